@@ -1,0 +1,101 @@
+import type { FastifyInstance } from 'fastify';
+import pino, { type Logger } from 'pino';
+import type { Config } from './config.ts';
+import { createAccountsService, type AccountsService } from './platform/accounts/service.ts';
+import { createKeyCache } from './platform/auth.ts';
+import { connectDatabase, type Database } from './platform/db/connect.ts';
+import { committedMigrationCount, migrationsApplied, runMigrations } from './platform/db/migrate.ts';
+import { startJobs, type Jobs } from './platform/jobs.ts';
+import { createPointsService, type PointsService } from './platform/points/service.ts';
+import { buildPriceTable, type PriceTable } from './platform/points/prices.ts';
+import { buildRateLimitPolicies, createRateLimiter } from './platform/ratelimit.ts';
+import { buildServer } from './server.ts';
+
+// Wires the process together: database, migrations, services, jobs and the HTTP server. The CLI
+// commands use the same pieces without the server (openPlatform).
+
+export type Platform = {
+  config: Config;
+  log: Logger;
+  database: Database;
+  accounts: AccountsService;
+  points: PointsService;
+  prices: PriceTable;
+  close(): Promise<void>;
+};
+
+export function createLogger(config: Config): Logger {
+  return pino({ level: config.LOG_LEVEL, base: { service: 'etax' } });
+}
+
+export async function openPlatform(config: Config, log: Logger): Promise<Platform> {
+  const prices = buildPriceTable(config.PRICE_OVERRIDES);
+  const database = await connectDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    poolMax: config.DB_POOL_MAX,
+  });
+  try {
+    await runMigrations(database.pool);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const points = createPointsService({
+    db: database.db,
+    reservationTtlMs: config.RESERVATION_TTL_MS,
+  });
+  const accounts = createAccountsService({
+    db: database.db,
+    points,
+    testSignupPoints: config.TEST_SIGNUP_POINTS,
+  });
+  return { config, log, database, accounts, points, prices, close: () => database.close() };
+}
+
+export type App = { platform: Platform; server: FastifyInstance; close(): Promise<void> };
+
+type AppOptions = { jobs?: boolean; logRequests?: boolean };
+
+export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
+  const log = createLogger(config);
+  const platform = await openPlatform(config, log);
+  const rateLimiter = createRateLimiter({
+    redisUrl: config.REDIS_URL,
+    policies: buildRateLimitPolicies(config.RATE_LIMIT_OVERRIDES),
+  });
+  let jobs: Jobs | null = null;
+  if (options.jobs ?? true) {
+    jobs = await startJobs({
+      databaseUrl: platform.database.url,
+      workersEnabled: config.WORKERS_ENABLED,
+      points: platform.points,
+      log,
+    });
+  }
+  const expectedMigrations = await committedMigrationCount();
+  const server = await buildServer({
+    logger: options.logRequests === false ? false : log,
+    bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    keys: createKeyCache(platform.accounts, config.AUTH_CACHE_TTL_MS),
+    rateLimiter,
+    points: platform.points,
+    readiness: async () => {
+      await platform.database.pool.query('select 1');
+      const applied = await migrationsApplied(platform.database.pool, expectedMigrations);
+      return { database: true, migrations: applied };
+    },
+  });
+  return {
+    platform,
+    server,
+    // Stop taking requests and finish those in flight, then stop jobs, then the database.
+    async close() {
+      await server.close();
+      await jobs?.stop();
+      await rateLimiter.close();
+      await platform.close();
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import pino from 'pino';
+import { openPlatform, type Platform } from '../app.ts';
+import type { Config } from '../config.ts';
+import { ENVIRONMENTS, PLANS, type Environment } from '../platform/accounts/keys.ts';
+import { AccountNotFoundError } from '../platform/accounts/service.ts';
+import { CliError, parseChoice, parsePositiveInteger, printResult } from './output.ts';
+
+// Administrative CLI commands. Each opens the platform (database, migrations), does one thing
+// and closes it. In embedded mode this reaches a running server's database through its socket.
+
+async function withPlatform<T>(config: Config, work: (platform: Platform) => Promise<T>) {
+  // Logs go to stderr so --json output on stdout stays machine-readable.
+  const log = pino({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL }, pino.destination(2));
+  const platform = await openPlatform(config, log);
+  try {
+    return await work(platform);
+  } catch (error) {
+    if (error instanceof AccountNotFoundError) throw new CliError(error.message);
+    throw error;
+  } finally {
+    await platform.close();
+  }
+}
+
+// Account names are shown in the dashboard and logs; 200 characters is plenty for a company.
+const ACCOUNT_NAME_LENGTH_MAX = 200;
+
+export async function migrate(config: Config) {
+  await withPlatform(config, async () => {});
+  process.stdout.write('migrations applied\n');
+}
+
+export async function createAccount(config: Config, options: { name: string; plan: string; json?: boolean }) {
+  const name = options.name.trim();
+  if (name.length === 0 || name.length > ACCOUNT_NAME_LENGTH_MAX) {
+    throw new CliError(`--name must be 1 to ${ACCOUNT_NAME_LENGTH_MAX} characters`);
+  }
+  const plan = parseChoice('--plan', options.plan, PLANS);
+  const account = await withPlatform(config, (platform) => platform.accounts.createAccount({ name, plan }));
+  printResult(Boolean(options.json), account, [
+    `account ${account.accountId} (${account.plan})`,
+    `test key: ${account.keys.test}`,
+    `live key: ${account.keys.live}`,
+  ].join('\n'));
+}
+
+export async function createKey(config: Config, options: { account: string; env: string; json?: boolean }) {
+  const environment = parseChoice('--env', options.env, ENVIRONMENTS);
+  const key = await withPlatform(config, (platform) =>
+    platform.accounts.createKey({ accountId: options.account, environment }));
+  printResult(Boolean(options.json), { key }, key);
+}
+
+export async function revokeKey(config: Config, options: { key: string; json?: boolean }) {
+  const revoked = await withPlatform(config, (platform) => platform.accounts.revokeKey(options.key));
+  if (!revoked) throw new CliError('no active key matches');
+  printResult(Boolean(options.json), { revoked: true }, 'key revoked');
+}
+
+type PointsOptions = { account: string; env: string; amount?: string; json?: boolean };
+
+async function printBalance(platform: Platform, accountId: string, environment: Environment, json: boolean) {
+  await platform.accounts.requireAccount(accountId);
+  const balance = await platform.points.getBalance({ accountId, environment });
+  printResult(json, { accountId, env: environment, ...balance },
+    `${accountId} ${environment}: balance ${balance.balance}, reserved ${balance.reserved}, ` +
+    `available ${balance.available}`);
+}
+
+export async function grantPoints(config: Config, options: PointsOptions) {
+  const environment = parseChoice('--env', options.env, ENVIRONMENTS);
+  const amount = parsePositiveInteger('--amount', options.amount ?? '');
+  await withPlatform(config, async (platform) => {
+    await platform.accounts.requireAccount(options.account);
+    await platform.points.grant({ accountId: options.account, environment, points: amount, memo: 'cli grant' });
+    await printBalance(platform, options.account, environment, Boolean(options.json));
+  });
+}
+
+export async function showPoints(config: Config, options: PointsOptions) {
+  const environment = parseChoice('--env', options.env, ENVIRONMENTS);
+  await withPlatform(config, (platform) =>
+    printBalance(platform, options.account, environment, Boolean(options.json)));
+}

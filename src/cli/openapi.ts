@@ -1,0 +1,46 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildServer } from '../server.ts';
+import { CliError } from './output.ts';
+
+export const OPENAPI_FILE = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../openapi/openapi.json',
+);
+
+function unavailable(): never {
+  throw new Error('not available while generating the OpenAPI document');
+}
+
+// The document depends only on the route schemas, so the server is built without a database;
+// its services are never called.
+export async function renderOpenApiDocument(): Promise<string> {
+  const app = await buildServer({
+    logger: false,
+    bodyLimitBytes: 1_048_576,
+    publicBaseUrl: 'http://localhost:8080',
+    keys: { resolve: unavailable, forget: unavailable },
+    rateLimiter: { policyFor: unavailable, hook: unavailable, close: async () => {} },
+    points: new Proxy({}, { get: unavailable }) as never,
+    readiness: unavailable,
+  });
+  await app.ready();
+  const document = JSON.stringify(app.swagger(), null, 2);
+  await app.close();
+  return `${document}\n`;
+}
+
+export async function writeOpenApiDocument(check: boolean): Promise<void> {
+  const rendered = await renderOpenApiDocument();
+  if (check) {
+    const committed = await readFile(OPENAPI_FILE, 'utf8').catch(() => '');
+    if (committed !== rendered) {
+      throw new CliError('openapi/openapi.json is stale: run `npm run openapi` and commit it');
+    }
+    process.stdout.write('openapi/openapi.json is current\n');
+    return;
+  }
+  await writeFile(OPENAPI_FILE, rendered);
+  process.stdout.write(`wrote ${path.relative(process.cwd(), OPENAPI_FILE)}\n`);
+}

@@ -1,0 +1,53 @@
+import { createApp } from '../app.ts';
+import type { Config } from '../config.ts';
+import type { Platform } from '../app.ts';
+
+// Seconds a shutdown may take before the process exits anyway; in-flight requests are allowed
+// this long to finish.
+const SHUTDOWN_TIMEOUT_MS = 25_000;
+
+export async function serve(config: Config): Promise<void> {
+  const app = await createApp(config);
+  const { platform, server } = app;
+  const firstStart = platform.database.created && !(await platform.accounts.hasAnyAccount());
+  await server.listen({ port: config.PORT, host: config.HOST });
+  if (firstStart) await announceSandboxAccount(platform, config);
+
+  let closing = false;
+  async function shutdown(signal: string) {
+    if (closing) return;
+    closing = true;
+    platform.log.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => {
+      platform.log.error('shutdown timed out');
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS);
+    timer.unref();
+    try {
+      await app.close();
+      process.exit(0);
+    } catch (error) {
+      platform.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  }
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+// Only on the very first start of a new embedded database: create a sandbox account and show
+// its test key once, with a request to paste. Keys are never printed in any other case.
+async function announceSandboxAccount(platform: Platform, config: Config): Promise<void> {
+  const account = await platform.accounts.createAccount({ name: 'Sandbox', plan: 'FREE' });
+  const credentials = Buffer.from(`${account.keys.test}:`).toString('base64');
+  const lines = [
+    '',
+    'etax is running with a new embedded database. A sandbox account was created:',
+    `  account id: ${account.accountId}`,
+    `  test key:   ${account.keys.test}`,
+    'The key is shown this once. Try it:',
+    `  curl -H "Authorization: Basic ${credentials}" ${config.PUBLIC_BASE_URL}/v1/points`,
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}

@@ -1,0 +1,86 @@
+import path from 'node:path';
+import { Type, type Static } from 'typebox';
+import Value from 'typebox/value';
+
+// Environment variables we read, with their defaults in one place. Units are in the names.
+// Everything is validated once at start; the result is frozen.
+const ConfigSchema = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+  HOST: Type.String({ minLength: 1, default: '0.0.0.0' }),
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  DATA_DIR: Type.String({ minLength: 1, default: './data' }),
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) =>
+      Type.Literal(level),
+    ),
+    { default: 'info' },
+  ),
+  PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  // API-only processes set this to false; they still stage jobs, they just never run them.
+  WORKERS_ENABLED: Type.Boolean({ default: true }),
+  // A revoked key keeps working in other processes for at most this long (docs/auth.md).
+  AUTH_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 5_000 }),
+  // Must outlive the slowest upstream call with its retries, so a reservation is never expired
+  // while its request is still working (asserted in test/config.test.ts).
+  RESERVATION_TTL_MS: Type.Integer({ minimum: 60_000, maximum: 86_400_000, default: 300_000 }),
+  // 1 MiB: the largest request any operation needs (100 bank accounts is ~10 KiB).
+  BODY_LIMIT_BYTES: Type.Integer({ minimum: 1_024, maximum: 16_777_216, default: 1_048_576 }),
+  DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 20 }),
+  // Points every new account receives in its test environment (docs/points.md).
+  TEST_SIGNUP_POINTS: Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 1_000_000 }),
+  // JSON objects that override rows of the price and rate-limit tables (docs/points.md, limits.md).
+  PRICE_OVERRIDES: Type.String({ default: '{}' }),
+  RATE_LIMIT_OVERRIDES: Type.String({ default: '{}' }),
+});
+
+type RawConfig = Static<typeof ConfigSchema>;
+
+export type Config = Readonly<
+  Omit<RawConfig, 'PUBLIC_BASE_URL' | 'DATA_DIR'> & { PUBLIC_BASE_URL: string; DATA_DIR: string }
+>;
+
+export class ConfigError extends Error {}
+
+const KNOWN_KEYS = Object.keys(ConfigSchema.properties);
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const picked: Record<string, unknown> = {};
+  for (const key of KNOWN_KEYS) {
+    const value = env[key];
+    if (value !== undefined && value !== '') picked[key] = value;
+  }
+  const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, picked));
+  const errors = [...Value.Errors(ConfigSchema, converted)];
+  if (errors.length > 0) {
+    const lines = errors.map((error) => `${error.instancePath.slice(1) || '(root)'}: ${error.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const config = converted as RawConfig;
+  return Object.freeze({
+    ...config,
+    DATA_DIR: path.resolve(config.DATA_DIR),
+    PUBLIC_BASE_URL: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`,
+  });
+}
+
+// Parses one of the JSON override variables into a record of the given value check.
+export function parseOverrides<T>(
+  name: string,
+  json: string,
+  isValue: (value: unknown) => value is T,
+): Record<string, T> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    throw new ConfigError(`${name} is not valid JSON`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ConfigError(`${name} must be a JSON object`);
+  }
+  for (const [key, value] of Object.entries(parsed)) {
+    if (!isValue(value)) throw new ConfigError(`${name}: invalid value for "${key}"`);
+  }
+  return parsed as Record<string, T>;
+}

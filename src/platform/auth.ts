@@ -1,0 +1,94 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { LRUCache } from 'lru-cache';
+import type { AccountsService, AuthenticatedKey } from './accounts/service.ts';
+import { hashApiKey, looksLikeApiKey } from './accounts/keys.ts';
+
+// HTTP Basic authentication exactly as spec §5: `Authorization: Basic base64(KEY + ":")`.
+// Every failure is 401 with an empty body. Keys are looked up by hash through a bounded cache,
+// so the hot path costs no database round trip; a revoked key is dropped from this process's
+// cache at once and from other processes' within AUTH_CACHE_TTL_MS (docs/auth.md).
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthenticatedKey | null;
+  }
+}
+
+// Enough for every active key of a large deployment; least recently used keys fall out first.
+const AUTH_CACHE_ENTRIES_MAX = 50_000;
+// base64 of the longest possible key plus the colon; anything longer is refused unparsed.
+const CREDENTIALS_BASE64_LENGTH_MAX = 128;
+const BASE64_PATTERN = /^[A-Za-z0-9+/]+={0,2}$/;
+const UNKNOWN_KEY = { unknown: true } as const;
+
+type CacheValue = AuthenticatedKey | typeof UNKNOWN_KEY;
+
+// Returns the API key from the header, or null for any malformed header.
+export function parseBasicCredentials(header: string | undefined): string | null {
+  if (!header) return null;
+  const separatorIndex = header.indexOf(' ');
+  if (separatorIndex < 0) return null;
+  if (header.slice(0, separatorIndex).toLowerCase() !== 'basic') return null;
+  const encoded = header.slice(separatorIndex + 1).trim();
+  if (encoded.length === 0 || encoded.length > CREDENTIALS_BASE64_LENGTH_MAX) return null;
+  if (encoded.length % 4 !== 0 || !BASE64_PATTERN.test(encoded)) return null;
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colonIndex = decoded.indexOf(':');
+  if (colonIndex < 0) return null;
+  if (colonIndex !== decoded.length - 1) return null; // The password must be empty.
+  const key = decoded.slice(0, colonIndex);
+  return looksLikeApiKey(key) ? key : null;
+}
+
+export type KeyCache = {
+  resolve(key: string): Promise<AuthenticatedKey | null>;
+  forget(key: string): void;
+};
+
+export function createKeyCache(accounts: AccountsService, ttlMs: number): KeyCache {
+  const cache = new LRUCache<string, CacheValue>({
+    max: AUTH_CACHE_ENTRIES_MAX,
+    ttl: Math.max(ttlMs, 1),
+    // Concurrent misses for one key share a single query.
+    fetchMethod: async (keyHash) => (await accounts.findActiveKey(keyHash)) ?? UNKNOWN_KEY,
+  });
+  return {
+    async resolve(key) {
+      const keyHash = hashApiKey(key);
+      if (ttlMs === 0) return accounts.findActiveKey(keyHash);
+      const value = await cache.fetch(keyHash);
+      return !value || 'unknown' in value ? null : value;
+    },
+    forget(key) {
+      cache.delete(hashApiKey(key));
+    },
+  };
+}
+
+function refuse(reply: FastifyReply) {
+  return reply.code(401).header('WWW-Authenticate', 'Basic realm="etax"').send();
+}
+
+// The onRequest hook every /v1 route runs first.
+export function authenticateWith(keys: KeyCache) {
+  return async function authenticate(request: FastifyRequest, reply: FastifyReply) {
+    const key = parseBasicCredentials(request.headers.authorization);
+    if (key === null) return refuse(reply);
+    const found = await keys.resolve(key);
+    if (found === null) return refuse(reply);
+    request.auth = found;
+  };
+}
+
+async function authPlugin(app: FastifyInstance) {
+  app.decorateRequest('auth', null);
+}
+
+export const auth = fp(authPlugin, { name: 'etax-auth' });
+
+// For handlers behind authenticate: the key is always there.
+export function requireAuth(request: FastifyRequest): AuthenticatedKey {
+  if (request.auth === null) throw new Error('route is missing the authenticate hook');
+  return request.auth;
+}

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import * as schema from './schema.ts';
+import { openEmbeddedDatabase } from './embedded.ts';
+
+export type Db = NodePgDatabase<typeof schema>;
+// A transaction handle; store functions take it (or the Db itself) as their first argument.
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type Executor = Db | Tx;
+
+export type Database = {
+  db: Db;
+  pool: pg.Pool;
+  url: string;
+  embedded: boolean;
+  // True when this process just created the embedded database files.
+  created: boolean;
+  close(): Promise<void>;
+};
+
+// Points and counts are bigint in SQL and plain numbers here; a value past 2^53 is a bug.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => {
+  const parsed = Number(value);
+  assert(Number.isSafeInteger(parsed), `int8 value ${value} is not a safe integer`);
+  return parsed;
+});
+
+type ConnectOptions = { databaseUrl?: string; dataDir: string; poolMax: number };
+
+// A connection that sits idle this long is closed; new ones are made on demand.
+const POOL_IDLE_TIMEOUT_MS = 30_000;
+const POOL_CONNECT_TIMEOUT_MS = 10_000;
+
+export async function connectDatabase(options: ConnectOptions): Promise<Database> {
+  const embedded = options.databaseUrl ? null : await openEmbeddedDatabase(options.dataDir);
+  const url = options.databaseUrl ?? embedded!.url;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolMax,
+    idleTimeoutMillis: POOL_IDLE_TIMEOUT_MS,
+    connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
+  });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  return {
+    db: drizzle(pool, { schema }),
+    pool,
+    url,
+    embedded: embedded !== null,
+    created: embedded?.created ?? false,
+    async close() {
+      await pool.end();
+      await embedded?.close();
+    },
+  };
+}

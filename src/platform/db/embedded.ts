@@ -1,0 +1,82 @@
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+// The embedded database is PGlite in DATA_DIR, served over a Unix socket in the same folder so
+// every component (Drizzle, pg-boss, the CLI in another process) speaks the same `pg` protocol.
+// Only one process can open a PGlite data directory; whichever does serves the socket, and every
+// other process (e.g. `etax points grant` while the server runs) connects to that socket.
+
+const SOCKET_PORT = 5432;
+// PGlite runs one query at a time; the socket server multiplexes clients and keeps a client's
+// transaction together. 100 leaves room for the pool, pg-boss and a few CLI calls.
+const SOCKET_CONNECTIONS_MAX = 100;
+// Linux limits a Unix socket path to 107 bytes.
+const SOCKET_PATH_BYTES_MAX = 107;
+const SOCKET_PROBE_TIMEOUT_MS = 1_000;
+
+export type EmbeddedDatabase = {
+  url: string;
+  // True when this process created the database files (the first start).
+  created: boolean;
+  // True when another process owns the database and we only connect to its socket.
+  borrowed: boolean;
+  close(): Promise<void>;
+};
+
+function socketPath(dataDir: string): string {
+  return path.join(dataDir, `.s.PGSQL.${SOCKET_PORT}`);
+}
+
+function urlFor(dataDir: string): string {
+  return `postgres://postgres@/postgres?host=${encodeURIComponent(dataDir)}&port=${SOCKET_PORT}`;
+}
+
+function socketAnswers(socketFile: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(socketFile);
+    const timer = setTimeout(() => finish(false), SOCKET_PROBE_TIMEOUT_MS);
+    function finish(answer: boolean) {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(answer);
+    }
+    socket.once('connect', () => finish(true));
+    socket.once('error', () => finish(false));
+  });
+}
+
+export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
+  const socketFile = socketPath(dataDir);
+  if (Buffer.byteLength(socketFile) > SOCKET_PATH_BYTES_MAX) {
+    throw new Error(`DATA_DIR is too long for a Unix socket path (${socketFile})`);
+  }
+  mkdirSync(dataDir, { recursive: true });
+  if (existsSync(socketFile)) {
+    if (await socketAnswers(socketFile)) {
+      return { url: urlFor(dataDir), created: false, borrowed: true, close: async () => {} };
+    }
+    rmSync(socketFile, { force: true }); // Left behind by a process that died.
+  }
+  const pgdataDir = path.join(dataDir, 'pgdata');
+  const created = !existsSync(path.join(pgdataDir, 'PG_VERSION'));
+  const db = await PGlite.create(pgdataDir);
+  const server = new PGLiteSocketServer({
+    db,
+    path: socketFile,
+    maxConnections: SOCKET_CONNECTIONS_MAX,
+  });
+  await server.start();
+  return {
+    url: urlFor(dataDir),
+    created,
+    borrowed: false,
+    async close() {
+      await server.stop();
+      await db.close();
+      rmSync(socketFile, { force: true });
+    },
+  };
+}

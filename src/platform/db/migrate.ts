@@ -1,0 +1,41 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import type pg from 'pg';
+
+export const MIGRATIONS_DIR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../drizzle',
+);
+
+// Any constant works; it only has to be the same in every etax process.
+const MIGRATION_LOCK_ID = 7_265_001;
+
+// Runs the committed migrations. Several server processes may start at once against one
+// PostgreSQL; the advisory lock makes them take turns, so each migration runs exactly once.
+export async function runMigrations(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_DIR });
+  } finally {
+    await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {});
+    client.release();
+  }
+}
+
+// True when every committed migration has been applied (used by /readyz).
+export async function migrationsApplied(pool: pg.Pool, expectedCount: number): Promise<boolean> {
+  const result = await pool.query<{ count: number }>(
+    'select count(*)::int as count from drizzle.__drizzle_migrations',
+  );
+  return (result.rows[0]?.count ?? 0) >= expectedCount;
+}
+
+// The number of migrations committed in drizzle/, read from drizzle-kit's journal.
+export async function committedMigrationCount(): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  const journal = JSON.parse(await readFile(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8'));
+  return (journal.entries as unknown[]).length;
+}

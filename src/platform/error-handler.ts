@@ -1,0 +1,71 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ApiError, isApiError, type ErrorBody, type ErrorCode } from './errors.ts';
+
+// Fastify's own client errors, mapped to our codes. Anything else without one of our codes is
+// a bug and becomes 500 INTERNAL_SERVER_ERROR with our own message.
+const FRAMEWORK_ERROR_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'INVALID_REQUEST',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'INVALID_REQUEST',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_REQUEST',
+  FST_ERR_VALIDATION: 'INVALID_REQUEST',
+};
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError) {
+  const body: ErrorBody = { code: error.code, message: error.message, traceId: request.id };
+  return reply.code(error.status).type('application/json; charset=utf-8').send(body);
+}
+
+function validationMessage(error: FastifyError): string {
+  const first = error.validation?.[0];
+  if (!first) return error.message;
+  const context = error.validationContext ?? 'request';
+  const pointer = first.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  const missing = (first.params as { requiredProperties?: string[]; missingProperty?: string });
+  const missingName = missing.missingProperty ?? missing.requiredProperties?.[0];
+  if (first.keyword === 'required' && missingName) {
+    const parent = pointer ? `${context}.${pointer}` : context;
+    return `${parent}.${missingName} is required.`;
+  }
+  const field = pointer ? `${context}.${pointer}` : context;
+  return `${field} ${first.message ?? 'is invalid'}.`;
+}
+
+function toApiError(error: FastifyError | Error): ApiError | null {
+  if (isApiError(error)) return error;
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) return new ApiError('INVALID_REQUEST', validationMessage(fastifyError));
+  // JSON.parse failures arrive as SyntaxError with statusCode 400 from the body parser.
+  if (fastifyError.code && FRAMEWORK_ERROR_CODES[fastifyError.code]) {
+    const code = FRAMEWORK_ERROR_CODES[fastifyError.code]!;
+    const message = code === 'INVALID_REQUEST' ? 'The request body is not valid JSON.' : undefined;
+    return new ApiError(code, message);
+  }
+  if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
+    return new ApiError('INVALID_REQUEST', 'The request body is not valid JSON.');
+  }
+  if (fastifyError.statusCode === 400) return new ApiError('INVALID_REQUEST');
+  if (fastifyError.statusCode === 413) return new ApiError('PAYLOAD_TOO_LARGE');
+  if (fastifyError.statusCode === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE');
+  return null;
+}
+
+async function errorHandlerPlugin(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const apiError = toApiError(error);
+    if (apiError) {
+      if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+      return sendError(request, reply, apiError);
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return sendError(request, reply, new ApiError('INTERNAL_SERVER_ERROR'));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    return sendError(request, reply, new ApiError('NOT_FOUND', 'No such route.'));
+  });
+}
+
+export const errorHandler = fp(errorHandlerPlugin, { name: 'etax-error-handler' });

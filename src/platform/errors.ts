@@ -1,0 +1,92 @@
+import { Type, type Static } from 'typebox';
+
+// Every error code the API can return, grouped as in spec §7. A code comes into existence only
+// here; docs/errors.md and openapi/openapi.json are checked against this table by a test.
+export const ERRORS = {
+  // 400: the request itself is wrong.
+  INVALID_REQUEST: { status: 400, message: 'The request is invalid.' },
+  INVALID_BUSINESS_REGISTRATION_NUMBER: {
+    status: 400,
+    message: 'The business registration number checksum does not match.',
+  },
+  // 402/409: points.
+  PAYMENT_REQUIRED: { status: 402, message: 'The point balance is too low for this call.' },
+  AVAILABLE_POINTS_INSUFFICIENT: {
+    status: 409,
+    message: 'Points are temporarily reserved by other requests in progress. Retry shortly.',
+  },
+  IDEMPOTENCY_CONFLICT: {
+    status: 409,
+    message: 'This client reference id was already used with different content or type.',
+  },
+  // 404: nothing there.
+  NOT_FOUND: { status: 404, message: 'The requested resource does not exist.' },
+  // Designed by etax where the spec is silent.
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than the limit.' },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    message: 'The request body must be sent as Content-Type: application/json.',
+  },
+  // 429: too fast.
+  RATE_LIMITED: { status: 429, message: 'Too many requests. Retry after the Retry-After seconds.' },
+  // 5xx: our side or upstream.
+  INTERNAL_SERVER_ERROR: { status: 500, message: 'An internal error occurred.' },
+  LOOKUP_UNAVAILABLE: { status: 503, message: 'Retrieval is unavailable. Retry later.' },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    message: 'A temporary internal communication error occurred. Retry later.',
+  },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+export type ErrorStatus = (typeof ERRORS)[ErrorCode]['status'];
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number; // Looked up, never passed in: code and status cannot disagree.
+  constructor(code: ErrorCode, message: string = ERRORS[code].message) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = ERRORS[code].status;
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+export const ErrorBody = Type.Object(
+  {
+    code: Type.String({ description: 'Error type identifier (docs/errors.md).' }),
+    message: Type.String({ description: 'Human-readable description.' }),
+    traceId: Type.String({ description: 'Request trace id; equals the Trace-Id header.' }),
+  },
+  { $id: 'ErrorBody', title: 'Error', additionalProperties: false },
+);
+export type ErrorBody = Static<typeof ErrorBody>;
+
+const ErrorBodyRef = Type.Ref('ErrorBody');
+
+// The pseudo-code for a failed authentication: 401 with no body, so it has no row in ERRORS.
+export const UNAUTHENTICATED = 'UNAUTHENTICATED';
+
+// Response schemas for the errors a route can return, grouped by status. The description lists
+// the codes, so the OpenAPI document tells a client exactly what to expect from each route.
+export function errorResponses(...codes: Array<ErrorCode | typeof UNAUTHENTICATED>) {
+  const responses: Record<number, unknown> = {};
+  const codesByStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    if (code === UNAUTHENTICATED) {
+      responses[401] = Type.Null({ description: 'Authentication failed. The body is empty.' });
+      continue;
+    }
+    const status = ERRORS[code].status;
+    codesByStatus.set(status, [...(codesByStatus.get(status) ?? []), code]);
+  }
+  for (const [status, statusCodes] of codesByStatus) {
+    const list = statusCodes.map((code) => `\`${code}\`: ${ERRORS[code].message}`).join(' ');
+    responses[status] = { ...ErrorBodyRef, description: `Error. ${list}` };
+  }
+  return responses;
+}

@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import canonicalizeModule from 'canonicalize';
+import { newId } from '../../domain/ids.ts';
+import type { Tx } from '../db/connect.ts';
+import { ApiError } from '../errors.ts';
+import * as store from './store.ts';
+
+// `Service-Client-Reference-Id` as spec §5.5 describes it, one behaviour per area:
+// - neverReusable (tax invoices): once used with a key, any further request with it is
+//   400 INVALID_REQUEST, whatever its content or endpoint.
+// - replayOrConflict (cash receipts, document issuance): the same content and request type
+//   replays the stored response; anything else is 409 IDEMPOTENCY_CONFLICT.
+// The claim is inserted in the caller's transaction, together with the work it guards, so a
+// request that fails leaves no claim and a committed claim always has its response.
+
+// The package is CommonJS with `module.exports = fn`, which its types describe as a default export.
+const canonicalize = canonicalizeModule as unknown as (input: unknown) => string | undefined;
+
+export const REFERENCE_ID_HEADER = 'service-client-reference-id';
+export const REFERENCE_ID_LENGTH_MAX = 255; // Spec §8.
+
+export const IDEMPOTENCY_NAMESPACES = {
+  taxInvoice: 'neverReusable',
+  cashReceipt: 'replayOrConflict',
+  document: 'replayOrConflict',
+} as const;
+
+export type IdempotencyNamespace = keyof typeof IDEMPOTENCY_NAMESPACES;
+export type StoredResponse = { status: number; body: unknown };
+export type IdempotentResult = StoredResponse & { replayed: boolean };
+
+type Claim = {
+  apiKeyId: string;
+  namespace: IdempotencyNamespace;
+  referenceId: string;
+  fingerprint: string;
+};
+
+// A request's fingerprint: the request type (method and route) and its body in canonical JSON
+// (RFC 8785), so key order and whitespace do not make two equal requests differ.
+export function requestFingerprint(input: { method: string; route: string; body: unknown }) {
+  const canonical = canonicalize({
+    method: input.method.toUpperCase(),
+    route: input.route,
+    body: input.body ?? null,
+  });
+  assert(canonical !== undefined);
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+export function isValidReferenceId(referenceId: string): boolean {
+  return (
+    referenceId.length >= 1 &&
+    referenceId.length <= REFERENCE_ID_LENGTH_MAX &&
+    referenceId.trim().length > 0
+  );
+}
+
+export async function runIdempotent(
+  tx: Tx,
+  claim: Claim,
+  work: (tx: Tx) => Promise<StoredResponse>,
+): Promise<IdempotentResult> {
+  assert(isValidReferenceId(claim.referenceId), 'reference id must be validated by the route');
+  assert.equal(claim.fingerprint.length, 64);
+  const claimId = newId('idempotencyClaim');
+  const claimed = await store.insertClaim(tx, { ...claim, id: claimId });
+  if (claimed) {
+    const response = await work(tx);
+    assert.equal(await store.storeResponse(tx, claimId, response), 1);
+    return { ...response, replayed: false };
+  }
+  const existing = await store.findClaim(tx, claim);
+  assert(existing !== null, 'a conflicting claim must be visible once its transaction ended');
+  if (IDEMPOTENCY_NAMESPACES[claim.namespace] === 'neverReusable') {
+    throw new ApiError(
+      'INVALID_REQUEST',
+      'Service-Client-Reference-Id was already used with this API key.',
+    );
+  }
+  if (existing.fingerprint !== claim.fingerprint) throw new ApiError('IDEMPOTENCY_CONFLICT');
+  assert(existing.responseStatus !== null, 'a committed claim always has its response');
+  return { status: existing.responseStatus, body: existing.responseBody, replayed: true };
+}

@@ -1,0 +1,48 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../db/connect.ts';
+import { idempotencyClaims } from '../db/schema.ts';
+
+export type ClaimKey = { apiKeyId: string; namespace: string; referenceId: string };
+export type ClaimRow = typeof idempotencyClaims.$inferSelect;
+
+// Claims a reference id. A concurrent claim of the same id waits on the unique index until the
+// first transaction ends, then gets nothing back; that wait is what makes the claim race-safe.
+export async function insertClaim(
+  tx: Executor,
+  claim: ClaimKey & { id: string; fingerprint: string },
+): Promise<boolean> {
+  const rows = await tx
+    .insert(idempotencyClaims)
+    .values(claim)
+    .onConflictDoNothing()
+    .returning({ id: idempotencyClaims.id });
+  return rows.length === 1;
+}
+
+export async function findClaim(tx: Executor, key: ClaimKey): Promise<ClaimRow | null> {
+  const [row] = await tx
+    .select()
+    .from(idempotencyClaims)
+    .where(
+      and(
+        eq(idempotencyClaims.apiKeyId, key.apiKeyId),
+        eq(idempotencyClaims.namespace, key.namespace),
+        eq(idempotencyClaims.referenceId, key.referenceId),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+export async function storeResponse(
+  tx: Executor,
+  claimId: string,
+  response: { status: number; body: unknown },
+): Promise<number> {
+  const rows = await tx
+    .update(idempotencyClaims)
+    .set({ responseStatus: response.status, responseBody: sql`${JSON.stringify(response.body)}::jsonb` })
+    .where(eq(idempotencyClaims.id, claimId))
+    .returning({ id: idempotencyClaims.id });
+  return rows.length;
+}

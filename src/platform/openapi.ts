@@ -1,0 +1,54 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { ErrorBody } from './errors.ts';
+
+// OpenAPI 3.1.0 generated from the route schemas: served at /openapi.json, with a reference page
+// at /docs, and committed as openapi/openapi.json (`npm run openapi`).
+
+export const API_VERSION = '1.0.0';
+
+const DESCRIPTION = [
+  'etax is an open, self-hostable e-tax-invoice API platform for Korea.',
+  '',
+  'Authenticate every /v1 request with HTTP Basic: the API key is the username and the password',
+  'is empty, so send `Authorization: Basic base64(API_KEY + ":")`. Keys starting with `test_` use',
+  'the sandbox; keys starting with `live_` use production. A failed authentication is 401 with no',
+  'body. Every other error has the body `{code, message, traceId}`, and every response carries a',
+  '`Trace-Id` header equal to the body\'s `traceId`.',
+].join('\n');
+
+type OpenApiOptions = { serverUrl: string };
+
+async function openApiPlugin(app: FastifyInstance, { serverUrl }: OpenApiOptions) {
+  app.addSchema(ErrorBody);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'etax API', version: API_VERSION, description: DESCRIPTION },
+      servers: [{ url: serverUrl }],
+      components: {
+        securitySchemes: {
+          basicAuth: {
+            type: 'http',
+            scheme: 'basic',
+            description: 'API key as the username, empty password.',
+          },
+        },
+      },
+      security: [{ basicAuth: [] }],
+      tags: [
+        { name: 'Points', description: 'Point balances (docs/points.md).' },
+        { name: 'Health', description: 'Liveness and readiness probes.' },
+      ],
+    },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, index) => String(json.$id ?? `def-${index}`),
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}
+
+export const openApi = fp(openApiPlugin, { name: 'etax-openapi' });

@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict';
+import { newId } from '../../domain/ids.ts';
+import type { Environment } from '../accounts/keys.ts';
+import type { Executor } from '../db/connect.ts';
+import { ApiError } from '../errors.ts';
+import { settle } from './settle.ts';
+import * as store from './store.ts';
+
+// The only door through which point balances change: reserve → capture | release | expire,
+// plus grants. available = posted − reserved, and the ledger sum always equals posted.
+
+export type BalanceKey = { accountId: string; environment: Environment };
+export type PointBalance = { balance: number; reserved: number; available: number };
+export type Reservation = { reservationId: string; reservedPoints: number };
+export type SettleOutcome =
+  | { kind: 'settled'; capturedPoints: number; releasedPoints: number }
+  | { kind: 'alreadySettled' };
+
+type PointsServiceOptions = { db: Executor; reservationTtlMs: number };
+
+// One sweep expires at most this many reservations, so a backlog is cleared over several runs
+// instead of one long transaction.
+export const EXPIRY_BATCH_SIZE = 1_000;
+
+export function createPointsService({ db, reservationTtlMs }: PointsServiceOptions) {
+  assert(Number.isSafeInteger(reservationTtlMs) && reservationTtlMs > 0);
+
+  function toBalance(row: store.BalanceRow): PointBalance {
+    assert(row.reservedPoints >= 0);
+    assert(row.postedPoints >= row.reservedPoints);
+    return {
+      balance: row.postedPoints,
+      reserved: row.reservedPoints,
+      available: row.postedPoints - row.reservedPoints,
+    };
+  }
+
+  async function getBalance(key: BalanceKey, tx: Executor = db): Promise<PointBalance> {
+    const row = await store.findBalance(tx, key);
+    return toBalance(row ?? { postedPoints: 0, reservedPoints: 0 });
+  }
+
+  // Reserves the worst-case charge before any upstream call. Refusals follow DESIGN.md: the
+  // posted balance below the amount is 402; a balance that covers it while other reservations
+  // hold the difference is 409.
+  async function reserve(
+    input: BalanceKey & { operation: string; points: number },
+    tx: Executor = db,
+  ): Promise<Reservation> {
+    assert(Number.isSafeInteger(input.points));
+    assert(input.points > 0, 'a reservation must be for a positive amount');
+    const reservationId = newId('reservation');
+    const row = await store.reserve(tx, { ...input, reservationId, ttlMs: reservationTtlMs });
+    if (row.reservationId !== null) {
+      assert.equal(row.reservationId, reservationId);
+      return { reservationId, reservedPoints: input.points };
+    }
+    const postedPoints = row.postedPoints ?? 0;
+    if (postedPoints < input.points) throw new ApiError('PAYMENT_REQUIRED');
+    throw new ApiError('AVAILABLE_POINTS_INSUFFICIENT');
+  }
+
+  // Captures exactly what the operation charges and releases the rest, at most once.
+  async function capture(
+    input: { reservation: Reservation; chargePoints: number },
+    tx: Executor = db,
+  ): Promise<SettleOutcome> {
+    const { capturedPoints, releasedPoints } = settle({
+      reservedPoints: input.reservation.reservedPoints,
+      chargePoints: input.chargePoints,
+    });
+    const row = await store.capture(tx, {
+      reservationId: input.reservation.reservationId,
+      capturedPoints,
+      ledgerEntryId: newId('ledgerEntry'),
+    });
+    if (row === null) return { kind: 'alreadySettled' };
+    assert.equal(row.reservationPoints, input.reservation.reservedPoints);
+    assert.equal(row.ledgerEntryCount, capturedPoints > 0 ? 1 : 0);
+    assert(row.postedPoints >= row.reservedPoints);
+    return { kind: 'settled', capturedPoints, releasedPoints };
+  }
+
+  // Returns the whole reservation to the available balance, at most once. Every failure path of
+  // an operation ends here.
+  async function release(reservation: Reservation, tx: Executor = db): Promise<SettleOutcome> {
+    assert(reservation.reservedPoints > 0);
+    const row = await store.release(tx, {
+      reservationId: reservation.reservationId,
+      status: 'released',
+    });
+    if (row === null) return { kind: 'alreadySettled' };
+    assert.equal(row.reservationPoints, reservation.reservedPoints);
+    assert(row.reservedPoints >= 0);
+    return { kind: 'settled', capturedPoints: 0, releasedPoints: reservation.reservedPoints };
+  }
+
+  async function grant(
+    input: BalanceKey & { points: number; memo?: string },
+    tx: Executor = db,
+  ): Promise<PointBalance> {
+    assert(Number.isSafeInteger(input.points));
+    assert(input.points > 0, 'a grant must be positive');
+    const row = await store.grant(tx, {
+      ...input,
+      ledgerEntryId: newId('ledgerEntry'),
+      memo: input.memo ?? null,
+    });
+    assert(row !== null, `no balance for ${input.accountId}/${input.environment}`);
+    return toBalance(row);
+  }
+
+  // Expires stale reservations in bounded batches; returns how many were expired.
+  async function expireStaleReservations(tx: Executor = db): Promise<number> {
+    const expiredCount = await store.expireDue(tx, EXPIRY_BATCH_SIZE);
+    assert(expiredCount >= 0 && expiredCount <= EXPIRY_BATCH_SIZE);
+    return expiredCount;
+  }
+
+  async function ensureBalances(accountId: string, tx: Executor = db): Promise<void> {
+    await store.ensureBalances(tx, accountId, ['test', 'live']);
+  }
+
+  return { getBalance, reserve, capture, release, grant, expireStaleReservations, ensureBalances };
+}
+
+export type PointsService = ReturnType<typeof createPointsService>;

@@ -1,0 +1,199 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../db/connect.ts';
+import { pointBalances } from '../db/schema.ts';
+
+// SQL of the points ledger. Each money movement is one statement, so it is atomic without an
+// explicit transaction and costs one round trip. Rules and assertions live in service.ts.
+
+export type BalanceKey = { accountId: string; environment: string };
+export type BalanceRow = { postedPoints: number; reservedPoints: number };
+
+export async function ensureBalances(tx: Executor, accountId: string, environments: string[]) {
+  await tx
+    .insert(pointBalances)
+    .values(environments.map((environment) => ({ accountId, environment })))
+    .onConflictDoNothing();
+}
+
+export async function findBalance(tx: Executor, key: BalanceKey): Promise<BalanceRow | null> {
+  const [row] = await tx
+    .select({
+      postedPoints: pointBalances.postedPoints,
+      reservedPoints: pointBalances.reservedPoints,
+    })
+    .from(pointBalances)
+    .where(
+      and(eq(pointBalances.accountId, key.accountId), eq(pointBalances.environment, key.environment)),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+type ReserveRow = { reservationId: string | null; postedPoints: number | null };
+
+// Reserves only when the available balance covers the amount. On refusal it still returns the
+// posted balance, so the caller can tell 402 from 409 without a second query.
+export async function reserve(
+  tx: Executor,
+  input: BalanceKey & { reservationId: string; operation: string; points: number; ttlMs: number },
+): Promise<ReserveRow> {
+  const result = await tx.execute<ReserveRow>(sql`
+    with updated as (
+      update point_balances
+         set reserved_points = reserved_points + ${input.points}, updated_at = now()
+       where account_id = ${input.accountId} and environment = ${input.environment}
+         and posted_points - reserved_points >= ${input.points}
+      returning account_id
+    ), inserted as (
+      insert into point_reservations
+        (id, account_id, environment, operation, reserved_points, expires_at)
+      select ${input.reservationId}, account_id, ${input.environment}, ${input.operation},
+             ${input.points}, now() + ${input.ttlMs} * interval '1 millisecond'
+        from updated
+      returning id
+    )
+    select (select id from inserted) as "reservationId",
+           (select posted_points from point_balances
+             where account_id = ${input.accountId} and environment = ${input.environment})
+             as "postedPoints"`);
+  return result.rows[0] ?? { reservationId: null, postedPoints: null };
+}
+
+export type SettledRow = {
+  accountId: string;
+  environment: string;
+  reservationPoints: number;
+  postedPoints: number;
+  reservedPoints: number;
+  ledgerEntryCount: number;
+};
+
+// Captures `capturedPoints` of a reservation that is still open and returns the rest to the
+// available balance, writing a ledger entry when anything is captured. No row comes back when the
+// reservation is already settled, which is how capture stays at-most-once.
+export async function capture(
+  tx: Executor,
+  input: { reservationId: string; capturedPoints: number; ledgerEntryId: string },
+): Promise<SettledRow | null> {
+  const result = await tx.execute<SettledRow>(sql`
+    with settled as (
+      update point_reservations
+         set status = 'captured', captured_points = ${input.capturedPoints}, settled_at = now()
+       where id = ${input.reservationId} and status = 'reserved'
+         and reserved_points >= ${input.capturedPoints}
+      returning account_id, environment, reserved_points
+    ), balance as (
+      update point_balances b
+         set posted_points = b.posted_points - ${input.capturedPoints},
+             reserved_points = b.reserved_points - settled.reserved_points,
+             updated_at = now()
+        from settled
+       where b.account_id = settled.account_id and b.environment = settled.environment
+      returning b.account_id, b.environment, b.posted_points, b.reserved_points
+    ), entry as (
+      insert into point_ledger_entries
+        (id, account_id, environment, kind, amount_points, balance_after_points, reservation_id)
+      select ${input.ledgerEntryId}, account_id, environment, 'capture',
+             ${-input.capturedPoints}::bigint, posted_points, ${input.reservationId}
+        from balance
+       where ${input.capturedPoints}::bigint > 0
+      returning id
+    )
+    select settled.account_id as "accountId", settled.environment as "environment",
+           settled.reserved_points as "reservationPoints",
+           balance.posted_points as "postedPoints", balance.reserved_points as "reservedPoints",
+           (select count(*) from entry)::int as "ledgerEntryCount"
+      from settled join balance on true`);
+  return result.rows[0] ?? null;
+}
+
+// Returns an open reservation whole to the available balance. `status` is 'released' when the
+// service gives it back and 'expired' when the sweep does.
+export async function release(
+  tx: Executor,
+  input: { reservationId: string; status: 'released' | 'expired' },
+): Promise<{ reservationPoints: number; reservedPoints: number } | null> {
+  const result = await tx.execute<{ reservationPoints: number; reservedPoints: number }>(sql`
+    with settled as (
+      update point_reservations
+         set status = ${input.status}, settled_at = now()
+       where id = ${input.reservationId} and status = 'reserved'
+      returning account_id, environment, reserved_points
+    ), balance as (
+      update point_balances b
+         set reserved_points = b.reserved_points - settled.reserved_points, updated_at = now()
+        from settled
+       where b.account_id = settled.account_id and b.environment = settled.environment
+      returning b.reserved_points
+    )
+    select settled.reserved_points as "reservationPoints", balance.reserved_points as "reservedPoints"
+      from settled join balance on true`);
+  return result.rows[0] ?? null;
+}
+
+// Expires up to `batchSize` reservations whose time is up, oldest first. SKIP LOCKED lets several
+// workers sweep at once without waiting on each other or expiring a reservation twice.
+export async function expireDue(tx: Executor, batchSize: number): Promise<number> {
+  const result = await tx.execute<{ expiredCount: number }>(sql`
+    with due as (
+      select id from point_reservations
+       where status = 'reserved' and expires_at < now()
+       order by expires_at
+       limit ${batchSize}
+       for update skip locked
+    ), expired as (
+      update point_reservations r
+         set status = 'expired', settled_at = now()
+        from due
+       where r.id = due.id and r.status = 'reserved'
+      returning r.account_id, r.environment, r.reserved_points
+    ), totals as (
+      select account_id, environment, sum(reserved_points)::bigint as points
+        from expired group by account_id, environment
+    ), balance as (
+      update point_balances b
+         set reserved_points = b.reserved_points - totals.points, updated_at = now()
+        from totals
+       where b.account_id = totals.account_id and b.environment = totals.environment
+      returning 1
+    )
+    select (select count(*) from expired)::int as "expiredCount",
+           (select count(*) from balance)::int as "balanceCount"`);
+  return result.rows[0]?.expiredCount ?? 0;
+}
+
+export async function grant(
+  tx: Executor,
+  input: BalanceKey & { points: number; ledgerEntryId: string; memo: string | null },
+): Promise<BalanceRow | null> {
+  const result = await tx.execute<BalanceRow>(sql`
+    with balance as (
+      update point_balances
+         set posted_points = posted_points + ${input.points}, updated_at = now()
+       where account_id = ${input.accountId} and environment = ${input.environment}
+      returning account_id, environment, posted_points, reserved_points
+    ), entry as (
+      insert into point_ledger_entries
+        (id, account_id, environment, kind, amount_points, balance_after_points, memo)
+      select ${input.ledgerEntryId}, account_id, environment, 'grant', ${input.points},
+             posted_points, ${input.memo}
+        from balance
+      returning id
+    )
+    select posted_points as "postedPoints", reserved_points as "reservedPoints" from balance`);
+  return result.rows[0] ?? null;
+}
+
+// The sum of the ledger and the open reservations of one balance, for audits and tests.
+export async function auditBalance(tx: Executor, key: BalanceKey) {
+  const result = await tx.execute<{ ledgerPoints: number; openReservedPoints: number }>(sql`
+    select
+      (select coalesce(sum(amount_points), 0)::bigint from point_ledger_entries
+        where account_id = ${key.accountId} and environment = ${key.environment})
+        as "ledgerPoints",
+      (select coalesce(sum(reserved_points), 0)::bigint from point_reservations
+        where account_id = ${key.accountId} and environment = ${key.environment}
+          and status = 'reserved') as "openReservedPoints"`);
+  return result.rows[0]!;
+}
+

@@ -1,0 +1,20 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+export const TRACE_ID_HEADER = 'Trace-Id';
+
+// A trace id is 16 random bytes in hex: the W3C trace-id size, so it can be carried into
+// tracing systems unchanged. Incoming headers are never trusted as our trace id.
+export function newTraceId(): string {
+  return randomBytes(16).toString('hex');
+}
+
+// Sets the Trace-Id header first thing, so every response, including 401 and 404, carries it.
+async function tracePlugin(app: FastifyInstance) {
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(TRACE_ID_HEADER, request.id);
+  });
+}
+
+export const trace = fp(tracePlugin, { name: 'etax-trace' });
