@@ -10,7 +10,8 @@ import { CliError, parseChoice, parsePositiveInteger, printResult } from './outp
 
 async function withPlatform<T>(config: Config, work: (platform: Platform) => Promise<T>) {
   // Logs go to stderr so --json output on stdout stays machine-readable.
-  const log = pino({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL }, pino.destination(2));
+  const level = config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL;
+  const log = pino({ level }, pino.destination(2));
   const platform = await openPlatform(config, log);
   try {
     return await work(platform);
@@ -30,13 +31,16 @@ export async function migrate(config: Config) {
   process.stdout.write('migrations applied\n');
 }
 
-export async function createAccount(config: Config, options: { name: string; plan: string; json?: boolean }) {
+type AccountOptions = { name: string; plan: string; json?: boolean };
+
+export async function createAccount(config: Config, options: AccountOptions) {
   const name = options.name.trim();
   if (name.length === 0 || name.length > ACCOUNT_NAME_LENGTH_MAX) {
     throw new CliError(`--name must be 1 to ${ACCOUNT_NAME_LENGTH_MAX} characters`);
   }
   const plan = parseChoice('--plan', options.plan, PLANS);
-  const account = await withPlatform(config, (platform) => platform.accounts.createAccount({ name, plan }));
+  const account = await withPlatform(config, (platform) =>
+    platform.accounts.createAccount({ name, plan }));
   printResult(Boolean(options.json), account, [
     `account ${account.accountId} (${account.plan})`,
     `test key: ${account.keys.test}`,
@@ -44,7 +48,9 @@ export async function createAccount(config: Config, options: { name: string; pla
   ].join('\n'));
 }
 
-export async function createKey(config: Config, options: { account: string; env: string; json?: boolean }) {
+type KeyOptions = { account: string; env: string; json?: boolean };
+
+export async function createKey(config: Config, options: KeyOptions) {
   const environment = parseChoice('--env', options.env, ENVIRONMENTS);
   const key = await withPlatform(config, (platform) =>
     platform.accounts.createKey({ accountId: options.account, environment }));
@@ -52,14 +58,20 @@ export async function createKey(config: Config, options: { account: string; env:
 }
 
 export async function revokeKey(config: Config, options: { key: string; json?: boolean }) {
-  const revoked = await withPlatform(config, (platform) => platform.accounts.revokeKey(options.key));
+  const revoked = await withPlatform(config, (platform) =>
+    platform.accounts.revokeKey(options.key));
   if (!revoked) throw new CliError('no active key matches');
   printResult(Boolean(options.json), { revoked: true }, 'key revoked');
 }
 
 type PointsOptions = { account: string; env: string; amount?: string; json?: boolean };
 
-async function printBalance(platform: Platform, accountId: string, environment: Environment, json: boolean) {
+async function printBalance(
+  platform: Platform,
+  accountId: string,
+  environment: Environment,
+  json: boolean,
+) {
   await platform.accounts.requireAccount(accountId);
   const balance = await platform.points.getBalance({ accountId, environment });
   printResult(json, { accountId, env: environment, ...balance },
@@ -72,7 +84,8 @@ export async function grantPoints(config: Config, options: PointsOptions) {
   const amount = parsePositiveInteger('--amount', options.amount ?? '');
   await withPlatform(config, async (platform) => {
     await platform.accounts.requireAccount(options.account);
-    await platform.points.grant({ accountId: options.account, environment, points: amount, memo: 'cli grant' });
+    const accountId = options.account;
+    await platform.points.grant({ accountId, environment, points: amount, memo: 'cli grant' });
     await printBalance(platform, options.account, environment, Boolean(options.json));
   });
 }

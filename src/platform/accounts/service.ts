@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { newId } from '../../domain/ids.ts';
-import type { Db } from '../db/connect.ts';
+import type { Db, Executor } from '../db/connect.ts';
 import type { PointsService } from '../points/service.ts';
 import {
   ENVIRONMENTS,
@@ -31,7 +31,7 @@ export class AccountNotFoundError extends Error {}
 type AccountsServiceOptions = { db: Db; points: PointsService; testSignupPoints: number };
 
 export function createAccountsService({ db, points, testSignupPoints }: AccountsServiceOptions) {
-  async function issueKey(tx: Parameters<typeof store.insertApiKey>[0], accountId: string, environment: Environment) {
+  async function issueKey(tx: Executor, accountId: string, environment: Environment) {
     const key = generateApiKey(environment);
     const inserted = await store.insertApiKey(tx, {
       id: newId('apiKey'),

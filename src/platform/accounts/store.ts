@@ -33,7 +33,10 @@ export type ActiveKey = {
 };
 
 // The one query authentication makes, on a cache miss only.
-export async function findActiveKeyByHash(tx: Executor, keyHash: string): Promise<ActiveKey | null> {
+export async function findActiveKeyByHash(
+  tx: Executor,
+  keyHash: string,
+): Promise<ActiveKey | null> {
   const [row] = await tx
     .select({
       keyId: apiKeys.id,

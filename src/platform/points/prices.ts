@@ -21,7 +21,8 @@ export type PriceTable = Readonly<Record<PricedOperation, number>>;
 const PRICE_POINTS_MAX = 10_000_000;
 
 function isPrice(value: unknown): value is number {
-  return Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= PRICE_POINTS_MAX;
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 &&
+    value <= PRICE_POINTS_MAX;
 }
 
 export function buildPriceTable(overridesJson: string): PriceTable {

@@ -16,112 +16,120 @@ export type SettleOutcome =
   | { kind: 'settled'; capturedPoints: number; releasedPoints: number }
   | { kind: 'alreadySettled' };
 
-type PointsServiceOptions = { db: Executor; reservationTtlMs: number };
-
 // One sweep expires at most this many reservations, so a backlog is cleared over several runs
 // instead of one long transaction.
 export const EXPIRY_BATCH_SIZE = 1_000;
 
-export function createPointsService({ db, reservationTtlMs }: PointsServiceOptions) {
-  assert(Number.isSafeInteger(reservationTtlMs) && reservationTtlMs > 0);
+type Deps = { db: Executor; reservationTtlMs: number };
 
-  function toBalance(row: store.BalanceRow): PointBalance {
-    assert(row.reservedPoints >= 0);
-    assert(row.postedPoints >= row.reservedPoints);
-    return {
-      balance: row.postedPoints,
-      reserved: row.reservedPoints,
-      available: row.postedPoints - row.reservedPoints,
-    };
+function toBalance(row: store.BalanceRow): PointBalance {
+  assert(row.reservedPoints >= 0);
+  assert(row.postedPoints >= row.reservedPoints);
+  return {
+    balance: row.postedPoints,
+    reserved: row.reservedPoints,
+    available: row.postedPoints - row.reservedPoints,
+  };
+}
+
+async function getBalance(tx: Executor, key: BalanceKey): Promise<PointBalance> {
+  const row = await store.findBalance(tx, key);
+  return toBalance(row ?? { postedPoints: 0, reservedPoints: 0 });
+}
+
+// Reserves the worst-case charge before any upstream call. Refusals follow DESIGN.md: the posted
+// balance below the amount is 402; a balance that covers it while other reservations hold the
+// difference is 409.
+async function reserve(
+  tx: Executor,
+  deps: Deps,
+  input: BalanceKey & { operation: string; points: number },
+): Promise<Reservation> {
+  assert(Number.isSafeInteger(input.points));
+  assert(input.points > 0, 'a reservation must be for a positive amount');
+  const reservationId = newId('reservation');
+  const row = await store.reserve(tx, { ...input, reservationId, ttlMs: deps.reservationTtlMs });
+  if (row.reservationId !== null) {
+    assert.equal(row.reservationId, reservationId);
+    return { reservationId, reservedPoints: input.points };
   }
+  const postedPoints = row.postedPoints ?? 0;
+  if (postedPoints < input.points) throw new ApiError('PAYMENT_REQUIRED');
+  throw new ApiError('AVAILABLE_POINTS_INSUFFICIENT');
+}
 
-  async function getBalance(key: BalanceKey, tx: Executor = db): Promise<PointBalance> {
-    const row = await store.findBalance(tx, key);
-    return toBalance(row ?? { postedPoints: 0, reservedPoints: 0 });
-  }
+// Captures exactly what the operation charges and releases the rest, at most once.
+async function capture(
+  tx: Executor,
+  input: { reservation: Reservation; chargePoints: number },
+): Promise<SettleOutcome> {
+  const { capturedPoints, releasedPoints } = settle({
+    reservedPoints: input.reservation.reservedPoints,
+    chargePoints: input.chargePoints,
+  });
+  const row = await store.capture(tx, {
+    reservationId: input.reservation.reservationId,
+    capturedPoints,
+    ledgerEntryId: newId('ledgerEntry'),
+  });
+  if (row === null) return { kind: 'alreadySettled' };
+  assert.equal(row.reservationPoints, input.reservation.reservedPoints);
+  assert.equal(row.ledgerEntryCount, capturedPoints > 0 ? 1 : 0);
+  assert(row.postedPoints >= row.reservedPoints);
+  return { kind: 'settled', capturedPoints, releasedPoints };
+}
 
-  // Reserves the worst-case charge before any upstream call. Refusals follow DESIGN.md: the
-  // posted balance below the amount is 402; a balance that covers it while other reservations
-  // hold the difference is 409.
-  async function reserve(
-    input: BalanceKey & { operation: string; points: number },
-    tx: Executor = db,
-  ): Promise<Reservation> {
-    assert(Number.isSafeInteger(input.points));
-    assert(input.points > 0, 'a reservation must be for a positive amount');
-    const reservationId = newId('reservation');
-    const row = await store.reserve(tx, { ...input, reservationId, ttlMs: reservationTtlMs });
-    if (row.reservationId !== null) {
-      assert.equal(row.reservationId, reservationId);
-      return { reservationId, reservedPoints: input.points };
-    }
-    const postedPoints = row.postedPoints ?? 0;
-    if (postedPoints < input.points) throw new ApiError('PAYMENT_REQUIRED');
-    throw new ApiError('AVAILABLE_POINTS_INSUFFICIENT');
-  }
+// Returns the whole reservation to the available balance, at most once. Every failure path of an
+// operation ends here.
+async function release(tx: Executor, reservation: Reservation): Promise<SettleOutcome> {
+  assert(reservation.reservedPoints > 0);
+  const row = await store.release(tx, {
+    reservationId: reservation.reservationId,
+    status: 'released',
+  });
+  if (row === null) return { kind: 'alreadySettled' };
+  assert.equal(row.reservationPoints, reservation.reservedPoints);
+  assert(row.reservedPoints >= 0);
+  return { kind: 'settled', capturedPoints: 0, releasedPoints: reservation.reservedPoints };
+}
 
-  // Captures exactly what the operation charges and releases the rest, at most once.
-  async function capture(
-    input: { reservation: Reservation; chargePoints: number },
-    tx: Executor = db,
-  ): Promise<SettleOutcome> {
-    const { capturedPoints, releasedPoints } = settle({
-      reservedPoints: input.reservation.reservedPoints,
-      chargePoints: input.chargePoints,
-    });
-    const row = await store.capture(tx, {
-      reservationId: input.reservation.reservationId,
-      capturedPoints,
-      ledgerEntryId: newId('ledgerEntry'),
-    });
-    if (row === null) return { kind: 'alreadySettled' };
-    assert.equal(row.reservationPoints, input.reservation.reservedPoints);
-    assert.equal(row.ledgerEntryCount, capturedPoints > 0 ? 1 : 0);
-    assert(row.postedPoints >= row.reservedPoints);
-    return { kind: 'settled', capturedPoints, releasedPoints };
-  }
+async function grant(
+  tx: Executor,
+  input: BalanceKey & { points: number; memo?: string },
+): Promise<PointBalance> {
+  assert(Number.isSafeInteger(input.points));
+  assert(input.points > 0, 'a grant must be positive');
+  const row = await store.grant(tx, {
+    ...input,
+    ledgerEntryId: newId('ledgerEntry'),
+    memo: input.memo ?? null,
+  });
+  assert(row !== null, `no balance for ${input.accountId}/${input.environment}`);
+  return toBalance(row);
+}
 
-  // Returns the whole reservation to the available balance, at most once. Every failure path of
-  // an operation ends here.
-  async function release(reservation: Reservation, tx: Executor = db): Promise<SettleOutcome> {
-    assert(reservation.reservedPoints > 0);
-    const row = await store.release(tx, {
-      reservationId: reservation.reservationId,
-      status: 'released',
-    });
-    if (row === null) return { kind: 'alreadySettled' };
-    assert.equal(row.reservationPoints, reservation.reservedPoints);
-    assert(row.reservedPoints >= 0);
-    return { kind: 'settled', capturedPoints: 0, releasedPoints: reservation.reservedPoints };
-  }
+// Expires stale reservations in one bounded batch; returns how many were expired.
+async function expireStaleReservations(tx: Executor): Promise<number> {
+  const expiredCount = await store.expireDue(tx, EXPIRY_BATCH_SIZE);
+  assert(expiredCount >= 0 && expiredCount <= EXPIRY_BATCH_SIZE);
+  return expiredCount;
+}
 
-  async function grant(
-    input: BalanceKey & { points: number; memo?: string },
-    tx: Executor = db,
-  ): Promise<PointBalance> {
-    assert(Number.isSafeInteger(input.points));
-    assert(input.points > 0, 'a grant must be positive');
-    const row = await store.grant(tx, {
-      ...input,
-      ledgerEntryId: newId('ledgerEntry'),
-      memo: input.memo ?? null,
-    });
-    assert(row !== null, `no balance for ${input.accountId}/${input.environment}`);
-    return toBalance(row);
-  }
-
-  // Expires stale reservations in bounded batches; returns how many were expired.
-  async function expireStaleReservations(tx: Executor = db): Promise<number> {
-    const expiredCount = await store.expireDue(tx, EXPIRY_BATCH_SIZE);
-    assert(expiredCount >= 0 && expiredCount <= EXPIRY_BATCH_SIZE);
-    return expiredCount;
-  }
-
-  async function ensureBalances(accountId: string, tx: Executor = db): Promise<void> {
-    await store.ensureBalances(tx, accountId, ['test', 'live']);
-  }
-
-  return { getBalance, reserve, capture, release, grant, expireStaleReservations, ensureBalances };
+// Every function takes an optional transaction as its last argument, so an area can reserve or
+// settle inside the transaction that records its own work.
+export function createPointsService(deps: Deps) {
+  assert(Number.isSafeInteger(deps.reservationTtlMs) && deps.reservationTtlMs > 0);
+  const { db } = deps;
+  return {
+    getBalance: (key: BalanceKey, tx: Executor = db) => getBalance(tx, key),
+    reserve: (input: Parameters<typeof reserve>[2], tx: Executor = db) => reserve(tx, deps, input),
+    capture: (input: Parameters<typeof capture>[1], tx: Executor = db) => capture(tx, input),
+    release: (reservation: Reservation, tx: Executor = db) => release(tx, reservation),
+    grant: (input: Parameters<typeof grant>[1], tx: Executor = db) => grant(tx, input),
+    expireStaleReservations: (tx: Executor = db) => expireStaleReservations(tx),
+    ensureBalances: (accountId: string, tx: Executor = db) =>
+      store.ensureBalances(tx, accountId, ['test', 'live']),
+  };
 }
 
 export type PointsService = ReturnType<typeof createPointsService>;

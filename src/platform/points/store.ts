@@ -23,7 +23,10 @@ export async function findBalance(tx: Executor, key: BalanceKey): Promise<Balanc
     })
     .from(pointBalances)
     .where(
-      and(eq(pointBalances.accountId, key.accountId), eq(pointBalances.environment, key.environment)),
+      and(
+        eq(pointBalances.accountId, key.accountId),
+        eq(pointBalances.environment, key.environment),
+      ),
     )
     .limit(1);
   return row ?? null;

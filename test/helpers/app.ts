@@ -1,0 +1,47 @@
+import { createApp, type App } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import type { Environment, Plan } from '../../src/platform/accounts/keys.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+
+// A whole etax app on its own database, driven with fastify.inject.
+
+export type TestApp = App & {
+  database: TestDatabase;
+  createAccount(options?: { plan?: Plan; name?: string }): Promise<{
+    accountId: string;
+    keys: Record<Environment, string>;
+  }>;
+  close(): Promise<void>;
+};
+
+type TestAppOptions = { env?: Record<string, string>; jobs?: boolean };
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    REDIS_URL: undefined,
+    ...database.env,
+    ...options.env,
+  });
+  const app = await createApp(config, { jobs: options.jobs ?? false, logRequests: false });
+  await app.server.ready();
+  return {
+    ...app,
+    database,
+    async createAccount(accountOptions = {}) {
+      return app.platform.accounts.createAccount({
+        name: accountOptions.name ?? 'Test account',
+        plan: accountOptions.plan ?? 'FREE',
+      });
+    },
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
+
+export function basicAuth(key: string): string {
+  return `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
+}
