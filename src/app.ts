@@ -9,7 +9,7 @@ import { startJobs, type Jobs } from './platform/jobs.ts';
 import { createPointsService, type PointsService } from './platform/points/service.ts';
 import { buildPriceTable, type PriceTable } from './platform/points/prices.ts';
 import { buildRateLimitPolicies, createRateLimiter } from './platform/ratelimit.ts';
-import { buildServer } from './server.ts';
+import { buildServer, type ServerDeps } from './server.ts';
 
 // Wires the process together: database, migrations, services, jobs and the HTTP server. The CLI
 // commands use the same pieces without the server (openPlatform).
@@ -53,9 +53,18 @@ export async function openPlatform(config: Config, log: Logger): Promise<Platfor
   return { config, log, database, accounts, points, prices, close: () => database.close() };
 }
 
-export type App = { platform: Platform; server: FastifyInstance; close(): Promise<void> };
+export type App = {
+  platform: Platform;
+  server: FastifyInstance;
+  jobs: Jobs | null;
+  close(): Promise<void>;
+};
 
-type AppOptions = { jobs?: boolean; logRequests?: boolean };
+type AppOptions = {
+  jobs?: boolean;
+  logRequests?: boolean;
+  extraRoutes?: ServerDeps['extraRoutes'];
+};
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const log = createLogger(config);
@@ -81,6 +90,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     keys: createKeyCache(platform.accounts, config.AUTH_CACHE_TTL_MS),
     rateLimiter,
     points: platform.points,
+    extraRoutes: options.extraRoutes,
     readiness: async () => {
       await platform.database.pool.query('select 1');
       const applied = await migrationsApplied(platform.database.pool, expectedMigrations);
@@ -90,6 +100,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   return {
     platform,
     server,
+    jobs,
     // Stop taking requests and finish those in flight, then stop jobs, then the database.
     async close() {
       await server.close();

@@ -1,4 +1,9 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyPluginAsync,
+} from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
 import { registerHealthRoutes, type Readiness } from './areas/health/routes.ts';
@@ -20,6 +25,9 @@ export type ServerDeps = {
   rateLimiter: RateLimiter;
   points: PointsService;
   readiness: Readiness;
+  // More routes under /v1, behind the same authentication and rate limits. Areas are listed
+  // below; this is for embedding etax and for tests of the platform mechanisms.
+  extraRoutes?: FastifyPluginAsync;
 };
 
 // Seconds a keep-alive connection may idle; above common load balancer idle timeouts (60 s) so
@@ -56,6 +64,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     v1.addHook('onRequest', authenticateWith(deps.keys));
     v1.addHook('preHandler', deps.rateLimiter.hook);
     await v1.register(registerPointsRoutes, { points: deps.points });
+    if (deps.extraRoutes) await v1.register(deps.extraRoutes);
   }, { prefix: '/v1' });
 
   return app;

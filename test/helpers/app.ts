@@ -14,7 +14,13 @@ export type TestApp = App & {
   close(): Promise<void>;
 };
 
-type TestAppOptions = { env?: Record<string, string>; jobs?: boolean };
+type TestAppOptions = {
+  env?: Record<string, string>;
+  jobs?: boolean;
+  extraRoutes?: Parameters<typeof createApp>[1] extends infer O
+    ? O extends { extraRoutes?: infer R } ? R : never
+    : never;
+};
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase();
@@ -24,7 +30,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...database.env,
     ...options.env,
   });
-  const app = await createApp(config, { jobs: options.jobs ?? false, logRequests: false });
+  const app = await createApp(config, {
+    jobs: options.jobs ?? false,
+    logRequests: false,
+    extraRoutes: options.extraRoutes,
+  });
   await app.server.ready();
   return {
     ...app,
