@@ -1,3 +1,4 @@
+import type { FastifyPluginAsync } from 'fastify';
 import { createApp, type App } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Environment, Plan } from '../../src/platform/accounts/keys.ts';
@@ -17,9 +18,7 @@ export type TestApp = App & {
 type TestAppOptions = {
   env?: Record<string, string>;
   jobs?: boolean;
-  extraRoutes?: Parameters<typeof createApp>[1] extends infer O
-    ? O extends { extraRoutes?: infer R } ? R : never
-    : never;
+  extraRoutes?: FastifyPluginAsync;
 };
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
