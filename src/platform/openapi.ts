@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ErrorBody } from './errors.ts';
+import { addResponseHeaders } from './openapi-headers.ts';
 
 // OpenAPI 3.1.0 generated from the route schemas: served at /openapi.json, with a reference page
 // at /docs, and committed as openapi/openapi.json (`npm run openapi`).
@@ -26,7 +27,12 @@ async function openApiPlugin(app: FastifyInstance, { serverUrl }: OpenApiOptions
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'etax API', version: API_VERSION, description: DESCRIPTION },
+      info: {
+        title: 'etax API',
+        version: API_VERSION,
+        description: DESCRIPTION,
+        license: { name: 'MIT', identifier: 'MIT' },
+      },
       servers: [{ url: serverUrl }],
       components: {
         securitySchemes: {
@@ -43,6 +49,8 @@ async function openApiPlugin(app: FastifyInstance, { serverUrl }: OpenApiOptions
         { name: 'Health', description: 'Liveness and readiness probes.' },
       ],
     },
+    transformObject: (documents) =>
+      addResponseHeaders('openapiObject' in documents ? documents.openapiObject : documents.swaggerObject),
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, index) => String(json.$id ?? `def-${index}`),
     },

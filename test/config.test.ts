@@ -1,0 +1,63 @@
+// The configuration is read from the environment once, validated, defaulted and frozen; a bad
+// value stops the start with a message naming the variable.
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+import { EXPIRE_RESERVATIONS_CRON } from '../src/platform/points/expire-job.ts';
+
+describe('loading the configuration', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config.PORT).toBe(8080);
+    expect(config.HOST).toBe('0.0.0.0');
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.REDIS_URL).toBeUndefined();
+    expect(config.DATA_DIR).toMatch(/\/data$/);
+    expect(config.LOG_LEVEL).toBe('info');
+    expect(config.PUBLIC_BASE_URL).toBe('http://localhost:8080');
+    expect(config.WORKERS_ENABLED).toBe(true);
+    expect(config.AUTH_CACHE_TTL_MS).toBe(5_000);
+    expect(config.TEST_SIGNUP_POINTS).toBe(1_000_000);
+  });
+
+  it('converts strings to the declared types', () => {
+    const config = loadConfig({ PORT: '9000', WORKERS_ENABLED: 'false', DATA_DIR: '/tmp/x' });
+    expect(config.PORT).toBe(9000);
+    expect(config.WORKERS_ENABLED).toBe(false);
+    expect(config.DATA_DIR).toBe('/tmp/x');
+    expect(config.PUBLIC_BASE_URL).toBe('http://localhost:9000');
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ DATABASE_URL: '', REDIS_URL: '' }).DATABASE_URL).toBeUndefined();
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['LOG_LEVEL', 'loud'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['REDIS_URL', 'http://x'],
+    ['AUTH_CACHE_TTL_MS', '-1'],
+    ['RESERVATION_TTL_MS', '10'],
+    ['WORKERS_ENABLED', 'maybe'],
+  ])('refuses %s=%s with a message naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+
+  it('returns a frozen object', () => {
+    const config = loadConfig({});
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+});
+
+describe('relations between bounds', () => {
+  it('keeps reservations alive longer than the auth cache and the expiry sweep period', () => {
+    const config = loadConfig({});
+    // The sweep runs every minute, so a reservation must live longer than one period to be
+    // expired only after its request had a fair chance to settle it.
+    expect(EXPIRE_RESERVATIONS_CRON).toBe('* * * * *');
+    expect(config.RESERVATION_TTL_MS).toBeGreaterThan(60_000);
+    expect(config.RESERVATION_TTL_MS).toBeGreaterThan(config.AUTH_CACHE_TTL_MS);
+  });
+});
