@@ -12,14 +12,18 @@ afterAll(async () => {
   await app?.close();
 });
 
+function getPoints(key: string) {
+  return app.server.inject({
+    method: 'GET',
+    url: '/v1/points',
+    headers: { authorization: basicAuth(key) },
+  });
+}
+
 describe('GET /v1/points', () => {
   it('returns the test balance for a test key, starting at the sign-up grant', async () => {
     const account = await app.createAccount();
-    const response = await app.server.inject({
-      method: 'GET',
-      url: '/v1/points',
-      headers: { authorization: basicAuth(account.keys.test) },
-    });
+    const response = await getPoints(account.keys.test);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ balance: 1_000_000, reserved: 0, available: 1_000_000 });
     expect(response.headers['trace-id']).toMatch(/^[0-9a-f]{32}$/);
@@ -28,11 +32,7 @@ describe('GET /v1/points', () => {
   it('returns the live balance for a live key, separate from the test balance', async () => {
     const account = await app.createAccount();
     await app.platform.points.grant({ accountId: account.accountId, environment: 'live', points: 700 });
-    const response = await app.server.inject({
-      method: 'GET',
-      url: '/v1/points',
-      headers: { authorization: basicAuth(account.keys.live) },
-    });
+    const response = await getPoints(account.keys.live);
     expect(response.json()).toEqual({ balance: 700, reserved: 0, available: 700 });
   });
 
@@ -44,11 +44,7 @@ describe('GET /v1/points', () => {
       operation: 'businesses.profiles.retrieve',
       points: 90,
     });
-    const response = await app.server.inject({
-      method: 'GET',
-      url: '/v1/points',
-      headers: { authorization: basicAuth(account.keys.test) },
-    });
+    const response = await getPoints(account.keys.test);
     expect(response.json()).toEqual({ balance: 1_000_000, reserved: 90, available: 999_910 });
   });
 
@@ -56,11 +52,7 @@ describe('GET /v1/points', () => {
     const rich = await app.createAccount();
     const poor = await app.createAccount();
     await app.platform.points.grant({ accountId: rich.accountId, environment: 'live', points: 5_000 });
-    const response = await app.server.inject({
-      method: 'GET',
-      url: '/v1/points',
-      headers: { authorization: basicAuth(poor.keys.live) },
-    });
+    const response = await getPoints(poor.keys.live);
     expect(response.json()).toEqual({ balance: 0, reserved: 0, available: 0 });
   });
 });
