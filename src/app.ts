@@ -8,6 +8,7 @@ import { committedMigrationCount, migrationsApplied, runMigrations } from './pla
 import { startJobs, type Jobs } from './platform/jobs.ts';
 import { createPointsService, type PointsService } from './platform/points/service.ts';
 import { buildPriceTable, type PriceTable } from './platform/points/prices.ts';
+import { createCharger, type Charger } from './platform/points/charge.ts';
 import { buildRateLimitPolicies, createRateLimiter } from './platform/ratelimit.ts';
 import { buildServer, type ServerDeps } from './server.ts';
 
@@ -21,6 +22,8 @@ export type Platform = {
   accounts: AccountsService;
   points: PointsService;
   prices: PriceTable;
+  // Reserve → work → capture/release, priced from the price table (platform/points/charge.ts).
+  charge: Charger;
   close(): Promise<void>;
 };
 
@@ -50,7 +53,8 @@ export async function openPlatform(config: Config, log: Logger): Promise<Platfor
     points,
     testSignupPoints: config.TEST_SIGNUP_POINTS,
   });
-  return { config, log, database, accounts, points, prices, close: () => database.close() };
+  const charge = createCharger(points, prices);
+  return { config, log, database, accounts, points, prices, charge, close: () => database.close() };
 }
 
 export type App = {

@@ -1,0 +1,91 @@
+// The charge phases areas use: reserve the worst case, work, capture what was charged and release
+// the rest; a failing work releases everything and a refused reservation never starts the work.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Environment } from '../../../src/platform/accounts/keys.ts';
+import { ApiError } from '../../../src/platform/errors.ts';
+import { createCharger, type Charger } from '../../../src/platform/points/charge.ts';
+import { buildPriceTable } from '../../../src/platform/points/prices.ts';
+import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { expectLedgerConsistent } from '../../helpers/ledger-audit.ts';
+
+let app: TestApp;
+let charge: Charger;
+
+beforeAll(async () => {
+  app = await createTestApp();
+  charge = createCharger(app.platform.points, buildPriceTable('{"bank.holders.inquire": 50}'));
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+async function accountWithLivePoints(points: number) {
+  const account = await app.createAccount();
+  if (points > 0) {
+    await app.platform.points.grant({ accountId: account.accountId, environment: 'live', points });
+  }
+  return { accountId: account.accountId, environment: 'live' as Environment };
+}
+
+describe('charging an operation', () => {
+  it('captures the price of the charged units only and releases the rest', async () => {
+    const key = await accountWithLivePoints(1_000);
+    const result = await charge({ key, operation: 'bank.holders.inquire', unitsMax: 10 },
+      async () => ({ value: 'done', chargedUnits: 3 }));
+    expect(result.value).toBe('done');
+    expect(result.settlement).toEqual({ kind: 'settled', capturedPoints: 150, releasedPoints: 350 });
+    expect(await app.platform.points.getBalance(key))
+      .toEqual({ balance: 850, reserved: 0, available: 850 });
+    await expectLedgerConsistent(app.platform, key.accountId, key.environment);
+  });
+
+  it('holds the worst case while the work runs', async () => {
+    const key = await accountWithLivePoints(1_000);
+    await charge({ key, operation: 'bank.holders.inquire', unitsMax: 4 }, async () => {
+      expect(await app.platform.points.getBalance(key))
+        .toEqual({ balance: 1_000, reserved: 200, available: 800 });
+      return { value: null, chargedUnits: 0 };
+    });
+    expect(await app.platform.points.getBalance(key))
+      .toEqual({ balance: 1_000, reserved: 0, available: 1_000 });
+  });
+
+  it('releases the whole reservation and charges nothing when the work fails', async () => {
+    const key = await accountWithLivePoints(1_000);
+    const failing = charge({ key, operation: 'bank.holders.inquire', unitsMax: 2 }, async () => {
+      throw new ApiError('SERVICE_UNAVAILABLE');
+    });
+    await expect(failing).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(await app.platform.points.getBalance(key))
+      .toEqual({ balance: 1_000, reserved: 0, available: 1_000 });
+    await expectLedgerConsistent(app.platform, key.accountId, key.environment);
+  });
+
+  it('returns 402 PAYMENT_REQUIRED without running the work when the balance is too low', async () => {
+    const key = await accountWithLivePoints(49);
+    let ran = false;
+    const refused = charge({ key, operation: 'bank.holders.inquire', unitsMax: 1 }, async () => {
+      ran = true;
+      return { value: null, chargedUnits: 1 };
+    });
+    await expect(refused).rejects.toMatchObject({ code: 'PAYMENT_REQUIRED', status: 402 });
+    expect(ran).toBe(false);
+  });
+
+  it('refuses to capture more units than were reserved', async () => {
+    const key = await accountWithLivePoints(1_000);
+    const overcharge = charge({ key, operation: 'bank.holders.inquire', unitsMax: 1 },
+      async () => ({ value: null, chargedUnits: 2 }));
+    await expect(overcharge).rejects.toThrow();
+    // The reservation stays open and expires later; the posted balance never moves.
+    expect((await app.platform.points.getBalance(key)).balance).toBe(1_000);
+  });
+
+  it('runs free operations without touching the ledger', async () => {
+    const free = createCharger(app.platform.points, buildPriceTable('{"bank.holders.inquire": 0}'));
+    const key = await accountWithLivePoints(0);
+    const result = await free({ key, operation: 'bank.holders.inquire', unitsMax: 5 },
+      async () => ({ value: 'free', chargedUnits: 5 }));
+    expect(result).toEqual({ value: 'free', settlement: null });
+  });
+});
