@@ -44,7 +44,7 @@ function exampleRoutes(platform: () => Platform): FastifyPluginAsyncTypebox {
             workCount += 1;
             return { status: 200, body: { documentNumber: workCount } };
           }));
-      return reply.code(result.status).send(result.body);
+      return reply.code(result.status as 200).send(result.body as { documentNumber: number });
     });
   };
 }
@@ -57,7 +57,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-function issue(referenceId: string | undefined, body: unknown = { kind: 'vat' }) {
+function issue(referenceId: string | undefined, body: object = { kind: 'vat' }) {
   const headers: Record<string, string> = { authorization: basicAuth(key) };
   if (referenceId !== undefined) headers['service-client-reference-id'] = referenceId;
   return app.server.inject({ method: 'POST', url: '/v1/examples/documents', headers, payload: body });

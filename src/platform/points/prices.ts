@@ -28,7 +28,8 @@ function isPrice(value: unknown): value is number {
 export function buildPriceTable(overridesJson: string): PriceTable {
   const overrides = parseOverrides('PRICE_OVERRIDES', overridesJson, isPrice);
   for (const operation of Object.keys(overrides)) {
-    if (!(operation in DEFAULT_PRICES)) {
+    // Own keys only: `in` would also accept inherited names such as "toString" or "__proto__".
+    if (!Object.hasOwn(DEFAULT_PRICES, operation)) {
       throw new ConfigError(`PRICE_OVERRIDES: unknown operation "${operation}"`);
     }
   }
