@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { registerHealthRoutes, type Readiness } from './areas/health/routes.ts';
 import { registerPointsRoutes } from './areas/points/routes.ts';
 import { auth, authenticateWith, type KeyCache } from './platform/auth.ts';
-import { errorHandler } from './platform/error-handler.ts';
+import { errorHandler, handleFrameworkError } from './platform/error-handler.ts';
 import { openApi } from './platform/openapi.ts';
 import type { PointsService } from './platform/points/service.ts';
 import type { RateLimiter } from './platform/ratelimit.ts';
@@ -50,6 +50,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     // request. Errors are logged with their trace id.
     logController: new LogController({ requestIdLogLabel: 'traceId', disableRequestLogging: true }),
     return503OnClosing: true,
+    frameworkErrors: handleFrameworkError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(createValidatorCompiler());

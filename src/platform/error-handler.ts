@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError, isApiError, type ErrorBody, type ErrorCode } from './errors.ts';
+import { TRACE_ID_HEADER } from './trace.ts';
 
 // Fastify's own client errors, mapped to our codes. Anything else without one of our codes is
 // a bug and becomes 500 INTERNAL_SERVER_ERROR with our own message.
@@ -11,6 +12,12 @@ const FRAMEWORK_ERROR_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: 'INVALID_REQUEST',
   FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_REQUEST',
   FST_ERR_VALIDATION: 'INVALID_REQUEST',
+};
+
+const FRAMEWORK_ERROR_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Content-Length does not match the request body.',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty; send a JSON document.',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
 };
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError) {
@@ -40,8 +47,7 @@ function toApiError(error: FastifyError | Error): ApiError | null {
   // JSON.parse failures arrive as SyntaxError with statusCode 400 from the body parser.
   if (fastifyError.code && FRAMEWORK_ERROR_CODES[fastifyError.code]) {
     const code = FRAMEWORK_ERROR_CODES[fastifyError.code]!;
-    const message = code === 'INVALID_REQUEST' ? 'The request body is not valid JSON.' : undefined;
-    return new ApiError(code, message);
+    return new ApiError(code, FRAMEWORK_ERROR_MESSAGES[fastifyError.code]);
   }
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) {
     return new ApiError('INVALID_REQUEST', 'The request body is not valid JSON.');
@@ -52,7 +58,28 @@ function toApiError(error: FastifyError | Error): ApiError | null {
   return null;
 }
 
+// Errors Fastify raises before routing: a URL with broken percent-encoding or a path parameter
+// over the router's limit. They skip the error handler and every hook, so this is meant for
+// Fastify's `frameworkErrors` option (src/server.ts) and sets the Trace-Id header itself.
+export function handleFrameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  reply.header(TRACE_ID_HEADER, request.id);
+  if (error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    const message = 'The request URL is invalid.';
+    return sendError(request, reply, new ApiError('INVALID_REQUEST', message));
+  }
+  request.log.error({ err: error }, 'unexpected error');
+  return sendError(request, reply, new ApiError('INTERNAL_SERVER_ERROR'));
+}
+
 async function errorHandlerPlugin(app: FastifyInstance) {
+  // Bodies are JSON only. Fastify's built-in text/plain parser would hand a text body to
+  // validation as a string, a 400, where the answer is 415 UNSUPPORTED_MEDIA_TYPE.
+  app.removeContentTypeParser('text/plain');
+
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error);
     if (apiError) {

@@ -11,7 +11,7 @@ declare module 'fastify' {
 // Stops the boot when a /v1 route lacks what every API route owes: an operation name, a success
 // response schema and the 401 response. A mistake fails at start, never at request time.
 export function checkRouteContract(route: RouteOptions): void {
-  if (!route.url.startsWith('/v1/')) return;
+  if (route.url !== '/v1' && !route.url.startsWith('/v1/')) return;
   const name = `${String(route.method)} ${route.url}`;
   if (!route.config?.operation) throw new Error(`${name} has no config.operation`);
   const responses = (route.schema?.response ?? {}) as Record<string, unknown>;

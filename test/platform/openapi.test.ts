@@ -1,0 +1,141 @@
+// DESIGN.md § Stack: the route schemas are the only source of the OpenAPI document. This test
+// proves the committed openapi/openapi.json is current (CI fails when it is stale), that it says
+// what every /v1 operation owes (Basic authentication, a 401 response), and that the running
+// server serves the same document at /openapi.json and a reference page at /docs.
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPENAPI_FILE, renderOpenApiDocument } from '../../src/cli/openapi.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
+type SecurityRequirement = Record<string, string[]>;
+type Operation = {
+  operationId?: string;
+  security?: SecurityRequirement[];
+  responses?: Record<string, unknown>;
+};
+type OpenApiDocument = {
+  openapi: string;
+  info: { title: string; version: string };
+  security?: SecurityRequirement[];
+  components?: { securitySchemes?: Record<string, { type: string; scheme?: string }> };
+  paths: Record<string, Record<string, Operation>>;
+};
+
+let rendered: string;
+let document: OpenApiDocument;
+
+beforeAll(async () => {
+  rendered = await renderOpenApiDocument();
+  document = JSON.parse(rendered) as OpenApiDocument;
+});
+
+function operations(): Array<{ where: string; path: string; operation: Operation }> {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => HTTP_METHODS.has(method))
+      .map(([method, operation]) => {
+        return { where: `${method.toUpperCase()} ${path}`, path, operation };
+      }),
+  );
+}
+
+function basicSchemeNames(): string[] {
+  const schemes = document.components?.securitySchemes ?? {};
+  return Object.entries(schemes)
+    .filter(([, scheme]) => scheme.type === 'http' && scheme.scheme?.toLowerCase() === 'basic')
+    .map(([name]) => name);
+}
+
+function requiresBasic(requirements: SecurityRequirement[] | undefined): boolean {
+  if (!requirements || requirements.length === 0) return false;
+  // Every alternative must be Basic: an empty requirement `{}` would make authentication optional.
+  return requirements.every((requirement) => {
+    const names = Object.keys(requirement);
+    return names.length > 0 && names.every((name) => basicSchemeNames().includes(name));
+  });
+}
+
+describe('the committed document', () => {
+  it('equals a freshly rendered document (run `npm run openapi` when this fails)', async () => {
+    const committed = await readFile(OPENAPI_FILE, 'utf8');
+    expect(committed).toBe(rendered);
+  });
+});
+
+describe('the rendered document', () => {
+  it('is OpenAPI 3.1.0 for API version 1.0.0', () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.info.version).toBe('1.0.0');
+    expect(document.info.title.length).toBeGreaterThan(0);
+  });
+
+  it('declares an HTTP Basic security scheme and requires it globally', () => {
+    expect(basicSchemeNames().length).toBeGreaterThan(0);
+    expect(requiresBasic(document.security)).toBe(true);
+  });
+
+  it('has /v1 operations to check', () => {
+    expect(operations().filter(({ path }) => path.startsWith('/v1/')).length).toBeGreaterThan(0);
+  });
+
+  it('declares a 401 response on every /v1 operation', () => {
+    const missing = operations()
+      .filter(({ path, operation }) => path.startsWith('/v1/') && !operation.responses?.['401'])
+      .map(({ where }) => where);
+    expect(missing).toEqual([]);
+  });
+
+  it('requires Basic authentication on every /v1 operation', () => {
+    const open = operations()
+      .filter(({ path }) => path.startsWith('/v1/'))
+      .filter(({ operation }) => !requiresBasic(operation.security ?? document.security))
+      .map(({ where }) => where);
+    expect(open).toEqual([]);
+  });
+
+  it('gives every operation a unique operationId', () => {
+    const ids = operations().map(({ where, operation }) => operation.operationId ?? where);
+    expect(operations().filter(({ operation }) => !operation.operationId)).toEqual([]);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('does not list the documentation routes themselves', () => {
+    const paths = Object.keys(document.paths);
+    const listed = paths.filter((path) => path.startsWith('/docs') || path === '/openapi.json');
+    expect(listed).toEqual([]);
+  });
+});
+
+describe('the running server', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await createTestApp();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('serves at GET /openapi.json the paths of the rendered document, without a key', async () => {
+    const response = await app.server.inject({ method: 'GET', url: '/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    const served = response.json() as OpenApiDocument;
+    expect(served.openapi).toBe('3.1.0');
+    expect(served.paths).toEqual(document.paths);
+    expect(served.components).toEqual(document.components);
+  });
+
+  it('serves an HTML reference page at GET /docs, without a key', async () => {
+    let response = await app.server.inject({ method: 'GET', url: '/docs' });
+    if (response.statusCode >= 300 && response.statusCode < 400) {
+      const location = new URL(String(response.headers.location), 'http://localhost/docs');
+      response = await app.server.inject({ method: 'GET', url: location.pathname });
+    }
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.body.toLowerCase()).toContain('<html');
+  });
+});
