@@ -4,7 +4,11 @@ import type { Config } from './config.ts';
 import { createAccountsService, type AccountsService } from './platform/accounts/service.ts';
 import { createKeyCache } from './platform/auth.ts';
 import { connectDatabase, type Database } from './platform/db/connect.ts';
-import { committedMigrationCount, migrationsApplied, runMigrations } from './platform/db/migrate.ts';
+import {
+  committedMigrationCount,
+  migrationsApplied,
+  runMigrations,
+} from './platform/db/migrate.ts';
 import { startJobs, type Jobs } from './platform/jobs.ts';
 import { createPointsService, type PointsService } from './platform/points/service.ts';
 import { buildPriceTable, type PriceTable } from './platform/points/prices.ts';

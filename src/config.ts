@@ -53,7 +53,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, picked));
   const errors = [...Value.Errors(ConfigSchema, converted)];
   if (errors.length > 0) {
-    const lines = errors.map((error) => `${error.instancePath.slice(1) || '(root)'}: ${error.message}`);
+    const lines = errors.map(
+      (error) => `${error.instancePath.slice(1) || '(root)'}: ${error.message}`,
+    );
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const config = converted as RawConfig;

@@ -43,7 +43,9 @@ function validationMessage(error: FastifyError): string {
 function toApiError(error: FastifyError | Error): ApiError | null {
   if (isApiError(error)) return error;
   const fastifyError = error as FastifyError;
-  if (fastifyError.validation) return new ApiError('INVALID_REQUEST', validationMessage(fastifyError));
+  if (fastifyError.validation) {
+    return new ApiError('INVALID_REQUEST', validationMessage(fastifyError));
+  }
   // JSON.parse failures arrive as SyntaxError with statusCode 400 from the body parser.
   if (fastifyError.code && FRAMEWORK_ERROR_CODES[fastifyError.code]) {
     const code = FRAMEWORK_ERROR_CODES[fastifyError.code]!;

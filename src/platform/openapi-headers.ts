@@ -38,7 +38,10 @@ export function addResponseHeaders<T>(document: T): T {
     const rateLimited = path.startsWith('/v1/');
     for (const operation of Object.values(operations)) {
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
-        const headers: Record<string, unknown> = { ...response.headers, 'Trace-Id': ref('TraceId') };
+        const headers: Record<string, unknown> = {
+          ...response.headers,
+          'Trace-Id': ref('TraceId'),
+        };
         if (rateLimited && status !== '401') {
           headers['RateLimit-Policy'] = ref('RateLimitPolicy');
           headers.RateLimit = ref('RateLimit');

@@ -50,7 +50,9 @@ async function openApiPlugin(app: FastifyInstance, { serverUrl }: OpenApiOptions
       ],
     },
     transformObject: (documents) =>
-      addResponseHeaders('openapiObject' in documents ? documents.openapiObject : documents.swaggerObject),
+      addResponseHeaders(
+        'openapiObject' in documents ? documents.openapiObject : documents.swaggerObject,
+      ),
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, index) => String(json.$id ?? `def-${index}`),
     },

@@ -98,7 +98,8 @@ export function createRateLimiter({ redisUrl, policies }: RateLimiterOptions): R
     const { limit, windowSeconds } = policyFor(operation);
     const resetSeconds = Math.max(1, Math.ceil(state.msBeforeNext / 1000));
     reply.header('RateLimit-Policy', `"${operation}";q=${limit};w=${windowSeconds}`);
-    reply.header('RateLimit', `"${operation}";r=${Math.max(0, state.remainingPoints)};t=${resetSeconds}`);
+    const remaining = Math.max(0, state.remainingPoints);
+    reply.header('RateLimit', `"${operation}";r=${remaining};t=${resetSeconds}`);
     return resetSeconds;
   }
 

@@ -60,7 +60,8 @@ afterAll(async () => {
 function issue(referenceId: string | undefined, body: object = { kind: 'vat' }) {
   const headers: Record<string, string> = { authorization: basicAuth(key) };
   if (referenceId !== undefined) headers['service-client-reference-id'] = referenceId;
-  return app.server.inject({ method: 'POST', url: '/v1/examples/documents', headers, payload: body });
+  const url = '/v1/examples/documents';
+  return app.server.inject({ method: 'POST', url, headers, payload: body });
 }
 
 describe('validating Service-Client-Reference-Id', () => {

@@ -31,7 +31,10 @@ export const registerPointsRoutes: FastifyPluginAsyncTypebox<Options> = async (a
       description:
         'Returns the point balance of the calling key\'s environment: a test key sees the ' +
         'test balance, a live key the live balance. Free of charge.',
-      response: { 200: PointBalance, ...errorResponses(UNAUTHENTICATED, 'RATE_LIMITED', 'INTERNAL_SERVER_ERROR') },
+      response: {
+        200: PointBalance,
+        ...errorResponses(UNAUTHENTICATED, 'RATE_LIMITED', 'INTERNAL_SERVER_ERROR'),
+      },
     },
   }, async (request) => {
     const { accountId, environment } = requireAuth(request);

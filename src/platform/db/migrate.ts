@@ -36,6 +36,7 @@ export async function migrationsApplied(pool: pg.Pool, expectedCount: number): P
 // The number of migrations committed in drizzle/, read from drizzle-kit's journal.
 export async function committedMigrationCount(): Promise<number> {
   const { readFile } = await import('node:fs/promises');
-  const journal = JSON.parse(await readFile(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8'));
+  const journalFile = path.join(MIGRATIONS_DIR, 'meta/_journal.json');
+  const journal = JSON.parse(await readFile(journalFile, 'utf8'));
   return (journal.entries as unknown[]).length;
 }

@@ -99,7 +99,8 @@ export const pointReservations = pgTable(
     check('point_reservations_amount_positive', sql`${table.reservedPoints} > 0`),
     check(
       'point_reservations_capture_within_reserve',
-      sql`${table.capturedPoints} is null or ${table.capturedPoints} between 0 and ${table.reservedPoints}`,
+      sql`${table.capturedPoints} is null
+        or ${table.capturedPoints} between 0 and ${table.reservedPoints}`,
     ),
   ],
 );

@@ -49,10 +49,13 @@ export function requestFingerprint(input: { method: string; route: string; body:
   return createHash('sha256').update(canonical).digest('hex');
 }
 
+// Counts characters (code points), as the header schema and the database check do, so an id
+// with emoji is measured the same everywhere.
 export function isValidReferenceId(referenceId: string): boolean {
+  const characterCount = [...referenceId].length;
   return (
-    referenceId.length >= 1 &&
-    referenceId.length <= REFERENCE_ID_LENGTH_MAX &&
+    characterCount >= 1 &&
+    characterCount <= REFERENCE_ID_LENGTH_MAX &&
     referenceId.trim().length > 0
   );
 }

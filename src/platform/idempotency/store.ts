@@ -41,7 +41,10 @@ export async function storeResponse(
 ): Promise<number> {
   const rows = await tx
     .update(idempotencyClaims)
-    .set({ responseStatus: response.status, responseBody: sql`${JSON.stringify(response.body)}::jsonb` })
+    .set({
+      responseStatus: response.status,
+      responseBody: sql`${JSON.stringify(response.body)}::jsonb`,
+    })
     .where(eq(idempotencyClaims.id, claimId))
     .returning({ id: idempotencyClaims.id });
   return rows.length;

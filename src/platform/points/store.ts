@@ -129,7 +129,8 @@ export async function release(
        where b.account_id = settled.account_id and b.environment = settled.environment
       returning b.reserved_points
     )
-    select settled.reserved_points as "reservationPoints", balance.reserved_points as "reservedPoints"
+    select settled.reserved_points as "reservationPoints",
+           balance.reserved_points as "reservedPoints"
       from settled join balance on true`);
   return result.rows[0] ?? null;
 }

@@ -31,7 +31,8 @@ describe('GET /v1/points', () => {
 
   it('returns the live balance for a live key, separate from the test balance', async () => {
     const account = await app.createAccount();
-    await app.platform.points.grant({ accountId: account.accountId, environment: 'live', points: 700 });
+    const { accountId } = account;
+    await app.platform.points.grant({ accountId, environment: 'live', points: 700 });
     const response = await getPoints(account.keys.live);
     expect(response.json()).toEqual({ balance: 700, reserved: 0, available: 700 });
   });
@@ -51,7 +52,8 @@ describe('GET /v1/points', () => {
   it('never shows one account the balance of another', async () => {
     const rich = await app.createAccount();
     const poor = await app.createAccount();
-    await app.platform.points.grant({ accountId: rich.accountId, environment: 'live', points: 5_000 });
+    const accountId = rich.accountId;
+    await app.platform.points.grant({ accountId, environment: 'live', points: 5_000 });
     const response = await getPoints(poor.keys.live);
     expect(response.json()).toEqual({ balance: 0, reserved: 0, available: 0 });
   });

@@ -33,7 +33,8 @@ describe('charging an operation', () => {
     const result = await charge({ key, operation: 'bank.holders.inquire', unitsMax: 10 },
       async () => ({ value: 'done', chargedUnits: 3 }));
     expect(result.value).toBe('done');
-    expect(result.settlement).toEqual({ kind: 'settled', capturedPoints: 150, releasedPoints: 350 });
+    expect(result.settlement)
+      .toEqual({ kind: 'settled', capturedPoints: 150, releasedPoints: 350 });
     expect(await app.platform.points.getBalance(key))
       .toEqual({ balance: 850, reserved: 0, available: 850 });
     await expectLedgerConsistent(app.platform, key.accountId, key.environment);
@@ -61,7 +62,7 @@ describe('charging an operation', () => {
     await expectLedgerConsistent(app.platform, key.accountId, key.environment);
   });
 
-  it('returns 402 PAYMENT_REQUIRED without running the work when the balance is too low', async () => {
+  it('returns 402 PAYMENT_REQUIRED and never runs the work when the balance is low', async () => {
     const key = await accountWithLivePoints(49);
     let ran = false;
     const refused = charge({ key, operation: 'bank.holders.inquire', unitsMax: 1 }, async () => {
