@@ -14,6 +14,7 @@ import { openApi } from './platform/openapi.ts';
 import type { PointsService } from './platform/points/service.ts';
 import type { RateLimiter } from './platform/ratelimit.ts';
 import { routeContract } from './platform/route-contract.ts';
+import { shutdown } from './platform/shutdown.ts';
 import { newTraceId, trace } from './platform/trace.ts';
 import { createValidatorCompiler } from './platform/validation.ts';
 
@@ -49,13 +50,15 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     // Requests are not logged one by one: at thousands per second that is the main cost of a
     // request. Errors are logged with their trace id.
     logController: new LogController({ requestIdLogLabel: 'traceId', disableRequestLogging: true }),
-    return503OnClosing: true,
+    // src/platform/shutdown.ts answers requests that arrive while closing, in our error shape.
+    return503OnClosing: false,
     frameworkErrors: handleFrameworkError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(createValidatorCompiler());
   await app.register(trace);
   await app.register(errorHandler);
+  await app.register(shutdown);
   await app.register(auth);
   await app.register(routeContract);
   await app.register(openApi, { serverUrl: deps.publicBaseUrl });

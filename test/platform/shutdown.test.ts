@@ -1,0 +1,83 @@
+// While the server closes, requests in flight finish normally and a request that still arrives
+// on an open connection (here: pipelined behind a slow one) is answered 503 SERVICE_UNAVAILABLE
+// in our error shape with a Trace-Id, and the connection is closed.
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { basicAuth, createTestApp, type TestApp } from '../helpers/app.ts';
+
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await createTestApp({
+    extraRoutes: async (v1) => {
+      v1.get('/slow', {
+        config: { operation: 'examples.slow' },
+        schema: {
+          response: {
+            200: { type: 'object', properties: { finished: { type: 'boolean' } } },
+            401: { type: 'null' },
+          },
+        },
+      }, async () => {
+        // Keeps the request in flight while the test starts closing the server.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return { finished: true };
+      });
+    },
+  });
+  await app.server.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => {
+  await app?.database.drop();
+});
+
+// A raw HTTP/1.1 connection, so the test controls when each request is written on it.
+function openConnection(port: number) {
+  const socket = net.connect(port, '127.0.0.1');
+  socket.setEncoding('utf8');
+  let received = '';
+  socket.on('data', (chunk) => { received += chunk; });
+  // Bounded: a server that never closes the connection fails the test instead of hanging it.
+  const timer = setTimeout(() => socket.destroy(), 5_000);
+  const closed = new Promise<string>((resolve) => {
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(received);
+    });
+  });
+  return { write: (text: string) => socket.write(text), closed };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('shutting down', () => {
+  it('finishes requests in flight and answers later ones with 503 in the error shape', async () => {
+    const { keys } = await app.createAccount();
+    const { port } = app.server.server.address() as AddressInfo;
+    const request = (path: string) =>
+      `GET ${path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${basicAuth(keys.test)}\r\n\r\n`;
+    const connection = openConnection(port);
+    connection.write(request('/v1/slow'));
+    await sleep(100);
+    const closing = app.close();
+    await sleep(20);
+    connection.write(request('/v1/points'));
+    const received = await connection.closed;
+    await closing;
+
+    const responses = received.split(/(?=HTTP\/1\.1 )/);
+    expect(responses).toHaveLength(2);
+    expect(responses[0]).toMatch(/^HTTP\/1\.1 200 /);
+    expect(responses[0]).toContain('{"finished":true}');
+    expect(responses[1]).toMatch(/^HTTP\/1\.1 503 /);
+    expect(responses[1]).toMatch(/connection: close/i);
+    const traceId = /trace-id: ([0-9a-f]{32})/i.exec(responses[1]!)?.[1];
+    const body = JSON.parse(responses[1]!.slice(responses[1]!.indexOf('\r\n\r\n') + 4));
+    expect(body).toEqual({
+      code: 'SERVICE_UNAVAILABLE',
+      message: expect.stringContaining('shutting down'),
+      traceId,
+    });
+  });
+});
