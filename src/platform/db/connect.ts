@@ -4,7 +4,7 @@ import pg from 'pg';
 import * as schema from './schema.ts';
 import { openEmbeddedDatabase } from './embedded.ts';
 
-export type Db = NodePgDatabase<typeof schema>;
+export type Db = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 // A transaction handle; store functions take it (or the Db itself) as their first argument.
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type Executor = Db | Tx;

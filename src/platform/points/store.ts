@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Executor } from '../db/connect.ts';
+import type { Db, Executor } from '../db/connect.ts';
 import { pointBalances } from '../db/schema.ts';
 
 // SQL of the points ledger. Each money movement is one statement, so it is atomic without an
@@ -30,6 +30,24 @@ export async function findBalance(tx: Executor, key: BalanceKey): Promise<Balanc
     )
     .limit(1);
   return row ?? null;
+}
+
+// Reads many balances in one round trip. Rows come back in any order; missing balances are
+// absent. (Not a named prepared statement: the embedded database multiplexes every client onto
+// one backend, where a statement name prepared by one client collides with the next.)
+export async function findBalances(
+  db: Db,
+  keys: readonly BalanceKey[],
+): Promise<Array<BalanceKey & BalanceRow>> {
+  const result = await db.$client.query<BalanceKey & BalanceRow>({
+    text: `select b.account_id as "accountId", b.environment as "environment",
+                  b.posted_points as "postedPoints", b.reserved_points as "reservedPoints"
+             from point_balances b
+             join unnest($1::text[], $2::text[]) as k(account_id, environment)
+               on b.account_id = k.account_id and b.environment = k.environment`,
+    values: [keys.map((key) => key.accountId), keys.map((key) => key.environment)],
+  });
+  return result.rows;
 }
 
 type ReserveRow = { reservationId: string | null; postedPoints: number | null };
