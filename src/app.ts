@@ -85,6 +85,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   if (options.jobs ?? true) {
     jobs = await startJobs({
       databaseUrl: platform.database.url,
+      pool: platform.database.pool,
       workersEnabled: config.WORKERS_ENABLED,
       points: platform.points,
       log,

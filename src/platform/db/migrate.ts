@@ -3,26 +3,19 @@ import { fileURLToPath } from 'node:url';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import type pg from 'pg';
+import { ADVISORY_LOCKS, withAdvisoryLock } from './advisory-lock.ts';
 
 export const MIGRATIONS_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   '../../../drizzle',
 );
 
-// Any constant works; it only has to be the same in every etax process.
-const MIGRATION_LOCK_ID = 7_265_001;
-
 // Runs the committed migrations. Several server processes may start at once against one
 // PostgreSQL; the advisory lock makes them take turns, so each migration runs exactly once.
 export async function runMigrations(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+  await withAdvisoryLock(pool, ADVISORY_LOCKS.migrations, async (client) => {
     await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_DIR });
-  } finally {
-    await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {});
-    client.release();
-  }
+  });
 }
 
 // True when every committed migration has been applied (used by /readyz).
