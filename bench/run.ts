@@ -4,11 +4,10 @@
 // started as a child process on a free port, and each scenario in bench/scenarios.ts gets a
 // warm-up and then several timed runs, of which the median by requests per second is reported.
 // A run with any non-2xx response, error or timeout is invalid and fails the benchmark.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,10 +16,16 @@ import pg from 'pg';
 import pino from 'pino';
 import { openPlatform } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
+import {
+  freePort,
+  startServerProcess,
+  stopServerProcess,
+  waitUntilReady,
+  type ServerProcess,
+} from '../test/helpers/server-process.ts';
 import { SCENARIOS, type Scenario, type ScenarioRequest } from './scenarios.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = path.join(ROOT, 'bin/etax.js');
 const RESULTS_FILE = path.join(ROOT, 'bench/RESULTS.md');
 
 // Defaults and bounds of the options; each can be set by flag or environment variable.
@@ -44,8 +49,6 @@ const READY_POLL_INTERVAL_MS = 250;
 const EXIT_WAIT_MS = 30_000;
 // A request that takes this long counts as a timeout, which makes the run invalid.
 const REQUEST_TIMEOUT_SECONDS = 10;
-// Enough of the server's output to explain a failed start.
-const OUTPUT_CHARACTERS_MAX = 20_000;
 
 type AutocannonRequest = ScenarioRequest;
 type AutocannonResult = {
@@ -158,65 +161,18 @@ async function seedKeys(env: Record<string, string>, keyCount: number): Promise<
   }
 }
 
-async function freePort(): Promise<number> {
-  const listener = net.createServer();
-  await new Promise<void>((resolve, reject) => {
-    listener.once('error', reject);
-    listener.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = listener.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => listener.close(() => resolve()));
-  return port;
-}
-
-type Server = { child: ChildProcess; baseUrl: string; output: string[] };
-
-function startServer(env: Record<string, string>, port: number): Server {
+function startServer(env: Record<string, string>, port: number): ServerProcess {
   const operations = [...new Set(SCENARIOS.flatMap((scenario) => scenario.operations))];
   const overrides = Object.fromEntries(operations.map((name) => [name, UNTHROTTLED_POLICY]));
-  const child = spawn(process.execPath, [CLI, 'serve'], {
-    cwd: ROOT,
+  return startServerProcess({
+    port,
     env: {
       ...process.env,
       ...env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       RATE_LIMIT_OVERRIDES: JSON.stringify(overrides),
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const output: string[] = [];
-  const keep = (chunk: Buffer) => {
-    if (output.join('').length < OUTPUT_CHARACTERS_MAX) output.push(chunk.toString());
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  return { child, baseUrl: `http://127.0.0.1:${port}`, output };
-}
-
-async function waitUntilReady(server: Server): Promise<void> {
-  for (let attempt = 0; attempt < READY_ATTEMPTS_MAX; attempt += 1) {
-    if (server.child.exitCode !== null) break;
-    const ready = await fetch(`${server.baseUrl}/readyz`).then((r) => r.ok, () => false);
-    if (ready) return;
-    await new Promise((resolve) => setTimeout(resolve, READY_POLL_INTERVAL_MS));
-  }
-  throw new Error(`the server never became ready:\n${server.output.join('')}`);
-}
-
-async function stopServer(server: Server): Promise<void> {
-  const { child } = server;
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the server did not exit')), EXIT_WAIT_MS);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-  child.kill('SIGTERM');
-  await exited;
 }
 
 // One request of each kind outside the timed runs: a scenario that fails here would only
@@ -289,7 +245,12 @@ async function measure(input: MeasureInput): Promise<RunFigures> {
   };
 }
 
-type ScenarioInput = { server: Server; scenario: Scenario; keys: string[]; options: Options };
+type ScenarioInput = {
+  server: ServerProcess;
+  scenario: Scenario;
+  keys: string[];
+  options: Options;
+};
 
 async function runScenario({ server, scenario, keys, options }: ScenarioInput) {
   const requests = scenario.buildRequests({ keys });
@@ -442,7 +403,10 @@ async function benchmark(options: Options, database: BenchDatabase): Promise<Sce
   const keys = await seedKeys(database.env, options.keys);
   const server = startServer(database.env, await freePort());
   try {
-    await waitUntilReady(server);
+    await waitUntilReady(server, {
+      attemptsMax: READY_ATTEMPTS_MAX,
+      pollIntervalMs: READY_POLL_INTERVAL_MS,
+    });
     const results: ScenarioResult[] = [];
     for (const scenario of SCENARIOS) {
       process.stderr.write(`${scenario.name}\n`);
@@ -450,7 +414,7 @@ async function benchmark(options: Options, database: BenchDatabase): Promise<Sce
     }
     return results;
   } finally {
-    await stopServer(server);
+    await stopServerProcess(server, { exitWaitMs: EXIT_WAIT_MS });
   }
 }
 

@@ -1,3 +1,4 @@
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,13 +11,13 @@ export const OPENAPI_FILE = path.resolve(
 );
 
 function unavailable(): never {
-  throw new Error('not available while generating the OpenAPI document');
+  throw new Error('not available on a server built for its route schemas only');
 }
 
-// The document depends only on the route schemas, so the server is built without a database;
-// its services are never called.
-export async function renderOpenApiDocument(): Promise<string> {
-  const app = await buildServer({
+// A server for what depends only on the route schemas (the OpenAPI document, the route contract
+// checked at boot), built without a database: its services are never called, and each throws.
+export function buildSchemaOnlyServer(extraRoutes?: FastifyPluginAsync): Promise<FastifyInstance> {
+  return buildServer({
     logger: false,
     bodyLimitBytes: 1_048_576,
     publicBaseUrl: 'http://localhost:8080',
@@ -24,7 +25,12 @@ export async function renderOpenApiDocument(): Promise<string> {
     rateLimiter: { policyFor: unavailable, hook: unavailable, close: async () => {} },
     points: new Proxy({}, { get: unavailable }) as never,
     readiness: unavailable,
+    extraRoutes,
   });
+}
+
+export async function renderOpenApiDocument(): Promise<string> {
+  const app = await buildSchemaOnlyServer();
   await app.ready();
   const document = JSON.stringify(app.swagger(), null, 2);
   await app.close();

@@ -5,15 +5,22 @@
 // sandbox key is printed once, the CLI reaches the running server's socket, SIGTERM exits 0, a
 // restart prints no key and keeps the data) and, with DATABASE_URL, that serve never prints a key
 // and that data survives restarts on PostgreSQL too.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../helpers/database.ts';
+import {
+  freePort,
+  hasExited,
+  startServerProcess,
+  stopServerProcess,
+  waitUntilReady as waitUntilProcessReady,
+  type ServerProcess,
+} from '../helpers/server-process.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'bin/etax.js');
@@ -26,6 +33,8 @@ const SERVER_START_TIMEOUT_MS = 60_000;
 // serve gives in-flight work 25 s before it gives up; a clean stop is much faster than this.
 const SERVER_STOP_TIMEOUT_MS = 30_000;
 const POLL_INTERVAL_MS = 100;
+// /readyz is polled every POLL_INTERVAL_MS for SERVER_START_TIMEOUT_MS.
+const READY_ATTEMPTS_MAX = SERVER_START_TIMEOUT_MS / POLL_INTERVAL_MS;
 const SERVE_TEST_TIMEOUT_MS = 150_000;
 
 const KEY_PATTERN = (environment: 'test' | 'live') =>
@@ -84,14 +93,6 @@ function temporaryDataDir(): string {
   return mkdtempSync(path.join(os.tmpdir(), 'etxc-'));
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 async function waitFor(what: string, check: () => Promise<boolean> | boolean, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -101,73 +102,35 @@ async function waitFor(what: string, check: () => Promise<boolean> | boolean, ti
   throw new Error(`timed out waiting for ${what}`);
 }
 
-type Server = {
-  child: ChildProcess;
-  baseUrl: string;
-  stdout(): string;
-  stderr(): string;
-  exitCode: Promise<number | null>;
-  exited: boolean;
-};
+// The shared server process, plus all of its stdout: the tests read the first-start lines and
+// check that no key is ever printed, which the helper's bounded output cannot promise.
+type Server = ServerProcess & { stdout(): string };
 
 function startServer(env: Env, port: number): Server {
-  const child = spawn(process.execPath, [BIN, 'serve'], {
-    cwd: ROOT,
-    env: cliEnv({ ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const server = startServerProcess({ port, env: cliEnv({ ...env, LOG_LEVEL: 'warn' }) });
   let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => { stdout += chunk.toString('utf8'); });
-  child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
-  const server: Server = {
-    child,
-    baseUrl: `http://127.0.0.1:${port}`,
-    stdout: () => stdout,
-    stderr: () => stderr,
-    exited: false,
-    exitCode: new Promise((resolve) => {
-      child.once('exit', (code) => {
-        server.exited = true;
-        resolve(code);
-      });
-    }),
-  };
-  return server;
+  server.child.stdout!.on('data', (chunk: Buffer) => { stdout += chunk.toString('utf8'); });
+  return { ...server, stdout: () => stdout };
 }
 
 function failIfExited(server: Server) {
-  if (server.exited) throw new Error(`etax serve exited early:\n${server.stderr()}`);
-}
-
-async function isReady(server: Server): Promise<boolean> {
-  failIfExited(server);
-  try {
-    return (await fetch(`${server.baseUrl}/readyz`)).status === 200;
-  } catch {
-    return false;
-  }
+  if (hasExited(server)) throw new Error(`etax serve exited early:\n${server.output()}`);
 }
 
 async function waitUntilReady(server: Server) {
-  await waitFor('GET /readyz to answer 200', () => isReady(server), SERVER_START_TIMEOUT_MS);
+  await waitUntilProcessReady(server, {
+    attemptsMax: READY_ATTEMPTS_MAX,
+    pollIntervalMs: POLL_INTERVAL_MS,
+  });
 }
 
 // Sends SIGTERM and returns the exit code; a server that does not stop in time is killed.
-async function stopServer(server: Server): Promise<number | null> {
-  if (server.exited) return server.exitCode;
-  server.child.kill('SIGTERM');
-  const timeout = sleep(SERVER_STOP_TIMEOUT_MS).then(() => 'timeout' as const);
-  const outcome = await Promise.race([server.exitCode, timeout]);
-  if (outcome === 'timeout') {
-    server.child.kill('SIGKILL');
-    throw new Error('etax serve did not exit after SIGTERM');
-  }
-  return outcome;
+function stopServer(server: Server): Promise<number | null> {
+  return stopServerProcess(server, { exitWaitMs: SERVER_STOP_TIMEOUT_MS });
 }
 
 function killServer(server: Server | undefined) {
-  if (server && !server.exited) server.child.kill('SIGKILL');
+  if (server && !hasExited(server)) server.child.kill('SIGKILL');
 }
 
 function basicAuth(key: string): string {

@@ -3,14 +3,20 @@
 // Redis, with GET /v1/points limited to 20 calls a minute; calls alternate between them, and the
 // 21st is refused by both. The counter is keyed by the API key's id, which is new on every run,
 // so runs against the same Redis never collide.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
+import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuth } from '../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import {
+  freePorts,
+  startServerProcess,
+  stopServerProcess,
+  waitUntilReady,
+  type ServerProcess,
+} from '../helpers/server-process.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CLI = path.join(ROOT, 'bin/etax.js');
@@ -24,33 +30,15 @@ const READY_POLL_INTERVAL_MS = 250;
 // Above the server's own shutdown timeout (25 s), so a slow but orderly exit is still seen.
 const EXIT_WAIT_MS = 30_000;
 const CLI_TIMEOUT_MS = 60_000;
-// Enough of a server's output to explain a failed start.
-const OUTPUT_CHARACTERS_MAX = 20_000;
 
 const runFile = promisify(execFile);
 const enabled = Boolean(process.env.REDIS_URL && process.env.DATABASE_URL);
 
-type Server = { process: ChildProcess; baseUrl: string; output: string[] };
-
 let database: TestDatabase | null = null;
-let servers: Server[] = [];
+let servers: ServerProcess[] = [];
 let apiKey = '';
 
-async function freePorts(count: number): Promise<number[]> {
-  // All listeners stay open until every port is known, so the ports are distinct.
-  const listeners = await Promise.all(Array.from({ length: count }, () =>
-    new Promise<net.Server>((resolve, reject) => {
-      const listener = net.createServer();
-      listener.once('error', reject);
-      listener.listen(0, '127.0.0.1', () => resolve(listener));
-    })));
-  const ports = listeners.map((listener) => (listener.address() as net.AddressInfo).port);
-  await Promise.all(listeners.map((listener) =>
-    new Promise<void>((resolve) => listener.close(() => resolve()))));
-  return ports;
-}
-
-function serverEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+function serverEnv(): NodeJS.ProcessEnv {
   return {
     ...process.env,
     ...database!.env,
@@ -58,7 +46,6 @@ function serverEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     RATE_LIMIT_OVERRIDES,
     LOG_LEVEL: 'warn',
     HOST: '127.0.0.1',
-    ...extra,
   };
 }
 
@@ -71,47 +58,7 @@ async function runCli(args: string[]): Promise<string> {
   return stdout;
 }
 
-function startServer(port: number): Server {
-  const child = spawn(process.execPath, [CLI, 'serve'], {
-    cwd: ROOT,
-    env: serverEnv({ PORT: String(port) }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  const keep = (chunk: Buffer) => {
-    if (output.join('').length < OUTPUT_CHARACTERS_MAX) output.push(chunk.toString());
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  return { process: child, baseUrl: `http://127.0.0.1:${port}`, output };
-}
-
-async function waitUntilReady(server: Server): Promise<void> {
-  for (let attempt = 0; attempt < READY_ATTEMPTS_MAX; attempt += 1) {
-    if (server.process.exitCode !== null) break;
-    const ready = await fetch(`${server.baseUrl}/readyz`).then((r) => r.ok, () => false);
-    if (ready) return;
-    await new Promise((resolve) => setTimeout(resolve, READY_POLL_INTERVAL_MS));
-  }
-  throw new Error(`${server.baseUrl} never became ready:\n${server.output.join('')}`);
-}
-
-function waitForExit(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) {
-    return Promise.resolve(child.exitCode);
-  }
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      reject(new Error(`pid ${child.pid} did not exit`));
-    }, EXIT_WAIT_MS);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    });
-  });
-}
-
-function getPoints(server: Server) {
+function getPoints(server: ServerProcess) {
   return fetch(`${server.baseUrl}/v1/points`, { headers: { authorization: basicAuth(apiKey) } });
 }
 
@@ -124,16 +71,14 @@ describe.skipIf(!enabled)('rate limits across server processes', () => {
     };
     apiKey = account.keys.test;
     const ports = await freePorts(2);
-    servers = ports.map(startServer);
-    await Promise.all(servers.map(waitUntilReady));
+    servers = ports.map((port) => startServerProcess({ port, env: serverEnv() }));
+    const ready = { attemptsMax: READY_ATTEMPTS_MAX, pollIntervalMs: READY_POLL_INTERVAL_MS };
+    await Promise.all(servers.map((server) => waitUntilReady(server, ready)));
   });
 
   afterAll(async () => {
-    const exits = servers.map((server) => {
-      server.process.kill('SIGTERM');
-      return waitForExit(server.process);
-    });
-    const codes = await Promise.all(exits);
+    const codes = await Promise.all(servers.map((server) =>
+      stopServerProcess(server, { exitWaitMs: EXIT_WAIT_MS })));
     await database?.drop();
     expect(codes).toEqual(servers.map(() => 0));
   });

@@ -4,9 +4,9 @@
 // part tests checkRouteContract on route options; the second boots real servers.
 import Fastify, { type FastifyPluginAsync, type RouteOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { buildSchemaOnlyServer } from '../../src/cli/openapi.ts';
 import { checkRouteContract, routeContract } from '../../src/platform/route-contract.ts';
 import { errorResponses, UNAUTHENTICATED } from '../../src/platform/errors.ts';
-import { buildServer } from '../../src/server.ts';
 
 const SUCCESS = { type: 'object', properties: {} };
 const UNAUTHORIZED = { type: 'null', description: 'Authentication failed. The body is empty.' };
@@ -145,21 +145,8 @@ describe('the routeContract plugin', () => {
 });
 
 describe('buildServer', () => {
-  function unavailable(): never {
-    throw new Error('not used while booting');
-  }
-
   async function bootServer(extraRoutes: FastifyPluginAsync) {
-    const app = await buildServer({
-      logger: false,
-      bodyLimitBytes: 1_048_576,
-      publicBaseUrl: 'http://localhost:8080',
-      keys: { resolve: unavailable, forget: unavailable },
-      rateLimiter: { policyFor: unavailable, hook: unavailable, close: async () => {} },
-      points: new Proxy({}, { get: unavailable }) as never,
-      readiness: unavailable,
-      extraRoutes,
-    });
+    const app = await buildSchemaOnlyServer(extraRoutes);
     try {
       await app.ready();
     } finally {
