@@ -42,26 +42,42 @@ export function parseBasicCredentials(header: string | undefined): string | null
 }
 
 export type KeyCache = {
-  resolve(key: string): Promise<AuthenticatedKey | null>;
+  // Resolves an Authorization header to its key, or null for any authentication failure.
+  resolveHeader(header: string | undefined): Promise<AuthenticatedKey | null>;
   forget(key: string): void;
 };
 
+function canonicalHeader(key: string): string {
+  return `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
+}
+
+// Keys are cached by the exact header that carried them, so a repeat request costs one map
+// lookup: no base64 decoding, no hashing, no database. Headers that cannot hold a key are refused
+// without touching the cache.
 export function createKeyCache(accounts: AccountsService, ttlMs: number): KeyCache {
+  async function lookup(header: string): Promise<CacheValue> {
+    const key = parseBasicCredentials(header);
+    if (key === null) return UNKNOWN_KEY;
+    return (await accounts.findActiveKey(hashApiKey(key))) ?? UNKNOWN_KEY;
+  }
   const cache = new LRUCache<string, CacheValue>({
     max: AUTH_CACHE_ENTRIES_MAX,
     ttl: Math.max(ttlMs, 1),
-    // Concurrent misses for one key share a single query.
-    fetchMethod: async (keyHash) => (await accounts.findActiveKey(keyHash)) ?? UNKNOWN_KEY,
+    // Concurrent misses for one header share a single query.
+    fetchMethod: lookup,
   });
+  const toResult = (value: CacheValue | undefined) =>
+    !value || 'unknown' in value ? null : value;
   return {
-    async resolve(key) {
-      const keyHash = hashApiKey(key);
-      if (ttlMs === 0) return accounts.findActiveKey(keyHash);
-      const value = await cache.fetch(keyHash);
-      return !value || 'unknown' in value ? null : value;
+    async resolveHeader(header) {
+      if (!header) return null;
+      const cached = ttlMs === 0 ? undefined : cache.get(header);
+      if (cached) return toResult(cached);
+      if (parseBasicCredentials(header) === null) return null;
+      return toResult(ttlMs === 0 ? await lookup(header) : await cache.fetch(header));
     },
     forget(key) {
-      cache.delete(hashApiKey(key));
+      cache.delete(canonicalHeader(key));
     },
   };
 }
@@ -73,9 +89,7 @@ function refuse(reply: FastifyReply) {
 // The onRequest hook every /v1 route runs first.
 export function authenticateWith(keys: KeyCache) {
   return async function authenticate(request: FastifyRequest, reply: FastifyReply) {
-    const key = parseBasicCredentials(request.headers.authorization);
-    if (key === null) return refuse(reply);
-    const found = await keys.resolve(key);
+    const found = await keys.resolveHeader(request.headers.authorization);
     if (found === null) return refuse(reply);
     request.auth = found;
   };
