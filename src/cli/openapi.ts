@@ -21,7 +21,7 @@ export function buildSchemaOnlyServer(extraRoutes?: FastifyPluginAsync): Promise
     logger: false,
     bodyLimitBytes: 1_048_576,
     publicBaseUrl: 'http://localhost:8080',
-    keys: { resolve: unavailable, forget: unavailable },
+    keys: { resolveHeader: unavailable, forget: unavailable },
     rateLimiter: { policyFor: unavailable, hook: unavailable, close: async () => {} },
     points: new Proxy({}, { get: unavailable }) as never,
     readiness: unavailable,
