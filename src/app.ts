@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
+import { createBankService, type BankService } from './areas/bank/service.ts';
 import type { Config } from './config.ts';
 import { createAccountsService, type AccountsService } from './platform/accounts/service.ts';
 import { createKeyCache } from './platform/auth.ts';
@@ -15,6 +16,8 @@ import { buildPriceTable, type PriceTable } from './platform/points/prices.ts';
 import { createCharger, type Charger } from './platform/points/charge.ts';
 import { buildRateLimitPolicies, createRateLimiter } from './platform/ratelimit.ts';
 import { buildServer, type ServerDeps } from './server.ts';
+import { createLiveBanks } from './upstream/banks/live.ts';
+import { createSandboxBanks } from './upstream/banks/sandbox.ts';
 
 // Wires the process together: database, migrations, services, jobs and the HTTP server. The CLI
 // commands use the same pieces without the server (openPlatform).
@@ -74,6 +77,21 @@ type AppOptions = {
   extraRoutes?: ServerDeps['extraRoutes'];
 };
 
+// Test keys always reach the sandbox and live keys the gateway; both adapters are built once.
+export function buildBankService(config: Config, charge: Charger): BankService {
+  const sandbox = createSandboxBanks({ latencyMs: config.BANK_SANDBOX_LATENCY_MS });
+  const live = createLiveBanks({
+    gatewayUrl: config.BANK_GATEWAY_URL,
+    timeoutMs: config.BANK_LOOKUP_TIMEOUT_MS,
+  });
+  return createBankService({
+    charge,
+    banksFor: (environment) => (environment === 'live' ? live : sandbox),
+    concurrency: config.BANK_LOOKUP_CONCURRENCY,
+    timeoutMs: config.BANK_LOOKUP_TIMEOUT_MS,
+  });
+}
+
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const log = createLogger(config);
   const platform = await openPlatform(config, log);
@@ -99,6 +117,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     keys: createKeyCache(platform.accounts, config.AUTH_CACHE_TTL_MS),
     rateLimiter,
     points: platform.points,
+    bank: buildBankService(config, platform.charge),
     extraRoutes: options.extraRoutes,
     readiness: async () => {
       await platform.database.pool.query('select 1');

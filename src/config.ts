@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
+import { ACCOUNTS_PER_REQUEST_MAX } from './domain/bank-codes.ts';
 
 // Environment variables we read, with their defaults in one place. Units are in the names.
 // Everything is validated once at start; the result is frozen.
@@ -32,6 +33,18 @@ const ConfigSchema = Type.Object({
   // JSON objects that override rows of the price and rate-limit tables (docs/points.md, limits.md).
   PRICE_OVERRIDES: Type.String({ default: '{}' }),
   RATE_LIMIT_OVERRIDES: Type.String({ default: '{}' }),
+  // Bank account holder lookup (docs/bank-account-holders.md). Unset gateway: live lookups are
+  // unavailable (503 LOOKUP_UNAVAILABLE); test keys always use the sandbox.
+  BANK_GATEWAY_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  // Bank calls one bulk request runs at once: 100 accounts take 5 round trips at 20, while one
+  // request never opens 100 connections to the gateway.
+  BANK_LOOKUP_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  // One bank call may take this long before its account is BANK_UNAVAILABLE. Banks answer in
+  // well under a second; 3 s rides out a slow moment without holding a bulk request for long.
+  BANK_LOOKUP_TIMEOUT_MS: Type.Integer({ minimum: 50, maximum: 30_000, default: 3_000 }),
+  // Simulated round trip of every sandbox bank call; 0 answers at once (tests), the benchmark
+  // sets 100 to look like a real bank.
+  BANK_SANDBOX_LATENCY_MS: Type.Integer({ minimum: 0, maximum: 10_000, default: 0 }),
 });
 
 type RawConfig = Static<typeof ConfigSchema>;
@@ -59,11 +72,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const config = converted as RawConfig;
+  checkBankLookupFitsReservation(config);
   return Object.freeze({
     ...config,
     DATA_DIR: path.resolve(config.DATA_DIR),
     PUBLIC_BASE_URL: config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`,
   });
+}
+
+// The slowest bulk holder lookup (every bank call timing out, in ⌈100 / concurrency⌉ rounds) must
+// end before its points reservation can expire, or the expiry job would release points the
+// request is about to capture.
+export function bulkLookupDurationMaxMs(config: {
+  BANK_LOOKUP_CONCURRENCY: number;
+  BANK_LOOKUP_TIMEOUT_MS: number;
+}): number {
+  const roundCount = Math.ceil(ACCOUNTS_PER_REQUEST_MAX / config.BANK_LOOKUP_CONCURRENCY);
+  return roundCount * config.BANK_LOOKUP_TIMEOUT_MS;
+}
+
+function checkBankLookupFitsReservation(config: RawConfig): void {
+  const durationMs = bulkLookupDurationMaxMs(config);
+  if (durationMs >= config.RESERVATION_TTL_MS) {
+    throw new ConfigError(
+      `Invalid configuration:\n  BANK_LOOKUP_TIMEOUT_MS: a bulk lookup may take ${durationMs} ms ` +
+      `(BANK_LOOKUP_TIMEOUT_MS × ⌈${ACCOUNTS_PER_REQUEST_MAX} / BANK_LOOKUP_CONCURRENCY⌉), ` +
+      `which must be less than RESERVATION_TTL_MS (${config.RESERVATION_TTL_MS})`,
+    );
+  }
 }
 
 // Parses one of the JSON override variables into a record of the given value check.

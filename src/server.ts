@@ -6,6 +6,8 @@ import Fastify, {
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
+import { registerBankRoutes } from './areas/bank/routes.ts';
+import type { BankService } from './areas/bank/service.ts';
 import { registerHealthRoutes, type Readiness } from './areas/health/routes.ts';
 import { registerPointsRoutes } from './areas/points/routes.ts';
 import { auth, authenticateWith, type KeyCache } from './platform/auth.ts';
@@ -25,6 +27,7 @@ export type ServerDeps = {
   keys: KeyCache;
   rateLimiter: RateLimiter;
   points: PointsService;
+  bank: BankService;
   readiness: Readiness;
   // More routes under /v1, behind the same authentication and rate limits. Areas are listed
   // below; this is for embedding etax and for tests of the platform mechanisms.
@@ -68,6 +71,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     v1.addHook('onRequest', authenticateWith(deps.keys));
     v1.addHook('preHandler', deps.rateLimiter.hook);
     await v1.register(registerPointsRoutes, { points: deps.points });
+    await v1.register(registerBankRoutes, { bank: deps.bank });
     if (deps.extraRoutes) await v1.register(deps.extraRoutes);
   }, { prefix: '/v1' });
 

@@ -1,7 +1,8 @@
 // The configuration is read from the environment once, validated, defaulted and frozen; a bad
 // value stops the start with a message naming the variable.
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { bulkLookupDurationMaxMs, ConfigError, loadConfig } from '../src/config.ts';
+import { ACCOUNTS_PER_REQUEST_MAX } from '../src/domain/bank-codes.ts';
 import { EXPIRE_RESERVATIONS_CRON } from '../src/platform/points/expire-job.ts';
 
 describe('loading the configuration', () => {
@@ -17,6 +18,10 @@ describe('loading the configuration', () => {
     expect(config.WORKERS_ENABLED).toBe(true);
     expect(config.AUTH_CACHE_TTL_MS).toBe(5_000);
     expect(config.TEST_SIGNUP_POINTS).toBe(1_000_000);
+    expect(config.BANK_GATEWAY_URL).toBeUndefined();
+    expect(config.BANK_LOOKUP_CONCURRENCY).toBe(20);
+    expect(config.BANK_LOOKUP_TIMEOUT_MS).toBe(3_000);
+    expect(config.BANK_SANDBOX_LATENCY_MS).toBe(0);
   });
 
   it('converts strings to the declared types', () => {
@@ -40,6 +45,11 @@ describe('loading the configuration', () => {
     ['AUTH_CACHE_TTL_MS', '-1'],
     ['RESERVATION_TTL_MS', '10'],
     ['WORKERS_ENABLED', 'maybe'],
+    ['BANK_GATEWAY_URL', 'ftp://bank'],
+    ['BANK_LOOKUP_CONCURRENCY', '0'],
+    ['BANK_LOOKUP_CONCURRENCY', '101'],
+    ['BANK_LOOKUP_TIMEOUT_MS', '10'],
+    ['BANK_SANDBOX_LATENCY_MS', '-1'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
@@ -59,5 +69,22 @@ describe('relations between bounds', () => {
     expect(EXPIRE_RESERVATIONS_CRON).toBe('* * * * *');
     expect(config.RESERVATION_TTL_MS).toBeGreaterThan(60_000);
     expect(config.RESERVATION_TTL_MS).toBeGreaterThan(config.AUTH_CACHE_TTL_MS);
+  });
+
+  it('lets the slowest bulk bank lookup end before its reservation can expire', () => {
+    const config = loadConfig({});
+    // Every call of a 100-account lookup timing out takes ⌈100 / concurrency⌉ timeouts.
+    const roundCount = Math.ceil(ACCOUNTS_PER_REQUEST_MAX / config.BANK_LOOKUP_CONCURRENCY);
+    expect(roundCount).toBe(5);
+    expect(bulkLookupDurationMaxMs(config)).toBe(config.BANK_LOOKUP_TIMEOUT_MS * roundCount);
+    expect(config.RESERVATION_TTL_MS).toBe(300_000);
+    expect(config.RESERVATION_TTL_MS).toBeGreaterThan(config.BANK_LOOKUP_TIMEOUT_MS * roundCount);
+  });
+
+  it('refuses bank lookup settings whose slowest bulk lookup outlives a reservation', () => {
+    const settings = { BANK_LOOKUP_CONCURRENCY: '1', BANK_LOOKUP_TIMEOUT_MS: '3000' };
+    expect(() => loadConfig(settings)).toThrow(ConfigError);
+    expect(() => loadConfig(settings)).toThrow('RESERVATION_TTL_MS');
+    expect(() => loadConfig({ ...settings, RESERVATION_TTL_MS: '300001' })).not.toThrow();
   });
 });

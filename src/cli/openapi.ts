@@ -24,6 +24,7 @@ export function buildSchemaOnlyServer(extraRoutes?: FastifyPluginAsync): Promise
     keys: { resolveHeader: unavailable, forget: unavailable },
     rateLimiter: { policyFor: unavailable, hook: unavailable, close: async () => {} },
     points: new Proxy({}, { get: unavailable }) as never,
+    bank: { inquireHolders: unavailable, inquireHolder: unavailable },
     readiness: unavailable,
     extraRoutes,
   });

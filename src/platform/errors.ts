@@ -9,6 +9,13 @@ export const ERRORS = {
     status: 400,
     message: 'The business registration number checksum does not match.',
   },
+  // Designed by etax where the spec is silent: the single bank holder lookup's answer for a
+  // virtual account with a fixed deposit amount (the bulk lookup's item code of spec §2.2).
+  AMOUNT_REQUIRED: {
+    status: 400,
+    message: 'The account is a virtual account with a fixed deposit amount. Look the holder up ' +
+      'again after the total payment amount is entered.',
+  },
   // 402/409: points.
   PAYMENT_REQUIRED: { status: 402, message: 'The point balance is too low for this call.' },
   AVAILABLE_POINTS_INSUFFICIENT: {

@@ -46,6 +46,10 @@ async function openApiPlugin(app: FastifyInstance, { serverUrl }: OpenApiOptions
       security: [{ basicAuth: [] }],
       tags: [
         { name: 'Points', description: 'Point balances (docs/points.md).' },
+        {
+          name: 'Bank account holders',
+          description: 'Holder names of bank accounts (docs/bank-account-holders.md).',
+        },
         { name: 'Health', description: 'Liveness and readiness probes.' },
       ],
     },
