@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import DataLoader from 'dataloader';
 import { newId } from '../../domain/ids.ts';
 import type { Environment } from '../accounts/keys.ts';
 import type { Db, Executor } from '../db/connect.ts';
 import { ApiError } from '../errors.ts';
+import { createBalanceReader } from './balance-reader.ts';
 import { settle } from './settle.ts';
 import * as store from './store.ts';
 
@@ -37,34 +37,6 @@ const NO_BALANCE: store.BalanceRow = { postedPoints: 0, reservedPoints: 0 };
 
 async function getBalance(tx: Executor, key: BalanceKey): Promise<PointBalance> {
   return toBalance((await store.findBalance(tx, key)) ?? NO_BALANCE);
-}
-
-// Balance reads outside a transaction are the hot path (GET /v1/points). Reads that arrive in
-// the same turn of the event loop share one query: setImmediate runs after the poll phase, so
-// every request that arrived on any connection in that phase joins the batch, and under load the
-// database round trip is paid once per batch instead of once per request. Nothing is cached, so
-// a read always sees every change committed before it started.
-const BALANCE_READS_PER_BATCH_MAX = 200;
-
-function balanceKeyString(key: BalanceKey | store.BalanceKey): string {
-  return `${key.accountId}/${key.environment}`;
-}
-
-function createBalanceLoader(db: Db) {
-  return new DataLoader<BalanceKey, PointBalance, string>(
-    async (keys) => {
-      const rows = await store.findBalances(db, keys);
-      assert(rows.length <= keys.length);
-      const byKey = new Map(rows.map((row) => [balanceKeyString(row), row]));
-      return keys.map((key) => toBalance(byKey.get(balanceKeyString(key)) ?? NO_BALANCE));
-    },
-    {
-      cache: false,
-      batchScheduleFn: (dispatch) => setImmediate(dispatch),
-      maxBatchSize: BALANCE_READS_PER_BATCH_MAX,
-      cacheKeyFn: balanceKeyString,
-    },
-  );
 }
 
 // Reserves the worst-case charge before any upstream call. Refusals follow DESIGN.md: the posted
@@ -150,10 +122,10 @@ async function expireStaleReservations(tx: Executor): Promise<number> {
 export function createPointsService(deps: Deps) {
   assert(Number.isSafeInteger(deps.reservationTtlMs) && deps.reservationTtlMs > 0);
   const { db } = deps;
-  const balances = createBalanceLoader(db);
+  const readBalance = createBalanceReader(db);
   return {
-    getBalance: (key: BalanceKey, tx?: Executor) =>
-      tx === undefined ? balances.load(key) : getBalance(tx, key),
+    getBalance: async (key: BalanceKey, tx?: Executor) =>
+      tx === undefined ? toBalance((await readBalance(key)) ?? NO_BALANCE) : getBalance(tx, key),
     reserve: (input: Parameters<typeof reserve>[2], tx: Executor = db) => reserve(tx, deps, input),
     capture: (input: Parameters<typeof capture>[1], tx: Executor = db) => capture(tx, input),
     release: (reservation: Reservation, tx: Executor = db) => release(tx, reservation),
