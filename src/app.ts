@@ -1,6 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { createBankService, type BankService } from './areas/bank/service.ts';
+import {
+  createBusinessesService,
+  createStoreProfiles,
+  type BusinessesService,
+} from './areas/businesses/service.ts';
 import type { Config } from './config.ts';
 import { createAccountsService, type AccountsService } from './platform/accounts/service.ts';
 import { createKeyCache } from './platform/auth.ts';
@@ -18,6 +23,7 @@ import { buildRateLimitPolicies, createRateLimiter } from './platform/ratelimit.
 import { buildServer, type ServerDeps } from './server.ts';
 import { createLiveBanks } from './upstream/banks/live.ts';
 import { createSandboxBanks } from './upstream/banks/sandbox.ts';
+import { createSandboxProfiles } from './upstream/business-profiles/sandbox.ts';
 
 // Wires the process together: database, migrations, services, jobs and the HTTP server. The CLI
 // commands use the same pieces without the server (openPlatform).
@@ -92,6 +98,16 @@ export function buildBankService(config: Config, charge: Charger): BankService {
   });
 }
 
+// Test keys read the sandbox profiles and live keys the profile store; both are built once.
+export function buildBusinessesService(platform: Platform): BusinessesService {
+  const sandbox = createSandboxProfiles();
+  const live = createStoreProfiles(platform.database.db);
+  return createBusinessesService({
+    charge: platform.charge,
+    profilesFor: (environment) => (environment === 'live' ? live : sandbox),
+  });
+}
+
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const log = createLogger(config);
   const platform = await openPlatform(config, log);
@@ -118,6 +134,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     rateLimiter,
     points: platform.points,
     bank: buildBankService(config, platform.charge),
+    businesses: buildBusinessesService(platform),
     extraRoutes: options.extraRoutes,
     readiness: async () => {
       await platform.database.pool.query('select 1');

@@ -8,6 +8,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
 import { registerBankRoutes } from './areas/bank/routes.ts';
 import type { BankService } from './areas/bank/service.ts';
+import { registerBusinessRoutes } from './areas/businesses/routes.ts';
+import type { BusinessesService } from './areas/businesses/service.ts';
 import { registerHealthRoutes, type Readiness } from './areas/health/routes.ts';
 import { registerPointsRoutes } from './areas/points/routes.ts';
 import { auth, authenticateWith, type KeyCache } from './platform/auth.ts';
@@ -28,6 +30,7 @@ export type ServerDeps = {
   rateLimiter: RateLimiter;
   points: PointsService;
   bank: BankService;
+  businesses: BusinessesService;
   readiness: Readiness;
   // More routes under /v1, behind the same authentication and rate limits. Areas are listed
   // below; this is for embedding etax and for tests of the platform mechanisms.
@@ -72,6 +75,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     v1.addHook('preHandler', deps.rateLimiter.hook);
     await v1.register(registerPointsRoutes, { points: deps.points });
     await v1.register(registerBankRoutes, { bank: deps.bank });
+    await v1.register(registerBusinessRoutes, { businesses: deps.businesses });
     if (deps.extraRoutes) await v1.register(deps.extraRoutes);
   }, { prefix: '/v1' });
 

@@ -25,6 +25,7 @@ export function buildSchemaOnlyServer(extraRoutes?: FastifyPluginAsync): Promise
     rateLimiter: { policyFor: unavailable, hook: unavailable, close: async () => {} },
     points: new Proxy({}, { get: unavailable }) as never,
     bank: { inquireHolders: unavailable, inquireHolder: unavailable },
+    businesses: { checkNumber: unavailable, retrieveProfile: unavailable },
     readiness: unavailable,
     extraRoutes,
   });

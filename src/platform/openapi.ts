@@ -50,6 +50,10 @@ async function openApiPlugin(app: FastifyInstance, { serverUrl }: OpenApiOptions
           name: 'Bank account holders',
           description: 'Holder names of bank accounts (docs/bank-account-holders.md).',
         },
+        {
+          name: 'Business profiles',
+          description: 'Profiles of Korean businesses (docs/business-profiles.md).',
+        },
         { name: 'Health', description: 'Liveness and readiness probes.' },
       ],
     },

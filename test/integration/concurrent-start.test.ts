@@ -4,6 +4,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
+import { committedMigrationCount } from '../../src/platform/db/migrate.ts';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../helpers/database.ts';
 
 const APP_COUNT = 3;
@@ -32,7 +33,8 @@ describe.skipIf(!usingPostgres)('starting several processes at once', () => {
     const migrations = await pool.query(
       'select count(*)::int as count from drizzle.__drizzle_migrations',
     );
-    expect(migrations.rows[0].count).toBe(1);
+    // Each committed migration once, however many processes ran them.
+    expect(migrations.rows[0].count).toBe(await committedMigrationCount());
     const schedules = await apps[0]!.jobs!.boss.getSchedules();
     expect(schedules.map((schedule) => schedule.name)).toContain('points-expire-reservations');
   });

@@ -1,0 +1,190 @@
+import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
+import { requireAuth } from '../../platform/auth.ts';
+import { errorResponses, UNAUTHENTICATED } from '../../platform/errors.ts';
+import {
+  BUSINESS_KINDS,
+  REGISTRATION_STATUSES,
+  TAX_TYPES,
+} from '../../upstream/business-profiles/index.ts';
+import { SANDBOX_CORPORATION } from '../../upstream/business-profiles/sandbox.ts';
+import type { BusinessesService } from './service.ts';
+
+// Business profile retrieval, spec §2.1 and §4.1 (docs/business-profiles.md).
+
+// Room for ten digits written with hyphens and a few stray ones; longer is refused as not ten
+// digits by the same check, so the bound only keeps the path short.
+const NUMBER_PARAMETER_LENGTH_MAX = 32;
+
+const nullable = <T extends ReturnType<typeof Type.String>>(schema: T, description: string) =>
+  Type.Union([schema, Type.Null()], { description });
+const DateString = Type.String({ format: 'date' });
+
+const Classification = Type.Object(
+  {
+    code: Type.String({ description: 'Classification code.' }),
+    name: Type.String({ description: 'Classification name (Korean).' }),
+  },
+  { title: 'Classification', additionalProperties: false },
+);
+
+const FormerName = Type.Object(
+  {
+    name: Type.String({ description: 'Former business name.' }),
+    changedOn: nullable(DateString, 'Date the new name first appeared in public filings; may ' +
+      'differ from the registration date of the change.'),
+  },
+  { title: 'FormerOrganizationName', additionalProperties: false },
+);
+
+const Address = Type.Object(
+  {
+    roadAddress: nullable(Type.String(), 'Road name address.'),
+    postalCode: nullable(Type.String(), 'Five-digit postal code.'),
+    sidoCode: nullable(Type.String(), 'Two-digit legal district code of the province.'),
+    sigunguCode: nullable(Type.String(), 'Five-digit legal district code of the district.'),
+  },
+  { title: 'Address', additionalProperties: false },
+);
+
+const Contact = Type.Object(
+  {
+    phone: nullable(Type.String(), 'Main phone number, hyphen-formatted.'),
+    email: nullable(Type.String(), 'Main email address.'),
+    websites: Type.Array(Type.String(), { description: 'Website URLs; may be empty.' }),
+  },
+  { title: 'Contact', description: 'Always present, even with no details.',
+    additionalProperties: false },
+);
+
+const Industry = Type.Object(
+  {
+    businessType: nullable(Type.String(), 'Business type as registered with the tax authority.'),
+    businessItem: nullable(Type.String(), 'Business item as registered with the tax authority.'),
+    standardIndustry: Type.Union([Classification, Type.Null()], {
+      description: 'Korean Standard Industrial Classification, 11th revision, sub-subclass; ' +
+        'the code has five digits.',
+    }),
+    category: Type.Union([Classification, Type.Null()], {
+      description: 'Classification section; the code runs from `A` to `U`.',
+    }),
+  },
+  { title: 'Industry', description: 'Always present, even if unknown.',
+    additionalProperties: false },
+);
+
+const Registration = Type.Object(
+  {
+    status: Type.Enum(REGISTRATION_STATUSES, {
+      description: 'Registration state (spec §3). `UNKNOWN` is any other state.',
+    }),
+    closedOn: nullable(DateString, 'Closing date; null unless the business is closed.'),
+    checkedAt: Type.String({
+      format: 'date-time',
+      description: 'When the service last checked with the tax authority (UTC).',
+    }),
+  },
+  { title: 'Registration', additionalProperties: false },
+);
+
+const Taxation = Type.Object(
+  {
+    type: Type.Enum(TAX_TYPES, {
+      description: 'Tax type. Treat a value you do not recognise as "other".',
+    }),
+  },
+  { title: 'Taxation', additionalProperties: false },
+);
+
+export const BusinessProfile = Type.Object(
+  {
+    businessRegistrationNumber: Type.String({ description: 'Ten digits, no hyphens.' }),
+    corporateRegistrationNumber: nullable(Type.String(), '13 digits, no hyphens.'),
+    businessKind: Type.Union([Type.Enum(BUSINESS_KINDS), Type.Null()], {
+      description: '`INDIVIDUAL` (sole proprietor) or `CORPORATE` (corporation).',
+    }),
+    commercialSalesNumber: nullable(Type.String(), 'Mail-order business report number.'),
+    organizationName: nullable(Type.String(), 'Business name.'),
+    organizationNameEnglish: nullable(Type.String(), 'English business name.'),
+    formerOrganizationNames: Type.Array(FormerName, {
+      description: 'Former names, most recently changed first; may be empty.',
+    }),
+    representativeName: nullable(Type.String(), 'A value masked at the source stays masked.'),
+    address: Type.Union([Address, Type.Null()], {
+      description: 'Null when the source has no address.',
+    }),
+    contact: Contact,
+    industry: Industry,
+    openedOn: nullable(DateString, 'Opening date.'),
+    businessRegisteredOn: nullable(DateString, 'Registration date.'),
+    corporationEstablishedOn: nullable(DateString, 'Establishment date of the corporation.'),
+    registration: Type.Union([Registration, Type.Null()], {
+      description: 'The last stored check, not the state at call time; null if the service ' +
+        'never checked.',
+    }),
+    taxation: Type.Union([Taxation, Type.Null()], { description: 'Null when unknown.' }),
+  },
+  {
+    title: 'BusinessProfile',
+    description: 'Every field is always present: a missing value is null, a missing list empty.',
+    additionalProperties: false,
+    examples: [SANDBOX_CORPORATION],
+  },
+);
+export type BusinessProfile = Static<typeof BusinessProfile>;
+
+const ProfileParams = Type.Object(
+  {
+    businessRegistrationNumber: Type.String({
+      maxLength: NUMBER_PARAMETER_LENGTH_MAX,
+      description: 'Ten-digit business registration number; hyphens are allowed.',
+      examples: ['999-99-00005'],
+    }),
+  },
+  { additionalProperties: false },
+);
+
+const RETRIEVE_DESCRIPTION =
+  'Retrieves the profile of one business. A number that is not ten digits once hyphens are ' +
+  'removed is 400 INVALID_REQUEST; a checksum mismatch is 400 ' +
+  'INVALID_BUSINESS_REGISTRATION_NUMBER; with a test key, a number outside the sandbox list of ' +
+  'docs/sandbox.md is 400 INVALID_REQUEST. These are checked before the rate limit of 300 calls ' +
+  'per minute per key. A number with no profile is 404 NOT_FOUND. Charge: 90 points per ' +
+  'successful retrieval; nothing for any other response.';
+
+type Options = { businesses: BusinessesService };
+
+export const registerBusinessRoutes: FastifyPluginAsyncTypebox<Options> = async (
+  app,
+  { businesses },
+) => {
+  app.get('/businessProfiles/:businessRegistrationNumber', {
+    config: { operation: 'businesses.profiles.retrieve' },
+    schema: {
+      operationId: 'retrieveBusinessProfile',
+      tags: ['Business profiles'],
+      summary: 'Retrieve a business profile',
+      description: RETRIEVE_DESCRIPTION,
+      params: ProfileParams,
+      response: {
+        200: BusinessProfile,
+        ...errorResponses(UNAUTHENTICATED, 'INVALID_REQUEST',
+          'INVALID_BUSINESS_REGISTRATION_NUMBER', 'PAYMENT_REQUIRED', 'NOT_FOUND',
+          'AVAILABLE_POINTS_INSUFFICIENT', 'RATE_LIMITED', 'INTERNAL_SERVER_ERROR',
+          'LOOKUP_UNAVAILABLE', 'SERVICE_UNAVAILABLE'),
+      },
+    },
+    // Spec §4.1 lists the number's 400s before 429, and the rate limit runs as the /v1
+    // preHandler: checking here, after authentication and before it, keeps refused numbers
+    // from being counted. The path parameter is raw text at this point.
+    preValidation: async (request) => {
+      const { businessRegistrationNumber = '' } = request.params as Record<string, string>;
+      const { environment } = requireAuth(request);
+      businesses.checkNumber({ environment, businessRegistrationNumber });
+    },
+  }, async (request) => {
+    const { accountId, environment } = requireAuth(request);
+    const caller = { accountId, environment };
+    const { businessRegistrationNumber } = request.params;
+    return businesses.retrieveProfile({ caller, businessRegistrationNumber });
+  });
+};

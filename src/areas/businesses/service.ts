@@ -1,0 +1,164 @@
+import assert from 'node:assert/strict';
+import {
+  hasValidChecksum,
+  normalizeBusinessRegistrationNumber,
+} from '../../domain/business-registration-number.ts';
+import { findKsicSection } from '../../domain/ksic.ts';
+import type { Environment } from '../../platform/accounts/keys.ts';
+import type { Executor } from '../../platform/db/connect.ts';
+import { ApiError } from '../../platform/errors.ts';
+import type { Charger } from '../../platform/points/charge.ts';
+import type { BalanceKey } from '../../platform/points/service.ts';
+import type {
+  BusinessKind,
+  BusinessProfile,
+  ProfileLookupResult,
+  ProfileSource,
+  RegistrationStatus,
+  TaxType,
+} from '../../upstream/business-profiles/index.ts';
+import { isSandboxBusinessNumber } from '../../upstream/business-profiles/sandbox.ts';
+import { findProfileRow, type BusinessProfileRow, type FormerNameRow } from './store.ts';
+
+// Business profile retrieval, spec §4.1 (docs/business-profiles.md). The phases of one request:
+//   1. check the number (checkNumber): ten digits once hyphens are removed, else 400
+//      INVALID_REQUEST; a matching checksum, else 400 INVALID_BUSINESS_REGISTRATION_NUMBER; with
+//      a test key, one of the sandbox numbers, else 400 INVALID_REQUEST. The route runs this
+//      before the rate limit, so refused numbers are not counted (docs/errors.md § Order);
+//   2. reserve 90 points (402/409 from the ledger);
+//   3. read the profile from the key's source: the sandbox for test keys, the store for live;
+//   4. capture the 90 points on a profile; on 404 or 503 release them, so only a 200 charges.
+
+const PRICE_ROW = 'businesses.profiles.retrieve';
+
+type BusinessesServiceDeps = {
+  charge: Charger;
+  // The profile source of an environment: test keys get the sandbox, live keys the store.
+  profilesFor: (environment: Environment) => ProfileSource;
+};
+
+type CheckNumberOptions = { environment: Environment; businessRegistrationNumber: string };
+
+// Returns the ten-digit number, or throws the 400 that answers it.
+export function checkNumber({ environment, businessRegistrationNumber }: CheckNumberOptions) {
+  const digits = normalizeBusinessRegistrationNumber(businessRegistrationNumber);
+  if (digits === null) {
+    throw new ApiError(
+      'INVALID_REQUEST',
+      'params.businessRegistrationNumber must have ten digits once hyphens are removed.',
+    );
+  }
+  if (!hasValidChecksum(digits)) throw new ApiError('INVALID_BUSINESS_REGISTRATION_NUMBER');
+  if (environment === 'test' && !isSandboxBusinessNumber(digits)) {
+    throw new ApiError(
+      'INVALID_REQUEST',
+      'params.businessRegistrationNumber is not a sandbox test number; test keys retrieve only ' +
+        'the numbers listed in docs/sandbox.md.',
+    );
+  }
+  return digits;
+}
+
+// The profile of a lookup result, or the error response that answers it. Each throw releases
+// the reservation.
+function profileOrThrow(result: ProfileLookupResult): BusinessProfile {
+  switch (result.kind) {
+    case 'found':
+      return result.profile;
+    case 'notFound':
+      throw new ApiError('NOT_FOUND', 'There is no business profile for this number.');
+    case 'unavailable':
+      throw new ApiError('LOOKUP_UNAVAILABLE');
+    case 'communicationFailed':
+      throw new ApiError('SERVICE_UNAVAILABLE');
+  }
+}
+
+export function createBusinessesService(deps: BusinessesServiceDeps) {
+  type RetrieveOptions = { caller: BalanceKey; businessRegistrationNumber: string };
+
+  // Retrieves one profile; the number may contain hyphens.
+  async function retrieveProfile(input: RetrieveOptions): Promise<BusinessProfile> {
+    const digits = checkNumber({
+      environment: input.caller.environment,
+      businessRegistrationNumber: input.businessRegistrationNumber,
+    });
+    const profiles = deps.profilesFor(input.caller.environment);
+    const { value } = await deps.charge(
+      { key: input.caller, operation: PRICE_ROW, unitsMax: 1 },
+      async () => {
+        const profile = profileOrThrow(await profiles.findProfile(digits));
+        assert.equal(profile.businessRegistrationNumber, digits);
+        return { value: profile, chargedUnits: 1 };
+      },
+    );
+    return value;
+  }
+
+  return { checkNumber, retrieveProfile };
+}
+
+export type BusinessesService = ReturnType<typeof createBusinessesService>;
+
+// The spec §2.1 object of a stored profile. The address is null when all four address columns
+// are null; the category name comes from the KSIC section table.
+export function profileFromRow(row: BusinessProfileRow, formerNames: FormerNameRow[]) {
+  const address = [row.roadAddress, row.postalCode, row.sidoCode, row.sigunguCode]
+    .every((value) => value === null)
+    ? null
+    : {
+        roadAddress: row.roadAddress,
+        postalCode: row.postalCode,
+        sidoCode: row.sidoCode,
+        sigunguCode: row.sigunguCode,
+      };
+  const section = row.categoryCode === null ? null : findKsicSection(row.categoryCode);
+  assert(row.categoryCode === null || section !== null, 'the database allows sections A to U');
+  const profile: BusinessProfile = {
+    businessRegistrationNumber: row.businessRegistrationNumber,
+    corporateRegistrationNumber: row.corporateRegistrationNumber,
+    businessKind: row.businessKind as BusinessKind | null,
+    commercialSalesNumber: row.commercialSalesNumber,
+    organizationName: row.organizationName,
+    organizationNameEnglish: row.organizationNameEnglish,
+    formerOrganizationNames: formerNames.map(({ name, changedOn }) => ({ name, changedOn })),
+    representativeName: row.representativeName,
+    address,
+    contact: { phone: row.phone, email: row.email, websites: [...row.websites] },
+    industry: {
+      businessType: row.businessType,
+      businessItem: row.businessItem,
+      standardIndustry: row.standardIndustryCode === null
+        ? null
+        : { code: row.standardIndustryCode, name: row.standardIndustryName ?? '' },
+      category: section === null ? null : { code: section.code, name: section.nameKorean },
+    },
+    openedOn: row.openedOn,
+    businessRegisteredOn: row.businessRegisteredOn,
+    corporationEstablishedOn: row.corporationEstablishedOn,
+    registration: registrationOf(row),
+    taxation: row.taxationType === null ? null : { type: row.taxationType as TaxType },
+  };
+  return profile;
+}
+
+function registrationOf(row: BusinessProfileRow): BusinessProfile['registration'] {
+  if (row.registrationStatus === null) return null;
+  assert(row.registrationCheckedAt !== null, 'the database pairs status and check time');
+  return {
+    status: row.registrationStatus as RegistrationStatus,
+    closedOn: row.registrationClosedOn,
+    checkedAt: row.registrationCheckedAt.toISOString(),
+  };
+}
+
+// The profile source of live keys: the profile store. A missing row is notFound (404).
+export function createStoreProfiles(db: Executor): ProfileSource {
+  return {
+    async findProfile(businessRegistrationNumber) {
+      const found = await findProfileRow(db, businessRegistrationNumber);
+      if (found === null) return { kind: 'notFound' };
+      return { kind: 'found', profile: profileFromRow(found.profile, found.formerNames) };
+    },
+  };
+}

@@ -1,0 +1,38 @@
+// Business registration numbers (사업자등록번호, BRN): ten digits shown `XXX-XX-XXXXX`, the last
+// a check digit (reference domain facts §1.1 and §1.2). Passing the checksum says nothing about
+// the business existing. This is data and arithmetic: it imports nothing from the rest of code.
+
+export const BUSINESS_REGISTRATION_NUMBER_DIGIT_COUNT = 10;
+
+// Weights of digits 1 to 9; digit 10 is the check digit.
+const CHECKSUM_WEIGHTS = [1, 3, 7, 1, 3, 7, 1, 3, 5] as const;
+const DIGITS_PATTERN = /^[0-9]{10}$/;
+
+// Removes the hyphens a number may be written with; returns the ten digits, or null when what is
+// left is not exactly ten ASCII digits.
+export function normalizeBusinessRegistrationNumber(input: string): string | null {
+  const digits = input.replaceAll('-', '');
+  return DIGITS_PATTERN.test(digits) ? digits : null;
+}
+
+// The check digit computed from the first nine digits of a normalised number.
+export function businessRegistrationCheckDigit(digits: string): number {
+  let sum = 0;
+  for (let index = 0; index < CHECKSUM_WEIGHTS.length; index += 1) {
+    sum += Number(digits[index]) * CHECKSUM_WEIGHTS[index]!;
+  }
+  // The ninth digit counts twice: once weighted by 5 above, once more as the tens digit of d9×5.
+  sum += Math.floor((Number(digits[8]) * 5) / 10);
+  return (10 - (sum % 10)) % 10;
+}
+
+// True when a normalised ten-digit number's last digit is its check digit.
+export function hasValidChecksum(digits: string): boolean {
+  if (!DIGITS_PATTERN.test(digits)) return false;
+  return businessRegistrationCheckDigit(digits) === Number(digits[9]);
+}
+
+// `1234567890` → `123-45-67890`, for display.
+export function formatBusinessRegistrationNumber(digits: string): string {
+  return `${digits.slice(0, 3)}-${digits.slice(3, 5)}-${digits.slice(5)}`;
+}

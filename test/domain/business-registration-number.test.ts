@@ -1,0 +1,74 @@
+// The business registration number rules of domain facts §1.1–§1.3: hyphens are removed and ten
+// digits remain or the number is refused; the check digit follows the weighted sum with the
+// ninth-digit rule. Every known-valid number of §1.3 and every sandbox number passes, the known
+// invalid ones and every one-digit change of a valid number fail.
+import { describe, expect, it } from 'vitest';
+import {
+  businessRegistrationCheckDigit,
+  formatBusinessRegistrationNumber,
+  hasValidChecksum,
+  normalizeBusinessRegistrationNumber,
+} from '../../src/domain/business-registration-number.ts';
+import { SANDBOX_BUSINESS_NUMBERS } from '../../src/upstream/business-profiles/sandbox.ts';
+
+const KNOWN_VALID = [
+  '124-81-00998', '120-81-47521', '220-81-62517', '107-86-14075', '132-05-57431',
+  '214-86-39239', '416-81-38772', '111-11-11119', '222-22-22227', '333-33-33336',
+  '888-88-88888',
+];
+
+describe('normalizeBusinessRegistrationNumber', () => {
+  it.each([
+    ['1248100998', '1248100998'],
+    ['124-81-00998', '1248100998'],
+    ['1-2-4-8-1-0-0-9-9-8', '1248100998'],
+    ['--1248100998--', '1248100998'],
+  ])('returns ten digits for %s', (input, expected) => {
+    expect(normalizeBusinessRegistrationNumber(input)).toBe(expected);
+  });
+
+  it.each([
+    '', '-', '124810099', '12481009981', '124 81 00998', '124_81_00998', '12481OO998',
+    '１２４８１００９９８', '+124810099',
+  ])('returns null for %j', (input) => {
+    expect(normalizeBusinessRegistrationNumber(input)).toBeNull();
+  });
+});
+
+describe('hasValidChecksum', () => {
+  it.each(KNOWN_VALID)('accepts the known-valid number %s', (number) => {
+    expect(hasValidChecksum(normalizeBusinessRegistrationNumber(number)!)).toBe(true);
+  });
+
+  it.each(Object.entries(SANDBOX_BUSINESS_NUMBERS))('accepts the sandbox %s number %s',
+    (_name, number) => {
+      expect(hasValidChecksum(number)).toBe(true);
+    });
+
+  it.each(['1234567890', '1248100997'])('refuses the known-invalid number %s', (number) => {
+    expect(hasValidChecksum(number)).toBe(false);
+  });
+
+  it('refuses every change of the check digit of a valid number', () => {
+    for (let digit = 0; digit <= 9; digit += 1) {
+      const number = `124810099${digit}`;
+      expect(hasValidChecksum(number)).toBe(digit === 8);
+    }
+  });
+
+  it('refuses a malformed input instead of computing on it', () => {
+    expect(hasValidChecksum('124-81-00998')).toBe(false);
+    expect(hasValidChecksum('')).toBe(false);
+  });
+
+  it('follows the worked example: 132-05-57431 has check digit 1 with the ninth-digit rule',
+    () => {
+      expect(businessRegistrationCheckDigit('1320557431')).toBe(1);
+    });
+});
+
+describe('formatBusinessRegistrationNumber', () => {
+  it('writes the XXX-XX-XXXXX form', () => {
+    expect(formatBusinessRegistrationNumber('9999900005')).toBe('999-99-00005');
+  });
+});
