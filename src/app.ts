@@ -60,6 +60,7 @@ export async function openPlatform(config: Config, log: Logger): Promise<Platfor
   const points = createPointsService({
     db: database.db,
     reservationTtlMs: config.RESERVATION_TTL_MS,
+    preparedStatements: !database.embedded,
   });
   const accounts = createAccountsService({
     db: database.db,

@@ -22,7 +22,12 @@ function keyString(key: Key): string {
   return `${key.accountId}/${key.environment}`;
 }
 
-export function createBalanceReader(db: Db) {
+const STATEMENT_NAME = 'points_find_balances';
+
+type BalanceReaderOptions = { db: Db; preparedStatements: boolean };
+
+export function createBalanceReader({ db, preparedStatements }: BalanceReaderOptions) {
+  const statementName = preparedStatements ? STATEMENT_NAME : undefined;
   let queriesInFlight = 0;
   const waitingDispatches: Array<() => void> = [];
 
@@ -34,7 +39,7 @@ export function createBalanceReader(db: Db) {
   async function readBatch(keys: readonly Key[]) {
     queriesInFlight += 1;
     try {
-      const rows = await store.findBalances(db, keys);
+      const rows = await store.findBalances(db, keys, statementName);
       assert(rows.length <= keys.length);
       const byKey = new Map(rows.map((row) => [keyString(row), row]));
       return keys.map((key) => byKey.get(keyString(key)) ?? null);

@@ -21,7 +21,12 @@ export type SettleOutcome =
 // instead of one long transaction.
 export const EXPIRY_BATCH_SIZE = 1_000;
 
-type Deps = { db: Db; reservationTtlMs: number };
+type Deps = {
+  db: Db;
+  reservationTtlMs: number;
+  // Named prepared statements for the hot reads; false on the embedded database.
+  preparedStatements?: boolean;
+};
 
 function toBalance(row: store.BalanceRow): PointBalance {
   assert(row.reservedPoints >= 0);
@@ -122,7 +127,10 @@ async function expireStaleReservations(tx: Executor): Promise<number> {
 export function createPointsService(deps: Deps) {
   assert(Number.isSafeInteger(deps.reservationTtlMs) && deps.reservationTtlMs > 0);
   const { db } = deps;
-  const readBalance = createBalanceReader(db);
+  const readBalance = createBalanceReader({
+    db,
+    preparedStatements: deps.preparedStatements ?? false,
+  });
   return {
     getBalance: async (key: BalanceKey, tx?: Executor) =>
       tx === undefined ? toBalance((await readBalance(key)) ?? NO_BALANCE) : getBalance(tx, key),

@@ -33,13 +33,16 @@ export async function findBalance(tx: Executor, key: BalanceKey): Promise<Balanc
 }
 
 // Reads many balances in one round trip. Rows come back in any order; missing balances are
-// absent. (Not a named prepared statement: the embedded database multiplexes every client onto
-// one backend, where a statement name prepared by one client collides with the next.)
+// absent. With `statementName` the query is a named prepared statement, which PostgreSQL parses
+// and plans once per connection. The embedded database cannot use names: its socket multiplexes
+// every client onto one backend, where a name prepared by one client collides with the next.
 export async function findBalances(
   db: Db,
   keys: readonly BalanceKey[],
+  statementName?: string,
 ): Promise<Array<BalanceKey & BalanceRow>> {
   const result = await db.$client.query<BalanceKey & BalanceRow>({
+    name: statementName,
     text: `select b.account_id as "accountId", b.environment as "environment",
                   b.posted_points as "postedPoints", b.reserved_points as "reservedPoints"
              from point_balances b

@@ -35,7 +35,7 @@ describe('reading balances through the batching reader', () => {
       rows.set(`acc_${index}/test`, row);
     }
     const { db } = fakeDatabase(rows, 5);
-    const read = createBalanceReader(db);
+    const read = createBalanceReader({ db, preparedStatements: false });
     const reads = Array.from({ length: 50 }, (_, index) =>
       read({ accountId: `acc_${index}`, environment: 'test' }));
     const results = await Promise.all(reads);
@@ -45,7 +45,7 @@ describe('reading balances through the batching reader', () => {
 
   it('keeps at most two queries in flight and batches the reads that wait', async () => {
     const { db, stats } = fakeDatabase(new Map(), 20);
-    const read = createBalanceReader(db);
+    const read = createBalanceReader({ db, preparedStatements: false });
     const reads: Array<Promise<unknown>> = [];
     // Reads arrive over several event-loop turns while earlier queries are still running.
     for (let wave = 0; wave < 10; wave += 1) {
