@@ -417,7 +417,9 @@ function writeResults(mode: DatabaseMode, section: string): void {
     const pattern = new RegExp(`<!-- results:${name} -->[\\s\\S]*?<!-- /results:${name} -->`);
     return pattern.exec(previous)?.[0] ?? null;
   });
-  const body = sections.filter((text) => text !== null).join('\n\n');
+  // The hand-written history of changes and their measured effect is kept as it is.
+  const history = /<!-- history -->[\s\S]*?<!-- \/history -->/.exec(previous)?.[0] ?? null;
+  const body = [...sections, history].filter((text) => text !== null).join('\n\n');
   writeFileSync(RESULTS_FILE, `${RESULTS_HEADER}\n${body}\n`);
 }
 
