@@ -3,15 +3,15 @@
 // grants exactly what it needs and can check the balance to the point afterwards, and whose bank
 // calls time out after 200 ms, so the sandbox's hanging account ends quickly. Every test that
 // touches points ends with the ledger audit. The sandbox accounts are those of docs/sandbox.md.
-import type { LightMyRequestResponse } from 'fastify';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_ACCOUNTS, sandboxHolderName } from '../../../src/upstream/banks/sandbox.ts';
 import { basicAuth, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { expectLedgerConsistent } from '../../helpers/ledger-audit.ts';
+import { describeRouteContract } from '../../helpers/route-contract.ts';
 
 const URL = '/v1/bankAccountHolders:bulkInquire';
 const PRICE_POINTS = 50;
-const TRACE_ID_PATTERN = /^[0-9a-f]{32}$/;
 
 let app: TestApp;
 
@@ -42,11 +42,14 @@ async function grantLive(account: Funded, points: number) {
   await app.platform.points.grant({ accountId: account.accountId, environment: 'live', points });
 }
 
-function post(key: string | null, payload: unknown): Promise<LightMyRequestResponse> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (key !== null) headers.authorization = basicAuth(key);
+function postOptions(key: string, payload: unknown): InjectOptions {
+  const headers = { 'content-type': 'application/json', authorization: basicAuth(key) };
   const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
-  return app.server.inject({ method: 'POST', url: URL, headers, payload: body });
+  return { method: 'POST', url: URL, headers, payload: body };
+}
+
+function post(key: string, payload: unknown): Promise<LightMyRequestResponse> {
+  return app.server.inject(postOptions(key, payload));
 }
 
 function balanceOf(account: Funded, environment: 'test' | 'live' = 'test') {
@@ -354,21 +357,18 @@ describe('errors', () => {
   });
 });
 
+// 401 without a key or with an unknown or password-bearing one, before the body is read; the
+// Trace-Id; and the rate-limit headers naming this operation.
+describeRouteContract({
+  name: `POST ${URL}`,
+  app: () => app,
+  request: (key) => postOptions(key, { accounts: manyAccounts(1) }),
+  testKey: async () => (await fundedAccount(PRICE_POINTS)).keys.test,
+  erroringRequest: (key) => postOptions(key, '{"accounts": ['),
+  operation: 'bank.holders.bulkInquire',
+});
+
 describe('security', () => {
-  it('returns 401 with an empty body and a Trace-Id without a key, and charges nothing',
-    async () => {
-      const response = await post(null, { accounts: manyAccounts(1) });
-      expect(response.statusCode).toBe(401);
-      expect(response.body).toBe('');
-      expect(response.headers['trace-id']).toMatch(TRACE_ID_PATTERN);
-    });
-
-  it('returns 401 before looking at the body', async () => {
-    const response = await post('test_' + 'x'.repeat(43), '{"accounts": [');
-    expect(response.statusCode).toBe(401);
-    expect(response.body).toBe('');
-  });
-
   it('gives a live key without a bank gateway 503 LOOKUP_UNAVAILABLE and charges nothing',
     async () => {
       const account = await fundedAccount(1_000);
@@ -404,15 +404,6 @@ describe('security', () => {
     expect((await post(caller.keys.test, { accounts: manyAccounts(2) })).statusCode).toBe(200);
     await expectBalance(caller, 0);
     await expectBalance(bystander, 100);
-  });
-
-  it('sends a Trace-Id and rate-limit headers naming the operation', async () => {
-    const account = await fundedAccount(50);
-    const response = await post(account.keys.test, { accounts: manyAccounts(1) });
-    expect(response.headers['trace-id']).toMatch(TRACE_ID_PATTERN);
-    const operation = '"bank.holders.bulkInquire"';
-    expect(String(response.headers['ratelimit-policy'])).toMatch(new RegExp(`^${operation};q=`));
-    expect(String(response.headers.ratelimit)).toMatch(new RegExp(`^${operation};r=\\d+;t=\\d+$`));
   });
 
   it('echoes hostile strings back as JSON data without looking them up', async () => {

@@ -5,7 +5,7 @@
 // other response, live keys reading the profile store and never the sandbox, and parallel
 // retrievals against a balance that covers only some. Accounts start with no test points; the
 // ledger is audited after every balance check.
-import type { LightMyRequestResponse } from 'fastify';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertProfileRow } from '../../../src/areas/businesses/store.ts';
 import type { Environment } from '../../../src/platform/accounts/keys.ts';
@@ -14,10 +14,10 @@ import {
 } from '../../../src/upstream/business-profiles/sandbox.ts';
 import { basicAuth, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { expectLedgerConsistent } from '../../helpers/ledger-audit.ts';
+import { describeRouteContract } from '../../helpers/route-contract.ts';
 
 const PRICE_POINTS = 90;
 const RATE_LIMIT = 300;
-const TRACE_ID_PATTERN = /^[0-9a-f]{32}$/;
 const ISO_UTC_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -59,11 +59,13 @@ async function fundedAccount(points: number, environment: Environment = 'test') 
   return account;
 }
 
-function retrieve(key: string | null, number: string): Promise<LightMyRequestResponse> {
-  const headers: Record<string, string> = {};
-  if (key !== null) headers.authorization = basicAuth(key);
+function retrieveOptions(key: string, number: string): InjectOptions {
   const url = `/v1/businessProfiles/${encodeURIComponent(number)}`;
-  return app.server.inject({ method: 'GET', url, headers });
+  return { method: 'GET', url, headers: { authorization: basicAuth(key) } };
+}
+
+function retrieve(key: string, number: string): Promise<LightMyRequestResponse> {
+  return app.server.inject(retrieveOptions(key, number));
 }
 
 async function expectBalance(account: Funded, balance: number, environment: Environment = 'test') {
@@ -328,20 +330,18 @@ describe('rate limit', () => {
   });
 });
 
+// 401 without a key or with an unknown or password-bearing one, before the number is checked;
+// the Trace-Id; and the rate-limit headers naming this operation.
+describeRouteContract({
+  name: 'GET /v1/businessProfiles/{businessRegistrationNumber}',
+  app: () => app,
+  request: (key) => retrieveOptions(key, NUMBERS.corporation),
+  testKey: async () => (await fundedAccount(PRICE_POINTS)).keys.test,
+  erroringRequest: (key) => retrieveOptions(key, 'not-a-number'),
+  operation: 'businesses.profiles.retrieve',
+});
+
 describe('security', () => {
-  it('returns 401 with an empty body and a Trace-Id without a key', async () => {
-    const response = await retrieve(null, NUMBERS.corporation);
-    expect(response.statusCode).toBe(401);
-    expect(response.body).toBe('');
-    expect(response.headers['trace-id']).toMatch(TRACE_ID_PATTERN);
-  });
-
-  it('returns 401 before checking the number', async () => {
-    const response = await retrieve(null, 'not-a-number');
-    expect(response.statusCode).toBe(401);
-    expect(response.body).toBe('');
-  });
-
   it('charges a test key\'s test balance and leaves the live balance alone', async () => {
     const account = await fundedAccount(PRICE_POINTS);
     await app.platform.points.grant({ accountId: account.accountId, environment: 'live',
