@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { ConfigError, loadConfig } from './config.ts';
 import * as admin from './cli/admin.ts';
 import { CliError } from './cli/output.ts';
+import * as profiles from './cli/profiles.ts';
 import { writeOpenApiDocument } from './cli/openapi.ts';
 import { serve } from './cli/serve.ts';
 
@@ -62,6 +63,25 @@ points.command('show')
   .requiredOption('--env <env>', 'test or live')
   .option('--json', 'print JSON')
   .action((options) => admin.showPoints(config(), options));
+
+program.command('import')
+  .description('load data from a file')
+  .command('profiles <file>')
+  .description('import business profiles from CSV or JSON Lines (docs/business-profiles.md)')
+  .option('--format <format>', 'csv or jsonl (default: from the file extension)')
+  .option('--rejects <file>', 'write every rejected row as JSON Lines to this file')
+  .option('--json', 'print the summary as JSON')
+  .action((file: string, options) => profiles.importProfiles(config(), file, options));
+
+program.command('generate')
+  .description('write synthetic data')
+  .command('profiles')
+  .description('write a deterministic synthetic business profile data set')
+  .requiredOption('--count <n>', 'number of profiles (at most 10,000,000)')
+  .requiredOption('--seed <seed>', 'any text; the same seed gives the same output')
+  .option('--format <format>', 'csv or jsonl (default: from --out, else csv)')
+  .option('--out <file>', 'write to this file instead of stdout')
+  .action((options) => profiles.generate(options));
 
 try {
   await program.parseAsync(process.argv);

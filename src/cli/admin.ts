@@ -8,7 +8,7 @@ import { CliError, parseChoice, parsePositiveInteger, printResult } from './outp
 // Administrative CLI commands. Each opens the platform (database, migrations), does one thing
 // and closes it. In embedded mode this reaches a running server's database through its socket.
 
-async function withPlatform<T>(config: Config, work: (platform: Platform) => Promise<T>) {
+export async function withPlatform<T>(config: Config, work: (platform: Platform) => Promise<T>) {
   // Logs go to stderr so --json output on stdout stays machine-readable.
   const level = config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL;
   const log = pino({ level }, pino.destination(2));

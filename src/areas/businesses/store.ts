@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../platform/db/connect.ts';
 import { businessFormerNames, businessProfiles } from '../../platform/db/schema.ts';
 
@@ -58,4 +58,41 @@ export async function upsertProfileRow(
       changedOn: formerName.changedOn,
     })),
   );
+}
+
+// Inserts or replaces many profiles and their former names in a few statements (the bulk form of
+// upsertProfileRow, for `etax import profiles`). The numbers must be distinct; the caller runs it
+// in a transaction.
+export async function upsertProfileRows(
+  tx: Executor,
+  rows: ReadonlyArray<{ profile: BusinessProfileInsert; formerNames: FormerNameRow[] }>,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const columns = getTableColumns(businessProfiles);
+  const set: Record<string, SQL> = {};
+  for (const [key, column] of Object.entries(columns)) {
+    if (key === 'businessRegistrationNumber' || key === 'updatedAt') continue;
+    set[key] = sql.raw(`excluded.${column.name}`);
+  }
+  await tx
+    .insert(businessProfiles)
+    .values(rows.map((row) => row.profile))
+    .onConflictDoUpdate({
+      target: businessProfiles.businessRegistrationNumber,
+      set: { ...set, updatedAt: sql`now()` },
+    });
+  const numbers = rows.map((row) => row.profile.businessRegistrationNumber);
+  await tx
+    .delete(businessFormerNames)
+    .where(inArray(businessFormerNames.businessRegistrationNumber, numbers));
+  const names = rows.flatMap((row) => row.formerNames.map((formerName, orderIndex) => ({
+    businessRegistrationNumber: row.profile.businessRegistrationNumber,
+    orderIndex,
+    name: formerName.name,
+    changedOn: formerName.changedOn,
+  })));
+  // 4 parameters per name: chunks of 5,000 stay below PostgreSQL's 65,535 parameters.
+  for (let start = 0; start < names.length; start += 5_000) {
+    await tx.insert(businessFormerNames).values(names.slice(start, start + 5_000));
+  }
 }
