@@ -6,6 +6,10 @@ import {
   createStoreProfiles,
   type BusinessesService,
 } from './areas/businesses/service.ts';
+import {
+  createRegistrationStatusService,
+  type RegistrationStatusService,
+} from './areas/businesses/registration-status.ts';
 import type { Config } from './config.ts';
 import { createAccountsService, type AccountsService } from './platform/accounts/service.ts';
 import { createKeyCache } from './platform/auth.ts';
@@ -24,6 +28,9 @@ import { buildServer, type ServerDeps } from './server.ts';
 import { createLiveBanks } from './upstream/banks/live.ts';
 import { createSandboxBanks } from './upstream/banks/sandbox.ts';
 import { createSandboxProfiles } from './upstream/business-profiles/sandbox.ts';
+import type { TaxAuthority } from './upstream/tax-authority/index.ts';
+import { createLiveTaxAuthority } from './upstream/tax-authority/live.ts';
+import { createSandboxTaxAuthority } from './upstream/tax-authority/sandbox.ts';
 
 // Wires the process together: database, migrations, services, jobs and the HTTP server. The CLI
 // commands use the same pieces without the server (openPlatform).
@@ -82,6 +89,8 @@ type AppOptions = {
   jobs?: boolean;
   logRequests?: boolean;
   extraRoutes?: ServerDeps['extraRoutes'];
+  // Replaces the live tax authority built from the configuration (tests).
+  liveTaxAuthority?: TaxAuthority;
 };
 
 // Test keys always reach the sandbox and live keys the gateway; both adapters are built once.
@@ -106,6 +115,27 @@ export function buildBusinessesService(platform: Platform): BusinessesService {
   return createBusinessesService({
     charge: platform.charge,
     profilesFor: (environment) => (environment === 'live' ? live : sandbox),
+  });
+}
+
+// Test keys ask the sandbox and live keys the public API; live results are stored back into
+// the profile store (docs/registration-status.md). Both adapters are built once.
+export function buildRegistrationStatusService(
+  platform: Platform,
+  liveOverride?: TaxAuthority,
+): RegistrationStatusService {
+  const { config } = platform;
+  const sandbox = createSandboxTaxAuthority({ latencyMs: config.TAX_AUTHORITY_SANDBOX_LATENCY_MS });
+  const live = liveOverride ?? createLiveTaxAuthority({
+    baseUrl: config.TAX_AUTHORITY_BASE_URL,
+    serviceKey: config.TAX_AUTHORITY_SERVICE_KEY,
+    timeoutMs: config.TAX_AUTHORITY_TIMEOUT_MS,
+  });
+  return createRegistrationStatusService({
+    charge: platform.charge,
+    authorityFor: (environment) => (environment === 'live' ? live : sandbox),
+    db: platform.database.db,
+    timeoutMs: config.TAX_AUTHORITY_TIMEOUT_MS,
   });
 }
 
@@ -136,6 +166,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     points: platform.points,
     bank: buildBankService(config, platform.charge),
     businesses: buildBusinessesService(platform),
+    registrationStatuses: buildRegistrationStatusService(platform, options.liveTaxAuthority),
     extraRoutes: options.extraRoutes,
     readiness: async () => {
       await platform.database.pool.query('select 1');

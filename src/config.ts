@@ -45,6 +45,18 @@ const ConfigSchema = Type.Object({
   // Simulated round trip of every sandbox bank call; 0 answers at once (tests), the benchmark
   // sets 100 to look like a real bank.
   BANK_SANDBOX_LATENCY_MS: Type.Integer({ minimum: 0, maximum: 10_000, default: 0 }),
+  // Registration status (docs/registration-status.md): the tax authority's public
+  // business-status API. Unset service key: live checks are unavailable (503
+  // LOOKUP_UNAVAILABLE); test keys always use the sandbox.
+  TAX_AUTHORITY_BASE_URL: Type.String({
+    pattern: '^https?://',
+    default: 'https://api.odcloud.kr/api/nts-businessman/v1',
+  }),
+  TAX_AUTHORITY_SERVICE_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  // One call answers up to 100 numbers; it may take this long before the request is 503.
+  TAX_AUTHORITY_TIMEOUT_MS: Type.Integer({ minimum: 50, maximum: 30_000, default: 5_000 }),
+  // Simulated round trip of every sandbox tax-authority call; 0 answers at once.
+  TAX_AUTHORITY_SANDBOX_LATENCY_MS: Type.Integer({ minimum: 0, maximum: 10_000, default: 0 }),
 });
 
 type RawConfig = Static<typeof ConfigSchema>;

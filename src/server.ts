@@ -10,6 +10,8 @@ import { registerBankRoutes } from './areas/bank/routes.ts';
 import type { BankService } from './areas/bank/service.ts';
 import { registerBusinessRoutes } from './areas/businesses/routes.ts';
 import type { BusinessesService } from './areas/businesses/service.ts';
+import { registerRegistrationStatusRoutes } from './areas/businesses/registration-status-routes.ts';
+import type { RegistrationStatusService } from './areas/businesses/registration-status.ts';
 import { registerHealthRoutes, type Readiness } from './areas/health/routes.ts';
 import { registerPointsRoutes } from './areas/points/routes.ts';
 import { auth, authenticateWith, type KeyCache } from './platform/auth.ts';
@@ -31,6 +33,9 @@ export type ServerDeps = {
   points: PointsService;
   bank: BankService;
   businesses: BusinessesService;
+  // Optional only so a server built for its route schemas (src/cli/openapi.ts) needs none: the
+  // routes are registered either way, and without a service they fail with 500.
+  registrationStatuses: RegistrationStatusService;
   readiness: Readiness;
   // More routes under /v1, behind the same authentication and rate limits. Areas are listed
   // below; this is for embedding etax and for tests of the platform mechanisms.
@@ -76,6 +81,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     await v1.register(registerPointsRoutes, { points: deps.points });
     await v1.register(registerBankRoutes, { bank: deps.bank });
     await v1.register(registerBusinessRoutes, { businesses: deps.businesses });
+    await v1.register(registerRegistrationStatusRoutes, {
+      registrationStatuses: deps.registrationStatuses,
+    });
     if (deps.extraRoutes) await v1.register(deps.extraRoutes);
   }, { prefix: '/v1' });
 

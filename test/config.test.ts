@@ -22,6 +22,10 @@ describe('loading the configuration', () => {
     expect(config.BANK_LOOKUP_CONCURRENCY).toBe(20);
     expect(config.BANK_LOOKUP_TIMEOUT_MS).toBe(3_000);
     expect(config.BANK_SANDBOX_LATENCY_MS).toBe(0);
+    expect(config.TAX_AUTHORITY_BASE_URL).toBe('https://api.odcloud.kr/api/nts-businessman/v1');
+    expect(config.TAX_AUTHORITY_SERVICE_KEY).toBeUndefined();
+    expect(config.TAX_AUTHORITY_TIMEOUT_MS).toBe(5_000);
+    expect(config.TAX_AUTHORITY_SANDBOX_LATENCY_MS).toBe(0);
   });
 
   it('converts strings to the declared types', () => {
@@ -50,6 +54,10 @@ describe('loading the configuration', () => {
     ['BANK_LOOKUP_CONCURRENCY', '101'],
     ['BANK_LOOKUP_TIMEOUT_MS', '10'],
     ['BANK_SANDBOX_LATENCY_MS', '-1'],
+    ['TAX_AUTHORITY_BASE_URL', 'ftp://nts'],
+    ['TAX_AUTHORITY_TIMEOUT_MS', '10'],
+    ['TAX_AUTHORITY_TIMEOUT_MS', '30001'],
+    ['TAX_AUTHORITY_SANDBOX_LATENCY_MS', '-1'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
@@ -62,6 +70,11 @@ describe('loading the configuration', () => {
 });
 
 describe('relations between bounds', () => {
+  it('ends the slowest tax-authority call before the shortest reservation can expire', () => {
+    const slowest = loadConfig({ TAX_AUTHORITY_TIMEOUT_MS: '30000', RESERVATION_TTL_MS: '60000' });
+    expect(slowest.TAX_AUTHORITY_TIMEOUT_MS).toBeLessThan(slowest.RESERVATION_TTL_MS);
+  });
+
   it('keeps reservations alive longer than the auth cache and the expiry sweep period', () => {
     const config = loadConfig({});
     // The sweep runs every minute, so a reservation must live longer than one period to be

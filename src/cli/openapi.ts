@@ -26,6 +26,7 @@ export function buildSchemaOnlyServer(extraRoutes?: FastifyPluginAsync): Promise
     points: new Proxy({}, { get: unavailable }) as never,
     bank: { inquireHolders: unavailable, inquireHolder: unavailable },
     businesses: { checkNumber: unavailable, retrieveProfile: unavailable },
+    registrationStatuses: { inquireStatuses: unavailable, inquireStatus: unavailable },
     readiness: unavailable,
     extraRoutes,
   });

@@ -54,6 +54,11 @@ async function openApiPlugin(app: FastifyInstance, { serverUrl }: OpenApiOptions
           name: 'Business profiles',
           description: 'Profiles of Korean businesses (docs/business-profiles.md).',
         },
+        {
+          name: 'Business registration status',
+          description: 'Registration state and tax type at call time, from the tax authority ' +
+            '(docs/registration-status.md).',
+        },
         { name: 'Health', description: 'Liveness and readiness probes.' },
       ],
     },

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { createApp, type App } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Environment, Plan } from '../../src/platform/accounts/keys.ts';
+import type { TaxAuthority } from '../../src/upstream/tax-authority/index.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
 // A whole etax app on its own database, driven with fastify.inject.
@@ -19,6 +20,7 @@ type TestAppOptions = {
   env?: Record<string, string>;
   jobs?: boolean;
   extraRoutes?: FastifyPluginAsync;
+  liveTaxAuthority?: TaxAuthority;
 };
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -33,6 +35,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     jobs: options.jobs ?? false,
     logRequests: false,
     extraRoutes: options.extraRoutes,
+    liveTaxAuthority: options.liveTaxAuthority,
   });
   await app.server.ready();
   return {
