@@ -4,8 +4,10 @@ import { createBankService, type BankService } from './areas/bank/service.ts';
 import {
   createBusinessesService,
   createStoreProfiles,
+  createStoreProfileSearch,
   type BusinessesService,
 } from './areas/businesses/service.ts';
+import { createSandboxProfileSearch } from './areas/businesses/search.ts';
 import {
   createRegistrationStatusService,
   type RegistrationStatusService,
@@ -112,9 +114,12 @@ export function buildBankService(config: Config, charge: Charger): BankService {
 export function buildBusinessesService(platform: Platform): BusinessesService {
   const sandbox = createSandboxProfiles();
   const live = createStoreProfiles(platform.database.db);
+  const sandboxSearch = createSandboxProfileSearch();
+  const liveSearch = createStoreProfileSearch(platform.database.db);
   return createBusinessesService({
     charge: platform.charge,
     profilesFor: (environment) => (environment === 'live' ? live : sandbox),
+    searchFor: (environment) => (environment === 'live' ? liveSearch : sandboxSearch),
   });
 }
 

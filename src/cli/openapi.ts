@@ -25,7 +25,9 @@ export function buildSchemaOnlyServer(extraRoutes?: FastifyPluginAsync): Promise
     rateLimiter: { policyFor: unavailable, hook: unavailable, close: async () => {} },
     points: new Proxy({}, { get: unavailable }) as never,
     bank: { inquireHolders: unavailable, inquireHolder: unavailable },
-    businesses: { checkNumber: unavailable, retrieveProfile: unavailable },
+    businesses: {
+      checkNumber: unavailable, retrieveProfile: unavailable, searchProfiles: unavailable,
+    },
     registrationStatuses: { inquireStatuses: unavailable, inquireStatus: unavailable },
     readiness: unavailable,
     extraRoutes,

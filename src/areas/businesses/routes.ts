@@ -14,6 +14,8 @@ import type { BusinessesService } from './service.ts';
 // Room for ten digits written with hyphens and a few stray ones; longer is refused as not ten
 // digits by the same check, so the bound only keeps the path short.
 const NUMBER_PARAMETER_LENGTH_MAX = 32;
+const SEARCH_LIMIT_MAX = 100;
+const SEARCH_LIMIT_DEFAULT = 20;
 
 const nullable = <T extends ReturnType<typeof Type.String>>(schema: T, description: string) =>
   Type.Union([schema, Type.Null()], { description });
@@ -151,12 +153,89 @@ const RETRIEVE_DESCRIPTION =
   'per minute per key. A number with no profile is 404 NOT_FOUND. Charge: 90 points per ' +
   'successful retrieval; nothing for any other response.';
 
+const SearchQuery = Type.Object(
+  {
+    query: Type.String({
+      minLength: 1,
+      // Trimmed, the query has 1 to 100 characters (checked by the service); the bound here
+      // only keeps the URL short.
+      maxLength: 300,
+      description: 'Business name, representative name, or business registration number (a ' +
+        'full number or a prefix of one, with or without hyphens). Partial names match: ' +
+        '`삼성` finds `삼성전자`. 1 to 100 characters once trimmed.',
+      examples: ['이택스', '999-99'],
+    }),
+    limit: Type.Integer({
+      minimum: 1,
+      maximum: SEARCH_LIMIT_MAX,
+      default: SEARCH_LIMIT_DEFAULT,
+      description: 'Most results on the page.',
+    }),
+    cursor: Type.Optional(Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'The `nextCursor` of the previous page, unchanged; omit for the first page.',
+    })),
+  },
+  { additionalProperties: false },
+);
+
+const SearchPage = Type.Object(
+  {
+    results: Type.Array(BusinessProfile, {
+      description: 'Matching profiles, best first: an exact number, then number prefixes, then ' +
+        'name matches by similarity; ties by number.',
+    }),
+    nextCursor: Type.Union([Type.String(), Type.Null()], {
+      description: 'Pass as `cursor` for the next page; null on the last page.',
+    }),
+  },
+  {
+    title: 'BusinessProfileSearchPage',
+    additionalProperties: false,
+    examples: [{ results: [SANDBOX_CORPORATION], nextCursor: null }],
+  },
+);
+
+const SEARCH_DESCRIPTION =
+  'Searches business profiles by business name, representative name, or business registration ' +
+  'number (a full number or a prefix, hyphens allowed). Results are ranked — the exact number ' +
+  'first, then number prefixes, then names by trigram similarity, ties by number — and paged ' +
+  'with an opaque cursor. Test keys search the sandbox profiles of docs/sandbox.md; live keys ' +
+  'the profile store. A query empty or longer than 100 characters once trimmed, a limit ' +
+  'outside 1 to 100, or a cursor this operation did not return is 400 INVALID_REQUEST. ' +
+  'Charge: 9 points per result returned (an empty page is free); 9 × limit points must be ' +
+  'available while the search runs.';
+
 type Options = { businesses: BusinessesService };
 
 export const registerBusinessRoutes: FastifyPluginAsyncTypebox<Options> = async (
   app,
   { businesses },
 ) => {
+  // The search route has no path parameter, so the number check of retrieval below never runs
+  // for it.
+  app.get('/businessProfiles', {
+    config: { operation: 'businesses.profiles.search' },
+    schema: {
+      operationId: 'searchBusinessProfiles',
+      tags: ['Business profiles'],
+      summary: 'Search business profiles',
+      description: SEARCH_DESCRIPTION,
+      querystring: SearchQuery,
+      response: {
+        200: SearchPage,
+        ...errorResponses(UNAUTHENTICATED, 'INVALID_REQUEST', 'PAYMENT_REQUIRED',
+          'AVAILABLE_POINTS_INSUFFICIENT', 'RATE_LIMITED', 'INTERNAL_SERVER_ERROR',
+          'SERVICE_UNAVAILABLE'),
+      },
+    },
+  }, async (request) => {
+    const { accountId, environment } = requireAuth(request);
+    const { query, limit, cursor } = request.query;
+    return businesses.searchProfiles({ caller: { accountId, environment }, query, limit, cursor });
+  });
+
   app.get('/businessProfiles/:businessRegistrationNumber', {
     config: { operation: 'businesses.profiles.retrieve' },
     schema: {

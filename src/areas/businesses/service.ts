@@ -18,7 +18,18 @@ import type {
   TaxType,
 } from '../../upstream/business-profiles/index.ts';
 import { isSandboxBusinessNumber } from '../../upstream/business-profiles/sandbox.ts';
-import { findProfileRow, type BusinessProfileRow, type FormerNameRow } from './store.ts';
+import {
+  decodeCursor,
+  encodeCursor,
+  parseSearchQuery,
+  type ProfileSearch,
+} from './search.ts';
+import {
+  findProfileRow,
+  searchProfileRows,
+  type BusinessProfileRow,
+  type FormerNameRow,
+} from './store.ts';
 
 // Business profile retrieval, spec §4.1 (docs/business-profiles.md). The phases of one request:
 //   1. check the number (checkNumber): ten digits once hyphens are removed, else 400
@@ -30,11 +41,24 @@ import { findProfileRow, type BusinessProfileRow, type FormerNameRow } from './s
 //   4. capture the 90 points on a profile; on 404 or 503 release them, so only a 200 charges.
 
 const PRICE_ROW = 'businesses.profiles.retrieve';
+// Profile search (docs/business-profiles.md § Search): reserve 9 points per result the page may
+// hold (limit), capture 9 per result returned; an empty page charges nothing.
+const SEARCH_PRICE_ROW = 'businesses.profiles.search';
+
+export type SearchProfilesOptions = {
+  caller: BalanceKey;
+  query: string;
+  limit: number;
+  cursor?: string | undefined;
+};
+export type SearchProfilesPage = { results: BusinessProfile[]; nextCursor: string | null };
 
 type BusinessesServiceDeps = {
   charge: Charger;
   // The profile source of an environment: test keys get the sandbox, live keys the store.
   profilesFor: (environment: Environment) => ProfileSource;
+  // The search source of an environment: test keys search the sandbox, live keys the store.
+  searchFor: (environment: Environment) => ProfileSearch;
 };
 
 type CheckNumberOptions = { environment: Environment; businessRegistrationNumber: string };
@@ -95,7 +119,29 @@ export function createBusinessesService(deps: BusinessesServiceDeps) {
     return value;
   }
 
-  return { checkNumber, retrieveProfile };
+  // One page of search results; the query and cursor are checked before any points move.
+  async function searchProfiles(input: SearchProfilesOptions): Promise<SearchProfilesPage> {
+    const { text, digits } = parseSearchQuery(input.query);
+    const after = input.cursor === undefined ? null : decodeCursor(input.cursor);
+    const search = deps.searchFor(input.caller.environment);
+    const { value } = await deps.charge(
+      { key: input.caller, operation: SEARCH_PRICE_ROW, unitsMax: input.limit },
+      async () => {
+        // One row past the page tells whether another page follows.
+        const ranked = await search({ text, digits, after, limit: input.limit + 1 });
+        const page = ranked.slice(0, input.limit);
+        const last = page.at(-1);
+        const nextCursor = ranked.length > input.limit && last !== undefined
+          ? encodeCursor(last.rank)
+          : null;
+        const results = page.map((entry) => entry.profile);
+        return { value: { results, nextCursor }, chargedUnits: results.length };
+      },
+    );
+    return value;
+  }
+
+  return { checkNumber, retrieveProfile, searchProfiles };
 }
 
 export type BusinessesService = ReturnType<typeof createBusinessesService>;
@@ -160,5 +206,16 @@ export function createStoreProfiles(db: Executor): ProfileSource {
       if (found === null) return { kind: 'notFound' };
       return { kind: 'found', profile: profileFromRow(found.profile, found.formerNames) };
     },
+  };
+}
+
+// The search source of live keys: the profile store, ranked in SQL (store.ts).
+export function createStoreProfileSearch(db: Executor): ProfileSearch {
+  return async (options) => {
+    const rows = await searchProfileRows(db, options);
+    return rows.map((row) => ({
+      profile: profileFromRow(row.profile, row.formerNames),
+      rank: row.rank,
+    }));
   };
 }

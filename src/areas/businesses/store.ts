@@ -96,3 +96,96 @@ export async function upsertProfileRows(
     await tx.insert(businessFormerNames).values(names.slice(start, start + 5_000));
   }
 }
+
+// Profile search (docs/business-profiles.md § Search). The rank key of a row orders results:
+// tier ascending (0 the exact number, 1 a number prefix, 2 a name match), score descending
+// (0 for a number match; for a name match the trigram similarity of the query with the business
+// or representative name, in millionths: an integer, so a cursor compares exactly), then the
+// number ascending.
+export type SearchRankKey = { tier: number; score: number; businessRegistrationNumber: string };
+
+export type SearchProfileRowsOptions = {
+  // The trimmed query text.
+  text: string;
+  // The query's digits when it is a (partial) number: digits and hyphens only, 1 to 10 digits.
+  digits: string | null;
+  // Results after this rank key (the cursor), or from the start.
+  after: SearchRankKey | null;
+  limit: number;
+};
+
+export type SearchedProfileRow = {
+  profile: BusinessProfileRow;
+  formerNames: FormerNameRow[];
+  rank: SearchRankKey;
+};
+
+// `\`, `%` and `_` are ILIKE's special characters; escaped, the query matches literally.
+function likeEscape(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+export async function searchProfileRows(
+  tx: Executor,
+  options: SearchProfileRowsOptions,
+): Promise<SearchedProfileRow[]> {
+  const { text, digits, after, limit } = options;
+  const number = businessProfiles.businessRegistrationNumber;
+  const organizationName = sql`coalesce(${businessProfiles.organizationName}, '')`;
+  const representativeName = sql`coalesce(${businessProfiles.representativeName}, '')`;
+  const pattern = `%${likeEscape(text)}%`;
+  const tier = digits === null
+    ? sql<number>`2`
+    : sql<number>`(case when ${number} = ${digits} then 0
+        when ${number} like ${`${digits}%`} then 1 else 2 end)`;
+  // A number match ranks by its tier alone: its score is 0.
+  const score = sql<number>`(case when ${tier} < 2 then 0 else round(greatest(
+      similarity(${organizationName}, ${text}), word_similarity(${text}, ${organizationName}),
+      similarity(${representativeName}, ${text}), word_similarity(${text}, ${representativeName})
+    ) * 1000000) end)::integer`;
+  const matches: SQL[] = [
+    sql`${businessProfiles.organizationName} ilike ${pattern}`,
+    sql`${businessProfiles.representativeName} ilike ${pattern}`,
+  ];
+  if (digits !== null) matches.push(sql`${number} like ${`${digits}%`}`);
+  const conditions: SQL[] = [sql`(${sql.join(matches, sql` or `)})`];
+  if (after !== null) {
+    conditions.push(sql`(${tier} > ${after.tier}
+      or (${tier} = ${after.tier} and ${score} < ${after.score})
+      or (${tier} = ${after.tier} and ${score} = ${after.score}
+        and ${number} > ${after.businessRegistrationNumber}))`);
+  }
+  const rows = await tx
+    .select({ profile: businessProfiles, tier, score })
+    .from(businessProfiles)
+    .where(sql.join(conditions, sql` and `))
+    .orderBy(tier, sql`${score} desc`, asc(number))
+    .limit(limit);
+  if (rows.length === 0) return [];
+  const numbers = rows.map((row) => row.profile.businessRegistrationNumber);
+  const names = await tx
+    .select({
+      businessRegistrationNumber: businessFormerNames.businessRegistrationNumber,
+      name: businessFormerNames.name,
+      changedOn: businessFormerNames.changedOn,
+    })
+    .from(businessFormerNames)
+    .where(inArray(businessFormerNames.businessRegistrationNumber, numbers))
+    .orderBy(asc(businessFormerNames.businessRegistrationNumber),
+      asc(businessFormerNames.orderIndex));
+  const namesByNumber = new Map<string, FormerNameRow[]>();
+  for (const { businessRegistrationNumber, name, changedOn } of names) {
+    const list = namesByNumber.get(businessRegistrationNumber) ?? [];
+    list.push({ name, changedOn });
+    namesByNumber.set(businessRegistrationNumber, list);
+  }
+  return rows.map((row) => ({
+    profile: row.profile,
+    formerNames: namesByNumber.get(row.profile.businessRegistrationNumber) ?? [],
+    rank: {
+      tier: Number(row.tier),
+      score: Number(row.score),
+      businessRegistrationNumber: row.profile.businessRegistrationNumber,
+    },
+  }));
+}

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 // The embedded database is PGlite in DATA_DIR, served over a Unix socket in the same folder so
@@ -62,7 +63,8 @@ export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDat
   }
   const pgdataDir = path.join(dataDir, 'pgdata');
   const created = !existsSync(path.join(pgdataDir, 'PG_VERSION'));
-  const db = await PGlite.create(pgdataDir);
+  // pg_trgm backs profile search (migration 0002 creates the extension).
+  const db = await PGlite.create(pgdataDir, { extensions: { pg_trgm } });
   const server = new PGLiteSocketServer({
     db,
     path: socketFile,

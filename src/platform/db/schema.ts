@@ -198,6 +198,15 @@ export const businessProfiles = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
+    // Profile search (docs/business-profiles.md § Search): trigram indexes (pg_trgm) serve the
+    // partial-match ILIKE and the word-similarity operator on names; the primary key serves
+    // exact numbers and text_pattern_ops number prefixes.
+    index('business_profiles_organization_name_trgm')
+      .using('gin', table.organizationName.op('gin_trgm_ops')),
+    index('business_profiles_representative_name_trgm')
+      .using('gin', table.representativeName.op('gin_trgm_ops')),
+    index('business_profiles_number_prefix')
+      .using('btree', table.businessRegistrationNumber.op('text_pattern_ops')),
     check(
       'business_profiles_number_digits',
       sql`${table.businessRegistrationNumber} ~ '^[0-9]{10}$'`,

@@ -1,0 +1,3 @@
+CREATE INDEX "business_profiles_organization_name_trgm" ON "business_profiles" USING gin ("organization_name" gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "business_profiles_representative_name_trgm" ON "business_profiles" USING gin ("representative_name" gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "business_profiles_number_prefix" ON "business_profiles" USING btree ("business_registration_number" text_pattern_ops);

@@ -1,0 +1,126 @@
+import { ApiError } from '../../platform/errors.ts';
+import type { BusinessProfile } from '../../upstream/business-profiles/index.ts';
+import {
+  SANDBOX_CORPORATION,
+  SANDBOX_NEVER_CHECKED,
+  SANDBOX_SOLE_PROPRIETOR,
+} from '../../upstream/business-profiles/sandbox.ts';
+import type { SearchProfileRowsOptions, SearchRankKey } from './store.ts';
+
+// Profile search (docs/business-profiles.md § Search): query parsing, the opaque cursor, and the
+// two search sources — the profile store for live keys and the sandbox profiles for test keys.
+// Both rank the same way (store.ts § SearchRankKey): the exact number, then number prefixes,
+// then name matches by trigram similarity, ties by number.
+
+export const SEARCH_QUERY_LENGTH_MAX = 100;
+const NUMBER_DIGITS = 10;
+const SCORE_MAX = 1_000_000;
+const TIER_NAME = 2;
+
+export type RankedProfile = { profile: BusinessProfile; rank: SearchRankKey };
+export type ProfileSearch = (options: SearchProfileRowsOptions) => Promise<RankedProfile[]>;
+
+// The trimmed query and, for a query of digits and hyphens only with 1 to 10 digits, its
+// digits (a full or partial number). Anything else is 400 INVALID_REQUEST.
+export function parseSearchQuery(query: string): { text: string; digits: string | null } {
+  const text = query.trim();
+  if (text.length < 1 || text.length > SEARCH_QUERY_LENGTH_MAX) {
+    throw new ApiError('INVALID_REQUEST',
+      `query.query must have 1 to ${SEARCH_QUERY_LENGTH_MAX} characters once trimmed.`);
+  }
+  const digits = text.replace(/-/g, '');
+  const isNumber = /^[0-9-]+$/.test(text) && digits.length >= 1 && digits.length <= NUMBER_DIGITS;
+  return { text, digits: isNumber ? digits : null };
+}
+
+export function encodeCursor(rank: SearchRankKey): string {
+  return Buffer.from(JSON.stringify([rank.tier, rank.score, rank.businessRegistrationNumber]))
+    .toString('base64url');
+}
+
+// The rank key of a cursor; anything this service did not write is 400 INVALID_REQUEST.
+export function decodeCursor(cursor: string): SearchRankKey {
+  const invalid = () => new ApiError('INVALID_REQUEST',
+    'query.cursor is not a cursor returned by this operation.');
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid();
+  }
+  if (!Array.isArray(value) || value.length !== 3) throw invalid();
+  const [tier, score, number] = value as unknown[];
+  if (!Number.isSafeInteger(tier) || (tier as number) < 0 || (tier as number) > TIER_NAME) {
+    throw invalid();
+  }
+  if (!Number.isSafeInteger(score) || (score as number) < 0 || (score as number) > SCORE_MAX) {
+    throw invalid();
+  }
+  if (typeof number !== 'string' || !/^[0-9]{10}$/.test(number)) throw invalid();
+  return { tier: tier as number, score: score as number, businessRegistrationNumber: number };
+}
+
+// -1 when a ranks before b, 1 after, 0 for the same key.
+export function compareRank(a: SearchRankKey, b: SearchRankKey): number {
+  if (a.tier !== b.tier) return a.tier < b.tier ? -1 : 1;
+  if (a.score !== b.score) return a.score > b.score ? -1 : 1;
+  if (a.businessRegistrationNumber === b.businessRegistrationNumber) return 0;
+  return a.businessRegistrationNumber < b.businessRegistrationNumber ? -1 : 1;
+}
+
+// pg_trgm's trigrams: each word (letters and digits) lower-cased, padded with two spaces before
+// and one after. Hangul syllables are letters, so Korean names get trigrams like any other.
+function trigrams(text: string): Set<string> {
+  const result = new Set<string>();
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    const characters = [' ', ' ', ...word, ' '];
+    for (let index = 0; index + 3 <= characters.length; index += 1) {
+      result.add(characters.slice(index, index + 3).join(''));
+    }
+  }
+  return result;
+}
+
+// pg_trgm's similarity(): shared trigrams over the trigrams of both.
+function similarity(a: string, b: string): number {
+  const left = trigrams(a);
+  const right = trigrams(b);
+  if (left.size === 0 || right.size === 0) return 0;
+  let shared = 0;
+  for (const trigram of left) if (right.has(trigram)) shared += 1;
+  return shared / (left.size + right.size - shared);
+}
+
+const SANDBOX_SEARCHABLE: readonly BusinessProfile[] = [
+  SANDBOX_CORPORATION,
+  SANDBOX_SOLE_PROPRIETOR,
+  SANDBOX_NEVER_CHECKED,
+];
+
+// The sandbox search of test keys: the sandbox profiles that retrieve with 200, filtered and
+// ranked in memory by the store's rules (the score uses similarity() only).
+export function createSandboxProfileSearch(): ProfileSearch {
+  return async ({ text, digits, after, limit }) => {
+    const needle = text.toLowerCase();
+    const ranked: RankedProfile[] = [];
+    for (const profile of SANDBOX_SEARCHABLE) {
+      const number = profile.businessRegistrationNumber;
+      const names = [profile.organizationName ?? '', profile.representativeName ?? ''];
+      const numberTier = digits === null ? TIER_NAME
+        : number === digits ? 0
+          : number.startsWith(digits) ? 1 : TIER_NAME;
+      const nameMatch = names.some((name) => name.toLowerCase().includes(needle));
+      if (numberTier === TIER_NAME && !nameMatch) continue;
+      const score = numberTier < TIER_NAME
+        ? 0
+        : Math.round(Math.max(...names.map((name) => similarity(name, text))) * SCORE_MAX);
+      const rank = { tier: numberTier, score, businessRegistrationNumber: number };
+      ranked.push({ profile, rank });
+    }
+    return ranked
+      .filter((entry) => after === null || compareRank(entry.rank, after) > 0)
+      .sort((a, b) => compareRank(a.rank, b.rank))
+      .slice(0, limit);
+  };
+}

@@ -1,0 +1,295 @@
+// GET /v1/businessProfiles, profile search (docs/business-profiles.md § Search): paging through
+// every result with cursors (no duplicates, no gaps, a stable order), ranking (the exact number
+// first), partial Korean business and representative names, number prefixes with hyphens, 9
+// points per result returned and nothing for an empty page, 402 on a low balance, 400 for a bad
+// query, limit or cursor, test keys searching only the sandbox and live keys only the store.
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upsertProfileRows } from '../../../src/areas/businesses/store.ts';
+import type { Environment } from '../../../src/platform/accounts/keys.ts';
+import {
+  SANDBOX_BUSINESS_NUMBERS as NUMBERS,
+} from '../../../src/upstream/business-profiles/sandbox.ts';
+import { basicAuth, createTestApp, type TestApp } from '../../helpers/app.ts';
+import { expectLedgerConsistent } from '../../helpers/ledger-audit.ts';
+import { describeRouteContract } from '../../helpers/route-contract.ts';
+
+const PRICE_POINTS = 9;
+const PROFILE_KEYS = [
+  'businessRegistrationNumber', 'corporateRegistrationNumber', 'businessKind',
+  'commercialSalesNumber', 'organizationName', 'organizationNameEnglish',
+  'formerOrganizationNames', 'representativeName', 'address', 'contact', 'industry', 'openedOn',
+  'businessRegisteredOn', 'corporationEstablishedOn', 'registration', 'taxation',
+].sort();
+
+// Store rows for live keys: 25 '한빛상사' branches (numbers 3100000000 to 3100000024), a few
+// '삼성' names, a representative '박서준', and the number 3100000100 whose prefix 31000001 it
+// shares with nothing else in the 한빛 block's first ten.
+const HANBIT_COUNT = 25;
+const hanbitNumber = (index: number) => `31000000${String(index).padStart(2, '0')}`;
+const STORE_ROWS = [
+  ...Array.from({ length: HANBIT_COUNT }, (_, index) => ({
+    profile: {
+      businessRegistrationNumber: hanbitNumber(index),
+      organizationName: `한빛상사 ${index}호점`,
+      representativeName: '최민수',
+    },
+    formerNames: index === 0 ? [{ name: '한빛상회', changedOn: '2020-01-01' }] : [],
+  })),
+  { profile: { businessRegistrationNumber: '3200000001', organizationName: '삼성전자 주식회사',
+    businessKind: 'CORPORATE', representativeName: '한종희' }, formerNames: [] },
+  { profile: { businessRegistrationNumber: '3200000002', organizationName: '삼성',
+    representativeName: '이재용' }, formerNames: [] },
+  { profile: { businessRegistrationNumber: '3200000003', organizationName: '푸른나무',
+    representativeName: '박서준' }, formerNames: [] },
+  { profile: { businessRegistrationNumber: '3100000100', organizationName: '번호전용',
+    representativeName: null }, formerNames: [] },
+];
+
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await createTestApp({ env: { TEST_SIGNUP_POINTS: '0' } });
+  await app.platform.database.db.transaction(async (tx) => {
+    await upsertProfileRows(tx, STORE_ROWS);
+  });
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+type Funded = { accountId: string; keys: Record<Environment, string> };
+type Profile = Record<string, unknown> & {
+  businessRegistrationNumber: string;
+  organizationName: string | null;
+  formerOrganizationNames: Array<{ name: string; changedOn: string | null }>;
+};
+type Page = { results: Profile[]; nextCursor: string | null };
+
+async function fundedAccount(points: number, environment: Environment = 'test') {
+  const account: Funded = await app.createAccount();
+  if (points > 0) {
+    await app.platform.points.grant({ accountId: account.accountId, environment, points });
+  }
+  return account;
+}
+
+function searchOptions(key: string, params: Record<string, string | number>): InjectOptions {
+  const query = new URLSearchParams(
+    Object.entries(params).map(([name, value]) => [name, String(value)]),
+  );
+  return {
+    method: 'GET',
+    url: `/v1/businessProfiles?${query.toString()}`,
+    headers: { authorization: basicAuth(key) },
+  };
+}
+
+function search(key: string, params: Record<string, string | number>) {
+  return app.server.inject(searchOptions(key, params));
+}
+
+async function searchOk(key: string, params: Record<string, string | number>): Promise<Page> {
+  const response = await search(key, params);
+  expect(response.statusCode).toBe(200);
+  const page = response.json() as Page;
+  expect(Object.keys(page).sort()).toEqual(['nextCursor', 'results']);
+  for (const profile of page.results) expect(Object.keys(profile).sort()).toEqual(PROFILE_KEYS);
+  return page;
+}
+
+async function expectBalance(account: Funded, balance: number, environment: Environment = 'test') {
+  const { accountId } = account;
+  const actual = await app.platform.points.getBalance({ accountId, environment });
+  expect(actual).toEqual({ balance, reserved: 0, available: balance });
+  await expectLedgerConsistent(app.platform, accountId, environment);
+}
+
+function expectError(response: LightMyRequestResponse, status: number, code: string) {
+  expect(response.statusCode).toBe(status);
+  const body = response.json() as { code: string; message: string; traceId: string };
+  const traceId = response.headers['trace-id'];
+  expect(body).toEqual({ code, message: expect.any(String), traceId });
+}
+
+const numbersOf = (page: Page) => page.results.map((profile) => profile.businessRegistrationNumber);
+
+describe('happy: live keys search the profile store', () => {
+  it('pages through every result with cursors: no duplicates, no gaps, a stable order',
+    async () => {
+      const account = await fundedAccount(10_000, 'live');
+      const all = await searchOk(account.keys.live, { query: '한빛', limit: 100 });
+      expect(all.nextCursor).toBeNull();
+      expect(all.results).toHaveLength(HANBIT_COUNT);
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const params: Record<string, string | number> = { query: '한빛', limit: 7 };
+        if (cursor !== null) params.cursor = cursor;
+        const page = await searchOk(account.keys.live, params);
+        expect(page.results.length).toBeLessThanOrEqual(7);
+        seen.push(...numbersOf(page));
+        cursor = page.nextCursor;
+        pages += 1;
+      } while (cursor !== null);
+      expect(pages).toBe(4);
+      expect(seen).toEqual(numbersOf(all));
+      expect(new Set(seen).size).toBe(HANBIT_COUNT);
+      // The same query answers in the same order again.
+      expect(numbersOf(await searchOk(account.keys.live, { query: '한빛', limit: 100 })))
+        .toEqual(numbersOf(all));
+      await expectBalance(account, 10_000 - 2 * HANBIT_COUNT * PRICE_POINTS - HANBIT_COUNT *
+        PRICE_POINTS, 'live');
+    });
+
+  it('returns the §2.1 object of retrieval, former names included', async () => {
+    const account = await fundedAccount(1_000, 'live');
+    const page = await searchOk(account.keys.live, { query: '310-00-00000' });
+    expect(page.results[0]).toMatchObject({
+      businessRegistrationNumber: hanbitNumber(0),
+      organizationName: '한빛상사 0호점',
+      formerOrganizationNames: [{ name: '한빛상회', changedOn: '2020-01-01' }],
+      contact: { phone: null, email: null, websites: [] },
+      address: null,
+      registration: null,
+    });
+  });
+
+  it('ranks the exact number first, then number prefixes', async () => {
+    const account = await fundedAccount(1_000, 'live');
+    const exact = await searchOk(account.keys.live, { query: '3100000100' });
+    expect(numbersOf(exact)).toEqual(['3100000100']);
+    const prefix = await searchOk(account.keys.live, { query: '310-00-001', limit: 100 });
+    expect(numbersOf(prefix)).toEqual(['3100000100']);
+    const block = await searchOk(account.keys.live, { query: '310-00-000', limit: 100 });
+    const hanbitNumbers = Array.from({ length: HANBIT_COUNT }, (_, i) => hanbitNumber(i));
+    expect(numbersOf(block)).toEqual(hanbitNumbers);
+  });
+
+  it('matches a 2-character Korean query inside a longer name, the closest name first',
+    async () => {
+      const account = await fundedAccount(1_000, 'live');
+      const page = await searchOk(account.keys.live, { query: '삼성' });
+      expect(numbersOf(page)).toEqual(['3200000002', '3200000001']);
+    });
+
+  it('matches representative names, whole or partial', async () => {
+    const account = await fundedAccount(1_000, 'live');
+    expect(numbersOf(await searchOk(account.keys.live, { query: '박서준' })))
+      .toEqual(['3200000003']);
+    expect(numbersOf(await searchOk(account.keys.live, { query: '서준' })))
+      .toEqual(['3200000003']);
+  });
+
+  it('treats % and _ literally', async () => {
+    const account = await fundedAccount(1_000, 'live');
+    expect((await searchOk(account.keys.live, { query: '%' })).results).toEqual([]);
+    expect((await searchOk(account.keys.live, { query: '_' })).results).toEqual([]);
+    await expectBalance(account, 1_000, 'live');
+  });
+
+  it('never answers a live key from the sandbox', async () => {
+    const account = await fundedAccount(1_000, 'live');
+    const page = await searchOk(account.keys.live, { query: NUMBERS.corporation });
+    expect(page).toEqual({ results: [], nextCursor: null });
+    expect((await searchOk(account.keys.live, { query: '이택스' })).results).toEqual([]);
+  });
+});
+
+describe('happy: test keys search the sandbox', () => {
+  it('finds sandbox profiles by name, representative and number; never store rows', async () => {
+    const account = await fundedAccount(1_000);
+    const byName = await searchOk(account.keys.test, { query: '이택스' });
+    expect(numbersOf(byName)).toEqual([NUMBERS.corporation]);
+    expect(byName.results[0]).toMatchObject({ organizationName: '주식회사 이택스샌드박스' });
+    expect(numbersOf(await searchOk(account.keys.test, { query: '홍길동' })))
+      .toEqual([NUMBERS.corporation]);
+    const byPrefix = await searchOk(account.keys.test, { query: '999-99', limit: 100 });
+    expect(numbersOf(byPrefix)).toEqual([
+      NUMBERS.corporation, NUMBERS.soleProprietor, NUMBERS.neverChecked,
+    ]);
+    const exact = await searchOk(account.keys.test, { query: '999-99-00010' });
+    expect(numbersOf(exact)).toEqual([NUMBERS.soleProprietor]);
+    expect((await searchOk(account.keys.test, { query: '한빛' })).results).toEqual([]);
+    expect((await searchOk(account.keys.test, { query: '3100000100' })).results).toEqual([]);
+  });
+
+  it('pages the sandbox with a cursor', async () => {
+    const account = await fundedAccount(1_000);
+    const first = await searchOk(account.keys.test, { query: '999', limit: 2 });
+    expect(first.results).toHaveLength(2);
+    expect(first.nextCursor).not.toBeNull();
+    const second = await searchOk(account.keys.test,
+      { query: '999', limit: 2, cursor: first.nextCursor ?? '' });
+    expect(second.nextCursor).toBeNull();
+    expect([...numbersOf(first), ...numbersOf(second)]).toEqual([
+      NUMBERS.corporation, NUMBERS.soleProprietor, NUMBERS.neverChecked,
+    ]);
+  });
+});
+
+describe('charging', () => {
+  it('captures 9 points per result returned', async () => {
+    const account = await fundedAccount(100);
+    const page = await searchOk(account.keys.test, { query: '999-99', limit: 10 });
+    expect(page.results).toHaveLength(3);
+    await expectBalance(account, 100 - 3 * PRICE_POINTS);
+  });
+
+  it('charges nothing for an empty page', async () => {
+    const account = await fundedAccount(180);
+    expect(await searchOk(account.keys.test, { query: '없는회사' }))
+      .toEqual({ results: [], nextCursor: null });
+    await expectBalance(account, 180);
+  });
+
+  it('needs 9 × limit points available: 402 with a lower balance, nothing charged', async () => {
+    const account = await fundedAccount(2 * PRICE_POINTS);
+    expectError(await search(account.keys.test, { query: '999-99', limit: 3 }), 402,
+      'PAYMENT_REQUIRED');
+    await expectBalance(account, 2 * PRICE_POINTS);
+    const page = await searchOk(account.keys.test, { query: '999-99', limit: 2 });
+    expect(page.results).toHaveLength(2);
+    await expectBalance(account, 0);
+  });
+});
+
+describe('validation: 400 INVALID_REQUEST, nothing charged', () => {
+  const cases: Array<[string, Record<string, string | number>]> = [
+    ['no query', {}],
+    ['an empty query', { query: '' }],
+    ['a blank query', { query: '   ' }],
+    ['a query over 100 characters once trimmed', { query: '가'.repeat(101) }],
+    ['limit 0', { query: '이택스', limit: 0 }],
+    ['limit 101', { query: '이택스', limit: 101 }],
+    ['a limit that is not an integer', { query: '이택스', limit: 'ten' }],
+    ['a cursor that is not base64url', { query: '이택스', cursor: '!!!' }],
+    ['a cursor of other JSON', {
+      query: '이택스', cursor: Buffer.from('{"a":1}').toString('base64url') }],
+    ['a cursor with a bad number', {
+      query: '이택스', cursor: Buffer.from('[2,5,"12"]').toString('base64url') }],
+    ['a cursor that is not JSON', { query: '이택스', cursor: 'abc' }],
+    ['an unknown parameter', { query: '이택스', sort: 'name' }],
+  ];
+  it.each(cases)('%s', async (_, params) => {
+    const account = await fundedAccount(1_000);
+    expectError(await search(account.keys.test, params), 400, 'INVALID_REQUEST');
+    await expectBalance(account, 1_000);
+  });
+
+  it('accepts a 100-character query once trimmed', async () => {
+    const account = await fundedAccount(1_000);
+    const page = await searchOk(account.keys.test, { query: ` ${'가'.repeat(100)} ` });
+    expect(page.results).toEqual([]);
+  });
+});
+
+describeRouteContract({
+  name: 'GET /v1/businessProfiles',
+  app: () => app,
+  request: (key) => searchOptions(key, { query: '이택스' }),
+  testKey: async () => (await fundedAccount(1_000)).keys.test,
+  erroringRequest: (key) => searchOptions(key, { query: '이택스', limit: 0 }),
+  operation: 'businesses.profiles.search',
+});
