@@ -55,7 +55,9 @@ const EXIT_WAIT_MS = 30_000;
 // A request that takes this long counts as a timeout, which makes the run invalid.
 const REQUEST_TIMEOUT_SECONDS = 10;
 
-type AutocannonRequest = ScenarioRequest;
+type AutocannonRequest = {
+  setupRequest(request: Record<string, unknown>): Record<string, unknown>;
+};
 type AutocannonResult = {
   requests: { average: number; total: number };
   latency: { p50: number; p99: number };
@@ -71,6 +73,21 @@ type AutocannonOptions = {
   timeout: number;
   requests: AutocannonRequest[];
 };
+// Hands out a scenario's requests in one global rotation. autocannon would otherwise cycle each
+// connection through the list from its start, so all connections would use the same key at the
+// same moment and a scenario that writes (reserve and capture points) would measure 50
+// connections queueing on one account's balance row instead of the server.
+function roundRobin(requests: ScenarioRequest[]): AutocannonRequest[] {
+  let nextIndex = 0;
+  return [{
+    setupRequest(request) {
+      const chosen = requests[nextIndex % requests.length]!;
+      nextIndex += 1;
+      return { ...request, ...chosen };
+    },
+  }];
+}
+
 // autocannon ships no types; this is the part of its programmatic API we use.
 const autocannon = createRequire(import.meta.url)('autocannon') as (
   options: AutocannonOptions,
@@ -238,7 +255,7 @@ async function measure(input: MeasureInput): Promise<RunFigures> {
     duration: durationSeconds,
     pipelining: options.pipelining,
     timeout: REQUEST_TIMEOUT_SECONDS,
-    requests,
+    requests: roundRobin(requests),
   });
   const cpuAfterSeconds = processCpuSeconds(serverPid);
   const cpuSeconds = cpuBeforeSeconds === null || cpuAfterSeconds === null
