@@ -1,4 +1,4 @@
-import { request } from 'undici';
+import { postJson } from '../http.ts';
 import {
   UNAVAILABLE,
   type BankAdapter,
@@ -51,36 +51,15 @@ export function parseGatewayAnswer(text: string): HolderLookupResult | null {
   return { kind: 'found', holderName: name };
 }
 
-async function readBounded(body: AsyncIterable<Buffer>): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let byteCount = 0;
-  for await (const chunk of body) {
-    byteCount += chunk.length;
-    if (byteCount > RESPONSE_BYTES_MAX) return null;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 async function callGateway(url: string, timeoutMs: number, lookup: HolderLookup) {
-  const response = await request(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ bankCode: lookup.bankCode, accountNumber: lookup.accountNumber }),
+  const text = await postJson({
+    url,
+    body: { bankCode: lookup.bankCode, accountNumber: lookup.accountNumber },
     signal: lookup.signal,
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
+    timeoutMs,
+    responseBytesMax: RESPONSE_BYTES_MAX,
   });
-  if (response.statusCode !== 200) {
-    await response.body.dump();
-    return UNAVAILABLE;
-  }
-  const text = await readBounded(response.body);
-  if (text === null) {
-    response.body.destroy();
-    return UNAVAILABLE;
-  }
-  return parseGatewayAnswer(text) ?? UNAVAILABLE;
+  return text === null ? UNAVAILABLE : (parseGatewayAnswer(text) ?? UNAVAILABLE);
 }
 
 export function createLiveBanks({ gatewayUrl, timeoutMs }: LiveOptions): BankAdapter {

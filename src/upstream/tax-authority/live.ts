@@ -1,4 +1,4 @@
-import { request } from 'undici';
+import { postJson } from '../http.ts';
 import type { RegistrationStatus, TaxType } from '../business-profiles/index.ts';
 import {
   NUMBERS_PER_CALL_MAX,
@@ -101,38 +101,17 @@ export function parseStatusAnswer(body: string, numbers: string[]): StatusCheckR
   return { kind: 'answered', results };
 }
 
-async function readBounded(body: AsyncIterable<Buffer>): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let byteCount = 0;
-  for await (const chunk of body) {
-    byteCount += chunk.length;
-    if (byteCount > RESPONSE_BYTES_MAX) return null;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 type CallOptions = { url: string; timeoutMs: number; numbers: string[]; signal: AbortSignal };
 
 async function callStatus({ url, timeoutMs, numbers, signal }: CallOptions) {
-  const response = await request(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ b_no: numbers }),
+  const body = await postJson({
+    url,
+    body: { b_no: numbers },
     signal,
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
+    timeoutMs,
+    responseBytesMax: RESPONSE_BYTES_MAX,
   });
-  if (response.statusCode !== 200) {
-    await response.body.dump();
-    return UNAVAILABLE;
-  }
-  const body = await readBounded(response.body);
-  if (body === null) {
-    response.body.destroy();
-    return UNAVAILABLE;
-  }
-  return parseStatusAnswer(body, numbers) ?? UNAVAILABLE;
+  return body === null ? UNAVAILABLE : (parseStatusAnswer(body, numbers) ?? UNAVAILABLE);
 }
 
 export function createLiveTaxAuthority(options: LiveOptions): TaxAuthority {
