@@ -25,6 +25,7 @@ import { startJobs, type Jobs } from './platform/jobs.ts';
 import { createPointsService, type PointsService } from './platform/points/service.ts';
 import { buildPriceTable, type PriceTable } from './platform/points/prices.ts';
 import { createCharger, type Charger } from './platform/points/charge.ts';
+import { expireReservationsJobDefinition } from './platform/points/expire-job.ts';
 import { buildRateLimitPolicies, createRateLimiter } from './platform/ratelimit.ts';
 import { buildServer, type ServerDeps } from './server.ts';
 import { createLiveBanks } from './upstream/banks/live.ts';
@@ -157,7 +158,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       databaseUrl: platform.database.url,
       pool: platform.database.pool,
       workersEnabled: config.WORKERS_ENABLED,
-      points: platform.points,
+      definitions: [expireReservationsJobDefinition(platform.points, log)],
       log,
     });
   }

@@ -1,30 +1,37 @@
 import type pg from 'pg';
 import PgBoss from 'pg-boss';
-import { ADVISORY_LOCKS, withAdvisoryLock } from './db/advisory-lock.ts';
 import type { Logger } from 'pino';
-import {
-  EXPIRE_RESERVATIONS_CRON,
-  EXPIRE_RESERVATIONS_QUEUE,
-  expireReservationsJob,
-} from './points/expire-job.ts';
-import type { PointsService } from './points/service.ts';
+import { ADVISORY_LOCKS, withAdvisoryLock } from './db/advisory-lock.ts';
 
 // pg-boss on the application database runs every background job (DESIGN.md § Async work).
 // API-only processes (WORKERS_ENABLED=false) start it without workers, cron or maintenance, so
 // they can still stage jobs inside their transactions.
+//
+// Areas describe their queues as JobDefinitions; app.ts hands them all to startJobs, which
+// creates the queues once and, in worker processes, schedules and works them.
+
+export type JobDefinition<Data extends object = object> = {
+  queue: string;
+  // Queue options (retries, backoff, expiry, policy), applied when the queue is created.
+  options: Omit<PgBoss.Queue, 'name'>;
+  // A cron expression when the queue runs on a schedule.
+  cron?: string;
+  // Jobs fetched per poll, and how often an idle worker polls.
+  batchSize?: number;
+  pollingIntervalSeconds?: number;
+  work(jobs: PgBoss.Job<Data>[]): Promise<void>;
+};
 
 // pg-boss needs few connections: its pollers and the occasional send outside a transaction.
 const JOBS_POOL_MAX = 4;
-const EXPIRY_JOB_RETRY_LIMIT = 3;
-const EXPIRY_JOB_EXPIRE_SECONDS = 60;
-const EXPIRY_POLLING_INTERVAL_SECONDS = 10;
+const DEFAULT_POLLING_INTERVAL_SECONDS = 2;
 
 type JobsOptions = {
   databaseUrl: string;
   // The application pool, for the advisory lock that serializes queue setup across processes.
   pool: pg.Pool;
   workersEnabled: boolean;
-  points: PointsService;
+  definitions: JobDefinition<never>[];
   log: Logger;
 };
 
@@ -39,23 +46,21 @@ const QUEUE_SETUP_RETRY_DELAY_MS = 200;
 // lock, and a queue that exists is left alone, since creating one is DDL. Another process's
 // pg-boss maintenance can still collide with that DDL on a brand-new database, so a deadlock is
 // retried a bounded number of times.
-async function setUpQueues(boss: PgBoss, pool: pg.Pool, workersEnabled: boolean) {
+async function setUpQueues(boss: PgBoss, options: JobsOptions) {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      await withAdvisoryLock(pool, ADVISORY_LOCKS.jobQueues, async () => {
-        if (!(await boss.getQueue(EXPIRE_RESERVATIONS_QUEUE))) {
-          await boss.createQueue(EXPIRE_RESERVATIONS_QUEUE, {
-            name: EXPIRE_RESERVATIONS_QUEUE,
-            policy: 'singleton',
-            retryLimit: EXPIRY_JOB_RETRY_LIMIT,
-            expireInSeconds: EXPIRY_JOB_EXPIRE_SECONDS,
-          });
+      await withAdvisoryLock(options.pool, ADVISORY_LOCKS.jobQueues, async () => {
+        for (const definition of options.definitions) {
+          if (!(await boss.getQueue(definition.queue))) {
+            await boss.createQueue(definition.queue, {
+              name: definition.queue,
+              ...definition.options,
+            });
+          }
+          if (options.workersEnabled && definition.cron) {
+            await boss.schedule(definition.queue, definition.cron, {}, definition.options);
+          }
         }
-        if (!workersEnabled) return;
-        await boss.schedule(EXPIRE_RESERVATIONS_QUEUE, EXPIRE_RESERVATIONS_CRON, {}, {
-          retryLimit: EXPIRY_JOB_RETRY_LIMIT,
-          expireInSeconds: EXPIRY_JOB_EXPIRE_SECONDS,
-        });
       });
       return;
     } catch (error) {
@@ -77,14 +82,19 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
   });
   boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
   await boss.start();
-  await setUpQueues(boss, options.pool, workersEnabled);
+  await setUpQueues(boss, options);
   if (workersEnabled) {
-    const expireReservations = expireReservationsJob(options.points, log);
-    await boss.work(
-      EXPIRE_RESERVATIONS_QUEUE,
-      { batchSize: 1, pollingIntervalSeconds: EXPIRY_POLLING_INTERVAL_SECONDS },
-      async () => { await expireReservations(); },
-    );
+    for (const definition of options.definitions) {
+      await boss.work(
+        definition.queue,
+        {
+          batchSize: definition.batchSize ?? 1,
+          pollingIntervalSeconds:
+            definition.pollingIntervalSeconds ?? DEFAULT_POLLING_INTERVAL_SECONDS,
+        },
+        (jobs) => definition.work(jobs as never),
+      );
+    }
   }
   return {
     boss,

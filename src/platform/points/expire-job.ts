@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { JobDefinition } from '../jobs.ts';
 import { EXPIRY_BATCH_SIZE, type PointsService } from './service.ts';
 
 export const EXPIRE_RESERVATIONS_QUEUE = 'points-expire-reservations';
@@ -19,5 +20,29 @@ export function expireReservationsJob(points: PointsService, log: Logger) {
     }
     if (expiredTotal > 0) log.info({ expiredTotal }, 'expired stale point reservations');
     return expiredTotal;
+  };
+}
+
+const EXPIRY_JOB_RETRY_LIMIT = 3;
+const EXPIRY_JOB_EXPIRE_SECONDS = 60;
+const EXPIRY_POLLING_INTERVAL_SECONDS = 10;
+
+export function expireReservationsJobDefinition(
+  points: PointsService,
+  log: Logger,
+): JobDefinition {
+  const expireReservations = expireReservationsJob(points, log);
+  return {
+    queue: EXPIRE_RESERVATIONS_QUEUE,
+    options: {
+      policy: 'singleton',
+      retryLimit: EXPIRY_JOB_RETRY_LIMIT,
+      expireInSeconds: EXPIRY_JOB_EXPIRE_SECONDS,
+    },
+    cron: EXPIRE_RESERVATIONS_CRON,
+    pollingIntervalSeconds: EXPIRY_POLLING_INTERVAL_SECONDS,
+    async work() {
+      await expireReservations();
+    },
   };
 }
