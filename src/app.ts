@@ -21,7 +21,7 @@ import {
   migrationsApplied,
   runMigrations,
 } from './platform/db/migrate.ts';
-import { startJobs, type Jobs } from './platform/jobs.ts';
+import { createJobs, type Jobs } from './platform/jobs.ts';
 import { createPointsService, type PointsService } from './platform/points/service.ts';
 import { buildPriceTable, type PriceTable } from './platform/points/prices.ts';
 import { createCharger, type Charger } from './platform/points/charge.ts';
@@ -84,7 +84,7 @@ export async function openPlatform(config: Config, log: Logger): Promise<Platfor
 export type App = {
   platform: Platform;
   server: FastifyInstance;
-  jobs: Jobs | null;
+  jobs: Jobs;
   close(): Promise<void>;
 };
 
@@ -152,15 +152,17 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     redisUrl: config.REDIS_URL,
     policies: buildRateLimitPolicies(config.RATE_LIMIT_OVERRIDES),
   });
-  let jobs: Jobs | null = null;
+  const jobs = createJobs({
+    databaseUrl: platform.database.url,
+    pool: platform.database.pool,
+    workersEnabled: config.WORKERS_ENABLED,
+    log,
+  });
+  const bank = buildBankService(config, platform.charge);
+  const businesses = buildBusinessesService(platform);
+  const registrationStatuses = buildRegistrationStatusService(platform, options.liveTaxAuthority);
   if (options.jobs ?? true) {
-    jobs = await startJobs({
-      databaseUrl: platform.database.url,
-      pool: platform.database.pool,
-      workersEnabled: config.WORKERS_ENABLED,
-      definitions: [expireReservationsJobDefinition(platform.points, log)],
-      log,
-    });
+    await jobs.start([expireReservationsJobDefinition(platform.points, log)]);
   }
   const expectedMigrations = await committedMigrationCount();
   const server = await buildServer({
@@ -170,9 +172,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     keys: createKeyCache(platform.accounts, config.AUTH_CACHE_TTL_MS),
     rateLimiter,
     points: platform.points,
-    bank: buildBankService(config, platform.charge),
-    businesses: buildBusinessesService(platform),
-    registrationStatuses: buildRegistrationStatusService(platform, options.liveTaxAuthority),
+    bank,
+    businesses,
+    registrationStatuses,
     extraRoutes: options.extraRoutes,
     readiness: async () => {
       await platform.database.pool.query('select 1');
@@ -187,7 +189,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // Stop taking requests and finish those in flight, then stop jobs, then the database.
     async close() {
       await server.close();
-      await jobs?.stop();
+      await jobs.stop();
       await rateLimiter.close();
       await platform.close();
     },

@@ -1,7 +1,9 @@
 import type pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
+import { sql, type SQL } from 'drizzle-orm';
 import { ADVISORY_LOCKS, withAdvisoryLock } from './db/advisory-lock.ts';
+import type { Executor } from './db/connect.ts';
 
 // pg-boss on the application database runs every background job (DESIGN.md § Async work).
 // API-only processes (WORKERS_ENABLED=false) start it without workers, cron or maintenance, so
@@ -31,26 +33,71 @@ type JobsOptions = {
   // The application pool, for the advisory lock that serializes queue setup across processes.
   pool: pg.Pool;
   workersEnabled: boolean;
-  definitions: JobDefinition<never>[];
   log: Logger;
 };
 
-export type Jobs = { boss: PgBoss; stop(): Promise<void> };
+export type Jobs = {
+  boss: PgBoss;
+  stage: StageJob;
+  start(definitions: JobDefinition<never>[]): Promise<void>;
+  stop(): Promise<void>;
+};
 
 // PostgreSQL's code for a transaction chosen as a deadlock victim.
 const DEADLOCK_DETECTED = '40P01';
 const QUEUE_SETUP_ATTEMPTS_MAX = 5;
 const QUEUE_SETUP_RETRY_DELAY_MS = 200;
 
+// Stages a job in the caller's transaction, so it exists exactly when the change that asks for it
+// commits (DESIGN.md § Async work). Returns the job id.
+export type StageJob = (
+  executor: Executor,
+  queue: string,
+  data: object,
+  options?: PgBoss.SendOptions,
+) => Promise<string>;
+
+// pg-boss speaks text with $n placeholders; Drizzle executors take SQL objects. A placeholder may
+// appear more than once, so each occurrence is bound to its value again.
+function asDrizzleSql(text: string, values: unknown[]): SQL {
+  const parts = text.split(/\$(\d+)/);
+  const query = [sql.raw(parts[0]!)];
+  for (let index = 1; index < parts.length; index += 2) {
+    // Drizzle drops an undefined value from the text; pg binds undefined as NULL.
+    const value = values[Number(parts[index]) - 1] ?? null;
+    query.push(sql`${value}`, sql.raw(parts[index + 1]!));
+  }
+  return sql.join(query);
+}
+
+function createJobStager(boss: PgBoss): StageJob {
+  return async (executor, queue, data, options = {}) => {
+    const db = {
+      async executeSql(text: string, values: unknown[]) {
+        const result = await executor.execute(asDrizzleSql(text, values ?? []));
+        return { rows: result.rows };
+      },
+    };
+    const id = await boss.send(queue, data, { ...options, db });
+    // pg-boss returns null, not an error, when the queue does not exist.
+    if (id === null) throw new Error(`job queue ${queue} does not exist; it was not staged`);
+    return id;
+  };
+}
+
 // Creates the queues and schedules. Processes that start together take turns under an advisory
 // lock, and a queue that exists is left alone, since creating one is DDL. Another process's
 // pg-boss maintenance can still collide with that DDL on a brand-new database, so a deadlock is
 // retried a bounded number of times.
-async function setUpQueues(boss: PgBoss, options: JobsOptions) {
+async function setUpQueues(
+  boss: PgBoss,
+  options: JobsOptions,
+  definitions: JobDefinition<never>[],
+) {
   for (let attempt = 1; ; attempt += 1) {
     try {
       await withAdvisoryLock(options.pool, ADVISORY_LOCKS.jobQueues, async () => {
-        for (const definition of options.definitions) {
+        for (const definition of definitions) {
           if (!(await boss.getQueue(definition.queue))) {
             await boss.createQueue(definition.queue, {
               name: definition.queue,
@@ -71,7 +118,9 @@ async function setUpQueues(boss: PgBoss, options: JobsOptions) {
   }
 }
 
-export async function startJobs(options: JobsOptions): Promise<Jobs> {
+// The queue handle exists before it starts, so services built before the workers can already
+// stage jobs; start() creates the queues and, in worker processes, works them.
+export function createJobs(options: JobsOptions): Jobs {
   const { workersEnabled, log } = options;
   const boss = new PgBoss({
     connectionString: options.databaseUrl,
@@ -81,24 +130,29 @@ export async function startJobs(options: JobsOptions): Promise<Jobs> {
     migrate: true,
   });
   boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
-  await boss.start();
-  await setUpQueues(boss, options);
-  if (workersEnabled) {
-    for (const definition of options.definitions) {
-      await boss.work(
-        definition.queue,
-        {
-          batchSize: definition.batchSize ?? 1,
-          pollingIntervalSeconds:
-            definition.pollingIntervalSeconds ?? DEFAULT_POLLING_INTERVAL_SECONDS,
-        },
-        (jobs) => definition.work(jobs as never),
-      );
-    }
-  }
+  let started = false;
   return {
     boss,
+    stage: createJobStager(boss),
+    async start(definitions) {
+      await boss.start();
+      started = true;
+      await setUpQueues(boss, options, definitions);
+      if (!workersEnabled) return;
+      for (const definition of definitions) {
+        await boss.work(
+          definition.queue,
+          {
+            batchSize: definition.batchSize ?? 1,
+            pollingIntervalSeconds:
+              definition.pollingIntervalSeconds ?? DEFAULT_POLLING_INTERVAL_SECONDS,
+          },
+          (jobs) => definition.work(jobs as never),
+        );
+      }
+    },
     async stop() {
+      if (!started) return;
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
     },
   };

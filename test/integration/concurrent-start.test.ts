@@ -35,7 +35,7 @@ describe.skipIf(!usingPostgres)('starting several processes at once', () => {
     );
     // Each committed migration once, however many processes ran them.
     expect(migrations.rows[0].count).toBe(await committedMigrationCount());
-    const schedules = await apps[0]!.jobs!.boss.getSchedules();
+    const schedules = await apps[0]!.jobs.boss.getSchedules();
     expect(schedules.map((schedule) => schedule.name)).toContain('points-expire-reservations');
   });
 });

@@ -213,7 +213,7 @@ describe('expiring reservations through pg-boss', () => {
   });
 
   it('schedules the expiry queue every minute', async () => {
-    const schedules = await app.jobs!.boss.getSchedules();
+    const schedules = await app.jobs.boss.getSchedules();
     expect(schedules).toContainEqual(
       expect.objectContaining({ name: EXPIRE_RESERVATIONS_QUEUE, cron: EXPIRE_RESERVATIONS_CRON }),
     );
@@ -233,7 +233,7 @@ describe('expiring reservations through pg-boss', () => {
       const open = [await helpers.reserve(mixedAccount), await helpers.reserve(mixedAccount)];
       await helpers.backdate(due);
 
-      const jobId = await app.jobs!.boss.send(EXPIRE_RESERVATIONS_QUEUE, {});
+      const jobId = await app.jobs.boss.send(EXPIRE_RESERVATIONS_QUEUE, {});
       expect(jobId).toEqual(expect.any(String));
       const statuses = await pollUntil(
         () => helpers.statusesOf(due),
@@ -241,7 +241,7 @@ describe('expiring reservations through pg-boss', () => {
       );
       expect(statuses).toEqual(['expired', 'expired', 'expired', 'expired']);
       const job = await pollUntil(
-        () => app.jobs!.boss.getJobById(EXPIRE_RESERVATIONS_QUEUE, jobId!),
+        () => app.jobs.boss.getJobById(EXPIRE_RESERVATIONS_QUEUE, jobId!),
         (value) => value?.state === 'completed',
       );
       expect(job?.state).toBe('completed');
@@ -272,7 +272,7 @@ describe('expiring reservations through pg-boss', () => {
       const reservation = await helpers.reserve(accountId);
       await helpers.backdate([reservation]);
 
-      await app.jobs!.boss.send(EXPIRE_RESERVATIONS_QUEUE, {});
+      await app.jobs.boss.send(EXPIRE_RESERVATIONS_QUEUE, {});
       const [status] = await pollUntil(
         () => helpers.statusesOf([reservation]),
         (values) => values[0] === 'expired',

@@ -1,0 +1,49 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+
+// Jobs staged in a transaction exist exactly when that transaction commits.
+
+const QUEUE = 'test-staged';
+
+describe('staging jobs in a transaction', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await createTestApp({ jobs: true, env: { WORKERS_ENABLED: 'false' } });
+    await app.jobs.boss.createQueue(QUEUE);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  async function jobsInQueue(): Promise<unknown[]> {
+    const result = await app.platform.database.pool.query(
+      'select data from pgboss.job where name = $1 order by created_on',
+      [QUEUE],
+    );
+    return result.rows.map((row) => row.data);
+  }
+
+  it('commits the job with the transaction', async () => {
+    const id = await app.platform.database.db.transaction(async (tx) => {
+      await tx.execute(sql`select 1`);
+      return app.jobs.stage(tx, QUEUE, { marker: 'committed', note: "it's $1 and $2" });
+    });
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await jobsInQueue()).toEqual([{ marker: 'committed', note: "it's $1 and $2" }]);
+  });
+
+  it('never leaves a job behind a rolled-back transaction', async () => {
+    await expect(app.platform.database.db.transaction(async (tx) => {
+      await app.jobs.stage(tx, QUEUE, { marker: 'rolled back' });
+      throw new Error('abort');
+    })).rejects.toThrow('abort');
+    expect(await jobsInQueue()).toEqual([{ marker: 'committed', note: "it's $1 and $2" }]);
+  });
+
+  it('refuses to stage into a queue that does not exist', async () => {
+    await expect(app.jobs.stage(app.platform.database.db, 'no-such-queue', {}))
+      .rejects.toThrow(/does not exist/);
+  });
+});
