@@ -108,10 +108,25 @@ type RunFigures = {
 };
 type ScenarioResult = { scenario: Scenario; median: RunFigures; runs: RunFigures[] };
 
+// --only (BENCH_ONLY) runs the scenarios whose names contain one of its comma-separated words,
+// plus the baseline; such a partial run prints its figures but leaves RESULTS.md alone.
+function selectScenarios(): readonly Scenario[] {
+  const { values } = parseArgs({ options: { only: { type: 'string' } }, strict: false });
+  const only = String(values.only ?? process.env.BENCH_ONLY ?? '');
+  const words = only.split(',').map((word) => word.trim()).filter((word) => word !== '');
+  if (words.length === 0) return SCENARIOS;
+  const selected = SCENARIOS.filter((scenario) =>
+    scenario.baseline || words.some((word) => scenario.name.includes(word)));
+  if (selected.length === SCENARIOS.filter((scenario) => scenario.baseline).length) {
+    throw new Error(`--only ${only} matches no scenario`);
+  }
+  return selected;
+}
+
 function readOptions(): Options {
   const { values } = parseArgs({
     options: Object.fromEntries(
-      Object.keys(OPTION_SPECS).map((name) => [name, { type: 'string' as const }]),
+      [...Object.keys(OPTION_SPECS), 'only'].map((name) => [name, { type: 'string' as const }]),
     ),
   });
   const options = {} as Options;
@@ -201,6 +216,8 @@ function startServer(env: Record<string, string>, port: number): ServerProcess {
       LOG_LEVEL: 'warn',
       RATE_LIMIT_OVERRIDES: JSON.stringify(overrides),
     },
+    // For example "--cpu-prof --cpu-prof-dir=/tmp", to profile the server under the load.
+    nodeArgs: (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== ''),
   });
 }
 
@@ -447,7 +464,11 @@ function writeResults(mode: DatabaseMode, section: string): void {
   writeFileSync(RESULTS_FILE, `${RESULTS_HEADER}\n${body}\n`);
 }
 
-async function benchmark(options: Options, database: BenchDatabase): Promise<ScenarioResult[]> {
+async function benchmark(
+  options: Options,
+  scenarios: readonly Scenario[],
+  database: BenchDatabase,
+): Promise<ScenarioResult[]> {
   process.stderr.write(`seeding ${options.keys} accounts (${database.mode})…\n`);
   const keys = await seedKeys(database.env, options.keys);
   const server = startServer(database.env, await freePort());
@@ -457,7 +478,7 @@ async function benchmark(options: Options, database: BenchDatabase): Promise<Sce
       pollIntervalMs: READY_POLL_INTERVAL_MS,
     });
     const results: ScenarioResult[] = [];
-    for (const scenario of SCENARIOS) {
+    for (const scenario of scenarios) {
       process.stderr.write(`${scenario.name}\n`);
       results.push(await runScenario({ server, scenario, keys, options }));
     }
@@ -469,6 +490,7 @@ async function benchmark(options: Options, database: BenchDatabase): Promise<Sce
 
 async function main(): Promise<void> {
   const options = readOptions();
+  const scenarios = selectScenarios();
   const loadAverage = os.loadavg()[0] ?? 0;
   const database = await createBenchDatabase();
   // Ctrl-C reaches the server too (same process group); the database must not be left behind.
@@ -478,14 +500,16 @@ async function main(): Promise<void> {
   });
   let results: ScenarioResult[];
   try {
-    results = await benchmark(options, database);
+    results = await benchmark(options, scenarios, database);
   } finally {
     await database.drop();
   }
   const section = formatSection({ mode: database.mode, results, options }, loadAverage);
-  writeResults(database.mode, section);
   process.stdout.write(`\n${section.split('\n').slice(1, -1).join('\n')}\n`);
-  process.stdout.write(`\nwritten to ${path.relative(process.cwd(), RESULTS_FILE)}\n`);
+  if (scenarios.length === SCENARIOS.length) {
+    writeResults(database.mode, section);
+    process.stdout.write(`\nwritten to ${path.relative(process.cwd(), RESULTS_FILE)}\n`);
+  }
   const invalid = formatInvalid(results);
   if (invalid.length > 0) {
     process.stderr.write(`\n${'!'.repeat(72)}\n${invalid.join('\n')}\n${'!'.repeat(72)}\n`);

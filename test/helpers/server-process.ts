@@ -27,6 +27,8 @@ export type StartOptions = {
   env: NodeJS.ProcessEnv;
   // More arguments for `etax serve`, such as --no-workers.
   args?: string[];
+  // Options for node itself, e.g. --cpu-prof.
+  nodeArgs?: string[];
 };
 
 // Ports that nobody listens on now. The child must be told its port up front so that the caller
@@ -51,8 +53,10 @@ export async function freePort(): Promise<number> {
 
 // Spawns `node bin/etax.js serve` on 127.0.0.1:port. Output is piped, not inherited, so a
 // passing run stays quiet while a failed start can still show what the server said.
-export function startServerProcess({ port, env, args = [] }: StartOptions): ServerProcess {
-  const child = spawn(process.execPath, [CLI, 'serve', ...args], {
+export function startServerProcess(
+  { port, env, args = [], nodeArgs = [] }: StartOptions,
+): ServerProcess {
+  const child = spawn(process.execPath, [...nodeArgs, CLI, 'serve', ...args], {
     cwd: ROOT,
     env: { ...env, PORT: String(port), HOST },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,6 +4,7 @@ import type { Environment } from '../accounts/keys.ts';
 import type { Db, Executor } from '../db/connect.ts';
 import { ApiError } from '../errors.ts';
 import { createBalanceReader } from './balance-reader.ts';
+import { createLedgerBatches, type LedgerBatches } from './ledger-batches.ts';
 import { settle } from './settle.ts';
 import * as store from './store.ts';
 
@@ -48,14 +49,16 @@ async function getBalance(tx: Executor, key: BalanceKey): Promise<PointBalance> 
 // balance below the amount is 402; a balance that covers it while other reservations hold the
 // difference is 409.
 async function reserve(
-  tx: Executor,
+  into: Executor | LedgerBatches,
   deps: Deps,
   input: BalanceKey & { operation: string; points: number },
 ): Promise<Reservation> {
   assert(Number.isSafeInteger(input.points));
   assert(input.points > 0, 'a reservation must be for a positive amount');
   const reservationId = newId('reservation');
-  const row = await store.reserve(tx, { ...input, reservationId, ttlMs: deps.reservationTtlMs });
+  const row = 'reserve' in into
+    ? await into.reserve({ ...input, reservationId })
+    : await store.reserve(into, { ...input, reservationId, ttlMs: deps.reservationTtlMs });
   if (row.reservationId !== null) {
     assert.equal(row.reservationId, reservationId);
     return { reservationId, reservedPoints: input.points };
@@ -67,18 +70,19 @@ async function reserve(
 
 // Captures exactly what the operation charges and releases the rest, at most once.
 async function capture(
-  tx: Executor,
+  into: Executor | LedgerBatches,
   input: { reservation: Reservation; chargePoints: number },
 ): Promise<SettleOutcome> {
   const { capturedPoints, releasedPoints } = settle({
     reservedPoints: input.reservation.reservedPoints,
     chargePoints: input.chargePoints,
   });
-  const row = await store.capture(tx, {
+  const item = {
     reservationId: input.reservation.reservationId,
     capturedPoints,
     ledgerEntryId: newId('ledgerEntry'),
-  });
+  };
+  const row = 'capture' in into ? await into.capture(item) : await store.capture(into, item);
   if (row === null) return { kind: 'alreadySettled' };
   assert.equal(row.reservationPoints, input.reservation.reservedPoints);
   assert.equal(row.ledgerEntryCount, capturedPoints > 0 ? 1 : 0);
@@ -131,11 +135,19 @@ export function createPointsService(deps: Deps) {
     db,
     preparedStatements: deps.preparedStatements ?? false,
   });
+  // Outside a transaction, reservations and captures of concurrent requests share statements.
+  const batches = createLedgerBatches({
+    db,
+    reservationTtlMs: deps.reservationTtlMs,
+    preparedStatements: deps.preparedStatements ?? false,
+  });
   return {
     getBalance: async (key: BalanceKey, tx?: Executor) =>
       tx === undefined ? toBalance((await readBalance(key)) ?? NO_BALANCE) : getBalance(tx, key),
-    reserve: (input: Parameters<typeof reserve>[2], tx: Executor = db) => reserve(tx, deps, input),
-    capture: (input: Parameters<typeof capture>[1], tx: Executor = db) => capture(tx, input),
+    reserve: (input: Parameters<typeof reserve>[2], tx?: Executor) =>
+      reserve(tx ?? batches, deps, input),
+    capture: (input: Parameters<typeof capture>[1], tx?: Executor) =>
+      capture(tx ?? batches, input),
     release: (reservation: Reservation, tx: Executor = db) => release(tx, reservation),
     grant: (input: Parameters<typeof grant>[1], tx: Executor = db) => grant(tx, input),
     expireStaleReservations: (tx: Executor = db) => expireStaleReservations(tx),

@@ -222,3 +222,164 @@ export async function auditBalance(tx: Executor, key: BalanceKey) {
   return result.rows[0]!;
 }
 
+
+export type ReserveItem = BalanceKey & { reservationId: string; operation: string; points: number };
+type ReserveManyRow = { reservationId: string; accepted: boolean; postedPoints: number | null };
+
+const RESERVE_MANY_SQL = `
+      with recursive request as (
+        select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[])
+          with ordinality as r(id, account_id, environment, operation, points, position)
+      ), locked as (
+        select b.account_id, b.environment, b.posted_points, b.reserved_points
+          from point_balances b
+         where (b.account_id, b.environment) in (select account_id, environment from request)
+         order by b.account_id, b.environment
+           for update
+      ), ranked as (
+        select r.*, row_number() over (partition by r.account_id, r.environment
+                                       order by r.position) as turn
+          from request r
+      ), walk (account_id, environment, turn, id, accepted, available_points) as (
+        select account_id, environment, 0::bigint, null::text, false,
+               posted_points - reserved_points
+          from locked
+        union all
+        select w.account_id, w.environment, w.turn + 1, r.id, r.points <= w.available_points,
+               case when r.points <= w.available_points
+                    then w.available_points - r.points else w.available_points end
+          from walk w
+          join ranked r on r.account_id = w.account_id and r.environment = w.environment
+                       and r.turn = w.turn + 1
+      ), accepted as (
+        select r.* from ranked r join walk w on w.id = r.id where w.accepted
+      ), totals as (
+        select account_id, environment, sum(points)::bigint as points
+          from accepted group by account_id, environment
+      ), updated as (
+        update point_balances b
+           set reserved_points = b.reserved_points + totals.points, updated_at = now()
+          from totals
+         where b.account_id = totals.account_id and b.environment = totals.environment
+        returning b.account_id
+      ), inserted as (
+        insert into point_reservations
+          (id, account_id, environment, operation, reserved_points, expires_at)
+        select id, account_id, environment, operation, points,
+               now() + $6::bigint * interval '1 millisecond'
+          from accepted
+        returning id
+      )
+      select r.id as "reservationId", (i.id is not null) as "accepted",
+             l.posted_points as "postedPoints"
+        from request r
+        left join inserted i on i.id = r.id
+        left join locked l on l.account_id = r.account_id and l.environment = r.environment
+       order by r.position`;
+
+// reserve() for many requests in one statement. The balances involved are locked in key order,
+// so concurrent batches (from any process) never deadlock on each other. Per balance, the walk
+// takes the items in order and accepts each that the points still available cover, exactly as
+// running them one by one would.
+export async function reserveMany(
+  db: Db,
+  items: readonly ReserveItem[],
+  ttlMs: number,
+  statementName?: string,
+): Promise<ReserveManyRow[]> {
+  const result = await db.$client.query<ReserveManyRow>({
+    name: statementName,
+    text: RESERVE_MANY_SQL,
+    values: [
+      items.map((item) => item.reservationId),
+      items.map((item) => item.accountId),
+      items.map((item) => item.environment),
+      items.map((item) => item.operation),
+      items.map((item) => item.points),
+      ttlMs,
+    ],
+  });
+  return result.rows;
+}
+
+export type CaptureItem = { reservationId: string; capturedPoints: number; ledgerEntryId: string };
+type CaptureManyRow = SettledRow & { reservationId: string };
+
+const CAPTURE_MANY_SQL = `
+      with request as (
+        select * from unnest($1::text[], $2::bigint[], $3::text[])
+          with ordinality as r(reservation_id, captured_points, ledger_entry_id, position)
+      ), locked as (
+        select b.account_id, b.environment
+          from point_balances b
+         where (b.account_id, b.environment) in (
+                 select p.account_id, p.environment from point_reservations p
+                   join request r on r.reservation_id = p.id)
+         order by b.account_id, b.environment
+           for update
+      ), settled as (
+        update point_reservations p
+           set status = 'captured', captured_points = r.captured_points, settled_at = now()
+          from request r
+         where p.id = r.reservation_id and p.status = 'reserved'
+           and p.reserved_points >= r.captured_points
+           and (select count(*) from locked) >= 0
+        returning p.id, p.account_id, p.environment, p.reserved_points, r.captured_points,
+                  r.ledger_entry_id, r.position
+      ), totals as (
+        select account_id, environment, sum(captured_points)::bigint as captured_points,
+               sum(reserved_points)::bigint as reserved_points
+          from settled group by account_id, environment
+      ), balance as (
+        update point_balances b
+           set posted_points = b.posted_points - totals.captured_points,
+               reserved_points = b.reserved_points - totals.reserved_points,
+               updated_at = now()
+          from totals
+         where b.account_id = totals.account_id and b.environment = totals.environment
+        returning b.account_id, b.environment, b.posted_points, b.reserved_points
+      ), ordered as (
+        select s.*, bal.posted_points as final_posted_points,
+               bal.reserved_points as final_reserved_points,
+               coalesce(sum(s.captured_points) over (
+                 partition by s.account_id, s.environment order by s.position
+                 rows between 1 following and unbounded following), 0) as later_captured_points
+          from settled s
+          join balance bal on bal.account_id = s.account_id and bal.environment = s.environment
+      ), entry as (
+        insert into point_ledger_entries
+          (id, account_id, environment, kind, amount_points, balance_after_points, reservation_id)
+        select ledger_entry_id, account_id, environment, 'capture', -captured_points,
+               final_posted_points + later_captured_points, id
+          from ordered
+         where captured_points > 0
+        returning reservation_id
+      )
+      select o.id as "reservationId", o.account_id as "accountId",
+             o.environment as "environment", o.reserved_points as "reservationPoints",
+             o.final_posted_points + o.later_captured_points as "postedPoints",
+             o.final_reserved_points as "reservedPoints",
+             (select count(*) from entry e where e.reservation_id = o.id)::int
+               as "ledgerEntryCount"
+        from ordered o`;
+
+// capture() for many reservations in one statement; a reservation already settled gets no row.
+// Balances are locked in key order first, as in reserveMany (the count makes the update wait
+// until every lock is held; an EXISTS would stop at the first). Each ledger entry records the
+// balance after it, in the order of the batch.
+export async function captureMany(
+  db: Db,
+  items: readonly CaptureItem[],
+  statementName?: string,
+): Promise<CaptureManyRow[]> {
+  const result = await db.$client.query<CaptureManyRow>({
+    name: statementName,
+    text: CAPTURE_MANY_SQL,
+    values: [
+      items.map((item) => item.reservationId),
+      items.map((item) => item.capturedPoints),
+      items.map((item) => item.ledgerEntryId),
+    ],
+  });
+  return result.rows;
+}

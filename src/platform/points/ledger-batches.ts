@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import type { Db } from '../db/connect.ts';
+import { createBatcher } from './batcher.ts';
+import * as store from './store.ts';
+
+// Reservations and captures made outside a transaction (every paid request's reserve → work →
+// capture) share one statement per batch (batcher.ts), so a busy server pays one round trip and
+// one commit for many requests. The statements lock balances in key order, so batches from many
+// processes queue behind each other instead of deadlocking; the expiry sweep does not, so a
+// deadlock (the whole statement rolled back) is retried.
+
+const BATCHES_IN_FLIGHT_MAX = 2;
+const ITEMS_PER_BATCH_MAX = 200;
+// PostgreSQL's code for a transaction chosen as a deadlock victim.
+const DEADLOCK_DETECTED = '40P01';
+const DEADLOCK_ATTEMPTS_MAX = 5;
+
+type ReserveResult = { reservationId: string | null; postedPoints: number | null };
+
+export type LedgerBatches = {
+  reserve(item: store.ReserveItem): Promise<ReserveResult>;
+  capture(item: store.CaptureItem): Promise<store.SettledRow | null>;
+};
+
+async function retryingDeadlocks<T>(statement: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await statement();
+    } catch (error) {
+      const deadlock = (error as { code?: string }).code === DEADLOCK_DETECTED;
+      if (!deadlock || attempt >= DEADLOCK_ATTEMPTS_MAX) throw error;
+    }
+  }
+}
+
+type LedgerBatchesOptions = { db: Db; reservationTtlMs: number; preparedStatements: boolean };
+
+export function createLedgerBatches(options: LedgerBatchesOptions): LedgerBatches {
+  const { db, reservationTtlMs } = options;
+  // Named statements are planned once per connection; the embedded database cannot use them
+  // (store.findBalances says why).
+  const named = (name: string) => (options.preparedStatements ? name : undefined);
+
+  const reserve = createBatcher<store.ReserveItem, ReserveResult>({
+    inFlightMax: BATCHES_IN_FLIGHT_MAX,
+    itemsPerBatchMax: ITEMS_PER_BATCH_MAX,
+    async run(items) {
+      const rows = await retryingDeadlocks(() =>
+        store.reserveMany(db, items, reservationTtlMs, named('points_reserve_many')));
+      assert.equal(rows.length, items.length);
+      return rows.map((row, index) => {
+        assert.equal(row.reservationId, items[index]!.reservationId);
+        return {
+          reservationId: row.accepted ? row.reservationId : null,
+          postedPoints: row.postedPoints,
+        };
+      });
+    },
+  });
+
+  const capture = createBatcher<store.CaptureItem, store.SettledRow | null>({
+    inFlightMax: BATCHES_IN_FLIGHT_MAX,
+    itemsPerBatchMax: ITEMS_PER_BATCH_MAX,
+    async run(items) {
+      // A reservation captured twice in one batch: the first capture settles it and the later
+      // ones find it settled, as they would one after the other.
+      const firstCaptures = new Map<string, store.CaptureItem>();
+      for (const item of items) {
+        if (!firstCaptures.has(item.reservationId)) firstCaptures.set(item.reservationId, item);
+      }
+      const unique = [...firstCaptures.values()];
+      const rows = await retryingDeadlocks(() =>
+        store.captureMany(db, unique, named('points_capture_many')));
+      assert(rows.length <= unique.length);
+      const byReservation = new Map(rows.map((row) => [row.reservationId, row]));
+      return items.map((item) => (firstCaptures.get(item.reservationId) === item
+        ? byReservation.get(item.reservationId) ?? null
+        : null));
+    },
+  });
+
+  return { reserve, capture };
+}
