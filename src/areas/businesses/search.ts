@@ -10,12 +10,13 @@ import type { SearchProfileRowsOptions, SearchRankKey } from './store.ts';
 // Profile search (docs/business-profiles.md § Search): query parsing, the opaque cursor, and the
 // two search sources — the profile store for live keys and the sandbox profiles for test keys.
 // Both rank the same way (store.ts § SearchRankKey): the exact number, then number prefixes,
-// then name matches by trigram similarity, ties by number.
+// then exact names, then other name matches by trigram similarity, ties by number.
 
 export const SEARCH_QUERY_LENGTH_MAX = 100;
 const NUMBER_DIGITS = 10;
 const SCORE_MAX = 1_000_000;
-const TIER_NAME = 2;
+const TIER_EXACT_NAME = 2;
+const TIER_NAME = 3;
 
 export type RankedProfile = { profile: BusinessProfile; rank: SearchRankKey };
 export type ProfileSearch = (options: SearchProfileRowsOptions) => Promise<RankedProfile[]>;
@@ -112,10 +113,12 @@ export function createSandboxProfileSearch(): ProfileSearch {
           : number.startsWith(digits) ? 1 : TIER_NAME;
       const nameMatch = names.some((name) => name.toLowerCase().includes(needle));
       if (numberTier === TIER_NAME && !nameMatch) continue;
-      const score = numberTier < TIER_NAME
+      const tier = numberTier < TIER_NAME ? numberTier
+        : names.some((name) => name.toLowerCase() === needle) ? TIER_EXACT_NAME : TIER_NAME;
+      const score = tier < TIER_NAME
         ? 0
         : Math.round(Math.max(...names.map((name) => similarity(name, text))) * SCORE_MAX);
-      const rank = { tier: numberTier, score, businessRegistrationNumber: number };
+      const rank = { tier, score, businessRegistrationNumber: number };
       ranked.push({ profile, rank });
     }
     return ranked

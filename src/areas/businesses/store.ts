@@ -71,7 +71,8 @@ export async function upsertProfileRows(
   const columns = getTableColumns(businessProfiles);
   const set: Record<string, SQL> = {};
   for (const [key, column] of Object.entries(columns)) {
-    if (key === 'businessRegistrationNumber' || key === 'updatedAt') continue;
+    // The key stays, the time is set below, and a generated column is never written.
+    if (['businessRegistrationNumber', 'updatedAt', 'nameGrams'].includes(key)) continue;
     set[key] = sql.raw(`excluded.${column.name}`);
   }
   await tx
@@ -98,10 +99,10 @@ export async function upsertProfileRows(
 }
 
 // Profile search (docs/business-profiles.md § Search). The rank key of a row orders results:
-// tier ascending (0 the exact number, 1 a number prefix, 2 a name match), score descending
-// (0 for a number match; for a name match the trigram similarity of the query with the business
-// or representative name, in millionths: an integer, so a cursor compares exactly), then the
-// number ascending.
+// tier ascending (0 the exact number, 1 a number prefix, 2 an exact name, 3 a partial name
+// match), score descending (0 for tiers 0 to 2; for a partial name match the trigram similarity
+// of the query with the business or representative name, in millionths: an integer, so a cursor
+// compares exactly), then the number ascending.
 export type SearchRankKey = { tier: number; score: number; businessRegistrationNumber: string };
 
 export type SearchProfileRowsOptions = {
@@ -125,6 +126,35 @@ function likeEscape(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
+// A name query ranks at most this many partial matches (plus every exact match): enough to
+// page through any specific query, while a query that matches a large part of the store still
+// answers quickly (docs/business-profiles.md § Search).
+export const NAME_CANDIDATES_MAX = 1_000;
+
+// The numbers a search ranks, each set found through an index: partial name matches through the
+// name grams, exact names through the lower-case name indexes, and number prefixes in number
+// order from the cursor on (number matches rank by number, so a page needs only `limit` more).
+function searchCandidates(options: SearchProfileRowsOptions, pattern: string): SQL[] {
+  const { text, digits, after, limit } = options;
+  const candidates = [
+    sql`(select business_registration_number from business_profiles
+          where name_grams @> etax_query_grams(${text})
+            and (organization_name ilike ${pattern} or representative_name ilike ${pattern})
+          limit ${NAME_CANDIDATES_MAX})`,
+    sql`(select business_registration_number from business_profiles
+          where lower(organization_name) = lower(${text})
+             or lower(representative_name) = lower(${text}))`,
+  ];
+  if (digits !== null && (after === null || after.tier < 2)) {
+    const from = after === null ? sql`` : sql`and business_registration_number > ${
+      after.businessRegistrationNumber}`;
+    candidates.push(sql`(select business_registration_number from business_profiles
+          where business_registration_number like ${`${digits}%`} ${from}
+          order by business_registration_number limit ${limit})`);
+  }
+  return candidates;
+}
+
 export async function searchProfileRows(
   tx: Executor,
   options: SearchProfileRowsOptions,
@@ -134,21 +164,20 @@ export async function searchProfileRows(
   const organizationName = sql`coalesce(${businessProfiles.organizationName}, '')`;
   const representativeName = sql`coalesce(${businessProfiles.representativeName}, '')`;
   const pattern = `%${likeEscape(text)}%`;
+  const exactName = sql`(lower(${businessProfiles.organizationName}) = lower(${text})
+    or lower(${businessProfiles.representativeName}) = lower(${text}))`;
   const tier = digits === null
-    ? sql<number>`2`
+    ? sql<number>`(case when ${exactName} then 2 else 3 end)`
     : sql<number>`(case when ${number} = ${digits} then 0
-        when ${number} like ${`${digits}%`} then 1 else 2 end)`;
-  // A number match ranks by its tier alone: its score is 0.
-  const score = sql<number>`(case when ${tier} < 2 then 0 else round(greatest(
+        when ${number} like ${`${digits}%`} then 1 when ${exactName} then 2 else 3 end)`;
+  // A number or exact name match ranks by its tier alone: its score is 0.
+  const score = sql<number>`(case when ${tier} < 3 then 0 else round(greatest(
       similarity(${organizationName}, ${text}), word_similarity(${text}, ${organizationName}),
       similarity(${representativeName}, ${text}), word_similarity(${text}, ${representativeName})
     ) * 1000000) end)::integer`;
-  const matches: SQL[] = [
-    sql`${businessProfiles.organizationName} ilike ${pattern}`,
-    sql`${businessProfiles.representativeName} ilike ${pattern}`,
+  const conditions: SQL[] = [
+    sql`${number} in (${sql.join(searchCandidates(options, pattern), sql` union `)})`,
   ];
-  if (digits !== null) matches.push(sql`${number} like ${`${digits}%`}`);
-  const conditions: SQL[] = [sql`(${sql.join(matches, sql` or `)})`];
   if (after !== null) {
     conditions.push(sql`(${tier} > ${after.tier}
       or (${tier} = ${after.tier} and ${score} < ${after.score})

@@ -196,15 +196,19 @@ export const businessProfiles = pgTable(
     registrationCheckedAt: timestamp('registration_checked_at', { withTimezone: true }),
     taxationType: text('taxation_type'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    // The one- and two-character pieces of both names (migration 0004 defines the function).
+    nameGrams: text('name_grams').array().notNull().generatedAlwaysAs(sql`etax_name_grams(
+      coalesce(organization_name, '')) || etax_name_grams(coalesce(representative_name, ''))`),
   },
   (table) => [
-    // Profile search (docs/business-profiles.md § Search): trigram indexes (pg_trgm) serve the
-    // partial-match ILIKE and the word-similarity operator on names; the primary key serves
-    // exact numbers and text_pattern_ops number prefixes.
-    index('business_profiles_organization_name_trgm')
-      .using('gin', table.organizationName.op('gin_trgm_ops')),
-    index('business_profiles_representative_name_trgm')
-      .using('gin', table.representativeName.op('gin_trgm_ops')),
+    // Profile search (docs/business-profiles.md § Search): the grams' GIN index finds partial
+    // name matches, the lower-case name indexes exact ones, and text_pattern_ops serves number
+    // prefixes.
+    index('business_profiles_name_grams').using('gin', table.nameGrams),
+    index('business_profiles_organization_name_lower')
+      .on(sql`lower(${table.organizationName})`),
+    index('business_profiles_representative_name_lower')
+      .on(sql`lower(${table.representativeName})`),
     index('business_profiles_number_prefix')
       .using('btree', table.businessRegistrationNumber.op('text_pattern_ops')),
     check(

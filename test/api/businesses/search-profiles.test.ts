@@ -5,7 +5,7 @@
 // query, limit or cursor, test keys searching only the sandbox and live keys only the store.
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upsertProfileRows } from '../../../src/areas/businesses/store.ts';
+import { NAME_CANDIDATES_MAX, upsertProfileRows } from '../../../src/areas/businesses/store.ts';
 import type { Environment } from '../../../src/platform/accounts/keys.ts';
 import {
   SANDBOX_BUSINESS_NUMBERS as NUMBERS,
@@ -194,6 +194,63 @@ describe('happy: live keys search the profile store', () => {
     const page = await searchOk(account.keys.live, { query: NUMBERS.corporation });
     expect(page).toEqual({ results: [], nextCursor: null });
     expect((await searchOk(account.keys.live, { query: '이택스' })).results).toEqual([]);
+  });
+});
+
+describe('a query that matches more profiles than search ranks', () => {
+  // NAME_CANDIDATES_MAX + 5 partial matches of '대량상사', and one exact match stored last.
+  const BULK_COUNT = NAME_CANDIDATES_MAX + 5;
+  const bulkNumber = (index: number) => `33${String(index).padStart(8, '0')}`;
+  const EXACT_NUMBER = '3399999999';
+
+  beforeAll(async () => {
+    await app.platform.database.db.transaction(async (tx) => {
+      await upsertProfileRows(tx, Array.from({ length: BULK_COUNT }, (_, index) => ({
+        profile: {
+          businessRegistrationNumber: bulkNumber(index),
+          organizationName: `대량상사 ${index}호점`,
+          representativeName: '김대량',
+        },
+        formerNames: [],
+      })));
+      await upsertProfileRows(tx, [{
+        profile: { businessRegistrationNumber: EXACT_NUMBER, organizationName: '대량상사' },
+        formerNames: [],
+      }]);
+    });
+  });
+
+  async function pageThrough(key: string, query: string): Promise<string[]> {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const params: Record<string, string | number> = { query, limit: 100 };
+      if (cursor !== null) params.cursor = cursor;
+      const page = await searchOk(key, params);
+      seen.push(...numbersOf(page));
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    return seen;
+  }
+
+  it('ranks at most NAME_CANDIDATES_MAX partial name matches, every exact match first',
+    async () => {
+      const account = await fundedAccount(100_000, 'live');
+      const seen = await pageThrough(account.keys.live, '대량상사');
+      expect(seen[0]).toBe(EXACT_NUMBER);
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(seen.length).toBeGreaterThanOrEqual(NAME_CANDIDATES_MAX);
+      expect(seen.length).toBeLessThanOrEqual(NAME_CANDIDATES_MAX + 1);
+      await expectBalance(account, 100_000 - seen.length * PRICE_POINTS, 'live');
+    });
+
+  it('pages through every number prefix match: numbers are not capped', async () => {
+    const account = await fundedAccount(100_000, 'live');
+    const seen = await pageThrough(account.keys.live, '33');
+    expect(seen).toEqual([
+      ...Array.from({ length: BULK_COUNT }, (_, index) => bulkNumber(index)),
+      EXACT_NUMBER,
+    ]);
   });
 });
 
