@@ -30,8 +30,10 @@ const COMMON_ERRORS: Array<ErrorCode | typeof UNAUTHENTICATED> = [
   UNAUTHENTICATED, 'INVALID_REQUEST', 'RATE_LIMITED', 'INTERNAL_SERVER_ERROR',
 ];
 const errors = (...codes: ErrorCode[]) => errorResponses(...COMMON_ERRORS, ...codes);
-// The endpoint id as a regular-expression parameter, so `:rotateSecret` can follow it.
-const ENDPOINT_ID_PARAMETER = ':endpointId(^[A-Za-z0-9_-]+)';
+// The endpoint id as a regular-expression parameter, so `:rotateSecret` can follow it. The
+// expression is loose on purpose: any other segment reaches the route and its schema answers
+// 400 naming the parameter, rather than a bare 404 for a route that seems not to exist.
+const ENDPOINT_ID_PARAMETER = ':endpointId(^[^:/]+)';
 
 function callerOf(request: FastifyRequest) {
   const { accountId, environment } = requireAuth(request);
