@@ -134,6 +134,23 @@ describe('happy', () => {
 });
 
 describe('errors', () => {
+  it('refuses to record data that does not match its event type, and records nothing', async () => {
+    const account = await app.createAccount();
+    const scope = { accountId: account.accountId, environment: 'test' as const };
+    const db = app.platform.database.db;
+    const wrong = app.webhooks.recordEvent(db, scope, {
+      type: 'TAX_INVOICE_ISSUANCE_SUCCESS',
+      // @ts-expect-error: the catalogue types reject a payload of another shape at compile time.
+      data: { issuanceKey: 'iss_1' },
+    });
+    await expect(wrong).rejects.toThrow(/does not match its schema/);
+    const cast = { type: 'CERTIFICATE_REGISTRATION_SUCCESS', data: ISSUANCE_SUCCESS.data };
+    await expect(app.webhooks.recordEvent(db, scope, cast as never))
+      .rejects.toThrow(/does not match its schema/);
+    const listed = await request(app, account.keys.test, 'GET', '/v1/webhookEvents');
+    expect(listed.json().results).toEqual([]);
+  });
+
   it('returns 409 WEBHOOK_ENDPOINT_DISABLED when resending to a disabled endpoint', async () => {
     const account = await app.createAccount();
     const endpoint = await createEndpoint(account.keys.test);
