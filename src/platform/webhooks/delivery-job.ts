@@ -10,6 +10,7 @@ import {
   cancelDelivery,
   findDeliveryForAttempt,
   insertAttempt,
+  lockDeliveryForAttempt,
   updateDeliveryAfterAttempt,
 } from './store.ts';
 import { targetPolicyFor, type ResolveHost } from './target-policy.ts';
@@ -63,44 +64,54 @@ function deliveryHeaders(found: Found, attemptNumber: number, now: Date, body: s
   };
 }
 
+// Records an attempt and moves its delivery on, in one transaction: completed, or the next
+// attempt queued at the time the retry schedule gives.
+async function recordAttempt(
+  deps: DelivererDeps,
+  job: DeliveryJobData,
+  startedAt: Date,
+  outcome: AttemptOutcome,
+): Promise<AttemptResult> {
+  const finishedAt = deps.now();
+  const next = outcome.succeeded
+    ? null
+    : nextAttemptAt({ attemptNumber: job.attemptNumber, now: finishedAt, random: deps.random() });
+  const status = outcome.succeeded ? 'succeeded' : next === null ? 'failed' : 'pending';
+  return deps.db.transaction(async (tx) => {
+    if (!(await lockDeliveryForAttempt(tx, job.deliveryId, job.attemptNumber))) {
+      return 'skipped' as const;
+    }
+    const fresh = await insertAttempt(tx, {
+      deliveryId: job.deliveryId,
+      attemptNumber: job.attemptNumber,
+      outcome: outcome.succeeded ? 'succeeded' : 'failed',
+      responseStatus: outcome.responseStatus,
+      durationMs: outcome.durationMs,
+      error: outcome.error,
+      startedAt,
+      finishedAt,
+    });
+    if (!fresh) return 'skipped' as const;
+    const moved = await updateDeliveryAfterAttempt(tx, {
+      ...job, status, nextAttemptAt: next, responseStatus: outcome.responseStatus,
+      durationMs: outcome.durationMs, error: outcome.error,
+      completedAt: status === 'pending' ? null : finishedAt,
+    });
+    if (!moved) return 'skipped' as const;
+    if (next !== null) {
+      await deps.queueDelivery(tx, {
+        deliveryId: job.deliveryId, attemptNumber: job.attemptNumber + 1, startAfter: next,
+      });
+    }
+    return status === 'pending' ? 'retrying' as const : status;
+  });
+}
+
 export function createDeliverer(deps: DelivererDeps) {
   const agentFor = new Map<Environment, ReturnType<typeof createDeliveryAgent>>();
   for (const environment of ['test', 'live'] as const) {
     const policy = targetPolicyFor(environment, deps.privateTargetsAllowed);
     agentFor.set(environment, createDeliveryAgent(policy, deps.resolveHost, deps.timeoutMs));
-  }
-
-  async function record(job: DeliveryJobData, startedAt: Date, outcome: AttemptOutcome) {
-    const finishedAt = deps.now();
-    const next = outcome.succeeded
-      ? null
-      : nextAttemptAt({ attemptNumber: job.attemptNumber, now: finishedAt, random: deps.random() });
-    const status = outcome.succeeded ? 'succeeded' : next === null ? 'failed' : 'pending';
-    return deps.db.transaction(async (tx) => {
-      const fresh = await insertAttempt(tx, {
-        deliveryId: job.deliveryId,
-        attemptNumber: job.attemptNumber,
-        outcome: outcome.succeeded ? 'succeeded' : 'failed',
-        responseStatus: outcome.responseStatus,
-        durationMs: outcome.durationMs,
-        error: outcome.error,
-        startedAt,
-        finishedAt,
-      });
-      if (!fresh) return 'skipped' as const;
-      const moved = await updateDeliveryAfterAttempt(tx, {
-        ...job, status, nextAttemptAt: next, responseStatus: outcome.responseStatus,
-        durationMs: outcome.durationMs, error: outcome.error,
-        completedAt: status === 'pending' ? null : finishedAt,
-      });
-      if (!moved) return 'skipped' as const;
-      if (next !== null) {
-        await deps.queueDelivery(tx, {
-          deliveryId: job.deliveryId, attemptNumber: job.attemptNumber + 1, startAfter: next,
-        });
-      }
-      return status === 'pending' ? 'retrying' as const : status;
-    });
   }
 
   // Works one attempt; what it did is returned for tests and logs.
@@ -124,8 +135,11 @@ export function createDeliverer(deps: DelivererDeps) {
       dispatcher: agentFor.get(found.endpoint.environment as Environment)!,
       timeoutMs: deps.timeoutMs,
     });
-    const result = await record(job, startedAt, outcome);
-    deps.log.debug({ ...job, result, responseStatus: outcome.responseStatus }, 'webhook attempt');
+    const result = await recordAttempt(deps, job, startedAt, outcome);
+    const details = { ...job, result, responseStatus: outcome.responseStatus };
+    // A delivery that used up its attempts is worth an operator's look; the rest is routine.
+    if (result === 'failed') deps.log.warn(details, 'webhook delivery failed after every attempt');
+    else deps.log.debug(details, 'webhook attempt');
     return result;
   }
 

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../db/connect.ts';
 import type { Environment } from '../accounts/keys.ts';
 import {
@@ -62,6 +62,24 @@ export async function findDeliveryForAttempt(tx: Executor, deliveryId: string) {
     .where(eq(webhookDeliveries.id, deliveryId))
     .limit(1);
   return row ?? null;
+}
+
+// Locks a delivery that still waits for this attempt; false when it was deleted with its
+// endpoint, finished, canceled or already moved past this attempt meanwhile.
+export async function lockDeliveryForAttempt(
+  tx: Executor,
+  deliveryId: string,
+  attemptNumber: number,
+): Promise<boolean> {
+  const rows = await tx.select({ id: webhookDeliveries.id }).from(webhookDeliveries)
+    .where(and(
+      eq(webhookDeliveries.id, deliveryId),
+      eq(webhookDeliveries.status, 'pending'),
+      lt(webhookDeliveries.attemptCount, attemptNumber),
+    ))
+    .for('update')
+    .limit(1);
+  return rows.length === 1;
 }
 
 export type AttemptRow = typeof webhookDeliveryAttempts.$inferInsert;

@@ -237,6 +237,39 @@ describe('retries', () => {
   });
 });
 
+describe('jobs that run twice or late', () => {
+  it('records an attempt once when its job runs twice, even at the same time', async () => {
+    const account = await app.createAccount();
+    const endpoint = await createEndpoint(account.keys.test);
+    receiver.answers.push({ status: 500 }, { status: 500 });
+    await record(account);
+    const [job] = await queuedDeliveryJobs(app);
+    await app.platform.database.pool.query('delete from pgboss.job where id = $1', [job!.id]);
+    const results = await Promise.all([
+      app.webhooks.deliverer.runAttempt(job!.data),
+      app.webhooks.deliverer.runAttempt(job!.data),
+    ]);
+    expect(results.sort()).toEqual(['retrying', 'skipped']);
+    expect(await app.webhooks.deliverer.runAttempt(job!.data)).toBe('skipped');
+    const queued = await queuedDeliveryJobs(app);
+    expect(queued.map((queuedJob) => queuedJob.data.attemptNumber)).toEqual([2]);
+    const [logged] = await deliveries(account.keys.test, endpoint.id);
+    expect(logged).toMatchObject({ status: 'pending', attemptCount: 1 });
+    expect(logged!.attempts).toHaveLength(1);
+  });
+
+  it('sends nothing for a delivery whose endpoint was deleted', async () => {
+    const account = await app.createAccount();
+    const endpoint = await createEndpoint(account.keys.test);
+    await record(account);
+    const deleted = await request(app, account.keys.test, 'DELETE',
+      `/v1/webhookEndpoints/${endpoint.id}`);
+    expect(deleted.statusCode).toBe(204);
+    expect(await workQueuedDeliveries(app)).toEqual(['skipped']);
+    expect(receiver.received).toEqual([]);
+  });
+});
+
 describe('security', () => {
   it('refuses to connect when a live endpoint\'s host later resolves to a private address',
     async () => {
