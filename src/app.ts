@@ -174,6 +174,8 @@ export function buildRegistrationStatusService(
   });
 }
 
+// One delivery queuer serves the recorder, the resend operation and the worker's retries, so
+// every delivery job is staged the same way (docs/webhooks.md).
 export function buildWebhooks(
   platform: Platform,
   jobs: Jobs,
