@@ -12,6 +12,7 @@ import {
   createRegistrationStatusService,
   type RegistrationStatusService,
 } from './areas/businesses/registration-status.ts';
+import { createWebhooksService, type WebhooksService } from './areas/webhooks/service.ts';
 import type { Config } from './config.ts';
 import { createAccountsService, type AccountsService } from './platform/accounts/service.ts';
 import { createKeyCache } from './platform/auth.ts';
@@ -27,6 +28,17 @@ import { buildPriceTable, type PriceTable } from './platform/points/prices.ts';
 import { createCharger, type Charger } from './platform/points/charge.ts';
 import { expireReservationsJobDefinition } from './platform/points/expire-job.ts';
 import { buildRateLimitPolicies, createRateLimiter } from './platform/ratelimit.ts';
+import {
+  createDeliverer,
+  deliveryJobDefinition,
+  type Deliverer,
+} from './platform/webhooks/delivery-job.ts';
+import {
+  createDeliveryQueuer,
+  createEventRecorder,
+  type RecordEvent,
+} from './platform/webhooks/events.ts';
+import { resolveWithSystem, type ResolveHost } from './platform/webhooks/target-policy.ts';
 import { buildServer, type ServerDeps } from './server.ts';
 import { createLiveBanks } from './upstream/banks/live.ts';
 import { createSandboxBanks } from './upstream/banks/sandbox.ts';
@@ -85,7 +97,23 @@ export type App = {
   platform: Platform;
   server: FastifyInstance;
   jobs: Jobs;
+  webhooks: Webhooks;
   close(): Promise<void>;
+};
+
+// Webhooks: the management service, the recorder areas call in their transactions, and the
+// delivery worker (docs/webhooks.md).
+export type Webhooks = {
+  service: WebhooksService;
+  recordEvent: RecordEvent;
+  deliverer: Deliverer;
+};
+
+// Replace the clock, randomness and DNS of webhook delivery (tests).
+export type WebhookOverrides = {
+  now?: () => Date;
+  random?: () => number;
+  resolveHost?: ResolveHost;
 };
 
 type AppOptions = {
@@ -94,6 +122,7 @@ type AppOptions = {
   extraRoutes?: ServerDeps['extraRoutes'];
   // Replaces the live tax authority built from the configuration (tests).
   liveTaxAuthority?: TaxAuthority;
+  webhooks?: WebhookOverrides;
 };
 
 // Test keys always reach the sandbox and live keys the gateway; both adapters are built once.
@@ -145,6 +174,35 @@ export function buildRegistrationStatusService(
   });
 }
 
+// One delivery queuer serves the recorder, the resend operation and the worker's retries, so
+// every delivery job is staged the same way (docs/webhooks.md).
+export function buildWebhooks(
+  platform: Platform,
+  jobs: Jobs,
+  overrides: WebhookOverrides = {},
+): Webhooks {
+  const { config } = platform;
+  const queueDelivery = createDeliveryQueuer(jobs.stage);
+  const resolveHost = overrides.resolveHost ?? resolveWithSystem;
+  const privateTargetsAllowed = config.WEBHOOK_PRIVATE_TARGETS_ALLOWED;
+  return {
+    service: createWebhooksService({
+      db: platform.database.db, queueDelivery, resolveHost, privateTargetsAllowed,
+    }),
+    recordEvent: createEventRecorder(queueDelivery),
+    deliverer: createDeliverer({
+      db: platform.database.db,
+      queueDelivery,
+      timeoutMs: config.WEBHOOK_DELIVERY_TIMEOUT_MS,
+      privateTargetsAllowed,
+      resolveHost,
+      now: overrides.now ?? (() => new Date()),
+      random: overrides.random ?? Math.random,
+      log: platform.log,
+    }),
+  };
+}
+
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const log = createLogger(config);
   const platform = await openPlatform(config, log);
@@ -161,8 +219,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const bank = buildBankService(config, platform.charge);
   const businesses = buildBusinessesService(platform);
   const registrationStatuses = buildRegistrationStatusService(platform, options.liveTaxAuthority);
+  const webhooks = buildWebhooks(platform, jobs, options.webhooks);
   if (options.jobs ?? true) {
-    await jobs.start([expireReservationsJobDefinition(platform.points, log)]);
+    await jobs.start([
+      expireReservationsJobDefinition(platform.points, log),
+      deliveryJobDefinition(webhooks.deliverer, config.WEBHOOK_DELIVERY_TIMEOUT_MS),
+    ]);
   }
   const expectedMigrations = await committedMigrationCount();
   const server = await buildServer({
@@ -175,6 +237,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     bank,
     businesses,
     registrationStatuses,
+    webhooks: webhooks.service,
     extraRoutes: options.extraRoutes,
     readiness: async () => {
       await platform.database.pool.query('select 1');
@@ -186,10 +249,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     platform,
     server,
     jobs,
+    webhooks,
     // Stop taking requests and finish those in flight, then stop jobs, then the database.
     async close() {
       await server.close();
       await jobs.stop();
+      await webhooks.deliverer.close();
       await rateLimiter.close();
       await platform.close();
     },

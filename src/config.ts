@@ -57,6 +57,13 @@ const ConfigSchema = Type.Object({
   TAX_AUTHORITY_TIMEOUT_MS: Type.Integer({ minimum: 50, maximum: 30_000, default: 5_000 }),
   // Simulated round trip of every sandbox tax-authority call; 0 answers at once.
   TAX_AUTHORITY_SANDBOX_LATENCY_MS: Type.Integer({ minimum: 0, maximum: 10_000, default: 0 }),
+  // Webhooks (docs/webhooks.md). A receiver must answer 2xx within this time; 10 s is generous
+  // for a receiver that queues the event and answers at once, as it should.
+  WEBHOOK_DELIVERY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 30_000, default: 10_000 }),
+  // Self-hosted setups whose receivers live on a private network set this to true: endpoints may
+  // then target private and loopback addresses with any key. Link-local and metadata addresses
+  // stay refused.
+  WEBHOOK_PRIVATE_TARGETS_ALLOWED: Type.Boolean({ default: false }),
 });
 
 type RawConfig = Static<typeof ConfigSchema>;

@@ -14,6 +14,8 @@ import { registerRegistrationStatusRoutes } from './areas/businesses/registratio
 import type { RegistrationStatusService } from './areas/businesses/registration-status.ts';
 import { registerHealthRoutes, type Readiness } from './areas/health/routes.ts';
 import { registerPointsRoutes } from './areas/points/routes.ts';
+import { registerWebhookRoutes } from './areas/webhooks/routes.ts';
+import type { WebhooksService } from './areas/webhooks/service.ts';
 import { auth, authenticateWith, type KeyCache } from './platform/auth.ts';
 import { errorHandler, handleFrameworkError } from './platform/error-handler.ts';
 import { openApi } from './platform/openapi.ts';
@@ -36,6 +38,7 @@ export type ServerDeps = {
   // Optional only so a server built for its route schemas (src/cli/openapi.ts) needs none: the
   // routes are registered either way, and without a service they fail with 500.
   registrationStatuses: RegistrationStatusService;
+  webhooks: WebhooksService;
   readiness: Readiness;
   // More routes under /v1, behind the same authentication and rate limits. Areas are listed
   // below; this is for embedding etax and for tests of the platform mechanisms.
@@ -84,6 +87,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     await v1.register(registerRegistrationStatusRoutes, {
       registrationStatuses: deps.registrationStatuses,
     });
+    await v1.register(registerWebhookRoutes, { webhooks: deps.webhooks });
     if (deps.extraRoutes) await v1.register(deps.extraRoutes);
   }, { prefix: '/v1' });
 

@@ -16,6 +16,12 @@ export const ERRORS = {
     message: 'The account is a virtual account with a fixed deposit amount. Look the holder up ' +
       'again after the total payment amount is entered.',
   },
+  // Designed by etax: a webhook endpoint URL that is not https (live keys) or that targets an
+  // address inside a private network (docs/webhooks.md § Allowed URLs).
+  WEBHOOK_URL_NOT_ALLOWED: {
+    status: 400,
+    message: 'The webhook URL is not allowed.',
+  },
   // 402/409: points.
   PAYMENT_REQUIRED: { status: 402, message: 'The point balance is too low for this call.' },
   AVAILABLE_POINTS_INSUFFICIENT: {
@@ -25,6 +31,15 @@ export const ERRORS = {
   IDEMPOTENCY_CONFLICT: {
     status: 409,
     message: 'This client reference id was already used with different content or type.',
+  },
+  // Designed by etax: webhook endpoints (docs/webhooks.md).
+  WEBHOOK_ENDPOINT_LIMIT_REACHED: {
+    status: 409,
+    message: 'This account has the most webhook endpoints allowed in this environment.',
+  },
+  WEBHOOK_ENDPOINT_DISABLED: {
+    status: 409,
+    message: 'The webhook endpoint is disabled. Enable it before resending events.',
   },
   // 404: nothing there.
   NOT_FOUND: { status: 404, message: 'The requested resource does not exist.' },

@@ -1,0 +1,221 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { requireAuth } from '../../platform/auth.ts';
+import { errorResponses, UNAUTHENTICATED, type ErrorCode } from '../../platform/errors.ts';
+import {
+  CreateEndpointBody,
+  DeliveryListQuery,
+  EndpointParams,
+  EventListQuery,
+  EventParams,
+  ResendBody,
+  RotateSecretBody,
+  UpdateEndpointBody,
+  WebhookDelivery,
+  WebhookDeliveryPage,
+  WebhookEndpoint,
+  WebhookEndpointList,
+  WebhookEndpointWithSecret,
+  WebhookEvent,
+  WebhookEventPage,
+} from './schemas.ts';
+import type { WebhooksService } from './service.ts';
+
+// The webhook management API (docs/webhooks.md). Endpoints, events and deliveries belong to the
+// key's account and environment; an id from elsewhere is 404. No operation charges points.
+
+const TAGS = ['Webhooks'];
+// Every operation's errors besides its own.
+const COMMON_ERRORS: Array<ErrorCode | typeof UNAUTHENTICATED> = [
+  UNAUTHENTICATED, 'INVALID_REQUEST', 'RATE_LIMITED', 'INTERNAL_SERVER_ERROR',
+];
+const errors = (...codes: ErrorCode[]) => errorResponses(...COMMON_ERRORS, ...codes);
+// The endpoint id as a regular-expression parameter, so `:rotateSecret` can follow it. The
+// expression is loose on purpose: any other segment reaches the route and its schema answers
+// 400 naming the parameter, rather than a bare 404 for a route that seems not to exist.
+const ENDPOINT_ID_PARAMETER = ':endpointId(^[^:/]+)';
+
+function callerOf(request: FastifyRequest) {
+  const { accountId, environment } = requireAuth(request);
+  return { accountId, environment };
+}
+
+type Options = { webhooks: WebhooksService };
+
+export const registerWebhookRoutes: FastifyPluginAsyncTypebox<Options> = async (
+  app,
+  { webhooks },
+) => {
+  await app.register(registerEndpointRoutes, { webhooks });
+  await app.register(registerEndpointChangeRoutes, { webhooks });
+  await app.register(registerDeliveryAndEventRoutes, { webhooks });
+};
+
+const registerEndpointRoutes: FastifyPluginAsyncTypebox<Options> = async (app, { webhooks }) => {
+  app.post('/webhookEndpoints', {
+    config: { operation: 'webhooks.endpoints.create' },
+    schema: {
+      operationId: 'createWebhookEndpoint', tags: TAGS,
+      summary: 'Create a webhook endpoint',
+      description: 'Creates an endpoint for the key\'s account and environment and returns it ' +
+        'with its signing secret, shown only here. The URL is checked: see docs/webhooks.md ' +
+        '§ Allowed URLs. At most 20 endpoints per account and environment. Free.',
+      body: CreateEndpointBody,
+      response: {
+        201: WebhookEndpointWithSecret,
+        ...errors('WEBHOOK_URL_NOT_ALLOWED', 'WEBHOOK_ENDPOINT_LIMIT_REACHED'),
+      },
+    },
+  }, async (request, reply) => {
+    const endpoint = await webhooks.createEndpoint({ caller: callerOf(request), ...request.body });
+    return reply.code(201).send(endpoint);
+  });
+
+  app.get('/webhookEndpoints', {
+    config: { operation: 'webhooks.endpoints.list' },
+    schema: {
+      operationId: 'listWebhookEndpoints', tags: TAGS,
+      summary: 'List webhook endpoints',
+      description: 'Lists the endpoints of the key\'s account and environment, oldest first. Free.',
+      response: { 200: WebhookEndpointList, ...errors() },
+    },
+  }, async (request) => webhooks.listEndpoints({ caller: callerOf(request) }));
+
+  app.get(`/webhookEndpoints/${ENDPOINT_ID_PARAMETER}`, {
+    config: { operation: 'webhooks.endpoints.retrieve' },
+    schema: {
+      operationId: 'retrieveWebhookEndpoint', tags: TAGS,
+      summary: 'Retrieve a webhook endpoint',
+      description: 'Retrieves one endpoint; its secret is never shown again. Free.',
+      params: EndpointParams,
+      response: { 200: WebhookEndpoint, ...errors('NOT_FOUND') },
+    },
+  }, async (request) => webhooks.getEndpoint({
+    caller: callerOf(request), endpointId: request.params.endpointId,
+  }));
+};
+
+const registerEndpointChangeRoutes: FastifyPluginAsyncTypebox<Options> = async (
+  app,
+  { webhooks },
+) => {
+  app.patch(`/webhookEndpoints/${ENDPOINT_ID_PARAMETER}`, {
+    config: { operation: 'webhooks.endpoints.update' },
+    schema: {
+      operationId: 'updateWebhookEndpoint', tags: TAGS,
+      summary: 'Update a webhook endpoint',
+      description: 'Changes the URL (checked again), the event types, the description, or ' +
+        'enables or disables the endpoint. Fields left out keep their values. Free.',
+      params: EndpointParams,
+      body: UpdateEndpointBody,
+      response: { 200: WebhookEndpoint, ...errors('WEBHOOK_URL_NOT_ALLOWED', 'NOT_FOUND') },
+    },
+  }, async (request) => webhooks.updateEndpoint({
+    caller: callerOf(request), endpointId: request.params.endpointId, changes: request.body,
+  }));
+
+  app.delete(`/webhookEndpoints/${ENDPOINT_ID_PARAMETER}`, {
+    config: { operation: 'webhooks.endpoints.delete' },
+    schema: {
+      operationId: 'deleteWebhookEndpoint', tags: TAGS,
+      summary: 'Delete a webhook endpoint',
+      description: 'Deletes the endpoint with its delivery log; pending retries are dropped. ' +
+        'Events stay listed. Free.',
+      params: EndpointParams,
+      response: { 204: Type.Null({ description: 'Deleted.' }), ...errors('NOT_FOUND') },
+    },
+  }, async (request, reply) => {
+    await webhooks.deleteEndpoint({
+      caller: callerOf(request), endpointId: request.params.endpointId,
+    });
+    return reply.code(204).send(null);
+  });
+
+  app.post(`/webhookEndpoints/${ENDPOINT_ID_PARAMETER}::rotateSecret`, {
+    config: { operation: 'webhooks.endpoints.rotateSecret' },
+    schema: {
+      operationId: 'rotateWebhookEndpointSecret', tags: TAGS,
+      summary: 'Rotate a webhook endpoint\'s signing secret',
+      description: 'Makes a new signing secret, shown only in this response. For ' +
+        '`overlapSeconds` (default a day) the previous secret keeps signing too, so every ' +
+        'delivery carries one `v1=` signature per secret and receivers can switch without ' +
+        'missing one. Rotating again during an overlap retires the oldest secret. Free.',
+      params: EndpointParams,
+      body: RotateSecretBody,
+      response: { 200: WebhookEndpointWithSecret, ...errors('NOT_FOUND') },
+    },
+  }, async (request) => webhooks.rotateSecret({
+    caller: callerOf(request),
+    endpointId: request.params.endpointId,
+    overlapSeconds: request.body.overlapSeconds,
+  }));
+};
+
+const registerDeliveryAndEventRoutes: FastifyPluginAsyncTypebox<Options> = async (
+  app,
+  { webhooks },
+) => {
+  app.get(`/webhookEndpoints/${ENDPOINT_ID_PARAMETER}/deliveries`, {
+    config: { operation: 'webhooks.deliveries.list' },
+    schema: {
+      operationId: 'listWebhookDeliveries', tags: TAGS,
+      summary: 'List an endpoint\'s deliveries',
+      description: 'The delivery log of one endpoint, newest first, each with its status and ' +
+        'every attempt (response status, duration, error, times). Paged with an opaque ' +
+        'cursor. Free.',
+      params: EndpointParams,
+      querystring: DeliveryListQuery,
+      response: { 200: WebhookDeliveryPage, ...errors('NOT_FOUND') },
+    },
+  }, async (request) => webhooks.listDeliveries({
+    caller: callerOf(request), endpointId: request.params.endpointId, ...request.query,
+  }));
+
+  app.post(`/webhookEndpoints/${ENDPOINT_ID_PARAMETER}/deliveries::resend`, {
+    config: { operation: 'webhooks.deliveries.resend' },
+    schema: {
+      operationId: 'resendWebhookEvent', tags: TAGS,
+      summary: 'Send an event to an endpoint again',
+      description: 'Queues a new delivery of one event of the same account and environment to ' +
+        'this endpoint, whether or not the endpoint subscribes to its type, with its own ' +
+        'attempts and retries. The body is the same as the first time; the signature is new. ' +
+        'A disabled endpoint is 409 WEBHOOK_ENDPOINT_DISABLED. Free.',
+      params: EndpointParams,
+      body: ResendBody,
+      response: {
+        202: WebhookDelivery,
+        ...errors('NOT_FOUND', 'WEBHOOK_ENDPOINT_DISABLED'),
+      },
+    },
+  }, async (request, reply) => {
+    const delivery = await webhooks.resendEvent({
+      caller: callerOf(request), endpointId: request.params.endpointId, ...request.body,
+    });
+    return reply.code(202).send(delivery);
+  });
+
+  app.get('/webhookEvents', {
+    config: { operation: 'webhooks.events.list' },
+    schema: {
+      operationId: 'listWebhookEvents', tags: TAGS,
+      summary: 'List events',
+      description: 'The events of the key\'s account and environment, newest first, optionally ' +
+        'of one type. Paged with an opaque cursor. Free.',
+      querystring: EventListQuery,
+      response: { 200: WebhookEventPage, ...errors() },
+    },
+  }, async (request) => webhooks.listEvents({ caller: callerOf(request), ...request.query }));
+
+  app.get('/webhookEvents/:eventId', {
+    config: { operation: 'webhooks.events.retrieve' },
+    schema: {
+      operationId: 'retrieveWebhookEvent', tags: TAGS,
+      summary: 'Retrieve an event',
+      description: 'One event, exactly as it is delivered. Free.',
+      params: EventParams,
+      response: { 200: WebhookEvent, ...errors('NOT_FOUND') },
+    },
+  }, async (request) => webhooks.getEvent({
+    caller: callerOf(request), eventId: request.params.eventId,
+  }));
+};

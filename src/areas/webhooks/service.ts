@@ -1,0 +1,282 @@
+import assert from 'node:assert/strict';
+import { newId } from '../../domain/ids.ts';
+import type { Environment } from '../../platform/accounts/keys.ts';
+import type { Db } from '../../platform/db/connect.ts';
+import { ApiError } from '../../platform/errors.ts';
+import type { EventData, EventType } from '../../platform/webhooks/catalogue.ts';
+import type { QueueDelivery } from '../../platform/webhooks/events.ts';
+import { DELIVERY_ATTEMPTS_MAX } from '../../platform/webhooks/retry-schedule.ts';
+import { generateSigningSecret } from '../../platform/webhooks/signature.ts';
+import { ENDPOINTS_PER_SCOPE_MAX, type Scope } from '../../platform/webhooks/store.ts';
+import {
+  checkTargetUrl,
+  targetPolicyFor,
+  type ResolveHost,
+} from '../../platform/webhooks/target-policy.ts';
+import * as store from './store.ts';
+
+// The webhook management API (docs/webhooks.md): endpoints of the caller's account and
+// environment, their secrets, their delivery log and resends, and the events of the scope.
+// Every lookup is scoped, so another account's or environment's id is simply not found. These
+// operations charge no points.
+
+export type WebhooksServiceDeps = {
+  db: Db;
+  queueDelivery: QueueDelivery;
+  resolveHost: ResolveHost;
+  privateTargetsAllowed: boolean;
+};
+
+type Caller = { accountId: string; environment: Environment };
+
+export function toEndpoint(row: store.EndpointRow) {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.eventTypes as EventType[],
+    description: row.description,
+    enabled: row.enabled,
+    previousSecretExpiresAt: row.previousSecretExpiresAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+// An event as the API shows and delivers it; the data matches its type's payload.
+export type EventRecord = {
+  [T in EventType]: { id: string; type: T; createdAt: string; data: EventData<T> };
+}[EventType];
+
+export function toEvent(row: store.EventRow): EventRecord {
+  // The recorder checked the data against its type's schema when it wrote the row.
+  return {
+    id: row.id,
+    type: row.type,
+    createdAt: row.createdAt.toISOString(),
+    data: row.data,
+  } as EventRecord;
+}
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+function toAttempt(row: store.AttemptRow) {
+  return {
+    attemptNumber: row.attemptNumber,
+    outcome: row.outcome as 'succeeded' | 'failed',
+    responseStatus: row.responseStatus,
+    durationMs: row.durationMs,
+    error: row.error,
+    startedAt: row.startedAt.toISOString(),
+    finishedAt: row.finishedAt.toISOString(),
+  };
+}
+
+function toDelivery(row: store.DeliveryRow, eventType: string, attempts: store.AttemptRow[]) {
+  return {
+    id: row.id,
+    endpointId: row.endpointId,
+    eventId: row.eventId,
+    eventType: eventType as EventType,
+    status: row.status as 'pending' | 'succeeded' | 'failed' | 'canceled',
+    attemptCount: row.attemptCount,
+    nextAttemptAt: iso(row.nextAttemptAt),
+    lastResponseStatus: row.lastResponseStatus,
+    lastDurationMs: row.lastDurationMs,
+    lastError: row.lastError,
+    createdAt: row.createdAt.toISOString(),
+    completedAt: iso(row.completedAt),
+    attempts: attempts.map(toAttempt),
+  };
+}
+
+// An opaque cursor: the position of the last row of the previous page.
+export function encodeCursor(sequence: number): string {
+  return Buffer.from(JSON.stringify([sequence])).toString('base64url');
+}
+
+export function decodeCursor(cursor: string | undefined): number | null {
+  if (cursor === undefined) return null;
+  const invalid = () => new ApiError('INVALID_REQUEST',
+    'query.cursor is not a cursor returned by this operation.');
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid();
+  }
+  if (!Array.isArray(value) || value.length !== 1) throw invalid();
+  const [sequence] = value as unknown[];
+  if (!Number.isSafeInteger(sequence) || (sequence as number) < 1) throw invalid();
+  return sequence as number;
+}
+
+// The page and the cursor of the next one, from rows fetched with one row to spare.
+function paginate<T extends { sequence: number }>(rows: T[], limit: number) {
+  const page = rows.slice(0, limit);
+  const nextCursor = rows.length > limit ? encodeCursor(page[page.length - 1]!.sequence) : null;
+  return { page, nextCursor };
+}
+
+const notFound = (what: string) => new ApiError('NOT_FOUND', `No ${what} with this id.`);
+
+export function createWebhooksService(deps: WebhooksServiceDeps) {
+  const { db } = deps;
+
+  async function checkUrl(caller: Caller, url: string) {
+    const policy = targetPolicyFor(caller.environment, deps.privateTargetsAllowed);
+    const checked = await checkTargetUrl(url, policy, deps.resolveHost);
+    if (!checked.ok) throw new ApiError('WEBHOOK_URL_NOT_ALLOWED', `body.url ${checked.reason}.`);
+    // Stored as parsed, so what is shown is exactly what is requested.
+    return checked.url.href;
+  }
+
+  async function endpointOrThrow(scope: Scope, endpointId: string) {
+    const row = await store.findEndpoint(db, scope, endpointId);
+    if (row === null) throw notFound('webhook endpoint');
+    return row;
+  }
+
+  async function createEndpoint(input: {
+    caller: Caller; url: string; events: EventType[]; description?: string;
+  }) {
+    const url = await checkUrl(input.caller, input.url);
+    const secret = generateSigningSecret();
+    const row = await db.transaction(async (tx) => {
+      await store.lockScope(tx, input.caller);
+      if (await store.countEndpoints(tx, input.caller) >= ENDPOINTS_PER_SCOPE_MAX) {
+        throw new ApiError('WEBHOOK_ENDPOINT_LIMIT_REACHED');
+      }
+      return store.insertEndpoint(tx, {
+        id: newId('webhookEndpoint'),
+        accountId: input.caller.accountId,
+        environment: input.caller.environment,
+        url,
+        eventTypes: input.events,
+        description: input.description ?? null,
+        secret,
+      });
+    });
+    return { ...toEndpoint(row), secret };
+  }
+
+  async function updateEndpoint(input: {
+    caller: Caller; endpointId: string;
+    changes: { url?: string; events?: EventType[]; description?: string | null; enabled?: boolean };
+  }) {
+    const { events, description, enabled } = input.changes;
+    const url = input.changes.url === undefined
+      ? undefined
+      : await checkUrl(input.caller, input.changes.url);
+    const row = await store.updateEndpoint(db, input.caller, input.endpointId, {
+      url, eventTypes: events, description, enabled,
+    });
+    if (row === null) throw notFound('webhook endpoint');
+    return toEndpoint(row);
+  }
+
+  return {
+    createEndpoint,
+    updateEndpoint,
+    ...managementReads(deps, endpointOrThrow),
+    ...secretsAndDeletion(deps),
+    ...deliveryLog(deps, endpointOrThrow),
+  };
+}
+
+type EndpointOrThrow = (scope: Scope, endpointId: string) => Promise<store.EndpointRow>;
+
+function managementReads(deps: WebhooksServiceDeps, endpointOrThrow: EndpointOrThrow) {
+  return {
+    async listEndpoints(input: { caller: Caller }) {
+      const rows = await store.listEndpoints(deps.db, input.caller);
+      return { results: rows.map(toEndpoint) };
+    },
+    async getEndpoint(input: { caller: Caller; endpointId: string }) {
+      return toEndpoint(await endpointOrThrow(input.caller, input.endpointId));
+    },
+    async listEvents(input: { caller: Caller; limit: number; cursor?: string; type?: EventType }) {
+      const beforeSequence = decodeCursor(input.cursor);
+      const rows = await store.listEvents(deps.db, input.caller, {
+        beforeSequence, limit: input.limit, type: input.type ?? null,
+      });
+      const { page, nextCursor } = paginate(rows, input.limit);
+      return { results: page.map(toEvent), nextCursor };
+    },
+    async getEvent(input: { caller: Caller; eventId: string }) {
+      const row = await store.findEvent(deps.db, input.caller, input.eventId);
+      if (row === null) throw notFound('webhook event');
+      return toEvent(row);
+    },
+  };
+}
+
+// The longest a rotated secret keeps signing: a week is enough to roll out a new secret to
+// every receiver.
+export const ROTATION_OVERLAP_SECONDS_MAX = 604_800;
+
+function secretsAndDeletion(deps: WebhooksServiceDeps) {
+  return {
+    async rotateSecret(input: { caller: Caller; endpointId: string; overlapSeconds: number }) {
+      assert(Number.isSafeInteger(input.overlapSeconds));
+      assert(input.overlapSeconds >= 0 && input.overlapSeconds <= ROTATION_OVERLAP_SECONDS_MAX);
+      const secret = generateSigningSecret();
+      const row = await deps.db.transaction(async (tx) => {
+        const current = await store.findEndpoint(tx, input.caller, input.endpointId);
+        if (current === null) throw notFound('webhook endpoint');
+        const overlapping = input.overlapSeconds > 0;
+        // The database clock decides expiry, the same clock that stamps every other row.
+        const expiresAt = await store.databaseNowPlus(tx, input.overlapSeconds);
+        return store.updateEndpoint(tx, input.caller, input.endpointId, {
+          secret,
+          previousSecret: overlapping ? current.secret : null,
+          previousSecretExpiresAt: overlapping ? expiresAt : null,
+        });
+      });
+      assert(row !== null);
+      return { ...toEndpoint(row), secret };
+    },
+    async deleteEndpoint(input: { caller: Caller; endpointId: string }) {
+      const deleted = await store.deleteEndpoint(deps.db, input.caller, input.endpointId);
+      if (!deleted) throw notFound('webhook endpoint');
+    },
+  };
+}
+
+function deliveryLog(deps: WebhooksServiceDeps, endpointOrThrow: EndpointOrThrow) {
+  return {
+    async listDeliveries(input: {
+      caller: Caller; endpointId: string; limit: number; cursor?: string; status?: string;
+    }) {
+      const beforeSequence = decodeCursor(input.cursor);
+      await endpointOrThrow(input.caller, input.endpointId);
+      const rows = await store.listDeliveries(deps.db, input.endpointId, {
+        beforeSequence, limit: input.limit, status: input.status ?? null,
+      });
+      const { page, nextCursor } = paginate(
+        rows.map((row) => ({ ...row, sequence: row.delivery.sequence })), input.limit);
+      const attempts = await store.listAttempts(
+        deps.db, page.map((row) => row.delivery.id), DELIVERY_ATTEMPTS_MAX);
+      const results = page.map((row) => toDelivery(row.delivery, row.eventType,
+        attempts.filter((attempt) => attempt.deliveryId === row.delivery.id)));
+      return { results, nextCursor };
+    },
+    // Sends one event to one endpoint again, as a new delivery with its own attempts.
+    async resendEvent(input: { caller: Caller; endpointId: string; eventId: string }) {
+      const endpoint = await endpointOrThrow(input.caller, input.endpointId);
+      if (!endpoint.enabled) throw new ApiError('WEBHOOK_ENDPOINT_DISABLED');
+      const event = await store.findEvent(deps.db, input.caller, input.eventId);
+      if (event === null) throw notFound('webhook event');
+      const delivery = await deps.db.transaction(async (tx) => {
+        const row = await store.insertDeliveryRow(tx, {
+          id: newId('webhookDelivery'), endpointId: endpoint.id, eventId: event.id,
+        });
+        await deps.queueDelivery(tx, { deliveryId: row.id, attemptNumber: 1 });
+        return row;
+      });
+      return toDelivery(delivery, event.type, []);
+    },
+  };
+}
+
+export type WebhooksService = ReturnType<typeof createWebhooksService>;

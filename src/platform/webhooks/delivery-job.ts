@@ -1,0 +1,188 @@
+import type { Logger } from 'pino';
+import type { Environment } from '../accounts/keys.ts';
+import type { Db } from '../db/connect.ts';
+import type { JobDefinition } from '../jobs.ts';
+import { attemptDelivery, createDeliveryAgent, type AttemptOutcome } from './deliver.ts';
+import { DELIVERY_QUEUE, type DeliveryJobData, type QueueDelivery } from './events.ts';
+import { nextAttemptAt } from './retry-schedule.ts';
+import { SIGNATURE_HEADER, signatureHeader } from './signature.ts';
+import {
+  cancelDelivery,
+  findDeliveryForAttempt,
+  insertAttempt,
+  lockDeliveryForAttempt,
+  updateDeliveryAfterAttempt,
+} from './store.ts';
+import { targetPolicyFor, type ResolveHost } from './target-policy.ts';
+
+// The delivery worker (docs/webhooks.md § Delivery): one job is one attempt of one delivery.
+// It sends the event, records the attempt and, in the same transaction, either completes the
+// delivery or queues the next attempt at the time the retry schedule gives. A job that runs
+// twice finds its attempt already recorded and does nothing, so delivery is at least once and
+// never loops.
+
+export type DelivererDeps = {
+  db: Db;
+  queueDelivery: QueueDelivery;
+  timeoutMs: number;
+  privateTargetsAllowed: boolean;
+  resolveHost: ResolveHost;
+  // Injectable so tests drive signatures and the retry schedule without waiting.
+  now: () => Date;
+  random: () => number;
+  log: Logger;
+};
+
+export type AttemptResult = 'skipped' | 'canceled' | 'succeeded' | 'retrying' | 'failed';
+
+type Found = NonNullable<Awaited<ReturnType<typeof findDeliveryForAttempt>>>;
+
+// The body is the same bytes on every attempt and every resend of an event.
+export function eventBody(event: Found['event']): string {
+  const { id, type, createdAt, data } = event;
+  return JSON.stringify({ id, type, createdAt: createdAt.toISOString(), data });
+}
+
+function signingSecrets(endpoint: Found['endpoint'], now: Date): string[] {
+  const { secret, previousSecret, previousSecretExpiresAt } = endpoint;
+  const overlapping = previousSecret !== null && previousSecretExpiresAt !== null &&
+    previousSecretExpiresAt.getTime() > now.getTime();
+  return overlapping ? [secret, previousSecret] : [secret];
+}
+
+function deliveryHeaders(found: Found, attemptNumber: number, now: Date, body: string) {
+  const timestampSeconds = Math.floor(now.getTime() / 1000);
+  const secrets = signingSecrets(found.endpoint, now);
+  return {
+    'content-type': 'application/json',
+    'user-agent': 'etax-webhooks/1',
+    'etax-event-id': found.event.id,
+    'etax-event-type': found.event.type,
+    'etax-delivery-id': found.delivery.id,
+    'etax-delivery-attempt': String(attemptNumber),
+    [SIGNATURE_HEADER.toLowerCase()]: signatureHeader({ secrets, timestampSeconds, payload: body }),
+  };
+}
+
+// Records an attempt and moves its delivery on, in one transaction: completed, or the next
+// attempt queued at the time the retry schedule gives.
+async function recordAttempt(
+  deps: DelivererDeps,
+  job: DeliveryJobData,
+  startedAt: Date,
+  outcome: AttemptOutcome,
+): Promise<AttemptResult> {
+  const finishedAt = deps.now();
+  const next = outcome.succeeded
+    ? null
+    : nextAttemptAt({ attemptNumber: job.attemptNumber, now: finishedAt, random: deps.random() });
+  const status = outcome.succeeded ? 'succeeded' : next === null ? 'failed' : 'pending';
+  return deps.db.transaction(async (tx) => {
+    if (!(await lockDeliveryForAttempt(tx, job.deliveryId, job.attemptNumber))) {
+      return 'skipped' as const;
+    }
+    const fresh = await insertAttempt(tx, {
+      deliveryId: job.deliveryId,
+      attemptNumber: job.attemptNumber,
+      outcome: outcome.succeeded ? 'succeeded' : 'failed',
+      responseStatus: outcome.responseStatus,
+      durationMs: outcome.durationMs,
+      error: outcome.error,
+      startedAt,
+      finishedAt,
+    });
+    if (!fresh) return 'skipped' as const;
+    const moved = await updateDeliveryAfterAttempt(tx, {
+      ...job, status, nextAttemptAt: next, responseStatus: outcome.responseStatus,
+      durationMs: outcome.durationMs, error: outcome.error,
+      completedAt: status === 'pending' ? null : finishedAt,
+    });
+    if (!moved) return 'skipped' as const;
+    if (next !== null) {
+      await deps.queueDelivery(tx, {
+        deliveryId: job.deliveryId, attemptNumber: job.attemptNumber + 1, startAfter: next,
+      });
+    }
+    return status === 'pending' ? 'retrying' as const : status;
+  });
+}
+
+export function createDeliverer(deps: DelivererDeps) {
+  const agentFor = new Map<Environment, ReturnType<typeof createDeliveryAgent>>();
+  for (const environment of ['test', 'live'] as const) {
+    const policy = targetPolicyFor(environment, deps.privateTargetsAllowed);
+    agentFor.set(environment, createDeliveryAgent(policy, deps.resolveHost, deps.timeoutMs));
+  }
+
+  // Works one attempt; what it did is returned for tests and logs.
+  async function runAttempt(job: DeliveryJobData): Promise<AttemptResult> {
+    const found = await findDeliveryForAttempt(deps.db, job.deliveryId);
+    // Gone with its endpoint, finished, or this attempt already made: nothing to do.
+    if (found === null || found.delivery.status !== 'pending') return 'skipped';
+    if (found.delivery.attemptCount >= job.attemptNumber) return 'skipped';
+    if (!found.endpoint.enabled) {
+      await cancelDelivery(deps.db, job.deliveryId, 'The endpoint was disabled.');
+      return 'canceled';
+    }
+    const startedAt = deps.now();
+    const body = eventBody(found.event);
+    const outcome = await attemptDelivery({
+      url: found.endpoint.url,
+      body,
+      headers: deliveryHeaders(found, job.attemptNumber, startedAt, body),
+      policy: targetPolicyFor(found.endpoint.environment as Environment,
+        deps.privateTargetsAllowed),
+      dispatcher: agentFor.get(found.endpoint.environment as Environment)!,
+      timeoutMs: deps.timeoutMs,
+    });
+    const result = await recordAttempt(deps, job, startedAt, outcome);
+    const details = { ...job, result, responseStatus: outcome.responseStatus };
+    // A delivery that used up its attempts is worth an operator's look; the rest is routine.
+    if (result === 'failed') deps.log.warn(details, 'webhook delivery failed after every attempt');
+    else deps.log.debug(details, 'webhook attempt');
+    return result;
+  }
+
+  async function close() {
+    await Promise.all([...agentFor.values()].map((agent) => agent.close()));
+  }
+
+  return { runAttempt, close };
+}
+
+export type Deliverer = ReturnType<typeof createDeliverer>;
+
+// pg-boss retries only a job whose worker failed or died mid-attempt; the retry schedule of
+// failed HTTP attempts is ours. A job may stay active for the HTTP timeout plus a minute of
+// database work before pg-boss takes it back.
+const JOB_RETRY_LIMIT = 5;
+const JOB_RETRY_DELAY_SECONDS = 60;
+const JOB_EXPIRY_MARGIN_SECONDS = 60;
+// Attempts one worker sends at once; bounded so one process never opens hundreds of sockets.
+const DELIVERY_BATCH_SIZE = 10;
+// A new event reaches its receivers within about a second.
+const DELIVERY_POLLING_INTERVAL_SECONDS = 1;
+
+export function deliveryJobDefinition(
+  deliverer: Deliverer,
+  timeoutMs: number,
+): JobDefinition<DeliveryJobData> {
+  return {
+    queue: DELIVERY_QUEUE,
+    options: {
+      policy: 'standard',
+      retryLimit: JOB_RETRY_LIMIT,
+      retryDelay: JOB_RETRY_DELAY_SECONDS,
+      retryBackoff: true,
+      expireInSeconds: Math.ceil(timeoutMs / 1000) + JOB_EXPIRY_MARGIN_SECONDS,
+    },
+    batchSize: DELIVERY_BATCH_SIZE,
+    pollingIntervalSeconds: DELIVERY_POLLING_INTERVAL_SECONDS,
+    async work(jobs) {
+      const results = await Promise.allSettled(jobs.map((job) => deliverer.runAttempt(job.data)));
+      const failures = results.filter((result) => result.status === 'rejected');
+      // The whole batch is retried; attempts already recorded are skipped on the rerun.
+      if (failures.length > 0) throw new AggregateError(failures.map((failure) => failure.reason));
+    },
+  };
+}

@@ -1,0 +1,132 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
+
+// Webhook tables (docs/webhooks.md). Endpoints and events belong to one account and one
+// environment; a delivery is one event sent to one endpoint, retried as attempts. Lists page by
+// `sequence`, a monotonic column, so a cursor never skips or repeats a row that shares a
+// timestamp with another.
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const at = (name: string) => timestamp(name, { withTimezone: true });
+const sequence = () => bigint('sequence', { mode: 'number' }).generatedAlwaysAsIdentity();
+
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: text('id').primaryKey(),
+    sequence: sequence(),
+    accountId: text('account_id').notNull(),
+    environment: text('environment').notNull(),
+    url: text('url').notNull(),
+    eventTypes: text('event_types').array().notNull(),
+    description: text('description'),
+    enabled: boolean('enabled').notNull().default(true),
+    // Secrets must be readable to sign with, so they are stored as they are, like the signing
+    // keys of any webhook sender; they are shown to the client only when made.
+    secret: text('secret').notNull(),
+    // After a rotation the previous secret signs too, until it expires.
+    previousSecret: text('previous_secret'),
+    previousSecretExpiresAt: at('previous_secret_expires_at'),
+    createdAt: createdAt(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (table) => [
+    index('webhook_endpoints_scope_idx').on(table.accountId, table.environment, table.sequence),
+    check('webhook_endpoints_environment_known', sql`${table.environment} in ('test', 'live')`),
+    check('webhook_endpoints_url_length', sql`char_length(${table.url}) between 1 and 2048`),
+    check(
+      'webhook_endpoints_event_types_count',
+      sql`coalesce(array_length(${table.eventTypes}, 1), 0) between 1 and 50`,
+    ),
+    check(
+      'webhook_endpoints_description_length',
+      sql`char_length(${table.description}) <= 500`,
+    ),
+    check(
+      'webhook_endpoints_previous_secret_pair',
+      sql`(${table.previousSecret} is null) = (${table.previousSecretExpiresAt} is null)`,
+    ),
+  ],
+);
+
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    id: text('id').primaryKey(),
+    sequence: sequence(),
+    accountId: text('account_id').notNull(),
+    environment: text('environment').notNull(),
+    type: text('type').notNull(),
+    data: jsonb('data').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('webhook_events_scope_idx').on(table.accountId, table.environment, table.sequence),
+    check('webhook_events_environment_known', sql`${table.environment} in ('test', 'live')`),
+  ],
+);
+
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    sequence: sequence(),
+    endpointId: text('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => webhookEvents.id),
+    status: text('status').notNull().default('pending'),
+    attemptCount: integer('attempt_count').notNull().default(0),
+    nextAttemptAt: at('next_attempt_at'),
+    lastResponseStatus: integer('last_response_status'),
+    lastDurationMs: integer('last_duration_ms'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    completedAt: at('completed_at'),
+  },
+  (table) => [
+    index('webhook_deliveries_endpoint_idx').on(table.endpointId, table.sequence),
+    index('webhook_deliveries_event_idx').on(table.eventId),
+    check(
+      'webhook_deliveries_status_known',
+      sql`${table.status} in ('pending', 'succeeded', 'failed', 'canceled')`,
+    ),
+    check('webhook_deliveries_attempt_count_range', sql`${table.attemptCount} between 0 and 8`),
+  ],
+);
+
+export const webhookDeliveryAttempts = pgTable(
+  'webhook_delivery_attempts',
+  {
+    deliveryId: text('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    attemptNumber: integer('attempt_number').notNull(),
+    outcome: text('outcome').notNull(),
+    responseStatus: integer('response_status'),
+    durationMs: integer('duration_ms').notNull(),
+    error: text('error'),
+    startedAt: at('started_at').notNull(),
+    finishedAt: at('finished_at').notNull(),
+  },
+  (table) => [
+    // One row per attempt: a job run twice records its attempt once.
+    primaryKey({ columns: [table.deliveryId, table.attemptNumber] }),
+    check('webhook_delivery_attempts_outcome_known',
+      sql`${table.outcome} in ('succeeded', 'failed')`),
+    check('webhook_delivery_attempts_number_range', sql`${table.attemptNumber} between 1 and 8`),
+  ],
+);

@@ -1,0 +1,65 @@
+// The outbox survives a process that dies between commit and delivery (DESIGN.md § Async
+// work): an app without workers records an event and closes before anything is sent; a new app
+// with workers on the same database delivers it, signed with the endpoint's secret.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { verifyWebhookSignature } from '../../../src/platform/webhooks/verify.ts';
+import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
+import {
+  ISSUANCE_SUCCESS,
+  openWebhookApp,
+  request,
+  startReceiver,
+  type Receiver,
+  type WebhookTestApp,
+} from './harness.ts';
+
+// pg-boss polls the delivery queue every second; this leaves room for a slow, shared machine.
+const DELIVERY_WAIT_MS = 20_000;
+const POLL_MS = 100;
+
+let database: TestDatabase;
+let receiver: Receiver;
+let restarted: WebhookTestApp | undefined;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await restarted?.close();
+  await receiver?.close();
+  await database?.drop();
+});
+
+async function waitForDelivery() {
+  const deadline = Date.now() + DELIVERY_WAIT_MS;
+  while (receiver.received.length === 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+it('delivers an event committed by a process that stopped before sending it', async () => {
+  const first = await openWebhookApp(database, { env: { WORKERS_ENABLED: 'false' } });
+  const account = await first.createAccount();
+  const created = await request(first, account.keys.test, 'POST', '/v1/webhookEndpoints', {
+    url: receiver.url, events: ['TAX_INVOICE_ISSUANCE_SUCCESS'],
+  });
+  expect(created.statusCode).toBe(201);
+  const { secret } = created.json() as { secret: string };
+  const scope = { accountId: account.accountId, environment: 'test' as const };
+  const event = await first.platform.database.db.transaction(
+    (tx) => first.webhooks.recordEvent(tx, scope, ISSUANCE_SUCCESS));
+  await first.close();
+  expect(receiver.received).toEqual([]);
+
+  restarted = await openWebhookApp(database);
+  await waitForDelivery();
+  expect(receiver.received).toHaveLength(1);
+  const [delivered] = receiver.received;
+  expect(delivered!.headers['etax-event-id']).toBe(event.id);
+  expect(verifyWebhookSignature({
+    payload: delivered!.body,
+    header: String(delivered!.headers['etax-signature']),
+    secrets: secret,
+  })).toBe(true);
+});

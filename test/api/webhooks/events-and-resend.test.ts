@@ -1,0 +1,212 @@
+// Events and the delivery log (docs/webhooks.md § Delivery log and resend): events of the
+// key's account and environment are listed newest first with a cursor and read one by one;
+// a delivery log pages the same way; an event is resent to one endpoint as a new delivery with
+// the same body; ids from another account or environment are 404.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DELIVERY_QUEUE } from '../../../src/platform/webhooks/events.ts';
+import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
+import {
+  ISSUANCE_SUCCESS,
+  openWebhookApp,
+  request,
+  startReceiver,
+  workQueuedDeliveries,
+  type Receiver,
+  type WebhookTestApp,
+} from './harness.ts';
+
+let database: TestDatabase;
+let app: WebhookTestApp;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  app = await openWebhookApp(database, { env: { WORKERS_ENABLED: 'false' } });
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await receiver?.close();
+  await app?.close();
+  await database?.drop();
+});
+beforeEach(async () => {
+  receiver.received.length = 0;
+  await app.platform.database.pool.query('delete from pgboss.job where name = $1',
+    [DELIVERY_QUEUE]);
+});
+
+type Account = Awaited<ReturnType<WebhookTestApp['createAccount']>>;
+
+const FAILURE = {
+  type: 'TAX_INVOICE_ISSUANCE_FAILURE',
+  data: {
+    issuanceKey: 'iss_2',
+    cause: { code: 'NOT_FOUND_CERTIFICATE', message: 'No joint certificate is registered.' },
+  },
+} as const;
+
+function record(account: Account, event: Parameters<WebhookTestApp['webhooks']['recordEvent']>[2]
+  = ISSUANCE_SUCCESS) {
+  const scope = { accountId: account.accountId, environment: 'test' as const };
+  return app.webhooks.recordEvent(app.platform.database.db, scope, event);
+}
+
+async function createEndpoint(key: string) {
+  const response = await request(app, key, 'POST', '/v1/webhookEndpoints', {
+    url: receiver.url, events: ['TAX_INVOICE_ISSUANCE_SUCCESS', 'TAX_INVOICE_ISSUANCE_FAILURE'],
+  });
+  expect(response.statusCode).toBe(201);
+  return response.json() as { id: string; secret: string };
+}
+
+async function pages(key: string, path: string, limit: number) {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  for (let pageIndex = 0; pageIndex < 10; pageIndex += 1) {
+    const query = `?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`;
+    const response = await request(app, key, 'GET', `${path}${query}`);
+    expect(response.statusCode).toBe(200);
+    const body = response.json() as { results: Array<{ id: string }>; nextCursor: string | null };
+    expect(body.results.length).toBeLessThanOrEqual(limit);
+    ids.push(...body.results.map((item) => item.id));
+    cursor = body.nextCursor;
+    if (cursor === null) break;
+  }
+  return ids;
+}
+
+describe('happy', () => {
+  it('lists events newest first across pages and reads one as it is delivered', async () => {
+    const account = await app.createAccount();
+    const recorded = [];
+    for (let index = 0; index < 5; index += 1) recorded.push((await record(account)).id);
+    const failure = await record(account, FAILURE);
+
+    expect(await pages(account.keys.test, '/v1/webhookEvents', 2))
+      .toEqual([failure.id, ...recorded.reverse()]);
+    const onlyFailures = await request(app, account.keys.test, 'GET',
+      '/v1/webhookEvents?type=TAX_INVOICE_ISSUANCE_FAILURE');
+    expect(onlyFailures.json()).toEqual({
+      results: [{ id: failure.id, type: FAILURE.type, createdAt: expect.any(String),
+        data: FAILURE.data }],
+      nextCursor: null,
+    });
+    const read = await request(app, account.keys.test, 'GET', `/v1/webhookEvents/${failure.id}`);
+    expect(read.statusCode).toBe(200);
+    expect(read.json()).toEqual(onlyFailures.json().results[0]);
+  });
+
+  it('pages an endpoint\'s deliveries newest first', async () => {
+    const account = await app.createAccount();
+    const endpoint = await createEndpoint(account.keys.test);
+    const eventIds = [];
+    for (let index = 0; index < 5; index += 1) eventIds.push((await record(account)).id);
+    await workQueuedDeliveries(app);
+    const path = `/v1/webhookEndpoints/${endpoint.id}/deliveries`;
+    const deliveryIds = await pages(account.keys.test, path, 2);
+    expect(deliveryIds).toHaveLength(5);
+    const all = await request(app, account.keys.test, 'GET', `${path}?limit=100`);
+    expect(all.json().results.map((item: { eventId: string }) => item.eventId))
+      .toEqual(eventIds.reverse());
+    const pending = await request(app, account.keys.test, 'GET', `${path}?status=pending`);
+    expect(pending.json().results).toEqual([]);
+  });
+
+  it('resends an event as a new delivery with the same body', async () => {
+    const account = await app.createAccount();
+    const endpoint = await createEndpoint(account.keys.test);
+    const event = await record(account);
+    await workQueuedDeliveries(app);
+    const response = await request(app, account.keys.test, 'POST',
+      `/v1/webhookEndpoints/${endpoint.id}/deliveries:resend`, { eventId: event.id });
+    expect(response.statusCode).toBe(202);
+    expect(response.json()).toMatchObject({
+      endpointId: endpoint.id, eventId: event.id, eventType: ISSUANCE_SUCCESS.type,
+      status: 'pending', attemptCount: 0, attempts: [],
+    });
+    expect(await workQueuedDeliveries(app)).toEqual(['succeeded']);
+    expect(receiver.received).toHaveLength(2);
+    expect(receiver.received[1]!.body).toBe(receiver.received[0]!.body);
+    expect(receiver.received[1]!.headers['etax-event-id']).toBe(event.id);
+    expect(receiver.received[1]!.headers['etax-delivery-id'])
+      .not.toBe(receiver.received[0]!.headers['etax-delivery-id']);
+  });
+});
+
+describe('errors', () => {
+  it('refuses to record data that does not match its event type, and records nothing', async () => {
+    const account = await app.createAccount();
+    const scope = { accountId: account.accountId, environment: 'test' as const };
+    const db = app.platform.database.db;
+    const wrong = app.webhooks.recordEvent(db, scope, {
+      type: 'TAX_INVOICE_ISSUANCE_SUCCESS',
+      // @ts-expect-error: the catalogue types reject a payload of another shape at compile time.
+      data: { issuanceKey: 'iss_1' },
+    });
+    await expect(wrong).rejects.toThrow(/does not match its schema/);
+    const cast = { type: 'CERTIFICATE_REGISTRATION_SUCCESS', data: ISSUANCE_SUCCESS.data };
+    await expect(app.webhooks.recordEvent(db, scope, cast as never))
+      .rejects.toThrow(/does not match its schema/);
+    const listed = await request(app, account.keys.test, 'GET', '/v1/webhookEvents');
+    expect(listed.json().results).toEqual([]);
+  });
+
+  it('returns 409 WEBHOOK_ENDPOINT_DISABLED when resending to a disabled endpoint', async () => {
+    const account = await app.createAccount();
+    const endpoint = await createEndpoint(account.keys.test);
+    const event = await record(account);
+    await request(app, account.keys.test, 'PATCH', `/v1/webhookEndpoints/${endpoint.id}`,
+      { enabled: false });
+    const response = await request(app, account.keys.test, 'POST',
+      `/v1/webhookEndpoints/${endpoint.id}/deliveries:resend`, { eventId: event.id });
+    expect(response.statusCode).toBe(409);
+    expect(response.json().code).toBe('WEBHOOK_ENDPOINT_DISABLED');
+  });
+
+  it.each([
+    ['/v1/webhookEvents?limit=0', /querystring\.limit/],
+    ['/v1/webhookEvents?limit=101', /querystring\.limit/],
+    ['/v1/webhookEvents?type=UNKNOWN', /querystring\.type/],
+    ['/v1/webhookEvents?cursor=not-ours', /query\.cursor/],
+    [`/v1/webhookEvents?cursor=${Buffer.from('[-1]').toString('base64url')}`, /query\.cursor/],
+    ['/v1/webhookEvents?extra=1', /querystring/],
+  ])('returns 400 INVALID_REQUEST for %s', async (url, message) => {
+    const account = await app.createAccount();
+    const response = await request(app, account.keys.test, 'GET', url);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ code: 'INVALID_REQUEST', message: expect.any(String),
+      traceId: response.headers['trace-id'] });
+    expect(response.json().message).toMatch(message);
+  });
+
+  it('returns 400 INVALID_REQUEST for a resend without an event id', async () => {
+    const account = await app.createAccount();
+    const endpoint = await createEndpoint(account.keys.test);
+    const response = await request(app, account.keys.test, 'POST',
+      `/v1/webhookEndpoints/${endpoint.id}/deliveries:resend`, { eventId: 7 });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toMatch(/body\.eventId/);
+  });
+});
+
+describe('security', () => {
+  it('returns 404 for another account\'s or environment\'s events and resends nothing',
+    async () => {
+      const owner = await app.createAccount();
+      const stranger = await app.createAccount();
+      const event = await record(owner);
+      const strangerEndpoint = await createEndpoint(stranger.keys.test);
+      for (const key of [stranger.keys.test, owner.keys.live]) {
+        const read = await request(app, key, 'GET', `/v1/webhookEvents/${event.id}`);
+        expect(read.statusCode).toBe(404);
+        expect(read.json().code).toBe('NOT_FOUND');
+        const listed = await request(app, key, 'GET', '/v1/webhookEvents');
+        expect(listed.json().results).toEqual([]);
+      }
+      const resend = await request(app, stranger.keys.test, 'POST',
+        `/v1/webhookEndpoints/${strangerEndpoint.id}/deliveries:resend`, { eventId: event.id });
+      expect(resend.statusCode).toBe(404);
+      expect(await workQueuedDeliveries(app)).toEqual([]);
+      expect(receiver.received).toEqual([]);
+    });
+});

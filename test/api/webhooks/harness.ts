@@ -1,0 +1,163 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { LookupAddress } from 'node:dns';
+import type { InjectOptions } from 'fastify';
+import { createApp, type App, type WebhookOverrides } from '../../../src/app.ts';
+import { loadConfig } from '../../../src/config.ts';
+import { DELIVERY_QUEUE, type DeliveryJobData } from '../../../src/platform/webhooks/events.ts';
+import { basicAuth } from '../../helpers/app.ts';
+import type { TestDatabase } from '../../helpers/database.ts';
+
+// What the webhook tests share: an app on a given test database with webhook overrides (clock,
+// randomness, DNS), a real HTTP receiver on 127.0.0.1, a resolver the test controls, and a way
+// to work queued delivery jobs by hand when workers are off.
+
+export type WebhookTestApp = App & {
+  createAccount(): Promise<{ accountId: string; keys: { test: string; live: string } }>;
+};
+
+export async function openWebhookApp(
+  database: TestDatabase,
+  options: { env?: Record<string, string>; webhooks?: WebhookOverrides } = {},
+): Promise<WebhookTestApp> {
+  const config = loadConfig({
+    LOG_LEVEL: 'silent', REDIS_URL: undefined, ...database.env, ...options.env,
+  });
+  const app = await createApp(config, {
+    jobs: true, logRequests: false, webhooks: options.webhooks,
+  });
+  await app.server.ready();
+  return {
+    ...app,
+    createAccount: () => app.platform.accounts.createAccount({ name: 'Webhooks', plan: 'FREE' }),
+  };
+}
+
+export type ReceivedRequest = {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+};
+
+// How the receiver answers one request: a status, optionally after a delay or with headers.
+export type Answer = { status: number; delayMs?: number; headers?: Record<string, string> };
+
+export type Receiver = {
+  url: string;
+  port: number;
+  received: ReceivedRequest[];
+  // Answers given in order; once used up, every request gets 200.
+  answers: Answer[];
+  close(): Promise<void>;
+};
+
+export async function startReceiver(): Promise<Receiver> {
+  const received: ReceivedRequest[] = [];
+  const answers: Answer[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push({
+        method: request.method ?? '',
+        path: request.url ?? '',
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
+      const answer = answers.shift() ?? { status: 200 };
+      const send = () => {
+        if (response.destroyed) return;
+        response.writeHead(answer.status, answer.headers ?? {}).end('ok');
+      };
+      if (!answer.delayMs) return send();
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        send();
+      }, answer.delayMs);
+      timers.add(timer);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    port,
+    received,
+    answers,
+    async close() {
+      for (const timer of timers) clearTimeout(timer);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+// A resolver whose answers the test sets per host name; unknown names do not resolve.
+export function createFakeDns() {
+  const hosts = new Map<string, string[]>();
+  const resolveHost = async (hostname: string): Promise<LookupAddress[]> => {
+    const addresses = hosts.get(hostname);
+    if (!addresses) {
+      throw Object.assign(new Error(`${hostname} not found`), { code: 'ENOTFOUND' });
+    }
+    return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  };
+  return { hosts, resolveHost };
+}
+
+// A clock the test moves by hand.
+export function createManualClock(start = new Date()) {
+  let nowMs = start.getTime();
+  return {
+    now: () => new Date(nowMs),
+    advanceMs(milliseconds: number) {
+      nowMs += milliseconds;
+    },
+    setTo(date: Date) {
+      nowMs = date.getTime();
+    },
+  };
+}
+
+export type QueuedJob = { id: string; data: DeliveryJobData; startAfter: Date };
+
+// Delivery jobs waiting in pg-boss, oldest first (workers are off in these tests).
+export async function queuedDeliveryJobs(app: App): Promise<QueuedJob[]> {
+  const result = await app.platform.database.pool.query(
+    `select id, data, start_after from pgboss.job where name = $1 and state = 'created'
+      order by created_on, id`,
+    [DELIVERY_QUEUE],
+  );
+  return result.rows.map((row) => ({ id: row.id, data: row.data, startAfter: row.start_after }));
+}
+
+// Works every queued delivery job once, as a worker would, and removes it from the queue.
+export async function workQueuedDeliveries(app: App) {
+  const results = [];
+  for (const job of await queuedDeliveryJobs(app)) {
+    await app.platform.database.pool.query('delete from pgboss.job where id = $1', [job.id]);
+    results.push(await app.webhooks.deliverer.runAttempt(job.data));
+  }
+  return results;
+}
+
+export function request(
+  app: App,
+  key: string,
+  method: InjectOptions['method'],
+  url: string,
+  payload?: unknown,
+) {
+  const headers: Record<string, string> = { authorization: basicAuth(key) };
+  if (payload !== undefined) headers['content-type'] = 'application/json';
+  const body = payload === undefined ? undefined
+    : typeof payload === 'string' ? payload : JSON.stringify(payload);
+  return app.server.inject({ method, url, headers, payload: body });
+}
+
+export const ISSUANCE_SUCCESS = {
+  type: 'TAX_INVOICE_ISSUANCE_SUCCESS',
+  data: { issuanceKey: 'iss_1', taxInvoiceUrl: 'https://example.com/invoices/iss_1' },
+} as const;
