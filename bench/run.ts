@@ -6,7 +6,7 @@
 // A run with any non-2xx response, error or timeout is invalid and fails the benchmark.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +23,16 @@ import {
   waitUntilReady,
   type ServerProcess,
 } from '../test/helpers/server-process.ts';
+import { createDatabaseFromTemplate, ensureProfileTemplate } from './profile-dataset.ts';
+import { startPrism, type PrismPeer } from './prism.ts';
+import {
+  formatInvalid,
+  formatSection,
+  writeResults,
+  type DatabaseMode,
+  type RunFigures,
+  type ScenarioResult,
+} from './report.ts';
 import { SCENARIOS, type Scenario, type ScenarioRequest } from './scenarios.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,6 +46,7 @@ const OPTION_SPECS = {
   pipelining: { env: 'BENCH_PIPELINING', fallback: 1, min: 1, max: 100 },
   runs: { env: 'BENCH_RUNS', fallback: 3, min: 1, max: 20 },
   keys: { env: 'BENCH_KEYS', fallback: 200, min: 1, max: 10_000 },
+  profiles: { env: 'BENCH_PROFILES', fallback: 1_000_000, min: 1, max: 10_000_000 },
 } as const;
 type OptionName = keyof typeof OPTION_SPECS;
 type Options = Record<OptionName, number>;
@@ -60,7 +71,7 @@ type AutocannonRequest = {
 };
 type AutocannonResult = {
   requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
+  latency: { p50: number; p97_5: number; p99: number };
   non2xx: number;
   errors: number;
   timeouts: number;
@@ -93,20 +104,13 @@ const autocannon = createRequire(import.meta.url)('autocannon') as (
   options: AutocannonOptions,
 ) => Promise<AutocannonResult>;
 
-type DatabaseMode = 'postgres' | 'embedded';
-type BenchDatabase = { mode: DatabaseMode; env: Record<string, string>; drop(): Promise<void> };
-type RunFigures = {
-  requestsPerSecond: number;
-  // CPU time the server process spent per request (Linux only): unlike req/s, it barely moves
-  // when other work on the machine competes for the cores.
-  serverCpuMicrosecondsPerRequest: number | null;
-  p50Ms: number;
-  p99Ms: number;
-  non2xxCount: number;
-  errorCount: number;
-  timeoutCount: number;
+type BenchDatabase = {
+  mode: DatabaseMode;
+  env: Record<string, string>;
+  // Profiles copied in from the generated data set, or null when no scenario needed them.
+  profileCount: number | null;
+  drop(): Promise<void>;
 };
-type ScenarioResult = { scenario: Scenario; median: RunFigures; runs: RunFigures[] };
 
 // --only (BENCH_ONLY) runs the scenarios whose names contain one of its comma-separated words,
 // plus the baseline; such a partial run prints its figures but leaves RESULTS.md alone.
@@ -142,26 +146,46 @@ function readOptions(): Options {
   return options;
 }
 
+// The generated data set's seed: the same seed always gives the same profiles.
+const PROFILE_SEED = 'bench';
+
 // A database of the benchmark's own, so results never depend on what earlier runs left behind.
-async function createBenchDatabase(): Promise<BenchDatabase> {
+// With a scenario that needs the profile store, it starts as a copy of the data set's template.
+async function createBenchDatabase(
+  options: Options,
+  needsProfiles: boolean,
+): Promise<BenchDatabase> {
   const baseUrl = process.env.DATABASE_URL;
   if (!baseUrl) {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'etb-'));
     return {
       mode: 'embedded',
       env: { DATA_DIR: dataDir },
+      profileCount: null,
       drop: async () => rmSync(dataDir, { recursive: true, force: true }),
     };
   }
   const name = `etax_bench_${randomBytes(6).toString('hex')}`;
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
-  await withAdminClient(baseUrl, (client) => client.query(`create database ${name}`));
+  if (needsProfiles) {
+    const template = await ensureProfileTemplate({
+      root: ROOT,
+      adminUrl: baseUrl,
+      count: options.profiles,
+      seed: PROFILE_SEED,
+      log: (message) => process.stderr.write(`${message}\n`),
+    });
+    await createDatabaseFromTemplate(baseUrl, name, template);
+  } else {
+    await withAdminClient(baseUrl, (client) => client.query(`create database ${name}`));
+  }
   // The server still wants a DATA_DIR, though with DATABASE_URL it keeps nothing there.
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'etb-'));
   return {
     mode: 'postgres',
     env: { DATABASE_URL: url.toString(), DATA_DIR: dataDir },
+    profileCount: needsProfiles ? options.profiles : null,
     async drop() {
       await withAdminClient(baseUrl, (client) =>
         client.query(`drop database if exists ${name} with (force)`));
@@ -182,7 +206,9 @@ async function withAdminClient(url: string, work: (client: pg.Client) => Promise
 
 // Creates the accounts in this process, before the server starts: one process per key through
 // the CLI would take minutes, and an embedded database can be open in only one process at a time.
-async function seedKeys(env: Record<string, string>, keyCount: number): Promise<string[]> {
+type SeededKeys = { keys: string[]; liveKeys: string[] };
+
+async function seedKeys(env: Record<string, string>, keyCount: number): Promise<SeededKeys> {
   const config = loadConfig({
     ...process.env,
     ...env,
@@ -191,13 +217,19 @@ async function seedKeys(env: Record<string, string>, keyCount: number): Promise<
   });
   const platform = await openPlatform(config, pino({ level: 'warn' }, pino.destination(2)));
   try {
-    const keys: string[] = [];
+    const seeded: SeededKeys = { keys: [], liveKeys: [] };
     for (let index = 0; index < keyCount; index += 1) {
       const name = `bench ${index}`;
       const account = await platform.accounts.createAccount({ name, plan: 'FREE' });
-      keys.push(account.keys.test);
+      await platform.points.grant({
+        accountId: account.accountId,
+        environment: 'live',
+        points: BENCH_SIGNUP_POINTS,
+      });
+      seeded.keys.push(account.keys.test);
+      seeded.liveKeys.push(account.keys.live);
     }
-    return keys;
+    return seeded;
   } finally {
     await platform.close();
   }
@@ -284,6 +316,7 @@ async function measure(input: MeasureInput): Promise<RunFigures> {
       ? null
       : (cpuSeconds * 1e6) / result.requests.total,
     p50Ms: result.latency.p50,
+    p97_5Ms: result.latency.p97_5,
     p99Ms: result.latency.p99,
     non2xxCount: result.non2xx,
     errorCount: result.errors,
@@ -291,17 +324,26 @@ async function measure(input: MeasureInput): Promise<RunFigures> {
   };
 }
 
+// Where a scenario's requests go: the etax server, or the peer.
+type Target = { baseUrl: string; pid: number | undefined };
+
 type ScenarioInput = {
-  server: ServerProcess;
+  target: Target;
   scenario: Scenario;
-  keys: string[];
+  keys: SeededKeys;
   options: Options;
 };
 
-async function runScenario({ server, scenario, keys, options }: ScenarioInput) {
-  const requests = scenario.buildRequests({ keys });
-  await checkScenario(server.baseUrl, requests);
-  const common = { serverPid: server.child.pid, url: server.baseUrl, requests, options };
+async function runScenario({ target, scenario, keys, options }: ScenarioInput) {
+  const requests = scenario.buildRequests(keys);
+  await checkScenario(target.baseUrl, requests);
+  const connections = scenario.connections ?? options.connections;
+  const common = {
+    serverPid: target.pid,
+    url: target.baseUrl,
+    requests,
+    options: { ...options, connections },
+  };
   if (options.warmup > 0) await measure({ ...common, durationSeconds: options.warmup });
   const runs: RunFigures[] = [];
   for (let runIndex = 0; runIndex < options.runs; runIndex += 1) {
@@ -316,154 +358,6 @@ async function runScenario({ server, scenario, keys, options }: ScenarioInput) {
   return { scenario, runs, median: sorted[Math.floor((sorted.length - 1) / 2)]! };
 }
 
-function failedResponseCount(result: ScenarioResult): number {
-  return result.runs.reduce(
-    (sum, run) => sum + run.non2xxCount + run.errorCount + run.timeoutCount,
-    0,
-  );
-}
-
-function formatTable(results: ScenarioResult[]): string {
-  const lines = [
-    '| scenario | req/s | p50 ms | p99 ms | non-2xx (all runs) | errors + timeouts (all runs) ' +
-    '| server CPU µs/req | runs (req/s) |',
-    '|---|--:|--:|--:|--:|--:|--:|---|',
-  ];
-  for (const { scenario, median, runs } of results) {
-    const allRuns = runs.map((run) => run.requestsPerSecond.toFixed(0)).join(' / ');
-    const nonSuccess = runs.reduce((sum, run) => sum + run.non2xxCount, 0);
-    const failures = runs.reduce((sum, run) => sum + run.errorCount + run.timeoutCount, 0);
-    const cpu = median.serverCpuMicrosecondsPerRequest?.toFixed(0) ?? 'n/a';
-    lines.push(
-      `| ${scenario.name} | ${median.requestsPerSecond.toFixed(0)} | ${median.p50Ms} | ` +
-      `${median.p99Ms} | ${nonSuccess} | ${failures} | ${cpu} | ${allRuns} |`,
-    );
-  }
-  return lines.join('\n');
-}
-
-// One line per latency goal: the median run's p50 and p99 against the scenario's p50MsMax and
-// p99MsMax.
-function formatLatencyGoals(results: ScenarioResult[]): string[] {
-  const lines: string[] = [];
-  for (const { scenario, median } of results) {
-    const goals: Array<[string, number, number | undefined]> = [
-      ['p50', median.p50Ms, scenario.p50MsMax],
-      ['p99', median.p99Ms, scenario.p99MsMax],
-    ];
-    for (const [label, actual, goal] of goals) {
-      if (goal === undefined) continue;
-      const verdict = actual <= goal ? 'met' : '**NOT met**';
-      lines.push(`- ${scenario.name}: ${label} ${actual} ms (goal ≤ ${goal} ms): ${verdict}.`);
-    }
-  }
-  return lines;
-}
-
-// One line per scenario with a goal: its throughput as a share of the baseline's.
-function formatGoals(results: ScenarioResult[]): string[] {
-  const baseline = results.find((result) => result.scenario.baseline);
-  if (!baseline) return formatLatencyGoals(results);
-  const lines: string[] = [];
-  for (const { scenario, median } of results) {
-    if (scenario.baselineFractionMin === undefined) continue;
-    const fraction = median.requestsPerSecond / baseline.median.requestsPerSecond;
-    const goalPercent = Math.round(scenario.baselineFractionMin * 100);
-    const verdict = fraction >= scenario.baselineFractionMin ? 'met' : '**NOT met**';
-    const cpu = median.serverCpuMicrosecondsPerRequest;
-    const baselineCpu = baseline.median.serverCpuMicrosecondsPerRequest;
-    const cpuNote = cpu && baselineCpu
-      ? `; server CPU per request ${(cpu / baselineCpu).toFixed(1)}× the baseline's`
-      : '';
-    lines.push(
-      `- ${scenario.name}: ${(fraction * 100).toFixed(1)}% of ${baseline.scenario.name}'s ` +
-      `req/s (goal ≥ ${goalPercent}%): ${verdict}${cpuNote}.`,
-    );
-  }
-  return [...lines, ...formatLatencyGoals(results)];
-}
-
-function formatInvalid(results: ScenarioResult[]): string[] {
-  return results
-    .filter((result) => failedResponseCount(result) > 0)
-    .map((result) =>
-      `- **INVALID: ${result.scenario.name} had ${failedResponseCount(result)} non-2xx ` +
-      'responses, errors or timeouts. Its figures do not measure the API.**');
-}
-
-function machineLines(): string[] {
-  const cpus = os.cpus();
-  const memoryGiB = (os.totalmem() / 1024 ** 3).toFixed(1);
-  return [
-    `- Machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ` +
-    `${memoryGiB} GiB memory, ${os.type()} ${os.release()}`,
-    `- Node.js ${process.version}; load generator (autocannon) and server on the same machine`,
-  ];
-}
-
-const MODE_TITLES: Record<DatabaseMode, string> = {
-  postgres: 'PostgreSQL (DATABASE_URL)',
-  embedded: 'Embedded PGlite (no DATABASE_URL)',
-};
-
-type SectionInput = { mode: DatabaseMode; results: ScenarioResult[]; options: Options };
-
-function formatSection({ mode, results, options }: SectionInput, loadAverage: number): string {
-  const limiter = process.env.REDIS_URL ? 'Redis (REDIS_URL)' : 'in-process memory';
-  return [
-    `<!-- results:${mode} -->`,
-    `## ${MODE_TITLES[mode]}`,
-    '',
-    `- Date: ${new Date().toISOString()}`,
-    ...machineLines(),
-    // Other work on the machine takes CPU from the server and the load generator alike.
-    `- System load average (1 min) when the benchmark started: ${loadAverage.toFixed(2)}`,
-    `- Database: ${MODE_TITLES[mode]}, fresh for the run, ${options.keys} accounts`,
-    `- Rate limiter: ${limiter}; the benchmarked operations' limits are lifted`,
-    `- Load: ${options.connections} connections, pipelining ${options.pipelining}, ` +
-    `${options.warmup} s warm-up, then ${options.runs} runs of ${options.duration} s per scenario`,
-    '- The table shows the median run by req/s; the last column lists every run',
-    '',
-    formatTable(results),
-    '',
-    ...formatGoals(results),
-    ...formatInvalid(results),
-    `<!-- /results:${mode} -->`,
-  ].join('\n');
-}
-
-const RESULTS_HEADER = `# etax benchmarks
-
-Generated by \`npm run bench\` (bench/run.ts); each run replaces only the section of its database
-mode. Run it on an otherwise idle machine:
-
-\`\`\`sh
-DATABASE_URL=postgres://postgres@127.0.0.1:5432/test REDIS_URL= npm run bench   # PostgreSQL
-npm run bench                                                                  # embedded
-npm run bench -- --duration 5 --connections 100 --runs 1   # or BENCH_DURATION_SECONDS etc.
-\`\`\`
-
-The server runs as a child process (\`etax serve\`, LOG_LEVEL=warn, workers on) on a fresh
-database with many accounts; the rate limits of the benchmarked operations are lifted. Scenarios
-are listed in bench/scenarios.ts. A run with any non-2xx response is invalid. autocannon records
-latency in whole milliseconds (0 means under 1 ms). Server CPU µs/req is the server process's
-CPU time divided by the requests answered; it is steadier than req/s when other work competes for
-the cores.
-`;
-
-function writeResults(mode: DatabaseMode, section: string): void {
-  const previous = existsSync(RESULTS_FILE) ? readFileSync(RESULTS_FILE, 'utf8') : '';
-  const sections = (['postgres', 'embedded'] as const).map((name) => {
-    if (name === mode) return section;
-    const pattern = new RegExp(`<!-- results:${name} -->[\\s\\S]*?<!-- /results:${name} -->`);
-    return pattern.exec(previous)?.[0] ?? null;
-  });
-  // The hand-written history of changes and their measured effect is kept as it is.
-  const history = /<!-- history -->[\s\S]*?<!-- \/history -->/.exec(previous)?.[0] ?? null;
-  const body = [...sections, history].filter((text) => text !== null).join('\n\n');
-  writeFileSync(RESULTS_FILE, `${RESULTS_HEADER}\n${body}\n`);
-}
-
 async function benchmark(
   options: Options,
   scenarios: readonly Scenario[],
@@ -472,27 +366,46 @@ async function benchmark(
   process.stderr.write(`seeding ${options.keys} accounts (${database.mode})…\n`);
   const keys = await seedKeys(database.env, options.keys);
   const server = startServer(database.env, await freePort());
+  let prism: PrismPeer | null = null;
   try {
     await waitUntilReady(server, {
       attemptsMax: READY_ATTEMPTS_MAX,
       pollIntervalMs: READY_POLL_INTERVAL_MS,
     });
+    const etax: Target = { baseUrl: server.baseUrl, pid: server.child.pid };
     const results: ScenarioResult[] = [];
     for (const scenario of scenarios) {
       process.stderr.write(`${scenario.name}\n`);
-      results.push(await runScenario({ server, scenario, keys, options }));
+      let target = etax;
+      if (scenario.peer) {
+        process.stderr.write(`  starting ${scenario.name.split(':')[0]} (npx)…\n`);
+        prism ??= await startPrism(ROOT, await freePort(), '/healthz');
+        target = { baseUrl: prism.baseUrl, pid: prism.child.pid };
+      }
+      results.push(await runScenario({ target, scenario, keys, options }));
     }
     return results;
   } finally {
+    await prism?.stop();
     await stopServerProcess(server, { exitWaitMs: EXIT_WAIT_MS });
   }
 }
 
 async function main(): Promise<void> {
   const options = readOptions();
-  const scenarios = selectScenarios();
+  const selected = selectScenarios();
   const loadAverage = os.loadavg()[0] ?? 0;
-  const database = await createBenchDatabase();
+  // The profile store is generated into PostgreSQL; the embedded database skips its scenarios.
+  const embedded = !process.env.DATABASE_URL;
+  const skipped = embedded
+    ? selected.filter((scenario) => scenario.profileStore).map((scenario) => ({
+      scenario,
+      reason: 'needs the generated profile store on PostgreSQL; set DATABASE_URL',
+    }))
+    : [];
+  const scenarios = selected.filter((scenario) => !(embedded && scenario.profileStore));
+  const needsProfiles = scenarios.some((scenario) => scenario.profileStore);
+  const database = await createBenchDatabase(options, needsProfiles);
   // Ctrl-C reaches the server too (same process group); the database must not be left behind.
   process.once('SIGINT', () => {
     process.stderr.write('interrupted: dropping the benchmark database\n');
@@ -504,10 +417,16 @@ async function main(): Promise<void> {
   } finally {
     await database.drop();
   }
-  const section = formatSection({ mode: database.mode, results, options }, loadAverage);
+  const section = formatSection({
+    mode: database.mode,
+    results,
+    skipped,
+    options,
+    profileCount: database.profileCount,
+  }, loadAverage);
   process.stdout.write(`\n${section.split('\n').slice(1, -1).join('\n')}\n`);
-  if (scenarios.length === SCENARIOS.length) {
-    writeResults(database.mode, section);
+  if (selected.length === SCENARIOS.length) {
+    writeResults(RESULTS_FILE, database.mode, section);
     process.stdout.write(`\nwritten to ${path.relative(process.cwd(), RESULTS_FILE)}\n`);
   }
   const invalid = formatInvalid(results);

@@ -126,33 +126,36 @@ function likeEscape(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
-// A name query ranks at most this many partial matches (plus every exact match): enough to
-// page through any specific query, while a query that matches a large part of the store still
-// answers quickly (docs/business-profiles.md § Search).
-export const NAME_CANDIDATES_MAX = 1_000;
+// A name query ranks at most this many partial matches (exact names and number prefixes are not
+// capped): enough for any specific query, while a query that matches a large part of the store
+// still answers in milliseconds (docs/business-profiles.md § Search).
+export const NAME_CANDIDATES_MAX = 200;
 
 // The numbers a search ranks, each set found through an index: partial name matches through the
-// name grams, exact names through the lower-case name indexes, and number prefixes in number
-// order from the cursor on (number matches rank by number, so a page needs only `limit` more).
+// name grams (at most NAME_CANDIDATES_MAX), and the tiers that rank by number alone (number
+// prefixes, exact names) in number order from the cursor on, so a page needs only `limit` more
+// of each however many there are.
 function searchCandidates(options: SearchProfileRowsOptions, pattern: string): SQL[] {
   const { text, digits, after, limit } = options;
-  const candidates = [
-    sql`(select business_registration_number from business_profiles
+  const number = sql.raw('business_registration_number');
+  // The next `limit` numbers of a tier ranked by number, or none once the cursor is past it.
+  const nextByNumber = (tier: number, condition: SQL): SQL[] => {
+    if (after !== null && after.tier > tier) return [];
+    const from = after !== null && after.tier === tier
+      ? sql`and ${number} > ${after.businessRegistrationNumber}`
+      : sql``;
+    return [sql`(select ${number} from business_profiles where ${condition} ${from}
+          order by ${number} limit ${limit})`];
+  };
+  return [
+    sql`(select ${number} from business_profiles
           where name_grams @> etax_query_grams(${text})
             and (organization_name ilike ${pattern} or representative_name ilike ${pattern})
           limit ${NAME_CANDIDATES_MAX})`,
-    sql`(select business_registration_number from business_profiles
-          where lower(organization_name) = lower(${text})
-             or lower(representative_name) = lower(${text}))`,
+    ...(digits === null ? [] : nextByNumber(1, sql`${number} like ${`${digits}%`}`)),
+    ...nextByNumber(2, sql`lower(organization_name) = lower(${text})`),
+    ...nextByNumber(2, sql`lower(representative_name) = lower(${text})`),
   ];
-  if (digits !== null && (after === null || after.tier < 2)) {
-    const from = after === null ? sql`` : sql`and business_registration_number > ${
-      after.businessRegistrationNumber}`;
-    candidates.push(sql`(select business_registration_number from business_profiles
-          where business_registration_number like ${`${digits}%`} ${from}
-          order by business_registration_number limit ${limit})`);
-  }
-  return candidates;
 }
 
 export async function searchProfileRows(

@@ -202,13 +202,13 @@ export const businessProfiles = pgTable(
   },
   (table) => [
     // Profile search (docs/business-profiles.md § Search): the grams' GIN index finds partial
-    // name matches, the lower-case name indexes exact ones, and text_pattern_ops serves number
-    // prefixes.
+    // name matches, the lower-case name indexes exact ones in number order, and
+    // text_pattern_ops serves number prefixes.
     index('business_profiles_name_grams').using('gin', table.nameGrams),
-    index('business_profiles_organization_name_lower')
-      .on(sql`lower(${table.organizationName})`),
-    index('business_profiles_representative_name_lower')
-      .on(sql`lower(${table.representativeName})`),
+    index('business_profiles_organization_name_exact')
+      .on(sql`lower(${table.organizationName})`, table.businessRegistrationNumber),
+    index('business_profiles_representative_name_exact')
+      .on(sql`lower(${table.representativeName})`, table.businessRegistrationNumber),
     index('business_profiles_number_prefix')
       .using('btree', table.businessRegistrationNumber.op('text_pattern_ops')),
     check(

@@ -233,7 +233,7 @@ describe('a query that matches more profiles than search ranks', () => {
     return seen;
   }
 
-  it('ranks at most NAME_CANDIDATES_MAX partial name matches, every exact match first',
+  it('ranks at most NAME_CANDIDATES_MAX partial name matches, the exact match first',
     async () => {
       const account = await fundedAccount(100_000, 'live');
       const seen = await pageThrough(account.keys.live, '대량상사');
@@ -243,6 +243,12 @@ describe('a query that matches more profiles than search ranks', () => {
       expect(seen.length).toBeLessThanOrEqual(NAME_CANDIDATES_MAX + 1);
       await expectBalance(account, 100_000 - seen.length * PRICE_POINTS, 'live');
     });
+
+  it('pages through every exact name match: exact names are not capped', async () => {
+    const account = await fundedAccount(100_000, 'live');
+    const seen = await pageThrough(account.keys.live, '김대량');
+    expect(seen).toEqual(Array.from({ length: BULK_COUNT }, (_, index) => bulkNumber(index)));
+  });
 
   it('pages through every number prefix match: numbers are not capped', async () => {
     const account = await fundedAccount(100_000, 'live');

@@ -1,0 +1,211 @@
+// Formats benchmark results as the sections of bench/RESULTS.md: the table of every scenario's
+// median run, the verdict on each goal, and the ratios to the baseline and to the peer.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import type { Scenario } from './scenarios.ts';
+
+export type DatabaseMode = 'postgres' | 'embedded';
+export type RunFigures = {
+  requestsPerSecond: number;
+  // CPU time the server process spent per request (Linux only): unlike req/s, it barely moves
+  // when other work on the machine competes for the cores.
+  serverCpuMicrosecondsPerRequest: number | null;
+  p50Ms: number;
+  p97_5Ms: number;
+  p99Ms: number;
+  non2xxCount: number;
+  errorCount: number;
+  timeoutCount: number;
+};
+export type ScenarioResult = { scenario: Scenario; median: RunFigures; runs: RunFigures[] };
+export type ReportOptions = { keys: number; connections: number; pipelining: number;
+  warmup: number; runs: number; duration: number };
+
+function failedResponseCount(result: ScenarioResult): number {
+  return result.runs.reduce(
+    (sum, run) => sum + run.non2xxCount + run.errorCount + run.timeoutCount,
+    0,
+  );
+}
+
+function formatTable(results: ScenarioResult[]): string {
+  const lines = [
+    '| scenario | req/s | p50 ms | p97.5 ms | p99 ms | non-2xx (all runs) ' +
+    '| errors + timeouts (all runs) | server CPU µs/req | runs (req/s) |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|---|',
+  ];
+  for (const { scenario, median, runs } of results) {
+    const allRuns = runs.map((run) => run.requestsPerSecond.toFixed(0)).join(' / ');
+    const nonSuccess = runs.reduce((sum, run) => sum + run.non2xxCount, 0);
+    const failures = runs.reduce((sum, run) => sum + run.errorCount + run.timeoutCount, 0);
+    const cpu = median.serverCpuMicrosecondsPerRequest?.toFixed(0) ?? 'n/a';
+    lines.push(
+      `| ${scenario.name} | ${median.requestsPerSecond.toFixed(0)} | ${median.p50Ms} | ` +
+      `${median.p97_5Ms} | ${median.p99Ms} | ${nonSuccess} | ${failures} | ${cpu} | ${allRuns} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+// One line per latency goal: the median run's p50 and p99 against the scenario's p50MsMax and
+// p99MsMax, and p95MsMax judged on p97.5 (autocannon reports no p95; p97.5 is at least p95, so
+// a met goal is met).
+function formatLatencyGoals(results: ScenarioResult[]): string[] {
+  const lines: string[] = [];
+  for (const { scenario, median } of results) {
+    const goals: Array<[string, number, number | undefined]> = [
+      ['p50', median.p50Ms, scenario.p50MsMax],
+      ['p99', median.p99Ms, scenario.p99MsMax],
+      ['p95 (judged on p97.5)', median.p97_5Ms, scenario.p95MsMax],
+    ];
+    for (const [label, actual, goal] of goals) {
+      if (goal === undefined) continue;
+      const verdict = actual <= goal ? 'met' : '**NOT met**';
+      lines.push(`- ${scenario.name}: ${label} ${actual} ms (goal ≤ ${goal} ms): ${verdict}.`);
+    }
+  }
+  return lines;
+}
+
+// One line per scenario with a goal: its throughput as a share of the baseline's.
+function formatGoals(results: ScenarioResult[]): string[] {
+  const baseline = results.find((result) => result.scenario.baseline);
+  if (!baseline) return formatLatencyGoals(results);
+  const lines: string[] = [];
+  for (const { scenario, median } of results) {
+    if (scenario.baselineFractionMin === undefined) continue;
+    const fraction = median.requestsPerSecond / baseline.median.requestsPerSecond;
+    const goalPercent = Math.round(scenario.baselineFractionMin * 100);
+    const verdict = fraction >= scenario.baselineFractionMin ? 'met' : '**NOT met**';
+    const cpu = median.serverCpuMicrosecondsPerRequest;
+    const baselineCpu = baseline.median.serverCpuMicrosecondsPerRequest;
+    const cpuNote = cpu && baselineCpu
+      ? `; server CPU per request ${(cpu / baselineCpu).toFixed(1)}× the baseline's`
+      : '';
+    lines.push(
+      `- ${scenario.name}: ${(fraction * 100).toFixed(1)}% of ${baseline.scenario.name}'s ` +
+      `req/s (goal ≥ ${goalPercent}%): ${verdict}${cpuNote}.`,
+    );
+  }
+  return [...lines, ...formatLatencyGoals(results), ...formatPeerGoals(results)];
+}
+
+// One line per peer scenario: how many times the peer's req/s the compared scenario answered.
+function formatPeerGoals(results: ScenarioResult[]): string[] {
+  const lines: string[] = [];
+  for (const { scenario, median } of results) {
+    if (scenario.peer === undefined) continue;
+    const ours = results.find((result) => result.scenario.name === scenario.peer!.comparesWith);
+    if (!ours) continue;
+    const ratio = ours.median.requestsPerSecond / median.requestsPerSecond;
+    const verdict = ratio >= scenario.peer.ratioMin ? 'met' : '**NOT met**';
+    lines.push(`- ${ours.scenario.name}: ${ratio.toFixed(1)}× ${scenario.name}'s req/s ` +
+      `(goal ≥ ${scenario.peer.ratioMin}×): ${verdict}.`);
+  }
+  return lines;
+}
+
+function formatSkipped(skipped: SectionInput['skipped']): string[] {
+  return skipped.map(({ scenario, reason }) => `- Not run here: ${scenario.name} (${reason}).`);
+}
+
+export function formatInvalid(results: ScenarioResult[]): string[] {
+  return results
+    .filter((result) => failedResponseCount(result) > 0)
+    .map((result) =>
+      `- **INVALID: ${result.scenario.name} had ${failedResponseCount(result)} non-2xx ` +
+      'responses, errors or timeouts. Its figures do not measure the API.**');
+}
+
+function machineLines(): string[] {
+  const cpus = os.cpus();
+  const memoryGiB = (os.totalmem() / 1024 ** 3).toFixed(1);
+  return [
+    `- Machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ` +
+    `${memoryGiB} GiB memory, ${os.type()} ${os.release()}`,
+    `- Node.js ${process.version}; load generator (autocannon) and server on the same machine`,
+  ];
+}
+
+const MODE_TITLES: Record<DatabaseMode, string> = {
+  postgres: 'PostgreSQL (DATABASE_URL)',
+  embedded: 'Embedded PGlite (no DATABASE_URL)',
+};
+
+type SectionInput = {
+  mode: DatabaseMode;
+  results: ScenarioResult[];
+  // Scenarios this mode cannot run, each with the reason.
+  skipped: Array<{ scenario: Scenario; reason: string }>;
+  options: ReportOptions;
+  // Profiles in the store, when a scenario needed them.
+  profileCount: number | null;
+};
+
+export function formatSection(input: SectionInput, loadAverage: number): string {
+  const { mode, results, options } = input;
+  const limiter = process.env.REDIS_URL ? 'Redis (REDIS_URL)' : 'in-process memory';
+  return [
+    `<!-- results:${mode} -->`,
+    `## ${MODE_TITLES[mode]}`,
+    '',
+    `- Date: ${new Date().toISOString()}`,
+    ...machineLines(),
+    // Other work on the machine takes CPU from the server and the load generator alike.
+    `- System load average (1 min) when the benchmark started: ${loadAverage.toFixed(2)}`,
+    `- Database: ${MODE_TITLES[mode]}, fresh for the run, ${options.keys} accounts` +
+    (input.profileCount ? `, ${input.profileCount.toLocaleString('en-US')} profiles` : ''),
+    `- Rate limiter: ${limiter}; the benchmarked operations' limits are lifted`,
+    `- Load: ${options.connections} connections unless a scenario names its own, ` +
+    `pipelining ${options.pipelining}, ` +
+    `${options.warmup} s warm-up, then ${options.runs} runs of ${options.duration} s per scenario`,
+    '- The table shows the median run by req/s; the last column lists every run',
+    '',
+    formatTable(results),
+    '',
+    ...formatGoals(results),
+    ...formatSkipped(input.skipped),
+    ...formatInvalid(results),
+    `<!-- /results:${mode} -->`,
+  ].join('\n');
+}
+
+export const RESULTS_HEADER = `# etax benchmarks
+
+Generated by \`npm run bench\` (bench/run.ts); each run replaces only the section of its database
+mode. Run it on an otherwise idle machine:
+
+\`\`\`sh
+DATABASE_URL=postgres://postgres@127.0.0.1:5432/test REDIS_URL= npm run bench   # PostgreSQL
+npm run bench                                                                  # embedded
+npm run bench -- --duration 5 --connections 100 --runs 1   # or BENCH_DURATION_SECONDS etc.
+npm run bench -- --only businessProfiles                   # some scenarios; RESULTS.md untouched
+\`\`\`
+
+The server runs as a child process (\`etax serve\`, LOG_LEVEL=warn, workers on) on a fresh
+database with many accounts; the rate limits of the benchmarked operations are lifted. Scenarios
+are listed in bench/scenarios.ts. A run with any non-2xx response is invalid. autocannon records
+latency in whole milliseconds (0 means under 1 ms). Server CPU µs/req is the server process's
+CPU time divided by the requests answered; it is steadier than req/s when other work competes for
+the cores.
+
+The search scenario runs on PostgreSQL only, over \`BENCH_PROFILES\` (default 1,000,000) profiles
+from \`etax generate profiles\`, imported once into a template database
+(\`etax_bench_profiles_*\`, bench/profile-dataset.ts) that later runs copy. The peer is Stoplight
+Prism (fetched with npx on first use) mocking openapi/openapi.json: the same request answered
+from the document's examples, with no authentication, ledger or database behind it.
+`;
+
+export function writeResults(resultsFile: string, mode: DatabaseMode, section: string): void {
+  const previous = existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : '';
+  const sections = (['postgres', 'embedded'] as const).map((name) => {
+    if (name === mode) return section;
+    const pattern = new RegExp(`<!-- results:${name} -->[\\s\\S]*?<!-- /results:${name} -->`);
+    return pattern.exec(previous)?.[0] ?? null;
+  });
+  // The hand-written history of changes and their measured effect is kept as it is.
+  const history = /<!-- history -->[\s\S]*?<!-- \/history -->/.exec(previous)?.[0] ?? null;
+  const body = [...sections, history].filter((text) => text !== null).join('\n\n');
+  writeFileSync(resultsFile, `${RESULTS_HEADER}\n${body}\n`);
+}
+
