@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { isDatabaseUnavailable } from './db/unavailable.ts';
 import { ApiError, isApiError, type ErrorBody, type ErrorCode } from './errors.ts';
 import { TRACE_ID_HEADER } from './trace.ts';
 
@@ -57,6 +58,7 @@ function toApiError(error: FastifyError | Error): ApiError | null {
   if (fastifyError.statusCode === 400) return new ApiError('INVALID_REQUEST');
   if (fastifyError.statusCode === 413) return new ApiError('PAYLOAD_TOO_LARGE');
   if (fastifyError.statusCode === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE');
+  if (isDatabaseUnavailable(error)) return new ApiError('SERVICE_UNAVAILABLE');
   return null;
 }
 
