@@ -81,6 +81,7 @@ export async function openPlatform(config: Config, log: Logger): Promise<Platfor
   }
   const points = createPointsService({
     db: database.db,
+    relaxedPool: database.relaxedPool,
     reservationTtlMs: config.RESERVATION_TTL_MS,
     preparedStatements: !database.embedded,
   });

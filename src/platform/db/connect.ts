@@ -12,6 +12,11 @@ export type Executor = Db | Tx;
 export type Database = {
   db: Db;
   pool: pg.Pool;
+  // Connections whose commits do not wait for the WAL flush (synchronous_commit off), for
+  // statements whose loss in a database crash is harmless: a lost point reservation takes its
+  // hold on the balance with it, in the same transaction. Any later durable commit flushes it
+  // too. The embedded database uses the main pool.
+  relaxedPool: pg.Pool;
   url: string;
   embedded: boolean;
   // True when this process just created the embedded database files.
@@ -31,6 +36,8 @@ type ConnectOptions = { databaseUrl?: string; dataDir: string; poolMax: number }
 // A connection that sits idle this long is closed; new ones are made on demand.
 const POOL_IDLE_TIMEOUT_MS = 30_000;
 const POOL_CONNECT_TIMEOUT_MS = 10_000;
+// The relaxed pool serves the reservation batches, of which at most two run at once.
+const RELAXED_POOL_MAX = 4;
 
 export async function connectDatabase(options: ConnectOptions): Promise<Database> {
   const embedded = options.databaseUrl ? null : await openEmbeddedDatabase(options.dataDir);
@@ -43,13 +50,23 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  const relaxedPool = embedded ? pool : new pg.Pool({
+    connectionString: url,
+    max: RELAXED_POOL_MAX,
+    idleTimeoutMillis: POOL_IDLE_TIMEOUT_MS,
+    connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
+    options: '-c synchronous_commit=off',
+  });
+  if (relaxedPool !== pool) relaxedPool.on('error', () => {});
   return {
     db: drizzle(pool, { schema }),
     pool,
+    relaxedPool,
     url,
     embedded: embedded !== null,
     created: embedded?.created ?? false,
     async close() {
+      if (relaxedPool !== pool) await relaxedPool.end();
       await pool.end();
       await embedded?.close();
     },

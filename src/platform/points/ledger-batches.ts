@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type pg from 'pg';
 import type { Db } from '../db/connect.ts';
 import { createBatcher } from './batcher.ts';
 import * as store from './store.ts';
@@ -33,7 +34,13 @@ async function retryingDeadlocks<T>(statement: () => Promise<T>): Promise<T> {
   }
 }
 
-type LedgerBatchesOptions = { db: Db; reservationTtlMs: number; preparedStatements: boolean };
+type LedgerBatchesOptions = {
+  db: Db;
+  // Reservations commit without waiting for the WAL flush (Database.relaxedPool says why).
+  relaxedPool: pg.Pool;
+  reservationTtlMs: number;
+  preparedStatements: boolean;
+};
 
 export function createLedgerBatches(options: LedgerBatchesOptions): LedgerBatches {
   const { db, reservationTtlMs } = options;
@@ -46,7 +53,8 @@ export function createLedgerBatches(options: LedgerBatchesOptions): LedgerBatche
     itemsPerBatchMax: ITEMS_PER_BATCH_MAX,
     async run(items) {
       const rows = await retryingDeadlocks(() =>
-        store.reserveMany(db, items, reservationTtlMs, named('points_reserve_many')));
+        store.reserveMany(options.relaxedPool, items, reservationTtlMs,
+          named('points_reserve_many')));
       assert.equal(rows.length, items.length);
       return rows.map((row, index) => {
         assert.equal(row.reservationId, items[index]!.reservationId);

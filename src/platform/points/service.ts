@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { newId } from '../../domain/ids.ts';
 import type { Environment } from '../accounts/keys.ts';
+import type pg from 'pg';
 import type { Db, Executor } from '../db/connect.ts';
 import { ApiError } from '../errors.ts';
 import { createBalanceReader } from './balance-reader.ts';
@@ -24,6 +25,8 @@ export const EXPIRY_BATCH_SIZE = 1_000;
 
 type Deps = {
   db: Db;
+  // For reservation batches (Database.relaxedPool); the main pool when absent.
+  relaxedPool?: pg.Pool;
   reservationTtlMs: number;
   // Named prepared statements for the hot reads; false on the embedded database.
   preparedStatements?: boolean;
@@ -138,6 +141,7 @@ export function createPointsService(deps: Deps) {
   // Outside a transaction, reservations and captures of concurrent requests share statements.
   const batches = createLedgerBatches({
     db,
+    relaxedPool: deps.relaxedPool ?? db.$client,
     reservationTtlMs: deps.reservationTtlMs,
     preparedStatements: deps.preparedStatements ?? false,
   });

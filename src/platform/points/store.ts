@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import type pg from 'pg';
 import type { Db, Executor } from '../db/connect.ts';
 import { pointBalances } from '../db/schema.ts';
 
@@ -282,12 +283,12 @@ const RESERVE_MANY_SQL = `
 // takes the items in order and accepts each that the points still available cover, exactly as
 // running them one by one would.
 export async function reserveMany(
-  db: Db,
+  pool: pg.Pool,
   items: readonly ReserveItem[],
   ttlMs: number,
   statementName?: string,
 ): Promise<ReserveManyRow[]> {
-  const result = await db.$client.query<ReserveManyRow>({
+  const result = await pool.query<ReserveManyRow>({
     name: statementName,
     text: RESERVE_MANY_SQL,
     values: [

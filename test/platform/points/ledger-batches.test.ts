@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Environment } from '../../../src/platform/accounts/keys.ts';
 import type { Reservation } from '../../../src/platform/points/service.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { usingPostgres } from '../../helpers/database.ts';
 import { expectLedgerConsistent } from '../../helpers/ledger-audit.ts';
 
 let app: TestApp;
@@ -111,5 +112,16 @@ describe('captures in one batch', () => {
       chargePoints: 10,
     });
     expect(outcome).toEqual({ kind: 'alreadySettled' });
+  });
+});
+
+describe('commit durability', () => {
+  it.skipIf(!usingPostgres)('commits reservations without waiting for the WAL flush, and ' +
+    'everything else durably', async () => {
+    const { relaxedPool, pool } = app.platform.database;
+    const setting = async (target: typeof pool) =>
+      (await target.query('show synchronous_commit')).rows[0].synchronous_commit;
+    expect(await setting(relaxedPool)).toBe('off');
+    expect(await setting(pool)).toBe('on');
   });
 });
