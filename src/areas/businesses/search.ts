@@ -1,3 +1,4 @@
+import { decodeCursorTuple, encodeCursor, invalidCursor } from '../../platform/cursor.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { BusinessProfile } from '../../upstream/business-profiles/index.ts';
 import {
@@ -34,31 +35,20 @@ export function parseSearchQuery(query: string): { text: string; digits: string 
   return { text, digits: isNumber ? digits : null };
 }
 
-export function encodeCursor(rank: SearchRankKey): string {
-  return Buffer.from(JSON.stringify([rank.tier, rank.score, rank.businessRegistrationNumber]))
-    .toString('base64url');
+export function encodeSearchCursor(rank: SearchRankKey): string {
+  return encodeCursor([rank.tier, rank.score, rank.businessRegistrationNumber]);
 }
 
-// The rank key of a cursor; anything this service did not write is 400 INVALID_REQUEST.
-export function decodeCursor(cursor: string): SearchRankKey {
-  const invalid = () => new ApiError('INVALID_REQUEST',
-    'query.cursor is not a cursor returned by this operation.');
-  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  if (!Array.isArray(value) || value.length !== 3) throw invalid();
-  const [tier, score, number] = value as unknown[];
+// The rank key of a cursor (platform/cursor.ts).
+export function decodeSearchCursor(cursor: string): SearchRankKey {
+  const [tier, score, number] = decodeCursorTuple(cursor, 3);
   if (!Number.isSafeInteger(tier) || (tier as number) < 0 || (tier as number) > TIER_NAME) {
-    throw invalid();
+    throw invalidCursor();
   }
   if (!Number.isSafeInteger(score) || (score as number) < 0 || (score as number) > SCORE_MAX) {
-    throw invalid();
+    throw invalidCursor();
   }
-  if (typeof number !== 'string' || !/^[0-9]{10}$/.test(number)) throw invalid();
+  if (typeof number !== 'string' || !/^[0-9]{10}$/.test(number)) throw invalidCursor();
   return { tier: tier as number, score: score as number, businessRegistrationNumber: number };
 }
 

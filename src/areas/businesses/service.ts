@@ -19,8 +19,8 @@ import type {
 } from '../../upstream/business-profiles/index.ts';
 import { isSandboxBusinessNumber } from '../../upstream/business-profiles/sandbox.ts';
 import {
-  decodeCursor,
-  encodeCursor,
+  decodeSearchCursor,
+  encodeSearchCursor,
   parseSearchQuery,
   type ProfileSearch,
 } from './search.ts';
@@ -122,7 +122,7 @@ export function createBusinessesService(deps: BusinessesServiceDeps) {
   // One page of search results; the query and cursor are checked before any points move.
   async function searchProfiles(input: SearchProfilesOptions): Promise<SearchProfilesPage> {
     const { text, digits } = parseSearchQuery(input.query);
-    const after = input.cursor === undefined ? null : decodeCursor(input.cursor);
+    const after = input.cursor === undefined ? null : decodeSearchCursor(input.cursor);
     const search = deps.searchFor(input.caller.environment);
     const { value } = await deps.charge(
       { key: input.caller, operation: SEARCH_PRICE_ROW, unitsMax: input.limit },
@@ -132,7 +132,7 @@ export function createBusinessesService(deps: BusinessesServiceDeps) {
         const page = ranked.slice(0, input.limit);
         const last = page.at(-1);
         const nextCursor = ranked.length > input.limit && last !== undefined
-          ? encodeCursor(last.rank)
+          ? encodeSearchCursor(last.rank)
           : null;
         const results = page.map((entry) => entry.profile);
         return { value: { results, nextCursor }, chargedUnits: results.length };

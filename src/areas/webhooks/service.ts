@@ -14,6 +14,7 @@ import {
   type ResolveHost,
 } from '../../platform/webhooks/target-policy.ts';
 import * as store from './store.ts';
+import { decodeCursorTuple, encodeCursor, invalidCursor } from '../../platform/cursor.ts';
 
 // The webhook management API (docs/webhooks.md): endpoints of the caller's account and
 // environment, their secrets, their delivery log and resends, and the events of the scope.
@@ -89,32 +90,18 @@ function toDelivery(row: store.DeliveryRow, eventType: string, attempts: store.A
   };
 }
 
-// An opaque cursor: the position of the last row of the previous page.
-export function encodeCursor(sequence: number): string {
-  return Buffer.from(JSON.stringify([sequence])).toString('base64url');
-}
-
-export function decodeCursor(cursor: string | undefined): number | null {
+// The position of the last row of the previous page (platform/cursor.ts).
+function decodeSequenceCursor(cursor: string | undefined): number | null {
   if (cursor === undefined) return null;
-  const invalid = () => new ApiError('INVALID_REQUEST',
-    'query.cursor is not a cursor returned by this operation.');
-  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  if (!Array.isArray(value) || value.length !== 1) throw invalid();
-  const [sequence] = value as unknown[];
-  if (!Number.isSafeInteger(sequence) || (sequence as number) < 1) throw invalid();
+  const [sequence] = decodeCursorTuple(cursor, 1);
+  if (!Number.isSafeInteger(sequence) || (sequence as number) < 1) throw invalidCursor();
   return sequence as number;
 }
 
 // The page and the cursor of the next one, from rows fetched with one row to spare.
 function paginate<T extends { sequence: number }>(rows: T[], limit: number) {
   const page = rows.slice(0, limit);
-  const nextCursor = rows.length > limit ? encodeCursor(page[page.length - 1]!.sequence) : null;
+  const nextCursor = rows.length > limit ? encodeCursor([page[page.length - 1]!.sequence]) : null;
   return { page, nextCursor };
 }
 
@@ -196,7 +183,7 @@ function managementReads(deps: WebhooksServiceDeps, endpointOrThrow: EndpointOrT
       return toEndpoint(await endpointOrThrow(input.caller, input.endpointId));
     },
     async listEvents(input: { caller: Caller; limit: number; cursor?: string; type?: EventType }) {
-      const beforeSequence = decodeCursor(input.cursor);
+      const beforeSequence = decodeSequenceCursor(input.cursor);
       const rows = await store.listEvents(deps.db, input.caller, {
         beforeSequence, limit: input.limit, type: input.type ?? null,
       });
@@ -248,7 +235,7 @@ function deliveryLog(deps: WebhooksServiceDeps, endpointOrThrow: EndpointOrThrow
     async listDeliveries(input: {
       caller: Caller; endpointId: string; limit: number; cursor?: string; status?: string;
     }) {
-      const beforeSequence = decodeCursor(input.cursor);
+      const beforeSequence = decodeSequenceCursor(input.cursor);
       await endpointOrThrow(input.caller, input.endpointId);
       const rows = await store.listDeliveries(deps.db, input.endpointId, {
         beforeSequence, limit: input.limit, status: input.status ?? null,
