@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { createApp, type App } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Environment, Plan } from '../../src/platform/accounts/keys.ts';
+import type { BalanceKey } from '../../src/platform/points/service.ts';
 import type { TaxAuthority } from '../../src/upstream/tax-authority/index.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
@@ -13,6 +14,8 @@ export type TestApp = App & {
     accountId: string;
     keys: Record<Environment, string>;
   }>;
+  // A new account's live balance holding `points` (live balances start at 0).
+  createLiveBalance(points: number): Promise<BalanceKey>;
   close(): Promise<void>;
 };
 
@@ -46,6 +49,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
         name: accountOptions.name ?? 'Test account',
         plan: accountOptions.plan ?? 'FREE',
       });
+    },
+    async createLiveBalance(points) {
+      const { accountId } = await app.platform.accounts.createAccount({
+        name: 'Test account',
+        plan: 'FREE',
+      });
+      if (points > 0) await app.platform.points.grant({ accountId, environment: 'live', points });
+      return { accountId, environment: 'live' };
     },
     async close() {
       await app.close();

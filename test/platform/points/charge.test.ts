@@ -1,7 +1,6 @@
 // The charge phases areas use: reserve the worst case, work, capture what was charged and release
 // the rest; a failing work releases everything and a refused reservation never starts the work.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Environment } from '../../../src/platform/accounts/keys.ts';
 import { ApiError } from '../../../src/platform/errors.ts';
 import { createCharger, type Charger } from '../../../src/platform/points/charge.ts';
 import { buildPriceTable } from '../../../src/platform/points/prices.ts';
@@ -19,13 +18,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-async function accountWithLivePoints(points: number) {
-  const account = await app.createAccount();
-  if (points > 0) {
-    await app.platform.points.grant({ accountId: account.accountId, environment: 'live', points });
-  }
-  return { accountId: account.accountId, environment: 'live' as Environment };
-}
+const accountWithLivePoints = (points: number) => app.createLiveBalance(points);
 
 describe('charging an operation', () => {
   it('captures the price of the charged units only and releases the rest', async () => {

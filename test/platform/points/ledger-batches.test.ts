@@ -4,7 +4,6 @@
 // balance after it, and nothing for an unknown or settled reservation.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Environment } from '../../../src/platform/accounts/keys.ts';
 import type { Reservation } from '../../../src/platform/points/service.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { usingPostgres } from '../../helpers/database.ts';
@@ -19,13 +18,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-async function accountWithLivePoints(points: number) {
-  const account = await app.createAccount();
-  if (points > 0) {
-    await app.platform.points.grant({ accountId: account.accountId, environment: 'live', points });
-  }
-  return { accountId: account.accountId, environment: 'live' as Environment };
-}
+const accountWithLivePoints = (points: number) => app.createLiveBalance(points);
 
 function codeOf(outcome: PromiseSettledResult<unknown>): string {
   if (outcome.status === 'fulfilled') return 'reserved';
