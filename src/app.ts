@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 import { createBankService, type BankService } from './areas/bank/service.ts';
 import {
   createBusinessesService,
@@ -12,7 +12,10 @@ import {
   createRegistrationStatusService,
   type RegistrationStatusService,
 } from './areas/businesses/registration-status.ts';
+import { loadCertificateEncryptionKey } from './areas/issuers/encryption-key.ts';
+import { createIssuersService, type IssuersService } from './areas/issuers/service.ts';
 import type { Config } from './config.ts';
+import { createSealingKey } from './domain/sealed-box.ts';
 import { createAccountsService, type AccountsService } from './platform/accounts/service.ts';
 import { createKeyCache } from './platform/auth.ts';
 import { connectDatabase, type Database } from './platform/db/connect.ts';
@@ -50,8 +53,16 @@ export type Platform = {
   close(): Promise<void>;
 };
 
-export function createLogger(config: Config): Logger {
-  return pino({ level: config.LOG_LEVEL, base: { service: 'etax' } });
+// Secrets a request body may carry (certificate passwords and key files, docs/issuers.md) are
+// censored wherever a logged object holds them.
+export const LOG_REDACT_PATHS = [
+  'password', '*.password', '*.*.password', 'signPri', '*.signPri', '*.*.signPri',
+];
+
+export function createLogger(config: Config, destination?: DestinationStream): Logger {
+  const options = { level: config.LOG_LEVEL, base: { service: 'etax' },
+    redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 export async function openPlatform(config: Config, log: Logger): Promise<Platform> {
@@ -94,6 +105,10 @@ type AppOptions = {
   extraRoutes?: ServerDeps['extraRoutes'];
   // Replaces the live tax authority built from the configuration (tests).
   liveTaxAuthority?: TaxAuthority;
+  // The clock of time-bound rules such as registration link expiry (tests).
+  clock?: () => Date;
+  // Where logs go instead of stdout (tests).
+  logDestination?: DestinationStream;
 };
 
 // Test keys always reach the sandbox and live keys the gateway; both adapters are built once.
@@ -145,8 +160,32 @@ export function buildRegistrationStatusService(
   });
 }
 
+// Issuers and their joint certificates (docs/issuers.md); certificate keys are sealed with the
+// configured or generated key.
+export async function buildIssuersService(
+  platform: Platform,
+  jobs: Jobs,
+  clock?: () => Date,
+): Promise<IssuersService> {
+  const { config } = platform;
+  const key = await loadCertificateEncryptionKey({
+    configured: config.CERTIFICATE_ENCRYPTION_KEY,
+    dataDir: config.DATA_DIR,
+    sharedDatabase: !platform.database.embedded,
+    log: platform.log,
+  });
+  return createIssuersService({
+    db: platform.database.db,
+    stage: jobs.stage,
+    sealing: createSealingKey(key),
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    log: platform.log,
+    now: clock,
+  });
+}
+
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
-  const log = createLogger(config);
+  const log = createLogger(config, options.logDestination);
   const platform = await openPlatform(config, log);
   const rateLimiter = createRateLimiter({
     redisUrl: config.REDIS_URL,
@@ -161,8 +200,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const bank = buildBankService(config, platform.charge);
   const businesses = buildBusinessesService(platform);
   const registrationStatuses = buildRegistrationStatusService(platform, options.liveTaxAuthority);
+  const issuers = await buildIssuersService(platform, jobs, options.clock);
   if (options.jobs ?? true) {
-    await jobs.start([expireReservationsJobDefinition(platform.points, log)]);
+    await jobs.start([
+      expireReservationsJobDefinition(platform.points, log),
+      ...issuers.jobDefinitions(),
+    ]);
   }
   const expectedMigrations = await committedMigrationCount();
   const server = await buildServer({
@@ -175,6 +218,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     bank,
     businesses,
     registrationStatuses,
+    issuers,
     extraRoutes: options.extraRoutes,
     readiness: async () => {
       await platform.database.pool.query('select 1');

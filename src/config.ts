@@ -57,6 +57,10 @@ const ConfigSchema = Type.Object({
   TAX_AUTHORITY_TIMEOUT_MS: Type.Integer({ minimum: 50, maximum: 30_000, default: 5_000 }),
   // Simulated round trip of every sandbox tax-authority call; 0 answers at once.
   TAX_AUTHORITY_SANDBOX_LATENCY_MS: Type.Integer({ minimum: 0, maximum: 10_000, default: 0 }),
+  // 32 bytes, base64: the AES-256-GCM key that seals joint certificate private keys and pending
+  // uploads (docs/issuers.md § Keys at rest). Unset: one is generated into DATA_DIR on first
+  // start and reused; every process of a multi-process deployment must set the same value.
+  CERTIFICATE_ENCRYPTION_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/]{43}=$' })),
 });
 
 type RawConfig = Static<typeof ConfigSchema>;

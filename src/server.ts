@@ -13,6 +13,9 @@ import type { BusinessesService } from './areas/businesses/service.ts';
 import { registerRegistrationStatusRoutes } from './areas/businesses/registration-status-routes.ts';
 import type { RegistrationStatusService } from './areas/businesses/registration-status.ts';
 import { registerHealthRoutes, type Readiness } from './areas/health/routes.ts';
+import { registerCertificatePageRoutes } from './areas/issuers/page-routes.ts';
+import { registerIssuerRoutes } from './areas/issuers/routes.ts';
+import type { IssuersService } from './areas/issuers/service.ts';
 import { registerPointsRoutes } from './areas/points/routes.ts';
 import { auth, authenticateWith, type KeyCache } from './platform/auth.ts';
 import { errorHandler, handleFrameworkError } from './platform/error-handler.ts';
@@ -36,6 +39,7 @@ export type ServerDeps = {
   // Optional only so a server built for its route schemas (src/cli/openapi.ts) needs none: the
   // routes are registered either way, and without a service they fail with 500.
   registrationStatuses: RegistrationStatusService;
+  issuers: IssuersService;
   readiness: Readiness;
   // More routes under /v1, behind the same authentication and rate limits. Areas are listed
   // below; this is for embedding etax and for tests of the platform mechanisms.
@@ -75,6 +79,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(openApi, { serverUrl: deps.publicBaseUrl });
 
   await app.register(registerHealthRoutes, { readiness: deps.readiness });
+  // The hosted certificate registration page: outside /v1, its one-time token is the credential.
+  await app.register(registerCertificatePageRoutes, { issuers: deps.issuers });
   await app.register(async (v1) => {
     v1.addHook('onRequest', authenticateWith(deps.keys));
     v1.addHook('preHandler', deps.rateLimiter.hook);
@@ -84,6 +90,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     await v1.register(registerRegistrationStatusRoutes, {
       registrationStatuses: deps.registrationStatuses,
     });
+    await v1.register(registerIssuerRoutes, { issuers: deps.issuers });
     if (deps.extraRoutes) await v1.register(deps.extraRoutes);
   }, { prefix: '/v1' });
 

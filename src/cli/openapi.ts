@@ -29,6 +29,7 @@ export function buildSchemaOnlyServer(extraRoutes?: FastifyPluginAsync): Promise
       checkNumber: unavailable, retrieveProfile: unavailable, searchProfiles: unavailable,
     },
     registrationStatuses: { inquireStatuses: unavailable, inquireStatus: unavailable },
+    issuers: new Proxy({}, { get: unavailable }) as never,
     readiness: unavailable,
     extraRoutes,
   });

@@ -7,6 +7,9 @@ export const ID_PREFIXES = {
   reservation: 'rsv',
   ledgerEntry: 'led',
   idempotencyClaim: 'idm',
+  issuer: 'iss',
+  supplierKey: 'sup',
+  certificateRegistration: 'crg',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
