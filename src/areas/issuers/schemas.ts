@@ -42,7 +42,7 @@ export const CreateIssuerBody = Type.Object(
       pattern: '^[0-9-]+$',
       description: 'Business registration number: ten digits, hyphens allowed; the checksum ' +
         'is checked.',
-      examples: ['1234567890'],
+      examples: ['1234567891'],
     }),
     organizationName: OrganizationName,
     representativeName: RepresentativeName,
@@ -79,7 +79,7 @@ const NullableString = (description: string) =>
 const ISSUER_EXAMPLE = {
   issuerId: 'iss_3q2-7wEXAMPLEv1ZkQ8cFm2A',
   supplierKey: 'sup_Rk5nEXAMPLEm0pWq7c1y9A',
-  identificationNumber: '1234567890',
+  identificationNumber: '1234567891',
   taxRegistrationId: null,
   organizationName: '주식회사 이택스',
   representativeName: '홍길동',
@@ -181,7 +181,7 @@ export const CertificateFacts = Type.Object(
     registeredAt: Timestamp('When it was registered.'),
   },
   { title: 'IssuerCertificate', additionalProperties: false, examples: [{
-    subject: 'CN=주식회사이택스(1234567890), OU=corporation, O=yessign, C=KR',
+    subject: 'CN=주식회사이택스(1234567891), OU=corporation, O=yessign, C=KR',
     issuerName: 'CN=yessignCA Class 2, OU=AccreditedCA, O=yessign, C=KR',
     serialNumber: '1a2b3c',
     notBefore: '2026-01-02T00:00:00.000Z',
