@@ -27,7 +27,8 @@ let good: TestCertificate;
 
 beforeAll(async () => {
   ca = await createTestCa();
-  good = await issueCertificate(ca, { subject: corporateSubject('이택스', OWNER.identificationNumber) });
+  const subject = corporateSubject('이택스', OWNER.identificationNumber);
+  good = await issueCertificate(ca, { subject });
 });
 
 function upload(certificate: TestCertificate, password = PASSWORD) {
