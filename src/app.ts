@@ -96,6 +96,8 @@ export type App = {
   platform: Platform;
   server: FastifyInstance;
   jobs: Jobs;
+  // What tax-invoice work calls: resolveSupplierKey and requireIssuerCertificate.
+  issuers: IssuersService;
   close(): Promise<void>;
 };
 
@@ -230,6 +232,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     platform,
     server,
     jobs,
+    issuers,
     // Stop taking requests and finish those in flight, then stop jobs, then the database.
     async close() {
       await server.close();
