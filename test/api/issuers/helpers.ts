@@ -45,7 +45,8 @@ export async function createIssuer(
 export function expectError(response: LightMyRequestResponse, status: number, code: string) {
   expect(response.statusCode).toBe(status);
   const body = response.json() as { code: string; message: string; traceId: string };
-  expect(body).toEqual({ code, message: expect.any(String), traceId: response.headers['trace-id'] });
+  const traceId = response.headers['trace-id'];
+  expect(body).toEqual({ code, message: expect.any(String), traceId });
   return body;
 }
 
