@@ -88,7 +88,7 @@ export async function registerCertificatePageRoutes(app: FastifyInstance, { issu
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof RegistrationLinkError) {
-      return sendPage(reply, error.status, page('등록 링크 Registration link', 
+      return sendPage(reply, error.status, page('등록 링크 Registration link',
         `<p>${escapeHtml(error.message)}</p>`));
     }
     if (error instanceof FormError) {
