@@ -141,6 +141,14 @@ describe('errors', () => {
     expect((await app.server.inject({ method: 'GET', url: path })).statusCode).toBe(410);
   });
 
+  it('accepts exactly one of two forms posted at once with the same link', async () => {
+    const { key, issuerId } = await newIssuer();
+    const path = await registrationPath(key, issuerId);
+    const statuses = (await Promise.all([postForm(path), postForm(path)]))
+      .map((response) => response.statusCode).sort();
+    expect(statuses).toEqual([200, 410]);
+  });
+
   it('answers 410 once five minutes have passed, and the page worked just before', async () => {
     const { key, issuerId } = await newIssuer();
     const path = await registrationPath(key, issuerId);
