@@ -72,7 +72,9 @@ export function createRegistrationLinks(deps: LinkDeps) {
     const row = await usableToken(token);
     const scope = { accountId: row.accountId, environment: row.environment as 'test' | 'live' };
     const issuer = await store.findIssuer(db, scope, row.issuerId);
-    if (issuer === null) throw new RegistrationLinkError(404, 'The issuer no longer exists.');
+    if (issuer === null || issuer.deactivatedAt !== null) {
+      throw new RegistrationLinkError(410, 'The issuer is no longer active.');
+    }
     return { organizationName: issuer.organizationName,
       identificationNumber: issuer.identificationNumber, expiresAt: row.expiresAt };
   }

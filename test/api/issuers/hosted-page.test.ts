@@ -165,6 +165,14 @@ describe('errors', () => {
     }
   });
 
+  it('answers 410 to a link whose issuer was deactivated after it was made', async () => {
+    const { key, issuerId } = await newIssuer();
+    const path = await registrationPath(key, issuerId);
+    await app.server.inject(request(key, 'DELETE', `/v1/issuers/${issuerId}`));
+    expect((await app.server.inject({ method: 'GET', url: path })).statusCode).toBe(410);
+    expect((await postForm(path)).statusCode).toBe(410);
+  });
+
   it('answers 404 to a token it never issued, in any shape', async () => {
     for (const token of ['x'.repeat(43), 'short', '%3Cscript%3E']) {
       const response = await app.server.inject({ method: 'GET',
