@@ -9,8 +9,11 @@ import type { IssuersService } from './service.ts';
 // /v1: no API key, the one-time token in the path is the credential. The business owner's
 // browser gets an HTML form and posts it as multipart/form-data. Answers are HTML, never JSON.
 
+// No form-action directive: browsers apply it to the redirect after the POST too, and the
+// redirect goes to the key's own site.
 const PAGE_SECURITY_HEADERS = {
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
   'x-frame-options': 'DENY',
