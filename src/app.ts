@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 import { createBankService, type BankService } from './areas/bank/service.ts';
 import {
   createBusinessesService,
@@ -13,7 +13,10 @@ import {
   type RegistrationStatusService,
 } from './areas/businesses/registration-status.ts';
 import { createWebhooksService, type WebhooksService } from './areas/webhooks/service.ts';
+import { loadCertificateEncryptionKey } from './areas/issuers/encryption-key.ts';
+import { createIssuersService, type IssuersService } from './areas/issuers/service.ts';
 import type { Config } from './config.ts';
+import { createSealingKey } from './domain/sealed-box.ts';
 import { createAccountsService, type AccountsService } from './platform/accounts/service.ts';
 import { createKeyCache } from './platform/auth.ts';
 import { connectDatabase, type Database } from './platform/db/connect.ts';
@@ -62,8 +65,16 @@ export type Platform = {
   close(): Promise<void>;
 };
 
-export function createLogger(config: Config): Logger {
-  return pino({ level: config.LOG_LEVEL, base: { service: 'etax' } });
+// Secrets a request body may carry (certificate passwords and key files, docs/issuers.md) are
+// censored wherever a logged object holds them.
+export const LOG_REDACT_PATHS = [
+  'password', '*.password', '*.*.password', 'signPri', '*.signPri', '*.*.signPri',
+];
+
+export function createLogger(config: Config, destination?: DestinationStream): Logger {
+  const options = { level: config.LOG_LEVEL, base: { service: 'etax' },
+    redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 export async function openPlatform(config: Config, log: Logger): Promise<Platform> {
@@ -99,6 +110,8 @@ export type App = {
   server: FastifyInstance;
   jobs: Jobs;
   webhooks: Webhooks;
+  // What tax-invoice work calls: resolveSupplierKey and requireIssuerCertificate.
+  issuers: IssuersService;
   close(): Promise<void>;
 };
 
@@ -124,6 +137,10 @@ type AppOptions = {
   // Replaces the live tax authority built from the configuration (tests).
   liveTaxAuthority?: TaxAuthority;
   webhooks?: WebhookOverrides;
+  // The clock of time-bound rules such as registration link expiry (tests).
+  clock?: () => Date;
+  // Where logs go instead of stdout (tests).
+  logDestination?: DestinationStream;
 };
 
 // Test keys always reach the sandbox and live keys the gateway; both adapters are built once.
@@ -204,8 +221,43 @@ export function buildWebhooks(
   };
 }
 
+// Issuers and their joint certificates (docs/issuers.md); certificate keys are sealed with the
+// configured or generated key. The outcome of every registration attempt is also a webhook event
+// (CERTIFICATE_REGISTRATION_SUCCESS or _FAILURE), recorded in the transaction that appends the
+// history record; a deregistration, which the client asked for itself, is not an event.
+export async function buildIssuersService(
+  platform: Platform,
+  jobs: Jobs,
+  options: { clock?: () => Date; recordEvent: RecordEvent },
+): Promise<IssuersService> {
+  const { config } = platform;
+  const key = await loadCertificateEncryptionKey({
+    configured: config.CERTIFICATE_ENCRYPTION_KEY,
+    dataDir: config.DATA_DIR,
+    sharedDatabase: !platform.database.embedded,
+    log: platform.log,
+  });
+  return createIssuersService({
+    db: platform.database.db,
+    stage: jobs.stage,
+    sealing: createSealingKey(key),
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    log: platform.log,
+    now: options.clock,
+    async onRegistrationRecorded(tx, scope, record) {
+      if (record.code === 'DEREGISTERED') return;
+      await options.recordEvent(tx, scope, {
+        type: record.code === 'REGISTERED'
+          ? 'CERTIFICATE_REGISTRATION_SUCCESS'
+          : 'CERTIFICATE_REGISTRATION_FAILURE',
+        data: record,
+      });
+    },
+  });
+}
+
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
-  const log = createLogger(config);
+  const log = createLogger(config, options.logDestination);
   const platform = await openPlatform(config, log);
   const rateLimiter = createRateLimiter({
     redisUrl: config.REDIS_URL,
@@ -221,10 +273,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const businesses = buildBusinessesService(platform);
   const registrationStatuses = buildRegistrationStatusService(platform, options.liveTaxAuthority);
   const webhooks = buildWebhooks(platform, jobs, options.webhooks);
+  const issuers = await buildIssuersService(platform, jobs, {
+    clock: options.clock,
+    recordEvent: webhooks.recordEvent,
+  });
   if (options.jobs ?? true) {
     await jobs.start([
       expireReservationsJobDefinition(platform.points, log),
       deliveryJobDefinition(webhooks.deliverer, config.WEBHOOK_DELIVERY_TIMEOUT_MS),
+      ...issuers.jobDefinitions(),
     ]);
   }
   const expectedMigrations = await committedMigrationCount();
@@ -239,6 +296,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     businesses,
     registrationStatuses,
     webhooks: webhooks.service,
+    issuers,
     extraRoutes: options.extraRoutes,
     readiness: async () => {
       await platform.database.pool.query('select 1');
@@ -251,6 +309,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     server,
     jobs,
     webhooks,
+    issuers,
     // Stop taking requests and finish those in flight, then stop jobs, then the database.
     async close() {
       await server.close();

@@ -64,6 +64,10 @@ const ConfigSchema = Type.Object({
   // then target private and loopback addresses with any key. Link-local and metadata addresses
   // stay refused.
   WEBHOOK_PRIVATE_TARGETS_ALLOWED: Type.Boolean({ default: false }),
+  // 32 bytes, base64: the AES-256-GCM key that seals joint certificate private keys and pending
+  // uploads (docs/issuers.md § Keys at rest). Unset: one is generated into DATA_DIR on first
+  // start and reused; every process of a multi-process deployment must set the same value.
+  CERTIFICATE_ENCRYPTION_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/]{43}=$' })),
 });
 
 type RawConfig = Static<typeof ConfigSchema>;

@@ -13,6 +13,9 @@ import type { BusinessesService } from './areas/businesses/service.ts';
 import { registerRegistrationStatusRoutes } from './areas/businesses/registration-status-routes.ts';
 import type { RegistrationStatusService } from './areas/businesses/registration-status.ts';
 import { registerHealthRoutes, type Readiness } from './areas/health/routes.ts';
+import { registerCertificatePageRoutes } from './areas/issuers/page-routes.ts';
+import { registerIssuerRoutes } from './areas/issuers/routes.ts';
+import type { IssuersService } from './areas/issuers/service.ts';
 import { registerPointsRoutes } from './areas/points/routes.ts';
 import { registerWebhookRoutes } from './areas/webhooks/routes.ts';
 import type { WebhooksService } from './areas/webhooks/service.ts';
@@ -39,6 +42,7 @@ export type ServerDeps = {
   // routes are registered either way, and without a service they fail with 500.
   registrationStatuses: RegistrationStatusService;
   webhooks: WebhooksService;
+  issuers: IssuersService;
   readiness: Readiness;
   // More routes under /v1, behind the same authentication and rate limits. Areas are listed
   // below; this is for embedding etax and for tests of the platform mechanisms.
@@ -78,6 +82,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(openApi, { serverUrl: deps.publicBaseUrl });
 
   await app.register(registerHealthRoutes, { readiness: deps.readiness });
+  // The hosted certificate registration page: outside /v1, its one-time token is the credential.
+  await app.register(registerCertificatePageRoutes, { issuers: deps.issuers });
   await app.register(async (v1) => {
     v1.addHook('onRequest', authenticateWith(deps.keys));
     v1.addHook('preHandler', deps.rateLimiter.hook);
@@ -88,6 +94,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       registrationStatuses: deps.registrationStatuses,
     });
     await v1.register(registerWebhookRoutes, { webhooks: deps.webhooks });
+    await v1.register(registerIssuerRoutes, { issuers: deps.issuers });
     if (deps.extraRoutes) await v1.register(deps.extraRoutes);
   }, { prefix: '/v1' });
 

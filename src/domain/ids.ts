@@ -10,6 +10,9 @@ export const ID_PREFIXES = {
   webhookEndpoint: 'whe',
   webhookEvent: 'evt',
   webhookDelivery: 'whd',
+  issuer: 'iss',
+  supplierKey: 'sup',
+  certificateRegistration: 'crg',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

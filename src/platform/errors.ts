@@ -43,6 +43,21 @@ export const ERRORS = {
   },
   // 404: nothing there.
   NOT_FOUND: { status: 404, message: 'The requested resource does not exist.' },
+  // Designed by etax where the spec is silent: issuers and their certificates (docs/issuers.md).
+  CERTIFICATE_HISTORY_NOT_FOUND: {
+    status: 404,
+    message: 'The issuer has no certificate registration history yet.',
+  },
+  ISSUER_ALREADY_REGISTERED: {
+    status: 409,
+    message: 'An active issuer with this business registration number and tax registration ' +
+      'id already exists.',
+  },
+  ISSUER_DEACTIVATED: { status: 409, message: 'The issuer is deactivated.' },
+  CERTIFICATE_NOT_REGISTERED: {
+    status: 409,
+    message: 'The issuer has no registered joint certificate.',
+  },
   // Designed by etax where the spec is silent.
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than the limit.' },
   UNSUPPORTED_MEDIA_TYPE: {

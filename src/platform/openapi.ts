@@ -59,6 +59,11 @@ async function openApiPlugin(app: FastifyInstance, { serverUrl }: OpenApiOptions
           description: 'Registration state and tax type at call time, from the tax authority ' +
             '(docs/registration-status.md).',
         },
+        {
+          name: 'Issuers',
+          description: 'Businesses that issue tax invoices under a key, and their joint ' +
+            'certificates (docs/issuers.md).',
+        },
         { name: 'Health', description: 'Liveness and readiness probes.' },
       ],
     },

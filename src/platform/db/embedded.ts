@@ -4,6 +4,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { keepQueriesTogether } from './pglite-queue.ts';
 
 // The embedded database is PGlite in DATA_DIR, served over a Unix socket in the same folder so
 // every component (Drizzle, pg-boss, the CLI in another process) speaks the same `pg` protocol.
@@ -12,7 +13,8 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 const SOCKET_PORT = 5432;
 // PGlite runs one query at a time; the socket server multiplexes clients and keeps a client's
-// transaction together. 100 leaves room for the pool, pg-boss and a few CLI calls.
+// transaction and each of its queries together (pglite-queue.ts). 100 leaves room for the pool,
+// pg-boss and a few CLI calls.
 const SOCKET_CONNECTIONS_MAX = 100;
 // Linux limits a Unix socket path to 107 bytes.
 const SOCKET_PATH_BYTES_MAX = 107;
@@ -70,6 +72,7 @@ export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDat
     path: socketFile,
     maxConnections: SOCKET_CONNECTIONS_MAX,
   });
+  keepQueriesTogether(server);
   await server.start();
   return {
     url: urlFor(dataDir),

@@ -1,0 +1,60 @@
+import {
+  allowsSigning,
+  certificateNamesBusiness,
+  keyMatchesCertificate,
+  readCertificate,
+  readPrivateKey,
+  validityAt,
+  type CertificateFacts,
+} from '../../domain/joint-certificate.ts';
+import { decryptSigningKeyFile } from '../../domain/signing-key-file.ts';
+
+// Checks an uploaded joint certificate against its issuer: the whole rule set of a
+// registration attempt, pure, in the order documented in docs/issuers.md § Registration codes.
+// The first failing check names the attempt's code.
+
+export const REGISTRATION_CODES = {
+  REGISTERED: 'The certificate was registered.',
+  DEREGISTERED: 'The certificate was deregistered.',
+  UNSUPPORTED_CERTIFICATE_FORMAT: 'signCert.der is not a DER X.509 certificate.',
+  UNSUPPORTED_KEY_FORMAT:
+    'signPri.key is not an encrypted private key in a supported format.',
+  WRONG_PASSWORD: 'The password does not decrypt signPri.key.',
+  KEY_MISMATCH: 'signPri.key does not belong to signCert.der.',
+  CERTIFICATE_EXPIRED: 'The certificate has expired.',
+  CERTIFICATE_NOT_YET_VALID: 'The certificate is not valid yet.',
+  NOT_SIGNING_CERTIFICATE:
+    'The certificate is not for signing (send signCert.der, not kmCert.der).',
+  NOT_ISSUERS_CERTIFICATE: 'The certificate does not name the issuer\'s business.',
+} as const;
+
+export type RegistrationCode = keyof typeof REGISTRATION_CODES;
+export type FailureCode = Exclude<RegistrationCode, 'REGISTERED' | 'DEREGISTERED'>;
+
+export type CertificateUpload = { signCert: Buffer; signPri: Buffer; password: string };
+export type CertificateOwner = { identificationNumber: string; organizationName: string };
+
+export type CheckResult =
+  | { code: 'REGISTERED'; facts: CertificateFacts; pkcs8: Buffer }
+  | { code: FailureCode };
+
+export function checkCertificateUpload(
+  upload: CertificateUpload,
+  owner: CertificateOwner,
+  now: Date,
+): CheckResult {
+  const facts = readCertificate(upload.signCert);
+  if (facts === null) return { code: 'UNSUPPORTED_CERTIFICATE_FORMAT' };
+  const decrypted = decryptSigningKeyFile(upload.signPri, upload.password);
+  if (decrypted.kind === 'unsupportedFormat') return { code: 'UNSUPPORTED_KEY_FORMAT' };
+  if (decrypted.kind === 'wrongPassword') return { code: 'WRONG_PASSWORD' };
+  const privateKey = readPrivateKey(decrypted.pkcs8);
+  if (privateKey === null) return { code: 'UNSUPPORTED_KEY_FORMAT' };
+  if (!keyMatchesCertificate(privateKey, facts)) return { code: 'KEY_MISMATCH' };
+  const validity = validityAt(facts, now);
+  if (validity === 'expired') return { code: 'CERTIFICATE_EXPIRED' };
+  if (validity === 'notYetValid') return { code: 'CERTIFICATE_NOT_YET_VALID' };
+  if (!allowsSigning(facts)) return { code: 'NOT_SIGNING_CERTIFICATE' };
+  if (certificateNamesBusiness(facts, owner) === 'none') return { code: 'NOT_ISSUERS_CERTIFICATE' };
+  return { code: 'REGISTERED', facts, pkcs8: decrypted.pkcs8 };
+}

@@ -1,0 +1,130 @@
+import multipart from '@fastify/multipart';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { CertificateUpload } from './certificate-check.ts';
+import { REGISTRATION_PAGE_PATH, RegistrationLinkError } from './registration-links.ts';
+import { CERTIFICATE_FILE_BYTES_MAX, PASSWORD_LENGTH_MAX } from './schemas.ts';
+import type { IssuersService } from './service.ts';
+
+// The hosted certificate registration page (docs/issuers.md § Hosted registration), outside
+// /v1: no API key, the one-time token in the path is the credential. The business owner's
+// browser gets an HTML form and posts it as multipart/form-data. Answers are HTML, never JSON.
+
+// No form-action directive: browsers apply it to the redirect after the POST too, and the
+// redirect goes to the key's own site.
+const PAGE_SECURITY_HEADERS = {
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+  'x-frame-options': 'DENY',
+};
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\'': '&#39;',
+};
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => ESCAPES[char]!);
+
+function page(title: string, body: string): string {
+  return '<!doctype html><html lang="ko"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+    `<title>${escapeHtml(title)}</title></head><body><main>` +
+    `<h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
+}
+
+function sendPage(reply: FastifyReply, status: number, html: string) {
+  return reply.code(status).headers(PAGE_SECURITY_HEADERS)
+    .type('text/html; charset=utf-8').send(html);
+}
+
+function formHtml(token: string, organizationName: string, identificationNumber: string) {
+  return `<p>${escapeHtml(organizationName)} (${escapeHtml(identificationNumber)})의 ` +
+    '공동인증서를 등록합니다. Register the joint certificate of this business.</p>' +
+    `<form method="post" action="${REGISTRATION_PAGE_PATH}/${escapeHtml(token)}" ` +
+    'enctype="multipart/form-data">' +
+    '<label>signCert.der <input type="file" name="signCert" required></label><br>' +
+    '<label>signPri.key <input type="file" name="signPri" required></label><br>' +
+    `<label>비밀번호 Password <input type="password" name="password" required ` +
+    `maxlength="${PASSWORD_LENGTH_MAX}" autocomplete="off"></label><br>` +
+    '<button type="submit">등록 Register</button></form>';
+}
+
+class FormError extends Error {}
+
+// Reads the two files and the password; anything else in the form is refused.
+async function readUpload(request: FastifyRequest): Promise<CertificateUpload> {
+  const files: Record<string, Buffer> = {};
+  let password: string | undefined;
+  for await (const part of request.parts()) {
+    if (part.type === 'file' && (part.fieldname === 'signCert' || part.fieldname === 'signPri')) {
+      files[part.fieldname] = await part.toBuffer();
+    } else if (part.type === 'field' && part.fieldname === 'password') {
+      password = String(part.value);
+    } else {
+      if (part.type === 'file') await part.toBuffer();
+      throw new FormError(`The form has an unexpected field: ${part.fieldname}.`);
+    }
+  }
+  const { signCert, signPri } = files;
+  if (!signCert?.length || !signPri?.length) {
+    throw new FormError('Choose both signCert.der and signPri.key.');
+  }
+  if (!password || password.length > PASSWORD_LENGTH_MAX) {
+    throw new FormError('Type the certificate password.');
+  }
+  return { signCert, signPri, password };
+}
+
+function redirectTarget(url: string, accepted: { identifier: string; issuerId: string }) {
+  const target = new URL(url);
+  target.searchParams.set('issuerId', accepted.issuerId);
+  target.searchParams.set('identifier', accepted.identifier);
+  return target.toString();
+}
+
+type Options = { issuers: IssuersService };
+
+export async function registerCertificatePageRoutes(app: FastifyInstance, { issuers }: Options) {
+  await app.register(multipart, {
+    limits: { fileSize: CERTIFICATE_FILE_BYTES_MAX, files: 2, fields: 1, parts: 3,
+      fieldSize: PASSWORD_LENGTH_MAX * 4 },
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof RegistrationLinkError) {
+      return sendPage(reply, error.status, page('등록 링크 Registration link',
+        `<p>${escapeHtml(error.message)}</p>`));
+    }
+    if (error instanceof FormError) {
+      return sendPage(reply, 400, page('등록 실패 Not registered',
+        `<p>${escapeHtml(error.message)}</p>`));
+    }
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500
+      ? error.statusCode : 500;
+    if (status === 500) request.log.error({ err: error }, 'certificate page failed');
+    const message = status === 413 ? 'A file is larger than 16 KiB.'
+      : status === 500 ? 'An internal error occurred.' : 'The form could not be read.';
+    return sendPage(reply, status, page('등록 실패 Not registered', `<p>${message}</p>`));
+  });
+
+  const path = `${REGISTRATION_PAGE_PATH}/:token`;
+  const schema = { hide: true };
+
+  app.get<{ Params: { token: string } }>(path, { schema }, async (request, reply) => {
+    const { token } = request.params;
+    const shown = await issuers.openRegistrationPage(token);
+    return sendPage(reply, 200, page('공동인증서 등록 Certificate registration',
+      formHtml(token, shown.organizationName, shown.identificationNumber)));
+  });
+
+  app.post<{ Params: { token: string } }>(path, { schema }, async (request, reply) => {
+    if (!request.isMultipart()) throw new FormError('Send the form as multipart/form-data.');
+    const upload = await readUpload(request);
+    const accepted = await issuers.submitHostedCertificate(request.params.token, upload);
+    if (accepted.redirectUrl !== null) {
+      return reply.headers(PAGE_SECURITY_HEADERS).redirect(
+        redirectTarget(accepted.redirectUrl, accepted), 303);
+    }
+    return sendPage(reply, 200, page('접수 완료 Received',
+      '<p>The certificate was received and is being checked. You can close this page.</p>'));
+  });
+}

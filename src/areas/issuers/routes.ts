@@ -1,0 +1,214 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { requireAuth } from '../../platform/auth.ts';
+import { errorResponses, UNAUTHENTICATED } from '../../platform/errors.ts';
+import {
+  CERTIFICATE_BODY_BYTES_MAX,
+  CertificateFacts,
+  CertificateUploadBody,
+  CreateIssuerBody,
+  Issuer,
+  IssuerIdParams,
+  IssuerPage,
+  LatestHistory,
+  ListIssuersQuery,
+  RegistrationAccepted,
+  RegistrationSettings,
+  RegistrationUrl,
+  UpdateIssuerBody,
+} from './schemas.ts';
+import type { IssuersService } from './service.ts';
+
+// Issuers and their joint certificates under /v1 (docs/issuers.md). Handlers only translate:
+// the caller's scope in, the service's answer out.
+
+const TAGS = ['Issuers'];
+const COMMON = [UNAUTHENTICATED, 'INVALID_REQUEST', 'RATE_LIMITED', 'INTERNAL_SERVER_ERROR',
+  'SERVICE_UNAVAILABLE'] as const;
+
+function scopeOf(request: FastifyRequest) {
+  const { accountId, environment } = requireAuth(request);
+  return { accountId, environment };
+}
+
+type Options = { issuers: IssuersService };
+
+const registerIssuerResource: FastifyPluginAsyncTypebox<Options> = async (app, { issuers }) => {
+  app.post('/issuers', {
+    config: { operation: 'issuers.create' },
+    schema: {
+      operationId: 'createIssuer', tags: TAGS, summary: 'Register an issuer',
+      description: 'Registers a business that issues tax invoices under this key. The same ' +
+        'business and sub-place can be registered once per account and environment while ' +
+        'active: a second registration is 409 ISSUER_ALREADY_REGISTERED naming the existing ' +
+        'issuerId.',
+      body: CreateIssuerBody,
+      response: { 201: Issuer, ...errorResponses(...COMMON,
+        'INVALID_BUSINESS_REGISTRATION_NUMBER', 'ISSUER_ALREADY_REGISTERED') },
+    },
+  }, async (request, reply) => {
+    const issuer = await issuers.createIssuer({ scope: scopeOf(request), issuer: request.body });
+    return reply.code(201).send(issuer);
+  });
+
+  app.get('/issuers', {
+    config: { operation: 'issuers.list' },
+    schema: {
+      operationId: 'listIssuers', tags: TAGS, summary: 'List issuers',
+      description: 'Issuers of this account and environment in registration order, including ' +
+        'deactivated ones, paged with an opaque cursor.',
+      querystring: ListIssuersQuery,
+      response: { 200: IssuerPage, ...errorResponses(...COMMON) },
+    },
+  }, async (request) => {
+    const { limit, cursor } = request.query;
+    return issuers.listIssuers({ scope: scopeOf(request), limit, cursor });
+  });
+
+  app.get('/issuers/:issuerId', {
+    config: { operation: 'issuers.get' },
+    schema: {
+      operationId: 'getIssuer', tags: TAGS, summary: 'Get an issuer',
+      params: IssuerIdParams,
+      response: { 200: Issuer, ...errorResponses(...COMMON, 'NOT_FOUND') },
+    },
+  }, async (request) => issuers.getIssuer({ scope: scopeOf(request), ...request.params }));
+
+  app.patch('/issuers/:issuerId', {
+    config: { operation: 'issuers.update' },
+    schema: {
+      operationId: 'updateIssuer', tags: TAGS, summary: 'Update an issuer',
+      params: IssuerIdParams, body: UpdateIssuerBody,
+      response: { 200: Issuer, ...errorResponses(...COMMON, 'NOT_FOUND', 'ISSUER_DEACTIVATED') },
+    },
+  }, async (request) => issuers.updateIssuer({ scope: scopeOf(request), ...request.params,
+    changes: request.body }));
+
+  app.delete('/issuers/:issuerId', {
+    config: { operation: 'issuers.deactivate' },
+    schema: {
+      operationId: 'deactivateIssuer', tags: TAGS, summary: 'Deactivate an issuer',
+      description: 'The issuer stays readable with `active: false`; it can no longer register ' +
+        'certificates, change or issue. Repeating the call answers the same.',
+      params: IssuerIdParams,
+      response: { 200: Issuer, ...errorResponses(...COMMON, 'NOT_FOUND') },
+    },
+  }, async (request) => issuers.deactivateIssuer({ scope: scopeOf(request), ...request.params }));
+};
+
+const registerCertificateRoutes: FastifyPluginAsyncTypebox<Options> = async (
+  app,
+  { issuers },
+) => {
+  app.post('/issuers/:issuerId/certificates', {
+    config: { operation: 'issuers.certificates.register' },
+    bodyLimit: CERTIFICATE_BODY_BYTES_MAX,
+    schema: {
+      operationId: 'registerIssuerCertificate', tags: TAGS,
+      summary: 'Register a joint certificate (direct upload)',
+      description: 'Accepts signCert.der and signPri.key (base64) and the password, and ' +
+        'registers them asynchronously: the result is in latestHistory within 30 seconds. ' +
+        'The files and password are kept only encrypted until the job has checked them.',
+      params: IssuerIdParams, body: CertificateUploadBody,
+      response: { 202: RegistrationAccepted, ...errorResponses(...COMMON, 'NOT_FOUND',
+        'ISSUER_DEACTIVATED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE') },
+    },
+  }, async (request, reply) => {
+    const { signCert, signPri, password } = request.body;
+    const upload = { signCert: Buffer.from(signCert, 'base64'),
+      signPri: Buffer.from(signPri, 'base64'), password };
+    const accepted = await issuers.submitCertificate({ scope: scopeOf(request),
+      ...request.params, upload });
+    return reply.code(202).send(accepted);
+  });
+
+  app.get('/issuers/:issuerId/certificates', {
+    config: { operation: 'issuers.certificates.get' },
+    schema: {
+      operationId: 'getIssuerCertificate', tags: TAGS,
+      summary: 'Get the registered certificate\'s public facts',
+      params: IssuerIdParams,
+      response: { 200: CertificateFacts, ...errorResponses(...COMMON, 'NOT_FOUND') },
+    },
+  }, async (request) => issuers.getCertificate({ scope: scopeOf(request), ...request.params }));
+
+  app.delete('/issuers/:issuerId/certificates', {
+    config: { operation: 'issuers.certificates.deregister' },
+    schema: {
+      operationId: 'deregisterIssuerCertificate', tags: TAGS,
+      summary: 'Deregister the certificate',
+      description: 'Deletes the stored certificate and key and records DEREGISTERED.',
+      params: IssuerIdParams,
+      response: { 204: Type.Null({ description: 'Deregistered.' }),
+        ...errorResponses(...COMMON, 'NOT_FOUND') },
+    },
+  }, async (request, reply) => {
+    await issuers.deregisterCertificate({ scope: scopeOf(request), ...request.params });
+    return reply.code(204).send(null);
+  });
+};
+
+const registerRegistrationRoutes: FastifyPluginAsyncTypebox<Options> = async (
+  app,
+  { issuers },
+) => {
+  app.get('/issuers/:issuerId/certificates/url', {
+    config: { operation: 'issuers.certificates.url' },
+    schema: {
+      operationId: 'getIssuerCertificateRegistrationUrl', tags: TAGS,
+      summary: 'Get a one-time certificate registration page URL',
+      description: 'A page served by etax where the business owner uploads the certificate ' +
+        'files and types the password. Valid 5 minutes, usable once.',
+      params: IssuerIdParams,
+      response: { 200: RegistrationUrl, ...errorResponses(...COMMON, 'NOT_FOUND',
+        'ISSUER_DEACTIVATED') },
+    },
+  }, async (request) => {
+    const { keyId } = requireAuth(request);
+    return issuers.createRegistrationUrl({ scope: scopeOf(request), apiKeyId: keyId,
+      ...request.params });
+  });
+
+  app.get('/issuers/:issuerId/certificates/latestHistory', {
+    config: { operation: 'issuers.certificates.latestHistory' },
+    schema: {
+      operationId: 'getIssuerCertificateLatestHistory', tags: TAGS,
+      summary: 'Retrieve issuer certificate registration status',
+      description: 'Spec §4.3: the latest certificate registration record. A result shows ' +
+        'within 30 seconds of registration.',
+      params: IssuerIdParams,
+      response: { 200: LatestHistory, ...errorResponses(...COMMON, 'NOT_FOUND',
+        'CERTIFICATE_HISTORY_NOT_FOUND') },
+    },
+  }, async (request) => issuers.latestHistory({ scope: scopeOf(request), ...request.params }));
+};
+
+const registerSettingsRoutes: FastifyPluginAsyncTypebox<Options> = async (app, { issuers }) => {
+  app.get('/certificateRegistrationSettings', {
+    config: { operation: 'issuers.settings.get' },
+    schema: {
+      operationId: 'getCertificateRegistrationSettings', tags: TAGS,
+      summary: 'Get this key\'s certificate registration settings',
+      response: { 200: RegistrationSettings, ...errorResponses(...COMMON) },
+    },
+  }, async (request) => issuers.getSettings(requireAuth(request).keyId));
+
+  app.put('/certificateRegistrationSettings', {
+    config: { operation: 'issuers.settings.save' },
+    schema: {
+      operationId: 'saveCertificateRegistrationSettings', tags: TAGS,
+      summary: 'Set this key\'s certificate registration settings',
+      description: 'Links made afterwards redirect to the new URL.',
+      body: RegistrationSettings,
+      response: { 200: RegistrationSettings, ...errorResponses(...COMMON) },
+    },
+  }, async (request) => issuers.saveSettings(requireAuth(request).keyId,
+    request.body.certificateRedirectUrl));
+};
+
+export const registerIssuerRoutes: FastifyPluginAsyncTypebox<Options> = async (app, options) => {
+  await app.register(registerIssuerResource, options);
+  await app.register(registerCertificateRoutes, options);
+  await app.register(registerRegistrationRoutes, options);
+  await app.register(registerSettingsRoutes, options);
+};

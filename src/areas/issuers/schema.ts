@@ -1,0 +1,147 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  check,
+  index,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+// Tables of the issuers area (docs/issuers.md). Every row carries the account and environment
+// of the key that made it, and every read filters by both, so a test issuer does not exist for
+// a live key. Secrets are only ever stored sealed (src/domain/sealed-box.ts).
+
+const at = (name: string) => timestamp(name, { withTimezone: true });
+const environmentKnown = (name: string, column: unknown) =>
+  check(name, sql`${column} in ('test', 'live')`);
+
+export const issuers = pgTable(
+  'issuers',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    environment: text('environment').notNull(),
+    supplierKey: text('supplier_key').notNull(),
+    identificationNumber: text('identification_number').notNull(),
+    taxRegistrationId: text('tax_registration_id'),
+    organizationName: text('organization_name').notNull(),
+    representativeName: text('representative_name').notNull(),
+    contactName: text('contact_name'),
+    contactEmail: text('contact_email'),
+    contactPhone: text('contact_phone'),
+    // Paging order: a cursor is the last sequence of a page.
+    sequence: bigserial('sequence', { mode: 'number' }).notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+    deactivatedAt: at('deactivated_at'),
+  },
+  (table) => [
+    uniqueIndex('issuers_supplier_key_unique').on(table.supplierKey),
+    // One active issuer per business and sub-place in an account's environment.
+    uniqueIndex('issuers_business_unique')
+      .on(table.accountId, table.environment, table.identificationNumber,
+        sql`coalesce(${table.taxRegistrationId}, '')`)
+      .where(sql`${table.deactivatedAt} is null`),
+    index('issuers_scope_sequence_idx').on(table.accountId, table.environment, table.sequence),
+    environmentKnown('issuers_environment_known', table.environment),
+    check('issuers_number_digits', sql`${table.identificationNumber} ~ '^[0-9]{10}$'`),
+    check('issuers_tax_registration_id',
+      sql`${table.taxRegistrationId} ~ '^[0-9]{4}$' and ${table.taxRegistrationId} <> '0000'`),
+    check('issuers_text_length',
+      sql`char_length(${table.organizationName}) between 1 and 100
+        and char_length(${table.representativeName}) between 1 and 50
+        and char_length(${table.contactName}) <= 50
+        and char_length(${table.contactEmail}) <= 254
+        and char_length(${table.contactPhone}) <= 30`),
+  ],
+);
+
+// The certificate an issuer signs with now; at most one per issuer.
+export const issuerCertificates = pgTable(
+  'issuer_certificates',
+  {
+    issuerId: text('issuer_id').primaryKey().references(() => issuers.id),
+    // The identifier of the history record that registered it.
+    registrationIdentifier: text('registration_identifier').notNull(),
+    certificateBase64: text('certificate_base64').notNull(),
+    // The PKCS#8 private key, sealed with the issuer id as context.
+    sealedPrivateKey: text('sealed_private_key').notNull(),
+    subject: text('subject').notNull(),
+    issuerName: text('issuer_name').notNull(),
+    serialNumber: text('serial_number').notNull(),
+    notBefore: at('not_before').notNull(),
+    notAfter: at('not_after').notNull(),
+    keyUsages: text('key_usages').array().notNull(),
+    policies: text('policies').array().notNull(),
+    registeredAt: at('registered_at').notNull(),
+  },
+);
+
+// Uploaded certificate material waiting for its registration job: sealed, and deleted by the
+// job that records the result. The id becomes the history record's identifier.
+export const certificateUploads = pgTable(
+  'certificate_uploads',
+  {
+    id: text('id').primaryKey(),
+    issuerId: text('issuer_id').notNull().references(() => issuers.id),
+    accountId: text('account_id').notNull(),
+    environment: text('environment').notNull(),
+    sealedUpload: text('sealed_upload').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (table) => [environmentKnown('certificate_uploads_environment_known', table.environment)],
+);
+
+// Append-only: one record per registration attempt and per deregistration (spec §2.3).
+export const certificateRegistrationHistory = pgTable(
+  'certificate_registration_history',
+  {
+    identifier: text('identifier').primaryKey(),
+    issuerId: text('issuer_id').notNull().references(() => issuers.id),
+    accountId: text('account_id').notNull(),
+    environment: text('environment').notNull(),
+    occurredAt: at('occurred_at').notNull(),
+    code: text('code').notNull(),
+    message: text('message').notNull(),
+  },
+  (table) => [
+    index('certificate_registration_history_latest_idx')
+      .on(table.issuerId, table.occurredAt.desc(), table.identifier.desc()),
+    environmentKnown('certificate_registration_history_environment_known', table.environment),
+  ],
+);
+
+// One-time hosted registration page links: only the SHA-256 of the token is stored.
+export const certificateRegistrationTokens = pgTable(
+  'certificate_registration_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    issuerId: text('issuer_id').notNull().references(() => issuers.id),
+    accountId: text('account_id').notNull(),
+    environment: text('environment').notNull(),
+    // The key's redirect URL when the link was made (docs/issuers.md § Hosted registration).
+    redirectUrl: text('redirect_url'),
+    expiresAt: at('expires_at').notNull(),
+    usedAt: at('used_at'),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (table) => [
+    environmentKnown('certificate_registration_tokens_environment_known', table.environment),
+  ],
+);
+
+// Per API key settings of certificate registration.
+export const certificateRegistrationSettings = pgTable(
+  'certificate_registration_settings',
+  {
+    apiKeyId: text('api_key_id').primaryKey(),
+    redirectUrl: text('redirect_url'),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (table) => [
+    check('certificate_registration_settings_url',
+      sql`char_length(${table.redirectUrl}) <= 2000`),
+  ],
+);

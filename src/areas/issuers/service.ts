@@ -1,0 +1,257 @@
+import {
+  hasValidChecksum,
+  normalizeBusinessRegistrationNumber,
+} from '../../domain/business-registration-number.ts';
+import { newId } from '../../domain/ids.ts';
+import type { SealingKey } from '../../domain/sealed-box.ts';
+import type { Db } from '../../platform/db/connect.ts';
+import { ApiError } from '../../platform/errors.ts';
+import type { StageJob } from '../../platform/jobs.ts';
+import type { Logger } from 'pino';
+import type { CertificateUpload } from './certificate-check.ts';
+import {
+  createCertificateRegistration,
+  type CertificateRegistration,
+  type RegistrationRecordedHook,
+  type RegistrationScope,
+} from './registration.ts';
+import { createRegistrationLinks, type RegistrationLinks } from './registration-links.ts';
+import { createIssuerSigning } from './signing.ts';
+import * as store from './store.ts';
+
+// Issuers: the businesses that issue tax invoices under an API key, and their joint
+// certificates (docs/issuers.md). Everything is scoped to the calling key's account and
+// environment; an issuer of another scope is 404 NOT_FOUND, never 403.
+
+export type IssuersDeps = {
+  db: Db;
+  stage: StageJob;
+  sealing: SealingKey;
+  publicBaseUrl: string;
+  log: Logger;
+  now?: () => Date;
+  onRegistrationRecorded?: RegistrationRecordedHook;
+};
+
+export type IssuerInput = {
+  identificationNumber: string;
+  organizationName: string;
+  representativeName: string;
+  taxRegistrationId?: string | undefined;
+  contactName?: string | null | undefined;
+  contactEmail?: string | null | undefined;
+  contactPhone?: string | null | undefined;
+};
+
+export type IssuerChanges = Partial<Pick<IssuerInput, 'organizationName' | 'representativeName' |
+  'contactName' | 'contactEmail' | 'contactPhone'>>;
+
+function toIssuer(row: store.IssuerRow, certificate: store.IssuerCertificateRow | null) {
+  return {
+    issuerId: row.id,
+    supplierKey: row.supplierKey,
+    identificationNumber: row.identificationNumber,
+    taxRegistrationId: row.taxRegistrationId,
+    organizationName: row.organizationName,
+    representativeName: row.representativeName,
+    contactName: row.contactName,
+    contactEmail: row.contactEmail,
+    contactPhone: row.contactPhone,
+    active: row.deactivatedAt === null,
+    certificate: certificate === null ? null : {
+      issuedAt: certificate.notBefore.toISOString(),
+      expiresAt: certificate.notAfter.toISOString(),
+    },
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export type Issuer = ReturnType<typeof toIssuer>;
+
+function toCertificateFacts(row: store.IssuerCertificateRow) {
+  return {
+    subject: row.subject,
+    issuerName: row.issuerName,
+    serialNumber: row.serialNumber,
+    notBefore: row.notBefore.toISOString(),
+    notAfter: row.notAfter.toISOString(),
+    keyUsages: row.keyUsages,
+    policies: row.policies,
+    registrationIdentifier: row.registrationIdentifier,
+    registeredAt: row.registeredAt.toISOString(),
+  };
+}
+
+function checkIdentificationNumber(input: string): string {
+  const digits = normalizeBusinessRegistrationNumber(input);
+  if (digits === null) {
+    throw new ApiError('INVALID_REQUEST',
+      'body.identificationNumber must have ten digits once hyphens are removed.');
+  }
+  if (!hasValidChecksum(digits)) {
+    throw new ApiError('INVALID_BUSINESS_REGISTRATION_NUMBER',
+      'body.identificationNumber does not pass the business registration number checksum.');
+  }
+  return digits;
+}
+
+const CURSOR_PATTERN = /^[0-9]{1,15}$/;
+
+function decodeCursor(cursor: string | undefined): number | null {
+  if (cursor === undefined) return null;
+  const decoded = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!CURSOR_PATTERN.test(decoded) || Buffer.from(decoded).toString('base64url') !== cursor) {
+    throw new ApiError('INVALID_REQUEST',
+      'query.cursor is not a cursor returned by this operation.');
+  }
+  return Number(decoded);
+}
+
+const NO_SUCH_ISSUER = 'No issuer has this issuerId.';
+
+async function requireIssuer(db: Db, scope: RegistrationScope, issuerId: string) {
+  const row = await store.findIssuer(db, scope, issuerId);
+  if (row === null) throw new ApiError('NOT_FOUND', NO_SUCH_ISSUER);
+  return row;
+}
+
+async function requireActiveIssuer(db: Db, scope: RegistrationScope, issuerId: string) {
+  const row = await requireIssuer(db, scope, issuerId);
+  if (row.deactivatedAt !== null) throw new ApiError('ISSUER_DEACTIVATED');
+  return row;
+}
+
+type ScopedIssuer = { scope: RegistrationScope; issuerId: string };
+
+// Registration, reading, change and deactivation of issuers.
+function createIssuerRecords(db: Db, now: () => Date) {
+  async function createIssuer(input: { scope: RegistrationScope; issuer: IssuerInput }) {
+    const { scope, issuer } = input;
+    const identificationNumber = checkIdentificationNumber(issuer.identificationNumber);
+    const taxRegistrationId = issuer.taxRegistrationId ?? null;
+    const row = await store.insertIssuer(db, {
+      ...issuer, ...scope, identificationNumber, taxRegistrationId,
+      id: newId('issuer'), supplierKey: newId('supplierKey'),
+    });
+    if (row === null) {
+      const existing = await store.findActiveIssuerOfBusiness(db, scope,
+        { identificationNumber, taxRegistrationId });
+      throw new ApiError('ISSUER_ALREADY_REGISTERED', 'An active issuer with this business ' +
+        `registration number and tax registration id exists: issuerId ${existing?.id}.`);
+    }
+    return toIssuer(row, null);
+  }
+
+  async function getIssuer(input: ScopedIssuer) {
+    const row = await requireIssuer(db, input.scope, input.issuerId);
+    return toIssuer(row, await store.findCertificate(db, row.id));
+  }
+
+  type ListInput = { scope: RegistrationScope; limit: number; cursor?: string | undefined };
+  async function listIssuers(input: ListInput) {
+    const afterSequence = decodeCursor(input.cursor);
+    const rows = await store.listIssuers(db, input.scope,
+      { afterSequence, limit: input.limit + 1 });
+    const page = rows.slice(0, input.limit);
+    const certificates = await store.findCertificates(db, page.map((row) => row.id));
+    const byIssuer = new Map(certificates.map((row) => [row.issuerId, row]));
+    const last = page.at(-1);
+    return {
+      issuers: page.map((row) => toIssuer(row, byIssuer.get(row.id) ?? null)),
+      nextCursor: rows.length > input.limit && last
+        ? Buffer.from(String(last.sequence)).toString('base64url')
+        : null,
+    };
+  }
+
+  async function updateIssuer(input: ScopedIssuer & { changes: IssuerChanges }) {
+    await requireActiveIssuer(db, input.scope, input.issuerId);
+    const row = await store.updateIssuer(db, input.scope, input.issuerId, input.changes);
+    if (row === null) throw new ApiError('NOT_FOUND', NO_SUCH_ISSUER);
+    return toIssuer(row, await store.findCertificate(db, row.id));
+  }
+
+  // Deactivation keeps the issuer readable and its history; it can no longer register
+  // certificates or issue. A second call answers the same deactivated issuer.
+  async function deactivateIssuer(input: ScopedIssuer) {
+    const existing = await requireIssuer(db, input.scope, input.issuerId);
+    const row = existing.deactivatedAt !== null ? existing
+      : await store.updateIssuer(db, input.scope, input.issuerId, { deactivatedAt: now() });
+    if (row === null) throw new ApiError('NOT_FOUND', NO_SUCH_ISSUER);
+    return toIssuer(row, await store.findCertificate(db, row.id));
+  }
+
+  return { createIssuer, getIssuer, listIssuers, updateIssuer, deactivateIssuer };
+}
+
+// The certificate routes: upload, facts, deregistration, history and hosted links.
+function createCertificateOperations(
+  db: Db,
+  registration: CertificateRegistration,
+  links: RegistrationLinks,
+) {
+  async function submitCertificate(input: ScopedIssuer & { upload: CertificateUpload }) {
+    const identifier = await db.transaction(async (tx) => {
+      const issuer = await store.findIssuer(tx, input.scope, input.issuerId, { forUpdate: true });
+      if (issuer === null) throw new ApiError('NOT_FOUND', NO_SUCH_ISSUER);
+      if (issuer.deactivatedAt !== null) throw new ApiError('ISSUER_DEACTIVATED');
+      return registration.stageUpload(tx, input.scope, issuer.id, input.upload);
+    });
+    return { identifier, issuerId: input.issuerId };
+  }
+
+  async function getCertificate(input: ScopedIssuer) {
+    await requireIssuer(db, input.scope, input.issuerId);
+    const row = await store.findCertificate(db, input.issuerId);
+    if (row === null) throw new ApiError('NOT_FOUND', 'The issuer has no registered certificate.');
+    return toCertificateFacts(row);
+  }
+
+  async function deregisterCertificate(input: ScopedIssuer) {
+    await requireIssuer(db, input.scope, input.issuerId);
+    if (!(await registration.deregister(input.scope, input.issuerId))) {
+      throw new ApiError('NOT_FOUND', 'The issuer has no registered certificate.');
+    }
+  }
+
+  async function latestHistory(input: ScopedIssuer) {
+    await requireIssuer(db, input.scope, input.issuerId);
+    const row = await store.findLatestHistory(db, input.scope, input.issuerId);
+    if (row === null) throw new ApiError('CERTIFICATE_HISTORY_NOT_FOUND');
+    const { identifier, issuerId, code, message } = row;
+    return { latestHistory: { identifier, issuerId, occurredAt: row.occurredAt.toISOString(),
+      code, message } };
+  }
+
+  async function createRegistrationUrl(input: ScopedIssuer & { apiKeyId: string }) {
+    await requireActiveIssuer(db, input.scope, input.issuerId);
+    return links.createLink(input.scope, input.apiKeyId, input.issuerId);
+  }
+
+  return { submitCertificate, getCertificate, deregisterCertificate, latestHistory,
+    createRegistrationUrl };
+}
+
+export function createIssuersService(deps: IssuersDeps) {
+  const { db } = deps;
+  const now = deps.now ?? (() => new Date());
+  const registration = createCertificateRegistration({ ...deps, now });
+  const links = createRegistrationLinks({ db, registration, publicBaseUrl: deps.publicBaseUrl,
+    now });
+  const signing = createIssuerSigning({ db, sealing: deps.sealing, now });
+  return {
+    ...createIssuerRecords(db, now),
+    ...createCertificateOperations(db, registration, links),
+    getSettings: links.getSettings,
+    saveSettings: links.saveSettings,
+    openRegistrationPage: links.openPage,
+    submitHostedCertificate: links.submit,
+    resolveSupplierKey: signing.resolveSupplierKey,
+    requireIssuerCertificate: signing.requireIssuerCertificate,
+    processUpload: registration.processUpload,
+    jobDefinitions: () => [registration.jobDefinition],
+  };
+}
+
+export type IssuersService = ReturnType<typeof createIssuersService>;

@@ -1,0 +1,44 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+
+// AES-256-GCM for secrets at rest (joint certificate private keys and uploads waiting for their
+// registration job). A box is `v1.<iv>.<tag>.<ciphertext>` in base64url. The context (e.g. the
+// row's id) is bound as associated data, so a box copied to another row does not open.
+
+export const SEALING_KEY_BYTES = 32;
+const IV_BYTES = 12;
+const VERSION = 'v1';
+
+export class SealedBoxError extends Error {}
+
+export type SealingKey = { seal(plaintext: Buffer, context: string): string;
+  open(box: string, context: string): Buffer };
+
+export function createSealingKey(key: Buffer): SealingKey {
+  if (key.length !== SEALING_KEY_BYTES) throw new RangeError('a sealing key has 32 bytes');
+  return {
+    seal(plaintext, context) {
+      const iv = randomBytes(IV_BYTES);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      cipher.setAAD(Buffer.from(context, 'utf8'));
+      const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+      const parts = [iv, cipher.getAuthTag(), ciphertext].map((part) => part.toString('base64url'));
+      return [VERSION, ...parts].join('.');
+    },
+    open(box, context) {
+      const [version, iv, tag, ciphertext] = box.split('.');
+      const parts = [iv, tag, ciphertext];
+      if (version !== VERSION || parts.some((part) => part === undefined)) {
+        throw new SealedBoxError('not a sealed box');
+      }
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv!, 'base64url'));
+        decipher.setAAD(Buffer.from(context, 'utf8'));
+        decipher.setAuthTag(Buffer.from(tag!, 'base64url'));
+        const encrypted = Buffer.from(ciphertext!, 'base64url');
+        return Buffer.concat([decipher.update(encrypted), decipher.final()]);
+      } catch {
+        throw new SealedBoxError('the box does not open with this key and context');
+      }
+    },
+  };
+}

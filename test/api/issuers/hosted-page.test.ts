@@ -1,0 +1,248 @@
+// The hosted certificate registration page (docs/issuers.md § Hosted registration), end to
+// end: GET …/certificates/url → the page's HTML → the browser's multipart POST → 303 to the
+// key's redirect URL → latestHistory. A link works once and for five minutes (an injected clock
+// moves time, nothing sleeps); unknown, used and expired links are HTML 404/410 pages. The whole
+// log stream, at trace level, never contains the certificate password.
+import 'reflect-metadata';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, type App } from '../../../src/app.ts';
+import { loadConfig } from '../../../src/config.ts';
+import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
+import {
+  corporateSubject,
+  createTestCa,
+  issueCertificate,
+  signPriKey,
+  type TestCertificate,
+} from '../../areas/issuers/certificate-fixtures.ts';
+import {
+  createIssuer,
+  expectError,
+  multipartBody,
+  request,
+  VALID_NUMBER,
+  waitForHistory,
+} from './helpers.ts';
+
+const PASSWORD = 'Hosted-Page-Secret-9f3c';
+const REDIRECT = 'https://app.example.com/certificates/done?from=etax';
+
+let app: App;
+let database: TestDatabase;
+let good: TestCertificate;
+let clockOffsetMs = 0;
+const logLines: string[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const config = loadConfig({ LOG_LEVEL: 'trace', REDIS_URL: undefined, ...database.env,
+    PUBLIC_BASE_URL: 'https://etax.example.com' });
+  const logDestination = new Writable({
+    write(chunk, _encoding, done) {
+      logLines.push(String(chunk));
+      done();
+    },
+  });
+  app = await createApp(config, { jobs: true, logDestination,
+    clock: () => new Date(Date.now() + clockOffsetMs) });
+  await app.server.ready();
+  const ca = await createTestCa();
+  good = await issueCertificate(ca, { subject: corporateSubject('이택스', VALID_NUMBER) });
+});
+afterAll(async () => {
+  await app?.close();
+  await database?.drop();
+});
+
+async function newIssuer(organizationName = '주식회사 이택스') {
+  const account = await app.platform.accounts.createAccount({ name: 'Hosted', plan: 'FREE' });
+  const issuer = await createIssuer(app, account.keys.test, { organizationName });
+  return { key: account.keys.test, ...issuer };
+}
+
+async function registrationPath(key: string, issuerId: string) {
+  const response = await app.server.inject(request(key, 'GET',
+    `/v1/issuers/${issuerId}/certificates/url`));
+  expect(response.statusCode).toBe(200);
+  const { url, expiresAt } = response.json() as { url: string; expiresAt: string };
+  expect(url).toMatch(/^https:\/\/etax\.example\.com\/certificate-registration\/[\w-]{43}$/);
+  expect(new Date(expiresAt).getTime() - Date.now() - clockOffsetMs).toBeLessThanOrEqual(300_000);
+  return new URL(url).pathname;
+}
+
+function form(password = PASSWORD, format: 'pbes2' | 'seedCbc' = 'pbes2') {
+  return multipartBody([
+    { name: 'signCert', filename: 'signCert.der', content: good.certificateDer },
+    { name: 'signPri', filename: 'signPri.key', content: signPriKey(good.pkcs8, PASSWORD,
+      format) },
+    { name: 'password', content: password },
+  ]);
+}
+
+const postForm = (path: string, body = form()) =>
+  app.server.inject({ method: 'POST', url: path, ...body });
+
+describe('happy', () => {
+  it('serves the page, accepts the form, redirects with the identifier, then REGISTERED',
+    async () => {
+      const { key, issuerId } = await newIssuer();
+      const saved = await app.server.inject(request(key, 'PUT',
+        '/v1/certificateRegistrationSettings', { certificateRedirectUrl: REDIRECT }));
+      expect(saved.json()).toEqual({ certificateRedirectUrl: REDIRECT });
+      const path = await registrationPath(key, issuerId);
+      const page = await app.server.inject({ method: 'GET', url: path });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.headers['content-security-policy']).toContain("default-src 'none'");
+      expect(page.body).toContain('주식회사 이택스');
+      expect(page.body).toContain(`action="${path}"`);
+      const response = await postForm(path, form(PASSWORD, 'seedCbc'));
+      expect(response.statusCode).toBe(303);
+      const location = new URL(String(response.headers.location));
+      expect(`${location.origin}${location.pathname}`)
+        .toBe('https://app.example.com/certificates/done');
+      expect(location.searchParams.get('from')).toBe('etax');
+      expect(location.searchParams.get('issuerId')).toBe(issuerId);
+      const identifier = location.searchParams.get('identifier')!;
+      const record = await waitForHistory(app, key, issuerId, identifier);
+      expect(record.code).toBe('REGISTERED');
+    });
+
+  it('shows its own confirmation page when the key has no redirect URL', async () => {
+    const { key, issuerId } = await newIssuer();
+    const settings = await app.server.inject(request(key, 'GET',
+      '/v1/certificateRegistrationSettings'));
+    expect(settings.json()).toEqual({ certificateRedirectUrl: null });
+    const response = await postForm(await registrationPath(key, issuerId));
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('Received');
+  });
+
+  it('records WRONG_PASSWORD for a form with the wrong password', async () => {
+    const { key, issuerId } = await newIssuer();
+    await app.server.inject(request(key, 'PUT', '/v1/certificateRegistrationSettings',
+      { certificateRedirectUrl: REDIRECT }));
+    const response = await postForm(await registrationPath(key, issuerId), form('wrong-one'));
+    const identifier = new URL(String(response.headers.location)).searchParams.get('identifier');
+    const record = await waitForHistory(app, key, issuerId, identifier!);
+    expect(record.code).toBe('WRONG_PASSWORD');
+  });
+});
+
+describe('errors', () => {
+  it('answers 410 to a second use of a link, for the page and the form', async () => {
+    const { key, issuerId } = await newIssuer();
+    const path = await registrationPath(key, issuerId);
+    expect((await postForm(path)).statusCode).toBe(200);
+    const again = await postForm(path);
+    expect(again.statusCode).toBe(410);
+    expect(again.body).toContain('already used');
+    expect((await app.server.inject({ method: 'GET', url: path })).statusCode).toBe(410);
+  });
+
+  it('accepts exactly one of two forms posted at once with the same link', async () => {
+    const { key, issuerId } = await newIssuer();
+    const path = await registrationPath(key, issuerId);
+    const statuses = (await Promise.all([postForm(path), postForm(path)]))
+      .map((response) => response.statusCode).sort();
+    expect(statuses).toEqual([200, 410]);
+  });
+
+  it('answers 410 once five minutes have passed, and the page worked just before', async () => {
+    const { key, issuerId } = await newIssuer();
+    const path = await registrationPath(key, issuerId);
+    try {
+      clockOffsetMs = 299_000;
+      expect((await app.server.inject({ method: 'GET', url: path })).statusCode).toBe(200);
+      clockOffsetMs = 300_001;
+      const page = await app.server.inject({ method: 'GET', url: path });
+      expect(page.statusCode).toBe(410);
+      expect(page.body).toContain('expired');
+      expect((await postForm(path)).statusCode).toBe(410);
+    } finally {
+      clockOffsetMs = 0;
+    }
+  });
+
+  it('answers 410 to a link whose issuer was deactivated after it was made', async () => {
+    const { key, issuerId } = await newIssuer();
+    const path = await registrationPath(key, issuerId);
+    await app.server.inject(request(key, 'DELETE', `/v1/issuers/${issuerId}`));
+    expect((await app.server.inject({ method: 'GET', url: path })).statusCode).toBe(410);
+    expect((await postForm(path)).statusCode).toBe(410);
+  });
+
+  it('answers 404 to a token it never issued, in any shape', async () => {
+    for (const token of ['x'.repeat(43), 'short', '%3Cscript%3E']) {
+      const response = await app.server.inject({ method: 'GET',
+        url: `/certificate-registration/${token}` });
+      expect(response.statusCode).toBe(404);
+      expect(response.body).not.toContain('<script>');
+    }
+  });
+
+  it('answers 400 and keeps the link usable when a file or the password is missing', async () => {
+    const { key, issuerId } = await newIssuer();
+    const path = await registrationPath(key, issuerId);
+    const missing = multipartBody([
+      { name: 'signCert', filename: 'signCert.der', content: good.certificateDer },
+      { name: 'password', content: PASSWORD },
+    ]);
+    expect((await postForm(path, missing)).statusCode).toBe(400);
+    const extra = multipartBody([{ name: 'other', content: 'x' }]);
+    expect((await postForm(path, extra)).statusCode).toBe(400);
+    const notMultipart = await app.server.inject({ method: 'POST', url: path,
+      payload: '{}', headers: { 'content-type': 'application/json' } });
+    expect(notMultipart.statusCode).toBe(400);
+    expect((await postForm(path)).statusCode).toBe(200);
+  });
+
+  it('answers 413 for a file over 16 KiB', async () => {
+    const { key, issuerId } = await newIssuer();
+    const body = multipartBody([
+      { name: 'signCert', filename: 'signCert.der', content: Buffer.alloc(20_000, 1) },
+      { name: 'signPri', filename: 'signPri.key', content: Buffer.alloc(10, 1) },
+      { name: 'password', content: PASSWORD },
+    ]);
+    expect((await postForm(await registrationPath(key, issuerId), body)).statusCode).toBe(413);
+  });
+
+  it('returns 400 INVALID_REQUEST for a redirect URL that is not http(s)', async () => {
+    const { key } = await newIssuer();
+    for (const url of ['javascript:alert(1)', 'ftp://example.com/', 'not a url']) {
+      expectError(await app.server.inject(request(key, 'PUT',
+        '/v1/certificateRegistrationSettings', { certificateRedirectUrl: url })), 400,
+      'INVALID_REQUEST');
+    }
+  });
+});
+
+describe('security', () => {
+  it('escapes the organization name in the page', async () => {
+    const { key, issuerId } = await newIssuer('<img src=x onerror=alert(1)>');
+    const page = await app.server.inject({ method: 'GET',
+      url: await registrationPath(key, issuerId) });
+    expect(page.body).not.toContain('<img');
+    expect(page.body).toContain('&lt;img src=x onerror=alert(1)&gt;');
+  });
+
+  it('never writes the password to the log, even at trace level', async () => {
+    const { key, issuerId } = await newIssuer();
+    const accepted = await app.server.inject(request(key, 'POST',
+      `/v1/issuers/${issuerId}/certificates`, {
+        signCert: good.certificateDer.toString('base64'),
+        signPri: signPriKey(good.pkcs8, PASSWORD, 'pbes2').toString('base64'),
+        password: PASSWORD,
+      }));
+    const { identifier } = accepted.json() as { identifier: string };
+    await waitForHistory(app, key, issuerId, identifier);
+    await postForm(await registrationPath(key, issuerId));
+    app.platform.log.info({ body: { password: PASSWORD, signPri: 'secret-file' } }, 'probe');
+    const logs = logLines.join('');
+    expect(logs).toContain('probe');
+    expect(logs).toContain('[redacted]');
+    expect(logs).not.toContain(PASSWORD);
+    expect(logs).not.toContain('secret-file');
+  });
+});

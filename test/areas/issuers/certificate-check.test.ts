@@ -1,0 +1,119 @@
+// The registration rules (src/areas/issuers/certificate-check.ts) on real certificates made by a
+// test CA: one test per registration code, in the documented order of checks, plus how a
+// certificate is tied to the issuer's business (registration number in the subject, or the
+// organization name when the subject carries no number).
+import 'reflect-metadata';
+import { KeyUsageFlags } from '@peculiar/x509';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { checkCertificateUpload } from '../../../src/areas/issuers/certificate-check.ts';
+import { readCertificate } from '../../../src/domain/joint-certificate.ts';
+import {
+  corporateSubject,
+  createTestCa,
+  issueCertificate,
+  NPKI_POLICIES,
+  signPriKey,
+  type TestCa,
+  type TestCertificate,
+} from './certificate-fixtures.ts';
+
+const OWNER = { identificationNumber: '1234567891', organizationName: '주식회사 이택스' };
+const PASSWORD = 'Cert-Pa$$word1';
+const NOW = new Date();
+const DAY_MS = 86_400_000;
+
+let ca: TestCa;
+let good: TestCertificate;
+
+beforeAll(async () => {
+  ca = await createTestCa();
+  const subject = corporateSubject('이택스', OWNER.identificationNumber);
+  good = await issueCertificate(ca, { subject });
+});
+
+function upload(certificate: TestCertificate, password = PASSWORD) {
+  return { signCert: certificate.certificateDer,
+    signPri: signPriKey(certificate.pkcs8, PASSWORD, 'pbes2'), password };
+}
+
+describe('checkCertificateUpload', () => {
+  it('registers a valid certificate in each key file format, returning its facts', () => {
+    for (const format of ['seedCbcWithSha1', 'pbes2', 'seedCbc'] as const) {
+      const result = checkCertificateUpload({ signCert: good.certificateDer,
+        signPri: signPriKey(good.pkcs8, PASSWORD, format), password: PASSWORD }, OWNER, NOW);
+      expect(result.code).toBe('REGISTERED');
+      if (result.code !== 'REGISTERED') return;
+      expect(result.pkcs8).toEqual(good.pkcs8);
+      expect(result.facts.subject).toContain('이택스(1234567891)');
+      expect(result.facts.issuerName).toContain('yessignCA-Test');
+      expect(result.facts.keyUsages).toEqual(['digitalSignature', 'nonRepudiation']);
+      expect(result.facts.policies).toEqual([NPKI_POLICIES.corporateGeneralPurpose]);
+    }
+  });
+
+  it('answers UNSUPPORTED_CERTIFICATE_FORMAT for a file that is not a certificate', () => {
+    const result = checkCertificateUpload({ ...upload(good), signCert: Buffer.from('garbage') },
+      OWNER, NOW);
+    expect(result).toEqual({ code: 'UNSUPPORTED_CERTIFICATE_FORMAT' });
+  });
+
+  it('answers UNSUPPORTED_KEY_FORMAT for a key file that is not an encrypted key', () => {
+    const result = checkCertificateUpload({ ...upload(good), signPri: good.certificateDer },
+      OWNER, NOW);
+    expect(result).toEqual({ code: 'UNSUPPORTED_KEY_FORMAT' });
+  });
+
+  it('answers WRONG_PASSWORD before looking at validity or ownership', () => {
+    const result = checkCertificateUpload(upload(good, 'wrong password'), OWNER, NOW);
+    expect(result).toEqual({ code: 'WRONG_PASSWORD' });
+  });
+
+  it('answers KEY_MISMATCH when signPri.key belongs to another certificate', async () => {
+    const other = await issueCertificate(ca, { subject: corporateSubject('이택스', '1234567891') });
+    const result = checkCertificateUpload({ signCert: good.certificateDer,
+      signPri: signPriKey(other.pkcs8, PASSWORD, 'seedCbc'), password: PASSWORD }, OWNER, NOW);
+    expect(result).toEqual({ code: 'KEY_MISMATCH' });
+  });
+
+  it('answers CERTIFICATE_EXPIRED and CERTIFICATE_NOT_YET_VALID by validity', async () => {
+    const subject = corporateSubject('이택스', OWNER.identificationNumber);
+    const expired = await issueCertificate(ca, { subject, keys: good.keys,
+      notBefore: new Date(NOW.getTime() - 400 * DAY_MS),
+      notAfter: new Date(NOW.getTime() - DAY_MS) });
+    const future = await issueCertificate(ca, { subject, keys: good.keys,
+      notBefore: new Date(NOW.getTime() + DAY_MS),
+      notAfter: new Date(NOW.getTime() + 400 * DAY_MS) });
+    expect(checkCertificateUpload(upload(expired), OWNER, NOW))
+      .toEqual({ code: 'CERTIFICATE_EXPIRED' });
+    expect(checkCertificateUpload(upload(future), OWNER, NOW))
+      .toEqual({ code: 'CERTIFICATE_NOT_YET_VALID' });
+  });
+
+  it('answers NOT_SIGNING_CERTIFICATE for a key-management certificate', async () => {
+    const km = await issueCertificate(ca, { subject: corporateSubject('이택스', '1234567891'),
+      keys: good.keys, keyUsages: KeyUsageFlags.keyEncipherment });
+    expect(checkCertificateUpload(upload(km), OWNER, NOW))
+      .toEqual({ code: 'NOT_SIGNING_CERTIFICATE' });
+  });
+
+  it('answers NOT_ISSUERS_CERTIFICATE when the subject names another number', async () => {
+    const other = await issueCertificate(ca, { subject: corporateSubject('이택스', '1048123454'),
+      keys: good.keys });
+    expect(checkCertificateUpload(upload(other), OWNER, NOW))
+      .toEqual({ code: 'NOT_ISSUERS_CERTIFICATE' });
+  });
+
+  it('matches by organization name only when the subject has no registration number', async () => {
+    const byName = await issueCertificate(ca, { keys: good.keys,
+      subject: 'CN=(주)이택스()0012345678901,OU=corporation4EC,O=yessign,C=KR' });
+    const stranger = await issueCertificate(ca, { keys: good.keys,
+      subject: 'CN=다른회사()0012345678901,OU=corporation4EC,O=yessign,C=KR' });
+    expect(checkCertificateUpload(upload(byName), OWNER, NOW).code).toBe('REGISTERED');
+    expect(checkCertificateUpload(upload(stranger), OWNER, NOW))
+      .toEqual({ code: 'NOT_ISSUERS_CERTIFICATE' });
+  });
+
+  it('reads no facts from garbage', () => {
+    expect(readCertificate(Buffer.from([0x30, 0x03, 0x02, 0x01, 0x00]))).toBeNull();
+  });
+});

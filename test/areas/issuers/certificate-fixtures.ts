@@ -1,0 +1,101 @@
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import {
+  CertificatePolicyExtension,
+  KeyUsageFlags,
+  KeyUsagesExtension,
+  BasicConstraintsExtension,
+  X509CertificateGenerator,
+  type X509Certificate,
+} from '@peculiar/x509';
+import {
+  encryptSigningKeyFile,
+  type KeyFileFormat,
+} from '../../../src/domain/signing-key-file.ts';
+
+// Real joint certificates made at test time: a test CA in the style of the Korean accredited CAs
+// and end-entity signing certificates with a Korean subject, the NPKI key usage and policy OIDs,
+// and signPri.key written in each of the three encrypted formats with our SEED (encrypt side).
+
+const RSA = {
+  name: 'RSASSA-PKCS1-v1_5',
+  hash: 'SHA-256',
+  publicExponent: new Uint8Array([1, 0, 1]),
+  modulusLength: 2048,
+};
+
+// yessign's corporate general-purpose policy (범용 법인) and the e-tax-invoice-only policy.
+export const NPKI_POLICIES = {
+  corporateGeneralPurpose: '1.2.410.200005.1.1.5',
+  taxInvoiceOnly: '1.2.410.200005.1.1.6.8',
+};
+
+const DAY_MS = 86_400_000;
+
+export type TestCa = { certificate: X509Certificate; keys: CryptoKeyPair };
+
+export async function generateKeys(): Promise<CryptoKeyPair> {
+  return crypto.subtle.generateKey(RSA, true, ['sign', 'verify']) as Promise<CryptoKeyPair>;
+}
+
+export async function createTestCa(): Promise<TestCa> {
+  const keys = await generateKeys();
+  const certificate = await X509CertificateGenerator.createSelfSigned({
+    serialNumber: '01',
+    name: 'CN=yessignCA-Test Class 2,OU=AccreditedCA,O=yessign,C=KR',
+    notBefore: new Date(Date.now() - 365 * DAY_MS),
+    notAfter: new Date(Date.now() + 3650 * DAY_MS),
+    keys,
+    signingAlgorithm: RSA,
+    extensions: [new BasicConstraintsExtension(true, 0, true)],
+  });
+  return { certificate, keys };
+}
+
+export type IssueOptions = {
+  subject: string;
+  notBefore?: Date;
+  notAfter?: Date;
+  keyUsages?: number;
+  policies?: string[];
+  keys?: CryptoKeyPair;
+};
+
+export type TestCertificate = { certificateDer: Buffer; pkcs8: Buffer; keys: CryptoKeyPair };
+
+export async function issueCertificate(ca: TestCa, options: IssueOptions):
+  Promise<TestCertificate> {
+  const keys = options.keys ?? await generateKeys();
+  const certificate = await X509CertificateGenerator.create({
+    serialNumber: randomBytes(8).toString('hex').replace(/^[89a-f]/, '1'),
+    subject: options.subject,
+    issuer: ca.certificate.subject,
+    notBefore: options.notBefore ?? new Date(Date.now() - DAY_MS),
+    notAfter: options.notAfter ?? new Date(Date.now() + 365 * DAY_MS),
+    publicKey: keys.publicKey,
+    signingKey: ca.keys.privateKey,
+    signingAlgorithm: RSA,
+    extensions: [
+      new KeyUsagesExtension(options.keyUsages
+        ?? (KeyUsageFlags.digitalSignature | KeyUsageFlags.nonRepudiation), true),
+      new CertificatePolicyExtension(options.policies ?? [NPKI_POLICIES.corporateGeneralPurpose]),
+    ],
+  });
+  const pkcs8 = Buffer.from(await crypto.subtle.exportKey('pkcs8', keys.privateKey));
+  return { certificateDer: Buffer.from(certificate.rawData), pkcs8, keys };
+}
+
+// A corporate certificate subject in the NPKI style, with the business registration number.
+export function corporateSubject(organizationName: string, identificationNumber: string): string {
+  return `CN=${organizationName}(${identificationNumber}),OU=corporation4EC,OU=TestBank,` +
+    'O=yessign,C=KR';
+}
+
+export function signPriKey(pkcs8: Buffer, password: string, format: KeyFileFormat): Buffer {
+  return encryptSigningKeyFile(pkcs8, password, {
+    format,
+    salt: randomBytes(8),
+    iterations: 2048,
+    iv: randomBytes(16),
+  });
+}

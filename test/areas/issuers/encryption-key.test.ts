@@ -1,0 +1,64 @@
+// The sealing key of certificate private keys (docs/issuers.md § Keys at rest): a configured
+// CERTIFICATE_ENCRYPTION_KEY wins; otherwise one key is generated into DATA_DIR once, readable
+// only by its owner, and reused by every later start. A sealed box opens only with its key and
+// its context, so a box copied to another row or read with another key fails loudly.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  GENERATED_KEY_FILE,
+  loadCertificateEncryptionKey,
+} from '../../../src/areas/issuers/encryption-key.ts';
+import { createSealingKey, SealedBoxError } from '../../../src/domain/sealed-box.ts';
+
+const log = pino({ level: 'silent' });
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'etx-key-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+describe('loadCertificateEncryptionKey', () => {
+  it('generates one key into DATA_DIR with mode 0600 and returns the same key again', async () => {
+    const options = { dataDir, sharedDatabase: false, log };
+    const first = await loadCertificateEncryptionKey(options);
+    const second = await loadCertificateEncryptionKey(options);
+    expect(first).toHaveLength(32);
+    expect(second).toEqual(first);
+    expect(statSync(path.join(dataDir, GENERATED_KEY_FILE)).mode & 0o777).toBe(0o600);
+  });
+
+  it('uses the configured key and ignores the file', async () => {
+    const configured = randomBytes(32);
+    const key = await loadCertificateEncryptionKey({ configured: configured.toString('base64'),
+      dataDir, sharedDatabase: true, log });
+    expect(key).toEqual(configured);
+  });
+
+  it('refuses a configured key that is not 32 bytes', async () => {
+    await expect(loadCertificateEncryptionKey({ configured: randomBytes(16).toString('base64'),
+      dataDir, sharedDatabase: false, log })).rejects.toThrow(/32 bytes/);
+  });
+});
+
+describe('sealed boxes', () => {
+  const sealing = createSealingKey(randomBytes(32));
+  const secret = Buffer.from('private key bytes');
+
+  it('opens with the same key and context, and never holds the plaintext', () => {
+    const box = sealing.seal(secret, 'iss_1');
+    expect(box).toMatch(/^v1\./);
+    expect(Buffer.from(box).includes(secret)).toBe(false);
+    expect(sealing.open(box, 'iss_1')).toEqual(secret);
+    expect(sealing.seal(secret, 'iss_1')).not.toBe(box);
+  });
+
+  it('refuses another context, another key, a tampered box and garbage', () => {
+    const box = sealing.seal(secret, 'iss_1');
+    const tampered = `${box.slice(0, -2)}${box.endsWith('A') ? 'B' : 'A'}${box.slice(-1)}`;
+    expect(() => sealing.open(box, 'iss_2')).toThrow(SealedBoxError);
+    expect(() => createSealingKey(randomBytes(32)).open(box, 'iss_1')).toThrow(SealedBoxError);
+    expect(() => sealing.open(tampered, 'iss_1')).toThrow(SealedBoxError);
+    expect(() => sealing.open('not a box', 'iss_1')).toThrow(SealedBoxError);
+  });
+});
