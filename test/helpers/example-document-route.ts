@@ -1,6 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Platform } from '../../src/app.ts';
-import { requireAuth, type AuthenticatedKey } from '../../src/platform/auth.ts';
+import type { AuthenticatedKey } from '../../src/platform/accounts/service.ts';
+import { requireAuth } from '../../src/platform/auth.ts';
 import type { Tx } from '../../src/platform/db/connect.ts';
 import { errorResponses, UNAUTHENTICATED } from '../../src/platform/errors.ts';
 import {
