@@ -1,8 +1,5 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { connectDatabase, type Database } from '../../src/platform/db/connect.ts';
+import { createAccountWithCli, runCli, type CreatedAccount } from './cli.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import {
   freePorts,
@@ -18,17 +15,12 @@ import {
 // the test's own for assertions. PostgreSQL and Redis only: an embedded database belongs to the
 // one process that opened it, and without Redis each process counts rate limits alone.
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const CLI = path.join(ROOT, 'bin/etax.js');
 // Bounds the wait for a server to become ready: 240 × 250 ms.
 const READY = { attemptsMax: 240, pollIntervalMs: 250 };
 // Above the server's own shutdown timeout (25 s), so a slow but orderly exit is still seen.
 const EXIT_WAIT_MS = 30_000;
-const CLI_TIMEOUT_MS = 60_000;
 // Enough connections for the test's own queries while the servers are busy.
 const ASSERTION_POOL_MAX = 4;
-
-const runFile = promisify(execFile);
 
 export const clusterEnabled = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
 export const CLUSTER_SKIP_REASON =
@@ -42,14 +34,13 @@ export type ClusterOptions = {
   argsFor?: (index: number) => string[];
 };
 
-export type CreatedAccount = { accountId: string; keys: { test: string; live: string } };
+export type { CreatedAccount };
 
 export type Cluster = {
   database: TestDatabase;
   // The test's own connection, for audits and for setting up state the API cannot.
   assertions: Database;
   servers: ServerProcess[];
-  runCli(args: string[], env?: NodeJS.ProcessEnv): Promise<string>;
   createAccount(options?: { testSignupPoints?: number }): Promise<CreatedAccount>;
   // Ends a process at once, as a crash or the OOM killer would: no shutdown runs.
   kill(index: number): Promise<void>;
@@ -68,14 +59,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     LOG_LEVEL: 'warn',
     ...options.env,
   };
-  const runCli = async (args: string[], extraEnv: NodeJS.ProcessEnv = {}) => {
-    const { stdout } = await runFile(process.execPath, [CLI, ...args], {
-      cwd: ROOT, env: { ...env, ...extraEnv }, timeout: CLI_TIMEOUT_MS,
-    });
-    return stdout;
-  };
   // Migrated once up front, so the processes start on a ready database.
-  await runCli(['migrate']);
+  await runCli(['migrate'], env);
   const ports = await freePorts(options.count);
   const argsFor = options.argsFor ?? (() => []);
   const start = (index: number) =>
@@ -90,12 +75,10 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     database,
     assertions,
     servers,
-    runCli,
     async createAccount({ testSignupPoints } = {}) {
       const extraEnv = testSignupPoints === undefined
         ? {} : { TEST_SIGNUP_POINTS: String(testSignupPoints) };
-      const output = await runCli(['account', 'create', '--name', 'Cluster', '--json'], extraEnv);
-      return JSON.parse(output) as CreatedAccount;
+      return createAccountWithCli({ ...env, ...extraEnv });
     },
     async kill(index) {
       const server = servers[index]!;
