@@ -4,9 +4,10 @@
 // test/helpers/hostile-requests.ts from the document itself). Every answer must be a status the
 // document lists for that operation, or one the platform documents for every route (401, 404,
 // 405, 413, 415, 429, docs/errors.md); never 500; errors carry {code, message, traceId} with
-// the Trace-Id header, 401 carries nothing. The valid values each case starts from charge
-// nothing (sandbox not-found and unavailable values), so the balance and the ledger must be
-// exactly as before.
+// the Trace-Id header, 401 carries nothing. Each case is sent with a test key and a funded live
+// key (reaching the sandbox and the profile store). The valid values each case starts from charge
+// nothing (not-found and unavailable values in both environments), so the balances and ledgers
+// must be exactly as before.
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuth, createTestApp, type TestApp } from '../helpers/app.ts';
@@ -33,37 +34,52 @@ const NO_HOLDER_ACCOUNT = { bankCode: '004', accountNumber: '9990000002' };
 
 type Valid = { path: Record<string, string>; query: Record<string, string>; body: unknown };
 
+// Live keys need https; private targets let both environments use a local address.
+const ENDPOINT_URL = 'https://127.0.0.1:9/hooks';
+// Enough live points that reservations pass and hostile values reach the live adapters and the
+// profile store.
+const LIVE_GRANT_POINTS = 1_000_000;
+const ENVIRONMENTS = ['test', 'live'] as const;
+type Env = (typeof ENVIRONMENTS)[number];
+
 let app: TestApp;
 let accountId = '';
-let testKey = '';
-const ids = { eventId: '', endpointIds: new Map<string, string>() };
+let keys: Record<Env, string>;
+// Per environment: an event, and one endpoint for each operation on an endpoint, so that one
+// that deletes or changes its endpoint leaves the others their valid starting point.
+const eventIds = new Map<Env, string>();
+const endpointIds = new Map<string, string>();
 
-async function createEndpoint(): Promise<string> {
+async function createEndpoint(environment: Env): Promise<string> {
   const response = await app.server.inject({
     method: 'POST', url: '/v1/webhookEndpoints',
-    headers: { authorization: basicAuth(testKey), 'content-type': 'application/json' },
-    payload: { url: 'http://127.0.0.1:9/hooks', events: ['TAX_INVOICE_ISSUANCE_SUCCESS'] },
+    headers: { authorization: basicAuth(keys[environment]), 'content-type': 'application/json' },
+    payload: { url: ENDPOINT_URL, events: ['TAX_INVOICE_ISSUANCE_SUCCESS'] },
   });
   expect(response.statusCode, response.body).toBe(201);
   return (response.json() as { id: string }).id;
 }
 
 beforeAll(async () => {
-  app = await createTestApp({ env: { RATE_LIMIT_OVERRIDES } });
+  app = await createTestApp({
+    env: { RATE_LIMIT_OVERRIDES, WEBHOOK_PRIVATE_TARGETS_ALLOWED: 'true' },
+  });
   const account = await app.createAccount();
   accountId = account.accountId;
-  testKey = account.keys.test;
-  const event = await app.webhooks.recordEvent(app.platform.database.db,
-    { accountId, environment: 'test' }, {
-      type: 'TAX_INVOICE_ISSUANCE_SUCCESS',
-      data: { issuanceKey: 'iss_1', taxInvoiceUrl: 'https://example.com/invoices/iss_1' },
-    });
-  ids.eventId = event.id;
-  // Each operation on an endpoint gets its own, so one that deletes or changes it leaves the
-  // others their valid starting point.
-  for (const operation of readOperations()) {
-    if (operation.path.includes('{endpointId}')) {
-      ids.endpointIds.set(operation.operationId, await createEndpoint());
+  keys = account.keys;
+  await app.platform.points.grant({ accountId, environment: 'live', points: LIVE_GRANT_POINTS });
+  for (const environment of ENVIRONMENTS) {
+    const event = await app.webhooks.recordEvent(app.platform.database.db,
+      { accountId, environment }, {
+        type: 'TAX_INVOICE_ISSUANCE_SUCCESS',
+        data: { issuanceKey: 'iss_1', taxInvoiceUrl: 'https://example.com/invoices/iss_1' },
+      });
+    eventIds.set(environment, event.id);
+    for (const operation of readOperations()) {
+      if (operation.path.includes('{endpointId}')) {
+        const endpointId = await createEndpoint(environment);
+        endpointIds.set(`${environment} ${operation.operationId}`, endpointId);
+      }
     }
   }
 });
@@ -71,7 +87,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-function validRequest(operation: Operation): Valid {
+function validRequest(operation: Operation, environment: Env): Valid {
   const bodies: Record<string, unknown> = {
     bulkInquireBankAccountHolders: { accounts: [NO_HOLDER_ACCOUNT] },
     inquireBankAccountHolder: NO_HOLDER_ACCOUNT,
@@ -81,15 +97,15 @@ function validRequest(operation: Operation): Valid {
     createWebhookEndpoint: { url: 'http://127.0.0.1:9/x', events: ['TAX_INVOICE_ISSUANCE_FAILURE'] },
     updateWebhookEndpoint: { description: 'changed' },
     rotateWebhookEndpointSecret: { overlapSeconds: 0 },
-    resendWebhookEvent: { eventId: ids.eventId },
+    resendWebhookEvent: { eventId: eventIds.get(environment) },
   };
   const brn = operation.operationId === 'retrieveBusinessProfile'
     ? NOT_FOUND_PROFILE : UNREACHABLE_AUTHORITY;
   return {
     path: {
       businessRegistrationNumber: brn,
-      endpointId: ids.endpointIds.get(operation.operationId) ?? '',
-      eventId: ids.eventId,
+      endpointId: endpointIds.get(`${environment} ${operation.operationId}`) ?? '',
+      eventId: eventIds.get(environment)!,
     },
     query: operation.operationId === 'searchBusinessProfiles'
       ? { query: 'nomatchzzz', limit: '20' } : {},
@@ -136,6 +152,11 @@ async function violationsOf(requests: HostileRequest[], allowed: number[]) {
   return found;
 }
 
+async function snapshots() {
+  return Promise.all(ENVIRONMENTS.map((environment) =>
+    ledgerSnapshot(app.platform.database.db, accountId, environment)));
+}
+
 describe('hostile input to every operation', () => {
   for (const operation of readOperations()) {
     const name = `${operation.method} ${operation.path}`;
@@ -143,19 +164,24 @@ describe('hostile input to every operation', () => {
 
     it(`answers every hostile request to ${name} with a documented status and error body`,
       async () => {
-        const before = await ledgerSnapshot(app.platform.database.db, accountId, 'test');
-        const headers: Record<string, string> = operation.authenticated
-          ? { authorization: basicAuth(testKey) } : {};
-        const requests = hostileRequests(operation, validRequest(operation), headers);
-        expect(requests.length).toBeGreaterThan(20);
-        expect(await violationsOf(requests, allowed)).toEqual([]);
-        expect(await ledgerSnapshot(app.platform.database.db, accountId, 'test')).toEqual(before);
-        await expectLedgerConsistent(app.platform, accountId, 'test');
+        const before = await snapshots();
+        for (const environment of ENVIRONMENTS) {
+          const headers: Record<string, string> = operation.authenticated
+            ? { authorization: basicAuth(keys[environment]) } : {};
+          const requests = hostileRequests(operation, validRequest(operation, environment),
+            headers);
+          expect(requests.length).toBeGreaterThan(20);
+          expect(await violationsOf(requests, allowed), environment).toEqual([]);
+        }
+        expect(await snapshots()).toEqual(before);
+        for (const environment of ENVIRONMENTS) {
+          await expectLedgerConsistent(app.platform, accountId, environment);
+        }
       });
 
     if (!operation.authenticated) continue;
     it(`refuses every hostile request to ${name} without a key before reading it`, async () => {
-      const requests = hostileRequests(operation, validRequest(operation), {});
+      const requests = hostileRequests(operation, validRequest(operation, 'test'), {});
       expect(await violationsOf(requests, UNAUTHENTICATED_STATUSES)).toEqual([]);
     });
   }
