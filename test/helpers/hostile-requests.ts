@@ -78,8 +78,14 @@ function boundaryValues(schema: JsonSchema, value: unknown): unknown[] {
   return values;
 }
 
-// Every field of a body, with its schema and a way to rebuild the body with a new value there.
+// One changed body, and what was changed.
 type FieldMutation = { label: string; body: unknown };
+
+// The record with an own "__proto__" member first, as JSON.parse makes it from raw text.
+function withProtoMember(record: Record<string, unknown>): unknown {
+  const members = JSON.stringify(record).slice(1, -1);
+  return JSON.parse(`{"__proto__":{"polluted":true}${members ? `,${members}` : ''}}`);
+}
 
 function mutateFields(schema: JsonSchema, value: unknown, at: string): FieldMutation[] {
   const mutations: FieldMutation[] = [];
@@ -100,8 +106,7 @@ function mutateFields(schema: JsonSchema, value: unknown, at: string): FieldMuta
       mutations.push({ label: `${at} without ${name}`, body: rest });
     }
     mutations.push({ label: `${at} with an extra field`, body: { ...record, extra: 'x' } });
-    mutations.push({ label: `${at} with __proto__`, body: JSON.parse(
-      `{"__proto__":{"polluted":true},${JSON.stringify(record).slice(1)}`) });
+    mutations.push({ label: `${at} with __proto__`, body: withProtoMember(record) });
     for (const [name, propertySchema] of Object.entries(schema.properties ?? {})) {
       const current = record[name] ?? sampleValue(propertySchema);
       for (const inner of mutateFields(propertySchema, current, `${at}.${name}`)) {
