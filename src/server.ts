@@ -20,6 +20,7 @@ import { registerPointsRoutes } from './areas/points/routes.ts';
 import { registerWebhookRoutes } from './areas/webhooks/routes.ts';
 import type { WebhooksService } from './areas/webhooks/service.ts';
 import { auth, authenticateWith, type KeyCache } from './platform/auth.ts';
+import { handleClientError } from './platform/client-errors.ts';
 import { errorHandler, handleFrameworkError } from './platform/error-handler.ts';
 import { openApi } from './platform/openapi.ts';
 import type { PointsService } from './platform/points/service.ts';
@@ -71,6 +72,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     // src/platform/shutdown.ts answers requests that arrive while closing, in our error shape.
     return503OnClosing: false,
     frameworkErrors: handleFrameworkError,
+    clientErrorHandler: handleClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(createValidatorCompiler());

@@ -1,56 +1,22 @@
 // The Service-Client-Reference-Id header end to end: the shared header schema validates it, and
 // a route built like an area (claim in the transaction of its work) replays or conflicts as
 // spec §5.5 says, also for two concurrent requests with one reference id.
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorResponses, UNAUTHENTICATED } from '../../src/platform/errors.ts';
-import { requireAuth } from '../../src/platform/auth.ts';
-import {
-  requestFingerprint,
-  runIdempotent,
-} from '../../src/platform/idempotency/claims.ts';
-import { referenceIdHeaders } from '../../src/platform/idempotency/reference-id-header.ts';
-import type { Platform } from '../../src/app.ts';
 import { basicAuth, createTestApp, type TestApp } from '../helpers/app.ts';
+import { EXAMPLE_DOCUMENT_URL, exampleDocumentRoute } from '../helpers/example-document-route.ts';
 
 let app: TestApp;
 let key: string;
 let workCount = 0;
 
-// A document-issuance-like route: each new request "issues" one document.
-function exampleRoutes(platform: () => Platform): FastifyPluginAsyncTypebox {
-  return async (v1) => {
-    v1.post('/examples/documents', {
-      config: { operation: 'examples.documents.issue' },
-      schema: {
-        headers: referenceIdHeaders({ required: true }),
-        body: Type.Object({ kind: Type.String({ maxLength: 20 }) }),
-        response: {
-          200: Type.Object({ documentNumber: Type.Integer() }),
-          ...errorResponses(UNAUTHENTICATED, 'INVALID_REQUEST', 'IDEMPOTENCY_CONFLICT'),
-        },
-      },
-    }, async (request, reply) => {
-      const { keyId } = requireAuth(request);
-      const referenceId = request.headers['service-client-reference-id'];
-      const fingerprint = requestFingerprint({
-        method: request.method,
-        route: request.routeOptions.url ?? '',
-        body: request.body,
-      });
-      const result = await platform().database.db.transaction((tx) =>
-        runIdempotent(tx, { apiKeyId: keyId, namespace: 'document', referenceId, fingerprint },
-          async () => {
-            workCount += 1;
-            return { status: 200, body: { documentNumber: workCount } };
-          }));
-      return reply.code(result.status as 200).send(result.body as { documentNumber: number });
-    });
-  };
-}
-
 beforeAll(async () => {
-  app = await createTestApp({ extraRoutes: exampleRoutes(() => app.platform) });
+  // Each new request "issues" one document, numbered in the order of the work.
+  app = await createTestApp({
+    extraRoutes: exampleDocumentRoute(() => app.platform, async () => {
+      workCount += 1;
+      return workCount;
+    }),
+  });
   key = (await app.createAccount()).keys.test;
 });
 afterAll(async () => {
@@ -60,7 +26,7 @@ afterAll(async () => {
 function issue(referenceId: string | undefined, body: object = { kind: 'vat' }) {
   const headers: Record<string, string> = { authorization: basicAuth(key) };
   if (referenceId !== undefined) headers['service-client-reference-id'] = referenceId;
-  const url = '/v1/examples/documents';
+  const url = EXAMPLE_DOCUMENT_URL;
   return app.server.inject({ method: 'POST', url, headers, payload: body });
 }
 
@@ -116,7 +82,7 @@ describe('repeating a reference id', () => {
       authorization: basicAuth(apiKey),
       'service-client-reference-id': 'shared-id',
     });
-    const url = '/v1/examples/documents';
+    const url = EXAMPLE_DOCUMENT_URL;
     const test = await app.server.inject({
       method: 'POST', url, headers: headers(account.keys.test), payload: { kind: 'vat' },
     });

@@ -1,6 +1,8 @@
 import { expect } from 'vitest';
+import { sql } from 'drizzle-orm';
 import type { Platform } from '../../src/app.ts';
 import type { Environment } from '../../src/platform/accounts/keys.ts';
+import type { Executor } from '../../src/platform/db/connect.ts';
 import { auditBalance } from '../../src/platform/points/store.ts';
 
 // Recomputes a balance from the ledger and the open reservations and checks it against the
@@ -14,4 +16,29 @@ export async function expectLedgerConsistent(
   const audit = await auditBalance(platform.database.db, { accountId, environment });
   expect(audit.ledgerPoints).toBe(balance.balance);
   expect(audit.openReservedPoints).toBe(balance.reserved);
+}
+
+export type LedgerSnapshot = {
+  postedPoints: number;
+  reservedPoints: number;
+  ledgerEntryCount: number;
+};
+
+// Everything a charge or an open reservation would change, straight from the tables, so a test can
+// assert that a run of requests left a balance exactly as it found it.
+export async function ledgerSnapshot(
+  executor: Executor,
+  accountId: string,
+  environment: Environment,
+): Promise<LedgerSnapshot> {
+  const result = await executor.execute<Record<keyof LedgerSnapshot, number>>(sql`
+    select
+      (select posted_points from point_balances
+        where account_id = ${accountId} and environment = ${environment})::int as "postedPoints",
+      (select reserved_points from point_balances
+        where account_id = ${accountId} and environment = ${environment})::int as "reservedPoints",
+      (select count(*) from point_ledger_entries
+        where account_id = ${accountId} and environment = ${environment})::int
+        as "ledgerEntryCount"`);
+  return result.rows[0]!;
 }

@@ -3,84 +3,40 @@
 // Redis, with GET /v1/points limited to 20 calls a minute; calls alternate between them, and the
 // 21st is refused by both. The counter is keyed by the API key's id, which is new on every run,
 // so runs against the same Redis never collide.
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuth } from '../helpers/app.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import {
-  freePorts,
-  startServerProcess,
-  stopServerProcess,
-  waitUntilReady,
-  type ServerProcess,
-} from '../helpers/server-process.ts';
+  CLUSTER_SKIP_REASON,
+  clusterEnabled,
+  startCluster,
+  type Cluster,
+} from '../helpers/cluster.ts';
+import type { ServerProcess } from '../helpers/server-process.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const CLI = path.join(ROOT, 'bin/etax.js');
 const POINTS_LIMIT = 20;
 const RATE_LIMIT_OVERRIDES = JSON.stringify({
   'points.retrieve': { limit: POINTS_LIMIT, windowSeconds: 60 },
 });
-// Bounds the wait for both servers to become ready: 240 × 250 ms.
-const READY_ATTEMPTS_MAX = 240;
-const READY_POLL_INTERVAL_MS = 250;
-// Above the server's own shutdown timeout (25 s), so a slow but orderly exit is still seen.
-const EXIT_WAIT_MS = 30_000;
-const CLI_TIMEOUT_MS = 60_000;
 
-const runFile = promisify(execFile);
-const enabled = Boolean(process.env.REDIS_URL && process.env.DATABASE_URL);
-
-let database: TestDatabase | null = null;
+let cluster: Cluster | null = null;
 let servers: ServerProcess[] = [];
 let apiKey = '';
-
-function serverEnv(): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    ...database!.env,
-    REDIS_URL: process.env.REDIS_URL,
-    RATE_LIMIT_OVERRIDES,
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-  };
-}
-
-async function runCli(args: string[]): Promise<string> {
-  const { stdout } = await runFile(process.execPath, [CLI, ...args], {
-    cwd: ROOT,
-    env: serverEnv(),
-    timeout: CLI_TIMEOUT_MS,
-  });
-  return stdout;
-}
 
 function getPoints(server: ServerProcess) {
   return fetch(`${server.baseUrl}/v1/points`, { headers: { authorization: basicAuth(apiKey) } });
 }
 
-describe.skipIf(!enabled)('rate limits across server processes', () => {
+describe.skipIf(!clusterEnabled)(`rate limits across server processes (${CLUSTER_SKIP_REASON})`,
+  () => {
   beforeAll(async () => {
-    database = await createTestDatabase();
-    await runCli(['migrate']);
-    const account = JSON.parse(await runCli(['account', 'create', '--name', 'X', '--json'])) as {
-      keys: { test: string };
-    };
-    apiKey = account.keys.test;
-    const ports = await freePorts(2);
-    servers = ports.map((port) => startServerProcess({ port, env: serverEnv() }));
-    const ready = { attemptsMax: READY_ATTEMPTS_MAX, pollIntervalMs: READY_POLL_INTERVAL_MS };
-    await Promise.all(servers.map((server) => waitUntilReady(server, ready)));
+    cluster = await startCluster({ count: 2, env: { RATE_LIMIT_OVERRIDES } });
+    servers = cluster.servers;
+    apiKey = (await cluster.createAccount()).keys.test;
   });
 
   afterAll(async () => {
-    const codes = await Promise.all(servers.map((server) =>
-      stopServerProcess(server, { exitWaitMs: EXIT_WAIT_MS })));
-    await database?.drop();
-    expect(codes).toEqual(servers.map(() => 0));
+    const codes = await cluster?.stop();
+    expect(codes).toEqual([0, 0]);
   });
 
   it('returns 200 to 20 calls alternating between two processes, then 429 from both', async () => {

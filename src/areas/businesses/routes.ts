@@ -162,7 +162,7 @@ const SearchQuery = Type.Object(
       maxLength: 300,
       description: 'Business name, representative name, or business registration number (a ' +
         'full number or a prefix of one, with or without hyphens). Partial names match: ' +
-        '`삼성` finds `삼성전자`. 1 to 100 characters once trimmed.',
+        '`삼성` finds `삼성전자`. 1 to 100 characters once trimmed, no control characters.',
       examples: ['이택스', '999-99'],
     }),
     limit: Type.Integer({
@@ -202,8 +202,9 @@ const SEARCH_DESCRIPTION =
   'number (a full number or a prefix, hyphens allowed). Results are ranked — the exact number ' +
   'first, then number prefixes, then names by trigram similarity, ties by number — and paged ' +
   'with an opaque cursor. Test keys search the sandbox profiles of docs/sandbox.md; live keys ' +
-  'the profile store. A query empty or longer than 100 characters once trimmed, a limit ' +
-  'outside 1 to 100, or a cursor this operation did not return is 400 INVALID_REQUEST. ' +
+  'the profile store. A query empty or longer than 100 characters once trimmed or with a ' +
+  'control character, a limit outside 1 to 100, or a cursor this operation did not return is ' +
+  '400 INVALID_REQUEST. ' +
   'Charge: 9 points per result returned (an empty page is free); 9 × limit points must be ' +
   'available while the search runs.';
 

@@ -18,21 +18,38 @@ const NUMBER_DIGITS = 10;
 const SCORE_MAX = 1_000_000;
 const TIER_EXACT_NAME = 2;
 const TIER_NAME = 3;
+// The C0 controls end here; DEL is the only other ASCII control.
+const C0_CONTROL_END = 0x1f;
+const DELETE = 0x7f;
 
 export type RankedProfile = { profile: BusinessProfile; rank: SearchRankKey };
 export type ProfileSearch = (options: SearchProfileRowsOptions) => Promise<RankedProfile[]>;
 
 // The trimmed query and, for a query of digits and hyphens only with 1 to 10 digits, its
-// digits (a full or partial number). Anything else is 400 INVALID_REQUEST.
+// digits (a full or partial number). A query empty or too long once trimmed, or with a control
+// character, is 400 INVALID_REQUEST.
 export function parseSearchQuery(query: string): { text: string; digits: string | null } {
   const text = query.trim();
   if (text.length < 1 || text.length > SEARCH_QUERY_LENGTH_MAX) {
     throw new ApiError('INVALID_REQUEST',
       `query.query must have 1 to ${SEARCH_QUERY_LENGTH_MAX} characters once trimmed.`);
   }
+  if (hasControlCharacter(text)) {
+    throw new ApiError('INVALID_REQUEST', 'query.query must not contain control characters.');
+  }
   const digits = text.replace(/-/g, '');
   const isNumber = /^[0-9-]+$/.test(text) && digits.length >= 1 && digits.length <= NUMBER_DIGITS;
   return { text, digits: isNumber ? digits : null };
+}
+
+// Names and numbers never hold control characters, and PostgreSQL text cannot hold NUL at all:
+// a query with one could match nothing and must not reach the store, where NUL fails the query.
+function hasControlCharacter(text: string): boolean {
+  for (const character of text) {
+    const code = character.codePointAt(0)!;
+    if (code <= C0_CONTROL_END || code === DELETE) return true;
+  }
+  return false;
 }
 
 export function encodeSearchCursor(rank: SearchRankKey): string {

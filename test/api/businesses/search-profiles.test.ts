@@ -341,6 +341,20 @@ describe('validation: 400 INVALID_REQUEST, nothing charged', () => {
     await expectBalance(account, 1_000);
   });
 
+  // PostgreSQL text cannot hold NUL, so no stored name can contain one; a query with it, or with
+  // any control character, is refused before it reaches the store (it once failed there: 500).
+  it.each([['NUL', '이택스\u0000'], ['a line feed', '이\n택스'], ['DEL', '\u007f이택스']])(
+    'returns 400 naming query.query for a query with %s, with a test or live key',
+    async (_, query) => {
+      for (const environment of ['test', 'live'] as const) {
+        const account = await fundedAccount(1_000, environment);
+        const response = await search(account.keys[environment], { query });
+        expectError(response, 400, 'INVALID_REQUEST');
+        expect(response.json().message).toBe('query.query must not contain control characters.');
+        await expectBalance(account, 1_000, environment);
+      }
+    });
+
   it('accepts a 100-character query once trimmed', async () => {
     const account = await fundedAccount(1_000);
     const page = await searchOk(account.keys.test, { query: ` ${'가'.repeat(100)} ` });

@@ -1,0 +1,153 @@
+// One account's keys never reach another account's data, and a key of one environment never
+// reaches the other environment's data of its own account (DESIGN.md § Keys): for every
+// resource type with ids, each of four keys (accounts A and B, test and live) owns one, and the
+// three others get 404 NOT_FOUND (not 403) for every read, change and delete, never see it in
+// their lists, and leave it unchanged. Balances are read by each key as its own alone. A new
+// resource type is one entry of RESOURCE_TYPES (test/helpers/isolation.ts).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InjectOptions } from 'fastify';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import {
+  authorized,
+  expectIsolated,
+  type Principal,
+  type ResourceType,
+} from '../helpers/isolation.ts';
+
+// Live keys need https; private targets let every key use a local address (no DNS needed).
+const ENDPOINT_URL = 'https://127.0.0.1:9/hooks';
+const EVENT = {
+  type: 'TAX_INVOICE_ISSUANCE_SUCCESS',
+  data: { issuanceKey: 'iss_1', taxInvoiceUrl: 'https://example.com/invoices/iss_1' },
+} as const;
+
+let app: TestApp;
+const principals: Principal[] = [];
+// Each principal's own endpoint, for the attempts that go through one.
+const endpointOf = new Map<string, string>();
+const endpointOfDelivery = new Map<string, string>();
+
+async function call(request: InjectOptions, key: string) {
+  const response = await app.server.inject(authorized(request, key));
+  expect(response.statusCode, response.body).toBeLessThan(300);
+  return response.json();
+}
+
+async function createEndpoint(owner: Principal): Promise<string> {
+  const body = await call({ method: 'POST', url: '/v1/webhookEndpoints',
+    payload: { url: ENDPOINT_URL, events: [EVENT.type] } }, owner.key);
+  return (body as { id: string }).id;
+}
+
+async function recordEvent(owner: Principal): Promise<string> {
+  const scope = { accountId: owner.accountId, environment: owner.environment };
+  return (await app.webhooks.recordEvent(app.platform.database.db, scope, EVENT)).id;
+}
+
+const resultIds = (body: unknown) => (body as { results: { id: string }[] }).results
+  .map((result) => result.id);
+
+const webhookEndpoints: ResourceType = {
+  name: 'webhook endpoint',
+  create: (_app, owner) => createEndpoint(owner),
+  read: (_app, owner, id) => call({ method: 'GET', url: `/v1/webhookEndpoints/${id}` }, owner.key),
+  attempts: (id) => [
+    { method: 'GET', url: `/v1/webhookEndpoints/${id}` },
+    { method: 'PATCH', url: `/v1/webhookEndpoints/${id}`, payload: { description: 'taken' } },
+    { method: 'PATCH', url: `/v1/webhookEndpoints/${id}`, payload: { enabled: false } },
+    { method: 'DELETE', url: `/v1/webhookEndpoints/${id}` },
+    { method: 'POST', url: `/v1/webhookEndpoints/${id}:rotateSecret`,
+      payload: { overlapSeconds: 0 } },
+    { method: 'GET', url: `/v1/webhookEndpoints/${id}/deliveries` },
+    { method: 'POST', url: `/v1/webhookEndpoints/${id}/deliveries:resend`,
+      payload: { eventId: 'evt_none' } },
+  ],
+  listings: () => [{ url: '/v1/webhookEndpoints', ids: resultIds }],
+};
+
+const webhookEvents: ResourceType = {
+  name: 'webhook event',
+  create: (_app, owner) => recordEvent(owner),
+  read: (_app, owner, id) => call({ method: 'GET', url: `/v1/webhookEvents/${id}` }, owner.key),
+  attempts: (id, stranger) => [
+    { method: 'GET', url: `/v1/webhookEvents/${id}` },
+    // Resending it to the stranger's own endpoint.
+    { method: 'POST',
+      url: `/v1/webhookEndpoints/${endpointOf.get(stranger.name)}/deliveries:resend`,
+      payload: { eventId: id } },
+  ],
+  listings: () => [
+    { url: '/v1/webhookEvents', ids: resultIds },
+    { url: `/v1/webhookEvents?type=${EVENT.type}&limit=100`, ids: resultIds },
+  ],
+};
+
+// A delivery has no route of its own: it is reached through its endpoint's delivery log.
+const webhookDeliveries: ResourceType = {
+  name: 'webhook delivery',
+  async create(_app, owner) {
+    const endpointId = endpointOf.get(owner.name)!;
+    await recordEvent(owner);
+    const url = `/v1/webhookEndpoints/${endpointId}/deliveries`;
+    const page = await call({ method: 'GET', url }, owner.key);
+    const id = resultIds(page)[0]!;
+    endpointOfDelivery.set(id, endpointId);
+    return id;
+  },
+  read: (_app, owner, id) => call({ method: 'GET',
+    url: `/v1/webhookEndpoints/${endpointOfDelivery.get(id)}/deliveries` }, owner.key),
+  attempts: (id) => [
+    { method: 'GET', url: `/v1/webhookEndpoints/${endpointOfDelivery.get(id)}/deliveries` },
+    { method: 'GET',
+      url: `/v1/webhookEndpoints/${endpointOfDelivery.get(id)}/deliveries?status=pending` },
+  ],
+  listings: (stranger) => [
+    { url: `/v1/webhookEndpoints/${endpointOf.get(stranger.name)}/deliveries`, ids: resultIds },
+  ],
+};
+
+const RESOURCE_TYPES: ResourceType[] = [webhookEndpoints, webhookEvents, webhookDeliveries];
+
+beforeAll(async () => {
+  app = await createTestApp({
+    jobs: true, env: { WORKERS_ENABLED: 'false', WEBHOOK_PRIVATE_TARGETS_ALLOWED: 'true' },
+  });
+  for (const accountName of ['A', 'B']) {
+    const { accountId, keys } = await app.createAccount({ name: accountName });
+    for (const environment of ['test', 'live'] as const) {
+      principals.push({ name: `${accountName} ${environment}`, key: keys[environment], accountId,
+        environment });
+    }
+  }
+  for (const principal of principals) {
+    endpointOf.set(principal.name, await createEndpoint(principal));
+  }
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('isolating accounts and environments', () => {
+  for (const type of RESOURCE_TYPES) {
+    it(`returns 404 NOT_FOUND to every other key for a ${type.name} and leaves it unchanged`,
+      async () => {
+        for (const owner of principals) await expectIsolated(app, type, owner, principals);
+      });
+  }
+
+  it('shows each key its own balance alone', async () => {
+    // Distinct amounts, so a key reading another's balance cannot go unnoticed.
+    for (const [index, principal] of principals.entries()) {
+      await app.platform.points.grant({ accountId: principal.accountId,
+        environment: principal.environment, points: 1_000 + index });
+    }
+    for (const principal of principals) {
+      const expected = await app.platform.points.getBalance({ accountId: principal.accountId,
+        environment: principal.environment });
+      expect(await call({ method: 'GET', url: '/v1/points' }, principal.key)).toEqual(expected);
+    }
+    const seen = await Promise.all(principals.map((principal) =>
+      call({ method: 'GET', url: '/v1/points' }, principal.key)));
+    expect(new Set(seen.map((balance) => JSON.stringify(balance))).size).toBe(principals.length);
+  });
+});

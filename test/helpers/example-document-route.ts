@@ -1,0 +1,55 @@
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Platform } from '../../src/app.ts';
+import type { AuthenticatedKey } from '../../src/platform/accounts/service.ts';
+import { requireAuth } from '../../src/platform/auth.ts';
+import type { Tx } from '../../src/platform/db/connect.ts';
+import { errorResponses, UNAUTHENTICATED } from '../../src/platform/errors.ts';
+import {
+  requestFingerprint,
+  runIdempotent,
+} from '../../src/platform/idempotency/claims.ts';
+import { referenceIdHeaders } from '../../src/platform/idempotency/reference-id-header.ts';
+
+// A document-issuance-like route built the way an area builds one: the reference id is claimed
+// in the transaction of the work it guards (docs/idempotency.md). No current operation takes
+// Service-Client-Reference-Id yet, so the tests of the mechanism mount this one with
+// createApp's extraRoutes.
+
+export const EXAMPLE_DOCUMENT_URL = '/v1/examples/documents';
+
+export type DocumentWork = (tx: Tx, key: AuthenticatedKey) => Promise<number>;
+
+export function exampleDocumentRoute(
+  platform: () => Platform,
+  work: DocumentWork,
+): FastifyPluginAsyncTypebox {
+  return async (v1) => {
+    v1.post('/examples/documents', {
+      config: { operation: 'examples.documents.issue' },
+      schema: {
+        headers: referenceIdHeaders({ required: true }),
+        body: Type.Object({ kind: Type.String({ maxLength: 20 }) }),
+        response: {
+          200: Type.Object({ documentNumber: Type.Integer() }),
+          ...errorResponses(UNAUTHENTICATED, 'INVALID_REQUEST', 'IDEMPOTENCY_CONFLICT'),
+        },
+      },
+    }, async (request, reply) => {
+      const key = requireAuth(request);
+      const referenceId = request.headers['service-client-reference-id'];
+      const fingerprint = requestFingerprint({
+        method: request.method,
+        route: request.routeOptions.url ?? '',
+        body: request.body,
+      });
+      const claim = { apiKeyId: key.keyId, namespace: 'document' as const, referenceId,
+        fingerprint };
+      const result = await platform().database.db.transaction((tx) =>
+        runIdempotent(tx, claim, async () => {
+          const documentNumber = await work(tx, key);
+          return { status: 200, body: { documentNumber } };
+        }));
+      return reply.code(result.status as 200).send(result.body as { documentNumber: number });
+    });
+  };
+}

@@ -1,0 +1,113 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// The operations of the committed OpenAPI document, read as a client would read them: method,
+// path template, parameters, JSON body schema and documented statuses. Tests that must cover
+// every operation walk this list, so a new route is covered the day it is added.
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  enum?: unknown[];
+  anyOf?: JsonSchema[];
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  minItems?: number;
+  maxItems?: number;
+  pattern?: string;
+  default?: unknown;
+  examples?: unknown[];
+  const?: unknown;
+};
+
+export type Parameter = {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required: boolean;
+  schema: JsonSchema;
+};
+
+export type Operation = {
+  operationId: string;
+  method: string;
+  // The path template, e.g. /v1/webhookEndpoints/{endpointId}.
+  path: string;
+  parameters: Parameter[];
+  body: JsonSchema | null;
+  statuses: number[];
+  authenticated: boolean;
+};
+
+type RawOperation = {
+  operationId: string;
+  parameters?: Parameter[];
+  requestBody?: { content: Record<string, { schema: JsonSchema }> };
+  responses: Record<string, unknown>;
+  security?: unknown[];
+};
+
+export function readOperations(): Operation[] {
+  const document = JSON.parse(readFileSync(path.join(ROOT, 'openapi/openapi.json'), 'utf8')) as {
+    paths: Record<string, Record<string, RawOperation>>;
+    security?: unknown[];
+  };
+  const operations: Operation[] = [];
+  for (const [pathTemplate, methods] of Object.entries(document.paths)) {
+    for (const [method, raw] of Object.entries(methods)) {
+      const security = raw.security ?? document.security ?? [];
+      operations.push({
+        operationId: raw.operationId,
+        method: method.toUpperCase(),
+        path: pathTemplate,
+        parameters: raw.parameters ?? [],
+        body: raw.requestBody?.content['application/json']?.schema ?? null,
+        statuses: Object.keys(raw.responses).map(Number),
+        authenticated: security.length > 0,
+      });
+    }
+  }
+  return operations;
+}
+
+// A value the schema accepts: its first example, default, const or enum value, or the
+// smallest value of its type.
+export function sampleValue(schema: JsonSchema): unknown {
+  if (schema.examples?.length) return schema.examples[0];
+  if (schema.default !== undefined) return schema.default;
+  if (schema.const !== undefined) return schema.const;
+  if (schema.enum?.length) return schema.enum[0];
+  if (schema.anyOf?.length) return sampleValue(schema.anyOf[0]!);
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  switch (type) {
+    case 'object': {
+      const value: Record<string, unknown> = {};
+      for (const name of schema.required ?? []) {
+        value[name] = sampleValue(schema.properties![name]!);
+      }
+      return value;
+    }
+    case 'array':
+      return Array.from({ length: Math.max(schema.minItems ?? 1, 1) },
+        () => sampleValue(schema.items ?? {}));
+    case 'integer':
+    case 'number':
+      return schema.minimum ?? 1;
+    case 'boolean':
+      return true;
+    case 'null':
+      return null;
+    default:
+      return 'a'.repeat(Math.max(schema.minLength ?? 1, 1));
+  }
+}
+
+export function fillPath(template: string, values: Record<string, string>): string {
+  return template.replace(/\{([^}]+)\}/g, (_, name: string) => values[name] ?? 'x');
+}

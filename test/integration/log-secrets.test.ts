@@ -1,0 +1,154 @@
+// A server's log never contains a secret, even at LOG_LEVEL=debug and even when a client puts
+// one where it does not belong. Method: a real `etax serve` with debug logging receives
+// successful and failing requests: good keys, unknown keys, keys with a password or another
+// scheme, malformed credentials, keys pasted into bodies, paths and queries, bodies that are
+// too large or of the wrong type, a failing upstream (logged as an error), and webhook
+// endpoints whose signing secrets are shown once. Its whole stdout and stderr, read after an
+// orderly stop, must contain none of the keys, Authorization values or signing secrets in any
+// encoding (test/helpers/secrets.ts), and nothing else shaped like an API key.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { basicAuth } from '../helpers/app.ts';
+import { createAccountWithCli, runCli, type CreatedAccount } from '../helpers/cli.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { findSecrets, type Secret } from '../helpers/secrets.ts';
+import {
+  freePort,
+  startServerProcess,
+  stopServerProcess,
+  waitUntilReady,
+  type ServerProcess,
+} from '../helpers/server-process.ts';
+
+const READY = { attemptsMax: 240, pollIntervalMs: 250 };
+const EXIT_WAIT_MS = 30_000;
+// A well-formed key issued to no one.
+const UNKNOWN_KEY = `live_${'Q'.repeat(43)}`;
+// The sandbox profile whose source fails: logged as an error with its trace id.
+const FAILING_PROFILE = '999-99-00058';
+// Over the 1 MiB body limit.
+const OVERSIZED_BODY_BYTES = 1_100_000;
+
+let database: TestDatabase;
+let server: ServerProcess;
+let env: NodeJS.ProcessEnv;
+let account: CreatedAccount;
+let other: CreatedAccount;
+let output = '';
+const secrets: Secret[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  env = { ...process.env, ...database.env, LOG_LEVEL: 'debug' };
+  // Migrating first means the server never prints a first-start sandbox key.
+  await runCli(['migrate'], env);
+  server = startServerProcess({ port: await freePort(), env });
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+  };
+  server.child.stdout!.on('data', collect);
+  server.child.stderr!.on('data', collect);
+  await waitUntilReady(server, READY);
+  // With the embedded database the CLI reaches it through the running server's socket.
+  account = await createAccountWithCli(env);
+  other = await createAccountWithCli(env);
+});
+afterAll(async () => {
+  if (server) await stopServerProcess(server, { exitWaitMs: EXIT_WAIT_MS });
+  await database?.drop();
+});
+
+async function send(path: string, init: { authorization?: string; method?: string;
+  type?: string; body?: string } = {}) {
+  const headers: Record<string, string> = {};
+  if (init.authorization !== undefined) {
+    headers.authorization = init.authorization;
+    secrets.push({ label: `Authorization "${init.authorization.slice(0, 12)}…"`,
+      value: init.authorization.slice(init.authorization.indexOf(' ') + 1) });
+  }
+  if (init.type !== undefined) headers['content-type'] = init.type;
+  const response = await fetch(`${server.baseUrl}${path}`,
+    { method: init.method ?? 'GET', headers, body: init.body });
+  return { status: response.status, text: await response.text() };
+}
+
+async function sendAuthenticationFailures() {
+  const key = account.keys.test;
+  const failures = [
+    basicAuth(UNKNOWN_KEY),
+    `Basic ${Buffer.from(`${key}:password`).toString('base64')}`,
+    `Bearer ${key}`,
+    `basic ${Buffer.from(`${key}:`).toString('base64')}x`,
+    `Basic ${Buffer.from(`${key}:${key}:${key}`).toString('base64')}`,
+    key,
+  ];
+  for (const authorization of failures) {
+    expect((await send('/v1/points', { authorization })).status).toBe(401);
+  }
+}
+
+async function sendKeysWhereTheyDoNotBelong() {
+  const key = account.keys.live;
+  const authorization = basicAuth(account.keys.test);
+  const json = 'application/json';
+  const inBody = JSON.stringify({ bankCode: key, accountNumber: key });
+  expect((await send('/v1/bankAccountHolders:inquire',
+    { authorization, method: 'POST', type: json, body: inBody })).status).toBe(400);
+  expect((await send(`/v1/businessProfiles/${key}`, { authorization })).status).toBe(400);
+  expect((await send(`/v1/businessProfiles?query=${key}&limit=1`, { authorization })).status)
+    .toBe(200);
+  expect((await send(`/v1/no-such-route/${key}`, { authorization })).status).toBe(404);
+  expect((await send('/v1/bankAccountHolders:inquire', { authorization, method: 'POST',
+    type: json, body: `{"bankCode":"${key}"` })).status).toBe(400);
+  expect((await send('/v1/bankAccountHolders:inquire', { authorization, method: 'POST',
+    type: 'text/plain', body: key })).status).toBe(415);
+  expect((await send('/v1/bankAccountHolders:inquire', { authorization, method: 'POST',
+    type: json, body: `"${key}${'a'.repeat(OVERSIZED_BODY_BYTES)}"` })).status).toBe(413);
+}
+
+async function manageWebhookEndpoints() {
+  const authorization = basicAuth(account.keys.test);
+  const created = await send('/v1/webhookEndpoints', { authorization, method: 'POST',
+    type: 'application/json',
+    body: JSON.stringify({ url: 'http://127.0.0.1:9/hooks', events: [
+      'TAX_INVOICE_ISSUANCE_SUCCESS'] }) });
+  expect(created.status).toBe(201);
+  const { id, secret } = JSON.parse(created.text) as { id: string; secret: string };
+  secrets.push({ label: 'webhook signing secret', value: secret });
+  const rotated = await send(`/v1/webhookEndpoints/${id}:rotateSecret`, { authorization,
+    method: 'POST', type: 'application/json', body: '{"overlapSeconds":0}' });
+  expect(rotated.status).toBe(200);
+  secrets.push({ label: 'rotated webhook signing secret',
+    value: (JSON.parse(rotated.text) as { secret: string }).secret });
+}
+
+async function useKeys() {
+  for (const key of [account.keys.test, account.keys.live, other.keys.test, other.keys.live,
+    UNKNOWN_KEY]) {
+    secrets.push({ label: `API key ${key.slice(0, 5)}`, value: key });
+  }
+  expect((await send('/v1/points', { authorization: basicAuth(account.keys.test) })).status)
+    .toBe(200);
+  expect((await send('/v1/points', { authorization: basicAuth(other.keys.live) })).status)
+    .toBe(200);
+}
+
+// Each flow makes requests that carry or produce secrets and adds them to `secrets`. An area
+// with secrets of its own (issuers: certificate passwords and key material) adds one flow.
+const SECRET_FLOWS = [
+  useKeys, sendAuthenticationFailures, sendKeysWhereTheyDoNotBelong, manageWebhookEndpoints,
+];
+
+describe('logging requests at debug level', () => {
+  it('writes no API key, Authorization value or signing secret to the log', async () => {
+    for (const flow of SECRET_FLOWS) await flow();
+    const failing = await send(`/v1/businessProfiles/${FAILING_PROFILE}`,
+      { authorization: basicAuth(account.keys.test) });
+    expect(failing.status).toBe(503);
+    const { traceId } = JSON.parse(failing.text) as { traceId: string };
+
+    expect(await stopServerProcess(server, { exitWaitMs: EXIT_WAIT_MS })).toBe(0);
+    // The log was written and read: the failure is there under its trace id.
+    expect(output).toContain(traceId);
+    expect(findSecrets(output, secrets)).toEqual([]);
+  });
+});
