@@ -106,7 +106,45 @@ const webhookDeliveries: ResourceType = {
   ],
 };
 
-const RESOURCE_TYPES: ResourceType[] = [webhookEndpoints, webhookEvents, webhookDeliveries];
+const ISSUER = {
+  identificationNumber: '1234567891',
+  organizationName: '주식회사 격리',
+  representativeName: '홍길동',
+};
+// Well-formed, so a stranger's upload is refused for the issuer, not for its shape.
+const UPLOAD = {
+  signCert: Buffer.from('not a certificate').toString('base64'),
+  signPri: Buffer.from('not a key').toString('base64'),
+  password: 'irrelevant',
+};
+
+const issuers: ResourceType = {
+  name: 'issuer and its certificate',
+  create: async (_app, owner) => {
+    const body = await call({ method: 'POST', url: '/v1/issuers', payload: ISSUER }, owner.key);
+    return (body as { issuerId: string }).issuerId;
+  },
+  read: (_app, owner, id) => call({ method: 'GET', url: `/v1/issuers/${id}` }, owner.key),
+  attempts: (id) => [
+    { method: 'GET', url: `/v1/issuers/${id}` },
+    { method: 'PATCH', url: `/v1/issuers/${id}`, payload: { organizationName: 'taken' } },
+    { method: 'DELETE', url: `/v1/issuers/${id}` },
+    { method: 'POST', url: `/v1/issuers/${id}/certificates`, payload: UPLOAD },
+    { method: 'GET', url: `/v1/issuers/${id}/certificates` },
+    { method: 'DELETE', url: `/v1/issuers/${id}/certificates` },
+    { method: 'GET', url: `/v1/issuers/${id}/certificates/url` },
+    { method: 'GET', url: `/v1/issuers/${id}/certificates/latestHistory` },
+  ],
+  listings: () => [{
+    url: '/v1/issuers',
+    ids: (body) => (body as { issuers: { issuerId: string }[] }).issuers
+      .map((issuer) => issuer.issuerId),
+  }],
+};
+
+const RESOURCE_TYPES: ResourceType[] = [
+  webhookEndpoints, webhookEvents, webhookDeliveries, issuers,
+];
 
 beforeAll(async () => {
   app = await createTestApp({

@@ -7,6 +7,13 @@
 // orderly stop, must contain none of the keys, Authorization values or signing secrets in any
 // encoding (test/helpers/secrets.ts), and nothing else shaped like an API key.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import 'reflect-metadata';
+import {
+  corporateSubject,
+  createTestCa,
+  issueCertificate,
+  signPriKey,
+} from '../areas/issuers/certificate-fixtures.ts';
 import { basicAuth } from '../helpers/app.ts';
 import { createAccountWithCli, runCli, type CreatedAccount } from '../helpers/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
@@ -132,10 +139,55 @@ async function useKeys() {
     .toBe(200);
 }
 
+// A joint certificate upload: its password, the encrypted key file and the clear private key
+// must not appear, whether the upload is accepted (and checked by the job in the server) or
+// refused by validation.
+async function registerCertificates() {
+  const authorization = basicAuth(account.keys.test);
+  const json = 'application/json';
+  const created = await send('/v1/issuers', { authorization, method: 'POST', type: json,
+    body: JSON.stringify({ identificationNumber: '1234567891', organizationName: '주식회사 로그',
+      representativeName: '홍길동' }) });
+  expect(created.status).toBe(201);
+  const { issuerId } = JSON.parse(created.text) as { issuerId: string };
+  const ca = await createTestCa();
+  const certificate = await issueCertificate(ca, {
+    subject: corporateSubject('로그', '1234567891'),
+  });
+  const password = 'Log-Secret-Password-7791';
+  const signPri = signPriKey(certificate.pkcs8, password, 'pbes2');
+  secrets.push({ label: 'certificate password', value: password },
+    { label: 'signPri.key', value: signPri.toString('base64') },
+    { label: 'private key', value: certificate.pkcs8.toString('base64') });
+  const upload = { signCert: certificate.certificateDer.toString('base64'),
+    signPri: signPri.toString('base64') };
+  const url = `/v1/issuers/${issuerId}/certificates`;
+  for (const body of [{ ...upload, password }, { ...upload, password: 'wrong' }]) {
+    expect((await send(url, { authorization, method: 'POST', type: json,
+      body: JSON.stringify(body) })).status).toBe(202);
+  }
+  expect((await send(url, { authorization, method: 'POST', type: json,
+    body: JSON.stringify({ ...upload, password, extra: password }) })).status).toBe(400);
+  // The job in the server checks both uploads; its outcome is logged at debug level at most.
+  await eventually(async () => {
+    const history = await send(`${url}/latestHistory`, { authorization });
+    return history.status === 200;
+  });
+}
+
+async function eventually(check: () => Promise<boolean>) {
+  const deadline = Date.now() + 30_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('not within 30 s');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 // Each flow makes requests that carry or produce secrets and adds them to `secrets`. An area
-// with secrets of its own (issuers: certificate passwords and key material) adds one flow.
+// with secrets of its own adds one flow.
 const SECRET_FLOWS = [
   useKeys, sendAuthenticationFailures, sendKeysWhereTheyDoNotBelong, manageWebhookEndpoints,
+  registerCertificates,
 ];
 
 describe('logging requests at debug level', () => {

@@ -16,6 +16,8 @@ export const IssuerIdParams = Type.Object(
     issuerId: Type.String({
       minLength: 1,
       maxLength: 100,
+      // Ids are letters, digits, `_` and `-`; anything else cannot name an issuer.
+      pattern: '^[A-Za-z0-9_-]+$',
       description: 'The `issuerId` returned when the issuer was registered, whole.',
     }),
   },
