@@ -14,6 +14,11 @@ export type TestApp = App & {
     accountId: string;
     keys: Record<Environment, string>;
   }>;
+  // A new account whose balance of `environment` holds `points` on top of its signup points.
+  createFundedAccount(points: number, environment?: Environment): Promise<{
+    accountId: string;
+    keys: Record<Environment, string>;
+  }>;
   // A new account's live balance holding `points` (live balances start at 0).
   createLiveBalance(points: number): Promise<BalanceKey>;
   close(): Promise<void>;
@@ -41,6 +46,16 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     liveTaxAuthority: options.liveTaxAuthority,
   });
   await app.server.ready();
+  async function createFundedAccount(points: number, environment: Environment = 'test') {
+    const account = await app.platform.accounts.createAccount({
+      name: 'Test account',
+      plan: 'FREE',
+    });
+    if (points > 0) {
+      await app.platform.points.grant({ accountId: account.accountId, environment, points });
+    }
+    return account;
+  }
   return {
     ...app,
     database,
@@ -50,12 +65,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
         plan: accountOptions.plan ?? 'FREE',
       });
     },
+    createFundedAccount,
     async createLiveBalance(points) {
-      const { accountId } = await app.platform.accounts.createAccount({
-        name: 'Test account',
-        plan: 'FREE',
-      });
-      if (points > 0) await app.platform.points.grant({ accountId, environment: 'live', points });
+      const { accountId } = await createFundedAccount(points, 'live');
       return { accountId, environment: 'live' };
     },
     async close() {

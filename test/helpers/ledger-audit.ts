@@ -42,3 +42,15 @@ export async function ledgerSnapshot(
         as "ledgerEntryCount"`);
   return result.rows[0]!;
 }
+
+// The balance holds `balance` with nothing reserved, and the ledger agrees.
+export async function expectSettledBalance(
+  platform: Platform,
+  accountId: string,
+  environment: Environment,
+  balance: number,
+): Promise<void> {
+  const actual = await platform.points.getBalance({ accountId, environment });
+  expect(actual).toEqual({ balance, reserved: 0, available: balance });
+  await expectLedgerConsistent(platform, accountId, environment);
+}

@@ -7,7 +7,8 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_ACCOUNTS, sandboxHolderName } from '../../../src/upstream/banks/sandbox.ts';
 import { basicAuth, createTestApp, type TestApp } from '../../helpers/app.ts';
-import { expectLedgerConsistent } from '../../helpers/ledger-audit.ts';
+import { expectSettledBalance } from '../../helpers/ledger-audit.ts';
+import { expectError } from '../../helpers/errors.ts';
 import { describeRouteContract } from '../../helpers/route-contract.ts';
 
 const URL = '/v1/bankAccountHolders:bulkInquire';
@@ -29,14 +30,8 @@ type ItemError = { code: string; message: string };
 type Item = Account & { holderName: string | null; error: ItemError | null };
 type Funded = { accountId: string; keys: { test: string; live: string } };
 
-// A new account whose test balance holds exactly `points`.
-async function fundedAccount(points: number): Promise<Funded> {
-  const account = await app.createAccount();
-  if (points > 0) {
-    await app.platform.points.grant({ accountId: account.accountId, environment: 'test', points });
-  }
-  return account;
-}
+const fundedAccount = (points: number, environment: 'test' | 'live' = 'test'): Promise<Funded> =>
+  app.createFundedAccount(points, environment);
 
 async function grantLive(account: Funded, points: number) {
   await app.platform.points.grant({ accountId: account.accountId, environment: 'live', points });
@@ -56,21 +51,8 @@ function balanceOf(account: Funded, environment: 'test' | 'live' = 'test') {
   return app.platform.points.getBalance({ accountId: account.accountId, environment });
 }
 
-type Environment = 'test' | 'live';
-
-async function expectBalance(account: Funded, balance: number, environment: Environment = 'test') {
-  const actual = await balanceOf(account, environment);
-  expect(actual).toEqual({ balance, reserved: 0, available: balance });
-  await expectLedgerConsistent(app.platform, account.accountId, environment);
-}
-
-function expectError(response: LightMyRequestResponse, status: number, code: string) {
-  expect(response.statusCode).toBe(status);
-  const body = response.json() as { code: string; message: string; traceId: string };
-  const traceId = response.headers['trace-id'];
-  expect(body).toEqual({ code, message: expect.any(String), traceId });
-  return body;
-}
+const expectBalance = (account: Funded, balance: number, environment: 'test' | 'live' = 'test') =>
+  expectSettledBalance(app.platform, account.accountId, environment, balance);
 
 const found = (bankCode: string, accountNumber: string): Item => ({
   bankCode,

@@ -10,7 +10,8 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_ACCOUNTS, sandboxHolderName } from '../../../src/upstream/banks/sandbox.ts';
 import { basicAuth, createTestApp, type TestApp } from '../../helpers/app.ts';
-import { expectLedgerConsistent } from '../../helpers/ledger-audit.ts';
+import { expectLedgerConsistent, expectSettledBalance } from '../../helpers/ledger-audit.ts';
+import { expectError } from '../../helpers/errors.ts';
 import { describeRouteContract } from '../../helpers/route-contract.ts';
 
 const URL = '/v1/bankAccountHolders:inquire';
@@ -29,13 +30,8 @@ afterAll(async () => {
 
 type Funded = { accountId: string; keys: { test: string; live: string } };
 
-async function fundedAccount(points: number, environment: 'test' | 'live' = 'test') {
-  const account: Funded = await app.createAccount();
-  if (points > 0) {
-    await app.platform.points.grant({ accountId: account.accountId, environment, points });
-  }
-  return account;
-}
+const fundedAccount = (points: number, environment: 'test' | 'live' = 'test'): Promise<Funded> =>
+  app.createFundedAccount(points, environment);
 
 async function grantLive(account: Funded, points: number) {
   await app.platform.points.grant({ accountId: account.accountId, environment: 'live', points });
@@ -51,22 +47,8 @@ function post(key: string, payload: unknown): Promise<LightMyRequestResponse> {
   return app.server.inject(postOptions(key, payload));
 }
 
-type Environment = 'test' | 'live';
-
-async function expectBalance(account: Funded, balance: number, environment: Environment = 'test') {
-  const { accountId } = account;
-  const actual = await app.platform.points.getBalance({ accountId, environment });
-  expect(actual).toEqual({ balance, reserved: 0, available: balance });
-  await expectLedgerConsistent(app.platform, account.accountId, environment);
-}
-
-function expectError(response: LightMyRequestResponse, status: number, code: string) {
-  expect(response.statusCode).toBe(status);
-  const body = response.json() as { code: string; message: string; traceId: string };
-  const traceId = response.headers['trace-id'];
-  expect(body).toEqual({ code, message: expect.any(String), traceId });
-  return body;
-}
+const expectBalance = (account: Funded, balance: number, environment: 'test' | 'live' = 'test') =>
+  expectSettledBalance(app.platform, account.accountId, environment, balance);
 
 describe('happy', () => {
   it('returns 200 with the holder name, echoing the account as sent, and charges 50 points',

@@ -19,7 +19,8 @@ import {
   SANDBOX_STATUS_NUMBERS as N,
 } from '../../../src/upstream/tax-authority/sandbox.ts';
 import { basicAuth, createTestApp, type TestApp } from '../../helpers/app.ts';
-import { expectLedgerConsistent } from '../../helpers/ledger-audit.ts';
+import { expectSettledBalance } from '../../helpers/ledger-audit.ts';
+import { expectError } from '../../helpers/errors.ts';
 
 const BULK_URL = '/v1/businessRegistrationStatuses:bulkInquire';
 const SINGLE_URL = '/v1/businessRegistrationStatuses/';
@@ -59,20 +60,11 @@ beforeEach(() => {
 
 type Funded = { accountId: string; keys: Record<Environment, string> };
 
-async function fundedAccount(points: number, environment: Environment = 'test'): Promise<Funded> {
-  const account = await app.createAccount();
-  if (points > 0) {
-    await app.platform.points.grant({ accountId: account.accountId, environment, points });
-  }
-  return account;
-}
+const fundedAccount = (points: number, environment: 'test' | 'live' = 'test'): Promise<Funded> =>
+  app.createFundedAccount(points, environment);
 
-async function expectBalance(account: Funded, balance: number, environment: Environment = 'test') {
-  const { accountId } = account;
-  const actual = await app.platform.points.getBalance({ accountId, environment });
-  expect(actual).toEqual({ balance, reserved: 0, available: balance });
-  await expectLedgerConsistent(app.platform, account.accountId, environment);
-}
+const expectBalance = (account: Funded, balance: number, environment: 'test' | 'live' = 'test') =>
+  expectSettledBalance(app.platform, account.accountId, environment, balance);
 
 function bulk(key: string, payload: unknown): Promise<LightMyRequestResponse> {
   return app.server.inject({
@@ -88,15 +80,6 @@ function single(key: string, number: string): Promise<LightMyRequestResponse> {
     method: 'GET',
     url: `${SINGLE_URL}${encodeURIComponent(number)}`,
     headers: { authorization: basicAuth(key) },
-  });
-}
-
-function expectError(response: LightMyRequestResponse, status: number, code: string) {
-  expect(response.statusCode).toBe(status);
-  expect(response.json()).toEqual({
-    code,
-    message: expect.any(String),
-    traceId: response.headers['trace-id'],
   });
 }
 

@@ -13,7 +13,8 @@ import {
   SANDBOX_BUSINESS_NUMBERS as NUMBERS,
 } from '../../../src/upstream/business-profiles/sandbox.ts';
 import { basicAuth, createTestApp, type TestApp } from '../../helpers/app.ts';
-import { expectLedgerConsistent } from '../../helpers/ledger-audit.ts';
+import { expectSettledBalance } from '../../helpers/ledger-audit.ts';
+import { expectError } from '../../helpers/errors.ts';
 import { describeRouteContract } from '../../helpers/route-contract.ts';
 
 const PRICE_POINTS = 90;
@@ -51,13 +52,8 @@ type Profile = Record<string, unknown> & {
   taxation: Record<string, unknown> | null;
 };
 
-async function fundedAccount(points: number, environment: Environment = 'test') {
-  const account: Funded = await app.createAccount();
-  if (points > 0) {
-    await app.platform.points.grant({ accountId: account.accountId, environment, points });
-  }
-  return account;
-}
+const fundedAccount = (points: number, environment: 'test' | 'live' = 'test'): Promise<Funded> =>
+  app.createFundedAccount(points, environment);
 
 function retrieveOptions(key: string, number: string): InjectOptions {
   const url = `/v1/businessProfiles/${encodeURIComponent(number)}`;
@@ -68,20 +64,8 @@ function retrieve(key: string, number: string): Promise<LightMyRequestResponse> 
   return app.server.inject(retrieveOptions(key, number));
 }
 
-async function expectBalance(account: Funded, balance: number, environment: Environment = 'test') {
-  const { accountId } = account;
-  const actual = await app.platform.points.getBalance({ accountId, environment });
-  expect(actual).toEqual({ balance, reserved: 0, available: balance });
-  await expectLedgerConsistent(app.platform, accountId, environment);
-}
-
-function expectError(response: LightMyRequestResponse, status: number, code: string) {
-  expect(response.statusCode).toBe(status);
-  const body = response.json() as { code: string; message: string; traceId: string };
-  const traceId = response.headers['trace-id'];
-  expect(body).toEqual({ code, message: expect.any(String), traceId });
-  return body;
-}
+const expectBalance = (account: Funded, balance: number, environment: 'test' | 'live' = 'test') =>
+  expectSettledBalance(app.platform, account.accountId, environment, balance);
 
 function expectProfileShape(profile: Profile) {
   expect(Object.keys(profile).sort()).toEqual(PROFILE_KEYS);

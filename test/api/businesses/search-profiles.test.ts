@@ -3,7 +3,7 @@
 // first), partial Korean business and representative names, number prefixes with hyphens, 9
 // points per result returned and nothing for an empty page, 402 on a low balance, 400 for a bad
 // query, limit or cursor, test keys searching only the sandbox and live keys only the store.
-import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NAME_CANDIDATES_MAX, upsertProfileRows } from '../../../src/areas/businesses/store.ts';
 import type { Environment } from '../../../src/platform/accounts/keys.ts';
@@ -11,7 +11,8 @@ import {
   SANDBOX_BUSINESS_NUMBERS as NUMBERS,
 } from '../../../src/upstream/business-profiles/sandbox.ts';
 import { basicAuth, createTestApp, type TestApp } from '../../helpers/app.ts';
-import { expectLedgerConsistent } from '../../helpers/ledger-audit.ts';
+import { expectSettledBalance } from '../../helpers/ledger-audit.ts';
+import { expectError } from '../../helpers/errors.ts';
 import { describeRouteContract } from '../../helpers/route-contract.ts';
 
 const PRICE_POINTS = 9;
@@ -66,13 +67,8 @@ type Profile = Record<string, unknown> & {
 };
 type Page = { results: Profile[]; nextCursor: string | null };
 
-async function fundedAccount(points: number, environment: Environment = 'test') {
-  const account: Funded = await app.createAccount();
-  if (points > 0) {
-    await app.platform.points.grant({ accountId: account.accountId, environment, points });
-  }
-  return account;
-}
+const fundedAccount = (points: number, environment: 'test' | 'live' = 'test'): Promise<Funded> =>
+  app.createFundedAccount(points, environment);
 
 function searchOptions(key: string, params: Record<string, string | number>): InjectOptions {
   const query = new URLSearchParams(
@@ -98,19 +94,8 @@ async function searchOk(key: string, params: Record<string, string | number>): P
   return page;
 }
 
-async function expectBalance(account: Funded, balance: number, environment: Environment = 'test') {
-  const { accountId } = account;
-  const actual = await app.platform.points.getBalance({ accountId, environment });
-  expect(actual).toEqual({ balance, reserved: 0, available: balance });
-  await expectLedgerConsistent(app.platform, accountId, environment);
-}
-
-function expectError(response: LightMyRequestResponse, status: number, code: string) {
-  expect(response.statusCode).toBe(status);
-  const body = response.json() as { code: string; message: string; traceId: string };
-  const traceId = response.headers['trace-id'];
-  expect(body).toEqual({ code, message: expect.any(String), traceId });
-}
+const expectBalance = (account: Funded, balance: number, environment: 'test' | 'live' = 'test') =>
+  expectSettledBalance(app.platform, account.accountId, environment, balance);
 
 const numbersOf = (page: Page) => page.results.map((profile) => profile.businessRegistrationNumber);
 

@@ -42,13 +42,7 @@ export async function createIssuer(
   return response.json() as { issuerId: string; supplierKey: string };
 }
 
-export function expectError(response: LightMyRequestResponse, status: number, code: string) {
-  expect(response.statusCode).toBe(status);
-  const body = response.json() as { code: string; message: string; traceId: string };
-  const traceId = response.headers['trace-id'];
-  expect(body).toEqual({ code, message: expect.any(String), traceId });
-  return body;
-}
+export { expectError } from '../../helpers/errors.ts';
 
 type History = { identifier: string; issuerId: string; occurredAt: string; code: string;
   message: string };
