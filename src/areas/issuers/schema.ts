@@ -5,15 +5,14 @@ import {
   index,
   pgTable,
   text,
-  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { createdAt, timestampTz } from '../../platform/db/columns.ts';
 
 // Tables of the issuers area (docs/issuers.md). Every row carries the account and environment
 // of the key that made it, and every read filters by both, so a test issuer does not exist for
 // a live key. Secrets are only ever stored sealed (src/domain/sealed-box.ts).
 
-const at = (name: string) => timestamp(name, { withTimezone: true });
 const environmentKnown = (name: string, column: unknown) =>
   check(name, sql`${column} in ('test', 'live')`);
 
@@ -33,9 +32,9 @@ export const issuers = pgTable(
     contactPhone: text('contact_phone'),
     // Paging order: a cursor is the last sequence of a page.
     sequence: bigserial('sequence', { mode: 'number' }).notNull(),
-    createdAt: at('created_at').notNull().defaultNow(),
-    updatedAt: at('updated_at').notNull().defaultNow(),
-    deactivatedAt: at('deactivated_at'),
+    createdAt: createdAt(),
+    updatedAt: timestampTz('updated_at').notNull().defaultNow(),
+    deactivatedAt: timestampTz('deactivated_at'),
   },
   (table) => [
     uniqueIndex('issuers_supplier_key_unique').on(table.supplierKey),
@@ -71,11 +70,11 @@ export const issuerCertificates = pgTable(
     subject: text('subject').notNull(),
     issuerName: text('issuer_name').notNull(),
     serialNumber: text('serial_number').notNull(),
-    notBefore: at('not_before').notNull(),
-    notAfter: at('not_after').notNull(),
+    notBefore: timestampTz('not_before').notNull(),
+    notAfter: timestampTz('not_after').notNull(),
     keyUsages: text('key_usages').array().notNull(),
     policies: text('policies').array().notNull(),
-    registeredAt: at('registered_at').notNull(),
+    registeredAt: timestampTz('registered_at').notNull(),
   },
 );
 
@@ -89,7 +88,7 @@ export const certificateUploads = pgTable(
     accountId: text('account_id').notNull(),
     environment: text('environment').notNull(),
     sealedUpload: text('sealed_upload').notNull(),
-    createdAt: at('created_at').notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (table) => [environmentKnown('certificate_uploads_environment_known', table.environment)],
 );
@@ -102,7 +101,7 @@ export const certificateRegistrationHistory = pgTable(
     issuerId: text('issuer_id').notNull().references(() => issuers.id),
     accountId: text('account_id').notNull(),
     environment: text('environment').notNull(),
-    occurredAt: at('occurred_at').notNull(),
+    occurredAt: timestampTz('occurred_at').notNull(),
     code: text('code').notNull(),
     message: text('message').notNull(),
   },
@@ -123,9 +122,9 @@ export const certificateRegistrationTokens = pgTable(
     environment: text('environment').notNull(),
     // The key's redirect URL when the link was made (docs/issuers.md § Hosted registration).
     redirectUrl: text('redirect_url'),
-    expiresAt: at('expires_at').notNull(),
-    usedAt: at('used_at'),
-    createdAt: at('created_at').notNull().defaultNow(),
+    expiresAt: timestampTz('expires_at').notNull(),
+    usedAt: timestampTz('used_at'),
+    createdAt: createdAt(),
   },
   (table) => [
     environmentKnown('certificate_registration_tokens_environment_known', table.environment),
@@ -138,7 +137,7 @@ export const certificateRegistrationSettings = pgTable(
   {
     apiKeyId: text('api_key_id').primaryKey(),
     redirectUrl: text('redirect_url'),
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    updatedAt: timestampTz('updated_at').notNull().defaultNow(),
   },
   (table) => [
     check('certificate_registration_settings_url',

@@ -9,14 +9,13 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { createdAt, timestampTz } from './columns.ts';
 
 // The database schema of the platform. Migrations in drizzle/ are generated from this file with
 // `npx drizzle-kit generate` and committed.
 
-const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const points = (name: string) => bigint(name, { mode: 'number' });
 
 export const accounts = pgTable(
@@ -46,7 +45,7 @@ export const apiKeys = pgTable(
     // Prefix and last four characters, for display and support.
     redacted: text('redacted').notNull(),
     createdAt: createdAt(),
-    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedAt: timestampTz('revoked_at'),
   },
   (table) => [
     uniqueIndex('api_keys_key_hash_unique').on(table.keyHash),
@@ -64,7 +63,7 @@ export const pointBalances = pgTable(
     environment: text('environment').notNull(),
     postedPoints: points('posted_points').notNull().default(0),
     reservedPoints: points('reserved_points').notNull().default(0),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestampTz('updated_at').notNull().defaultNow(),
   },
   (table) => [
     primaryKey({ columns: [table.accountId, table.environment] }),
@@ -85,9 +84,9 @@ export const pointReservations = pgTable(
     reservedPoints: points('reserved_points').notNull(),
     status: text('status').notNull().default('reserved'),
     capturedPoints: points('captured_points'),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    expiresAt: timestampTz('expires_at').notNull(),
     createdAt: createdAt(),
-    settledAt: timestamp('settled_at', { withTimezone: true }),
+    settledAt: timestampTz('settled_at'),
   },
   (table) => [
     index('point_reservations_open_idx')
@@ -193,9 +192,9 @@ export const businessProfiles = pgTable(
     corporationEstablishedOn: profileDate('corporation_established_on'),
     registrationStatus: text('registration_status'),
     registrationClosedOn: profileDate('registration_closed_on'),
-    registrationCheckedAt: timestamp('registration_checked_at', { withTimezone: true }),
+    registrationCheckedAt: timestampTz('registration_checked_at'),
     taxationType: text('taxation_type'),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestampTz('updated_at').notNull().defaultNow(),
     // The one- and two-character pieces of both names (migration 0004 defines the function).
     nameGrams: text('name_grams').array().notNull().generatedAlwaysAs(sql`etax_name_grams(
       coalesce(organization_name, '')) || etax_name_grams(coalesce(representative_name, ''))`),

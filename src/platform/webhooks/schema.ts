@@ -9,16 +9,14 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
 } from 'drizzle-orm/pg-core';
+import { createdAt, timestampTz } from '../db/columns.ts';
 
 // Webhook tables (docs/webhooks.md). Endpoints and events belong to one account and one
 // environment; a delivery is one event sent to one endpoint, retried as attempts. Lists page by
 // `sequence`, a monotonic column, so a cursor never skips or repeats a row that shares a
 // timestamp with another.
 
-const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
-const at = (name: string) => timestamp(name, { withTimezone: true });
 const sequence = () => bigint('sequence', { mode: 'number' }).generatedAlwaysAsIdentity();
 
 export const webhookEndpoints = pgTable(
@@ -37,9 +35,9 @@ export const webhookEndpoints = pgTable(
     secret: text('secret').notNull(),
     // After a rotation the previous secret signs too, until it expires.
     previousSecret: text('previous_secret'),
-    previousSecretExpiresAt: at('previous_secret_expires_at'),
+    previousSecretExpiresAt: timestampTz('previous_secret_expires_at'),
     createdAt: createdAt(),
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    updatedAt: timestampTz('updated_at').notNull().defaultNow(),
   },
   (table) => [
     index('webhook_endpoints_scope_idx').on(table.accountId, table.environment, table.sequence),
@@ -90,12 +88,12 @@ export const webhookDeliveries = pgTable(
       .references(() => webhookEvents.id),
     status: text('status').notNull().default('pending'),
     attemptCount: integer('attempt_count').notNull().default(0),
-    nextAttemptAt: at('next_attempt_at'),
+    nextAttemptAt: timestampTz('next_attempt_at'),
     lastResponseStatus: integer('last_response_status'),
     lastDurationMs: integer('last_duration_ms'),
     lastError: text('last_error'),
     createdAt: createdAt(),
-    completedAt: at('completed_at'),
+    completedAt: timestampTz('completed_at'),
   },
   (table) => [
     index('webhook_deliveries_endpoint_idx').on(table.endpointId, table.sequence),
@@ -119,8 +117,8 @@ export const webhookDeliveryAttempts = pgTable(
     responseStatus: integer('response_status'),
     durationMs: integer('duration_ms').notNull(),
     error: text('error'),
-    startedAt: at('started_at').notNull(),
-    finishedAt: at('finished_at').notNull(),
+    startedAt: timestampTz('started_at').notNull(),
+    finishedAt: timestampTz('finished_at').notNull(),
   },
   (table) => [
     // One row per attempt: a job run twice records its attempt once.
