@@ -3,6 +3,7 @@ import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import { sql, type SQL } from 'drizzle-orm';
 import { ADVISORY_LOCKS, withAdvisoryLock } from './db/advisory-lock.ts';
+import { retryingDeadlocks } from './db/deadlock.ts';
 import type { Executor } from './db/connect.ts';
 
 // pg-boss on the application database runs every background job (DESIGN.md § Async work).
@@ -43,8 +44,6 @@ export type Jobs = {
   stop(): Promise<void>;
 };
 
-// PostgreSQL's code for a transaction chosen as a deadlock victim.
-const DEADLOCK_DETECTED = '40P01';
 const QUEUE_SETUP_ATTEMPTS_MAX = 5;
 const QUEUE_SETUP_RETRY_DELAY_MS = 200;
 
@@ -94,28 +93,20 @@ async function setUpQueues(
   options: JobsOptions,
   definitions: JobDefinition<never>[],
 ) {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await withAdvisoryLock(options.pool, ADVISORY_LOCKS.jobQueues, async () => {
-        for (const definition of definitions) {
-          if (!(await boss.getQueue(definition.queue))) {
-            await boss.createQueue(definition.queue, {
-              name: definition.queue,
-              ...definition.options,
-            });
-          }
-          if (options.workersEnabled && definition.cron) {
-            await boss.schedule(definition.queue, definition.cron, {}, definition.options);
-          }
-        }
-      });
-      return;
-    } catch (error) {
-      const deadlock = (error as { code?: string }).code === DEADLOCK_DETECTED;
-      if (!deadlock || attempt >= QUEUE_SETUP_ATTEMPTS_MAX) throw error;
-      await new Promise((resolve) => setTimeout(resolve, QUEUE_SETUP_RETRY_DELAY_MS * attempt));
+  const createAndSchedule = async () => {
+    for (const definition of definitions) {
+      if (!(await boss.getQueue(definition.queue))) {
+        await boss.createQueue(definition.queue, { name: definition.queue, ...definition.options });
+      }
+      if (options.workersEnabled && definition.cron) {
+        await boss.schedule(definition.queue, definition.cron, {}, definition.options);
+      }
     }
-  }
+  };
+  await retryingDeadlocks(
+    () => withAdvisoryLock(options.pool, ADVISORY_LOCKS.jobQueues, createAndSchedule),
+    { attemptsMax: QUEUE_SETUP_ATTEMPTS_MAX, delayMs: QUEUE_SETUP_RETRY_DELAY_MS },
+  );
 }
 
 // The queue handle exists before it starts, so services built before the workers can already

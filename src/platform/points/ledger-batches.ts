@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type pg from 'pg';
 import type { Db } from '../db/connect.ts';
+import { retryingDeadlocks } from '../db/deadlock.ts';
 import { createBatcher } from './batcher.ts';
 import * as store from './store.ts';
 
@@ -12,9 +13,8 @@ import * as store from './store.ts';
 
 const BATCHES_IN_FLIGHT_MAX = 2;
 const ITEMS_PER_BATCH_MAX = 200;
-// PostgreSQL's code for a transaction chosen as a deadlock victim.
-const DEADLOCK_DETECTED = '40P01';
-const DEADLOCK_ATTEMPTS_MAX = 5;
+// A deadlock rolls the whole batch statement back; it is retried at once.
+const DEADLOCK_RETRY = { attemptsMax: 5, delayMs: 0 };
 
 type ReserveResult = { reservationId: string | null; postedPoints: number | null };
 
@@ -22,17 +22,6 @@ export type LedgerBatches = {
   reserve(item: store.ReserveItem): Promise<ReserveResult>;
   capture(item: store.CaptureItem): Promise<store.SettledRow | null>;
 };
-
-async function retryingDeadlocks<T>(statement: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await statement();
-    } catch (error) {
-      const deadlock = (error as { code?: string }).code === DEADLOCK_DETECTED;
-      if (!deadlock || attempt >= DEADLOCK_ATTEMPTS_MAX) throw error;
-    }
-  }
-}
 
 type LedgerBatchesOptions = {
   db: Db;
@@ -54,7 +43,7 @@ export function createLedgerBatches(options: LedgerBatchesOptions): LedgerBatche
     async run(items) {
       const rows = await retryingDeadlocks(() =>
         store.reserveMany(options.relaxedPool, items, reservationTtlMs,
-          named('points_reserve_many')));
+          named('points_reserve_many')), DEADLOCK_RETRY);
       assert.equal(rows.length, items.length);
       return rows.map((row, index) => {
         assert.equal(row.reservationId, items[index]!.reservationId);
@@ -78,7 +67,7 @@ export function createLedgerBatches(options: LedgerBatchesOptions): LedgerBatche
       }
       const unique = [...firstCaptures.values()];
       const rows = await retryingDeadlocks(() =>
-        store.captureMany(db, unique, named('points_capture_many')));
+        store.captureMany(db, unique, named('points_capture_many')), DEADLOCK_RETRY);
       assert(rows.length <= unique.length);
       const byReservation = new Map(rows.map((row) => [row.reservationId, row]));
       return items.map((item) => (firstCaptures.get(item.reservationId) === item
