@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
+import { databaseUrl, withClient } from './postgres.ts';
 
 const run = promisify(execFile);
 
@@ -26,22 +26,6 @@ type DatasetOptions = ProfileDataset & {
 
 // Imports of this many profiles take minutes; this bounds one step, not the whole build.
 const CLI_STEP_TIMEOUT_MS = 60 * 60 * 1_000;
-
-function databaseUrl(adminUrl: string, name: string): string {
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 // Named after what decides its content: the data set and the schema of the profile tables.
 function templateName(root: string, dataset: ProfileDataset): string {

@@ -12,7 +12,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import pino from 'pino';
 import { openPlatform } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -23,6 +22,7 @@ import {
   waitUntilReady,
   type ServerProcess,
 } from '../test/helpers/server-process.ts';
+import { databaseUrl, withClient } from './postgres.ts';
 import { createDatabaseFromTemplate, ensureProfileTemplate } from './profile-dataset.ts';
 import { startPrism, type PrismPeer } from './prism.ts';
 import {
@@ -166,8 +166,6 @@ async function createBenchDatabase(
     };
   }
   const name = `etax_bench_${randomBytes(6).toString('hex')}`;
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
   if (needsProfiles) {
     const template = await ensureProfileTemplate({
       root: ROOT,
@@ -178,30 +176,20 @@ async function createBenchDatabase(
     });
     await createDatabaseFromTemplate(baseUrl, name, template);
   } else {
-    await withAdminClient(baseUrl, (client) => client.query(`create database ${name}`));
+    await withClient(baseUrl, (client) => client.query(`create database ${name}`));
   }
   // The server still wants a DATA_DIR, though with DATABASE_URL it keeps nothing there.
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'etb-'));
   return {
     mode: 'postgres',
-    env: { DATABASE_URL: url.toString(), DATA_DIR: dataDir },
+    env: { DATABASE_URL: databaseUrl(baseUrl, name), DATA_DIR: dataDir },
     profileCount: needsProfiles ? options.profiles : null,
     async drop() {
-      await withAdminClient(baseUrl, (client) =>
+      await withClient(baseUrl, (client) =>
         client.query(`drop database if exists ${name} with (force)`));
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-async function withAdminClient(url: string, work: (client: pg.Client) => Promise<unknown>) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await work(client);
-  } finally {
-    await client.end();
-  }
 }
 
 // Creates the accounts in this process, before the server starts: one process per key through
