@@ -5,7 +5,7 @@ import { retryingDeadlocks } from '../db/deadlock.ts';
 import { createBatcher } from './batcher.ts';
 import * as store from './store.ts';
 
-// Reservations and captures made outside a transaction (every paid request's reserve → work →
+// Reservations and captures (every paid request's reserve → work →
 // capture) share one statement per batch (batcher.ts), so a busy server pays one round trip and
 // one commit for many requests. The statements lock balances in key order, so batches from many
 // processes queue behind each other instead of deadlocking; the expiry sweep does not, so a
@@ -67,7 +67,7 @@ export function createLedgerBatches(options: LedgerBatchesOptions): LedgerBatche
       }
       const unique = [...firstCaptures.values()];
       const rows = await retryingDeadlocks(() =>
-        store.captureMany(db, unique, named('points_capture_many')), DEADLOCK_RETRY);
+        store.captureMany(db.$client, unique, named('points_capture_many')), DEADLOCK_RETRY);
       assert(rows.length <= unique.length);
       const byReservation = new Map(rows.map((row) => [row.reservationId, row]));
       return items.map((item) => (firstCaptures.get(item.reservationId) === item

@@ -52,16 +52,13 @@ async function getBalance(tx: Executor, key: BalanceKey): Promise<PointBalance> 
 // balance below the amount is 402; a balance that covers it while other reservations hold the
 // difference is 409.
 async function reserve(
-  into: Executor | LedgerBatches,
-  deps: Deps,
+  batches: LedgerBatches,
   input: BalanceKey & { operation: string; points: number },
 ): Promise<Reservation> {
   assert(Number.isSafeInteger(input.points));
   assert(input.points > 0, 'a reservation must be for a positive amount');
   const reservationId = newId('reservation');
-  const row = 'reserve' in into
-    ? await into.reserve({ ...input, reservationId })
-    : await store.reserve(into, { ...input, reservationId, ttlMs: deps.reservationTtlMs });
+  const row = await batches.reserve({ ...input, reservationId });
   if (row.reservationId !== null) {
     assert.equal(row.reservationId, reservationId);
     return { reservationId, reservedPoints: input.points };
@@ -73,7 +70,7 @@ async function reserve(
 
 // Captures exactly what the operation charges and releases the rest, at most once.
 async function capture(
-  into: Executor | LedgerBatches,
+  batches: LedgerBatches,
   input: { reservation: Reservation; chargePoints: number },
 ): Promise<SettleOutcome> {
   const { capturedPoints, releasedPoints } = settle({
@@ -85,7 +82,7 @@ async function capture(
     capturedPoints,
     ledgerEntryId: newId('ledgerEntry'),
   };
-  const row = 'capture' in into ? await into.capture(item) : await store.capture(into, item);
+  const row = await batches.capture(item);
   if (row === null) return { kind: 'alreadySettled' };
   assert.equal(row.reservationPoints, input.reservation.reservedPoints);
   assert.equal(row.ledgerEntryCount, capturedPoints > 0 ? 1 : 0);
@@ -129,8 +126,9 @@ async function expireStaleReservations(tx: Executor): Promise<number> {
   return expiredCount;
 }
 
-// Every function takes an optional transaction as its last argument, so an area can reserve or
-// settle inside the transaction that records its own work.
+// Reservations and captures share statements with concurrent requests (ledger-batches.ts), so
+// they run outside any transaction. The other functions take an optional transaction as their
+// last argument, so an area can release, grant or read inside the transaction of its own work.
 export function createPointsService(deps: Deps) {
   assert(Number.isSafeInteger(deps.reservationTtlMs) && deps.reservationTtlMs > 0);
   const { db } = deps;
@@ -138,7 +136,7 @@ export function createPointsService(deps: Deps) {
     db,
     preparedStatements: deps.preparedStatements ?? false,
   });
-  // Outside a transaction, reservations and captures of concurrent requests share statements.
+  // Reservations and captures of concurrent requests share statements.
   const batches = createLedgerBatches({
     db,
     relaxedPool: deps.relaxedPool ?? db.$client,
@@ -148,10 +146,8 @@ export function createPointsService(deps: Deps) {
   return {
     getBalance: async (key: BalanceKey, tx?: Executor) =>
       tx === undefined ? toBalance((await readBalance(key)) ?? NO_BALANCE) : getBalance(tx, key),
-    reserve: (input: Parameters<typeof reserve>[2], tx?: Executor) =>
-      reserve(tx ?? batches, deps, input),
-    capture: (input: Parameters<typeof capture>[1], tx?: Executor) =>
-      capture(tx ?? batches, input),
+    reserve: (input: Parameters<typeof reserve>[1]) => reserve(batches, input),
+    capture: (input: Parameters<typeof capture>[1]) => capture(batches, input),
     release: (reservation: Reservation, tx: Executor = db) => release(tx, reservation),
     grant: (input: Parameters<typeof grant>[1], tx: Executor = db) => grant(tx, input),
     expireStaleReservations: (tx: Executor = db) => expireStaleReservations(tx),

@@ -54,36 +54,6 @@ export async function findBalances(
   return result.rows;
 }
 
-type ReserveRow = { reservationId: string | null; postedPoints: number | null };
-
-// Reserves only when the available balance covers the amount. On refusal it still returns the
-// posted balance, so the caller can tell 402 from 409 without a second query.
-export async function reserve(
-  tx: Executor,
-  input: BalanceKey & { reservationId: string; operation: string; points: number; ttlMs: number },
-): Promise<ReserveRow> {
-  const result = await tx.execute<ReserveRow>(sql`
-    with updated as (
-      update point_balances
-         set reserved_points = reserved_points + ${input.points}, updated_at = now()
-       where account_id = ${input.accountId} and environment = ${input.environment}
-         and posted_points - reserved_points >= ${input.points}
-      returning account_id
-    ), inserted as (
-      insert into point_reservations
-        (id, account_id, environment, operation, reserved_points, expires_at)
-      select ${input.reservationId}, account_id, ${input.environment}, ${input.operation},
-             ${input.points}, now() + ${input.ttlMs} * interval '1 millisecond'
-        from updated
-      returning id
-    )
-    select (select id from inserted) as "reservationId",
-           (select posted_points from point_balances
-             where account_id = ${input.accountId} and environment = ${input.environment})
-             as "postedPoints"`);
-  return result.rows[0] ?? { reservationId: null, postedPoints: null };
-}
-
 export type SettledRow = {
   accountId: string;
   environment: string;
@@ -92,45 +62,6 @@ export type SettledRow = {
   reservedPoints: number;
   ledgerEntryCount: number;
 };
-
-// Captures `capturedPoints` of a reservation that is still open and returns the rest to the
-// available balance, writing a ledger entry when anything is captured. No row comes back when the
-// reservation is already settled, which is how capture stays at-most-once.
-export async function capture(
-  tx: Executor,
-  input: { reservationId: string; capturedPoints: number; ledgerEntryId: string },
-): Promise<SettledRow | null> {
-  const result = await tx.execute<SettledRow>(sql`
-    with settled as (
-      update point_reservations
-         set status = 'captured', captured_points = ${input.capturedPoints}, settled_at = now()
-       where id = ${input.reservationId} and status = 'reserved'
-         and reserved_points >= ${input.capturedPoints}
-      returning account_id, environment, reserved_points
-    ), balance as (
-      update point_balances b
-         set posted_points = b.posted_points - ${input.capturedPoints},
-             reserved_points = b.reserved_points - settled.reserved_points,
-             updated_at = now()
-        from settled
-       where b.account_id = settled.account_id and b.environment = settled.environment
-      returning b.account_id, b.environment, b.posted_points, b.reserved_points
-    ), entry as (
-      insert into point_ledger_entries
-        (id, account_id, environment, kind, amount_points, balance_after_points, reservation_id)
-      select ${input.ledgerEntryId}, account_id, environment, 'capture',
-             ${-input.capturedPoints}::bigint, posted_points, ${input.reservationId}
-        from balance
-       where ${input.capturedPoints}::bigint > 0
-      returning id
-    )
-    select settled.account_id as "accountId", settled.environment as "environment",
-           settled.reserved_points as "reservationPoints",
-           balance.posted_points as "postedPoints", balance.reserved_points as "reservedPoints",
-           (select count(*) from entry)::int as "ledgerEntryCount"
-      from settled join balance on true`);
-  return result.rows[0] ?? null;
-}
 
 // Returns an open reservation whole to the available balance. `status` is 'released' when the
 // service gives it back and 'expired' when the sweep does.
@@ -223,7 +154,6 @@ export async function auditBalance(tx: Executor, key: BalanceKey) {
   return result.rows[0]!;
 }
 
-
 export type ReserveItem = BalanceKey & { reservationId: string; operation: string; points: number };
 type ReserveManyRow = { reservationId: string; accepted: boolean; postedPoints: number | null };
 
@@ -278,10 +208,11 @@ const RESERVE_MANY_SQL = `
         left join locked l on l.account_id = r.account_id and l.environment = r.environment
        order by r.position`;
 
-// reserve() for many requests in one statement. The balances involved are locked in key order,
-// so concurrent batches (from any process) never deadlock on each other. Per balance, the walk
-// takes the items in order and accepts each that the points still available cover, exactly as
-// running them one by one would.
+// Reserves for many requests in one statement, each only when the available balance covers it;
+// a refused item still gets the posted balance, so the caller can tell 402 from 409. The
+// balances involved are locked in key order, so concurrent batches (from any process) never
+// deadlock on each other. Per balance, the walk takes the items in order and accepts each that
+// the points still available cover, exactly as running them one by one would.
 export async function reserveMany(
   pool: pg.Pool,
   items: readonly ReserveItem[],
@@ -364,16 +295,18 @@ const CAPTURE_MANY_SQL = `
                as "ledgerEntryCount"
         from ordered o`;
 
-// capture() for many reservations in one statement; a reservation already settled gets no row.
+// Captures `capturedPoints` of each reservation that is still open and returns the rest to the
+// available balance, writing a ledger entry for each capture above 0, in one statement. A
+// reservation already settled gets no row, which is how capture stays at-most-once.
 // Balances are locked in key order first, as in reserveMany (the count makes the update wait
 // until every lock is held; an EXISTS would stop at the first). Each ledger entry records the
 // balance after it, in the order of the batch.
 export async function captureMany(
-  db: Db,
+  pool: pg.Pool,
   items: readonly CaptureItem[],
   statementName?: string,
 ): Promise<CaptureManyRow[]> {
-  const result = await db.$client.query<CaptureManyRow>({
+  const result = await pool.query<CaptureManyRow>({
     name: statementName,
     text: CAPTURE_MANY_SQL,
     values: [
