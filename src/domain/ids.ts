@@ -13,6 +13,8 @@ export const ID_PREFIXES = {
   issuer: 'iss',
   supplierKey: 'sup',
   certificateRegistration: 'crg',
+  issuanceKey: 'txi',
+  requestGroup: 'txg',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

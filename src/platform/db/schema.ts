@@ -112,7 +112,7 @@ export const pointLedgerEntries = pgTable(
     accountId: text('account_id').notNull(),
     environment: text('environment').notNull(),
     kind: text('kind').notNull(),
-    // Signed: grants are positive, captures negative. The sum per balance is the posted balance.
+    // Signed: grants and refunds are positive, captures negative. The sum per balance is the posted balance.
     amountPoints: points('amount_points').notNull(),
     balanceAfterPoints: points('balance_after_points').notNull(),
     reservationId: text('reservation_id'),
@@ -127,7 +127,8 @@ export const pointLedgerEntries = pgTable(
     ),
     // A reservation is captured at most once, enforced by the database as well as the code.
     uniqueIndex('point_ledger_entries_reservation_unique').on(table.reservationId),
-    check('point_ledger_entries_kind_known', sql`${table.kind} in ('grant', 'capture')`),
+    check('point_ledger_entries_kind_known',
+      sql`${table.kind} in ('grant', 'capture', 'refund')`),
     check('point_ledger_entries_balance_not_negative', sql`${table.balanceAfterPoints} >= 0`),
   ],
 );

@@ -1,0 +1,139 @@
+import { Type, type Static } from '@fastify/type-provider-typebox';
+
+// The tax invoice document as clients send it and read it back (docs/tax-invoices.md), in the
+// prior-art shape: `date`, `purpose`, `supplier` (with one `manager`), `supplied` (the
+// recipient, with `managers`), `items` and `description`. The schema checks shapes and lengths;
+// the rules between fields (checksums, totals, dates, deadlines) are in validation.ts, which
+// names the field in every message.
+
+// Text a person types: no control characters (they break invoices, logs and CSV exports).
+// Characters outside the Basic Multilingual Plane are refused by validation.ts with a message of
+// their own, because the tax authority's forms cannot hold them.
+const PRINTABLE = '^[^\\u0000-\\u001f\\u007f]*$';
+const text = (minLength: number, maxLength: number, description: string, example: string) =>
+  Type.String({ minLength, maxLength, pattern: PRINTABLE, description, examples: [example] });
+const optionalText = (maxLength: number, description: string, example: string) =>
+  Type.Optional(Type.Union([text(1, maxLength, description, example), Type.Null()]));
+
+// Whole won. 14 digits per amount keeps the sum of the most items a safe integer.
+export const AMOUNT_ABS_MAX = 99_999_999_999_999;
+export const ITEMS_MAX = 16;
+export const MANAGERS_MAX = 2;
+
+const Amount = (description: string) => Type.Integer({
+  minimum: -AMOUNT_ABS_MAX, maximum: AMOUNT_ABS_MAX, description,
+});
+
+const DateString = (description: string, example: string) =>
+  Type.String({ format: 'date', description, examples: [example] });
+
+export const Manager = Type.Object(
+  {
+    email: Type.String({ format: 'email', minLength: 3, maxLength: 100,
+      description: 'Where the tax invoice is sent.', examples: ['tax@example.co.kr'] }),
+    name: optionalText(30, 'Contact person.', '김담당'),
+    telephone: Type.Optional(Type.Union([Type.String({ pattern: '^[0-9+() -]{1,20}$',
+      description: 'Phone number: digits, spaces, +, -, ( and ).',
+      examples: ['010-1234-5678'] }), Type.Null()])),
+  },
+  { title: 'TaxInvoiceManager', additionalProperties: false },
+);
+
+const partyFields = {
+  taxRegistrationId: Type.Optional(Type.Union([Type.String({
+    pattern: '^(?!0000)[0-9]{4}$',
+    description: 'Sub-place (종사업장) number: four digits, not 0000.', examples: ['0001'],
+  }), Type.Null()])),
+  organizationName: text(1, 100, 'Business name (상호).', '주식회사 이택스'),
+  representativeName: text(1, 50, 'Representative name (대표자명).', '홍길동'),
+  address: optionalText(200, 'Business address (주소).', '서울특별시 중구 세종대로 110'),
+  businessType: optionalText(100, 'Business type (업태).', '서비스'),
+  businessItem: optionalText(100, 'Business item (종목).', '소프트웨어 개발'),
+};
+
+export const Supplier = Type.Object(
+  {
+    identificationNumber: Type.String({ pattern: '^[0-9]{10}$',
+      description: 'Business registration number, ten digits without hyphens. It must be the ' +
+        'number of the issuer the `Supplier-Key` header names.', examples: ['1234567891'] }),
+    ...partyFields,
+    manager: Manager,
+  },
+  { title: 'TaxInvoiceSupplier', additionalProperties: false },
+);
+
+export const Supplied = Type.Object(
+  {
+    identificationNumber: Type.String({ pattern: '^([0-9]{10}|[0-9]{13})$',
+      description: 'The recipient: a ten-digit business registration number (checksum ' +
+        'checked), or a thirteen-digit resident or foreigner registration number for a ' +
+        'recipient without one.', examples: ['2208162517'] }),
+    ...partyFields,
+    managers: Type.Array(Manager, { minItems: 1, maxItems: MANAGERS_MAX,
+      description: 'The first receives the invoice; the second, if any, a copy.' }),
+  },
+  { title: 'TaxInvoiceSupplied', additionalProperties: false },
+);
+
+export const Item = Type.Object(
+  {
+    date: DateString('Supply date (공급일자), in the month of the write date.', '2026-11-20'),
+    name: text(1, 100, 'Item name (품목).', '클라우드 사용료'),
+    specification: optionalText(60, 'Specification (규격).', '월 구독'),
+    quantity: Type.Optional(Type.Union([Type.Number({ minimum: -999_999_999, maximum:
+      999_999_999, multipleOf: 0.01, description: 'Quantity; up to two decimals.' }),
+    Type.Null()])),
+    unitPrice: Type.Optional(Type.Union([Amount('Unit price in won.'), Type.Null()])),
+    supplyCost: Amount('Supply cost (공급가액) in won.'),
+    tax: Type.Union([Amount('VAT (세액) in won.'), Type.Null()], {
+      description: 'VAT in won; null on every item of a tax-exempt invoice (계산서), an ' +
+        'integer on every item of a tax invoice (0 for zero-rated supply).',
+    }),
+    description: optionalText(100, 'Item remark (비고).', '11월분'),
+  },
+  { title: 'TaxInvoiceItem', additionalProperties: false },
+);
+
+export const Invoice = Type.Object(
+  {
+    date: DateString('Write date (작성일자); today or earlier, and no later than the issue ' +
+      'deadline allows.', '2026-11-20'),
+    purpose: Type.Union([Type.Literal('RECEIPT'), Type.Literal('CLAIM')], {
+      description: 'RECEIPT (영수) when payment was received; CLAIM (청구) to request it.',
+    }),
+    supplier: Supplier,
+    supplied: Supplied,
+    items: Type.Array(Item, { minItems: 1, maxItems: ITEMS_MAX }),
+    description: optionalText(200, 'Remark (비고) of the invoice.', '11월 이용료'),
+  },
+  { title: 'TaxInvoiceDocument', additionalProperties: false },
+);
+
+export type Manager = Static<typeof Manager>;
+export type Supplier = Static<typeof Supplier>;
+export type Supplied = Static<typeof Supplied>;
+export type Item = Static<typeof Item>;
+export type Invoice = Static<typeof Invoice>;
+
+// Where an invoice is in its life (docs/tax-invoices.md § States).
+//   Issuance:         PENDING → ISSUED → TRANSMITTING → TRANSMITTED
+//                     PENDING | ISSUED → CANCELED (by the supplier, before transmission)
+//                     PENDING | ISSUED | TRANSMITTING → FAILED
+//   Reverse issuance: REQUESTED → APPROVED → ISSUED → … as above
+//                     REQUESTED → REFUSED | REQUEST_CANCELED
+export const TAX_INVOICE_STATUSES = [
+  'REQUESTED', 'APPROVED', 'REFUSED', 'REQUEST_CANCELED',
+  'PENDING', 'ISSUED', 'TRANSMITTING', 'TRANSMITTED', 'CANCELED', 'FAILED',
+] as const;
+export type TaxInvoiceStatus = (typeof TAX_INVOICE_STATUSES)[number];
+
+// The amendment reasons of domain facts §4.4, by their tax authority code.
+export const AMENDMENT_REASONS = {
+  ENTRY_CORRECTION: 1,
+  SUPPLY_COST_CHANGE: 2,
+  RETURNED_GOODS: 3,
+  TERMINATION: 4,
+  LOCAL_LETTER_OF_CREDIT: 5,
+  DOUBLE_ISSUANCE: 6,
+} as const;
+export type AmendmentReason = keyof typeof AMENDMENT_REASONS;
