@@ -15,6 +15,12 @@ import {
 import { createWebhooksService, type WebhooksService } from './areas/webhooks/service.ts';
 import { loadCertificateEncryptionKey } from './areas/issuers/encryption-key.ts';
 import { createIssuersService, type IssuersService } from './areas/issuers/service.ts';
+import { createAcceptance } from './areas/tax-invoices/acceptance.ts';
+import { processingJobDefinitions } from './areas/tax-invoices/processing.ts';
+import {
+  createTaxInvoicesService,
+  type TaxInvoicesService,
+} from './areas/tax-invoices/service.ts';
 import type { Config } from './config.ts';
 import { createSealingKey } from './domain/sealed-box.ts';
 import { createAccountsService, type AccountsService } from './platform/accounts/service.ts';
@@ -25,7 +31,7 @@ import {
   migrationsApplied,
   runMigrations,
 } from './platform/db/migrate.ts';
-import { createJobs, type Jobs } from './platform/jobs.ts';
+import { createJobs, type JobDefinition, type Jobs } from './platform/jobs.ts';
 import { createPointsService, type PointsService } from './platform/points/service.ts';
 import { buildPriceTable, type PriceTable } from './platform/points/prices.ts';
 import { createCharger, type Charger } from './platform/points/charge.ts';
@@ -49,6 +55,9 @@ import { createSandboxProfiles } from './upstream/business-profiles/sandbox.ts';
 import type { TaxAuthority } from './upstream/tax-authority/index.ts';
 import { createLiveTaxAuthority } from './upstream/tax-authority/live.ts';
 import { createSandboxTaxAuthority } from './upstream/tax-authority/sandbox.ts';
+import { createGatewayTransmitter } from './upstream/tax-invoices/gateway.ts';
+import type { InvoiceTransmitter } from './upstream/tax-invoices/index.ts';
+import { createSandboxTransmitter } from './upstream/tax-invoices/sandbox.ts';
 
 // Wires the process together: database, migrations, services, jobs and the HTTP server. The CLI
 // commands use the same pieces without the server (openPlatform).
@@ -112,6 +121,7 @@ export type App = {
   webhooks: Webhooks;
   // What tax-invoice work calls: resolveSupplierKey and requireIssuerCertificate.
   issuers: IssuersService;
+  taxInvoices: TaxInvoices;
   close(): Promise<void>;
 };
 
@@ -121,6 +131,12 @@ export type Webhooks = {
   service: WebhooksService;
   recordEvent: RecordEvent;
   deliverer: Deliverer;
+};
+
+// Tax invoices: the service behind the routes and the jobs that issue and transmit.
+export type TaxInvoices = {
+  service: TaxInvoicesService;
+  jobDefinitions: JobDefinition[];
 };
 
 // Replace the clock, randomness and DNS of webhook delivery (tests).
@@ -256,6 +272,52 @@ export async function buildIssuersService(
   });
 }
 
+// Test keys transmit to the sandbox and live keys to the configured gateway; without one, live
+// issuance is refused when it is requested. Both adapters are built once.
+export function buildTaxInvoices(
+  platform: Platform,
+  jobs: Jobs,
+  deps: { issuers: IssuersService; recordEvent: RecordEvent; clock?: () => Date },
+): TaxInvoices {
+  const { config } = platform;
+  const sandbox = createSandboxTransmitter({ latencyMs: config.TAX_INVOICE_SANDBOX_LATENCY_MS });
+  const live = config.TAX_INVOICE_GATEWAY_URL === undefined ? null : createGatewayTransmitter({
+    gatewayUrl: config.TAX_INVOICE_GATEWAY_URL,
+    timeoutMs: config.TAX_INVOICE_GATEWAY_TIMEOUT_MS,
+  });
+  const transmitterFor = (environment: string): InvoiceTransmitter | null =>
+    environment === 'live' ? live : sandbox;
+  const now = deps.clock ?? (() => new Date());
+  const lifecycle = {
+    points: platform.points,
+    recordEvent: deps.recordEvent,
+    documentUrl: (issuanceKey: string) =>
+      `${config.PUBLIC_BASE_URL}/v1/taxInvoices/${issuanceKey}/pdf`,
+  };
+  const accept = createAcceptance({
+    db: platform.database.db,
+    stage: jobs.stage,
+    charge: platform.charge,
+    issuers: deps.issuers,
+    transmissionAvailable: (environment) => transmitterFor(environment) !== null,
+  });
+  return {
+    service: createTaxInvoicesService({ ...lifecycle, db: platform.database.db, accept,
+      unitPoints: platform.prices['taxInvoices.issue'], now }),
+    jobDefinitions: processingJobDefinitions({
+      ...lifecycle,
+      db: platform.database.db,
+      stage: jobs.stage,
+      issuers: deps.issuers,
+      transmitterFor,
+      transmissionDelaySeconds: config.TAX_INVOICE_TRANSMISSION_DELAY_SECONDS,
+      transmissionTimeoutMs: config.TAX_INVOICE_GATEWAY_TIMEOUT_MS,
+      now,
+      log: platform.log,
+    }),
+  };
+}
+
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const log = createLogger(config, options.logDestination);
   const platform = await openPlatform(config, log);
@@ -277,8 +339,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     clock: options.clock,
     recordEvent: webhooks.recordEvent,
   });
+  const taxInvoices = buildTaxInvoices(platform, jobs, {
+    issuers, recordEvent: webhooks.recordEvent, clock: options.clock,
+  });
   if (options.jobs ?? true) {
     await jobs.start([
+      ...taxInvoices.jobDefinitions,
       expireReservationsJobDefinition(platform.points, log),
       deliveryJobDefinition(webhooks.deliverer, config.WEBHOOK_DELIVERY_TIMEOUT_MS),
       ...issuers.jobDefinitions(),
@@ -297,6 +363,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     registrationStatuses,
     webhooks: webhooks.service,
     issuers,
+    taxInvoices: taxInvoices.service,
     extraRoutes: options.extraRoutes,
     readiness: async () => {
       await platform.database.pool.query('select 1');
@@ -310,6 +377,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     jobs,
     webhooks,
     issuers,
+    taxInvoices,
     // Stop taking requests and finish those in flight, then stop jobs, then the database.
     async close() {
       await server.close();

@@ -57,6 +57,17 @@ const ConfigSchema = Type.Object({
   TAX_AUTHORITY_TIMEOUT_MS: Type.Integer({ minimum: 50, maximum: 30_000, default: 5_000 }),
   // Simulated round trip of every sandbox tax-authority call; 0 answers at once.
   TAX_AUTHORITY_SANDBOX_LATENCY_MS: Type.Integer({ minimum: 0, maximum: 10_000, default: 0 }),
+  // Tax invoices (docs/tax-invoices.md). Live keys transmit through an operator-run gateway;
+  // unset, live issuance is refused with 503 SERVICE_UNAVAILABLE. Test keys always use the
+  // sandbox, which answers after TAX_INVOICE_SANDBOX_LATENCY_MS.
+  TAX_INVOICE_GATEWAY_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  TAX_INVOICE_GATEWAY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000,
+    default: 10_000 }),
+  TAX_INVOICE_SANDBOX_LATENCY_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 0 }),
+  // An issued invoice waits this long before transmission: the window in which the supplier
+  // can still cancel it (POST /v1/taxInvoices/{issuanceKey}/cancel).
+  TAX_INVOICE_TRANSMISSION_DELAY_SECONDS: Type.Integer({ minimum: 0, maximum: 86_400,
+    default: 10 }),
   // Webhooks (docs/webhooks.md). A receiver must answer 2xx within this time; 10 s is generous
   // for a receiver that queues the event and answers at once, as it should.
   WEBHOOK_DELIVERY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 30_000, default: 10_000 }),

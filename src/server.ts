@@ -17,6 +17,8 @@ import { registerCertificatePageRoutes } from './areas/issuers/page-routes.ts';
 import { registerIssuerRoutes } from './areas/issuers/routes.ts';
 import type { IssuersService } from './areas/issuers/service.ts';
 import { registerPointsRoutes } from './areas/points/routes.ts';
+import { taxInvoiceRoutes } from './areas/tax-invoices/routes.ts';
+import type { TaxInvoicesService } from './areas/tax-invoices/service.ts';
 import { registerWebhookRoutes } from './areas/webhooks/routes.ts';
 import type { WebhooksService } from './areas/webhooks/service.ts';
 import { auth, authenticateWith, type KeyCache } from './platform/auth.ts';
@@ -44,6 +46,7 @@ export type ServerDeps = {
   registrationStatuses: RegistrationStatusService;
   webhooks: WebhooksService;
   issuers: IssuersService;
+  taxInvoices: TaxInvoicesService;
   readiness: Readiness;
   // More routes under /v1, behind the same authentication and rate limits. Areas are listed
   // below; this is for embedding etax and for tests of the platform mechanisms.
@@ -97,6 +100,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     });
     await v1.register(registerWebhookRoutes, { webhooks: deps.webhooks });
     await v1.register(registerIssuerRoutes, { issuers: deps.issuers });
+    await v1.register(taxInvoiceRoutes, { taxInvoices: deps.taxInvoices });
     if (deps.extraRoutes) await v1.register(deps.extraRoutes);
   }, { prefix: '/v1' });
 

@@ -31,6 +31,7 @@ export function buildSchemaOnlyServer(extraRoutes?: FastifyPluginAsync): Promise
     registrationStatuses: { inquireStatuses: unavailable, inquireStatus: unavailable },
     webhooks: new Proxy({}, { get: unavailable }) as never,
     issuers: new Proxy({}, { get: unavailable }) as never,
+    taxInvoices: new Proxy({}, { get: unavailable }) as never,
     readiness: unavailable,
     extraRoutes,
   });

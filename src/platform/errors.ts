@@ -58,6 +58,11 @@ export const ERRORS = {
     status: 409,
     message: 'The issuer has no registered joint certificate.',
   },
+  // Designed by etax where the spec is silent: tax invoices (docs/tax-invoices.md).
+  TAX_INVOICE_NOT_CANCELABLE: {
+    status: 409,
+    message: 'The tax invoice can no longer be canceled.',
+  },
   // Designed by etax where the spec is silent.
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than the limit.' },
   UNSUPPORTED_MEDIA_TYPE: {

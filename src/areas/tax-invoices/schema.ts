@@ -34,6 +34,8 @@ export const taxInvoices = pgTable(
     clientReferenceId: text('client_reference_id'),
     // The supplier: for a reverse issuance request, the issuer that must approve it.
     issuerId: text('issuer_id').notNull(),
+    // The issuer's Supplier-Key, with which jobs ask the issuers area for its signer.
+    supplierKey: text('supplier_key').notNull(),
     // STANDARD (정발행) or REVERSE (역발행).
     issuanceType: text('issuance_type').notNull(),
     status: text('status').$type<TaxInvoiceStatus>().notNull(),
@@ -49,6 +51,8 @@ export const taxInvoices = pgTable(
     totalAmount: won('total_amount').notNull(),
     // Points charged when the request was accepted; refunded when it ends without issuance.
     chargedPoints: integer('charged_points').notNull(),
+    // The reservation the charge was captured from; a refund is paid only once it is captured.
+    reservationId: text('reservation_id'),
     // Amendments (domain facts §4.4): the reason code and the original document.
     amendmentReason: integer('amendment_reason'),
     originalIssuanceKey: text('original_issuance_key'),
@@ -58,7 +62,8 @@ export const taxInvoices = pgTable(
     // The signature over the canonical document (signing.ts), once issued.
     signedDigest: text('signed_digest'),
     signature: text('signature'),
-    certificateSerialNumber: text('certificate_serial_number'),
+    // The certificate that signed it (DER, base64), sent with the document.
+    signingCertificate: text('signing_certificate'),
     ntsTransactionId: text('nts_transaction_id'),
     failureCode: text('failure_code'),
     failureMessage: text('failure_message'),

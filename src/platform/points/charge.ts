@@ -1,13 +1,17 @@
 import assert from 'node:assert/strict';
 import type { PriceTable, PricedOperation } from './prices.ts';
-import type { BalanceKey, PointsService, SettleOutcome } from './service.ts';
+import type { BalanceKey, PointsService, Reservation, SettleOutcome } from './service.ts';
 
 // The charge phases every paid operation runs: reserve the worst case, do the work (upstream
 // calls happen here, outside any transaction), then capture what the spec charges and release
 // the rest. A failure in the work releases the whole reservation; a failure while settling
 // leaves the reservation to expire, so nothing is ever charged twice or for work not done.
 
-export type ChargedWork<T> = () => Promise<{ value: T; chargedUnits: number }>;
+// The work receives its reservation (null when the operation is free), so work that records
+// what it charged can name the reservation it will be captured from.
+export type ChargedWork<T> = (
+  reservation: Reservation | null,
+) => Promise<{ value: T; chargedUnits: number }>;
 
 type ChargeOptions = {
   key: BalanceKey;
@@ -27,7 +31,7 @@ export function createCharger(points: PointsService, prices: PriceTable): Charge
     const unitPoints = prices[options.operation];
     assert(Number.isSafeInteger(unitPoints) && unitPoints >= 0);
     if (unitPoints === 0) {
-      const { value } = await work();
+      const { value } = await work(null);
       return { value, settlement: null };
     }
     const reservation = await points.reserve({
@@ -37,7 +41,7 @@ export function createCharger(points: PointsService, prices: PriceTable): Charge
     });
     let outcome: Awaited<ReturnType<ChargedWork<T>>>;
     try {
-      outcome = await work();
+      outcome = await work(reservation);
     } catch (error) {
       await points.release(reservation);
       throw error;

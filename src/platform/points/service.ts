@@ -119,6 +119,29 @@ async function grant(
   return toBalance(row);
 }
 
+// Gives back the points an operation captured for work that then did not happen (a tax invoice
+// that failed or was canceled). The refund is paid only when its reservation was captured; a
+// reservation released or expired charged nothing. One that is still open is being captured
+// right now by the request that made it, so the caller must retry: this throws, and the
+// caller's transaction rolls back. `ledgerEntryId` is derived from what is refunded, so a
+// repeated refund pays nothing.
+export class CapturePendingError extends Error {}
+
+async function refundCapture(
+  tx: Executor,
+  input: BalanceKey & { reservationId: string; points: number; ledgerEntryId: string;
+    memo: string },
+): Promise<'refunded' | 'alreadyRefunded' | 'nothingCaptured'> {
+  assert(Number.isSafeInteger(input.points) && input.points > 0, 'a refund must be positive');
+  const status = await store.lockReservationStatus(tx, input);
+  if (status === 'reserved') {
+    throw new CapturePendingError(`reservation ${input.reservationId} is not settled yet`);
+  }
+  if (status !== 'captured') return 'nothingCaptured';
+  const row = await store.refund(tx, input);
+  return row === null ? 'alreadyRefunded' : 'refunded';
+}
+
 // Expires stale reservations in one bounded batch; returns how many were expired.
 async function expireStaleReservations(tx: Executor): Promise<number> {
   const expiredCount = await store.expireDue(tx, EXPIRY_BATCH_SIZE);
@@ -150,6 +173,8 @@ export function createPointsService(deps: Deps) {
     capture: (input: Parameters<typeof capture>[1]) => capture(batches, input),
     release: (reservation: Reservation, tx: Executor = db) => release(tx, reservation),
     grant: (input: Parameters<typeof grant>[1], tx: Executor = db) => grant(tx, input),
+    refundCapture: (input: Parameters<typeof refundCapture>[1], tx: Executor) =>
+      refundCapture(tx, input),
     expireStaleReservations: (tx: Executor = db) => expireStaleReservations(tx),
     ensureBalances: (accountId: string, tx: Executor = db) =>
       store.ensureBalances(tx, accountId, ['test', 'live']),

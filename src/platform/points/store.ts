@@ -141,6 +141,50 @@ export async function grant(
   return result.rows[0] ?? null;
 }
 
+export type ReservationStatus = 'reserved' | 'captured' | 'released' | 'expired';
+
+// The status of a reservation of this balance, locked until the transaction ends so a refund
+// decided on it cannot race its capture; null when there is no such reservation.
+export async function lockReservationStatus(
+  tx: Executor,
+  key: BalanceKey & { reservationId: string },
+): Promise<ReservationStatus | null> {
+  const result = await tx.execute<{ status: ReservationStatus }>(sql`
+    select status from point_reservations
+     where id = ${key.reservationId} and account_id = ${key.accountId}
+       and environment = ${key.environment}
+       for update`);
+  return result.rows[0]?.status ?? null;
+}
+
+// Adds a refund entry and its points, once: the entry id is derived from what is refunded, and a
+// second refund with the same id changes nothing (null).
+export async function refund(
+  tx: Executor,
+  input: BalanceKey & { points: number; ledgerEntryId: string; memo: string },
+): Promise<BalanceRow | null> {
+  const result = await tx.execute<BalanceRow>(sql`
+    with balance as (
+      select posted_points from point_balances
+       where account_id = ${input.accountId} and environment = ${input.environment}
+         for update
+    ), entry as (
+      insert into point_ledger_entries
+        (id, account_id, environment, kind, amount_points, balance_after_points, memo)
+      select ${input.ledgerEntryId}, ${input.accountId}, ${input.environment}, 'refund',
+             ${input.points}, posted_points + ${input.points}, ${input.memo}
+        from balance
+      on conflict (id) do nothing
+      returning amount_points
+    )
+    update point_balances
+       set posted_points = posted_points + (select amount_points from entry), updated_at = now()
+     where account_id = ${input.accountId} and environment = ${input.environment}
+       and exists (select 1 from entry)
+    returning posted_points as "postedPoints", reserved_points as "reservedPoints"`);
+  return result.rows[0] ?? null;
+}
+
 // The sum of the ledger and the open reservations of one balance, for audits and tests.
 export async function auditBalance(tx: Executor, key: BalanceKey) {
   const result = await tx.execute<{ ledgerPoints: number; openReservedPoints: number }>(sql`

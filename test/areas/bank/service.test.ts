@@ -18,7 +18,7 @@ function recordingCharger(calls: ChargeCall[]): Charger {
     const call: ChargeCall = { unitsMax: options.unitsMax, chargedUnits: null, failed: false };
     calls.push(call);
     try {
-      const { value, chargedUnits } = await work();
+      const { value, chargedUnits } = await work(null);
       call.chargedUnits = chargedUnits;
       return { value, settlement: null };
     } catch (error) {

@@ -1,0 +1,171 @@
+import assert from 'node:assert/strict';
+import { newId } from '../../domain/ids.ts';
+import type { Environment } from '../../platform/accounts/keys.ts';
+import type { Db, Tx } from '../../platform/db/connect.ts';
+import { ApiError } from '../../platform/errors.ts';
+import {
+  requestFingerprint,
+  runIdempotent,
+} from '../../platform/idempotency/claims.ts';
+import type { StageJob } from '../../platform/jobs.ts';
+import type { Charger } from '../../platform/points/charge.ts';
+import type { IssuersService } from '../issuers/service.ts';
+import type { IssuerRow } from '../issuers/store.ts';
+import type { AmendmentReason, TaxInvoiceStatus } from './invoice-schema.ts';
+import { AMENDMENT_REASONS } from './invoice-schema.ts';
+import { ISSUANCE_QUEUE, type IssuanceJobData } from './queues.ts';
+import * as store from './store.ts';
+import type { ValidatedInvoice } from './validation.ts';
+
+// Accepting a tax-invoice request, the same way for issuance, amendments and reverse issuance
+// requests (docs/tax-invoices.md § Accepting a request):
+//   1. the Supplier-Key names an active issuer of the caller's scope, with a valid certificate
+//      when the request will be signed (issuers area, requireIssuerCertificate);
+//   2. the documents are built and validated (the caller's `draft`), so bad input costs nothing;
+//   3. the points for every document are reserved;
+//   4. one transaction claims the reference id (never reusable, spec §5.5), inserts the
+//      documents with their first status and stages their processing jobs;
+//   5. the charge is captured.
+// A failure in 1–4 leaves nothing behind: no document, no claim, no job, no charge.
+
+export type Caller = { accountId: string; environment: Environment; apiKeyId: string };
+
+export type DocumentDraft = {
+  validated: ValidatedInvoice;
+  amendment: {
+    reason: AmendmentReason;
+    originalIssuanceKey: string;
+    originalNtsTransactionId: string;
+  } | null;
+};
+
+export type AcceptRequest = {
+  caller: Caller;
+  supplierKey: string;
+  referenceId: string | undefined;
+  // The request type and body, for the reference id's fingerprint.
+  route: string;
+  body: unknown;
+  issuanceType: 'STANDARD' | 'REVERSE';
+  // Builds the documents once the issuer is known; throws ApiError for bad input.
+  draft(issuer: IssuerRow): DocumentDraft[] | Promise<DocumentDraft[]>;
+};
+
+export type Accepted = { issuanceKeys: string[] };
+
+type AcceptanceDeps = {
+  db: Db;
+  stage: StageJob;
+  charge: Charger;
+  issuers: Pick<IssuersService, 'requireIssuerCertificate'>;
+  // False when documents of this environment cannot be transmitted (no live gateway).
+  transmissionAvailable(environment: Environment): boolean;
+};
+
+// A request makes at most this many documents (an entry correction makes two).
+const DOCUMENTS_PER_REQUEST_MAX = 2;
+
+function firstStatus(issuanceType: AcceptRequest['issuanceType']): TaxInvoiceStatus {
+  return issuanceType === 'STANDARD' ? 'PENDING' : 'REQUESTED';
+}
+
+function documentRow(
+  request: AcceptRequest,
+  issuer: IssuerRow,
+  draft: DocumentDraft,
+  group: { id: string | null; reservationId: string | null; unitPoints: number },
+): store.NewTaxInvoiceRow {
+  const { validated, amendment } = draft;
+  return {
+    issuanceKey: newId('issuanceKey'),
+    accountId: request.caller.accountId,
+    environment: request.caller.environment,
+    apiKeyId: request.caller.apiKeyId,
+    clientReferenceId: request.referenceId ?? null,
+    issuerId: issuer.id,
+    supplierKey: issuer.supplierKey,
+    issuanceType: request.issuanceType,
+    status: firstStatus(request.issuanceType),
+    invoice: validated.invoice,
+    writeDate: validated.invoice.date,
+    issueDeadline: validated.issueDeadline,
+    counterpartNumber: validated.counterpartNumber,
+    taxType: validated.taxType,
+    supplyCostTotal: validated.totals.supplyCost,
+    taxTotal: validated.totals.tax,
+    totalAmount: validated.totals.total,
+    chargedPoints: group.unitPoints,
+    reservationId: group.reservationId,
+    amendmentReason: amendment === null ? null : AMENDMENT_REASONS[amendment.reason],
+    originalIssuanceKey: amendment?.originalIssuanceKey ?? null,
+    originalNtsTransactionId: amendment?.originalNtsTransactionId ?? null,
+    requestGroup: group.id,
+  };
+}
+
+async function insertDocuments(
+  deps: AcceptanceDeps,
+  tx: Tx,
+  request: AcceptRequest,
+  rows: store.NewTaxInvoiceRow[],
+): Promise<Accepted> {
+  const inserted = await store.insertInvoices(tx, rows, 'API');
+  if (request.issuanceType === 'STANDARD') {
+    for (const row of inserted) {
+      const data: IssuanceJobData = { issuanceKey: row.issuanceKey };
+      await deps.stage(tx, ISSUANCE_QUEUE, data);
+    }
+  }
+  return { issuanceKeys: inserted.map((row) => row.issuanceKey) };
+}
+
+async function recordDocuments(
+  deps: AcceptanceDeps,
+  request: AcceptRequest,
+  rows: store.NewTaxInvoiceRow[],
+): Promise<Accepted> {
+  return deps.db.transaction(async (tx) => {
+    if (request.referenceId === undefined) return insertDocuments(deps, tx, request, rows);
+    const claim = {
+      apiKeyId: request.caller.apiKeyId,
+      namespace: 'taxInvoice' as const,
+      referenceId: request.referenceId,
+      fingerprint: requestFingerprint({ method: 'POST', route: request.route,
+        body: request.body }),
+    };
+    const result = await runIdempotent(tx, claim, async (claimTx) => ({
+      status: 200, body: await insertDocuments(deps, claimTx, request, rows),
+    }));
+    return result.body as Accepted;
+  });
+}
+
+export function createAcceptance(deps: AcceptanceDeps) {
+  return async function accept(request: AcceptRequest, unitPoints: number): Promise<Accepted> {
+    const scope = { accountId: request.caller.accountId,
+      environment: request.caller.environment };
+    const { issuer } = await deps.issuers.requireIssuerCertificate(scope, request.supplierKey,
+      request.issuanceType === 'STANDARD' ? 'STANDARD' : 'REVERSE_REQUEST');
+    const drafts = await request.draft(issuer);
+    assert(drafts.length >= 1 && drafts.length <= DOCUMENTS_PER_REQUEST_MAX);
+    if (!deps.transmissionAvailable(scope.environment)) {
+      throw new ApiError('SERVICE_UNAVAILABLE',
+        'Tax invoices cannot be issued with live keys: this server has no transmission ' +
+        'gateway (TAX_INVOICE_GATEWAY_URL) configured.');
+    }
+    const groupId = drafts.length > 1 ? newId('requestGroup') : null;
+    const { value } = await deps.charge(
+      { key: scope, operation: 'taxInvoices.issue', unitsMax: drafts.length },
+      async (reservation) => {
+        const group = { id: groupId, reservationId: reservation?.reservationId ?? null,
+          unitPoints: reservation === null ? 0 : unitPoints };
+        const rows = drafts.map((draft) => documentRow(request, issuer, draft, group));
+        return { value: await recordDocuments(deps, request, rows),
+          chargedUnits: drafts.length };
+      },
+    );
+    return value;
+  };
+}
+
+export type Accept = ReturnType<typeof createAcceptance>;

@@ -1,0 +1,83 @@
+import type { Tx } from '../../platform/db/connect.ts';
+import type { PointsService } from '../../platform/points/service.ts';
+import type { RecordEvent } from '../../platform/webhooks/events.ts';
+import type { TaxInvoiceStatus } from './invoice-schema.ts';
+import * as store from './store.ts';
+
+// The status changes that end a document, with what goes with them in the same transaction: a
+// document that ends without being issued gets its points back, and issuance outcomes are
+// webhook events (TAX_INVOICE_ISSUANCE_SUCCESS and _FAILURE, prior-art payloads). Because the
+// change is conditional (store.transition), a retried job or a racing request that loses finds
+// nothing to change, and so refunds and emits nothing.
+
+export type Cause = { code: string; message: string };
+
+export type LifecycleDeps = {
+  points: Pick<PointsService, 'refundCapture'>;
+  recordEvent: RecordEvent;
+  // The URL clients open for an issued document (its PDF).
+  documentUrl(issuanceKey: string): string;
+};
+
+function scopeOf(row: store.TaxInvoiceRow) {
+  return { accountId: row.accountId, environment: row.environment as 'test' | 'live' };
+}
+
+async function refund(deps: LifecycleDeps, tx: Tx, row: store.TaxInvoiceRow) {
+  if (row.chargedPoints === 0 || row.reservationId === null) return;
+  await deps.points.refundCapture({
+    ...scopeOf(row),
+    reservationId: row.reservationId,
+    points: row.chargedPoints,
+    ledgerEntryId: `led_refund_${row.issuanceKey}`,
+    memo: `refund: tax invoice ${row.issuanceKey} ended ${row.status}`,
+  }, tx);
+}
+
+// Ends a document without issuance: FAILED (with its cause, emitted as an event), CANCELED,
+// REFUSED or REQUEST_CANCELED. Null when the document is not in one of `from`.
+export async function endWithoutIssuance(
+  deps: LifecycleDeps,
+  tx: Tx,
+  change: Omit<store.Transition, 'to' | 'changes'> & {
+    to: Extract<TaxInvoiceStatus, 'FAILED' | 'CANCELED' | 'REFUSED' | 'REQUEST_CANCELED'>;
+    cause?: Cause;
+  },
+): Promise<store.TaxInvoiceRow | null> {
+  const changes = change.cause
+    ? { failureCode: change.cause.code, failureMessage: change.cause.message } : {};
+  const row = await store.transition(tx, { ...change, changes,
+    message: change.message ?? change.cause?.message ?? null });
+  if (row === null) return null;
+  await refund(deps, tx, row);
+  if (change.to === 'FAILED') {
+    await deps.recordEvent(tx, scopeOf(row), {
+      type: 'TAX_INVOICE_ISSUANCE_FAILURE',
+      data: { issuanceKey: row.issuanceKey, cause: change.cause ?? {
+        code: 'ISSUANCE_FAILED', message: 'The tax invoice could not be issued.' } },
+    });
+  }
+  return row;
+}
+
+// Records the tax authority's approval number: TRANSMITTING → TRANSMITTED, and the success event.
+export async function recordTransmitted(
+  deps: LifecycleDeps,
+  tx: Tx,
+  input: { issuanceKey: string; ntsTransactionId: string; transmittedAt: Date },
+): Promise<store.TaxInvoiceRow | null> {
+  const row = await store.transition(tx, {
+    issuanceKey: input.issuanceKey,
+    from: ['TRANSMITTING'],
+    to: 'TRANSMITTED',
+    actor: 'JOB',
+    message: `Approval number ${input.ntsTransactionId}.`,
+    changes: { ntsTransactionId: input.ntsTransactionId, transmittedAt: input.transmittedAt },
+  });
+  if (row === null) return null;
+  await deps.recordEvent(tx, scopeOf(row), {
+    type: 'TAX_INVOICE_ISSUANCE_SUCCESS',
+    data: { issuanceKey: row.issuanceKey, taxInvoiceUrl: deps.documentUrl(row.issuanceKey) },
+  });
+  return row;
+}

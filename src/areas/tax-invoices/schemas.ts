@@ -1,0 +1,170 @@
+import { Type, type Static } from '@fastify/type-provider-typebox';
+import { ReferenceIdHeaderValue } from '../../platform/idempotency/reference-id-header.ts';
+import { Invoice, TAX_INVOICE_STATUSES } from './invoice-schema.ts';
+
+// Request and response schemas of the tax-invoice routes (docs/tax-invoices.md). The examples use
+// the sandbox issuer 123-45-67891 and recipient 220-81-62517 of docs/sandbox.md.
+
+export const SupplierKeyValue = Type.String({
+  minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$',
+  description: 'The `supplierKey` of the issuer that supplies (the seller), from issuer ' +
+    'registration. Valid only with keys of the same account and environment. The recipient ' +
+    'goes in the `supplied` body field, never here.',
+  examples: ['sup_Rk5nEXAMPLEm0pWq7c1y9A'],
+});
+
+// Issue, amendment and reverse issuance requests: Supplier-Key and an optional reference id.
+export const IssueHeaders = Type.Object({
+  'supplier-key': SupplierKeyValue,
+  'service-client-reference-id': Type.Optional(ReferenceIdHeaderValue),
+});
+
+export const IssuanceKeyParams = Type.Object(
+  {
+    issuanceKey: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$',
+      description: 'The `issuanceKey` returned when the request was accepted, whole.' }),
+  },
+  { additionalProperties: false },
+);
+
+const INVOICE_EXAMPLE = {
+  date: '2026-11-20',
+  purpose: 'CLAIM',
+  supplier: {
+    identificationNumber: '1234567891', taxRegistrationId: null,
+    organizationName: '주식회사 이택스', representativeName: '홍길동',
+    address: '서울특별시 중구 세종대로 110', businessType: '서비스', businessItem: '소프트웨어 개발',
+    manager: { email: 'tax@example.co.kr', name: '김담당', telephone: '02-1234-5678' },
+  },
+  supplied: {
+    identificationNumber: '2208162517', taxRegistrationId: null,
+    organizationName: '주식회사 받는곳', representativeName: '이영희',
+    address: '부산광역시 해운대구 센텀중앙로 97', businessType: '도소매', businessItem: '전자제품',
+    managers: [{ email: 'account@example.com', name: '박수신', telephone: '010-1234-5678' }],
+  },
+  items: [
+    { date: '2026-11-20', name: '클라우드 사용료', specification: '월 구독', quantity: 10,
+      unitPrice: 5_000, supplyCost: 50_000, tax: 5_000, description: null },
+    { date: '2026-11-20', name: '기술 지원', specification: null, quantity: 50,
+      unitPrice: 3_000, supplyCost: 150_000, tax: 15_000, description: '11월분' },
+  ],
+  description: '11월 이용료',
+};
+
+export const IssueBody = Type.Object(Invoice.properties, {
+  title: 'TaxInvoiceIssueBody', additionalProperties: false, examples: [INVOICE_EXAMPLE],
+});
+
+export const IssuanceAccepted = Type.Object(
+  { issuanceKey: Type.String({ description: 'Identifies the document from now on.' }) },
+  { title: 'IssuanceAccepted', additionalProperties: false,
+    examples: [{ issuanceKey: 'txi_8D529FAD3EBAE050B79CE943CC' }] },
+);
+
+export const StatusQuery = Type.Object(
+  { clientReferenceId: ReferenceIdHeaderValue },
+  { additionalProperties: false },
+);
+
+const Status = Type.Enum(TAX_INVOICE_STATUSES, {
+  description: 'Where the document is (docs/tax-invoices.md § States).',
+});
+
+export const ReferenceStatus = Type.Object(
+  {
+    issuanceKey: Type.String({ description: 'The (first) document the request made.' }),
+    issuanceKeys: Type.Array(Type.String(), { description: 'Every document the request ' +
+      'made, in order: one, or two for an entry correction or a local letter of credit.' }),
+    clientReferenceId: Type.String(),
+    status: Status,
+    message: Type.String({ description: 'What the status means for the client.' }),
+  },
+  { title: 'TaxInvoiceReferenceStatus', additionalProperties: false,
+    examples: [{ issuanceKey: 'txi_8D529FAD3EBAE050B79CE943CC',
+      issuanceKeys: ['txi_8D529FAD3EBAE050B79CE943CC'], clientReferenceId: 'order-2026-11-0042',
+      status: 'TRANSMITTED', message: 'Issued and transmitted to the tax authority.' }] },
+);
+
+const NullableString = (description: string) =>
+  Type.Union([Type.String(), Type.Null()], { description });
+const NullableTimestamp = (description: string) =>
+  Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });
+
+export const TaxInvoice = Type.Object(
+  {
+    issuanceKey: Type.String(),
+    status: Status,
+    ntsTransactionId: NullableString('The 24-digit approval number (국세청 승인번호); null ' +
+      'until transmitted.'),
+    issuedAt: NullableTimestamp('When the supplier\'s signature issued it; null before.'),
+    invoice: Invoice,
+    issuanceType: Type.Union([Type.Literal('STANDARD'), Type.Literal('REVERSE')], {
+      description: 'STANDARD (정발행) or REVERSE (역발행, requested by the recipient).' }),
+    issuerId: Type.String({ description: 'The supplier\'s issuer.' }),
+    clientReferenceId: NullableString('The Service-Client-Reference-Id of the request.'),
+    taxType: Type.Union([Type.Literal('TAXABLE'), Type.Literal('TAX_FREE')], {
+      description: 'TAXABLE (세금계산서) or TAX_FREE (계산서, every item\'s tax null).' }),
+    totals: Type.Object({
+      supplyCost: Type.Integer(), tax: Type.Integer(), total: Type.Integer(),
+    }, { additionalProperties: false, description: 'Sums of the items, in won.' }),
+    amendment: Type.Union([Type.Object({
+      reason: Type.String({ description: 'Amendment reason (docs/tax-invoices.md § ' +
+        'Amendments).' }),
+      reasonCode: Type.Integer({ minimum: 1, maximum: 6, description: 'The tax authority code.' }),
+      originalIssuanceKey: Type.String(),
+      originalNtsTransactionId: Type.String(),
+    }, { additionalProperties: false }), Type.Null()], {
+      description: 'For an amended document, what it amends; null otherwise.' }),
+    failure: Type.Union([Type.Object({ code: Type.String(), message: Type.String() },
+      { additionalProperties: false }), Type.Null()], {
+      description: 'Why a FAILED document failed; null otherwise.' }),
+    issueDeadline: Type.String({ format: 'date', description: 'Last day to issue for the ' +
+      'write date: the 10th of the next month, or the next business day.' }),
+    transmittedAt: NullableTimestamp('When the approval number arrived.'),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  },
+  { title: 'TaxInvoice', additionalProperties: false },
+);
+export type TaxInvoiceView = Static<typeof TaxInvoice>;
+
+export const ListQuery = Type.Object(
+  {
+    writeDateFrom: Type.Optional(Type.String({ format: 'date',
+      description: 'Only documents written on or after this date.' })),
+    writeDateTo: Type.Optional(Type.String({ format: 'date',
+      description: 'Only documents written on or before this date.' })),
+    status: Type.Optional(Type.Array(Status, { minItems: 1, maxItems: 10,
+      description: 'Only documents in these states; repeat the parameter for several.' })),
+    counterpartNumber: Type.Optional(Type.String({ pattern: '^([0-9]{10}|[0-9]{13})$',
+      description: 'Only documents to this recipient (`supplied.identificationNumber`).' })),
+    issuerId: Type.Optional(Type.String({ minLength: 1, maxLength: 100,
+      pattern: '^[A-Za-z0-9_-]+$', description: 'Only documents of this supplier.' })),
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20,
+      description: 'Most documents on the page.' }),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 40,
+      description: 'The `nextCursor` of the previous page, unchanged; omit for the first page.' })),
+  },
+  { additionalProperties: false },
+);
+
+export const TaxInvoicePage = Type.Object(
+  {
+    taxInvoices: Type.Array(TaxInvoice, { description: 'Documents in the order they were made.' }),
+    nextCursor: NullableString('Pass as `cursor` for the next page; null on the last page.'),
+  },
+  { title: 'TaxInvoicePage', additionalProperties: false },
+);
+
+export const DueDateQuery = Type.Object(
+  { date: Type.String({ format: 'date', description: 'A write date.',
+    examples: ['2026-11-20'] }) },
+  { additionalProperties: false },
+);
+
+export const DueDate = Type.Object(
+  { issueDueDate: Type.String({ format: 'date', description: 'The last day an invoice with ' +
+    'that write date may be issued.' }) },
+  { title: 'TaxInvoiceIssueDueDate', additionalProperties: false,
+    examples: [{ issueDueDate: '2026-12-10' }] },
+);

@@ -1,0 +1,150 @@
+import { and, asc, eq, gt, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import type { Environment } from '../../platform/accounts/keys.ts';
+import type { Executor } from '../../platform/db/connect.ts';
+import type { TaxInvoiceStatus } from './invoice-schema.ts';
+import { taxInvoices, taxInvoiceStatusChanges } from './schema.ts';
+
+// SQL of the tax-invoices area. Every read by issuance key for a client filters by the caller's
+// account and environment; documents of another scope are simply not found. Status changes are
+// conditional updates, so of two racing changes exactly one finds the status it expects.
+
+export type Scope = { accountId: string; environment: Environment };
+export type TaxInvoiceRow = typeof taxInvoices.$inferSelect;
+export type NewTaxInvoiceRow = typeof taxInvoices.$inferInsert;
+export type StatusChangeRow = typeof taxInvoiceStatusChanges.$inferSelect;
+
+// Who changed a document's status, for its history.
+export type Actor = 'API' | 'JOB' | 'APPROVAL_PAGE' | 'EMAIL';
+
+const inScope = (scope: Scope) => and(
+  eq(taxInvoices.accountId, scope.accountId),
+  eq(taxInvoices.environment, scope.environment),
+);
+
+export async function insertInvoices(
+  tx: Executor,
+  rows: NewTaxInvoiceRow[],
+  actor: Actor,
+): Promise<TaxInvoiceRow[]> {
+  const inserted = await tx.insert(taxInvoices).values(rows).returning();
+  await tx.insert(taxInvoiceStatusChanges).values(inserted.map((row) => ({
+    issuanceKey: row.issuanceKey, fromStatus: null, toStatus: row.status, actor,
+  })));
+  return inserted;
+}
+
+export type Transition = {
+  issuanceKey: string;
+  from: readonly TaxInvoiceStatus[];
+  to: TaxInvoiceStatus;
+  actor: Actor;
+  message?: string | null;
+  // Columns that change with the status (approval number, signature, failure …).
+  changes?: Partial<Omit<NewTaxInvoiceRow, 'issuanceKey' | 'status'>>;
+};
+
+// Moves a document from one of `from` to `to` and records it; null when its status is not one of
+// `from` (another change won, or the change does not apply).
+export async function transition(tx: Executor, change: Transition): Promise<TaxInvoiceRow | null> {
+  const [current] = await tx.select({ status: taxInvoices.status }).from(taxInvoices)
+    .where(and(
+      eq(taxInvoices.issuanceKey, change.issuanceKey),
+      inArray(taxInvoices.status, [...change.from]),
+    ))
+    .for('update');
+  if (current === undefined) return null;
+  const [row] = await tx.update(taxInvoices)
+    .set({ ...change.changes, status: change.to, updatedAt: sql`now()` })
+    .where(eq(taxInvoices.issuanceKey, change.issuanceKey))
+    .returning();
+  await tx.insert(taxInvoiceStatusChanges).values({
+    issuanceKey: change.issuanceKey,
+    fromStatus: current.status,
+    toStatus: change.to,
+    actor: change.actor,
+    message: change.message ?? null,
+  });
+  return row!;
+}
+
+export async function findInvoice(
+  tx: Executor,
+  scope: Scope,
+  issuanceKey: string,
+): Promise<TaxInvoiceRow | null> {
+  const [row] = await tx.select().from(taxInvoices)
+    .where(and(inScope(scope), eq(taxInvoices.issuanceKey, issuanceKey))).limit(1);
+  return row ?? null;
+}
+
+// For jobs and hosted pages, which act on a document their data names rather than for a caller.
+export async function findInvoiceByKey(
+  tx: Executor,
+  issuanceKey: string,
+): Promise<TaxInvoiceRow | null> {
+  const [row] = await tx.select().from(taxInvoices)
+    .where(eq(taxInvoices.issuanceKey, issuanceKey)).limit(1);
+  return row ?? null;
+}
+
+// The documents a request with this reference id made, in the order they were made.
+export async function findByReferenceId(
+  tx: Executor,
+  apiKeyId: string,
+  referenceId: string,
+): Promise<TaxInvoiceRow[]> {
+  return tx.select().from(taxInvoices)
+    .where(and(eq(taxInvoices.apiKeyId, apiKeyId),
+      eq(taxInvoices.clientReferenceId, referenceId)))
+    .orderBy(asc(taxInvoices.sequence));
+}
+
+export async function findStatusChanges(
+  tx: Executor,
+  issuanceKey: string,
+): Promise<StatusChangeRow[]> {
+  return tx.select().from(taxInvoiceStatusChanges)
+    .where(eq(taxInvoiceStatusChanges.issuanceKey, issuanceKey))
+    .orderBy(asc(taxInvoiceStatusChanges.id));
+}
+
+export type ListFilters = {
+  writeDateFrom?: string | undefined;
+  writeDateTo?: string | undefined;
+  statuses?: readonly TaxInvoiceStatus[] | undefined;
+  counterpartNumber?: string | undefined;
+  issuerId?: string | undefined;
+  afterSequence?: number | undefined;
+};
+
+// A page in creation order. The filters are all optional and combine with "and".
+export async function listInvoices(
+  tx: Executor,
+  scope: Scope,
+  filters: ListFilters,
+  limit: number,
+): Promise<TaxInvoiceRow[]> {
+  const conditions: Array<SQL | undefined> = [inScope(scope)];
+  if (filters.writeDateFrom) conditions.push(gte(taxInvoices.writeDate, filters.writeDateFrom));
+  if (filters.writeDateTo) conditions.push(lte(taxInvoices.writeDate, filters.writeDateTo));
+  if (filters.statuses?.length) conditions.push(inArray(taxInvoices.status, [...filters.statuses]));
+  if (filters.counterpartNumber) {
+    conditions.push(eq(taxInvoices.counterpartNumber, filters.counterpartNumber));
+  }
+  if (filters.issuerId) conditions.push(eq(taxInvoices.issuerId, filters.issuerId));
+  if (filters.afterSequence !== undefined) {
+    conditions.push(gt(taxInvoices.sequence, filters.afterSequence));
+  }
+  return tx.select().from(taxInvoices).where(and(...conditions))
+    .orderBy(asc(taxInvoices.sequence)).limit(limit);
+}
+
+// Amendments already made of an original, to refuse a second termination or double-issuance.
+export async function findAmendments(
+  tx: Executor,
+  originalIssuanceKey: string,
+): Promise<TaxInvoiceRow[]> {
+  return tx.select().from(taxInvoices)
+    .where(eq(taxInvoices.originalIssuanceKey, originalIssuanceKey))
+    .orderBy(asc(taxInvoices.sequence));
+}

@@ -1,0 +1,64 @@
+import { postJson } from '../http.ts';
+import {
+  APPROVAL_NUMBER_PATTERN,
+  TRANSMISSION_UNAVAILABLE,
+  type InvoiceTransmitter,
+  type TransmissionResult,
+} from './index.ts';
+
+// The tax authority of live keys. Transmitting e-tax invoices needs an accredited system (ASP),
+// which has no public contract, so etax talks to an operator-run gateway
+// (TAX_INVOICE_GATEWAY_URL) over a small JSON contract, documented in docs/tax-invoices.md:
+//   POST {TAX_INVOICE_GATEWAY_URL}/taxInvoices:transmit  {issuanceKey, writeDate, supplierNumber,
+//     recipientNumber, signedDocument, signature, certificate}
+//   200 {"result":"ACCEPTED","ntsTransactionId":"<24 digits>"}
+//     | {"result":"REJECTED","code":"…","message":"…"}
+// Anything else (another status or body, a network error, a timeout) is `unavailable`.
+
+const RESPONSE_BYTES_MAX = 16_384;
+const REJECTION_TEXT_LENGTH_MAX = 500;
+
+function boundedText(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const trimmed = value.trim();
+  return trimmed.length > 0 && trimmed.length <= REJECTION_TEXT_LENGTH_MAX ? trimmed : null;
+}
+
+export function parseTransmissionAnswer(text: string): TransmissionResult | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return null;
+  const answer = parsed as Record<string, unknown>;
+  if (answer.result === 'ACCEPTED' && typeof answer.ntsTransactionId === 'string' &&
+    APPROVAL_NUMBER_PATTERN.test(answer.ntsTransactionId)) {
+    return { kind: 'accepted', ntsTransactionId: answer.ntsTransactionId };
+  }
+  const code = boundedText(answer.code);
+  const message = boundedText(answer.message);
+  if (answer.result === 'REJECTED' && code !== null && message !== null) {
+    return { kind: 'rejected', code, message };
+  }
+  return null;
+}
+
+export function createGatewayTransmitter(options: {
+  gatewayUrl: string;
+  timeoutMs: number;
+}): InvoiceTransmitter {
+  const url = `${options.gatewayUrl.replace(/\/+$/, '')}/taxInvoices:transmit`;
+  return {
+    async transmit(request, signal) {
+      try {
+        const text = await postJson({ url, body: request, signal, timeoutMs: options.timeoutMs,
+          responseBytesMax: RESPONSE_BYTES_MAX });
+        return (text === null ? null : parseTransmissionAnswer(text)) ?? TRANSMISSION_UNAVAILABLE;
+      } catch {
+        return TRANSMISSION_UNAVAILABLE;
+      }
+    },
+  };
+}

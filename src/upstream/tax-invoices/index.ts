@@ -1,0 +1,34 @@
+// Transmission of issued tax invoices to the tax authority (docs/tax-invoices.md §
+// Transmission). An issued invoice is sent once it has been signed; the answer is the 24-digit
+// approval number (국세청 승인번호, domain facts §4.2), a rejection, or `unavailable` (any trouble
+// reaching the authority), which the caller retries later. Two implementations exist: sandbox.ts
+// for test keys and gateway.ts for live keys.
+//
+// A transmission is idempotent by issuance key: sending the same document again, after a crash
+// between the call and recording its answer, gives the same approval number.
+
+export type TransmissionRequest = {
+  issuanceKey: string;
+  // `YYYY-MM-DD`, the invoice's write date; approval numbers start with it.
+  writeDate: string;
+  supplierNumber: string;
+  recipientNumber: string;
+  // The canonical document that was signed, its signature (base64) and the signing
+  // certificate (DER, base64).
+  signedDocument: string;
+  signature: string;
+  certificate: string;
+};
+
+export type TransmissionResult =
+  | { kind: 'accepted'; ntsTransactionId: string }
+  | { kind: 'rejected'; code: string; message: string }
+  | { kind: 'unavailable' };
+
+export type InvoiceTransmitter = {
+  transmit(request: TransmissionRequest, signal: AbortSignal): Promise<TransmissionResult>;
+};
+
+export const TRANSMISSION_UNAVAILABLE: TransmissionResult = Object.freeze({ kind: 'unavailable' });
+
+export const APPROVAL_NUMBER_PATTERN = /^[0-9]{24}$/;
