@@ -1,0 +1,39 @@
+// Checks on text people type into documents that go to the tax authority. The authority's forms
+// and the character sets its systems use hold only the Basic Multilingual Plane (U+0000–U+FFFF),
+// so an emoji or a rare CJK extension character in a name cannot be put on a tax invoice.
+// Imports nothing from the rest of the code.
+
+export type NonBmpCharacter = {
+  // Position in UTF-16 code units, as String.prototype.indexOf counts.
+  index: number;
+  codePoint: number;
+};
+
+const BMP_LAST_CODE_POINT = 0xffff;
+const SURROGATE_FIRST = 0xd800;
+const SURROGATE_LAST = 0xdfff;
+
+// The first character outside the BMP, or null when there is none. A lone surrogate (half of a
+// pair, which JSON can carry as `"\ud83d"`) counts too: it is not a character at all and no
+// character set can encode it.
+export function firstNonBmpCharacter(text: string): NonBmpCharacter | null {
+  let index = 0;
+  for (const character of text) {
+    const codePoint = character.codePointAt(0)!;
+    const isLoneSurrogate = codePoint >= SURROGATE_FIRST && codePoint <= SURROGATE_LAST;
+    if (codePoint > BMP_LAST_CODE_POINT || isLoneSurrogate) return { index, codePoint };
+    index += character.length;
+  }
+  return null;
+}
+
+// `U+1F600`, the way Unicode names a code point, for messages.
+export function formatCodePoint(codePoint: number): string {
+  return `U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+// True when the text has no characters other than whitespace, counting the ideographic space
+// (U+3000) of Korean input methods and the no-break space as whitespace.
+export function isBlank(text: string): boolean {
+  return text.trim().length === 0;
+}

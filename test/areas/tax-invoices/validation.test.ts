@@ -1,0 +1,452 @@
+// The rules between the fields of a tax invoice document (validation.ts). Each rule has a
+// failing example that names the field and the code it answers with, and the documents the
+// rules must let through pass: taxable, zero-rated, tax-exempt, an amendment with negative
+// amounts, a thirteen-digit recipient, and deadlines on the 10th, after a weekend and after a
+// holiday. The result is checked too: optional fields come back as null, strings as sent.
+import { describe, expect, it } from 'vitest';
+import {
+  computeTotals,
+  validateInvoice,
+  type ValidationContext,
+} from '../../../src/areas/tax-invoices/validation.ts';
+import {
+  AMOUNT_ABS_MAX,
+  ITEMS_MAX,
+  type Invoice,
+} from '../../../src/areas/tax-invoices/invoice-schema.ts';
+import { ApiError } from '../../../src/platform/errors.ts';
+
+const SUPPLIER_NUMBER = '1248100998';
+const RECIPIENT_NUMBER = '2208162517';
+
+const CONTEXT: ValidationContext = {
+  today: '2026-11-22',
+  supplier: { identificationNumber: SUPPLIER_NUMBER, taxRegistrationId: null },
+  amounts: 'forward',
+  deadline: 'enforced',
+};
+
+const BASE: Invoice = {
+  date: '2026-11-20',
+  purpose: 'CLAIM',
+  supplier: {
+    identificationNumber: SUPPLIER_NUMBER,
+    organizationName: '주식회사 이택스',
+    representativeName: '홍길동',
+    manager: { email: 'tax@etax.example', name: '김담당' },
+  },
+  supplied: {
+    identificationNumber: RECIPIENT_NUMBER,
+    organizationName: '주식회사 받는곳',
+    representativeName: '이대표',
+    managers: [{ email: 'ap@buyer.example' }],
+  },
+  items: [
+    { date: '2026-11-20', name: '클라우드 사용료', supplyCost: 100_000, tax: 10_000 },
+    { date: '2026-11-01', name: '설치비', supplyCost: 50_000, tax: 5_000 },
+  ],
+};
+
+// A copy of the base document, changed by `edit`.
+function build(edit: (invoice: Invoice) => void = () => {}): Invoice {
+  const invoice = structuredClone(BASE);
+  edit(invoice);
+  return invoice;
+}
+
+function failure(invoice: Invoice, context: Partial<ValidationContext> = {}): ApiError {
+  try {
+    validateInvoice(invoice, { ...CONTEXT, ...context });
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error('validateInvoice accepted the document');
+}
+
+function expectInvalid(error: ApiError, message: string | RegExp) {
+  expect(error.code).toBe('INVALID_REQUEST');
+  expect(error.status).toBe(400);
+  if (typeof message === 'string') expect(error.message).toBe(message);
+  else expect(error.message).toMatch(message);
+}
+
+describe('validating a tax invoice', () => {
+  describe('documents that pass', () => {
+    it('returns a taxable invoice with its totals, deadline and counterpart', () => {
+      const result = validateInvoice(build(), CONTEXT);
+      expect(result.taxType).toBe('TAXABLE');
+      expect(result.totals).toEqual({ supplyCost: 150_000, tax: 15_000, total: 165_000 });
+      expect(result.issueDeadline).toBe('2026-12-10');
+      expect(result.counterpartNumber).toBe(RECIPIENT_NUMBER);
+    });
+
+    it('returns absent optional fields as null and strings exactly as sent', () => {
+      const invoice = build((draft) => {
+        draft.supplier.representativeName = ' 홍길동 ';
+        draft.items[0]!.specification = '월 구독';
+      });
+      const result = validateInvoice(invoice, CONTEXT);
+      expect(result.invoice).toEqual({
+        date: '2026-11-20',
+        purpose: 'CLAIM',
+        supplier: {
+          identificationNumber: SUPPLIER_NUMBER, taxRegistrationId: null,
+          organizationName: '주식회사 이택스', representativeName: ' 홍길동 ',
+          address: null, businessType: null, businessItem: null,
+          manager: { email: 'tax@etax.example', name: '김담당', telephone: null },
+        },
+        supplied: {
+          identificationNumber: RECIPIENT_NUMBER, taxRegistrationId: null,
+          organizationName: '주식회사 받는곳', representativeName: '이대표',
+          address: null, businessType: null, businessItem: null,
+          managers: [{ email: 'ap@buyer.example', name: null, telephone: null }],
+        },
+        items: [
+          { date: '2026-11-20', name: '클라우드 사용료', specification: '월 구독', quantity: null,
+            unitPrice: null, supplyCost: 100_000, tax: 10_000, description: null },
+          { date: '2026-11-01', name: '설치비', specification: null, quantity: null,
+            unitPrice: null, supplyCost: 50_000, tax: 5_000, description: null },
+        ],
+        description: null,
+      });
+      expect(invoice.supplier.address).toBeUndefined(); // The input is left alone.
+    });
+
+    it('accepts a zero-rated invoice whose every tax is 0', () => {
+      const result = validateInvoice(build((draft) => {
+        for (const item of draft.items) item.tax = 0;
+      }), CONTEXT);
+      expect(result.taxType).toBe('TAXABLE');
+      expect(result.totals).toEqual({ supplyCost: 150_000, tax: 0, total: 150_000 });
+    });
+
+    it('accepts a tax-exempt invoice whose every tax is null, with a tax total of 0', () => {
+      const result = validateInvoice(build((draft) => {
+        for (const item of draft.items) item.tax = null;
+      }), CONTEXT);
+      expect(result.taxType).toBe('TAX_FREE');
+      expect(result.totals).toEqual({ supplyCost: 150_000, tax: 0, total: 150_000 });
+    });
+
+    it('accepts negative amounts on an amendment', () => {
+      const result = validateInvoice(build((draft) => {
+        draft.items[0]!.supplyCost = -100_000;
+        draft.items[0]!.tax = -10_000;
+        draft.items[1]!.supplyCost = 20_000;
+        draft.items[1]!.tax = 0;
+      }), { ...CONTEXT, amounts: 'amendment' });
+      expect(result.totals).toEqual({ supplyCost: -80_000, tax: -10_000, total: -90_000 });
+    });
+
+    it('accepts an amendment whose supply costs cancel out when the tax changes', () => {
+      const result = validateInvoice(build((draft) => {
+        draft.items[0]!.supplyCost = 1_000;
+        draft.items[0]!.tax = 100;
+        draft.items[1]!.supplyCost = -1_000;
+        draft.items[1]!.tax = 0;
+      }), { ...CONTEXT, amounts: 'amendment' });
+      expect(result.totals).toEqual({ supplyCost: 0, tax: 100, total: 100 });
+    });
+
+    it('accepts a thirteen-digit recipient number without a checksum', () => {
+      const result = validateInvoice(build((draft) => {
+        draft.supplied.identificationNumber = '9001015234567';
+      }), CONTEXT);
+      expect(result.counterpartNumber).toBe('9001015234567');
+    });
+
+    it('accepts a supplier sub-place that matches the issuer, sent or left out as null', () => {
+      const issuer = { identificationNumber: SUPPLIER_NUMBER, taxRegistrationId: '0001' };
+      const withPlace = build((draft) => { draft.supplier.taxRegistrationId = '0001'; });
+      expect(validateInvoice(withPlace, { ...CONTEXT, supplier: issuer }).taxType).toBe('TAXABLE');
+      const withNull = build((draft) => { draft.supplier.taxRegistrationId = null; });
+      expect(validateInvoice(withNull, CONTEXT).invoice.supplier.taxRegistrationId).toBeNull();
+    });
+
+    it('accepts the same registration number at another sub-place as the recipient', () => {
+      const invoice = build((draft) => {
+        draft.supplied.identificationNumber = SUPPLIER_NUMBER;
+        draft.supplied.taxRegistrationId = '0002';
+      });
+      expect(validateInvoice(invoice, CONTEXT).counterpartNumber).toBe(SUPPLIER_NUMBER);
+    });
+
+    it('accepts two managers with different emails and the write date of today', () => {
+      const invoice = build((draft) => {
+        draft.date = '2026-11-22';
+        draft.supplied.managers.push({ email: 'cc@buyer.example', name: null });
+      });
+      expect(validateInvoice(invoice, CONTEXT).invoice.supplied.managers).toHaveLength(2);
+    });
+  });
+
+  describe('the issue deadline', () => {
+    const dated = (date: string) => build((draft) => {
+      draft.date = date;
+      for (const item of draft.items) item.date = date;
+    });
+
+    it.each([
+      ['2026-10-31', '2026-11-10', 'exactly on the 10th'],
+      ['2026-09-15', '2026-10-12', 'moved past Saturday 10-10 and Sunday 10-11'],
+      ['2026-12-31', '2027-01-11', 'moved into the next year past Sunday 01-10'],
+      ['2024-01-31', '2024-02-13', 'moved past Seollal and its substitute day'],
+      ['2027-09-30', '2027-10-12', 'moved past the substitute day for 한글날'],
+    ])('accepts %s until %s (%s) and refuses it the day after', (date, deadline) => {
+      expect(validateInvoice(dated(date), { ...CONTEXT, today: deadline }).issueDeadline)
+        .toBe(deadline);
+      const dayAfter = new Date(Date.parse(`${deadline}T00:00:00Z`) + 86_400_000)
+        .toISOString().slice(0, 10);
+      expectInvalid(failure(dated(date), { today: dayAfter }),
+        `body.date ${date} is past its issue deadline of ${deadline} (the 10th of the next ` +
+        'month, moved to the next business day when that is not one).');
+    });
+
+    it('lets an amendment document through after the deadline when told to ignore it', () => {
+      const context = { ...CONTEXT, amounts: 'amendment', deadline: 'ignored' } as const;
+      const result = validateInvoice(dated('2026-01-15'), context);
+      expect(result.issueDeadline).toBe('2026-02-10');
+    });
+  });
+
+  describe('dates', () => {
+    it('refuses a write date that is not a calendar date', () => {
+      expectInvalid(failure(build((draft) => { draft.date = '2026-02-30'; })),
+        'body.date is not a calendar date.');
+    });
+
+    it('refuses a write date after today, even when the deadline is ignored', () => {
+      const message = 'body.date must not be after today (2026-11-22 in Korea).';
+      const tomorrow = build((draft) => { draft.date = '2026-11-23'; });
+      expectInvalid(failure(tomorrow), message);
+      expectInvalid(failure(tomorrow, { deadline: 'ignored' }), message);
+    });
+
+    it('refuses an item date that is not a calendar date', () => {
+      expectInvalid(failure(build((draft) => { draft.items[1]!.date = '2026-11-31'; })),
+        'body.items[1].date is not a calendar date.');
+    });
+
+    it.each([
+      ['2026-10-31', 'the month before'],
+      ['2025-11-20', 'the same month of another year'],
+    ])('refuses an item date of %s (%s)', (date) => {
+      expectInvalid(failure(build((draft) => { draft.items[1]!.date = date; })),
+        'body.items[1].date must be in the month of body.date (2026-11).');
+    });
+
+    it('refuses an item date after the write date', () => {
+      expectInvalid(failure(build((draft) => { draft.items[0]!.date = '2026-11-21'; })),
+        'body.items[0].date must not be after body.date.');
+    });
+  });
+
+  describe('the supplier', () => {
+    it('refuses a number that fails the checksum with INVALID_BUSINESS_REGISTRATION_NUMBER', () => {
+      const error = failure(build((draft) => {
+        draft.supplier.identificationNumber = '1248100999';
+      }), { supplier: { identificationNumber: '1248100999', taxRegistrationId: null } });
+      expect(error.code).toBe('INVALID_BUSINESS_REGISTRATION_NUMBER');
+      expect(error.message).toBe('body.supplier.identificationNumber does not pass the ' +
+        'business registration number checksum.');
+    });
+
+    it('refuses a valid number other than the issuer of the Supplier-Key', () => {
+      expectInvalid(failure(build((draft) => {
+        draft.supplier.identificationNumber = '1208147521';
+      })), 'body.supplier.identificationNumber must be the number of the issuer named by ' +
+        'Supplier-Key: the supplier must be that issuer.');
+    });
+
+    it('refuses a missing sub-place when the issuer has one', () => {
+      expectInvalid(failure(build(), {
+        supplier: { identificationNumber: SUPPLIER_NUMBER, taxRegistrationId: '0001' },
+      }), 'body.supplier.taxRegistrationId must be 0001, that of the issuer named by ' +
+        'Supplier-Key: the supplier must be that issuer.');
+    });
+
+    it('refuses a sub-place when the issuer has none', () => {
+      expectInvalid(failure(build((draft) => { draft.supplier.taxRegistrationId = '0002'; })),
+        /^body\.supplier\.taxRegistrationId must be null, that of the issuer named by/);
+    });
+  });
+
+  describe('the recipient', () => {
+    it('refuses a ten-digit number that fails the checksum', () => {
+      const error = failure(build((draft) => {
+        draft.supplied.identificationNumber = '2208162518';
+      }));
+      expect(error.code).toBe('INVALID_BUSINESS_REGISTRATION_NUMBER');
+      expect(error.message).toBe('body.supplied.identificationNumber does not pass the ' +
+        'business registration number checksum.');
+    });
+
+    it.each([
+      [undefined, undefined], [null, undefined], ['0003', '0003'],
+    ])('refuses the supplier itself (sub-places %j and %j)', (supplierPlace, suppliedPlace) => {
+      const invoice = build((draft) => {
+        draft.supplier.taxRegistrationId = supplierPlace;
+        draft.supplied.identificationNumber = SUPPLIER_NUMBER;
+        draft.supplied.taxRegistrationId = suppliedPlace;
+      });
+      const issuer = {
+        identificationNumber: SUPPLIER_NUMBER, taxRegistrationId: suppliedPlace ?? null,
+      };
+      expectInvalid(failure(invoice, { supplier: issuer }), 'body.supplied must be a business ' +
+        'other than body.supplier: both have the same identificationNumber and taxRegistrationId.');
+    });
+
+    it('refuses two managers with one email, whatever its case', () => {
+      expectInvalid(failure(build((draft) => {
+        draft.supplied.managers.push({ email: 'AP@Buyer.example' });
+      })), 'body.supplied.managers[1].email must differ from body.supplied.managers[0].email.');
+    });
+  });
+
+  describe('tax type and amounts', () => {
+    it('refuses an integer tax among null ones', () => {
+      expectInvalid(failure(build((draft) => { draft.items[0]!.tax = null; })),
+        'body.items[1].tax must be null like body.items[0].tax: every item of a tax-exempt ' +
+        'invoice has a null tax.');
+    });
+
+    it('refuses a null tax among integer ones', () => {
+      expectInvalid(failure(build((draft) => { draft.items[1]!.tax = null; })),
+        /^body\.items\[1\]\.tax must be an integer like body\.items\[0\]\.tax: every item/);
+    });
+
+    it('refuses a negative supply cost outside an amendment', () => {
+      expectInvalid(failure(build((draft) => {
+        draft.items[1]!.supplyCost = -50_000;
+        draft.items[1]!.tax = 0;
+      })), 'body.items[1].supplyCost must not be negative; only an amendment may carry ' +
+        'negative amounts.');
+    });
+
+    it('refuses a negative tax outside an amendment', () => {
+      expectInvalid(failure(build((draft) => { draft.items[1]!.tax = -5_000; })),
+        'body.items[1].tax must not be negative; only an amendment may carry negative amounts.');
+    });
+
+    it('refuses a tax above the supply cost on a forward issuance', () => {
+      expectInvalid(failure(build((draft) => { draft.items[0]!.tax = 100_001; })),
+        'body.items[0].tax must not exceed body.items[0].supplyCost.');
+    });
+
+    it('refuses a forward issuance whose supply costs are all 0', () => {
+      expectInvalid(failure(build((draft) => {
+        for (const item of draft.items) {
+          item.supplyCost = 0;
+          item.tax = 0;
+        }
+      })), 'body.items must have a supply cost total above 0.');
+    });
+
+    it.each([
+      [-1_000, 100], [1_000, -100], [0, 100],
+    ])('refuses an amendment item with supply cost %i and tax %i of opposite sign',
+      (supplyCost, tax) => {
+        expectInvalid(failure(build((draft) => {
+          draft.items[1]!.supplyCost = supplyCost;
+          draft.items[1]!.tax = tax;
+        }), { amounts: 'amendment' }),
+        'body.items[1].tax must have the sign of body.items[1].supplyCost, or be 0.');
+      });
+
+    it('refuses an amendment item whose tax exceeds its supply cost in absolute value', () => {
+      expectInvalid(failure(build((draft) => {
+        draft.items[0]!.supplyCost = -1_000;
+        draft.items[0]!.tax = -1_001;
+      }), { amounts: 'amendment' }),
+      'body.items[0].tax must not exceed body.items[0].supplyCost in absolute value.');
+    });
+
+    it('refuses an amendment that changes neither total', () => {
+      expectInvalid(failure(build((draft) => {
+        draft.items[0]!.supplyCost = -1_000;
+        draft.items[0]!.tax = -100;
+        draft.items[1]!.supplyCost = 1_000;
+        draft.items[1]!.tax = 100;
+      }), { amounts: 'amendment' }),
+      'body.items must change the supply cost or the tax: both totals are 0.');
+    });
+
+    it('does not compare the supply cost with quantity × unit price', () => {
+      const result = validateInvoice(build((draft) => {
+        draft.items[0]!.quantity = 3;
+        draft.items[0]!.unitPrice = 1;
+      }), CONTEXT);
+      expect(result.totals.supplyCost).toBe(150_000);
+    });
+  });
+
+  describe('text', () => {
+    it.each([
+      ['body.items[1].name', (draft: Invoice) => { draft.items[1]!.name = '설치비 🔧'; }, 'U+1F527', 4],
+      ['body.supplier.manager.name', (draft: Invoice) => { draft.supplier.manager.name = '김😀'; },
+        'U+1F600', 1],
+      ['body.supplied.managers[0].email', (draft: Invoice) => {
+        draft.supplied.managers[0]!.email = 'a😀@buyer.example';
+      }, 'U+1F600', 1],
+      ['body.description', (draft: Invoice) => { draft.description = '𠀀'; }, 'U+20000', 0],
+      ['body.supplied.address', (draft: Invoice) => { draft.supplied.address = '서울\ud83d'; },
+        'U+D83D', 2],
+    ])('refuses a character outside the BMP in %s', (path, edit, codePoint, index) => {
+      expectInvalid(failure(build(edit)), `${path} contains ${codePoint} at position ${index}, ` +
+        'a character outside the Basic Multilingual Plane (such as an emoji); such characters ' +
+        'cannot be put on a tax invoice.');
+    });
+
+    it.each([
+      ['body.supplier.representativeName', (draft: Invoice) => {
+        draft.supplier.representativeName = '   ';
+      }],
+      ['body.supplied.managers[0].telephone', (draft: Invoice) => {
+        draft.supplied.managers[0]!.telephone = '  ';
+      }],
+      ['body.items[0].specification', (draft: Invoice) => {
+        draft.items[0]!.specification = '\u3000';
+      }],
+    ])('refuses a blank %s', (path, edit) => {
+      expectInvalid(failure(build(edit)), `${path} must not be blank.`);
+    });
+  });
+
+  describe('which error wins', () => {
+    it('reports text before dates, dates before parties and parties before amounts', () => {
+      const invoice = build((draft) => {
+        draft.items[0]!.tax = -1;
+        draft.supplied.identificationNumber = '2208162518';
+        draft.date = '2026-11-23';
+        draft.description = '😀';
+      });
+      expect(failure(invoice).message).toMatch(/^body\.description contains/);
+      invoice.description = null;
+      expect(failure(invoice).message).toMatch(/^body\.date must not be after today/);
+      invoice.date = '2026-11-20';
+      expect(failure(invoice).code).toBe('INVALID_BUSINESS_REGISTRATION_NUMBER');
+      invoice.supplied.identificationNumber = RECIPIENT_NUMBER;
+      expect(failure(invoice).message).toMatch(/^body\.items\[0\]\.tax must not be negative/);
+    });
+  });
+});
+
+describe('computeTotals', () => {
+  it('adds supply costs and taxes, counting a null tax as 0', () => {
+    const items = build((draft) => { draft.items[1]!.tax = null; }).items;
+    expect(computeTotals(items)).toEqual({ supplyCost: 150_000, tax: 10_000, total: 160_000 });
+  });
+
+  it('stays exact at the largest amounts the schema allows', () => {
+    const item = { date: '2026-11-20', name: 'x', supplyCost: AMOUNT_ABS_MAX, tax: AMOUNT_ABS_MAX };
+    const totals = computeTotals(Array.from({ length: ITEMS_MAX }, () => item));
+    expect(totals.total).toBe(2 * ITEMS_MAX * AMOUNT_ABS_MAX);
+    expect(Number.isSafeInteger(totals.total)).toBe(true);
+  });
+
+  it('refuses an amount that is not a safe integer, a programming error', () => {
+    const item = { date: '2026-11-20', name: 'x', supplyCost: 0.5, tax: 0 };
+    expect(() => computeTotals([item])).toThrow();
+  });
+});
