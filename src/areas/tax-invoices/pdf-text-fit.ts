@@ -34,7 +34,12 @@ const WRAP_MODES: readonly WrapMode[] = ['words', 'syllables'];
 export function fitText(request: FitRequest, measure: MeasureText): FittedText {
   assert(request.fontSizeMin > 0);
   assert(request.fontSizeMin <= request.fontSizeMax);
+  const inkOnly = request.text.replace(/\s+/g, '');
   for (let size = request.fontSizeMax; size >= request.fontSizeMin; size -= FONT_SIZE_STEP) {
+    // Wrapping is the costly step; skip sizes at which the text is longer than all lines end to
+    // end, since no way of breaking it could fit.
+    const lineHeight = size * request.lineHeightRatio;
+    if (measure(inkOnly, size) > request.widthPoints * linesMax(request, lineHeight)) continue;
     for (const mode of request.wrap ? WRAP_MODES : ['words' as const]) {
       const candidate = layOut(request, size, mode, measure);
       if (candidate.fits) return candidate.text;
