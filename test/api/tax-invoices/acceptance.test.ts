@@ -21,7 +21,7 @@ let accountId: string;
 let supplier: Supplier;
 
 beforeAll(async () => {
-  app = await createTestApp();
+  app = await createTestApp({ jobs: true, env: { WORKERS_ENABLED: 'false' } });
   const account = await app.createAccount();
   key = account.keys.test;
   accountId = account.accountId;
@@ -192,7 +192,8 @@ describe('refusing bad input with nothing charged or made', () => {
 
 describe('charging', () => {
   it('402 PAYMENT_REQUIRED when the test balance cannot pay, with nothing made', async () => {
-    const poor = await createTestApp({ env: { TEST_SIGNUP_POINTS: '50' } });
+    const poor = await createTestApp({ jobs: true,
+      env: { WORKERS_ENABLED: 'false', TEST_SIGNUP_POINTS: '50' } });
     try {
       const account = await poor.createAccount();
       const mine = await registerSupplier(poor, account.keys.test);

@@ -134,6 +134,8 @@ export async function waitForStatus(
   issuanceKey: string,
   statuses: string[],
 ): Promise<TaxInvoiceView> {
-  return pollUntil(() => getInvoice(app, key, issuanceKey),
-    (invoice) => statuses.includes(invoice.status));
+  const invoice = await pollUntil(() => getInvoice(app, key, issuanceKey),
+    (seen) => statuses.includes(seen.status));
+  expect(statuses).toContain(invoice.status);
+  return invoice;
 }
