@@ -145,25 +145,32 @@ async function settleTransmission(
 
 // pg-boss reruns a job whose worker died (expiry) or threw; the steps above make that harmless.
 const JOB_OPTIONS = { retryLimit: 10, retryDelay: 2, retryBackoff: true, expireInSeconds: 120 };
+const JOBS_PER_FETCH = 20;
+
+// The jobs of one fetch run side by side: a transmission mostly waits on the authority. If any
+// fails, pg-boss retries the whole fetch, which finds the finished ones already done.
+async function runAll<Data>(jobs: PgBoss.Job<Data>[], run: (data: Data) => Promise<void>) {
+  const results = await Promise.allSettled(jobs.map((job) => run(job.data)));
+  const failure = results.find((result) => result.status === 'rejected');
+  if (failure) throw failure.reason;
+}
 
 export function processingJobDefinitions(deps: ProcessingDeps): JobDefinition[] {
   const issuance: JobDefinition<IssuanceJobData> = {
     queue: ISSUANCE_QUEUE,
     options: JOB_OPTIONS,
-    batchSize: 20,
+    batchSize: JOBS_PER_FETCH,
     pollingIntervalSeconds: 0.5,
-    async work(jobs: PgBoss.Job<IssuanceJobData>[]) {
-      for (const job of jobs) await issueDocument(deps, job.data.issuanceKey);
-    },
+    work: (jobs: PgBoss.Job<IssuanceJobData>[]) =>
+      runAll(jobs, (data) => issueDocument(deps, data.issuanceKey)),
   };
   const transmission: JobDefinition<TransmissionJobData> = {
     queue: TRANSMISSION_QUEUE,
     options: JOB_OPTIONS,
-    batchSize: 20,
+    batchSize: JOBS_PER_FETCH,
     pollingIntervalSeconds: 0.5,
-    async work(jobs: PgBoss.Job<TransmissionJobData>[]) {
-      for (const job of jobs) await transmitDocument(deps, job.data);
-    },
+    work: (jobs: PgBoss.Job<TransmissionJobData>[]) =>
+      runAll(jobs, (data) => transmitDocument(deps, data)),
   };
   return [issuance, transmission] as JobDefinition[];
 }
