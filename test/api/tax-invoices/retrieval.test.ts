@@ -53,7 +53,8 @@ describe('GET /v1/taxInvoices/{issuanceKey}', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({
       issuanceKey: keys[0], status: 'PENDING', ntsTransactionId: null, issuedAt: null,
-      invoice: { purpose: 'CLAIM', supplier: { identificationNumber: supplier.identificationNumber },
+      invoice: { purpose: 'CLAIM',
+        supplier: { identificationNumber: supplier.identificationNumber },
         supplied: { identificationNumber: RECIPIENT_NUMBER } },
       issuerId: supplier.issuerId, amendment: null, failure: null,
       totals: { supplyCost: 200_000, tax: 20_000, total: 220_000 },
