@@ -160,6 +160,15 @@ describe('the gateway transmitter', () => {
     ['REJECTED without a message', ok({ result: 'REJECTED', code: 'NTS_REJECTED' })],
     ['REJECTED with a code of 501 characters', ok({ result: 'REJECTED', code: 'C'.repeat(501),
       message: 'rejected' })],
+    // PostgreSQL cannot store these in the document's failure or the failure event.
+    ['REJECTED with a NUL in the message', ok({ result: 'REJECTED', code: 'NTS_REJECTED',
+      message: 'rejected\u0000' })],
+    ['REJECTED with a NUL in the code', ok({ result: 'REJECTED', code: 'NTS\u0000',
+      message: 'rejected' })],
+    ['REJECTED with a lone surrogate', ok({ result: 'REJECTED', code: 'NTS_REJECTED',
+      message: 'rejected \ud83d' })],
+    ['REJECTED with a control character inside the message', ok({ result: 'REJECTED',
+      code: 'NTS_REJECTED', message: 'line one\nline two' })],
     ['a body over 16 KiB', ok({ result: 'ACCEPTED', ntsTransactionId: APPROVAL_NUMBER,
       padding: 'x'.repeat(20_000) })],
     ['a dropped connection', 'reset' as const],
@@ -207,6 +216,12 @@ describe('parseTransmissionAnswer', () => {
       .toEqual({ kind: 'rejected', code: 'C'.repeat(500), message: 'm'.repeat(500) });
     expect(answer('C'.repeat(501), 'rejected')).toBeNull();
     expect(answer('NTS_REJECTED', 'm'.repeat(501))).toBeNull();
+  });
+
+  it('takes rejection messages in any script, with emoji, and trims line ends', () => {
+    expect(parseTransmissionAnswer(JSON.stringify({ result: 'REJECTED', code: 'NTS_REJECTED',
+      message: '\n  공급받는자 사업자번호 오류 😀\r\n' }))).toEqual({ kind: 'rejected',
+      code: 'NTS_REJECTED', message: '공급받는자 사업자번호 오류 😀' });
   });
 
   it('ignores fields outside the contract', () => {
