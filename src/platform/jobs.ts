@@ -90,9 +90,12 @@ function createJobStager(boss: PgBoss): StageJob {
       },
     };
     const id = await boss.send(queue, data, { ...absoluteStartAfter(options), db });
-    // pg-boss returns null, not an error, when the queue does not exist.
-    if (id === null) throw new Error(`job queue ${queue} does not exist; it was not staged`);
-    return id;
+    if (id !== null) return id;
+    // pg-boss returns null, not an error, when the queue does not exist, and when a job with the
+    // caller's own id is already there (the insert does nothing on conflict): staging a job
+    // under a deterministic id twice stages it once.
+    if (options.id !== undefined && (await boss.getQueue(queue))) return options.id;
+    throw new Error(`job queue ${queue} does not exist; it was not staged`);
   };
 }
 

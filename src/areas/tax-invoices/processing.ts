@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Environment } from '../../platform/accounts/keys.ts';
@@ -83,7 +84,7 @@ async function issueDocument(deps: ProcessingDeps, issuanceKey: string): Promise
     if (issued === null) return;
     const data: TransmissionJobData = { issuanceKey, attemptNumber: 1 };
     await deps.stage(tx, TRANSMISSION_QUEUE, data,
-      { startAfter: deps.transmissionDelaySeconds });
+      { startAfter: deps.transmissionDelaySeconds, id: transmissionJobId(issuanceKey, 1) });
   });
 }
 
@@ -137,10 +138,22 @@ async function settleTransmission(
       return;
     }
     const next: TransmissionJobData = { issuanceKey, attemptNumber: job.attemptNumber + 1 };
-    await deps.stage(tx, TRANSMISSION_QUEUE, next, { startAfter: delay });
+    await deps.stage(tx, TRANSMISSION_QUEUE, next,
+      { startAfter: delay, id: transmissionJobId(issuanceKey, next.attemptNumber) });
   });
   deps.log.info({ issuanceKey, attemptNumber: job.attemptNumber, result: result.kind },
     'tax invoice transmission attempt');
+}
+
+// The pg-boss job id of a transmission attempt, the same every time it is staged: a job that
+// runs twice (its fetch failed and was retried, or its worker died after staging the next
+// attempt) stages that attempt again, which then adds nothing, so a document never has two
+// chains of retries.
+export function transmissionJobId(issuanceKey: string, attemptNumber: number): string {
+  const hex = createHash('sha256').update(`transmission:${issuanceKey}:${attemptNumber}`)
+    .digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-` +
+    hex.slice(20, 32);
 }
 
 // pg-boss reruns a job whose worker died (expiry) or threw; the steps above make that harmless.
