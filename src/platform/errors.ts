@@ -63,6 +63,15 @@ export const ERRORS = {
     status: 409,
     message: 'The tax invoice can no longer be canceled.',
   },
+  // Designed by etax: amendments (docs/tax-invoice-amendments.md).
+  TAX_INVOICE_NOT_AMENDABLE: {
+    status: 409,
+    message: 'The tax invoice cannot be amended this way.',
+  },
+  TAX_INVOICE_ALREADY_AMENDED: {
+    status: 409,
+    message: 'The tax invoice was already amended in a way that rules out this amendment.',
+  },
   // Designed by etax where the spec is silent.
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than the limit.' },
   UNSUPPORTED_MEDIA_TYPE: {

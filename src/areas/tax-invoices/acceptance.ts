@@ -49,6 +49,10 @@ export type AcceptRequest = {
   issuanceType: 'STANDARD' | 'REVERSE';
   // Builds the documents once the issuer is known; throws ApiError for bad input.
   draft(issuer: IssuerRow): DocumentDraft[] | Promise<DocumentDraft[]>;
+  // Runs in the transaction that records the documents, just before they are inserted, to
+  // check again what a concurrent request may have changed since `draft` (an amendment locks
+  // its original and counts its amendments again). Throws ApiError to refuse; nothing is kept.
+  guard?(tx: Tx): Promise<void>;
 };
 
 export type Accepted = { issuanceKeys: string[] };
@@ -109,6 +113,7 @@ async function insertDocuments(
   request: AcceptRequest,
   rows: store.NewTaxInvoiceRow[],
 ): Promise<Accepted> {
+  await request.guard?.(tx);
   const inserted = await store.insertInvoices(tx, rows, 'API');
   if (request.issuanceType === 'STANDARD') {
     for (const row of inserted) {
