@@ -69,7 +69,8 @@ export function allowsSigning(facts: CertificateFacts): boolean {
 
 export type Validity = 'valid' | 'expired' | 'notYetValid';
 
-export function validityAt(facts: CertificateFacts, now: Date): Validity {
+export function validityAt(facts: Pick<CertificateFacts, 'notBefore' | 'notAfter'>, now: Date):
+  Validity {
   if (now.getTime() < facts.notBefore.getTime()) return 'notYetValid';
   if (now.getTime() > facts.notAfter.getTime()) return 'expired';
   return 'valid';

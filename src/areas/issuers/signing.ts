@@ -1,4 +1,5 @@
 import { createPrivateKey, sign } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { SealingKey } from '../../domain/sealed-box.ts';
 import { validityAt, readCertificate } from '../../domain/joint-certificate.ts';
 import type { Db } from '../../platform/db/connect.ts';
@@ -36,7 +37,14 @@ type SigningDeps = { db: Db; sealing: SealingKey; now: () => Date };
 
 const SUPPLIER_KEY_LENGTH_MAX = 100;
 
+// Signers kept per registered certificate: enough for every active issuer of a busy process,
+// each dropped after ten minutes unused so decrypted keys do not stay in memory for long.
+const SIGNERS_CACHED_MAX = 1_000;
+const SIGNER_IDLE_TTL_MS = 10 * 60_000;
+
 export function createIssuerSigning(deps: SigningDeps) {
+  const signers = new LRUCache<string, IssuerSigner>({ max: SIGNERS_CACHED_MAX,
+    ttl: SIGNER_IDLE_TTL_MS, updateAgeOnGet: true });
   // The active issuer a Supplier-Key names within the caller's scope. A key of another scope or
   // environment does not exist for the caller: 404 NOT_FOUND.
   async function resolveSupplierKey(scope: RegistrationScope, supplierKey: string) {
@@ -47,6 +55,26 @@ export function createIssuerSigning(deps: SigningDeps) {
     return row;
   }
 
+  // The signer of one registered certificate: reading the certificate and opening its sealed
+  // key cost more than the rest of an issuance, so it is made once per registration and kept
+  // for a while. A new registration has a new identifier, and a removed certificate is no longer
+  // found by the query below, so a cached signer is never used for a certificate not in force.
+  async function signerOf(issuerId: string, registrationIdentifier: string) {
+    const cacheKey = `${issuerId}:${registrationIdentifier}`;
+    const cached = signers.get(cacheKey);
+    if (cached !== undefined) return cached;
+    const row = await store.findCertificate(deps.db, issuerId);
+    if (row === null || row.registrationIdentifier !== registrationIdentifier) return null;
+    const certificate = Buffer.from(row.certificateBase64, 'base64');
+    if (readCertificate(certificate) === null) return null;
+    const privateKey = createPrivateKey({
+      key: deps.sealing.open(row.sealedPrivateKey, issuerId), format: 'der', type: 'pkcs8',
+    });
+    const signer: IssuerSigner = { certificate, sign: (data) => sign('sha256', data, privateKey) };
+    signers.set(cacheKey, signer);
+    return signer;
+  }
+
   // The issuer and, where the issuance type is signed, its signer. Throws 404 NOT_FOUND for an
   // unknown Supplier-Key, 409 ISSUER_DEACTIVATED, and 409 CERTIFICATE_NOT_REGISTERED when a
   // certificate is needed and none is registered or the registered one is no longer valid.
@@ -55,23 +83,20 @@ export function createIssuerSigning(deps: SigningDeps) {
     supplierKey: string,
     issuanceType: IssuanceType,
   ): Promise<{ issuer: store.IssuerRow; signer: IssuerSigner | null }> {
-    const issuer = await resolveSupplierKey(scope, supplierKey);
+    const found = supplierKey.length > SUPPLIER_KEY_LENGTH_MAX ? null
+      : await store.findIssuerAndCertificateValidity(deps.db, scope, supplierKey);
+    if (found === null) throw new ApiError('NOT_FOUND', 'No issuer has this Supplier-Key.');
+    const { issuer, certificate } = found;
+    if (issuer.deactivatedAt !== null) throw new ApiError('ISSUER_DEACTIVATED');
     if (!CERTIFICATE_REQUIRED[issuanceType]) return { issuer, signer: null };
-    const row = await store.findCertificate(deps.db, issuer.id);
-    if (row === null) throw new ApiError('CERTIFICATE_NOT_REGISTERED');
-    const certificate = Buffer.from(row.certificateBase64, 'base64');
-    const facts = readCertificate(certificate);
-    if (facts === null || validityAt(facts, deps.now()) !== 'valid') {
+    if (certificate === null) throw new ApiError('CERTIFICATE_NOT_REGISTERED');
+    const signer = validityAt(certificate, deps.now()) === 'valid'
+      ? await signerOf(issuer.id, certificate.registrationIdentifier) : null;
+    if (signer === null) {
       throw new ApiError('CERTIFICATE_NOT_REGISTERED',
         'The issuer\'s registered joint certificate is not valid now; register a new one.');
     }
-    const privateKey = createPrivateKey({
-      key: deps.sealing.open(row.sealedPrivateKey, issuer.id), format: 'der', type: 'pkcs8',
-    });
-    return {
-      issuer,
-      signer: { certificate, sign: (data) => sign('sha256', data, privateKey) },
-    };
+    return { issuer, signer };
   }
 
   return { resolveSupplierKey, requireIssuerCertificate };

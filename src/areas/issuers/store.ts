@@ -78,6 +78,30 @@ export async function findIssuerBySupplierKey(
   return row ?? null;
 }
 
+export type CertificateValidity = Pick<IssuerCertificateRow,
+  'registrationIdentifier' | 'notBefore' | 'notAfter'>;
+
+// The issuer a Supplier-Key names and its certificate's validity, in one query: what issuance
+// checks on every request, without the certificate's bytes.
+export async function findIssuerAndCertificateValidity(
+  tx: Executor,
+  scope: Scope,
+  supplierKey: string,
+): Promise<{ issuer: IssuerRow; certificate: CertificateValidity | null } | null> {
+  const [row] = await tx.select({
+    issuer: issuers,
+    registrationIdentifier: issuerCertificates.registrationIdentifier,
+    notBefore: issuerCertificates.notBefore,
+    notAfter: issuerCertificates.notAfter,
+  }).from(issuers)
+    .leftJoin(issuerCertificates, eq(issuerCertificates.issuerId, issuers.id))
+    .where(and(inScope(scope), eq(issuers.supplierKey, supplierKey))).limit(1);
+  if (row === undefined) return null;
+  const { issuer, registrationIdentifier, notBefore, notAfter } = row;
+  return { issuer, certificate: registrationIdentifier === null ? null
+    : { registrationIdentifier, notBefore: notBefore!, notAfter: notAfter! } };
+}
+
 export async function listIssuers(
   tx: Executor,
   scope: Scope,
