@@ -49,6 +49,9 @@ export type AcceptRequest = {
   issuanceType: 'STANDARD' | 'REVERSE';
   // Builds the documents once the issuer is known; throws ApiError for bad input.
   draft(issuer: IssuerRow): DocumentDraft[] | Promise<DocumentDraft[]>;
+  // Work that must commit with the documents (the approval mail of a reverse issuance
+  // request); runs in the transaction that inserts them.
+  onRecorded?(tx: Tx, rows: store.TaxInvoiceRow[]): Promise<void>;
 };
 
 export type Accepted = { issuanceKeys: string[] };
@@ -110,6 +113,7 @@ async function insertDocuments(
   rows: store.NewTaxInvoiceRow[],
 ): Promise<Accepted> {
   const inserted = await store.insertInvoices(tx, rows, 'API');
+  await request.onRecorded?.(tx, inserted);
   if (request.issuanceType === 'STANDARD') {
     for (const row of inserted) {
       const data: IssuanceJobData = { issuanceKey: row.issuanceKey };
