@@ -1,5 +1,6 @@
 import { desc, eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { expect } from 'vitest';
 import { createApp, type App } from '../../../src/app.ts';
 import { findStatusChanges } from '../../../src/areas/tax-invoices/store.ts';
@@ -24,12 +25,13 @@ export type ReverseTestApp = App & {
 
 export async function createReverseTestApp(
   env: Record<string, string> = {},
+  logDestination?: DestinationStream,
 ): Promise<ReverseTestApp> {
   const database = await createTestDatabase();
   const config = loadConfig({ LOG_LEVEL: 'silent', REDIS_URL: undefined, ...database.env,
     PUBLIC_BASE_URL, TAX_INVOICE_TRANSMISSION_DELAY_SECONDS: '0', ...env });
   const clock = { offsetMs: 0 };
-  const app = await createApp(config, { jobs: true, logRequests: false,
+  const app = await createApp(config, { jobs: true, logRequests: false, logDestination,
     clock: () => new Date(Date.now() + clock.offsetMs) });
   await app.server.ready();
   return {
