@@ -63,6 +63,12 @@ function formatLatencyGoals(results: ScenarioResult[]): string[] {
       const verdict = actual <= goal ? 'met' : '**NOT met**';
       lines.push(`- ${scenario.name}: ${label} ${actual} ms (goal ≤ ${goal} ms): ${verdict}.`);
     }
+    if (scenario.requestsPerSecondMin !== undefined) {
+      const actual = median.requestsPerSecond;
+      const verdict = actual >= scenario.requestsPerSecondMin ? 'met' : '**NOT met**';
+      lines.push(`- ${scenario.name}: ${actual.toFixed(0)} req/s ` +
+        `(goal ≥ ${scenario.requestsPerSecondMin}): ${verdict}.`);
+    }
   }
   return lines;
 }

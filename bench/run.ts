@@ -33,7 +33,13 @@ import {
   type RunFigures,
   type ScenarioResult,
 } from './report.ts';
-import { SCENARIOS, type Scenario, type ScenarioRequest } from './scenarios.ts';
+import {
+  SCENARIOS,
+  type Scenario,
+  type ScenarioContext,
+  type ScenarioRequest,
+} from './scenarios.ts';
+import { registerSuppliers } from './suppliers.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS_FILE = path.join(ROOT, 'bench/RESULTS.md');
@@ -63,6 +69,9 @@ const READY_ATTEMPTS_MAX = 480;
 const READY_POLL_INTERVAL_MS = 250;
 // Above the server's own shutdown timeout (25 s).
 const EXIT_WAIT_MS = 30_000;
+// Keys that get a registered issuer for the tax-invoice scenarios; registration runs one job per
+// key, so a few dozen keep the setup short while spreading the writes over many balances.
+const SUPPLIER_KEYS_MAX = 50;
 // A request that takes this long counts as a timeout, which makes the run invalid.
 const REQUEST_TIMEOUT_SECONDS = 10;
 
@@ -88,13 +97,19 @@ type AutocannonOptions = {
 // connection through the list from its start, so all connections would use the same key at the
 // same moment and a scenario that writes (reserve and capture points) would measure 50
 // connections queueing on one account's balance row instead of the server.
+// A request that asks for a unique reference id gets one made of this run's random prefix and a
+// counter, so no two requests of any run share one.
 function roundRobin(requests: ScenarioRequest[]): AutocannonRequest[] {
   let nextIndex = 0;
+  const runPrefix = randomBytes(6).toString('hex');
   return [{
     setupRequest(request) {
-      const chosen = requests[nextIndex % requests.length]!;
+      const { uniqueReferenceId, ...chosen } = requests[nextIndex % requests.length]!;
       nextIndex += 1;
-      return { ...request, ...chosen };
+      if (!uniqueReferenceId) return { ...request, ...chosen };
+      const headers = { ...chosen.headers,
+        'service-client-reference-id': `bench-${runPrefix}-${nextIndex}` };
+      return { ...request, ...chosen, headers };
     },
   }];
 }
@@ -245,9 +260,13 @@ function startServer(env: Record<string, string>, port: number): ServerProcess {
 // measure error responses.
 async function checkScenario(baseUrl: string, requests: ScenarioRequest[]): Promise<void> {
   const request = requests[0]!;
+  const referenceId = `check-${randomBytes(6).toString('hex')}`;
+  const headers = request.uniqueReferenceId
+    ? { ...request.headers, 'service-client-reference-id': referenceId }
+    : request.headers;
   const response = await fetch(`${baseUrl}${request.path}`, {
     method: request.method,
-    headers: request.headers,
+    headers,
     body: request.body,
   });
   const text = await response.text();
@@ -318,12 +337,12 @@ type Target = { baseUrl: string; pid: number | undefined };
 type ScenarioInput = {
   target: Target;
   scenario: Scenario;
-  keys: SeededKeys;
+  context: ScenarioContext;
   options: Options;
 };
 
-async function runScenario({ target, scenario, keys, options }: ScenarioInput) {
-  const requests = scenario.buildRequests(keys);
+async function runScenario({ target, scenario, context, options }: ScenarioInput) {
+  const requests = scenario.buildRequests(context);
   await checkScenario(target.baseUrl, requests);
   const connections = scenario.connections ?? options.connections;
   const common = {
@@ -361,6 +380,10 @@ async function benchmark(
       pollIntervalMs: READY_POLL_INTERVAL_MS,
     });
     const etax: Target = { baseUrl: server.baseUrl, pid: server.child.pid };
+    const suppliers = scenarios.some((scenario) => scenario.suppliers)
+      ? await registerSuppliers(server.baseUrl, keys.keys.slice(0, SUPPLIER_KEYS_MAX))
+      : [];
+    const context: ScenarioContext = { ...keys, suppliers };
     const results: ScenarioResult[] = [];
     for (const scenario of scenarios) {
       process.stderr.write(`${scenario.name}\n`);
@@ -370,7 +393,7 @@ async function benchmark(
         prism ??= await startPrism(ROOT, await freePort(), '/healthz');
         target = { baseUrl: prism.baseUrl, pid: prism.child.pid };
       }
-      results.push(await runScenario({ target, scenario, keys, options }));
+      results.push(await runScenario({ target, scenario, context, options }));
     }
     return results;
   } finally {

@@ -1,12 +1,16 @@
 // The benchmark scenarios, run in order by bench/run.ts. To add one, append a definition: its
 // requests are built once before the run (so the load generator does no work per request), and
 // the operations it names get a rate limit high enough never to throttle the benchmark.
+import { seoulDate } from '../src/domain/business-days.ts';
 
 export type ScenarioContext = {
   // Test keys of distinct accounts, so authentication and rate limiting see many keys.
   keys: readonly string[];
   // The live keys of the same accounts, with live points.
   liveKeys: readonly string[];
+  // Test keys with a registered issuer (a certificate included), for scenarios that issue tax
+  // invoices; empty unless a scenario asks for suppliers.
+  suppliers: readonly { key: string; supplierKey: string }[];
 };
 
 export type ScenarioRequest = {
@@ -14,6 +18,8 @@ export type ScenarioRequest = {
   path: string;
   headers?: Record<string, string>;
   body?: string;
+  // Send a Service-Client-Reference-Id no other request of the benchmark uses.
+  uniqueReferenceId?: boolean;
 };
 
 export type Scenario = {
@@ -28,6 +34,10 @@ export type Scenario = {
   p99MsMax?: number;
   // The goal for its 95th percentile, judged on p97.5 (bench/report.ts says why).
   p95MsMax?: number;
+  // The goal for its throughput in requests per second.
+  requestsPerSecondMin?: number;
+  // Needs test keys with registered issuers (ScenarioContext.suppliers).
+  suppliers?: boolean;
   // Connections for this scenario instead of the run's --connections.
   connections?: number;
   // Needs the generated profile store (PostgreSQL only; bench/profile-dataset.ts).
@@ -68,6 +78,26 @@ const SEARCH_QUERIES = [
 ];
 
 const RETRIEVAL = 'GET /v1/businessProfiles/999-99-00005';
+
+// The issuer every bench supplier is registered as (bench/suppliers.ts).
+export const BENCH_SUPPLIER = { identificationNumber: '1234567891',
+  organizationName: '주식회사 이택스' };
+
+// A two-item invoice written today (Asia/Seoul), from the bench supplier to a sandbox recipient.
+function benchInvoice() {
+  const date = seoulDate(new Date());
+  const item = (name: string, supplyCost: number) =>
+    ({ date, name, quantity: 1, unitPrice: supplyCost, supplyCost, tax: supplyCost / 10 });
+  return {
+    date, purpose: 'CLAIM',
+    supplier: { ...BENCH_SUPPLIER, representativeName: '홍길동',
+      manager: { email: 'tax@example.co.kr' } },
+    supplied: { identificationNumber: '2208162517', organizationName: '주식회사 받는곳',
+      representativeName: '이영희', managers: [{ email: 'account@example.com' }] },
+    items: [item('클라우드 사용료', 50_000), item('기술 지원', 150_000)],
+    description: '이용료',
+  };
+}
 
 function retrievalRequests(keys: readonly string[]): ScenarioRequest[] {
   return keys.map((key) => ({
@@ -138,6 +168,28 @@ export const SCENARIOS: readonly Scenario[] = [
         path: '/v1/bankAccountHolders:bulkInquire',
         headers: { authorization: basicAuth(key), 'content-type': 'application/json' },
         body,
+      }));
+    },
+  },
+  {
+    // Accepting a tax invoice: the schema and every validation rule, the Supplier-Key's issuer
+    // and certificate, a reservation, one transaction that claims a fresh reference id, stores
+    // the document and stages its job, and the capture. The workers of the same process sign and
+    // transmit the accepted invoices meanwhile, as they would in a one-process deployment.
+    name: 'POST /v1/taxInvoices/issue (accept: validate, claim reference id, stage job)',
+    requestsPerSecondMin: 1_000,
+    p99MsMax: 100,
+    suppliers: true,
+    operations: ['taxInvoices.issue'],
+    buildRequests: ({ suppliers }) => {
+      const body = JSON.stringify(benchInvoice());
+      return suppliers.map(({ key, supplierKey }) => ({
+        method: 'POST',
+        path: '/v1/taxInvoices/issue',
+        headers: { authorization: basicAuth(key), 'content-type': 'application/json',
+          'supplier-key': supplierKey },
+        body,
+        uniqueReferenceId: true,
       }));
     },
   },

@@ -63,6 +63,15 @@ export const ERRORS = {
     status: 409,
     message: 'The tax invoice can no longer be canceled.',
   },
+  // Designed by etax: amendments (docs/tax-invoice-amendments.md).
+  TAX_INVOICE_NOT_AMENDABLE: {
+    status: 409,
+    message: 'The tax invoice cannot be amended this way.',
+  },
+  TAX_INVOICE_ALREADY_AMENDED: {
+    status: 409,
+    message: 'The tax invoice was already amended in a way that rules out this amendment.',
+  },
   // Designed by etax where the spec is silent: reverse issuance (docs/reverse-issuance.md). Spec
   // §4.4 defines two errors for canceling a request that is already approved, canceled or
   // issued; these are they, and approval, refusal and approval links answer them too.

@@ -69,6 +69,18 @@ function asDrizzleSql(text: string, values: unknown[]): SQL {
   return sql.join(query);
 }
 
+// pg-boss's insert reads `startAfter` three times, as an ISO time or as an interval; the adapter
+// above binds each occurrence as its own parameter, which PostgreSQL then types differently, so
+// only an absolute time (a Date, sent as ISO text) is valid. A delay in seconds becomes one here.
+function absoluteStartAfter(options: PgBoss.SendOptions): PgBoss.SendOptions {
+  const { startAfter } = options;
+  if (startAfter === undefined || startAfter instanceof Date) return options;
+  if (typeof startAfter !== 'number') {
+    throw new Error('stage: startAfter must be a Date or a number of seconds');
+  }
+  return { ...options, startAfter: new Date(Date.now() + startAfter * 1_000) };
+}
+
 function createJobStager(boss: PgBoss): StageJob {
   return async (executor, queue, data, options = {}) => {
     const db = {
@@ -77,10 +89,13 @@ function createJobStager(boss: PgBoss): StageJob {
         return { rows: result.rows };
       },
     };
-    const id = await boss.send(queue, data, { ...options, db });
-    // pg-boss returns null, not an error, when the queue does not exist.
-    if (id === null) throw new Error(`job queue ${queue} does not exist; it was not staged`);
-    return id;
+    const id = await boss.send(queue, data, { ...absoluteStartAfter(options), db });
+    if (id !== null) return id;
+    // pg-boss returns null, not an error, when the queue does not exist, and when a job with the
+    // caller's own id is already there (the insert does nothing on conflict): staging a job
+    // under a deterministic id twice stages it once.
+    if (options.id !== undefined && (await boss.getQueue(queue))) return options.id;
+    throw new Error(`job queue ${queue} does not exist; it was not staged`);
   };
 }
 

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { invoiceBody, registerSupplier } from './tax-invoices/helpers.ts';
 import {
   authorized,
   expectIsolated,
@@ -142,13 +143,57 @@ const issuers: ResourceType = {
   }],
 };
 
+const INVOICE_SUPPLIER_NUMBER = '1048123454';
+const INVOICE = { ...invoiceBody(), supplier: { ...invoiceBody().supplier,
+  identificationNumber: INVOICE_SUPPLIER_NUMBER } };
+
+// Each principal's supplier with a certificate, made once, and points to pay for invoices.
+const supplierKeyOf = new Map<string, string>();
+
+async function supplierKeyFor(owner: Principal): Promise<string> {
+  const known = supplierKeyOf.get(owner.name);
+  if (known !== undefined) return known;
+  // Another number than the issuers entry's, which registers its own issuer.
+  const supplier = await registerSupplier(app, owner.key,
+    { identificationNumber: INVOICE_SUPPLIER_NUMBER });
+  await app.platform.points.grant({ accountId: owner.accountId, environment: owner.environment,
+    points: 10_000 });
+  supplierKeyOf.set(owner.name, supplier.supplierKey);
+  return supplier.supplierKey;
+}
+
+const taxInvoices: ResourceType = {
+  name: 'tax invoice',
+  create: async (_app, owner) => {
+    const supplierKey = await supplierKeyFor(owner);
+    const accepted = await app.server.inject({ method: 'POST', url: '/v1/taxInvoices/issue',
+      payload: INVOICE, headers: { ...authorized({ method: 'POST', url: '/',
+        payload: {} }, owner.key).headers, 'supplier-key': supplierKey } });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    return (accepted.json() as { issuanceKey: string }).issuanceKey;
+  },
+  read: (_app, owner, id) => call({ method: 'GET', url: `/v1/taxInvoices/${id}` }, owner.key),
+  attempts: (id) => [
+    { method: 'GET', url: `/v1/taxInvoices/${id}` },
+    { method: 'GET', url: `/v1/taxInvoices/${id}/pdf` },
+    { method: 'POST', url: `/v1/taxInvoices/${id}/cancel` },
+  ],
+  listings: () => [{
+    url: '/v1/taxInvoices',
+    ids: (body) => (body as { taxInvoices: { issuanceKey: string }[] }).taxInvoices
+      .map((invoice) => invoice.issuanceKey),
+  }],
+};
+
 const RESOURCE_TYPES: ResourceType[] = [
-  webhookEndpoints, webhookEvents, webhookDeliveries, issuers,
+  webhookEndpoints, webhookEvents, webhookDeliveries, issuers, taxInvoices,
 ];
 
 beforeAll(async () => {
   app = await createTestApp({
-    jobs: true, env: { WORKERS_ENABLED: 'false', WEBHOOK_PRIVATE_TARGETS_ALLOWED: 'true' },
+    jobs: true, env: { WORKERS_ENABLED: 'false', WEBHOOK_PRIVATE_TARGETS_ALLOWED: 'true',
+      // Live invoices are accepted; without workers nothing is ever sent to it.
+      TAX_INVOICE_GATEWAY_URL: 'http://127.0.0.1:9' },
   });
   for (const accountName of ['A', 'B']) {
     const { accountId, keys } = await app.createAccount({ name: accountName });

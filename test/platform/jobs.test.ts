@@ -42,6 +42,27 @@ describe('staging jobs in a transaction', () => {
     expect(await jobsInQueue()).toEqual([{ marker: 'committed', note: "it's $1 and $2" }]);
   });
 
+  it('stages a job to start after a delay in seconds', async () => {
+    const before = Date.now();
+    const id = await app.jobs.stage(app.platform.database.db, QUEUE, { marker: 'later' },
+      { startAfter: 3_600 });
+    const result = await app.platform.database.pool.query(
+      'select start_after from pgboss.job where id = $1', [id]);
+    const startAfter = (result.rows[0].start_after as Date).getTime();
+    expect(startAfter).toBeGreaterThanOrEqual(before + 3_599_000);
+    expect(startAfter).toBeLessThanOrEqual(Date.now() + 3_601_000);
+  });
+
+  it('stages a job under a given id once, however often it is staged', async () => {
+    const id = '0b7f3c1e-9a2d-5c4b-a8e6-1f2a3b4c5d6e';
+    const db = app.platform.database.db;
+    expect(await app.jobs.stage(db, QUEUE, { marker: 'once' }, { id })).toBe(id);
+    expect(await app.jobs.stage(db, QUEUE, { marker: 'twice' }, { id })).toBe(id);
+    const result = await app.platform.database.pool.query(
+      'select data from pgboss.job where id = $1', [id]);
+    expect(result.rows.map((row) => row.data)).toEqual([{ marker: 'once' }]);
+  });
+
   it('refuses to stage into a queue that does not exist', async () => {
     await expect(app.jobs.stage(app.platform.database.db, 'no-such-queue', {}))
       .rejects.toThrow(/does not exist/);

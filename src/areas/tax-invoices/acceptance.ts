@@ -49,6 +49,10 @@ export type AcceptRequest = {
   issuanceType: 'STANDARD' | 'REVERSE';
   // Builds the documents once the issuer is known; throws ApiError for bad input.
   draft(issuer: IssuerRow): DocumentDraft[] | Promise<DocumentDraft[]>;
+  // Runs in the transaction that records the documents, just before they are inserted, to
+  // check again what a concurrent request may have changed since `draft` (an amendment locks
+  // its original and counts its amendments again). Throws ApiError to refuse; nothing is kept.
+  guard?(tx: Tx): Promise<void>;
   // Work that must commit with the documents (the approval mail of a reverse issuance
   // request); runs in the transaction that inserts them.
   onRecorded?(tx: Tx, rows: store.TaxInvoiceRow[]): Promise<void>;
@@ -112,6 +116,7 @@ async function insertDocuments(
   request: AcceptRequest,
   rows: store.NewTaxInvoiceRow[],
 ): Promise<Accepted> {
+  await request.guard?.(tx);
   const inserted = await store.insertInvoices(tx, rows, 'API');
   await request.onRecorded?.(tx, inserted);
   if (request.issuanceType === 'STANDARD') {

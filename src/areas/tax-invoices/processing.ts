@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Environment } from '../../platform/accounts/keys.ts';
@@ -43,7 +44,7 @@ export type ProcessingDeps = LifecycleDeps & {
 };
 
 // Waits before each further attempt when the authority cannot be reached; after the last the
-// document fails with TRANSMISSION_UNAVAILABLE. About 11 hours in all, inside the authority's
+// document fails with TRANSMISSION_UNAVAILABLE. About 10 hours in all, inside the authority's
 // next-day transmission rule (domain facts §4.5).
 export const TRANSMISSION_RETRY_DELAYS_SECONDS = [30, 120, 600, 3_600, 3 * 3_600, 6 * 3_600];
 
@@ -83,7 +84,7 @@ async function issueDocument(deps: ProcessingDeps, issuanceKey: string): Promise
     if (issued === null) return;
     const data: TransmissionJobData = { issuanceKey, attemptNumber: 1 };
     await deps.stage(tx, TRANSMISSION_QUEUE, data,
-      { startAfter: deps.transmissionDelaySeconds });
+      { startAfter: deps.transmissionDelaySeconds, id: transmissionJobId(issuanceKey, 1) });
   });
 }
 
@@ -137,33 +138,52 @@ async function settleTransmission(
       return;
     }
     const next: TransmissionJobData = { issuanceKey, attemptNumber: job.attemptNumber + 1 };
-    await deps.stage(tx, TRANSMISSION_QUEUE, next, { startAfter: delay });
+    await deps.stage(tx, TRANSMISSION_QUEUE, next,
+      { startAfter: delay, id: transmissionJobId(issuanceKey, next.attemptNumber) });
   });
   deps.log.info({ issuanceKey, attemptNumber: job.attemptNumber, result: result.kind },
     'tax invoice transmission attempt');
 }
 
+// The pg-boss job id of a transmission attempt, the same every time it is staged: a job that
+// runs twice (its fetch failed and was retried, or its worker died after staging the next
+// attempt) stages that attempt again, which then adds nothing, so a document never has two
+// chains of retries.
+export function transmissionJobId(issuanceKey: string, attemptNumber: number): string {
+  const hex = createHash('sha256').update(`transmission:${issuanceKey}:${attemptNumber}`)
+    .digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-` +
+    hex.slice(20, 32);
+}
+
 // pg-boss reruns a job whose worker died (expiry) or threw; the steps above make that harmless.
 const JOB_OPTIONS = { retryLimit: 10, retryDelay: 2, retryBackoff: true, expireInSeconds: 120 };
+const JOBS_PER_FETCH = 20;
+
+// The jobs of one fetch run side by side: a transmission mostly waits on the authority. If any
+// fails, pg-boss retries the whole fetch, which finds the finished ones already done.
+async function runAll<Data>(jobs: PgBoss.Job<Data>[], run: (data: Data) => Promise<void>) {
+  const results = await Promise.allSettled(jobs.map((job) => run(job.data)));
+  const failure = results.find((result) => result.status === 'rejected');
+  if (failure) throw failure.reason;
+}
 
 export function processingJobDefinitions(deps: ProcessingDeps): JobDefinition[] {
   const issuance: JobDefinition<IssuanceJobData> = {
     queue: ISSUANCE_QUEUE,
     options: JOB_OPTIONS,
-    batchSize: 20,
+    batchSize: JOBS_PER_FETCH,
     pollingIntervalSeconds: 0.5,
-    async work(jobs: PgBoss.Job<IssuanceJobData>[]) {
-      for (const job of jobs) await issueDocument(deps, job.data.issuanceKey);
-    },
+    work: (jobs: PgBoss.Job<IssuanceJobData>[]) =>
+      runAll(jobs, (data) => issueDocument(deps, data.issuanceKey)),
   };
   const transmission: JobDefinition<TransmissionJobData> = {
     queue: TRANSMISSION_QUEUE,
     options: JOB_OPTIONS,
-    batchSize: 20,
+    batchSize: JOBS_PER_FETCH,
     pollingIntervalSeconds: 0.5,
-    async work(jobs: PgBoss.Job<TransmissionJobData>[]) {
-      for (const job of jobs) await transmitDocument(deps, job.data);
-    },
+    work: (jobs: PgBoss.Job<TransmissionJobData>[]) =>
+      runAll(jobs, (data) => transmitDocument(deps, data)),
   };
   return [issuance, transmission] as JobDefinition[];
 }

@@ -3,6 +3,7 @@ import { Type } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { requireAuth } from '../../platform/auth.ts';
 import { errorResponses, UNAUTHENTICATED } from '../../platform/errors.ts';
+import { registerAmendmentRoutes } from './amendment-routes.ts';
 import {
   DueDate,
   DueDateQuery,
@@ -162,4 +163,5 @@ const registerRetrieval: FastifyPluginAsyncTypebox<Options> = async (app, { taxI
 export const taxInvoiceRoutes: FastifyPluginAsyncTypebox<Options> = async (app, options) => {
   await app.register(registerIssuance, options);
   await app.register(registerRetrieval, options);
+  await app.register(registerAmendmentRoutes, options);
 };

@@ -61,8 +61,13 @@ export const IssuanceAccepted = Type.Object(
     examples: [{ issuanceKey: 'txi_8D529FAD3EBAE050B79CE943CC' }] },
 );
 
+// The reference id as a header carries it; a query can also carry NUL, which no header (and so no
+// stored reference id) can contain, so it is refused here rather than reaching the database.
 export const StatusQuery = Type.Object(
-  { clientReferenceId: ReferenceIdHeaderValue },
+  { clientReferenceId: Type.String({ minLength: 1, maxLength: 255,
+    pattern: '^(?!\\s*$)[^\\u0000]+$',
+    description: 'The `Service-Client-Reference-Id` the request was sent with.',
+    examples: ['order-2026-11-0042'] }) },
   { additionalProperties: false },
 );
 

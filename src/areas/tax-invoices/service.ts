@@ -3,6 +3,7 @@ import type { Db } from '../../platform/db/connect.ts';
 import { decodeCursorTuple, encodeCursor, invalidCursor } from '../../platform/cursor.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { Accept, Caller } from './acceptance.ts';
+import { createAmendmentService } from './amendment-service.ts';
 import {
   AMENDMENT_REASONS,
   type AmendmentReason,
@@ -193,7 +194,8 @@ export function createTaxInvoicesService(deps: TaxInvoicesDeps) {
   }
 
   return { issue, statusByReference: (input: Parameters<typeof statusByReference>[1]) =>
-    statusByReference(db, input), get, list, pdf, cancel, issueDueDate, requireInvoice };
+    statusByReference(db, input), get, list, pdf, cancel, issueDueDate, requireInvoice,
+    amendments: createAmendmentService(deps) };
 }
 
 export type TaxInvoicesService = ReturnType<typeof createTaxInvoicesService>;

@@ -77,6 +77,19 @@ export async function findInvoice(
   return row ?? null;
 }
 
+// Locks a document's row until the transaction ends, so that requests deciding on what exists
+// for it (the amendments of an original) take turns; null when the scope has no such document.
+export async function lockInvoice(
+  tx: Executor,
+  scope: Scope,
+  issuanceKey: string,
+): Promise<TaxInvoiceRow | null> {
+  const [row] = await tx.select().from(taxInvoices)
+    .where(and(inScope(scope), eq(taxInvoices.issuanceKey, issuanceKey))).limit(1)
+    .for('update');
+  return row ?? null;
+}
+
 // For jobs and hosted pages, which act on a document their data names rather than for a caller.
 export async function findInvoiceByKey(
   tx: Executor,

@@ -45,7 +45,8 @@ export function toEndpoint(row: store.EndpointRow) {
 
 // An event as the API shows and delivers it; the data matches its type's payload.
 export type EventRecord = {
-  [T in EventType]: { id: string; type: T; createdAt: string; data: EventData<T> };
+  [T in EventType]: { id: string; type: T; eventType: T; createdAt: string;
+    data: EventData<T> };
 }[EventType];
 
 export function toEvent(row: store.EventRow): EventRecord {
@@ -53,6 +54,7 @@ export function toEvent(row: store.EventRow): EventRecord {
   return {
     id: row.id,
     type: row.type,
+    eventType: row.type,
     createdAt: row.createdAt.toISOString(),
     data: row.data,
   } as EventRecord;

@@ -37,10 +37,11 @@ export type AttemptResult = 'skipped' | 'canceled' | 'succeeded' | 'retrying' | 
 
 type Found = NonNullable<Awaited<ReturnType<typeof findDeliveryForAttempt>>>;
 
-// The body is the same bytes on every attempt and every resend of an event.
+// The body is the same bytes on every attempt and every resend of an event. `eventType` repeats
+// `type` under the name receivers written for the prior-art API read (docs/webhooks.md).
 export function eventBody(event: Found['event']): string {
   const { id, type, createdAt, data } = event;
-  return JSON.stringify({ id, type, createdAt: createdAt.toISOString(), data });
+  return JSON.stringify({ id, type, eventType: type, createdAt: createdAt.toISOString(), data });
 }
 
 function signingSecrets(endpoint: Found['endpoint'], now: Date): string[] {

@@ -17,10 +17,16 @@ import {
 
 const RESPONSE_BYTES_MAX = 16_384;
 const REJECTION_TEXT_LENGTH_MAX = 500;
+// A rejection's code and message are stored on the document and sent in the failure event.
+// PostgreSQL cannot store NUL or a lone surrogate, so such a rejection made the job throw on every
+// retry and left the document TRANSMITTING for good; other control characters break logs and
+// exports. Text holding any of them is outside the contract, so it is `unavailable`.
+const UNPRINTABLE = /[\p{Cc}\p{Cs}]/u;
 
 function boundedText(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const trimmed = value.trim();
+  if (UNPRINTABLE.test(trimmed)) return null;
   return trimmed.length > 0 && trimmed.length <= REJECTION_TEXT_LENGTH_MAX ? trimmed : null;
 }
 

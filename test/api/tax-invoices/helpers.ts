@@ -134,6 +134,40 @@ export async function waitForStatus(
   issuanceKey: string,
   statuses: string[],
 ): Promise<TaxInvoiceView> {
-  return pollUntil(() => getInvoice(app, key, issuanceKey),
-    (invoice) => statuses.includes(invoice.status));
+  const invoice = await pollUntil(() => getInvoice(app, key, issuanceKey),
+    (seen) => statuses.includes(seen.status));
+  expect(statuses).toContain(invoice.status);
+  return invoice;
+}
+
+// Issues an invoice and waits until the jobs have transmitted it.
+export async function issueTransmitted(
+  app: Injector,
+  key: string,
+  supplierKey: string,
+  body: unknown = invoiceBody(),
+): Promise<TaxInvoiceView> {
+  const response = await issue(app, key, supplierKey, body);
+  expect(response.statusCode, response.body).toBe(200);
+  const { issuanceKey } = response.json() as { issuanceKey: string };
+  const invoice = await waitForStatus(app, key, issuanceKey, ['TRANSMITTED', 'FAILED']);
+  expect(invoice.status).toBe('TRANSMITTED');
+  return invoice;
+}
+
+// POST /v1/taxInvoices/{issuanceKey}/amend/{reason}; `reason` is the path segment, such as
+// `termination`. Without a body nothing is sent, as for doubleIssuance.
+export function amend(
+  app: Injector,
+  key: string,
+  supplierKey: string,
+  target: { issuanceKey: string; reason: string; body?: unknown; referenceId?: string },
+) {
+  const headers: Record<string, string> = { 'supplier-key': supplierKey };
+  if (target.referenceId !== undefined) {
+    headers['service-client-reference-id'] = target.referenceId;
+  }
+  return app.server.inject(request(key, 'POST',
+    `/v1/taxInvoices/${target.issuanceKey}/amend/${target.reason}`,
+    { body: target.body, headers }));
 }

@@ -95,8 +95,8 @@ describe('signatures', () => {
       expect(delivered!.headers['etax-event-id']).toBe(event.id);
       expect(delivered!.headers['etax-event-type']).toBe('TAX_INVOICE_ISSUANCE_SUCCESS');
       expect(JSON.parse(delivered!.body)).toEqual({
-        id: event.id, type: ISSUANCE_SUCCESS.type, createdAt: expect.any(String),
-        data: ISSUANCE_SUCCESS.data,
+        id: event.id, type: ISSUANCE_SUCCESS.type, eventType: ISSUANCE_SUCCESS.type,
+        createdAt: expect.any(String), data: ISSUANCE_SUCCESS.data,
       });
       const header = String(delivered!.headers['etax-signature']);
       expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);

@@ -87,8 +87,8 @@ describe('happy', () => {
     const onlyFailures = await request(app, account.keys.test, 'GET',
       '/v1/webhookEvents?type=TAX_INVOICE_ISSUANCE_FAILURE');
     expect(onlyFailures.json()).toEqual({
-      results: [{ id: failure.id, type: FAILURE.type, createdAt: expect.any(String),
-        data: FAILURE.data }],
+      results: [{ id: failure.id, type: FAILURE.type, eventType: FAILURE.type,
+        createdAt: expect.any(String), data: FAILURE.data }],
       nextCursor: null,
     });
     const read = await request(app, account.keys.test, 'GET', `/v1/webhookEvents/${failure.id}`);

@@ -17,10 +17,14 @@ const SPEC_PRICES = {
   'documents.registry.submissionCopy': 1_500,
 };
 
+// The spec states no tax-invoice price; etax's default (docs/points.md § Tax invoices).
+const ETAX_PRICES = { 'taxInvoices.issue': 100 };
+const DEFAULTS = { ...SPEC_PRICES, ...ETAX_PRICES };
+
 describe('default prices', () => {
-  it('equal the prices of spec §8 when there are no overrides', () => {
-    expect(buildPriceTable('{}')).toEqual(SPEC_PRICES);
-    expect(DEFAULT_PRICES).toEqual(SPEC_PRICES);
+  it('equal the prices of spec §8, plus etax\'s tax-invoice price, with no overrides', () => {
+    expect(buildPriceTable('{}')).toEqual(DEFAULTS);
+    expect(DEFAULT_PRICES).toEqual(DEFAULTS);
   });
 
   it.each(Object.entries(SPEC_PRICES))('charges %s at %i points by default', (operation, price) => {
@@ -36,7 +40,7 @@ describe('default prices', () => {
 describe('price overrides', () => {
   it('changes only the overridden row', () => {
     const table = buildPriceTable('{"businesses.profiles.retrieve": 120}');
-    expect(table).toEqual({ ...SPEC_PRICES, 'businesses.profiles.retrieve': 120 });
+    expect(table).toEqual({ ...DEFAULTS, 'businesses.profiles.retrieve': 120 });
   });
 
   it('applies several overrides, including a price of 0', () => {

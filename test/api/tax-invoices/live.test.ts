@@ -1,0 +1,228 @@
+// Live keys issue through the operator's transmission gateway (TAX_INVOICE_GATEWAY_URL), here a
+// fake gateway on 127.0.0.1 that answers by recipient number: the live balance pays, the
+// gateway's approval number or rejection ends the document, and an answer outside the contract
+// stages a later attempt instead of failing it. Test keys on the same app keep the sandbox.
+import { createHash, createVerify, X509Certificate } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TRANSMISSION_RETRY_DELAYS_SECONDS } from '../../../src/areas/tax-invoices/processing.ts';
+import { TRANSMISSION_QUEUE } from '../../../src/areas/tax-invoices/queues.ts';
+import {
+  businessRegistrationCheckDigit,
+} from '../../../src/domain/business-registration-number.ts';
+import type { TransmissionRequest } from '../../../src/upstream/tax-invoices/index.ts';
+import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { pollUntil } from '../../helpers/poll.ts';
+import {
+  invoiceBody,
+  issue,
+  registerSupplier,
+  request,
+  waitForStatus,
+  type Supplier,
+} from './helpers.ts';
+
+// A valid business registration number for each way the fake gateway answers.
+function recipientNumber(firstNine: string): string {
+  return `${firstNine}${businessRegistrationCheckDigit(firstNine)}`;
+}
+const RECIPIENTS = {
+  accepted: recipientNumber('301810001'),
+  rejected: recipientNumber('301810002'),
+  garbage: recipientNumber('301810003'),
+  unstorable: recipientNumber('301810004'),
+};
+
+type Received = { url?: string; contentType?: string; body: TransmissionRequest;
+  receivedAtMs: number };
+
+const received: Received[] = [];
+let server: http.Server;
+let app: TestApp;
+let liveKey: string;
+let testKey: string;
+let accountId: string;
+let liveSupplier: Supplier;
+let testSupplier: Supplier;
+
+// One number per document, unlike any the sandbox makes (its digits 9 and 10 are 41).
+function gatewayApprovalNumber(request: TransmissionRequest): string {
+  const serial = BigInt(`0x${createHash('sha256').update(request.issuanceKey).digest('hex')}`)
+    % 10n ** 14n;
+  return `${request.writeDate.replaceAll('-', '')}77${serial.toString().padStart(14, '0')}`;
+}
+
+function reply(body: TransmissionRequest): { status: number; text: string } {
+  switch (body.recipientNumber) {
+    case RECIPIENTS.rejected:
+      return { status: 200, text: JSON.stringify({ result: 'REJECTED', code: 'NTS_DUPLICATE',
+        message: '이미 전송된 세금계산서입니다.' }) };
+    case RECIPIENTS.unstorable:
+      return { status: 200, text: JSON.stringify({ result: 'REJECTED', code: 'NTS_REJECTED',
+        message: 'rejected\u0000' }) };
+    case RECIPIENTS.garbage:
+      return { status: 200, text: '<html>gateway maintenance</html>' };
+    default:
+      return { status: 200, text: JSON.stringify({ result: 'ACCEPTED',
+        ntsTransactionId: gatewayApprovalNumber(body) }) };
+  }
+}
+
+async function startGateway(): Promise<string> {
+  server = http.createServer((incoming, response) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as TransmissionRequest;
+      received.push({ url: incoming.url, contentType: incoming.headers['content-type'], body,
+        receivedAtMs: Date.now() });
+      const { status, text } = reply(body);
+      response.writeHead(status, { 'content-type': 'application/json' });
+      response.end(text);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/gateway/`;
+}
+
+beforeAll(async () => {
+  const gatewayUrl = await startGateway();
+  app = await createTestApp({ jobs: true, env: { TAX_INVOICE_TRANSMISSION_DELAY_SECONDS: '0',
+    TAX_INVOICE_GATEWAY_URL: gatewayUrl } });
+  const account = await app.createAccount();
+  accountId = account.accountId;
+  liveKey = account.keys.live;
+  testKey = account.keys.test;
+  await app.platform.points.grant({ accountId, environment: 'live', points: 1_000 });
+  liveSupplier = await registerSupplier(app, liveKey);
+  testSupplier = await registerSupplier(app, testKey);
+});
+afterAll(async () => {
+  await app?.close();
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+const balances = async () => ({
+  live: (await app.platform.points.getBalance({ accountId, environment: 'live' })).balance,
+  test: (await app.platform.points.getBalance({ accountId, environment: 'test' })).balance,
+});
+
+function bodyFor(recipient: string) {
+  const body = invoiceBody();
+  return { ...body, supplied: { ...body.supplied, identificationNumber: recipient } };
+}
+
+async function issued(key: string, supplier: Supplier, recipient: string): Promise<string> {
+  const response = await issue(app, key, supplier.supplierKey, bodyFor(recipient));
+  expect(response.statusCode, response.body).toBe(200);
+  return (response.json() as { issuanceKey: string }).issuanceKey;
+}
+
+const requestsFor = (issuanceKey: string) =>
+  received.filter((entry) => entry.body.issuanceKey === issuanceKey);
+
+async function statusHistory(issuanceKey: string): Promise<string[]> {
+  const result = await app.platform.database.pool.query(
+    'select to_status from tax_invoice_status_changes where issuance_key = $1 order by id',
+    [issuanceKey]);
+  return result.rows.map((row) => row.to_status as string);
+}
+
+describe('issuing with a live key', () => {
+  it('charges the live balance 100 points and ends TRANSMITTED with the gateway\'s number',
+    async () => {
+      const before = await balances();
+      const issuanceKey = await issued(liveKey, liveSupplier, RECIPIENTS.accepted);
+      const invoice = await waitForStatus(app, liveKey, issuanceKey, ['TRANSMITTED', 'FAILED']);
+      const [sent] = requestsFor(issuanceKey);
+      expect(invoice).toMatchObject({ status: 'TRANSMITTED', failure: null,
+        ntsTransactionId: gatewayApprovalNumber(sent!.body) });
+      expect(await statusHistory(issuanceKey))
+        .toEqual(['PENDING', 'ISSUED', 'TRANSMITTING', 'TRANSMITTED']);
+      expect(await balances()).toEqual({ live: before.live - 100, test: before.test });
+    });
+
+  it('sends the gateway the signed document, its signature and the certificate', async () => {
+    const issuanceKey = await issued(liveKey, liveSupplier, RECIPIENTS.accepted);
+    await waitForStatus(app, liveKey, issuanceKey, ['TRANSMITTED', 'FAILED']);
+    const sent = requestsFor(issuanceKey);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ url: '/gateway/taxInvoices:transmit',
+      contentType: 'application/json', body: { issuanceKey, writeDate: invoiceBody().date,
+        supplierNumber: liveSupplier.identificationNumber,
+        recipientNumber: RECIPIENTS.accepted } });
+    const { signedDocument, signature, certificate } = sent[0]!.body;
+    const x509 = new X509Certificate(Buffer.from(certificate, 'base64'));
+    expect(x509.subject).toContain(liveSupplier.identificationNumber);
+    expect(createVerify('sha256').update(signedDocument)
+      .verify(x509.publicKey, Buffer.from(signature, 'base64'))).toBe(true);
+  });
+
+  it('ends FAILED with the gateway\'s code and message when it rejects, and refunds',
+    async () => {
+      const before = await balances();
+      const issuanceKey = await issued(liveKey, liveSupplier, RECIPIENTS.rejected);
+      const invoice = await waitForStatus(app, liveKey, issuanceKey, ['TRANSMITTED', 'FAILED']);
+      expect(invoice).toMatchObject({ status: 'FAILED', ntsTransactionId: null,
+        failure: { code: 'NTS_DUPLICATE', message: '이미 전송된 세금계산서입니다.' } });
+      expect(requestsFor(issuanceKey)).toHaveLength(1);
+      expect(await balances()).toEqual(before);
+    });
+});
+
+type StagedJob = { data: { issuanceKey: string; attemptNumber: number }; startAfterMs: number;
+  createdOnMs: number };
+
+async function transmissionJobs(issuanceKey: string): Promise<StagedJob[]> {
+  const result = await app.platform.database.pool.query(
+    `select data, start_after, created_on from pgboss.job
+      where name = $1 and data->>'issuanceKey' = $2 order by created_on`,
+    [TRANSMISSION_QUEUE, issuanceKey]);
+  return result.rows.map((row) => ({ data: row.data, startAfterMs: row.start_after.getTime(),
+    createdOnMs: row.created_on.getTime() }));
+}
+
+describe('a gateway answer outside the contract', () => {
+  it.each([
+    ['an HTML page', RECIPIENTS.garbage],
+    ['a rejection whose message PostgreSQL cannot store', RECIPIENTS.unstorable],
+  ])('for %s keeps the document TRANSMITTING and stages attempt 2 about 30 s later',
+    async (_name, recipient) => {
+      const before = await balances();
+      const issuanceKey = await issued(liveKey, liveSupplier, recipient);
+      const jobs = await pollUntil(() => transmissionJobs(issuanceKey),
+        (found) => found.some((job) => job.data.attemptNumber === 2));
+      const retry = jobs.find((job) => job.data.attemptNumber === 2);
+      expect(retry?.data).toEqual({ issuanceKey, attemptNumber: 2 });
+      const [sent] = requestsFor(issuanceKey);
+      expect(TRANSMISSION_RETRY_DELAYS_SECONDS[0]).toBe(30);
+      // Staged after the gateway answered, to start 30 s after that.
+      expect(retry!.startAfterMs - sent!.receivedAtMs).toBeGreaterThanOrEqual(29_000);
+      expect(retry!.startAfterMs - sent!.receivedAtMs).toBeLessThanOrEqual(35_000);
+      expect(retry!.startAfterMs - retry!.createdOnMs).toBeGreaterThanOrEqual(29_000);
+      expect(retry!.startAfterMs - retry!.createdOnMs).toBeLessThanOrEqual(31_000);
+      const response = await app.server.inject(request(liveKey, 'GET',
+        `/v1/taxInvoices/${issuanceKey}`));
+      expect(response.json()).toMatchObject({ status: 'TRANSMITTING', ntsTransactionId: null,
+        failure: null });
+      expect(await statusHistory(issuanceKey)).toEqual(['PENDING', 'ISSUED', 'TRANSMITTING']);
+      // Still charged: the document is on its way, not ended.
+      expect(await balances()).toEqual({ live: before.live - 100, test: before.test });
+    });
+});
+
+describe('issuing with a test key on the same app', () => {
+  it('transmits to the sandbox and charges the test balance; the gateway receives nothing',
+    async () => {
+      const before = await balances();
+      const issuanceKey = await issued(testKey, testSupplier, RECIPIENTS.accepted);
+      const invoice = await waitForStatus(app, testKey, issuanceKey, ['TRANSMITTED', 'FAILED']);
+      expect(invoice.status).toBe('TRANSMITTED');
+      // The sandbox's numbers carry 41 after the date; the fake gateway's carry 77.
+      expect(invoice.ntsTransactionId).toMatch(/^[0-9]{8}41[0-9]{14}$/);
+      expect(requestsFor(issuanceKey)).toEqual([]);
+      expect(await balances()).toEqual({ live: before.live, test: before.test - 100 });
+    });
+});

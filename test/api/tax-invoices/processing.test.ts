@@ -1,0 +1,201 @@
+// What happens to an accepted tax invoice on the workers: PENDING → ISSUED (signed by the issuer's
+// registered certificate) → TRANSMITTING → TRANSMITTED with a 24-digit approval number, or FAILED
+// with a cause; each outcome once, with its webhook event in the prior-art payload and, on
+// failure, the points refunded. Cancel works only before transmission.
+import { createPublicKey, createVerify, X509Certificate } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canonicalDocument } from '../../../src/areas/tax-invoices/signing.ts';
+import { findInvoiceByKey } from '../../../src/areas/tax-invoices/store.ts';
+import { SANDBOX_RECIPIENTS } from '../../../src/upstream/tax-invoices/sandbox.ts';
+import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { expectError } from '../../helpers/errors.ts';
+import { pollUntil } from '../../helpers/poll.ts';
+import {
+  getInvoice,
+  invoiceBody,
+  issue,
+  registerSupplier,
+  request,
+  waitForStatus,
+  type Supplier,
+} from './helpers.ts';
+
+let app: TestApp;
+let key: string;
+let accountId: string;
+let supplier: Supplier;
+
+beforeAll(async () => {
+  app = await createTestApp({ jobs: true, env: { TAX_INVOICE_TRANSMISSION_DELAY_SECONDS: '0',
+    PUBLIC_BASE_URL: 'https://etax.example.com' } });
+  const account = await app.createAccount();
+  key = account.keys.test;
+  accountId = account.accountId;
+  supplier = await registerSupplier(app, key);
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+const balance = () => app.platform.points.getBalance({ accountId, environment: 'test' });
+
+async function issued(body: unknown = invoiceBody()): Promise<string> {
+  const response = await issue(app, key, supplier.supplierKey, body);
+  expect(response.statusCode, response.body).toBe(200);
+  return (response.json() as { issuanceKey: string }).issuanceKey;
+}
+
+type Event = { id: string; type: string; eventType: string; data: Record<string, unknown> };
+
+async function eventsOf(issuanceKey: string): Promise<Event[]> {
+  const response = await app.server.inject(request(key, 'GET', '/v1/webhookEvents?limit=100'));
+  return (response.json() as { results: Event[] }).results
+    .filter((event) => event.data.issuanceKey === issuanceKey);
+}
+
+async function statusHistory(issuanceKey: string): Promise<string[]> {
+  const result = await app.platform.database.pool.query(
+    'select to_status from tax_invoice_status_changes where issuance_key = $1 order by id',
+    [issuanceKey]);
+  return result.rows.map((row) => row.to_status as string);
+}
+
+describe('a successful issuance', () => {
+  it('is signed, transmitted, recorded step by step and announced once', async () => {
+    const issuanceKey = await issued();
+    const invoice = await waitForStatus(app, key, issuanceKey, ['TRANSMITTED', 'FAILED']);
+    expect(invoice).toMatchObject({ status: 'TRANSMITTED', failure: null });
+    expect(invoice.ntsTransactionId).toMatch(/^[0-9]{24}$/);
+    expect(invoice.ntsTransactionId!.slice(0, 8)).toBe(invoiceBody().date.replaceAll('-', ''));
+    expect(invoice.issuedAt).not.toBeNull();
+    expect(await statusHistory(issuanceKey))
+      .toEqual(['PENDING', 'ISSUED', 'TRANSMITTING', 'TRANSMITTED']);
+    const events = await pollUntil(() => eventsOf(issuanceKey), (found) => found.length > 0);
+    expect(events).toEqual([{ id: expect.any(String), type: 'TAX_INVOICE_ISSUANCE_SUCCESS',
+      eventType: 'TAX_INVOICE_ISSUANCE_SUCCESS', createdAt: expect.any(String),
+      data: { issuanceKey,
+        taxInvoiceUrl: `https://etax.example.com/v1/taxInvoices/${issuanceKey}/pdf` } }]);
+  });
+
+  it('carries an RSA-SHA256 signature over the canonical document that the certificate ' +
+    'verifies', async () => {
+    const issuanceKey = await issued();
+    await waitForStatus(app, key, issuanceKey, ['TRANSMITTED']);
+    const row = (await findInvoiceByKey(app.platform.database.db, issuanceKey))!;
+    const certificate = new X509Certificate(Buffer.from(row.signingCertificate!, 'base64'));
+    expect(certificate.subject).toContain(supplier.identificationNumber);
+    const verifier = createVerify('sha256').update(canonicalDocument(row));
+    expect(verifier.verify(createPublicKey(certificate.publicKey.export({ format: 'pem',
+      type: 'spki' })), Buffer.from(row.signature!, 'base64'))).toBe(true);
+    // A changed document no longer verifies.
+    const tampered = { ...row, totalAmount: row.totalAmount + 1 };
+    expect(createVerify('sha256').update(canonicalDocument(tampered))
+      .verify(certificate.publicKey, Buffer.from(row.signature!, 'base64'))).toBe(false);
+  });
+
+  it('keeps the charge: 100 points per document', async () => {
+    const before = await balance();
+    const issuanceKey = await issued();
+    await waitForStatus(app, key, issuanceKey, ['TRANSMITTED']);
+    expect((await balance()).balance).toBe(before.balance - 100);
+  });
+});
+
+describe('a failed issuance', () => {
+  it('ends FAILED with the authority\'s cause, refunds and sends the failure event', async () => {
+    const before = await balance();
+    const body = invoiceBody();
+    const issuanceKey = await issued({ ...body, supplied: { ...body.supplied,
+      identificationNumber: SANDBOX_RECIPIENTS.rejected } });
+    const invoice = await waitForStatus(app, key, issuanceKey, ['TRANSMITTED', 'FAILED']);
+    expect(invoice).toMatchObject({ status: 'FAILED', ntsTransactionId: null,
+      failure: { code: 'TRANSMISSION_REJECTED', message: expect.any(String) } });
+    expect(await balance()).toEqual(before);
+    const events = await pollUntil(() => eventsOf(issuanceKey), (found) => found.length > 0);
+    expect(events.map((event) => [event.eventType, event.data])).toEqual([[
+      'TAX_INVOICE_ISSUANCE_FAILURE',
+      { issuanceKey, cause: { code: 'TRANSMISSION_REJECTED', message: expect.any(String) } },
+    ]]);
+  });
+
+  it('fails with NOT_FOUND_CERTIFICATE when the certificate is removed before signing',
+    async () => {
+      const account = await app.createAccount();
+      const own = await registerSupplier(app, account.keys.test);
+      const before = await app.platform.points.getBalance({ accountId: account.accountId,
+        environment: 'test' });
+      // Stop the workers from taking the job until the certificate is gone.
+      await app.jobs.boss.offWork('tax-invoices-issuance');
+      try {
+        const response = await issue(app, account.keys.test, own.supplierKey);
+        const { issuanceKey } = response.json() as { issuanceKey: string };
+        const removed = await app.server.inject(request(account.keys.test, 'DELETE',
+          `/v1/issuers/${own.issuerId}/certificates`));
+        expect(removed.statusCode).toBe(204);
+        await app.jobs.start(app.taxInvoices.jobDefinitions.filter((definition) =>
+          definition.queue === 'tax-invoices-issuance') as never);
+        const invoice = await waitForStatus(app, account.keys.test, issuanceKey, ['FAILED',
+          'TRANSMITTED']);
+        expect(invoice.failure).toEqual({ code: 'NOT_FOUND_CERTIFICATE',
+          message: expect.any(String) });
+        expect(await app.platform.points.getBalance({ accountId: account.accountId,
+          environment: 'test' })).toEqual(before);
+      } finally {
+        await app.jobs.start(app.taxInvoices.jobDefinitions as never).catch(() => undefined);
+      }
+    });
+});
+
+describe('cancel before transmission', () => {
+  let slow: TestApp;
+  let slowKey: string;
+  let slowAccount: string;
+  let slowSupplier: Supplier;
+
+  beforeAll(async () => {
+    slow = await createTestApp({ jobs: true,
+      env: { TAX_INVOICE_TRANSMISSION_DELAY_SECONDS: '3600' } });
+    const account = await slow.createAccount();
+    slowKey = account.keys.test;
+    slowAccount = account.accountId;
+    slowSupplier = await registerSupplier(slow, slowKey);
+  });
+  afterAll(async () => {
+    await slow?.close();
+  });
+
+  it('cancels an ISSUED invoice, refunds it, and it is never transmitted', async () => {
+    const before = await slow.platform.points.getBalance({ accountId: slowAccount,
+      environment: 'test' });
+    const { issuanceKey } = (await issue(slow, slowKey, slowSupplier.supplierKey))
+      .json() as { issuanceKey: string };
+    await waitForStatus(slow, slowKey, issuanceKey, ['ISSUED']);
+    const response = await slow.server.inject(request(slowKey, 'POST',
+      `/v1/taxInvoices/${issuanceKey}/cancel`));
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ issuanceKey, status: 'CANCELED' });
+    expect(await slow.platform.points.getBalance({ accountId: slowAccount,
+      environment: 'test' })).toEqual(before);
+    // A second cancel changes nothing.
+    expectError(await slow.server.inject(request(slowKey, 'POST',
+      `/v1/taxInvoices/${issuanceKey}/cancel`)), 409, 'TAX_INVOICE_NOT_CANCELABLE');
+    expect(await slow.platform.points.getBalance({ accountId: slowAccount,
+      environment: 'test' })).toEqual(before);
+  });
+
+  it('refuses to cancel a transmitted invoice with 409 TAX_INVOICE_NOT_CANCELABLE', async () => {
+    const issuanceKey = await issued();
+    await waitForStatus(app, key, issuanceKey, ['TRANSMITTED']);
+    const before = await balance();
+    const body = expectError(await app.server.inject(request(key, 'POST',
+      `/v1/taxInvoices/${issuanceKey}/cancel`)), 409, 'TAX_INVOICE_NOT_CANCELABLE');
+    expect(body.message).toContain('TRANSMITTED');
+    expect((await getInvoice(app, key, issuanceKey)).status).toBe('TRANSMITTED');
+    expect(await balance()).toEqual(before);
+  });
+
+  it('answers 404 NOT_FOUND for an unknown issuance key', async () => {
+    expectError(await app.server.inject(request(key, 'POST',
+      '/v1/taxInvoices/txi_unknown/cancel')), 404, 'NOT_FOUND');
+  });
+});

@@ -1,0 +1,131 @@
+// An accepted tax invoice is issued exactly once even when the worker processing it dies
+// (DESIGN.md § Async work). Method: one `etax serve` with workers on PostgreSQL, a sandbox tax
+// authority that takes 3 s per transmission, and no cancel window, so invoices are signed at once
+// and sit TRANSMITTING with the call in flight. The process is killed with SIGKILL then, and
+// started again. pg-boss hands the dead worker's jobs out again once they expire; waiting out
+// the expiry would make the test slow, so it is moved into the past in the database. Then:
+// every invoice ends TRANSMITTED with one approval number, each step recorded once, one success
+// event each, and 100 points charged per invoice with no drift in the ledger.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditBalance } from '../../src/platform/points/store.ts';
+import {
+  corporateSubject,
+  createTestCa,
+  issueCertificate,
+  signPriKey,
+} from '../areas/issuers/certificate-fixtures.ts';
+import { invoiceBody, SUPPLIER_NUMBER } from '../api/tax-invoices/helpers.ts';
+import { basicAuth } from '../helpers/app.ts';
+import {
+  CLUSTER_SKIP_REASON,
+  clusterEnabled,
+  startCluster,
+  type Cluster,
+  type CreatedAccount,
+} from '../helpers/cluster.ts';
+import { ledgerSnapshot } from '../helpers/ledger-audit.ts';
+import { pollUntil } from '../helpers/poll.ts';
+
+const INVOICE_COUNT = 30;
+const SERVER_ENV = {
+  TAX_INVOICE_TRANSMISSION_DELAY_SECONDS: '0',
+  TAX_INVOICE_SANDBOX_LATENCY_MS: '3000',
+};
+const JOB_POLL = { attemptsMax: 600, intervalMs: 250 };
+
+let cluster: Cluster | null = null;
+let account: CreatedAccount;
+
+beforeAll(async () => {
+  if (!clusterEnabled) return;
+  cluster = await startCluster({ count: 1, env: SERVER_ENV });
+  account = await cluster.createAccount();
+});
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+async function call(method: string, path: string, body?: unknown,
+  headers: Record<string, string> = {}) {
+  const response = await fetch(`${cluster!.servers[0]!.baseUrl}${path}`, {
+    method,
+    headers: { authorization: basicAuth(account.keys.test),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, body: await response.json() as Record<string, unknown> };
+}
+
+async function query<T>(text: string, values: unknown[] = []): Promise<T[]> {
+  return (await cluster!.assertions.pool.query(text, values)).rows as T[];
+}
+
+// A supplier whose certificate the server's registration job has registered.
+async function registerSupplier(): Promise<string> {
+  const issuer = await call('POST', '/v1/issuers', { identificationNumber: SUPPLIER_NUMBER,
+    organizationName: '주식회사 이택스', representativeName: '홍길동' });
+  expect(issuer.status).toBe(201);
+  const certificate = await issueCertificate(await createTestCa(),
+    { subject: corporateSubject('주식회사 이택스', SUPPLIER_NUMBER) });
+  const upload = await call('POST', `/v1/issuers/${issuer.body.issuerId}/certificates`, {
+    signCert: certificate.certificateDer.toString('base64'),
+    signPri: signPriKey(certificate.pkcs8, 'pass1234!', 'pbes2').toString('base64'),
+    password: 'pass1234!',
+  });
+  expect(upload.status).toBe(202);
+  const history = await pollUntil(() => call('GET',
+    `/v1/issuers/${issuer.body.issuerId}/certificates/latestHistory`),
+  (response) => response.status === 200, JOB_POLL);
+  expect(history.body.latestHistory).toMatchObject({ code: 'REGISTERED' });
+  return issuer.body.supplierKey as string;
+}
+
+type StatusCount = { status: string; count: number };
+
+const statusCounts = () => query<StatusCount>(`select status, count(*)::int as count
+  from tax_invoices where account_id = $1 group by status order by status`, [account.accountId]);
+
+describe.skipIf(!clusterEnabled)(`killing a worker mid-issuance (${CLUSTER_SKIP_REASON})`, () => {
+  it('issues and announces every accepted invoice exactly once', async () => {
+    const supplierKey = await registerSupplier();
+    const before = await ledgerSnapshot(cluster!.assertions.db, account.accountId, 'test');
+    const accepted = await Promise.all(Array.from({ length: INVOICE_COUNT }, (_, index) =>
+      call('POST', '/v1/taxInvoices/issue', invoiceBody(), { 'supplier-key': supplierKey,
+        'service-client-reference-id': `crash-${index}` })));
+    expect(accepted.map((response) => response.status)).toEqual(Array(INVOICE_COUNT).fill(200));
+    // Kill while transmissions are in flight.
+    await pollUntil(statusCounts, (rows) =>
+      rows.some((row) => row.status === 'TRANSMITTING'), JOB_POLL);
+    await cluster!.kill(0);
+    const atCrash = await statusCounts();
+    expect(atCrash.some((row) => row.status !== 'TRANSMITTED')).toBe(true);
+
+    await cluster!.restart(0);
+    // What pg-boss does once the dead worker's jobs expire, without waiting for it.
+    await query(`update pgboss.job set state = 'retry', start_after = now()
+      where state = 'active' and name like 'tax-invoices-%'`);
+    const final = await pollUntil(statusCounts, (rows) => rows.length === 1 &&
+      rows[0]!.status === 'TRANSMITTED', JOB_POLL);
+    expect(final).toEqual([{ status: 'TRANSMITTED', count: INVOICE_COUNT }]);
+
+    const steps = await query<{ to_status: string; count: number }>(`select to_status,
+      count(*)::int as count from tax_invoice_status_changes c join tax_invoices t using
+      (issuance_key) where t.account_id = $1 group by to_status order by to_status`,
+    [account.accountId]);
+    expect(steps).toEqual(['ISSUED', 'PENDING', 'TRANSMITTED', 'TRANSMITTING']
+      .map((status) => ({ to_status: status, count: INVOICE_COUNT })));
+    const events = await query<{ issuance_key: string; count: number }>(`select
+      data->>'issuanceKey' as issuance_key, count(*)::int as count from webhook_events
+      where account_id = $1 and type = 'TAX_INVOICE_ISSUANCE_SUCCESS'
+      group by data->>'issuanceKey'`, [account.accountId]);
+    expect(events).toHaveLength(INVOICE_COUNT);
+    expect(events.every((row) => row.count === 1)).toBe(true);
+
+    const after = await ledgerSnapshot(cluster!.assertions.db, account.accountId, 'test');
+    expect(before.postedPoints - after.postedPoints).toBe(100 * INVOICE_COUNT);
+    const audit = await auditBalance(cluster!.assertions.db,
+      { accountId: account.accountId, environment: 'test' });
+    expect(audit.ledgerPoints).toBe(after.postedPoints);
+    expect(audit.openReservedPoints).toBe(after.reservedPoints);
+  }, 180_000);
+});
