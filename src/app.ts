@@ -18,6 +18,10 @@ import { createIssuersService, type IssuersService } from './areas/issuers/servi
 import { createAcceptance } from './areas/tax-invoices/acceptance.ts';
 import { processingJobDefinitions } from './areas/tax-invoices/processing.ts';
 import {
+  createReverseIssuanceService,
+  type ReverseIssuanceService,
+} from './areas/tax-invoices/reverse-service.ts';
+import {
   createTaxInvoicesService,
   type TaxInvoicesService,
 } from './areas/tax-invoices/service.ts';
@@ -32,6 +36,9 @@ import {
   runMigrations,
 } from './platform/db/migrate.ts';
 import { createJobs, type JobDefinition, type Jobs } from './platform/jobs.ts';
+import { createMailQueuer, type QueueMail } from './platform/mail/outbox.ts';
+import { mailJobDefinition } from './platform/mail/send-job.ts';
+import { createSmtpTransport } from './platform/mail/transport.ts';
 import { createPointsService, type PointsService } from './platform/points/service.ts';
 import { buildPriceTable, type PriceTable } from './platform/points/prices.ts';
 import { createCharger, type Charger } from './platform/points/charge.ts';
@@ -133,10 +140,19 @@ export type Webhooks = {
   deliverer: Deliverer;
 };
 
-// Tax invoices: the service behind the routes and the jobs that issue and transmit.
+// Tax invoices: the services behind the routes and the jobs that issue and transmit.
 export type TaxInvoices = {
   service: TaxInvoicesService;
+  reverseIssuance: ReverseIssuanceService;
   jobDefinitions: JobDefinition[];
+};
+
+// Mail (docs/operations.md § Mail): the outbox areas queue mails into, in their transactions,
+// and the job that sends them through SMTP_URL. Without SMTP_URL mails are kept, not sent.
+export type Mail = {
+  queueMail: QueueMail;
+  jobDefinition: JobDefinition;
+  close(): void;
 };
 
 // Replace the clock, randomness and DNS of webhook delivery (tests).
@@ -272,12 +288,26 @@ export async function buildIssuersService(
   });
 }
 
+export function buildMail(platform: Platform, jobs: Jobs, clock?: () => Date): Mail {
+  const { config } = platform;
+  // loadConfig refuses SMTP_URL without MAIL_FROM.
+  const transport = config.SMTP_URL === undefined ? null
+    : createSmtpTransport({ url: config.SMTP_URL, from: config.MAIL_FROM! });
+  return {
+    queueMail: createMailQueuer({ stage: jobs.stage, sendingEnabled: transport !== null }),
+    jobDefinition: mailJobDefinition({ db: platform.database.db, transport,
+      now: clock ?? (() => new Date()), log: platform.log }) as JobDefinition,
+    close: () => transport?.close(),
+  };
+}
+
 // Test keys transmit to the sandbox and live keys to the configured gateway; without one, live
 // issuance is refused when it is requested. Both adapters are built once.
 export function buildTaxInvoices(
   platform: Platform,
   jobs: Jobs,
-  deps: { issuers: IssuersService; recordEvent: RecordEvent; clock?: () => Date },
+  deps: { issuers: IssuersService; recordEvent: RecordEvent; queueMail: QueueMail;
+    clock?: () => Date },
 ): TaxInvoices {
   const { config } = platform;
   const sandbox = createSandboxTransmitter({ latencyMs: config.TAX_INVOICE_SANDBOX_LATENCY_MS });
@@ -301,9 +331,13 @@ export function buildTaxInvoices(
     issuers: deps.issuers,
     transmissionAvailable: (environment) => transmitterFor(environment) !== null,
   });
+  const unitPoints = platform.prices['taxInvoices.issue'];
   return {
     service: createTaxInvoicesService({ ...lifecycle, db: platform.database.db, accept,
-      unitPoints: platform.prices['taxInvoices.issue'], now }),
+      unitPoints, now }),
+    reverseIssuance: createReverseIssuanceService({ ...lifecycle, db: platform.database.db,
+      accept, stage: jobs.stage, issuers: deps.issuers, queueMail: deps.queueMail, unitPoints,
+      publicBaseUrl: config.PUBLIC_BASE_URL, now }),
     jobDefinitions: processingJobDefinitions({
       ...lifecycle,
       db: platform.database.db,
@@ -325,22 +359,17 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     redisUrl: config.REDIS_URL,
     policies: buildRateLimitPolicies(config.RATE_LIMIT_OVERRIDES),
   });
-  const jobs = createJobs({
-    databaseUrl: platform.database.url,
-    pool: platform.database.pool,
-    workersEnabled: config.WORKERS_ENABLED,
-    log,
-  });
+  const jobs = createJobs({ databaseUrl: platform.database.url, pool: platform.database.pool,
+    workersEnabled: config.WORKERS_ENABLED, log });
   const bank = buildBankService(config, platform.charge);
   const businesses = buildBusinessesService(platform);
   const registrationStatuses = buildRegistrationStatusService(platform, options.liveTaxAuthority);
   const webhooks = buildWebhooks(platform, jobs, options.webhooks);
-  const issuers = await buildIssuersService(platform, jobs, {
-    clock: options.clock,
-    recordEvent: webhooks.recordEvent,
-  });
+  const issuers = await buildIssuersService(platform, jobs,
+    { clock: options.clock, recordEvent: webhooks.recordEvent });
+  const mail = buildMail(platform, jobs, options.clock);
   const taxInvoices = buildTaxInvoices(platform, jobs, {
-    issuers, recordEvent: webhooks.recordEvent, clock: options.clock,
+    issuers, recordEvent: webhooks.recordEvent, queueMail: mail.queueMail, clock: options.clock,
   });
   if (options.jobs ?? true) {
     await jobs.start([
@@ -348,6 +377,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       expireReservationsJobDefinition(platform.points, log),
       deliveryJobDefinition(webhooks.deliverer, config.WEBHOOK_DELIVERY_TIMEOUT_MS),
       ...issuers.jobDefinitions(),
+      mail.jobDefinition,
     ]);
   }
   const expectedMigrations = await committedMigrationCount();
@@ -364,6 +394,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     webhooks: webhooks.service,
     issuers,
     taxInvoices: taxInvoices.service,
+    reverseIssuance: taxInvoices.reverseIssuance,
     extraRoutes: options.extraRoutes,
     readiness: async () => {
       await platform.database.pool.query('select 1');
@@ -382,6 +413,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     async close() {
       await server.close();
       await jobs.stop();
+      mail.close();
       await webhooks.deliverer.close();
       await rateLimiter.close();
       await platform.close();

@@ -79,6 +79,15 @@ const ConfigSchema = Type.Object({
   // uploads (docs/issuers.md § Keys at rest). Unset: one is generated into DATA_DIR on first
   // start and reused; every process of a multi-process deployment must set the same value.
   CERTIFICATE_ENCRYPTION_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/]{43}=$' })),
+  // Mail (docs/operations.md § Mail), e.g. the approval request of a reverse issuance. The SMTP
+  // server as a URL: smtp://user:pass@host:587 (STARTTLS when the server offers it) or
+  // smtps://user:pass@host:465 (TLS from the start); percent-encode special characters of the
+  // user and password. Unset: nothing is sent, every mail is kept in the outbox (status KEPT)
+  // and read with `etax mail outbox`. The URL holds a password: it is never logged.
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://[^\\s]+$' })),
+  // The From of every mail, an address or `Name <address>`; required when SMTP_URL is set, so a
+  // missing sender stops the start instead of every send.
+  MAIL_FROM: Type.Optional(Type.String({ minLength: 3, maxLength: 320, pattern: '^[^\\r\\n]+$' })),
 });
 
 type RawConfig = Static<typeof ConfigSchema>;
@@ -107,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const config = converted as RawConfig;
   checkBankLookupFitsReservation(config);
+  checkMailSender(config);
   return Object.freeze({
     ...config,
     DATA_DIR: path.resolve(config.DATA_DIR),
@@ -133,6 +143,13 @@ function checkBankLookupFitsReservation(config: RawConfig): void {
       `(BANK_LOOKUP_TIMEOUT_MS × ⌈${ACCOUNTS_PER_REQUEST_MAX} / BANK_LOOKUP_CONCURRENCY⌉), ` +
       `which must be less than RESERVATION_TTL_MS (${config.RESERVATION_TTL_MS})`,
     );
+  }
+}
+
+function checkMailSender(config: RawConfig): void {
+  if (config.SMTP_URL !== undefined && config.MAIL_FROM === undefined) {
+    throw new ConfigError('Invalid configuration:\n  MAIL_FROM: required when SMTP_URL is set ' +
+      '(the From address of every mail, e.g. "etax <no-reply@example.com>")');
   }
 }
 

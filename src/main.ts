@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { ConfigError, loadConfig } from './config.ts';
 import * as admin from './cli/admin.ts';
+import { printOutbox } from './cli/mail.ts';
 import { CliError } from './cli/output.ts';
 import * as profiles from './cli/profiles.ts';
 import { writeOpenApiDocument } from './cli/openapi.ts';
@@ -63,6 +64,15 @@ points.command('show')
   .requiredOption('--env <env>', 'test or live')
   .option('--json', 'print JSON')
   .action((options) => admin.showPoints(config(), options));
+
+program.command('mail')
+  .description('read the mail outbox')
+  .command('outbox')
+  .description('print the newest mails, kept (no SMTP_URL) and sent, with their text')
+  .option('--limit <n>', 'most mails to print, newest first (at most 1000)', '20')
+  .option('--status <status>', 'only mails in this status: PENDING, SENT, KEPT or FAILED')
+  .option('--json', 'print JSON')
+  .action((options) => printOutbox(config(), options));
 
 program.command('import')
   .description('load data from a file')

@@ -17,6 +17,9 @@ import { registerCertificatePageRoutes } from './areas/issuers/page-routes.ts';
 import { registerIssuerRoutes } from './areas/issuers/routes.ts';
 import type { IssuersService } from './areas/issuers/service.ts';
 import { registerPointsRoutes } from './areas/points/routes.ts';
+import { registerApprovalPageRoutes } from './areas/tax-invoices/reverse-page-routes.ts';
+import { reverseIssuanceRoutes } from './areas/tax-invoices/reverse-routes.ts';
+import type { ReverseIssuanceService } from './areas/tax-invoices/reverse-service.ts';
 import { taxInvoiceRoutes } from './areas/tax-invoices/routes.ts';
 import type { TaxInvoicesService } from './areas/tax-invoices/service.ts';
 import { registerWebhookRoutes } from './areas/webhooks/routes.ts';
@@ -47,6 +50,7 @@ export type ServerDeps = {
   webhooks: WebhooksService;
   issuers: IssuersService;
   taxInvoices: TaxInvoicesService;
+  reverseIssuance: ReverseIssuanceService;
   readiness: Readiness;
   // More routes under /v1, behind the same authentication and rate limits. Areas are listed
   // below; this is for embedding etax and for tests of the platform mechanisms.
@@ -89,6 +93,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(registerHealthRoutes, { readiness: deps.readiness });
   // The hosted certificate registration page: outside /v1, its one-time token is the credential.
   await app.register(registerCertificatePageRoutes, { issuers: deps.issuers });
+  // The reverse issuance approval page: outside /v1 for the same reason.
+  await app.register(registerApprovalPageRoutes, { reverseIssuance: deps.reverseIssuance });
   await app.register(async (v1) => {
     v1.addHook('onRequest', authenticateWith(deps.keys));
     v1.addHook('preHandler', deps.rateLimiter.hook);
@@ -101,6 +107,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     await v1.register(registerWebhookRoutes, { webhooks: deps.webhooks });
     await v1.register(registerIssuerRoutes, { issuers: deps.issuers });
     await v1.register(taxInvoiceRoutes, { taxInvoices: deps.taxInvoices });
+    await v1.register(reverseIssuanceRoutes, { reverseIssuance: deps.reverseIssuance });
     if (deps.extraRoutes) await v1.register(deps.extraRoutes);
   }, { prefix: '/v1' });
 

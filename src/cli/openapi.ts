@@ -32,6 +32,7 @@ export function buildSchemaOnlyServer(extraRoutes?: FastifyPluginAsync): Promise
     webhooks: new Proxy({}, { get: unavailable }) as never,
     issuers: new Proxy({}, { get: unavailable }) as never,
     taxInvoices: new Proxy({}, { get: unavailable }) as never,
+    reverseIssuance: new Proxy({}, { get: unavailable }) as never,
     readiness: unavailable,
     extraRoutes,
   });

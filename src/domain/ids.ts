@@ -15,6 +15,7 @@ export const ID_PREFIXES = {
   certificateRegistration: 'crg',
   issuanceKey: 'txi',
   requestGroup: 'txg',
+  mail: 'mail',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -72,6 +72,21 @@ export const ERRORS = {
     status: 409,
     message: 'The tax invoice was already amended in a way that rules out this amendment.',
   },
+  // Designed by etax where the spec is silent: reverse issuance (docs/reverse-issuance.md). Spec
+  // §4.4 defines two errors for canceling a request that is already approved, canceled or
+  // issued; these are they, and approval, refusal and approval links answer them too.
+  ISSUE_REQUEST_ALREADY_APPROVED: {
+    status: 409,
+    message: 'The reverse issuance request was already approved; it is issued or being issued.',
+  },
+  ISSUE_REQUEST_ALREADY_CANCELED: {
+    status: 409,
+    message: 'The reverse issuance request was already canceled or refused.',
+  },
+  ISSUE_DEADLINE_PASSED: {
+    status: 409,
+    message: 'The issue deadline of the tax invoice has passed; it can no longer be issued.',
+  },
   // Designed by etax where the spec is silent.
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than the limit.' },
   UNSUPPORTED_MEDIA_TYPE: {

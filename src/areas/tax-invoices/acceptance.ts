@@ -53,6 +53,9 @@ export type AcceptRequest = {
   // check again what a concurrent request may have changed since `draft` (an amendment locks
   // its original and counts its amendments again). Throws ApiError to refuse; nothing is kept.
   guard?(tx: Tx): Promise<void>;
+  // Work that must commit with the documents (the approval mail of a reverse issuance
+  // request); runs in the transaction that inserts them.
+  onRecorded?(tx: Tx, rows: store.TaxInvoiceRow[]): Promise<void>;
 };
 
 export type Accepted = { issuanceKeys: string[] };
@@ -115,6 +118,7 @@ async function insertDocuments(
 ): Promise<Accepted> {
   await request.guard?.(tx);
   const inserted = await store.insertInvoices(tx, rows, 'API');
+  await request.onRecorded?.(tx, inserted);
   if (request.issuanceType === 'STANDARD') {
     for (const row of inserted) {
       const data: IssuanceJobData = { issuanceKey: row.issuanceKey };

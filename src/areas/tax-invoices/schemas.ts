@@ -122,7 +122,8 @@ export const TaxInvoice = Type.Object(
       description: 'For an amended document, what it amends; null otherwise.' }),
     failure: Type.Union([Type.Object({ code: Type.String(), message: Type.String() },
       { additionalProperties: false }), Type.Null()], {
-      description: 'Why a FAILED document failed; null otherwise.' }),
+      description: 'Why a FAILED document failed, or why the supplier REFUSED a reverse ' +
+        'issuance request; null otherwise.' }),
     issueDeadline: Type.String({ format: 'date', description: 'Last day to issue for the ' +
       'write date: the 10th of the next month, or the next business day.' }),
     transmittedAt: NullableTimestamp('When the approval number arrived.'),

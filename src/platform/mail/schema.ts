@@ -1,0 +1,64 @@
+import { sql } from 'drizzle-orm';
+import { bigserial, check, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { createdAt, timestampTz } from '../db/columns.ts';
+
+// The mail outbox (docs/operations.md § Mail). Every mail etax sends is first a row here,
+// inserted in the transaction of the change it tells about, so a mail exists exactly when that
+// change committed. A job sends it; without an SMTP server it is kept here to be read with
+// `etax mail outbox`.
+
+//   PENDING: waiting for its job (or for the next attempt after an SMTP failure)
+//   SENT:    the SMTP server accepted it
+//   KEPT:    no SMTP server is configured; the mail stays readable here
+//   FAILED:  every attempt failed; `last_error` says why
+export const MAIL_STATUSES = ['PENDING', 'SENT', 'KEPT', 'FAILED'] as const;
+export type MailStatus = (typeof MAIL_STATUSES)[number];
+
+// Bounds of what one mail holds; our own templates stay far below them.
+export const MAIL_RECIPIENT_LENGTH_MAX = 254; // RFC 5321 path limit
+export const MAIL_SUBJECT_LENGTH_MAX = 300;
+export const MAIL_TEXT_LENGTH_MAX = 20_000;
+export const MAIL_HTML_LENGTH_MAX = 60_000;
+export const MAIL_ERROR_LENGTH_MAX = 500;
+
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: text('id').primaryKey(),
+    // Reading order: the newest mail has the highest sequence.
+    sequence: bigserial('sequence', { mode: 'number' }).notNull(),
+    // The account and environment the mail is about, when it is about one.
+    accountId: text('account_id'),
+    environment: text('environment'),
+    // What the mail is, e.g. TAX_INVOICE_APPROVAL_REQUEST.
+    kind: text('kind').notNull(),
+    recipient: text('recipient').notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body').notNull(),
+    htmlBody: text('html_body'),
+    status: text('status').$type<MailStatus>().notNull(),
+    attemptCount: integer('attempt_count').notNull().default(0),
+    // Our summary of the last SMTP failure (an error code and the SMTP reply code), never a body.
+    lastError: text('last_error'),
+    // The Message-ID the SMTP server accepted.
+    messageId: text('message_id'),
+    createdAt: createdAt(),
+    updatedAt: timestampTz('updated_at').notNull().defaultNow(),
+    sentAt: timestampTz('sent_at'),
+  },
+  (table) => [
+    index('mail_outbox_sequence_idx').on(table.sequence),
+    check('mail_outbox_status_known',
+      sql`${table.status} in ('PENDING', 'SENT', 'KEPT', 'FAILED')`),
+    check('mail_outbox_environment_known', sql`${table.environment} in ('test', 'live')`),
+    check('mail_outbox_lengths', sql`char_length(${table.kind}) between 1 and 100
+      and char_length(${table.recipient}) between 3 and 254
+      and char_length(${table.subject}) between 1 and 300
+      and char_length(${table.textBody}) <= 20000
+      and char_length(${table.htmlBody}) <= 60000
+      and char_length(${table.lastError}) <= 500`),
+    check('mail_outbox_attempt_count', sql`${table.attemptCount} >= 0`),
+    check('mail_outbox_sent_has_time',
+      sql`(${table.status} = 'SENT') = (${table.sentAt} is not null)`),
+  ],
+);

@@ -1,0 +1,55 @@
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Executor } from '../db/connect.ts';
+import { mailOutbox, type MailStatus } from './schema.ts';
+
+// SQL of the mail outbox. Status changes are conditional on PENDING, so a send job that runs
+// twice (a retry after a crash) finds the mail already settled and changes nothing.
+
+export type MailRow = typeof mailOutbox.$inferSelect;
+export type NewMailRow = typeof mailOutbox.$inferInsert;
+
+export async function insertMail(tx: Executor, row: NewMailRow): Promise<MailRow> {
+  const [inserted] = await tx.insert(mailOutbox).values(row).returning();
+  return inserted!;
+}
+
+export async function findMail(tx: Executor, id: string): Promise<MailRow | null> {
+  const [row] = await tx.select().from(mailOutbox).where(eq(mailOutbox.id, id)).limit(1);
+  return row ?? null;
+}
+
+// PENDING → `status`, with the columns that go with it; false when the mail is not PENDING.
+export async function settleMail(
+  tx: Executor,
+  id: string,
+  change: { status: Exclude<MailStatus, 'PENDING'> } &
+    Partial<Pick<NewMailRow, 'messageId' | 'sentAt' | 'lastError' | 'attemptCount'>>,
+): Promise<boolean> {
+  const settled = await tx.update(mailOutbox).set({ ...change, updatedAt: sql`now()` })
+    .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'PENDING')))
+    .returning({ id: mailOutbox.id });
+  return settled.length === 1;
+}
+
+// Counts a failed attempt of a PENDING mail that will be tried again.
+export async function recordAttemptFailure(
+  tx: Executor,
+  id: string,
+  change: { attemptCount: number; lastError: string },
+): Promise<boolean> {
+  const updated = await tx.update(mailOutbox).set({ ...change, updatedAt: sql`now()` })
+    .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'PENDING')))
+    .returning({ id: mailOutbox.id });
+  return updated.length === 1;
+}
+
+// The newest mails first, optionally only those in `statuses`.
+export async function listMails(
+  tx: Executor,
+  options: { limit: number; statuses?: readonly MailStatus[] | undefined },
+): Promise<MailRow[]> {
+  const where = options.statuses?.length
+    ? inArray(mailOutbox.status, [...options.statuses]) : undefined;
+  return tx.select().from(mailOutbox).where(where)
+    .orderBy(desc(mailOutbox.sequence)).limit(options.limit);
+}
