@@ -327,6 +327,7 @@ export function buildTaxInvoices(
   const accept = createAcceptance({
     db: platform.database.db,
     stage: jobs.stage,
+    stageMany: jobs.stageMany,
     charge: platform.charge,
     issuers: deps.issuers,
     transmissionAvailable: (environment) => transmitterFor(environment) !== null,

@@ -40,6 +40,7 @@ type JobsOptions = {
 export type Jobs = {
   boss: PgBoss;
   stage: StageJob;
+  stageMany: StageJobs;
   start(definitions: JobDefinition<never>[]): Promise<void>;
   stop(): Promise<void>;
 };
@@ -55,6 +56,13 @@ export type StageJob = (
   data: object,
   options?: PgBoss.SendOptions,
 ) => Promise<string>;
+
+// Stages many jobs of one queue in one statement, in the caller's transaction.
+export type StageJobs = (
+  executor: Executor,
+  queue: string,
+  jobs: Array<{ data: object; id?: string }>,
+) => Promise<void>;
 
 // pg-boss speaks text with $n placeholders; Drizzle executors take SQL objects. A placeholder may
 // appear more than once, so each occurrence is bound to its value again.
@@ -99,6 +107,32 @@ function createJobStager(boss: PgBoss): StageJob {
   };
 }
 
+function createJobsStager(boss: PgBoss): StageJobs {
+  // pg-boss's bulk insert joins the queue table and reports nothing, so a missing queue would
+  // drop the jobs silently: each queue is checked once, the first time jobs are staged into it.
+  const knownQueues = new Set<string>();
+  return async (executor, queue, jobs) => {
+    if (jobs.length === 0) return;
+    if (!knownQueues.has(queue)) {
+      // Through the caller's executor: the embedded database serves one transaction at a time,
+      // so a query on another connection would wait for this one forever.
+      const found = await executor.execute(
+        sql`select 1 from pgboss.queue where name = ${queue}`);
+      if (found.rows.length === 0) {
+        throw new Error(`job queue ${queue} does not exist; ${jobs.length} jobs were not staged`);
+      }
+      knownQueues.add(queue);
+    }
+    const db = {
+      async executeSql(text: string, values: unknown[]) {
+        const result = await executor.execute(asDrizzleSql(text, values ?? []));
+        return { rows: result.rows };
+      },
+    };
+    await boss.insert(jobs.map((job) => ({ name: queue, ...job })), { db });
+  };
+}
+
 // Creates the queues and schedules. Processes that start together take turns under an advisory
 // lock, and a queue that exists is left alone, since creating one is DDL. Another process's
 // pg-boss maintenance can still collide with that DDL on a brand-new database, so a deadlock is
@@ -140,6 +174,7 @@ export function createJobs(options: JobsOptions): Jobs {
   return {
     boss,
     stage: createJobStager(boss),
+    stageMany: createJobsStager(boss),
     async start(definitions) {
       await boss.start();
       started = true;

@@ -63,6 +63,20 @@ describe('staging jobs in a transaction', () => {
     expect(result.rows.map((row) => row.data)).toEqual([{ marker: 'once' }]);
   });
 
+  it('stages many jobs in one statement, with the transaction', async () => {
+    await app.platform.database.db.transaction((tx) => app.jobs.stageMany(tx, QUEUE,
+      [{ data: { marker: 'many 1' } }, { data: { marker: 'many 2' } }]));
+    const markers = (await jobsInQueue()).map((data) => (data as { marker: string }).marker);
+    expect(markers).toEqual(expect.arrayContaining(['many 1', 'many 2']));
+    await expect(app.platform.database.db.transaction(async (tx) => {
+      await app.jobs.stageMany(tx, QUEUE, [{ data: { marker: 'many rolled back' } }]);
+      throw new Error('abort');
+    })).rejects.toThrow('abort');
+    expect(JSON.stringify(await jobsInQueue())).not.toContain('many rolled back');
+    await expect(app.jobs.stageMany(app.platform.database.db, 'no-such-queue',
+      [{ data: {} }])).rejects.toThrow(/does not exist/);
+  });
+
   it('refuses to stage into a queue that does not exist', async () => {
     await expect(app.jobs.stage(app.platform.database.db, 'no-such-queue', {}))
       .rejects.toThrow(/does not exist/);

@@ -7,13 +7,14 @@ import {
   requestFingerprint,
   runIdempotent,
 } from '../../platform/idempotency/claims.ts';
-import type { StageJob } from '../../platform/jobs.ts';
+import type { StageJob, StageJobs } from '../../platform/jobs.ts';
 import type { Charger } from '../../platform/points/charge.ts';
 import type { IssuersService } from '../issuers/service.ts';
 import type { IssuerRow } from '../issuers/store.ts';
 import type { AmendmentReason, TaxInvoiceStatus } from './invoice-schema.ts';
 import { AMENDMENT_REASONS } from './invoice-schema.ts';
 import { ISSUANCE_QUEUE, type IssuanceJobData } from './queues.ts';
+import { createAcceptanceBatches } from './acceptance-batches.ts';
 import * as store from './store.ts';
 import type { ValidatedInvoice } from './validation.ts';
 
@@ -63,6 +64,7 @@ export type Accepted = { issuanceKeys: string[] };
 type AcceptanceDeps = {
   db: Db;
   stage: StageJob;
+  stageMany: StageJobs;
   charge: Charger;
   issuers: Pick<IssuersService, 'requireIssuerCertificate'>;
   // False when documents of this environment cannot be transmitted (no live gateway).
@@ -128,20 +130,27 @@ async function insertDocuments(
   return { issuanceKeys: inserted.map((row) => row.issuanceKey) };
 }
 
+function claimOf(request: AcceptRequest) {
+  if (request.referenceId === undefined) return null;
+  return {
+    apiKeyId: request.caller.apiKeyId,
+    namespace: 'taxInvoice' as const,
+    referenceId: request.referenceId,
+    fingerprint: requestFingerprint({ method: 'POST', route: request.route,
+      body: request.body }),
+  };
+}
+
+// A request alone in its transaction: one with work of its own there (guard, onRecorded) or
+// documents that wait for approval.
 async function recordDocuments(
   deps: AcceptanceDeps,
   request: AcceptRequest,
   rows: store.NewTaxInvoiceRow[],
 ): Promise<Accepted> {
   return deps.db.transaction(async (tx) => {
-    if (request.referenceId === undefined) return insertDocuments(deps, tx, request, rows);
-    const claim = {
-      apiKeyId: request.caller.apiKeyId,
-      namespace: 'taxInvoice' as const,
-      referenceId: request.referenceId,
-      fingerprint: requestFingerprint({ method: 'POST', route: request.route,
-        body: request.body }),
-    };
+    const claim = claimOf(request);
+    if (claim === null) return insertDocuments(deps, tx, request, rows);
     const result = await runIdempotent(tx, claim, async (claimTx) => ({
       status: 200, body: await insertDocuments(deps, claimTx, request, rows),
     }));
@@ -150,6 +159,12 @@ async function recordDocuments(
 }
 
 export function createAcceptance(deps: AcceptanceDeps) {
+  const batches = createAcceptanceBatches(deps);
+  // Plain issuance, the busy path, is recorded with the requests accepted at the same moment.
+  const record = (request: AcceptRequest, rows: store.NewTaxInvoiceRow[]) =>
+    (request.issuanceType === 'STANDARD' && !request.guard && !request.onRecorded
+      ? batches({ rows, claim: claimOf(request) })
+      : recordDocuments(deps, request, rows));
   return async function accept(request: AcceptRequest, unitPoints: number): Promise<Accepted> {
     const scope = { accountId: request.caller.accountId,
       environment: request.caller.environment };
@@ -169,7 +184,7 @@ export function createAcceptance(deps: AcceptanceDeps) {
         const group = { id: groupId, reservationId: reservation?.reservationId ?? null,
           unitPoints: reservation === null ? 0 : unitPoints };
         const rows = drafts.map((draft) => documentRow(request, issuer, draft, group));
-        return { value: await recordDocuments(deps, request, rows),
+        return { value: await record(request, rows),
           chargedUnits: drafts.length };
       },
     );

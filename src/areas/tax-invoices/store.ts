@@ -26,6 +26,7 @@ export async function insertInvoices(
   rows: NewTaxInvoiceRow[],
   actor: Actor,
 ): Promise<TaxInvoiceRow[]> {
+  if (rows.length === 0) return [];
   const inserted = await tx.insert(taxInvoices).values(rows).returning();
   await tx.insert(taxInvoiceStatusChanges).values(inserted.map((row) => ({
     issuanceKey: row.issuanceKey, fromStatus: null, toStatus: row.status, actor,

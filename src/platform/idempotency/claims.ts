@@ -60,6 +60,30 @@ export function isValidReferenceId(referenceId: string): boolean {
   );
 }
 
+export const REFERENCE_ID_REUSED_MESSAGE =
+  'Service-Client-Reference-Id was already used with this API key.';
+
+// Claims many never-reusable reference ids (tax invoices) in one statement of the caller's
+// transaction, for requests whose work is recorded together. Answers, per claim, whether it is
+// now this request's: false when it was used before, by a committed request or by an earlier
+// claim of the same call.
+export async function claimNeverReusable(tx: Tx, claims: Claim[]): Promise<boolean[]> {
+  const seen = new Set<string>();
+  const fresh: Array<Claim & { id: string }> = [];
+  const idOf = claims.map((claim) => {
+    assert.equal(IDEMPOTENCY_NAMESPACES[claim.namespace], 'neverReusable');
+    assert(isValidReferenceId(claim.referenceId), 'reference id must be validated by the route');
+    const key = JSON.stringify([claim.apiKeyId, claim.namespace, claim.referenceId]);
+    if (seen.has(key)) return null;
+    seen.add(key);
+    const id = newId('idempotencyClaim');
+    fresh.push({ ...claim, id });
+    return id;
+  });
+  const inserted = await store.insertClaims(tx, fresh);
+  return idOf.map((id) => id !== null && inserted.has(id));
+}
+
 export async function runIdempotent(
   tx: Tx,
   claim: Claim,
@@ -80,10 +104,7 @@ export async function runIdempotent(
   const existing = await store.findClaim(tx, claim);
   assert(existing !== null, 'a conflicting claim must be visible once its transaction ended');
   if (IDEMPOTENCY_NAMESPACES[claim.namespace] === 'neverReusable') {
-    throw new ApiError(
-      'INVALID_REQUEST',
-      'Service-Client-Reference-Id was already used with this API key.',
-    );
+    throw new ApiError('INVALID_REQUEST', REFERENCE_ID_REUSED_MESSAGE);
   }
   if (existing.fingerprint !== claim.fingerprint) throw new ApiError('IDEMPOTENCY_CONFLICT');
   assert(existing.responseStatus !== null, 'a committed claim always has its response');

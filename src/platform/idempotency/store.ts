@@ -19,6 +19,21 @@ export async function insertClaim(
   return rows.length === 1;
 }
 
+// Claims several reference ids in one statement; returns the ids of the claims inserted. Each
+// claim of another transaction waits as insertClaim does.
+export async function insertClaims(
+  tx: Executor,
+  claims: Array<ClaimKey & { id: string; fingerprint: string }>,
+): Promise<Set<string>> {
+  if (claims.length === 0) return new Set();
+  const rows = await tx
+    .insert(idempotencyClaims)
+    .values(claims)
+    .onConflictDoNothing()
+    .returning({ id: idempotencyClaims.id });
+  return new Set(rows.map((row) => row.id));
+}
+
 export async function findClaim(tx: Executor, key: ClaimKey): Promise<ClaimRow | null> {
   const [row] = await tx
     .select()
