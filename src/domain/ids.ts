@@ -23,6 +23,23 @@ export type IdKind = keyof typeof ID_PREFIXES;
 // 16 random bytes (128 bits) make collisions negligible while keeping ids short.
 const ID_RANDOM_BYTES = 16;
 
+// Ids are drawn from a pool of random bytes filled 4 KiB at a time: a busy request mints several
+// ids (reservation, document, claim, ledger entry), and one randomBytes call per id costs more
+// than the rest of minting it. Every byte of the pool is used once.
+const POOL_BYTES = 4_096;
+let pool = Buffer.alloc(0);
+let poolOffset = 0;
+
+function randomChunk(byteCount: number): Buffer {
+  if (poolOffset + byteCount > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    poolOffset = 0;
+  }
+  const chunk = pool.subarray(poolOffset, poolOffset + byteCount);
+  poolOffset += byteCount;
+  return chunk;
+}
+
 export function newId(kind: IdKind): string {
-  return `${ID_PREFIXES[kind]}_${randomBytes(ID_RANDOM_BYTES).toString('base64url')}`;
+  return `${ID_PREFIXES[kind]}_${randomChunk(ID_RANDOM_BYTES).toString('base64url')}`;
 }

@@ -1,5 +1,6 @@
 import { createPrivateKey, sign } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import { createBatcher } from '../../platform/batcher.ts';
 import type { SealingKey } from '../../domain/sealed-box.ts';
 import { validityAt, readCertificate } from '../../domain/joint-certificate.ts';
 import type { Db } from '../../platform/db/connect.ts';
@@ -41,10 +42,19 @@ const SUPPLIER_KEY_LENGTH_MAX = 100;
 // each dropped after ten minutes unused so decrypted keys do not stay in memory for long.
 const SIGNERS_CACHED_MAX = 1_000;
 const SIGNER_IDLE_TTL_MS = 10 * 60_000;
+const LOOKUP_BATCHES_IN_FLIGHT_MAX = 2;
+const LOOKUPS_PER_BATCH_MAX = 100;
 
 export function createIssuerSigning(deps: SigningDeps) {
   const signers = new LRUCache<string, IssuerSigner>({ max: SIGNERS_CACHED_MAX,
     ttl: SIGNER_IDLE_TTL_MS, updateAgeOnGet: true });
+  // Issuance looks its issuer up on every request; concurrent lookups share one query.
+  const findIssuer = createBatcher<RegistrationScope & { supplierKey: string },
+    store.IssuerWithValidity | null>({
+    inFlightMax: LOOKUP_BATCHES_IN_FLIGHT_MAX,
+    itemsPerBatchMax: LOOKUPS_PER_BATCH_MAX,
+    run: (lookups) => store.findIssuersAndCertificateValidity(deps.db, lookups),
+  });
   // The active issuer a Supplier-Key names within the caller's scope. A key of another scope or
   // environment does not exist for the caller: 404 NOT_FOUND.
   async function resolveSupplierKey(scope: RegistrationScope, supplierKey: string) {
@@ -84,7 +94,7 @@ export function createIssuerSigning(deps: SigningDeps) {
     issuanceType: IssuanceType,
   ): Promise<{ issuer: store.IssuerRow; signer: IssuerSigner | null }> {
     const found = supplierKey.length > SUPPLIER_KEY_LENGTH_MAX ? null
-      : await store.findIssuerAndCertificateValidity(deps.db, scope, supplierKey);
+      : await findIssuer({ ...scope, supplierKey });
     if (found === null) throw new ApiError('NOT_FOUND', 'No issuer has this Supplier-Key.');
     const { issuer, certificate } = found;
     if (issuer.deactivatedAt !== null) throw new ApiError('ISSUER_DEACTIVATED');

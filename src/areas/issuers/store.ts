@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Environment } from '../../platform/accounts/keys.ts';
 import type { Executor } from '../../platform/db/connect.ts';
 import {
@@ -81,25 +81,32 @@ export async function findIssuerBySupplierKey(
 export type CertificateValidity = Pick<IssuerCertificateRow,
   'registrationIdentifier' | 'notBefore' | 'notAfter'>;
 
-// The issuer a Supplier-Key names and its certificate's validity, in one query: what issuance
-// checks on every request, without the certificate's bytes.
-export async function findIssuerAndCertificateValidity(
+export type IssuerWithValidity = { issuer: IssuerRow; certificate: CertificateValidity | null };
+
+// The issuers several Supplier-Keys name, each with its certificate's validity, in one query:
+// what issuance checks on every request, without the certificate's bytes. A key of another
+// scope than the one asked with is not found.
+export async function findIssuersAndCertificateValidity(
   tx: Executor,
-  scope: Scope,
-  supplierKey: string,
-): Promise<{ issuer: IssuerRow; certificate: CertificateValidity | null } | null> {
-  const [row] = await tx.select({
+  lookups: ReadonlyArray<Scope & { supplierKey: string }>,
+): Promise<Array<IssuerWithValidity | null>> {
+  const rows = await tx.select({
     issuer: issuers,
     registrationIdentifier: issuerCertificates.registrationIdentifier,
     notBefore: issuerCertificates.notBefore,
     notAfter: issuerCertificates.notAfter,
   }).from(issuers)
     .leftJoin(issuerCertificates, eq(issuerCertificates.issuerId, issuers.id))
-    .where(and(inScope(scope), eq(issuers.supplierKey, supplierKey))).limit(1);
-  if (row === undefined) return null;
-  const { issuer, registrationIdentifier, notBefore, notAfter } = row;
-  return { issuer, certificate: registrationIdentifier === null ? null
-    : { registrationIdentifier, notBefore: notBefore!, notAfter: notAfter! } };
+    .where(inArray(issuers.supplierKey, [...new Set(lookups.map((l) => l.supplierKey))]));
+  const bySupplierKey = new Map(rows.map((row) => [row.issuer.supplierKey, row]));
+  return lookups.map((lookup) => {
+    const row = bySupplierKey.get(lookup.supplierKey);
+    if (row === undefined || row.issuer.accountId !== lookup.accountId ||
+      row.issuer.environment !== lookup.environment) return null;
+    const { issuer, registrationIdentifier, notBefore, notAfter } = row;
+    return { issuer, certificate: registrationIdentifier === null ? null
+      : { registrationIdentifier, notBefore: notBefore!, notAfter: notAfter! } };
+  });
 }
 
 export async function listIssuers(

@@ -6,7 +6,7 @@ import {
   REFERENCE_ID_REUSED_MESSAGE,
 } from '../../platform/idempotency/claims.ts';
 import type { StageJobs } from '../../platform/jobs.ts';
-import { createBatcher } from '../../platform/points/batcher.ts';
+import { createBatcher } from '../../platform/batcher.ts';
 import { ISSUANCE_QUEUE, type IssuanceJobData } from './queues.ts';
 import * as store from './store.ts';
 
@@ -40,9 +40,9 @@ async function recordBatch(
     const refused = new Set(withClaims.filter((_, position) => !claimed[position])
       .map(({ index }) => index));
     const accepted = items.filter((_, index) => !refused.has(index));
-    const inserted = await store.insertInvoices(tx, accepted.flatMap((item) => item.rows), 'API');
-    assert.equal(inserted.length, accepted.reduce((sum, item) => sum + item.rows.length, 0));
-    const jobs: Array<{ data: IssuanceJobData }> = inserted.map((row) =>
+    const rows = accepted.flatMap((item) => item.rows);
+    assert.equal(await store.insertInvoicesAsJson(tx, rows, 'API'), rows.length);
+    const jobs: Array<{ data: IssuanceJobData }> = rows.map((row) =>
       ({ data: { issuanceKey: row.issuanceKey } }));
     await stageMany(tx, ISSUANCE_QUEUE, jobs);
     return items.map((item, index) => (refused.has(index)

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Db } from '../db/connect.ts';
-import { createBatcher } from './batcher.ts';
+import { createBatcher } from '../batcher.ts';
 import * as store from './store.ts';
 
 // Balance reads outside a transaction are the hot path (GET /v1/points): concurrent reads share

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type pg from 'pg';
 import type { Db } from '../db/connect.ts';
 import { retryingDeadlocks } from '../db/deadlock.ts';
-import { createBatcher } from './batcher.ts';
+import { createBatcher } from '../batcher.ts';
 import * as store from './store.ts';
 
 // Reservations and captures (every paid request's reserve → work →

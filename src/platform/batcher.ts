@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 
-// Concurrent ledger statements from many requests share one database round trip. A batch is
+// Concurrent statements from many requests (ledger changes, issuance records, lookups) share one
+// database round trip. A batch is
 // dispatched on setImmediate (after the poll phase, so every request that arrived on any
 // connection joins it), and while `inFlightMax` batches are already running, new items keep
 // joining the waiting batch until one of them returns. Under load the round trip, and for writes
