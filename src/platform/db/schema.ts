@@ -112,7 +112,8 @@ export const pointLedgerEntries = pgTable(
     accountId: text('account_id').notNull(),
     environment: text('environment').notNull(),
     kind: text('kind').notNull(),
-    // Signed: grants and refunds are positive, captures negative. The sum per balance is the posted balance.
+    // Signed: grants and refunds are positive, captures negative. The sum per balance is the
+    // posted balance.
     amountPoints: points('amount_points').notNull(),
     balanceAfterPoints: points('balance_after_points').notNull(),
     reservationId: text('reservation_id'),
