@@ -102,6 +102,20 @@ export function invoiceBody(overrides: Record<string, unknown> = {}) {
   };
 }
 
+// POSTs a request that makes documents: Supplier-Key, and a reference id when given.
+export function postWithSupplier(
+  app: Injector,
+  key: string,
+  path: string,
+  options: { supplierKey: string; body: unknown; referenceId?: string | undefined },
+) {
+  const headers: Record<string, string> = { 'supplier-key': options.supplierKey };
+  if (options.referenceId !== undefined) {
+    headers['service-client-reference-id'] = options.referenceId;
+  }
+  return app.server.inject(request(key, 'POST', path, { body: options.body, headers }));
+}
+
 export function issue(
   app: Injector,
   key: string,
@@ -109,9 +123,7 @@ export function issue(
   body: unknown = invoiceBody(),
   referenceId?: string,
 ) {
-  const headers: Record<string, string> = { 'supplier-key': supplierKey };
-  if (referenceId !== undefined) headers['service-client-reference-id'] = referenceId;
-  return app.server.inject(request(key, 'POST', '/v1/taxInvoices/issue', { body, headers }));
+  return postWithSupplier(app, key, '/v1/taxInvoices/issue', { supplierKey, body, referenceId });
 }
 
 export type TaxInvoiceView = {

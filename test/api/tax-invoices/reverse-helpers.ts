@@ -7,7 +7,7 @@ import { findStatusChanges } from '../../../src/areas/tax-invoices/store.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { mailOutbox } from '../../../src/platform/mail/schema.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
-import { invoiceBody, request } from './helpers.ts';
+import { invoiceBody, postWithSupplier, request } from './helpers.ts';
 
 // Reverse issuance tests: an app whose clock a test can move (link expiry, issue deadlines),
 // with its jobs running, and the calls and readings the tests share.
@@ -54,10 +54,8 @@ export function requestReverse(
   body: unknown = invoiceBody(),
   referenceId?: string,
 ) {
-  const headers: Record<string, string> = { 'supplier-key': supplierKey };
-  if (referenceId !== undefined) headers['service-client-reference-id'] = referenceId;
-  return app.server.inject(request(key, 'POST', '/v1/taxInvoices/issueRequest',
-    { body, headers }));
+  return postWithSupplier(app, key, '/v1/taxInvoices/issueRequest',
+    { supplierKey, body, referenceId });
 }
 
 // A new REQUESTED request; returns its issuance key.
