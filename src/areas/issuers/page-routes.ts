@@ -1,5 +1,11 @@
 import multipart from '@fastify/multipart';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  escapeHtml,
+  page,
+  pageSecurityHeaders,
+  sendPage as sendHtmlPage,
+} from '../../platform/html-page.ts';
 import type { CertificateUpload } from './certificate-check.ts';
 import { REGISTRATION_PAGE_PATH, RegistrationLinkError } from './registration-links.ts';
 import { CERTIFICATE_FILE_BYTES_MAX, PASSWORD_LENGTH_MAX } from './schemas.ts';
@@ -11,29 +17,10 @@ import type { IssuersService } from './service.ts';
 
 // No form-action directive: browsers apply it to the redirect after the POST too, and the
 // redirect goes to the key's own site.
-const PAGE_SECURITY_HEADERS = {
-  'content-security-policy':
-    "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
-  'referrer-policy': 'no-referrer',
-  'cache-control': 'no-store',
-  'x-frame-options': 'DENY',
-};
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\'': '&#39;',
-};
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => ESCAPES[char]!);
-
-function page(title: string, body: string): string {
-  return '<!doctype html><html lang="ko"><head><meta charset="utf-8">' +
-    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
-    `<title>${escapeHtml(title)}</title></head><body><main>` +
-    `<h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
-}
+const PAGE_HEADERS = pageSecurityHeaders({ formActionSelf: false });
 
 function sendPage(reply: FastifyReply, status: number, html: string) {
-  return reply.code(status).headers(PAGE_SECURITY_HEADERS)
-    .type('text/html; charset=utf-8').send(html);
+  return sendHtmlPage(reply, PAGE_HEADERS, status, html);
 }
 
 function formHtml(token: string, organizationName: string, identificationNumber: string) {
@@ -121,7 +108,7 @@ export async function registerCertificatePageRoutes(app: FastifyInstance, { issu
     const upload = await readUpload(request);
     const accepted = await issuers.submitHostedCertificate(request.params.token, upload);
     if (accepted.redirectUrl !== null) {
-      return reply.headers(PAGE_SECURITY_HEADERS).redirect(
+      return reply.headers(PAGE_HEADERS).redirect(
         redirectTarget(accepted.redirectUrl, accepted), 303);
     }
     return sendPage(reply, 200, page('접수 완료 Received',

@@ -1,5 +1,5 @@
 import type { OutgoingMail } from '../../platform/mail/outbox.ts';
-import { escapeHtml } from './reverse-page-html.ts';
+import { escapeHtml } from '../../platform/html-page.ts';
 import type { TaxInvoiceRow } from './store.ts';
 
 // The mail that asks the supplier to approve a reverse issuance request (docs/reverse-issuance.md

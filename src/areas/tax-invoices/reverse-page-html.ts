@@ -1,36 +1,12 @@
+import { escapeHtml, page } from '../../platform/html-page.ts';
 import type { Invoice } from './invoice-schema.ts';
 
 // The HTML of the reverse issuance approval page (docs/reverse-issuance.md § Approval page):
 // the request for the supplier to review, and two forms, approve and refuse. Every value from
-// the request is escaped. The headers are those of the hosted certificate page
-// (issuers/page-routes.ts), plus form-action: the forms post to this page only, and it answers
-// with a page, never a redirect.
-
-export const PAGE_SECURITY_HEADERS = {
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; " +
-    "frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-  'referrer-policy': 'no-referrer',
-  'cache-control': 'no-store',
-  'x-frame-options': 'DENY',
-};
+// the request is escaped (platform/html-page.ts).
 
 // A refusal reason is at most this long, in the page's form and in the API.
 export const REFUSAL_REASON_LENGTH_MAX = 200;
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\'': '&#39;',
-};
-export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => ESCAPES[char]!);
-
-export function page(title: string, body: string): string {
-  return '<!doctype html><html lang="ko"><head><meta charset="utf-8">' +
-    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
-    `<title>${escapeHtml(title)}</title></head><body><main>` +
-    `<h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
-}
-
-export const messagePage = (title: string, message: string) =>
-  page(title, `<p>${escapeHtml(message)}</p>`);
 
 export type ApprovalPageView = {
   issuanceKey: string;

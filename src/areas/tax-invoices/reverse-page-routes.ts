@@ -3,10 +3,10 @@ import { isApiError } from '../../platform/errors.ts';
 import { APPROVAL_PAGE_PATH, ApprovalLinkError } from './reverse-links.ts';
 import {
   messagePage,
-  PAGE_SECURITY_HEADERS,
-  REFUSAL_REASON_LENGTH_MAX,
-  reviewPage,
-} from './reverse-page-html.ts';
+  pageSecurityHeaders,
+  sendPage as sendHtmlPage,
+} from '../../platform/html-page.ts';
+import { REFUSAL_REASON_LENGTH_MAX, reviewPage } from './reverse-page-html.ts';
 import type { PageDecision, ReverseIssuanceService } from './reverse-service.ts';
 
 // The approval page of reverse issuance requests (docs/reverse-issuance.md § Approval page),
@@ -25,9 +25,11 @@ const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 class FormError extends Error {}
 
+// The forms post to this page, which answers with a page, never a redirect.
+const PAGE_HEADERS = pageSecurityHeaders({ formActionSelf: true });
+
 function sendPage(reply: FastifyReply, status: number, html: string) {
-  return reply.code(status).headers(PAGE_SECURITY_HEADERS)
-    .type('text/html; charset=utf-8').send(html);
+  return sendHtmlPage(reply, PAGE_HEADERS, status, html);
 }
 
 function parseForm(body: string): Record<string, string> {
