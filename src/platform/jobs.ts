@@ -89,47 +89,53 @@ function absoluteStartAfter(options: PgBoss.SendOptions): PgBoss.SendOptions {
   return { ...options, startAfter: new Date(Date.now() + startAfter * 1_000) };
 }
 
-function createJobStager(boss: PgBoss): StageJob {
+// pg-boss runs its statements through this, on the caller's executor, so they join its
+// transaction.
+function executorDb(executor: Executor) {
+  return {
+    async executeSql(text: string, values: unknown[]) {
+      const result = await executor.execute(asDrizzleSql(text, values ?? []));
+      return { rows: result.rows };
+    },
+  };
+}
+
+// pg-boss inserts nothing and says so only with a null (send) or not at all (bulk insert) when
+// a queue does not exist, so staging checks the queue itself, once per queue. The check goes
+// through the caller's executor: the embedded database serves one transaction at a time, so a
+// query on another connection would wait for this one forever.
+function createQueueCheck() {
+  const knownQueues = new Set<string>();
+  return async (executor: Executor, queue: string): Promise<boolean> => {
+    if (knownQueues.has(queue)) return true;
+    const found = await executor.execute(sql`select 1 from pgboss.queue where name = ${queue}`);
+    if (found.rows.length === 0) return false;
+    knownQueues.add(queue);
+    return true;
+  };
+}
+
+type QueueCheck = ReturnType<typeof createQueueCheck>;
+
+function createJobStager(boss: PgBoss, queueExists: QueueCheck): StageJob {
   return async (executor, queue, data, options = {}) => {
-    const db = {
-      async executeSql(text: string, values: unknown[]) {
-        const result = await executor.execute(asDrizzleSql(text, values ?? []));
-        return { rows: result.rows };
-      },
-    };
+    const db = executorDb(executor);
     const id = await boss.send(queue, data, { ...absoluteStartAfter(options), db });
     if (id !== null) return id;
-    // pg-boss returns null, not an error, when the queue does not exist, and when a job with the
-    // caller's own id is already there (the insert does nothing on conflict): staging a job
-    // under a deterministic id twice stages it once.
-    if (options.id !== undefined && (await boss.getQueue(queue))) return options.id;
+    // A null also comes when a job with the caller's own id is already there (the insert does
+    // nothing on conflict): staging a job under a deterministic id twice stages it once.
+    if (options.id !== undefined && (await queueExists(executor, queue))) return options.id;
     throw new Error(`job queue ${queue} does not exist; it was not staged`);
   };
 }
 
-function createJobsStager(boss: PgBoss): StageJobs {
-  // pg-boss's bulk insert joins the queue table and reports nothing, so a missing queue would
-  // drop the jobs silently: each queue is checked once, the first time jobs are staged into it.
-  const knownQueues = new Set<string>();
+function createJobsStager(boss: PgBoss, queueExists: QueueCheck): StageJobs {
   return async (executor, queue, jobs) => {
     if (jobs.length === 0) return;
-    if (!knownQueues.has(queue)) {
-      // Through the caller's executor: the embedded database serves one transaction at a time,
-      // so a query on another connection would wait for this one forever.
-      const found = await executor.execute(
-        sql`select 1 from pgboss.queue where name = ${queue}`);
-      if (found.rows.length === 0) {
-        throw new Error(`job queue ${queue} does not exist; ${jobs.length} jobs were not staged`);
-      }
-      knownQueues.add(queue);
+    if (!(await queueExists(executor, queue))) {
+      throw new Error(`job queue ${queue} does not exist; ${jobs.length} jobs were not staged`);
     }
-    const db = {
-      async executeSql(text: string, values: unknown[]) {
-        const result = await executor.execute(asDrizzleSql(text, values ?? []));
-        return { rows: result.rows };
-      },
-    };
-    await boss.insert(jobs.map((job) => ({ name: queue, ...job })), { db });
+    await boss.insert(jobs.map((job) => ({ name: queue, ...job })), { db: executorDb(executor) });
   };
 }
 
@@ -170,11 +176,12 @@ export function createJobs(options: JobsOptions): Jobs {
     migrate: true,
   });
   boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
+  const queueExists = createQueueCheck();
   let started = false;
   return {
     boss,
-    stage: createJobStager(boss),
-    stageMany: createJobsStager(boss),
+    stage: createJobStager(boss, queueExists),
+    stageMany: createJobsStager(boss, queueExists),
     async start(definitions) {
       await boss.start();
       started = true;

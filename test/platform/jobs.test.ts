@@ -57,7 +57,9 @@ describe('staging jobs in a transaction', () => {
     const id = '0b7f3c1e-9a2d-5c4b-a8e6-1f2a3b4c5d6e';
     const db = app.platform.database.db;
     expect(await app.jobs.stage(db, QUEUE, { marker: 'once' }, { id })).toBe(id);
-    expect(await app.jobs.stage(db, QUEUE, { marker: 'twice' }, { id })).toBe(id);
+    // Again inside a transaction, where the embedded database serves no other connection.
+    expect(await db.transaction((tx) => app.jobs.stage(tx, QUEUE, { marker: 'twice' }, { id })))
+      .toBe(id);
     const result = await app.platform.database.pool.query(
       'select data from pgboss.job where id = $1', [id]);
     expect(result.rows.map((row) => row.data)).toEqual([{ marker: 'once' }]);
