@@ -326,7 +326,6 @@ export function buildTaxInvoices(
   };
   const accept = createAcceptance({
     db: platform.database.db,
-    stage: jobs.stage,
     stageMany: jobs.stageMany,
     charge: platform.charge,
     issuers: deps.issuers,

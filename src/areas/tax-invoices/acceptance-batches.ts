@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Db } from '../../platform/db/connect.ts';
+import type { Db, Tx } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
 import {
   claimNeverReusable,
@@ -20,6 +20,17 @@ import * as store from './store.ts';
 
 const BATCHES_IN_FLIGHT_MAX = 2;
 const REQUESTS_PER_BATCH_MAX = 100;
+
+// Stages the issuance job of each new document, in one statement of the caller's transaction.
+export async function stageIssuanceJobs(
+  stageMany: StageJobs,
+  tx: Tx,
+  issuanceKeys: string[],
+): Promise<void> {
+  const jobs: Array<{ data: IssuanceJobData }> = issuanceKeys.map((issuanceKey) =>
+    ({ data: { issuanceKey } }));
+  await stageMany(tx, ISSUANCE_QUEUE, jobs);
+}
 
 export type Recording = {
   rows: store.NewTaxInvoiceRow[];
@@ -42,9 +53,7 @@ async function recordBatch(
     const accepted = items.filter((_, index) => !refused.has(index));
     const rows = accepted.flatMap((item) => item.rows);
     assert.equal(await store.insertInvoicesAsJson(tx, rows, 'API'), rows.length);
-    const jobs: Array<{ data: IssuanceJobData }> = rows.map((row) =>
-      ({ data: { issuanceKey: row.issuanceKey } }));
-    await stageMany(tx, ISSUANCE_QUEUE, jobs);
+    await stageIssuanceJobs(stageMany, tx, rows.map((row) => row.issuanceKey));
     return items.map((item, index) => (refused.has(index)
       ? new ApiError('INVALID_REQUEST', REFERENCE_ID_REUSED_MESSAGE)
       : { issuanceKeys: item.rows.map((row) => row.issuanceKey) }));

@@ -7,14 +7,13 @@ import {
   requestFingerprint,
   runIdempotent,
 } from '../../platform/idempotency/claims.ts';
-import type { StageJob, StageJobs } from '../../platform/jobs.ts';
+import type { StageJobs } from '../../platform/jobs.ts';
 import type { Charger } from '../../platform/points/charge.ts';
 import type { IssuersService } from '../issuers/service.ts';
 import type { IssuerRow } from '../issuers/store.ts';
 import type { AmendmentReason, TaxInvoiceStatus } from './invoice-schema.ts';
 import { AMENDMENT_REASONS } from './invoice-schema.ts';
-import { ISSUANCE_QUEUE, type IssuanceJobData } from './queues.ts';
-import { createAcceptanceBatches } from './acceptance-batches.ts';
+import { createAcceptanceBatches, stageIssuanceJobs } from './acceptance-batches.ts';
 import * as store from './store.ts';
 import type { ValidatedInvoice } from './validation.ts';
 
@@ -63,7 +62,6 @@ export type Accepted = { issuanceKeys: string[] };
 
 type AcceptanceDeps = {
   db: Db;
-  stage: StageJob;
   stageMany: StageJobs;
   charge: Charger;
   issuers: Pick<IssuersService, 'requireIssuerCertificate'>;
@@ -122,10 +120,7 @@ async function insertDocuments(
   const inserted = await store.insertInvoices(tx, rows, 'API');
   await request.onRecorded?.(tx, inserted);
   if (request.issuanceType === 'STANDARD') {
-    for (const row of inserted) {
-      const data: IssuanceJobData = { issuanceKey: row.issuanceKey };
-      await deps.stage(tx, ISSUANCE_QUEUE, data);
-    }
+    await stageIssuanceJobs(deps.stageMany, tx, inserted.map((row) => row.issuanceKey));
   }
   return { issuanceKeys: inserted.map((row) => row.issuanceKey) };
 }
