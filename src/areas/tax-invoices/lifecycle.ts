@@ -19,14 +19,10 @@ export type LifecycleDeps = {
   documentUrl(issuanceKey: string): string;
 };
 
-function scopeOf(row: store.TaxInvoiceRow) {
-  return { accountId: row.accountId, environment: row.environment as 'test' | 'live' };
-}
-
 async function refund(deps: LifecycleDeps, tx: Tx, row: store.TaxInvoiceRow) {
   if (row.chargedPoints === 0 || row.reservationId === null) return;
   await deps.points.refundCapture({
-    ...scopeOf(row),
+    ...store.scopeOfRow(row),
     reservationId: row.reservationId,
     points: row.chargedPoints,
     ledgerEntryId: `led_refund_${row.issuanceKey}`,
@@ -51,7 +47,7 @@ export async function endWithoutIssuance(
   if (row === null) return null;
   await refund(deps, tx, row);
   if (change.to === 'FAILED') {
-    await deps.recordEvent(tx, scopeOf(row), {
+    await deps.recordEvent(tx, store.scopeOfRow(row), {
       type: 'TAX_INVOICE_ISSUANCE_FAILURE',
       data: { issuanceKey: row.issuanceKey, cause: change.cause ?? {
         code: 'ISSUANCE_FAILED', message: 'The tax invoice could not be issued.' } },
@@ -75,7 +71,7 @@ export async function recordTransmitted(
     changes: { ntsTransactionId: input.ntsTransactionId, transmittedAt: input.transmittedAt },
   });
   if (row === null) return null;
-  await deps.recordEvent(tx, scopeOf(row), {
+  await deps.recordEvent(tx, store.scopeOfRow(row), {
     type: 'TAX_INVOICE_ISSUANCE_SUCCESS',
     data: { issuanceKey: row.issuanceKey, taxInvoiceUrl: deps.documentUrl(row.issuanceKey) },
   });

@@ -55,17 +55,14 @@ const CERTIFICATE_CAUSES: Record<string, { code: string; message: string }> = {
   NOT_FOUND: { code: 'ISSUER_NOT_FOUND', message: 'The supplier no longer exists.' },
 };
 
-const scopeOf = (row: store.TaxInvoiceRow) =>
-  ({ accountId: row.accountId, environment: row.environment as Environment });
-
 // PENDING | APPROVED → ISSUED: signs under the issuer's certificate and stages transmission.
 async function issueDocument(deps: ProcessingDeps, issuanceKey: string): Promise<void> {
   const row = await store.findInvoiceByKey(deps.db, issuanceKey);
   if (row === null || (row.status !== 'PENDING' && row.status !== 'APPROVED')) return;
   let signer;
   try {
-    ({ signer } = await deps.issuers.requireIssuerCertificate(scopeOf(row), row.supplierKey,
-      row.issuanceType === 'STANDARD' ? 'STANDARD' : 'REVERSE_APPROVAL'));
+    ({ signer } = await deps.issuers.requireIssuerCertificate(store.scopeOfRow(row),
+      row.supplierKey, row.issuanceType === 'STANDARD' ? 'STANDARD' : 'REVERSE_APPROVAL'));
   } catch (error) {
     const cause = isApiError(error) ? CERTIFICATE_CAUSES[error.code] : undefined;
     if (cause === undefined) throw error;
@@ -106,7 +103,7 @@ async function transmitDocument(deps: ProcessingDeps, job: TransmissionJobData):
     issuanceKey, from: ['ISSUED'], to: 'TRANSMITTING', actor: 'JOB' }));
   const row = moved ?? await store.findInvoiceByKey(deps.db, issuanceKey);
   if (row === null || row.status !== 'TRANSMITTING') return;
-  const transmitter = deps.transmitterFor(row.environment as Environment);
+  const transmitter = deps.transmitterFor(store.scopeOfRow(row).environment);
   const request = transmissionRequest(row);
   const result = transmitter === null ? { kind: 'unavailable' as const }
     : await transmitter.transmit(request, AbortSignal.timeout(deps.transmissionTimeoutMs));

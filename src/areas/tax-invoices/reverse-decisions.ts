@@ -1,5 +1,4 @@
 import { seoulDate } from '../../domain/business-days.ts';
-import type { Environment } from '../../platform/accounts/keys.ts';
 import type { Db, Tx } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { StageJob } from '../../platform/jobs.ts';
@@ -59,9 +58,6 @@ export function requireApprovable(row: store.TaxInvoiceRow, now: Date, attempt: 
   }
 }
 
-const scopeOf = (row: store.TaxInvoiceRow) =>
-  ({ accountId: row.accountId, environment: row.environment as Environment });
-
 async function lostRace(tx: Tx, issuanceKey: string, attempt: Attempt): Promise<never> {
   const current = await store.findInvoiceByKey(tx, issuanceKey);
   throw closedRequestError(current!.status, attempt);
@@ -75,7 +71,8 @@ export async function approveRequest(
 ): Promise<store.TaxInvoiceRow> {
   requireApprovable(row, deps.now(), 'approved');
   // Refused now rather than failed later by the job: the supplier can register and try again.
-  await deps.issuers.requireIssuerCertificate(scopeOf(row), row.supplierKey, 'REVERSE_APPROVAL');
+  await deps.issuers.requireIssuerCertificate(store.scopeOfRow(row), row.supplierKey,
+    'REVERSE_APPROVAL');
   return deps.db.transaction(async (tx) => {
     await input.withDecision?.(tx);
     const approved = await store.transition(tx, {

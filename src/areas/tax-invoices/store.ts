@@ -16,6 +16,11 @@ export type StatusChangeRow = typeof taxInvoiceStatusChanges.$inferSelect;
 // Who changed a document's status, for its history.
 export type Actor = 'API' | 'JOB' | 'APPROVAL_PAGE' | 'EMAIL';
 
+// The account and environment a document belongs to, for the work done on its behalf.
+export function scopeOfRow(row: TaxInvoiceRow): Scope {
+  return { accountId: row.accountId, environment: row.environment as Environment };
+}
+
 const inScope = (scope: Scope) => and(
   eq(taxInvoices.accountId, scope.accountId),
   eq(taxInvoices.environment, scope.environment),
