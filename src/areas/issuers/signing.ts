@@ -55,14 +55,19 @@ export function createIssuerSigning(deps: SigningDeps) {
     itemsPerBatchMax: LOOKUPS_PER_BATCH_MAX,
     run: (lookups) => store.findIssuersAndCertificateValidity(deps.db, lookups),
   });
-  // The active issuer a Supplier-Key names within the caller's scope. A key of another scope or
-  // environment does not exist for the caller: 404 NOT_FOUND.
+  // The active issuer a Supplier-Key names within the caller's scope, with its certificate's
+  // validity. A key of another scope or environment does not exist for the caller: 404
+  // NOT_FOUND.
+  async function findActiveIssuer(scope: RegistrationScope, supplierKey: string) {
+    const found = supplierKey.length > SUPPLIER_KEY_LENGTH_MAX ? null
+      : await findIssuer({ ...scope, supplierKey });
+    if (found === null) throw new ApiError('NOT_FOUND', 'No issuer has this Supplier-Key.');
+    if (found.issuer.deactivatedAt !== null) throw new ApiError('ISSUER_DEACTIVATED');
+    return found;
+  }
+
   async function resolveSupplierKey(scope: RegistrationScope, supplierKey: string) {
-    const row = supplierKey.length > SUPPLIER_KEY_LENGTH_MAX ? null
-      : await store.findIssuerBySupplierKey(deps.db, scope, supplierKey);
-    if (row === null) throw new ApiError('NOT_FOUND', 'No issuer has this Supplier-Key.');
-    if (row.deactivatedAt !== null) throw new ApiError('ISSUER_DEACTIVATED');
-    return row;
+    return (await findActiveIssuer(scope, supplierKey)).issuer;
   }
 
   // The signer of one registered certificate: reading the certificate and opening its sealed
@@ -93,11 +98,7 @@ export function createIssuerSigning(deps: SigningDeps) {
     supplierKey: string,
     issuanceType: IssuanceType,
   ): Promise<{ issuer: store.IssuerRow; signer: IssuerSigner | null }> {
-    const found = supplierKey.length > SUPPLIER_KEY_LENGTH_MAX ? null
-      : await findIssuer({ ...scope, supplierKey });
-    if (found === null) throw new ApiError('NOT_FOUND', 'No issuer has this Supplier-Key.');
-    const { issuer, certificate } = found;
-    if (issuer.deactivatedAt !== null) throw new ApiError('ISSUER_DEACTIVATED');
+    const { issuer, certificate } = await findActiveIssuer(scope, supplierKey);
     if (!CERTIFICATE_REQUIRED[issuanceType]) return { issuer, signer: null };
     if (certificate === null) throw new ApiError('CERTIFICATE_NOT_REGISTERED');
     const signer = validityAt(certificate, deps.now()) === 'valid'

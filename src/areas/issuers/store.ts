@@ -68,16 +68,6 @@ export async function findIssuer(
   return row ?? null;
 }
 
-export async function findIssuerBySupplierKey(
-  tx: Executor,
-  scope: Scope,
-  supplierKey: string,
-): Promise<IssuerRow | null> {
-  const [row] = await tx.select().from(issuers)
-    .where(and(inScope(scope), eq(issuers.supplierKey, supplierKey))).limit(1);
-  return row ?? null;
-}
-
 export type CertificateValidity = Pick<IssuerCertificateRow,
   'registrationIdentifier' | 'notBefore' | 'notAfter'>;
 
