@@ -1,6 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
-import { requireAuth } from '../../platform/auth.ts';
+import { requestScope, requireAuth } from '../../platform/auth.ts';
 import { errorResponses, UNAUTHENTICATED } from '../../platform/errors.ts';
 import {
   CERTIFICATE_BODY_BYTES_MAX,
@@ -26,11 +25,6 @@ const TAGS = ['Issuers'];
 const COMMON = [UNAUTHENTICATED, 'INVALID_REQUEST', 'RATE_LIMITED', 'INTERNAL_SERVER_ERROR',
   'SERVICE_UNAVAILABLE'] as const;
 
-function scopeOf(request: FastifyRequest) {
-  const { accountId, environment } = requireAuth(request);
-  return { accountId, environment };
-}
-
 type Options = { issuers: IssuersService };
 
 const registerIssuerResource: FastifyPluginAsyncTypebox<Options> = async (app, { issuers }) => {
@@ -47,7 +41,8 @@ const registerIssuerResource: FastifyPluginAsyncTypebox<Options> = async (app, {
         'INVALID_BUSINESS_REGISTRATION_NUMBER', 'ISSUER_ALREADY_REGISTERED') },
     },
   }, async (request, reply) => {
-    const issuer = await issuers.createIssuer({ scope: scopeOf(request), issuer: request.body });
+    const issuer = await issuers.createIssuer({ scope: requestScope(request),
+      issuer: request.body });
     return reply.code(201).send(issuer);
   });
 
@@ -62,7 +57,7 @@ const registerIssuerResource: FastifyPluginAsyncTypebox<Options> = async (app, {
     },
   }, async (request) => {
     const { limit, cursor } = request.query;
-    return issuers.listIssuers({ scope: scopeOf(request), limit, cursor });
+    return issuers.listIssuers({ scope: requestScope(request), limit, cursor });
   });
 
   app.get('/issuers/:issuerId', {
@@ -72,7 +67,7 @@ const registerIssuerResource: FastifyPluginAsyncTypebox<Options> = async (app, {
       params: IssuerIdParams,
       response: { 200: Issuer, ...errorResponses(...COMMON, 'NOT_FOUND') },
     },
-  }, async (request) => issuers.getIssuer({ scope: scopeOf(request), ...request.params }));
+  }, async (request) => issuers.getIssuer({ scope: requestScope(request), ...request.params }));
 
   app.patch('/issuers/:issuerId', {
     config: { operation: 'issuers.update' },
@@ -81,7 +76,7 @@ const registerIssuerResource: FastifyPluginAsyncTypebox<Options> = async (app, {
       params: IssuerIdParams, body: UpdateIssuerBody,
       response: { 200: Issuer, ...errorResponses(...COMMON, 'NOT_FOUND', 'ISSUER_DEACTIVATED') },
     },
-  }, async (request) => issuers.updateIssuer({ scope: scopeOf(request), ...request.params,
+  }, async (request) => issuers.updateIssuer({ scope: requestScope(request), ...request.params,
     changes: request.body }));
 
   app.delete('/issuers/:issuerId', {
@@ -93,7 +88,8 @@ const registerIssuerResource: FastifyPluginAsyncTypebox<Options> = async (app, {
       params: IssuerIdParams,
       response: { 200: Issuer, ...errorResponses(...COMMON, 'NOT_FOUND') },
     },
-  }, async (request) => issuers.deactivateIssuer({ scope: scopeOf(request), ...request.params }));
+  }, async (request) => issuers.deactivateIssuer({ scope: requestScope(request),
+    ...request.params }));
 };
 
 const registerCertificateRoutes: FastifyPluginAsyncTypebox<Options> = async (
@@ -117,7 +113,7 @@ const registerCertificateRoutes: FastifyPluginAsyncTypebox<Options> = async (
     const { signCert, signPri, password } = request.body;
     const upload = { signCert: Buffer.from(signCert, 'base64'),
       signPri: Buffer.from(signPri, 'base64'), password };
-    const accepted = await issuers.submitCertificate({ scope: scopeOf(request),
+    const accepted = await issuers.submitCertificate({ scope: requestScope(request),
       ...request.params, upload });
     return reply.code(202).send(accepted);
   });
@@ -130,7 +126,8 @@ const registerCertificateRoutes: FastifyPluginAsyncTypebox<Options> = async (
       params: IssuerIdParams,
       response: { 200: CertificateFacts, ...errorResponses(...COMMON, 'NOT_FOUND') },
     },
-  }, async (request) => issuers.getCertificate({ scope: scopeOf(request), ...request.params }));
+  }, async (request) => issuers.getCertificate({ scope: requestScope(request),
+    ...request.params }));
 
   app.delete('/issuers/:issuerId/certificates', {
     config: { operation: 'issuers.certificates.deregister' },
@@ -143,7 +140,7 @@ const registerCertificateRoutes: FastifyPluginAsyncTypebox<Options> = async (
         ...errorResponses(...COMMON, 'NOT_FOUND') },
     },
   }, async (request, reply) => {
-    await issuers.deregisterCertificate({ scope: scopeOf(request), ...request.params });
+    await issuers.deregisterCertificate({ scope: requestScope(request), ...request.params });
     return reply.code(204).send(null);
   });
 };
@@ -165,7 +162,7 @@ const registerRegistrationRoutes: FastifyPluginAsyncTypebox<Options> = async (
     },
   }, async (request) => {
     const { keyId } = requireAuth(request);
-    return issuers.createRegistrationUrl({ scope: scopeOf(request), apiKeyId: keyId,
+    return issuers.createRegistrationUrl({ scope: requestScope(request), apiKeyId: keyId,
       ...request.params });
   });
 
@@ -180,7 +177,7 @@ const registerRegistrationRoutes: FastifyPluginAsyncTypebox<Options> = async (
       response: { 200: LatestHistory, ...errorResponses(...COMMON, 'NOT_FOUND',
         'CERTIFICATE_HISTORY_NOT_FOUND') },
     },
-  }, async (request) => issuers.latestHistory({ scope: scopeOf(request), ...request.params }));
+  }, async (request) => issuers.latestHistory({ scope: requestScope(request), ...request.params }));
 };
 
 const registerSettingsRoutes: FastifyPluginAsyncTypebox<Options> = async (app, { issuers }) => {

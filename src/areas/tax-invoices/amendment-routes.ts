@@ -14,7 +14,8 @@ import {
   TwoDocumentsAccepted,
 } from './amendment-schemas.ts';
 import type { AmendInput } from './amendment-service.ts';
-import { ACCEPTANCE_ERRORS, callerOf } from './routes.ts';
+import { requestCaller } from '../../platform/auth.ts';
+import { ACCEPTANCE_ERRORS } from './routes.ts';
 import { IssuanceKeyParams, IssueHeaders } from './schemas.ts';
 import type { TaxInvoicesService } from './service.ts';
 
@@ -48,7 +49,7 @@ type AmendmentRequestContext = FastifyRequest & {
 
 function requestOf(request: AmendmentRequestContext): Omit<AmendInput, 'request'> {
   return {
-    caller: callerOf(request),
+    caller: requestCaller(request),
     supplierKey: request.headers['supplier-key'],
     referenceId: request.headers['service-client-reference-id'],
     issuanceKey: request.params.issuanceKey,

@@ -1,7 +1,8 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, errorResponses, UNAUTHENTICATED } from '../../platform/errors.ts';
-import { ACCEPTANCE_ERRORS, callerOf, scopeOf } from './routes.ts';
+import { requestCaller, requestScope } from '../../platform/auth.ts';
+import { ACCEPTANCE_ERRORS } from './routes.ts';
 import {
   ApprovalUrl,
   Canceled,
@@ -42,7 +43,7 @@ const registerRequest: FastifyPluginAsyncTypebox<Options> = async (app, { revers
       response: { 200: IssuanceAccepted, ...errorResponses(...COMMON, ...ACCEPTANCE_ERRORS) },
     },
   }, async (request) => reverseIssuance.request({
-    caller: callerOf(request),
+    caller: requestCaller(request),
     supplierKey: request.headers['supplier-key'],
     referenceId: request.headers['service-client-reference-id'],
     body: request.body,
@@ -60,7 +61,7 @@ const registerRequest: FastifyPluginAsyncTypebox<Options> = async (app, { revers
       response: { 200: ApprovalUrl, ...errorResponses(...COMMON, ...CLOSED, 'NOT_FOUND',
         'ISSUE_DEADLINE_PASSED', 'CERTIFICATE_NOT_REGISTERED', 'ISSUER_DEACTIVATED') },
     },
-  }, async (request) => reverseIssuance.grant({ scope: scopeOf(request),
+  }, async (request) => reverseIssuance.grant({ scope: requestScope(request),
     issuanceKey: request.params.issuanceKey }));
 };
 
@@ -111,7 +112,7 @@ const registerDecisions: FastifyPluginAsyncTypebox<Options> = async (app, { reve
       response: { 200: Decided('APPROVED'), ...errorResponses(...COMMON, ...CLOSED,
         ...SUPPLIER_ERRORS, 'ISSUE_DEADLINE_PASSED', 'CERTIFICATE_NOT_REGISTERED') },
     },
-  }, async (request) => reverseIssuance.approve({ scope: scopeOf(request),
+  }, async (request) => reverseIssuance.approve({ scope: requestScope(request),
     supplierKey: request.headers['supplier-key'], issuanceKey: request.params.issuanceKey }));
 
   app.post('/taxInvoices/:issuanceKey/issueRequest/refuse', {
@@ -127,7 +128,7 @@ const registerDecisions: FastifyPluginAsyncTypebox<Options> = async (app, { reve
       response: { 200: Decided('REFUSED'), ...errorResponses(...COMMON, ...CLOSED,
         ...SUPPLIER_ERRORS) },
     },
-  }, async (request) => reverseIssuance.refuse({ scope: scopeOf(request),
+  }, async (request) => reverseIssuance.refuse({ scope: requestScope(request),
     supplierKey: request.headers['supplier-key'], issuanceKey: request.params.issuanceKey,
     reason: request.body.reason ?? null }));
 
@@ -146,7 +147,7 @@ const registerDecisions: FastifyPluginAsyncTypebox<Options> = async (app, { reve
       response: { 200: Canceled, ...errorResponses(...COMMON, ...CLOSED, 'NOT_FOUND',
         'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE') },
     },
-  }, async (request) => reverseIssuance.cancel({ scope: scopeOf(request),
+  }, async (request) => reverseIssuance.cancel({ scope: requestScope(request),
     issuanceKey: request.params.issuanceKey }));
 };
 

@@ -1,7 +1,6 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
-import { requireAuth } from '../../platform/auth.ts';
+import { requestCaller, requestScope } from '../../platform/auth.ts';
 import { errorResponses, UNAUTHENTICATED } from '../../platform/errors.ts';
 import { registerAmendmentRoutes } from './amendment-routes.ts';
 import {
@@ -31,16 +30,6 @@ export const ACCEPTANCE_ERRORS = ['INVALID_BUSINESS_REGISTRATION_NUMBER', 'PAYME
   'NOT_FOUND', 'AVAILABLE_POINTS_INSUFFICIENT', 'ISSUER_DEACTIVATED',
   'CERTIFICATE_NOT_REGISTERED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const;
 
-export function scopeOf(request: FastifyRequest) {
-  const { accountId, environment } = requireAuth(request);
-  return { accountId, environment };
-}
-
-export function callerOf(request: FastifyRequest) {
-  const { accountId, environment, keyId } = requireAuth(request);
-  return { accountId, environment, apiKeyId: keyId };
-}
-
 type Options = { taxInvoices: TaxInvoicesService };
 
 const registerIssuance: FastifyPluginAsyncTypebox<Options> = async (app, { taxInvoices }) => {
@@ -60,7 +49,7 @@ const registerIssuance: FastifyPluginAsyncTypebox<Options> = async (app, { taxIn
       response: { 200: IssuanceAccepted, ...errorResponses(...COMMON, ...ACCEPTANCE_ERRORS) },
     },
   }, async (request) => taxInvoices.issue({
-    caller: callerOf(request),
+    caller: requestCaller(request),
     supplierKey: request.headers['supplier-key'],
     referenceId: request.headers['service-client-reference-id'],
     body: request.body,
@@ -77,7 +66,7 @@ const registerIssuance: FastifyPluginAsyncTypebox<Options> = async (app, { taxIn
       querystring: StatusQuery,
       response: { 200: ReferenceStatus, ...errorResponses(...COMMON) },
     },
-  }, async (request) => taxInvoices.statusByReference({ caller: callerOf(request),
+  }, async (request) => taxInvoices.statusByReference({ caller: requestCaller(request),
     referenceId: request.query.clientReferenceId }));
 
   app.get('/taxInvoiceIssueDueDates', {
@@ -106,7 +95,7 @@ const registerRetrieval: FastifyPluginAsyncTypebox<Options> = async (app, { taxI
     },
   }, async (request) => {
     const { limit, cursor, status, ...filters } = request.query;
-    return taxInvoices.list({ scope: scopeOf(request), limit, cursor,
+    return taxInvoices.list({ scope: requestScope(request), limit, cursor,
       filters: { ...filters, statuses: status } });
   });
 
@@ -118,7 +107,7 @@ const registerRetrieval: FastifyPluginAsyncTypebox<Options> = async (app, { taxI
       params: IssuanceKeyParams,
       response: { 200: TaxInvoice, ...errorResponses(...COMMON, 'NOT_FOUND') },
     },
-  }, async (request) => taxInvoices.get({ scope: scopeOf(request), ...request.params }));
+  }, async (request) => taxInvoices.get({ scope: requestScope(request), ...request.params }));
 
   app.get('/taxInvoices/:issuanceKey/pdf', {
     config: { operation: 'taxInvoices.pdf' },
@@ -136,7 +125,7 @@ const registerRetrieval: FastifyPluginAsyncTypebox<Options> = async (app, { taxI
       },
     },
   }, async (request, reply) => {
-    const pdf = await taxInvoices.pdf({ scope: scopeOf(request), ...request.params });
+    const pdf = await taxInvoices.pdf({ scope: requestScope(request), ...request.params });
     return reply.type('application/pdf')
       .header('content-disposition', `inline; filename="${request.params.issuanceKey}.pdf"`)
       .send(pdf);
@@ -156,7 +145,7 @@ const registerRetrieval: FastifyPluginAsyncTypebox<Options> = async (app, { taxI
         ...errorResponses(...COMMON, 'NOT_FOUND', 'TAX_INVOICE_NOT_CANCELABLE'),
       },
     },
-  }, async (request) => taxInvoices.cancel({ scope: scopeOf(request), ...request.params })
+  }, async (request) => taxInvoices.cancel({ scope: requestScope(request), ...request.params })
     .then((canceled) => ({ issuanceKey: canceled.issuanceKey, status: 'CANCELED' as const })));
 };
 

@@ -1,6 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
-import { requireAuth } from '../../platform/auth.ts';
+import { requestScope } from '../../platform/auth.ts';
 import { errorResponses, UNAUTHENTICATED, type ErrorCode } from '../../platform/errors.ts';
 import {
   CreateEndpointBody,
@@ -35,11 +34,6 @@ const errors = (...codes: ErrorCode[]) => errorResponses(...COMMON_ERRORS, ...co
 // 400 naming the parameter, rather than a bare 404 for a route that seems not to exist.
 const ENDPOINT_ID_PARAMETER = ':endpointId(^[^:/]+)';
 
-function callerOf(request: FastifyRequest) {
-  const { accountId, environment } = requireAuth(request);
-  return { accountId, environment };
-}
-
 type Options = { webhooks: WebhooksService };
 
 export const registerWebhookRoutes: FastifyPluginAsyncTypebox<Options> = async (
@@ -67,7 +61,8 @@ const registerEndpointRoutes: FastifyPluginAsyncTypebox<Options> = async (app, {
       },
     },
   }, async (request, reply) => {
-    const endpoint = await webhooks.createEndpoint({ caller: callerOf(request), ...request.body });
+    const endpoint = await webhooks.createEndpoint({ caller: requestScope(request),
+      ...request.body });
     return reply.code(201).send(endpoint);
   });
 
@@ -79,7 +74,7 @@ const registerEndpointRoutes: FastifyPluginAsyncTypebox<Options> = async (app, {
       description: 'Lists the endpoints of the key\'s account and environment, oldest first. Free.',
       response: { 200: WebhookEndpointList, ...errors() },
     },
-  }, async (request) => webhooks.listEndpoints({ caller: callerOf(request) }));
+  }, async (request) => webhooks.listEndpoints({ caller: requestScope(request) }));
 
   app.get(`/webhookEndpoints/${ENDPOINT_ID_PARAMETER}`, {
     config: { operation: 'webhooks.endpoints.retrieve' },
@@ -91,7 +86,7 @@ const registerEndpointRoutes: FastifyPluginAsyncTypebox<Options> = async (app, {
       response: { 200: WebhookEndpoint, ...errors('NOT_FOUND') },
     },
   }, async (request) => webhooks.getEndpoint({
-    caller: callerOf(request), endpointId: request.params.endpointId,
+    caller: requestScope(request), endpointId: request.params.endpointId,
   }));
 };
 
@@ -111,7 +106,7 @@ const registerEndpointChangeRoutes: FastifyPluginAsyncTypebox<Options> = async (
       response: { 200: WebhookEndpoint, ...errors('WEBHOOK_URL_NOT_ALLOWED', 'NOT_FOUND') },
     },
   }, async (request) => webhooks.updateEndpoint({
-    caller: callerOf(request), endpointId: request.params.endpointId, changes: request.body,
+    caller: requestScope(request), endpointId: request.params.endpointId, changes: request.body,
   }));
 
   app.delete(`/webhookEndpoints/${ENDPOINT_ID_PARAMETER}`, {
@@ -126,7 +121,7 @@ const registerEndpointChangeRoutes: FastifyPluginAsyncTypebox<Options> = async (
     },
   }, async (request, reply) => {
     await webhooks.deleteEndpoint({
-      caller: callerOf(request), endpointId: request.params.endpointId,
+      caller: requestScope(request), endpointId: request.params.endpointId,
     });
     return reply.code(204).send(null);
   });
@@ -145,7 +140,7 @@ const registerEndpointChangeRoutes: FastifyPluginAsyncTypebox<Options> = async (
       response: { 200: WebhookEndpointWithSecret, ...errors('NOT_FOUND') },
     },
   }, async (request) => webhooks.rotateSecret({
-    caller: callerOf(request),
+    caller: requestScope(request),
     endpointId: request.params.endpointId,
     overlapSeconds: request.body.overlapSeconds,
   }));
@@ -168,7 +163,7 @@ const registerDeliveryAndEventRoutes: FastifyPluginAsyncTypebox<Options> = async
       response: { 200: WebhookDeliveryPage, ...errors('NOT_FOUND') },
     },
   }, async (request) => webhooks.listDeliveries({
-    caller: callerOf(request), endpointId: request.params.endpointId, ...request.query,
+    caller: requestScope(request), endpointId: request.params.endpointId, ...request.query,
   }));
 
   app.post(`/webhookEndpoints/${ENDPOINT_ID_PARAMETER}/deliveries::resend`, {
@@ -189,7 +184,7 @@ const registerDeliveryAndEventRoutes: FastifyPluginAsyncTypebox<Options> = async
     },
   }, async (request, reply) => {
     const delivery = await webhooks.resendEvent({
-      caller: callerOf(request), endpointId: request.params.endpointId, ...request.body,
+      caller: requestScope(request), endpointId: request.params.endpointId, ...request.body,
     });
     return reply.code(202).send(delivery);
   });
@@ -204,7 +199,7 @@ const registerDeliveryAndEventRoutes: FastifyPluginAsyncTypebox<Options> = async
       querystring: EventListQuery,
       response: { 200: WebhookEventPage, ...errors() },
     },
-  }, async (request) => webhooks.listEvents({ caller: callerOf(request), ...request.query }));
+  }, async (request) => webhooks.listEvents({ caller: requestScope(request), ...request.query }));
 
   app.get('/webhookEvents/:eventId', {
     config: { operation: 'webhooks.events.retrieve' },
@@ -216,6 +211,6 @@ const registerDeliveryAndEventRoutes: FastifyPluginAsyncTypebox<Options> = async
       response: { 200: WebhookEvent, ...errors('NOT_FOUND') },
     },
   }, async (request) => webhooks.getEvent({
-    caller: callerOf(request), eventId: request.params.eventId,
+    caller: requestScope(request), eventId: request.params.eventId,
   }));
 };
