@@ -42,3 +42,16 @@ export async function postJson(options: PostJsonOptions): Promise<string | null>
   if (text === null) response.body.destroy();
   return text;
 }
+
+// An answer's body as a JSON object, or null when it is not one (malformed JSON, an array, a
+// bare value): what every adapter checks before reading its fields.
+export function parseJsonObject(text: string): Record<string, unknown> | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+    ? parsed as Record<string, unknown> : null;
+}

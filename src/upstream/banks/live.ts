@@ -1,4 +1,4 @@
-import { postJson } from '../http.ts';
+import { parseJsonObject, postJson } from '../http.ts';
 import {
   UNAVAILABLE,
   type BankAdapter,
@@ -35,14 +35,9 @@ type LiveOptions = {
 
 // Parses a gateway answer; null for anything outside the contract.
 export function parseGatewayAnswer(text: string): HolderLookupResult | null {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (typeof parsed !== 'object' || parsed === null) return null;
-  const { result, holderName } = parsed as { result?: unknown; holderName?: unknown };
+  const parsed = parseJsonObject(text);
+  if (parsed === null) return null;
+  const { result, holderName } = parsed;
   if (typeof result !== 'string') return null;
   if (Object.hasOwn(PLAIN_RESULTS, result)) return PLAIN_RESULTS[result]!;
   if (result !== 'FOUND' || typeof holderName !== 'string') return null;

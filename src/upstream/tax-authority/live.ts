@@ -1,4 +1,4 @@
-import { postJson } from '../http.ts';
+import { parseJsonObject, postJson } from '../http.ts';
 import type { RegistrationStatus, TaxType } from '../business-profiles/index.ts';
 import {
   NUMBERS_PER_CALL_MAX,
@@ -80,14 +80,9 @@ export function statusOfEntry(entry: StatusEntry): StatusOfNumber {
 
 // Parses a 200 answer for the numbers asked; null for anything outside the contract.
 export function parseStatusAnswer(body: string, numbers: string[]): StatusCheckResult | null {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return null;
-  }
-  if (typeof parsed !== 'object' || parsed === null) return null;
-  const { status_code: statusCode, data } = parsed as { status_code?: unknown; data?: unknown };
+  const parsed = parseJsonObject(body);
+  if (parsed === null) return null;
+  const { status_code: statusCode, data } = parsed;
   if (statusCode !== 'OK' || !Array.isArray(data)) return null;
   const asked = new Set(numbers);
   const results = new Map<string, StatusOfNumber>();

@@ -1,4 +1,4 @@
-import { postJson } from '../http.ts';
+import { parseJsonObject, postJson } from '../http.ts';
 import {
   APPROVAL_NUMBER_PATTERN,
   TRANSMISSION_UNAVAILABLE,
@@ -31,14 +31,8 @@ function boundedText(value: unknown): string | null {
 }
 
 export function parseTransmissionAnswer(text: string): TransmissionResult | null {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (typeof parsed !== 'object' || parsed === null) return null;
-  const answer = parsed as Record<string, unknown>;
+  const answer = parseJsonObject(text);
+  if (answer === null) return null;
   if (answer.result === 'ACCEPTED' && typeof answer.ntsTransactionId === 'string' &&
     APPROVAL_NUMBER_PATTERN.test(answer.ntsTransactionId)) {
     return { kind: 'accepted', ntsTransactionId: answer.ntsTransactionId };
