@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { SEALING_KEY_BYTES } from '../../domain/sealed-box.ts';
@@ -28,12 +28,18 @@ export async function loadCertificateEncryptionKey(options: KeyOptions): Promise
   }
   const file = path.join(options.dataDir, GENERATED_KEY_FILE);
   await mkdir(options.dataDir, { recursive: true });
+  // The key is written whole to a file of this process's own, then linked under its name. A
+  // link never replaces a file, so two processes starting together keep one key, and neither
+  // can read the other's file half written (as it could with a write straight to the name).
+  const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
+  await writeFile(draft, randomBytes(SEALING_KEY_BYTES).toString('base64'),
+    { flag: 'wx', mode: 0o600 });
   try {
-    // 'wx' fails when the file exists, so two processes starting together keep one key.
-    await writeFile(file, randomBytes(SEALING_KEY_BYTES).toString('base64'),
-      { flag: 'wx', mode: 0o600 });
+    await link(draft, file);
   } catch (error) {
     if ((error as { code?: string }).code !== 'EEXIST') throw error;
+  } finally {
+    await unlink(draft);
   }
   const key = Buffer.from((await readFile(file, 'utf8')).trim(), 'base64');
   if (key.length !== SEALING_KEY_BYTES) throw new Error(`${file} does not hold a 32-byte key`);

@@ -3,7 +3,7 @@
 // only by its owner, and reused by every later start. A sealed box opens only with its key and
 // its context, so a box copied to another row or read with another key fails loudly.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
@@ -27,6 +27,20 @@ describe('loadCertificateEncryptionKey', () => {
     expect(second).toEqual(first);
     expect(statSync(path.join(dataDir, GENERATED_KEY_FILE)).mode & 0o777).toBe(0o600);
   });
+
+  it('keeps one key when many starts race for an empty DATA_DIR, and leaves no drafts',
+    async () => {
+      const raceDir = mkdtempSync(path.join(os.tmpdir(), 'etx-key-race-'));
+      try {
+        const options = { dataDir: raceDir, sharedDatabase: true, log };
+        const keys = await Promise.all(
+          Array.from({ length: 20 }, () => loadCertificateEncryptionKey(options)));
+        expect(new Set(keys.map((key) => key.toString('base64'))).size).toBe(1);
+        expect(readdirSync(raceDir)).toEqual([GENERATED_KEY_FILE]);
+      } finally {
+        rmSync(raceDir, { recursive: true, force: true });
+      }
+    });
 
   it('uses the configured key and ignores the file', async () => {
     const configured = randomBytes(32);
@@ -55,10 +69,19 @@ describe('sealed boxes', () => {
 
   it('refuses another context, another key, a tampered box and garbage', () => {
     const box = sealing.seal(secret, 'iss_1');
-    const tampered = `${box.slice(0, -2)}${box.endsWith('A') ? 'B' : 'A'}${box.slice(-1)}`;
+    const tampered = flipFirstCiphertextByte(box);
     expect(() => sealing.open(box, 'iss_2')).toThrow(SealedBoxError);
     expect(() => createSealingKey(randomBytes(32)).open(box, 'iss_1')).toThrow(SealedBoxError);
     expect(() => sealing.open(tampered, 'iss_1')).toThrow(SealedBoxError);
     expect(() => sealing.open('not a box', 'iss_1')).toThrow(SealedBoxError);
   });
 });
+
+// Flips one bit of the ciphertext itself, so the box always differs from the sealed one (editing a
+// base64url character can leave the bytes unchanged, or hit the one character already there).
+function flipFirstCiphertextByte(box: string): string {
+  const [version, iv, tag, ciphertext] = box.split('.');
+  const bytes = Buffer.from(ciphertext!, 'base64url');
+  bytes[0] = bytes[0]! ^ 0x01;
+  return [version, iv, tag, bytes.toString('base64url')].join('.');
+}
