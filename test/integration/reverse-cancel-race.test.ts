@@ -12,7 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ISSUANCE_QUEUE } from '../../src/areas/tax-invoices/queues.ts';
 import { usingPostgres } from '../helpers/database.ts';
 import { expectLedgerConsistent } from '../helpers/ledger-audit.ts';
-import { getInvoice, registerSupplier, type Supplier } from '../api/tax-invoices/helpers.ts';
+import {
+  createSupplierAccount,
+  getInvoice,
+  type Supplier,
+} from '../api/tax-invoices/helpers.ts';
 import {
   actorsOf,
   cancel,
@@ -43,10 +47,7 @@ describe.skipIf(!usingPostgres)('a cancel racing an approval', () => {
 
   beforeAll(async () => {
     app = await createReverseTestApp({ WORKERS_ENABLED: 'false' });
-    const account = await app.platform.accounts.createAccount({ name: 'Race', plan: 'FREE' });
-    key = account.keys.test;
-    accountId = account.accountId;
-    supplier = await registerSupplier(app, key);
+    ({ key, accountId, supplier } = await createSupplierAccount(app, 'Race'));
   });
   afterAll(async () => {
     await app?.close();

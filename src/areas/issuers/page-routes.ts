@@ -6,8 +6,9 @@ import {
   pageSecurityHeaders,
   sendPage as sendHtmlPage,
 } from '../../platform/html-page.ts';
+import { PageLinkError } from '../../platform/page-links.ts';
 import type { CertificateUpload } from './certificate-check.ts';
-import { REGISTRATION_PAGE_PATH, RegistrationLinkError } from './registration-links.ts';
+import { REGISTRATION_PAGE_PATH } from './registration-links.ts';
 import { CERTIFICATE_FILE_BYTES_MAX, PASSWORD_LENGTH_MAX } from './schemas.ts';
 import type { IssuersService } from './service.ts';
 
@@ -77,7 +78,7 @@ export async function registerCertificatePageRoutes(app: FastifyInstance, { issu
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof RegistrationLinkError) {
+    if (error instanceof PageLinkError) {
       return sendPage(reply, error.status, page('등록 링크 Registration link',
         `<p>${escapeHtml(error.message)}</p>`));
     }

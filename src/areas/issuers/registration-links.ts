@@ -1,5 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../platform/db/connect.ts';
+import {
+  hashPageToken,
+  isPageToken,
+  newPageToken,
+  PageLinkError,
+} from '../../platform/page-links.ts';
 import type { CertificateUpload } from './certificate-check.ts';
 import type { CertificateRegistration, RegistrationScope } from './registration.ts';
 import * as store from './store.ts';
@@ -12,21 +17,7 @@ import * as store from './store.ts';
 
 // Spec prior art: the registration URL is valid for five minutes.
 export const REGISTRATION_LINK_TTL_MS = 5 * 60 * 1000;
-// 32 random bytes, like an API key: the token is the only credential of the page.
-const TOKEN_RANDOM_BYTES = 32;
 export const REGISTRATION_PAGE_PATH = '/certificate-registration';
-const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-
-// Why a link does not open: unknown (404) or used or expired (410).
-export class RegistrationLinkError extends Error {
-  readonly status: 404 | 410;
-  constructor(status: 404 | 410, message: string) {
-    super(message);
-    this.status = status;
-  }
-}
-
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 type LinkDeps = {
   db: Db;
@@ -42,11 +33,11 @@ export function createRegistrationLinks(deps: LinkDeps) {
   const { db } = deps;
 
   async function createLink(scope: RegistrationScope, apiKeyId: string, issuerId: string) {
-    const token = randomBytes(TOKEN_RANDOM_BYTES).toString('base64url');
+    const token = newPageToken();
     const expiresAt = new Date(deps.now().getTime() + REGISTRATION_LINK_TTL_MS);
     await db.transaction(async (tx) => {
       const redirectUrl = await store.findRedirectUrl(tx, apiKeyId);
-      await store.insertToken(tx, { tokenHash: hashToken(token), issuerId, ...scope,
+      await store.insertToken(tx, { tokenHash: hashPageToken(token), issuerId, ...scope,
         redirectUrl, expiresAt });
     });
     const base = deps.publicBaseUrl.replace(/\/+$/, '');
@@ -54,15 +45,15 @@ export function createRegistrationLinks(deps: LinkDeps) {
   }
 
   async function usableToken(token: string) {
-    const row = TOKEN_PATTERN.test(token) ? await store.findToken(db, hashToken(token)) : null;
+    const row = isPageToken(token) ? await store.findToken(db, hashPageToken(token)) : null;
     if (row === null) {
-      throw new RegistrationLinkError(404, 'This registration link does not exist.');
+      throw new PageLinkError(404, 'This registration link does not exist.');
     }
     if (row.usedAt !== null) {
-      throw new RegistrationLinkError(410, 'This registration link was already used.');
+      throw new PageLinkError(410, 'This registration link was already used.');
     }
     if (row.expiresAt.getTime() <= deps.now().getTime()) {
-      throw new RegistrationLinkError(410, 'This registration link has expired.');
+      throw new PageLinkError(410, 'This registration link has expired.');
     }
     return row;
   }
@@ -73,7 +64,7 @@ export function createRegistrationLinks(deps: LinkDeps) {
     const scope = { accountId: row.accountId, environment: row.environment as 'test' | 'live' };
     const issuer = await store.findIssuer(db, scope, row.issuerId);
     if (issuer === null || issuer.deactivatedAt !== null) {
-      throw new RegistrationLinkError(410, 'The issuer is no longer active.');
+      throw new PageLinkError(410, 'The issuer is no longer active.');
     }
     return { organizationName: issuer.organizationName,
       identificationNumber: issuer.identificationNumber, expiresAt: row.expiresAt };
@@ -85,11 +76,11 @@ export function createRegistrationLinks(deps: LinkDeps) {
     const scope = { accountId: row.accountId, environment: row.environment as 'test' | 'live' };
     return db.transaction(async (tx) => {
       if (!(await store.useToken(tx, row.tokenHash, deps.now()))) {
-        throw new RegistrationLinkError(410, 'This registration link was already used.');
+        throw new PageLinkError(410, 'This registration link was already used.');
       }
       const issuer = await store.findIssuer(tx, scope, row.issuerId, { forUpdate: true });
       if (issuer === null || issuer.deactivatedAt !== null) {
-        throw new RegistrationLinkError(410, 'The issuer is no longer active.');
+        throw new PageLinkError(410, 'The issuer is no longer active.');
       }
       const identifier = await deps.registration.stageUpload(tx, scope, issuer.id, upload);
       return { identifier, issuerId: issuer.id, redirectUrl: row.redirectUrl };

@@ -3,7 +3,7 @@ import {
   type Static,
 } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { errorResponses, UNAUTHENTICATED } from '../../platform/errors.ts';
+import { errorResponses } from '../../platform/errors.ts';
 import {
   EntryCorrectionBody,
   LocalLetterOfCreditBody,
@@ -15,7 +15,7 @@ import {
 } from './amendment-schemas.ts';
 import type { AmendInput } from './amendment-service.ts';
 import { requestCaller } from '../../platform/auth.ts';
-import { ACCEPTANCE_ERRORS } from './routes.ts';
+import { ACCEPTANCE_ERRORS, COMMON_ERRORS } from './route-errors.ts';
 import { IssuanceKeyParams, IssueHeaders } from './schemas.ts';
 import type { TaxInvoicesService } from './service.ts';
 
@@ -34,13 +34,8 @@ const COMMON_DESCRIPTION = ' `Supplier-Key` must name the supplier of the tax in
   'invoice; read it with GET /v1/taxInvoices/{issuanceKey}. A `Service-Client-Reference-Id` ' +
   'can never be used again by this key for any tax invoice request (400 INVALID_REQUEST).';
 
-// Called when the routes are registered, not when this module loads: routes.ts, which declares
-// ACCEPTANCE_ERRORS, imports this module.
-function amendmentErrors() {
-  return errorResponses(UNAUTHENTICATED, 'INVALID_REQUEST', 'RATE_LIMITED',
-    'INTERNAL_SERVER_ERROR', 'SERVICE_UNAVAILABLE', ...ACCEPTANCE_ERRORS,
-    'TAX_INVOICE_NOT_AMENDABLE', 'TAX_INVOICE_ALREADY_AMENDED');
-}
+const AMENDMENT_ERRORS = errorResponses(...COMMON_ERRORS, ...ACCEPTANCE_ERRORS,
+  'TAX_INVOICE_NOT_AMENDABLE', 'TAX_INVOICE_ALREADY_AMENDED');
 
 type AmendmentRequestContext = FastifyRequest & {
   params: Static<typeof IssuanceKeyParams>;
@@ -68,7 +63,7 @@ const registerReversals: FastifyPluginAsyncTypebox<Options> = async (app, { taxI
         'quantity negated, written on the termination date (`date`, also every item\'s ' +
         'date). Refused for a tax invoice with a negative item.' + COMMON_DESCRIPTION,
       headers: IssueHeaders, params: IssuanceKeyParams, body: TerminationBody,
-      response: { 200: OneDocumentAccepted, ...amendmentErrors() },
+      response: { 200: OneDocumentAccepted, ...AMENDMENT_ERRORS },
     },
   }, async (request) => taxInvoices.amendments.amend({ ...requestOf(request),
     request: { reason: 'TERMINATION', ...request.body } }));
@@ -83,7 +78,7 @@ const registerReversals: FastifyPluginAsyncTypebox<Options> = async (app, { taxI
         'tax invoice issued as the wrong type (taxable or tax-exempt): reverse it here, then ' +
         'issue the right one. No body.' + COMMON_DESCRIPTION,
       headers: IssueHeaders, params: IssuanceKeyParams,
-      response: { 200: OneDocumentAccepted, ...amendmentErrors() },
+      response: { 200: OneDocumentAccepted, ...AMENDMENT_ERRORS },
     },
   }, async (request) => taxInvoices.amendments.amend({ ...requestOf(request),
     request: { reason: 'DOUBLE_ISSUANCE' } }));
@@ -100,7 +95,7 @@ const registerReversals: FastifyPluginAsyncTypebox<Options> = async (app, { taxI
         'must be the same business, its tax type the same, and it must differ from the ' +
         'original.' + COMMON_DESCRIPTION,
       headers: IssueHeaders, params: IssuanceKeyParams, body: EntryCorrectionBody,
-      response: { 200: TwoDocumentsAccepted, ...amendmentErrors() },
+      response: { 200: TwoDocumentsAccepted, ...AMENDMENT_ERRORS },
     },
   }, async (request) => taxInvoices.amendments.amend({ ...requestOf(request),
     request: { reason: 'ENTRY_CORRECTION', invoice: request.body.invoice } }));
@@ -120,7 +115,7 @@ const registerPartialAmendments: FastifyPluginAsyncTypebox<Options> = async (
         'of the change, with the original\'s write date in the remark. Repeatable; what ' +
         'remains of the original may not fall below 0.' + COMMON_DESCRIPTION,
       headers: IssueHeaders, params: IssuanceKeyParams, body: SupplyCostChangeBody,
-      response: { 200: OneDocumentAccepted, ...amendmentErrors() },
+      response: { 200: OneDocumentAccepted, ...AMENDMENT_ERRORS },
     },
   }, async (request) => taxInvoices.amendments.amend({ ...requestOf(request),
     request: { reason: 'SUPPLY_COST_CHANGE', ...request.body } }));
@@ -135,7 +130,7 @@ const registerPartialAmendments: FastifyPluginAsyncTypebox<Options> = async (
         'date, with the original\'s write date in the remark. Repeatable; what remains of ' +
         'the original may not fall below 0.' + COMMON_DESCRIPTION,
       headers: IssueHeaders, params: IssuanceKeyParams, body: ReturnedGoodsBody,
-      response: { 200: OneDocumentAccepted, ...amendmentErrors() },
+      response: { 200: OneDocumentAccepted, ...AMENDMENT_ERRORS },
     },
   }, async (request) => taxInvoices.amendments.amend({ ...requestOf(request),
     request: { reason: 'RETURNED_GOODS', ...request.body } }));
@@ -150,7 +145,7 @@ const registerPartialAmendments: FastifyPluginAsyncTypebox<Options> = async (
         'amounts and quantities negated, then the same items zero-rated (tax 0). Once per ' +
         'tax invoice.' + COMMON_DESCRIPTION,
       headers: IssueHeaders, params: IssuanceKeyParams, body: LocalLetterOfCreditBody,
-      response: { 200: TwoDocumentsAccepted, ...amendmentErrors() },
+      response: { 200: TwoDocumentsAccepted, ...AMENDMENT_ERRORS },
     },
   }, async (request) => taxInvoices.amendments.amend({ ...requestOf(request),
     request: { reason: 'LOCAL_LETTER_OF_CREDIT', ...request.body } }));

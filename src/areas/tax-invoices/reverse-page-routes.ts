@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isApiError } from '../../platform/errors.ts';
-import { APPROVAL_PAGE_PATH, ApprovalLinkError } from './reverse-links.ts';
+import { PageLinkError } from '../../platform/page-links.ts';
+import { APPROVAL_PAGE_PATH } from './reverse-links.ts';
 import {
   messagePage,
   pageSecurityHeaders,
@@ -56,7 +57,7 @@ function readDecision(body: unknown): PageDecision {
 }
 
 function pageError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof ApprovalLinkError) {
+  if (error instanceof PageLinkError) {
     return sendPage(reply, error.status, messagePage('승인 링크 Approval link', error.message));
   }
   if (isApiError(error) && error.status < 500) {

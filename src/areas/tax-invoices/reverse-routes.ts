@@ -1,8 +1,8 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError, errorResponses, UNAUTHENTICATED } from '../../platform/errors.ts';
+import { ApiError, errorResponses } from '../../platform/errors.ts';
 import { requestCaller, requestScope } from '../../platform/auth.ts';
-import { ACCEPTANCE_ERRORS } from './routes.ts';
+import { ACCEPTANCE_ERRORS, COMMON_ERRORS } from './route-errors.ts';
 import {
   ApprovalUrl,
   Canceled,
@@ -17,12 +17,9 @@ import { IssuanceAccepted, IssuanceKeyParams, IssueBody, IssueHeaders } from './
 // the service's answer out.
 
 const TAGS = ['Reverse issuance'];
-// The errors every tax-invoice route can answer (as in routes.ts).
-const COMMON = [UNAUTHENTICATED, 'INVALID_REQUEST', 'RATE_LIMITED', 'INTERNAL_SERVER_ERROR',
-  'SERVICE_UNAVAILABLE'] as const;
 // The two errors of spec §4.4: the request is no longer waiting for a decision.
 const CLOSED = ['ISSUE_REQUEST_ALREADY_APPROVED', 'ISSUE_REQUEST_ALREADY_CANCELED'] as const;
-// What a decision of the supplier can answer besides COMMON and CLOSED.
+// What a decision of the supplier can answer besides COMMON_ERRORS and CLOSED.
 const SUPPLIER_ERRORS = ['NOT_FOUND', 'ISSUER_DEACTIVATED', 'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE'] as const;
 
@@ -40,7 +37,8 @@ const registerRequest: FastifyPluginAsyncTypebox<Options> = async (app, { revers
         'REQUESTED, and the supplier is mailed a link to approve or refuse it. Charges the ' +
         '`taxInvoices.issue` price now, refunded if the request is refused or canceled.',
       headers: IssueHeaders, body: IssueBody,
-      response: { 200: IssuanceAccepted, ...errorResponses(...COMMON, ...ACCEPTANCE_ERRORS) },
+      response: { 200: IssuanceAccepted,
+        ...errorResponses(...COMMON_ERRORS, ...ACCEPTANCE_ERRORS) },
     },
   }, async (request) => reverseIssuance.request({
     caller: requestCaller(request),
@@ -58,7 +56,7 @@ const registerRequest: FastifyPluginAsyncTypebox<Options> = async (app, { revers
         'the request and approves or refuses it. Only for a REQUESTED request whose issue ' +
         'deadline has not passed, of a supplier with a registered joint certificate.',
       params: IssuanceKeyParams,
-      response: { 200: ApprovalUrl, ...errorResponses(...COMMON, ...CLOSED, 'NOT_FOUND',
+      response: { 200: ApprovalUrl, ...errorResponses(...COMMON_ERRORS, ...CLOSED, 'NOT_FOUND',
         'ISSUE_DEADLINE_PASSED', 'CERTIFICATE_NOT_REGISTERED', 'ISSUER_DEACTIVATED') },
     },
   }, async (request) => reverseIssuance.grant({ scope: requestScope(request),
@@ -109,7 +107,7 @@ const registerDecisions: FastifyPluginAsyncTypebox<Options> = async (app, { reve
         'APPROVED, then the invoice is signed with its registered joint certificate and ' +
         'transmitted (ISSUED → TRANSMITTING → TRANSMITTED). No body.',
       params: IssuanceKeyParams, headers: SupplierHeaders,
-      response: { 200: Decided('APPROVED'), ...errorResponses(...COMMON, ...CLOSED,
+      response: { 200: Decided('APPROVED'), ...errorResponses(...COMMON_ERRORS, ...CLOSED,
         ...SUPPLIER_ERRORS, 'ISSUE_DEADLINE_PASSED', 'CERTIFICATE_NOT_REGISTERED') },
     },
   }, async (request) => reverseIssuance.approve({ scope: requestScope(request),
@@ -125,7 +123,7 @@ const registerDecisions: FastifyPluginAsyncTypebox<Options> = async (app, { reve
         'REFUSED, and the points are refunded. The body, with an optional `reason`, may be ' +
         'left out.',
       params: IssuanceKeyParams, headers: SupplierHeaders, body: RefusalBody,
-      response: { 200: Decided('REFUSED'), ...errorResponses(...COMMON, ...CLOSED,
+      response: { 200: Decided('REFUSED'), ...errorResponses(...COMMON_ERRORS, ...CLOSED,
         ...SUPPLIER_ERRORS) },
     },
   }, async (request) => reverseIssuance.refuse({ scope: requestScope(request),
@@ -144,7 +142,7 @@ const registerDecisions: FastifyPluginAsyncTypebox<Options> = async (app, { reve
         'or failed) is 409 ISSUE_REQUEST_ALREADY_APPROVED; one already canceled or refused is ' +
         '409 ISSUE_REQUEST_ALREADY_CANCELED; nothing changes on either.',
       params: IssuanceKeyParams,
-      response: { 200: Canceled, ...errorResponses(...COMMON, ...CLOSED, 'NOT_FOUND',
+      response: { 200: Canceled, ...errorResponses(...COMMON_ERRORS, ...CLOSED, 'NOT_FOUND',
         'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE') },
     },
   }, async (request) => reverseIssuance.cancel({ scope: requestScope(request),

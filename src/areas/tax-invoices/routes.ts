@@ -1,8 +1,9 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@fastify/type-provider-typebox';
 import { requestCaller, requestScope } from '../../platform/auth.ts';
-import { errorResponses, UNAUTHENTICATED } from '../../platform/errors.ts';
+import { errorResponses } from '../../platform/errors.ts';
 import { registerAmendmentRoutes } from './amendment-routes.ts';
+import { ACCEPTANCE_ERRORS, COMMON_ERRORS } from './route-errors.ts';
 import {
   DueDate,
   DueDateQuery,
@@ -22,13 +23,6 @@ import type { TaxInvoicesService } from './service.ts';
 // the caller in, the service's answer out.
 
 const TAGS = ['Tax invoices'];
-const COMMON = [UNAUTHENTICATED, 'INVALID_REQUEST', 'RATE_LIMITED', 'INTERNAL_SERVER_ERROR',
-  'SERVICE_UNAVAILABLE'] as const;
-// What every request that makes documents can answer besides COMMON (docs/tax-invoices.md §
-// Errors).
-export const ACCEPTANCE_ERRORS = ['INVALID_BUSINESS_REGISTRATION_NUMBER', 'PAYMENT_REQUIRED',
-  'NOT_FOUND', 'AVAILABLE_POINTS_INSUFFICIENT', 'ISSUER_DEACTIVATED',
-  'CERTIFICATE_NOT_REGISTERED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const;
 
 type Options = { taxInvoices: TaxInvoicesService };
 
@@ -46,7 +40,8 @@ const registerIssuance: FastifyPluginAsyncTypebox<Options> = async (app, { taxIn
         'GET /v1/taxInvoices/issue/status instead of resending. Charges the ' +
         '`taxInvoices.issue` price, refunded if the invoice ends without being issued.',
       headers: IssueHeaders, body: IssueBody,
-      response: { 200: IssuanceAccepted, ...errorResponses(...COMMON, ...ACCEPTANCE_ERRORS) },
+      response: { 200: IssuanceAccepted,
+        ...errorResponses(...COMMON_ERRORS, ...ACCEPTANCE_ERRORS) },
     },
   }, async (request) => taxInvoices.issue({
     caller: requestCaller(request),
@@ -64,7 +59,7 @@ const registerIssuance: FastifyPluginAsyncTypebox<Options> = async (app, { taxIn
         'the `Service-Client-Reference-Id`. A value this key never used is 400 ' +
         'INVALID_REQUEST.',
       querystring: StatusQuery,
-      response: { 200: ReferenceStatus, ...errorResponses(...COMMON) },
+      response: { 200: ReferenceStatus, ...errorResponses(...COMMON_ERRORS) },
     },
   }, async (request) => taxInvoices.statusByReference({ caller: requestCaller(request),
     referenceId: request.query.clientReferenceId }));
@@ -77,7 +72,7 @@ const registerIssuance: FastifyPluginAsyncTypebox<Options> = async (app, { taxIn
       description: 'The 10th of the month after the write date, or the next business day ' +
         'when that is a weekend or public holiday. Free.',
       querystring: DueDateQuery,
-      response: { 200: DueDate, ...errorResponses(...COMMON) },
+      response: { 200: DueDate, ...errorResponses(...COMMON_ERRORS) },
     },
   }, async (request) => taxInvoices.issueDueDate(request.query.date));
 };
@@ -91,7 +86,7 @@ const registerRetrieval: FastifyPluginAsyncTypebox<Options> = async (app, { taxI
         'filtered by write date range, status, recipient number and supplier, paged with an ' +
         'opaque cursor.',
       querystring: ListQuery,
-      response: { 200: TaxInvoicePage, ...errorResponses(...COMMON) },
+      response: { 200: TaxInvoicePage, ...errorResponses(...COMMON_ERRORS) },
     },
   }, async (request) => {
     const { limit, cursor, status, ...filters } = request.query;
@@ -105,7 +100,7 @@ const registerRetrieval: FastifyPluginAsyncTypebox<Options> = async (app, { taxI
       operationId: 'getTaxInvoice', tags: TAGS, summary: 'Get a tax invoice',
       description: 'The document in any state; `ntsTransactionId` is null until transmitted.',
       params: IssuanceKeyParams,
-      response: { 200: TaxInvoice, ...errorResponses(...COMMON, 'NOT_FOUND') },
+      response: { 200: TaxInvoice, ...errorResponses(...COMMON_ERRORS, 'NOT_FOUND') },
     },
   }, async (request) => taxInvoices.get({ scope: requestScope(request), ...request.params }));
 
@@ -121,7 +116,7 @@ const registerRetrieval: FastifyPluginAsyncTypebox<Options> = async (app, { taxI
         // A Buffer is sent as it is, never serialized.
         200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary',
           description: 'The PDF.' }),
-        ...errorResponses(...COMMON, 'NOT_FOUND'),
+        ...errorResponses(...COMMON_ERRORS, 'NOT_FOUND'),
       },
     },
   }, async (request, reply) => {
@@ -142,7 +137,7 @@ const registerRetrieval: FastifyPluginAsyncTypebox<Options> = async (app, { taxI
       response: {
         200: Type.Object({ issuanceKey: Type.String(), status: Type.Literal('CANCELED') },
           { additionalProperties: false }),
-        ...errorResponses(...COMMON, 'NOT_FOUND', 'TAX_INVOICE_NOT_CANCELABLE'),
+        ...errorResponses(...COMMON_ERRORS, 'NOT_FOUND', 'TAX_INVOICE_NOT_CANCELABLE'),
       },
     },
   }, async (request) => taxInvoices.cancel({ scope: requestScope(request), ...request.params })

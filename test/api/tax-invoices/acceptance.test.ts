@@ -9,6 +9,7 @@ import { expectError } from '../../helpers/errors.ts';
 import {
   invoiceBody,
   issue,
+  createSupplierAccount,
   registerSupplier,
   request,
   today,
@@ -22,10 +23,7 @@ let supplier: Supplier;
 
 beforeAll(async () => {
   app = await createTestApp({ jobs: true, env: { WORKERS_ENABLED: 'false' } });
-  const account = await app.createAccount();
-  key = account.keys.test;
-  accountId = account.accountId;
-  supplier = await registerSupplier(app, key);
+  ({ key, accountId, supplier } = await createSupplierAccount(app));
 });
 afterAll(async () => {
   await app?.close();

@@ -15,6 +15,7 @@ import {
   invoiceBody,
   issue,
   issueTransmitted,
+  createSupplierAccount,
   registerSupplier,
   request,
   today,
@@ -38,11 +39,7 @@ let supplier: Supplier;
 
 beforeAll(async () => {
   app = await createTestApp({ jobs: true, env: { TAX_INVOICE_TRANSMISSION_DELAY_SECONDS: '0' } });
-  const account = await app.createAccount();
-  key = account.keys.test;
-  liveKey = account.keys.live;
-  accountId = account.accountId;
-  supplier = await registerSupplier(app, key);
+  ({ key, liveKey, accountId, supplier } = await createSupplierAccount(app));
 });
 afterAll(async () => {
   await app?.close();

@@ -9,6 +9,7 @@ import {
   signPriKey,
   type TestCa,
 } from '../../areas/issuers/certificate-fixtures.ts';
+import type { Platform } from '../../../src/app.ts';
 import { basicAuth } from '../../helpers/app.ts';
 import { pollUntil } from '../../helpers/poll.ts';
 
@@ -17,6 +18,7 @@ import { pollUntil } from '../../helpers/poll.ts';
 
 type Injector = { server: { inject(options: InjectOptions): Promise<LightMyRequestResponse> } };
 type WithIssuers = Injector & { issuers: { processUpload(id: string): Promise<unknown> } };
+type WithAccounts = WithIssuers & { platform: Pick<Platform, 'accounts'> };
 
 export const SUPPLIER_NUMBER = '1234567891';
 export const RECIPIENT_NUMBER = '2208162517';
@@ -38,6 +40,24 @@ let ca: Promise<TestCa> | undefined;
 let keys: Promise<CryptoKeyPair> | undefined;
 
 export type Supplier = { issuerId: string; supplierKey: string; identificationNumber: string };
+
+// A new account whose test key has a registered supplier: where most tax-invoice tests start.
+export type SupplierAccount = {
+  accountId: string;
+  key: string;
+  liveKey: string;
+  supplier: Supplier;
+};
+
+export async function createSupplierAccount(
+  app: WithAccounts,
+  name = 'Test account',
+): Promise<SupplierAccount> {
+  const account = await app.platform.accounts.createAccount({ name, plan: 'FREE' });
+  const supplier = await registerSupplier(app, account.keys.test);
+  return { accountId: account.accountId, key: account.keys.test, liveKey: account.keys.live,
+    supplier };
+}
 
 // An issuer of `key` with a registered certificate. The upload is processed at once instead of
 // waiting for its job, so tests without workers can issue.

@@ -5,7 +5,7 @@ import {
   getInvoice,
   invoiceBody,
   issue,
-  registerSupplier,
+  createSupplierAccount,
   request,
   waitForStatus,
   type Supplier,
@@ -21,10 +21,7 @@ let supplier: Supplier;
 
 beforeAll(async () => {
   app = await createTestApp({ jobs: true, env: { TAX_INVOICE_TRANSMISSION_DELAY_SECONDS: '0' } });
-  const account = await app.createAccount();
-  key = account.keys.test;
-  accountId = account.accountId;
-  supplier = await registerSupplier(app, key);
+  ({ key, accountId, supplier } = await createSupplierAccount(app));
 });
 afterAll(async () => {
   await app?.close();

@@ -14,6 +14,7 @@ import {
   getInvoice,
   invoiceBody,
   issue,
+  createSupplierAccount,
   registerSupplier,
   request,
   waitForStatus,
@@ -28,10 +29,7 @@ let supplier: Supplier;
 beforeAll(async () => {
   app = await createTestApp({ jobs: true, env: { TAX_INVOICE_TRANSMISSION_DELAY_SECONDS: '0',
     PUBLIC_BASE_URL: 'https://etax.example.com' } });
-  const account = await app.createAccount();
-  key = account.keys.test;
-  accountId = account.accountId;
-  supplier = await registerSupplier(app, key);
+  ({ key, accountId, supplier } = await createSupplierAccount(app));
 });
 afterAll(async () => {
   await app?.close();

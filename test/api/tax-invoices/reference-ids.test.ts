@@ -8,7 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuth, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { expectError } from '../../helpers/errors.ts';
 import { pollUntil } from '../../helpers/poll.ts';
-import { invoiceBody, issue, registerSupplier, request, type Supplier } from './helpers.ts';
+import {
+  createSupplierAccount,
+  invoiceBody,
+  issue,
+  request,
+  type Supplier,
+} from './helpers.ts';
 
 let app: TestApp;
 let key: string;
@@ -18,11 +24,8 @@ let supplier: Supplier;
 
 beforeAll(async () => {
   app = await createTestApp({ jobs: true, env: { WORKERS_ENABLED: 'false' } });
-  const account = await app.createAccount();
-  key = account.keys.test;
-  accountId = account.accountId;
+  ({ key, accountId, supplier } = await createSupplierAccount(app));
   otherKey = await app.platform.accounts.createKey({ accountId, environment: 'test' });
-  supplier = await registerSupplier(app, key);
 });
 afterAll(async () => {
   await app?.close();

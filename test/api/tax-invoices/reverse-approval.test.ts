@@ -14,6 +14,7 @@ import {
   getInvoice,
   invoiceBody,
   issue,
+  createSupplierAccount,
   registerSupplier,
   request,
   waitForStatus,
@@ -41,11 +42,7 @@ let supplier: Supplier;
 
 beforeAll(async () => {
   app = await createReverseTestApp();
-  const account = await app.platform.accounts.createAccount({ name: 'Buyer', plan: 'FREE' });
-  key = account.keys.test;
-  liveKey = account.keys.live;
-  accountId = account.accountId;
-  supplier = await registerSupplier(app, key);
+  ({ key, liveKey, accountId, supplier } = await createSupplierAccount(app, 'Buyer'));
 });
 afterAll(async () => {
   await app?.close();

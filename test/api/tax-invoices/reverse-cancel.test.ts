@@ -13,7 +13,7 @@ import { describeRouteContract } from '../../helpers/route-contract.ts';
 import {
   getInvoice,
   issue,
-  registerSupplier,
+  createSupplierAccount,
   request,
   waitForStatus,
   type Supplier,
@@ -35,11 +35,7 @@ let supplier: Supplier;
 
 beforeAll(async () => {
   app = await createReverseTestApp();
-  const account = await app.platform.accounts.createAccount({ name: 'Buyer', plan: 'FREE' });
-  key = account.keys.test;
-  liveKey = account.keys.live;
-  accountId = account.accountId;
-  supplier = await registerSupplier(app, key);
+  ({ key, liveKey, accountId, supplier } = await createSupplierAccount(app, 'Buyer'));
 });
 afterAll(async () => {
   await app?.close();

@@ -11,6 +11,7 @@ import {
   getInvoice,
   invoiceBody,
   issue,
+  createSupplierAccount,
   registerSupplier,
   request,
   waitForStatus,
@@ -33,10 +34,7 @@ let supplier: Supplier;
 
 beforeAll(async () => {
   app = await createReverseTestApp();
-  const account = await app.platform.accounts.createAccount({ name: 'Buyer', plan: 'FREE' });
-  key = account.keys.test;
-  accountId = account.accountId;
-  supplier = await registerSupplier(app, key);
+  ({ key, accountId, supplier } = await createSupplierAccount(app, 'Buyer'));
 });
 afterAll(async () => {
   await app?.close();
