@@ -195,7 +195,8 @@ export function buildBusinessesService(platform: Platform): BusinessesService {
   const sandbox = createSandboxProfiles();
   const live = createStoreProfiles(platform.database.db);
   const sandboxSearch = createSandboxProfileSearch();
-  const liveSearch = createStoreProfileSearch(platform.database.db);
+  const liveSearch = createStoreProfileSearch(platform.database.db,
+    { preparedStatements: !platform.database.embedded });
   return createBusinessesService({
     charge: platform.charge,
     profilesFor: (environment) => (environment === 'live' ? live : sandbox),

@@ -63,6 +63,8 @@ export function createRateLimiter({ redisUrl, policies }: RateLimiterOptions): R
         maxRetriesPerRequest: 1,
         commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
         lazyConnect: false,
+        // The counters of concurrent requests go to Redis in one write per event-loop turn.
+        enableAutoPipelining: true,
       })
     : null;
   // Without this listener ioredis reports connection errors as unhandled; the insurance limiter

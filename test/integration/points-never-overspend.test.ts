@@ -437,3 +437,78 @@ describe('settling a reservation at most once', () => {
       expect(await ledgerEntriesForReservation(reservation.reservationId)).toHaveLength(0);
     });
 });
+
+describe('debiting work already done (localWork)', () => {
+  const debit = (accountId: string, points = RETRIEVAL_POINTS, requiredPoints = points) =>
+    app.platform.points.debit({ accountId, environment: 'live', operation: OPERATION, points,
+      requiredPoints });
+
+  it('debits 100 of 200 concurrent 90-point charges and refuses 100 with 402', async () => {
+    const accountId = await accountWithLivePoints(GRANT_POINTS);
+    const results = await Promise.allSettled(
+      Array.from({ length: CONCURRENT_RESERVATIONS_COUNT }, () => debit(accountId)));
+    const { fulfilled, rejected } = split(results);
+    expect(fulfilled).toHaveLength(100);
+    expect(rejected).toHaveLength(100);
+    for (const reason of rejected) {
+      // Debits leave the posted balance; once it is below 90, the refusal is 402.
+      expect(reason).toMatchObject({ code: 'PAYMENT_REQUIRED', status: 402 });
+    }
+    expect(await liveBalance(accountId)).toEqual({ balance: 0, reserved: 0, available: 0 });
+    const entries = await ledgerEntriesOf(accountId);
+    const charges = entries.filter((entry) => entry.kind === 'charge');
+    expect(charges).toHaveLength(100);
+    expect(charges.every((entry) => entry.amountPoints === -90 && entry.memo === OPERATION &&
+      entry.reservationId === null)).toBe(true);
+    // Each entry records the balance after it: 100 distinct steps from 8,910 down to 0.
+    expect(charges.map((entry) => entry.balanceAfterPoints).sort((a, b) => b - a))
+      .toEqual(Array.from({ length: 100 }, (_, index) => 8_910 - index * 90));
+    await expectLedgerConsistent(app.platform, accountId, 'live');
+  });
+
+  it('refuses with 409 when reservations hold the points the debit needs', async () => {
+    const accountId = await accountWithLivePoints(100);
+    await reserve(accountId, 20);
+    await expectRefusal(debit(accountId), 'AVAILABLE_POINTS_INSUFFICIENT', 409);
+    await expectRefusal(debit(accountId, 150), 'PAYMENT_REQUIRED', 402);
+    expect(await liveBalance(accountId)).toEqual({ balance: 100, reserved: 20, available: 80 });
+    await expectLedgerConsistent(app.platform, accountId, 'live');
+  });
+
+  it('needs the worst case available but debits only what was delivered', async () => {
+    const accountId = await accountWithLivePoints(180);
+    // A search page priced at 20 results (180) that returned 3 (27).
+    await debit(accountId, 27, 180);
+    expect(await liveBalance(accountId)).toEqual({ balance: 153, reserved: 0, available: 153 });
+    // 153 no longer covers the worst case of 180: 402, and nothing changes.
+    await expectRefusal(debit(accountId, 27, 180), 'PAYMENT_REQUIRED', 402);
+    await reserve(accountId, 100);
+    // Posted 153 covers 90, but 100 of it is reserved: 409.
+    await expectRefusal(debit(accountId, 9, 90), 'AVAILABLE_POINTS_INSUFFICIENT', 409);
+    expect(await liveBalance(accountId)).toEqual({ balance: 153, reserved: 100, available: 53 });
+    await expectLedgerConsistent(app.platform, accountId, 'live');
+  });
+
+  it('checks availability by the same rule without writing anything', async () => {
+    const accountId = await accountWithLivePoints(100);
+    await reserve(accountId, 20);
+    const check = (points: number) => app.platform.points.requireAvailable(
+      { accountId, environment: 'live', points });
+    await expect(check(80)).resolves.toBeUndefined();
+    await expectRefusal(check(90), 'AVAILABLE_POINTS_INSUFFICIENT', 409);
+    await expectRefusal(check(101), 'PAYMENT_REQUIRED', 402);
+    const neverGranted = await accountWithLivePoints(0);
+    await expectRefusal(app.platform.points.requireAvailable(
+      { accountId: neverGranted, environment: 'live', points: 1 }), 'PAYMENT_REQUIRED', 402);
+    expect(await ledgerEntriesOf(accountId)).toHaveLength(1);
+  });
+
+  it('debits a live balance only, never the test balance of the same account', async () => {
+    const accountId = await accountWithLivePoints(90);
+    const before = await app.platform.points.getBalance({ accountId, environment: 'test' });
+    await debit(accountId);
+    expect(await app.platform.points.getBalance({ accountId, environment: 'test' }))
+      .toEqual(before);
+    expect(await liveBalance(accountId)).toEqual({ balance: 0, reserved: 0, available: 0 });
+  });
+});

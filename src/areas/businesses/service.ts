@@ -5,7 +5,7 @@ import {
 } from '../../domain/business-registration-number.ts';
 import { findKsicSection } from '../../domain/ksic.ts';
 import type { Environment } from '../../platform/accounts/keys.ts';
-import type { Executor } from '../../platform/db/connect.ts';
+import type { Db, Executor } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { Charger } from '../../platform/points/charge.ts';
 import type { BalanceKey } from '../../platform/points/service.ts';
@@ -27,8 +27,8 @@ import {
 import {
   findProfileRow,
   searchProfileRows,
-  type BusinessProfileRow,
   type FormerNameRow,
+  type ProfileColumns,
 } from './store.ts';
 
 // Business profile retrieval, spec §4.1 (docs/business-profiles.md). The phases of one request:
@@ -36,13 +36,15 @@ import {
 //      INVALID_REQUEST; a matching checksum, else 400 INVALID_BUSINESS_REGISTRATION_NUMBER; with
 //      a test key, one of the sandbox numbers, else 400 INVALID_REQUEST. The route runs this
 //      before the rate limit, so refused numbers are not counted (docs/errors.md § Order);
-//   2. reserve 90 points (402/409 from the ledger);
+//   2. check that 90 points are available (402/409 by the reservation rule);
 //   3. read the profile from the key's source: the sandbox for test keys, the store for live;
-//   4. capture the 90 points on a profile; on 404 or 503 release them, so only a 200 charges.
+//   4. debit the 90 points for a profile (402/409 if they were spent meanwhile); a 404 or 503
+//      debits nothing, so only a 200 charges. Both sources are etax's own data, so the work
+//      runs before the points move (charge.ts, localWork).
 
 const PRICE_ROW = 'businesses.profiles.retrieve';
-// Profile search (docs/business-profiles.md § Search): reserve 9 points per result the page may
-// hold (limit), capture 9 per result returned; an empty page charges nothing.
+// Profile search (docs/business-profiles.md § Search): 9 points per result the page may hold
+// (limit) must be available, 9 per result returned are debited; an empty page charges nothing.
 const SEARCH_PRICE_ROW = 'businesses.profiles.search';
 
 export type SearchProfilesOptions = {
@@ -109,7 +111,7 @@ export function createBusinessesService(deps: BusinessesServiceDeps) {
     });
     const profiles = deps.profilesFor(input.caller.environment);
     const { value } = await deps.charge(
-      { key: input.caller, operation: PRICE_ROW, unitsMax: 1 },
+      { key: input.caller, operation: PRICE_ROW, unitsMax: 1, localWork: true },
       async () => {
         const profile = profileOrThrow(await profiles.findProfile(digits));
         assert.equal(profile.businessRegistrationNumber, digits);
@@ -125,7 +127,7 @@ export function createBusinessesService(deps: BusinessesServiceDeps) {
     const after = input.cursor === undefined ? null : decodeSearchCursor(input.cursor);
     const search = deps.searchFor(input.caller.environment);
     const { value } = await deps.charge(
-      { key: input.caller, operation: SEARCH_PRICE_ROW, unitsMax: input.limit },
+      { key: input.caller, operation: SEARCH_PRICE_ROW, unitsMax: input.limit, localWork: true },
       async () => {
         // One row past the page tells whether another page follows.
         const ranked = await search({ text, digits, after, limit: input.limit + 1 });
@@ -148,7 +150,7 @@ export type BusinessesService = ReturnType<typeof createBusinessesService>;
 
 // The spec §2.1 object of a stored profile. The address is null when all four address columns
 // are null; the category name comes from the KSIC section table.
-export function profileFromRow(row: BusinessProfileRow, formerNames: FormerNameRow[]) {
+export function profileFromRow(row: ProfileColumns, formerNames: FormerNameRow[]) {
   const address = [row.roadAddress, row.postalCode, row.sidoCode, row.sigunguCode]
     .every((value) => value === null)
     ? null
@@ -188,7 +190,7 @@ export function profileFromRow(row: BusinessProfileRow, formerNames: FormerNameR
   return profile;
 }
 
-function registrationOf(row: BusinessProfileRow): BusinessProfile['registration'] {
+function registrationOf(row: ProfileColumns): BusinessProfile['registration'] {
   if (row.registrationStatus === null) return null;
   assert(row.registrationCheckedAt !== null, 'the database pairs status and check time');
   return {
@@ -210,9 +212,13 @@ export function createStoreProfiles(db: Executor): ProfileSource {
 }
 
 // The search source of live keys: the profile store, ranked in SQL (store.ts).
-export function createStoreProfileSearch(db: Executor): ProfileSearch {
-  return async (options) => {
-    const rows = await searchProfileRows(db, options);
+export function createStoreProfileSearch(
+  db: Db,
+  options: { preparedStatements: boolean },
+): ProfileSearch {
+  const statementName = options.preparedStatements ? 'businesses_profile_search' : undefined;
+  return async (search) => {
+    const rows = await searchProfileRows(db, search, statementName);
     return rows.map((row) => ({
       profile: profileFromRow(row.profile, row.formerNames),
       rank: row.rank,

@@ -1,9 +1,10 @@
 import { asc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
-import type { Executor } from '../../platform/db/connect.ts';
+import type { Db, Executor } from '../../platform/db/connect.ts';
 import { businessFormerNames, businessProfiles } from '../../platform/db/schema.ts';
 
 // The business profile store (docs/business-profiles.md § Store): the profile source of live
-// keys. Drizzle only; the service turns rows into the spec §2.1 object.
+// keys. Drizzle, except the search (SEARCH_SQL); the service turns rows into the spec §2.1
+// object.
 
 // The database allows order_index 0 to 99 (business_former_names_order_range).
 export const FORMER_NAMES_PER_PROFILE_MAX = 100;
@@ -11,13 +12,20 @@ export const FORMER_NAMES_PER_PROFILE_MAX = 100;
 export type BusinessProfileRow = typeof businessProfiles.$inferSelect;
 export type BusinessProfileInsert = typeof businessProfiles.$inferInsert;
 export type FormerNameRow = { name: string; changedOn: string | null };
+// A profile row without its stored search grams, which only the index needs.
+export type ProfileColumns = Omit<BusinessProfileRow, 'nameGrams'>;
+
+// Every profile column but the grams: what reads of a profile select.
+const PROFILE_SELECTION = Object.fromEntries(
+  Object.entries(getTableColumns(businessProfiles)).filter(([key]) => key !== 'nameGrams'),
+) as Omit<typeof businessProfiles._.columns, 'nameGrams'>;
 
 export async function findProfileRow(
   tx: Executor,
   businessRegistrationNumber: string,
-): Promise<{ profile: BusinessProfileRow; formerNames: FormerNameRow[] } | null> {
+): Promise<{ profile: ProfileColumns; formerNames: FormerNameRow[] } | null> {
   const [profile] = await tx
-    .select()
+    .select(PROFILE_SELECTION)
     .from(businessProfiles)
     .where(eq(businessProfiles.businessRegistrationNumber, businessRegistrationNumber))
     .limit(1);
@@ -116,7 +124,7 @@ export type SearchProfileRowsOptions = {
 };
 
 export type SearchedProfileRow = {
-  profile: BusinessProfileRow;
+  profile: ProfileColumns;
   formerNames: FormerNameRow[];
   rank: SearchRankKey;
 };
@@ -131,93 +139,125 @@ function likeEscape(text: string): string {
 // still answers in milliseconds (docs/business-profiles.md § Search).
 export const NAME_CANDIDATES_MAX = 200;
 
-// The numbers a search ranks, each set found through an index: partial name matches through the
-// name grams (at most NAME_CANDIDATES_MAX), and the tiers that rank by number alone (number
-// prefixes, exact names) in number order from the cursor on, so a page needs only `limit` more
-// of each however many there are.
-function searchCandidates(options: SearchProfileRowsOptions, pattern: string): SQL[] {
-  const { text, digits, after, limit } = options;
-  const number = sql.raw('business_registration_number');
-  // The next `limit` numbers of a tier ranked by number, or none once the cursor is past it.
-  const nextByNumber = (tier: number, condition: SQL): SQL[] => {
-    if (after !== null && after.tier > tier) return [];
-    const from = after !== null && after.tier === tier
-      ? sql`and ${number} > ${after.businessRegistrationNumber}`
-      : sql``;
-    return [sql`(select ${number} from business_profiles where ${condition} ${from}
-          order by ${number} limit ${limit})`];
-  };
-  return [
-    sql`(select ${number} from business_profiles
-          where name_grams @> etax_query_grams(${text})
-            and (organization_name ilike ${pattern} or representative_name ilike ${pattern})
-          limit ${NAME_CANDIDATES_MAX})`,
-    ...(digits === null ? [] : nextByNumber(1, sql`${number} like ${`${digits}%`}`)),
-    ...nextByNumber(2, sql`lower(organization_name) = lower(${text})`),
-    ...nextByNumber(2, sql`lower(representative_name) = lower(${text})`),
-  ];
+// The profile columns under the names BusinessProfileRow gives them; dates as text, as Drizzle's
+// string mode reads them.
+const PROFILE_COLUMNS = Object.entries(PROFILE_SELECTION)
+  .map(([key, column]) => (column.columnType === 'PgDateString'
+    ? `p.${column.name}::text as "${key}"`
+    : `p.${column.name} as "${key}"`))
+  .join(', ');
+
+// One statement finds, ranks and pages the matches (the rank key: store.ts § SearchRankKey).
+// The candidates each come through an index: partial name matches through the bucketed grams
+// (migration 0011), bucket after bucket until NAME_CANDIDATES_MAX are found; number prefixes as a
+// range of the primary key, and exact names through their lower-case indexes, both in number
+// order from the cursor on, so a page needs only `limit` more of each however many there are.
+// Its text never changes, so PostgreSQL can keep one plan for it (a named statement).
+const SEARCH_SQL = `
+  with candidates as (
+    (select found.*
+       from generate_series(0, etax_search_bucket_count() - 1) as bucket
+      cross join lateral (
+        select business_registration_number, organization_name, representative_name
+          from business_profiles
+         where name_grams @> etax_bucketed_query_grams((select etax_query_grams($1::text)),
+                                                       bucket)
+           and (organization_name ilike $2::text or representative_name ilike $2::text)
+         limit $4::integer) as found
+      limit $4::integer)
+    union
+    (select business_registration_number, organization_name, representative_name
+       from business_profiles
+      where $6::boolean and business_registration_number between $3::text and $5::text
+        and business_registration_number > $7::text
+      order by business_registration_number limit $10::integer)
+    union
+    (select business_registration_number, organization_name, representative_name
+       from business_profiles
+      where $9::boolean and lower(organization_name) = lower($1::text)
+        and business_registration_number > $8::text
+      order by business_registration_number limit $10::integer)
+    union
+    (select business_registration_number, organization_name, representative_name
+       from business_profiles
+      where $9::boolean and lower(representative_name) = lower($1::text)
+        and business_registration_number > $8::text
+      order by business_registration_number limit $10::integer)
+  ), tiered as (
+    select c.*, case
+        when c.business_registration_number = $3::text then 0
+        when c.business_registration_number between $3::text and $5::text then 1
+        when lower(c.organization_name) = lower($1::text)
+          or lower(c.representative_name) = lower($1::text) then 2
+        else 3 end as tier
+      from candidates c
+  ), ranked as (
+    -- A number or exact name match ranks by its tier alone: its score is 0.
+    select t.business_registration_number, t.tier, case when t.tier < 3 then 0 else round(greatest(
+        similarity(coalesce(t.organization_name, ''), $1::text),
+        word_similarity($1::text, coalesce(t.organization_name, '')),
+        similarity(coalesce(t.representative_name, ''), $1::text),
+        word_similarity($1::text, coalesce(t.representative_name, ''))
+      ) * 1000000)::integer end as score
+      from tiered t
+  ), page as (
+    select * from ranked
+     where $11::integer is null or tier > $11::integer
+        or (tier = $11::integer and score < $12::integer)
+        or (tier = $11::integer and score = $12::integer
+            and business_registration_number > $13::text)
+     order by tier, score desc, business_registration_number
+     limit $10::integer
+  )
+  select ${PROFILE_COLUMNS}, page.tier, page.score,
+         (select coalesce(json_agg(json_build_object('name', f.name, 'changedOn', f.changed_on)
+                                   order by f.order_index), '[]')
+            from business_former_names f
+           where f.business_registration_number = page.business_registration_number)
+           as "formerNames"
+    from page join business_profiles p using (business_registration_number)
+   order by page.tier, page.score desc, page.business_registration_number`;
+
+// Numbers are ten digits, so the numbers that start with `digits` are a range of the primary
+// key from `digits` to this.
+function prefixLast(digits: string): string {
+  return digits.padEnd(10, '9');
 }
 
+type SearchRow = ProfileColumns & { tier: number; score: number; formerNames: FormerNameRow[] };
+
+// One page of ranked matches. `statementName` makes the search a named prepared statement
+// (false on the embedded database; points/store.ts findBalances says why).
 export async function searchProfileRows(
-  tx: Executor,
+  db: Db,
   options: SearchProfileRowsOptions,
+  statementName?: string,
 ): Promise<SearchedProfileRow[]> {
   const { text, digits, after, limit } = options;
-  const number = businessProfiles.businessRegistrationNumber;
-  const organizationName = sql`coalesce(${businessProfiles.organizationName}, '')`;
-  const representativeName = sql`coalesce(${businessProfiles.representativeName}, '')`;
-  const pattern = `%${likeEscape(text)}%`;
-  const exactName = sql`(lower(${businessProfiles.organizationName}) = lower(${text})
-    or lower(${businessProfiles.representativeName}) = lower(${text}))`;
-  const tier = digits === null
-    ? sql<number>`(case when ${exactName} then 2 else 3 end)`
-    : sql<number>`(case when ${number} = ${digits} then 0
-        when ${number} like ${`${digits}%`} then 1 when ${exactName} then 2 else 3 end)`;
-  // A number or exact name match ranks by its tier alone: its score is 0.
-  const score = sql<number>`(case when ${tier} < 3 then 0 else round(greatest(
-      similarity(${organizationName}, ${text}), word_similarity(${text}, ${organizationName}),
-      similarity(${representativeName}, ${text}), word_similarity(${text}, ${representativeName})
-    ) * 1000000) end)::integer`;
-  const conditions: SQL[] = [
-    sql`${number} in (${sql.join(searchCandidates(options, pattern), sql` union `)})`,
-  ];
-  if (after !== null) {
-    conditions.push(sql`(${tier} > ${after.tier}
-      or (${tier} = ${after.tier} and ${score} < ${after.score})
-      or (${tier} = ${after.tier} and ${score} = ${after.score}
-        and ${number} > ${after.businessRegistrationNumber}))`);
-  }
-  const rows = await tx
-    .select({ profile: businessProfiles, tier, score })
-    .from(businessProfiles)
-    .where(sql.join(conditions, sql` and `))
-    .orderBy(tier, sql`${score} desc`, asc(number))
-    .limit(limit);
-  if (rows.length === 0) return [];
-  const numbers = rows.map((row) => row.profile.businessRegistrationNumber);
-  const names = await tx
-    .select({
-      businessRegistrationNumber: businessFormerNames.businessRegistrationNumber,
-      name: businessFormerNames.name,
-      changedOn: businessFormerNames.changedOn,
-    })
-    .from(businessFormerNames)
-    .where(inArray(businessFormerNames.businessRegistrationNumber, numbers))
-    .orderBy(asc(businessFormerNames.businessRegistrationNumber),
-      asc(businessFormerNames.orderIndex));
-  const namesByNumber = new Map<string, FormerNameRow[]>();
-  for (const { businessRegistrationNumber, name, changedOn } of names) {
-    const list = namesByNumber.get(businessRegistrationNumber) ?? [];
-    list.push({ name, changedOn });
-    namesByNumber.set(businessRegistrationNumber, list);
-  }
-  return rows.map((row) => ({
-    profile: row.profile,
-    formerNames: namesByNumber.get(row.profile.businessRegistrationNumber) ?? [],
-    rank: {
-      tier: Number(row.tier),
-      score: Number(row.score),
-      businessRegistrationNumber: row.profile.businessRegistrationNumber,
-    },
+  const result = await db.$client.query<SearchRow>({
+    name: statementName,
+    text: SEARCH_SQL,
+    values: [
+      text,
+      `%${likeEscape(text)}%`,
+      digits,
+      NAME_CANDIDATES_MAX,
+      digits === null ? null : prefixLast(digits),
+      // The tiers ranked by number: open while the cursor has not passed them, and from the
+      // cursor's number on while it is inside one.
+      digits !== null && (after === null || after.tier <= 1),
+      after !== null && after.tier === 1 ? after.businessRegistrationNumber : '',
+      after !== null && after.tier === 2 ? after.businessRegistrationNumber : '',
+      after === null || after.tier <= 2,
+      limit,
+      after?.tier ?? null,
+      after?.score ?? null,
+      after?.businessRegistrationNumber ?? null,
+    ],
+  });
+  return result.rows.map(({ tier, score, formerNames, ...profile }) => ({
+    profile,
+    formerNames,
+    rank: { tier, score, businessRegistrationNumber: profile.businessRegistrationNumber },
   }));
 }

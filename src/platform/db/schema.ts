@@ -112,8 +112,8 @@ export const pointLedgerEntries = pgTable(
     accountId: text('account_id').notNull(),
     environment: text('environment').notNull(),
     kind: text('kind').notNull(),
-    // Signed: grants and refunds are positive, captures negative. The sum per balance is the
-    // posted balance.
+    // Signed: grants and refunds are positive, captures and charges negative. The sum per
+    // balance is the posted balance.
     amountPoints: points('amount_points').notNull(),
     balanceAfterPoints: points('balance_after_points').notNull(),
     reservationId: text('reservation_id'),
@@ -129,7 +129,7 @@ export const pointLedgerEntries = pgTable(
     // A reservation is captured at most once, enforced by the database as well as the code.
     uniqueIndex('point_ledger_entries_reservation_unique').on(table.reservationId),
     check('point_ledger_entries_kind_known',
-      sql`${table.kind} in ('grant', 'capture', 'refund')`),
+      sql`${table.kind} in ('grant', 'capture', 'charge', 'refund')`),
     check('point_ledger_entries_balance_not_negative', sql`${table.balanceAfterPoints} >= 0`),
   ],
 );
@@ -197,21 +197,22 @@ export const businessProfiles = pgTable(
     registrationCheckedAt: timestampTz('registration_checked_at'),
     taxationType: text('taxation_type'),
     updatedAt: timestampTz('updated_at').notNull().defaultNow(),
-    // The one- and two-character pieces of both names (migration 0004 defines the function).
-    nameGrams: text('name_grams').array().notNull().generatedAlwaysAs(sql`etax_name_grams(
-      coalesce(organization_name, '')) || etax_name_grams(coalesce(representative_name, ''))`),
+    // The one- and two-character pieces of both names, each tagged with the profile's search
+    // bucket (migrations 0004 and 0011 define the functions).
+    nameGrams: text('name_grams').array().notNull().generatedAlwaysAs(sql`etax_bucketed_name_grams(
+      etax_search_bucket(business_registration_number),
+      etax_name_grams(coalesce(organization_name, ''))
+        || etax_name_grams(coalesce(representative_name, '')))`),
   },
   (table) => [
     // Profile search (docs/business-profiles.md § Search): the grams' GIN index finds partial
-    // name matches, the lower-case name indexes exact ones in number order, and
-    // text_pattern_ops serves number prefixes.
+    // name matches, the lower-case name indexes exact ones in number order, and the primary
+    // key serves number prefixes as ranges.
     index('business_profiles_name_grams').using('gin', table.nameGrams),
     index('business_profiles_organization_name_exact')
       .on(sql`lower(${table.organizationName})`, table.businessRegistrationNumber),
     index('business_profiles_representative_name_exact')
       .on(sql`lower(${table.representativeName})`, table.businessRegistrationNumber),
-    index('business_profiles_number_prefix')
-      .using('btree', table.businessRegistrationNumber.op('text_pattern_ops')),
     check(
       'business_profiles_number_digits',
       sql`${table.businessRegistrationNumber} ~ '^[0-9]{10}$'`,

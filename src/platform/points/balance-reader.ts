@@ -20,7 +20,11 @@ const STATEMENT_NAME = 'points_find_balances';
 
 type BalanceReaderOptions = { db: Db; preparedStatements: boolean };
 
-export function createBalanceReader({ db, preparedStatements }: BalanceReaderOptions) {
+export type BalanceReader = (key: Key) => Promise<store.BalanceRow | null>;
+
+export function createBalanceReader(
+  { db, preparedStatements }: BalanceReaderOptions,
+): BalanceReader {
   const statementName = preparedStatements ? STATEMENT_NAME : undefined;
   return createBatcher<Key, store.BalanceRow | null>({
     inFlightMax: QUERIES_IN_FLIGHT_MAX,

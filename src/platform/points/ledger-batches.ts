@@ -5,9 +5,9 @@ import { retryingDeadlocks } from '../db/deadlock.ts';
 import { createBatcher } from '../batcher.ts';
 import * as store from './store.ts';
 
-// Reservations and captures (every paid request's reserve → work →
-// capture) share one statement per batch (batcher.ts), so a busy server pays one round trip and
-// one commit for many requests. The statements lock balances in key order, so batches from many
+// Reservations, captures and debits (every paid request's reserve → work → capture, or check →
+// work → debit) share one statement per batch (batcher.ts), so a busy server pays one round trip
+// and one commit for many requests. The statements lock balances in key order, so batches from many
 // processes queue behind each other instead of deadlocking; the expiry sweep does not, so a
 // deadlock (the whole statement rolled back) is retried.
 
@@ -18,9 +18,12 @@ const DEADLOCK_RETRY = { attemptsMax: 5, delayMs: 0 };
 
 type ReserveResult = { reservationId: string | null; postedPoints: number | null };
 
+type DebitResult = { accepted: boolean; postedPoints: number | null };
+
 export type LedgerBatches = {
   reserve(item: store.ReserveItem): Promise<ReserveResult>;
   capture(item: store.CaptureItem): Promise<store.SettledRow | null>;
+  debit(item: store.DebitItem): Promise<DebitResult>;
 };
 
 type LedgerBatchesOptions = {
@@ -76,5 +79,19 @@ export function createLedgerBatches(options: LedgerBatchesOptions): LedgerBatche
     },
   });
 
-  return { reserve, capture };
+  const debit = createBatcher<store.DebitItem, DebitResult>({
+    inFlightMax: BATCHES_IN_FLIGHT_MAX,
+    itemsPerBatchMax: ITEMS_PER_BATCH_MAX,
+    async run(items) {
+      const rows = await retryingDeadlocks(() =>
+        store.debitMany(db.$client, items, named('points_debit_many')), DEADLOCK_RETRY);
+      assert.equal(rows.length, items.length);
+      return rows.map((row, index) => {
+        assert.equal(row.ledgerEntryId, items[index]!.ledgerEntryId);
+        return { accepted: row.accepted, postedPoints: row.postedPoints };
+      });
+    },
+  });
+
+  return { reserve, capture, debit };
 }

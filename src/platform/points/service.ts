@@ -4,13 +4,14 @@ import type { Environment } from '../accounts/keys.ts';
 import type pg from 'pg';
 import type { Db, Executor } from '../db/connect.ts';
 import { ApiError } from '../errors.ts';
-import { createBalanceReader } from './balance-reader.ts';
+import { createBalanceReader, type BalanceReader } from './balance-reader.ts';
 import { createLedgerBatches, type LedgerBatches } from './ledger-batches.ts';
 import { settle } from './settle.ts';
 import * as store from './store.ts';
 
 // The only door through which point balances change: reserve → capture | release | expire,
-// plus grants. available = posted − reserved, and the ledger sum always equals posted.
+// debits of work already done, grants and refunds. available = posted − reserved, and the
+// ledger sum always equals posted.
 
 export type BalanceKey = { accountId: string; environment: Environment };
 export type PointBalance = { balance: number; reserved: number; available: number };
@@ -63,9 +64,39 @@ async function reserve(
     assert.equal(row.reservationId, reservationId);
     return { reservationId, reservedPoints: input.points };
   }
-  const postedPoints = row.postedPoints ?? 0;
-  if (postedPoints < input.points) throw new ApiError('PAYMENT_REQUIRED');
-  throw new ApiError('AVAILABLE_POINTS_INSUFFICIENT');
+  throw refusal(row.postedPoints, input.points);
+}
+
+// The reservation rule for a charge that is not reserved: the posted balance below the amount
+// is 402, points held by other reservations 409.
+function refusal(postedPoints: number | null, points: number): ApiError {
+  if ((postedPoints ?? 0) < points) return new ApiError('PAYMENT_REQUIRED');
+  return new ApiError('AVAILABLE_POINTS_INSUFFICIENT');
+}
+
+// Throws the 402 or 409 a reservation of `points` would get now, without reserving anything: the
+// answer of local work that delivered nothing to debit (charge.ts, localWork).
+async function requireAvailable(
+  readBalance: BalanceReader,
+  input: BalanceKey & { points: number },
+): Promise<void> {
+  assert(Number.isSafeInteger(input.points) && input.points > 0);
+  const row = await readBalance(input);
+  if (row !== null && row.postedPoints - row.reservedPoints >= input.points) return;
+  throw refusal(row?.postedPoints ?? null, input.points);
+}
+
+// Charges `points` for work already done, in one statement: a 'charge' ledger entry and the
+// posted balance, only while the available points cover `requiredPoints` (the worst case the
+// call was priced at); otherwise 402 or 409 by that amount, and nothing changes.
+async function debit(
+  batches: LedgerBatches,
+  input: BalanceKey & { operation: string; points: number; requiredPoints: number },
+): Promise<void> {
+  assert(Number.isSafeInteger(input.points) && input.points > 0, 'a debit must be positive');
+  assert(Number.isSafeInteger(input.requiredPoints) && input.requiredPoints >= input.points);
+  const row = await batches.debit({ ...input, ledgerEntryId: newId('ledgerEntry') });
+  if (!row.accepted) throw refusal(row.postedPoints, input.requiredPoints);
 }
 
 // Captures exactly what the operation charges and releases the rest, at most once.
@@ -170,6 +201,9 @@ export function createPointsService(deps: Deps) {
     getBalance: async (key: BalanceKey, tx?: Executor) =>
       tx === undefined ? toBalance((await readBalance(key)) ?? NO_BALANCE) : getBalance(tx, key),
     reserve: (input: Parameters<typeof reserve>[1]) => reserve(batches, input),
+    requireAvailable: (input: Parameters<typeof requireAvailable>[1]) =>
+      requireAvailable(readBalance, input),
+    debit: (input: Parameters<typeof debit>[1]) => debit(batches, input),
     capture: (input: Parameters<typeof capture>[1]) => capture(batches, input),
     release: (reservation: Reservation, tx: Executor = db) => release(tx, reservation),
     grant: (input: Parameters<typeof grant>[1], tx: Executor = db) => grant(tx, input),

@@ -201,11 +201,15 @@ export async function auditBalance(tx: Executor, key: BalanceKey) {
 export type ReserveItem = BalanceKey & { reservationId: string; operation: string; points: number };
 type ReserveManyRow = { reservationId: string; accepted: boolean; postedPoints: number | null };
 
-const RESERVE_MANY_SQL = `
-      with recursive request as (
-        select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[])
-          with ordinality as r(id, account_id, environment, operation, points, position)
-      ), locked as (
+// The first half of every batched balance statement (reserveMany, debitMany). It locks the
+// batch's balances in key order, so concurrent batches from any process queue behind each other
+// instead of deadlocking, then takes each balance's items in batch order and accepts each whose
+// required points the points still available cover, exactly as running them one by one would.
+// It follows a CTE `request` (id, account_id, environment, points, required_points, position)
+// and yields `locked` (the balances before the batch) and `walk`: per item whether it was
+// accepted, and spent_points, what its balance's accepted items took so far, its own included.
+const LOCK_AND_WALK_BALANCES = `
+      locked as (
         select b.account_id, b.environment, b.posted_points, b.reserved_points
           from point_balances b
          where (b.account_id, b.environment) in (select account_id, environment from request)
@@ -215,18 +219,28 @@ const RESERVE_MANY_SQL = `
         select r.*, row_number() over (partition by r.account_id, r.environment
                                        order by r.position) as turn
           from request r
-      ), walk (account_id, environment, turn, id, accepted, available_points) as (
+      ), walk (account_id, environment, turn, id, accepted, available_points, spent_points) as (
         select account_id, environment, 0::bigint, null::text, false,
-               posted_points - reserved_points
+               posted_points - reserved_points, 0::bigint
           from locked
         union all
-        select w.account_id, w.environment, w.turn + 1, r.id, r.points <= w.available_points,
-               case when r.points <= w.available_points
-                    then w.available_points - r.points else w.available_points end
+        select w.account_id, w.environment, w.turn + 1, r.id,
+               r.required_points <= w.available_points,
+               case when r.required_points <= w.available_points
+                    then w.available_points - r.points else w.available_points end,
+               case when r.required_points <= w.available_points
+                    then w.spent_points + r.points else w.spent_points end
           from walk w
           join ranked r on r.account_id = w.account_id and r.environment = w.environment
                        and r.turn = w.turn + 1
-      ), accepted as (
+      )`;
+
+const RESERVE_MANY_SQL = `
+      with recursive request as (
+        select r.*, r.points as required_points
+          from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[])
+          with ordinality as r(id, account_id, environment, operation, points, position)
+      ), ${LOCK_AND_WALK_BALANCES}, accepted as (
         select r.* from ranked r join walk w on w.id = r.id where w.accepted
       ), totals as (
         select account_id, environment, sum(points)::bigint as points
@@ -252,11 +266,9 @@ const RESERVE_MANY_SQL = `
         left join locked l on l.account_id = r.account_id and l.environment = r.environment
        order by r.position`;
 
-// Reserves for many requests in one statement, each only when the available balance covers it;
-// a refused item still gets the posted balance, so the caller can tell 402 from 409. The
-// balances involved are locked in key order, so concurrent batches (from any process) never
-// deadlock on each other. Per balance, the walk takes the items in order and accepts each that
-// the points still available cover, exactly as running them one by one would.
+// Reserves for many requests in one statement, each only when the available balance covers it
+// (LOCK_AND_WALK_BALANCES); a refused item still gets the posted balance, so the caller can tell
+// 402 from 409.
 export async function reserveMany(
   pool: pg.Pool,
   items: readonly ReserveItem[],
@@ -357,6 +369,78 @@ export async function captureMany(
       items.map((item) => item.reservationId),
       items.map((item) => item.capturedPoints),
       items.map((item) => item.ledgerEntryId),
+    ],
+  });
+  return result.rows;
+}
+
+// `requiredPoints` (at least `points`) must be available for the debit to happen: the worst
+// case the call was priced at, of which `points` were delivered.
+export type DebitItem = BalanceKey & {
+  ledgerEntryId: string;
+  operation: string;
+  points: number;
+  requiredPoints: number;
+};
+type DebitManyRow = { ledgerEntryId: string; accepted: boolean; postedPoints: number | null };
+
+const DEBIT_MANY_SQL = `
+      with recursive request as (
+        select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[],
+                             $6::bigint[])
+          with ordinality as r(id, account_id, environment, operation, points,
+                               required_points, position)
+      ), ${LOCK_AND_WALK_BALANCES}, accepted as (
+        select w.id, w.account_id, w.environment, r.points, r.operation,
+               l.posted_points - w.spent_points as balance_after_points
+          from walk w
+          join ranked r on r.id = w.id
+          join locked l on l.account_id = w.account_id and l.environment = w.environment
+         where w.accepted
+      ), totals as (
+        select account_id, environment, sum(points)::bigint as points
+          from accepted group by account_id, environment
+      ), updated as (
+        update point_balances b
+           set posted_points = b.posted_points - totals.points, updated_at = now()
+          from totals
+         where b.account_id = totals.account_id and b.environment = totals.environment
+        returning b.account_id
+      ), entries as (
+        insert into point_ledger_entries
+          (id, account_id, environment, kind, amount_points, balance_after_points, memo)
+        select id, account_id, environment, 'charge', -points, balance_after_points, operation
+          from accepted
+        returning id
+      )
+      select r.id as "ledgerEntryId", (e.id is not null) as "accepted",
+             l.posted_points - w.spent_points as "postedPoints"
+        from request r
+        left join entries e on e.id = r.id
+        left join walk w on w.id = r.id
+        left join locked l on l.account_id = r.account_id and l.environment = r.environment
+       order by r.position`;
+
+// Charges many requests for work already done, in one statement and without reservations: each
+// item is debited only when the points available (posted − reserved) cover its required points,
+// and writes a 'charge' ledger entry with the balance after it (LOCK_AND_WALK_BALANCES). A
+// refused item gets the posted balance it met (null without a balance), so the caller can tell
+// 402 from 409.
+export async function debitMany(
+  pool: pg.Pool,
+  items: readonly DebitItem[],
+  statementName?: string,
+): Promise<DebitManyRow[]> {
+  const result = await pool.query<DebitManyRow>({
+    name: statementName,
+    text: DEBIT_MANY_SQL,
+    values: [
+      items.map((item) => item.ledgerEntryId),
+      items.map((item) => item.accountId),
+      items.map((item) => item.environment),
+      items.map((item) => item.operation),
+      items.map((item) => item.points),
+      items.map((item) => item.requiredPoints),
     ],
   });
   return result.rows;

@@ -245,6 +245,71 @@ describe('a query that matches more profiles than search ranks', () => {
   });
 });
 
+describe('matches spread over the search buckets (migration 0011)', () => {
+  // 80 '은하수제과' profiles whose serial digits (6 to 9) walk through every one of the 64
+  // buckets, a name with two words one space apart, the same words together, and a name with a
+  // double space, which has no piece a query could look up.
+  const SPREAD_COUNT = 80;
+  const spreadNumber = (index: number) => `34000${String(index * 125).padStart(4, '0')}1`;
+  const SPACED = { businessRegistrationNumber: '3500000001', organizationName: '물빛 정원' };
+  const JOINED = { businessRegistrationNumber: '3500000002', organizationName: '물빛정원' };
+  const DOUBLE_SPACED = { businessRegistrationNumber: '3500000003', organizationName: '가  나 상점' };
+  const NINES = ['3699999998', '3699999999'];
+
+  beforeAll(async () => {
+    await app.platform.database.db.transaction(async (tx) => {
+      await upsertProfileRows(tx, [
+        ...Array.from({ length: SPREAD_COUNT }, (_, index) => ({
+          profile: { businessRegistrationNumber: spreadNumber(index),
+            organizationName: `은하수제과 ${index}호점` },
+          formerNames: [],
+        })),
+        ...[SPACED, JOINED, DOUBLE_SPACED].map((profile) => ({ profile, formerNames: [] })),
+        ...NINES.map((number) => ({
+          profile: { businessRegistrationNumber: number, organizationName: '구구상회' },
+          formerNames: [],
+        })),
+      ]);
+    });
+  });
+
+  it('finds every match of a rare name in whichever bucket it is', async () => {
+    const account = await fundedAccount(10_000, 'live');
+    const page = await searchOk(account.keys.live, { query: '은하수제과', limit: 100 });
+    expect(page.nextCursor).toBeNull();
+    expect(numbersOf(page).sort()).toEqual(
+      Array.from({ length: SPREAD_COUNT }, (_, index) => spreadNumber(index)).sort());
+  });
+
+  it('matches two words only where one space joins them, and joined words only joined',
+    async () => {
+      const account = await fundedAccount(10_000, 'live');
+      const spaced = await searchOk(account.keys.live, { query: '물빛 정원' });
+      expect(numbersOf(spaced)).toEqual([SPACED.businessRegistrationNumber]);
+      const joined = await searchOk(account.keys.live, { query: '물빛정원' });
+      expect(numbersOf(joined)).toEqual([JOINED.businessRegistrationNumber]);
+      const either = await searchOk(account.keys.live, { query: '물빛' });
+      expect(numbersOf(either).sort()).toEqual(
+        [SPACED.businessRegistrationNumber, JOINED.businessRegistrationNumber]);
+    });
+
+  it('reads whole buckets for a query with no piece to look up', async () => {
+    const account = await fundedAccount(10_000, 'live');
+    const page = await searchOk(account.keys.live, { query: '가  나' });
+    expect(numbersOf(page)).toEqual([DOUBLE_SPACED.businessRegistrationNumber]);
+  });
+
+  it('ranks a number prefix that ends in nines as one range, page by page', async () => {
+    const account = await fundedAccount(10_000, 'live');
+    const first = await searchOk(account.keys.live, { query: '369999999', limit: 1 });
+    expect(numbersOf(first)).toEqual([NINES[0]]);
+    const second = await searchOk(account.keys.live,
+      { query: '369999999', limit: 1, cursor: first.nextCursor! });
+    expect(numbersOf(second)).toEqual([NINES[1]]);
+    expect(second.nextCursor).toBeNull();
+  });
+});
+
 describe('happy: test keys search the sandbox', () => {
   it('finds sandbox profiles by name, representative and number; never store rows', async () => {
     const account = await fundedAccount(1_000);

@@ -1,0 +1,2 @@
+ALTER TABLE "point_ledger_entries" DROP CONSTRAINT "point_ledger_entries_kind_known";--> statement-breakpoint
+ALTER TABLE "point_ledger_entries" ADD CONSTRAINT "point_ledger_entries_kind_known" CHECK ("point_ledger_entries"."kind" in ('grant', 'capture', 'charge', 'refund'));
