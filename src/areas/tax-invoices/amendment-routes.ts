@@ -3,6 +3,7 @@ import {
   type Static,
 } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
+import { acceptEmptyJsonBodies, refuseBody } from '../../platform/bodyless.ts';
 import { errorResponses } from '../../platform/errors.ts';
 import {
   EntryCorrectionBody,
@@ -68,21 +69,6 @@ const registerReversals: FastifyPluginAsyncTypebox<Options> = async (app, { taxI
   }, async (request) => taxInvoices.amendments.amend({ ...requestOf(request),
     request: { reason: 'TERMINATION', ...request.body } }));
 
-  app.post('/taxInvoices/:issuanceKey/amend/doubleIssuance', {
-    config: { operation: 'taxInvoices.amend.doubleIssuance' },
-    schema: {
-      operationId: 'amendTaxInvoiceForDoubleIssuance', tags: TAGS,
-      summary: 'Amend a duplicate issued by mistake (착오에 의한 이중발급)',
-      description: 'Reason code 6. The path names the duplicate. Makes one document: the ' +
-        'duplicate with every amount and quantity negated, with its write date. Also for a ' +
-        'tax invoice issued as the wrong type (taxable or tax-exempt): reverse it here, then ' +
-        'issue the right one. No body.' + COMMON_DESCRIPTION,
-      headers: IssueHeaders, params: IssuanceKeyParams,
-      response: { 200: OneDocumentAccepted, ...AMENDMENT_ERRORS },
-    },
-  }, async (request) => taxInvoices.amendments.amend({ ...requestOf(request),
-    request: { reason: 'DOUBLE_ISSUANCE' } }));
-
   app.post('/taxInvoices/:issuanceKey/amend/entryCorrection', {
     config: { operation: 'taxInvoices.amend.entryCorrection' },
     schema: {
@@ -99,6 +85,32 @@ const registerReversals: FastifyPluginAsyncTypebox<Options> = async (app, { taxI
     },
   }, async (request) => taxInvoices.amendments.amend({ ...requestOf(request),
     request: { reason: 'ENTRY_CORRECTION', invoice: request.body.invoice } }));
+};
+
+// Double issuance takes no body; its own plugin keeps the empty-body parser away from the
+// other routes.
+const registerDoubleIssuance: FastifyPluginAsyncTypebox<Options> = async (
+  app,
+  { taxInvoices },
+) => {
+  acceptEmptyJsonBodies(app);
+
+  app.post('/taxInvoices/:issuanceKey/amend/doubleIssuance', {
+    config: { operation: 'taxInvoices.amend.doubleIssuance' },
+    preValidation: refuseBody,
+    schema: {
+      operationId: 'amendTaxInvoiceForDoubleIssuance', tags: TAGS,
+      summary: 'Amend a duplicate issued by mistake (착오에 의한 이중발급)',
+      description: 'Reason code 6. The path names the duplicate. Makes one document: the ' +
+        'duplicate with every amount and quantity negated, with its write date. Also for a ' +
+        'tax invoice issued as the wrong type (taxable or tax-exempt): reverse it here, then ' +
+        'issue the right one. Body: none (an empty body or `{}` is ignored, anything else is ' +
+        '400).' + COMMON_DESCRIPTION,
+      headers: IssueHeaders, params: IssuanceKeyParams,
+      response: { 200: OneDocumentAccepted, ...AMENDMENT_ERRORS },
+    },
+  }, async (request) => taxInvoices.amendments.amend({ ...requestOf(request),
+    request: { reason: 'DOUBLE_ISSUANCE' } }));
 };
 
 const registerPartialAmendments: FastifyPluginAsyncTypebox<Options> = async (
@@ -156,5 +168,6 @@ export const registerAmendmentRoutes: FastifyPluginAsyncTypebox<Options> = async
   options,
 ) => {
   await app.register(registerReversals, options);
+  await app.register(registerDoubleIssuance, options);
   await app.register(registerPartialAmendments, options);
 };

@@ -1,6 +1,7 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError, errorResponses } from '../../platform/errors.ts';
+import type { FastifyRequest } from 'fastify';
+import { acceptEmptyJsonBodies, refuseBody } from '../../platform/bodyless.ts';
+import { errorResponses } from '../../platform/errors.ts';
 import { requestCaller, requestScope } from '../../platform/auth.ts';
 import { ACCEPTANCE_ERRORS, COMMON_ERRORS } from './route-errors.ts';
 import {
@@ -63,33 +64,7 @@ const registerRequest: FastifyPluginAsyncTypebox<Options> = async (app, { revers
     issuanceKey: request.params.issuanceKey }));
 };
 
-// Operations without a body (approve, cancel) and with an optional one (refuse) answer what
-// clients send when they send nothing: no body, or a zero-length one even with
-// `Content-Type: application/json`. Everywhere else that is 400.
-function acceptEmptyJsonBodies(app: FastifyInstance) {
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (String(body).trim() === '') {
-      done(null, undefined);
-      return;
-    }
-    parseJson(request, body as string, done);
-  });
-}
-
-// A body-less operation ignores an empty body or `{}` and refuses anything else, so a client
-// that sends data (a reason, say) learns it was not read.
-async function refuseBody(request: FastifyRequest) {
-  const { body } = request;
-  if (body === undefined) return;
-  const empty = typeof body === 'object' && body !== null && !Array.isArray(body) &&
-    Object.keys(body).length === 0;
-  if (!empty) {
-    throw new ApiError('INVALID_REQUEST', 'This operation takes no body; send none.');
-  }
-}
-
+// Refusal's body is optional: none at all reads as `{}`.
 async function defaultToEmptyBody(request: FastifyRequest) {
   request.body ??= {};
 }

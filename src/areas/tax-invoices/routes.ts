@@ -1,6 +1,7 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@fastify/type-provider-typebox';
 import { requestCaller, requestScope } from '../../platform/auth.ts';
+import { acceptEmptyJsonBodies, refuseBody } from '../../platform/bodyless.ts';
 import { errorResponses } from '../../platform/errors.ts';
 import { registerAmendmentRoutes } from './amendment-routes.ts';
 import { ACCEPTANCE_ERRORS, COMMON_ERRORS } from './route-errors.ts';
@@ -125,19 +126,27 @@ const registerRetrieval: FastifyPluginAsyncTypebox<Options> = async (app, { taxI
       .header('content-disposition', `inline; filename="${request.params.issuanceKey}.pdf"`)
       .send(pdf);
   });
+};
+
+// Cancel takes no body; its own plugin keeps the empty-body parser away from the other routes.
+const registerCancel: FastifyPluginAsyncTypebox<Options> = async (app, { taxInvoices }) => {
+  acceptEmptyJsonBodies(app);
 
   app.post('/taxInvoices/:issuanceKey/cancel', {
     config: { operation: 'taxInvoices.cancel' },
+    preValidation: refuseBody,
     schema: {
       operationId: 'cancelTaxInvoice', tags: TAGS, summary: 'Cancel before transmission',
       description: 'Withdraws a PENDING or ISSUED tax invoice before it is transmitted to the ' +
         'tax authority, and refunds its points. A transmitting or transmitted invoice is 409 ' +
-        'TAX_INVOICE_NOT_CANCELABLE: amend it instead. No body.',
+        'TAX_INVOICE_NOT_CANCELABLE: amend it instead. Body: none (an empty body or `{}` is ' +
+        'ignored, anything else is 400).',
       params: IssuanceKeyParams,
       response: {
         200: Type.Object({ issuanceKey: Type.String(), status: Type.Literal('CANCELED') },
           { additionalProperties: false }),
-        ...errorResponses(...COMMON_ERRORS, 'NOT_FOUND', 'TAX_INVOICE_NOT_CANCELABLE'),
+        ...errorResponses(...COMMON_ERRORS, 'NOT_FOUND', 'TAX_INVOICE_NOT_CANCELABLE',
+          'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'),
       },
     },
   }, async (request) => taxInvoices.cancel({ scope: requestScope(request), ...request.params })
@@ -147,5 +156,6 @@ const registerRetrieval: FastifyPluginAsyncTypebox<Options> = async (app, { taxI
 export const taxInvoiceRoutes: FastifyPluginAsyncTypebox<Options> = async (app, options) => {
   await app.register(registerIssuance, options);
   await app.register(registerRetrieval, options);
+  await app.register(registerCancel, options);
   await app.register(registerAmendmentRoutes, options);
 };

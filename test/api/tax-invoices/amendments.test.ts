@@ -126,6 +126,16 @@ describe('happy', () => {
       expect(invoiceOf(document!).date).toBe(invoiceOf(original).date);
     });
 
+  it.each([
+    ['a zero-length JSON body', ''],
+    ['an empty JSON object', {}],
+  ])('reverses a double issuance sent %s, as with no body', async (_case, body) => {
+    const original = await issueTransmitted(app, key, supplier.supplierKey);
+    const { documents, chargedPoints } = await amendAndTransmit(original, 'doubleIssuance', body);
+    expect(chargedPoints).toBe(100);
+    expectAmends(documents[0]!, original, 'DOUBLE_ISSUANCE', 6);
+  });
+
   it('corrects an entry: the negative original, then the corrected one, 200 points',
     async () => {
       const original = await issueTransmitted(app, key, supplier.supplierKey);
@@ -314,6 +324,8 @@ describe('errors', () => {
       items: [5] }],
     ['localLetterOfCredit', 'with a string for an item position', { openedOn: 'TODAY',
       items: ['0'] }],
+    ['doubleIssuance', 'with a body of data', { reason: 'sent twice' }],
+    ['doubleIssuance', 'with a JSON array', []],
   ];
 
   it.each(BAD_BODIES)('answers 400 INVALID_REQUEST to %s %s and charges nothing',

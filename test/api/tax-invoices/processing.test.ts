@@ -181,6 +181,41 @@ describe('cancel before transmission', () => {
       environment: 'test' })).toEqual(before);
   });
 
+  it.each([
+    ['no body at all', {}, undefined],
+    ['a zero-length body sent as JSON', { 'content-type': 'application/json' }, ''],
+    ['an empty JSON object', { 'content-type': 'application/json' }, '{}'],
+  ])('cancels when sent %s', async (_case, headers, payload) => {
+    const { issuanceKey } = (await issue(slow, slowKey, slowSupplier.supplierKey))
+      .json() as { issuanceKey: string };
+    await waitForStatus(slow, slowKey, issuanceKey, ['ISSUED']);
+    const response = await slow.server.inject({ ...request(slowKey, 'POST',
+      `/v1/taxInvoices/${issuanceKey}/cancel`, { headers }), payload });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toEqual({ issuanceKey, status: 'CANCELED' });
+  });
+
+  it('refuses a body with content with 400 or 415, and cancels nothing', async () => {
+    const { issuanceKey } = (await issue(slow, slowKey, slowSupplier.supplierKey))
+      .json() as { issuanceKey: string };
+    await waitForStatus(slow, slowKey, issuanceKey, ['ISSUED']);
+    const before = await slow.platform.points.getBalance({ accountId: slowAccount,
+      environment: 'test' });
+    const send = (type: string, payload: string) => slow.server.inject({ ...request(slowKey,
+      'POST', `/v1/taxInvoices/${issuanceKey}/cancel`, { headers: { 'content-type': type } }),
+    payload });
+    const refused = expectError(await send('application/json', '{"reason":"changed my mind"}'),
+      400, 'INVALID_REQUEST');
+    expect(refused.message).toMatch(/no body/);
+    expectError(await send('application/json', '[]'), 400, 'INVALID_REQUEST');
+    expectError(await send('application/json', 'null'), 400, 'INVALID_REQUEST');
+    expectError(await send('application/json', '{'), 400, 'INVALID_REQUEST');
+    expectError(await send('text/plain', 'cancel'), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expect((await getInvoice(slow, slowKey, issuanceKey)).status).toBe('ISSUED');
+    expect(await slow.platform.points.getBalance({ accountId: slowAccount,
+      environment: 'test' })).toEqual(before);
+  });
+
   it('refuses to cancel a transmitted invoice with 409 TAX_INVOICE_NOT_CANCELABLE', async () => {
     const issuanceKey = await issued();
     await waitForStatus(app, key, issuanceKey, ['TRANSMITTED']);
