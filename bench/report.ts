@@ -17,7 +17,16 @@ export type RunFigures = {
   errorCount: number;
   timeoutCount: number;
 };
-export type ScenarioResult = { scenario: Scenario; median: RunFigures; runs: RunFigures[] };
+// What the workers did with the documents a scenario made, over all its timed runs.
+export type DocumentProcessing = {
+  signedPerSecond: number;
+  transmittedPerSecond: number;
+  // Accepted but not yet signed when the last run ended: a backlog that grows run after run
+  // means the workers do not keep up.
+  pendingAtEnd: number;
+};
+export type ScenarioResult = { scenario: Scenario; median: RunFigures; runs: RunFigures[];
+  processing?: DocumentProcessing };
 export type ReportOptions = { keys: number; connections: number; pipelining: number;
   warmup: number; runs: number; duration: number };
 
@@ -73,10 +82,18 @@ function formatLatencyGoals(results: ScenarioResult[]): string[] {
   return lines;
 }
 
+function formatProcessing(results: ScenarioResult[]): string[] {
+  return results.flatMap(({ scenario, processing }) => (processing === undefined ? [] : [
+    `- ${scenario.name}: meanwhile the same process's workers signed ` +
+    `${processing.signedPerSecond.toFixed(0)} and transmitted ` +
+    `${processing.transmittedPerSecond.toFixed(0)} documents/s; ` +
+    `${processing.pendingAtEnd} were waiting to be signed when the last run ended.`]));
+}
+
 // One line per scenario with a goal: its throughput as a share of the baseline's.
 function formatGoals(results: ScenarioResult[]): string[] {
   const baseline = results.find((result) => result.scenario.baseline);
-  if (!baseline) return formatLatencyGoals(results);
+  if (!baseline) return [...formatLatencyGoals(results), ...formatProcessing(results)];
   const lines: string[] = [];
   for (const { scenario, median } of results) {
     if (scenario.baselineFractionMin === undefined) continue;
@@ -93,7 +110,8 @@ function formatGoals(results: ScenarioResult[]): string[] {
       `req/s (goal ≥ ${goalPercent}%): ${verdict}${cpuNote}.`,
     );
   }
-  return [...lines, ...formatLatencyGoals(results), ...formatPeerGoals(results)];
+  return [...lines, ...formatLatencyGoals(results), ...formatProcessing(results),
+    ...formatPeerGoals(results)];
 }
 
 // One line per peer scenario: how many times the peer's req/s the compared scenario answered.

@@ -30,6 +30,7 @@ import {
   formatSection,
   writeResults,
   type DatabaseMode,
+  type DocumentProcessing,
   type RunFigures,
   type ScenarioResult,
 } from './report.ts';
@@ -339,9 +340,35 @@ type ScenarioInput = {
   scenario: Scenario;
   context: ScenarioContext;
   options: Options;
+  // The server's database URL when the benchmark can read it (PostgreSQL), for makesDocuments.
+  databaseUrl: string | undefined;
 };
 
-async function runScenario({ target, scenario, context, options }: ScenarioInput) {
+type DocumentCounts = { at: number; signed: number; transmitted: number; pending: number };
+
+// Documents by stage, read straight from the server's database.
+async function countDocuments(url: string): Promise<DocumentCounts> {
+  const { rows: [row] } = await withClient(url, (client) => client.query<Record<string, string>>(
+    `select count(*) filter (where status <> 'PENDING') as signed,
+            count(*) filter (where status = 'TRANSMITTED') as transmitted,
+            count(*) filter (where status = 'PENDING') as pending
+       from tax_invoices`));
+  return { at: performance.now(), signed: Number(row!.signed),
+    transmitted: Number(row!.transmitted), pending: Number(row!.pending) };
+}
+
+function processingBetween(before: DocumentCounts, after: DocumentCounts): DocumentProcessing {
+  const seconds = (after.at - before.at) / 1_000;
+  return {
+    signedPerSecond: (after.signed - before.signed) / seconds,
+    transmittedPerSecond: (after.transmitted - before.transmitted) / seconds,
+    pendingAtEnd: after.pending,
+  };
+}
+
+async function runScenario(input: ScenarioInput) {
+  const { target, scenario, context, options } = input;
+  const documentsUrl = scenario.makesDocuments ? input.databaseUrl : undefined;
   const requests = scenario.buildRequests(context);
   await checkScenario(target.baseUrl, requests);
   const connections = scenario.connections ?? options.connections;
@@ -352,6 +379,7 @@ async function runScenario({ target, scenario, context, options }: ScenarioInput
     options: { ...options, connections },
   };
   if (options.warmup > 0) await measure({ ...common, durationSeconds: options.warmup });
+  const documentsBefore = documentsUrl && await countDocuments(documentsUrl);
   const runs: RunFigures[] = [];
   for (let runIndex = 0; runIndex < options.runs; runIndex += 1) {
     const figures = await measure({ ...common, durationSeconds: options.duration });
@@ -361,8 +389,10 @@ async function runScenario({ target, scenario, context, options }: ScenarioInput
     );
     runs.push(figures);
   }
+  const processing = documentsUrl && documentsBefore
+    ? processingBetween(documentsBefore, await countDocuments(documentsUrl)) : undefined;
   const sorted = [...runs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
-  return { scenario, runs, median: sorted[Math.floor((sorted.length - 1) / 2)]! };
+  return { scenario, runs, median: sorted[Math.floor((sorted.length - 1) / 2)]!, processing };
 }
 
 async function benchmark(
@@ -393,7 +423,8 @@ async function benchmark(
         prism ??= await startPrism(ROOT, await freePort(), '/healthz');
         target = { baseUrl: prism.baseUrl, pid: prism.child.pid };
       }
-      results.push(await runScenario({ target, scenario, context, options }));
+      const databaseUrl = database.mode === 'postgres' ? database.env.DATABASE_URL : undefined;
+      results.push(await runScenario({ target, scenario, context, options, databaseUrl }));
     }
     return results;
   } finally {

@@ -38,6 +38,9 @@ export type Scenario = {
   requestsPerSecondMin?: number;
   // Needs test keys with registered issuers (ScenarioContext.suppliers).
   suppliers?: boolean;
+  // Makes tax invoices: on PostgreSQL the report also says how fast the workers of the same
+  // process signed and transmitted them during the timed runs, and what was left unsigned.
+  makesDocuments?: boolean;
   // Connections for this scenario instead of the run's --connections.
   connections?: number;
   // Needs the generated profile store (PostgreSQL only; bench/profile-dataset.ts).
@@ -180,6 +183,7 @@ export const SCENARIOS: readonly Scenario[] = [
     requestsPerSecondMin: 1_000,
     p99MsMax: 100,
     suppliers: true,
+    makesDocuments: true,
     operations: ['taxInvoices.issue'],
     buildRequests: ({ suppliers }) => {
       const body = JSON.stringify(benchInvoice());

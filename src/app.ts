@@ -52,7 +52,9 @@ import {
 import {
   createDeliveryQueuer,
   createEventRecorder,
+  oneAtATime,
   type RecordEvent,
+  type RecordEvents,
 } from './platform/webhooks/events.ts';
 import { resolveWithSystem, type ResolveHost } from './platform/webhooks/target-policy.ts';
 import { buildServer, type ServerDeps } from './server.ts';
@@ -137,6 +139,7 @@ export type App = {
 export type Webhooks = {
   service: WebhooksService;
   recordEvent: RecordEvent;
+  recordEvents: RecordEvents;
   deliverer: Deliverer;
 };
 
@@ -234,13 +237,15 @@ export function buildWebhooks(
 ): Webhooks {
   const { config } = platform;
   const queueDelivery = createDeliveryQueuer(jobs.stage);
+  const recordEvents = createEventRecorder(jobs.stageMany);
   const resolveHost = overrides.resolveHost ?? resolveWithSystem;
   const privateTargetsAllowed = config.WEBHOOK_PRIVATE_TARGETS_ALLOWED;
   return {
     service: createWebhooksService({
       db: platform.database.db, queueDelivery, resolveHost, privateTargetsAllowed,
     }),
-    recordEvent: createEventRecorder(queueDelivery),
+    recordEvent: oneAtATime(recordEvents),
+    recordEvents,
     deliverer: createDeliverer({
       db: platform.database.db,
       queueDelivery,
@@ -307,7 +312,7 @@ export function buildMail(platform: Platform, jobs: Jobs, clock?: () => Date): M
 export function buildTaxInvoices(
   platform: Platform,
   jobs: Jobs,
-  deps: { issuers: IssuersService; recordEvent: RecordEvent; queueMail: QueueMail;
+  deps: { issuers: IssuersService; recordEvents: RecordEvents; queueMail: QueueMail;
     clock?: () => Date },
 ): TaxInvoices {
   const { config } = platform;
@@ -321,7 +326,7 @@ export function buildTaxInvoices(
   const now = deps.clock ?? (() => new Date());
   const lifecycle = {
     points: platform.points,
-    recordEvent: deps.recordEvent,
+    recordEvents: deps.recordEvents,
     documentUrl: (issuanceKey: string) =>
       `${config.PUBLIC_BASE_URL}/v1/taxInvoices/${issuanceKey}/pdf`,
   };
@@ -343,6 +348,7 @@ export function buildTaxInvoices(
       ...lifecycle,
       db: platform.database.db,
       stage: jobs.stage,
+      stageMany: jobs.stageMany,
       issuers: deps.issuers,
       transmitterFor,
       transmissionDelaySeconds: config.TAX_INVOICE_TRANSMISSION_DELAY_SECONDS,
@@ -370,7 +376,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     { clock: options.clock, recordEvent: webhooks.recordEvent });
   const mail = buildMail(platform, jobs, options.clock);
   const taxInvoices = buildTaxInvoices(platform, jobs, {
-    issuers, recordEvent: webhooks.recordEvent, queueMail: mail.queueMail, clock: options.clock,
+    issuers, recordEvents: webhooks.recordEvents, queueMail: mail.queueMail, clock: options.clock,
   });
   if (options.jobs ?? true) {
     await jobs.start([

@@ -57,11 +57,12 @@ export type StageJob = (
   options?: PgBoss.SendOptions,
 ) => Promise<string>;
 
-// Stages many jobs of one queue in one statement, in the caller's transaction.
+// Stages many jobs of one queue in one statement, in the caller's transaction. A job with an id
+// that is already there is not staged again.
 export type StageJobs = (
   executor: Executor,
   queue: string,
-  jobs: Array<{ data: object; id?: string }>,
+  jobs: Array<{ data: object; id?: string; startAfter?: Date }>,
 ) => Promise<void>;
 
 // pg-boss speaks text with $n placeholders; Drizzle executors take SQL objects. A placeholder may
@@ -164,6 +165,26 @@ async function setUpQueues(
   );
 }
 
+// pg-boss waits the polling interval after every fetch, even one that came back full, so a
+// worker would drain a backlog at `batchSize` jobs per interval however fast the work is. A full
+// fetch means more jobs are likely waiting: the worker is told to fetch again at once instead.
+async function startWorker(boss: PgBoss, definition: JobDefinition<never>) {
+  const batchSize = definition.batchSize ?? 1;
+  const worker: { id?: string } = {};
+  worker.id = await boss.work(
+    definition.queue,
+    {
+      batchSize,
+      pollingIntervalSeconds:
+        definition.pollingIntervalSeconds ?? DEFAULT_POLLING_INTERVAL_SECONDS,
+    },
+    (jobs) => {
+      if (jobs.length >= batchSize && worker.id !== undefined) boss.notifyWorker(worker.id);
+      return definition.work(jobs as never);
+    },
+  );
+}
+
 // The queue handle exists before it starts, so services built before the workers can already
 // stage jobs; start() creates the queues and, in worker processes, works them.
 export function createJobs(options: JobsOptions): Jobs {
@@ -187,17 +208,7 @@ export function createJobs(options: JobsOptions): Jobs {
       started = true;
       await setUpQueues(boss, options, definitions);
       if (!workersEnabled) return;
-      for (const definition of definitions) {
-        await boss.work(
-          definition.queue,
-          {
-            batchSize: definition.batchSize ?? 1,
-            pollingIntervalSeconds:
-              definition.pollingIntervalSeconds ?? DEFAULT_POLLING_INTERVAL_SECONDS,
-          },
-          (jobs) => definition.work(jobs as never),
-        );
-      }
+      for (const definition of definitions) await startWorker(boss, definition);
     },
     async stop() {
       if (!started) return;

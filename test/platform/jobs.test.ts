@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { pollUntil } from '../helpers/poll.ts';
 
 // Jobs staged in a transaction exist exactly when that transaction commits.
 
@@ -79,8 +80,61 @@ describe('staging jobs in a transaction', () => {
       [{ data: {} }])).rejects.toThrow(/does not exist/);
   });
 
+  it('stages many jobs under given ids once each, to start at their own times', async () => {
+    const ids = ['1b7f3c1e-9a2d-5c4b-a8e6-1f2a3b4c5d6e', '2b7f3c1e-9a2d-5c4b-a8e6-1f2a3b4c5d6e'];
+    const later = new Date(Date.now() + 3_600_000);
+    const db = app.platform.database.db;
+    const jobs = [{ data: { marker: 'timed 1' }, id: ids[0]!, startAfter: later },
+      { data: { marker: 'timed 2' }, id: ids[1]! }];
+    await db.transaction((tx) => app.jobs.stageMany(tx, QUEUE, jobs));
+    await db.transaction((tx) => app.jobs.stageMany(tx, QUEUE,
+      jobs.map((job) => ({ ...job, data: { marker: 'again' } }))));
+    const result = await app.platform.database.pool.query(
+      'select id, data, start_after from pgboss.job where id = any($1) order by id', [ids]);
+    expect(result.rows.map((row) => row.data)).toEqual([{ marker: 'timed 1' },
+      { marker: 'timed 2' }]);
+    expect((result.rows[0].start_after as Date).getTime()).toBe(later.getTime());
+    expect((result.rows[1].start_after as Date).getTime()).toBeLessThan(later.getTime());
+  });
+
   it('refuses to stage into a queue that does not exist', async () => {
     await expect(app.jobs.stage(app.platform.database.db, 'no-such-queue', {}))
       .rejects.toThrow(/does not exist/);
   });
+});
+
+describe('working a backlog', () => {
+  const DRAIN_QUEUE = 'test-drain';
+  // Far longer than the test may take: only fetching again at once finishes it in time.
+  const POLLING_INTERVAL_SECONDS = 120;
+  let app: TestApp;
+  const worked: string[][] = [];
+
+  beforeAll(async () => {
+    app = await createTestApp({ jobs: true });
+    await app.jobs.boss.createQueue(DRAIN_QUEUE);
+    const db = app.platform.database.db;
+    await db.transaction((tx) => app.jobs.stageMany(tx, DRAIN_QUEUE,
+      Array.from({ length: 7 }, (_, index) => ({ data: { marker: `job ${index}` } }))));
+    await app.jobs.start([{
+      queue: DRAIN_QUEUE,
+      options: {},
+      batchSize: 3,
+      pollingIntervalSeconds: POLLING_INTERVAL_SECONDS,
+      work: async (jobs: Array<{ data: { marker: string } }>) => {
+        worked.push(jobs.map((job) => job.data.marker));
+      },
+    }] as never);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('fetches again at once after a full fetch, instead of waiting the polling interval',
+    async () => {
+      const done = await pollUntil(async () => worked.flat().length, (count) => count === 7);
+      expect(done).toBe(7);
+      // Two full fetches, then the rest; the worker then waits the interval, idle.
+      expect(worked.map((batch) => batch.length)).toEqual([3, 3, 1]);
+    });
 });

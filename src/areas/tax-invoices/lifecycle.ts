@@ -1,6 +1,6 @@
 import type { Tx } from '../../platform/db/connect.ts';
 import type { PointsService } from '../../platform/points/service.ts';
-import type { RecordEvent } from '../../platform/webhooks/events.ts';
+import type { RecordEvents } from '../../platform/webhooks/events.ts';
 import type { TaxInvoiceStatus } from './invoice-schema.ts';
 import * as store from './store.ts';
 
@@ -14,7 +14,7 @@ export type Cause = { code: string; message: string };
 
 export type LifecycleDeps = {
   points: Pick<PointsService, 'refundCapture'>;
-  recordEvent: RecordEvent;
+  recordEvents: RecordEvents;
   // The URL clients open for an issued document (its PDF).
   documentUrl(issuanceKey: string): string;
 };
@@ -47,33 +47,33 @@ export async function endWithoutIssuance(
   if (row === null) return null;
   await refund(deps, tx, row);
   if (change.to === 'FAILED') {
-    await deps.recordEvent(tx, store.scopeOfRow(row), {
+    await deps.recordEvents(tx, [{ scope: store.scopeOfRow(row), event: {
       type: 'TAX_INVOICE_ISSUANCE_FAILURE',
       data: { issuanceKey: row.issuanceKey, cause: change.cause ?? {
         code: 'ISSUANCE_FAILED', message: 'The tax invoice could not be issued.' } },
-    });
+    } }]);
   }
   return row;
 }
 
-// Records the tax authority's approval number: TRANSMITTING → TRANSMITTED, and the success event.
+// Records the tax authority's approval numbers: TRANSMITTING → TRANSMITTED, and a success event
+// for each document moved.
 export async function recordTransmitted(
   deps: LifecycleDeps,
   tx: Tx,
-  input: { issuanceKey: string; ntsTransactionId: string; transmittedAt: Date },
-): Promise<store.TaxInvoiceRow | null> {
-  const row = await store.transition(tx, {
-    issuanceKey: input.issuanceKey,
-    from: ['TRANSMITTING'],
-    to: 'TRANSMITTED',
-    actor: 'JOB',
-    message: `Approval number ${input.ntsTransactionId}.`,
-    changes: { ntsTransactionId: input.ntsTransactionId, transmittedAt: input.transmittedAt },
-  });
-  if (row === null) return null;
-  await deps.recordEvent(tx, store.scopeOfRow(row), {
-    type: 'TAX_INVOICE_ISSUANCE_SUCCESS',
-    data: { issuanceKey: row.issuanceKey, taxInvoiceUrl: deps.documentUrl(row.issuanceKey) },
-  });
-  return row;
+  approvals: Array<{ row: store.TaxInvoiceRow; ntsTransactionId: string; transmittedAt: Date }>,
+): Promise<void> {
+  const moved = new Set(await store.transitionMany(tx, {
+    from: ['TRANSMITTING'], to: 'TRANSMITTED', actor: 'JOB',
+    items: approvals.map(({ row, ntsTransactionId, transmittedAt }) => ({
+      issuanceKey: row.issuanceKey,
+      message: `Approval number ${ntsTransactionId}.`,
+      changes: { ntsTransactionId, transmittedAt },
+    })),
+  }));
+  await deps.recordEvents(tx, approvals.filter(({ row }) => moved.has(row.issuanceKey))
+    .map(({ row }) => ({ scope: store.scopeOfRow(row), event: {
+      type: 'TAX_INVOICE_ISSUANCE_SUCCESS',
+      data: { issuanceKey: row.issuanceKey, taxInvoiceUrl: deps.documentUrl(row.issuanceKey) },
+    } })));
 }

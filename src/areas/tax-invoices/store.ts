@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { and, asc, eq, getTableColumns, gt, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { Environment } from '../../platform/accounts/keys.ts';
 import type { Executor } from '../../platform/db/connect.ts';
@@ -104,6 +105,53 @@ export async function transition(tx: Executor, change: Transition): Promise<TaxI
   return row!;
 }
 
+// `transition` for many documents at once: the documents whose status is one of `from` are locked
+// in key order (so batches that overlap wait for each other instead of deadlocking), moved to
+// `to` with their own changes, and recorded, all in one statement. Every item changes the same
+// columns. Returns the keys of the documents moved; the others are left as they are.
+export type TransitionBatch = Omit<Transition, 'issuanceKey' | 'message' | 'changes'> & {
+  items: Array<Pick<Transition, 'issuanceKey' | 'message' | 'changes'>>;
+};
+
+const COLUMN_NAMES: ReadonlyMap<string, string> = new Map(Object.entries(
+  getTableColumns(taxInvoices)).map(([property, column]) => [property, column.name]));
+
+export async function transitionMany(tx: Executor, batch: TransitionBatch): Promise<string[]> {
+  if (batch.items.length === 0) return [];
+  const changed = Object.keys(batch.items[0]!.changes ?? {}).map((property) => ({ property,
+    name: COLUMN_NAMES.get(property)! }));
+  const records = batch.items.map((item) => {
+    const changes = (item.changes ?? {}) as Record<string, unknown>;
+    assert.equal(Object.keys(changes).length, changed.length, 'items change different columns');
+    return { issuance_key: item.issuanceKey, message: item.message ?? null,
+      ...Object.fromEntries(changed.map(({ property, name }) => [name, changes[property]])) };
+  });
+  const assignments = sql.raw(changed.map(({ name }) => `"${name}" = c."${name}", `).join(''));
+  const from = sql.join(batch.from.map((status) => sql`${status}`), sql`, `);
+  const result = await tx.execute<{ issuance_key: string }>(sql`
+    with change as (
+      select c.*, e->>'message' as message
+        from json_array_elements(${JSON.stringify(records)}::json) e,
+             lateral json_populate_record(null::tax_invoices, e) c
+    ), locked as (
+      select t.issuance_key, t.status from tax_invoices t
+       where t.issuance_key in (select issuance_key from change) and t.status in (${from})
+       order by t.issuance_key
+         for update
+    ), moved as (
+      update tax_invoices t
+         set ${assignments}status = ${batch.to}, updated_at = now()
+        from locked l join change c using (issuance_key)
+       where t.issuance_key = l.issuance_key
+      returning t.issuance_key, l.status as from_status, c.message
+    ), history as (
+      insert into tax_invoice_status_changes (issuance_key, from_status, to_status, actor, message)
+      select issuance_key, from_status, ${batch.to}, ${batch.actor}, message from moved
+    )
+    select issuance_key from moved order by issuance_key`);
+  return result.rows.map((row) => row.issuance_key);
+}
+
 export async function findInvoice(
   tx: Executor,
   scope: Scope,
@@ -135,6 +183,14 @@ export async function findInvoiceByKey(
   const [row] = await tx.select().from(taxInvoices)
     .where(eq(taxInvoices.issuanceKey, issuanceKey)).limit(1);
   return row ?? null;
+}
+
+export async function findInvoicesByKeys(
+  tx: Executor,
+  issuanceKeys: readonly string[],
+): Promise<TaxInvoiceRow[]> {
+  if (issuanceKeys.length === 0) return [];
+  return tx.select().from(taxInvoices).where(inArray(taxInvoices.issuanceKey, [...issuanceKeys]));
 }
 
 // The documents a request with this reference id made, in the order they were made.

@@ -17,37 +17,49 @@ export type Scope = { accountId: string; environment: Environment };
 // most this many deliveries in the transaction that records it.
 export const ENDPOINTS_PER_SCOPE_MAX = 20;
 
-export async function insertEvent(
+// Events are numbered in the order given.
+export async function insertEvents(
   tx: Executor,
-  row: { id: string; scope: Scope; type: string; data: unknown },
-) {
-  const [inserted] = await tx.insert(webhookEvents).values({
+  rows: Array<{ id: string; scope: Scope; type: string; data: unknown }>,
+): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.insert(webhookEvents).values(rows.map((row) => ({
     id: row.id,
     accountId: row.scope.accountId,
     environment: row.scope.environment,
     type: row.type,
     data: row.data,
-  }).returning({ id: webhookEvents.id });
-  return inserted!;
+  })));
 }
 
-// The enabled endpoints of the scope that subscribe to this event type.
-export async function findSubscribedEndpointIds(tx: Executor, scope: Scope, type: string) {
-  const rows = await tx.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(and(
-    eq(webhookEndpoints.accountId, scope.accountId),
-    eq(webhookEndpoints.environment, scope.environment),
-    eq(webhookEndpoints.enabled, true),
-    sql`${type} = any(${webhookEndpoints.eventTypes})`,
-  )).orderBy(webhookEndpoints.sequence).limit(ENDPOINTS_PER_SCOPE_MAX);
-  return rows.map((row) => row.id);
-}
+export type SubscribedEndpoint = { id: string; scope: Scope; eventTypes: string[] };
 
-export async function insertDelivery(
+// The enabled endpoints of these scopes that subscribe to any of these event types, oldest first.
+export async function findSubscribedEndpoints(
   tx: Executor,
-  row: { id: string; endpointId: string; eventId: string },
-) {
-  const [inserted] = await tx.insert(webhookDeliveries).values(row).returning();
-  return inserted!;
+  scopes: readonly Scope[],
+  types: readonly string[],
+): Promise<SubscribedEndpoint[]> {
+  const pairs = sql.join(scopes.map((scope) => sql`(${scope.accountId}, ${scope.environment})`),
+    sql`, `);
+  const typeList = sql.join(types.map((type) => sql`${type}`), sql`, `);
+  const rows = await tx.select({ id: webhookEndpoints.id, accountId: webhookEndpoints.accountId,
+    environment: webhookEndpoints.environment, eventTypes: webhookEndpoints.eventTypes })
+    .from(webhookEndpoints).where(and(
+      sql`(${webhookEndpoints.accountId}, ${webhookEndpoints.environment}) in (${pairs})`,
+      eq(webhookEndpoints.enabled, true),
+      sql`${webhookEndpoints.eventTypes} && array[${typeList}]::text[]`,
+    )).orderBy(webhookEndpoints.sequence);
+  return rows.map((row) => ({ id: row.id, eventTypes: row.eventTypes,
+    scope: { accountId: row.accountId, environment: row.environment as Environment } }));
+}
+
+export async function insertDeliveries(
+  tx: Executor,
+  rows: Array<{ id: string; endpointId: string; eventId: string }>,
+): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.insert(webhookDeliveries).values(rows);
 }
 
 // Everything one attempt needs: the delivery, its endpoint and its event.

@@ -133,6 +133,58 @@ describe('happy', () => {
   });
 });
 
+describe('recording many events at once', () => {
+  it('gives each event the deliveries of its own scope\'s subscribed endpoints, in order',
+    async () => {
+      const [onlySuccess, both, none] = await Promise.all([app.createAccount(),
+        app.createAccount(), app.createAccount()]);
+      const successEndpoint = (await request(app, onlySuccess.keys.test, 'POST',
+        '/v1/webhookEndpoints', { url: receiver.url, events: ['TAX_INVOICE_ISSUANCE_SUCCESS'] }))
+        .json() as { id: string };
+      const bothEndpoint = await createEndpoint(both.keys.test);
+      const scopeOf = (account: Account) => ({ accountId: account.accountId,
+        environment: 'test' as const });
+      const events = [[onlySuccess, ISSUANCE_SUCCESS], [both, FAILURE], [onlySuccess, FAILURE],
+        [none, ISSUANCE_SUCCESS], [both, ISSUANCE_SUCCESS]] as const;
+      const recorded = await app.platform.database.db.transaction((tx) =>
+        app.webhooks.recordEvents(tx, events.map(([account, event]) =>
+          ({ scope: scopeOf(account), event }))));
+      expect(new Set(recorded.map(({ id }) => id)).size).toBe(5);
+      const { rows: eventRows } = await app.platform.database.pool.query(
+        'select id, account_id, type from webhook_events where id = any($1) order by sequence',
+        [recorded.map(({ id }) => id)]);
+      expect(eventRows.map((row) => [row.id, row.account_id, row.type])).toEqual(
+        events.map(([account, event], index) =>
+          [recorded[index]!.id, account.accountId, event.type]));
+      const { rows: deliveries } = await app.platform.database.pool.query(
+        `select d.id, d.endpoint_id, d.event_id from webhook_deliveries d
+          where d.event_id = any($1) order by d.sequence`, [recorded.map(({ id }) => id)]);
+      expect(deliveries.map((row) => [row.event_id, row.endpoint_id])).toEqual([
+        [recorded[0]!.id, successEndpoint.id],
+        [recorded[1]!.id, bothEndpoint.id],
+        [recorded[4]!.id, bothEndpoint.id],
+      ]);
+      const { rows: jobs } = await app.platform.database.pool.query(
+        'select data from pgboss.job where name = $1', [DELIVERY_QUEUE]);
+      expect(jobs.map((row) => row.data).sort((a, b) => a.deliveryId.localeCompare(b.deliveryId)))
+        .toEqual(deliveries.map((row) => ({ deliveryId: row.id, attemptNumber: 1 }))
+          .sort((a, b) => a.deliveryId.localeCompare(b.deliveryId)));
+    });
+
+  it('records nothing of a batch with one event whose data does not match its type',
+    async () => {
+      const account = await app.createAccount();
+      const scope = { accountId: account.accountId, environment: 'test' as const };
+      const bad = { type: 'TAX_INVOICE_ISSUANCE_SUCCESS', data: { issuanceKey: 1 } } as never;
+      await expect(app.webhooks.recordEvents(app.platform.database.db,
+        [{ scope, event: ISSUANCE_SUCCESS }, { scope, event: bad }])).rejects.toThrow();
+      const { rows } = await app.platform.database.pool.query(
+        'select count(*)::int as count from webhook_events where account_id = $1',
+        [account.accountId]);
+      expect(rows[0].count).toBe(0);
+    });
+});
+
 describe('errors', () => {
   it('refuses to record data that does not match its event type, and records nothing', async () => {
     const account = await app.createAccount();
