@@ -228,8 +228,8 @@ export function buildRegistrationStatusService(
   });
 }
 
-// One delivery queuer serves the recorder, the resend operation and the worker's retries, so
-// every delivery job is staged the same way (docs/webhooks.md).
+// One delivery queuer serves the resend operation and the worker's retries; the recorder stages
+// the first attempts of new events itself, all in one statement (docs/webhooks.md).
 export function buildWebhooks(
   platform: Platform,
   jobs: Jobs,

@@ -204,7 +204,6 @@ const JOBS_PER_FETCH = 50;
 // The jobs of one fetch are worked as one batch: their round trips and commits are paid once per
 // fetch. If the batch fails, pg-boss retries the whole fetch, which finds the finished documents
 // already moved on.
-
 export function processingJobDefinitions(deps: ProcessingDeps): JobDefinition[] {
   const issuance: JobDefinition<IssuanceJobData> = {
     queue: ISSUANCE_QUEUE,

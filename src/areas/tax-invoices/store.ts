@@ -105,6 +105,10 @@ export async function transition(tx: Executor, change: Transition): Promise<TaxI
   return row!;
 }
 
+// Property name → column name, for the statements written in SQL.
+const COLUMN_NAMES: ReadonlyMap<string, string> = new Map(Object.entries(
+  getTableColumns(taxInvoices)).map(([property, column]) => [property, column.name]));
+
 // `transition` for many documents at once: the documents whose status is one of `from` are locked
 // in key order (so batches that overlap wait for each other instead of deadlocking), moved to
 // `to` with their own changes, and recorded, all in one statement. Every item changes the same
@@ -112,9 +116,6 @@ export async function transition(tx: Executor, change: Transition): Promise<TaxI
 export type TransitionBatch = Omit<Transition, 'issuanceKey' | 'message' | 'changes'> & {
   items: Array<Pick<Transition, 'issuanceKey' | 'message' | 'changes'>>;
 };
-
-const COLUMN_NAMES: ReadonlyMap<string, string> = new Map(Object.entries(
-  getTableColumns(taxInvoices)).map(([property, column]) => [property, column.name]));
 
 export async function transitionMany(tx: Executor, batch: TransitionBatch): Promise<string[]> {
   if (batch.items.length === 0) return [];
