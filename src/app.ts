@@ -53,9 +53,8 @@ import {
   createDeliveryQueuer,
   createEventRecorder,
   oneAtATime,
-  type RecordEvent,
-  type RecordEvents,
 } from './platform/webhooks/events.ts';
+import type { RecordEvent, RecordEvents } from './platform/events.ts';
 import { resolveWithSystem, type ResolveHost } from './platform/webhooks/target-policy.ts';
 import { buildServer, type ServerDeps } from './server.ts';
 import { createLiveBanks } from './upstream/banks/live.ts';

@@ -106,15 +106,3 @@ export function requireAuth(request: FastifyRequest): AuthenticatedKey {
   if (request.auth === null) throw new Error('route is missing the authenticate hook');
   return request.auth;
 }
-
-// The account and environment of the calling key: the scope every area reads and writes in.
-export function requestScope(request: FastifyRequest) {
-  const { accountId, environment } = requireAuth(request);
-  return { accountId, environment };
-}
-
-// The scope and the key itself, for what is kept per key (reference ids).
-export function requestCaller(request: FastifyRequest) {
-  const { accountId, environment, keyId } = requireAuth(request);
-  return { accountId, environment, apiKeyId: keyId };
-}

@@ -1,5 +1,6 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { requestScope, requireAuth } from '../../platform/auth.ts';
+import { requireAuth } from '../../platform/auth.ts';
+import { requestScope } from '../../platform/scope.ts';
 import { errorResponses, UNAUTHENTICATED } from '../../platform/errors.ts';
 import {
   CERTIFICATE_BODY_BYTES_MAX,

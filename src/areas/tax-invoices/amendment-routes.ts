@@ -15,7 +15,7 @@ import {
   TwoDocumentsAccepted,
 } from './amendment-schemas.ts';
 import type { AmendInput } from './amendment-service.ts';
-import { requestCaller } from '../../platform/auth.ts';
+import { requestCaller } from '../../platform/scope.ts';
 import { ACCEPTANCE_ERRORS, COMMON_ERRORS } from './route-errors.ts';
 import { IssuanceKeyParams, IssueHeaders } from './schemas.ts';
 import type { TaxInvoicesService } from './service.ts';

@@ -1,6 +1,6 @@
 import type { Tx } from '../../platform/db/connect.ts';
 import type { PointsService } from '../../platform/points/service.ts';
-import type { RecordEvents } from '../../platform/webhooks/events.ts';
+import type { RecordEvents } from '../../platform/events.ts';
 import type { TaxInvoiceStatus } from './invoice-schema.ts';
 import * as store from './store.ts';
 

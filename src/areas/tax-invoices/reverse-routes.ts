@@ -2,7 +2,7 @@ import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { acceptEmptyJsonBodies, refuseBody } from '../../platform/bodyless.ts';
 import { errorResponses } from '../../platform/errors.ts';
-import { requestCaller, requestScope } from '../../platform/auth.ts';
+import { requestCaller, requestScope } from '../../platform/scope.ts';
 import { ACCEPTANCE_ERRORS, COMMON_ERRORS } from './route-errors.ts';
 import {
   ApprovalUrl,

@@ -1,6 +1,6 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@fastify/type-provider-typebox';
-import { requestCaller, requestScope } from '../../platform/auth.ts';
+import { requestCaller, requestScope } from '../../platform/scope.ts';
 import { acceptEmptyJsonBodies, refuseBody } from '../../platform/bodyless.ts';
 import { errorResponses } from '../../platform/errors.ts';
 import { registerAmendmentRoutes } from './amendment-routes.ts';

@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { requestScope } from '../../platform/auth.ts';
+import { requestScope } from '../../platform/scope.ts';
 import { errorResponses, UNAUTHENTICATED, type ErrorCode } from '../../platform/errors.ts';
 import {
   CreateEndpointBody,

@@ -4,7 +4,7 @@ import {
   EVENT_CATALOGUE,
   EVENT_TYPES,
   type EventType,
-} from '../../platform/webhooks/catalogue.ts';
+} from '../../platform/event-catalogue.ts';
 import { DELIVERY_ATTEMPTS_MAX } from '../../platform/webhooks/retry-schedule.ts';
 import { ROTATION_OVERLAP_SECONDS_MAX } from './service.ts';
 

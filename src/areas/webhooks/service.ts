@@ -3,7 +3,7 @@ import { newId } from '../../domain/ids.ts';
 import type { Environment } from '../../platform/accounts/keys.ts';
 import type { Db } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
-import type { EventData, EventType } from '../../platform/webhooks/catalogue.ts';
+import type { EventData, EventType } from '../../platform/event-catalogue.ts';
 import type { QueueDelivery } from '../../platform/webhooks/events.ts';
 import { DELIVERY_ATTEMPTS_MAX } from '../../platform/webhooks/retry-schedule.ts';
 import { generateSigningSecret } from '../../platform/webhooks/signature.ts';

@@ -3,7 +3,8 @@ import Value from 'typebox/value';
 import { newId } from '../../domain/ids.ts';
 import type { Executor } from '../db/connect.ts';
 import type { StageJob, StageJobs } from '../jobs.ts';
-import { EVENT_CATALOGUE, type EventInput } from './catalogue.ts';
+import { EVENT_CATALOGUE } from '../event-catalogue.ts';
+import type { RecordEvent, RecordEvents } from '../events.ts';
 import {
   ENDPOINTS_PER_SCOPE_MAX,
   findSubscribedEndpoints,
@@ -20,21 +21,6 @@ import {
 export const DELIVERY_QUEUE = 'webhook-deliveries';
 
 export type DeliveryJobData = { deliveryId: string; attemptNumber: number };
-
-// Records an event of the catalogue (src/platform/webhooks/catalogue.ts) in the caller's
-// transaction and queues its deliveries. `data` must match the type's payload.
-export type RecordEvent = (
-  executor: Executor,
-  scope: Scope,
-  event: EventInput,
-) => Promise<{ id: string }>;
-
-// Records many events the same way, in one round trip per table: for work that emits an event
-// per document of a batch.
-export type RecordEvents = (
-  executor: Executor,
-  events: ReadonlyArray<{ scope: Scope; event: EventInput }>,
-) => Promise<Array<{ id: string }>>;
 
 // Queues an attempt of a delivery in the caller's transaction, at once or at `startAfter`.
 export type QueueDelivery = (

@@ -1,0 +1,20 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { JobDefinition } from './jobs.ts';
+
+// The shape every area module has (docs/architecture.md § Area modules). An area's index.ts
+// exports one factory, create<Area>Module(platform, …the other modules it needs), that returns
+// this plus whatever the area offers other areas (its service, typed). app.ts lists the
+// modules; the server mounts their routes and pages, and the job runner starts their jobs.
+export type AreaModule = {
+  // Names the module in logs and errors.
+  name: string;
+  // Routes under /v1, behind authentication and the rate limiter; every route names its
+  // operation (src/platform/operations.ts).
+  routes?: FastifyPluginAsync;
+  // Routes outside /v1: health checks and hosted pages whose one-time token is the credential.
+  pages?: FastifyPluginAsync;
+  // The area's queues and workers (src/platform/jobs.ts).
+  jobs?: JobDefinition<never>[];
+  // Releases what the module holds (connections, timers) after the server and the jobs stop.
+  close?(): Promise<void> | void;
+};

@@ -1,0 +1,109 @@
+// Every operation of the API in one table: its name (a route's `config.operation`, the counter
+// of its rate limit and the name in the RateLimit headers), the price row it is charged from
+// and its own rate-limit policy. A name not in this table cannot exist: routes, RATE_LIMIT_OVERRIDES
+// and PRICE_OVERRIDES are checked against it at start.
+
+export type RateLimitPolicy = { limit: number; windowSeconds: number };
+
+// Points charged per unit of each price row (spec §1 and §8). The unit is named beside each row:
+// a successful call, a number returned, a holder found, a document. Several operations may share
+// a row (single and bulk lookups). Operators override rows with PRICE_OVERRIDES (docs/points.md);
+// the spec's prices are the defaults.
+export const DEFAULT_PRICES = {
+  'businesses.profiles.retrieve': 90, // per successful retrieval
+  'businesses.profiles.search': 9, // per result returned
+  'businesses.registrationStatus.inquire': 10, // per number whose status is returned
+  'businesses.certificates.verify': 100, // per document MATCHED or NOT_MATCHED
+  'bank.holders.inquire': 50, // per account returning a holder name
+  'documents.taxAuthority.issue': 500, // per tax authority document
+  'documents.registry.viewCopy': 1_000, // per registry view copy
+  'documents.registry.submissionCopy': 1_500, // per registry submission copy
+  // Not stated by the spec; etax's defaults (docs/points.md § Tax invoices). Charged when the
+  // request is accepted and refunded when the document ends without being issued.
+  'taxInvoices.issue': 100, // per tax invoice document, amendments and reverse issuance included
+} as const satisfies Record<string, number>;
+
+export type PriceRow = keyof typeof DEFAULT_PRICES;
+
+// The policy of every operation without its own: 100 calls per second per key stops a runaway
+// client loop without getting in the way of real traffic (the spec is silent on these).
+export const DEFAULT_RATE_LIMIT: RateLimitPolicy = { limit: 6_000, windowSeconds: 60 };
+
+type OperationRow = {
+  // The price row the operation is charged from; absent for free operations.
+  price?: PriceRow;
+  // The operation's own policy; absent for DEFAULT_RATE_LIMIT.
+  rateLimit?: RateLimitPolicy;
+};
+
+export const OPERATIONS = {
+  'points.retrieve': {},
+
+  'bank.holders.inquire': { price: 'bank.holders.inquire' },
+  'bank.holders.bulkInquire': { price: 'bank.holders.inquire' },
+
+  // Spec §8: profile retrieval is limited to 300 calls per minute.
+  'businesses.profiles.retrieve': {
+    price: 'businesses.profiles.retrieve',
+    rateLimit: { limit: 300, windowSeconds: 60 },
+  },
+  'businesses.profiles.search': { price: 'businesses.profiles.search' },
+  'businesses.registrationStatus.inquire': { price: 'businesses.registrationStatus.inquire' },
+  'businesses.registrationStatus.bulkInquire': {
+    price: 'businesses.registrationStatus.inquire',
+  },
+
+  'webhooks.endpoints.create': {},
+  'webhooks.endpoints.list': {},
+  'webhooks.endpoints.retrieve': {},
+  'webhooks.endpoints.update': {},
+  'webhooks.endpoints.delete': {},
+  'webhooks.endpoints.rotateSecret': {},
+  'webhooks.events.list': {},
+  'webhooks.events.retrieve': {},
+  'webhooks.deliveries.list': {},
+  'webhooks.deliveries.resend': {},
+
+  'issuers.create': {},
+  'issuers.list': {},
+  'issuers.get': {},
+  'issuers.update': {},
+  'issuers.deactivate': {},
+  'issuers.settings.get': {},
+  'issuers.settings.save': {},
+  'issuers.certificates.url': {},
+  'issuers.certificates.register': {},
+  'issuers.certificates.get': {},
+  'issuers.certificates.latestHistory': {},
+  'issuers.certificates.deregister': {},
+
+  'taxInvoices.issue': { price: 'taxInvoices.issue' },
+  'taxInvoices.issueDueDate': {},
+  'taxInvoices.status': {},
+  'taxInvoices.get': {},
+  'taxInvoices.list': {},
+  'taxInvoices.pdf': {},
+  'taxInvoices.cancel': {},
+  'taxInvoices.amend.termination': { price: 'taxInvoices.issue' },
+  'taxInvoices.amend.changeSupplyCost': { price: 'taxInvoices.issue' },
+  'taxInvoices.amend.doubleIssuance': { price: 'taxInvoices.issue' },
+  'taxInvoices.amend.entryCorrection': { price: 'taxInvoices.issue' },
+  'taxInvoices.amend.returnedGoods': { price: 'taxInvoices.issue' },
+  'taxInvoices.amend.localLetterOfCredit': { price: 'taxInvoices.issue' },
+  'taxInvoices.issueRequest': { price: 'taxInvoices.issue' },
+  'taxInvoices.issueRequest.grant': {},
+  'taxInvoices.issueRequest.approve': {},
+  'taxInvoices.issueRequest.refuse': {},
+  'taxInvoices.issueRequest.cancel': {},
+} as const satisfies Record<string, OperationRow>;
+
+export type Operation = keyof typeof OPERATIONS;
+
+export function isOperation(name: string): name is Operation {
+  // Own keys only: `in` would also accept inherited names such as "toString".
+  return Object.hasOwn(OPERATIONS, name);
+}
+
+export function isPriceRow(name: string): name is PriceRow {
+  return Object.hasOwn(DEFAULT_PRICES, name);
+}

@@ -1,0 +1,105 @@
+import pino, { type Logger } from 'pino';
+import type { Config } from '../config.ts';
+import { createAccountsService, type AccountsService } from './accounts/service.ts';
+import { connectDatabase, type Database } from './db/connect.ts';
+import { runMigrations } from './db/migrate.ts';
+import { createJobs, type JobDefinition, type Jobs } from './jobs.ts';
+import { createMailQueuer, type QueueMail } from './mail/outbox.ts';
+import { mailJobDefinition } from './mail/send-job.ts';
+import { createSmtpTransport } from './mail/transport.ts';
+import { systemOutside, type Outside } from './outside.ts';
+import { createCharger, type Charger } from './points/charge.ts';
+import { expireReservationsJobDefinition } from './points/expire-job.ts';
+import { buildPriceTable, type PriceTable } from './points/prices.ts';
+import { createPointsService, type PointsService } from './points/service.ts';
+
+// The mechanisms every area builds on, opened once per process: the database (migrated), the
+// accounts and points ledger, the job queue areas stage their work in, and the mail outbox.
+// The CLI opens it without a server; app.ts adds the area modules and the server.
+export type Platform = {
+  config: Config;
+  log: Logger;
+  outside: Outside;
+  database: Database;
+  accounts: AccountsService;
+  points: PointsService;
+  prices: PriceTable;
+  // Reserve → work → capture/release, priced from the price table (platform/points/charge.ts).
+  charge: Charger;
+  // Staging jobs works at once; the job runner is started by the app (Jobs.start).
+  jobs: Jobs;
+  // The outbox areas queue mails into, in their transactions (docs/operations.md § Mail).
+  // Without SMTP_URL mails are kept, not sent.
+  queueMail: QueueMail;
+  // The platform's own queues: reservation expiry and mail sending.
+  jobDefinitions: JobDefinition<never>[];
+  close(): Promise<void>;
+};
+
+// Secrets a request body may carry (certificate passwords and key files, docs/issuers.md) are
+// censored wherever a logged object holds them.
+export const LOG_REDACT_PATHS = [
+  'password', '*.password', '*.*.password', 'signPri', '*.signPri', '*.*.signPri',
+];
+
+export function createLogger(config: Config, outside: Pick<Outside, 'logDestination'>): Logger {
+  const options = { level: config.LOG_LEVEL, base: { service: 'etax' },
+    redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } };
+  return outside.logDestination ? pino(options, outside.logDestination) : pino(options);
+}
+
+export async function openPlatform(
+  config: Config,
+  outside: Outside = systemOutside(),
+): Promise<Platform> {
+  const log = createLogger(config, outside);
+  const prices = buildPriceTable(config.PRICE_OVERRIDES);
+  const database = await connectDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    poolMax: config.DB_POOL_MAX,
+  });
+  try {
+    await runMigrations(database.pool);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const points = createPointsService({
+    db: database.db,
+    relaxedPool: database.relaxedPool,
+    reservationTtlMs: config.RESERVATION_TTL_MS,
+    preparedStatements: !database.embedded,
+  });
+  const accounts = createAccountsService({
+    db: database.db,
+    points,
+    testSignupPoints: config.TEST_SIGNUP_POINTS,
+  });
+  const jobs = createJobs({ databaseUrl: database.url, pool: database.pool,
+    workersEnabled: config.WORKERS_ENABLED, log });
+  // loadConfig refuses SMTP_URL without MAIL_FROM.
+  const transport = config.SMTP_URL === undefined ? null
+    : createSmtpTransport({ url: config.SMTP_URL, from: config.MAIL_FROM! });
+  return {
+    config,
+    log,
+    outside,
+    database,
+    accounts,
+    points,
+    prices,
+    charge: createCharger(points, prices),
+    jobs,
+    queueMail: createMailQueuer({ stage: jobs.stage, sendingEnabled: transport !== null }),
+    jobDefinitions: [
+      expireReservationsJobDefinition(points, log),
+      mailJobDefinition({ db: database.db, transport, now: outside.now, log }),
+    ] as JobDefinition<never>[],
+    async close() {
+      await jobs.stop();
+      transport?.close();
+      await database.close();
+    },
+  };
+}
