@@ -1,7 +1,7 @@
 // Every operation of the API in one table: its name (a route's `config.operation`, the counter
 // of its rate limit and the name in the RateLimit headers), the price row it is charged from
-// and its own rate-limit policy. A name not in this table cannot exist: routes, RATE_LIMIT_OVERRIDES
-// and PRICE_OVERRIDES are checked against it at start.
+// and its own rate-limit policy. A name not in this table cannot exist: routes and
+// RATE_LIMIT_OVERRIDES are checked against it at start, PRICE_OVERRIDES against the price rows.
 
 export type RateLimitPolicy = { limit: number; windowSeconds: number };
 

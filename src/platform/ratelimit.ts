@@ -10,19 +10,26 @@ import { ConfigError, parseOverrides } from '../config.ts';
 import { requireAuth } from './auth.ts';
 import { ApiError } from './errors.ts';
 import { sendError } from './error-handler.ts';
+import {
+  DEFAULT_RATE_LIMIT,
+  isOperation,
+  OPERATIONS,
+  type Operation,
+  type RateLimitPolicy,
+} from './operations.ts';
 
 // Rate limits per API key and operation (DESIGN.md § Rate limits, docs/limits.md). Counters live
 // in Redis when REDIS_URL is set, so limits hold across server processes, and in memory
 // otherwise. A window is fixed: `limit` calls per `windowSeconds`, counted from the first call.
 
-export type RateLimitPolicy = { limit: number; windowSeconds: number };
+export type { RateLimitPolicy };
 
-// Spec §8 gives the first row; the spec is silent on other operations, so they share a generous
-// default that still stops a runaway client loop (100 calls per second per key).
-export const DEFAULT_RATE_LIMITS: Record<string, RateLimitPolicy> = {
-  'businesses.profiles.retrieve': { limit: 300, windowSeconds: 60 },
-};
-export const DEFAULT_POLICY: RateLimitPolicy = { limit: 6_000, windowSeconds: 60 };
+// The operation table's own policies; every other operation has the default policy.
+export const DEFAULT_RATE_LIMITS: Record<string, RateLimitPolicy> = Object.fromEntries(
+  Object.entries(OPERATIONS as Record<Operation, { rateLimit?: RateLimitPolicy }>)
+    .flatMap(([name, row]) => (row.rateLimit ? [[name, row.rateLimit]] : [])),
+);
+export const DEFAULT_POLICY: RateLimitPolicy = DEFAULT_RATE_LIMIT;
 const POLICY_LIMIT_MAX = 1_000_000;
 const POLICY_WINDOW_SECONDS_MAX = 86_400;
 
@@ -42,8 +49,10 @@ function isPolicy(value: unknown): value is RateLimitPolicy {
 
 export function buildRateLimitPolicies(overridesJson: string): Record<string, RateLimitPolicy> {
   const overrides = parseOverrides('RATE_LIMIT_OVERRIDES', overridesJson, isPolicy);
-  if ('default' in overrides && !isPolicy(overrides.default)) {
-    throw new ConfigError('RATE_LIMIT_OVERRIDES: invalid default');
+  for (const name of Object.keys(overrides)) {
+    if (name !== 'default' && !isOperation(name)) {
+      throw new ConfigError(`RATE_LIMIT_OVERRIDES: unknown operation "${name}"`);
+    }
   }
   return { default: DEFAULT_POLICY, ...DEFAULT_RATE_LIMITS, ...overrides };
 }

@@ -29,7 +29,7 @@ const HolderLookupBody = Type.Object({
 const registerProbeRoutes: FastifyPluginAsync = async (plain) => {
   const v1 = plain.withTypeProvider<TypeBoxTypeProvider>();
   v1.post('/probe/holders', {
-    config: { operation: 'probe.holders' },
+    config: { operation: 'bank.holders.bulkInquire' },
     schema: {
       body: HolderLookupBody,
       response: { 200: HolderLookupBody, ...errorResponses(UNAUTHENTICATED, 'INVALID_REQUEST') },
@@ -37,7 +37,7 @@ const registerProbeRoutes: FastifyPluginAsync = async (plain) => {
   }, async (request) => request.body);
 
   v1.get('/probe/items/:itemId', {
-    config: { operation: 'probe.items' },
+    config: { operation: 'bank.holders.inquire' },
     schema: {
       params: Type.Object({ itemId: Type.String({ maxLength: 20 }) }),
       querystring: Type.Object({
@@ -62,7 +62,7 @@ const registerProbeRoutes: FastifyPluginAsync = async (plain) => {
   };
   for (const [name, fail] of Object.entries(failures)) {
     v1.get(`/probe/failures/${name}`, {
-      config: { operation: 'probe.failures' },
+      config: { operation: 'points.retrieve' },
       schema: {
         response: {
           200: Type.Object({}),

@@ -22,7 +22,9 @@ const RATE_LIMIT_OVERRIDES = JSON.stringify({
   'points.retrieve': { limit: POINTS_LIMIT, windowSeconds: 60 },
 });
 const POINTS_POLICY = `"points.retrieve";q=${POINTS_LIMIT};w=60`;
-const PROBE_OPERATION = 'test.rateLimitProbe';
+// The boot refuses operation names outside the operation table, so the probe borrows the name of
+// an operation whose own route this test never calls.
+const PROBE_OPERATION = 'issuers.list';
 
 // A second operation under /v1, so the test can show that counters are kept per operation.
 const probeRoutes: FastifyPluginAsync = async (app) => {
@@ -179,6 +181,14 @@ describe('rate-limit policies', () => {
     expect(limiter.policyFor('businesses.profiles.retrieve'))
       .toEqual({ limit: 300, windowSeconds: 60 });
   });
+
+  it.each(['points.retreive', 'toString', '__proto__'])(
+    'refuses an override of %s, which is not an operation, with a ConfigError that names it',
+    (name) => {
+      expect(() => buildRateLimitPolicies(`{"${name}":{"limit":5,"windowSeconds":1}}`))
+        .toThrow(new ConfigError(`RATE_LIMIT_OVERRIDES: unknown operation "${name}"`));
+    },
+  );
 
   it.each([
     ['not JSON', '{'],

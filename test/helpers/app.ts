@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { createApp, type App } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Environment, Plan } from '../../src/platform/accounts/keys.ts';
-import type { BalanceKey } from '../../src/platform/points/service.ts';
+import type { Scope } from '../../src/platform/scope.ts';
 import type { TaxAuthority } from '../../src/upstream/tax-authority/index.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
@@ -20,7 +20,7 @@ export type TestApp = App & {
     keys: Record<Environment, string>;
   }>;
   // A new account's live balance holding `points` (live balances start at 0).
-  createLiveBalance(points: number): Promise<BalanceKey>;
+  createLiveBalance(points: number): Promise<Scope>;
   close(): Promise<void>;
 };
 

@@ -92,7 +92,7 @@ function reservationStatuses(): Promise<{ status: string; count: number }[]> {
 }
 
 async function expectNoDrift() {
-  const key = { accountId: account.accountId, environment: 'test' };
+  const key = { accountId: account.accountId, environment: 'test' as const };
   const snapshot = await ledgerSnapshot(cluster!.assertions.db, account.accountId, 'test');
   const audit = await auditBalance(cluster!.assertions.db, key);
   expect(audit.ledgerPoints).toBe(snapshot.postedPoints);

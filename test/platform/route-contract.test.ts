@@ -19,7 +19,7 @@ type RouteParts = {
 };
 
 function route(parts: RouteParts = {}): RouteOptions {
-  const operation = parts.operation === undefined ? 'probe.retrieve' : parts.operation;
+  const operation = parts.operation === undefined ? 'points.retrieve' : parts.operation;
   const response =
     parts.response === undefined ? { 200: SUCCESS, 401: UNAUTHORIZED } : parts.response;
   return {
@@ -51,6 +51,13 @@ describe('checkRouteContract', () => {
   it('throws, naming the route, when config.operation is missing', () => {
     expect(() => checkRouteContract(route({ operation: null })))
       .toThrow(/GET \/v1\/probe .*config\.operation/);
+  });
+
+  it('throws, naming the route and the name, when config.operation is not in the table', () => {
+    expect(() => checkRouteContract(route({ operation: 'points.retreive' })))
+      .toThrow(/GET \/v1\/probe: config\.operation "points\.retreive" is not in the operation/);
+    expect(() => checkRouteContract(route({ operation: 'toString' })))
+      .toThrow(/not in the operation table/);
   });
 
   it('throws when config.operation is an empty string', () => {
@@ -120,7 +127,7 @@ describe('the routeContract plugin', () => {
   it('stops the boot when a route under the /v1 prefix has no 401 response', async () => {
     const routes: FastifyPluginAsync = async (v1) => {
       v1.post('/probe', {
-        config: { operation: 'probe.create' },
+        config: { operation: 'issuers.create' },
         schema: { response: { 201: SUCCESS } },
       }, async () => ({}));
     };
@@ -130,7 +137,7 @@ describe('the routeContract plugin', () => {
   it('boots with a complete /v1 route and an undeclared route outside /v1', async () => {
     const v1Routes: FastifyPluginAsync = async (v1) => {
       v1.get('/probe', {
-        config: { operation: 'probe.retrieve' },
+        config: { operation: 'points.retrieve' },
         schema: { response: { 200: SUCCESS, 401: UNAUTHORIZED } },
       }, async () => ({}));
     };
@@ -164,7 +171,7 @@ describe('buildServer', () => {
   it('boots with an extra /v1 route that keeps the contract', async () => {
     const extraRoutes: FastifyPluginAsync = async (v1) => {
       v1.get('/probe', {
-        config: { operation: 'probe.retrieve' },
+        config: { operation: 'points.retrieve' },
         schema: { response: { 200: SUCCESS, ...errorResponses(UNAUTHENTICATED) } },
       }, async () => ({}));
     };

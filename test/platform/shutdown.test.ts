@@ -12,7 +12,7 @@ beforeAll(async () => {
   app = await createTestApp({
     extraRoutes: async (v1) => {
       v1.get('/slow', {
-        config: { operation: 'examples.slow' },
+        config: { operation: 'points.retrieve' },
         schema: {
           response: {
             200: { type: 'object', properties: { finished: { type: 'boolean' } } },

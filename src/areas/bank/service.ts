@@ -4,7 +4,7 @@ import { findBank, normalizeAccountNumber } from '../../domain/bank-codes.ts';
 import type { Environment } from '../../platform/accounts/keys.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { Charger } from '../../platform/points/charge.ts';
-import type { BalanceKey } from '../../platform/points/service.ts';
+import type { Scope } from '../../platform/scope.ts';
 import {
   unavailableOnAbort,
   type BankAdapter,
@@ -120,7 +120,7 @@ export function createBankService(deps: BankServiceDeps) {
   assert(Number.isSafeInteger(deps.timeoutMs) && deps.timeoutMs >= 1);
 
   // Looks up many accounts; one result item per account, in the order sent.
-  async function inquireHolders(input: { caller: BalanceKey; accounts: AccountRef[] }) {
+  async function inquireHolders(input: { caller: Scope; accounts: AccountRef[] }) {
     const checked = input.accounts.map(checkAccount);
     const distinct = new Map<string, Lookup>();
     for (const item of checked) {
@@ -136,7 +136,7 @@ export function createBankService(deps: BankServiceDeps) {
 
     const banks = deps.banksFor(input.caller.environment);
     const { value } = await deps.charge(
-      { key: input.caller, operation: PRICE_ROW, unitsMax: lookups.length },
+      { scope: input.caller, operation: PRICE_ROW, unitsMax: lookups.length },
       async () => {
         const answers = await lookupAll({ ...deps, banks, lookups });
         const results = [...answers.values()];
@@ -151,7 +151,7 @@ export function createBankService(deps: BankServiceDeps) {
   }
 
   // Looks up one account; every outcome other than a holder name is an error response.
-  async function inquireHolder(input: { caller: BalanceKey; account: AccountRef }) {
+  async function inquireHolder(input: { caller: Scope; account: AccountRef }) {
     const lookup = checkAccount(input.account);
     if (lookup === 'INVALID_BANK_CODE') {
       throw new ApiError('INVALID_REQUEST', 'body.bankCode is not a known three-digit bank code.');
@@ -165,7 +165,7 @@ export function createBankService(deps: BankServiceDeps) {
     assert(typeof lookup !== 'string');
     const banks = deps.banksFor(input.caller.environment);
     const { value } = await deps.charge(
-      { key: input.caller, operation: PRICE_ROW, unitsMax: 1 },
+      { scope: input.caller, operation: PRICE_ROW, unitsMax: 1 },
       async () => {
         const result = await lookupOne(banks, lookup, deps.timeoutMs);
         return { value: holderNameOrThrow(result), chargedUnits: 1 };

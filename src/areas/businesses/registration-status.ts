@@ -7,7 +7,7 @@ import type { Environment } from '../../platform/accounts/keys.ts';
 import type { Executor } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { Charger } from '../../platform/points/charge.ts';
-import type { BalanceKey } from '../../platform/points/service.ts';
+import type { Scope } from '../../platform/scope.ts';
 import {
   unavailableOnAbort,
   type StatusOfNumber,
@@ -94,11 +94,11 @@ export function createRegistrationStatusService(deps: RegistrationStatusDeps) {
   }
 
   // Checks the given ten-digit numbers; one item per number, in the order given.
-  async function check(caller: BalanceKey, numbers: string[]): Promise<RegistrationStatusItem[]> {
+  async function check(caller: Scope, numbers: string[]): Promise<RegistrationStatusItem[]> {
     const distinct = [...new Set(numbers)];
     const authority = deps.authorityFor(caller.environment);
     const { value } = await deps.charge(
-      { key: caller, operation: PRICE_ROW, unitsMax: distinct.length },
+      { scope: caller, operation: PRICE_ROW, unitsMax: distinct.length },
       async () => {
         const results = await ask(authority, distinct);
         const checkedAt = new Date();
@@ -115,14 +115,14 @@ export function createRegistrationStatusService(deps: RegistrationStatusDeps) {
   }
 
   // 1 to 100 numbers, hyphens allowed; duplicates allowed.
-  type BulkInput = { caller: BalanceKey; businessRegistrationNumbers: string[] };
+  type BulkInput = { caller: Scope; businessRegistrationNumbers: string[] };
   async function inquireStatuses(input: BulkInput) {
     const numbers = input.businessRegistrationNumbers.map((number, index) =>
       checkStatusNumber(number, `body.businessRegistrationNumbers[${index}]`));
     return { results: await check(input.caller, numbers) };
   }
 
-  async function inquireStatus(input: { caller: BalanceKey; businessRegistrationNumber: string }) {
+  async function inquireStatus(input: { caller: Scope; businessRegistrationNumber: string }) {
     const digits = checkStatusNumber(
       input.businessRegistrationNumber,
       'params.businessRegistrationNumber',

@@ -8,7 +8,7 @@ import type { Environment } from '../../platform/accounts/keys.ts';
 import type { Db, Executor } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { Charger } from '../../platform/points/charge.ts';
-import type { BalanceKey } from '../../platform/points/service.ts';
+import type { Scope } from '../../platform/scope.ts';
 import type {
   BusinessKind,
   BusinessProfile,
@@ -48,7 +48,7 @@ const PRICE_ROW = 'businesses.profiles.retrieve';
 const SEARCH_PRICE_ROW = 'businesses.profiles.search';
 
 export type SearchProfilesOptions = {
-  caller: BalanceKey;
+  caller: Scope;
   query: string;
   limit: number;
   cursor?: string | undefined;
@@ -101,7 +101,7 @@ function profileOrThrow(result: ProfileLookupResult): BusinessProfile {
 }
 
 export function createBusinessesService(deps: BusinessesServiceDeps) {
-  type RetrieveOptions = { caller: BalanceKey; businessRegistrationNumber: string };
+  type RetrieveOptions = { caller: Scope; businessRegistrationNumber: string };
 
   // Retrieves one profile; the number may contain hyphens.
   async function retrieveProfile(input: RetrieveOptions): Promise<BusinessProfile> {
@@ -111,7 +111,7 @@ export function createBusinessesService(deps: BusinessesServiceDeps) {
     });
     const profiles = deps.profilesFor(input.caller.environment);
     const { value } = await deps.charge(
-      { key: input.caller, operation: PRICE_ROW, unitsMax: 1, localWork: true },
+      { scope: input.caller, operation: PRICE_ROW, unitsMax: 1, localWork: true },
       async () => {
         const profile = profileOrThrow(await profiles.findProfile(digits));
         assert.equal(profile.businessRegistrationNumber, digits);
@@ -127,7 +127,7 @@ export function createBusinessesService(deps: BusinessesServiceDeps) {
     const after = input.cursor === undefined ? null : decodeSearchCursor(input.cursor);
     const search = deps.searchFor(input.caller.environment);
     const { value } = await deps.charge(
-      { key: input.caller, operation: SEARCH_PRICE_ROW, unitsMax: input.limit, localWork: true },
+      { scope: input.caller, operation: SEARCH_PRICE_ROW, unitsMax: input.limit, localWork: true },
       async () => {
         // One row past the page tells whether another page follows.
         const ranked = await search({ text, digits, after, limit: input.limit + 1 });

@@ -174,7 +174,7 @@ export function createAcceptance(deps: AcceptanceDeps) {
     }
     const groupId = drafts.length > 1 ? newId('requestGroup') : null;
     const { value } = await deps.charge(
-      { key: scope, operation: 'taxInvoices.issue', unitsMax: drafts.length },
+      { scope, operation: 'taxInvoices.issue', unitsMax: drafts.length },
       async (reservation) => {
         const group = { id: groupId, reservationId: reservation?.reservationId ?? null,
           unitPoints: reservation === null ? 0 : unitPoints };

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { Db } from '../db/connect.ts';
 import { createBatcher } from '../batcher.ts';
 import * as store from './store.ts';
+import type { Scope } from '../scope.ts';
 
 // Balance reads outside a transaction are the hot path (GET /v1/points): concurrent reads share
 // one query (batcher.ts).
@@ -10,9 +11,8 @@ import * as store from './store.ts';
 const QUERIES_IN_FLIGHT_MAX = 2;
 const READS_PER_BATCH_MAX = 500;
 
-type Key = { accountId: string; environment: string };
 
-function keyString(key: Key): string {
+function keyString(key: Scope): string {
   return `${key.accountId}/${key.environment}`;
 }
 
@@ -20,13 +20,13 @@ const STATEMENT_NAME = 'points_find_balances';
 
 type BalanceReaderOptions = { db: Db; preparedStatements: boolean };
 
-export type BalanceReader = (key: Key) => Promise<store.BalanceRow | null>;
+export type BalanceReader = (key: Scope) => Promise<store.BalanceRow | null>;
 
 export function createBalanceReader(
   { db, preparedStatements }: BalanceReaderOptions,
 ): BalanceReader {
   const statementName = preparedStatements ? STATEMENT_NAME : undefined;
-  return createBatcher<Key, store.BalanceRow | null>({
+  return createBatcher<Scope, store.BalanceRow | null>({
     inFlightMax: QUERIES_IN_FLIGHT_MAX,
     itemsPerBatchMax: READS_PER_BATCH_MAX,
     async run(keys) {

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
-import type { PriceTable, PricedOperation } from './prices.ts';
-import type { BalanceKey, PointsService, Reservation, SettleOutcome } from './service.ts';
+import type { PriceRow } from '../operations.ts';
+import type { Scope } from '../scope.ts';
+import type { PriceTable } from './prices.ts';
+import type { PointsService, Reservation, SettleOutcome } from './service.ts';
 
 // The charge phases every paid operation runs: reserve the worst case, do the work (upstream
 // calls happen here, outside any transaction), then capture what the spec charges and release
@@ -15,8 +17,9 @@ export type ChargedWork<T> = (
 ) => Promise<{ value: T; chargedUnits: number }>;
 
 type ChargeOptions = {
-  key: BalanceKey;
-  operation: PricedOperation;
+  scope: Scope;
+  // The price row charged; the ledger records it as the entry's operation.
+  operation: PriceRow;
   // The most units the work can charge, e.g. the number of accounts in a bulk lookup.
   unitsMax: number;
   // True when the work calls no one outside etax and changes nothing (a profile read from the
@@ -48,7 +51,7 @@ export function createCharger(points: PointsService, prices: PriceTable): Charge
     work: ChargedWork<T>,
   ): Promise<{ value: T; settlement: SettleOutcome }> {
     const requiredPoints = unitPoints * options.unitsMax;
-    const requireAvailable = () => points.requireAvailable({ ...options.key,
+    const requireAvailable = () => points.requireAvailable({ ...options.scope,
       points: requiredPoints });
     let outcome: Awaited<ReturnType<ChargedWork<T>>>;
     try {
@@ -61,7 +64,7 @@ export function createCharger(points: PointsService, prices: PriceTable): Charge
     if (capturedPoints === 0) {
       await requireAvailable();
     } else {
-      await points.debit({ ...options.key, operation: options.operation, points: capturedPoints,
+      await points.debit({ ...options.scope, operation: options.operation, points: capturedPoints,
         requiredPoints });
     }
     return { value: outcome.value, settlement: { kind: 'settled', capturedPoints,
@@ -78,7 +81,7 @@ export function createCharger(points: PointsService, prices: PriceTable): Charge
     }
     if (options.localWork === true) return chargeAfterWork(options, unitPoints, work);
     const reservation = await points.reserve({
-      ...options.key,
+      ...options.scope,
       operation: options.operation,
       points: unitPoints * options.unitsMax,
     });

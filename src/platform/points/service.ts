@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { newId } from '../../domain/ids.ts';
-import type { Environment } from '../accounts/keys.ts';
 import type pg from 'pg';
 import type { Db, Executor } from '../db/connect.ts';
+import type { Scope } from '../scope.ts';
 import { ApiError } from '../errors.ts';
 import { createBalanceReader, type BalanceReader } from './balance-reader.ts';
 import { createLedgerBatches, type LedgerBatches } from './ledger-batches.ts';
@@ -13,7 +13,6 @@ import * as store from './store.ts';
 // debits of work already done, grants and refunds. available = posted − reserved, and the
 // ledger sum always equals posted.
 
-export type BalanceKey = { accountId: string; environment: Environment };
 export type PointBalance = { balance: number; reserved: number; available: number };
 export type Reservation = { reservationId: string; reservedPoints: number };
 export type SettleOutcome =
@@ -45,7 +44,7 @@ function toBalance(row: store.BalanceRow): PointBalance {
 
 const NO_BALANCE: store.BalanceRow = { postedPoints: 0, reservedPoints: 0 };
 
-async function getBalance(tx: Executor, key: BalanceKey): Promise<PointBalance> {
+async function getBalance(tx: Executor, key: Scope): Promise<PointBalance> {
   return toBalance((await store.findBalance(tx, key)) ?? NO_BALANCE);
 }
 
@@ -54,7 +53,7 @@ async function getBalance(tx: Executor, key: BalanceKey): Promise<PointBalance> 
 // difference is 409.
 async function reserve(
   batches: LedgerBatches,
-  input: BalanceKey & { operation: string; points: number },
+  input: Scope & { operation: string; points: number },
 ): Promise<Reservation> {
   assert(Number.isSafeInteger(input.points));
   assert(input.points > 0, 'a reservation must be for a positive amount');
@@ -78,7 +77,7 @@ function refusal(postedPoints: number | null, points: number): ApiError {
 // answer of local work that delivered nothing to debit (charge.ts, localWork).
 async function requireAvailable(
   readBalance: BalanceReader,
-  input: BalanceKey & { points: number },
+  input: Scope & { points: number },
 ): Promise<void> {
   assert(Number.isSafeInteger(input.points) && input.points > 0);
   const row = await readBalance(input);
@@ -91,7 +90,7 @@ async function requireAvailable(
 // call was priced at); otherwise 402 or 409 by that amount, and nothing changes.
 async function debit(
   batches: LedgerBatches,
-  input: BalanceKey & { operation: string; points: number; requiredPoints: number },
+  input: Scope & { operation: string; points: number; requiredPoints: number },
 ): Promise<void> {
   assert(Number.isSafeInteger(input.points) && input.points > 0, 'a debit must be positive');
   assert(Number.isSafeInteger(input.requiredPoints) && input.requiredPoints >= input.points);
@@ -137,7 +136,7 @@ async function release(tx: Executor, reservation: Reservation): Promise<SettleOu
 
 async function grant(
   tx: Executor,
-  input: BalanceKey & { points: number; memo?: string },
+  input: Scope & { points: number; memo?: string },
 ): Promise<PointBalance> {
   assert(Number.isSafeInteger(input.points));
   assert(input.points > 0, 'a grant must be positive');
@@ -160,7 +159,7 @@ export class CapturePendingError extends Error {}
 
 async function refundCapture(
   tx: Executor,
-  input: BalanceKey & { reservationId: string; points: number; ledgerEntryId: string;
+  input: Scope & { reservationId: string; points: number; ledgerEntryId: string;
     memo: string },
 ): Promise<'refunded' | 'alreadyRefunded' | 'nothingCaptured'> {
   assert(Number.isSafeInteger(input.points) && input.points > 0, 'a refund must be positive');
@@ -198,7 +197,7 @@ export function createPointsService(deps: Deps) {
     preparedStatements: deps.preparedStatements ?? false,
   });
   return {
-    getBalance: async (key: BalanceKey, tx?: Executor) =>
+    getBalance: async (key: Scope, tx?: Executor) =>
       tx === undefined ? toBalance((await readBalance(key)) ?? NO_BALANCE) : getBalance(tx, key),
     reserve: (input: Parameters<typeof reserve>[1]) => reserve(batches, input),
     requireAvailable: (input: Parameters<typeof requireAvailable>[1]) =>

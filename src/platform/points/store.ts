@@ -1,12 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { Db, Executor } from '../db/connect.ts';
+import type { Scope } from '../scope.ts';
 import { pointBalances } from '../db/schema.ts';
 
 // SQL of the points ledger. Each money movement is one statement, so it is atomic without an
 // explicit transaction and costs one round trip. Rules and assertions live in service.ts.
 
-export type BalanceKey = { accountId: string; environment: string };
 export type BalanceRow = { postedPoints: number; reservedPoints: number };
 
 export async function ensureBalances(tx: Executor, accountId: string, environments: string[]) {
@@ -16,7 +16,7 @@ export async function ensureBalances(tx: Executor, accountId: string, environmen
     .onConflictDoNothing();
 }
 
-export async function findBalance(tx: Executor, key: BalanceKey): Promise<BalanceRow | null> {
+export async function findBalance(tx: Executor, key: Scope): Promise<BalanceRow | null> {
   const [row] = await tx
     .select({
       postedPoints: pointBalances.postedPoints,
@@ -39,10 +39,10 @@ export async function findBalance(tx: Executor, key: BalanceKey): Promise<Balanc
 // every client onto one backend, where a name prepared by one client collides with the next.
 export async function findBalances(
   db: Db,
-  keys: readonly BalanceKey[],
+  keys: readonly Scope[],
   statementName?: string,
-): Promise<Array<BalanceKey & BalanceRow>> {
-  const result = await db.$client.query<BalanceKey & BalanceRow>({
+): Promise<Array<Scope & BalanceRow>> {
+  const result = await db.$client.query<Scope & BalanceRow>({
     name: statementName,
     text: `select b.account_id as "accountId", b.environment as "environment",
                   b.posted_points as "postedPoints", b.reserved_points as "reservedPoints"
@@ -121,7 +121,7 @@ export async function expireDue(tx: Executor, batchSize: number): Promise<number
 
 export async function grant(
   tx: Executor,
-  input: BalanceKey & { points: number; ledgerEntryId: string; memo: string | null },
+  input: Scope & { points: number; ledgerEntryId: string; memo: string | null },
 ): Promise<BalanceRow | null> {
   const result = await tx.execute<BalanceRow>(sql`
     with balance as (
@@ -147,7 +147,7 @@ export type ReservationStatus = 'reserved' | 'captured' | 'released' | 'expired'
 // decided on it cannot race its capture; null when there is no such reservation.
 export async function lockReservationStatus(
   tx: Executor,
-  key: BalanceKey & { reservationId: string },
+  key: Scope & { reservationId: string },
 ): Promise<ReservationStatus | null> {
   const result = await tx.execute<{ status: ReservationStatus }>(sql`
     select status from point_reservations
@@ -161,7 +161,7 @@ export async function lockReservationStatus(
 // second refund with the same id changes nothing (null).
 export async function refund(
   tx: Executor,
-  input: BalanceKey & { points: number; ledgerEntryId: string; memo: string },
+  input: Scope & { points: number; ledgerEntryId: string; memo: string },
 ): Promise<BalanceRow | null> {
   const result = await tx.execute<BalanceRow>(sql`
     with balance as (
@@ -186,7 +186,7 @@ export async function refund(
 }
 
 // The sum of the ledger and the open reservations of one balance, for audits and tests.
-export async function auditBalance(tx: Executor, key: BalanceKey) {
+export async function auditBalance(tx: Executor, key: Scope) {
   const result = await tx.execute<{ ledgerPoints: number; openReservedPoints: number }>(sql`
     select
       (select coalesce(sum(amount_points), 0)::bigint from point_ledger_entries
@@ -198,7 +198,7 @@ export async function auditBalance(tx: Executor, key: BalanceKey) {
   return result.rows[0]!;
 }
 
-export type ReserveItem = BalanceKey & { reservationId: string; operation: string; points: number };
+export type ReserveItem = Scope & { reservationId: string; operation: string; points: number };
 type ReserveManyRow = { reservationId: string; accepted: boolean; postedPoints: number | null };
 
 // The first half of every batched balance statement (reserveMany, debitMany). It locks the
@@ -376,7 +376,7 @@ export async function captureMany(
 
 // `requiredPoints` (at least `points`) must be available for the debit to happen: the worst
 // case the call was priced at, of which `points` were delivered.
-export type DebitItem = BalanceKey & {
+export type DebitItem = Scope & {
   ledgerEntryId: string;
   operation: string;
   points: number;

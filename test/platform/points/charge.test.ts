@@ -22,43 +22,43 @@ const accountWithLivePoints = (points: number) => app.createLiveBalance(points);
 
 describe('charging an operation', () => {
   it('captures the price of the charged units only and releases the rest', async () => {
-    const key = await accountWithLivePoints(1_000);
-    const result = await charge({ key, operation: 'bank.holders.inquire', unitsMax: 10 },
+    const scope = await accountWithLivePoints(1_000);
+    const result = await charge({ scope, operation: 'bank.holders.inquire', unitsMax: 10 },
       async () => ({ value: 'done', chargedUnits: 3 }));
     expect(result.value).toBe('done');
     expect(result.settlement)
       .toEqual({ kind: 'settled', capturedPoints: 150, releasedPoints: 350 });
-    expect(await app.platform.points.getBalance(key))
+    expect(await app.platform.points.getBalance(scope))
       .toEqual({ balance: 850, reserved: 0, available: 850 });
-    await expectLedgerConsistent(app.platform, key.accountId, key.environment);
+    await expectLedgerConsistent(app.platform, scope.accountId, scope.environment);
   });
 
   it('holds the worst case while the work runs', async () => {
-    const key = await accountWithLivePoints(1_000);
-    await charge({ key, operation: 'bank.holders.inquire', unitsMax: 4 }, async () => {
-      expect(await app.platform.points.getBalance(key))
+    const scope = await accountWithLivePoints(1_000);
+    await charge({ scope, operation: 'bank.holders.inquire', unitsMax: 4 }, async () => {
+      expect(await app.platform.points.getBalance(scope))
         .toEqual({ balance: 1_000, reserved: 200, available: 800 });
       return { value: null, chargedUnits: 0 };
     });
-    expect(await app.platform.points.getBalance(key))
+    expect(await app.platform.points.getBalance(scope))
       .toEqual({ balance: 1_000, reserved: 0, available: 1_000 });
   });
 
   it('releases the whole reservation and charges nothing when the work fails', async () => {
-    const key = await accountWithLivePoints(1_000);
-    const failing = charge({ key, operation: 'bank.holders.inquire', unitsMax: 2 }, async () => {
+    const scope = await accountWithLivePoints(1_000);
+    const failing = charge({ scope, operation: 'bank.holders.inquire', unitsMax: 2 }, async () => {
       throw new ApiError('SERVICE_UNAVAILABLE');
     });
     await expect(failing).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
-    expect(await app.platform.points.getBalance(key))
+    expect(await app.platform.points.getBalance(scope))
       .toEqual({ balance: 1_000, reserved: 0, available: 1_000 });
-    await expectLedgerConsistent(app.platform, key.accountId, key.environment);
+    await expectLedgerConsistent(app.platform, scope.accountId, scope.environment);
   });
 
   it('returns 402 PAYMENT_REQUIRED and never runs the work when the balance is low', async () => {
-    const key = await accountWithLivePoints(49);
+    const scope = await accountWithLivePoints(49);
     let ran = false;
-    const refused = charge({ key, operation: 'bank.holders.inquire', unitsMax: 1 }, async () => {
+    const refused = charge({ scope, operation: 'bank.holders.inquire', unitsMax: 1 }, async () => {
       ran = true;
       return { value: null, chargedUnits: 1 };
     });
@@ -67,18 +67,18 @@ describe('charging an operation', () => {
   });
 
   it('refuses to capture more units than were reserved', async () => {
-    const key = await accountWithLivePoints(1_000);
-    const overcharge = charge({ key, operation: 'bank.holders.inquire', unitsMax: 1 },
+    const scope = await accountWithLivePoints(1_000);
+    const overcharge = charge({ scope, operation: 'bank.holders.inquire', unitsMax: 1 },
       async () => ({ value: null, chargedUnits: 2 }));
     await expect(overcharge).rejects.toThrow();
     // The reservation stays open and expires later; the posted balance never moves.
-    expect((await app.platform.points.getBalance(key)).balance).toBe(1_000);
+    expect((await app.platform.points.getBalance(scope)).balance).toBe(1_000);
   });
 
   it('runs free operations without touching the ledger', async () => {
     const free = createCharger(app.platform.points, buildPriceTable('{"bank.holders.inquire": 0}'));
-    const key = await accountWithLivePoints(0);
-    const result = await free({ key, operation: 'bank.holders.inquire', unitsMax: 5 },
+    const scope = await accountWithLivePoints(0);
+    const result = await free({ scope, operation: 'bank.holders.inquire', unitsMax: 5 },
       async () => ({ value: 'free', chargedUnits: 5 }));
     expect(result).toEqual({ value: 'free', settlement: null });
   });

@@ -3,7 +3,8 @@
 // with a ConfigError instead of charging a wrong amount later.
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/config.ts';
-import { buildPriceTable, DEFAULT_PRICES } from '../../../src/platform/points/prices.ts';
+import { DEFAULT_PRICES } from '../../../src/platform/operations.ts';
+import { buildPriceTable } from '../../../src/platform/points/prices.ts';
 
 // Spec §8, row by row, written out here so a change to the defaults must also change this test.
 const SPEC_PRICES = {
