@@ -6,12 +6,12 @@ import {
   createStoreProfiles,
   createStoreProfileSearch,
   type BusinessesService,
-} from './areas/businesses/service.ts';
-import { createSandboxProfileSearch } from './areas/businesses/search.ts';
+} from './areas/businesses/profiles/service.ts';
+import { createSandboxProfileSearch } from './areas/businesses/profiles/search.ts';
 import {
   createRegistrationStatusService,
   type RegistrationStatusService,
-} from './areas/businesses/registration-status.ts';
+} from './areas/businesses/registration-status/service.ts';
 import { createWebhooksService, type WebhooksService } from './areas/webhooks/service.ts';
 import { loadCertificateEncryptionKey } from './areas/issuers/encryption-key.ts';
 import { createIssuersService, type IssuersService } from './areas/issuers/service.ts';
@@ -48,14 +48,14 @@ import {
   createDeliverer,
   deliveryJobDefinition,
   type Deliverer,
-} from './platform/webhooks/delivery-job.ts';
+} from './areas/webhooks/delivery.ts';
 import {
   createDeliveryQueuer,
   createEventRecorder,
   oneAtATime,
-} from './platform/webhooks/events.ts';
+} from './areas/webhooks/recorder.ts';
 import type { RecordEvent, RecordEvents } from './platform/events.ts';
-import { resolveWithSystem, type ResolveHost } from './platform/webhooks/target-policy.ts';
+import { resolveWithSystem, type ResolveHost } from './areas/webhooks/target-policy.ts';
 import { buildServer, type ServerDeps } from './server.ts';
 import { createLiveBanks } from './upstream/banks/live.ts';
 import { createSandboxBanks } from './upstream/banks/sandbox.ts';

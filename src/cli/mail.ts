@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import { readOutbox, type OutboxEntry } from '../platform/mail/outbox.ts';
-import { MAIL_STATUSES, type MailStatus } from '../platform/mail/schema.ts';
+import { MAIL_STATUSES, type MailStatus } from '../platform/mail/tables.ts';
 import { withPlatform } from './admin.ts';
 import { CliError, parseChoice, parsePositiveInteger, printResult } from './output.ts';
 

@@ -13,7 +13,7 @@ import {
   generateProfiles,
   seedFromText,
   type ProfileFileFormat,
-} from '../areas/businesses/generate.ts';
+} from '../areas/businesses/profiles/generate.ts';
 import {
   IMPORT_BATCH_SIZE,
   PROFILE_COLUMNS,
@@ -22,7 +22,7 @@ import {
   validateProfileRecord,
   type RawRecord,
   type ValidProfile,
-} from '../areas/businesses/import.ts';
+} from '../areas/businesses/profiles/import.ts';
 import { withPlatform } from './admin.ts';
 import { CliError, parseChoice, parsePositiveInteger, printResult } from './output.ts';
 

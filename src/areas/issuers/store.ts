@@ -8,7 +8,7 @@ import {
   certificateUploads,
   issuerCertificates,
   issuers,
-} from './schema.ts';
+} from './tables.ts';
 
 // SQL of the issuers area. Every read of an issuer filters by the caller's account and
 // environment; rows of another scope are simply not found.

@@ -1,23 +1,10 @@
-import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
+import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireAuth } from '../../platform/auth.ts';
 import { errorResponses, UNAUTHENTICATED } from '../../platform/errors.ts';
 import type { PointsService } from '../../platform/points/service.ts';
-
-export const PointBalance = Type.Object(
-  {
-    balance: Type.Integer({ description: 'Posted points of the calling key\'s environment.' }),
-    reserved: Type.Integer({ description: 'Points held by requests in progress.' }),
-    available: Type.Integer({ description: 'balance − reserved: what the next call can use.' }),
-  },
-  {
-    $id: 'PointBalance',
-    title: 'PointBalance',
-    description: 'The point balance of the calling key\'s environment.',
-    additionalProperties: false,
-    examples: [{ balance: 1_000_000, reserved: 90, available: 999_910 }],
-  },
-);
-export type PointBalance = Static<typeof PointBalance>;
+import {
+  PointBalance,
+} from './schemas.ts';
 
 type Options = { points: PointsService };
 

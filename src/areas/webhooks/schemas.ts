@@ -5,7 +5,7 @@ import {
   EVENT_TYPES,
   type EventType,
 } from '../../platform/event-catalogue.ts';
-import { DELIVERY_ATTEMPTS_MAX } from '../../platform/webhooks/retry-schedule.ts';
+import { DELIVERY_ATTEMPTS_MAX } from './retry-schedule.ts';
 import { ROTATION_OVERLAP_SECONDS_MAX } from './service.ts';
 
 // Request and response schemas of the webhook management API (docs/webhooks.md).

@@ -4,17 +4,18 @@ import type { Environment } from '../../platform/accounts/keys.ts';
 import type { Db } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { EventData, EventType } from '../../platform/event-catalogue.ts';
-import type { QueueDelivery } from '../../platform/webhooks/events.ts';
-import { DELIVERY_ATTEMPTS_MAX } from '../../platform/webhooks/retry-schedule.ts';
-import { generateSigningSecret } from '../../platform/webhooks/signature.ts';
-import { ENDPOINTS_PER_SCOPE_MAX, type Scope } from '../../platform/webhooks/store.ts';
+import type { QueueDelivery } from './recorder.ts';
+import { DELIVERY_ATTEMPTS_MAX } from './retry-schedule.ts';
+import { generateSigningSecret } from './signature.ts';
+import type { Scope } from '../../platform/scope.ts';
 import {
   checkTargetUrl,
   targetPolicyFor,
-  type ResolveHost,
-} from '../../platform/webhooks/target-policy.ts';
+} from './target-policy.ts';
 import * as store from './store.ts';
+import { ENDPOINTS_PER_SCOPE_MAX } from './store.ts';
 import { decodeCursorTuple, encodeCursor, invalidCursor } from '../../platform/cursor.ts';
+import type { ResolveHost } from '../../platform/outside.ts';
 
 // The webhook management API (docs/webhooks.md): endpoints of the caller's account and
 // environment, their secrets, their delivery log and resends, and the events of the scope.

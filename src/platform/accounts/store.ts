@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../db/connect.ts';
-import { accounts, apiKeys } from '../db/schema.ts';
+import { accounts, apiKeys } from '../db/tables.ts';
 
 export type AccountRow = typeof accounts.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;

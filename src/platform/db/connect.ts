@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import * as schema from './schema.ts';
+import * as schema from './tables.ts';
 import { openEmbeddedDatabase } from './embedded.ts';
 
 export type Db = NodePgDatabase<typeof schema> & { $client: pg.Pool };

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/connect.ts';
-import { idempotencyClaims } from '../db/schema.ts';
+import { idempotencyClaims } from '../db/tables.ts';
 
 export type ClaimKey = { apiKeyId: string; namespace: string; referenceId: string };
 export type ClaimRow = typeof idempotencyClaims.$inferSelect;

@@ -9,7 +9,7 @@ import {
   MAIL_SUBJECT_LENGTH_MAX,
   MAIL_TEXT_LENGTH_MAX,
   type MailStatus,
-} from './schema.ts';
+} from './tables.ts';
 import * as store from './store.ts';
 
 // Queuing a mail is an outbox insert (DESIGN.md § Async work): the row, and with an SMTP server

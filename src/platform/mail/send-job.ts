@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/connect.ts';
 import type { JobDefinition } from '../jobs.ts';
 import { MAIL_QUEUE, type MailJobData } from './outbox.ts';
-import { MAIL_ERROR_LENGTH_MAX } from './schema.ts';
+import { MAIL_ERROR_LENGTH_MAX } from './tables.ts';
 import * as store from './store.ts';
 import type { MailTransport } from './transport.ts';
 

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../db/connect.ts';
-import { mailOutbox, type MailStatus } from './schema.ts';
+import { mailOutbox, type MailStatus } from './tables.ts';
 
 // SQL of the mail outbox. Status changes are conditional on PENDING, so a send job that runs
 // twice (a retry after a crash) finds the mail already settled and changes nothing.

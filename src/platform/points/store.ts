@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { Db, Executor } from '../db/connect.ts';
 import type { Scope } from '../scope.ts';
-import { pointBalances } from '../db/schema.ts';
+import { pointBalances } from '../db/tables.ts';
 
 // SQL of the points ledger. Each money movement is one statement, so it is atomic without an
 // explicit transaction and costs one round trip. Rules and assertions live in service.ts.

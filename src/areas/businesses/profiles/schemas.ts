@@ -1,13 +1,13 @@
-import { Type, type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
-import { requireAuth } from '../../platform/auth.ts';
-import { errorResponses, UNAUTHENTICATED } from '../../platform/errors.ts';
+import { Type, type Static } from '@fastify/type-provider-typebox';
 import {
   BUSINESS_KINDS,
   REGISTRATION_STATUSES,
   TAX_TYPES,
-} from '../../upstream/business-profiles/index.ts';
-import { SANDBOX_CORPORATION } from '../../upstream/business-profiles/sandbox.ts';
-import type { BusinessesService } from './service.ts';
+} from '../../../upstream/business-profiles/index.ts';
+import { SANDBOX_CORPORATION } from '../../../upstream/business-profiles/sandbox.ts';
+
+// The request and response schemas of these routes: one TypeBox schema drives validation,
+// serialization, the types and the OpenAPI document.
 
 // Business profile retrieval, spec §2.1 and §4.1 (docs/business-profiles.md).
 
@@ -17,11 +17,14 @@ const NUMBER_PARAMETER_LENGTH_MAX = 32;
 const SEARCH_LIMIT_MAX = 100;
 const SEARCH_LIMIT_DEFAULT = 20;
 
-const nullable = <T extends ReturnType<typeof Type.String>>(schema: T, description: string) =>
+const nullable = <T extends ReturnType<typeof Type.String>>(
+  schema: T,
+  description: string,
+) =>
   Type.Union([schema, Type.Null()], { description });
 const DateString = Type.String({ format: 'date' });
 
-const Classification = Type.Object(
+export const Classification = Type.Object(
   {
     code: Type.String({ description: 'Classification code.' }),
     name: Type.String({ description: 'Classification name (Korean).' }),
@@ -29,7 +32,7 @@ const Classification = Type.Object(
   { title: 'Classification', additionalProperties: false },
 );
 
-const FormerName = Type.Object(
+export const FormerName = Type.Object(
   {
     name: Type.String({ description: 'Former business name.' }),
     changedOn: nullable(DateString, 'Date the new name first appeared in public filings; may ' +
@@ -48,7 +51,7 @@ const Address = Type.Object(
   { title: 'Address', additionalProperties: false },
 );
 
-const Contact = Type.Object(
+export const Contact = Type.Object(
   {
     phone: nullable(Type.String(), 'Main phone number, hyphen-formatted.'),
     email: nullable(Type.String(), 'Main email address.'),
@@ -74,7 +77,7 @@ const Industry = Type.Object(
     additionalProperties: false },
 );
 
-const Registration = Type.Object(
+export const Registration = Type.Object(
   {
     status: Type.Enum(REGISTRATION_STATUSES, {
       description: 'Registration state (spec §3). `UNKNOWN` is any other state.',
@@ -134,7 +137,7 @@ export const BusinessProfile = Type.Object(
 );
 export type BusinessProfile = Static<typeof BusinessProfile>;
 
-const ProfileParams = Type.Object(
+export const ProfileParams = Type.Object(
   {
     businessRegistrationNumber: Type.String({
       maxLength: NUMBER_PARAMETER_LENGTH_MAX,
@@ -145,7 +148,7 @@ const ProfileParams = Type.Object(
   { additionalProperties: false },
 );
 
-const RETRIEVE_DESCRIPTION =
+export const RETRIEVE_DESCRIPTION =
   'Retrieves the profile of one business. A number that is not ten digits once hyphens are ' +
   'removed is 400 INVALID_REQUEST; a checksum mismatch is 400 ' +
   'INVALID_BUSINESS_REGISTRATION_NUMBER; with a test key, a number outside the sandbox list of ' +
@@ -153,7 +156,7 @@ const RETRIEVE_DESCRIPTION =
   'per minute per key. A number with no profile is 404 NOT_FOUND. Charge: 90 points per ' +
   'successful retrieval; nothing for any other response.';
 
-const SearchQuery = Type.Object(
+export const SearchQuery = Type.Object(
   {
     query: Type.String({
       minLength: 1,
@@ -180,7 +183,7 @@ const SearchQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const SearchPage = Type.Object(
+export const SearchPage = Type.Object(
   {
     results: Type.Array(BusinessProfile, {
       description: 'Matching profiles, best first: an exact number, then number prefixes, then ' +
@@ -197,7 +200,7 @@ const SearchPage = Type.Object(
   },
 );
 
-const SEARCH_DESCRIPTION =
+export const SEARCH_DESCRIPTION =
   'Searches business profiles by business name, representative name, or business registration ' +
   'number (a full number or a prefix, hyphens allowed). Results are ranked — the exact number ' +
   'first, then number prefixes, then names by trigram similarity, ties by number — and paged ' +
@@ -207,64 +210,3 @@ const SEARCH_DESCRIPTION =
   '400 INVALID_REQUEST. ' +
   'Charge: 9 points per result returned (an empty page is free); 9 × limit points must be ' +
   'available while the search runs.';
-
-type Options = { businesses: BusinessesService };
-
-export const registerBusinessRoutes: FastifyPluginAsyncTypebox<Options> = async (
-  app,
-  { businesses },
-) => {
-  // The search route has no path parameter, so the number check of retrieval below never runs
-  // for it.
-  app.get('/businessProfiles', {
-    config: { operation: 'businesses.profiles.search' },
-    schema: {
-      operationId: 'searchBusinessProfiles',
-      tags: ['Business profiles'],
-      summary: 'Search business profiles',
-      description: SEARCH_DESCRIPTION,
-      querystring: SearchQuery,
-      response: {
-        200: SearchPage,
-        ...errorResponses(UNAUTHENTICATED, 'INVALID_REQUEST', 'PAYMENT_REQUIRED',
-          'AVAILABLE_POINTS_INSUFFICIENT', 'RATE_LIMITED', 'INTERNAL_SERVER_ERROR',
-          'SERVICE_UNAVAILABLE'),
-      },
-    },
-  }, async (request) => {
-    const { accountId, environment } = requireAuth(request);
-    const { query, limit, cursor } = request.query;
-    return businesses.searchProfiles({ caller: { accountId, environment }, query, limit, cursor });
-  });
-
-  app.get('/businessProfiles/:businessRegistrationNumber', {
-    config: { operation: 'businesses.profiles.retrieve' },
-    schema: {
-      operationId: 'retrieveBusinessProfile',
-      tags: ['Business profiles'],
-      summary: 'Retrieve a business profile',
-      description: RETRIEVE_DESCRIPTION,
-      params: ProfileParams,
-      response: {
-        200: BusinessProfile,
-        ...errorResponses(UNAUTHENTICATED, 'INVALID_REQUEST',
-          'INVALID_BUSINESS_REGISTRATION_NUMBER', 'PAYMENT_REQUIRED', 'NOT_FOUND',
-          'AVAILABLE_POINTS_INSUFFICIENT', 'RATE_LIMITED', 'INTERNAL_SERVER_ERROR',
-          'LOOKUP_UNAVAILABLE', 'SERVICE_UNAVAILABLE'),
-      },
-    },
-    // Spec §4.1 lists the number's 400s before 429, and the rate limit runs as the /v1
-    // preHandler: checking here, after authentication and before it, keeps refused numbers
-    // from being counted. The path parameter is raw text at this point.
-    preValidation: async (request) => {
-      const { businessRegistrationNumber = '' } = request.params as Record<string, string>;
-      const { environment } = requireAuth(request);
-      businesses.checkNumber({ environment, businessRegistrationNumber });
-    },
-  }, async (request) => {
-    const { accountId, environment } = requireAuth(request);
-    const caller = { accountId, environment };
-    const { businessRegistrationNumber } = request.params;
-    return businesses.retrieveProfile({ caller, businessRegistrationNumber });
-  });
-};

@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
 import Value from 'typebox/value';
 import { newId } from '../../domain/ids.ts';
-import type { Executor } from '../db/connect.ts';
-import type { StageJob, StageJobs } from '../jobs.ts';
-import { EVENT_CATALOGUE } from '../event-catalogue.ts';
-import type { RecordEvent, RecordEvents } from '../events.ts';
+import type { Executor } from '../../platform/db/connect.ts';
+import type { StageJob, StageJobs } from '../../platform/jobs.ts';
+import { EVENT_CATALOGUE } from '../../platform/event-catalogue.ts';
+import type { RecordEvent, RecordEvents } from '../../platform/events.ts';
 import {
   ENDPOINTS_PER_SCOPE_MAX,
   findSubscribedEndpoints,
   insertDeliveries,
   insertEvents,
-  type Scope,
 } from './store.ts';
+import type { Scope } from '../../platform/scope.ts';
 
 // Recording an event is the transactional outbox of webhooks (DESIGN.md § Async work): the
 // event row, one delivery row per subscribed endpoint and one job per delivery are written in

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { Executor } from '../../platform/db/connect.ts';
-import { businessProfiles } from '../../platform/db/schema.ts';
+import type { Executor } from '../../../platform/db/connect.ts';
+import { businessProfiles } from '../tables.ts';
 
 // Registration checks stored back into the profile store (docs/registration-status.md § Stored
 // back): the registration and taxation columns of business_profiles.

@@ -1,11 +1,11 @@
-import { decodeCursorTuple, encodeCursor, invalidCursor } from '../../platform/cursor.ts';
-import { ApiError } from '../../platform/errors.ts';
-import type { BusinessProfile } from '../../upstream/business-profiles/index.ts';
+import { decodeCursorTuple, encodeCursor, invalidCursor } from '../../../platform/cursor.ts';
+import { ApiError } from '../../../platform/errors.ts';
+import type { BusinessProfile } from '../../../upstream/business-profiles/index.ts';
 import {
   SANDBOX_CORPORATION,
   SANDBOX_NEVER_CHECKED,
   SANDBOX_SOLE_PROPRIETOR,
-} from '../../upstream/business-profiles/sandbox.ts';
+} from '../../../upstream/business-profiles/sandbox.ts';
 import type { SearchProfileRowsOptions, SearchRankKey } from './store.ts';
 
 // Profile search (docs/business-profiles.md § Search): query parsing, the opaque cursor, and the

@@ -1,7 +1,8 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
-import type { Environment } from '../accounts/keys.ts';
+import type { Environment } from '../../platform/accounts/keys.ts';
+import type { ResolveHost } from '../../platform/outside.ts';
 
 // Where webhooks may be sent (docs/webhooks.md § Allowed URLs). A webhook makes our server send
 // a request to an address the client chose, so an address inside our own network (loopback,
@@ -19,11 +20,6 @@ export type TargetPolicy = {
   // receivers live on the same private network (WEBHOOK_PRIVATE_TARGETS_ALLOWED).
   privateAllowed: boolean;
 };
-
-export type ResolveHost = (hostname: string) => Promise<dns.LookupAddress[]>;
-
-export const resolveWithSystem: ResolveHost = (hostname) =>
-  dns.promises.lookup(hostname, { all: true, verbatim: true });
 
 // Test keys may target the developer's own machine over plain http; live keys need https and a
 // public address. Self-hosted setups may allow private addresses for every key.

@@ -6,9 +6,9 @@ import {
   guardedLookup,
   hostOf,
   TargetRefusedError,
-  type ResolveHost,
   type TargetPolicy,
 } from './target-policy.ts';
+import type { ResolveHost } from '../../platform/outside.ts';
 
 // One HTTP attempt of one delivery: POST the signed body, never follow a redirect, and report
 // what happened. Only 2xx within the timeout is success. The response body is read and thrown

@@ -1,4 +1,4 @@
-import { businessRegistrationCheckDigit } from '../../domain/business-registration-number.ts';
+import { businessRegistrationCheckDigit } from '../../../domain/business-registration-number.ts';
 import { PROFILE_COLUMNS, type ProfileColumn } from './import.ts';
 
 // `etax generate profiles`: a deterministic synthetic profile data set in the columns of

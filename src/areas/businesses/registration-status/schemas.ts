@@ -1,13 +1,14 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { requireAuth } from '../../platform/auth.ts';
-import { errorResponses, UNAUTHENTICATED } from '../../platform/errors.ts';
-import { REGISTRATION_STATUSES, TAX_TYPES } from '../../upstream/business-profiles/index.ts';
-import { NUMBERS_PER_CALL_MAX } from '../../upstream/tax-authority/index.ts';
+import { Type } from '@fastify/type-provider-typebox';
+import { errorResponses, UNAUTHENTICATED } from '../../../platform/errors.ts';
+import { REGISTRATION_STATUSES, TAX_TYPES } from '../../../upstream/business-profiles/index.ts';
+import { NUMBERS_PER_CALL_MAX } from '../../../upstream/tax-authority/index.ts';
 import {
   SANDBOX_CLOSED_ON,
   SANDBOX_STATUS_NUMBERS,
-} from '../../upstream/tax-authority/sandbox.ts';
-import type { RegistrationStatusService } from './registration-status.ts';
+} from '../../../upstream/tax-authority/sandbox.ts';
+
+// The request and response schemas of these routes: one TypeBox schema drives validation,
+// serialization, the types and the OpenAPI document.
 
 // Business registration status, spec §1, §3 and §8 (docs/registration-status.md).
 
@@ -72,7 +73,7 @@ export const RegistrationStatusResult = Type.Object(
   },
 );
 
-const BulkBody = Type.Object(
+export const BulkBody = Type.Object(
   {
     businessRegistrationNumbers: Type.Array(NumberInput, {
       minItems: 1,
@@ -90,7 +91,7 @@ const BulkBody = Type.Object(
   },
 );
 
-const BulkResults = Type.Object(
+export const BulkResults = Type.Object(
   {
     results: Type.Array(RegistrationStatusResult, {
       minItems: 1,
@@ -105,72 +106,29 @@ const BulkResults = Type.Object(
   },
 );
 
-const Params = Type.Object({ businessRegistrationNumber: NumberInput }, {
+export const Params = Type.Object({ businessRegistrationNumber: NumberInput }, {
   additionalProperties: false,
 });
 
-const COMMON_DESCRIPTION =
+export const COMMON_DESCRIPTION =
   ' A communication failure with the tax authority is 503 LOOKUP_UNAVAILABLE (never `UNKNOWN`) ' +
   'and charges nothing. With a live key, each result is also stored as the registration and ' +
   'taxation of the business profile when one exists. Test keys use the sandbox numbers of ' +
   'docs/sandbox.md.';
 
-const BULK_DESCRIPTION =
+export const BULK_DESCRIPTION =
   'Checks the registration state and tax type of 1 to 100 numbers at call time, in one call to ' +
   'the tax authority. The response has one item per number, in the order sent. A number that ' +
   'is not ten digits once hyphens are removed is 400 INVALID_REQUEST and a checksum mismatch ' +
   '400 INVALID_BUSINESS_REGISTRATION_NUMBER, for the whole request (the message names the ' +
   'index). Charge: 10 points per distinct number whose status is returned.' + COMMON_DESCRIPTION;
 
-const SINGLE_DESCRIPTION =
+export const SINGLE_DESCRIPTION =
   'Checks the registration state and tax type of one number at call time. A number that is ' +
   'not ten digits once hyphens are removed is 400 INVALID_REQUEST; a checksum mismatch is 400 ' +
   'INVALID_BUSINESS_REGISTRATION_NUMBER. An unregistered number is 200 with `NOT_REGISTERED`. ' +
   'Charge: 10 points when the status is returned.' + COMMON_DESCRIPTION;
 
-const ERRORS = errorResponses(UNAUTHENTICATED, 'INVALID_REQUEST',
+export const ERRORS = errorResponses(UNAUTHENTICATED, 'INVALID_REQUEST',
   'INVALID_BUSINESS_REGISTRATION_NUMBER', 'PAYMENT_REQUIRED', 'AVAILABLE_POINTS_INSUFFICIENT',
   'RATE_LIMITED', 'INTERNAL_SERVER_ERROR', 'LOOKUP_UNAVAILABLE', 'SERVICE_UNAVAILABLE');
-
-type Options = { registrationStatuses: RegistrationStatusService };
-
-export const registerRegistrationStatusRoutes: FastifyPluginAsyncTypebox<Options> = async (
-  app,
-  { registrationStatuses },
-) => {
-  app.post('/businessRegistrationStatuses::bulkInquire', {
-    config: { operation: 'businesses.registrationStatus.bulkInquire' },
-    schema: {
-      operationId: 'bulkInquireBusinessRegistrationStatuses',
-      tags: ['Business registration status'],
-      summary: 'Check the registration status of up to 100 businesses',
-      description: BULK_DESCRIPTION,
-      body: BulkBody,
-      response: { 200: BulkResults, ...ERRORS },
-    },
-  }, async (request) => {
-    const { accountId, environment } = requireAuth(request);
-    return registrationStatuses.inquireStatuses({
-      caller: { accountId, environment },
-      businessRegistrationNumbers: request.body.businessRegistrationNumbers,
-    });
-  });
-
-  app.get('/businessRegistrationStatuses/:businessRegistrationNumber', {
-    config: { operation: 'businesses.registrationStatus.inquire' },
-    schema: {
-      operationId: 'retrieveBusinessRegistrationStatus',
-      tags: ['Business registration status'],
-      summary: 'Check the registration status of one business',
-      description: SINGLE_DESCRIPTION,
-      params: Params,
-      response: { 200: RegistrationStatusResult, ...ERRORS },
-    },
-  }, async (request) => {
-    const { accountId, environment } = requireAuth(request);
-    return registrationStatuses.inquireStatus({
-      caller: { accountId, environment },
-      businessRegistrationNumber: request.params.businessRegistrationNumber,
-    });
-  });
-};

@@ -2,18 +2,18 @@ import assert from 'node:assert/strict';
 import {
   hasValidChecksum,
   normalizeBusinessRegistrationNumber,
-} from '../../domain/business-registration-number.ts';
-import type { Environment } from '../../platform/accounts/keys.ts';
-import type { Executor } from '../../platform/db/connect.ts';
-import { ApiError } from '../../platform/errors.ts';
-import type { Charger } from '../../platform/points/charge.ts';
-import type { Scope } from '../../platform/scope.ts';
+} from '../../../domain/business-registration-number.ts';
+import type { Environment } from '../../../platform/accounts/keys.ts';
+import type { Executor } from '../../../platform/db/connect.ts';
+import { ApiError } from '../../../platform/errors.ts';
+import type { Charger } from '../../../platform/points/charge.ts';
+import type { Scope } from '../../../platform/scope.ts';
 import {
   unavailableOnAbort,
   type StatusOfNumber,
   type TaxAuthority,
-} from '../../upstream/tax-authority/index.ts';
-import { storeRegistrationChecks } from './registration-store.ts';
+} from '../../../upstream/tax-authority/index.ts';
+import { storeRegistrationChecks } from './store.ts';
 
 // Business registration status, spec §1, §3 and §8 (docs/registration-status.md). The phases of
 // one request:

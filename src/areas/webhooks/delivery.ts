@@ -1,9 +1,8 @@
 import type { Logger } from 'pino';
-import type { Environment } from '../accounts/keys.ts';
-import type { Db } from '../db/connect.ts';
-import type { JobDefinition } from '../jobs.ts';
+import type { Environment } from '../../platform/accounts/keys.ts';
+import type { Db } from '../../platform/db/connect.ts';
 import { attemptDelivery, createDeliveryAgent, type AttemptOutcome } from './deliver.ts';
-import { DELIVERY_QUEUE, type DeliveryJobData, type QueueDelivery } from './events.ts';
+import type { DeliveryJobData, QueueDelivery } from './recorder.ts';
 import { nextAttemptAt } from './retry-schedule.ts';
 import { SIGNATURE_HEADER, signatureHeader } from './signature.ts';
 import {
@@ -13,7 +12,8 @@ import {
   lockDeliveryForAttempt,
   updateDeliveryAfterAttempt,
 } from './store.ts';
-import { targetPolicyFor, type ResolveHost } from './target-policy.ts';
+import { targetPolicyFor } from './target-policy.ts';
+import type { ResolveHost } from '../../platform/outside.ts';
 
 // The delivery worker (docs/webhooks.md § Delivery): one job is one attempt of one delivery.
 // It sends the event, records the attempt and, in the same transaction, either completes the
@@ -152,38 +152,3 @@ export function createDeliverer(deps: DelivererDeps) {
 }
 
 export type Deliverer = ReturnType<typeof createDeliverer>;
-
-// pg-boss retries only a job whose worker failed or died mid-attempt; the retry schedule of
-// failed HTTP attempts is ours. A job may stay active for the HTTP timeout plus a minute of
-// database work before pg-boss takes it back.
-const JOB_RETRY_LIMIT = 5;
-const JOB_RETRY_DELAY_SECONDS = 60;
-const JOB_EXPIRY_MARGIN_SECONDS = 60;
-// Attempts one worker sends at once; bounded so one process never opens hundreds of sockets.
-const DELIVERY_BATCH_SIZE = 10;
-// A new event reaches its receivers within about a second.
-const DELIVERY_POLLING_INTERVAL_SECONDS = 1;
-
-export function deliveryJobDefinition(
-  deliverer: Deliverer,
-  timeoutMs: number,
-): JobDefinition<DeliveryJobData> {
-  return {
-    queue: DELIVERY_QUEUE,
-    options: {
-      policy: 'standard',
-      retryLimit: JOB_RETRY_LIMIT,
-      retryDelay: JOB_RETRY_DELAY_SECONDS,
-      retryBackoff: true,
-      expireInSeconds: Math.ceil(timeoutMs / 1000) + JOB_EXPIRY_MARGIN_SECONDS,
-    },
-    batchSize: DELIVERY_BATCH_SIZE,
-    pollingIntervalSeconds: DELIVERY_POLLING_INTERVAL_SECONDS,
-    async work(jobs) {
-      const results = await Promise.allSettled(jobs.map((job) => deliverer.runAttempt(job.data)));
-      const failures = results.filter((result) => result.status === 'rejected');
-      // The whole batch is retried; attempts already recorded are skipped on the rerun.
-      if (failures.length > 0) throw new AggregateError(failures.map((failure) => failure.reason));
-    },
-  };
-}

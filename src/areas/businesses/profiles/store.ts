@@ -1,6 +1,6 @@
 import { asc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
-import type { Db, Executor } from '../../platform/db/connect.ts';
-import { businessFormerNames, businessProfiles } from '../../platform/db/schema.ts';
+import type { Db, Executor } from '../../../platform/db/connect.ts';
+import { businessFormerNames, businessProfiles } from '../tables.ts';
 
 // The business profile store (docs/business-profiles.md § Store): the profile source of live
 // keys. Drizzle, except the search (SEARCH_SQL); the service turns rows into the spec §2.1

@@ -1,14 +1,14 @@
 import {
   hasValidChecksum,
   normalizeBusinessRegistrationNumber,
-} from '../../domain/business-registration-number.ts';
-import { findKsicSection, KSIC_SUB_SUBCLASS_PATTERN } from '../../domain/ksic.ts';
-import type { Db } from '../../platform/db/connect.ts';
+} from '../../../domain/business-registration-number.ts';
+import { findKsicSection, KSIC_SUB_SUBCLASS_PATTERN } from '../../../domain/ksic.ts';
+import type { Db } from '../../../platform/db/connect.ts';
 import {
   BUSINESS_KINDS,
   REGISTRATION_STATUSES,
   TAX_TYPES,
-} from '../../upstream/business-profiles/index.ts';
+} from '../../../upstream/business-profiles/index.ts';
 import {
   FORMER_NAMES_PER_PROFILE_MAX,
   upsertProfileRows,

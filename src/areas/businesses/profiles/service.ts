@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import {
   hasValidChecksum,
   normalizeBusinessRegistrationNumber,
-} from '../../domain/business-registration-number.ts';
-import { findKsicSection } from '../../domain/ksic.ts';
-import type { Environment } from '../../platform/accounts/keys.ts';
-import type { Db, Executor } from '../../platform/db/connect.ts';
-import { ApiError } from '../../platform/errors.ts';
-import type { Charger } from '../../platform/points/charge.ts';
-import type { Scope } from '../../platform/scope.ts';
+} from '../../../domain/business-registration-number.ts';
+import { findKsicSection } from '../../../domain/ksic.ts';
+import type { Environment } from '../../../platform/accounts/keys.ts';
+import type { Db, Executor } from '../../../platform/db/connect.ts';
+import { ApiError } from '../../../platform/errors.ts';
+import type { Charger } from '../../../platform/points/charge.ts';
+import type { Scope } from '../../../platform/scope.ts';
 import type {
   BusinessKind,
   BusinessProfile,
@@ -16,8 +16,8 @@ import type {
   ProfileSource,
   RegistrationStatus,
   TaxType,
-} from '../../upstream/business-profiles/index.ts';
-import { isSandboxBusinessNumber } from '../../upstream/business-profiles/sandbox.ts';
+} from '../../../upstream/business-profiles/index.ts';
+import { isSandboxBusinessNumber } from '../../../upstream/business-profiles/sandbox.ts';
 import {
   decodeSearchCursor,
   encodeSearchCursor,

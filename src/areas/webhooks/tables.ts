@@ -10,7 +10,7 @@ import {
   primaryKey,
   text,
 } from 'drizzle-orm/pg-core';
-import { createdAt, timestampTz } from '../db/columns.ts';
+import { createdAt, timestampTz } from '../../platform/db/columns.ts';
 
 // Webhook tables (docs/webhooks.md). Endpoints and events belong to one account and one
 // environment; a delivery is one event sent to one endpoint, retried as attempts. Lists page by

@@ -1,0 +1,73 @@
+import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { requireAuth } from '../../../platform/auth.ts';
+import { errorResponses, UNAUTHENTICATED } from '../../../platform/errors.ts';
+import type { BusinessesService } from './service.ts';
+import {
+  BusinessProfile,
+  ProfileParams,
+  RETRIEVE_DESCRIPTION,
+  SEARCH_DESCRIPTION,
+  SearchPage,
+  SearchQuery,
+} from './schemas.ts';
+
+type Options = { businesses: BusinessesService };
+
+export const registerBusinessRoutes: FastifyPluginAsyncTypebox<Options> = async (
+  app,
+  { businesses },
+) => {
+  // The search route has no path parameter, so the number check of retrieval below never runs
+  // for it.
+  app.get('/businessProfiles', {
+    config: { operation: 'businesses.profiles.search' },
+    schema: {
+      operationId: 'searchBusinessProfiles',
+      tags: ['Business profiles'],
+      summary: 'Search business profiles',
+      description: SEARCH_DESCRIPTION,
+      querystring: SearchQuery,
+      response: {
+        200: SearchPage,
+        ...errorResponses(UNAUTHENTICATED, 'INVALID_REQUEST', 'PAYMENT_REQUIRED',
+          'AVAILABLE_POINTS_INSUFFICIENT', 'RATE_LIMITED', 'INTERNAL_SERVER_ERROR',
+          'SERVICE_UNAVAILABLE'),
+      },
+    },
+  }, async (request) => {
+    const { accountId, environment } = requireAuth(request);
+    const { query, limit, cursor } = request.query;
+    return businesses.searchProfiles({ caller: { accountId, environment }, query, limit, cursor });
+  });
+
+  app.get('/businessProfiles/:businessRegistrationNumber', {
+    config: { operation: 'businesses.profiles.retrieve' },
+    schema: {
+      operationId: 'retrieveBusinessProfile',
+      tags: ['Business profiles'],
+      summary: 'Retrieve a business profile',
+      description: RETRIEVE_DESCRIPTION,
+      params: ProfileParams,
+      response: {
+        200: BusinessProfile,
+        ...errorResponses(UNAUTHENTICATED, 'INVALID_REQUEST',
+          'INVALID_BUSINESS_REGISTRATION_NUMBER', 'PAYMENT_REQUIRED', 'NOT_FOUND',
+          'AVAILABLE_POINTS_INSUFFICIENT', 'RATE_LIMITED', 'INTERNAL_SERVER_ERROR',
+          'LOOKUP_UNAVAILABLE', 'SERVICE_UNAVAILABLE'),
+      },
+    },
+    // Spec §4.1 lists the number's 400s before 429, and the rate limit runs as the /v1
+    // preHandler: checking here, after authentication and before it, keeps refused numbers
+    // from being counted. The path parameter is raw text at this point.
+    preValidation: async (request) => {
+      const { businessRegistrationNumber = '' } = request.params as Record<string, string>;
+      const { environment } = requireAuth(request);
+      businesses.checkNumber({ environment, businessRegistrationNumber });
+    },
+  }, async (request) => {
+    const { accountId, environment } = requireAuth(request);
+    const caller = { accountId, environment };
+    const { businessRegistrationNumber } = request.params;
+    return businesses.retrieveProfile({ caller, businessRegistrationNumber });
+  });
+};

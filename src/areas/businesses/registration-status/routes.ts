@@ -1,0 +1,55 @@
+import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { requireAuth } from '../../../platform/auth.ts';
+import type { RegistrationStatusService } from './service.ts';
+import {
+  BULK_DESCRIPTION,
+  BulkBody,
+  BulkResults,
+  ERRORS,
+  Params,
+  RegistrationStatusResult,
+  SINGLE_DESCRIPTION,
+} from './schemas.ts';
+
+type Options = { registrationStatuses: RegistrationStatusService };
+
+export const registerRegistrationStatusRoutes: FastifyPluginAsyncTypebox<Options> = async (
+  app,
+  { registrationStatuses },
+) => {
+  app.post('/businessRegistrationStatuses::bulkInquire', {
+    config: { operation: 'businesses.registrationStatus.bulkInquire' },
+    schema: {
+      operationId: 'bulkInquireBusinessRegistrationStatuses',
+      tags: ['Business registration status'],
+      summary: 'Check the registration status of up to 100 businesses',
+      description: BULK_DESCRIPTION,
+      body: BulkBody,
+      response: { 200: BulkResults, ...ERRORS },
+    },
+  }, async (request) => {
+    const { accountId, environment } = requireAuth(request);
+    return registrationStatuses.inquireStatuses({
+      caller: { accountId, environment },
+      businessRegistrationNumbers: request.body.businessRegistrationNumbers,
+    });
+  });
+
+  app.get('/businessRegistrationStatuses/:businessRegistrationNumber', {
+    config: { operation: 'businesses.registrationStatus.inquire' },
+    schema: {
+      operationId: 'retrieveBusinessRegistrationStatus',
+      tags: ['Business registration status'],
+      summary: 'Check the registration status of one business',
+      description: SINGLE_DESCRIPTION,
+      params: Params,
+      response: { 200: RegistrationStatusResult, ...ERRORS },
+    },
+  }, async (request) => {
+    const { accountId, environment } = requireAuth(request);
+    return registrationStatuses.inquireStatus({
+      caller: { accountId, environment },
+      businessRegistrationNumber: request.params.businessRegistrationNumber,
+    });
+  });
+};

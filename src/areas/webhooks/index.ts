@@ -1,0 +1,61 @@
+import type { RecordEvent, RecordEvents } from '../../platform/events.ts';
+import type { AreaModule } from '../../platform/module.ts';
+import type { Platform } from '../../platform/platform.ts';
+import { createDeliverer, type Deliverer } from './delivery.ts';
+import { deliveryJobDefinition } from './jobs.ts';
+import { createDeliveryQueuer, createEventRecorder, oneAtATime } from './recorder.ts';
+import { registerWebhookRoutes } from './routes.ts';
+import { createWebhooksService, type WebhooksService } from './service.ts';
+
+// Webhooks (docs/webhooks.md): endpoints an account registers, the events of its scope, and the
+// signed delivery of every event to every subscribed endpoint, retried on a schedule.
+//
+//   routes.ts, schemas.ts, service.ts   the management API: endpoints, events, deliveries
+//   recorder.ts                         the outbox other areas write events into
+//   delivery.ts, deliver.ts, jobs.ts    the delivery worker: one job is one attempt
+//   signature.ts, verify.ts             the signature header, and how receivers check it
+//   retry-schedule.ts, target-policy.ts when to retry, and where deliveries may go
+//   store.ts, tables.ts                 every statement on the webhook tables, and the tables
+//
+// Other areas take only recordEvent / recordEvents (src/platform/events.ts) from this module.
+
+export type WebhooksModule = AreaModule & {
+  service: WebhooksService;
+  recordEvent: RecordEvent;
+  recordEvents: RecordEvents;
+  // The delivery worker, whose attempts the jobs run.
+  deliverer: Deliverer;
+};
+
+export function createWebhooksModule(platform: Platform): WebhooksModule {
+  const { config, database, jobs, outside, log } = platform;
+  // One delivery queuer serves the resend operation and the worker's retries; the recorder
+  // stages the first attempts of new events itself, all in one statement.
+  const queueDelivery = createDeliveryQueuer(jobs.stage);
+  const recordEvents = createEventRecorder(jobs.stageMany);
+  const privateTargetsAllowed = config.WEBHOOK_PRIVATE_TARGETS_ALLOWED;
+  const service = createWebhooksService({
+    db: database.db, queueDelivery, resolveHost: outside.resolveHost, privateTargetsAllowed,
+  });
+  const deliverer = createDeliverer({
+    db: database.db,
+    queueDelivery,
+    timeoutMs: config.WEBHOOK_DELIVERY_TIMEOUT_MS,
+    privateTargetsAllowed,
+    resolveHost: outside.resolveHost,
+    now: outside.now,
+    random: outside.random,
+    log,
+  });
+  return {
+    name: 'webhooks',
+    routes: async (v1) => v1.register(registerWebhookRoutes, { webhooks: service }),
+    jobs: [deliveryJobDefinition(deliverer, config.WEBHOOK_DELIVERY_TIMEOUT_MS)] as
+      AreaModule['jobs'],
+    service,
+    recordEvent: oneAtATime(recordEvents),
+    recordEvents,
+    deliverer,
+    close: () => deliverer.close(),
+  };
+}
