@@ -13,7 +13,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { openPlatform } from '../src/app.ts';
+import { systemOutside } from '../src/platform/outside.ts';
+import { openPlatform } from '../src/platform/platform.ts';
 import { loadConfig } from '../src/config.ts';
 import {
   freePort,
@@ -219,7 +220,8 @@ async function seedKeys(env: Record<string, string>, keyCount: number): Promise<
     LOG_LEVEL: 'warn',
     TEST_SIGNUP_POINTS: String(BENCH_SIGNUP_POINTS),
   });
-  const platform = await openPlatform(config, pino({ level: 'warn' }, pino.destination(2)));
+  const platform = await openPlatform(config,
+    systemOutside({ logDestination: pino.destination(2) }));
   try {
     const seeded: SeededKeys = { keys: [], liveKeys: [] };
     for (let index = 0; index < keyCount; index += 1) {

@@ -1,8 +1,9 @@
 import pino from 'pino';
-import { openPlatform, type Platform } from '../app.ts';
 import type { Config } from '../config.ts';
 import { ENVIRONMENTS, PLANS, type Environment } from '../platform/accounts/keys.ts';
 import { AccountNotFoundError } from '../platform/accounts/service.ts';
+import { systemOutside } from '../platform/outside.ts';
+import { openPlatform, type Platform } from '../platform/platform.ts';
 import { CliError, parseChoice, parsePositiveInteger, printResult } from './output.ts';
 
 // Administrative CLI commands. Each opens the platform (database, migrations), does one thing
@@ -11,8 +12,8 @@ import { CliError, parseChoice, parsePositiveInteger, printResult } from './outp
 export async function withPlatform<T>(config: Config, work: (platform: Platform) => Promise<T>) {
   // Logs go to stderr so --json output on stdout stays machine-readable.
   const level = config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL;
-  const log = pino({ level }, pino.destination(2));
-  const platform = await openPlatform(config, log);
+  const platform = await openPlatform({ ...config, LOG_LEVEL: level } as Config,
+    systemOutside({ logDestination: pino.destination(2) }));
   try {
     return await work(platform);
   } catch (error) {

@@ -1,7 +1,14 @@
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pino from 'pino';
+import { createAreaModules } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import type { AreaModule } from '../platform/module.ts';
+import { systemOutside } from '../platform/outside.ts';
+import type { Platform } from '../platform/platform.ts';
+import { buildPriceTable } from '../platform/points/prices.ts';
 import { buildServer } from '../server.ts';
 import { CliError } from './output.ts';
 
@@ -10,31 +17,58 @@ export const OPENAPI_FILE = path.resolve(
   '../../openapi/openapi.json',
 );
 
-function unavailable(): never {
+// Anything a module would call: every property is another such thing, and calling one throws.
+// Modules only keep references while they are built, so a server built over this platform has
+// every route and schema of the real one and fails only if a request reaches a service.
+const unavailable: never = new Proxy(() => {}, {
+  get: (_target, property) => (property === 'then' ? undefined : unavailable),
+  apply: () => {
+    throw new Error('not available on a server built for its route schemas only');
+  },
+}) as never;
+
+// The hooks the server installs for every /v1 request (Fastify binds them as it boots).
+async function unavailableRequest(): Promise<never> {
   throw new Error('not available on a server built for its route schemas only');
 }
 
+// The settings a module reads while it is built; the key is never used to seal anything.
+const SCHEMA_ONLY_CONFIG = loadConfig({
+  LOG_LEVEL: 'silent',
+  CERTIFICATE_ENCRYPTION_KEY: Buffer.alloc(32).toString('base64'),
+});
+
+function schemaOnlyPlatform(): Platform {
+  return {
+    config: SCHEMA_ONLY_CONFIG,
+    log: pino({ level: 'silent' }),
+    outside: systemOutside(),
+    database: { db: unavailable, pool: unavailable, relaxedPool: unavailable, url: '',
+      embedded: false, created: false, close: async () => {} },
+    accounts: unavailable,
+    points: unavailable,
+    prices: buildPriceTable('{}'),
+    charge: unavailable,
+    jobs: unavailable,
+    queueMail: unavailable,
+    jobDefinitions: [],
+    close: async () => {},
+  };
+}
+
 // A server for what depends only on the route schemas (the OpenAPI document, the route contract
-// checked at boot), built without a database: its services are never called, and each throws.
-export function buildSchemaOnlyServer(extraRoutes?: FastifyPluginAsync): Promise<FastifyInstance> {
+// checked at boot), built from the same module list as the real one, without a database.
+export async function buildSchemaOnlyServer(
+  extraModule?: AreaModule,
+): Promise<FastifyInstance> {
+  const { list } = await createAreaModules(schemaOnlyPlatform());
   return buildServer({
     logger: false,
-    bodyLimitBytes: 1_048_576,
+    bodyLimitBytes: SCHEMA_ONLY_CONFIG.BODY_LIMIT_BYTES,
     publicBaseUrl: 'http://localhost:8080',
-    keys: { resolveHeader: unavailable, forget: unavailable },
-    rateLimiter: { policyFor: unavailable, hook: unavailable, close: async () => {} },
-    points: new Proxy({}, { get: unavailable }) as never,
-    bank: { inquireHolders: unavailable, inquireHolder: unavailable },
-    businesses: {
-      checkNumber: unavailable, retrieveProfile: unavailable, searchProfiles: unavailable,
-    },
-    registrationStatuses: { inquireStatuses: unavailable, inquireStatus: unavailable },
-    webhooks: new Proxy({}, { get: unavailable }) as never,
-    issuers: new Proxy({}, { get: unavailable }) as never,
-    taxInvoices: new Proxy({}, { get: unavailable }) as never,
-    reverseIssuance: new Proxy({}, { get: unavailable }) as never,
-    readiness: unavailable,
-    extraRoutes,
+    keys: { resolveHeader: unavailableRequest, forget: unavailableRequest },
+    rateLimiter: { hook: unavailableRequest },
+    modules: extraModule ? [...list, extraModule] : list,
   });
 }
 

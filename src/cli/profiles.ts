@@ -8,21 +8,19 @@ import { parse, type CsvError } from 'csv-parse';
 import type { Config } from '../config.ts';
 import {
   GENERATE_COUNT_MAX,
+  IMPORT_BATCH_SIZE,
+  PROFILE_COLUMNS,
   csvHeader,
   formatProfileRecord,
   generateProfiles,
-  seedFromText,
-  type ProfileFileFormat,
-} from '../areas/businesses/profiles/generate.ts';
-import {
-  IMPORT_BATCH_SIZE,
-  PROFILE_COLUMNS,
   importProfileBatch,
   isProfileColumn,
+  seedFromText,
   validateProfileRecord,
+  type ProfileFileFormat,
   type RawRecord,
   type ValidProfile,
-} from '../areas/businesses/profiles/import.ts';
+} from '../areas/businesses/index.ts';
 import { withPlatform } from './admin.ts';
 import { CliError, parseChoice, parsePositiveInteger, printResult } from './output.ts';
 

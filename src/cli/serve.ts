@@ -1,6 +1,6 @@
 import { createApp } from '../app.ts';
 import type { Config } from '../config.ts';
-import type { Platform } from '../app.ts';
+import type { Platform } from '../platform/platform.ts';
 
 // Seconds a shutdown may take before the process exits anyway; in-flight requests are allowed
 // this long to finish.
@@ -9,6 +9,7 @@ const SHUTDOWN_TIMEOUT_MS = 25_000;
 export async function serve(config: Config): Promise<void> {
   const app = await createApp(config);
   const { platform, server } = app;
+  await app.start();
   const firstStart = platform.database.created && !(await platform.accounts.hasAnyAccount());
   await server.listen({ port: config.PORT, host: config.HOST });
   if (firstStart) await announceSandboxAccount(platform, config);

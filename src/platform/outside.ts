@@ -1,9 +1,11 @@
 import dns from 'node:dns';
 import type { DestinationStream } from 'pino';
+import type { TaxAuthority } from '../upstream/tax-authority/index.ts';
 
-// What a process takes from the world around it: the time, randomness, name resolution and where
-// its log lines go. Production uses the system's; a test passes its own clock or resolver to the
-// same factories instead of reaching into them.
+// What a process takes from the world around it: the time, randomness, name resolution, where
+// its log lines go and the live authorities it calls. Production uses the system's and the
+// adapters the configuration describes; a test passes its own clock, resolver or authority to
+// the same factories instead of reaching into them.
 
 export type Clock = () => Date;
 
@@ -16,6 +18,9 @@ export type Outside = {
   resolveHost: ResolveHost;
   // Standard output when absent.
   logDestination?: DestinationStream;
+  // Live authorities reached some other way than through the configured URLs (an embedding
+  // application's own client, a test's fake); each absent one is built from the configuration.
+  upstreams?: { taxAuthority?: TaxAuthority };
 };
 
 export const resolveWithSystem: ResolveHost = (hostname) =>

@@ -39,12 +39,13 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...database.env,
     ...options.env,
   });
+  const { extraRoutes } = options;
   const app = await createApp(config, {
-    jobs: options.jobs ?? false,
-    logRequests: false,
-    extraRoutes: options.extraRoutes,
-    liveTaxAuthority: options.liveTaxAuthority,
+    outside: { upstreams: { taxAuthority: options.liveTaxAuthority } },
+    extraModules: () => (extraRoutes ? [{ name: 'test', routes: extraRoutes }] : []),
   });
+  // Without jobs the app stages jobs into queues that are never created or worked.
+  if (options.jobs) await app.start();
   await app.server.ready();
   async function createFundedAccount(points: number, environment: Environment = 'test') {
     const account = await app.platform.accounts.createAccount({

@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Platform } from '../../src/app.ts';
+import type { Platform } from '../../src/platform/platform.ts';
 import type { AuthenticatedKey } from '../../src/platform/accounts/service.ts';
 import { requireAuth } from '../../src/platform/auth.ts';
 import type { Tx } from '../../src/platform/db/connect.ts';
@@ -13,7 +13,7 @@ import { referenceIdHeaders } from '../../src/platform/idempotency/reference-id-
 // A document-issuance-like route built the way an area builds one: the reference id is claimed
 // in the transaction of the work it guards (docs/idempotency.md). No current operation takes
 // Service-Client-Reference-Id yet, so the tests of the mechanism mount this one with
-// createApp's extraRoutes.
+// createApp's extraModules.
 
 export const EXAMPLE_DOCUMENT_URL = '/v1/examples/documents';
 

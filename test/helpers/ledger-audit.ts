@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { sql } from 'drizzle-orm';
-import type { Platform } from '../../src/app.ts';
+import type { Platform } from '../../src/platform/platform.ts';
 import type { Environment } from '../../src/platform/accounts/keys.ts';
 import type { Executor } from '../../src/platform/db/connect.ts';
 import { auditBalance } from '../../src/platform/points/store.ts';

@@ -21,7 +21,11 @@ describe.skipIf(!usingPostgres)('starting several processes at once', () => {
     database = await createTestDatabase();
     const config = loadConfig({ LOG_LEVEL: 'silent', ...database.env });
     const results = await Promise.allSettled(
-      Array.from({ length: APP_COUNT }, () => createApp(config, { logRequests: false })),
+      Array.from({ length: APP_COUNT }, async () => {
+        const app = await createApp(config);
+        await app.start();
+        return app;
+      }),
     );
     apps = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
     const failures = results.filter((result) => result.status === 'rejected');

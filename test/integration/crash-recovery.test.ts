@@ -18,7 +18,7 @@ import { createApp, type App } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { EXPIRE_RESERVATIONS_QUEUE } from '../../src/platform/points/expire-job.ts';
 import { auditBalance } from '../../src/platform/points/store.ts';
-import { DELIVERY_QUEUE } from '../../src/platform/webhooks/events.ts';
+import { DELIVERY_QUEUE } from '../../src/areas/webhooks/recorder.ts';
 import { startReceiver, type Receiver } from '../api/webhooks/harness.ts';
 import { basicAuth } from '../helpers/app.ts';
 import {
@@ -58,7 +58,8 @@ beforeAll(async () => {
   // The test's own app, without workers, records events as an area would.
   control = await createApp(loadConfig({
     LOG_LEVEL: 'silent', REDIS_URL: undefined, WORKERS_ENABLED: 'false', ...cluster.database.env,
-  }), { jobs: true, logRequests: false });
+  }));
+  await control.start();
   account = await cluster.createAccount();
 });
 afterAll(async () => {

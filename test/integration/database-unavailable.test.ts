@@ -4,7 +4,7 @@
 // server and PostgreSQL and cuts it.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upsertProfileRow } from '../../src/areas/businesses/store.ts';
+import { upsertProfileRow } from '../../src/areas/businesses/profiles/store.ts';
 import { basicAuth, createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../helpers/database.ts';
 

@@ -51,9 +51,10 @@ beforeAll(async () => {
   });
   for (let index = 0; index < 2; index += 1) {
     const app: App = await createApp(config, {
-      jobs: true, logRequests: false,
-      extraRoutes: exampleDocumentRoute(() => app.platform, documentWork(() => app)),
+      extraModules: () => [{ name: 'example', routes:
+        exampleDocumentRoute(() => app.platform, documentWork(() => app)) }],
     });
+    await app.start();
     apps.push(app);
   }
   const account = await apps[0]!.platform.accounts.createAccount({ name: 'Docs', plan: 'FREE' });

@@ -9,7 +9,7 @@ import type { Environment } from '../../src/platform/accounts/keys.ts';
 import {
   pointLedgerEntries,
   pointReservations,
-} from '../../src/platform/db/schema.ts';
+} from '../../src/platform/db/tables.ts';
 import { ApiError, type ErrorCode } from '../../src/platform/errors.ts';
 import type { Reservation } from '../../src/platform/points/service.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';

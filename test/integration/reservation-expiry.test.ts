@@ -6,7 +6,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import pino from 'pino';
 import type { Logger } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { pointLedgerEntries, pointReservations } from '../../src/platform/db/schema.ts';
+import { pointLedgerEntries, pointReservations } from '../../src/platform/db/tables.ts';
 import {
   EXPIRE_RESERVATIONS_CRON,
   EXPIRE_RESERVATIONS_QUEUE,

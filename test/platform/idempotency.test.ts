@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Tx } from '../../src/platform/db/connect.ts';
-import { idempotencyClaims } from '../../src/platform/db/schema.ts';
+import { idempotencyClaims } from '../../src/platform/db/tables.ts';
 import { ApiError, type ErrorCode } from '../../src/platform/errors.ts';
 import {
   isValidReferenceId,

@@ -10,7 +10,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { createMailQueuer } from '../../src/platform/mail/outbox.ts';
-import { mailOutbox } from '../../src/platform/mail/schema.ts';
+import { mailOutbox } from '../../src/platform/mail/tables.ts';
 import {
   MAIL_SEND_ATTEMPTS_MAX,
   sendMail,

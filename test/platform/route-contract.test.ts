@@ -153,7 +153,7 @@ describe('the routeContract plugin', () => {
 
 describe('buildServer', () => {
   async function bootServer(extraRoutes: FastifyPluginAsync) {
-    const app = await buildSchemaOnlyServer(extraRoutes);
+    const app = await buildSchemaOnlyServer({ name: 'probe', routes: extraRoutes });
     try {
       await app.ready();
     } finally {

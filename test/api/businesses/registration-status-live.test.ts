@@ -6,7 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { findProfileRow, upsertProfileRow } from '../../../src/areas/businesses/store.ts';
+import { findProfileRow, upsertProfileRow } from '../../../src/areas/businesses/profiles/store.ts';
 import { hasValidChecksum } from '../../../src/domain/business-registration-number.ts';
 import { basicAuth, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { expectLedgerConsistent } from '../../helpers/ledger-audit.ts';

@@ -6,7 +6,7 @@
 // ends with the ledger audit.
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { findProfileRow, upsertProfileRow } from '../../../src/areas/businesses/store.ts';
+import { findProfileRow, upsertProfileRow } from '../../../src/areas/businesses/profiles/store.ts';
 import { hasValidChecksum } from '../../../src/domain/business-registration-number.ts';
 import type { Environment } from '../../../src/platform/accounts/keys.ts';
 import type {

@@ -7,7 +7,7 @@
 // ledger is audited after every balance check.
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upsertProfileRow } from '../../../src/areas/businesses/store.ts';
+import { upsertProfileRow } from '../../../src/areas/businesses/profiles/store.ts';
 import type { Environment } from '../../../src/platform/accounts/keys.ts';
 import {
   SANDBOX_BUSINESS_NUMBERS as NUMBERS,

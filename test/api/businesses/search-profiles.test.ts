@@ -5,7 +5,10 @@
 // query, limit or cursor, test keys searching only the sandbox and live keys only the store.
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NAME_CANDIDATES_MAX, upsertProfileRows } from '../../../src/areas/businesses/store.ts';
+import {
+  NAME_CANDIDATES_MAX,
+  upsertProfileRows,
+} from '../../../src/areas/businesses/profiles/store.ts';
 import type { Environment } from '../../../src/platform/accounts/keys.ts';
 import {
   SANDBOX_BUSINESS_NUMBERS as NUMBERS,

@@ -44,8 +44,9 @@ beforeAll(async () => {
       done();
     },
   });
-  app = await createApp(config, { jobs: true, logDestination,
-    clock: () => new Date(Date.now() + clockOffsetMs) });
+  app = await createApp(config, { outside: { logDestination,
+    now: () => new Date(Date.now() + clockOffsetMs) } });
+  await app.start();
   await app.server.ready();
   const ca = await createTestCa();
   good = await issueCertificate(ca, { subject: corporateSubject('이택스', VALID_NUMBER) });

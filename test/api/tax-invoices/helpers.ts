@@ -9,7 +9,7 @@ import {
   signPriKey,
   type TestCa,
 } from '../../areas/issuers/certificate-fixtures.ts';
-import type { Platform } from '../../../src/app.ts';
+import type { Platform } from '../../../src/platform/platform.ts';
 import { basicAuth } from '../../helpers/app.ts';
 import { pollUntil } from '../../helpers/poll.ts';
 

@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import { createApp, type App } from '../../../src/app.ts';
 import { findStatusChanges } from '../../../src/areas/tax-invoices/store.ts';
 import { loadConfig } from '../../../src/config.ts';
-import { mailOutbox } from '../../../src/platform/mail/schema.ts';
+import { mailOutbox } from '../../../src/platform/mail/tables.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
 import { invoiceBody, postWithSupplier, request } from './helpers.ts';
 
@@ -31,8 +31,9 @@ export async function createReverseTestApp(
   const config = loadConfig({ LOG_LEVEL: 'silent', REDIS_URL: undefined, ...database.env,
     PUBLIC_BASE_URL, TAX_INVOICE_TRANSMISSION_DELAY_SECONDS: '0', ...env });
   const clock = { offsetMs: 0 };
-  const app = await createApp(config, { jobs: true, logRequests: false, logDestination,
-    clock: () => new Date(Date.now() + clock.offsetMs) });
+  const app = await createApp(config, { outside: { logDestination,
+    now: () => new Date(Date.now() + clock.offsetMs) } });
+  await app.start();
   await app.server.ready();
   return {
     ...app,

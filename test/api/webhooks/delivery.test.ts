@@ -5,12 +5,12 @@
 // transaction, and fan-out only within one account and environment. Workers are off: each test
 // works the queued jobs by hand with a manual clock, so nothing sleeps through a retry delay.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DELIVERY_QUEUE } from '../../../src/platform/webhooks/events.ts';
+import { DELIVERY_QUEUE } from '../../../src/areas/webhooks/recorder.ts';
 import {
   DELIVERY_ATTEMPTS_MAX,
   RETRY_DELAYS_SECONDS,
-} from '../../../src/platform/webhooks/retry-schedule.ts';
-import { verifyWebhookSignature } from '../../../src/platform/webhooks/verify.ts';
+} from '../../../src/areas/webhooks/retry-schedule.ts';
+import { verifyWebhookSignature } from '../../../src/areas/webhooks/verify.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
 import {
   createFakeDns,

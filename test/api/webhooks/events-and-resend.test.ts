@@ -3,7 +3,7 @@
 // a delivery log pages the same way; an event is resent to one endpoint as a new delivery with
 // the same body; ids from another account or environment are 404.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DELIVERY_QUEUE } from '../../../src/platform/webhooks/events.ts';
+import { DELIVERY_QUEUE } from '../../../src/areas/webhooks/recorder.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
 import {
   ISSUANCE_SUCCESS,

@@ -2,9 +2,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { LookupAddress } from 'node:dns';
 import type { InjectOptions } from 'fastify';
-import { createApp, type App, type WebhookOverrides } from '../../../src/app.ts';
+import { createApp, type App } from '../../../src/app.ts';
+import type { Outside } from '../../../src/platform/outside.ts';
 import { loadConfig } from '../../../src/config.ts';
-import { DELIVERY_QUEUE, type DeliveryJobData } from '../../../src/platform/webhooks/events.ts';
+import { DELIVERY_QUEUE, type DeliveryJobData } from '../../../src/areas/webhooks/recorder.ts';
 import { basicAuth } from '../../helpers/app.ts';
 import type { TestDatabase } from '../../helpers/database.ts';
 
@@ -18,14 +19,13 @@ export type WebhookTestApp = App & {
 
 export async function openWebhookApp(
   database: TestDatabase,
-  options: { env?: Record<string, string>; webhooks?: WebhookOverrides } = {},
+  options: { env?: Record<string, string>; webhooks?: Partial<Outside> } = {},
 ): Promise<WebhookTestApp> {
   const config = loadConfig({
     LOG_LEVEL: 'silent', REDIS_URL: undefined, ...database.env, ...options.env,
   });
-  const app = await createApp(config, {
-    jobs: true, logRequests: false, webhooks: options.webhooks,
-  });
+  const app = await createApp(config, { outside: options.webhooks });
+  await app.start();
   await app.server.ready();
   return {
     ...app,

@@ -9,8 +9,11 @@ import {
   generatedRegistrationNumber,
   mulberry32,
   seedFromText,
-} from '../../../src/areas/businesses/generate.ts';
-import { PROFILE_COLUMNS, validateProfileRecord } from '../../../src/areas/businesses/import.ts';
+} from '../../../src/areas/businesses/profiles/generate.ts';
+import {
+  PROFILE_COLUMNS,
+  validateProfileRecord,
+} from '../../../src/areas/businesses/profiles/import.ts';
 
 function file(count: number, seed: string, format: 'csv' | 'jsonl'): string {
   let text = format === 'csv' ? csvHeader() : '';

@@ -6,7 +6,7 @@ import {
   isCalendarDate,
   validateProfileRecord,
   type RawRecord,
-} from '../../../src/areas/businesses/import.ts';
+} from '../../../src/areas/businesses/profiles/import.ts';
 
 // A corporation with every column filled, as a JSON Lines object.
 const FULL: RawRecord = {

@@ -7,7 +7,7 @@ import {
   nextAttemptAt,
   RETRY_DELAYS_SECONDS,
   RETRY_JITTER_RATIO,
-} from '../../../src/platform/webhooks/retry-schedule.ts';
+} from '../../../src/areas/webhooks/retry-schedule.ts';
 
 const NOW = new Date('2026-03-01T00:00:00.000Z');
 const delayMs = (attemptNumber: number, random: number) =>

@@ -8,7 +8,7 @@ import {
   guardedLookup,
   targetPolicyFor,
   TargetRefusedError,
-} from '../../../src/platform/webhooks/target-policy.ts';
+} from '../../../src/areas/webhooks/target-policy.ts';
 
 const live = targetPolicyFor('live', false);
 const test = targetPolicyFor('test', false);

@@ -2,8 +2,8 @@
 // inside the tolerance, and refuses a wrong secret, a changed body, an old or future timestamp,
 // and malformed headers.
 import { describe, expect, it } from 'vitest';
-import { signatureHeader } from '../../../src/platform/webhooks/signature.ts';
-import { verifyWebhookSignature } from '../../../src/platform/webhooks/verify.ts';
+import { signatureHeader } from '../../../src/areas/webhooks/signature.ts';
+import { verifyWebhookSignature } from '../../../src/areas/webhooks/verify.ts';
 
 const NOW = new Date('2026-03-01T00:00:00.000Z');
 const T = Math.floor(NOW.getTime() / 1000);

@@ -1,0 +1,32 @@
+import type { AreaModule } from '../../platform/module.ts';
+import type { Platform } from '../../platform/platform.ts';
+import { createLiveBanks } from '../../upstream/banks/live.ts';
+import { createSandboxBanks } from '../../upstream/banks/sandbox.ts';
+import { registerBankRoutes } from './routes.ts';
+import { createBankService, type BankService } from './service.ts';
+
+// Bank account holder lookup (docs/bank-account-holders.md): one account or up to 100 at once,
+// 50 points per holder found.
+
+export type BankModule = AreaModule & { service: BankService };
+
+// Test keys always reach the sandbox and live keys the gateway; both adapters are built once.
+export function createBankModule(platform: Platform): BankModule {
+  const { config } = platform;
+  const sandbox = createSandboxBanks({ latencyMs: config.BANK_SANDBOX_LATENCY_MS });
+  const live = createLiveBanks({
+    gatewayUrl: config.BANK_GATEWAY_URL,
+    timeoutMs: config.BANK_LOOKUP_TIMEOUT_MS,
+  });
+  const service = createBankService({
+    charge: platform.charge,
+    banksFor: (environment) => (environment === 'live' ? live : sandbox),
+    concurrency: config.BANK_LOOKUP_CONCURRENCY,
+    timeoutMs: config.BANK_LOOKUP_TIMEOUT_MS,
+  });
+  return {
+    name: 'bank',
+    routes: async (v1) => v1.register(registerBankRoutes, { bank: service }),
+    service,
+  };
+}

@@ -1,0 +1,92 @@
+import type { AreaModule } from '../../platform/module.ts';
+import type { Platform } from '../../platform/platform.ts';
+import { createSandboxProfiles } from '../../upstream/business-profiles/sandbox.ts';
+import { createLiveTaxAuthority } from '../../upstream/tax-authority/live.ts';
+import { createSandboxTaxAuthority } from '../../upstream/tax-authority/sandbox.ts';
+import { registerBusinessRoutes } from './profiles/routes.ts';
+import { createSandboxProfileSearch } from './profiles/search.ts';
+import {
+  createBusinessesService,
+  createStoreProfiles,
+  createStoreProfileSearch,
+  type BusinessesService,
+} from './profiles/service.ts';
+import { registerRegistrationStatusRoutes } from './registration-status/routes.ts';
+import {
+  createRegistrationStatusService,
+  type RegistrationStatusService,
+} from './registration-status/service.ts';
+
+// Businesses: what is known about a business by its registration number. Two capabilities,
+// each a module of its own over the same tables (tables.ts):
+//
+//   profiles/              profile retrieval and search (docs/business-profiles.md), the
+//                          profile store and its import/generate tools (etax import profiles)
+//   registration-status/   status and tax type now, from the tax authority's public API
+//                          (docs/registration-status.md); live answers are written back to the
+//                          profile store
+
+// What `etax import profiles` and `etax generate profiles` use: validating and loading profile
+// records in batches, and the deterministic synthetic data set.
+export {
+  IMPORT_BATCH_SIZE,
+  PROFILE_COLUMNS,
+  importProfileBatch,
+  isProfileColumn,
+  validateProfileRecord,
+  type RawRecord,
+  type ValidProfile,
+} from './profiles/import.ts';
+export {
+  GENERATE_COUNT_MAX,
+  csvHeader,
+  formatProfileRecord,
+  generateProfiles,
+  seedFromText,
+  type ProfileFileFormat,
+} from './profiles/generate.ts';
+
+export type BusinessProfilesModule = AreaModule & { service: BusinessesService };
+export type RegistrationStatusModule = AreaModule & { service: RegistrationStatusService };
+
+// Test keys read the sandbox profiles and live keys the profile store; both are built once.
+export function createBusinessProfilesModule(platform: Platform): BusinessProfilesModule {
+  const { db, embedded } = platform.database;
+  const sandbox = createSandboxProfiles();
+  const live = createStoreProfiles(db);
+  const sandboxSearch = createSandboxProfileSearch();
+  const liveSearch = createStoreProfileSearch(db, { preparedStatements: !embedded });
+  const service = createBusinessesService({
+    charge: platform.charge,
+    profilesFor: (environment) => (environment === 'live' ? live : sandbox),
+    searchFor: (environment) => (environment === 'live' ? liveSearch : sandboxSearch),
+  });
+  return {
+    name: 'business-profiles',
+    routes: async (v1) => v1.register(registerBusinessRoutes, { businesses: service }),
+    service,
+  };
+}
+
+// Test keys ask the sandbox and live keys the public API; both adapters are built once.
+export function createRegistrationStatusModule(platform: Platform): RegistrationStatusModule {
+  const { config } = platform;
+  const sandbox = createSandboxTaxAuthority({ latencyMs: config.TAX_AUTHORITY_SANDBOX_LATENCY_MS });
+  const live = platform.outside.upstreams?.taxAuthority ?? createLiveTaxAuthority({
+    baseUrl: config.TAX_AUTHORITY_BASE_URL,
+    serviceKey: config.TAX_AUTHORITY_SERVICE_KEY,
+    timeoutMs: config.TAX_AUTHORITY_TIMEOUT_MS,
+  });
+  const service = createRegistrationStatusService({
+    charge: platform.charge,
+    authorityFor: (environment) => (environment === 'live' ? live : sandbox),
+    db: platform.database.db,
+    timeoutMs: config.TAX_AUTHORITY_TIMEOUT_MS,
+  });
+  return {
+    name: 'registration-status',
+    routes: async (v1) => v1.register(registerRegistrationStatusRoutes,
+      { registrationStatuses: service }),
+    service,
+  };
+}

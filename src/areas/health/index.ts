@@ -1,0 +1,19 @@
+import type { AreaModule } from '../../platform/module.ts';
+import type { Platform } from '../../platform/platform.ts';
+import { committedMigrationCount, migrationsApplied } from '../../platform/db/migrate.ts';
+import { registerHealthRoutes } from './routes.ts';
+
+// Liveness and readiness for process managers and load balancers (docs/operations.md); outside
+// /v1 and without authentication.
+export async function createHealthModule(platform: Platform): Promise<AreaModule> {
+  const { pool } = platform.database;
+  const expectedMigrations = await committedMigrationCount();
+  const readiness = async () => {
+    await pool.query('select 1');
+    return { database: true, migrations: await migrationsApplied(pool, expectedMigrations) };
+  };
+  return {
+    name: 'health',
+    pages: async (app) => app.register(registerHealthRoutes, { readiness }),
+  };
+}

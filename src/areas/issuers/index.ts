@@ -1,0 +1,64 @@
+import type { RecordEvent } from '../../platform/events.ts';
+import type { AreaModule } from '../../platform/module.ts';
+import type { Platform } from '../../platform/platform.ts';
+import { createSealingKey } from '../../domain/sealed-box.ts';
+import { loadCertificateEncryptionKey } from './encryption-key.ts';
+import { registerCertificatePageRoutes } from './page-routes.ts';
+import { registerIssuerRoutes } from './routes.ts';
+import { createIssuersService, type IssuersService } from './service.ts';
+
+// Issuers and their joint certificates (docs/issuers.md): the businesses that issue tax
+// invoices under an API key, the certificate registration by API and on the hosted page, and
+// the signing keys tax-invoice work uses (resolveSupplierKey, requireIssuerCertificate).
+//
+//   routes.ts, schemas.ts, service.ts   the API; page-routes.ts the hosted certificate page
+//   registration.ts, registration-links.ts, certificate-check.ts   registering a certificate
+//   signing.ts, encryption-key.ts   signing keys, sealed at rest with the configured key
+//   store.ts, tables.ts
+
+export type { IssuersService };
+
+export type IssuersModule = AreaModule & { service: IssuersService };
+
+// Certificate keys are sealed with the configured or generated key. The outcome of every
+// registration attempt is also a webhook event (CERTIFICATE_REGISTRATION_SUCCESS or _FAILURE),
+// recorded in the transaction that appends the history record; a deregistration, which the
+// client asked for itself, is not an event.
+export async function createIssuersModule(
+  platform: Platform,
+  deps: { recordEvent: RecordEvent },
+): Promise<IssuersModule> {
+  const { config, database, log } = platform;
+  const key = await loadCertificateEncryptionKey({
+    configured: config.CERTIFICATE_ENCRYPTION_KEY,
+    dataDir: config.DATA_DIR,
+    sharedDatabase: !database.embedded,
+    log,
+  });
+  const service = createIssuersService({
+    db: database.db,
+    stage: platform.jobs.stage,
+    sealing: createSealingKey(key),
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    log,
+    now: platform.outside.now,
+    async onRegistrationRecorded(tx, scope, record) {
+      if (record.code === 'DEREGISTERED') return;
+      await deps.recordEvent(tx, scope, {
+        type: record.code === 'REGISTERED'
+          ? 'CERTIFICATE_REGISTRATION_SUCCESS'
+          : 'CERTIFICATE_REGISTRATION_FAILURE',
+        data: record,
+      });
+    },
+  });
+  return {
+    name: 'issuers',
+    routes: async (v1) => v1.register(registerIssuerRoutes, { issuers: service }),
+    // The hosted certificate registration page: outside /v1, its one-time token is the
+    // credential.
+    pages: async (app) => app.register(registerCertificatePageRoutes, { issuers: service }),
+    jobs: service.jobDefinitions() as AreaModule['jobs'],
+    service,
+  };
+}
