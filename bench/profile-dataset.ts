@@ -3,7 +3,7 @@
 // database is kept as a template named after the data set and the schema of the profile tables,
 // so later runs copy it in seconds instead of importing again (the import of 1,000,000 profiles
 // takes minutes). The server migrates its copy on start, so migrations of other tables reuse the
-// template; a change to src/platform/db/schema.ts makes a new one. Old templates can be dropped
+// template; a change to src/areas/businesses/tables.ts makes a new one. Old templates can be dropped
 // by hand (`etax_bench_profiles_*`).
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -29,7 +29,7 @@ const CLI_STEP_TIMEOUT_MS = 60 * 60 * 1_000;
 
 // Named after what decides its content: the data set and the schema of the profile tables.
 function templateName(root: string, dataset: ProfileDataset): string {
-  const schema = readFileSync(path.join(root, 'src/platform/db/schema.ts'), 'utf8');
+  const schema = readFileSync(path.join(root, 'src/areas/businesses/tables.ts'), 'utf8');
   const hash = createHash('sha256')
     .update(schema)
     .update(`${dataset.count}/${dataset.seed}`)

@@ -17,6 +17,9 @@ import { createIssuersService, type IssuersService } from './service.ts';
 //   store.ts, tables.ts
 
 export type { IssuersService };
+// What tax-invoice work reads of an issuer, and signs with.
+export type { IssuerRow } from './store.ts';
+export type { IssuerSigner } from './signing.ts';
 
 export type IssuersModule = AreaModule & { service: IssuersService };
 

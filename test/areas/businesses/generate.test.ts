@@ -1,4 +1,4 @@
-// The synthetic data set of `etax generate profiles` (src/areas/businesses/generate.ts):
+// The synthetic data set of `etax generate profiles` (src/areas/businesses/profiles/generate.ts):
 // deterministic, valid for the importer, with distinct valid numbers and a realistic mix.
 import { describe, expect, it } from 'vitest';
 import { hasValidChecksum } from '../../../src/domain/business-registration-number.ts';

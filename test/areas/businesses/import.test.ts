@@ -1,4 +1,4 @@
-// Row validation of `etax import profiles` (src/areas/businesses/import.ts): a full valid row in
+// Row validation of `etax import profiles` (src/areas/businesses/profiles/import.ts): a full valid row in
 // both file shapes (CSV strings, JSON Lines values), then each rejection reason on its own.
 import { describe, expect, it } from 'vitest';
 import {

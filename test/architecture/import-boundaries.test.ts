@@ -1,0 +1,92 @@
+// The layers of docs/architecture.md, checked on every import of src/ and bench/: code outside an
+// area reaches it only through its index.ts; the platform, domain and upstream layers never
+// reach into an area; domain code depends on nothing of ours but other domain code. Method: read
+// each file's imports with the TypeScript compiler's own pre-processor and resolve them.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(path.join(ROOT, folder), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => path.relative(ROOT, path.join(entry.parentPath, entry.name)));
+}
+
+type Import = { from: string; to: string };
+
+function importsOf(file: string): Import[] {
+  const { importedFiles } = ts.preProcessFile(readFileSync(path.join(ROOT, file), 'utf8'), true, true);
+  return importedFiles
+    .filter((imported) => imported.fileName.startsWith('.'))
+    .map((imported) => ({
+      from: file,
+      to: path.normalize(path.join(path.dirname(file), imported.fileName)),
+    }));
+}
+
+const areaOf = (file: string) => /^src\/areas\/([^/]+)\//.exec(file)?.[1] ?? null;
+const layerOf = (file: string) => /^src\/([^/]+)\//.exec(file)?.[1] ?? null;
+
+// Why an import breaks a boundary, or null when it keeps to them.
+export function boundaryBroken({ from, to }: Import): string | null {
+  const targetArea = areaOf(to);
+  const sourceArea = areaOf(from);
+  if (targetArea !== null && sourceArea !== targetArea) {
+    if (['platform', 'domain', 'upstream'].includes(layerOf(from) ?? '')) {
+      return `the ${layerOf(from)} layer must not depend on the ${targetArea} area`;
+    }
+    if (to !== `src/areas/${targetArea}/index.ts`) {
+      return `reach the ${targetArea} area through src/areas/${targetArea}/index.ts`;
+    }
+  }
+  if (layerOf(from) === 'domain' && to.startsWith('src/') && layerOf(to) !== 'domain') {
+    return 'domain code depends on other domain code only';
+  }
+  return null;
+}
+
+describe('import boundaries', () => {
+  const files = [...sourceFiles('src'), ...sourceFiles('bench')];
+
+  it('finds the source files it checks', () => {
+    expect(files.length).toBeGreaterThan(100);
+    expect(files).toContain('src/app.ts');
+  });
+
+  it('keeps every import of src/ and bench/ within the layers', () => {
+    const broken = files.flatMap(importsOf).flatMap((imported) => {
+      const reason = boundaryBroken(imported);
+      return reason === null ? [] : [`${imported.from} → ${imported.to}: ${reason}`];
+    });
+    expect(broken).toEqual([]);
+  });
+
+  it('gives every area a front door', () => {
+    const areas = readdirSync(path.join(ROOT, 'src/areas'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    const withoutIndex = areas.filter((area) => !files.includes(`src/areas/${area}/index.ts`));
+    expect(withoutIndex).toEqual([]);
+  });
+
+  it.each([
+    [{ from: 'src/app.ts', to: 'src/areas/bank/service.ts' }, /through src\/areas\/bank\/index/],
+    [{ from: 'src/areas/bank/index.ts', to: 'src/areas/issuers/store.ts' }, /issuers\/index/],
+    [{ from: 'src/platform/jobs.ts', to: 'src/areas/bank/index.ts' }, /platform layer/],
+    [{ from: 'src/domain/seed.ts', to: 'src/platform/errors.ts' }, /domain code/],
+  ])('refuses %o', (imported, reason) => {
+    expect(boundaryBroken(imported)).toMatch(reason);
+  });
+
+  it.each([
+    { from: 'src/app.ts', to: 'src/areas/bank/index.ts' },
+    { from: 'src/areas/bank/index.ts', to: 'src/areas/bank/service.ts' },
+    { from: 'src/areas/tax-invoices/pdf/paint.ts', to: 'src/areas/tax-invoices/tables.ts' },
+    { from: 'src/areas/bank/service.ts', to: 'src/platform/errors.ts' },
+  ])('allows %o', (imported) => {
+    expect(boundaryBroken(imported)).toBeNull();
+  });
+});
