@@ -3,8 +3,8 @@
 // database is kept as a template named after the data set and the schema of the profile tables,
 // so later runs copy it in seconds instead of importing again (the import of 1,000,000 profiles
 // takes minutes). The server migrates its copy on start, so migrations of other tables reuse the
-// template; a change to src/areas/businesses/tables.ts makes a new one. Old templates can be dropped
-// by hand (`etax_bench_profiles_*`).
+// template; a change to src/areas/businesses/tables.ts makes a new one. Old templates can be
+// dropped by hand (`etax_bench_profiles_*`).
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';

@@ -19,7 +19,8 @@ function sourceFiles(folder: string): string[] {
 type Import = { from: string; to: string };
 
 function importsOf(file: string): Import[] {
-  const { importedFiles } = ts.preProcessFile(readFileSync(path.join(ROOT, file), 'utf8'), true, true);
+  const text = readFileSync(path.join(ROOT, file), 'utf8');
+  const { importedFiles } = ts.preProcessFile(text, true, true);
   return importedFiles
     .filter((imported) => imported.fileName.startsWith('.'))
     .map((imported) => ({

@@ -1,5 +1,4 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { requireAuth } from '../../platform/auth.ts';
 import { errorResponses, UNAUTHENTICATED } from '../../platform/errors.ts';
 import { type BankService } from './service.ts';
 import {
@@ -10,6 +9,7 @@ import {
   HolderLookupResults,
   SINGLE_DESCRIPTION,
 } from './schemas.ts';
+import { requestScope } from '../../platform/scope.ts';
 
 type Options = { bank: BankService };
 
@@ -30,8 +30,7 @@ export const registerBankRoutes: FastifyPluginAsyncTypebox<Options> = async (app
       },
     },
   }, async (request) => {
-    const { accountId, environment } = requireAuth(request);
-    const caller = { accountId, environment };
+    const caller = requestScope(request);
     return bank.inquireHolders({ caller, accounts: request.body.accounts });
   });
 
@@ -51,8 +50,7 @@ export const registerBankRoutes: FastifyPluginAsyncTypebox<Options> = async (app
       },
     },
   }, async (request) => {
-    const { accountId, environment } = requireAuth(request);
-    const caller = { accountId, environment };
+    const caller = requestScope(request);
     return bank.inquireHolder({ caller, account: request.body });
   });
 };

@@ -6,7 +6,8 @@ import {
   PageLinkError,
 } from '../../platform/page-links.ts';
 import type { CertificateUpload } from './certificate-check.ts';
-import type { CertificateRegistration, RegistrationScope } from './registration.ts';
+import type { Scope } from '../../platform/scope.ts';
+import type { CertificateRegistration } from './registration.ts';
 import * as store from './store.ts';
 
 // The hosted registration page (docs/issuers.md § Hosted registration): a one-time link, valid
@@ -32,7 +33,7 @@ export type RegistrationPage = { organizationName: string; identificationNumber:
 export function createRegistrationLinks(deps: LinkDeps) {
   const { db } = deps;
 
-  async function createLink(scope: RegistrationScope, apiKeyId: string, issuerId: string) {
+  async function createLink(scope: Scope, apiKeyId: string, issuerId: string) {
     const token = newPageToken();
     const expiresAt = new Date(deps.now().getTime() + REGISTRATION_LINK_TTL_MS);
     await db.transaction(async (tx) => {

@@ -13,6 +13,7 @@ import {
   type RegistrationCode,
 } from './certificate-check.ts';
 import * as store from './store.ts';
+import type { Scope } from '../../platform/scope.ts';
 
 // Certificate registration as a job (DESIGN.md § Async work): an attempt seals the uploaded
 // files and password and stages a job in one transaction; the job opens them, checks them, and
@@ -29,13 +30,12 @@ export type RegistrationRecord = {
   message: string;
 };
 
-export type RegistrationScope = { accountId: string; environment: Environment };
 
 // Called inside the transaction that appends each history record (registration success and
 // failure, and deregistration), so whatever it writes commits or rolls back with the record.
 export type RegistrationRecordedHook = (
   tx: Executor,
-  scope: RegistrationScope,
+  scope: Scope,
   record: RegistrationRecord,
 ) => Promise<void>;
 
@@ -62,7 +62,7 @@ const REGISTRATION_BATCH_SIZE = 5;
 async function appendRecord(
   deps: RegistrationDeps,
   tx: Executor,
-  scope: RegistrationScope,
+  scope: Scope,
   input: { identifier: string; issuerId: string; code: RegistrationCode; occurredAt: Date },
 ): Promise<RegistrationRecord> {
   const message = REGISTRATION_CODES[input.code];
@@ -83,7 +83,7 @@ async function appendRecord(
 async function stageUpload(
   deps: RegistrationDeps,
   tx: Executor,
-  scope: RegistrationScope,
+  scope: Scope,
   issuerId: string,
   upload: CertificateUpload,
 ): Promise<string> {
@@ -158,7 +158,7 @@ async function processUpload(
 // Removes the current certificate and records it; false when none is registered.
 async function deregister(
   deps: RegistrationDeps,
-  scope: RegistrationScope,
+  scope: Scope,
   issuerId: string,
 ): Promise<boolean> {
   return deps.db.transaction(async (tx) => {
@@ -195,10 +195,10 @@ function registrationJobDefinition(deps: RegistrationDeps): JobDefinition<{ uplo
 
 export function createCertificateRegistration(deps: RegistrationDeps) {
   return {
-    stageUpload: (tx: Executor, scope: RegistrationScope, issuerId: string,
+    stageUpload: (tx: Executor, scope: Scope, issuerId: string,
       upload: CertificateUpload) => stageUpload(deps, tx, scope, issuerId, upload),
     processUpload: (uploadId: string) => processUpload(deps, uploadId),
-    deregister: (scope: RegistrationScope, issuerId: string) => deregister(deps, scope, issuerId),
+    deregister: (scope: Scope, issuerId: string) => deregister(deps, scope, issuerId),
     jobDefinition: registrationJobDefinition(deps),
   };
 }

@@ -1,6 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { requireAuth } from '../../platform/auth.ts';
-import { requestScope } from '../../platform/scope.ts';
+import { requestCaller, requestScope } from '../../platform/scope.ts';
 import { errorResponses, UNAUTHENTICATED } from '../../platform/errors.ts';
 import {
   CERTIFICATE_BODY_BYTES_MAX,
@@ -162,9 +161,8 @@ const registerRegistrationRoutes: FastifyPluginAsyncTypebox<Options> = async (
         'ISSUER_DEACTIVATED') },
     },
   }, async (request) => {
-    const { keyId } = requireAuth(request);
-    return issuers.createRegistrationUrl({ scope: requestScope(request), apiKeyId: keyId,
-      ...request.params });
+    const { apiKeyId, ...scope } = requestCaller(request);
+    return issuers.createRegistrationUrl({ scope, apiKeyId, ...request.params });
   });
 
   app.get('/issuers/:issuerId/certificates/latestHistory', {
@@ -189,7 +187,7 @@ const registerSettingsRoutes: FastifyPluginAsyncTypebox<Options> = async (app, {
       summary: 'Get this key\'s certificate registration settings',
       response: { 200: RegistrationSettings, ...errorResponses(...COMMON) },
     },
-  }, async (request) => issuers.getSettings(requireAuth(request).keyId));
+  }, async (request) => issuers.getSettings(requestCaller(request).apiKeyId));
 
   app.put('/certificateRegistrationSettings', {
     config: { operation: 'issuers.settings.save' },
@@ -200,7 +198,7 @@ const registerSettingsRoutes: FastifyPluginAsyncTypebox<Options> = async (app, {
       body: RegistrationSettings,
       response: { 200: RegistrationSettings, ...errorResponses(...COMMON) },
     },
-  }, async (request) => issuers.saveSettings(requireAuth(request).keyId,
+  }, async (request) => issuers.saveSettings(requestCaller(request).apiKeyId,
     request.body.certificateRedirectUrl));
 };
 

@@ -13,11 +13,11 @@ import {
   createCertificateRegistration,
   type CertificateRegistration,
   type RegistrationRecordedHook,
-  type RegistrationScope,
 } from './registration.ts';
 import { createRegistrationLinks, type RegistrationLinks } from './registration-links.ts';
 import { createIssuerSigning } from './signing.ts';
 import * as store from './store.ts';
+import type { Scope } from '../../platform/scope.ts';
 
 // Issuers: the businesses that issue tax invoices under an API key, and their joint
 // certificates (docs/issuers.md). Everything is scoped to the calling key's account and
@@ -110,23 +110,23 @@ function decodeCursor(cursor: string | undefined): number | null {
 
 const NO_SUCH_ISSUER = 'No issuer has this issuerId.';
 
-async function requireIssuer(db: Db, scope: RegistrationScope, issuerId: string) {
+async function requireIssuer(db: Db, scope: Scope, issuerId: string) {
   const row = await store.findIssuer(db, scope, issuerId);
   if (row === null) throw new ApiError('NOT_FOUND', NO_SUCH_ISSUER);
   return row;
 }
 
-async function requireActiveIssuer(db: Db, scope: RegistrationScope, issuerId: string) {
+async function requireActiveIssuer(db: Db, scope: Scope, issuerId: string) {
   const row = await requireIssuer(db, scope, issuerId);
   if (row.deactivatedAt !== null) throw new ApiError('ISSUER_DEACTIVATED');
   return row;
 }
 
-type ScopedIssuer = { scope: RegistrationScope; issuerId: string };
+type ScopedIssuer = { scope: Scope; issuerId: string };
 
 // Registration, reading, change and deactivation of issuers.
 function createIssuerRecords(db: Db, now: () => Date) {
-  async function createIssuer(input: { scope: RegistrationScope; issuer: IssuerInput }) {
+  async function createIssuer(input: { scope: Scope; issuer: IssuerInput }) {
     const { scope, issuer } = input;
     const identificationNumber = checkIdentificationNumber(issuer.identificationNumber);
     const taxRegistrationId = issuer.taxRegistrationId ?? null;
@@ -148,7 +148,7 @@ function createIssuerRecords(db: Db, now: () => Date) {
     return toIssuer(row, await store.findCertificate(db, row.id));
   }
 
-  type ListInput = { scope: RegistrationScope; limit: number; cursor?: string | undefined };
+  type ListInput = { scope: Scope; limit: number; cursor?: string | undefined };
   async function listIssuers(input: ListInput) {
     const afterSequence = decodeCursor(input.cursor);
     const rows = await store.listIssuers(db, input.scope,

@@ -5,7 +5,7 @@ import type { SealingKey } from '../../domain/sealed-box.ts';
 import { validityAt, readCertificate } from '../../domain/joint-certificate.ts';
 import type { Db } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
-import type { RegistrationScope } from './registration.ts';
+import type { Scope } from '../../platform/scope.ts';
 import * as store from './store.ts';
 
 // What tax-invoice work uses from this area (docs/issuers.md § Which issuance needs a
@@ -49,7 +49,7 @@ export function createIssuerSigning(deps: SigningDeps) {
   const signers = new LRUCache<string, IssuerSigner>({ max: SIGNERS_CACHED_MAX,
     ttl: SIGNER_IDLE_TTL_MS, updateAgeOnGet: true });
   // Issuance looks its issuer up on every request; concurrent lookups share one query.
-  const findIssuer = createBatcher<RegistrationScope & { supplierKey: string },
+  const findIssuer = createBatcher<Scope & { supplierKey: string },
     store.IssuerWithValidity | null>({
     inFlightMax: LOOKUP_BATCHES_IN_FLIGHT_MAX,
     itemsPerBatchMax: LOOKUPS_PER_BATCH_MAX,
@@ -58,7 +58,7 @@ export function createIssuerSigning(deps: SigningDeps) {
   // The active issuer a Supplier-Key names within the caller's scope, with its certificate's
   // validity. A key of another scope or environment does not exist for the caller: 404
   // NOT_FOUND.
-  async function findActiveIssuer(scope: RegistrationScope, supplierKey: string) {
+  async function findActiveIssuer(scope: Scope, supplierKey: string) {
     const found = supplierKey.length > SUPPLIER_KEY_LENGTH_MAX ? null
       : await findIssuer({ ...scope, supplierKey });
     if (found === null) throw new ApiError('NOT_FOUND', 'No issuer has this Supplier-Key.');
@@ -66,7 +66,7 @@ export function createIssuerSigning(deps: SigningDeps) {
     return found;
   }
 
-  async function resolveSupplierKey(scope: RegistrationScope, supplierKey: string) {
+  async function resolveSupplierKey(scope: Scope, supplierKey: string) {
     return (await findActiveIssuer(scope, supplierKey)).issuer;
   }
 
@@ -94,7 +94,7 @@ export function createIssuerSigning(deps: SigningDeps) {
   // unknown Supplier-Key, 409 ISSUER_DEACTIVATED, and 409 CERTIFICATE_NOT_REGISTERED when a
   // certificate is needed and none is registered or the registered one is no longer valid.
   async function requireIssuerCertificate(
-    scope: RegistrationScope,
+    scope: Scope,
     supplierKey: string,
     issuanceType: IssuanceType,
   ): Promise<{ issuer: store.IssuerRow; signer: IssuerSigner | null }> {

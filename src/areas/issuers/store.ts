@@ -1,5 +1,4 @@
 import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
-import type { Environment } from '../../platform/accounts/keys.ts';
 import type { Executor } from '../../platform/db/connect.ts';
 import {
   certificateRegistrationHistory,
@@ -9,11 +8,11 @@ import {
   issuerCertificates,
   issuers,
 } from './tables.ts';
+import type { Scope } from '../../platform/scope.ts';
 
 // SQL of the issuers area. Every read of an issuer filters by the caller's account and
 // environment; rows of another scope are simply not found.
 
-export type Scope = { accountId: string; environment: Environment };
 export type IssuerRow = typeof issuers.$inferSelect;
 export type IssuerCertificateRow = typeof issuerCertificates.$inferSelect;
 export type HistoryRow = typeof certificateRegistrationHistory.$inferSelect;

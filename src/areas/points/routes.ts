@@ -1,10 +1,10 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { requireAuth } from '../../platform/auth.ts';
 import { errorResponses, UNAUTHENTICATED } from '../../platform/errors.ts';
 import type { PointsService } from '../../platform/points/service.ts';
 import {
   PointBalance,
 } from './schemas.ts';
+import { requestScope } from '../../platform/scope.ts';
 
 type Options = { points: PointsService };
 
@@ -24,7 +24,6 @@ export const registerPointsRoutes: FastifyPluginAsyncTypebox<Options> = async (a
       },
     },
   }, async (request) => {
-    const { accountId, environment } = requireAuth(request);
-    return points.getBalance({ accountId, environment });
+    return points.getBalance(requestScope(request));
   });
 };

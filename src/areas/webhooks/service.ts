@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { newId } from '../../domain/ids.ts';
-import type { Environment } from '../../platform/accounts/keys.ts';
 import type { Db } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { EventData, EventType } from '../../platform/event-catalogue.ts';
@@ -29,7 +28,6 @@ export type WebhooksServiceDeps = {
   privateTargetsAllowed: boolean;
 };
 
-type Caller = { accountId: string; environment: Environment };
 
 export function toEndpoint(row: store.EndpointRow) {
   return {
@@ -113,7 +111,7 @@ const notFound = (what: string) => new ApiError('NOT_FOUND', `No ${what} with th
 export function createWebhooksService(deps: WebhooksServiceDeps) {
   const { db } = deps;
 
-  async function checkUrl(caller: Caller, url: string) {
+  async function checkUrl(caller: Scope, url: string) {
     const policy = targetPolicyFor(caller.environment, deps.privateTargetsAllowed);
     const checked = await checkTargetUrl(url, policy, deps.resolveHost);
     if (!checked.ok) throw new ApiError('WEBHOOK_URL_NOT_ALLOWED', `body.url ${checked.reason}.`);
@@ -128,7 +126,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
   }
 
   async function createEndpoint(input: {
-    caller: Caller; url: string; events: EventType[]; description?: string;
+    caller: Scope; url: string; events: EventType[]; description?: string;
   }) {
     const url = await checkUrl(input.caller, input.url);
     const secret = generateSigningSecret();
@@ -151,7 +149,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
   }
 
   async function updateEndpoint(input: {
-    caller: Caller; endpointId: string;
+    caller: Scope; endpointId: string;
     changes: { url?: string; events?: EventType[]; description?: string | null; enabled?: boolean };
   }) {
     const { events, description, enabled } = input.changes;
@@ -178,14 +176,14 @@ type EndpointOrThrow = (scope: Scope, endpointId: string) => Promise<store.Endpo
 
 function managementReads(deps: WebhooksServiceDeps, endpointOrThrow: EndpointOrThrow) {
   return {
-    async listEndpoints(input: { caller: Caller }) {
+    async listEndpoints(input: { caller: Scope }) {
       const rows = await store.listEndpoints(deps.db, input.caller);
       return { results: rows.map(toEndpoint) };
     },
-    async getEndpoint(input: { caller: Caller; endpointId: string }) {
+    async getEndpoint(input: { caller: Scope; endpointId: string }) {
       return toEndpoint(await endpointOrThrow(input.caller, input.endpointId));
     },
-    async listEvents(input: { caller: Caller; limit: number; cursor?: string; type?: EventType }) {
+    async listEvents(input: { caller: Scope; limit: number; cursor?: string; type?: EventType }) {
       const beforeSequence = decodeSequenceCursor(input.cursor);
       const rows = await store.listEvents(deps.db, input.caller, {
         beforeSequence, limit: input.limit, type: input.type ?? null,
@@ -193,7 +191,7 @@ function managementReads(deps: WebhooksServiceDeps, endpointOrThrow: EndpointOrT
       const { page, nextCursor } = paginate(rows, input.limit);
       return { results: page.map(toEvent), nextCursor };
     },
-    async getEvent(input: { caller: Caller; eventId: string }) {
+    async getEvent(input: { caller: Scope; eventId: string }) {
       const row = await store.findEvent(deps.db, input.caller, input.eventId);
       if (row === null) throw notFound('webhook event');
       return toEvent(row);
@@ -207,7 +205,7 @@ export const ROTATION_OVERLAP_SECONDS_MAX = 604_800;
 
 function secretsAndDeletion(deps: WebhooksServiceDeps) {
   return {
-    async rotateSecret(input: { caller: Caller; endpointId: string; overlapSeconds: number }) {
+    async rotateSecret(input: { caller: Scope; endpointId: string; overlapSeconds: number }) {
       assert(Number.isSafeInteger(input.overlapSeconds));
       assert(input.overlapSeconds >= 0 && input.overlapSeconds <= ROTATION_OVERLAP_SECONDS_MAX);
       const secret = generateSigningSecret();
@@ -226,7 +224,7 @@ function secretsAndDeletion(deps: WebhooksServiceDeps) {
       assert(row !== null);
       return { ...toEndpoint(row), secret };
     },
-    async deleteEndpoint(input: { caller: Caller; endpointId: string }) {
+    async deleteEndpoint(input: { caller: Scope; endpointId: string }) {
       const deleted = await store.deleteEndpoint(deps.db, input.caller, input.endpointId);
       if (!deleted) throw notFound('webhook endpoint');
     },
@@ -236,7 +234,7 @@ function secretsAndDeletion(deps: WebhooksServiceDeps) {
 function deliveryLog(deps: WebhooksServiceDeps, endpointOrThrow: EndpointOrThrow) {
   return {
     async listDeliveries(input: {
-      caller: Caller; endpointId: string; limit: number; cursor?: string; status?: string;
+      caller: Scope; endpointId: string; limit: number; cursor?: string; status?: string;
     }) {
       const beforeSequence = decodeSequenceCursor(input.cursor);
       await endpointOrThrow(input.caller, input.endpointId);
@@ -252,7 +250,7 @@ function deliveryLog(deps: WebhooksServiceDeps, endpointOrThrow: EndpointOrThrow
       return { results, nextCursor };
     },
     // Sends one event to one endpoint again, as a new delivery with its own attempts.
-    async resendEvent(input: { caller: Caller; endpointId: string; eventId: string }) {
+    async resendEvent(input: { caller: Scope; endpointId: string; eventId: string }) {
       const endpoint = await endpointOrThrow(input.caller, input.endpointId);
       if (!endpoint.enabled) throw new ApiError('WEBHOOK_ENDPOINT_DISABLED');
       const event = await store.findEvent(deps.db, input.caller, input.eventId);

@@ -1,7 +1,7 @@
 // Where business profiles come from, as profile retrieval sees it (spec §2.1, §4.1). Test keys
-// read the sandbox data set (sandbox.ts); live keys read the profile store of
-// src/areas/businesses/profiles/store.ts. Either answers with a union result; trouble reaching the source
-// is a result, never an exception, so the caller decides the response.
+// read the sandbox data set (sandbox.ts); live keys read the profile store of the businesses
+// area. Either answers with a union result; trouble reaching the source is a result, never an
+// exception, so the caller decides the response.
 
 export const REGISTRATION_STATUSES = [
   'ACTIVE',

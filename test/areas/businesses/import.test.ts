@@ -1,5 +1,6 @@
-// Row validation of `etax import profiles` (src/areas/businesses/profiles/import.ts): a full valid row in
-// both file shapes (CSV strings, JSON Lines values), then each rejection reason on its own.
+// Row validation of `etax import profiles` (src/areas/businesses/profiles/import.ts): a full
+// valid row in both file shapes (CSV strings, JSON Lines values), then each rejection reason on
+// its own.
 import { describe, expect, it } from 'vitest';
 import {
   PROFILE_COLUMNS,

@@ -1,5 +1,4 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { requireAuth } from '../../../platform/auth.ts';
 import { errorResponses, UNAUTHENTICATED } from '../../../platform/errors.ts';
 import type { BusinessesService } from './service.ts';
 import {
@@ -10,6 +9,7 @@ import {
   SearchPage,
   SearchQuery,
 } from './schemas.ts';
+import { requestScope } from '../../../platform/scope.ts';
 
 type Options = { businesses: BusinessesService };
 
@@ -35,9 +35,8 @@ export const registerBusinessRoutes: FastifyPluginAsyncTypebox<Options> = async 
       },
     },
   }, async (request) => {
-    const { accountId, environment } = requireAuth(request);
     const { query, limit, cursor } = request.query;
-    return businesses.searchProfiles({ caller: { accountId, environment }, query, limit, cursor });
+    return businesses.searchProfiles({ caller: requestScope(request), query, limit, cursor });
   });
 
   app.get('/businessProfiles/:businessRegistrationNumber', {
@@ -61,12 +60,11 @@ export const registerBusinessRoutes: FastifyPluginAsyncTypebox<Options> = async 
     // from being counted. The path parameter is raw text at this point.
     preValidation: async (request) => {
       const { businessRegistrationNumber = '' } = request.params as Record<string, string>;
-      const { environment } = requireAuth(request);
+      const { environment } = requestScope(request);
       businesses.checkNumber({ environment, businessRegistrationNumber });
     },
   }, async (request) => {
-    const { accountId, environment } = requireAuth(request);
-    const caller = { accountId, environment };
+    const caller = requestScope(request);
     const { businessRegistrationNumber } = request.params;
     return businesses.retrieveProfile({ caller, businessRegistrationNumber });
   });

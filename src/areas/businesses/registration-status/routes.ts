@@ -1,5 +1,4 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { requireAuth } from '../../../platform/auth.ts';
 import type { RegistrationStatusService } from './service.ts';
 import {
   BULK_DESCRIPTION,
@@ -10,6 +9,7 @@ import {
   RegistrationStatusResult,
   SINGLE_DESCRIPTION,
 } from './schemas.ts';
+import { requestScope } from '../../../platform/scope.ts';
 
 type Options = { registrationStatuses: RegistrationStatusService };
 
@@ -28,9 +28,8 @@ export const registerRegistrationStatusRoutes: FastifyPluginAsyncTypebox<Options
       response: { 200: BulkResults, ...ERRORS },
     },
   }, async (request) => {
-    const { accountId, environment } = requireAuth(request);
     return registrationStatuses.inquireStatuses({
-      caller: { accountId, environment },
+      caller: requestScope(request),
       businessRegistrationNumbers: request.body.businessRegistrationNumbers,
     });
   });
@@ -46,9 +45,8 @@ export const registerRegistrationStatusRoutes: FastifyPluginAsyncTypebox<Options
       response: { 200: RegistrationStatusResult, ...ERRORS },
     },
   }, async (request) => {
-    const { accountId, environment } = requireAuth(request);
     return registrationStatuses.inquireStatus({
-      caller: { accountId, environment },
+      caller: requestScope(request),
       businessRegistrationNumber: request.params.businessRegistrationNumber,
     });
   });
