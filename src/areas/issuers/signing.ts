@@ -12,17 +12,14 @@ import * as store from './store.ts';
 // certificate): the issuer behind a Supplier-Key header, and, for the issuance types that are
 // signed by the issuer, the issuer with a way to sign under its registered joint certificate.
 
-// STANDARD: the supplier issues (정발행). ON_BEHALF: a trustee issues for a supplier (위수탁);
-// the issuer behind the Supplier-Key is the one that signs. REVERSE_REQUEST: the buyer asks the
-// supplier to issue (역발행 요청); nothing is signed yet. REVERSE_APPROVAL: the supplier
-// approves a reverse issuance request, which issues and so signs the invoice.
-export const ISSUANCE_TYPES = ['STANDARD', 'ON_BEHALF', 'REVERSE_REQUEST',
-  'REVERSE_APPROVAL'] as const;
+// STANDARD: the supplier issues (정발행). REVERSE_REQUEST: the buyer asks the supplier to issue
+// (역발행 요청); nothing is signed yet. REVERSE_APPROVAL: the supplier approves a reverse
+// issuance request, which issues and so signs the invoice.
+export const ISSUANCE_TYPES = ['STANDARD', 'REVERSE_REQUEST', 'REVERSE_APPROVAL'] as const;
 export type IssuanceType = (typeof ISSUANCE_TYPES)[number];
 
 export const CERTIFICATE_REQUIRED: Record<IssuanceType, boolean> = {
   STANDARD: true,
-  ON_BEHALF: true,
   REVERSE_REQUEST: false,
   REVERSE_APPROVAL: true,
 };

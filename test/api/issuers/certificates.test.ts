@@ -129,7 +129,7 @@ describe('happy', () => {
         'REVERSE_REQUEST');
       expect(request).toMatchObject({ issuer: { id: issuerId }, signer: null });
       await register(keys.test, issuerId, goodUpload());
-      for (const type of ['STANDARD', 'ON_BEHALF', 'REVERSE_APPROVAL'] as const) {
+      for (const type of ['STANDARD', 'REVERSE_APPROVAL'] as const) {
         const { issuer, signer } = await app.issuers.requireIssuerCertificate(scope, supplierKey,
           type);
         expect(issuer.id).toBe(issuerId);
