@@ -9,7 +9,7 @@ import { CliError, parseChoice, parsePositiveInteger, printResult } from './outp
 // approval link of a reverse issuance request. Mails go to stdout only, never to the logs.
 
 // Enough to find a recent mail; a bound so one command cannot print the whole table.
-export const OUTBOX_LIMIT_MAX = 1_000;
+const OUTBOX_LIMIT_MAX = 1_000;
 
 type OutboxOptions = { limit: string; status?: string; json?: boolean };
 

@@ -29,7 +29,7 @@ import { CliError, parseChoice, parsePositiveInteger, printResult } from './outp
 
 const FORMATS = ['csv', 'jsonl'] as const;
 // Rejected rows shown in the report; all of them go to --rejects.
-export const REPORTED_REJECTS_MAX = 100;
+const REPORTED_REJECTS_MAX = 100;
 const PROGRESS_TTY_INTERVAL_MS = 200;
 const PROGRESS_LINE_INTERVAL_MS = 5_000;
 const GENERATE_CHUNK_ROWS = 1_000;
@@ -89,7 +89,7 @@ export async function generate(options: GenerateOptions) {
 
 type ImportOptions = { format?: string; rejects?: string; json?: boolean };
 type Row = { line: number; raw: RawRecord } | { line: number; reasons: string[] };
-export type RejectedRow = { line: number; businessRegistrationNumber: string | null;
+type RejectedRow = { line: number; businessRegistrationNumber: string | null;
   reasons: string[] };
 
 async function openInput(file: string): Promise<{ stream: ReadStream; size: number }> {

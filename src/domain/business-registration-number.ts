@@ -2,8 +2,6 @@
 // a check digit (reference domain facts §1.1 and §1.2). Passing the checksum says nothing about
 // the business existing. This is data and arithmetic: it imports nothing from the rest of code.
 
-export const BUSINESS_REGISTRATION_NUMBER_DIGIT_COUNT = 10;
-
 // Weights of digits 1 to 9; digit 10 is the check digit.
 const CHECKSUM_WEIGHTS = [1, 3, 7, 1, 3, 7, 1, 3, 5] as const;
 const DIGITS_PATTERN = /^[0-9]{10}$/;

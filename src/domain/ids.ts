@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 // Every id we mint carries a prefix from this one table, so an id in a log says what it is.
-export const ID_PREFIXES = {
+const ID_PREFIXES = {
   account: 'acc',
   apiKey: 'key',
   reservation: 'rsv',
@@ -18,7 +18,7 @@ export const ID_PREFIXES = {
   mail: 'mail',
 } as const;
 
-export type IdKind = keyof typeof ID_PREFIXES;
+type IdKind = keyof typeof ID_PREFIXES;
 
 // 16 random bytes (128 bits) make collisions negligible while keeping ids short.
 const ID_RANDOM_BYTES = 16;

@@ -67,7 +67,7 @@ export function allowsSigning(facts: CertificateFacts): boolean {
     facts.keyUsages.includes('nonRepudiation');
 }
 
-export type Validity = 'valid' | 'expired' | 'notYetValid';
+type Validity = 'valid' | 'expired' | 'notYetValid';
 
 export function validityAt(facts: Pick<CertificateFacts, 'notBefore' | 'notAfter'>, now: Date):
   Validity {
@@ -109,7 +109,7 @@ function subjectValues(subject: string, attribute: string): string[] {
   return [...subject.matchAll(pattern)].map((match) => match[1]!.trim());
 }
 
-export type BusinessMatch = 'registrationNumber' | 'organizationName' | 'none';
+type BusinessMatch = 'registrationNumber' | 'organizationName' | 'none';
 
 // Whether the certificate names the business: its registration number appears in the subject,
 // or, when the subject carries no registration number at all, its organization name appears in

@@ -3,7 +3,7 @@
 // `industry.standardIndustry` is a five-digit sub-subclass. Section letters and names are the
 // same in the 10th revision. This is data: it imports nothing from the rest of the code.
 
-export type KsicSection = {
+type KsicSection = {
   readonly code: string;
   readonly nameKorean: string;
   readonly nameEnglish: string;
@@ -42,7 +42,7 @@ const SECTION_ROWS: ReadonlyArray<readonly [string, string, string]> = [
   ['U', '국제 및 외국기관', 'Activities of extraterritorial organizations and bodies'],
 ];
 
-export const KSIC_SECTIONS: ReadonlyMap<string, KsicSection> = new Map(
+const KSIC_SECTIONS: ReadonlyMap<string, KsicSection> = new Map(
   SECTION_ROWS.map(([code, nameKorean, nameEnglish]) => [
     code,
     Object.freeze({ code, nameKorean, nameEnglish }),

@@ -3,7 +3,7 @@
 // so an emoji or a rare CJK extension character in a name cannot be put on a tax invoice.
 // Imports nothing from the rest of the code.
 
-export type NonBmpCharacter = {
+type NonBmpCharacter = {
   // Position in UTF-16 code units, as String.prototype.indexOf counts.
   index: number;
   codePoint: number;

@@ -105,7 +105,6 @@ export const ERRORS = {
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
-export type ErrorStatus = (typeof ERRORS)[ErrorCode]['status'];
 
 export class ApiError extends Error {
   readonly code: ErrorCode;

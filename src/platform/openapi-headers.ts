@@ -10,7 +10,7 @@ type OpenApiObject = {
   components?: { headers?: Record<string, HeaderObject> };
 };
 
-export const RESPONSE_HEADERS: Record<string, HeaderObject> = {
+const RESPONSE_HEADERS: Record<string, HeaderObject> = {
   TraceId: {
     description: 'Request trace id; equals the error body\'s traceId.',
     schema: { type: 'string' },

@@ -8,7 +8,7 @@ import { addResponseHeaders } from './openapi-headers.ts';
 // OpenAPI 3.1.0 generated from the route schemas: served at /openapi.json, with a reference page
 // at /docs, and committed as openapi/openapi.json (`npm run openapi`).
 
-export const API_VERSION = '1.0.0';
+const API_VERSION = '1.0.0';
 
 const DESCRIPTION = [
   'etax is an open, self-hostable e-tax-invoice API platform for Korea.',

@@ -23,7 +23,7 @@ export type Outside = {
   upstreams?: { taxAuthority?: TaxAuthority };
 };
 
-export const resolveWithSystem: ResolveHost = (hostname) =>
+const resolveWithSystem: ResolveHost = (hostname) =>
   dns.promises.lookup(hostname, { all: true, verbatim: true });
 
 export function systemOutside(overrides: Partial<Outside> = {}): Outside {

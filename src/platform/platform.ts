@@ -38,11 +38,11 @@ export type Platform = {
 
 // Secrets a request body may carry (certificate passwords and key files, docs/issuers.md) are
 // censored wherever a logged object holds them.
-export const LOG_REDACT_PATHS = [
+const LOG_REDACT_PATHS = [
   'password', '*.password', '*.*.password', 'signPri', '*.signPri', '*.*.signPri',
 ];
 
-export function createLogger(config: Config, outside: Pick<Outside, 'logDestination'>): Logger {
+function createLogger(config: Config, outside: Pick<Outside, 'logDestination'>): Logger {
   const options = { level: config.LOG_LEVEL, base: { service: 'etax' },
     redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } };
   return outside.logDestination ? pino(options, outside.logDestination) : pino(options);

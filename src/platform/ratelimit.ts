@@ -25,7 +25,7 @@ import {
 export type { RateLimitPolicy };
 
 // The operation table's own policies; every other operation has the default policy.
-export const DEFAULT_RATE_LIMITS: Record<string, RateLimitPolicy> = Object.fromEntries(
+const DEFAULT_RATE_LIMITS: Record<string, RateLimitPolicy> = Object.fromEntries(
   Object.entries(OPERATIONS as Record<Operation, { rateLimit?: RateLimitPolicy }>)
     .flatMap(([name, row]) => (row.rateLimit ? [[name, row.rateLimit]] : [])),
 );

@@ -33,9 +33,9 @@ export const ITEM_ERROR_CODES = [
   'AMOUNT_REQUIRED',
   'BANK_UNAVAILABLE',
 ] as const;
-export type ItemErrorCode = (typeof ITEM_ERROR_CODES)[number];
+type ItemErrorCode = (typeof ITEM_ERROR_CODES)[number];
 
-export const ITEM_ERROR_MESSAGES: Readonly<Record<ItemErrorCode, string>> = Object.freeze({
+const ITEM_ERROR_MESSAGES: Readonly<Record<ItemErrorCode, string>> = Object.freeze({
   INVALID_BANK_CODE: 'The bank code is not a known three-digit bank code.',
   INVALID_ACCOUNT_NUMBER:
     'The account number must have 8 to 16 digits once hyphens and spaces are removed.',
@@ -47,7 +47,7 @@ export const ITEM_ERROR_MESSAGES: Readonly<Record<ItemErrorCode, string>> = Obje
   BANK_UNAVAILABLE: 'The bank did not answer in time. Retry later.',
 });
 
-export type HolderItem = AccountRef & {
+type HolderItem = AccountRef & {
   holderName: string | null;
   error: { code: ItemErrorCode; message: string } | null;
 };
@@ -66,7 +66,7 @@ type BankServiceDeps = {
 type Lookup = { bankCode: string; accountNumber: string; lookupKey: string };
 
 // Validates an account locally; returns the lookup or the item error that answers it.
-export function checkAccount(account: AccountRef): Lookup | ItemErrorCode {
+function checkAccount(account: AccountRef): Lookup | ItemErrorCode {
   if (findBank(account.bankCode) === null) return 'INVALID_BANK_CODE';
   const accountNumber = normalizeAccountNumber(account.accountNumber);
   if (accountNumber === null) return 'INVALID_ACCOUNT_NUMBER';

@@ -1,7 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError, errorResponses } from '../../platform/errors.ts';
 
-export type Readiness = () => Promise<{ database: boolean; migrations: boolean }>;
+type Readiness = () => Promise<{ database: boolean; migrations: boolean }>;
 
 const HealthBody = Type.Object(
   { status: Type.Literal('ok') },

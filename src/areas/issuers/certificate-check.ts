@@ -29,12 +29,12 @@ export const REGISTRATION_CODES = {
 } as const;
 
 export type RegistrationCode = keyof typeof REGISTRATION_CODES;
-export type FailureCode = Exclude<RegistrationCode, 'REGISTERED' | 'DEREGISTERED'>;
+type FailureCode = Exclude<RegistrationCode, 'REGISTERED' | 'DEREGISTERED'>;
 
 export type CertificateUpload = { signCert: Buffer; signPri: Buffer; password: string };
-export type CertificateOwner = { identificationNumber: string; organizationName: string };
+type CertificateOwner = { identificationNumber: string; organizationName: string };
 
-export type CheckResult =
+type CheckResult =
   | { code: 'REGISTERED'; facts: CertificateFacts; pkcs8: Buffer }
   | { code: FailureCode };
 

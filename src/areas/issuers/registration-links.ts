@@ -17,7 +17,7 @@ import * as store from './store.ts';
 // goes to the redirect URL the calling key had configured when the link was made.
 
 // Spec prior art: the registration URL is valid for five minutes.
-export const REGISTRATION_LINK_TTL_MS = 5 * 60 * 1000;
+const REGISTRATION_LINK_TTL_MS = 5 * 60 * 1000;
 export const REGISTRATION_PAGE_PATH = '/certificate-registration';
 
 type LinkDeps = {
@@ -27,7 +27,7 @@ type LinkDeps = {
   now: () => Date;
 };
 
-export type RegistrationPage = { organizationName: string; identificationNumber: string;
+type RegistrationPage = { organizationName: string; identificationNumber: string;
   expiresAt: Date };
 
 export function createRegistrationLinks(deps: LinkDeps) {

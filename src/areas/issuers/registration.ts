@@ -20,7 +20,7 @@ import type { Scope } from '../../platform/scope.ts';
 // in one transaction stores the certificate (on success), appends the history record, deletes
 // the sealed upload and calls onRegistrationRecorded. The job's payload is only the upload id.
 
-export const CERTIFICATE_REGISTRATION_QUEUE = 'issuers-certificate-registration';
+const CERTIFICATE_REGISTRATION_QUEUE = 'issuers-certificate-registration';
 
 export type RegistrationRecord = {
   identifier: string;

@@ -23,7 +23,7 @@ import type { Scope } from '../../platform/scope.ts';
 // certificates (docs/issuers.md). Everything is scoped to the calling key's account and
 // environment; an issuer of another scope is 404 NOT_FOUND, never 403.
 
-export type IssuersDeps = {
+type IssuersDeps = {
   db: Db;
   stage: StageJob;
   sealing: SealingKey;
@@ -33,7 +33,7 @@ export type IssuersDeps = {
   onRegistrationRecorded?: RegistrationRecordedHook;
 };
 
-export type IssuerInput = {
+type IssuerInput = {
   identificationNumber: string;
   organizationName: string;
   representativeName: string;

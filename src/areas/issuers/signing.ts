@@ -15,10 +15,9 @@ import * as store from './store.ts';
 // STANDARD: the supplier issues (정발행). REVERSE_REQUEST: the buyer asks the supplier to issue
 // (역발행 요청); nothing is signed yet. REVERSE_APPROVAL: the supplier approves a reverse
 // issuance request, which issues and so signs the invoice.
-export const ISSUANCE_TYPES = ['STANDARD', 'REVERSE_REQUEST', 'REVERSE_APPROVAL'] as const;
-export type IssuanceType = (typeof ISSUANCE_TYPES)[number];
+type IssuanceType = 'STANDARD' | 'REVERSE_REQUEST' | 'REVERSE_APPROVAL';
 
-export const CERTIFICATE_REQUIRED: Record<IssuanceType, boolean> = {
+const CERTIFICATE_REQUIRED: Record<IssuanceType, boolean> = {
   STANDARD: true,
   REVERSE_REQUEST: false,
   REVERSE_APPROVAL: true,

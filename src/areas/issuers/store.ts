@@ -15,9 +15,9 @@ import type { Scope } from '../../platform/scope.ts';
 
 export type IssuerRow = typeof issuers.$inferSelect;
 export type IssuerCertificateRow = typeof issuerCertificates.$inferSelect;
-export type HistoryRow = typeof certificateRegistrationHistory.$inferSelect;
+type HistoryRow = typeof certificateRegistrationHistory.$inferSelect;
 export type UploadRow = typeof certificateUploads.$inferSelect;
-export type TokenRow = typeof certificateRegistrationTokens.$inferSelect;
+type TokenRow = typeof certificateRegistrationTokens.$inferSelect;
 
 const inScope = (scope: Scope) =>
   and(eq(issuers.accountId, scope.accountId), eq(issuers.environment, scope.environment));
@@ -67,7 +67,7 @@ export async function findIssuer(
   return row ?? null;
 }
 
-export type CertificateValidity = Pick<IssuerCertificateRow,
+type CertificateValidity = Pick<IssuerCertificateRow,
   'registrationIdentifier' | 'notBefore' | 'notAfter'>;
 
 export type IssuerWithValidity = { issuer: IssuerRow; certificate: CertificateValidity | null };

@@ -57,7 +57,7 @@ type AttemptRequest = {
 };
 
 // Our own short description of a failure, for the delivery log.
-export function describeFailure(error: unknown): string {
+function describeFailure(error: unknown): string {
   if (error instanceof TargetRefusedError) return 'The target address is not allowed.';
   if (error instanceof errors.HeadersTimeoutError || error instanceof errors.BodyTimeoutError ||
     error instanceof errors.ConnectTimeoutError ||

@@ -21,7 +21,7 @@ import type { ResolveHost } from '../../platform/outside.ts';
 // twice finds its attempt already recorded and does nothing, so delivery is at least once and
 // never loops.
 
-export type DelivererDeps = {
+type DelivererDeps = {
   db: Db;
   queueDelivery: QueueDelivery;
   timeoutMs: number;
@@ -33,13 +33,13 @@ export type DelivererDeps = {
   log: Logger;
 };
 
-export type AttemptResult = 'skipped' | 'canceled' | 'succeeded' | 'retrying' | 'failed';
+type AttemptResult = 'skipped' | 'canceled' | 'succeeded' | 'retrying' | 'failed';
 
 type Found = NonNullable<Awaited<ReturnType<typeof findDeliveryForAttempt>>>;
 
 // The body is the same bytes on every attempt and every resend of an event. `eventType` repeats
 // `type` under the name receivers written for the prior-art API read (docs/webhooks.md).
-export function eventBody(event: Found['event']): string {
+function eventBody(event: Found['event']): string {
   const { id, type, createdAt, data } = event;
   return JSON.stringify({ id, type, eventType: type, createdAt: createdAt.toISOString(), data });
 }

@@ -15,19 +15,19 @@ const URL_LENGTH_MAX = 2_048;
 const DESCRIPTION_LENGTH_MAX = 500;
 // Room for our ids (prefix, underscore, 22 base64url characters) with margin.
 const ID_LENGTH_MAX = 64;
-export const PAGE_LIMIT_MAX = 100;
+const PAGE_LIMIT_MAX = 100;
 const PAGE_LIMIT_DEFAULT = 20;
 // A day: long enough to deploy a new secret to every receiver without losing a delivery.
 const ROTATION_OVERLAP_SECONDS_DEFAULT = 86_400;
 // Control characters have no place in a URL or a description, and NUL cannot be stored.
 const NO_CONTROL_CHARACTERS = '^[^\\u0000-\\u001f\\u007f]*$';
-export const ID_PATTERN = '^[A-Za-z0-9_-]+$';
+const ID_PATTERN = '^[A-Za-z0-9_-]+$';
 
 const timestamp = (description: string) => Type.String({ format: 'date-time', description });
 const nullableTimestamp = (description: string) =>
   Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });
 
-export const EventTypeName = Type.Enum(EVENT_TYPES, {
+const EventTypeName = Type.Enum(EVENT_TYPES, {
   description: 'An event type of docs/webhooks.md § Event types.',
 });
 
@@ -202,7 +202,7 @@ const Attempt = Type.Object(
   { title: 'WebhookDeliveryAttempt', additionalProperties: false },
 );
 
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'canceled'] as const;
+const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'canceled'] as const;
 
 export const WebhookDelivery = Type.Object(
   {

@@ -21,7 +21,7 @@ import type { ResolveHost } from '../../platform/outside.ts';
 // Every lookup is scoped, so another account's or environment's id is simply not found. These
 // operations charge no points.
 
-export type WebhooksServiceDeps = {
+type WebhooksServiceDeps = {
   db: Db;
   queueDelivery: QueueDelivery;
   resolveHost: ResolveHost;
@@ -29,7 +29,7 @@ export type WebhooksServiceDeps = {
 };
 
 
-export function toEndpoint(row: store.EndpointRow) {
+function toEndpoint(row: store.EndpointRow) {
   return {
     id: row.id,
     url: row.url,
@@ -43,12 +43,12 @@ export function toEndpoint(row: store.EndpointRow) {
 }
 
 // An event as the API shows and delivers it; the data matches its type's payload.
-export type EventRecord = {
+type EventRecord = {
   [T in EventType]: { id: string; type: T; eventType: T; createdAt: string;
     data: EventData<T> };
 }[EventType];
 
-export function toEvent(row: store.EventRow): EventRecord {
+function toEvent(row: store.EventRow): EventRecord {
   // The recorder checked the data against its type's schema when it wrote the row.
   return {
     id: row.id,

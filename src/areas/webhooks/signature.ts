@@ -5,7 +5,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 // while a rotated secret overlaps the new one). verify.ts is the receiving side.
 
 export const SIGNATURE_HEADER = 'Etax-Signature';
-export const SECRET_PREFIX = 'whsec_';
+const SECRET_PREFIX = 'whsec_';
 // 32 random bytes: a secret as strong as an API key.
 const SECRET_RANDOM_BYTES = 32;
 
@@ -13,7 +13,7 @@ export function generateSigningSecret(): string {
   return `${SECRET_PREFIX}${randomBytes(SECRET_RANDOM_BYTES).toString('base64url')}`;
 }
 
-export function computeSignature(secret: string, timestampSeconds: number, payload: string) {
+function computeSignature(secret: string, timestampSeconds: number, payload: string) {
   return createHmac('sha256', secret).update(`${timestampSeconds}.${payload}`).digest('hex');
 }
 

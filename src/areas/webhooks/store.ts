@@ -162,7 +162,7 @@ export async function insertEvents(
   })));
 }
 
-export type SubscribedEndpoint = { id: string; scope: Scope; eventTypes: string[] };
+type SubscribedEndpoint = { id: string; scope: Scope; eventTypes: string[] };
 
 // The enabled endpoints of these scopes that subscribe to any of these event types, oldest first.
 export async function findSubscribedEndpoints(
@@ -224,7 +224,7 @@ export async function lockDeliveryForAttempt(
   return rows.length === 1;
 }
 
-export type NewAttemptRow = typeof webhookDeliveryAttempts.$inferInsert;
+type NewAttemptRow = typeof webhookDeliveryAttempts.$inferInsert;
 
 // Records an attempt once; false when this attempt number is already recorded (a job that ran
 // twice).

@@ -52,7 +52,7 @@ export function addressAllowed(address: string, policy: TargetPolicy): boolean {
   return false;
 }
 
-export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
+type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
 // A bracketed IPv6 literal in a URL, or the hostname as it is.
 export function hostOf(url: URL): string {

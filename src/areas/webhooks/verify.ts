@@ -3,7 +3,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 // Verifies an Etax-Signature header on the receiving side (docs/webhooks.md § Verifying). It
 // has no imports from the rest of etax, so a receiver can copy this file as it is.
 
-export type VerifyWebhookSignatureOptions = {
+type VerifyWebhookSignatureOptions = {
   // The raw request body, exactly as received: parsing and re-serializing JSON changes bytes.
   payload: string | Buffer;
   // The Etax-Signature header.

@@ -9,7 +9,7 @@ export type Plan = (typeof PLANS)[number];
 // 32 random bytes (256 bits) per key, as DESIGN.md asks; base64url keeps keys copy-paste safe.
 const KEY_RANDOM_BYTES = 32;
 // The prefix plus 43 base64url characters; longer strings cannot be keys and are not hashed.
-export const KEY_LENGTH_MAX = 64;
+const KEY_LENGTH_MAX = 64;
 const KEY_PATTERN = /^(test|live)_[A-Za-z0-9_-]{43}$/;
 
 export function generateApiKey(environment: Environment): string {
@@ -29,6 +29,3 @@ export function looksLikeApiKey(key: string): boolean {
   return key.length <= KEY_LENGTH_MAX && KEY_PATTERN.test(key);
 }
 
-export function environmentOfKey(key: string): Environment {
-  return key.startsWith('live_') ? 'live' : 'test';
-}

@@ -2,8 +2,8 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../db/connect.ts';
 import { accounts, apiKeys } from '../db/tables.ts';
 
-export type AccountRow = typeof accounts.$inferSelect;
-export type ApiKeyRow = typeof apiKeys.$inferSelect;
+type AccountRow = typeof accounts.$inferSelect;
+type ApiKeyRow = typeof apiKeys.$inferSelect;
 
 export async function insertAccount(tx: Executor, row: typeof accounts.$inferInsert) {
   const [inserted] = await tx.insert(accounts).values(row).returning();
@@ -25,7 +25,7 @@ export async function insertApiKey(tx: Executor, row: typeof apiKeys.$inferInser
   return inserted ?? null;
 }
 
-export type ActiveKey = {
+type ActiveKey = {
   keyId: string;
   accountId: string;
   environment: string;

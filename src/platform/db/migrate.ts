@@ -5,7 +5,7 @@ import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import type pg from 'pg';
 import { ADVISORY_LOCKS, withAdvisoryLock } from './advisory-lock.ts';
 
-export const MIGRATIONS_DIR = path.resolve(
+const MIGRATIONS_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   '../../../drizzle',
 );

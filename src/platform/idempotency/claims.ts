@@ -17,10 +17,9 @@ import * as store from './store.ts';
 // The package is CommonJS with `module.exports = fn`, which its types describe as a default export.
 const canonicalize = canonicalizeModule as unknown as (input: unknown) => string | undefined;
 
-export const REFERENCE_ID_HEADER = 'service-client-reference-id';
 export const REFERENCE_ID_LENGTH_MAX = 255; // Spec §8.
 
-export const IDEMPOTENCY_NAMESPACES = {
+const IDEMPOTENCY_NAMESPACES = {
   taxInvoice: 'neverReusable',
   cashReceipt: 'replayOrConflict',
   document: 'replayOrConflict',

@@ -2,8 +2,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/connect.ts';
 import { idempotencyClaims } from '../db/tables.ts';
 
-export type ClaimKey = { apiKeyId: string; namespace: string; referenceId: string };
-export type ClaimRow = typeof idempotencyClaims.$inferSelect;
+type ClaimKey = { apiKeyId: string; namespace: string; referenceId: string };
+type ClaimRow = typeof idempotencyClaims.$inferSelect;
 
 // Claims a reference id. A concurrent claim of the same id waits on the unique index until the
 // first transaction ends, then gets nothing back; that wait is what makes the claim race-safe.

@@ -30,7 +30,7 @@ export type OutgoingMail = {
   scope?: { accountId: string; environment: Environment } | null;
 };
 
-export type QueuedMail = { id: string; status: Extract<MailStatus, 'PENDING' | 'KEPT'> };
+type QueuedMail = { id: string; status: Extract<MailStatus, 'PENDING' | 'KEPT'> };
 
 export type QueueMail = (executor: Executor, mail: OutgoingMail) => Promise<QueuedMail>;
 

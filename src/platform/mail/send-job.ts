@@ -31,14 +31,14 @@ export type MailSenderDeps = {
 
 // What we record of a failure: nodemailer's error code and the SMTP reply code, never the
 // server's text, which may echo the message.
-export function describeSendFailure(error: unknown): string {
+function describeSendFailure(error: unknown): string {
   const { code, responseCode } = (error ?? {}) as { code?: unknown; responseCode?: unknown };
   const parts = [typeof code === 'string' ? code : 'SEND_FAILED'];
   if (typeof responseCode === 'number') parts.push(`SMTP ${responseCode}`);
   return parts.join(', ').slice(0, MAIL_ERROR_LENGTH_MAX);
 }
 
-export type SendOutcome = 'skipped' | 'kept' | 'sent' | 'retrying' | 'failed';
+type SendOutcome = 'skipped' | 'kept' | 'sent' | 'retrying' | 'failed';
 
 export async function sendMail(deps: MailSenderDeps, mailId: string): Promise<SendOutcome> {
   const mail = await store.findMail(deps.db, mailId);
@@ -67,7 +67,7 @@ export async function sendMail(deps: MailSenderDeps, mailId: string): Promise<Se
   }
 }
 
-export class MailRetryError extends Error {}
+class MailRetryError extends Error {}
 
 export function mailJobDefinition(deps: MailSenderDeps): JobDefinition<MailJobData> {
   return {

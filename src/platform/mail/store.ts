@@ -5,8 +5,8 @@ import { mailOutbox, type MailStatus } from './tables.ts';
 // SQL of the mail outbox. Status changes are conditional on PENDING, so a send job that runs
 // twice (a retry after a crash) finds the mail already settled and changes nothing.
 
-export type MailRow = typeof mailOutbox.$inferSelect;
-export type NewMailRow = typeof mailOutbox.$inferInsert;
+type MailRow = typeof mailOutbox.$inferSelect;
+type NewMailRow = typeof mailOutbox.$inferInsert;
 
 export async function insertMail(tx: Executor, row: NewMailRow): Promise<MailRow> {
   const [inserted] = await tx.insert(mailOutbox).values(row).returning();

@@ -4,7 +4,7 @@ import nodemailer from 'nodemailer';
 // (docs/operations.md § Mail). smtp://user:pass@host:587 upgrades to TLS with STARTTLS when the
 // server offers it; smtps://user:pass@host:465 uses TLS from the start.
 
-export type MailMessage = { to: string; subject: string; text: string; html: string | null };
+type MailMessage = { to: string; subject: string; text: string; html: string | null };
 
 export type MailTransport = {
   // Resolves with the Message-ID once the server accepted the mail; rejects otherwise.
@@ -14,9 +14,9 @@ export type MailTransport = {
 
 // Every SMTP step has a bound, well inside the send job's expiry (send-job.ts): a server that
 // does not answer costs one attempt, never a stuck worker.
-export const SMTP_CONNECTION_TIMEOUT_MS = 10_000;
-export const SMTP_GREETING_TIMEOUT_MS = 10_000;
-export const SMTP_SOCKET_TIMEOUT_MS = 30_000;
+const SMTP_CONNECTION_TIMEOUT_MS = 10_000;
+const SMTP_GREETING_TIMEOUT_MS = 10_000;
+const SMTP_SOCKET_TIMEOUT_MS = 30_000;
 
 export function createSmtpTransport(options: { url: string; from: string }): MailTransport {
   const transporter = nodemailer.createTransport({

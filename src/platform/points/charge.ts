@@ -12,7 +12,7 @@ import type { PointsService, Reservation, SettleOutcome } from './service.ts';
 
 // The work receives its reservation (null when the operation is free), so work that records
 // what it charged can name the reservation it will be captured from.
-export type ChargedWork<T> = (
+type ChargedWork<T> = (
   reservation: Reservation | null,
 ) => Promise<{ value: T; chargedUnits: number }>;
 

@@ -155,7 +155,7 @@ async function grant(
 // right now by the request that made it, so the caller must retry: this throws, and the
 // caller's transaction rolls back. `ledgerEntryId` is derived from what is refunded, so a
 // repeated refund pays nothing.
-export class CapturePendingError extends Error {}
+class CapturePendingError extends Error {}
 
 async function refundCapture(
   tx: Executor,

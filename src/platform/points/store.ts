@@ -141,7 +141,7 @@ export async function grant(
   return result.rows[0] ?? null;
 }
 
-export type ReservationStatus = 'reserved' | 'captured' | 'released' | 'expired';
+type ReservationStatus = 'reserved' | 'captured' | 'released' | 'expired';
 
 // The status of a reservation of this balance, locked until the transaction ends so a refund
 // decided on it cannot race its capture; null when there is no such reservation.

@@ -79,7 +79,7 @@ export function statusOfEntry(entry: StatusEntry): StatusOfNumber {
 }
 
 // Parses a 200 answer for the numbers asked; null for anything outside the contract.
-export function parseStatusAnswer(body: string, numbers: string[]): StatusCheckResult | null {
+function parseStatusAnswer(body: string, numbers: string[]): StatusCheckResult | null {
   const parsed = parseJsonObject(body);
   if (parsed === null) return null;
   const { status_code: statusCode, data } = parsed;

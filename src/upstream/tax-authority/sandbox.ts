@@ -67,9 +67,9 @@ const PROFILE_STATUSES: Readonly<Record<string, StatusOfNumber>> = Object.freeze
 });
 
 // The answer for any valid number outside the list.
-export const SANDBOX_DEFAULT_STATUS: StatusOfNumber = active('GENERAL');
+const SANDBOX_DEFAULT_STATUS: StatusOfNumber = active('GENERAL');
 
-export function sandboxStatusOf(businessRegistrationNumber: string): StatusOfNumber {
+function sandboxStatusOf(businessRegistrationNumber: string): StatusOfNumber {
   if (Object.hasOwn(SANDBOX_STATUSES, businessRegistrationNumber)) {
     return SANDBOX_STATUSES[businessRegistrationNumber]!;
   }

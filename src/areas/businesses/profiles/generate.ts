@@ -8,7 +8,7 @@ import { PROFILE_COLUMNS, type ProfileColumn } from './import.ts';
 export const GENERATE_COUNT_MAX = 10_000_000;
 
 export type FormerName = { name: string; changedOn: string | null };
-export type ProfileFileRecord = Record<ProfileColumn, string | null | string[] | FormerName[]>;
+type ProfileFileRecord = Record<ProfileColumn, string | null | string[] | FormerName[]>;
 export type ProfileFileFormat = 'csv' | 'jsonl';
 
 // mulberry32: a tiny 32-bit PRNG, plenty for test data. Returns floats in [0, 1).
@@ -207,7 +207,7 @@ function formerNames(random: Random, openedOn: string): FormerName[] {
 
 // The profile at one index of a data set. Each index has its own PRNG stream, so a row does not
 // depend on the rows before it.
-export function generateProfile(index: number, seed: number): ProfileFileRecord {
+function generateProfile(index: number, seed: number): ProfileFileRecord {
   const random = new Random(mulberry32(Math.imul(index + 1, 0x9e3779b1) ^ seed));
   const corporate = random.chance(0.4);
   const { organizationName, english, roman } = names(random, corporate);

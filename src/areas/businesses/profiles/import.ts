@@ -40,7 +40,7 @@ export function isProfileColumn(name: string): name is ProfileColumn {
 export type RawRecord = Record<string, unknown>;
 
 export type ValidProfile = { profile: BusinessProfileInsert; formerNames: FormerNameRow[] };
-export type ValidationResult =
+type ValidationResult =
   | { ok: true; value: ValidProfile }
   | { ok: false; reasons: string[] };
 
@@ -50,12 +50,12 @@ const TEXT_LENGTH_MAX: Partial<Record<ProfileColumn, number>> = {
   representativeName: 100, roadAddress: 300, phone: 30, email: 254, businessType: 200,
   businessItem: 200, standardIndustryName: 200,
 };
-export const WEBSITES_PER_PROFILE_MAX = 20;
+const WEBSITES_PER_PROFILE_MAX = 20;
 const WEBSITE_LENGTH_MAX = 2048;
 const FORMER_NAME_LENGTH_MAX = 200;
 
 // Province codes of domain facts §7.2, with the legacy 42 (Gangwon) and 45 (Jeonbuk).
-export const SIDO_CODES: readonly string[] = [
+const SIDO_CODES: readonly string[] = [
   '11', '26', '27', '28', '29', '30', '31', '36', '41', '42', '43', '44', '45', '46', '47', '48',
   '50', '51', '52',
 ];

@@ -13,7 +13,7 @@ import type { SearchProfileRowsOptions, SearchRankKey } from './store.ts';
 // Both rank the same way (store.ts § SearchRankKey): the exact number, then number prefixes,
 // then exact names, then other name matches by trigram similarity, ties by number.
 
-export const SEARCH_QUERY_LENGTH_MAX = 100;
+const SEARCH_QUERY_LENGTH_MAX = 100;
 const NUMBER_DIGITS = 10;
 const SCORE_MAX = 1_000_000;
 const TIER_EXACT_NAME = 2;
@@ -22,7 +22,7 @@ const TIER_NAME = 3;
 const C0_CONTROL_END = 0x1f;
 const DELETE = 0x7f;
 
-export type RankedProfile = { profile: BusinessProfile; rank: SearchRankKey };
+type RankedProfile = { profile: BusinessProfile; rank: SearchRankKey };
 export type ProfileSearch = (options: SearchProfileRowsOptions) => Promise<RankedProfile[]>;
 
 // The trimmed query and, for a query of digits and hyphens only with 1 to 10 digits, its
@@ -70,7 +70,7 @@ export function decodeSearchCursor(cursor: string): SearchRankKey {
 }
 
 // -1 when a ranks before b, 1 after, 0 for the same key.
-export function compareRank(a: SearchRankKey, b: SearchRankKey): number {
+function compareRank(a: SearchRankKey, b: SearchRankKey): number {
   if (a.tier !== b.tier) return a.tier < b.tier ? -1 : 1;
   if (a.score !== b.score) return a.score > b.score ? -1 : 1;
   if (a.businessRegistrationNumber === b.businessRegistrationNumber) return 0;

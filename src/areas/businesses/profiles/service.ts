@@ -47,13 +47,13 @@ const PRICE_ROW = 'businesses.profiles.retrieve';
 // (limit) must be available, 9 per result returned are debited; an empty page charges nothing.
 const SEARCH_PRICE_ROW = 'businesses.profiles.search';
 
-export type SearchProfilesOptions = {
+type SearchProfilesOptions = {
   caller: Scope;
   query: string;
   limit: number;
   cursor?: string | undefined;
 };
-export type SearchProfilesPage = { results: BusinessProfile[]; nextCursor: string | null };
+type SearchProfilesPage = { results: BusinessProfile[]; nextCursor: string | null };
 
 type BusinessesServiceDeps = {
   charge: Charger;
@@ -150,7 +150,7 @@ export type BusinessesService = ReturnType<typeof createBusinessesService>;
 
 // The spec §2.1 object of a stored profile. The address is null when all four address columns
 // are null; the category name comes from the KSIC section table.
-export function profileFromRow(row: ProfileColumns, formerNames: FormerNameRow[]) {
+function profileFromRow(row: ProfileColumns, formerNames: FormerNameRow[]) {
   const address = [row.roadAddress, row.postalCode, row.sidoCode, row.sigunguCode]
     .every((value) => value === null)
     ? null

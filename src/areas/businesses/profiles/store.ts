@@ -9,7 +9,7 @@ import { businessFormerNames, businessProfiles } from '../tables.ts';
 // The database allows order_index 0 to 99 (business_former_names_order_range).
 export const FORMER_NAMES_PER_PROFILE_MAX = 100;
 
-export type BusinessProfileRow = typeof businessProfiles.$inferSelect;
+type BusinessProfileRow = typeof businessProfiles.$inferSelect;
 export type BusinessProfileInsert = typeof businessProfiles.$inferInsert;
 export type FormerNameRow = { name: string; changedOn: string | null };
 // A profile row without its stored search grams, which only the index needs.
@@ -123,7 +123,7 @@ export type SearchProfileRowsOptions = {
   limit: number;
 };
 
-export type SearchedProfileRow = {
+type SearchedProfileRow = {
   profile: ProfileColumns;
   formerNames: FormerNameRow[];
   rank: SearchRankKey;

@@ -30,7 +30,7 @@ import { storeRegistrationChecks } from './store.ts';
 
 const PRICE_ROW = 'businesses.registrationStatus.inquire';
 
-export type RegistrationStatusItem = StatusOfNumber & {
+type RegistrationStatusItem = StatusOfNumber & {
   businessRegistrationNumber: string;
   checkedAt: string;
 };
@@ -48,7 +48,7 @@ type RegistrationStatusDeps = {
 
 // Returns the ten-digit number, or throws the 400 that answers it. `field` names the input in
 // the message.
-export function checkStatusNumber(input: string, field: string): string {
+function checkStatusNumber(input: string, field: string): string {
   const digits = normalizeBusinessRegistrationNumber(input);
   if (digits === null) {
     throw new ApiError(

@@ -6,7 +6,7 @@ import { businessProfiles } from '../tables.ts';
 // back): the registration and taxation columns of business_profiles.
 
 // One registration check to store back (docs/registration-status.md § Stored back).
-export type RegistrationCheckRow = {
+type RegistrationCheckRow = {
   businessRegistrationNumber: string;
   status: string;
   closedOn: string | null;
