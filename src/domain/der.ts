@@ -1,120 +1,98 @@
-// The few DER (ASN.1) shapes an encrypted joint-certificate key file needs: read a
-// tag-length-value, and write one. Anything malformed throws DerError. This is data and
-// arithmetic: it imports nothing from the rest of the code.
+import { AsnParser } from '@peculiar/asn1-schema';
+import { BaseBlock, fromBER, Integer, ObjectIdentifier } from 'asn1js';
+
+// Reads DER into an @peculiar/asn1-schema class. asn1js decodes BER and is lenient where our
+// own reader was strict, and the schema parser takes any context-specific tag for a SEQUENCE,
+// so the rules the key files relied on are checked on the decoded tree before the schema
+// sees it. Anything malformed throws DerError, whatever the library threw. It imports nothing
+// from the rest of the code.
 
 export class DerError extends Error {}
-
-export const DER_TAGS = {
-  integer: 0x02,
-  octetString: 0x04,
-  objectIdentifier: 0x06,
-  sequence: 0x30,
-} as const;
-
-export type DerNode = { tag: number; value: Buffer };
 
 // Lengths beyond four bytes would describe gigabytes; a key file is a few kilobytes.
 const LENGTH_BYTES_MAX = 4;
 
-function readNode(input: Buffer, offset: number): { node: DerNode; end: number } {
-  if (offset + 2 > input.length) throw new DerError('truncated DER');
-  const tag = input[offset]!;
-  let length = input[offset + 1]!;
-  let cursor = offset + 2;
-  if (length & 0x80) {
-    const lengthBytes = length & 0x7f;
-    if (lengthBytes === 0 || lengthBytes > LENGTH_BYTES_MAX) throw new DerError('bad DER length');
-    if (cursor + lengthBytes > input.length) throw new DerError('truncated DER');
-    length = 0;
-    for (let index = 0; index < lengthBytes; index += 1) {
-      length = length * 256 + input[cursor + index]!;
-    }
-    cursor += lengthBytes;
+// Passed explicitly, since the library defaults (100 levels, 10,000 nodes, 16 MiB) may change.
+// The deepest key file is 7 levels (PBES2 with a PRF); a PKCS#8 key with attributes about as
+// deep. signPri.key is about 1.3 KB and the API takes 16 KiB, so 64 KiB is room and no more.
+const DECODE_OPTIONS = {
+  maxDepth: 16,
+  maxNodes: 1_000,
+  maxContentLength: 64 * 1024,
+  // Trying every OCTET STRING as nested DER is wasted work and spends the node budget on
+  // ciphertext; the schema says where nested DER is.
+  parseEmbedded: false,
+} as const;
+
+const UNIVERSAL_CLASS = 1;
+
+export type DerSchema<T> = { new(): T; name: string };
+
+export type ParseDerOptions = {
+  // How many leading fields of the top SEQUENCE carry universal tags. The rest are optional
+  // fields that the schema tags itself (PKCS#8 attributes are [0]). Default: all of them.
+  universalFieldCount?: number;
+};
+
+type Walk = { depth: number; index: number; universalFieldCount: number };
+
+// The schema parser only looks at tags it has a type for: on the top element and on the
+// fields directly inside it (deeper structure is read by a further parseDer of its bytes).
+function checkTag(block: BaseBlock, { depth, index, universalFieldCount }: Walk): void {
+  const checked = depth === 0 || (depth === 1 && index < universalFieldCount);
+  if (checked && block.idBlock.tagClass !== UNIVERSAL_CLASS) {
+    throw new DerError('unexpected tag class in DER');
   }
-  const end = cursor + length;
-  if (end > input.length) throw new DerError('truncated DER');
-  return { node: { tag, value: input.subarray(cursor, end) }, end };
 }
 
-// The single node that makes up the whole input.
-export function readDer(input: Buffer): DerNode {
-  const { node, end } = readNode(input, 0);
-  if (end !== input.length) throw new DerError('trailing bytes after DER');
-  return node;
-}
-
-// The children of a constructed node (a SEQUENCE).
-export function readChildren(node: DerNode, expectedTag: number = DER_TAGS.sequence): DerNode[] {
-  if (node.tag !== expectedTag) throw new DerError(`expected tag ${expectedTag}`);
-  const children: DerNode[] = [];
-  for (let offset = 0; offset < node.value.length;) {
-    const { node: child, end } = readNode(node.value, offset);
-    children.push(child);
-    offset = end;
+function checkDistinguished(block: BaseBlock, walk: Walk): void {
+  const { lenBlock, valueBlock } = block;
+  if (lenBlock.isIndefiniteForm) throw new DerError('indefinite length in DER');
+  // blockLength counts the first length byte, which only says how many follow.
+  if (lenBlock.blockLength - 1 > LENGTH_BYTES_MAX) throw new DerError('bad DER length');
+  // asn1js lets a child run past the end of its parent; the content must fill the length.
+  if (valueBlock.blockLength !== lenBlock.length) throw new DerError('inconsistent DER length');
+  checkTag(block, walk);
+  const empty = lenBlock.length === 0;
+  if (empty && (block instanceof Integer || block instanceof ObjectIdentifier)) {
+    throw new DerError('empty INTEGER or OBJECT IDENTIFIER in DER');
   }
-  return children;
+  if (!block.idBlock.isConstructed || !('value' in valueBlock)) return;
+  if (!Array.isArray(valueBlock.value)) return;
+  // Bounded by DECODE_OPTIONS: at most maxNodes children, recursion at most maxDepth deep.
+  valueBlock.value.forEach((child: unknown, index: number) => {
+    if (!(child instanceof BaseBlock)) return;
+    checkDistinguished(child, { ...walk, depth: walk.depth + 1, index });
+  });
 }
 
-export function expectTag(node: DerNode | undefined, tag: number): Buffer {
-  if (node === undefined || node.tag !== tag) throw new DerError(`expected tag ${tag}`);
-  return node.value;
-}
-
-export function readObjectIdentifier(node: DerNode | undefined): string {
-  const value = expectTag(node, DER_TAGS.objectIdentifier);
-  if (value.length === 0) throw new DerError('empty object identifier');
-  const arcs = [Math.floor(value[0]! / 40), value[0]! % 40];
-  let arc = 0;
-  for (const byte of value.subarray(1)) {
-    arc = arc * 128 + (byte & 0x7f);
-    if (!(byte & 0x80)) {
-      arcs.push(arc);
-      arc = 0;
-    }
+function decode(input: Uint8Array | ArrayBuffer, options: ParseDerOptions): BaseBlock {
+  let decoded: ReturnType<typeof fromBER>;
+  try {
+    decoded = fromBER(input, DECODE_OPTIONS);
+  } catch (error) {
+    // asn1js throws, rather than reports, on some malformed input (a RangeError, mostly).
+    throw new DerError(`malformed DER: ${(error as Error).message}`);
   }
-  return arcs.join('.');
+  if (decoded.offset === -1) throw new DerError(`malformed DER: ${decoded.result.error}`);
+  if (decoded.offset !== input.byteLength) throw new DerError('trailing bytes after DER');
+  const universalFieldCount = options.universalFieldCount ?? Number.POSITIVE_INFINITY;
+  checkDistinguished(decoded.result, { depth: 0, index: 0, universalFieldCount });
+  return decoded.result;
 }
 
-// A non-negative INTEGER small enough for a JavaScript number (iteration counts).
-export function readSmallInteger(node: DerNode | undefined): number {
-  const value = expectTag(node, DER_TAGS.integer);
-  if (value.length === 0 || value.length > 4 || value[0]! & 0x80) {
-    throw new DerError('integer out of range');
+// The single element that makes up the whole input, as an instance of `schema`.
+export function parseDer<T>(
+  input: Uint8Array | ArrayBuffer,
+  schema: DerSchema<T>,
+  options: ParseDerOptions = {},
+): T {
+  const decoded = decode(input, options);
+  try {
+    return AsnParser.fromASN(decoded, schema);
+  } catch {
+    // The parser throws Error, TypeError or AsnSchemaValidationError for a mismatch; for us
+    // they all mean the same: this is not the structure we expected.
+    throw new DerError(`DER is not a ${schema.name}`);
   }
-  return value.reduce((sum, byte) => sum * 256 + byte, 0);
-}
-
-function encodeLength(length: number): Buffer {
-  if (length < 0x80) return Buffer.from([length]);
-  const bytes: number[] = [];
-  for (let rest = length; rest > 0; rest = Math.floor(rest / 256)) bytes.unshift(rest % 256);
-  return Buffer.from([0x80 | bytes.length, ...bytes]);
-}
-
-export function encodeDer(tag: number, value: Buffer): Buffer {
-  return Buffer.concat([Buffer.from([tag]), encodeLength(value.length), value]);
-}
-
-export function encodeSequence(...children: Buffer[]): Buffer {
-  return encodeDer(DER_TAGS.sequence, Buffer.concat(children));
-}
-
-export function encodeObjectIdentifier(oid: string): Buffer {
-  const arcs = oid.split('.').map(Number);
-  const bytes = [arcs[0]! * 40 + arcs[1]!];
-  for (const arc of arcs.slice(2)) {
-    const encoded = [arc & 0x7f];
-    for (let rest = Math.floor(arc / 128); rest > 0; rest = Math.floor(rest / 128)) {
-      encoded.unshift((rest & 0x7f) | 0x80);
-    }
-    bytes.push(...encoded);
-  }
-  return encodeDer(DER_TAGS.objectIdentifier, Buffer.from(bytes));
-}
-
-export function encodeSmallInteger(value: number): Buffer {
-  const bytes: number[] = [];
-  for (let rest = value; rest > 0; rest = Math.floor(rest / 256)) bytes.unshift(rest % 256);
-  if (bytes.length === 0 || bytes[0]! & 0x80) bytes.unshift(0);
-  return encodeDer(DER_TAGS.integer, Buffer.from(bytes));
 }

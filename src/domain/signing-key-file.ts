@@ -1,18 +1,10 @@
 import { createHash, pbkdf2Sync } from 'node:crypto';
-import {
-  DER_TAGS,
-  DerError,
-  encodeDer,
-  encodeObjectIdentifier,
-  encodeSequence,
-  encodeSmallInteger,
-  expectTag,
-  readChildren,
-  readDer,
-  readObjectIdentifier,
-  readSmallInteger,
-} from './der.ts';
-import { seedCbcDecrypt, seedCbcEncrypt, SeedPaddingError } from './seed.ts';
+import { AsnConvert, OctetString } from '@peculiar/asn1-schema';
+import { EncryptedData, EncryptedPrivateKeyInfo, PrivateKeyInfo } from '@peculiar/asn1-pkcs8';
+import { AlgorithmIdentifier } from '@peculiar/asn1-x509';
+import { DerError, parseDer } from './der.ts';
+import { PbeParameter, Pbes2Parameters, Pbkdf2Parameters } from './pkcs5.ts';
+import { SEED_BLOCK_BYTES, seedCbcDecrypt, seedCbcEncrypt, SeedPaddingError } from './seed.ts';
 
 // The encrypted private key of a Korean joint certificate (signPri.key, reference domain facts
 // §8.2): an EncryptedPrivateKeyInfo whose content is a PKCS#8 PrivateKeyInfo encrypted with
@@ -53,45 +45,53 @@ function pbkdf1Sha1(password: Buffer, salt: Buffer, iterations: number): Buffer 
 
 type CipherParameters = { key: Buffer; iv: Buffer };
 
-function checkIterations(iterations: number): void {
-  if (iterations < 1 || iterations > KEY_FILE_ITERATIONS_MAX) {
-    throw new DerError(`iteration count ${iterations} is out of range`);
+// The count is checked before any hashing, so a hostile count costs nothing.
+function checkIterations(count: bigint): number {
+  if (count < 1n || count > BigInt(KEY_FILE_ITERATIONS_MAX)) {
+    throw new DerError(`iteration count ${count} is out of range`);
   }
+  return Number(count);
 }
 
-function pbkdf1Parameters(parameters: Buffer, password: Buffer, legacy: boolean) {
-  const [saltNode, iterationsNode] = readChildren(readDer(parameters));
-  const salt = expectTag(saltNode, DER_TAGS.octetString);
-  const iterations = readSmallInteger(iterationsNode);
-  checkIterations(iterations);
-  const derived = pbkdf1Sha1(password, salt, iterations);
+// An absent field and an explicit NULL (which the library reads as null) are both missing.
+function requireParameters(algorithm: AlgorithmIdentifier): ArrayBuffer {
+  if (!algorithm.parameters) throw new DerError('missing algorithm parameters');
+  return algorithm.parameters;
+}
+
+function pbkdf1Parameters(parameters: ArrayBuffer, password: Buffer, legacy: boolean) {
+  const { salt, iterationCount } = parseDer(parameters, PbeParameter);
+  const iterations = checkIterations(iterationCount);
+  const derived = pbkdf1Sha1(password, Buffer.from(salt), iterations);
   const iv = legacy
     ? LEGACY_FIXED_IV
     : createHash('sha1').update(derived.subarray(16, 20)).digest().subarray(0, 16);
   return { key: derived.subarray(0, KEY_BYTES), iv };
 }
 
-function pbes2Parameters(parameters: Buffer, password: Buffer): CipherParameters {
-  const [kdf, scheme] = readChildren(readDer(parameters));
-  const [kdfOid, kdfParameters] = readChildren(kdf!);
-  if (readObjectIdentifier(kdfOid) !== PBKDF2_OID) throw new DerError('PBES2 without PBKDF2');
-  const [saltNode, iterationsNode, ...rest] = readChildren(kdfParameters!);
-  const salt = expectTag(saltNode, DER_TAGS.octetString);
-  const iterations = readSmallInteger(iterationsNode);
-  checkIterations(iterations);
-  const prf = rest.find((node) => node.tag === DER_TAGS.sequence);
-  if (prf && readObjectIdentifier(readChildren(prf)[0]) !== HMAC_SHA1_OID) {
+function pbes2Parameters(parameters: ArrayBuffer, password: Buffer): CipherParameters {
+  const { keyDerivationFunc, encryptionScheme } = parseDer(parameters, Pbes2Parameters);
+  if (keyDerivationFunc.algorithm !== PBKDF2_OID) throw new DerError('PBES2 without PBKDF2');
+  const kdf = parseDer(requireParameters(keyDerivationFunc), Pbkdf2Parameters);
+  const iterations = checkIterations(kdf.iterationCount);
+  if (kdf.prf && kdf.prf.algorithm !== HMAC_SHA1_OID) {
     throw new DerError('PBKDF2 with a PRF other than HMAC-SHA1');
   }
-  const [cipherOid, ivNode] = readChildren(scheme!);
-  if (readObjectIdentifier(cipherOid) !== KEY_FILE_FORMATS.seedCbc) {
+  if (encryptionScheme.algorithm !== KEY_FILE_FORMATS.seedCbc) {
     throw new DerError('PBES2 with a cipher other than SEED-CBC');
   }
-  const iv = expectTag(ivNode, DER_TAGS.octetString);
+  const iv = Buffer.from(parseDer(requireParameters(encryptionScheme), OctetString).buffer);
+  // Checked here, where it is a fact about the file, rather than left to the cipher to throw.
+  if (iv.length !== SEED_BLOCK_BYTES) throw new DerError(`a SEED-CBC IV of ${iv.length} bytes`);
+  const salt = Buffer.from(kdf.salt);
   return { key: pbkdf2Sync(password, salt, iterations, KEY_BYTES, 'sha1'), iv };
 }
 
-function cipherParameters(oid: string, parameters: Buffer, password: Buffer): CipherParameters {
+function cipherParameters(
+  oid: string,
+  parameters: ArrayBuffer,
+  password: Buffer,
+): CipherParameters {
   if (oid === KEY_FILE_FORMATS.seedCbcWithSha1) {
     return pbkdf1Parameters(parameters, password, false);
   }
@@ -102,13 +102,13 @@ function cipherParameters(oid: string, parameters: Buffer, password: Buffer): Ci
 
 // A PrivateKeyInfo is a SEQUENCE that starts with INTEGER 0; anything else after decryption
 // means the password was wrong (domain facts §8.2: padding or parse failure = wrong password).
+// Its three untagged fields come first; the optional attributes after them are tagged [0].
 function looksLikePrivateKeyInfo(plaintext: Buffer): boolean {
   try {
-    const [version, algorithm, key] = readChildren(readDer(plaintext));
-    return readSmallInteger(version) === 0 && algorithm?.tag === DER_TAGS.sequence &&
-      key?.tag === DER_TAGS.octetString;
-  } catch {
-    return false;
+    return parseDer(plaintext, PrivateKeyInfo, { universalFieldCount: 3 }).version === 0;
+  } catch (error) {
+    if (error instanceof DerError) return false;
+    throw error;
   }
 }
 
@@ -118,13 +118,11 @@ export function decryptSigningKeyFile(file: Buffer, password: string): KeyFileRe
   let parameters: CipherParameters;
   let encrypted: Buffer;
   try {
-    const [algorithm, data] = readChildren(readDer(file));
-    const [oidNode, parameterNode] = readChildren(algorithm!);
-    const oid = readObjectIdentifier(oidNode);
-    if (parameterNode === undefined) throw new DerError('missing algorithm parameters');
-    const parameterDer = encodeDer(parameterNode.tag, parameterNode.value);
-    parameters = cipherParameters(oid, parameterDer, Buffer.from(password, 'utf8'));
-    encrypted = expectTag(data, DER_TAGS.octetString);
+    const { encryptionAlgorithm, encryptedData } = parseDer(file, EncryptedPrivateKeyInfo);
+    const parameterDer = requireParameters(encryptionAlgorithm);
+    const passwordBytes = Buffer.from(password, 'utf8');
+    parameters = cipherParameters(encryptionAlgorithm.algorithm, parameterDer, passwordBytes);
+    encrypted = Buffer.from(encryptedData.buffer);
   } catch (error) {
     if (error instanceof DerError) return { kind: 'unsupportedFormat', reason: error.message };
     throw error;
@@ -147,6 +145,26 @@ export type EncryptKeyFileOptions = {
   iv?: Buffer;
 };
 
+// The algorithm parameters of `format`, encoded as the file carries them.
+function encodeParameters(options: EncryptKeyFileOptions): ArrayBuffer {
+  const saltAndCount = {
+    salt: Uint8Array.from(options.salt).buffer,
+    iterationCount: BigInt(options.iterations),
+  };
+  if (options.format !== 'pbes2') return AsnConvert.serialize(new PbeParameter(saltAndCount));
+  const iv = new OctetString(options.iv ?? Buffer.alloc(SEED_BLOCK_BYTES));
+  return AsnConvert.serialize(new Pbes2Parameters({
+    keyDerivationFunc: new AlgorithmIdentifier({
+      algorithm: PBKDF2_OID,
+      parameters: AsnConvert.serialize(new Pbkdf2Parameters(saltAndCount)),
+    }),
+    encryptionScheme: new AlgorithmIdentifier({
+      algorithm: KEY_FILE_FORMATS.seedCbc,
+      parameters: AsnConvert.serialize(iv),
+    }),
+  }));
+}
+
 // Writes a signPri.key the way a CA's software does. Used to build test certificates and by
 // anyone who needs to hand a key file back to a business owner.
 export function encryptSigningKeyFile(
@@ -154,20 +172,11 @@ export function encryptSigningKeyFile(
   password: string,
   options: EncryptKeyFileOptions,
 ): Buffer {
-  const { format, salt, iterations } = options;
-  const saltAndIterations = [encodeDer(DER_TAGS.octetString, salt), encodeSmallInteger(iterations)];
-  const parameters = format === 'pbes2'
-    ? encodeSequence(
-      encodeSequence(encodeObjectIdentifier(PBKDF2_OID), encodeSequence(...saltAndIterations)),
-      encodeSequence(
-        encodeObjectIdentifier(KEY_FILE_FORMATS.seedCbc),
-        encodeDer(DER_TAGS.octetString, options.iv ?? Buffer.alloc(16)),
-      ),
-    )
-    : encodeSequence(...saltAndIterations);
-  const oid = KEY_FILE_FORMATS[format];
+  const parameters = encodeParameters(options);
+  const oid = KEY_FILE_FORMATS[options.format];
   const { key, iv } = cipherParameters(oid, parameters, Buffer.from(password, 'utf8'));
-  const algorithm = encodeSequence(encodeObjectIdentifier(oid), parameters);
-  const encrypted = seedCbcEncrypt(key, iv, pkcs8);
-  return encodeSequence(algorithm, encodeDer(DER_TAGS.octetString, encrypted));
+  return Buffer.from(AsnConvert.serialize(new EncryptedPrivateKeyInfo({
+    encryptionAlgorithm: new AlgorithmIdentifier({ algorithm: oid, parameters }),
+    encryptedData: new EncryptedData(seedCbcEncrypt(key, iv, pkcs8)),
+  })));
 }

@@ -1,13 +1,15 @@
 // signPri.key (src/domain/signing-key-file.ts): each of the three formats of domain facts §8.2
 // decrypts to the PKCS#8 it was written from; a wrong password is `wrongPassword`, never a
-// throw or garbage; malformed or foreign files are `unsupportedFormat`; hostile parameters (huge
-// iteration counts) are refused before any work. The PBES1 IV rule (SHA1 of DK[16..20]) and the
-// legacy fixed IV are checked by decrypting with node:crypto's own primitives as a second opinion.
-import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
+// throw or garbage; malformed or foreign files are `unsupportedFormat` with a reason, never a
+// throw; hostile parameters (huge iteration counts) are refused before any work. The PBES1 IV
+// rule (SHA1 of DK[16..20]) and the legacy fixed IV are checked by decrypting with node:crypto's
+// own primitives as a second opinion. Malformed files are built with asn1js or written in hex.
+import { createHash, generateKeyPairSync, pbkdf2Sync, randomBytes } from 'node:crypto';
+import {
+  Integer, Null, ObjectIdentifier, OctetString, Sequence, type BaseBlock,
+} from 'asn1js';
 import { describe, expect, it } from 'vitest';
-import { encodeDer, encodeObjectIdentifier, encodeSequence, encodeSmallInteger }
-  from '../../src/domain/der.ts';
-import { seedCbcDecrypt } from '../../src/domain/seed.ts';
+import { seedCbcDecrypt, seedCbcEncrypt } from '../../src/domain/seed.ts';
 import {
   decryptSigningKeyFile,
   encryptSigningKeyFile,
@@ -76,21 +78,190 @@ describe('decryptSigningKeyFile', () => {
   });
 
   it('answers unsupportedFormat for an algorithm other than the three', () => {
-    const aes = encodeSequence(
-      encodeSequence(encodeObjectIdentifier('2.16.840.1.101.3.4.1.42'),
-        encodeSequence(encodeDer(0x04, randomBytes(8)), encodeSmallInteger(2048))),
-      encodeDer(0x04, randomBytes(1216)),
-    );
+    const aes = keyFile(seq(oid('2.16.840.1.101.3.4.1.42'),
+      seq(octets(randomBytes(8)), new Integer({ value: 2048 }))));
     expect(decryptSigningKeyFile(aes, PASSWORD)).toEqual({ kind: 'unsupportedFormat',
       reason: 'unsupported key encryption algorithm 2.16.840.1.101.3.4.1.42' });
   });
 
   it('refuses an iteration count above the bound without deriving a key', () => {
-    const file = encodeSequence(
-      encodeSequence(encodeObjectIdentifier(KEY_FILE_FORMATS.seedCbcWithSha1),
-        encodeSequence(encodeDer(0x04, randomBytes(8)), encodeSmallInteger(2_000_000_000))),
-      encodeDer(0x04, randomBytes(1216)),
-    );
-    expect(decryptSigningKeyFile(file, PASSWORD).kind).toBe('unsupportedFormat');
+    const file = keyFile(seq(oid(KEY_FILE_FORMATS.seedCbcWithSha1),
+      seq(octets(randomBytes(8)), new Integer({ value: 2_000_000_000 }))));
+    expect(decryptSigningKeyFile(file, PASSWORD)).toEqual({ kind: 'unsupportedFormat',
+      reason: 'iteration count 2000000000 is out of range' });
+  });
+});
+
+// Builders for files that CA software would never write.
+const oid = (value: string) => new ObjectIdentifier({ value });
+const octets = (bytes: Buffer) => new OctetString({ valueHex: bytes });
+const seq = (...value: BaseBlock[]) => new Sequence({ value });
+const PBKDF2 = '1.2.840.113549.1.5.12';
+const HMAC_SHA1 = '1.2.840.113549.2.7';
+
+function keyFile(algorithm: BaseBlock, data: BaseBlock = octets(randomBytes(1216))): Buffer {
+  return Buffer.from(seq(algorithm, data).toBER());
+}
+
+function pbes2File(kdf: BaseBlock, scheme: BaseBlock = seedCbc()): Buffer {
+  return keyFile(seq(oid(KEY_FILE_FORMATS.pbes2), seq(kdf, scheme)));
+}
+
+function seedCbc(iv: Buffer = randomBytes(16)): BaseBlock {
+  return seq(oid(KEY_FILE_FORMATS.seedCbc), octets(iv));
+}
+
+function pbkdf2(...parameters: BaseBlock[]): BaseBlock {
+  return seq(oid(PBKDF2), seq(...parameters));
+}
+
+function unsupported(file: Buffer): string {
+  const result = decryptSigningKeyFile(file, PASSWORD);
+  if (result.kind !== 'unsupportedFormat') throw new Error(`answered ${result.kind}`);
+  return result.reason;
+}
+
+describe('decryptSigningKeyFile with malformed DER', () => {
+  it.each(FORMATS)('answers unsupportedFormat for every truncation of a %s file', (format) => {
+    const file = write(format);
+    for (let length = 0; length < file.length; length += 1) {
+      expect(decryptSigningKeyFile(file.subarray(0, length), PASSWORD).kind)
+        .toBe('unsupportedFormat');
+    }
+  });
+
+  it.each(FORMATS)('answers unsupportedFormat for bytes after a %s file', (format) => {
+    const file = Buffer.concat([write(format), Buffer.from([0])]);
+    expect(unsupported(file)).toBe('trailing bytes after DER');
+  });
+
+  it('answers unsupportedFormat for a wrong tag on the file, its algorithm or its data', () => {
+    const file = write('pbes2');
+    const retagged = (index: number, tag: number) => {
+      const copy = Buffer.from(file);
+      copy[index] = tag;
+      return copy;
+    };
+    expect(unsupported(retagged(0, 0x31))).toBe('DER is not a EncryptedPrivateKeyInfo');
+    // A context tag is what the schema parser alone would take for the SEQUENCE.
+    expect(unsupported(retagged(0, 0xa0))).toBe('unexpected tag class in DER');
+    expect(unsupported(retagged(4, 0xa0))).toBe('unexpected tag class in DER');
+    expect(unsupported(retagged(4, 0x31))).toBe('DER is not a EncryptedPrivateKeyInfo');
+    const dataIndex = file.length - Math.ceil((PKCS8.length + 1) / 16) * 16 - 4;
+    expect(file[dataIndex]).toBe(0x04);
+    expect(unsupported(retagged(dataIndex, 0x02))).toBe('DER is not a EncryptedPrivateKeyInfo');
+    const constructed = new OctetString({ isConstructed: true, value: [octets(randomBytes(16))] });
+    expect(unsupported(keyFile(seq(oid(KEY_FILE_FORMATS.seedCbc),
+      seq(octets(randomBytes(8)), new Integer({ value: 2048 }))), constructed)))
+      .toBe('DER is not a EncryptedPrivateKeyInfo');
+  });
+
+  it('answers unsupportedFormat for an indefinite length or a child past its parent', () => {
+    const file = write('seedCbc');
+    const indefinite =
+      Buffer.concat([Buffer.from([0x30, 0x80]), file.subarray(4), Buffer.alloc(2)]);
+    expect(unsupported(indefinite)).toBe('indefinite length in DER');
+    const short = Buffer.from(file);
+    short[3] = short[3]! - 2;
+    expect(unsupported(short)).toBe('inconsistent DER length');
+  });
+
+  // The hand-written reader threw a TypeError on the first two and a RangeError on the IV.
+  it('answers unsupportedFormat, not a throw, for missing parts and a short IV', () => {
+    expect(unsupported(Buffer.from([0x30, 0x00]))).toBe('DER is not a EncryptedPrivateKeyInfo');
+    expect(unsupported(pbes2File(seq(oid(PBKDF2))))).toBe('missing algorithm parameters');
+    expect(unsupported(pbes2File(pbkdf2(octets(randomBytes(8)), new Integer({ value: 2048 })),
+      seedCbc(randomBytes(8))))).toBe('a SEED-CBC IV of 8 bytes');
+  });
+
+  it('answers unsupportedFormat for an algorithm without parameters or with NULL', () => {
+    for (const format of FORMATS) {
+      const algorithm = oid(KEY_FILE_FORMATS[format]);
+      expect(unsupported(keyFile(seq(algorithm)))).toBe('missing algorithm parameters');
+      expect(unsupported(keyFile(seq(algorithm, new Null())))).toBe('missing algorithm parameters');
+    }
+  });
+
+  it('answers unsupportedFormat for PBES2 with another KDF, PRF or cipher', () => {
+    const saltAndCount = [octets(randomBytes(8)), new Integer({ value: 2048 })];
+    const scrypt = seq(oid('1.3.6.1.4.1.11591.4.11'), seq(...saltAndCount));
+    expect(unsupported(pbes2File(scrypt))).toBe('PBES2 without PBKDF2');
+    const sha256 = seq(oid('1.2.840.113549.2.9'), new Null());
+    expect(unsupported(pbes2File(pbkdf2(...saltAndCount, sha256))))
+      .toBe('PBKDF2 with a PRF other than HMAC-SHA1');
+    const aes = seq(oid('2.16.840.1.101.3.4.1.2'), octets(randomBytes(16)));
+    expect(unsupported(pbes2File(pbkdf2(...saltAndCount), aes)))
+      .toBe('PBES2 with a cipher other than SEED-CBC');
+  });
+
+  const COUNTS: [string, BaseBlock, string][] = [
+    ['an OCTET STRING', octets(Buffer.from([8, 0])), 'DER is not a'],
+    ['NULL', new Null(), 'DER is not a'],
+    ['an empty INTEGER', new Integer({ valueHex: new ArrayBuffer(0) }),
+      'empty INTEGER or OBJECT IDENTIFIER in DER'],
+    ['negative', new Integer({ value: -1 }), 'iteration count -1 is out of range'],
+    ['zero', new Integer({ value: 0 }), 'iteration count 0 is out of range'],
+    ['one above the bound', new Integer({ value: 100_001 }),
+      'iteration count 100001 is out of range'],
+    ['nine bytes long', Integer.fromBigInt(2n ** 64n),
+      'iteration count 18446744073709551616 is out of range'],
+  ];
+
+  it.each(COUNTS)('answers unsupportedFormat for an iteration count that is %s',
+    (_name, count, reason) => {
+      const salt = octets(randomBytes(8));
+      const pbes1 = keyFile(seq(oid(KEY_FILE_FORMATS.seedCbcWithSha1), seq(salt, count)));
+      expect(unsupported(pbes1)).toContain(reason);
+      expect(unsupported(pbes2File(pbkdf2(salt, count)))).toContain(reason);
+    });
+
+  it('answers unsupportedFormat for a salt that is not an OCTET STRING', () => {
+    const count = new Integer({ value: 2048 });
+    const file = keyFile(seq(oid(KEY_FILE_FORMATS.seedCbc), seq(new Integer({ value: 5 }), count)));
+    expect(unsupported(file)).toBe('DER is not a PbeParameter');
+  });
+
+  it.each(FORMATS)('never throws for any one-byte change to the start of a %s file',
+    (format) => {
+      const file = encryptSigningKeyFile(PKCS8, PASSWORD,
+        { format, salt: randomBytes(8), iterations: 16, iv: randomBytes(16) });
+      for (let index = 0; index < 100; index += 1) {
+        for (const change of [0x01, 0x20, 0x80, 0xff]) {
+          const copy = Buffer.from(file);
+          copy[index] = copy[index]! ^ change;
+          const { kind } = decryptSigningKeyFile(copy, PASSWORD);
+          expect(['unsupportedFormat', 'wrongPassword', 'decrypted']).toContain(kind);
+        }
+      }
+    });
+});
+
+describe('decryptSigningKeyFile with the optional PBKDF2 fields', () => {
+  it('decrypts a PBES2 file that states its key length and HMAC-SHA1 explicitly', () => {
+    const salt = randomBytes(8);
+    const iv = randomBytes(16);
+    const key = pbkdf2Sync(PASSWORD, salt, 2048, 16, 'sha1');
+    const kdf = pbkdf2(octets(salt), new Integer({ value: 2048 }), new Integer({ value: 16 }),
+      seq(oid(HMAC_SHA1), new Null()));
+    const data = octets(seedCbcEncrypt(key, iv, PKCS8));
+    const file = keyFile(seq(oid(KEY_FILE_FORMATS.pbes2), seq(kdf, seedCbc(iv))), data);
+    expect(decryptSigningKeyFile(file, PASSWORD)).toEqual({ kind: 'decrypted', pkcs8: PKCS8 });
+  });
+});
+
+describe('encryptSigningKeyFile', () => {
+  // The layout CA software writes, byte for byte, before the encrypted data.
+  it('writes the header of each format as CA software does', () => {
+    const salt = Buffer.from('0102030405060708', 'hex');
+    const iv = Buffer.from('000102030405060708090a0b0c0d0e0f', 'hex');
+    const header = (format: KeyFileFormat) => encryptSigningKeyFile(PKCS8, PASSWORD,
+      { format, salt, iterations: 2048, iv }).subarray(4).toString('hex');
+    const pbe = '300e04080102030405060708020208 00'.replace(/ /g, '');
+    expect(header('seedCbcWithSha1')).toMatch(
+      new RegExp(`^301a06082a831a8c9a44010f${pbe}048`));
+    expect(header('seedCbc')).toMatch(new RegExp(`^301a06082a831a8c9a440104${pbe}048`));
+    expect(header('pbes2')).toMatch(new RegExp('^304806092a864886f70d01050d303b' +
+      '301b06092a864886f70d01050c' + pbe + '301c06082a831a8c9a440104' +
+      '0410000102030405060708090a0b0c0d0e0f048'));
   });
 });
