@@ -15,16 +15,10 @@ import {
 import { createWebhooksService, type WebhooksService } from './areas/webhooks/service.ts';
 import { loadCertificateEncryptionKey } from './areas/issuers/encryption-key.ts';
 import { createIssuersService, type IssuersService } from './areas/issuers/service.ts';
-import { createAcceptance } from './areas/tax-invoices/acceptance.ts';
-import { processingJobDefinitions } from './areas/tax-invoices/processing.ts';
 import {
-  createReverseIssuanceService,
-  type ReverseIssuanceService,
-} from './areas/tax-invoices/reverse-service.ts';
-import {
-  createTaxInvoicesService,
-  type TaxInvoicesService,
-} from './areas/tax-invoices/service.ts';
+  createTaxInvoicesModule,
+  type TaxInvoicesModule,
+} from './areas/tax-invoices/index.ts';
 import type { Config } from './config.ts';
 import { createSealingKey } from './domain/sealed-box.ts';
 import { createAccountsService, type AccountsService } from './platform/accounts/service.ts';
@@ -36,6 +30,7 @@ import {
   runMigrations,
 } from './platform/db/migrate.ts';
 import { createJobs, type JobDefinition, type Jobs } from './platform/jobs.ts';
+import { systemOutside } from './platform/outside.ts';
 import { createMailQueuer, type QueueMail } from './platform/mail/outbox.ts';
 import { mailJobDefinition } from './platform/mail/send-job.ts';
 import { createSmtpTransport } from './platform/mail/transport.ts';
@@ -63,9 +58,6 @@ import { createSandboxProfiles } from './upstream/business-profiles/sandbox.ts';
 import type { TaxAuthority } from './upstream/tax-authority/index.ts';
 import { createLiveTaxAuthority } from './upstream/tax-authority/live.ts';
 import { createSandboxTaxAuthority } from './upstream/tax-authority/sandbox.ts';
-import { createGatewayTransmitter } from './upstream/tax-invoices/gateway.ts';
-import type { InvoiceTransmitter } from './upstream/tax-invoices/index.ts';
-import { createSandboxTransmitter } from './upstream/tax-invoices/sandbox.ts';
 
 // Wires the process together: database, migrations, services, jobs and the HTTP server. The CLI
 // commands use the same pieces without the server (openPlatform).
@@ -129,7 +121,7 @@ export type App = {
   webhooks: Webhooks;
   // What tax-invoice work calls: resolveSupplierKey and requireIssuerCertificate.
   issuers: IssuersService;
-  taxInvoices: TaxInvoices;
+  taxInvoices: TaxInvoicesModule;
   close(): Promise<void>;
 };
 
@@ -140,13 +132,6 @@ export type Webhooks = {
   recordEvent: RecordEvent;
   recordEvents: RecordEvents;
   deliverer: Deliverer;
-};
-
-// Tax invoices: the services behind the routes and the jobs that issue and transmit.
-export type TaxInvoices = {
-  service: TaxInvoicesService;
-  reverseIssuance: ReverseIssuanceService;
-  jobDefinitions: JobDefinition[];
 };
 
 // Mail (docs/operations.md § Mail): the outbox areas queue mails into, in their transactions,
@@ -306,58 +291,6 @@ export function buildMail(platform: Platform, jobs: Jobs, clock?: () => Date): M
   };
 }
 
-// Test keys transmit to the sandbox and live keys to the configured gateway; without one, live
-// issuance is refused when it is requested. Both adapters are built once.
-export function buildTaxInvoices(
-  platform: Platform,
-  jobs: Jobs,
-  deps: { issuers: IssuersService; recordEvents: RecordEvents; queueMail: QueueMail;
-    clock?: () => Date },
-): TaxInvoices {
-  const { config } = platform;
-  const sandbox = createSandboxTransmitter({ latencyMs: config.TAX_INVOICE_SANDBOX_LATENCY_MS });
-  const live = config.TAX_INVOICE_GATEWAY_URL === undefined ? null : createGatewayTransmitter({
-    gatewayUrl: config.TAX_INVOICE_GATEWAY_URL,
-    timeoutMs: config.TAX_INVOICE_GATEWAY_TIMEOUT_MS,
-  });
-  const transmitterFor = (environment: string): InvoiceTransmitter | null =>
-    environment === 'live' ? live : sandbox;
-  const now = deps.clock ?? (() => new Date());
-  const lifecycle = {
-    points: platform.points,
-    recordEvents: deps.recordEvents,
-    documentUrl: (issuanceKey: string) =>
-      `${config.PUBLIC_BASE_URL}/v1/taxInvoices/${issuanceKey}/pdf`,
-  };
-  const accept = createAcceptance({
-    db: platform.database.db,
-    stageMany: jobs.stageMany,
-    charge: platform.charge,
-    issuers: deps.issuers,
-    transmissionAvailable: (environment) => transmitterFor(environment) !== null,
-  });
-  const unitPoints = platform.prices['taxInvoices.issue'];
-  return {
-    service: createTaxInvoicesService({ ...lifecycle, db: platform.database.db, accept,
-      unitPoints, now }),
-    reverseIssuance: createReverseIssuanceService({ ...lifecycle, db: platform.database.db,
-      accept, stage: jobs.stage, issuers: deps.issuers, queueMail: deps.queueMail, unitPoints,
-      publicBaseUrl: config.PUBLIC_BASE_URL, now }),
-    jobDefinitions: processingJobDefinitions({
-      ...lifecycle,
-      db: platform.database.db,
-      stage: jobs.stage,
-      stageMany: jobs.stageMany,
-      issuers: deps.issuers,
-      transmitterFor,
-      transmissionDelaySeconds: config.TAX_INVOICE_TRANSMISSION_DELAY_SECONDS,
-      transmissionTimeoutMs: config.TAX_INVOICE_GATEWAY_TIMEOUT_MS,
-      now,
-      log: platform.log,
-    }),
-  };
-}
-
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const log = createLogger(config, options.logDestination);
   const platform = await openPlatform(config, log);
@@ -374,12 +307,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const issuers = await buildIssuersService(platform, jobs,
     { clock: options.clock, recordEvent: webhooks.recordEvent });
   const mail = buildMail(platform, jobs, options.clock);
-  const taxInvoices = buildTaxInvoices(platform, jobs, {
-    issuers, recordEvents: webhooks.recordEvents, queueMail: mail.queueMail, clock: options.clock,
-  });
+  // The module takes the platform of src/platform/platform.ts, assembled here from the pieces
+  // above until this file opens that platform itself.
+  const taxInvoices = createTaxInvoicesModule({ ...platform, jobs, queueMail: mail.queueMail,
+    outside: systemOutside(options.clock ? { now: options.clock } : {}), jobDefinitions: [] },
+  { issuers, recordEvents: webhooks.recordEvents });
   if (options.jobs ?? true) {
     await jobs.start([
-      ...taxInvoices.jobDefinitions,
+      ...taxInvoices.jobs,
       expireReservationsJobDefinition(platform.points, log),
       deliveryJobDefinition(webhooks.deliverer, config.WEBHOOK_DELIVERY_TIMEOUT_MS),
       ...issuers.jobDefinitions(),
@@ -399,8 +334,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     registrationStatuses,
     webhooks: webhooks.service,
     issuers,
-    taxInvoices: taxInvoices.service,
-    reverseIssuance: taxInvoices.reverseIssuance,
+    taxInvoices,
     extraRoutes: options.extraRoutes,
     readiness: async () => {
       await platform.database.pool.query('select 1');

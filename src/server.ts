@@ -17,16 +17,12 @@ import { registerCertificatePageRoutes } from './areas/issuers/page-routes.ts';
 import { registerIssuerRoutes } from './areas/issuers/routes.ts';
 import type { IssuersService } from './areas/issuers/service.ts';
 import { registerPointsRoutes } from './areas/points/routes.ts';
-import { registerApprovalPageRoutes } from './areas/tax-invoices/reverse-page-routes.ts';
-import { reverseIssuanceRoutes } from './areas/tax-invoices/reverse-routes.ts';
-import type { ReverseIssuanceService } from './areas/tax-invoices/reverse-service.ts';
-import { taxInvoiceRoutes } from './areas/tax-invoices/routes.ts';
-import type { TaxInvoicesService } from './areas/tax-invoices/service.ts';
 import { registerWebhookRoutes } from './areas/webhooks/routes.ts';
 import type { WebhooksService } from './areas/webhooks/service.ts';
 import { auth, authenticateWith, type KeyCache } from './platform/auth.ts';
 import { handleClientError } from './platform/client-errors.ts';
 import { errorHandler, handleFrameworkError } from './platform/error-handler.ts';
+import type { AreaModule } from './platform/module.ts';
 import { openApi } from './platform/openapi.ts';
 import type { PointsService } from './platform/points/service.ts';
 import type { RateLimiter } from './platform/ratelimit.ts';
@@ -49,8 +45,8 @@ export type ServerDeps = {
   registrationStatuses: RegistrationStatusService;
   webhooks: WebhooksService;
   issuers: IssuersService;
-  taxInvoices: TaxInvoicesService;
-  reverseIssuance: ReverseIssuanceService;
+  // The tax-invoices module's routes (under /v1) and approval page (outside /v1).
+  taxInvoices: Required<Pick<AreaModule, 'routes' | 'pages'>>;
   readiness: Readiness;
   // More routes under /v1, behind the same authentication and rate limits. Areas are listed
   // below; this is for embedding etax and for tests of the platform mechanisms.
@@ -94,7 +90,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   // The hosted certificate registration page: outside /v1, its one-time token is the credential.
   await app.register(registerCertificatePageRoutes, { issuers: deps.issuers });
   // The reverse issuance approval page: outside /v1 for the same reason.
-  await app.register(registerApprovalPageRoutes, { reverseIssuance: deps.reverseIssuance });
+  await app.register(deps.taxInvoices.pages);
   await app.register(async (v1) => {
     v1.addHook('onRequest', authenticateWith(deps.keys));
     v1.addHook('preHandler', deps.rateLimiter.hook);
@@ -106,8 +102,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     });
     await v1.register(registerWebhookRoutes, { webhooks: deps.webhooks });
     await v1.register(registerIssuerRoutes, { issuers: deps.issuers });
-    await v1.register(taxInvoiceRoutes, { taxInvoices: deps.taxInvoices });
-    await v1.register(reverseIssuanceRoutes, { reverseIssuance: deps.reverseIssuance });
+    await v1.register(deps.taxInvoices.routes);
     if (deps.extraRoutes) await v1.register(deps.extraRoutes);
   }, { prefix: '/v1' });
 

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createTaxInvoicesPlugins } from '../areas/tax-invoices/index.ts';
 import { buildServer } from '../server.ts';
 import { CliError } from './output.ts';
 
@@ -31,8 +32,10 @@ export function buildSchemaOnlyServer(extraRoutes?: FastifyPluginAsync): Promise
     registrationStatuses: { inquireStatuses: unavailable, inquireStatus: unavailable },
     webhooks: new Proxy({}, { get: unavailable }) as never,
     issuers: new Proxy({}, { get: unavailable }) as never,
-    taxInvoices: new Proxy({}, { get: unavailable }) as never,
-    reverseIssuance: new Proxy({}, { get: unavailable }) as never,
+    taxInvoices: createTaxInvoicesPlugins({
+      service: new Proxy({}, { get: unavailable }) as never,
+      reverseIssuance: new Proxy({}, { get: unavailable }) as never,
+    }),
     readiness: unavailable,
     extraRoutes,
   });
