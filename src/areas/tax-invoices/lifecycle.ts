@@ -11,7 +11,7 @@ import * as store from './store.ts';
 // change is conditional (store.transition), a retried job or a racing request that loses finds
 // nothing to change, and so refunds and emits nothing.
 
-export type Cause = { code: string; message: string };
+type Cause = { code: string; message: string };
 
 export type LifecycleDeps = {
   points: Pick<PointsService, 'refundCapture'>;

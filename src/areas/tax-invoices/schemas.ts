@@ -24,7 +24,7 @@ const optionalText = (maxLength: number, description: string, example: string) =
 // Whole won. 14 digits per amount keeps the sum of the most items a safe integer.
 export const AMOUNT_ABS_MAX = 99_999_999_999_999;
 export const ITEMS_MAX = 16;
-export const MANAGERS_MAX = 2;
+const MANAGERS_MAX = 2;
 
 const Amount = (description: string) => Type.Integer({
   minimum: -AMOUNT_ABS_MAX, maximum: AMOUNT_ABS_MAX, description,

@@ -13,7 +13,7 @@ import { taxInvoices, taxInvoiceStatusChanges } from './tables.ts';
 
 export type TaxInvoiceRow = typeof taxInvoices.$inferSelect;
 export type NewTaxInvoiceRow = typeof taxInvoices.$inferInsert;
-export type StatusChangeRow = typeof taxInvoiceStatusChanges.$inferSelect;
+type StatusChangeRow = typeof taxInvoiceStatusChanges.$inferSelect;
 
 // Who changed a document's status, for its history.
 export type Actor = 'API' | 'JOB' | 'APPROVAL_PAGE' | 'EMAIL';
@@ -78,7 +78,7 @@ const COLUMN_NAMES: ReadonlyMap<string, string> = new Map(Object.entries(
 // order (so batches that overlap wait for each other instead of deadlocking), moved to `to` with
 // their own changes, and recorded, all in one statement. Every item changes the same columns.
 // Returns the keys of the documents moved; the others are left as they are.
-export type TransitionBatch = Omit<Transition, 'issuanceKey' | 'message' | 'changes'> & {
+type TransitionBatch = Omit<Transition, 'issuanceKey' | 'message' | 'changes'> & {
   items: Array<Pick<Transition, 'issuanceKey' | 'message' | 'changes'>>;
 };
 

@@ -157,7 +157,7 @@ function sum(values: number[]): number {
 
 // Step 4: what remains of the original after its amendments in effect and the new documents may
 // not fall below 0: a decrease or return cannot take back more than was supplied.
-export function checkRemainingAmounts(
+function checkRemainingAmounts(
   original: OriginalDocument,
   existing: readonly ExistingAmendment[],
   added: readonly Totals[],

@@ -24,7 +24,7 @@ export type OriginalDocument = Pick<TaxInvoiceRow, 'issuanceKey' | 'status' | 'i
 export type ExistingAmendment = Pick<TaxInvoiceRow, 'issuanceKey' | 'status' |
   'amendmentReason' | 'supplyCostTotal' | 'taxTotal'>;
 // An amendment of the original that took effect (or is on its way), with its reason.
-export type AmendmentInEffect = ExistingAmendment & { reason: AmendmentReason };
+type AmendmentInEffect = ExistingAmendment & { reason: AmendmentReason };
 
 // An item of a supply cost change or a return; its date defaults to the amendment's date.
 export type AmendmentItem = Omit<Item, 'date'> & { date?: string | undefined };
@@ -35,7 +35,7 @@ export type AmendmentContext = {
 };
 
 // One document an amendment makes, before validation.
-export type PlannedDocument = {
+type PlannedDocument = {
   invoice: Invoice;
   amounts: AmountRule;
   // 'enforced' where the issue deadline runs from the amendment's own write date; 'ignored'

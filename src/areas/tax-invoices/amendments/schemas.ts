@@ -19,14 +19,14 @@ const itemDate = Type.Optional(DateString('Supply date (공급일자): in the mo
 
 // An item of a supply cost change: the difference, positive for an increase and negative for a
 // decrease, with the tax of that difference.
-export const AmendmentItem = Type.Object(
+const AmendmentItem = Type.Object(
   { ...Item.properties, date: itemDate },
   { title: 'TaxInvoiceAmendmentItem', additionalProperties: false },
 );
-export type AmendmentItem = Static<typeof AmendmentItem>;
+type AmendmentItem = Static<typeof AmendmentItem>;
 
 // An item of a return: what came back, in positive amounts; the document carries them negated.
-export const ReturnedItem = Type.Object(
+const ReturnedItem = Type.Object(
   {
     ...Item.properties,
     date: itemDate,
@@ -41,7 +41,7 @@ export const ReturnedItem = Type.Object(
   },
   { title: 'TaxInvoiceReturnedItem', additionalProperties: false },
 );
-export type ReturnedItem = Static<typeof ReturnedItem>;
+type ReturnedItem = Static<typeof ReturnedItem>;
 
 export const TerminationBody = Type.Object(
   { date: DateString('Date the contract was terminated (계약해제일), the write date of the ' +

@@ -37,7 +37,7 @@ export type Recording = {
   onRecorded?(tx: Tx, rows: store.NewTaxInvoiceRow[]): Promise<void>;
 };
 
-export type RecordedDocuments = { issuanceKeys: string[] };
+type RecordedDocuments = { issuanceKeys: string[] };
 
 type RecordingDeps = { db: Db; stageMany: StageJobs };
 

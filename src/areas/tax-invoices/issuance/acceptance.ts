@@ -37,7 +37,7 @@ export type DocumentDraft = {
   } | null;
 };
 
-export type AcceptRequest = {
+type AcceptRequest = {
   caller: Caller;
   supplierKey: string;
   referenceId: string | undefined;
@@ -56,7 +56,7 @@ export type AcceptRequest = {
   onRecorded?(tx: Tx, rows: store.NewTaxInvoiceRow[]): Promise<void>;
 };
 
-export type Accepted = { issuanceKeys: string[] };
+type Accepted = { issuanceKeys: string[] };
 
 type AcceptanceDeps = {
   db: Db;

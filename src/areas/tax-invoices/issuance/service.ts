@@ -21,7 +21,7 @@ import { validateInvoice } from './validation.ts';
 // PDF and cancellation before transmission. Everything is scoped to the calling key's account
 // and environment; a document of another scope is 404 NOT_FOUND, never 403.
 
-export type IssuanceDeps = LifecycleDeps & {
+type IssuanceDeps = LifecycleDeps & {
   db: Db;
   accept: Accept;
   // Points per document (the price table's taxInvoices.issue).

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 // the lines; measuring is passed in, so it is pure and tested without a PDF.
 
 // Returns the width of `text` set at `fontSize`, in points.
-export type MeasureText = (text: string, fontSize: number) => number;
+type MeasureText = (text: string, fontSize: number) => number;
 
 export type FitRequest = {
   text: string;

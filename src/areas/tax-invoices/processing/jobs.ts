@@ -17,7 +17,7 @@ import { transmitDocuments, type TransmissionJobDeps } from './transmission-job.
 //   issuance (issuance-job.ts):         PENDING | APPROVED → ISSUED, and the transmission staged
 //   transmission (transmission-job.ts): ISSUED → TRANSMITTING → TRANSMITTED or FAILED
 
-export type ProcessingDeps = IssuanceJobDeps & TransmissionJobDeps;
+type ProcessingDeps = IssuanceJobDeps & TransmissionJobDeps;
 
 // pg-boss reruns a job whose worker died (expiry) or threw; the steps above make that harmless.
 const JOB_RETRY_LIMIT = 10;

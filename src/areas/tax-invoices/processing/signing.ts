@@ -10,7 +10,7 @@ import type { TaxInvoiceRow } from '../store.ts';
 // joint certificate (../../issuers/signing.ts); anyone holding the certificate can verify it
 // (docs/tax-invoices.md § Signature).
 
-export const SIGNED_DOCUMENT_VERSION = 'etax-tax-invoice/1';
+const SIGNED_DOCUMENT_VERSION = 'etax-tax-invoice/1';
 
 export function canonicalDocument(row: TaxInvoiceRow): string {
   return canonicalJson({
@@ -26,7 +26,7 @@ export function canonicalDocument(row: TaxInvoiceRow): string {
   });
 }
 
-export type SignedDocument = {
+type SignedDocument = {
   document: string;
   // SHA-256 of the document, hex.
   digest: string;

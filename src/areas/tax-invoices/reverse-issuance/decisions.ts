@@ -23,7 +23,7 @@ export type DecisionDeps = LifecycleDeps & {
 };
 
 // Work that must commit with the decision, e.g. using up the approval link it came with.
-export type WithDecision = (tx: Tx) => Promise<void>;
+type WithDecision = (tx: Tx) => Promise<void>;
 
 // What was being attempted, for the messages.
 type Attempt = 'approved' | 'refused' | 'canceled' | 'opened for approval';
@@ -44,7 +44,7 @@ export function closedRequestError(status: TaxInvoiceStatus, attempt: Attempt): 
 }
 
 // The issue deadline is a date in Seoul; the request can be approved through that whole day.
-export function deadlinePassed(row: store.TaxInvoiceRow, now: Date): boolean {
+function deadlinePassed(row: store.TaxInvoiceRow, now: Date): boolean {
   return seoulDate(now) > row.issueDeadline;
 }
 

@@ -29,7 +29,7 @@ export function endOfSeoulDay(date: string): Date {
 
 type LinkDeps = { publicBaseUrl: string; now: () => Date };
 
-export type ApprovalLink = { url: string; expiresAt: Date };
+type ApprovalLink = { url: string; expiresAt: Date };
 
 export function createApprovalLinks(deps: LinkDeps) {
   const base = deps.publicBaseUrl.replace(/\/+$/, '');

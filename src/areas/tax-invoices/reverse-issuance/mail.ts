@@ -6,7 +6,7 @@ import type { TaxInvoiceRow } from '../store.ts';
 // § Approval by mail): who asks, for how much, until when, and the one-time link to the approval
 // page. Text and HTML say the same; every value from the request is escaped in the HTML.
 
-export const APPROVAL_REQUEST_MAIL_KIND = 'TAX_INVOICE_APPROVAL_REQUEST';
+const APPROVAL_REQUEST_MAIL_KIND = 'TAX_INVOICE_APPROVAL_REQUEST';
 
 const won = new Intl.NumberFormat('ko-KR');
 // Names are at most 100 characters (../schemas.ts); the subject stays within the outbox's

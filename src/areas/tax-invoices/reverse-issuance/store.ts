@@ -4,8 +4,8 @@ import { taxInvoiceApprovalTokens } from './tables.ts';
 
 // SQL of the approval links of reverse issuance requests.
 
-export type ApprovalTokenRow = typeof taxInvoiceApprovalTokens.$inferSelect;
-export type NewApprovalTokenRow = typeof taxInvoiceApprovalTokens.$inferInsert;
+type ApprovalTokenRow = typeof taxInvoiceApprovalTokens.$inferSelect;
+type NewApprovalTokenRow = typeof taxInvoiceApprovalTokens.$inferInsert;
 
 export async function insertApprovalToken(tx: Executor, row: NewApprovalTokenRow): Promise<void> {
   await tx.insert(taxInvoiceApprovalTokens).values(row);

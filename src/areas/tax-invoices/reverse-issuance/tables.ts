@@ -9,8 +9,7 @@ import { taxInvoices } from '../tables.ts';
 // the supplier with the request and lives until the end of the issue deadline in Seoul. Either
 // is used up by the decision posted with it.
 
-export const APPROVAL_CHANNELS = ['GRANT', 'EMAIL'] as const;
-export type ApprovalChannel = (typeof APPROVAL_CHANNELS)[number];
+export type ApprovalChannel = 'GRANT' | 'EMAIL';
 
 export const taxInvoiceApprovalTokens = pgTable(
   'tax_invoice_approval_tokens',
