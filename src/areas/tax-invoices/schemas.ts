@@ -13,8 +13,8 @@ import { ReferenceIdHeaderValue } from '../../platform/idempotency/reference-id-
 // message.
 
 // Text a person types: no control characters (they break invoices, logs and CSV exports).
-// Characters outside the Basic Multilingual Plane are refused by validation.ts with a message of
-// their own, because the tax authority's forms cannot hold them.
+// Characters outside the Basic Multilingual Plane are refused by issuance/validation.ts with a
+// message of their own, because the tax authority's forms cannot hold them.
 export const PRINTABLE = '^[^\\u0000-\\u001f\\u007f]*$';
 const text = (minLength: number, maxLength: number, description: string, example: string) =>
   Type.String({ minLength, maxLength, pattern: PRINTABLE, description, examples: [example] });

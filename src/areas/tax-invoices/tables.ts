@@ -59,7 +59,7 @@ export const taxInvoices = pgTable(
     originalNtsTransactionId: text('original_nts_transaction_id'),
     // Documents made together by one request (the two of an entry correction, for example).
     requestGroup: text('request_group'),
-    // The signature over the canonical document (signing.ts), once issued.
+    // The signature over the canonical document (processing/signing.ts), once issued.
     signedDigest: text('signed_digest'),
     signature: text('signature'),
     // The certificate that signed it (DER, base64), sent with the document.

@@ -5,7 +5,7 @@ import { firstNonBmpCharacter, formatCodePoint, isBlank } from '../../../domain/
 import { ApiError } from '../../../platform/errors.ts';
 import type { Invoice, Item, Manager, Supplied, Supplier } from '../schemas.ts';
 
-// The rules between the fields of a tax invoice document that its schema (invoice-schema.ts)
+// The rules between the fields of a tax invoice document that its schema (../schemas.ts)
 // cannot express. Every failure is a 400 whose message names the field, as the schema's own
 // messages do. Pure: the caller supplies today's date and the issuer named by Supplier-Key.
 //

@@ -43,7 +43,7 @@ export function formatAmount(amount: number): string {
   return amount < 0 ? `-${digits}` : digits;
 }
 
-// Quantities carry up to two decimals (invoice-schema.ts): 1.5 → "1.5", -1200 → "-1,200".
+// Quantities carry up to two decimals (../schemas.ts): 1.5 → "1.5", -1200 → "-1,200".
 export function formatQuantity(quantity: number): string {
   assert(Number.isFinite(quantity));
   const [whole, fraction] = Math.abs(quantity).toFixed(2).split('.') as [string, string];
@@ -104,7 +104,7 @@ export function splitSupplyDate(date: string): { month: string; day: string } {
   return { month: String(Number(match[1])), day: String(Number(match[2])) };
 }
 
-// Clients' text cannot hold control characters (invoice-schema.ts); this keeps a stray one from
+// Clients' text cannot hold control characters (../schemas.ts); this keeps a stray one from
 // reaching the page even so, since the wrapper treats "\n" as a forced line break.
 export function printable(text: string | null | undefined): string {
   const characters = Array.from(text ?? '', (character) => {
