@@ -8,15 +8,15 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../../src/domain/ids.ts';
+import { newId } from '../../../../src/domain/ids.ts';
 import {
   createAcceptanceBatches,
   type Recording,
-} from '../../../src/areas/tax-invoices/issuance/acceptance-batches.ts';
-import * as store from '../../../src/areas/tax-invoices/store.ts';
-import { isApiError } from '../../../src/platform/errors.ts';
-import { createTestApp, type TestApp } from '../../helpers/app.ts';
-import { invoiceBody, RECIPIENT_NUMBER, today } from '../../api/tax-invoices/helpers.ts';
+} from '../../../../src/areas/tax-invoices/issuance/acceptance-batches.ts';
+import * as store from '../../../../src/areas/tax-invoices/store.ts';
+import { isApiError } from '../../../../src/platform/errors.ts';
+import { createTestApp, type TestApp } from '../../../helpers/app.ts';
+import { invoiceBody, RECIPIENT_NUMBER, today } from '../../../api/tax-invoices/helpers.ts';
 
 let app: TestApp;
 let accountId: string;
