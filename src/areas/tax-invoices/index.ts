@@ -26,11 +26,11 @@ import {
 // sub-folder with the house files (routes.ts HTTP only, schemas.ts TypeBox, service.ts rules,
 // store.ts SQL, tables.ts Drizzle tables, jobs.ts job definitions) where it has them:
 //
-//   issuance/          issuing a tax invoice and everything read about the documents: the issue
-//                      route, acceptance (used by every request that makes documents) and its
-//                      batches, validation, then status by reference id, get, list, PDF, cancel
-//                      and the issue due date. A document is issued here whatever later amends
-//                      it, so reading and canceling it live with issuing it.
+//   issuance/          issuing a tax invoice: the issue route, acceptance (used by every request
+//                      that makes documents) and its batches, validation; and the routes over
+//                      documents of any kind: status by reference id, get, list, PDF, cancel,
+//                      the issue due date. Those stay here, not at the root, so that the root
+//                      holds building blocks only and every route and service is in a folder.
 //   amendments/        amending a transmitted tax invoice, one rule per reason in a file named
 //                      after it (termination.ts, returned-goods.ts, …) run by draft.ts
 //   reverse-issuance/  the recipient's request, the supplier's decision (API, hosted approval
@@ -41,8 +41,9 @@ import {
 // At the root is what they all share: tables.ts and store.ts (the documents and their history),
 // schemas.ts (the document and the request pieces every document-making route takes),
 // lifecycle.ts (the status changes that end a document or record its transmission) and
-// route-errors.ts. Sub-folders import the root and issuance/acceptance.ts, never each other's
-// store or routes.
+// route-errors.ts. Of each other, sub-folders use only issuance's acceptance and validation (how
+// every request that makes documents is accepted and checked), processing's queues (where the
+// accepted work goes) and the PDF; never another's routes, service or store.
 
 // What the routes call: issuance, retrieval and cancellation, and amendments.
 export type TaxInvoicesService = IssuanceService & AmendmentService;

@@ -20,8 +20,10 @@ import {
 import type { AmendInput, AmendmentService } from './service.ts';
 
 // Amendments (수정발행) under /v1/taxInvoices/{issuanceKey}/amend/…, one route per reason
-// (docs/tax-invoice-amendments.md). Handlers only translate: the caller, the original's key and
-// the body in, the new documents' keys out.
+// (docs/tax-invoice-amendments.md), whose rule is in the file named after it: termination.ts,
+// entry-correction.ts, double-issuance.ts, supply-cost-change.ts, returned-goods.ts and
+// local-letter-of-credit.ts. Handlers only translate: the caller, the original's key and the
+// body in, the new documents' keys out.
 
 const TAGS = ['Tax invoice amendments'];
 
@@ -88,10 +90,7 @@ const registerReversals: FastifyPluginAsyncTypebox<Options> = async (app, { amen
 
 // Double issuance takes no body; its own plugin keeps the empty-body parser away from the
 // other routes.
-const registerDoubleIssuance: FastifyPluginAsyncTypebox<Options> = async (
-  app,
-  { amendments },
-) => {
+const registerDoubleIssuance: FastifyPluginAsyncTypebox<Options> = async (app, { amendments }) => {
   acceptEmptyJsonBodies(app);
 
   app.post('/taxInvoices/:issuanceKey/amend/doubleIssuance', {
