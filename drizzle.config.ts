@@ -8,9 +8,6 @@ export default defineConfig({
   schema: [
     './src/platform/**/tables.ts',
     './src/areas/**/tables.ts',
-    // Tax-invoice tables not yet in a tables.ts.
-    './src/areas/tax-invoices/schema.ts',
-    './src/areas/tax-invoices/reverse-schema.ts',
   ],
   out: './drizzle',
 });

@@ -1,7 +1,8 @@
+import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 
 // Every id we mint carries a prefix from this one table, so an id in a log says what it is.
-const ID_PREFIXES = {
+export const ID_PREFIXES = {
   account: 'acc',
   apiKey: 'key',
   reservation: 'rsv',
@@ -42,4 +43,14 @@ function randomChunk(byteCount: number): Buffer {
 
 export function newId(kind: IdKind): string {
   return `${ID_PREFIXES[kind]}_${randomChunk(ID_RANDOM_BYTES).toString('base64url')}`;
+}
+
+// An id made from what it stands for instead of drawn at random, for a write that must happen at
+// most once: whoever makes it again (a retried job, a racing request) gets the same id, which the
+// table's unique key then refuses. `deterministicId('ledgerEntry', 'refund', issuanceKey)` is
+// `led_refund_<issuanceKey>`, the refund of one tax invoice.
+export function deterministicId(kind: IdKind, ...parts: string[]): string {
+  assert(parts.length > 0, 'a deterministic id is made of at least one part');
+  assert(parts.every((part) => part.length > 0), 'every part of a deterministic id says something');
+  return `${ID_PREFIXES[kind]}_${parts.join('_')}`;
 }

@@ -9,7 +9,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ISSUANCE_QUEUE } from '../../src/areas/tax-invoices/queues.ts';
+import { ISSUANCE_QUEUE } from '../../src/areas/tax-invoices/processing/queues.ts';
 import { usingPostgres } from '../helpers/database.ts';
 import { expectLedgerConsistent } from '../helpers/ledger-audit.ts';
 import {

@@ -1,3 +1,6 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { Environment } from '../../platform/accounts/keys.ts';
 import type { RecordEvents } from '../../platform/events.ts';
 import type { JobDefinition } from '../../platform/jobs.ts';
 import type { AreaModule } from '../../platform/module.ts';
@@ -6,37 +9,99 @@ import { createGatewayTransmitter } from '../../upstream/tax-invoices/gateway.ts
 import type { InvoiceTransmitter } from '../../upstream/tax-invoices/index.ts';
 import { createSandboxTransmitter } from '../../upstream/tax-invoices/sandbox.ts';
 import type { IssuersService } from '../issuers/index.ts';
-import { createAcceptance } from './acceptance.ts';
-import { processingJobDefinitions } from './processing.ts';
-import { registerApprovalPageRoutes } from './reverse-page-routes.ts';
-import { reverseIssuanceRoutes } from './reverse-routes.ts';
-import { createReverseIssuanceService, type ReverseIssuanceService } from './reverse-service.ts';
-import { taxInvoiceRoutes } from './routes.ts';
-import { createTaxInvoicesService, type TaxInvoicesService } from './service.ts';
+import { amendmentRoutes } from './amendments/routes.ts';
+import { createAmendmentService, type AmendmentService } from './amendments/service.ts';
+import { createAcceptance } from './issuance/acceptance.ts';
+import { issuanceRoutes } from './issuance/routes.ts';
+import { createIssuanceService, type IssuanceService } from './issuance/service.ts';
+import { processingJobDefinitions } from './processing/jobs.ts';
+import { registerApprovalPageRoutes } from './reverse-issuance/page-routes.ts';
+import { reverseIssuanceRoutes } from './reverse-issuance/routes.ts';
+import {
+  createReverseIssuanceService,
+  type ReverseIssuanceService,
+} from './reverse-issuance/service.ts';
 
-// Tax invoices (docs/tax-invoices.md): issuance, amendments, reverse issuance, processing to
-// the tax authority and PDFs.
+// Tax invoices (docs/tax-invoices.md): the area's one front door. Each capability is a
+// sub-folder with the house files (routes.ts HTTP only, schemas.ts TypeBox, service.ts rules,
+// store.ts SQL, tables.ts Drizzle tables, jobs.ts job definitions) where it has them:
+//
+//   issuance/          issuing a tax invoice: the issue route, acceptance (used by every request
+//                      that makes documents) and its batches, validation; and the routes over
+//                      documents of any kind: status by reference id, get, list, PDF, cancel,
+//                      the issue due date. Those stay here, not at the root, so that the root
+//                      holds building blocks only and every route and service is in a folder.
+//   amendments/        amending a transmitted tax invoice, one rule per reason in a file named
+//                      after it (termination.ts, returned-goods.ts, …) run by draft.ts
+//   reverse-issuance/  the recipient's request, the supplier's decision (API, hosted approval
+//                      page, mailed link), its links, mail, page and table
+//   processing/        the jobs that sign and transmit accepted documents, and their queues
+//   pdf/               the PDF of a document: layout, painting, fonts, text fitting
+//
+// At the root is what they all share: tables.ts and store.ts (the documents and their history),
+// schemas.ts (the document and the request pieces every document-making route takes),
+// lifecycle.ts (the status changes that end a document or record its transmission) and
+// route-errors.ts. Of each other, sub-folders use only issuance's acceptance and validation (how
+// every request that makes documents is accepted and checked), processing's queues (where the
+// accepted work goes) and the PDF; never another's routes, service or store.
+
+// What the routes call: issuance, retrieval and cancellation, and amendments.
+export type TaxInvoicesService = IssuanceService & AmendmentService;
 
 export type TaxInvoicesModule = AreaModule & {
+  routes: FastifyPluginAsync;
+  pages: FastifyPluginAsync;
+  // The processing jobs: issuance (signing) and transmission.
+  jobs: JobDefinition<never>[];
   service: TaxInvoicesService;
   reverseIssuance: ReverseIssuanceService;
-  jobDefinitions: JobDefinition[];
+};
+
+// What the tax-invoices area needs from other areas.
+export type TaxInvoicesDeps = {
+  // Supplier-Key resolution and the certificates that sign.
+  issuers: IssuersService;
+  // The webhook outbox: issuance outcomes are events.
+  recordEvents: RecordEvents;
 };
 
 // Test keys transmit to the sandbox and live keys to the configured gateway; without one, live
 // issuance is refused when it is requested. Both adapters are built once.
-export function createTaxInvoicesModule(
-  platform: Platform,
-  deps: { issuers: IssuersService; recordEvents: RecordEvents },
-): TaxInvoicesModule {
-  const { config, jobs } = platform;
+function createTransmitters(config: Config) {
   const sandbox = createSandboxTransmitter({ latencyMs: config.TAX_INVOICE_SANDBOX_LATENCY_MS });
   const live = config.TAX_INVOICE_GATEWAY_URL === undefined ? null : createGatewayTransmitter({
     gatewayUrl: config.TAX_INVOICE_GATEWAY_URL,
     timeoutMs: config.TAX_INVOICE_GATEWAY_TIMEOUT_MS,
   });
-  const transmitterFor = (environment: string): InvoiceTransmitter | null =>
-    environment === 'live' ? live : sandbox;
+  return (environment: Environment): InvoiceTransmitter | null =>
+    (environment === 'live' ? live : sandbox);
+}
+
+// The module's HTTP side over its services.
+function createTaxInvoicesPlugins(
+  services: Pick<TaxInvoicesModule, 'service' | 'reverseIssuance'>,
+): Pick<TaxInvoicesModule, 'routes' | 'pages'> {
+  const { service, reverseIssuance } = services;
+  return {
+    // The order is the order of the OpenAPI document.
+    async routes(v1) {
+      await v1.register(issuanceRoutes, { taxInvoices: service });
+      await v1.register(amendmentRoutes, { amendments: service });
+      await v1.register(reverseIssuanceRoutes, { reverseIssuance });
+    },
+    // The reverse issuance approval page: outside /v1, its one-time token is the credential.
+    async pages(app) {
+      await app.register(registerApprovalPageRoutes, { reverseIssuance });
+    },
+  };
+}
+
+export function createTaxInvoicesModule(
+  platform: Platform,
+  deps: TaxInvoicesDeps,
+): TaxInvoicesModule {
+  const { config, database: { db } } = platform;
+  const transmitterFor = createTransmitters(config);
   const now = platform.outside.now;
   const lifecycle = {
     points: platform.points,
@@ -45,40 +110,37 @@ export function createTaxInvoicesModule(
       `${config.PUBLIC_BASE_URL}/v1/taxInvoices/${issuanceKey}/pdf`,
   };
   const accept = createAcceptance({
-    db: platform.database.db,
-    stageMany: jobs.stageMany,
+    db,
+    stageMany: platform.jobs.stageMany,
     charge: platform.charge,
     issuers: deps.issuers,
     transmissionAvailable: (environment) => transmitterFor(environment) !== null,
   });
   const unitPoints = platform.prices['taxInvoices.issue'];
-  const service = createTaxInvoicesService({ ...lifecycle, db: platform.database.db, accept,
-    unitPoints, now });
-  const reverseIssuance = createReverseIssuanceService({ ...lifecycle,
-    db: platform.database.db, accept, stage: jobs.stage, issuers: deps.issuers,
-    queueMail: platform.queueMail, unitPoints, publicBaseUrl: config.PUBLIC_BASE_URL, now });
-  const jobDefinitions = processingJobDefinitions({
+  const service: TaxInvoicesService = {
+    ...createIssuanceService({ ...lifecycle, db, accept, unitPoints, now }),
+    ...createAmendmentService({ db, accept, unitPoints, now }),
+  };
+  const reverseIssuance = createReverseIssuanceService({ ...lifecycle, db, accept,
+    stage: platform.jobs.stage, issuers: deps.issuers, queueMail: platform.queueMail,
+    unitPoints, publicBaseUrl: config.PUBLIC_BASE_URL, now });
+  const jobs = processingJobDefinitions({
     ...lifecycle,
-    db: platform.database.db,
-    stage: jobs.stage,
-    stageMany: jobs.stageMany,
+    db,
+    stage: platform.jobs.stage,
+    stageMany: platform.jobs.stageMany,
     issuers: deps.issuers,
     transmitterFor,
     transmissionDelaySeconds: config.TAX_INVOICE_TRANSMISSION_DELAY_SECONDS,
     transmissionTimeoutMs: config.TAX_INVOICE_GATEWAY_TIMEOUT_MS,
     now,
     log: platform.log,
-  });
+  }) as JobDefinition<never>[];
   return {
     name: 'tax-invoices',
-    routes: async (v1) => {
-      await v1.register(taxInvoiceRoutes, { taxInvoices: service });
-      await v1.register(reverseIssuanceRoutes, { reverseIssuance });
-    },
-    pages: async (app) => app.register(registerApprovalPageRoutes, { reverseIssuance }),
-    jobs: jobDefinitions as AreaModule['jobs'],
+    ...createTaxInvoicesPlugins({ service, reverseIssuance }),
+    jobs,
     service,
     reverseIssuance,
-    jobDefinitions,
   };
 }

@@ -1,7 +1,8 @@
+import { deterministicId } from '../../domain/ids.ts';
 import type { Tx } from '../../platform/db/connect.ts';
-import type { PointsService } from '../../platform/points/service.ts';
 import type { RecordEvents } from '../../platform/events.ts';
-import type { TaxInvoiceStatus } from './invoice-schema.ts';
+import type { PointsService } from '../../platform/points/service.ts';
+import type { TaxInvoiceStatus } from './schemas.ts';
 import * as store from './store.ts';
 
 // The status changes that end a document, with what goes with them in the same transaction: a
@@ -10,7 +11,7 @@ import * as store from './store.ts';
 // change is conditional (store.transition), a retried job or a racing request that loses finds
 // nothing to change, and so refunds and emits nothing.
 
-export type Cause = { code: string; message: string };
+type Cause = { code: string; message: string };
 
 export type LifecycleDeps = {
   points: Pick<PointsService, 'refundCapture'>;
@@ -19,13 +20,14 @@ export type LifecycleDeps = {
   documentUrl(issuanceKey: string): string;
 };
 
+// A document is refunded at most once: its refund's ledger entry id is made from its key.
 async function refund(deps: LifecycleDeps, tx: Tx, row: store.TaxInvoiceRow) {
   if (row.chargedPoints === 0 || row.reservationId === null) return;
   await deps.points.refundCapture({
     ...store.scopeOfRow(row),
     reservationId: row.reservationId,
     points: row.chargedPoints,
-    ledgerEntryId: `led_refund_${row.issuanceKey}`,
+    ledgerEntryId: deterministicId('ledgerEntry', 'refund', row.issuanceKey),
     memo: `refund: tax invoice ${row.issuanceKey} ended ${row.status}`,
   }, tx);
 }

@@ -1,9 +1,150 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { ReferenceIdHeaderValue } from '../../platform/idempotency/reference-id-header.ts';
-import { Invoice, TAX_INVOICE_STATUSES } from './invoice-schema.ts';
 
-// Request and response schemas of the tax-invoice routes (docs/tax-invoices.md). The examples use
-// the sandbox issuer 123-45-67891 and recipient 220-81-62517 of docs/sandbox.md.
+// The TypeBox schemas every capability of the area shares (docs/tax-invoices.md): the tax
+// invoice document, its statuses and amendment reason codes, and the headers, path parameters,
+// body and answer of every request that makes documents (issuance, amendments, reverse
+// issuance). Each capability's own request and response schemas are in its schemas.ts.
+//
+// The document as clients send it and read it back, in the prior-art shape: `date`, `purpose`,
+// `supplier` (with one `manager`), `supplied` (the recipient, with `managers`), `items` and
+// `description`. The schema checks shapes and lengths; the rules between fields (checksums,
+// totals, dates, deadlines) are in issuance/validation.ts, which names the field in every
+// message.
+
+// Text a person types: no control characters (they break invoices, logs and CSV exports).
+// Characters outside the Basic Multilingual Plane are refused by issuance/validation.ts with a
+// message of their own, because the tax authority's forms cannot hold them.
+export const PRINTABLE = '^[^\\u0000-\\u001f\\u007f]*$';
+const text = (minLength: number, maxLength: number, description: string, example: string) =>
+  Type.String({ minLength, maxLength, pattern: PRINTABLE, description, examples: [example] });
+const optionalText = (maxLength: number, description: string, example: string) =>
+  Type.Optional(Type.Union([text(1, maxLength, description, example), Type.Null()]));
+
+// Whole won. 14 digits per amount keeps the sum of the most items a safe integer.
+export const AMOUNT_ABS_MAX = 99_999_999_999_999;
+export const ITEMS_MAX = 16;
+const MANAGERS_MAX = 2;
+
+const Amount = (description: string) => Type.Integer({
+  minimum: -AMOUNT_ABS_MAX, maximum: AMOUNT_ABS_MAX, description,
+});
+
+const DateString = (description: string, example: string) =>
+  Type.String({ format: 'date', description, examples: [example] });
+
+export const Manager = Type.Object(
+  {
+    email: Type.String({ format: 'email', minLength: 3, maxLength: 100,
+      description: 'Where the tax invoice is sent.', examples: ['tax@example.co.kr'] }),
+    name: optionalText(30, 'Contact person.', '김담당'),
+    telephone: Type.Optional(Type.Union([Type.String({ pattern: '^[0-9+() -]{1,20}$',
+      description: 'Phone number: digits, spaces, +, -, ( and ).',
+      examples: ['010-1234-5678'] }), Type.Null()])),
+  },
+  { title: 'TaxInvoiceManager', additionalProperties: false },
+);
+
+const partyFields = {
+  taxRegistrationId: Type.Optional(Type.Union([Type.String({
+    pattern: '^(?!0000)[0-9]{4}$',
+    description: 'Sub-place (종사업장) number: four digits, not 0000.', examples: ['0001'],
+  }), Type.Null()])),
+  organizationName: text(1, 100, 'Business name (상호).', '주식회사 이택스'),
+  representativeName: text(1, 50, 'Representative name (대표자명).', '홍길동'),
+  address: optionalText(200, 'Business address (주소).', '서울특별시 중구 세종대로 110'),
+  businessType: optionalText(100, 'Business type (업태).', '서비스'),
+  businessItem: optionalText(100, 'Business item (종목).', '소프트웨어 개발'),
+};
+
+export const Supplier = Type.Object(
+  {
+    identificationNumber: Type.String({ pattern: '^[0-9]{10}$',
+      description: 'Business registration number, ten digits without hyphens. It must be the ' +
+        'number of the issuer the `Supplier-Key` header names.', examples: ['1234567891'] }),
+    ...partyFields,
+    manager: Manager,
+  },
+  { title: 'TaxInvoiceSupplier', additionalProperties: false },
+);
+
+export const Supplied = Type.Object(
+  {
+    identificationNumber: Type.String({ pattern: '^([0-9]{10}|[0-9]{13})$',
+      description: 'The recipient: a ten-digit business registration number (checksum ' +
+        'checked), or a thirteen-digit resident or foreigner registration number for a ' +
+        'recipient without one.', examples: ['2208162517'] }),
+    ...partyFields,
+    managers: Type.Array(Manager, { minItems: 1, maxItems: MANAGERS_MAX,
+      description: 'The first receives the invoice; the second, if any, a copy.' }),
+  },
+  { title: 'TaxInvoiceSupplied', additionalProperties: false },
+);
+
+export const Item = Type.Object(
+  {
+    date: DateString('Supply date (공급일자), in the month of the write date.', '2026-11-20'),
+    name: text(1, 100, 'Item name (품목).', '클라우드 사용료'),
+    specification: optionalText(60, 'Specification (규격).', '월 구독'),
+    quantity: Type.Optional(Type.Union([Type.Number({ minimum: -999_999_999, maximum:
+      999_999_999, multipleOf: 0.01, description: 'Quantity; up to two decimals.' }),
+    Type.Null()])),
+    unitPrice: Type.Optional(Type.Union([Amount('Unit price in won.'), Type.Null()])),
+    supplyCost: Amount('Supply cost (공급가액) in won.'),
+    tax: Type.Union([Amount('VAT (세액) in won.'), Type.Null()], {
+      description: 'VAT in won; null on every item of a tax-exempt invoice (계산서), an ' +
+        'integer on every item of a tax invoice (0 for zero-rated supply).',
+    }),
+    description: optionalText(100, 'Item remark (비고).', '11월분'),
+  },
+  { title: 'TaxInvoiceItem', additionalProperties: false },
+);
+
+export const Invoice = Type.Object(
+  {
+    date: DateString('Write date (작성일자); today or earlier, and no later than the issue ' +
+      'deadline allows.', '2026-11-20'),
+    purpose: Type.Union([Type.Literal('RECEIPT'), Type.Literal('CLAIM')], {
+      description: 'RECEIPT (영수) when payment was received; CLAIM (청구) to request it.',
+    }),
+    supplier: Supplier,
+    supplied: Supplied,
+    items: Type.Array(Item, { minItems: 1, maxItems: ITEMS_MAX }),
+    description: optionalText(200, 'Remark (비고) of the invoice.', '11월 이용료'),
+  },
+  { title: 'TaxInvoiceDocument', additionalProperties: false },
+);
+
+export type Manager = Static<typeof Manager>;
+export type Supplier = Static<typeof Supplier>;
+export type Supplied = Static<typeof Supplied>;
+export type Item = Static<typeof Item>;
+export type Invoice = Static<typeof Invoice>;
+
+// Where an invoice is in its life (docs/tax-invoices.md § States).
+//   Issuance:         PENDING → ISSUED → TRANSMITTING → TRANSMITTED
+//                     PENDING | ISSUED → CANCELED (by the supplier, before transmission)
+//                     PENDING | ISSUED | TRANSMITTING → FAILED
+//   Reverse issuance: REQUESTED → APPROVED → ISSUED → … as above
+//                     REQUESTED → REFUSED | REQUEST_CANCELED
+export const TAX_INVOICE_STATUSES = [
+  'REQUESTED', 'APPROVED', 'REFUSED', 'REQUEST_CANCELED',
+  'PENDING', 'ISSUED', 'TRANSMITTING', 'TRANSMITTED', 'CANCELED', 'FAILED',
+] as const;
+export type TaxInvoiceStatus = (typeof TAX_INVOICE_STATUSES)[number];
+
+// The amendment reasons of domain facts §4.4, by their tax authority code.
+export const AMENDMENT_REASONS = {
+  ENTRY_CORRECTION: 1,
+  SUPPLY_COST_CHANGE: 2,
+  RETURNED_GOODS: 3,
+  TERMINATION: 4,
+  LOCAL_LETTER_OF_CREDIT: 5,
+  DOUBLE_ISSUANCE: 6,
+} as const;
+export type AmendmentReason = keyof typeof AMENDMENT_REASONS;
+
+// ---- Requests that make documents --------------------------------------------------------------
 
 export const SupplierKeyValue = Type.String({
   minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$',
@@ -27,6 +168,7 @@ export const IssuanceKeyParams = Type.Object(
   { additionalProperties: false },
 );
 
+// The sandbox issuer 123-45-67891 and recipient 220-81-62517 of docs/sandbox.md.
 const INVOICE_EXAMPLE = {
   date: '2026-11-20',
   purpose: 'CLAIM',
@@ -51,6 +193,7 @@ const INVOICE_EXAMPLE = {
   description: '11월 이용료',
 };
 
+// The body of an issuance and of a reverse issuance request, and the answer to both.
 export const IssueBody = Type.Object(Invoice.properties, {
   title: 'TaxInvoiceIssueBody', additionalProperties: false, examples: [INVOICE_EXAMPLE],
 });
@@ -59,118 +202,4 @@ export const IssuanceAccepted = Type.Object(
   { issuanceKey: Type.String({ description: 'Identifies the document from now on.' }) },
   { title: 'IssuanceAccepted', additionalProperties: false,
     examples: [{ issuanceKey: 'txi_8D529FAD3EBAE050B79CE943CC' }] },
-);
-
-// The reference id as a header carries it; a query can also carry NUL, which no header (and so no
-// stored reference id) can contain, so it is refused here rather than reaching the database.
-export const StatusQuery = Type.Object(
-  { clientReferenceId: Type.String({ minLength: 1, maxLength: 255,
-    pattern: '^(?!\\s*$)[^\\u0000]+$',
-    description: 'The `Service-Client-Reference-Id` the request was sent with.',
-    examples: ['order-2026-11-0042'] }) },
-  { additionalProperties: false },
-);
-
-const Status = Type.Enum(TAX_INVOICE_STATUSES, {
-  description: 'Where the document is (docs/tax-invoices.md § States).',
-});
-
-export const ReferenceStatus = Type.Object(
-  {
-    issuanceKey: Type.String({ description: 'The (first) document the request made.' }),
-    issuanceKeys: Type.Array(Type.String(), { description: 'Every document the request ' +
-      'made, in order: one, or two for an entry correction or a local letter of credit.' }),
-    clientReferenceId: Type.String(),
-    status: Status,
-    message: Type.String({ description: 'What the status means for the client.' }),
-  },
-  { title: 'TaxInvoiceReferenceStatus', additionalProperties: false,
-    examples: [{ issuanceKey: 'txi_8D529FAD3EBAE050B79CE943CC',
-      issuanceKeys: ['txi_8D529FAD3EBAE050B79CE943CC'], clientReferenceId: 'order-2026-11-0042',
-      status: 'TRANSMITTED', message: 'Issued and transmitted to the tax authority.' }] },
-);
-
-const NullableString = (description: string) =>
-  Type.Union([Type.String(), Type.Null()], { description });
-const NullableTimestamp = (description: string) =>
-  Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });
-
-export const TaxInvoice = Type.Object(
-  {
-    issuanceKey: Type.String(),
-    status: Status,
-    ntsTransactionId: NullableString('The 24-digit approval number (국세청 승인번호); null ' +
-      'until transmitted.'),
-    issuedAt: NullableTimestamp('When the supplier\'s signature issued it; null before.'),
-    invoice: Invoice,
-    issuanceType: Type.Union([Type.Literal('STANDARD'), Type.Literal('REVERSE')], {
-      description: 'STANDARD (정발행) or REVERSE (역발행, requested by the recipient).' }),
-    issuerId: Type.String({ description: 'The supplier\'s issuer.' }),
-    clientReferenceId: NullableString('The Service-Client-Reference-Id of the request.'),
-    taxType: Type.Union([Type.Literal('TAXABLE'), Type.Literal('TAX_FREE')], {
-      description: 'TAXABLE (세금계산서) or TAX_FREE (계산서, every item\'s tax null).' }),
-    totals: Type.Object({
-      supplyCost: Type.Integer(), tax: Type.Integer(), total: Type.Integer(),
-    }, { additionalProperties: false, description: 'Sums of the items, in won.' }),
-    amendment: Type.Union([Type.Object({
-      reason: Type.String({ description: 'Amendment reason (docs/tax-invoices.md § ' +
-        'Amendments).' }),
-      reasonCode: Type.Integer({ minimum: 1, maximum: 6, description: 'The tax authority code.' }),
-      originalIssuanceKey: Type.String(),
-      originalNtsTransactionId: Type.String(),
-    }, { additionalProperties: false }), Type.Null()], {
-      description: 'For an amended document, what it amends; null otherwise.' }),
-    failure: Type.Union([Type.Object({ code: Type.String(), message: Type.String() },
-      { additionalProperties: false }), Type.Null()], {
-      description: 'Why a FAILED document failed, or why the supplier REFUSED a reverse ' +
-        'issuance request; null otherwise.' }),
-    issueDeadline: Type.String({ format: 'date', description: 'Last day to issue for the ' +
-      'write date: the 10th of the next month, or the next business day.' }),
-    transmittedAt: NullableTimestamp('When the approval number arrived.'),
-    createdAt: Type.String({ format: 'date-time' }),
-    updatedAt: Type.String({ format: 'date-time' }),
-  },
-  { title: 'TaxInvoice', additionalProperties: false },
-);
-export type TaxInvoiceView = Static<typeof TaxInvoice>;
-
-export const ListQuery = Type.Object(
-  {
-    writeDateFrom: Type.Optional(Type.String({ format: 'date',
-      description: 'Only documents written on or after this date.' })),
-    writeDateTo: Type.Optional(Type.String({ format: 'date',
-      description: 'Only documents written on or before this date.' })),
-    status: Type.Optional(Type.Array(Status, { minItems: 1, maxItems: 10,
-      description: 'Only documents in these states; repeat the parameter for several.' })),
-    counterpartNumber: Type.Optional(Type.String({ pattern: '^([0-9]{10}|[0-9]{13})$',
-      description: 'Only documents to this recipient (`supplied.identificationNumber`).' })),
-    issuerId: Type.Optional(Type.String({ minLength: 1, maxLength: 100,
-      pattern: '^[A-Za-z0-9_-]+$', description: 'Only documents of this supplier.' })),
-    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20,
-      description: 'Most documents on the page.' }),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 40,
-      description: 'The `nextCursor` of the previous page, unchanged; omit for the first page.' })),
-  },
-  { additionalProperties: false },
-);
-
-export const TaxInvoicePage = Type.Object(
-  {
-    taxInvoices: Type.Array(TaxInvoice, { description: 'Documents in the order they were made.' }),
-    nextCursor: NullableString('Pass as `cursor` for the next page; null on the last page.'),
-  },
-  { title: 'TaxInvoicePage', additionalProperties: false },
-);
-
-export const DueDateQuery = Type.Object(
-  { date: Type.String({ format: 'date', description: 'A write date.',
-    examples: ['2026-11-20'] }) },
-  { additionalProperties: false },
-);
-
-export const DueDate = Type.Object(
-  { issueDueDate: Type.String({ format: 'date', description: 'The last day an invoice with ' +
-    'that write date may be issued.' }) },
-  { title: 'TaxInvoiceIssueDueDate', additionalProperties: false,
-    examples: [{ issueDueDate: '2026-12-10' }] },
 );

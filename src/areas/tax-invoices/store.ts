@@ -2,17 +2,18 @@ import assert from 'node:assert/strict';
 import { and, asc, eq, getTableColumns, gt, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { Environment } from '../../platform/accounts/keys.ts';
 import type { Executor } from '../../platform/db/connect.ts';
-import type { TaxInvoiceStatus } from './invoice-schema.ts';
-import { taxInvoices, taxInvoiceStatusChanges } from './schema.ts';
+import type { Scope } from '../../platform/scope.ts';
+import type { TaxInvoiceStatus } from './schemas.ts';
+import { taxInvoices, taxInvoiceStatusChanges } from './tables.ts';
 
 // SQL of the tax-invoices area. Every read by issuance key for a client filters by the caller's
 // account and environment; documents of another scope are simply not found. Status changes are
-// conditional updates, so of two racing changes exactly one finds the status it expects.
+// conditional updates, so of two racing changes exactly one finds the status it expects. Each
+// write exists once, in its batch form; the form for one document calls it with one item.
 
-export type Scope = { accountId: string; environment: Environment };
 export type TaxInvoiceRow = typeof taxInvoices.$inferSelect;
 export type NewTaxInvoiceRow = typeof taxInvoices.$inferInsert;
-export type StatusChangeRow = typeof taxInvoiceStatusChanges.$inferSelect;
+type StatusChangeRow = typeof taxInvoiceStatusChanges.$inferSelect;
 
 // Who changed a document's status, for its history.
 export type Actor = 'API' | 'JOB' | 'APPROVAL_PAGE' | 'EMAIL';
@@ -27,30 +28,18 @@ const inScope = (scope: Scope) => and(
   eq(taxInvoices.environment, scope.environment),
 );
 
-export async function insertInvoices(
-  tx: Executor,
-  rows: NewTaxInvoiceRow[],
-  actor: Actor,
-): Promise<TaxInvoiceRow[]> {
-  if (rows.length === 0) return [];
-  const inserted = await tx.insert(taxInvoices).values(rows).returning();
-  await tx.insert(taxInvoiceStatusChanges).values(inserted.map((row) => ({
-    issuanceKey: row.issuanceKey, fromStatus: null, toStatus: row.status, actor,
-  })));
-  return inserted;
-}
-
 // The columns a new document is written with; the others (sequence, times) take defaults.
 const INSERTED_COLUMNS = Object.entries(getTableColumns(taxInvoices))
   .filter(([, column]) => !column.hasDefault)
   .map(([property, column]) => ({ property, name: column.name }));
 
-// Inserts many new documents and their first history rows in one statement. The rows travel as
-// one JSON parameter, which costs far less to build than a parameter per column per row; this is
-// the insert of the batched issuance path, where that cost counts. Returns how many were made.
-export async function insertInvoicesAsJson(
+// Inserts new documents and their first history rows in one statement. The rows travel as one
+// JSON parameter, which costs far less to build than a parameter per column per row; the batched
+// issuance path, where that cost counts, inserts the documents of up to a hundred requests at
+// once. Returns how many were made.
+export async function insertInvoices(
   tx: Executor,
-  rows: NewTaxInvoiceRow[],
+  rows: readonly NewTaxInvoiceRow[],
   actor: Actor,
 ): Promise<number> {
   if (rows.length === 0) return 0;
@@ -81,39 +70,15 @@ export type Transition = {
   changes?: Partial<Omit<NewTaxInvoiceRow, 'issuanceKey' | 'status'>>;
 };
 
-// Moves a document from one of `from` to `to` and records it; null when its status is not one of
-// `from` (another change won, or the change does not apply).
-export async function transition(tx: Executor, change: Transition): Promise<TaxInvoiceRow | null> {
-  const [current] = await tx.select({ status: taxInvoices.status }).from(taxInvoices)
-    .where(and(
-      eq(taxInvoices.issuanceKey, change.issuanceKey),
-      inArray(taxInvoices.status, [...change.from]),
-    ))
-    .for('update');
-  if (current === undefined) return null;
-  const [row] = await tx.update(taxInvoices)
-    .set({ ...change.changes, status: change.to, updatedAt: sql`now()` })
-    .where(eq(taxInvoices.issuanceKey, change.issuanceKey))
-    .returning();
-  await tx.insert(taxInvoiceStatusChanges).values({
-    issuanceKey: change.issuanceKey,
-    fromStatus: current.status,
-    toStatus: change.to,
-    actor: change.actor,
-    message: change.message ?? null,
-  });
-  return row!;
-}
-
 // Property name → column name, for the statements written in SQL.
 const COLUMN_NAMES: ReadonlyMap<string, string> = new Map(Object.entries(
   getTableColumns(taxInvoices)).map(([property, column]) => [property, column.name]));
 
-// `transition` for many documents at once: the documents whose status is one of `from` are locked
-// in key order (so batches that overlap wait for each other instead of deadlocking), moved to
-// `to` with their own changes, and recorded, all in one statement. Every item changes the same
-// columns. Returns the keys of the documents moved; the others are left as they are.
-export type TransitionBatch = Omit<Transition, 'issuanceKey' | 'message' | 'changes'> & {
+// Moves many documents at once: the documents whose status is one of `from` are locked in key
+// order (so batches that overlap wait for each other instead of deadlocking), moved to `to` with
+// their own changes, and recorded, all in one statement. Every item changes the same columns.
+// Returns the keys of the documents moved; the others are left as they are.
+type TransitionBatch = Omit<Transition, 'issuanceKey' | 'message' | 'changes'> & {
   items: Array<Pick<Transition, 'issuanceKey' | 'message' | 'changes'>>;
 };
 
@@ -151,6 +116,18 @@ export async function transitionMany(tx: Executor, batch: TransitionBatch): Prom
     )
     select issuance_key from moved order by issuance_key`);
   return result.rows.map((row) => row.issuance_key);
+}
+
+// Moves one document from one of `from` to `to` and records it: transitionMany with one item,
+// then the row as it is now. Null when its status is not one of `from` (another change won, or
+// the change does not apply).
+export async function transition(tx: Executor, change: Transition): Promise<TaxInvoiceRow | null> {
+  const { issuanceKey, message, changes, ...batch } = change;
+  const moved = await transitionMany(tx, { ...batch, items: [{ issuanceKey, message, changes }] });
+  if (moved.length === 0) return null;
+  const row = await findInvoiceByKey(tx, issuanceKey);
+  assert(row !== null, 'a document just moved exists');
+  return row;
 }
 
 export async function findInvoice(

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import canonicalizeModule from 'canonicalize';
+import { canonicalJson } from '../../domain/canonical-json.ts';
 import { newId } from '../../domain/ids.ts';
 import type { Tx } from '../db/connect.ts';
 import { ApiError } from '../errors.ts';
@@ -13,9 +13,6 @@ import * as store from './store.ts';
 //   replays the stored response; anything else is 409 IDEMPOTENCY_CONFLICT.
 // The claim is inserted in the caller's transaction, together with the work it guards, so a
 // request that fails leaves no claim and a committed claim always has its response.
-
-// The package is CommonJS with `module.exports = fn`, which its types describe as a default export.
-const canonicalize = canonicalizeModule as unknown as (input: unknown) => string | undefined;
 
 export const REFERENCE_ID_LENGTH_MAX = 255; // Spec §8.
 
@@ -39,12 +36,11 @@ type Claim = {
 // A request's fingerprint: the request type (method and route) and its body in canonical JSON
 // (RFC 8785), so key order and whitespace do not make two equal requests differ.
 export function requestFingerprint(input: { method: string; route: string; body: unknown }) {
-  const canonical = canonicalize({
+  const canonical = canonicalJson({
     method: input.method.toUpperCase(),
     route: input.route,
     body: input.body ?? null,
   });
-  assert(canonical !== undefined);
   return createHash('sha256').update(canonical).digest('hex');
 }
 

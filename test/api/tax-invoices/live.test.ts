@@ -6,8 +6,10 @@ import { createHash, createVerify, X509Certificate } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TRANSMISSION_RETRY_DELAYS_SECONDS } from '../../../src/areas/tax-invoices/processing.ts';
-import { TRANSMISSION_QUEUE } from '../../../src/areas/tax-invoices/queues.ts';
+import {
+  TRANSMISSION_RETRY_DELAYS_SECONDS,
+} from '../../../src/areas/tax-invoices/processing/transmission-job.ts';
+import { TRANSMISSION_QUEUE } from '../../../src/areas/tax-invoices/processing/queues.ts';
 import {
   businessRegistrationCheckDigit,
 } from '../../../src/domain/business-registration-number.ts';

@@ -4,7 +4,7 @@
 // failure, the points refunded. Cancel works only before transmission.
 import { createPublicKey, createVerify, X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalDocument } from '../../../src/areas/tax-invoices/signing.ts';
+import { canonicalDocument } from '../../../src/areas/tax-invoices/processing/signing.ts';
 import { findInvoiceByKey } from '../../../src/areas/tax-invoices/store.ts';
 import { SANDBOX_RECIPIENTS } from '../../../src/upstream/tax-invoices/sandbox.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
@@ -130,7 +130,7 @@ describe('a failed issuance', () => {
         const removed = await app.server.inject(request(account.keys.test, 'DELETE',
           `/v1/issuers/${own.issuerId}/certificates`));
         expect(removed.statusCode).toBe(204);
-        await app.jobs.start(app.taxInvoices.jobDefinitions.filter((definition) =>
+        await app.jobs.start(app.taxInvoices.jobs.filter((definition) =>
           definition.queue === 'tax-invoices-issuance') as never);
         const invoice = await waitForStatus(app, account.keys.test, issuanceKey, ['FAILED',
           'TRANSMITTED']);
@@ -139,7 +139,7 @@ describe('a failed issuance', () => {
         expect(await app.platform.points.getBalance({ accountId: account.accountId,
           environment: 'test' })).toEqual(before);
       } finally {
-        await app.jobs.start(app.taxInvoices.jobDefinitions as never).catch(() => undefined);
+        await app.jobs.start(app.taxInvoices.jobs as never).catch(() => undefined);
       }
     });
 });

@@ -5,7 +5,7 @@
 // Seoul; unknown, used and expired links are HTML 404/410 pages. The app's clock is moved, never
 // waited for.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { endOfSeoulDay } from '../../../src/areas/tax-invoices/reverse-links.ts';
+import { endOfSeoulDay } from '../../../src/areas/tax-invoices/reverse-issuance/links.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { expectError } from '../../helpers/errors.ts';
 import { expectLedgerConsistent } from '../../helpers/ledger-audit.ts';

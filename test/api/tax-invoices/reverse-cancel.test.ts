@@ -4,8 +4,8 @@
 // that names its status; an unknown key, another scope's key or a STANDARD invoice is 404. No
 // error changes anything. Every status has its row in the table of the two errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TAX_INVOICE_STATUSES } from '../../../src/areas/tax-invoices/invoice-schema.ts';
-import { closedRequestError } from '../../../src/areas/tax-invoices/reverse-decisions.ts';
+import { TAX_INVOICE_STATUSES } from '../../../src/areas/tax-invoices/schemas.ts';
+import { closedRequestError } from '../../../src/areas/tax-invoices/reverse-issuance/decisions.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { expectError } from '../../helpers/errors.ts';
 import { expectLedgerConsistent, ledgerSnapshot } from '../../helpers/ledger-audit.ts';

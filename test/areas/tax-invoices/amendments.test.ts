@@ -6,22 +6,26 @@
 // without a database.
 import { describe, expect, it } from 'vitest';
 import {
-  AMENDMENT_DESCRIPTION_LENGTH_MAX,
   checkAmendable,
   draftAmendment,
+  type AmendmentRequest,
+} from '../../../src/areas/tax-invoices/amendments/draft.ts';
+import {
   letterOfCreditDeadline,
+} from '../../../src/areas/tax-invoices/amendments/local-letter-of-credit.ts';
+import {
+  AMENDMENT_DESCRIPTION_LENGTH_MAX,
   originalDateNote,
   REMARK_LENGTH_MAX,
-  type AmendmentRequest,
   type ExistingAmendment,
   type OriginalDocument,
-} from '../../../src/areas/tax-invoices/amendments.ts';
+} from '../../../src/areas/tax-invoices/amendments/reason-rule.ts';
 import {
   AMENDMENT_REASONS,
   type AmendmentReason,
   type Invoice,
-} from '../../../src/areas/tax-invoices/invoice-schema.ts';
-import { validateInvoice } from '../../../src/areas/tax-invoices/validation.ts';
+} from '../../../src/areas/tax-invoices/schemas.ts';
+import { validateInvoice } from '../../../src/areas/tax-invoices/issuance/validation.ts';
 import { ApiError } from '../../../src/platform/errors.ts';
 
 const SUPPLIER_NUMBER = '1248100998';

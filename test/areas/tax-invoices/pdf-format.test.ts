@@ -6,10 +6,10 @@ import {
   AMENDMENT_REASON_LABELS, formatAmount, formatApprovalNumber, formatIdentificationNumber,
   formatIssuedAt, formatPurpose, formatQuantity, formatStatus, formatTitle, printable,
   splitSupplyDate,
-} from '../../../src/areas/tax-invoices/pdf-format.ts';
+} from '../../../src/areas/tax-invoices/pdf/format.ts';
 import {
   AMENDMENT_REASONS, AMOUNT_ABS_MAX,
-} from '../../../src/areas/tax-invoices/invoice-schema.ts';
+} from '../../../src/areas/tax-invoices/schemas.ts';
 
 describe('formatting amounts', () => {
   it('separates thousands and keeps a leading minus', () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   fitText, wrapLines, type FitRequest,
-} from '../../../src/areas/tax-invoices/pdf-text-fit.ts';
+} from '../../../src/areas/tax-invoices/pdf/text-fit.ts';
 
 const measure = (text: string, fontSize: number) => Array.from(text).length * fontSize;
 

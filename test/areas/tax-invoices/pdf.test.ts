@@ -6,12 +6,13 @@
 // another, and every piece of text the PDF holds lies inside a cell of the form.
 import { describe, expect, it } from 'vitest';
 import { extractText, extractTextItems, getDocumentProxy } from 'unpdf';
-import type { Invoice, Item } from '../../../src/areas/tax-invoices/invoice-schema.ts';
-import { renderTaxInvoicePdf, type PdfInput } from '../../../src/areas/tax-invoices/pdf.ts';
+import type { Invoice, Item } from '../../../src/areas/tax-invoices/schemas.ts';
+import type { PdfInput } from '../../../src/areas/tax-invoices/pdf/input.ts';
+import { renderTaxInvoicePdf } from '../../../src/areas/tax-invoices/pdf/render.ts';
 import {
   PAGE_HEIGHT_POINTS, PAGE_MARGIN_POINTS, PAGE_WIDTH_POINTS, type Cell,
-} from '../../../src/areas/tax-invoices/pdf-cells.ts';
-import { layOutTaxInvoice, SANDBOX_NOTICE } from '../../../src/areas/tax-invoices/pdf-layout.ts';
+} from '../../../src/areas/tax-invoices/pdf/cells.ts';
+import { layOutTaxInvoice, SANDBOX_NOTICE } from '../../../src/areas/tax-invoices/pdf/layout.ts';
 
 const APPROVAL_NUMBER = '202611204100000012345678';
 const ORIGINAL_APPROVAL_NUMBER = '202610154100000087654321';

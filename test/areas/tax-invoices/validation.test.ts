@@ -8,12 +8,12 @@ import {
   computeTotals,
   validateInvoice,
   type ValidationContext,
-} from '../../../src/areas/tax-invoices/validation.ts';
+} from '../../../src/areas/tax-invoices/issuance/validation.ts';
 import {
   AMOUNT_ABS_MAX,
   ITEMS_MAX,
   type Invoice,
-} from '../../../src/areas/tax-invoices/invoice-schema.ts';
+} from '../../../src/areas/tax-invoices/schemas.ts';
 import { ApiError } from '../../../src/platform/errors.ts';
 
 const SUPPLIER_NUMBER = '1248100998';

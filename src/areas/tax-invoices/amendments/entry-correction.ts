@@ -1,0 +1,51 @@
+import { canonicalJson } from '../../../domain/canonical-json.ts';
+import type { ValidatedInvoice } from '../issuance/validation.ts';
+import type { Invoice } from '../schemas.ts';
+import { negatedCopy } from './double-issuance.ts';
+import {
+  checkNoAmendmentInEffect,
+  invalid,
+  validateDocuments,
+  type AmendmentRule,
+  type OriginalDocument,
+} from './reason-rule.ts';
+
+// Entry correction (기재사항 착오정정, reason code 1; docs/tax-invoice-amendments.md): an entry of
+// the original was wrong. Two documents: the original negated, with its write date, then the
+// corrected tax invoice as the request gives it, which replaces the original from then on.
+
+export type EntryCorrectionRequest = { reason: 'ENTRY_CORRECTION'; invoice: Invoice };
+
+// An entry correction corrects entries; a wrong tax type is a double issuance, and a corrected
+// document equal to the original corrects nothing.
+function checkCorrection(original: OriginalDocument, corrected: ValidatedInvoice): void {
+  if (corrected.taxType !== original.taxType) {
+    throw invalid(`body.invoice.items must keep the tax type of the original (` +
+      `${original.taxType}): a tax invoice issued as the wrong type is amended with ` +
+      'doubleIssuance, then issued again.');
+  }
+  if (canonicalJson(corrected.invoice) === canonicalJson(original.invoice)) {
+    throw invalid('body.invoice is the same as the tax invoice it amends: an entry ' +
+      'correction must correct something.');
+  }
+}
+
+export const entryCorrection: AmendmentRule<EntryCorrectionRequest> = {
+  reversesOriginal: true,
+  replacesOriginal: true,
+  checkOriginal() {},
+  checkAmendmentsInEffect(original, inEffect) {
+    checkNoAmendmentInEffect(original, inEffect, 'ENTRY_CORRECTION');
+  },
+  documents(original, { invoice }, context) {
+    // The corrected document is a whole invoice again, so the rules of issuance hold for its
+    // amounts. Its deadline does not: a correction may be made after the original's deadline.
+    const [cancellation, corrected] = validateDocuments([
+      { invoice: negatedCopy(original), amounts: 'amendment', deadline: 'ignored',
+        bodyPath: 'body' },
+      { invoice, amounts: 'forward', deadline: 'ignored', bodyPath: 'body.invoice' },
+    ], context);
+    checkCorrection(original, corrected!);
+    return [cancellation!, corrected!];
+  },
+};

@@ -1,0 +1,36 @@
+import {
+  checkItemTaxType,
+  checkNotBeforeOriginal,
+  negatedItem,
+  originalDateNote,
+  remark,
+  validateDocuments,
+  type AmendmentItem,
+  type AmendmentRule,
+} from './reason-rule.ts';
+
+// Returned goods (환입, reason code 3; docs/tax-invoice-amendments.md): goods of the original came
+// back. The request lists them in positive amounts; the one document carries them negated
+// (amounts and quantities), written on the return date, with the original's write date first in
+// the remark. Returns and supply cost changes may follow one another as long as what remains of
+// the original stays at 0 or above (draft.ts).
+
+export type ReturnedGoodsRequest = { reason: 'RETURNED_GOODS'; date: string;
+  items: AmendmentItem[]; description?: string | null | undefined };
+
+export const returnedGoods: AmendmentRule<ReturnedGoodsRequest> = {
+  reversesOriginal: false,
+  replacesOriginal: false,
+  checkOriginal() {},
+  checkAmendmentsInEffect() {},
+  documents(original, request, context) {
+    checkNotBeforeOriginal(request.date, 'body.date', original);
+    checkItemTaxType(request.items, original);
+    const items = request.items.map((item) =>
+      negatedItem({ ...item, date: item.date ?? request.date }));
+    const invoice = { ...original.invoice, date: request.date, items,
+      description: remark(originalDateNote(original.writeDate), request.description) };
+    return validateDocuments([{ invoice, amounts: 'amendment', deadline: 'enforced',
+      bodyPath: 'body' }], context);
+  },
+};

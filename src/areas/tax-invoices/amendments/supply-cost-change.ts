@@ -1,0 +1,35 @@
+import type { Item } from '../schemas.ts';
+import {
+  checkItemTaxType,
+  checkNotBeforeOriginal,
+  originalDateNote,
+  remark,
+  validateDocuments,
+  type AmendmentItem,
+  type AmendmentRule,
+} from './reason-rule.ts';
+
+// Supply cost change (공급가액 변동, reason code 2; docs/tax-invoice-amendments.md): the price
+// changed after the supply. One document holding only the difference, the items as sent
+// (positive for an increase, negative for a decrease), written on the date of the change, with
+// the original's write date first in the remark. Changes and returns may follow one another as
+// long as what remains of the original stays at 0 or above (draft.ts).
+
+export type SupplyCostChangeRequest = { reason: 'SUPPLY_COST_CHANGE'; date: string;
+  items: AmendmentItem[]; description?: string | null | undefined };
+
+export const supplyCostChange: AmendmentRule<SupplyCostChangeRequest> = {
+  reversesOriginal: false,
+  replacesOriginal: false,
+  checkOriginal() {},
+  checkAmendmentsInEffect() {},
+  documents(original, request, context) {
+    checkNotBeforeOriginal(request.date, 'body.date', original);
+    checkItemTaxType(request.items, original);
+    const items = request.items.map((item): Item => ({ ...item, date: item.date ?? request.date }));
+    const invoice = { ...original.invoice, date: request.date, items,
+      description: remark(originalDateNote(original.writeDate), request.description) };
+    return validateDocuments([{ invoice, amounts: 'amendment', deadline: 'enforced',
+      bodyPath: 'body' }], context);
+  },
+};

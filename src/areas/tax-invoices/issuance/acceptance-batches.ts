@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { createBatcher } from '../../../platform/batcher.ts';
+import type { Db, Tx } from '../../../platform/db/connect.ts';
+import { ApiError } from '../../../platform/errors.ts';
+import {
+  claimNeverReusable,
+  REFERENCE_ID_REUSED_MESSAGE,
+} from '../../../platform/idempotency/claims.ts';
+import type { StageJobs } from '../../../platform/jobs.ts';
+import { stageIssuanceJobs } from '../processing/queues.ts';
+import * as store from '../store.ts';
+
+// Recording accepted requests: one transaction claims their reference ids, inserts their
+// documents and history rows, and stages their issuance jobs, each in one statement. Plain
+// issuance requests accepted at the same moment are recorded together (platform/batcher.ts says
+// how a batch forms): under load the round trips and the commit are paid once per batch instead
+// of once per request, which is what bounds how many invoices a process accepts per second. The
+// other requests (amendments, reverse issuance requests) are recorded alone, through the same
+// function with one item.
+//
+// What each request gets is exactly what it would get alone: its documents; 400 INVALID_REQUEST
+// when its reference id was used before (by a committed request, or by a request earlier in the
+// same batch); or the error of its own failure. A failing statement rolls back the whole batch,
+// so the batch is then recorded again one request at a time, in order, and only the request
+// that fails alone fails. That costs a transaction per request, but only after a failure, which
+// validated requests do not cause; the batch without failures stays one transaction.
+
+const BATCHES_IN_FLIGHT_MAX = 2;
+const REQUESTS_PER_BATCH_MAX = 100;
+
+export type Recording = {
+  rows: store.NewTaxInvoiceRow[];
+  claim: { apiKeyId: string; referenceId: string; fingerprint: string } | null;
+  // Runs in the transaction just before the documents are inserted; throws to refuse.
+  guard?(tx: Tx): Promise<void>;
+  // Runs in the transaction just after they are inserted, with the rows as recorded.
+  onRecorded?(tx: Tx, rows: store.NewTaxInvoiceRow[]): Promise<void>;
+};
+
+type RecordedDocuments = { issuanceKeys: string[] };
+
+type RecordingDeps = { db: Db; stageMany: StageJobs };
+
+// The positions of the items whose reference id was used before.
+async function claimReferenceIds(tx: Tx, items: readonly Recording[]): Promise<Set<number>> {
+  const withClaims = items.flatMap((item, index) => (item.claim ? [{ item, index }] : []));
+  const claimed = await claimNeverReusable(tx, withClaims.map(({ item }) =>
+    ({ ...item.claim!, namespace: 'taxInvoice' as const })));
+  return new Set(withClaims.filter((_, position) => !claimed[position])
+    .map(({ index }) => index));
+}
+
+// All items in one transaction, which fails as a whole when any statement fails.
+async function recordInOneTransaction(
+  deps: RecordingDeps,
+  items: readonly Recording[],
+): Promise<Array<RecordedDocuments | ApiError>> {
+  return deps.db.transaction(async (tx) => {
+    const refused = await claimReferenceIds(tx, items);
+    const accepted = items.filter((_, index) => !refused.has(index));
+    for (const item of accepted) await item.guard?.(tx);
+    const rows = accepted.flatMap((item) => item.rows);
+    assert.equal(await store.insertInvoices(tx, rows, 'API'), rows.length);
+    for (const item of accepted) await item.onRecorded?.(tx, item.rows);
+    // A reverse issuance request waits for approval; its issuance job is staged then.
+    await stageIssuanceJobs(deps.stageMany, tx, rows
+      .filter((row) => row.issuanceType === 'STANDARD').map((row) => row.issuanceKey));
+    return items.map((item, index) => (refused.has(index)
+      ? new ApiError('INVALID_REQUEST', REFERENCE_ID_REUSED_MESSAGE)
+      : { issuanceKeys: item.rows.map((row) => row.issuanceKey) }));
+  });
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error('recording failed', { cause: error });
+}
+
+// Every item's answer: its documents or its error. After a failed batch each item is recorded
+// again alone, one after another so that the earlier of two requests with the same reference id
+// still gets it.
+async function recordEach(
+  deps: RecordingDeps,
+  items: readonly Recording[],
+): Promise<Array<RecordedDocuments | Error>> {
+  try {
+    return await recordInOneTransaction(deps, items);
+  } catch (error) {
+    if (items.length === 1) return [asError(error)];
+    const answers: Array<RecordedDocuments | Error> = [];
+    for (const item of items) {
+      answers.push(await recordInOneTransaction(deps, [item]).then(([answer]) => answer!, asError));
+    }
+    return answers;
+  }
+}
+
+// A request with work of its own in the transaction (guard, onRecorded), or with documents that
+// wait for approval, alone in its transaction.
+export async function recordAlone(
+  deps: RecordingDeps,
+  item: Recording,
+): Promise<RecordedDocuments> {
+  const [answer] = await recordEach(deps, [item]);
+  if (answer instanceof Error) throw answer;
+  return answer!;
+}
+
+// A plain issuance request, together with those accepted at the same moment.
+export function createAcceptanceBatches(deps: RecordingDeps) {
+  return createBatcher<Recording, RecordedDocuments>({
+    inFlightMax: BATCHES_IN_FLIGHT_MAX,
+    itemsPerBatchMax: REQUESTS_PER_BATCH_MAX,
+    // An answer that is an Error rejects its own request only; the others get their documents.
+    run: (items) => recordEach(deps, items) as Promise<RecordedDocuments[]>,
+  });
+}

@@ -1,0 +1,159 @@
+import assert from 'node:assert/strict';
+import { newId } from '../../../domain/ids.ts';
+import type { Environment } from '../../../platform/accounts/keys.ts';
+import type { Db, Tx } from '../../../platform/db/connect.ts';
+import { ApiError } from '../../../platform/errors.ts';
+import { requestFingerprint } from '../../../platform/idempotency/claims.ts';
+import type { StageJobs } from '../../../platform/jobs.ts';
+import type { Charger } from '../../../platform/points/charge.ts';
+import type { Caller } from '../../../platform/scope.ts';
+import type { IssuersService } from '../../issuers/index.ts';
+import { AMENDMENT_REASONS, type AmendmentReason, type TaxInvoiceStatus } from '../schemas.ts';
+import type * as store from '../store.ts';
+import { createAcceptanceBatches, recordAlone, type Recording } from './acceptance-batches.ts';
+import type { ValidatedInvoice } from './validation.ts';
+
+// Accepting a tax-invoice request, the same way for issuance, amendments and reverse issuance
+// requests (docs/tax-invoices.md § Accepting a request):
+//   1. the Supplier-Key names an active issuer of the caller's scope, with a valid certificate
+//      when the request will be signed (issuers area, requireIssuerCertificate);
+//   2. the documents are built and validated (the caller's `draft`), so bad input costs nothing;
+//   3. the points for every document are reserved;
+//   4. one transaction claims the reference id (never reusable, spec §5.5), inserts the
+//      documents with their first status and stages their processing jobs;
+//   5. the charge is captured.
+// A failure in 1–4 leaves nothing behind: no document, no claim, no job, no charge.
+
+// The issuer the Supplier-Key names, as the issuers area gives it.
+export type SupplierIssuer =
+  Awaited<ReturnType<IssuersService['requireIssuerCertificate']>>['issuer'];
+
+export type DocumentDraft = {
+  validated: ValidatedInvoice;
+  amendment: {
+    reason: AmendmentReason;
+    originalIssuanceKey: string;
+    originalNtsTransactionId: string;
+  } | null;
+};
+
+type AcceptRequest = {
+  caller: Caller;
+  supplierKey: string;
+  referenceId: string | undefined;
+  // The request type and body, for the reference id's fingerprint.
+  route: string;
+  body: unknown;
+  issuanceType: 'STANDARD' | 'REVERSE';
+  // Builds the documents once the issuer is known; throws ApiError for bad input.
+  draft(issuer: SupplierIssuer): DocumentDraft[] | Promise<DocumentDraft[]>;
+  // Runs in the transaction that records the documents, just before they are inserted, to
+  // check again what a concurrent request may have changed since `draft` (an amendment locks
+  // its original and counts its amendments again). Throws ApiError to refuse; nothing is kept.
+  guard?(tx: Tx): Promise<void>;
+  // Work that must commit with the documents (the approval mail of a reverse issuance
+  // request); runs in the transaction that inserts them, with the rows as recorded.
+  onRecorded?(tx: Tx, rows: store.NewTaxInvoiceRow[]): Promise<void>;
+};
+
+type Accepted = { issuanceKeys: string[] };
+
+type AcceptanceDeps = {
+  db: Db;
+  stageMany: StageJobs;
+  charge: Charger;
+  issuers: Pick<IssuersService, 'requireIssuerCertificate'>;
+  // False when documents of this environment cannot be transmitted (no live gateway).
+  transmissionAvailable(environment: Environment): boolean;
+};
+
+// A request makes at most this many documents (an entry correction makes two).
+const DOCUMENTS_PER_REQUEST_MAX = 2;
+
+function firstStatus(issuanceType: AcceptRequest['issuanceType']): TaxInvoiceStatus {
+  return issuanceType === 'STANDARD' ? 'PENDING' : 'REQUESTED';
+}
+
+function documentRow(
+  request: AcceptRequest,
+  issuer: SupplierIssuer,
+  draft: DocumentDraft,
+  group: { id: string | null; reservationId: string | null; unitPoints: number },
+): store.NewTaxInvoiceRow {
+  const { validated, amendment } = draft;
+  return {
+    issuanceKey: newId('issuanceKey'),
+    accountId: request.caller.accountId,
+    environment: request.caller.environment,
+    apiKeyId: request.caller.apiKeyId,
+    clientReferenceId: request.referenceId ?? null,
+    issuerId: issuer.id,
+    supplierKey: issuer.supplierKey,
+    issuanceType: request.issuanceType,
+    status: firstStatus(request.issuanceType),
+    invoice: validated.invoice,
+    writeDate: validated.invoice.date,
+    issueDeadline: validated.issueDeadline,
+    counterpartNumber: validated.counterpartNumber,
+    taxType: validated.taxType,
+    supplyCostTotal: validated.totals.supplyCost,
+    taxTotal: validated.totals.tax,
+    totalAmount: validated.totals.total,
+    chargedPoints: group.unitPoints,
+    reservationId: group.reservationId,
+    amendmentReason: amendment === null ? null : AMENDMENT_REASONS[amendment.reason],
+    originalIssuanceKey: amendment?.originalIssuanceKey ?? null,
+    originalNtsTransactionId: amendment?.originalNtsTransactionId ?? null,
+    requestGroup: group.id,
+  };
+}
+
+function claimOf(request: AcceptRequest): Recording['claim'] {
+  if (request.referenceId === undefined) return null;
+  return {
+    apiKeyId: request.caller.apiKeyId,
+    referenceId: request.referenceId,
+    fingerprint: requestFingerprint({ method: 'POST', route: request.route,
+      body: request.body }),
+  };
+}
+
+function recordingOf(request: AcceptRequest, rows: store.NewTaxInvoiceRow[]): Recording {
+  return { rows, claim: claimOf(request), guard: request.guard, onRecorded: request.onRecorded };
+}
+
+export function createAcceptance(deps: AcceptanceDeps) {
+  const batches = createAcceptanceBatches(deps);
+  // Plain issuance, the busy path, is recorded with the requests accepted at the same moment.
+  const record = (request: AcceptRequest, rows: store.NewTaxInvoiceRow[]) =>
+    (request.issuanceType === 'STANDARD' && !request.guard && !request.onRecorded
+      ? batches(recordingOf(request, rows))
+      : recordAlone(deps, recordingOf(request, rows)));
+  return async function accept(request: AcceptRequest, unitPoints: number): Promise<Accepted> {
+    const scope = { accountId: request.caller.accountId,
+      environment: request.caller.environment };
+    const { issuer } = await deps.issuers.requireIssuerCertificate(scope, request.supplierKey,
+      request.issuanceType === 'STANDARD' ? 'STANDARD' : 'REVERSE_REQUEST');
+    const drafts = await request.draft(issuer);
+    assert(drafts.length >= 1 && drafts.length <= DOCUMENTS_PER_REQUEST_MAX);
+    if (!deps.transmissionAvailable(scope.environment)) {
+      throw new ApiError('SERVICE_UNAVAILABLE',
+        'Tax invoices cannot be issued with live keys: this server has no transmission ' +
+        'gateway (TAX_INVOICE_GATEWAY_URL) configured.');
+    }
+    const groupId = drafts.length > 1 ? newId('requestGroup') : null;
+    const { value } = await deps.charge(
+      { scope, operation: 'taxInvoices.issue', unitsMax: drafts.length },
+      async (reservation) => {
+        const group = { id: groupId, reservationId: reservation?.reservationId ?? null,
+          unitPoints: reservation === null ? 0 : unitPoints };
+        const rows = drafts.map((draft) => documentRow(request, issuer, draft, group));
+        return { value: await record(request, rows),
+          chargedUnits: drafts.length };
+      },
+    );
+    return value;
+  };
+}
+
+export type Accept = ReturnType<typeof createAcceptance>;

@@ -1,0 +1,199 @@
+import { issueDeadline, seoulDate } from '../../../domain/business-days.ts';
+import type { Db } from '../../../platform/db/connect.ts';
+import { decodeCursorTuple, encodeCursor, invalidCursor } from '../../../platform/cursor.ts';
+import { ApiError } from '../../../platform/errors.ts';
+import type { Caller, Scope } from '../../../platform/scope.ts';
+import { endWithoutIssuance, type LifecycleDeps } from '../lifecycle.ts';
+import type { PdfInput } from '../pdf/input.ts';
+import { renderTaxInvoicePdf } from '../pdf/render.ts';
+import {
+  AMENDMENT_REASONS,
+  type AmendmentReason,
+  type Invoice,
+  type TaxInvoiceStatus,
+} from '../schemas.ts';
+import * as store from '../store.ts';
+import type { Accept } from './acceptance.ts';
+import type { TaxInvoiceView } from './schemas.ts';
+import { validateInvoice } from './validation.ts';
+
+// Tax invoices (docs/tax-invoices.md): issuance, its status by reference id, retrieval, lists,
+// PDF and cancellation before transmission. Everything is scoped to the calling key's account
+// and environment; a document of another scope is 404 NOT_FOUND, never 403.
+
+type IssuanceDeps = LifecycleDeps & {
+  db: Db;
+  accept: Accept;
+  // Points per document (the price table's taxInvoices.issue).
+  unitPoints: number;
+  now: () => Date;
+};
+
+const ISSUE_ROUTE = '/v1/taxInvoices/issue';
+
+const NO_SUCH_INVOICE = 'No tax invoice has this issuance key.';
+
+const REASON_BY_CODE = new Map<number, AmendmentReason>(Object.entries(AMENDMENT_REASONS)
+  .map(([reason, code]) => [code, reason as AmendmentReason]));
+
+// What each status means to a client polling by reference id (spec §5.5).
+const STATUS_MESSAGES: Record<TaxInvoiceStatus, string> = {
+  REQUESTED: 'The reverse issuance request waits for the supplier\'s approval.',
+  APPROVED: 'The supplier approved the request; the invoice is being issued.',
+  REFUSED: 'The supplier refused the reverse issuance request.',
+  REQUEST_CANCELED: 'The reverse issuance request was canceled.',
+  PENDING: 'Accepted; the invoice is being signed and issued.',
+  ISSUED: 'Issued; it will be transmitted to the tax authority.',
+  TRANSMITTING: 'Being transmitted to the tax authority.',
+  TRANSMITTED: 'Issued and transmitted to the tax authority.',
+  CANCELED: 'Canceled by the supplier before transmission.',
+  FAILED: 'Issuance failed; see failure on the tax invoice.',
+};
+
+function toTaxInvoice(row: store.TaxInvoiceRow): TaxInvoiceView {
+  const reason = row.amendmentReason === null ? undefined : REASON_BY_CODE.get(row.amendmentReason);
+  return {
+    issuanceKey: row.issuanceKey,
+    status: row.status,
+    ntsTransactionId: row.ntsTransactionId,
+    issuedAt: row.issuedAt?.toISOString() ?? null,
+    invoice: row.invoice,
+    issuanceType: row.issuanceType as TaxInvoiceView['issuanceType'],
+    issuerId: row.issuerId,
+    clientReferenceId: row.clientReferenceId,
+    taxType: row.taxType,
+    totals: { supplyCost: row.supplyCostTotal, tax: row.taxTotal, total: row.totalAmount },
+    amendment: reason === undefined ? null : {
+      reason,
+      reasonCode: row.amendmentReason!,
+      originalIssuanceKey: row.originalIssuanceKey!,
+      originalNtsTransactionId: row.originalNtsTransactionId!,
+    },
+    failure: row.failureCode === null ? null
+      : { code: row.failureCode, message: row.failureMessage ?? '' },
+    issueDeadline: row.issueDeadline,
+    transmittedAt: row.transmittedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function pdfInput(row: store.TaxInvoiceRow): PdfInput {
+  const view = toTaxInvoice(row);
+  return {
+    issuanceKey: row.issuanceKey,
+    environment: row.environment as PdfInput['environment'],
+    status: row.status,
+    ntsTransactionId: row.ntsTransactionId,
+    issuedAt: row.issuedAt,
+    taxType: row.taxType,
+    totals: view.totals,
+    amendment: view.amendment === null ? null : {
+      reason: view.amendment.reason as AmendmentReason,
+      originalNtsTransactionId: view.amendment.originalNtsTransactionId,
+    },
+    invoice: row.invoice,
+  };
+}
+
+function decodeListCursor(cursor: string | undefined): number | undefined {
+  if (cursor === undefined) return undefined;
+  const [sequence] = decodeCursorTuple(cursor, 1);
+  if (!Number.isSafeInteger(sequence) || (sequence as number) < 0) throw invalidCursor();
+  return sequence as number;
+}
+
+// Spec §5.5: after a network failure the client learns the outcome here instead of resending.
+// A reference id this key never used is 400 INVALID_REQUEST, as in the prior art.
+async function statusByReference(db: Db, input: { caller: Caller; referenceId: string }) {
+  const rows = await store.findByReferenceId(db, input.caller.apiKeyId, input.referenceId);
+  const first = rows[0];
+  if (first === undefined) {
+    throw new ApiError('INVALID_REQUEST',
+      'No tax invoice request was made with this clientReferenceId and API key.');
+  }
+  return {
+    issuanceKey: first.issuanceKey,
+    issuanceKeys: rows.map((row) => row.issuanceKey),
+    clientReferenceId: input.referenceId,
+    status: first.status,
+    message: STATUS_MESSAGES[first.status],
+  };
+}
+
+type ListInput = {
+  scope: Scope;
+  filters: Omit<store.ListFilters, 'afterSequence'>;
+  limit: number;
+  cursor?: string | undefined;
+};
+
+export function createIssuanceService(deps: IssuanceDeps) {
+  const { db } = deps;
+
+  async function requireInvoice(scope: Scope, issuanceKey: string) {
+    const row = await store.findInvoice(db, scope, issuanceKey);
+    if (row === null) throw new ApiError('NOT_FOUND', NO_SUCH_INVOICE);
+    return row;
+  }
+
+  async function issue(input: { caller: Caller; supplierKey: string;
+    referenceId: string | undefined; body: Invoice }) {
+    const today = seoulDate(deps.now());
+    const accepted = await deps.accept({
+      caller: input.caller, supplierKey: input.supplierKey, referenceId: input.referenceId,
+      route: ISSUE_ROUTE, body: input.body, issuanceType: 'STANDARD',
+      draft: (issuer) => [{ amendment: null, validated: validateInvoice(input.body, {
+        today, amounts: 'forward', deadline: 'enforced',
+        supplier: { identificationNumber: issuer.identificationNumber,
+          taxRegistrationId: issuer.taxRegistrationId } }) }],
+    }, deps.unitPoints);
+    return { issuanceKey: accepted.issuanceKeys[0]! };
+  }
+
+  async function get(input: { scope: Scope; issuanceKey: string }) {
+    return toTaxInvoice(await requireInvoice(input.scope, input.issuanceKey));
+  }
+
+  async function list(input: ListInput) {
+    const afterSequence = decodeListCursor(input.cursor);
+    const rows = await store.listInvoices(db, input.scope, { ...input.filters, afterSequence },
+      input.limit + 1);
+    const page = rows.slice(0, input.limit);
+    const last = page.at(-1);
+    return {
+      taxInvoices: page.map(toTaxInvoice),
+      nextCursor: rows.length > input.limit && last ? encodeCursor([last.sequence]) : null,
+    };
+  }
+
+  async function pdf(input: { scope: Scope; issuanceKey: string }) {
+    const row = await requireInvoice(input.scope, input.issuanceKey);
+    return renderTaxInvoicePdf(pdfInput(row));
+  }
+
+  // Withdraws an issued document before it is transmitted (domain facts §4.5); afterwards only an
+  // amendment can change it. Its points are refunded.
+  async function cancel(input: { scope: Scope; issuanceKey: string }) {
+    const row = await requireInvoice(input.scope, input.issuanceKey);
+    const canceled = await db.transaction((tx) => endWithoutIssuance(deps, tx, {
+      issuanceKey: row.issuanceKey, from: ['PENDING', 'ISSUED'], to: 'CANCELED', actor: 'API',
+      message: 'Canceled by the supplier before transmission.' }));
+    if (canceled === null) {
+      const current = await requireInvoice(input.scope, input.issuanceKey);
+      throw new ApiError('TAX_INVOICE_NOT_CANCELABLE', `The tax invoice is ${current.status}; ` +
+        'only a PENDING or ISSUED invoice can be canceled. A transmitted invoice is changed ' +
+        'by an amendment.');
+    }
+    return { issuanceKey: canceled.issuanceKey, status: canceled.status };
+  }
+
+  function issueDueDate(date: string) {
+    return { issueDueDate: issueDeadline(date) };
+  }
+
+  return { issue, statusByReference: (input: Parameters<typeof statusByReference>[1]) =>
+    statusByReference(db, input), get, list, pdf, cancel, issueDueDate };
+}
+
+export type IssuanceService = ReturnType<typeof createIssuanceService>;

@@ -1,0 +1,284 @@
+import assert from 'node:assert/strict';
+import { hasValidChecksum } from '../../../domain/business-registration-number.ts';
+import { isCalendarDate, issueDeadline } from '../../../domain/business-days.ts';
+import { firstNonBmpCharacter, formatCodePoint, isBlank } from '../../../domain/text.ts';
+import { ApiError } from '../../../platform/errors.ts';
+import type { Invoice, Item, Manager, Supplied, Supplier } from '../schemas.ts';
+
+// The rules between the fields of a tax invoice document that its schema (../schemas.ts)
+// cannot express. Every failure is a 400 whose message names the field, as the schema's own
+// messages do. Pure: the caller supplies today's date and the issuer named by Supplier-Key.
+//
+// Checks run in this order and the first failure wins: text (every string), the write date
+// and its deadline, item dates, the supplier, the recipient and its managers, the tax type, the
+// item amounts, then the totals.
+//
+// Two checks are left out on purpose. supplyCost is not compared with quantity × unitPrice, and
+// tax is not compared with 10% of supplyCost: the prior art documents neither check (prior-art-api
+// §4.5), and vendors round differently (domain facts §4.6), so either check would refuse invoices
+// that the tax authority and other platforms accept.
+
+export type AmountRule = 'forward' | 'amendment';
+
+export type ValidationContext = {
+  today: string; // YYYY-MM-DD in Asia/Seoul
+  // The issuer the Supplier-Key header names; the invoice's supplier must be this business.
+  supplier: { identificationNumber: string; taxRegistrationId: string | null };
+  amounts: AmountRule;
+  // 'ignored' only for amendment documents, whose write-date rules differ (domain facts §4.4).
+  deadline: 'enforced' | 'ignored';
+};
+
+export type ValidatedInvoice = {
+  invoice: Invoice; // Normalised: absent optional fields are null, strings as sent.
+  taxType: 'TAXABLE' | 'TAX_FREE';
+  totals: { supplyCost: number; tax: number; total: number }; // tax is 0 when TAX_FREE
+  issueDeadline: string;
+  counterpartNumber: string; // invoice.supplied.identificationNumber
+};
+
+const ROOT = 'body';
+
+function invalid(message: string): ApiError {
+  return new ApiError('INVALID_REQUEST', message);
+}
+
+export function validateInvoice(invoice: Invoice, context: ValidationContext): ValidatedInvoice {
+  assert(isCalendarDate(context.today), 'context.today must be a YYYY-MM-DD date');
+  const normalised = normaliseInvoice(invoice);
+  checkText(normalised, ROOT);
+  checkWriteDate(normalised.date, context);
+  checkItemDates(normalised);
+  checkSupplier(normalised.supplier, context.supplier);
+  checkSupplied(normalised.supplied, normalised.supplier);
+  const taxType = checkTaxType(normalised.items);
+  normalised.items.forEach((item, index) => checkItemAmounts(item, index, context.amounts));
+  const totals = computeTotals(normalised.items);
+  checkTotals(totals, context.amounts);
+  return {
+    invoice: normalised,
+    taxType,
+    totals,
+    issueDeadline: issueDeadline(normalised.date),
+    counterpartNumber: normalised.supplied.identificationNumber,
+  };
+}
+
+// Sums of the items. A tax-exempt item's null tax counts as 0.
+export function computeTotals(items: Invoice['items']): ValidatedInvoice['totals'] {
+  let supplyCost = 0;
+  let tax = 0;
+  for (const item of items) {
+    assert(Number.isSafeInteger(item.supplyCost));
+    assert(item.tax === null || Number.isSafeInteger(item.tax));
+    supplyCost += item.supplyCost;
+    tax += item.tax ?? 0;
+  }
+  const total = supplyCost + tax;
+  // The schema bounds each amount and the item count so that these sums stay exact.
+  assert(Number.isSafeInteger(supplyCost));
+  assert(Number.isSafeInteger(tax));
+  assert(Number.isSafeInteger(total));
+  return { supplyCost, tax, total };
+}
+
+// ---- Normalisation ------------------------------------------------------------------------
+
+function normaliseManager(manager: Manager): Manager {
+  return { email: manager.email, name: manager.name ?? null, telephone: manager.telephone ?? null };
+}
+
+function normaliseParty(party: Supplier | Supplied) {
+  return {
+    identificationNumber: party.identificationNumber,
+    taxRegistrationId: party.taxRegistrationId ?? null,
+    organizationName: party.organizationName,
+    representativeName: party.representativeName,
+    address: party.address ?? null,
+    businessType: party.businessType ?? null,
+    businessItem: party.businessItem ?? null,
+  };
+}
+
+function normaliseItem(item: Item): Item {
+  return {
+    date: item.date,
+    name: item.name,
+    specification: item.specification ?? null,
+    quantity: item.quantity ?? null,
+    unitPrice: item.unitPrice ?? null,
+    supplyCost: item.supplyCost,
+    tax: item.tax,
+    description: item.description ?? null,
+  };
+}
+
+function normaliseInvoice(invoice: Invoice): Invoice {
+  return {
+    date: invoice.date,
+    purpose: invoice.purpose,
+    supplier: {
+      ...normaliseParty(invoice.supplier),
+      manager: normaliseManager(invoice.supplier.manager),
+    },
+    supplied: {
+      ...normaliseParty(invoice.supplied),
+      managers: invoice.supplied.managers.map(normaliseManager),
+    },
+    items: invoice.items.map(normaliseItem),
+    description: invoice.description ?? null,
+  };
+}
+
+// ---- Text ---------------------------------------------------------------------------------
+
+// Every string of the document, wherever it is: names, addresses, remarks, emails, phones.
+function checkText(value: unknown, path: string): void {
+  if (typeof value === 'string') {
+    checkString(value, path);
+  } else if (Array.isArray(value)) {
+    value.forEach((element, index) => checkText(element, `${path}[${index}]`));
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [key, element] of Object.entries(value)) checkText(element, `${path}.${key}`);
+  }
+}
+
+function checkString(text: string, path: string): void {
+  const found = firstNonBmpCharacter(text);
+  if (found) {
+    throw invalid(`${path} contains ${formatCodePoint(found.codePoint)} at position ` +
+      `${found.index}, a character outside the Basic Multilingual Plane (such as an emoji); ` +
+      'such characters cannot be put on a tax invoice.');
+  }
+  if (isBlank(text)) throw invalid(`${path} must not be blank.`);
+}
+
+// ---- Dates --------------------------------------------------------------------------------
+
+function checkWriteDate(date: string, context: ValidationContext): void {
+  if (!isCalendarDate(date)) throw invalid(`${ROOT}.date is not a calendar date.`);
+  if (date > context.today) {
+    throw invalid(`${ROOT}.date must not be after today (${context.today} in Korea).`);
+  }
+  if (context.deadline === 'enforced') {
+    const deadline = issueDeadline(date);
+    if (context.today > deadline) {
+      throw invalid(`${ROOT}.date ${date} is past its issue deadline of ${deadline} (the 10th ` +
+        'of the next month, moved to the next business day when that is not one).');
+    }
+  }
+}
+
+function checkItemDates(invoice: Invoice): void {
+  const month = invoice.date.slice(0, 7);
+  invoice.items.forEach((item, index) => {
+    const path = `${ROOT}.items[${index}].date`;
+    if (!isCalendarDate(item.date)) throw invalid(`${path} is not a calendar date.`);
+    if (item.date.slice(0, 7) !== month) {
+      throw invalid(`${path} must be in the month of ${ROOT}.date (${month}).`);
+    }
+    if (item.date > invoice.date) throw invalid(`${path} must not be after ${ROOT}.date.`);
+  });
+}
+
+// ---- Parties ------------------------------------------------------------------------------
+
+function checkSupplier(supplier: Supplier, issuer: ValidationContext['supplier']): void {
+  const path = `${ROOT}.supplier`;
+  if (!hasValidChecksum(supplier.identificationNumber)) {
+    throw new ApiError('INVALID_BUSINESS_REGISTRATION_NUMBER', `${path}.identificationNumber ` +
+      'does not pass the business registration number checksum.');
+  }
+  if (supplier.identificationNumber !== issuer.identificationNumber) {
+    throw invalid(`${path}.identificationNumber must be the number of the issuer named by ` +
+      'Supplier-Key: the supplier must be that issuer.');
+  }
+  if ((supplier.taxRegistrationId ?? null) !== issuer.taxRegistrationId) {
+    const expected = issuer.taxRegistrationId ?? 'null';
+    throw invalid(`${path}.taxRegistrationId must be ${expected}, that of the issuer named ` +
+      'by Supplier-Key: the supplier must be that issuer.');
+  }
+}
+
+// Ten digits are a business registration number with a check digit. Thirteen are a resident or
+// foreigner registration number, which we accept without a checksum: numbers issued since
+// October 2020 no longer end in one.
+function checkSupplied(supplied: Supplied, supplier: Supplier): void {
+  const path = `${ROOT}.supplied`;
+  const number = supplied.identificationNumber;
+  if (number.length === 10 && !hasValidChecksum(number)) {
+    throw new ApiError('INVALID_BUSINESS_REGISTRATION_NUMBER', `${path}.identificationNumber ` +
+      'does not pass the business registration number checksum.');
+  }
+  const sameNumber = number === supplier.identificationNumber;
+  const samePlace = (supplied.taxRegistrationId ?? null) === (supplier.taxRegistrationId ?? null);
+  if (sameNumber && samePlace) {
+    throw invalid(`${path} must be a business other than ${ROOT}.supplier: both have the same ` +
+      'identificationNumber and taxRegistrationId.');
+  }
+  checkManagerEmails(supplied.managers, `${path}.managers`);
+}
+
+// Mail providers treat addresses case-insensitively in practice, so `Tax@x.kr` and `tax@x.kr`
+// would send the same invoice twice to one mailbox.
+function checkManagerEmails(managers: Manager[], path: string): void {
+  const seen = new Map<string, number>();
+  managers.forEach((manager, index) => {
+    const email = manager.email.toLowerCase();
+    const first = seen.get(email);
+    if (first !== undefined) {
+      throw invalid(`${path}[${index}].email must differ from ${path}[${first}].email.`);
+    }
+    seen.set(email, index);
+  });
+}
+
+// ---- Amounts ------------------------------------------------------------------------------
+
+// The first item decides: a null tax makes a tax-exempt invoice (계산서), an integer a tax
+// invoice (세금계산서). One document cannot be both.
+function checkTaxType(items: Item[]): ValidatedInvoice['taxType'] {
+  const taxFree = items[0]!.tax === null;
+  const index = items.findIndex((item) => (item.tax === null) !== taxFree);
+  if (index === -1) return taxFree ? 'TAX_FREE' : 'TAXABLE';
+  const path = `${ROOT}.items[${index}].tax`;
+  if (taxFree) {
+    throw invalid(`${path} must be null like ${ROOT}.items[0].tax: every item of a tax-exempt ` +
+      'invoice has a null tax.');
+  }
+  throw invalid(`${path} must be an integer like ${ROOT}.items[0].tax: every item of a tax ` +
+    'invoice has a tax (0 for zero-rated supply); null is for tax-exempt invoices only.');
+}
+
+function checkItemAmounts(item: Item, index: number, rule: AmountRule): void {
+  const path = `${ROOT}.items[${index}]`;
+  const { supplyCost } = item;
+  const tax = item.tax ?? 0;
+  if (rule === 'forward') {
+    if (supplyCost < 0) {
+      throw invalid(`${path}.supplyCost must not be negative; only an amendment may carry ` +
+        'negative amounts.');
+    }
+    if (tax < 0) {
+      throw invalid(`${path}.tax must not be negative; only an amendment may carry negative ` +
+        'amounts.');
+    }
+    if (tax > supplyCost) throw invalid(`${path}.tax must not exceed ${path}.supplyCost.`);
+    return;
+  }
+  if (tax !== 0 && Math.sign(tax) !== Math.sign(supplyCost)) {
+    throw invalid(`${path}.tax must have the sign of ${path}.supplyCost, or be 0.`);
+  }
+  if (Math.abs(tax) > Math.abs(supplyCost)) {
+    throw invalid(`${path}.tax must not exceed ${path}.supplyCost in absolute value.`);
+  }
+}
+
+function checkTotals(totals: ValidatedInvoice['totals'], rule: AmountRule): void {
+  if (rule === 'forward' && totals.supplyCost <= 0) {
+    throw invalid(`${ROOT}.items must have a supply cost total above 0.`);
+  }
+  if (rule === 'amendment' && totals.supplyCost === 0 && totals.tax === 0) {
+    throw invalid(`${ROOT}.items must change the supply cost or the tax: both totals are 0.`);
+  }
+}

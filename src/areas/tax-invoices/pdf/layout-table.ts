@@ -1,0 +1,115 @@
+import { CONTENT_WIDTH_POINTS, PAGE_MARGIN_POINTS, rowCells, type Cell, type Column,
+  type Section } from './cells.ts';
+import {
+  AMENDMENT_REASON_LABELS, formatAmount, formatPurpose, formatQuantity, printable,
+  splitSupplyDate,
+} from './format.ts';
+import { ITEMS_MAX, type Item } from '../schemas.ts';
+import type { PdfInput } from './input.ts';
+
+// The lower half of the form: the 작성일자 / 공급가액 / 세액 / 수정사유 row, the remark, the
+// item table and the total with its 영수/청구 line. A tax-exempt invoice (전자계산서) has no VAT,
+// so its form has no 세액 columns and the supply cost and item name take their width.
+
+const HEADER_ROW_HEIGHT_POINTS = 16;
+const SUMMARY_VALUE_HEIGHT_POINTS = 20;
+// The remark runs to 200 characters: three lines at the smallest type.
+const REMARK_ROW_HEIGHT_POINTS = 30;
+const REMARK_LABEL_WIDTH_POINTS = 60;
+// Item names and remarks run to 100 characters: four lines at the smallest type.
+const ITEM_ROW_HEIGHT_POINTS = 26;
+const TOTAL_ROW_HEIGHT_POINTS = 28;
+const TOTAL_LABEL_WIDTH_POINTS = 80;
+const TOTAL_VALUE_WIDTH_POINTS = 180;
+
+const DATE_WIDTH_POINTS = 90;
+const REASON_WIDTH_POINTS = 149.28;
+const SUMMARY_AMOUNT_WIDTH_POINTS =
+  (CONTENT_WIDTH_POINTS - DATE_WIDTH_POINTS - REASON_WIDTH_POINTS) / 2;
+
+type ItemColumn = { header: string; width: number; style: Column['style'];
+  value: (item: Item) => string };
+
+const TAX_COLUMN: ItemColumn = { header: '세액', width: 62, style: 'amount',
+  value: (item) => (item.tax === null ? '' : formatAmount(item.tax)) };
+const ITEM_NAME_WIDTH_POINTS = 126;
+
+// The item columns in form order; the remark takes whatever width is left.
+function itemColumns(taxable: boolean): ItemColumn[] {
+  const nameWidth = taxable ? ITEM_NAME_WIDTH_POINTS : ITEM_NAME_WIDTH_POINTS + TAX_COLUMN.width;
+  const columns: ItemColumn[] = [
+    { header: '월', width: 18, style: 'center', value: (item) => splitSupplyDate(item.date).month },
+    { header: '일', width: 18, style: 'center', value: (item) => splitSupplyDate(item.date).day },
+    { header: '품목', width: nameWidth, style: 'text', value: (item) => printable(item.name) },
+    { header: '규격', width: 60, style: 'text', value: (item) => printable(item.specification) },
+    { header: '수량', width: 40, style: 'amount',
+      value: (item) => (item.quantity == null ? '' : formatQuantity(item.quantity)) },
+    { header: '단가', width: 62, style: 'amount',
+      value: (item) => (item.unitPrice == null ? '' : formatAmount(item.unitPrice)) },
+    { header: '공급가액', width: 70, style: 'amount', value: (item) => formatAmount(item.supplyCost) },
+  ];
+  if (taxable) columns.push(TAX_COLUMN);
+  const used = columns.reduce((sum, column) => sum + column.width, 0);
+  columns.push({ header: '비고', width: CONTENT_WIDTH_POINTS - used, style: 'text',
+    value: (item) => printable(item.description) });
+  return columns;
+}
+
+export function layOutSummary(input: PdfInput, y: number): Section {
+  const taxable = input.taxType === 'TAXABLE';
+  const amountWidth = taxable ? SUMMARY_AMOUNT_WIDTH_POINTS : 2 * SUMMARY_AMOUNT_WIDTH_POINTS;
+  const reason = input.amendment === null ? '' : AMENDMENT_REASON_LABELS[input.amendment.reason];
+  const headers: Column[] = [
+    { width: DATE_WIDTH_POINTS, text: '작성일자', style: 'label' },
+    { width: amountWidth, text: '공급가액', style: 'label' },
+  ];
+  const values: Column[] = [
+    { width: DATE_WIDTH_POINTS, text: input.invoice.date, style: 'center' },
+    { width: amountWidth, text: formatAmount(input.totals.supplyCost), style: 'amount' },
+  ];
+  if (taxable) {
+    headers.push({ width: amountWidth, text: '세액', style: 'label' });
+    values.push({ width: amountWidth, text: formatAmount(input.totals.tax), style: 'amount' });
+  }
+  headers.push({ width: REASON_WIDTH_POINTS, text: '수정사유', style: 'label' });
+  values.push({ width: REASON_WIDTH_POINTS, text: reason, style: 'center' });
+  const valuesTop = y + HEADER_ROW_HEIGHT_POINTS;
+  const remarkTop = valuesTop + SUMMARY_VALUE_HEIGHT_POINTS;
+  const cells = [
+    ...rowCells(PAGE_MARGIN_POINTS, y, HEADER_ROW_HEIGHT_POINTS, headers),
+    ...rowCells(PAGE_MARGIN_POINTS, valuesTop, SUMMARY_VALUE_HEIGHT_POINTS, values),
+    ...rowCells(PAGE_MARGIN_POINTS, remarkTop, REMARK_ROW_HEIGHT_POINTS, [
+      { width: REMARK_LABEL_WIDTH_POINTS, text: '비고', style: 'label' },
+      { width: CONTENT_WIDTH_POINTS - REMARK_LABEL_WIDTH_POINTS,
+        text: printable(input.invoice.description), style: 'text' },
+    ]),
+  ];
+  return { cells, bottom: remarkTop + REMARK_ROW_HEIGHT_POINTS };
+}
+
+// Always ITEMS_MAX rows, blank below the last item, so every invoice has the same form.
+export function layOutItems(input: PdfInput, y: number): Section {
+  const columns = itemColumns(input.taxType === 'TAXABLE');
+  const items = input.invoice.items;
+  const cells: Cell[] = rowCells(PAGE_MARGIN_POINTS, y, HEADER_ROW_HEIGHT_POINTS,
+    columns.map((column) => ({ width: column.width, text: column.header, style: 'label' })));
+  let top = y + HEADER_ROW_HEIGHT_POINTS;
+  for (let index = 0; index < ITEMS_MAX; index += 1) {
+    const item = items[index];
+    cells.push(...rowCells(PAGE_MARGIN_POINTS, top, ITEM_ROW_HEIGHT_POINTS, columns.map(
+      (column) => ({ width: column.width, text: item ? column.value(item) : '',
+        style: column.style }))));
+    top += ITEM_ROW_HEIGHT_POINTS;
+  }
+  return { cells, bottom: top };
+}
+
+export function layOutTotals(input: PdfInput, y: number): Section {
+  const markerWidth = CONTENT_WIDTH_POINTS - TOTAL_LABEL_WIDTH_POINTS - TOTAL_VALUE_WIDTH_POINTS;
+  const cells = rowCells(PAGE_MARGIN_POINTS, y, TOTAL_ROW_HEIGHT_POINTS, [
+    { width: TOTAL_LABEL_WIDTH_POINTS, text: '합계금액', style: 'label' },
+    { width: TOTAL_VALUE_WIDTH_POINTS, text: formatAmount(input.totals.total), style: 'amount' },
+    { width: markerWidth, text: formatPurpose(input.invoice.purpose), style: 'marker' },
+  ]);
+  return { cells, bottom: y + TOTAL_ROW_HEIGHT_POINTS };
+}

@@ -1,0 +1,145 @@
+import {
+  formatApprovalNumber, formatIdentificationNumber, formatIssuedAt, formatStatus, formatTitle,
+  printable,
+} from './format.ts';
+import {
+  CONTENT_WIDTH_POINTS, PAGE_MARGIN_POINTS, rowCells,
+  type Cell, type CellTone, type Column, type InvoiceLayout, type Section,
+} from './cells.ts';
+import { layOutItems, layOutSummary, layOutTotals } from './layout-table.ts';
+import type { Supplied, Supplier } from '../schemas.ts';
+import type { PdfInput } from './input.ts';
+
+// Where every cell of the standard e-tax-invoice form goes: the sandbox notice, the title with
+// the approval number, the two party blocks side by side, then the table sections
+// (layout-table.ts) and a footer. The form is one table of fixed rows, so nothing moves with
+// the content; long text is fitted inside its cell when painted.
+
+export const SANDBOX_NOTICE = 'SANDBOX · 국세청 미전송 (test key)';
+const SANDBOX_WATERMARK = 'SANDBOX';
+
+const NOTICE_HEIGHT_POINTS = 16;
+const SECTION_GAP_POINTS = 4;
+const TITLE_BLOCK_HEIGHT_POINTS = 48;
+const TITLE_WIDTH_POINTS = 300;
+const TITLE_LABEL_WIDTH_POINTS = 70;
+const FOOTER_HEIGHT_POINTS = 12;
+
+// Party rows: names, addresses, business type and item run to 100–200 characters, so their
+// rows are tall enough for six lines at the smallest type.
+const PARTY_ROW_HEIGHTS_POINTS = [20, 40, 40, 40, 20] as const;
+const PARTY_SIDE_LABEL_WIDTH_POINTS = 18;
+const PARTY_LABEL_WIDTH_POINTS = 36;
+
+export function layOutTaxInvoice(input: PdfInput): InvoiceLayout {
+  const sandbox = input.environment === 'test';
+  const cells: Cell[] = [];
+  const add = (section: Section) => {
+    cells.push(...section.cells);
+    return section.bottom;
+  };
+  let y = PAGE_MARGIN_POINTS;
+  // A live document keeps the band's space empty, so both environments share one layout.
+  if (sandbox) {
+    cells.push({ x: PAGE_MARGIN_POINTS, y, width: CONTENT_WIDTH_POINTS,
+      height: NOTICE_HEIGHT_POINTS, text: SANDBOX_NOTICE, style: 'notice' });
+  }
+  y += NOTICE_HEIGHT_POINTS + SECTION_GAP_POINTS;
+  y = add(layOutTitle(input, y));
+  y = add(layOutParties(input, y));
+  y = add(layOutSummary(input, y));
+  y = add(layOutItems(input, y));
+  y = add(layOutTotals(input, y));
+  cells.push(layOutFooter(input, y + SECTION_GAP_POINTS));
+  return { cells, watermark: sandbox ? SANDBOX_WATERMARK : null };
+}
+
+function layOutTitle(input: PdfInput, y: number): Section {
+  const title = formatTitle({ taxType: input.taxType, amended: input.amendment !== null });
+  const cells: Cell[] = [{ x: PAGE_MARGIN_POINTS, y, width: TITLE_WIDTH_POINTS,
+    height: TITLE_BLOCK_HEIGHT_POINTS, text: title, style: 'title' }];
+  const rows: Array<[string, string]> = [
+    ['승인번호', formatApprovalNumber(input.ntsTransactionId)],
+    ['관리번호', input.issuanceKey],
+  ];
+  if (input.amendment !== null) {
+    rows.push(['당초승인번호', formatApprovalNumber(input.amendment.originalNtsTransactionId)]);
+  }
+  const rowHeight = TITLE_BLOCK_HEIGHT_POINTS / rows.length;
+  const x = PAGE_MARGIN_POINTS + TITLE_WIDTH_POINTS;
+  const valueWidth = CONTENT_WIDTH_POINTS - TITLE_WIDTH_POINTS - TITLE_LABEL_WIDTH_POINTS;
+  rows.forEach(([label, value], index) => {
+    cells.push(...rowCells(x, y + index * rowHeight, rowHeight, [
+      { width: TITLE_LABEL_WIDTH_POINTS, text: label, style: 'label' },
+      { width: valueWidth, text: value, style: 'center' },
+    ]));
+  });
+  return { cells, bottom: y + TITLE_BLOCK_HEIGHT_POINTS };
+}
+
+function layOutParties(input: PdfInput, y: number): Section {
+  const sideWidth = CONTENT_WIDTH_POINTS / 2;
+  const { supplier, supplied } = input.invoice;
+  const cells = [
+    ...layOutParty({ party: supplier, emails: [supplier.manager.email], tone: 'supplier',
+      x: PAGE_MARGIN_POINTS, y, width: sideWidth }),
+    ...layOutParty({ party: supplied, emails: supplied.managers.map((manager) => manager.email),
+      tone: 'recipient', x: PAGE_MARGIN_POINTS + sideWidth, y, width: sideWidth }),
+  ];
+  const height = PARTY_ROW_HEIGHTS_POINTS.reduce((sum, rowHeight) => sum + rowHeight, 0);
+  return { cells, bottom: y + height };
+}
+
+type PartyOptions = {
+  party: Supplier | Supplied;
+  emails: string[];
+  tone: CellTone;
+  x: number;
+  y: number;
+  width: number;
+};
+
+// One side of the party block: 공급자 (supplier) or 공급받는자 (recipient), five rows.
+function layOutParty({ party, emails, tone, x, y, width }: PartyOptions): Cell[] {
+  const height = PARTY_ROW_HEIGHTS_POINTS.reduce((sum, rowHeight) => sum + rowHeight, 0);
+  const side = tone === 'supplier' ? '공\n급\n자' : '공\n급\n받\n는\n자';
+  const cells: Cell[] = [{ x, y, width: PARTY_SIDE_LABEL_WIDTH_POINTS, height, text: side,
+    style: 'label', tone }];
+  const left = x + PARTY_SIDE_LABEL_WIDTH_POINTS;
+  const label = PARTY_LABEL_WIDTH_POINTS;
+  const value = (width - PARTY_SIDE_LABEL_WIDTH_POINTS - 2 * label) / 2;
+  const wide = width - PARTY_SIDE_LABEL_WIDTH_POINTS - label;
+  const pair = (first: string, firstValue: string, second: string, secondValue: string) => [
+    { width: label, text: first, style: 'label' as const, tone },
+    { width: value, text: firstValue, style: 'text' as const },
+    { width: label, text: second, style: 'label' as const, tone },
+    { width: value, text: secondValue, style: 'text' as const },
+  ];
+  const single = (first: string, firstValue: string) => [
+    { width: label, text: first, style: 'label' as const, tone },
+    { width: wide, text: firstValue, style: 'text' as const },
+  ];
+  const rows: Column[][] = [
+    pair('등록번호', formatIdentificationNumber(party.identificationNumber),
+      '종사업장\n번호', printable(party.taxRegistrationId)),
+    pair('상호', printable(party.organizationName), '성명', printable(party.representativeName)),
+    single('사업장\n주소', printable(party.address)),
+    pair('업태', printable(party.businessType), '종목', printable(party.businessItem)),
+    single('이메일', emails.map(printable).join(', ')),
+  ];
+  let top = y;
+  rows.forEach((columns, index) => {
+    const rowHeight = PARTY_ROW_HEIGHTS_POINTS[index]!;
+    cells.push(...rowCells(left, top, rowHeight, columns));
+    top += rowHeight;
+  });
+  return cells;
+}
+
+function layOutFooter(input: PdfInput, y: number): Cell {
+  const parts = [`상태: ${formatStatus(input.status)}`];
+  if (input.issuedAt !== null) parts.push(`발행일시: ${formatIssuedAt(input.issuedAt)}`);
+  if (input.environment === 'test') parts.push(SANDBOX_NOTICE);
+  return { x: PAGE_MARGIN_POINTS, y, width: CONTENT_WIDTH_POINTS, height: FOOTER_HEIGHT_POINTS,
+    text: parts.join('  ·  '), style: 'footer' };
+}

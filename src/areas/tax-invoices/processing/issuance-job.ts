@@ -1,0 +1,74 @@
+import { setImmediate } from 'node:timers/promises';
+import type { Db } from '../../../platform/db/connect.ts';
+import { isApiError } from '../../../platform/errors.ts';
+import type { StageJobs } from '../../../platform/jobs.ts';
+import type { IssuersService } from '../../issuers/index.ts';
+import { endWithoutIssuance, type LifecycleDeps } from '../lifecycle.ts';
+import * as store from '../store.ts';
+import { TRANSMISSION_QUEUE, transmissionJobId, type TransmissionJobData } from './queues.ts';
+import { signDocument } from './signing.ts';
+
+// The issuance job (docs/tax-invoices.md § Processing): PENDING | APPROVED → ISSUED for the
+// documents of one fetch. Each is signed under its issuer's certificate, then all are moved and
+// their transmissions staged, to run after the cancel window
+// (TAX_INVOICE_TRANSMISSION_DELAY_SECONDS), in one transaction. A document whose issuer can no
+// longer sign fails instead, and gets its points back.
+
+export type IssuanceJobDeps = LifecycleDeps & {
+  db: Db;
+  stageMany: StageJobs;
+  issuers: Pick<IssuersService, 'requireIssuerCertificate'>;
+  transmissionDelaySeconds: number;
+  now: () => Date;
+};
+
+const CERTIFICATE_CAUSES: Record<string, { code: string; message: string }> = {
+  CERTIFICATE_NOT_REGISTERED: { code: 'NOT_FOUND_CERTIFICATE',
+    message: 'The supplier has no valid registered joint certificate.' },
+  ISSUER_DEACTIVATED: { code: 'ISSUER_DEACTIVATED', message: 'The supplier is deactivated.' },
+  NOT_FOUND: { code: 'ISSUER_NOT_FOUND', message: 'The supplier no longer exists.' },
+};
+
+const ISSUABLE = ['PENDING', 'APPROVED'] as const;
+
+export async function issueDocuments(deps: IssuanceJobDeps, issuanceKeys: string[]) {
+  const rows = (await store.findInvoicesByKeys(deps.db, issuanceKeys))
+    .filter((row) => (ISSUABLE as readonly string[]).includes(row.status));
+  const signed = (await Promise.all(rows.map((row) => signOrFail(deps, row))))
+    .filter((document) => document !== null);
+  if (signed.length === 0) return;
+  const issuedAt = deps.now();
+  const startAfter = new Date(Date.now() + deps.transmissionDelaySeconds * 1_000);
+  await deps.db.transaction(async (tx) => {
+    const issued = await store.transitionMany(tx, {
+      from: ISSUABLE, to: 'ISSUED', actor: 'JOB',
+      items: signed.map(({ row, document }) => ({ issuanceKey: row.issuanceKey,
+        changes: { signedDigest: document.digest, signature: document.signature,
+          signingCertificate: document.certificate, issuedAt } })),
+    });
+    await deps.stageMany(tx, TRANSMISSION_QUEUE, issued.map((issuanceKey) => ({
+      data: { issuanceKey, attemptNumber: 1 } satisfies TransmissionJobData,
+      id: transmissionJobId(issuanceKey, 1),
+      startAfter,
+    })));
+  });
+}
+
+// The document signed, or null when its issuer can no longer sign: the document then fails.
+async function signOrFail(deps: IssuanceJobDeps, row: store.TaxInvoiceRow) {
+  let signer;
+  try {
+    ({ signer } = await deps.issuers.requireIssuerCertificate(store.scopeOfRow(row),
+      row.supplierKey, row.issuanceType === 'STANDARD' ? 'STANDARD' : 'REVERSE_APPROVAL'));
+  } catch (error) {
+    const cause = isApiError(error) ? CERTIFICATE_CAUSES[error.code] : undefined;
+    if (cause === undefined) throw error;
+    await deps.db.transaction((tx) => endWithoutIssuance(deps, tx, {
+      issuanceKey: row.issuanceKey, from: ISSUABLE, to: 'FAILED', actor: 'JOB', cause }));
+    return null;
+  }
+  // A signature takes about half a millisecond of CPU; a fetch's signatures take turns with
+  // requests instead of holding the event loop for all of them at once.
+  await setImmediate();
+  return { row, document: signDocument(row, signer!) };
+}

@@ -1,0 +1,114 @@
+import type { Logger } from 'pino';
+import type { Environment } from '../../../platform/accounts/keys.ts';
+import type { Db } from '../../../platform/db/connect.ts';
+import type { StageJob } from '../../../platform/jobs.ts';
+import type {
+  InvoiceTransmitter,
+  TransmissionRequest,
+} from '../../../upstream/tax-invoices/index.ts';
+import { endWithoutIssuance, recordTransmitted, type LifecycleDeps } from '../lifecycle.ts';
+import * as store from '../store.ts';
+import { TRANSMISSION_QUEUE, transmissionJobId, type TransmissionJobData } from './queues.ts';
+import { canonicalDocument } from './signing.ts';
+
+// The transmission job (docs/tax-invoices.md § Processing): ISSUED → TRANSMITTING (committed
+// before the call, so a cancel can no longer win), then the call, then → TRANSMITTED or FAILED.
+// A crash after the call leaves TRANSMITTING; the retried job calls again, and the authority
+// answers a repeated document with the same approval number.
+
+export type TransmissionJobDeps = LifecycleDeps & {
+  db: Db;
+  stage: StageJob;
+  transmitterFor(environment: Environment): InvoiceTransmitter | null;
+  transmissionTimeoutMs: number;
+  now: () => Date;
+  log: Logger;
+};
+
+// Waits before each further attempt when the authority cannot be reached; after the last the
+// document fails with TRANSMISSION_UNAVAILABLE. About 10 hours in all, inside the authority's
+// next-day transmission rule (domain facts §4.5).
+export const TRANSMISSION_RETRY_DELAYS_SECONDS = [30, 120, 600, 3_600, 3 * 3_600, 6 * 3_600];
+
+function transmissionRequest(row: store.TaxInvoiceRow): TransmissionRequest {
+  return {
+    issuanceKey: row.issuanceKey,
+    writeDate: row.writeDate,
+    supplierNumber: row.invoice.supplier.identificationNumber,
+    recipientNumber: row.counterpartNumber,
+    signedDocument: canonicalDocument(row),
+    signature: row.signature!,
+    certificate: row.signingCertificate!,
+  };
+}
+
+type TransmissionAttempt = {
+  job: TransmissionJobData;
+  row: store.TaxInvoiceRow;
+  result: Awaited<ReturnType<InvoiceTransmitter['transmit']>>;
+};
+
+// ISSUED → TRANSMITTING for the documents of one fetch (committed before the calls), then one
+// call per document, side by side, each aborted at the gateway timeout, then the outcomes. A
+// document a previous run of its job left TRANSMITTING is called again.
+export async function transmitDocuments(deps: TransmissionJobDeps, jobs: TransmissionJobData[]) {
+  const issuanceKeys = jobs.map((job) => job.issuanceKey);
+  await deps.db.transaction((tx) => store.transitionMany(tx, { from: ['ISSUED'],
+    to: 'TRANSMITTING', actor: 'JOB',
+    items: issuanceKeys.map((issuanceKey) => ({ issuanceKey })) }));
+  const transmitting = new Map((await store.findInvoicesByKeys(deps.db, issuanceKeys))
+    .filter((row) => row.status === 'TRANSMITTING').map((row) => [row.issuanceKey, row]));
+  const calls = await Promise.allSettled(jobs.filter((job) => transmitting.has(job.issuanceKey))
+    .map(async (job): Promise<TransmissionAttempt> => {
+      const row = transmitting.get(job.issuanceKey)!;
+      const transmitter = deps.transmitterFor(store.scopeOfRow(row).environment);
+      const result = transmitter === null ? { kind: 'unavailable' as const }
+        : await transmitter.transmit(transmissionRequest(row),
+          AbortSignal.timeout(deps.transmissionTimeoutMs));
+      return { job, row, result };
+    }));
+  await settleTransmissions(deps, calls.flatMap((call) =>
+    (call.status === 'fulfilled' ? [call.value] : [])));
+  const failure = calls.find((call) => call.status === 'rejected');
+  if (failure) throw failure.reason;
+}
+
+// Approval numbers are recorded together, in one transaction; a rejection or an unreachable
+// authority, rare, each in a transaction of its own.
+async function settleTransmissions(deps: TransmissionJobDeps, attempts: TransmissionAttempt[]) {
+  const accepted = attempts.flatMap(({ row, result }) => (result.kind === 'accepted'
+    ? [{ row, ntsTransactionId: result.ntsTransactionId, transmittedAt: deps.now() }] : []));
+  if (accepted.length > 0) {
+    await deps.db.transaction((tx) => recordTransmitted(deps, tx, accepted));
+  }
+  for (const { job, result } of attempts) {
+    if (result.kind !== 'accepted') await settleFailedTransmission(deps, job, result);
+    deps.log.info({ issuanceKey: job.issuanceKey, attemptNumber: job.attemptNumber,
+      result: result.kind }, 'tax invoice transmission attempt');
+  }
+}
+
+async function settleFailedTransmission(
+  deps: TransmissionJobDeps,
+  job: TransmissionJobData,
+  result: Exclude<TransmissionAttempt['result'], { kind: 'accepted' }>,
+): Promise<void> {
+  const { issuanceKey } = job;
+  await deps.db.transaction(async (tx) => {
+    if (result.kind === 'rejected') {
+      await endWithoutIssuance(deps, tx, { issuanceKey, from: ['TRANSMITTING'], to: 'FAILED',
+        actor: 'JOB', cause: { code: result.code, message: result.message } });
+      return;
+    }
+    const delay = TRANSMISSION_RETRY_DELAYS_SECONDS[job.attemptNumber - 1];
+    if (delay === undefined) {
+      await endWithoutIssuance(deps, tx, { issuanceKey, from: ['TRANSMITTING'], to: 'FAILED',
+        actor: 'JOB', cause: { code: 'TRANSMISSION_UNAVAILABLE',
+          message: 'The tax authority could not be reached; the invoice was not transmitted.' } });
+      return;
+    }
+    const next: TransmissionJobData = { issuanceKey, attemptNumber: job.attemptNumber + 1 };
+    await deps.stage(tx, TRANSMISSION_QUEUE, next,
+      { startAfter: delay, id: transmissionJobId(issuanceKey, next.attemptNumber) });
+  });
+}

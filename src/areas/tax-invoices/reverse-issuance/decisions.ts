@@ -1,0 +1,121 @@
+import { seoulDate } from '../../../domain/business-days.ts';
+import type { Db, Tx } from '../../../platform/db/connect.ts';
+import { ApiError } from '../../../platform/errors.ts';
+import type { StageJob } from '../../../platform/jobs.ts';
+import type { IssuersService } from '../../issuers/index.ts';
+import type { TaxInvoiceStatus } from '../schemas.ts';
+import { endWithoutIssuance, type LifecycleDeps } from '../lifecycle.ts';
+import { ISSUANCE_QUEUE, type IssuanceJobData } from '../processing/queues.ts';
+import * as store from '../store.ts';
+
+// What can happen to a reverse issuance request, whoever decides (docs/reverse-issuance.md §
+// Transitions): the supplier approves it (REQUESTED → APPROVED, and the issuance job is staged in
+// the same transaction) or refuses it (→ REFUSED), or the requester cancels it
+// (→ REQUEST_CANCELED). Each is one conditional status change (store.transition), so of two
+// racing decisions exactly one wins; the loser reads the winner's status and gets its 409. An
+// error changes nothing: every check runs before the change, or inside its transaction.
+
+export type DecisionDeps = LifecycleDeps & {
+  db: Db;
+  stage: StageJob;
+  issuers: Pick<IssuersService, 'requireIssuerCertificate'>;
+  now: () => Date;
+};
+
+// Work that must commit with the decision, e.g. using up the approval link it came with.
+type WithDecision = (tx: Tx) => Promise<void>;
+
+// What was being attempted, for the messages.
+type Attempt = 'approved' | 'refused' | 'canceled' | 'opened for approval';
+
+const CLOSED_WITHOUT_ISSUANCE: readonly TaxInvoiceStatus[] = ['REFUSED', 'REQUEST_CANCELED'];
+
+// Spec §4.4's two errors: the request ended without issuance (canceled by the requester or
+// refused by the supplier), or it was approved and is issued or on its way (any later status).
+export function closedRequestError(status: TaxInvoiceStatus, attempt: Attempt): ApiError {
+  const only = `Only a REQUESTED request can be ${attempt}.`;
+  if (CLOSED_WITHOUT_ISSUANCE.includes(status)) {
+    const how = status === 'REFUSED' ? 'refused by the supplier' : 'canceled';
+    return new ApiError('ISSUE_REQUEST_ALREADY_CANCELED',
+      `The reverse issuance request is ${status}: it was ${how}. ${only}`);
+  }
+  return new ApiError('ISSUE_REQUEST_ALREADY_APPROVED', `The reverse issuance request is ` +
+    `${status}: the supplier already approved it. ${only}`);
+}
+
+// The issue deadline is a date in Seoul; the request can be approved through that whole day.
+function deadlinePassed(row: store.TaxInvoiceRow, now: Date): boolean {
+  return seoulDate(now) > row.issueDeadline;
+}
+
+// The checks every path to approval makes, in this order: the status, then the deadline.
+export function requireApprovable(row: store.TaxInvoiceRow, now: Date, attempt: Attempt) {
+  if (row.status !== 'REQUESTED') throw closedRequestError(row.status, attempt);
+  if (deadlinePassed(row, now)) {
+    throw new ApiError('ISSUE_DEADLINE_PASSED', `The issue deadline ${row.issueDeadline} ` +
+      'of this request has passed; it can no longer be approved. The requester can cancel it ' +
+      'to get its points back.');
+  }
+}
+
+async function lostRace(tx: Tx, issuanceKey: string, attempt: Attempt): Promise<never> {
+  const current = await store.findInvoiceByKey(tx, issuanceKey);
+  throw closedRequestError(current!.status, attempt);
+}
+
+// REQUESTED → APPROVED, with the issuance job that signs it under the supplier's certificate.
+export async function approveRequest(
+  deps: DecisionDeps,
+  row: store.TaxInvoiceRow,
+  input: { actor: store.Actor; withDecision?: WithDecision },
+): Promise<store.TaxInvoiceRow> {
+  requireApprovable(row, deps.now(), 'approved');
+  // Refused now rather than failed later by the job: the supplier can register and try again.
+  await deps.issuers.requireIssuerCertificate(store.scopeOfRow(row), row.supplierKey,
+    'REVERSE_APPROVAL');
+  return deps.db.transaction(async (tx) => {
+    await input.withDecision?.(tx);
+    const approved = await store.transition(tx, {
+      issuanceKey: row.issuanceKey, from: ['REQUESTED'], to: 'APPROVED', actor: input.actor,
+      message: 'Approved by the supplier.',
+    });
+    if (approved === null) return lostRace(tx, row.issuanceKey, 'approved');
+    const data: IssuanceJobData = { issuanceKey: row.issuanceKey };
+    await deps.stage(tx, ISSUANCE_QUEUE, data);
+    return approved;
+  });
+}
+
+// REQUESTED → REFUSED; the points are refunded. A refusal needs no certificate and may come
+// after the deadline.
+export async function refuseRequest(
+  deps: DecisionDeps,
+  row: store.TaxInvoiceRow,
+  input: { actor: store.Actor; reason: string | null; withDecision?: WithDecision },
+): Promise<store.TaxInvoiceRow> {
+  if (row.status !== 'REQUESTED') throw closedRequestError(row.status, 'refused');
+  const message = input.reason ?? 'Refused by the supplier.';
+  return deps.db.transaction(async (tx) => {
+    await input.withDecision?.(tx);
+    const refused = await endWithoutIssuance(deps, tx, {
+      issuanceKey: row.issuanceKey, from: ['REQUESTED'], to: 'REFUSED', actor: input.actor,
+      message, cause: { code: 'ISSUE_REQUEST_REFUSED', message },
+    });
+    return refused ?? lostRace(tx, row.issuanceKey, 'refused');
+  });
+}
+
+// REQUESTED → REQUEST_CANCELED by the requester; the points are refunded. Allowed after the
+// deadline too, so a request nobody approved in time can still be closed.
+export async function cancelRequest(
+  deps: DecisionDeps,
+  issuanceKey: string,
+): Promise<store.TaxInvoiceRow> {
+  return deps.db.transaction(async (tx) => {
+    const canceled = await endWithoutIssuance(deps, tx, {
+      issuanceKey, from: ['REQUESTED'], to: 'REQUEST_CANCELED', actor: 'API',
+      message: 'Canceled by the requester.',
+    });
+    return canceled ?? lostRace(tx, issuanceKey, 'canceled');
+  });
+}

@@ -1,0 +1,120 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isApiError } from '../../../platform/errors.ts';
+import {
+  messagePage,
+  pageSecurityHeaders,
+  sendPage as sendHtmlPage,
+} from '../../../platform/html-page.ts';
+import { PageLinkError } from '../../../platform/page-links.ts';
+import { APPROVAL_PAGE_PATH } from './links.ts';
+import { reviewPage } from './page-html.ts';
+import { REFUSAL_REASON_LENGTH_MAX } from './schemas.ts';
+import type { PageDecision, ReverseIssuanceService } from './service.ts';
+
+// The approval page of reverse issuance requests (docs/reverse-issuance.md § Approval page),
+// outside /v1 like the hosted certificate page: no API key, the one-time token in the path is
+// the credential. The supplier's browser gets the request to review and posts its decision as
+// an ordinary HTML form. Answers are HTML, never JSON; every failure is a page with a 4xx status
+// (a 500 only for a bug, logged).
+
+// The form has two short fields; 4 KiB holds a 200-character reason percent-encoded many times.
+const FORM_BYTES_MAX = 4_096;
+const FORM_FIELDS = new Set(['decision', 'reason']);
+
+// A reason is one line of text, as in the API (schemas.ts).
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+class FormError extends Error {}
+
+// The forms post to this page, which answers with a page, never a redirect.
+const PAGE_HEADERS = pageSecurityHeaders({ formActionSelf: true });
+
+function sendPage(reply: FastifyReply, status: number, html: string) {
+  return sendHtmlPage(reply, PAGE_HEADERS, status, html);
+}
+
+function parseForm(body: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(body)) {
+    if (!FORM_FIELDS.has(name) || name in fields) {
+      throw new FormError(`The form has an unexpected field: ${name}.`);
+    }
+    fields[name] = value;
+  }
+  return fields;
+}
+
+function readDecision(body: unknown): PageDecision {
+  const fields = (body ?? {}) as Record<string, unknown>;
+  if (fields.decision === 'approve') return { kind: 'approve' };
+  if (fields.decision !== 'refuse') throw new FormError('Choose approve or refuse.');
+  const reason = typeof fields.reason === 'string' ? fields.reason.trim() : '';
+  if (reason.length > REFUSAL_REASON_LENGTH_MAX || CONTROL_CHARACTER.test(reason)) {
+    throw new FormError(`The reason must be at most ${REFUSAL_REASON_LENGTH_MAX} characters ` +
+      'on one line.');
+  }
+  return { kind: 'refuse', reason: reason === '' ? null : reason };
+}
+
+function pageError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof PageLinkError) {
+    return sendPage(reply, error.status, messagePage('승인 링크 Approval link', error.message));
+  }
+  if (isApiError(error) && error.status < 500) {
+    return sendPage(reply, error.status, messagePage('처리할 수 없음 Not possible',
+      error.message));
+  }
+  if (error instanceof FormError) {
+    return sendPage(reply, 400, messagePage('처리할 수 없음 Not possible', error.message));
+  }
+  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500
+    ? error.statusCode : 500;
+  if (status === 500) request.log.error({ err: error }, 'approval page failed');
+  const message = status === 413 ? 'The form is too large.'
+    : status === 415 ? 'Send the form as application/x-www-form-urlencoded.'
+      : status === 500 ? 'An internal error occurred.' : 'The form could not be read.';
+  return sendPage(reply, status, messagePage('처리할 수 없음 Not possible', message));
+}
+
+const DONE_MESSAGES: Record<string, [string, string]> = {
+  APPROVED: ['승인 완료 Approved', 'The tax invoice is being issued and transmitted to the tax ' +
+    'authority. You can close this page.'],
+  REFUSED: ['거절 완료 Refused', 'The request was refused and the requester will see it. You ' +
+    'can close this page.'],
+};
+
+type Options = { reverseIssuance: ReverseIssuanceService };
+
+export async function registerApprovalPageRoutes(
+  app: FastifyInstance,
+  { reverseIssuance }: Options,
+) {
+  // The page reads HTML forms only; anything else is 415.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: FORM_BYTES_MAX },
+    (_request, body, done) => {
+      try {
+        done(null, parseForm(String(body)));
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    });
+  app.setErrorHandler(pageError);
+
+  const path = `${APPROVAL_PAGE_PATH}/:token`;
+  const schema = { hide: true };
+
+  app.get<{ Params: { token: string } }>(path, { schema }, async (request, reply) => {
+    const view = await reverseIssuance.openApprovalPage(request.params.token);
+    return sendPage(reply, 200, reviewPage(view, `${APPROVAL_PAGE_PATH}/${request.params.token}`));
+  });
+
+  app.post<{ Params: { token: string } }>(path, { schema }, async (request, reply) => {
+    const decision = readDecision(request.body);
+    const decided = await reverseIssuance.decideOnPage(request.params.token, decision);
+    const [title, message] = DONE_MESSAGES[decided.status]!;
+    return sendPage(reply, 200, messagePage(title, message));
+  });
+}

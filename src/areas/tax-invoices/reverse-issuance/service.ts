@@ -1,0 +1,174 @@
+import assert from 'node:assert/strict';
+import { seoulDate } from '../../../domain/business-days.ts';
+import type { Tx } from '../../../platform/db/connect.ts';
+import { ApiError } from '../../../platform/errors.ts';
+import type { QueueMail } from '../../../platform/mail/outbox.ts';
+import type { Caller, Scope } from '../../../platform/scope.ts';
+import type { IssuersService } from '../../issuers/index.ts';
+import type { Accept, SupplierIssuer } from '../issuance/acceptance.ts';
+import { validateInvoice } from '../issuance/validation.ts';
+import type { Invoice } from '../schemas.ts';
+import * as store from '../store.ts';
+import {
+  approveRequest,
+  cancelRequest,
+  refuseRequest,
+  requireApprovable,
+  type DecisionDeps,
+} from './decisions.ts';
+import {
+  createApprovalLinks,
+  endOfSeoulDay,
+  GRANT_LINK_TTL_MS,
+  type ApprovalLinks,
+} from './links.ts';
+import { approvalRequestMail, type MailedRequest } from './mail.ts';
+import type { ApprovalPageView } from './page-html.ts';
+
+// Reverse issuance (역발행, docs/reverse-issuance.md): the recipient asks the supplier that
+// `Supplier-Key` names to issue a tax invoice; the supplier approves it (on the hosted approval
+// page, through the link mailed with the request, or with the approval API) or refuses it, and
+// the requester may cancel it until then. An approved request is signed and transmitted by the
+// issuance jobs like any invoice. Everything is scoped to the calling key's account and
+// environment; a request of another scope, or a STANDARD invoice, is 404 NOT_FOUND.
+
+type ReverseIssuanceDeps = DecisionDeps & {
+  accept: Accept;
+  queueMail: QueueMail;
+  issuers: Pick<IssuersService, 'requireIssuerCertificate' | 'resolveSupplierKey'>;
+  // Points per document (the price table's taxInvoices.issue).
+  unitPoints: number;
+  publicBaseUrl: string;
+};
+
+type Deps = ReverseIssuanceDeps & { links: ApprovalLinks };
+
+const ISSUE_REQUEST_ROUTE = '/v1/taxInvoices/issueRequest';
+
+const NO_SUCH_REQUEST = 'No reverse issuance request has this issuance key.';
+
+export type PageDecision = { kind: 'approve' } | { kind: 'refuse'; reason: string | null };
+
+async function requireRequest(deps: Deps, scope: Scope, issuanceKey: string) {
+  const row = await store.findInvoice(deps.db, scope, issuanceKey);
+  if (row === null || row.issuanceType !== 'REVERSE') {
+    throw new ApiError('NOT_FOUND', NO_SUCH_REQUEST);
+  }
+  return row;
+}
+
+// The mail with the supplier's own approval link, in the transaction that records the request.
+async function mailApprovalLink(deps: Deps, tx: Tx, row: MailedRequest, issuer: SupplierIssuer) {
+  const link = await deps.links.createLink(tx, { issuanceKey: row.issuanceKey,
+    channel: 'EMAIL', expiresAt: endOfSeoulDay(row.issueDeadline) });
+  const to = issuer.contactEmail ?? row.invoice.supplier.manager.email;
+  await deps.queueMail(tx, approvalRequestMail({ row, to, ...link }));
+}
+
+type RequestInput = { caller: Caller; supplierKey: string; referenceId: string | undefined;
+  body: Invoice };
+
+// Validated like an issuance (forward amounts, deadline enforced) and charged at acceptance; no
+// certificate is needed until the supplier approves.
+async function request(deps: Deps, input: RequestInput) {
+  const today = seoulDate(deps.now());
+  let supplier: SupplierIssuer | null = null;
+  const accepted = await deps.accept({
+    caller: input.caller, supplierKey: input.supplierKey, referenceId: input.referenceId,
+    route: ISSUE_REQUEST_ROUTE, body: input.body, issuanceType: 'REVERSE',
+    draft: (issuer) => {
+      supplier = issuer;
+      return [{ amendment: null, validated: validateInvoice(input.body, {
+        today, amounts: 'forward', deadline: 'enforced',
+        supplier: { identificationNumber: issuer.identificationNumber,
+          taxRegistrationId: issuer.taxRegistrationId } }) }];
+    },
+    onRecorded: async (tx, rows) => {
+      assert(rows.length === 1 && supplier !== null);
+      await mailApprovalLink(deps, tx, rows[0]!, supplier);
+    },
+  }, deps.unitPoints);
+  return { issuanceKey: accepted.issuanceKeys[0]! };
+}
+
+// A ten-minute link to the approval page, only for a request the supplier can approve now.
+async function grant(deps: Deps, input: { scope: Scope; issuanceKey: string }) {
+  const row = await requireRequest(deps, input.scope, input.issuanceKey);
+  requireApprovable(row, deps.now(), 'opened for approval');
+  await deps.issuers.requireIssuerCertificate(input.scope, row.supplierKey, 'REVERSE_APPROVAL');
+  const expiresAt = new Date(deps.now().getTime() + GRANT_LINK_TTL_MS);
+  const link = await deps.db.transaction((tx) => deps.links.createLink(tx, {
+    issuanceKey: row.issuanceKey, channel: 'GRANT', expiresAt }));
+  return { url: link.url, expiresAt: link.expiresAt.toISOString() };
+}
+
+type SupplierInput = { scope: Scope; supplierKey: string; issuanceKey: string };
+
+// The request, when the Supplier-Key names its supplier; a request of another supplier does
+// not exist for this one.
+async function requireSuppliersRequest(deps: Deps, input: SupplierInput) {
+  const issuer = await deps.issuers.resolveSupplierKey(input.scope, input.supplierKey);
+  const row = await requireRequest(deps, input.scope, input.issuanceKey);
+  if (row.issuerId !== issuer.id) {
+    throw new ApiError('NOT_FOUND', 'The supplier the Supplier-Key names has no reverse ' +
+      'issuance request with this issuance key.');
+  }
+  return row;
+}
+
+async function approve(deps: Deps, input: SupplierInput) {
+  const row = await requireSuppliersRequest(deps, input);
+  const approved = await approveRequest(deps, row, { actor: 'API' });
+  return { issuanceKey: approved.issuanceKey, status: 'APPROVED' as const };
+}
+
+async function refuse(deps: Deps, input: SupplierInput & { reason: string | null }) {
+  const row = await requireSuppliersRequest(deps, input);
+  const refused = await refuseRequest(deps, row, { actor: 'API', reason: input.reason });
+  return { issuanceKey: refused.issuanceKey, status: 'REFUSED' as const };
+}
+
+async function cancel(deps: Deps, input: { scope: Scope; issuanceKey: string }) {
+  const row = await requireRequest(deps, input.scope, input.issuanceKey);
+  const canceled = await cancelRequest(deps, row.issuanceKey);
+  return { issuanceKey: canceled.issuanceKey };
+}
+
+// The request a page link opens, while it can still be decided.
+async function openApprovalPage(deps: Deps, token: string): Promise<ApprovalPageView> {
+  const link = await deps.links.usableLink(deps.db, token);
+  const row = await store.findInvoiceByKey(deps.db, link.issuanceKey);
+  assert(row !== null && row.issuanceType === 'REVERSE');
+  requireApprovable(row, deps.now(), 'opened for approval');
+  return { issuanceKey: row.issuanceKey, environment: row.environment, invoice: row.invoice,
+    totals: { supplyCost: row.supplyCostTotal, tax: row.taxTotal, total: row.totalAmount },
+    issueDeadline: row.issueDeadline };
+}
+
+// A decision posted from the page; the link is used up in the decision's transaction.
+async function decideOnPage(deps: Deps, token: string, decision: PageDecision) {
+  const link = await deps.links.usableLink(deps.db, token);
+  const row = await store.findInvoiceByKey(deps.db, link.issuanceKey);
+  assert(row !== null && row.issuanceType === 'REVERSE');
+  const actor = link.channel === 'EMAIL' ? 'EMAIL' : 'APPROVAL_PAGE';
+  const withDecision = (tx: Tx) => deps.links.useLink(tx, link.tokenHash);
+  const decided = decision.kind === 'approve'
+    ? await approveRequest(deps, row, { actor, withDecision })
+    : await refuseRequest(deps, row, { actor, reason: decision.reason, withDecision });
+  return { issuanceKey: decided.issuanceKey, status: decided.status };
+}
+
+export function createReverseIssuanceService(base: ReverseIssuanceDeps) {
+  const deps: Deps = { ...base, links: createApprovalLinks(base) };
+  return {
+    request: (input: RequestInput) => request(deps, input),
+    grant: (input: { scope: Scope; issuanceKey: string }) => grant(deps, input),
+    approve: (input: SupplierInput) => approve(deps, input),
+    refuse: (input: SupplierInput & { reason: string | null }) => refuse(deps, input),
+    cancel: (input: { scope: Scope; issuanceKey: string }) => cancel(deps, input),
+    openApprovalPage: (token: string) => openApprovalPage(deps, token),
+    decideOnPage: (token: string, decision: PageDecision) => decideOnPage(deps, token, decision),
+  };
+}
+
+export type ReverseIssuanceService = ReturnType<typeof createReverseIssuanceService>;

@@ -1,0 +1,120 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+} from 'drizzle-orm/pg-core';
+import { createdAt, timestampTz } from '../../platform/db/columns.ts';
+import type { Invoice, TaxInvoiceStatus } from './schemas.ts';
+
+// Tables of the tax-invoices area (docs/tax-invoices.md). Every row carries the account and
+// environment of the key that made it, and every read filters by both, so a test invoice does
+// not exist for a live key and one account never sees another's.
+
+const won = (name: string) => bigint(name, { mode: 'number' });
+const environmentKnown = (name: string, column: unknown) =>
+  check(name, sql`${column} in ('test', 'live')`);
+
+// One tax invoice document, or a reverse issuance request that may become one. The issuance key
+// is its id. An amendment is a document of its own that names the original.
+export const taxInvoices = pgTable(
+  'tax_invoices',
+  {
+    issuanceKey: text('issuance_key').primaryKey(),
+    accountId: text('account_id').notNull(),
+    environment: text('environment').notNull(),
+    // The key that made the request; reference ids and their status lookup are per key.
+    apiKeyId: text('api_key_id').notNull(),
+    clientReferenceId: text('client_reference_id'),
+    // The supplier: for a reverse issuance request, the issuer that must approve it.
+    issuerId: text('issuer_id').notNull(),
+    // The issuer's Supplier-Key, with which jobs ask the issuers area for its signer.
+    supplierKey: text('supplier_key').notNull(),
+    // STANDARD (정발행) or REVERSE (역발행).
+    issuanceType: text('issuance_type').notNull(),
+    status: text('status').$type<TaxInvoiceStatus>().notNull(),
+    invoice: jsonb('invoice').$type<Invoice>().notNull(),
+    writeDate: date('write_date', { mode: 'string' }).notNull(),
+    // The issue deadline of the write date (10th of the next month, next business day).
+    issueDeadline: date('issue_deadline', { mode: 'string' }).notNull(),
+    counterpartNumber: text('counterpart_number').notNull(),
+    // TAXABLE (세금계산서) or TAX_FREE (계산서: every item's tax is null).
+    taxType: text('tax_type').$type<'TAXABLE' | 'TAX_FREE'>().notNull(),
+    supplyCostTotal: won('supply_cost_total').notNull(),
+    taxTotal: won('tax_total').notNull(),
+    totalAmount: won('total_amount').notNull(),
+    // Points charged when the request was accepted; refunded when it ends without issuance.
+    chargedPoints: integer('charged_points').notNull(),
+    // The reservation the charge was captured from; a refund is paid only once it is captured.
+    reservationId: text('reservation_id'),
+    // Amendments (domain facts §4.4): the reason code and the original document.
+    amendmentReason: integer('amendment_reason'),
+    originalIssuanceKey: text('original_issuance_key'),
+    originalNtsTransactionId: text('original_nts_transaction_id'),
+    // Documents made together by one request (the two of an entry correction, for example).
+    requestGroup: text('request_group'),
+    // The signature over the canonical document (processing/signing.ts), once issued.
+    signedDigest: text('signed_digest'),
+    signature: text('signature'),
+    // The certificate that signed it (DER, base64), sent with the document.
+    signingCertificate: text('signing_certificate'),
+    ntsTransactionId: text('nts_transaction_id'),
+    failureCode: text('failure_code'),
+    failureMessage: text('failure_message'),
+    issuedAt: timestampTz('issued_at'),
+    transmittedAt: timestampTz('transmitted_at'),
+    // Paging order: a cursor is the last sequence of a page.
+    sequence: bigserial('sequence', { mode: 'number' }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestampTz('updated_at').notNull().defaultNow(),
+  },
+  (table) => [
+    index('tax_invoices_scope_sequence_idx')
+      .on(table.accountId, table.environment, table.sequence),
+    index('tax_invoices_scope_write_date_idx')
+      .on(table.accountId, table.environment, table.writeDate, table.sequence),
+    index('tax_invoices_reference_idx')
+      .on(table.apiKeyId, table.clientReferenceId)
+      .where(sql`${table.clientReferenceId} is not null`),
+    index('tax_invoices_original_idx').on(table.originalIssuanceKey),
+    environmentKnown('tax_invoices_environment_known', table.environment),
+    check('tax_invoices_issuance_type_known',
+      sql`${table.issuanceType} in ('STANDARD', 'REVERSE')`),
+    check('tax_invoices_status_known', sql`${table.status} in ('REQUESTED', 'APPROVED',
+      'REFUSED', 'REQUEST_CANCELED', 'PENDING', 'ISSUED', 'TRANSMITTING', 'TRANSMITTED',
+      'CANCELED', 'FAILED')`),
+    check('tax_invoices_tax_type_known', sql`${table.taxType} in ('TAXABLE', 'TAX_FREE')`),
+    check('tax_invoices_amendment_reason', sql`${table.amendmentReason} between 1 and 6`),
+    check('tax_invoices_amendment_names_original', sql`(${table.amendmentReason} is null) =
+      (${table.originalIssuanceKey} is null)`),
+    check('tax_invoices_total', sql`${table.totalAmount} =
+      ${table.supplyCostTotal} + ${table.taxTotal}`),
+    check('tax_invoices_charged_points', sql`${table.chargedPoints} >= 0`),
+    check('tax_invoices_transmitted_has_approval_number', sql`${table.status} <> 'TRANSMITTED'
+      or ${table.ntsTransactionId} ~ '^[0-9]{24}$'`),
+  ],
+);
+
+// Every state change of a document, append-only: what happened, when, and why.
+export const taxInvoiceStatusChanges = pgTable(
+  'tax_invoice_status_changes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    issuanceKey: text('issuance_key').notNull().references(() => taxInvoices.issuanceKey),
+    fromStatus: text('from_status'),
+    toStatus: text('to_status').notNull(),
+    // Who made the change: API, JOB, APPROVAL_PAGE or EMAIL.
+    actor: text('actor').notNull(),
+    message: text('message'),
+    occurredAt: timestampTz('occurred_at').notNull().defaultNow(),
+  },
+  (table) => [
+    index('tax_invoice_status_changes_invoice_idx').on(table.issuanceKey, table.id),
+  ],
+);
