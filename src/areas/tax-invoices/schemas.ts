@@ -144,6 +144,14 @@ export const AMENDMENT_REASONS = {
 } as const;
 export type AmendmentReason = keyof typeof AMENDMENT_REASONS;
 
+const REASON_BY_CODE = new Map<number, AmendmentReason>(Object.entries(AMENDMENT_REASONS)
+  .map(([reason, code]) => [code, reason as AmendmentReason]));
+
+// The reason of a stored amendment reason code; undefined for a code no reason has.
+export function amendmentReasonOfCode(code: number): AmendmentReason | undefined {
+  return REASON_BY_CODE.get(code);
+}
+
 // ---- Requests that make documents --------------------------------------------------------------
 
 export const SupplierKeyValue = Type.String({

@@ -7,7 +7,7 @@ import {
   type ValidationContext,
 } from '../issuance/validation.ts';
 import {
-  AMENDMENT_REASONS,
+  amendmentReasonOfCode,
   type AmendmentReason,
   type Invoice,
   type Item,
@@ -75,11 +75,8 @@ export const REASON_LABELS: Record<AmendmentReason, string> = {
   DOUBLE_ISSUANCE: 'double issuance (착오에 의한 이중발급)',
 };
 
-const REASON_BY_CODE = new Map<number, AmendmentReason>(Object.entries(AMENDMENT_REASONS)
-  .map(([reason, code]) => [code, reason as AmendmentReason]));
-
 export function reasonOf(code: number): AmendmentReason {
-  const reason = REASON_BY_CODE.get(code);
+  const reason = amendmentReasonOfCode(code);
   assert(reason !== undefined, `unknown amendment reason code ${code}`);
   return reason;
 }

@@ -7,7 +7,7 @@ import { endWithoutIssuance, type LifecycleDeps } from '../lifecycle.ts';
 import type { PdfInput } from '../pdf/input.ts';
 import { renderTaxInvoicePdf } from '../pdf/render.ts';
 import {
-  AMENDMENT_REASONS,
+  amendmentReasonOfCode,
   type AmendmentReason,
   type Invoice,
   type TaxInvoiceStatus,
@@ -33,8 +33,6 @@ const ISSUE_ROUTE = '/v1/taxInvoices/issue';
 
 const NO_SUCH_INVOICE = 'No tax invoice has this issuance key.';
 
-const REASON_BY_CODE = new Map<number, AmendmentReason>(Object.entries(AMENDMENT_REASONS)
-  .map(([reason, code]) => [code, reason as AmendmentReason]));
 
 // What each status means to a client polling by reference id (spec §5.5).
 const STATUS_MESSAGES: Record<TaxInvoiceStatus, string> = {
@@ -51,7 +49,8 @@ const STATUS_MESSAGES: Record<TaxInvoiceStatus, string> = {
 };
 
 function toTaxInvoice(row: store.TaxInvoiceRow): TaxInvoiceView {
-  const reason = row.amendmentReason === null ? undefined : REASON_BY_CODE.get(row.amendmentReason);
+  const reason = row.amendmentReason === null ? undefined
+    : amendmentReasonOfCode(row.amendmentReason);
   return {
     issuanceKey: row.issuanceKey,
     status: row.status,
