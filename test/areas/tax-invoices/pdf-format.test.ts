@@ -1,4 +1,4 @@
-// How values read on the tax invoice PDF (src/areas/tax-invoices/pdf-format.ts): amounts with
+// How values read on the tax invoice PDF (src/areas/tax-invoices/pdf/format.ts): amounts with
 // thousands separators and a leading minus, approval numbers in three groups of eight, numbers
 // of businesses and people, the title and the 영수/청구 line. Pure functions, checked by value.
 import { describe, expect, it } from 'vitest';

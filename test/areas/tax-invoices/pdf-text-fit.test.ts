@@ -1,4 +1,4 @@
-// Fitting text into a cell of the form (src/areas/tax-invoices/pdf-text-fit.ts), with a
+// Fitting text into a cell of the form (src/areas/tax-invoices/pdf/text-fit.ts), with a
 // measure of one point per character per point of type, so the arithmetic is easy to follow:
 // text shrinks, then wraps at spaces, then between Korean syllables, and at the smallest size is
 // cut with an ellipsis; whatever is returned fits the cell's width and height.

@@ -1,4 +1,4 @@
-// The rules between the fields of a tax invoice document (validation.ts). Each rule has a
+// The rules between the fields of a tax invoice document (issuance/validation.ts). Each rule has a
 // failing example that names the field and the code it answers with, and the documents the
 // rules must let through pass: taxable, zero-rated, tax-exempt, an amendment with negative
 // amounts, a thirteen-digit recipient, and deadlines on the 10th, after a weekend and after a
