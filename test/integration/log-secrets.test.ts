@@ -15,7 +15,7 @@ import {
   signPriKey,
 } from '../areas/issuers/certificate-fixtures.ts';
 import { basicAuth } from '../helpers/app.ts';
-import { createAccountWithCli, runCli, type CreatedAccount } from '../helpers/cli.ts';
+import { createAccountWithCli, type CreatedAccount } from '../helpers/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { findSecrets, type Secret } from '../helpers/secrets.ts';
 import {
@@ -46,8 +46,8 @@ const secrets: Secret[] = [];
 beforeAll(async () => {
   database = await createTestDatabase();
   env = { ...process.env, ...database.env, LOG_LEVEL: 'debug' };
-  // Migrating first means the server never prints a first-start sandbox key.
-  await runCli(['migrate'], env);
+  // The database is a copy of the run's migrated template (test/helpers/database.ts), not a
+  // new one, so the server never prints a first-start sandbox key.
   server = startServerProcess({ port: await freePort(), env });
   const collect = (chunk: Buffer) => {
     output += chunk.toString('utf8');
