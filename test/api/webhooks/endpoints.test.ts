@@ -18,6 +18,8 @@ const PUBLIC_ADDRESS = '93.184.215.14';
 const TEST_URL = 'http://127.0.0.1:9/hooks';
 const LIVE_URL = 'https://hooks.example.test/hooks';
 const TRACE_ID = /^[0-9a-f]{32}$/;
+// The default overlap of a rotated secret: a day (docs/webhooks.md).
+const DAY_MS = 24 * 3_600_000;
 
 let database: TestDatabase;
 let app: WebhookTestApp;
@@ -117,15 +119,19 @@ describe('happy', () => {
 
   it('rotates the secret and reports when the previous one stops signing', async () => {
     const { id, secret } = await created(account.keys.test);
+    // The clock read before and after the request brackets the moment of the rotation.
+    const beforeMs = Date.now();
     const response = await request(app, account.keys.test, 'POST',
       `/v1/webhookEndpoints/${id}:rotateSecret`, {});
+    const afterMs = Date.now();
     expect(response.statusCode).toBe(200);
     const rotated = response.json();
     expect(rotated.secret).toMatch(/^whsec_/);
     expect(rotated.secret).not.toBe(secret);
-    const overlapMs = Date.parse(rotated.previousSecretExpiresAt) - Date.now();
-    expect(overlapMs).toBeGreaterThan(23 * 3_600_000);
-    expect(overlapMs).toBeLessThanOrEqual(24 * 3_600_000);
+    // The previous secret keeps signing for the default overlap: a day from the rotation.
+    const previousExpiresMs = Date.parse(rotated.previousSecretExpiresAt);
+    expect(previousExpiresMs).toBeGreaterThanOrEqual(beforeMs + DAY_MS);
+    expect(previousExpiresMs).toBeLessThanOrEqual(afterMs + DAY_MS);
     const immediate = await request(app, account.keys.test, 'POST',
       `/v1/webhookEndpoints/${id}:rotateSecret`, { overlapSeconds: 0 });
     expect(immediate.json().previousSecretExpiresAt).toBeNull();
