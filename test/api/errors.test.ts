@@ -10,13 +10,13 @@ import type { FastifyPluginAsync, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, errorResponses, UNAUTHENTICATED } from '../../src/platform/errors.ts';
 import { basicAuth, createTestApp, type TestApp } from '../helpers/app.ts';
+import { TRACE_ID_PATTERN } from '../helpers/http.ts';
 
 // Small enough that a full request fits in the 2 KiB body limit below, so the item bound and the
 // body bound can be tested apart.
 const ACCOUNTS_PER_REQUEST_MAX = 20;
 const BODY_LIMIT_BYTES = 2_048;
 const SECRET = 'secret db detail: password=hunter2 host=db.internal';
-const TRACE_ID_PATTERN = /^[0-9a-f]{32}$/;
 
 const BankAccountRef = Type.Object({
   bankCode: Type.String({ maxLength: 3 }),

@@ -16,3 +16,6 @@ export function jsonRequest(key: string, method: InjectOptions['method'], url: s
   const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
   return { method, url, headers, payload: body };
 }
+
+// Every response carries a Trace-Id of 32 hex digits, which an error body repeats as `traceId`.
+export const TRACE_ID_PATTERN = /^[0-9a-f]{32}$/;

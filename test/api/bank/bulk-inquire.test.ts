@@ -9,7 +9,6 @@ import { SANDBOX_ACCOUNTS, sandboxHolderName } from '../../../src/upstream/banks
 import { basicAuth, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { expectSettledBalance } from '../../helpers/ledger-audit.ts';
 import { expectError } from '../../helpers/errors.ts';
-import { describeRouteContract } from '../../helpers/route-contract.ts';
 
 const URL = '/v1/bankAccountHolders:bulkInquire';
 const PRICE_POINTS = 50;
@@ -341,14 +340,6 @@ describe('errors', () => {
 
 // 401 without a key or with an unknown or password-bearing one, before the body is read; the
 // Trace-Id; and the rate-limit headers naming this operation.
-describeRouteContract({
-  name: `POST ${URL}`,
-  app: () => app,
-  request: (key) => postOptions(key, { accounts: manyAccounts(1) }),
-  testKey: async () => (await fundedAccount(PRICE_POINTS)).keys.test,
-  erroringRequest: (key) => postOptions(key, '{"accounts": ['),
-  operation: 'bank.holders.bulkInquire',
-});
 
 describe('security', () => {
   it('gives a live key without a bank gateway 503 LOOKUP_UNAVAILABLE and charges nothing',

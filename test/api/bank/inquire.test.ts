@@ -12,7 +12,6 @@ import { SANDBOX_ACCOUNTS, sandboxHolderName } from '../../../src/upstream/banks
 import { basicAuth, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { expectLedgerConsistent, expectSettledBalance } from '../../helpers/ledger-audit.ts';
 import { expectError } from '../../helpers/errors.ts';
-import { describeRouteContract } from '../../helpers/route-contract.ts';
 
 const URL = '/v1/bankAccountHolders:inquire';
 const ACCOUNT = { bankCode: '004', accountNumber: '1234567890' };
@@ -166,14 +165,6 @@ describe('errors', () => {
 
 // 401 without a key or with an unknown or password-bearing one, before the body is read; the
 // Trace-Id; and rate-limit headers naming this operation, apart from the bulk lookup.
-describeRouteContract({
-  name: `POST ${URL}`,
-  app: () => app,
-  request: (key) => postOptions(key, ACCOUNT),
-  testKey: async () => (await fundedAccount(50)).keys.test,
-  erroringRequest: (key) => postOptions(key, '{"bankCode":'),
-  operation: 'bank.holders.inquire',
-});
 
 describe('security', () => {
   it('gives a live key without a bank gateway 503 LOOKUP_UNAVAILABLE and charges nothing',

@@ -15,7 +15,6 @@ import {
 import { basicAuth, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { expectSettledBalance } from '../../helpers/ledger-audit.ts';
 import { expectError } from '../../helpers/errors.ts';
-import { describeRouteContract } from '../../helpers/route-contract.ts';
 
 const PRICE_POINTS = 90;
 const RATE_LIMIT = 300;
@@ -316,14 +315,6 @@ describe('rate limit', () => {
 
 // 401 without a key or with an unknown or password-bearing one, before the number is checked;
 // the Trace-Id; and the rate-limit headers naming this operation.
-describeRouteContract({
-  name: 'GET /v1/businessProfiles/{businessRegistrationNumber}',
-  app: () => app,
-  request: (key) => retrieveOptions(key, NUMBERS.corporation),
-  testKey: async () => (await fundedAccount(PRICE_POINTS)).keys.test,
-  erroringRequest: (key) => retrieveOptions(key, 'not-a-number'),
-  operation: 'businesses.profiles.retrieve',
-});
 
 describe('security', () => {
   it('charges a test key\'s test balance and leaves the live balance alone', async () => {

@@ -13,7 +13,6 @@ import {
 import { basicAuth, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { expectSettledBalance } from '../../helpers/ledger-audit.ts';
 import { expectError } from '../../helpers/errors.ts';
-import { describeRouteContract } from '../../helpers/route-contract.ts';
 
 const PRICE_POINTS = 9;
 const PROFILE_KEYS = [
@@ -412,11 +411,3 @@ describe('validation: 400 INVALID_REQUEST, nothing charged', () => {
   });
 });
 
-describeRouteContract({
-  name: 'GET /v1/businessProfiles',
-  app: () => app,
-  request: (key) => searchOptions(key, { query: '이택스' }),
-  testKey: async () => (await fundedAccount(1_000)).keys.test,
-  erroringRequest: (key) => searchOptions(key, { query: '이택스', limit: 0 }),
-  operation: 'businesses.profiles.search',
-});

@@ -10,7 +10,6 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/platform/errors.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
-import { describeRouteContract } from '../../helpers/route-contract.ts';
 import {
   corporateSubject,
   createTestCa,
@@ -316,12 +315,3 @@ async function databaseText(): Promise<string> {
   return parts.join('\n');
 }
 
-describeRouteContract({
-  name: 'GET /v1/certificateRegistrationSettings',
-  app: () => app,
-  request: (key) => request(key, 'GET', '/v1/certificateRegistrationSettings'),
-  testKey: async () => (await app.createAccount()).keys.test,
-  erroringRequest: (key) => request(key, 'GET',
-    '/v1/issuers/iss_unknown/certificates/latestHistory'),
-  operation: 'issuers.settings.get',
-});

@@ -5,8 +5,7 @@
 // 404; nothing charges points.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
-import { describeRouteContract } from '../../helpers/route-contract.ts';
-import { basicAuth, type TestApp } from '../../helpers/app.ts';
+import { TRACE_ID_PATTERN } from '../../helpers/http.ts';
 import {
   createFakeDns,
   openWebhookApp,
@@ -17,7 +16,6 @@ import {
 const PUBLIC_ADDRESS = '93.184.215.14';
 const TEST_URL = 'http://127.0.0.1:9/hooks';
 const LIVE_URL = 'https://hooks.example.test/hooks';
-const TRACE_ID = /^[0-9a-f]{32}$/;
 // The default overlap of a rotated secret: a day (docs/webhooks.md).
 const DAY_MS = 24 * 3_600_000;
 
@@ -62,7 +60,7 @@ function expectError(
   const body = response.json();
   const traceId = response.headers['trace-id'];
   expect(body).toEqual({ code, message: expect.any(String), traceId });
-  expect(body.traceId).toMatch(TRACE_ID);
+  expect(body.traceId).toMatch(TRACE_ID_PATTERN);
   if (message) expect(body.message).toMatch(message);
 }
 
@@ -274,32 +272,3 @@ describe('security', () => {
     });
 });
 
-describeRouteContract({
-  name: 'POST /v1/webhookEndpoints',
-  app: () => app as unknown as TestApp,
-  request: (key) => ({
-    method: 'POST', url: '/v1/webhookEndpoints',
-    headers: { authorization: basicAuth(key), 'content-type': 'application/json' },
-    payload: JSON.stringify({ url: TEST_URL, events: ['TAX_INVOICE_ISSUANCE_SUCCESS'] }),
-  }),
-  testKey: async () => (await app.createAccount()).keys.test,
-  erroringRequest: (key) => ({
-    method: 'POST', url: '/v1/webhookEndpoints',
-    headers: { authorization: basicAuth(key), 'content-type': 'application/json' },
-    payload: JSON.stringify({ url: 42 }),
-  }),
-  operation: 'webhooks.endpoints.create',
-});
-
-describeRouteContract({
-  name: 'GET /v1/webhookEvents',
-  app: () => app as unknown as TestApp,
-  request: (key) => ({
-    method: 'GET', url: '/v1/webhookEvents', headers: { authorization: basicAuth(key) },
-  }),
-  testKey: async () => (await app.createAccount()).keys.test,
-  erroringRequest: (key) => ({
-    method: 'GET', url: '/v1/webhookEvents?limit=0', headers: { authorization: basicAuth(key) },
-  }),
-  operation: 'webhooks.events.list',
-});
