@@ -44,7 +44,8 @@ export function temporaryDataDir(prefix = 'etx-'): string {
   return mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-async function adminQuery(baseUrl: string, text: string): Promise<void> {
+// Runs one statement on the server of `baseUrl` in a connection of its own.
+export async function adminQuery(baseUrl: string, text: string): Promise<void> {
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
   try {

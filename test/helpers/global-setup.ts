@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import {
+  adminQuery,
   TEMPLATE_DATABASE_VARIABLE,
   TEMPLATE_DATA_DIR_VARIABLE,
   temporaryDataDir,
@@ -34,16 +34,6 @@ async function migrate(settings: Record<string, string>): Promise<void> {
     LOG_LEVEL: 'warn', ...settings };
   await runFile(process.execPath, [CLI, 'migrate'], { cwd: ROOT, env,
     timeout: MIGRATE_TIMEOUT_MS });
-}
-
-async function adminQuery(baseUrl: string, text: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  try {
-    await admin.query(text);
-  } finally {
-    await admin.end();
-  }
 }
 
 async function createEmbeddedTemplate(): Promise<() => Promise<void>> {

@@ -17,6 +17,7 @@ import {
 import { basicAuth } from '../helpers/app.ts';
 import { createAccountWithCli, type CreatedAccount } from '../helpers/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { pollUntil } from '../helpers/poll.ts';
 import { findSecrets, type Secret } from '../helpers/secrets.ts';
 import {
   freePort,
@@ -175,12 +176,10 @@ async function registerCertificates() {
   });
 }
 
+// Up to 150 checks 200 ms apart: the registration job polls every second.
 async function eventually(check: () => Promise<boolean>) {
-  const deadline = Date.now() + 30_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('not within 30 s');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const done = await pollUntil(check, (passed) => passed, { attemptsMax: 150, intervalMs: 200 });
+  expect(done, 'the check never passed').toBe(true);
 }
 
 // Each flow makes requests that carry or produce secrets and adds them to `secrets`. An area

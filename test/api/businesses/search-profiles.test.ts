@@ -6,12 +6,11 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NAME_CANDIDATES_MAX, upsertProfileRows } from '../../../src/areas/businesses/store.ts';
-import type { Environment } from '../../../src/platform/accounts/keys.ts';
 import {
   SANDBOX_BUSINESS_NUMBERS as NUMBERS,
 } from '../../../src/upstream/business-profiles/sandbox.ts';
 import { basicAuth, createTestApp, type TestApp } from '../../helpers/app.ts';
-import { expectSettledBalance } from '../../helpers/ledger-audit.ts';
+import { accountHelpers } from '../../helpers/accounts.ts';
 import { expectError } from '../../helpers/errors.ts';
 
 const PRICE_POINTS = 9;
@@ -58,7 +57,6 @@ afterAll(async () => {
   await app?.close();
 });
 
-type Funded = { accountId: string; keys: Record<Environment, string> };
 type Profile = Record<string, unknown> & {
   businessRegistrationNumber: string;
   organizationName: string | null;
@@ -66,8 +64,7 @@ type Profile = Record<string, unknown> & {
 };
 type Page = { results: Profile[]; nextCursor: string | null };
 
-const fundedAccount = (points: number, environment: 'test' | 'live' = 'test'): Promise<Funded> =>
-  app.createFundedAccount(points, environment);
+const { fundedAccount, expectBalance } = accountHelpers(() => app);
 
 function searchOptions(key: string, params: Record<string, string | number>): InjectOptions {
   const query = new URLSearchParams(
@@ -92,9 +89,6 @@ async function searchOk(key: string, params: Record<string, string | number>): P
   for (const profile of page.results) expect(Object.keys(profile).sort()).toEqual(PROFILE_KEYS);
   return page;
 }
-
-const expectBalance = (account: Funded, balance: number, environment: 'test' | 'live' = 'test') =>
-  expectSettledBalance(app.platform, account.accountId, environment, balance);
 
 const numbersOf = (page: Page) => page.results.map((profile) => profile.businessRegistrationNumber);
 

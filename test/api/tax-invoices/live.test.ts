@@ -3,8 +3,6 @@
 // gateway's approval number or rejection ends the document, and an answer outside the contract
 // stages a later attempt instead of failing it. Test keys on the same app keep the sandbox.
 import { createHash, createVerify, X509Certificate } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRANSMISSION_RETRY_DELAYS_SECONDS } from '../../../src/areas/tax-invoices/processing.ts';
 import { TRANSMISSION_QUEUE } from '../../../src/areas/tax-invoices/queues.ts';
@@ -13,6 +11,7 @@ import {
 } from '../../../src/domain/business-registration-number.ts';
 import type { TransmissionRequest } from '../../../src/upstream/tax-invoices/index.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { sendJson, startFakeServer, type FakeServer } from '../../helpers/fake-server.ts';
 import { pollUntil } from '../../helpers/poll.ts';
 import {
   invoiceBody,
@@ -38,7 +37,7 @@ type Received = { url?: string; contentType?: string; body: TransmissionRequest;
   receivedAtMs: number };
 
 const received: Received[] = [];
-let server: http.Server;
+let server: FakeServer;
 let app: TestApp;
 let liveKey: string;
 let testKey: string;
@@ -70,20 +69,14 @@ function reply(body: TransmissionRequest): { status: number; text: string } {
 }
 
 async function startGateway(): Promise<string> {
-  server = http.createServer((incoming, response) => {
-    const chunks: Buffer[] = [];
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-    incoming.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as TransmissionRequest;
-      received.push({ url: incoming.url, contentType: incoming.headers['content-type'], body,
-        receivedAtMs: Date.now() });
-      const { status, text } = reply(body);
-      response.writeHead(status, { 'content-type': 'application/json' });
-      response.end(text);
-    });
+  server = await startFakeServer((incoming, response) => {
+    const body = JSON.parse(incoming.text) as TransmissionRequest;
+    received.push({ url: incoming.url, contentType: incoming.headers['content-type'], body,
+      receivedAtMs: Date.now() });
+    const { status, text } = reply(body);
+    sendJson(response, status, text);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/gateway/`;
+  return `${server.origin}/gateway/`;
 }
 
 beforeAll(async () => {
@@ -100,8 +93,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await app?.close();
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.close();
 });
 
 const balances = async () => ({

@@ -11,6 +11,7 @@ import {
   parseTransmissionAnswer,
 } from '../../../src/upstream/tax-invoices/gateway.ts';
 import type { TransmissionRequest } from '../../../src/upstream/tax-invoices/index.ts';
+import { sendJson, startFakeServer, type FakeServer } from '../../helpers/fake-server.ts';
 import { pollUntil } from '../../helpers/poll.ts';
 
 // 'hang' never answers; 'stall' sends the headers and part of the body, then stops; 'reset'
@@ -22,7 +23,7 @@ const replies = new Map<string, Reply>();
 const received: Array<{ method?: string; url?: string; contentType?: string; body: unknown }> = [];
 // Issuance keys whose connection the transmitter closed before the gateway answered.
 const abandoned = new Set<string>();
-let server: http.Server;
+let server: FakeServer;
 let origin: string;
 
 function answer(response: http.ServerResponse, reply: Reply) {
@@ -36,30 +37,23 @@ function answer(response: http.ServerResponse, reply: Reply) {
     response.write('{"result":"ACCEPTED",');
     return;
   }
-  response.writeHead(reply.status, { 'content-type': 'application/json' });
-  response.end(reply.body);
+  sendJson(response, reply.status, reply.body);
 }
 
 beforeAll(async () => {
-  server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as TransmissionRequest;
-      received.push({ method: request.method, url: request.url,
-        contentType: request.headers['content-type'], body });
-      response.once('close', () => {
-        if (!response.writableEnded) abandoned.add(body.issuanceKey);
-      });
-      answer(response, replies.get(body.issuanceKey) ?? { status: 500, body: 'no reply set' });
+  server = await startFakeServer((request, response) => {
+    const body = JSON.parse(request.text) as TransmissionRequest;
+    received.push({ method: request.method, url: request.url,
+      contentType: request.headers['content-type'], body });
+    response.once('close', () => {
+      if (!response.writableEnded) abandoned.add(body.issuanceKey);
     });
+    answer(response, replies.get(body.issuanceKey) ?? { status: 500, body: 'no reply set' });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = server.origin;
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await server?.close();
 });
 
 const APPROVAL_NUMBER = '202511284100000000001234';
