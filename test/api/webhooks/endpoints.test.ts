@@ -5,7 +5,7 @@
 // 404; nothing charges points.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
-import { TRACE_ID_PATTERN } from '../../helpers/http.ts';
+import { expectError } from '../../helpers/errors.ts';
 import {
   createFakeDns,
   openWebhookApp,
@@ -48,20 +48,6 @@ async function created(key: string, url = TEST_URL) {
   const response = await create(key, { url, events: ['TAX_INVOICE_ISSUANCE_SUCCESS'] });
   expect(response.statusCode, response.body).toBe(201);
   return response.json() as { id: string; secret: string };
-}
-
-function expectError(
-  response: Awaited<ReturnType<typeof request>>,
-  status: number,
-  code: string,
-  message?: RegExp,
-) {
-  expect(response.statusCode, response.body).toBe(status);
-  const body = response.json();
-  const traceId = response.headers['trace-id'];
-  expect(body).toEqual({ code, message: expect.any(String), traceId });
-  expect(body.traceId).toMatch(TRACE_ID_PATTERN);
-  if (message) expect(body.message).toMatch(message);
 }
 
 describe('happy', () => {
