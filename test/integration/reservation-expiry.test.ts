@@ -191,7 +191,9 @@ describe('expiring reservations without workers', () => {
   });
 });
 
-describe('expiring reservations through pg-boss', () => {
+// The tests wait for pg-boss to pick the job up, so they wait together. Each checks its own
+// accounts' reservations, and a run of the job expires every due one, whoever sent it.
+describe.concurrent('expiring reservations through pg-boss', () => {
   let app: TestApp;
   const helpers = helpersFor(() => app);
 

@@ -59,7 +59,9 @@ async function register(key: string, issuerId: string, body: unknown) {
 const goodUpload = (format: 'pbes2' | 'seedCbcWithSha1' | 'seedCbc' = 'pbes2') =>
   uploadBody(good.certificateDer, signPriKey(good.pkcs8, PASSWORD, format), PASSWORD);
 
-describe('happy', () => {
+// Every test makes accounts of its own, so the tests that wait for the registration job run at
+// once.
+describe.concurrent('happy', () => {
   it('registers within the window: REGISTERED, facts readable, issuer.certificate set',
     async () => {
       const { keys } = await app.createAccount();
@@ -139,7 +141,7 @@ describe('happy', () => {
     });
 });
 
-describe('registration codes', () => {
+describe.concurrent('registration codes', () => {
   const cases: Array<[string, () => Promise<unknown>]> = [
     ['WRONG_PASSWORD', async () => uploadBody(good.certificateDer,
       signPriKey(good.pkcs8, PASSWORD, 'pbes2'), 'not-the-password')],
@@ -252,7 +254,7 @@ describe('errors', () => {
   });
 });
 
-describe('security', () => {
+describe.concurrent('security', () => {
   it('returns 404 for an upload, facts or history with another account or the live key',
     async () => {
       const owner = await app.createAccount();
