@@ -1,12 +1,13 @@
 // `etax generate profiles`, tested black-box: every test spawns `node bin/etax.js …` as an
-// operator would. The command opens no database, so this file runs once, not per database mode.
+// operator would. The command opens no database, so this file runs once, not per database mode,
+// and its tests run at once (each writes files of its own).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runEtax as runCli } from '../helpers/cli.ts';
 
-describe('etax generate profiles', () => {
+describe.concurrent('etax generate profiles', () => {
   let folder: string;
   beforeAll(() => {
     folder = mkdtempSync(path.join(os.tmpdir(), 'etxg-'));

@@ -161,18 +161,8 @@ describe('etax import profiles', () => {
     expect(csv).toContain(String(body.organizationName));
   });
 
-  it.each([
-    ['a missing file', () => ['import', 'profiles', path.join(folder, 'nope.csv')], /cannot read/],
-    ['an unknown extension', () => ['import', 'profiles', path.join(folder, 'x.txt')],
-      /--format/],
-    ['an unknown format', () => ['import', 'profiles', file(), '--format', 'xml'], /--format/],
-  ])('exits 2 with nothing on stdout for %s', async (_name, args, message) => {
-    const result = await runCli(env, args());
-    expect(result.code).toBe(2);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(message);
-  });
-
+  // A missing file and an unknown format are refused before a database is opened
+  // (arguments.test.ts).
   it('exits 2 for a CSV header with an unknown column, importing nothing', async () => {
     const bad = path.join(folder, 'header.csv');
     writeFileSync(bad, 'businessRegistrationNumber,nickname\n1010000036,x\n');
