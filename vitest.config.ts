@@ -1,13 +1,80 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './test/helpers/sequencer.ts';
+
+// Three projects, by what decides how often a test must run (README, "Run the tests"):
+// - unit: tests whose outcome does not depend on the database mode (pure functions, config,
+//   adapters against fake gateways, the CLI commands that open no database, the embedded
+//   database's own socket). CI runs them once.
+// - database: tests against the database of the current mode, embedded PGlite or PostgreSQL
+//   (DATABASE_URL) with Redis (REDIS_URL). CI runs them in both modes.
+// - integration: several `etax serve` processes, crashes and kill -9, and `etax serve` on
+//   databases of its own. CI runs them once, on PostgreSQL and Redis, where they matter.
+// A test file that is in no list below belongs to `database`, the safe default: it runs in
+// both modes.
+
+const UNIT = [
+  'test/architecture/**/*.test.ts',
+  'test/config.test.ts',
+  'test/domain/**/*.test.ts',
+  'test/upstream/**/*.test.ts',
+  'test/areas/bank/service.test.ts',
+  'test/areas/businesses/generate.test.ts',
+  'test/areas/businesses/import.test.ts',
+  'test/areas/issuers/certificate-check.test.ts',
+  'test/areas/issuers/encryption-key.test.ts',
+  'test/areas/tax-invoices/amendments.test.ts',
+  'test/areas/tax-invoices/pdf*.test.ts',
+  'test/areas/tax-invoices/validation.test.ts',
+  'test/platform/database-unavailable.test.ts',
+  'test/platform/embedded-queries.test.ts',
+  'test/platform/error-table.test.ts',
+  'test/platform/points/balance-reader.test.ts',
+  'test/platform/points/prices.test.ts',
+  'test/platform/points/settle.test.ts',
+  'test/platform/route-contract.test.ts',
+  'test/platform/webhooks/**/*.test.ts',
+  'test/cli/arguments.test.ts',
+  'test/cli/generate-profiles.test.ts',
+];
+
+const INTEGRATION = [
+  'test/integration/**/*.test.ts',
+  'test/cli/serve.test.ts',
+];
+
+// The projects that open databases share one migrated template per run.
+const GLOBAL_SETUP = ['test/helpers/global-setup.ts'];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     pool: 'forks',
-    // Each test file gets its own database; two at a time suits the 2-core machines we run on.
+    // Two at a time suits the 2-core machines we run on.
     maxWorkers: 2,
+    // A worker runs its test files one after another in one module cache instead of loading the
+    // app's modules again for every file: loading them took longer than many files' tests.
+    // Each file still makes its own app on its own database, and no test mocks a module that
+    // another file loads (test/upstream/tax-invoices/sandbox.test.ts replaces timers only for
+    // its own fake timers, and its stand-in behaves like the real one otherwise).
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default'],
+    sequence: { sequencer: LongestFirstSequencer },
+    projects: [
+      { extends: true, test: { name: 'unit', include: UNIT } },
+      {
+        extends: true,
+        test: {
+          name: 'database',
+          include: ['test/**/*.test.ts'],
+          exclude: [...UNIT, ...INTEGRATION],
+          globalSetup: GLOBAL_SETUP,
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'integration', include: INTEGRATION, globalSetup: GLOBAL_SETUP },
+      },
+    ],
   },
 });

@@ -7,8 +7,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/platform/accounts/keys.ts';
 import { basicAuth, createTestApp, type TestApp } from '../helpers/app.ts';
-
-const TRACE_ID_PATTERN = /^[0-9a-f]{32}$/;
+import { TRACE_ID_PATTERN } from '../helpers/http.ts';
 
 function base64(text: string): string {
   return Buffer.from(text, 'utf8').toString('base64');

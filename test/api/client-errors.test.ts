@@ -6,7 +6,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuth, createTestApp, type TestApp } from '../helpers/app.ts';
-import { TRACE_ID_PATTERN } from '../helpers/route-contract.ts';
+import { TRACE_ID_PATTERN } from '../helpers/http.ts';
 
 // Above Node's default limit of 16 KiB for all headers together.
 const OVERSIZED_HEADER_BYTES = 20_000;

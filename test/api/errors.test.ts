@@ -10,13 +10,14 @@ import type { FastifyPluginAsync, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, errorResponses, UNAUTHENTICATED } from '../../src/platform/errors.ts';
 import { basicAuth, createTestApp, type TestApp } from '../helpers/app.ts';
+import { expectError } from '../helpers/errors.ts';
+import { TRACE_ID_PATTERN } from '../helpers/http.ts';
 
 // Small enough that a full request fits in the 2 KiB body limit below, so the item bound and the
 // body bound can be tested apart.
 const ACCOUNTS_PER_REQUEST_MAX = 20;
 const BODY_LIMIT_BYTES = 2_048;
 const SECRET = 'secret db detail: password=hunter2 host=db.internal';
-const TRACE_ID_PATTERN = /^[0-9a-f]{32}$/;
 
 const BankAccountRef = Type.Object({
   bankCode: Type.String({ maxLength: 3 }),
@@ -90,20 +91,6 @@ afterAll(async () => {
   await app?.close();
 });
 
-type ErrorBody = { code: string; message: string; traceId: string };
-
-// The shape every error owes: status, JSON body of exactly three strings, Trace-Id = traceId.
-function expectError(response: LightMyRequestResponse, status: number, code: string): ErrorBody {
-  expect(response.statusCode).toBe(status);
-  expect(response.headers['content-type']).toMatch(/^application\/json/);
-  const body = response.json() as ErrorBody;
-  expect(Object.keys(body).sort()).toEqual(['code', 'message', 'traceId']);
-  expect(body).toEqual({ code, message: expect.any(String), traceId: expect.any(String) });
-  expect(body.message.length).toBeGreaterThan(0);
-  expect(body.traceId).toMatch(TRACE_ID_PATTERN);
-  expect(response.headers['trace-id']).toBe(body.traceId);
-  return body;
-}
 
 function expectUnauthenticated(response: LightMyRequestResponse) {
   expect(response.statusCode).toBe(401);

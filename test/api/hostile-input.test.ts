@@ -14,7 +14,7 @@ import { basicAuth, createTestApp, type TestApp } from '../helpers/app.ts';
 import { hostileRequests, type HostileRequest } from '../helpers/hostile-requests.ts';
 import { expectLedgerConsistent, ledgerSnapshot } from '../helpers/ledger-audit.ts';
 import { readOperations, type Operation } from '../helpers/openapi-operations.ts';
-import { TRACE_ID_PATTERN } from '../helpers/route-contract.ts';
+import { TRACE_ID_PATTERN } from '../helpers/http.ts';
 
 const PLATFORM_STATUSES = [401, 404, 405, 413, 415, 429];
 const INTERNAL_ERROR_STATUS = 500;

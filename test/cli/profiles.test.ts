@@ -1,15 +1,16 @@
-// `etax generate profiles` and `etax import profiles`, tested black-box: every test spawns
-// `node bin/etax.js …` as an operator would, against a fresh database of the current mode
-// (embedded PGlite, or PostgreSQL when DATABASE_URL is set). The rows are counted with pg: on
-// PostgreSQL directly, on PGlite through the socket of a running `etax serve`, which also answers
-// GET /v1/businessProfiles/{number} for an imported number with a live key.
-import { execFile } from 'node:child_process';
+// `etax import profiles`, tested black-box: every test spawns `node bin/etax.js …` as an
+// operator would, against a fresh database of the current mode (embedded PGlite, or PostgreSQL
+// when DATABASE_URL is set). The rows are counted with pg: on PostgreSQL directly, on PGlite
+// through the socket of a running `etax serve`, which also answers
+// GET /v1/businessProfiles/{number} for an imported number with a live key. `etax generate
+// profiles` has its own file (generate-profiles.test.ts).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliEnv, runEtax as runCli, runEtaxJson, type CliSettings as Env }
+  from '../helpers/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import {
   freePort,
@@ -19,97 +20,11 @@ import {
   type ServerProcess,
 } from '../helpers/server-process.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(ROOT, 'bin/etax.js');
-const CLI_TIMEOUT_MS = 60_000;
 const SETUP_TIMEOUT_MS = 180_000;
 const COUNT = 200;
 
-// Every variable src/config.ts reads: none is inherited from the developer's shell.
-const CONFIG_VARIABLES = [
-  'PORT', 'HOST', 'DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'LOG_LEVEL', 'PUBLIC_BASE_URL',
-  'WORKERS_ENABLED', 'AUTH_CACHE_TTL_MS', 'RESERVATION_TTL_MS', 'BODY_LIMIT_BYTES',
-  'DB_POOL_MAX', 'TEST_SIGNUP_POINTS', 'PRICE_OVERRIDES', 'RATE_LIMIT_OVERRIDES',
-];
-
-type Env = Record<string, string | undefined>;
-type CliResult = { code: number; stdout: string; stderr: string };
-
-function cliEnv(settings: Env): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of CONFIG_VARIABLES) delete env[name];
-  for (const [name, value] of Object.entries(settings)) {
-    if (value !== undefined) env[name] = value;
-  }
-  return env;
-}
-
-function runCli(env: Env, args: string[]): Promise<CliResult> {
-  return new Promise((resolve) => {
-    const options = {
-      cwd: ROOT, env: cliEnv(env), timeout: CLI_TIMEOUT_MS, killSignal: 'SIGKILL' as const,
-      maxBuffer: 64 * 1024 * 1024,
-    };
-    execFile(process.execPath, [BIN, ...args], options, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-async function runJson(env: Env, args: string[]): Promise<Record<string, unknown>> {
-  const result = await runCli(env, [...args, '--json']);
-  expect(result.code, result.stderr).toBe(0);
-  const lines = result.stdout.trimEnd().split('\n');
-  expect(lines).toHaveLength(1);
-  return JSON.parse(lines[0]!) as Record<string, unknown>;
-}
-
-describe('etax generate profiles', () => {
-  let folder: string;
-  beforeAll(() => {
-    folder = mkdtempSync(path.join(os.tmpdir(), 'etxg-'));
-  });
-  afterAll(() => rmSync(folder, { recursive: true, force: true }));
-
-  it('writes byte-identical output for the same seed, to stdout or to --out', async () => {
-    const args = ['generate', 'profiles', '--count', '50', '--seed', 'abc'];
-    const first = await runCli({}, args);
-    const second = await runCli({}, args);
-    expect(first.code).toBe(0);
-    expect(first.stderr).toBe('');
-    expect(second.stdout).toBe(first.stdout);
-    // A header and one CRLF-terminated line per profile.
-    expect(first.stdout.split('\r\n')).toHaveLength(52);
-    const out = path.join(folder, 'p.csv');
-    expect((await runCli({}, [...args, '--out', out])).code).toBe(0);
-    expect(readFileSync(out, 'utf8')).toBe(first.stdout);
-    const other = await runCli({}, ['generate', 'profiles', '--count', '50', '--seed', 'abd']);
-    expect(other.stdout).not.toBe(first.stdout);
-  });
-
-  it('writes JSON Lines by --format or by the .jsonl extension', async () => {
-    const byOption = await runCli({}, ['generate', 'profiles', '--count', '3', '--seed', '1',
-      '--format', 'jsonl']);
-    const lines = byOption.stdout.trimEnd().split('\n');
-    expect(lines).toHaveLength(3);
-    for (const line of lines) expect(JSON.parse(line)).toHaveProperty('businessRegistrationNumber');
-    const out = path.join(folder, 'p.jsonl');
-    await runCli({}, ['generate', 'profiles', '--count', '3', '--seed', '1', '--out', out]);
-    expect(readFileSync(out, 'utf8')).toBe(byOption.stdout);
-  });
-
-  it.each([
-    ['a zero count', ['--count', '0', '--seed', '1'], /--count/],
-    ['too large a count', ['--count', '10000001', '--seed', '1'], /--count must be at most/],
-    ['an unknown format', ['--count', '1', '--seed', '1', '--format', 'xml'], /--format/],
-  ])('exits 2 for %s', async (_name, args, message) => {
-    const result = await runCli({}, ['generate', 'profiles', ...args]);
-    expect(result.code).toBe(2);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(message);
-  });
-});
+// Runs a command that must succeed with --json; the import may log warnings on stderr.
+const runJson = (env: Env, args: string[]) => runEtaxJson(env, args, { stderrAllowed: true });
 
 // Rows of business_profiles and business_former_names, without the update time.
 async function snapshot(client: pg.Client) {
@@ -246,18 +161,8 @@ describe('etax import profiles', () => {
     expect(csv).toContain(String(body.organizationName));
   });
 
-  it.each([
-    ['a missing file', () => ['import', 'profiles', path.join(folder, 'nope.csv')], /cannot read/],
-    ['an unknown extension', () => ['import', 'profiles', path.join(folder, 'x.txt')],
-      /--format/],
-    ['an unknown format', () => ['import', 'profiles', file(), '--format', 'xml'], /--format/],
-  ])('exits 2 with nothing on stdout for %s', async (_name, args, message) => {
-    const result = await runCli(env, args());
-    expect(result.code).toBe(2);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(message);
-  });
-
+  // A missing file and an unknown format are refused before a database is opened
+  // (arguments.test.ts).
   it('exits 2 for a CSV header with an unknown column, importing nothing', async () => {
     const bad = path.join(folder, 'header.csv');
     writeFileSync(bad, 'businessRegistrationNumber,nickname\n1010000036,x\n');

@@ -78,6 +78,4 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   };
 }
 
-export function basicAuth(key: string): string {
-  return `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
-}
+export { basicAuth } from './http.ts';

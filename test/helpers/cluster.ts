@@ -1,5 +1,5 @@
 import { connectDatabase, type Database } from '../../src/platform/db/connect.ts';
-import { createAccountWithCli, runCli, type CreatedAccount } from './cli.ts';
+import { createAccountWithCli, type CreatedAccount } from './cli.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import {
   freePorts,
@@ -59,8 +59,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     LOG_LEVEL: 'warn',
     ...options.env,
   };
-  // Migrated once up front, so the processes start on a ready database.
-  await runCli(['migrate'], env);
+  // The test database is a copy of the run's migrated template (test/helpers/database.ts), so
+  // the processes start on a ready database.
   const ports = await freePorts(options.count);
   const argsFor = options.argsFor ?? (() => []);
   const start = (index: number) =>

@@ -32,6 +32,8 @@ export type Parameter = {
   in: 'path' | 'query' | 'header';
   required: boolean;
   schema: JsonSchema;
+  // The document's example value of the parameter, when it gives one.
+  example?: unknown;
 };
 
 export type Operation = {
@@ -41,14 +43,22 @@ export type Operation = {
   path: string;
   parameters: Parameter[];
   body: JsonSchema | null;
+  // The document's example JSON bodies: its `example`, or the values of its `examples`.
+  bodyExamples: unknown[];
   statuses: number[];
   authenticated: boolean;
+};
+
+type RawMediaType = {
+  schema: JsonSchema;
+  example?: unknown;
+  examples?: Record<string, { value: unknown }>;
 };
 
 type RawOperation = {
   operationId: string;
   parameters?: Parameter[];
-  requestBody?: { content: Record<string, { schema: JsonSchema }> };
+  requestBody?: { content: Record<string, RawMediaType> };
   responses: Record<string, unknown>;
   security?: unknown[];
 };
@@ -62,12 +72,16 @@ export function readOperations(): Operation[] {
   for (const [pathTemplate, methods] of Object.entries(document.paths)) {
     for (const [method, raw] of Object.entries(methods)) {
       const security = raw.security ?? document.security ?? [];
+      const json = raw.requestBody?.content['application/json'];
+      const bodyExamples = json?.example !== undefined ? [json.example]
+        : Object.values(json?.examples ?? {}).map((example) => example.value);
       operations.push({
         operationId: raw.operationId,
         method: method.toUpperCase(),
         path: pathTemplate,
         parameters: raw.parameters ?? [],
-        body: raw.requestBody?.content['application/json']?.schema ?? null,
+        body: json?.schema ?? null,
+        bodyExamples,
         statuses: Object.keys(raw.responses).map(Number),
         authenticated: security.length > 0,
       });

@@ -18,7 +18,8 @@ afterAll(async () => {
 
 describe.skipIf(!usingPostgres)('starting several processes at once', () => {
   it('brings every one up with migrations applied once and the expiry job scheduled', async () => {
-    database = await createTestDatabase();
+    // Empty, not a copy of the migrated template: the processes must migrate it themselves.
+    database = await createTestDatabase({ empty: true });
     const config = loadConfig({ LOG_LEVEL: 'silent', ...database.env });
     const results = await Promise.allSettled(
       Array.from({ length: APP_COUNT }, async () => {

@@ -32,9 +32,7 @@ afterAll(async () => {
 });
 
 async function accountWithLivePoints(points: number): Promise<string> {
-  const { accountId } = await app.createAccount();
-  if (points > 0) await app.platform.points.grant({ accountId, environment: 'live', points });
-  return accountId;
+  return (await app.createLiveBalance(points)).accountId;
 }
 
 function reserve(accountId: string, points = RETRIEVAL_POINTS, environment: Environment = 'live') {

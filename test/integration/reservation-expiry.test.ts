@@ -1,7 +1,6 @@
 // Reservations that outlive their expiry are released by the pg-boss job, never charged: the job
 // is scheduled, runs through pg-boss's own queue, expires only due reservations, returns their
 // points to the available balance, and a late capture of an expired reservation charges nothing.
-import { setTimeout as sleep } from 'node:timers/promises';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import pino from 'pino';
 import type { Logger } from 'pino';
@@ -19,32 +18,23 @@ import {
 } from '../../src/platform/points/service.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { expectLedgerConsistent } from '../helpers/ledger-audit.ts';
+import { pollUntil as pollUntilDone } from '../helpers/poll.ts';
 
 const OPERATION = 'businesses.profiles.retrieve';
 const RETRIEVAL_POINTS = 90;
 // The worker polls every 10 s and the embedded database answers one query at a time, so the job
 // may take a while to be picked up; 240 probes 250 ms apart bound the wait without timing it.
-const POLL_ATTEMPTS_MAX = 240;
-const POLL_INTERVAL_MS = 250;
+const JOB_POLL = { attemptsMax: 240, intervalMs: 250 };
 const JOB_TEST_TIMEOUT_MS = 120_000;
 
 const silentLog = pino({ level: 'silent' });
 
-async function pollUntil<T>(probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  let value = await probe();
-  for (let attempt = 1; attempt < POLL_ATTEMPTS_MAX && !done(value); attempt += 1) {
-    await sleep(POLL_INTERVAL_MS);
-    value = await probe();
-  }
-  return value;
-}
+const pollUntil = <T>(probe: () => Promise<T>, done: (value: T) => boolean) =>
+  pollUntilDone(probe, done, JOB_POLL);
 
 function helpersFor(getApp: () => TestApp) {
   async function accountWithLivePoints(points: number): Promise<string> {
-    const app = getApp();
-    const { accountId } = await app.createAccount();
-    await app.platform.points.grant({ accountId, environment: 'live', points });
-    return accountId;
+    return (await getApp().createLiveBalance(points)).accountId;
   }
   function reserve(accountId: string): Promise<Reservation> {
     return getApp().platform.points.reserve({
@@ -201,7 +191,9 @@ describe('expiring reservations without workers', () => {
   });
 });
 
-describe('expiring reservations through pg-boss', () => {
+// The tests wait for pg-boss to pick the job up, so they wait together. Each checks its own
+// accounts' reservations, and a run of the job expires every due one, whoever sent it.
+describe.concurrent('expiring reservations through pg-boss', () => {
   let app: TestApp;
   const helpers = helpersFor(() => app);
 

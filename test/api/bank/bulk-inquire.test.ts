@@ -3,13 +3,13 @@
 // grants exactly what it needs and can check the balance to the point afterwards, and whose bank
 // calls time out after 200 ms, so the sandbox's hanging account ends quickly. Every test that
 // touches points ends with the ledger audit. The sandbox accounts are those of docs/sandbox.md.
-import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_ACCOUNTS, sandboxHolderName } from '../../../src/upstream/banks/sandbox.ts';
 import { basicAuth, createTestApp, type TestApp } from '../../helpers/app.ts';
-import { expectSettledBalance } from '../../helpers/ledger-audit.ts';
+import { accountHelpers } from '../../helpers/accounts.ts';
 import { expectError } from '../../helpers/errors.ts';
-import { describeRouteContract } from '../../helpers/route-contract.ts';
+import { jsonRequest } from '../../helpers/http.ts';
 
 const URL = '/v1/bankAccountHolders:bulkInquire';
 const PRICE_POINTS = 50;
@@ -28,31 +28,12 @@ afterAll(async () => {
 type Account = { bankCode: string; accountNumber: string };
 type ItemError = { code: string; message: string };
 type Item = Account & { holderName: string | null; error: ItemError | null };
-type Funded = { accountId: string; keys: { test: string; live: string } };
-
-const fundedAccount = (points: number, environment: 'test' | 'live' = 'test'): Promise<Funded> =>
-  app.createFundedAccount(points, environment);
-
-async function grantLive(account: Funded, points: number) {
-  await app.platform.points.grant({ accountId: account.accountId, environment: 'live', points });
-}
-
-function postOptions(key: string, payload: unknown): InjectOptions {
-  const headers = { 'content-type': 'application/json', authorization: basicAuth(key) };
-  const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
-  return { method: 'POST', url: URL, headers, payload: body };
-}
+const { fundedAccount, grantLive, reserveTest, balanceOf, expectBalance } =
+  accountHelpers(() => app);
 
 function post(key: string, payload: unknown): Promise<LightMyRequestResponse> {
-  return app.server.inject(postOptions(key, payload));
+  return app.server.inject(jsonRequest(key, 'POST', URL, payload));
 }
-
-function balanceOf(account: Funded, environment: 'test' | 'live' = 'test') {
-  return app.platform.points.getBalance({ accountId: account.accountId, environment });
-}
-
-const expectBalance = (account: Funded, balance: number, environment: 'test' | 'live' = 'test') =>
-  expectSettledBalance(app.platform, account.accountId, environment, balance);
 
 const found = (bankCode: string, accountNumber: string): Item => ({
   bankCode,
@@ -290,12 +271,7 @@ describe('errors', () => {
   it('returns 409 AVAILABLE_POINTS_INSUFFICIENT when other requests have reserved the points',
     async () => {
       const account = await fundedAccount(100);
-      const reservation = await app.platform.points.reserve({
-        accountId: account.accountId,
-        environment: 'test',
-        operation: 'bank.holders.inquire',
-        points: 80,
-      });
+      const reservation = await reserveTest(account, 'bank.holders.inquire', 80);
       const response = await post(account.keys.test, {
         accounts: [{ bankCode: '004', accountNumber: '1234567890' }],
       });
@@ -341,14 +317,6 @@ describe('errors', () => {
 
 // 401 without a key or with an unknown or password-bearing one, before the body is read; the
 // Trace-Id; and the rate-limit headers naming this operation.
-describeRouteContract({
-  name: `POST ${URL}`,
-  app: () => app,
-  request: (key) => postOptions(key, { accounts: manyAccounts(1) }),
-  testKey: async () => (await fundedAccount(PRICE_POINTS)).keys.test,
-  erroringRequest: (key) => postOptions(key, '{"accounts": ['),
-  operation: 'bank.holders.bulkInquire',
-});
 
 describe('security', () => {
   it('gives a live key without a bank gateway 503 LOOKUP_UNAVAILABLE and charges nothing',

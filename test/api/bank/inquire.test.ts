@@ -4,15 +4,15 @@
 // closed one 404 NOT_FOUND, a fixed-amount virtual account 400 AMOUNT_REQUIRED, a bank that does
 // not answer 503 LOOKUP_UNAVAILABLE. Method as in bulk-inquire.test.ts: accounts start with no
 // test points, bank calls time out after 200 ms, and the ledger is audited after each test.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_ACCOUNTS, sandboxHolderName } from '../../../src/upstream/banks/sandbox.ts';
 import { basicAuth, createTestApp, type TestApp } from '../../helpers/app.ts';
-import { expectLedgerConsistent, expectSettledBalance } from '../../helpers/ledger-audit.ts';
+import { accountHelpers } from '../../helpers/accounts.ts';
+import { expectLedgerConsistent } from '../../helpers/ledger-audit.ts';
 import { expectError } from '../../helpers/errors.ts';
-import { describeRouteContract } from '../../helpers/route-contract.ts';
+import { sendJson, startFakeServer, type FakeServer } from '../../helpers/fake-server.ts';
+import { jsonRequest } from '../../helpers/http.ts';
 
 const URL = '/v1/bankAccountHolders:inquire';
 const ACCOUNT = { bankCode: '004', accountNumber: '1234567890' };
@@ -28,27 +28,11 @@ afterAll(async () => {
   await app?.close();
 });
 
-type Funded = { accountId: string; keys: { test: string; live: string } };
-
-const fundedAccount = (points: number, environment: 'test' | 'live' = 'test'): Promise<Funded> =>
-  app.createFundedAccount(points, environment);
-
-async function grantLive(account: Funded, points: number) {
-  await app.platform.points.grant({ accountId: account.accountId, environment: 'live', points });
-}
-
-function postOptions(key: string, payload: unknown): InjectOptions {
-  const headers = { 'content-type': 'application/json', authorization: basicAuth(key) };
-  const body = typeof payload === 'string' ? payload : JSON.stringify(payload);
-  return { method: 'POST', url: URL, headers, payload: body };
-}
+const { fundedAccount, grantLive, reserveTest, expectBalance } = accountHelpers(() => app);
 
 function post(key: string, payload: unknown): Promise<LightMyRequestResponse> {
-  return app.server.inject(postOptions(key, payload));
+  return app.server.inject(jsonRequest(key, 'POST', URL, payload));
 }
-
-const expectBalance = (account: Funded, balance: number, environment: 'test' | 'live' = 'test') =>
-  expectSettledBalance(app.platform, account.accountId, environment, balance);
 
 describe('happy', () => {
   it('returns 200 with the holder name, echoing the account as sent, and charges 50 points',
@@ -145,12 +129,7 @@ describe('errors', () => {
   it('returns 409 AVAILABLE_POINTS_INSUFFICIENT when other requests reserved the points',
     async () => {
       const account = await fundedAccount(60);
-      const reservation = await app.platform.points.reserve({
-        accountId: account.accountId,
-        environment: 'test',
-        operation: 'bank.holders.inquire',
-        points: 20,
-      });
+      const reservation = await reserveTest(account, 'bank.holders.inquire', 20);
       const response = await post(account.keys.test, ACCOUNT);
       expectError(response, 409, 'AVAILABLE_POINTS_INSUFFICIENT');
       await app.platform.points.release(reservation);
@@ -166,14 +145,6 @@ describe('errors', () => {
 
 // 401 without a key or with an unknown or password-bearing one, before the body is read; the
 // Trace-Id; and rate-limit headers naming this operation, apart from the bulk lookup.
-describeRouteContract({
-  name: `POST ${URL}`,
-  app: () => app,
-  request: (key) => postOptions(key, ACCOUNT),
-  testKey: async () => (await fundedAccount(50)).keys.test,
-  erroringRequest: (key) => postOptions(key, '{"bankCode":'),
-  operation: 'bank.holders.inquire',
-});
 
 describe('security', () => {
   it('gives a live key without a bank gateway 503 LOOKUP_UNAVAILABLE and charges nothing',
@@ -196,30 +167,22 @@ describe('security', () => {
 });
 
 describe('security: live keys reach the configured gateway, test keys never do', () => {
-  let gateway: http.Server;
+  let gateway: FakeServer;
   let liveApp: TestApp;
   const gatewayCalls: string[] = [];
 
   beforeAll(async () => {
-    gateway = http.createServer((request, response) => {
-      let text = '';
-      request.on('data', (chunk: Buffer) => { text += chunk.toString('utf8'); });
-      request.on('end', () => {
-        gatewayCalls.push(text);
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ result: 'FOUND', holderName: '(주)게이트웨이' }));
-      });
+    gateway = await startFakeServer((request, response) => {
+      gatewayCalls.push(request.text);
+      sendJson(response, 200, JSON.stringify({ result: 'FOUND', holderName: '(주)게이트웨이' }));
     });
-    await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
-    const port = (gateway.address() as AddressInfo).port;
     liveApp = await createTestApp({
-      env: { TEST_SIGNUP_POINTS: '100', BANK_GATEWAY_URL: `http://127.0.0.1:${port}` },
+      env: { TEST_SIGNUP_POINTS: '100', BANK_GATEWAY_URL: gateway.origin },
     });
   });
   afterAll(async () => {
     await liveApp?.close();
-    gateway?.closeAllConnections();
-    await new Promise((resolve) => gateway?.close(resolve));
+    await gateway?.close();
   });
 
   it('answers a live key from the gateway, sending the normalised number, and charges live',

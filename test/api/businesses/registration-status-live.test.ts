@@ -3,17 +3,19 @@
 // business-status API on 127.0.0.1 (domain facts §2), so the whole path is exercised: one
 // POST /status for 100 numbers, code mapping, storing back, charging, and 503 on its error
 // envelope with nothing charged.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findProfileRow, upsertProfileRow } from '../../../src/areas/businesses/profiles/store.ts';
-import { hasValidChecksum } from '../../../src/domain/business-registration-number.ts';
 import { basicAuth, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { expectLedgerConsistent } from '../../helpers/ledger-audit.ts';
+import { validNumbers as validNumbersFrom } from '../../helpers/business-numbers.ts';
+import { sendJson, startFakeServer, type FakeServer } from '../../helpers/fake-server.ts';
+
+// Numbers of this file start with 2468, apart from the other files' numbers.
+const validNumbers = (count: number) => validNumbersFrom(count, '2468');
 
 const received: Array<{ url?: string; numbers: string[] }> = [];
 let failing = false;
-let server: http.Server;
+let server: FakeServer;
 let app: TestApp;
 
 // Every number is closed on 2025-03-31 with tax-type code 04 (tax-exempt).
@@ -29,48 +31,28 @@ function answer(numbers: string[]) {
 }
 
 beforeAll(async () => {
-  server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const { b_no: numbers } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
-        b_no: string[];
-      };
-      received.push({ url: request.url, numbers });
-      response.writeHead(failing ? 500 : 200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(failing ? { status_code: 'INTERNAL_ERROR' } : answer(numbers)));
-    });
+  server = await startFakeServer((request, response) => {
+    const { b_no: numbers } = JSON.parse(request.text) as { b_no: string[] };
+    received.push({ url: request.url, numbers });
+    sendJson(response, failing ? 500 : 200,
+      JSON.stringify(failing ? { status_code: 'INTERNAL_ERROR' } : answer(numbers)));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
   app = await createTestApp({
     env: {
       TEST_SIGNUP_POINTS: '0',
-      TAX_AUTHORITY_BASE_URL: `http://127.0.0.1:${port}/v1`,
+      TAX_AUTHORITY_BASE_URL: `${server.origin}/v1`,
       TAX_AUTHORITY_SERVICE_KEY: 'fake-key',
     },
   });
 });
 afterAll(async () => {
   await app?.close();
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.close();
 });
 beforeEach(() => {
   received.length = 0;
   failing = false;
 });
-
-function validNumbers(count: number): string[] {
-  const numbers: string[] = [];
-  for (let serial = 0; numbers.length < count; serial += 1) {
-    const base = `2468${String(serial).padStart(5, '0')}`;
-    const digit = [...Array(10).keys()]
-      .find((candidate) => hasValidChecksum(`${base}${candidate}`));
-    if (digit !== undefined) numbers.push(`${base}${digit}`);
-  }
-  return numbers;
-}
 
 async function liveAccount(points: number) {
   const account = await app.createAccount();

@@ -7,8 +7,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findProfileRow, upsertProfileRow } from '../../../src/areas/businesses/profiles/store.ts';
-import { hasValidChecksum } from '../../../src/domain/business-registration-number.ts';
-import type { Environment } from '../../../src/platform/accounts/keys.ts';
 import type {
   StatusCheckResult,
   StatusOfNumber,
@@ -19,8 +17,9 @@ import {
   SANDBOX_STATUS_NUMBERS as N,
 } from '../../../src/upstream/tax-authority/sandbox.ts';
 import { basicAuth, createTestApp, type TestApp } from '../../helpers/app.ts';
-import { expectSettledBalance } from '../../helpers/ledger-audit.ts';
+import { accountHelpers } from '../../helpers/accounts.ts';
 import { expectError } from '../../helpers/errors.ts';
+import { validNumbers } from '../../helpers/business-numbers.ts';
 
 const BULK_URL = '/v1/businessRegistrationStatuses:bulkInquire';
 const SINGLE_URL = '/v1/businessRegistrationStatuses/';
@@ -58,13 +57,7 @@ beforeEach(() => {
   liveDown = false;
 });
 
-type Funded = { accountId: string; keys: Record<Environment, string> };
-
-const fundedAccount = (points: number, environment: 'test' | 'live' = 'test'): Promise<Funded> =>
-  app.createFundedAccount(points, environment);
-
-const expectBalance = (account: Funded, balance: number, environment: 'test' | 'live' = 'test') =>
-  expectSettledBalance(app.platform, account.accountId, environment, balance);
+const { fundedAccount, expectBalance } = accountHelpers(() => app);
 
 function bulk(key: string, payload: unknown): Promise<LightMyRequestResponse> {
   return app.server.inject({
@@ -94,16 +87,6 @@ const active = (number: string, taxType: StatusOfNumber['taxType'] = 'GENERAL') 
   item(number, { status: 'ACTIVE', closedOn: null, taxType });
 
 // `count` distinct valid numbers outside the sandbox list.
-function validNumbers(count: number, prefix = '1234'): string[] {
-  const numbers: string[] = [];
-  for (let serial = 0; numbers.length < count; serial += 1) {
-    const base = `${prefix}${String(serial).padStart(9 - prefix.length, '0')}`;
-    const digit = [...Array(10).keys()]
-      .find((candidate) => hasValidChecksum(`${base}${candidate}`));
-    if (digit !== undefined) numbers.push(`${base}${digit}`);
-  }
-  return numbers;
-}
 
 describe('sandbox (test keys)', () => {
   it('reaches every registration state and every tax type, in the order sent', async () => {

@@ -8,14 +8,12 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertProfileRow } from '../../../src/areas/businesses/profiles/store.ts';
-import type { Environment } from '../../../src/platform/accounts/keys.ts';
 import {
   SANDBOX_BUSINESS_NUMBERS as NUMBERS,
 } from '../../../src/upstream/business-profiles/sandbox.ts';
 import { basicAuth, createTestApp, type TestApp } from '../../helpers/app.ts';
-import { expectSettledBalance } from '../../helpers/ledger-audit.ts';
+import { accountHelpers } from '../../helpers/accounts.ts';
 import { expectError } from '../../helpers/errors.ts';
-import { describeRouteContract } from '../../helpers/route-contract.ts';
 
 const PRICE_POINTS = 90;
 const RATE_LIMIT = 300;
@@ -42,7 +40,6 @@ afterAll(async () => {
   await app?.close();
 });
 
-type Funded = { accountId: string; keys: Record<Environment, string> };
 type Profile = Record<string, unknown> & {
   formerOrganizationNames: Array<Record<string, unknown>>;
   address: Record<string, unknown> | null;
@@ -52,8 +49,7 @@ type Profile = Record<string, unknown> & {
   taxation: Record<string, unknown> | null;
 };
 
-const fundedAccount = (points: number, environment: 'test' | 'live' = 'test'): Promise<Funded> =>
-  app.createFundedAccount(points, environment);
+const { fundedAccount, reserveTest, expectBalance } = accountHelpers(() => app);
 
 function retrieveOptions(key: string, number: string): InjectOptions {
   const url = `/v1/businessProfiles/${encodeURIComponent(number)}`;
@@ -63,9 +59,6 @@ function retrieveOptions(key: string, number: string): InjectOptions {
 function retrieve(key: string, number: string): Promise<LightMyRequestResponse> {
   return app.server.inject(retrieveOptions(key, number));
 }
-
-const expectBalance = (account: Funded, balance: number, environment: 'test' | 'live' = 'test') =>
-  expectSettledBalance(app.platform, account.accountId, environment, balance);
 
 function expectProfileShape(profile: Profile) {
   expect(Object.keys(profile).sort()).toEqual(PROFILE_KEYS);
@@ -257,12 +250,7 @@ describe('errors', () => {
   it('returns 409 AVAILABLE_POINTS_INSUFFICIENT when other requests reserved the points',
     async () => {
       const account = await fundedAccount(100);
-      const reservation = await app.platform.points.reserve({
-        accountId: account.accountId,
-        environment: 'test',
-        operation: 'businesses.profiles.retrieve',
-        points: 20,
-      });
+      const reservation = await reserveTest(account, 'businesses.profiles.retrieve', 20);
       const response = await retrieve(account.keys.test, NUMBERS.corporation);
       expectError(response, 409, 'AVAILABLE_POINTS_INSUFFICIENT');
       await app.platform.points.release(reservation);
@@ -316,14 +304,6 @@ describe('rate limit', () => {
 
 // 401 without a key or with an unknown or password-bearing one, before the number is checked;
 // the Trace-Id; and the rate-limit headers naming this operation.
-describeRouteContract({
-  name: 'GET /v1/businessProfiles/{businessRegistrationNumber}',
-  app: () => app,
-  request: (key) => retrieveOptions(key, NUMBERS.corporation),
-  testKey: async () => (await fundedAccount(PRICE_POINTS)).keys.test,
-  erroringRequest: (key) => retrieveOptions(key, 'not-a-number'),
-  operation: 'businesses.profiles.retrieve',
-});
 
 describe('security', () => {
   it('charges a test key\'s test balance and leaves the live balance alone', async () => {

@@ -9,14 +9,12 @@ import {
   NAME_CANDIDATES_MAX,
   upsertProfileRows,
 } from '../../../src/areas/businesses/profiles/store.ts';
-import type { Environment } from '../../../src/platform/accounts/keys.ts';
 import {
   SANDBOX_BUSINESS_NUMBERS as NUMBERS,
 } from '../../../src/upstream/business-profiles/sandbox.ts';
 import { basicAuth, createTestApp, type TestApp } from '../../helpers/app.ts';
-import { expectSettledBalance } from '../../helpers/ledger-audit.ts';
+import { accountHelpers } from '../../helpers/accounts.ts';
 import { expectError } from '../../helpers/errors.ts';
-import { describeRouteContract } from '../../helpers/route-contract.ts';
 
 const PRICE_POINTS = 9;
 const PROFILE_KEYS = [
@@ -62,7 +60,6 @@ afterAll(async () => {
   await app?.close();
 });
 
-type Funded = { accountId: string; keys: Record<Environment, string> };
 type Profile = Record<string, unknown> & {
   businessRegistrationNumber: string;
   organizationName: string | null;
@@ -70,8 +67,7 @@ type Profile = Record<string, unknown> & {
 };
 type Page = { results: Profile[]; nextCursor: string | null };
 
-const fundedAccount = (points: number, environment: 'test' | 'live' = 'test'): Promise<Funded> =>
-  app.createFundedAccount(points, environment);
+const { fundedAccount, expectBalance } = accountHelpers(() => app);
 
 function searchOptions(key: string, params: Record<string, string | number>): InjectOptions {
   const query = new URLSearchParams(
@@ -96,9 +92,6 @@ async function searchOk(key: string, params: Record<string, string | number>): P
   for (const profile of page.results) expect(Object.keys(profile).sort()).toEqual(PROFILE_KEYS);
   return page;
 }
-
-const expectBalance = (account: Funded, balance: number, environment: 'test' | 'live' = 'test') =>
-  expectSettledBalance(app.platform, account.accountId, environment, balance);
 
 const numbersOf = (page: Page) => page.results.map((profile) => profile.businessRegistrationNumber);
 
@@ -415,11 +408,3 @@ describe('validation: 400 INVALID_REQUEST, nothing charged', () => {
   });
 });
 
-describeRouteContract({
-  name: 'GET /v1/businessProfiles',
-  app: () => app,
-  request: (key) => searchOptions(key, { query: '이택스' }),
-  testKey: async () => (await fundedAccount(1_000)).keys.test,
-  erroringRequest: (key) => searchOptions(key, { query: '이택스', limit: 0 }),
-  operation: 'businesses.profiles.search',
-});

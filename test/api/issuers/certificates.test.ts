@@ -10,7 +10,6 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/platform/errors.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
-import { describeRouteContract } from '../../helpers/route-contract.ts';
 import {
   corporateSubject,
   createTestCa,
@@ -60,7 +59,9 @@ async function register(key: string, issuerId: string, body: unknown) {
 const goodUpload = (format: 'pbes2' | 'seedCbcWithSha1' | 'seedCbc' = 'pbes2') =>
   uploadBody(good.certificateDer, signPriKey(good.pkcs8, PASSWORD, format), PASSWORD);
 
-describe('happy', () => {
+// Every test makes accounts of its own, so the tests that wait for the registration job run at
+// once.
+describe.concurrent('happy', () => {
   it('registers within the window: REGISTERED, facts readable, issuer.certificate set',
     async () => {
       const { keys } = await app.createAccount();
@@ -140,7 +141,7 @@ describe('happy', () => {
     });
 });
 
-describe('registration codes', () => {
+describe.concurrent('registration codes', () => {
   const cases: Array<[string, () => Promise<unknown>]> = [
     ['WRONG_PASSWORD', async () => uploadBody(good.certificateDer,
       signPriKey(good.pkcs8, PASSWORD, 'pbes2'), 'not-the-password')],
@@ -253,7 +254,7 @@ describe('errors', () => {
   });
 });
 
-describe('security', () => {
+describe.concurrent('security', () => {
   it('returns 404 for an upload, facts or history with another account or the live key',
     async () => {
       const owner = await app.createAccount();
@@ -316,12 +317,3 @@ async function databaseText(): Promise<string> {
   return parts.join('\n');
 }
 
-describeRouteContract({
-  name: 'GET /v1/certificateRegistrationSettings',
-  app: () => app,
-  request: (key) => request(key, 'GET', '/v1/certificateRegistrationSettings'),
-  testKey: async () => (await app.createAccount()).keys.test,
-  erroringRequest: (key) => request(key, 'GET',
-    '/v1/issuers/iss_unknown/certificates/latestHistory'),
-  operation: 'issuers.settings.get',
-});

@@ -1,6 +1,7 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { basicAuth } from '../../helpers/app.ts';
+import { basicAuth } from '../../helpers/http.ts';
+import { pollUntil } from '../../helpers/poll.ts';
 
 // Requests and checks shared by the issuers API tests.
 
@@ -47,25 +48,24 @@ export { expectError } from '../../helpers/errors.ts';
 type History = { identifier: string; issuerId: string; occurredAt: string; code: string;
   message: string };
 
-// Polls latestHistory until it shows the record with this identifier. The bound is the spec's
-// 30-second window; pg-boss polls every second, so a result normally shows within two.
+// Polls latestHistory until it shows the record with this identifier: 150 polls 200 ms apart,
+// the spec's 30-second window; pg-boss polls every second, so a result normally shows within two.
+const HISTORY_POLL = { attemptsMax: 150, intervalMs: 200 };
+
 export async function waitForHistory(
   app: Injector,
   key: string,
   issuerId: string,
   identifier: string,
 ): Promise<History> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
+  const latest = await pollUntil(async () => {
     const response = await app.server.inject(request(key, 'GET',
       `/v1/issuers/${issuerId}/certificates/latestHistory`));
-    if (response.statusCode === 200) {
-      const { latestHistory } = response.json() as { latestHistory: History };
-      if (latestHistory.identifier === identifier) return latestHistory;
-    }
-    if (Date.now() > deadline) throw new Error(`no history record ${identifier} within 30 s`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+    return response.statusCode === 200
+      ? (response.json() as { latestHistory: History }).latestHistory : null;
+  }, (history) => history?.identifier === identifier, HISTORY_POLL);
+  expect(latest?.identifier, `no history record ${identifier}`).toBe(identifier);
+  return latest!;
 }
 
 export function uploadBody(signCert: Buffer, signPri: Buffer, password: string) {

@@ -4,7 +4,6 @@
 // isolation: another account's issuer and a test issuer seen with a live key are 404, never 403.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
-import { describeRouteContract } from '../../helpers/route-contract.ts';
 import {
   createIssuer,
   expectError,
@@ -231,12 +230,3 @@ describe('security', () => {
     });
 });
 
-describeRouteContract({
-  name: 'POST /v1/issuers',
-  app: () => app,
-  request: (key) => request(key, 'POST', '/v1/issuers',
-    issuerBody({ identificationNumber: '2118700009' })),
-  testKey: async () => (await app.createAccount()).keys.test,
-  erroringRequest: (key) => request(key, 'POST', '/v1/issuers', { identificationNumber: '1' }),
-  operation: 'issuers.create',
-});

@@ -2,6 +2,7 @@
 // keys the live balance, and no account sees another's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuth, createTestApp, type TestApp } from '../../helpers/app.ts';
+import { TRACE_ID_PATTERN } from '../../helpers/http.ts';
 
 let app: TestApp;
 
@@ -26,7 +27,7 @@ describe('GET /v1/points', () => {
     const response = await getPoints(account.keys.test);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ balance: 1_000_000, reserved: 0, available: 1_000_000 });
-    expect(response.headers['trace-id']).toMatch(/^[0-9a-f]{32}$/);
+    expect(response.headers['trace-id']).toMatch(TRACE_ID_PATTERN);
   });
 
   it('returns the live balance for a live key, separate from the test balance', async () => {

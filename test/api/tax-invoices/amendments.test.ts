@@ -32,33 +32,17 @@ type Item = { date: string; supplyCost: number; tax: number | null; quantity: nu
 type Document = { date: string; items: Item[]; description: string | null };
 
 let app: TestApp;
-let key: string;
-let liveKey: string;
-let accountId: string;
-let supplier: Supplier;
 
 beforeAll(async () => {
   app = await createTestApp({ jobs: true, env: { TAX_INVOICE_TRANSMISSION_DELAY_SECONDS: '0' } });
-  ({ key, liveKey, accountId, supplier } = await createSupplierAccount(app));
 });
 afterAll(async () => {
   await app?.close();
 });
 
-async function balance(): Promise<number> {
-  return (await app.platform.points.getBalance({ accountId, environment: 'test' })).balance;
-}
-
 // The documents made from `original`, in the order they were made.
 async function amendmentsOf(original: string) {
   return store.findAmendments(app.platform.database.db, original);
-}
-
-async function transmitted(issuanceKey: string): Promise<TaxInvoiceView> {
-  const invoice = await waitForStatus(app, key, issuanceKey, ['TRANSMITTED', 'FAILED']);
-  expect(invoice.status).toBe('TRANSMITTED');
-  expect(invoice.ntsTransactionId).toMatch(/^[0-9]{24}$/);
-  return invoice;
 }
 
 function expectAmends(document: TaxInvoiceView, original: TaxInvoiceView, reason: string,
@@ -69,25 +53,46 @@ function expectAmends(document: TaxInvoiceView, original: TaxInvoiceView, reason
   expect(document.issuanceType).toBe('STANDARD');
 }
 
-// Amends and returns the new documents once transmitted, and the points the request charged.
-async function amendAndTransmit(original: TaxInvoiceView, reason: string, body?: unknown) {
-  const before = await balance();
-  const response = await amend(app, key, supplier.supplierKey,
-    { issuanceKey: original.issuanceKey, reason, body });
-  expect(response.statusCode, response.body).toBe(200);
-  const accepted = response.json() as { issuanceKey: string; issuanceKeys?: string[] };
-  const chargedPoints = before - await balance();
-  const keys = accepted.issuanceKeys ?? [accepted.issuanceKey];
-  expect(keys[0]).toBe(accepted.issuanceKey);
-  const documents = [];
-  for (const issuanceKey of keys) documents.push(await transmitted(issuanceKey));
-  return { accepted, documents, chargedPoints };
+// A new account with a registered supplier, and the calls a test makes with its test key. Each
+// test amends the documents of its own account: no test's balance sees another's charges, so
+// the tests run at once while they wait for the jobs to transmit.
+async function newSupplier() {
+  const { key, liveKey, accountId, supplier } = await createSupplierAccount(app);
+
+  async function balance(): Promise<number> {
+    return (await app.platform.points.getBalance({ accountId, environment: 'test' })).balance;
+  }
+
+  async function transmitted(issuanceKey: string): Promise<TaxInvoiceView> {
+    const invoice = await waitForStatus(app, key, issuanceKey, ['TRANSMITTED', 'FAILED']);
+    expect(invoice.status).toBe('TRANSMITTED');
+    expect(invoice.ntsTransactionId).toMatch(/^[0-9]{24}$/);
+    return invoice;
+  }
+
+  // Amends and returns the new documents once transmitted, and the points the request charged.
+  async function amendAndTransmit(original: TaxInvoiceView, reason: string, body?: unknown) {
+    const before = await balance();
+    const response = await amend(app, key, supplier.supplierKey,
+      { issuanceKey: original.issuanceKey, reason, body });
+    expect(response.statusCode, response.body).toBe(200);
+    const accepted = response.json() as { issuanceKey: string; issuanceKeys?: string[] };
+    const chargedPoints = before - await balance();
+    const keys = accepted.issuanceKeys ?? [accepted.issuanceKey];
+    expect(keys[0]).toBe(accepted.issuanceKey);
+    const documents = [];
+    for (const issuanceKey of keys) documents.push(await transmitted(issuanceKey));
+    return { accepted, documents, chargedPoints };
+  }
+
+  return { key, liveKey, supplier, balance, transmitted, amendAndTransmit };
 }
 
 const invoiceOf = (document: TaxInvoiceView) => document.invoice as Document;
 
-describe('happy', () => {
+describe.concurrent('happy', () => {
   it('terminates: one negative copy on the termination date, 100 points', async () => {
+    const { key, supplier, amendAndTransmit } = await newSupplier();
     const original = await issueTransmitted(app, key, supplier.supplierKey);
     const { accepted, documents, chargedPoints } = await amendAndTransmit(original,
       'termination', { date: today() });
@@ -103,6 +108,7 @@ describe('happy', () => {
 
   it('changes the supply cost: the difference on the change date, original date in the remark',
     async () => {
+      const { key, supplier, amendAndTransmit } = await newSupplier();
       const original = await issueTransmitted(app, key, supplier.supplierKey);
       const { documents, chargedPoints } = await amendAndTransmit(original, 'changeSupplyCost', {
         date: today(), items: [{ name: '단가 인하', supplyCost: -20_000, tax: -2_000 }],
@@ -117,6 +123,7 @@ describe('happy', () => {
 
   it('reverses a double issuance: one negative copy with the original\'s date, no body',
     async () => {
+      const { key, supplier, amendAndTransmit } = await newSupplier();
       const original = await issueTransmitted(app, key, supplier.supplierKey);
       const { documents, chargedPoints } = await amendAndTransmit(original, 'doubleIssuance');
       expect(chargedPoints).toBe(100);
@@ -130,6 +137,7 @@ describe('happy', () => {
     ['a zero-length JSON body', ''],
     ['an empty JSON object', {}],
   ])('reverses a double issuance sent %s, as with no body', async (_case, body) => {
+    const { key, supplier, amendAndTransmit } = await newSupplier();
     const original = await issueTransmitted(app, key, supplier.supplierKey);
     const { documents, chargedPoints } = await amendAndTransmit(original, 'doubleIssuance', body);
     expect(chargedPoints).toBe(100);
@@ -138,6 +146,7 @@ describe('happy', () => {
 
   it('corrects an entry: the negative original, then the corrected one, 200 points',
     async () => {
+      const { key, supplier, amendAndTransmit } = await newSupplier();
       const original = await issueTransmitted(app, key, supplier.supplierKey);
       const corrected = invoiceBody();
       corrected.supplied.organizationName = '주식회사 받는곳 (정정)';
@@ -157,6 +166,7 @@ describe('happy', () => {
 
   it('takes back returned goods: sent positive, issued negative on the return date',
     async () => {
+      const { key, supplier, amendAndTransmit } = await newSupplier();
       const original = await issueTransmitted(app, key, supplier.supplierKey);
       const { documents, chargedPoints } = await amendAndTransmit(original, 'returnedGoods', {
         date: today(), items: [{ name: '클라우드 사용료', quantity: 2, unitPrice: 5_000,
@@ -170,6 +180,7 @@ describe('happy', () => {
     });
 
   it('applies a local letter of credit: taxed items negated, then zero-rated', async () => {
+    const { key, supplier, balance, transmitted } = await newSupplier();
     const original = await issueTransmitted(app, key, supplier.supplierKey);
     const referenceId = `lc-${original.issuanceKey}`;
     const before = await balance();
@@ -195,6 +206,7 @@ describe('happy', () => {
 
   it('amends the corrected document of an entry correction in place of the original',
     async () => {
+      const { key, supplier, amendAndTransmit } = await newSupplier();
       const original = await issueTransmitted(app, key, supplier.supplierKey);
       const corrected = invoiceBody({ description: '정정' });
       const first = await amendAndTransmit(original, 'entryCorrection', { invoice: corrected });
@@ -205,9 +217,10 @@ describe('happy', () => {
     });
 });
 
-describe('errors', () => {
+describe.concurrent('errors', () => {
   it('refuses a second reversal with 409 TAX_INVOICE_ALREADY_AMENDED and charges nothing',
     async () => {
+      const { key, supplier, balance, amendAndTransmit } = await newSupplier();
       const original = await issueTransmitted(app, key, supplier.supplierKey);
       await amendAndTransmit(original, 'termination', { date: today() });
       const before = await balance();
@@ -223,6 +236,7 @@ describe('errors', () => {
     });
 
   it('refuses to amend an amendment document with 409 TAX_INVOICE_NOT_AMENDABLE', async () => {
+    const { key, supplier, amendAndTransmit } = await newSupplier();
     const original = await issueTransmitted(app, key, supplier.supplierKey);
     const { documents } = await amendAndTransmit(original, 'doubleIssuance');
     const response = await amend(app, key, supplier.supplierKey,
@@ -233,6 +247,7 @@ describe('errors', () => {
 
   it('refuses a FAILED or TRANSMITTING original with 409 TAX_INVOICE_NOT_AMENDABLE',
     async () => {
+      const { key, supplier, balance } = await newSupplier();
       const recipients = { FAILED: '9900000000001', TRANSMITTING: '9900000000002' };
       for (const [status, identificationNumber] of Object.entries(recipients)) {
         const body = invoiceBody();
@@ -251,6 +266,7 @@ describe('errors', () => {
 
   it('answers 404 NOT_FOUND for another supplier\'s Supplier-Key and charges nothing',
     async () => {
+      const { key, supplier, balance } = await newSupplier();
       const original = await issueTransmitted(app, key, supplier.supplierKey);
       const other = await registerSupplier(app, key, { identificationNumber: '1248100998',
         organizationName: '삼성전자 주식회사' });
@@ -267,6 +283,7 @@ describe('errors', () => {
 
   it('answers 400 INVALID_REQUEST to a reference id used before, makes and charges nothing',
     async () => {
+      const { key, supplier, balance, transmitted } = await newSupplier();
       const referenceId = `ref-${Date.now()}`;
       const response = await issue(app, key, supplier.supplierKey, invoiceBody(), referenceId);
       const original = await transmitted((response.json() as { issuanceKey: string })
@@ -290,6 +307,7 @@ describe('errors', () => {
     });
 
   it('makes exactly one document of concurrent terminations', async () => {
+    const { key, supplier, balance } = await newSupplier();
     const original = await issueTransmitted(app, key, supplier.supplierKey);
     const before = await balance();
     const responses = await Promise.all(Array.from({ length: 4 }, (_, index) =>
@@ -330,6 +348,7 @@ describe('errors', () => {
 
   it.each(BAD_BODIES)('answers 400 INVALID_REQUEST to %s %s and charges nothing',
     async (reason, _case, template) => {
+      const { key, supplier, balance } = await badBodySupplier();
       const original = await originalForBadBodies();
       const body = template === 'ORIGINAL' ? { invoice: invoiceBody() }
         : JSON.parse(JSON.stringify(template).replaceAll('TODAY', today()));
@@ -341,14 +360,22 @@ describe('errors', () => {
     });
 });
 
+// The bad-body tests share one account and one original, which none of them may change.
+let badBodies: ReturnType<typeof newSupplier> | undefined;
 let badBodyOriginal: Promise<TaxInvoiceView> | undefined;
-function originalForBadBodies() {
+function badBodySupplier() {
+  badBodies ??= newSupplier();
+  return badBodies;
+}
+async function originalForBadBodies() {
+  const { key, supplier } = await badBodySupplier();
   badBodyOriginal ??= issueTransmitted(app, key, supplier.supplierKey);
   return badBodyOriginal;
 }
 
-describe('security', () => {
+describe.concurrent('security', () => {
   it('answers 404 NOT_FOUND to another account and to the other environment', async () => {
+    const { key, liveKey, supplier } = await newSupplier();
     const original = await issueTransmitted(app, key, supplier.supplierKey);
     const other = await app.createAccount();
     const otherSupplier = await registerSupplier(app, other.keys.test);

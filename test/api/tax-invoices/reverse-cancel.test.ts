@@ -6,10 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TAX_INVOICE_STATUSES } from '../../../src/areas/tax-invoices/schemas.ts';
 import { closedRequestError } from '../../../src/areas/tax-invoices/reverse-issuance/decisions.ts';
-import type { TestApp } from '../../helpers/app.ts';
 import { expectError } from '../../helpers/errors.ts';
 import { expectLedgerConsistent, ledgerSnapshot } from '../../helpers/ledger-audit.ts';
-import { describeRouteContract } from '../../helpers/route-contract.ts';
 import {
   getInvoice,
   issue,
@@ -185,19 +183,3 @@ describe('the two errors of spec §4.4, by status', () => {
   });
 });
 
-// Requests made ahead for the one case of the route contract that must succeed.
-const ready: string[] = [];
-beforeAll(async () => {
-  ready.push(await newRequestOf());
-});
-
-describeRouteContract({
-  name: 'PUT /v1/taxInvoices/{issuanceKey}/issueRequest/cancel',
-  app: () => app as unknown as TestApp,
-  request: (testKey) => request(testKey, 'PUT',
-    `/v1/taxInvoices/${ready[0] ?? 'txi_x'}/issueRequest/cancel`),
-  testKey: async () => key,
-  erroringRequest: (testKey) => request(testKey, 'PUT',
-    '/v1/taxInvoices/txi_unknown/issueRequest/cancel'),
-  operation: 'taxInvoices.issueRequest.cancel',
-});

@@ -3,10 +3,8 @@
 // to the supplier in the same transaction (KEPT in the outbox here, where no SMTP_URL is set).
 // Refused requests leave nothing behind: no document, no charge, no mail.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../../helpers/app.ts';
 import { expectError } from '../../helpers/errors.ts';
 import { expectLedgerConsistent } from '../../helpers/ledger-audit.ts';
-import { describeRouteContract } from '../../helpers/route-contract.ts';
 import {
   getInvoice,
   invoiceBody,
@@ -192,13 +190,3 @@ describe('security', () => {
   });
 });
 
-describeRouteContract({
-  name: 'POST /v1/taxInvoices/issueRequest',
-  app: () => app as unknown as TestApp,
-  request: (testKey) => request(testKey, 'POST', '/v1/taxInvoices/issueRequest',
-    { body: invoiceBody(), headers: { 'supplier-key': supplier?.supplierKey ?? 'sup_x' } }),
-  testKey: async () => key,
-  erroringRequest: (testKey) => request(testKey, 'POST', '/v1/taxInvoices/issueRequest',
-    { body: {}, headers: { 'supplier-key': 'sup_x' } }),
-  operation: 'taxInvoices.issueRequest',
-});

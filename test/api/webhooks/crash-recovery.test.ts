@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { verifyWebhookSignature } from '../../../src/areas/webhooks/verify.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
+import { pollUntil } from '../../helpers/poll.ts';
 import {
   ISSUANCE_SUCCESS,
   openWebhookApp,
@@ -13,9 +14,9 @@ import {
   type WebhookTestApp,
 } from './harness.ts';
 
-// pg-boss polls the delivery queue every second; this leaves room for a slow, shared machine.
-const DELIVERY_WAIT_MS = 20_000;
-const POLL_MS = 100;
+// pg-boss polls the delivery queue every second; 200 probes 100 ms apart leave room for a
+// slow, shared machine.
+const DELIVERY_POLL = { attemptsMax: 200, intervalMs: 100 };
 
 let database: TestDatabase;
 let receiver: Receiver;
@@ -32,10 +33,7 @@ afterAll(async () => {
 });
 
 async function waitForDelivery() {
-  const deadline = Date.now() + DELIVERY_WAIT_MS;
-  while (receiver.received.length === 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
+  await pollUntil(async () => receiver.received.length, (count) => count > 0, DELIVERY_POLL);
 }
 
 it('delivers an event committed by a process that stopped before sending it', async () => {

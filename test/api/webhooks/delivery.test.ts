@@ -5,7 +5,6 @@
 // transaction, and fan-out only within one account and environment. Workers are off: each test
 // works the queued jobs by hand with a manual clock, so nothing sleeps through a retry delay.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DELIVERY_QUEUE } from '../../../src/areas/webhooks/recorder.ts';
 import {
   DELIVERY_ATTEMPTS_MAX,
   RETRY_DELAYS_SECONDS,
@@ -13,11 +12,14 @@ import {
 import { verifyWebhookSignature } from '../../../src/areas/webhooks/verify.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
 import {
+  clearDeliveryJobs,
+  createEndpoint as createWebhookEndpoint,
   createFakeDns,
   createManualClock,
   ISSUANCE_SUCCESS,
   openWebhookApp,
   queuedDeliveryJobs,
+  recordEvent,
   request,
   startReceiver,
   workQueuedDeliveries,
@@ -52,23 +54,18 @@ beforeEach(async () => {
   receiver.received.length = 0;
   receiver.answers.length = 0;
   clock.setTo(new Date());
-  await app.platform.database.pool.query('delete from pgboss.job where name = $1',
-    [DELIVERY_QUEUE]);
+  await clearDeliveryJobs(app);
 });
 
 type Account = Awaited<ReturnType<WebhookTestApp['createAccount']>>;
 
-async function createEndpoint(key: string, url = receiver.url, events?: string[]) {
-  const response = await request(app, key, 'POST', '/v1/webhookEndpoints', {
-    url, events: events ?? ['TAX_INVOICE_ISSUANCE_SUCCESS'],
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json() as { id: string; secret: string };
+function createEndpoint(key: string, url = receiver.url, events?: string[]) {
+  return createWebhookEndpoint(app, key,
+    { url, events: events ?? ['TAX_INVOICE_ISSUANCE_SUCCESS'] });
 }
 
 function record(account: Account, environment: 'test' | 'live' = 'test') {
-  const scope = { accountId: account.accountId, environment };
-  return app.webhooks.recordEvent(app.platform.database.db, scope, ISSUANCE_SUCCESS);
+  return recordEvent(app, { accountId: account.accountId, environment });
 }
 
 async function deliveries(key: string, endpointId: string) {

@@ -6,12 +6,16 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DELIVERY_QUEUE } from '../../../src/areas/webhooks/recorder.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
 import {
+  clearDeliveryJobs,
+  createEndpoint as createWebhookEndpoint,
   ISSUANCE_SUCCESS,
   openWebhookApp,
+  recordEvent,
   request,
   startReceiver,
   workQueuedDeliveries,
   type Receiver,
+  type WebhookEvent,
   type WebhookTestApp,
 } from './harness.ts';
 
@@ -31,8 +35,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   receiver.received.length = 0;
-  await app.platform.database.pool.query('delete from pgboss.job where name = $1',
-    [DELIVERY_QUEUE]);
+  await clearDeliveryJobs(app);
 });
 
 type Account = Awaited<ReturnType<WebhookTestApp['createAccount']>>;
@@ -45,18 +48,13 @@ const FAILURE = {
   },
 } as const;
 
-function record(account: Account, event: Parameters<WebhookTestApp['webhooks']['recordEvent']>[2]
-  = ISSUANCE_SUCCESS) {
-  const scope = { accountId: account.accountId, environment: 'test' as const };
-  return app.webhooks.recordEvent(app.platform.database.db, scope, event);
+function record(account: Account, event: WebhookEvent = ISSUANCE_SUCCESS) {
+  return recordEvent(app, { accountId: account.accountId, environment: 'test' }, event);
 }
 
-async function createEndpoint(key: string) {
-  const response = await request(app, key, 'POST', '/v1/webhookEndpoints', {
-    url: receiver.url, events: ['TAX_INVOICE_ISSUANCE_SUCCESS', 'TAX_INVOICE_ISSUANCE_FAILURE'],
-  });
-  expect(response.statusCode).toBe(201);
-  return response.json() as { id: string; secret: string };
+function createEndpoint(key: string) {
+  return createWebhookEndpoint(app, key, { url: receiver.url,
+    events: ['TAX_INVOICE_ISSUANCE_SUCCESS', 'TAX_INVOICE_ISSUANCE_FAILURE'] });
 }
 
 async function pages(key: string, path: string, limit: number) {

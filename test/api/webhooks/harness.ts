@@ -1,13 +1,15 @@
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { LookupAddress } from 'node:dns';
 import type { InjectOptions } from 'fastify';
+import { expect } from 'vitest';
 import { createApp, type App } from '../../../src/app.ts';
 import type { Outside } from '../../../src/platform/outside.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { DELIVERY_QUEUE, type DeliveryJobData } from '../../../src/areas/webhooks/recorder.ts';
 import { basicAuth } from '../../helpers/app.ts';
 import type { TestDatabase } from '../../helpers/database.ts';
+import { startFakeServer } from '../../helpers/fake-server.ts';
 
 // What the webhook tests share: an app on a given test database with webhook overrides (clock,
 // randomness, DNS), a real HTTP receiver on 127.0.0.1, a resolver the test controls, and a way
@@ -56,40 +58,30 @@ export async function startReceiver(): Promise<Receiver> {
   const received: ReceivedRequest[] = [];
   const answers: Answer[] = [];
   const timers = new Set<NodeJS.Timeout>();
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      received.push({
-        method: request.method ?? '',
-        path: request.url ?? '',
-        headers: request.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-      });
-      const answer = answers.shift() ?? { status: 200 };
-      const send = () => {
-        if (response.destroyed) return;
-        response.writeHead(answer.status, answer.headers ?? {}).end('ok');
-      };
-      if (!answer.delayMs) return send();
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        send();
-      }, answer.delayMs);
-      timers.add(timer);
-    });
+  const server = await startFakeServer((request, response) => {
+    received.push({ method: request.method, path: request.url, headers: request.headers,
+      body: request.text });
+    const answer = answers.shift() ?? { status: 200 };
+    const send = () => {
+      if (response.destroyed) return;
+      response.writeHead(answer.status, answer.headers ?? {}).end('ok');
+    };
+    if (!answer.delayMs) return send();
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      send();
+    }, answer.delayMs);
+    timers.add(timer);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port } = server.server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/hooks`,
+    url: `${server.origin}/hooks`,
     port,
     received,
     answers,
     async close() {
       for (const timer of timers) clearTimeout(timer);
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
     },
   };
 }
@@ -161,3 +153,26 @@ export const ISSUANCE_SUCCESS = {
   type: 'TAX_INVOICE_ISSUANCE_SUCCESS',
   data: { issuanceKey: 'iss_1', taxInvoiceUrl: 'https://example.com/invoices/iss_1' },
 } as const;
+
+export type WebhookEvent = Parameters<WebhookTestApp['webhooks']['recordEvent']>[2];
+
+// POST /v1/webhookEndpoints for `key`, which must succeed; returns the id and the secret.
+export async function createEndpoint(app: WebhookTestApp, key: string,
+  body: { url: string; events: string[] }) {
+  const response = await request(app, key, 'POST', '/v1/webhookEndpoints', body);
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json() as { id: string; secret: string };
+}
+
+// Records an event of the account's environment, as the area that emits it would.
+export function recordEvent(app: WebhookTestApp, scope: { accountId: string;
+  environment: 'test' | 'live' }, event: WebhookEvent = ISSUANCE_SUCCESS) {
+  return app.webhooks.recordEvent(app.platform.database.db,
+    { accountId: scope.accountId, environment: scope.environment }, event);
+}
+
+// Drops every queued delivery job, so a test sees only the deliveries it caused.
+export async function clearDeliveryJobs(app: App) {
+  await app.platform.database.pool.query('delete from pgboss.job where name = $1',
+    [DELIVERY_QUEUE]);
+}

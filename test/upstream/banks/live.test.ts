@@ -6,39 +6,29 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLiveBanks, parseGatewayAnswer } from '../../../src/upstream/banks/live.ts';
+import { sendJson, startFakeServer, type FakeServer } from '../../helpers/fake-server.ts';
 
 type Reply = { status: number; body: string } | 'hang';
 
 // The fake gateway answers by account number; it records every request it receives.
 const replies = new Map<string, Reply>();
 const received: Array<{ method?: string; url?: string; contentType?: string; body: unknown }> = [];
-let server: http.Server;
+let gateway: FakeServer;
 let gatewayUrl: string;
 
 beforeAll(async () => {
-  server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { accountNumber: string };
-      received.push({
-        method: request.method,
-        url: request.url,
-        contentType: request.headers['content-type'],
-        body,
-      });
-      const reply = replies.get(body.accountNumber) ?? { status: 500, body: 'no reply set' };
-      if (reply === 'hang') return;
-      response.writeHead(reply.status, { 'content-type': 'application/json' });
-      response.end(reply.body);
-    });
+  gateway = await startFakeServer((request, response) => {
+    const body = JSON.parse(request.text) as { accountNumber: string };
+    received.push({ method: request.method, url: request.url,
+      contentType: request.headers['content-type'], body });
+    const reply = replies.get(body.accountNumber) ?? { status: 500, body: 'no reply set' };
+    if (reply === 'hang') return;
+    sendJson(response, reply.status, reply.body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  gatewayUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/bank/`;
+  gatewayUrl = `${gateway.origin}/bank/`;
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await gateway?.close();
 });
 
 function lookup(accountNumber: string, reply: Reply, timeoutMs = 2_000) {

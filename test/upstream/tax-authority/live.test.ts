@@ -4,18 +4,17 @@
 // is data, and everything outside the contract (its error envelope, a gateway error, another
 // status, a malformed or partial body, a slow answer, a refused connection, no service key) is
 // `unavailable`, never an exception.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hasValidChecksum } from '../../../src/domain/business-registration-number.ts';
 import { createLiveTaxAuthority, statusOfEntry } from '../../../src/upstream/tax-authority/live.ts';
+import { validNumbers } from '../../helpers/business-numbers.ts';
+import { sendJson, startFakeServer, type FakeServer } from '../../helpers/fake-server.ts';
 
 type Reply = { status: number; body: string } | 'hang' | 'echo';
 type Received = { method?: string; url?: string; contentType?: string; body: { b_no: string[] } };
 
 let reply: Reply = 'echo';
 const received: Received[] = [];
-let server: http.Server;
+let server: FakeServer;
 let baseUrl: string;
 
 const NOT_REGISTERED_TEXT = '국세청에 등록되지 않은 사업자등록번호입니다.';
@@ -35,31 +34,20 @@ function echoAnswer(numbers: string[]) {
 }
 
 beforeAll(async () => {
-  server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { b_no: string[] };
-      received.push({
-        method: request.method,
-        url: request.url,
-        contentType: request.headers['content-type'],
-        body,
-      });
-      if (reply === 'hang') return;
-      const answer = reply === 'echo'
-        ? { status: 200, body: JSON.stringify(echoAnswer(body.b_no)) }
-        : reply;
-      response.writeHead(answer.status, { 'content-type': 'application/json' });
-      response.end(answer.body);
-    });
+  server = await startFakeServer((request, response) => {
+    const body = JSON.parse(request.text) as { b_no: string[] };
+    received.push({ method: request.method, url: request.url,
+      contentType: request.headers['content-type'], body });
+    if (reply === 'hang') return;
+    const answer = reply === 'echo'
+      ? { status: 200, body: JSON.stringify(echoAnswer(body.b_no)) }
+      : reply;
+    sendJson(response, answer.status, answer.body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/nts-businessman/v1/`;
+  baseUrl = `${server.origin}/api/nts-businessman/v1/`;
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await server?.close();
 });
 beforeEach(() => {
   reply = 'echo';
@@ -75,19 +63,6 @@ function check(numbers: string[], timeoutMs = 2_000, keyless = false) {
 const ok = (body: unknown) => ({ status: 200, body: JSON.stringify(body) });
 
 // `count` distinct ten-digit numbers with valid checksums.
-function validNumbers(count: number): string[] {
-  const numbers: string[] = [];
-  for (let serial = 0; numbers.length < count; serial += 1) {
-    const base = `1234${String(serial).padStart(5, '0')}`;
-    for (let digit = 0; digit < 10; digit += 1) {
-      if (hasValidChecksum(`${base}${digit}`)) {
-        numbers.push(`${base}${digit}`);
-        break;
-      }
-    }
-  }
-  return numbers;
-}
 
 describe('the live tax-authority adapter', () => {
   it('posts {"b_no": [...]} as JSON to {base}/status with the encoded service key', async () => {

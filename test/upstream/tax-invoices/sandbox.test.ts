@@ -1,14 +1,36 @@
 // The sandbox tax authority of test keys accepts every invoice with an approval number made
 // from the write date and the issuance key, so transmitting the same document again gives the
 // same number; the two documented recipients (docs/sandbox.md) are rejected and unreachable.
-// Its simulated latency ends early, as `unavailable`, when the call's signal aborts.
-import { describe, expect, it } from 'vitest';
+// Its simulated latency ends early, as `unavailable`, when the call's signal aborts. The latency
+// runs on fake timers, so the tests move time instead of measuring it.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TransmissionRequest } from '../../../src/upstream/tax-invoices/index.ts';
 import {
   createSandboxTransmitter,
   SANDBOX_RECIPIENTS,
   sandboxApprovalNumber,
 } from '../../../src/upstream/tax-invoices/sandbox.ts';
+
+// The sandbox waits with node:timers/promises, which fake timers do not reach; this stand-in
+// waits with the global setTimeout, which they do, and ends the same way when aborted.
+vi.mock('node:timers/promises', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:timers/promises')>();
+  function setTimeout<T>(delayMs: number, value?: T, options: { signal?: AbortSignal } = {}) {
+    return new Promise<T | undefined>((resolve, reject) => {
+      const { signal } = options;
+      if (signal?.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      const timer = globalThis.setTimeout(() => resolve(value), delayMs);
+      signal?.addEventListener('abort', () => {
+        globalThis.clearTimeout(timer);
+        reject(signal.reason);
+      }, { once: true });
+    });
+  }
+  return { ...actual, setTimeout, default: { ...actual, setTimeout } };
+});
 
 const open = () => new AbortController().signal;
 
@@ -88,19 +110,24 @@ describe('the sandbox tax authority', () => {
 });
 
 describe('the sandbox latency', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('answers only after its latency', async () => {
     const sandbox = createSandboxTransmitter({ latencyMs: 200 });
     let settled = false;
-    const startedAt = performance.now();
     const pending = sandbox.transmit(transmission(), open()).finally(() => {
       settled = true;
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await vi.advanceTimersByTimeAsync(199);
     expect(settled).toBe(false);
-    const result = await pending;
-    // Timers may fire a millisecond early; the answer must not come well before the latency.
-    expect(performance.now() - startedAt).toBeGreaterThanOrEqual(190);
-    expect(result).toEqual({ kind: 'accepted',
+    await vi.advanceTimersByTimeAsync(1);
+    expect(settled).toBe(true);
+    expect(await pending).toEqual({ kind: 'accepted',
       ntsTransactionId: sandboxApprovalNumber(transmission()) });
   });
 
@@ -108,11 +135,16 @@ describe('the sandbox latency', () => {
     async () => {
       const sandbox = createSandboxTransmitter({ latencyMs: 60_000 });
       const controller = new AbortController();
-      const startedAt = performance.now();
-      const pending = sandbox.transmit(transmission(), controller.signal);
-      setTimeout(() => controller.abort(), 20);
+      let settled = false;
+      const pending = sandbox.transmit(transmission(), controller.signal).finally(() => {
+        settled = true;
+      });
+      await vi.advanceTimersByTimeAsync(20);
+      expect(settled).toBe(false);
+      // No more time passes: the abort alone ends the wait.
+      controller.abort();
       expect(await pending).toEqual({ kind: 'unavailable' });
-      expect(performance.now() - startedAt).toBeLessThan(5_000);
+      expect(vi.getTimerCount()).toBe(0);
     });
 
   it('is unavailable for a signal that has already aborted', async () => {

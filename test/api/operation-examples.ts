@@ -1,0 +1,319 @@
+import { expect } from 'vitest';
+import type { Environment } from '../../src/platform/accounts/keys.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { jsonRequest } from '../helpers/http.ts';
+import type { Operation } from '../helpers/openapi-operations.ts';
+import { invoiceBody, issue, registerSupplier, today } from './tax-invoices/helpers.ts';
+import { newRequest } from './tax-invoices/reverse-helpers.ts';
+
+// One example request for every operation of openapi/openapi.json, for the contract every
+// operation owes (operation-contract.test.ts). The path, query and headers come from the
+// document (parameter examples, defaults, the schemas' smallest values) and from resources made
+// for the caller first; the body is the document's example unless an entry gives its own. Every
+// operation needs an entry, even an empty one, so that a new operation cannot go unchecked: the
+// entry says which resources its request names and what the example request answers.
+
+// What a request can name, made for the caller in one environment before the request is sent.
+// Each resource fills the parameters of the same name (`supplier-key` is a header).
+export type ResourceKind =
+  | 'endpoint' // endpointId: a webhook endpoint subscribed to TAX_INVOICE_ISSUANCE_SUCCESS
+  | 'event' // eventId: a recorded TAX_INVOICE_ISSUANCE_SUCCESS event
+  | 'supplier' // issuerId and supplier-key: an issuer with a registered certificate
+  | 'invoice' // issuanceKey: a PENDING tax invoice of the supplier (workers are off)
+  | 'reverseRequest'; // issuanceKey: a REQUESTED reverse issuance of the supplier
+
+// The resources of one caller in one environment, by the parameter name that carries them.
+export type Resources = Record<string, string>;
+
+// Well-formed ids that name nothing, for the requests that are refused or counted before the
+// operation looks its resources up.
+export const PLACEHOLDER_RESOURCES: Resources = {
+  endpointId: 'whe_none', eventId: 'evt_none', issuerId: 'iss_none', 'supplier-key': 'sup_none',
+  issuanceKey: 'txi_none',
+};
+
+export type ExampleContext = { environment: Environment; resources: Resources };
+
+export type Example = {
+  // The operation of the rate-limit and price tables (src/platform/operations.ts) it names.
+  operation: string;
+  uses?: ResourceKind[];
+  // Query values that the document's examples and defaults do not give.
+  query?: Record<string, string>;
+  // The body, where the document has no example or its example does not fit the resources.
+  body?: (context: ExampleContext) => unknown;
+  // What the example request answers in each environment.
+  status: number | Record<Environment, number>;
+  // Why the status is not a success, or differs between the environments.
+  because?: string;
+  // A request refused with an error body, where the malformed request derived from the
+  // document does not apply (malformed.ts); null when the operation takes no input at all.
+  erroring?: { name: string; status: number; change: (request: RequestParts) => RequestParts }
+    | null;
+};
+
+export type RequestParts = {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  // A string is sent as it is; anything else as JSON; undefined sends no body.
+  body: unknown;
+};
+
+// Private addresses are allowed in this app (WEBHOOK_PRIVATE_TARGETS_ALLOWED), and live keys
+// need https; nothing listens there and workers are off, so nothing is ever sent.
+export const ENDPOINT_URL = 'https://127.0.0.1:9/hooks';
+export const EVENT_TYPE = 'TAX_INVOICE_ISSUANCE_SUCCESS';
+// Enough for every charged example request in both environments, several times over.
+export const LIVE_GRANT_POINTS = 100_000;
+
+const unavailableLive = 'live keys reach the real upstream, which this app has none of';
+
+export const EXAMPLES: Record<string, Example> = {
+  'GET /v1/points': { operation: 'points.retrieve', status: 200, erroring: null },
+
+  'POST /v1/bankAccountHolders:bulkInquire': {
+    operation: 'bank.holders.bulkInquire',
+    status: { test: 200, live: 503 }, because: unavailableLive,
+    // The erroring request of bulk-inquire.test.ts: unreadable JSON.
+    erroring: { name: 'unreadable JSON', status: 400,
+      change: (request) => ({ ...request, body: '{"accounts": [' }) },
+  },
+  'POST /v1/bankAccountHolders:inquire': {
+    operation: 'bank.holders.inquire',
+    status: { test: 200, live: 503 }, because: unavailableLive,
+    erroring: { name: 'unreadable JSON', status: 400,
+      change: (request) => ({ ...request, body: '{"bankCode":' }) },
+  },
+  'GET /v1/businessProfiles': {
+    operation: 'businesses.profiles.search',
+    status: 200,
+    erroring: { name: 'a limit of 0', status: 400,
+      change: (request) => ({ ...request, query: { ...request.query, limit: '0' } }) },
+  },
+  'GET /v1/businessProfiles/{businessRegistrationNumber}': {
+    operation: 'businesses.profiles.retrieve',
+    status: { test: 200, live: 404 }, because: 'the live profile store holds no profiles here',
+    erroring: { name: 'a number that is no number', status: 400,
+      change: (request) => ({ ...request,
+        path: request.path.replace(/[^/]+$/, 'not-a-number') }) },
+  },
+  'POST /v1/businessRegistrationStatuses:bulkInquire': {
+    operation: 'businesses.registrationStatus.bulkInquire',
+    status: { test: 200, live: 503 }, because: unavailableLive,
+  },
+  'GET /v1/businessRegistrationStatuses/{businessRegistrationNumber}': {
+    operation: 'businesses.registrationStatus.inquire',
+    status: { test: 200, live: 503 }, because: unavailableLive,
+    erroring: { name: 'a number that is no number', status: 400,
+      change: (request) => ({ ...request,
+        path: request.path.replace(/[^/]+$/, 'not-a-number') }) },
+  },
+
+  'POST /v1/webhookEndpoints': {
+    operation: 'webhooks.endpoints.create',
+    status: 201,
+    body: () => ({ url: ENDPOINT_URL, events: [EVENT_TYPE] }),
+  },
+  'GET /v1/webhookEndpoints': {
+    // It takes no input: every endpoint of the key fits one answer.
+    operation: 'webhooks.endpoints.list', uses: ['endpoint'], status: 200, erroring: null,
+  },
+  'GET /v1/webhookEndpoints/{endpointId}': {
+    operation: 'webhooks.endpoints.retrieve', uses: ['endpoint'], status: 200,
+  },
+  'PATCH /v1/webhookEndpoints/{endpointId}': {
+    operation: 'webhooks.endpoints.update', uses: ['endpoint'], status: 200,
+  },
+  'DELETE /v1/webhookEndpoints/{endpointId}': {
+    operation: 'webhooks.endpoints.delete', uses: ['endpoint'], status: 204,
+  },
+  'POST /v1/webhookEndpoints/{endpointId}:rotateSecret': {
+    operation: 'webhooks.endpoints.rotateSecret', uses: ['endpoint'], status: 200,
+  },
+  'GET /v1/webhookEndpoints/{endpointId}/deliveries': {
+    operation: 'webhooks.deliveries.list',
+    uses: ['endpoint', 'event'], status: 200,
+  },
+  'POST /v1/webhookEndpoints/{endpointId}/deliveries:resend': {
+    operation: 'webhooks.deliveries.resend',
+    uses: ['endpoint', 'event'], status: 202,
+    body: ({ resources }) => ({ eventId: resources.eventId }),
+  },
+  'GET /v1/webhookEvents': { operation: 'webhooks.events.list', uses: ['event'], status: 200 },
+  'GET /v1/webhookEvents/{eventId}': {
+    operation: 'webhooks.events.retrieve', uses: ['event'], status: 200,
+  },
+
+  'POST /v1/issuers': {
+    operation: 'issuers.create',
+    status: 201,
+    body: () => ({ identificationNumber: '2118700009', organizationName: '주식회사 계약',
+      representativeName: '홍길동' }),
+  },
+  'GET /v1/issuers': { operation: 'issuers.list', uses: ['supplier'], status: 200 },
+  'GET /v1/issuers/{issuerId}': { operation: 'issuers.get', uses: ['supplier'], status: 200 },
+  'PATCH /v1/issuers/{issuerId}': {
+    operation: 'issuers.update',
+    uses: ['supplier'], status: 200, body: () => ({ organizationName: '주식회사 이택스' }),
+  },
+  'DELETE /v1/issuers/{issuerId}': {
+    operation: 'issuers.deactivate', uses: ['supplier'], status: 200,
+  },
+  'POST /v1/issuers/{issuerId}/certificates': {
+    operation: 'issuers.certificates.register',
+    uses: ['supplier'], status: 202,
+    // Well-formed; whether it opens is for the registration job, which does not run here.
+    body: () => ({ signCert: Buffer.from('certificate').toString('base64'),
+      signPri: Buffer.from('private key').toString('base64'), password: 'irrelevant' }),
+  },
+  'GET /v1/issuers/{issuerId}/certificates': {
+    operation: 'issuers.certificates.get', uses: ['supplier'], status: 200,
+  },
+  'DELETE /v1/issuers/{issuerId}/certificates': {
+    operation: 'issuers.certificates.deregister', uses: ['supplier'], status: 204,
+  },
+  'GET /v1/issuers/{issuerId}/certificates/url': {
+    operation: 'issuers.certificates.url', uses: ['supplier'], status: 200,
+  },
+  'GET /v1/issuers/{issuerId}/certificates/latestHistory': {
+    operation: 'issuers.certificates.latestHistory', uses: ['supplier'], status: 200,
+  },
+  'GET /v1/certificateRegistrationSettings': {
+    operation: 'issuers.settings.get', status: 200, erroring: null,
+  },
+  'PUT /v1/certificateRegistrationSettings': { operation: 'issuers.settings.save', status: 200 },
+
+  'POST /v1/taxInvoices/issue': {
+    operation: 'taxInvoices.issue',
+    uses: ['supplier'], status: 200,
+    // The document's example has a fixed write date, which falls out of the issue window.
+    body: () => invoiceBody(),
+  },
+  'GET /v1/taxInvoices/issue/status': {
+    operation: 'taxInvoices.status',
+    status: 400, because: 'the document\'s reference id was never used by this key',
+  },
+  'GET /v1/taxInvoiceIssueDueDates': {
+    operation: 'taxInvoices.issueDueDate', status: 200, query: { date: today() },
+  },
+  'GET /v1/taxInvoices': {
+    operation: 'taxInvoices.list', uses: ['supplier', 'invoice'], status: 200,
+  },
+  'GET /v1/taxInvoices/{issuanceKey}': {
+    operation: 'taxInvoices.get', uses: ['supplier', 'invoice'], status: 200,
+  },
+  'GET /v1/taxInvoices/{issuanceKey}/pdf': {
+    operation: 'taxInvoices.pdf', uses: ['supplier', 'invoice'], status: 200,
+  },
+  'POST /v1/taxInvoices/{issuanceKey}/cancel': {
+    operation: 'taxInvoices.cancel', uses: ['supplier', 'invoice'], status: 200,
+  },
+  'POST /v1/taxInvoices/{issuanceKey}/amend/termination': {
+    operation: 'taxInvoices.amend.termination',
+    uses: ['supplier', 'invoice'], status: 409, body: () => ({ date: today() }),
+    because: 'only a transmitted invoice is amended, and workers are off',
+  },
+  'POST /v1/taxInvoices/{issuanceKey}/amend/entryCorrection': {
+    operation: 'taxInvoices.amend.entryCorrection',
+    uses: ['supplier', 'invoice'], status: 409,
+    body: () => ({ invoice: invoiceBody({ description: '정정' }) }),
+    because: 'only a transmitted invoice is amended, and workers are off',
+  },
+  'POST /v1/taxInvoices/{issuanceKey}/amend/doubleIssuance': {
+    operation: 'taxInvoices.amend.doubleIssuance',
+    uses: ['supplier', 'invoice'], status: 409,
+    because: 'only a transmitted invoice is amended, and workers are off',
+  },
+  'POST /v1/taxInvoices/{issuanceKey}/amend/changeSupplyCost': {
+    operation: 'taxInvoices.amend.changeSupplyCost',
+    uses: ['supplier', 'invoice'], status: 409,
+    body: () => ({ date: today(), items: [{ name: '단가 인하', supplyCost: -10_000,
+      tax: -1_000 }] }),
+    because: 'only a transmitted invoice is amended, and workers are off',
+  },
+  'POST /v1/taxInvoices/{issuanceKey}/amend/returnedGoods': {
+    operation: 'taxInvoices.amend.returnedGoods',
+    uses: ['supplier', 'invoice'], status: 409,
+    body: () => ({ date: today(), items: [{ name: '클라우드 사용료', quantity: 2,
+      unitPrice: 5_000, supplyCost: 10_000, tax: 1_000 }] }),
+    because: 'only a transmitted invoice is amended, and workers are off',
+  },
+  'POST /v1/taxInvoices/{issuanceKey}/amend/localLetterOfCredit': {
+    operation: 'taxInvoices.amend.localLetterOfCredit',
+    uses: ['supplier', 'invoice'], status: 409, body: () => ({ openedOn: today() }),
+    because: 'only a transmitted invoice is amended, and workers are off',
+  },
+  'POST /v1/taxInvoices/issueRequest': {
+    operation: 'taxInvoices.issueRequest',
+    uses: ['supplier'], status: 200, body: () => invoiceBody(),
+  },
+  'GET /v1/taxInvoices/{issuanceKey}/issueRequest/grant': {
+    operation: 'taxInvoices.issueRequest.grant',
+    uses: ['supplier', 'reverseRequest'], status: 200,
+  },
+  'POST /v1/taxInvoices/{issuanceKey}/issueRequest/approve': {
+    operation: 'taxInvoices.issueRequest.approve',
+    uses: ['supplier', 'reverseRequest'], status: 200,
+  },
+  'POST /v1/taxInvoices/{issuanceKey}/issueRequest/refuse': {
+    operation: 'taxInvoices.issueRequest.refuse',
+    uses: ['supplier', 'reverseRequest'], status: 200, body: () => ({ reason: '계약과 다름' }),
+  },
+  'PUT /v1/taxInvoices/{issuanceKey}/issueRequest/cancel': {
+    operation: 'taxInvoices.issueRequest.cancel',
+    uses: ['supplier', 'reverseRequest'], status: 200,
+  },
+};
+
+export function operationName(operation: Operation): string {
+  return `${operation.method} ${operation.path}`;
+}
+
+export function missingExample(operation: Operation): string {
+  return `add an example request for ${operationName(operation)} to EXAMPLES in ` +
+    'test/api/operation-examples.ts';
+}
+
+// Makes the resources an example names, for one caller in one environment.
+export async function makeResources(app: TestApp, caller: { accountId: string; key: string },
+  environment: Environment, kinds: ResourceKind[]): Promise<Resources> {
+  const resources: Resources = {};
+  const call = async (method: 'POST', url: string, payload: unknown) => {
+    const response = await app.server.inject(jsonRequest(caller.key, method, url, payload));
+    expect(response.statusCode, `${method} ${url}: ${response.body}`).toBeLessThan(300);
+    return response.json() as Record<string, string>;
+  };
+  for (const kind of kinds) {
+    switch (kind) {
+      case 'endpoint':
+        resources.endpointId = (await call('POST', '/v1/webhookEndpoints',
+          { url: ENDPOINT_URL, events: [EVENT_TYPE] })).id!;
+        break;
+      case 'event':
+        resources.eventId = (await app.webhooks.recordEvent(app.platform.database.db,
+          { accountId: caller.accountId, environment }, { type: EVENT_TYPE,
+            data: { issuanceKey: 'iss_1', taxInvoiceUrl: 'https://example.com/i/iss_1' } })).id;
+        break;
+      case 'supplier': {
+        const supplier = await registerSupplier(app, caller.key);
+        resources.issuerId = supplier.issuerId;
+        resources['supplier-key'] = supplier.supplierKey;
+        break;
+      }
+      case 'invoice': {
+        const response = await issue(app, caller.key, resources['supplier-key']!);
+        expect(response.statusCode, response.body).toBe(200);
+        resources.issuanceKey = (response.json() as { issuanceKey: string }).issuanceKey;
+        break;
+      }
+      case 'reverseRequest':
+        resources.issuanceKey = await newRequest(app, caller.key, resources['supplier-key']!);
+        break;
+      default:
+        throw new Error(`no resource kind ${kind satisfies never}`);
+    }
+  }
+  return resources;
+}
