@@ -206,9 +206,12 @@ export function createJobs(options: JobsOptions): Jobs {
     async start(definitions) {
       await boss.start();
       started = true;
+      performance.mark('etax:jobs-started', { detail: process.memoryUsage.rss() });
       await setUpQueues(boss, options, definitions);
+      performance.mark('etax:queues', { detail: process.memoryUsage.rss() });
       if (!workersEnabled) return;
       for (const definition of definitions) await startWorker(boss, definition);
+      performance.mark('etax:workers', { detail: process.memoryUsage.rss() });
     },
     async stop() {
       if (!started) return;

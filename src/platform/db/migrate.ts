@@ -16,6 +16,8 @@ export async function runMigrations(pool: pg.Pool): Promise<void> {
   await withAdvisoryLock(pool, ADVISORY_LOCKS.migrations, async (client) => {
     await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_DIR });
   });
+  // A start-up phase (src/cli/startup-phases.ts); a mark costs microseconds.
+  performance.mark('etax:migrations', { detail: process.memoryUsage.rss() });
 }
 
 // True when every committed migration has been applied (used by /readyz).
