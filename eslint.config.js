@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'openapi/', 'drizzle/', 'coverage/'] },
+  { ignores: ['node_modules/', 'dist/', 'data/', 'openapi/', 'drizzle/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,18 +1,21 @@
 import { Command } from 'commander';
-import { ConfigError, loadConfig } from './config.ts';
-import * as admin from './cli/admin.ts';
-import { printOutbox } from './cli/mail.ts';
+import type { Config } from './config.ts';
 import { CliError } from './cli/output.ts';
-import * as profiles from './cli/profiles.ts';
-import { writeOpenApiDocument } from './cli/openapi.ts';
-import { serve } from './cli/serve.ts';
 
 // The `etax` command. Configuration comes from the environment (src/config.ts), exactly as for
 // the server, so the CLI reaches the same database.
+//
+// Each command imports its module when it runs: a start loads only what its command uses, so
+// `etax account create` never loads the HTTP server, and `etax serve` never loads the CSV
+// parser (docs/operations.md § Start-up).
 
-function config(overrides: NodeJS.ProcessEnv = {}) {
+async function config(overrides: NodeJS.ProcessEnv = {}): Promise<Config> {
+  const { loadConfig } = await import('./config.ts');
   return loadConfig({ ...process.env, ...overrides });
 }
+
+const admin = () => import('./cli/admin.ts');
+const profiles = () => import('./cli/profiles.ts');
 
 const program = new Command()
   .name('etax')
@@ -22,35 +25,45 @@ const program = new Command()
 program.command('serve')
   .description('start the API server (runs migrations first)')
   .option('--no-workers', 'serve the API only; run no background jobs')
-  .action((options: { workers: boolean }) =>
-    serve(config(options.workers ? {} : { WORKERS_ENABLED: 'false' })));
+  .action(async (options: { workers: boolean }) => {
+    const settings = await config(options.workers ? {} : { WORKERS_ENABLED: 'false' });
+    if (settings.DATABASE_URL === undefined) {
+      const { openEmbeddedDatabaseEarly } = await import('./platform/db/embedded.ts');
+      openEmbeddedDatabaseEarly(settings.DATA_DIR);
+    }
+    const { serve } = await import('./cli/serve.ts');
+    await serve(settings);
+  });
 
 program.command('migrate')
   .description('apply database migrations')
-  .action(() => admin.migrate(config()));
+  .action(async () => (await admin()).migrate(await config()));
 
 program.command('openapi')
   .description('write openapi/openapi.json from the route schemas')
   .option('--check', 'fail when the committed document is stale')
-  .action((options: { check?: boolean }) => writeOpenApiDocument(Boolean(options.check)));
+  .action(async (options: { check?: boolean }) => {
+    const { writeOpenApiDocument } = await import('./cli/openapi.ts');
+    await writeOpenApiDocument(Boolean(options.check));
+  });
 
 const account = program.command('account').description('manage accounts');
 account.command('create')
   .requiredOption('--name <name>', 'account name')
   .option('--plan <plan>', 'FREE, STANDARD or PREMIUM', 'FREE')
   .option('--json', 'print JSON')
-  .action((options) => admin.createAccount(config(), options));
+  .action(async (options) => (await admin()).createAccount(await config(), options));
 
 const key = program.command('key').description('manage API keys');
 key.command('create')
   .requiredOption('--account <id>', 'account id')
   .requiredOption('--env <env>', 'test or live')
   .option('--json', 'print JSON')
-  .action((options) => admin.createKey(config(), options));
+  .action(async (options) => (await admin()).createKey(await config(), options));
 key.command('revoke')
   .requiredOption('--key <key>', 'the API key to revoke')
   .option('--json', 'print JSON')
-  .action((options) => admin.revokeKey(config(), options));
+  .action(async (options) => (await admin()).revokeKey(await config(), options));
 
 const points = program.command('points').description('manage point balances');
 points.command('grant')
@@ -58,12 +71,12 @@ points.command('grant')
   .requiredOption('--env <env>', 'test or live')
   .requiredOption('--amount <n>', 'points to add')
   .option('--json', 'print JSON')
-  .action((options) => admin.grantPoints(config(), options));
+  .action(async (options) => (await admin()).grantPoints(await config(), options));
 points.command('show')
   .requiredOption('--account <id>', 'account id')
   .requiredOption('--env <env>', 'test or live')
   .option('--json', 'print JSON')
-  .action((options) => admin.showPoints(config(), options));
+  .action(async (options) => (await admin()).showPoints(await config(), options));
 
 program.command('mail')
   .description('read the mail outbox')
@@ -72,7 +85,10 @@ program.command('mail')
   .option('--limit <n>', 'most mails to print, newest first (at most 1000)', '20')
   .option('--status <status>', 'only mails in this status: PENDING, SENT, KEPT or FAILED')
   .option('--json', 'print JSON')
-  .action((options) => printOutbox(config(), options));
+  .action(async (options) => {
+    const { printOutbox } = await import('./cli/mail.ts');
+    await printOutbox(await config(), options);
+  });
 
 program.command('import')
   .description('load data from a file')
@@ -81,7 +97,8 @@ program.command('import')
   .option('--format <format>', 'csv or jsonl (default: from the file extension)')
   .option('--rejects <file>', 'write every rejected row as JSON Lines to this file')
   .option('--json', 'print the summary as JSON')
-  .action((file: string, options) => profiles.importProfiles(config(), file, options));
+  .action(async (file: string, options) =>
+    (await profiles()).importProfiles(await config(), file, options));
 
 program.command('generate')
   .description('write synthetic data')
@@ -91,11 +108,13 @@ program.command('generate')
   .requiredOption('--seed <seed>', 'any text; the same seed gives the same output')
   .option('--format <format>', 'csv or jsonl (default: from --out, else csv)')
   .option('--out <file>', 'write to this file instead of stdout')
-  .action((options) => profiles.generate(options));
+  .action(async (options) => (await profiles()).generate(options));
 
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
+  // A configuration error comes from config.ts, which is loaded by then.
+  const { ConfigError } = await import('./config.ts');
   if (error instanceof CliError || error instanceof ConfigError) {
     process.stderr.write(`etax: ${error.message}\n`);
     process.exit(2);

@@ -1,6 +1,10 @@
 import { createApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import type { Platform } from '../platform/platform.ts';
+import { markPhase, takeStartupPhases } from './startup-phases.ts';
+
+// Everything serve needs is loaded once this module runs.
+markPhase('imports');
 
 // Seconds a shutdown may take before the process exits anyway; in-flight requests are allowed
 // this long to finish.
@@ -8,10 +12,13 @@ const SHUTDOWN_TIMEOUT_MS = 25_000;
 
 export async function serve(config: Config): Promise<void> {
   const app = await createApp(config);
+  markPhase('wired');
   const { platform, server } = app;
   await app.start();
   const firstStart = platform.database.created && !(await platform.accounts.hasAnyAccount());
   await server.listen({ port: config.PORT, host: config.HOST });
+  markPhase('listening');
+  platform.log.info(takeStartupPhases(), 'started');
   if (firstStart) await announceSandboxAccount(platform, config);
 
   let closing = false;

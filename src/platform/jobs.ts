@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
@@ -140,6 +141,33 @@ function createJobsStager(boss: PgBoss, queueExists: QueueCheck): StageJobs {
   };
 }
 
+// A row of pgboss.schedule; pg-boss's Schedule type leaves out the time zone.
+type StoredSchedule = PgBoss.Schedule & { timezone?: string };
+
+// A stored schedule is the one schedule() would write for the definition: same cron, time zone
+// (pg-boss's default, UTC), data and options.
+function scheduleCurrent(stored: StoredSchedule | undefined, definition: JobDefinition<never>) {
+  return stored !== undefined && stored.cron === definition.cron && stored.timezone === 'UTC' &&
+    isDeepStrictEqual(stored.data, {}) && isDeepStrictEqual(stored.options, definition.options);
+}
+
+// True when every queue exists and, in worker processes, every schedule is current: what all
+// but the first start of a database find, in two queries, without the lock and its connection.
+async function queuesCurrent(
+  boss: PgBoss,
+  options: JobsOptions,
+  definitions: JobDefinition<never>[],
+): Promise<boolean> {
+  const queues = new Set((await boss.getQueues()).map((queue) => queue.name));
+  if (!definitions.every((definition) => queues.has(definition.queue))) return false;
+  const scheduled = definitions.filter((definition) => definition.cron !== undefined);
+  if (!options.workersEnabled || scheduled.length === 0) return true;
+  const stored: StoredSchedule[] = await boss.getSchedules();
+  const schedules = new Map(stored.map((schedule) => [schedule.name, schedule]));
+  return scheduled.every((definition) =>
+    scheduleCurrent(schedules.get(definition.queue), definition));
+}
+
 // Creates the queues and schedules. Processes that start together take turns under an advisory
 // lock, and a queue that exists is left alone, since creating one is DDL. Another process's
 // pg-boss maintenance can still collide with that DDL on a brand-new database, so a deadlock is
@@ -149,6 +177,7 @@ async function setUpQueues(
   options: JobsOptions,
   definitions: JobDefinition<never>[],
 ) {
+  if (await queuesCurrent(boss, options, definitions)) return;
   const createAndSchedule = async () => {
     for (const definition of definitions) {
       if (!(await boss.getQueue(definition.queue))) {
@@ -206,9 +235,12 @@ export function createJobs(options: JobsOptions): Jobs {
     async start(definitions) {
       await boss.start();
       started = true;
+      performance.mark('etax:jobs-started', { detail: process.memoryUsage.rss() });
       await setUpQueues(boss, options, definitions);
+      performance.mark('etax:queues', { detail: process.memoryUsage.rss() });
       if (!workersEnabled) return;
       for (const definition of definitions) await startWorker(boss, definition);
+      performance.mark('etax:workers', { detail: process.memoryUsage.rss() });
     },
     async stop() {
       if (!started) return;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { copyTemplateDatabase } from './embedded-template.ts';
 import { keepQueriesTogether } from './pglite-queue.ts';
 
 // The embedded database is PGlite in DATA_DIR, served over a Unix socket in the same folder so
@@ -19,6 +20,11 @@ const SOCKET_CONNECTIONS_MAX = 100;
 // Linux limits a Unix socket path to 107 bytes.
 const SOCKET_PATH_BYTES_MAX = 107;
 const SOCKET_PROBE_TIMEOUT_MS = 1_000;
+// PostgreSQL's default of 128 MB of shared buffers is most of an embedded server's memory:
+// PGlite allocates and touches all of it at start (about 110 MB more resident than with 16 MB).
+// An embedded database serves one process on one machine, and a page missing from the buffers is
+// read from the operating system's file cache, not from disk.
+const SHARED_BUFFERS = '16MB';
 
 export type EmbeddedDatabase = {
   url: string;
@@ -51,7 +57,29 @@ function socketAnswers(socketFile: string): Promise<boolean> {
   });
 }
 
-export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
+// Opens started ahead of time (openEmbeddedDatabaseEarly), by data folder.
+const earlyOpens = new Map<string, Promise<EmbeddedDatabase>>();
+
+// Starts opening the database at once and returns before it is open: `etax serve` calls this
+// before it loads the rest of the server, so PGlite's start (compiling its WebAssembly, reading
+// the data folder, starting PostgreSQL) overlaps that loading. The next openEmbeddedDatabase of
+// the same folder takes the open over, with its result or its error.
+export function openEmbeddedDatabaseEarly(dataDir: string): void {
+  const opening = openNow(path.resolve(dataDir));
+  // The taker sees a failure; until then it must not count as an unhandled rejection.
+  opening.catch(() => {});
+  earlyOpens.set(path.resolve(dataDir), opening);
+}
+
+export function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
+  const key = path.resolve(dataDir);
+  const early = earlyOpens.get(key);
+  if (early === undefined) return openNow(key);
+  earlyOpens.delete(key);
+  return early;
+}
+
+async function openNow(dataDir: string): Promise<EmbeddedDatabase> {
   const socketFile = socketPath(dataDir);
   if (Buffer.byteLength(socketFile) > SOCKET_PATH_BYTES_MAX) {
     throw new Error(`DATA_DIR is too long for a Unix socket path (${socketFile})`);
@@ -65,8 +93,14 @@ export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDat
   }
   const pgdataDir = path.join(dataDir, 'pgdata');
   const created = !existsSync(path.join(pgdataDir, 'PG_VERSION'));
-  // pg_trgm backs profile search (migration 0002 creates the extension).
-  const db = await PGlite.create(pgdataDir, { extensions: { pg_trgm } });
+  if (created) await copyTemplateDatabase(pgdataDir);
+  const db = await PGlite.create(pgdataDir, {
+    // pg_trgm backs profile search (migration 0002 creates the extension).
+    extensions: { pg_trgm },
+    // PGlite's own start parameters, plus ours; command-line settings leave postgresql.conf
+    // in DATA_DIR as it is.
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
+  });
   const server = new PGLiteSocketServer({
     db,
     path: socketFile,
