@@ -3,7 +3,7 @@
 // same number; the two documented recipients (docs/sandbox.md) are rejected and unreachable.
 // Its simulated latency ends early, as `unavailable`, when the call's signal aborts. The latency
 // runs on fake timers, so the tests move time instead of measuring it.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TransmissionRequest } from '../../../src/upstream/tax-invoices/index.ts';
 import {
   createSandboxTransmitter,
@@ -110,6 +110,16 @@ describe('the sandbox tax authority', () => {
 });
 
 describe('the sandbox latency', () => {
+  // Test files share one module cache (vitest.config.ts, isolate: false), so another file may
+  // have loaded the sandbox with the real timers before this one's stand-in was registered. A
+  // copy loaded afresh here always waits with the stand-in.
+  let createSandboxTransmitter:
+    typeof import('../../../src/upstream/tax-invoices/sandbox.ts').createSandboxTransmitter;
+  beforeAll(async () => {
+    vi.resetModules();
+    ({ createSandboxTransmitter } =
+      await import('../../../src/upstream/tax-invoices/sandbox.ts'));
+  });
   beforeEach(() => {
     vi.useFakeTimers();
   });
