@@ -16,8 +16,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(ROOT, 'dist');
-// What a build is made from, besides every file under src/: this recipe and the TypeScript
-// settings esbuild reads.
+// What a build is made from, besides every file under src/: this recipe, the TypeScript
+// settings esbuild reads, and the lock file, which pins the versions of BUNDLED_PACKAGES.
 const RECIPE_FILES = ['bin/build.js', 'tsconfig.json', 'package-lock.json'];
 // Builds kept besides the newest: a server still running an older build may load one of its
 // lazily imported chunks later, so the folder it runs from is not removed at once.
@@ -31,7 +31,6 @@ const FINGERPRINT_LENGTH = 16;
 // would read, resolve and compile one by one: typebox alone is 683 modules and 0.25 s of every
 // start, drizzle-orm 108 modules and 0.1 s; bundled, both take 0.1 s together. Every package
 // that imports typebox at run time is bundled with it, so there is one copy of it.
-// package.json is in the fingerprint: a new version of one of these makes a new build.
 const BUNDLED_PACKAGES = ['typebox', '@fastify/type-provider-typebox', 'drizzle-orm'];
 
 function sourceFiles() {
@@ -42,8 +41,8 @@ function sourceFiles() {
   return [...files, ...RECIPE_FILES].sort();
 }
 
-// A hash of the path and content of every input. Content, not modification times: a checkout
-// that touches files without changing them keeps its build, and nothing else can fool it.
+// A hash of the path and content of every input. Content, not modification times: any edit
+// changes it, and a checkout that touches files without changing them keeps its build.
 export function sourceFingerprint() {
   const hash = createHash('sha256');
   for (const file of sourceFiles()) {
@@ -110,11 +109,16 @@ async function bundle(outdir) {
   });
 }
 
+// Another process may be cleaning up at the same moment: a folder that is gone is skipped.
 function removeOldBuilds(current) {
   const now = Date.now();
   const builds = readdirSync(DIST, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && entry.name !== current)
-    .map((entry) => ({ name: entry.name, mtimeMs: statSync(path.join(DIST, entry.name)).mtimeMs }))
+    .map((entry) => ({
+      name: entry.name,
+      mtimeMs: statSync(path.join(DIST, entry.name), { throwIfNoEntry: false })?.mtimeMs,
+    }))
+    .filter((build) => build.mtimeMs !== undefined)
     .sort((a, b) => b.mtimeMs - a.mtimeMs);
   let kept = 0;
   for (const build of builds) {

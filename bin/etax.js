@@ -26,6 +26,9 @@ async function builtEntry() {
 
 const entry = await builtEntry();
 if (entry !== null) {
+  // Stack traces name the TypeScript sources, through the build's source maps; measured at no
+  // cost to the start.
+  process.setSourceMapsEnabled(true);
   await import(pathToFileURL(entry).href);
 } else {
   const { register } = await import('tsx/esm/api');
