@@ -7,30 +7,44 @@
 // "existing" starts share one database that an untimed start created and migrated first. Each
 // case runs --runs times (default 5) and the median is reported, since other work on the
 // machine makes single starts noisy. When the server logs its start-up phases (the `started`
-// line, src/cli/serve.ts), their medians are reported as well.
+// line, src/cli/startup-phases.ts), their medians are reported as well.
+//
+// `-- --against <folder>` measures another checkout of etax (with its node_modules) too, such as
+// an older commit, start by start in turn with this one: both then see the same load.
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../test/helpers/database.ts';
 import {
   freePort,
   hasExited,
-  startServerProcess,
   stopServerProcess,
   type ServerProcess,
 } from '../test/helpers/server-process.ts';
 
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const HOST = '127.0.0.1';
 const POLL_INTERVAL_MS = 10;
 // A start slower than this is broken, not slow.
 const START_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 30_000;
 const RUNS_MAX = 50;
+// Enough of a server's output to find its `started` line and explain a failed start.
+const OUTPUT_CHARACTERS_MAX = 50_000;
 // "A few requests" after the start: enough to load what the first requests load (routing,
 // serialization, the docs page) without turning this into a load test.
 const REQUEST_ROUNDS = 10;
 const REQUEST_PATHS = ['/healthz', '/readyz', '/v1/points', '/openapi.json', '/docs'];
+// Clock ticks per second of /proc/<pid>/stat; 100 on Linux.
+const CLOCK_TICKS_PER_SECOND = 100;
+
+// A checkout whose `etax serve` is measured.
+type Target = { name: string; root: string };
 
 type Sample = {
   healthzMs: number;
@@ -53,15 +67,29 @@ function readStatusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   return Number(match[1]) / 1024;
 }
 
-// Clock ticks per second of /proc/<pid>/stat; 100 on Linux.
-const CLOCK_TICKS_PER_SECOND = 100;
-
 function readCpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // Fields after the command name, which is in parentheses and may hold spaces.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
   return (ticks * 1_000) / CLOCK_TICKS_PER_SECOND;
+}
+
+// `node bin/etax.js serve` of the target, as test/helpers/server-process.ts starts this
+// checkout's, with the output kept.
+function startServer(target: Target, port: number, env: NodeJS.ProcessEnv): ServerProcess {
+  const child = spawn(process.execPath, [path.join(target.root, 'bin/etax.js'), 'serve'], {
+    cwd: target.root,
+    env: { ...env, PORT: String(port), HOST, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    if (output.length < OUTPUT_CHARACTERS_MAX) output += chunk.toString('utf8');
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  return { child, baseUrl: `http://${HOST}:${port}`, output: () => output };
 }
 
 async function waitForHealthz(server: ServerProcess): Promise<void> {
@@ -112,10 +140,10 @@ async function measureRunning(server: ServerProcess, startedAt: number): Promise
   };
 }
 
-async function startOnce(env: NodeJS.ProcessEnv): Promise<Sample> {
+async function startOnce(target: Target, env: NodeJS.ProcessEnv): Promise<Sample> {
   const port = await freePort();
   const startedAt = performance.now();
-  const server = startServerProcess({ port, env: { ...env, LOG_LEVEL: 'info' } });
+  const server = startServer(target, port, env);
   const stop = () => stopServerProcess(server, { exitWaitMs: STOP_TIMEOUT_MS });
   const sample = await measureRunning(server, startedAt).catch(async (error: unknown) => {
     await stop(); // A failed run leaves no server behind.
@@ -144,22 +172,34 @@ async function withDatabase<T>(work: (database: TestDatabase) => Promise<T>): Pr
   }
 }
 
-async function measureNew(runs: number): Promise<Sample[]> {
-  const samples: Sample[] = [];
+// Samples by target, the targets started in turn, run after run.
+async function measureNew(targets: Target[], runs: number): Promise<Sample[][]> {
+  const samples: Sample[][] = targets.map(() => []);
   for (let run = 0; run < runs; run += 1) {
-    samples.push(await withDatabase((database) => startOnce({ ...baseEnv(), ...database.env })));
+    for (const [index, target] of targets.entries()) {
+      samples[index]!.push(await withDatabase((database) =>
+        startOnce(target, { ...baseEnv(), ...database.env })));
+    }
   }
   return samples;
 }
 
-async function measureExisting(runs: number): Promise<Sample[]> {
-  return withDatabase(async (database) => {
-    const env = { ...baseEnv(), ...database.env };
-    await startOnce(env); // Creates and migrates the database; not counted.
-    const samples: Sample[] = [];
-    for (let run = 0; run < runs; run += 1) samples.push(await startOnce(env));
+// Each target gets a database of its own, created and migrated by an untimed start.
+async function measureExisting(targets: Target[], runs: number): Promise<Sample[][]> {
+  const databases = await Promise.all(targets.map(() => createTestDatabase()));
+  try {
+    const envs = databases.map((database) => ({ ...baseEnv(), ...database.env }));
+    for (const [index, target] of targets.entries()) await startOnce(target, envs[index]!);
+    const samples: Sample[][] = targets.map(() => []);
+    for (let run = 0; run < runs; run += 1) {
+      for (const [index, target] of targets.entries()) {
+        samples[index]!.push(await startOnce(target, envs[index]!));
+      }
+    }
     return samples;
-  });
+  } finally {
+    await Promise.all(databases.map((database) => database.drop()));
+  }
 }
 
 function median(values: number[]): number {
@@ -188,24 +228,39 @@ function formatPhases(name: string, samples: Sample[]): string | null {
   return `- ${name}, phase ends since process start, and RSS then (medians): ${cells.join(', ')}`;
 }
 
-const { values } = parseArgs({ options: {
-  runs: { type: 'string', default: '5' },
-  // `new` or `existing` measures only that case.
-  only: { type: 'string' },
-} });
-const runs = Number(values.runs);
-if (!Number.isInteger(runs) || runs < 1 || runs > RUNS_MAX) {
-  throw new Error(`--runs must be an integer from 1 to ${RUNS_MAX}`);
+function readOptions(): { runs: number; only?: string; targets: Target[] } {
+  const { values } = parseArgs({ options: {
+    runs: { type: 'string', default: '5' },
+    // `new` or `existing` measures only that case.
+    only: { type: 'string' },
+    against: { type: 'string' },
+  } });
+  const runs = Number(values.runs);
+  if (!Number.isInteger(runs) || runs < 1 || runs > RUNS_MAX) {
+    throw new Error(`--runs must be an integer from 1 to ${RUNS_MAX}`);
+  }
+  const targets = [{ name: 'this checkout', root: ROOT }];
+  if (values.against !== undefined) {
+    const root = path.resolve(values.against);
+    targets.push({ name: root, root });
+  }
+  return { runs, only: values.only, targets };
 }
+
+const loadAverages = () => os.loadavg().map((average) => average.toFixed(2)).join(', ');
+const { runs, only, targets } = readOptions();
 const mode = usingPostgres ? 'PostgreSQL' : 'embedded';
-const load = os.loadavg().map((average) => average.toFixed(2)).join(', ');
+const loadBefore = loadAverages();
 const cases: Array<[string, Sample[]]> = [];
-if (values.only !== 'new') cases.push([`${mode}, existing database`, await measureExisting(runs)]);
-if (values.only !== 'existing') cases.push([`${mode}, new database`, await measureNew(runs)]);
-const loadAfter = os.loadavg().map((average) => average.toFixed(2)).join(', ');
+const addCase = (kind: string, samples: Sample[][]) => targets.forEach((target, index) => {
+  cases.push([`${mode}, ${kind} database, ${target.name}`, samples[index]!]);
+});
+if (only !== 'new') addCase('existing', await measureExisting(targets, runs));
+if (only !== 'existing') addCase('new', await measureNew(targets, runs));
 process.stdout.write([
   `${new Date().toISOString()}, Node.js ${process.version}, ${os.cpus().length} cores, ` +
-    `load average (1, 5, 15 min) ${load} before, ${loadAfter} after, ${runs} runs per case`,
+    `load average (1, 5, 15 min) ${loadBefore} before, ${loadAverages()} after, ` +
+    `${runs} runs per case`,
   '',
   '| case | start → /healthz 200, median ms | server CPU until then, ms | ' +
     'RSS after start, MB | RSS after requests, MB | peak RSS, MB | every run, ms |',
