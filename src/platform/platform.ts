@@ -6,7 +6,6 @@ import { runMigrations } from './db/migrate.ts';
 import { createJobs, type JobDefinition, type Jobs } from './jobs.ts';
 import { createMailQueuer, type QueueMail } from './mail/outbox.ts';
 import { mailJobDefinition } from './mail/send-job.ts';
-import { createSmtpTransport } from './mail/transport.ts';
 import { systemOutside, type Outside } from './outside.ts';
 import { createCharger, type Charger } from './points/charge.ts';
 import { expireReservationsJobDefinition } from './points/expire-job.ts';
@@ -78,9 +77,11 @@ export async function openPlatform(
   });
   const jobs = createJobs({ databaseUrl: database.url, pool: database.pool,
     workersEnabled: config.WORKERS_ENABLED, log });
-  // loadConfig refuses SMTP_URL without MAIL_FROM.
+  // loadConfig refuses SMTP_URL without MAIL_FROM. nodemailer loads only where SMTP_URL is set
+  // (docs/operations.md § Start-up).
   const transport = config.SMTP_URL === undefined ? null
-    : createSmtpTransport({ url: config.SMTP_URL, from: config.MAIL_FROM! });
+    : (await import('./mail/transport.ts'))
+      .createSmtpTransport({ url: config.SMTP_URL, from: config.MAIL_FROM! });
   return {
     config,
     log,

@@ -5,7 +5,6 @@ import { ApiError } from '../../../platform/errors.ts';
 import type { Caller, Scope } from '../../../platform/scope.ts';
 import { endWithoutIssuance, type LifecycleDeps } from '../lifecycle.ts';
 import type { PdfInput } from '../pdf/input.ts';
-import { renderTaxInvoicePdf } from '../pdf/render.ts';
 import {
   amendmentReasonOfCode,
   type AmendmentReason,
@@ -168,6 +167,9 @@ export function createIssuanceService(deps: IssuanceDeps) {
 
   async function pdf(input: { scope: Scope; issuanceKey: string }) {
     const row = await requireInvoice(input.scope, input.issuanceKey);
+    // pdfkit and the fonts load with the first PDF, not at every start (docs/operations.md
+    // § Start-up): a server that never renders one never pays for them.
+    const { renderTaxInvoicePdf } = await import('../pdf/render.ts');
     return renderTaxInvoicePdf(pdfInput(row));
   }
 
