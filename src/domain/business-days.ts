@@ -197,8 +197,13 @@ export function nextBusinessDayOnOrAfter(date: string): string {
   assert.fail(`no business day within ${NON_BUSINESS_RUN_DAYS_MAX} days of ${date}`);
 }
 
+// The latest write date whose deadline (in the next month) is still a date of the year 9999:
+// dates are written with four-digit years.
+export const DEADLINE_WRITE_DATE_MAX = '9999-11-30';
+
 // The last day a tax invoice with this write date may be issued (domain facts §4.5).
 export function issueDeadline(writeDate: string): string {
+  assert(writeDate <= DEADLINE_WRITE_DATE_MAX, `no four-digit deadline for ${writeDate}`);
   const { year, month } = parseOrFail(writeDate);
   const tenth = format(utcDate({ year, month: month + 1, day: ISSUE_DEADLINE_DAY_OF_MONTH }));
   const deadline = nextBusinessDayOnOrAfter(tenth);

@@ -157,6 +157,23 @@ describe('GET /v1/taxInvoiceIssueDueDates', () => {
     expect(response.json()).toEqual({ issueDueDate });
   });
 
+  it.each(['0001-01-01', '9999-11-30'])('gives a deadline for %s, an edge of the range',
+    async (date) => {
+      const response = await app.server.inject(request(key, 'GET',
+        `/v1/taxInvoiceIssueDueDates?date=${date}`));
+      expect(response.statusCode).toBe(200);
+      expect(response.json().issueDueDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    });
+
+  it.each(['9999-12-01', '9999-12-31'])(
+    'answers 400 INVALID_REQUEST naming the range for %s, whose deadline is past 9999',
+    async (date) => {
+      const response = await app.server.inject(request(key, 'GET',
+        `/v1/taxInvoiceIssueDueDates?date=${date}`));
+      expectError(response, 400, 'INVALID_REQUEST');
+      expect(response.json().message).toContain('9999-11-30');
+    });
+
   it('answers 400 INVALID_REQUEST for a date that is not one', async () => {
     expectError(await app.server.inject(request(key, 'GET',
       '/v1/taxInvoiceIssueDueDates?date=2026-02-30')), 400, 'INVALID_REQUEST');

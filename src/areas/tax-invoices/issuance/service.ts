@@ -1,4 +1,8 @@
-import { issueDeadline, seoulDate } from '../../../domain/business-days.ts';
+import {
+  DEADLINE_WRITE_DATE_MAX,
+  issueDeadline,
+  seoulDate,
+} from '../../../domain/business-days.ts';
 import type { Db } from '../../../platform/db/connect.ts';
 import { decodeCursorTuple, encodeCursor, invalidCursor } from '../../../platform/cursor.ts';
 import { ApiError } from '../../../platform/errors.ts';
@@ -190,6 +194,10 @@ export function createIssuanceService(deps: IssuanceDeps) {
   }
 
   function issueDueDate(date: string) {
+    if (date > DEADLINE_WRITE_DATE_MAX) {
+      throw new ApiError('INVALID_REQUEST', `date: the issue deadline of a write date after ` +
+        `${DEADLINE_WRITE_DATE_MAX} falls past the year 9999.`);
+    }
     return { issueDueDate: issueDeadline(date) };
   }
 
