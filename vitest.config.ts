@@ -29,6 +29,7 @@ const UNIT = [
   'test/platform/embedded-queries.test.ts',
   'test/platform/error-table.test.ts',
   'test/platform/points/balance-reader.test.ts',
+  'test/platform/accounts/keys.test.ts',
   'test/platform/points/prices.test.ts',
   'test/platform/points/settle.test.ts',
   'test/platform/route-contract.test.ts',
