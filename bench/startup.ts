@@ -7,7 +7,7 @@
 // "existing" starts share one database that an untimed start created and migrated first. Each
 // case runs --runs times (default 5) and the median is reported, since other work on the
 // machine makes single starts noisy. When the server logs its start-up phases (the `started`
-// line, src/cli/startup-phases.ts), their medians are reported as well.
+// line, src/platform/startup-phases.ts), their medians are reported as well.
 //
 // `-- --against <folder>` measures another checkout of etax (with its node_modules) too, such as
 // an older commit, start by start in turn with this one: both then see the same load.
@@ -106,7 +106,7 @@ async function waitForHealthz(server: ServerProcess): Promise<void> {
 
 type StartedLine = { startupMs?: Record<string, number>; rssMb?: Record<string, number> };
 
-// The phases of the `started` log line (src/cli/startup-phases.ts), when the server logs one.
+// The phases of the `started` log line (src/platform/startup-phases.ts), when the server logs one.
 function startedPhases(output: string): Pick<Sample, 'phases' | 'phaseRssMb'> {
   for (const line of output.split('\n')) {
     if (!line.includes('"msg":"started"')) continue;

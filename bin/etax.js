@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { build, buildEntry, sourceFingerprint } from './build.js';
 
-// Node itself has started (src/cli/startup-phases.ts).
+// Node itself has started (src/platform/startup-phases.ts).
 performance.mark('etax:node', { detail: process.memoryUsage.rss() });
 
 async function builtEntry() {

@@ -1,7 +1,7 @@
 import { createApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import type { Platform } from '../platform/platform.ts';
-import { markPhase, takeStartupPhases } from './startup-phases.ts';
+import { markPhase, takeStartupPhases } from '../platform/startup-phases.ts';
 
 // Everything serve needs is loaded once this module runs.
 markPhase('imports');

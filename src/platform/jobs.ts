@@ -6,6 +6,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { ADVISORY_LOCKS, withAdvisoryLock } from './db/advisory-lock.ts';
 import { retryingDeadlocks } from './db/deadlock.ts';
 import type { Executor } from './db/connect.ts';
+import { markPhase } from './startup-phases.ts';
 
 // pg-boss on the application database runs every background job (DESIGN.md § Async work).
 // API-only processes (WORKERS_ENABLED=false) start it without workers, cron or maintenance, so
@@ -235,12 +236,12 @@ export function createJobs(options: JobsOptions): Jobs {
     async start(definitions) {
       await boss.start();
       started = true;
-      performance.mark('etax:jobs-started', { detail: process.memoryUsage.rss() });
+      markPhase('jobs-started');
       await setUpQueues(boss, options, definitions);
-      performance.mark('etax:queues', { detail: process.memoryUsage.rss() });
+      markPhase('queues');
       if (!workersEnabled) return;
       for (const definition of definitions) await startWorker(boss, definition);
-      performance.mark('etax:workers', { detail: process.memoryUsage.rss() });
+      markPhase('workers');
     },
     async stop() {
       if (!started) return;

@@ -3,6 +3,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './tables.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
+import { markPhase } from '../startup-phases.ts';
 
 export type Db = NodePgDatabase<typeof schema> & { $client: pg.Pool };
 // A transaction handle; store functions take it (or the Db itself) as their first argument.
@@ -51,8 +52,8 @@ async function openEmbedded(dataDir: string): Promise<EmbeddedDatabase> {
 
 export async function connectDatabase(options: ConnectOptions): Promise<Database> {
   const embedded = options.databaseUrl ? null : await openEmbedded(options.dataDir);
-  // A start-up phase (src/cli/startup-phases.ts); a mark costs microseconds.
-  performance.mark('etax:database', { detail: process.memoryUsage.rss() });
+  // A mark costs microseconds.
+  markPhase('database');
   const url = options.databaseUrl ?? embedded!.url;
   const pool = new pg.Pool({
     connectionString: url,

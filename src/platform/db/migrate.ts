@@ -5,6 +5,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import type pg from 'pg';
 import { ADVISORY_LOCKS, withAdvisoryLock } from './advisory-lock.ts';
+import { markPhase } from '../startup-phases.ts';
 
 const MIGRATIONS_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -48,8 +49,7 @@ export async function runMigrations(pool: pg.Pool): Promise<void> {
       await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_DIR });
     });
   }
-  // A start-up phase (src/cli/startup-phases.ts); a mark costs microseconds.
-  performance.mark('etax:migrations', { detail: process.memoryUsage.rss() });
+  markPhase('migrations');
 }
 
 // True when every committed migration has been applied (used by /readyz).
