@@ -1,6 +1,7 @@
-import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, UNAUTHENTICATED } from '../../platform/errors.ts';
-import { type BankService } from './service.ts';
+import { requestScope } from '../../platform/scope.ts';
+import type { BankService } from './service.ts';
 import {
   AccountRef,
   BULK_DESCRIPTION,
@@ -9,7 +10,6 @@ import {
   HolderLookupResults,
   SINGLE_DESCRIPTION,
 } from './schemas.ts';
-import { requestScope } from '../../platform/scope.ts';
 
 type Options = { bank: BankService };
 

@@ -1,10 +1,10 @@
-import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, UNAUTHENTICATED } from '../../platform/errors.ts';
 import type { PointsService } from '../../platform/points/service.ts';
+import { requestScope } from '../../platform/scope.ts';
 import {
   PointBalance,
 } from './schemas.ts';
-import { requestScope } from '../../platform/scope.ts';
 
 type Options = { points: PointsService };
 

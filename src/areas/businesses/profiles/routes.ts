@@ -1,5 +1,6 @@
-import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, UNAUTHENTICATED } from '../../../platform/errors.ts';
+import { requestScope } from '../../../platform/scope.ts';
 import type { BusinessesService } from './service.ts';
 import {
   BusinessProfile,
@@ -9,7 +10,6 @@ import {
   SearchPage,
   SearchQuery,
 } from './schemas.ts';
-import { requestScope } from '../../../platform/scope.ts';
 
 type Options = { businesses: BusinessesService };
 

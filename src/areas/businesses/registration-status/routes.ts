@@ -1,4 +1,5 @@
-import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { requestScope } from '../../../platform/scope.ts';
 import type { RegistrationStatusService } from './service.ts';
 import {
   BULK_DESCRIPTION,
@@ -9,7 +10,6 @@ import {
   RegistrationStatusResult,
   SINGLE_DESCRIPTION,
 } from './schemas.ts';
-import { requestScope } from '../../../platform/scope.ts';
 
 type Options = { registrationStatuses: RegistrationStatusService };
 
