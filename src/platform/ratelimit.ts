@@ -22,14 +22,11 @@ import {
 // in Redis when REDIS_URL is set, so limits hold across server processes, and in memory
 // otherwise. A window is fixed: `limit` calls per `windowSeconds`, counted from the first call.
 
-export type { RateLimitPolicy };
-
 // The operation table's own policies; every other operation has the default policy.
 const DEFAULT_RATE_LIMITS: Record<string, RateLimitPolicy> = Object.fromEntries(
   Object.entries(OPERATIONS as Record<Operation, { rateLimit?: RateLimitPolicy }>)
     .flatMap(([name, row]) => (row.rateLimit ? [[name, row.rateLimit]] : [])),
 );
-export const DEFAULT_POLICY: RateLimitPolicy = DEFAULT_RATE_LIMIT;
 const POLICY_LIMIT_MAX = 1_000_000;
 const POLICY_WINDOW_SECONDS_MAX = 86_400;
 
@@ -54,7 +51,7 @@ export function buildRateLimitPolicies(overridesJson: string): Record<string, Ra
       throw new ConfigError(`RATE_LIMIT_OVERRIDES: unknown operation "${name}"`);
     }
   }
-  return { default: DEFAULT_POLICY, ...DEFAULT_RATE_LIMITS, ...overrides };
+  return { default: DEFAULT_RATE_LIMIT, ...DEFAULT_RATE_LIMITS, ...overrides };
 }
 
 export type RateLimiter = {
@@ -82,7 +79,7 @@ export function createRateLimiter({ redisUrl, policies }: RateLimiterOptions): R
   const limiters = new Map<string, RateLimiterAbstract>();
 
   function policyFor(operation: string): RateLimitPolicy {
-    return policies[operation] ?? policies.default ?? DEFAULT_POLICY;
+    return policies[operation] ?? policies.default ?? DEFAULT_RATE_LIMIT;
   }
 
   function limiterFor(operation: string): RateLimiterAbstract {

@@ -12,9 +12,9 @@ import { errorResponses, UNAUTHENTICATED } from '../../src/platform/errors.ts';
 import {
   buildRateLimitPolicies,
   createRateLimiter,
-  DEFAULT_POLICY,
   type RateLimiter,
 } from '../../src/platform/ratelimit.ts';
+import { DEFAULT_RATE_LIMIT } from '../../src/platform/operations.ts';
 import { basicAuth, createTestApp, type TestApp } from '../helpers/app.ts';
 
 const POINTS_LIMIT = 300;
@@ -101,7 +101,7 @@ describe('GET /v1/points rate limit', () => {
         headers: { authorization: basicAuth(account.keys.test) },
       });
       expect(response.statusCode).toBe(204);
-      const { limit, windowSeconds } = DEFAULT_POLICY;
+      const { limit, windowSeconds } = DEFAULT_RATE_LIMIT;
       expect(response.headers['ratelimit-policy'])
         .toBe(`"${PROBE_OPERATION}";q=${limit};w=${windowSeconds}`);
       expect(remainingOf(response.headers.ratelimit)).toBe(limit - 1);
@@ -164,7 +164,7 @@ describe('rate-limit policies', () => {
   it('limits business profile retrieval to 300 calls per 60 seconds by default (spec §8)', () => {
     const policies = buildRateLimitPolicies('{}');
     expect(policies['businesses.profiles.retrieve']).toEqual({ limit: 300, windowSeconds: 60 });
-    expect(policies.default).toEqual(DEFAULT_POLICY);
+    expect(policies.default).toEqual(DEFAULT_RATE_LIMIT);
   });
 
   it('applies an override to its operation only', () => {
