@@ -136,7 +136,7 @@ export async function insertDeliveryRow(
   tx: Executor,
   row: { id: string; endpointId: string; eventId: string },
 ) {
-  const [inserted] = await tx.insert(webhookDeliveries).values(row).returning();
+  const [inserted] = await insertDeliveries(tx, [row]);
   return inserted!;
 }
 
@@ -187,9 +187,9 @@ export async function findSubscribedEndpoints(
 export async function insertDeliveries(
   tx: Executor,
   rows: Array<{ id: string; endpointId: string; eventId: string }>,
-): Promise<void> {
-  if (rows.length === 0) return;
-  await tx.insert(webhookDeliveries).values(rows);
+): Promise<DeliveryRow[]> {
+  if (rows.length === 0) return [];
+  return tx.insert(webhookDeliveries).values(rows).returning();
 }
 
 // Everything one attempt needs: the delivery, its endpoint and its event.
