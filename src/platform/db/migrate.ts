@@ -17,9 +17,13 @@ const MISSING_RELATION_CODES = new Set(['42P01', '3F000']);
 
 type Journal = { entries: Array<{ when: number }> };
 
-async function readJournal(): Promise<Journal> {
+// Read once per process: the migrations and the readiness check both need it at start.
+let journal: Promise<Journal> | undefined;
+
+function readJournal(): Promise<Journal> {
   const journalFile = path.join(MIGRATIONS_DIR, 'meta/_journal.json');
-  return JSON.parse(await readFile(journalFile, 'utf8')) as Journal;
+  journal ??= readFile(journalFile, 'utf8').then((text) => JSON.parse(text) as Journal);
+  return journal;
 }
 
 // Drizzle's migrator applies every committed migration whose journal time (`when`) is later
