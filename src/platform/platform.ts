@@ -36,9 +36,14 @@ export type Platform = {
 };
 
 // Secrets a request body may carry (certificate passwords and key files, docs/issuers.md) are
-// censored wherever a logged object holds them.
+// censored wherever a logged object holds them, and so are the credentials of request headers:
+// no log line of etax holds headers, but a library logging at trace may (the multipart parser
+// logs its options, request headers included).
+const CREDENTIAL_HEADERS = ['.authorization', '.cookie', '["proxy-authorization"]'];
 const LOG_REDACT_PATHS = [
   'password', '*.password', '*.*.password', 'signPri', '*.signPri', '*.*.signPri',
+  ...CREDENTIAL_HEADERS.flatMap((header) => [`headers${header}`, `*.headers${header}`,
+    `*.*.headers${header}`]),
 ];
 
 function createLogger(config: Config, outside: Pick<Outside, 'logDestination'>): Logger {

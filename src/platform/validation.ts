@@ -1,5 +1,6 @@
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { FastifySchemaCompiler } from 'fastify';
 
 // Request validation. JSON bodies are validated strictly: a number where a string belongs is a
@@ -12,9 +13,21 @@ const COMMON_OPTIONS: Options = {
   strict: false,
 };
 
+// A date is a real calendar day of the years 0001 to 9999 (YYYY-MM-DD). RFC 3339 also allows
+// the year 0000, which no database date column holds: a filter on it would fail in the store
+// instead of being refused as a bad request.
+const fullDate = fullFormats.date as {
+  validate: (value: string) => boolean; compare: (a: string, b: string) => number | undefined };
+const dateFormat = {
+  ...fullDate,
+  type: 'string' as const,
+  validate: (value: string) => !value.startsWith('0000') && fullDate.validate(value),
+};
+
 function createAjv(coerceTypes: Options['coerceTypes']) {
   const ajv = new Ajv({ ...COMMON_OPTIONS, coerceTypes });
   addFormats.default(ajv);
+  ajv.addFormat('date', dateFormat);
   return ajv;
 }
 

@@ -11,8 +11,11 @@
 // - every answered request carries RateLimit and RateLimit-Policy naming its operation, and the
 //   call after the key's limit is 429 RATE_LIMITED with Retry-After (every operation is limited
 //   to RATE_LIMIT calls here).
+// - nothing secret reaches the log, which is kept at trace level, the most detailed: no API key
+//   or Authorization value, certificate password or key file, or webhook signing secret.
 // The example request of each operation is built from the document and test/api/
 // operation-examples.ts, which must have an entry for every operation.
+import { Writable } from 'node:stream';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Environment } from '../../src/platform/accounts/keys.ts';
@@ -26,6 +29,7 @@ import {
   type Parameter,
 } from '../helpers/openapi-operations.ts';
 import { TRACE_ID_PATTERN } from '../helpers/http.ts';
+import { findSecrets, type Secret } from '../helpers/secrets.ts';
 import {
   EXAMPLES,
   LIVE_GRANT_POINTS,
@@ -59,11 +63,18 @@ const OPERATIONS_OF_DOCUMENT = readOperations()
   .filter((operation) => operation.path.startsWith('/v1/'));
 
 let app: TestApp;
+const log: string[] = [];
+const secrets = new Map<string, Secret>();
 
 beforeAll(async () => {
   app = await createTestApp({
     jobs: true,
+    logDestination: new Writable({ write(chunk, _encoding, done) {
+      log.push(String(chunk));
+      done();
+    } }),
     env: {
+      LOG_LEVEL: 'trace',
       RATE_LIMIT_OVERRIDES,
       // Jobs are staged but never run: invoices stay PENDING, nothing is sent anywhere.
       WORKERS_ENABLED: 'false',
@@ -78,9 +89,39 @@ afterAll(async () => {
   await app?.close();
 });
 
+// The secrets a request sends or its answer shows: credentials, certificate passwords and key
+// files, signing secrets. Fields shorter than a secret can be (a malformed example's "x") are
+// not secrets.
+const SECRET_FIELDS = new Set(['password', 'signPri', 'secret']);
+
+function rememberSecrets(where: string, value: unknown) {
+  if (typeof value !== 'object' || value === null) return;
+  for (const [field, inner] of Object.entries(value)) {
+    if (SECRET_FIELDS.has(field) && typeof inner === 'string' && inner.length >= 8) {
+      secrets.set(inner, { label: `${where} ${field}`, value: inner });
+    } else {
+      rememberSecrets(where, inner);
+    }
+  }
+}
+
+function parsedJson(text: unknown): unknown {
+  try {
+    return typeof text === 'string' ? JSON.parse(text) : text;
+  } catch {
+    return null;
+  }
+}
+
 // Every response carries a Trace-Id; an error body repeats it.
 async function send(request: InjectOptions): Promise<LightMyRequestResponse> {
+  const authorization = request.headers?.authorization;
+  if (typeof authorization === 'string' && authorization.length >= 8) {
+    secrets.set(authorization, { label: 'Authorization', value: authorization });
+  }
+  rememberSecrets(`${request.method} ${request.url}`, parsedJson(request.payload));
   const response = await app.server.inject(request);
+  rememberSecrets(`the answer to ${request.method} ${request.url}`, parsedJson(response.body));
   const what = `${request.method} ${request.url} → ${response.statusCode}`;
   expect(response.headers['trace-id'], what).toMatch(TRACE_ID_PATTERN);
   if (response.statusCode >= 400 && response.statusCode !== 401) {
@@ -368,3 +409,17 @@ for (const operation of OPERATIONS_OF_DOCUMENT) {
     });
   });
 }
+
+// Runs after every operation's tests: the file's describes run in order.
+describe('the log of every operation at trace level', () => {
+  it('holds no API key, Authorization value, password, key file or signing secret', () => {
+    expect(secrets.size).toBeGreaterThan(OPERATIONS_OF_DOCUMENT.length);
+    expect([...secrets.values()].some((secret) => secret.label.endsWith('secret'))).toBe(true);
+    expect([...secrets.values()].some((secret) => secret.label.endsWith('password'))).toBe(true);
+    expect(app.platform.log.level).toBe('trace');
+    const text = log.join('');
+    // The log was written: failing upstreams are logged as errors.
+    expect(text).toContain('"level":50');
+    expect(findSecrets(text, [...secrets.values()])).toEqual([]);
+  });
+});

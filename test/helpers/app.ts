@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
 import { createApp, type App } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -29,6 +30,8 @@ type TestAppOptions = {
   jobs?: boolean;
   extraRoutes?: FastifyPluginAsync;
   liveTaxAuthority?: TaxAuthority;
+  // Where the log goes; with LOG_LEVEL in env, a test reads what the server logged.
+  logDestination?: Writable;
 };
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -41,7 +44,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   });
   const { extraRoutes } = options;
   const app = await createApp(config, {
-    outside: { upstreams: { taxAuthority: options.liveTaxAuthority } },
+    outside: { upstreams: { taxAuthority: options.liveTaxAuthority },
+      logDestination: options.logDestination },
     extraModules: () => (extraRoutes ? [{ name: 'test', routes: extraRoutes }] : []),
   });
   // Without jobs the app stages jobs into queues that are never created or worked.

@@ -36,6 +36,15 @@ export const HOSTILE_SEGMENTS = [
   '__proto__', 'constructor',
 ];
 
+// Dates at and past the edges of the calendar and of what a date field can hold: the first and
+// last days there are, days that do not exist, and forms that only look like a date.
+export const DATE_EDGES = [
+  '0000-01-01', '0001-01-01', '1899-12-31', '1970-01-01', '9999-11-30', '9999-12-31',
+  '2023-02-29', '2024-02-29', '2100-02-29', '2024-04-31', '2024-13-01', '2024-00-10',
+  '2024-01-00', '2024-01-32', '+275760-09-13', '-000001-01-01', '2024-1-1', '20240101',
+  '2024-01-01T00:00:00Z', '2024-01-01 ', '２０２４-01-01',
+];
+
 const WRONG_TYPES: unknown[] = [null, 0, -1, 1.5, 'text', true, [], {}, [null], { a: 1 }];
 
 const JSON_TYPE = 'application/json';
@@ -61,6 +70,7 @@ function boundaryValues(schema: JsonSchema, value: unknown): unknown[] {
     if (schema.maxLength !== undefined) {
       values.push('9'.repeat(schema.maxLength), '9'.repeat(schema.maxLength + 1));
     }
+    if (schema.format === 'date') values.push(...DATE_EDGES);
   }
   if (type === 'integer' || type === 'number') {
     values.push(-1, 0, 1.5, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, '1');
@@ -185,7 +195,8 @@ function queryCases(operation: Operation, valid: Valid, base: Omit<HostileReques
     "'%20OR%201%3D1--", encodeURIComponent(HUGE_STRING.slice(0, 3_000)), 'a%2Fb', '..',
   ];
   for (const parameter of operation.parameters.filter((p) => p.in === 'query')) {
-    for (const value of queryValues) {
+    const edges = parameter.schema.format === 'date' ? DATE_EDGES.map(encodeURIComponent) : [];
+    for (const value of [...queryValues, ...edges]) {
       const query = queryString({ ...valid.query, [parameter.name]: value });
       cases.push({ ...base, label: `query ${parameter.name} = ${value.slice(0, 40)}`,
         url: path + query });

@@ -22,6 +22,7 @@ export type JsonSchema = {
   minItems?: number;
   maxItems?: number;
   pattern?: string;
+  format?: string;
   default?: unknown;
   examples?: unknown[];
   const?: unknown;

@@ -1,5 +1,5 @@
-// A server's log never contains a secret, even at LOG_LEVEL=debug and even when a client puts
-// one where it does not belong. Method: a real `etax serve` with debug logging receives
+// A server's log never contains a secret, even at LOG_LEVEL=trace and even when a client puts
+// one where it does not belong. Method: a real `etax serve` with trace logging receives
 // successful and failing requests: good keys, unknown keys, keys with a password or another
 // scheme, malformed credentials, keys pasted into bodies, paths and queries, bodies that are
 // too large or of the wrong type, a failing upstream (logged as an error), and webhook
@@ -46,7 +46,7 @@ const secrets: Secret[] = [];
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  env = { ...process.env, ...database.env, LOG_LEVEL: 'debug' };
+  env = { ...process.env, ...database.env, LOG_LEVEL: 'trace' };
   // The database is a copy of the run's migrated template (test/helpers/database.ts), not a
   // new one, so the server never prints a first-start sandbox key.
   server = startServerProcess({ port: await freePort(), env });
@@ -66,7 +66,7 @@ afterAll(async () => {
 });
 
 async function send(path: string, init: { authorization?: string; method?: string;
-  type?: string; body?: string } = {}) {
+  type?: string; body?: string | FormData } = {}) {
   const headers: Record<string, string> = {};
   if (init.authorization !== undefined) {
     headers.authorization = init.authorization;
@@ -176,6 +176,48 @@ async function registerCertificates() {
   });
 }
 
+// The pages outside /v1 need no key; a client that sends one anyway (a proxy adding it to
+// every request, say) must not find it in the log, nor the password and key file posted to the
+// hosted registration page, nor what a malformed form carried.
+async function useHostedPages() {
+  const authorization = basicAuth(account.keys.live);
+  const json = 'application/json';
+  const created = await send('/v1/issuers', { authorization, method: 'POST', type: json,
+    body: JSON.stringify({ identificationNumber: '1234567800', organizationName: '주식회사 페이지',
+      representativeName: '홍길동' }) });
+  expect(created.status).toBe(201);
+  const { issuerId } = JSON.parse(created.text) as { issuerId: string };
+  const link = await send(`/v1/issuers/${issuerId}/certificates/url`, { authorization });
+  expect(link.status).toBe(200);
+  const pagePath = new URL((JSON.parse(link.text) as { url: string }).url).pathname;
+  expect((await send(pagePath, { authorization })).status).toBe(200);
+
+  const ca = await createTestCa();
+  const certificate = await issueCertificate(ca, {
+    subject: corporateSubject('페이지', '1234567800'),
+  });
+  const password = 'Page-Secret-Password-5512';
+  const signPri = signPriKey(certificate.pkcs8, password, 'pbes2');
+  secrets.push({ label: 'hosted page password', value: password },
+    { label: 'hosted page signPri.key', value: signPri.toString('base64') },
+    { label: 'hosted page private key', value: certificate.pkcs8.toString('base64') });
+  const form = new FormData();
+  form.set('password', password);
+  form.set('signCert', new Blob([new Uint8Array(certificate.certificateDer)]), 'signCert.der');
+  form.set('signPri', new Blob([new Uint8Array(signPri)]), 'signPri.key');
+  expect((await send(pagePath, { authorization, method: 'POST', body: form })).status)
+    .toBeLessThan(400);
+  // A form cut off in the middle of its password field.
+  const boundary = 'etaxboundary';
+  const truncated = `--${boundary}\r\nContent-Disposition: form-data; name="password"\r\n\r\n` +
+    password;
+  expect((await send(pagePath, { authorization, method: 'POST',
+    type: `multipart/form-data; boundary=${boundary}`, body: truncated })).status).toBe(400);
+  for (const path of ['/healthz', '/readyz', '/docs/', '/docs/json', '/openapi.json']) {
+    expect((await send(path, { authorization })).status).toBeLessThan(500);
+  }
+}
+
 // Up to 150 checks 200 ms apart: the registration job polls every second.
 async function eventually(check: () => Promise<boolean>) {
   const done = await pollUntil(check, (passed) => passed, { attemptsMax: 150, intervalMs: 200 });
@@ -186,10 +228,10 @@ async function eventually(check: () => Promise<boolean>) {
 // with secrets of its own adds one flow.
 const SECRET_FLOWS = [
   useKeys, sendAuthenticationFailures, sendKeysWhereTheyDoNotBelong, manageWebhookEndpoints,
-  registerCertificates,
+  registerCertificates, useHostedPages,
 ];
 
-describe('logging requests at debug level', () => {
+describe('logging requests at trace level, the most detailed', () => {
   it('writes no API key, Authorization value or signing secret to the log', async () => {
     for (const flow of SECRET_FLOWS) await flow();
     const failing = await send(`/v1/businessProfiles/${FAILING_PROFILE}`,

@@ -40,6 +40,23 @@ class FormError extends Error {}
 
 // Reads the two files and the password; anything else in the form is refused.
 async function readUpload(request: FastifyRequest): Promise<CertificateUpload> {
+  try {
+    return await readUploadParts(request);
+  } catch (error) {
+    // The multipart parser reports a form it cannot read (no boundary, cut off, a broken part
+    // header) as a plain error; the limits it enforces come with their own 4xx status.
+    if (error instanceof FormError || isClientError(error)) throw error;
+    request.log.debug({ err: error }, 'certificate form could not be read');
+    throw new FormError('The form could not be read. Send it again from the page.');
+  }
+}
+
+function isClientError(error: unknown): boolean {
+  const status = (error as { statusCode?: unknown }).statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
+
+async function readUploadParts(request: FastifyRequest): Promise<CertificateUpload> {
   const files: Record<string, Buffer> = {};
   let password: string | undefined;
   for await (const part of request.parts()) {

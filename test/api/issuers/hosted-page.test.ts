@@ -206,6 +206,32 @@ describe('errors', () => {
     expect((await postForm(path)).statusCode).toBe(200);
   });
 
+  it('answers 400 to a form the multipart parser cannot read, and the link stays usable',
+    async () => {
+      const { key, issuerId } = await newIssuer();
+      const path = await registrationPath(key, issuerId);
+      const part = 'Content-Disposition: form-data; name="password"\r\n\r\n' + PASSWORD;
+      const malformed: { type: string; payload: string }[] = [
+        // Cut off inside a field, before the closing boundary.
+        { type: 'multipart/form-data; boundary=b0', payload: `--b0\r\n${part}` },
+        // No boundary parameter at all.
+        { type: 'multipart/form-data', payload: `--b0\r\n${part}\r\n--b0--\r\n` },
+        // A part header that never ends.
+        { type: 'multipart/form-data; boundary=b0',
+          payload: `--b0\r\nContent-Disposition: form-data; name="${'x'.repeat(20_000)}` },
+        // Not multipart at all under a multipart type.
+        { type: 'multipart/form-data; boundary=b0', payload: '\u0000\uffff'.repeat(100) },
+        { type: 'multipart/form-data; boundary=b0', payload: '' },
+      ];
+      for (const { type, payload } of malformed) {
+        const response = await app.server.inject({ method: 'POST', url: path, payload,
+          headers: { 'content-type': type } });
+        expect(response.statusCode, `${type}: ${payload.slice(0, 40)}`).toBe(400);
+        expect(response.headers['content-type']).toContain('text/html');
+      }
+      expect((await postForm(path)).statusCode).toBe(200);
+    });
+
   it('answers 413 for a file over 16 KiB', async () => {
     const { key, issuerId } = await newIssuer();
     const body = multipartBody([
