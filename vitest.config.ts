@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { LongestFirstSequencer } from './test/helpers/sequencer.ts';
 
@@ -40,6 +41,7 @@ const UNIT = [
 
 const INTEGRATION = [
   'test/integration/**/*.test.ts',
+  'test/sdk/**/*.test.ts',
   'test/cli/serve.test.ts',
 ];
 
@@ -47,6 +49,8 @@ const INTEGRATION = [
 const GLOBAL_SETUP = ['test/helpers/global-setup.ts'];
 
 export default defineConfig({
+  // Tests use the SDK's source, as the typecheck does (tsconfig.json paths), never a stale build.
+  resolve: { alias: { '@etax/sdk': fileURLToPath(new URL('sdk/src/index.ts', import.meta.url)) } },
   test: {
     pool: 'forks',
     // Two at a time suits the 2-core machines we run on.

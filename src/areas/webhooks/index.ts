@@ -13,7 +13,7 @@ import { createWebhooksService, type WebhooksService } from './service.ts';
 //   routes.ts, schemas.ts, service.ts   the management API: endpoints, events, deliveries
 //   recorder.ts                         the outbox other areas write events into
 //   delivery.ts, deliver.ts, jobs.ts    the delivery worker: one job is one attempt
-//   signature.ts, verify.ts             the signature header, and how receivers check it
+//   signature.ts                        the signature header (the SDK verifies it for receivers)
 //   retry-schedule.ts, target-policy.ts when to retry, and where deliveries may go
 //   store.ts, tables.ts                 every statement on the webhook tables, and the tables
 //

@@ -2,7 +2,7 @@
 // work): an app without workers records an event and closes before anything is sent; a new app
 // with workers on the same database delivers it, signed with the endpoint's secret.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { verifyWebhookSignature } from '../../../src/areas/webhooks/verify.ts';
+import { verifyWebhookSignature } from '@etax/sdk';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
 import { pollUntil } from '../../helpers/poll.ts';
 import {

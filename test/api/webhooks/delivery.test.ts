@@ -9,7 +9,7 @@ import {
   DELIVERY_ATTEMPTS_MAX,
   RETRY_DELAYS_SECONDS,
 } from '../../../src/areas/webhooks/retry-schedule.ts';
-import { verifyWebhookSignature } from '../../../src/areas/webhooks/verify.ts';
+import { verifyWebhookSignature } from '@etax/sdk';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
 import {
   clearDeliveryJobs,

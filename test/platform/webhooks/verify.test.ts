@@ -3,7 +3,7 @@
 // and malformed headers.
 import { describe, expect, it } from 'vitest';
 import { signatureHeader } from '../../../src/areas/webhooks/signature.ts';
-import { verifyWebhookSignature } from '../../../src/areas/webhooks/verify.ts';
+import { verifyWebhookSignature } from '@etax/sdk';
 
 const NOW = new Date('2026-03-01T00:00:00.000Z');
 const T = Math.floor(NOW.getTime() / 1000);

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-// Verifies an Etax-Signature header on the receiving side (docs/webhooks.md § Verifying). It
-// has no imports from the rest of etax, so a receiver can copy this file as it is.
+// Verifies the Etax-Signature header of a webhook delivery on the receiving side. It imports
+// nothing but node:crypto, so a receiver that does not use the SDK can copy this file as it is.
 
 type VerifyWebhookSignatureOptions = {
   // The raw request body, exactly as received: parsing and re-serializing JSON changes bytes.
