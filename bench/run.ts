@@ -7,15 +7,10 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import pino from 'pino';
-import { systemOutside } from '../src/platform/outside.ts';
-import { openPlatform } from '../src/platform/platform.ts';
-import { loadConfig } from '../src/config.ts';
 import {
   freePort,
   startServerProcess,
@@ -23,6 +18,7 @@ import {
   waitUntilReady,
   type ServerProcess,
 } from '../test/helpers/server-process.ts';
+import { autocannon, roundRobin } from './autocannon.ts';
 import { databaseUrl, withClient } from './postgres.ts';
 import { createDatabaseFromTemplate, ensureProfileTemplate } from './profile-dataset.ts';
 import { startPrism, type PrismPeer } from './prism.ts';
@@ -41,6 +37,7 @@ import {
   type ScenarioContext,
   type ScenarioRequest,
 } from './scenarios.ts';
+import { seedKeys } from './seed-keys.ts';
 import { registerSuppliers } from './suppliers.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -59,11 +56,6 @@ const OPTION_SPECS = {
 type OptionName = keyof typeof OPTION_SPECS;
 type Options = Record<OptionName, number>;
 
-// Test points of every seeded account: the most TEST_SIGNUP_POINTS allows. Every autocannon
-// connection starts at the first key, so the first keys take 50 calls per run each; a paid
-// scenario must never run them dry, or it would measure 402s (a bulk holder lookup of 100
-// accounts costs 5,000 points, so this covers 200,000 of them per key).
-const BENCH_SIGNUP_POINTS = 1_000_000_000;
 // The rate limit the benchmark gives its operations: the largest a policy may have, per key.
 const UNTHROTTLED_POLICY = { limit: 1_000_000, windowSeconds: 60 };
 // Bounds the wait for the server to become ready: 480 × 250 ms.
@@ -76,50 +68,6 @@ const EXIT_WAIT_MS = 30_000;
 const SUPPLIER_KEYS_MAX = 50;
 // A request that takes this long counts as a timeout, which makes the run invalid.
 const REQUEST_TIMEOUT_SECONDS = 10;
-
-type AutocannonRequest = {
-  setupRequest(request: Record<string, unknown>): Record<string, unknown>;
-};
-type AutocannonResult = {
-  requests: { average: number; total: number };
-  latency: { p50: number; p97_5: number; p99: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-};
-type AutocannonOptions = {
-  url: string;
-  connections: number;
-  duration: number;
-  pipelining: number;
-  timeout: number;
-  requests: AutocannonRequest[];
-};
-// Hands out a scenario's requests in one global rotation. autocannon would otherwise cycle each
-// connection through the list from its start, so all connections would use the same key at the
-// same moment and a scenario that writes (reserve and capture points) would measure 50
-// connections queueing on one account's balance row instead of the server.
-// A request that asks for a unique reference id gets one made of this run's random prefix and a
-// counter, so no two requests of any run share one.
-function roundRobin(requests: ScenarioRequest[]): AutocannonRequest[] {
-  let nextIndex = 0;
-  const runPrefix = randomBytes(6).toString('hex');
-  return [{
-    setupRequest(request) {
-      const { uniqueReferenceId, ...chosen } = requests[nextIndex % requests.length]!;
-      nextIndex += 1;
-      if (!uniqueReferenceId) return { ...request, ...chosen };
-      const headers = { ...chosen.headers,
-        'service-client-reference-id': `bench-${runPrefix}-${nextIndex}` };
-      return { ...request, ...chosen, headers };
-    },
-  }];
-}
-
-// autocannon ships no types; this is the part of its programmatic API we use.
-const autocannon = createRequire(import.meta.url)('autocannon') as (
-  options: AutocannonOptions,
-) => Promise<AutocannonResult>;
 
 type BenchDatabase = {
   mode: DatabaseMode;
@@ -207,38 +155,6 @@ async function createBenchDatabase(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-// Creates the accounts in this process, before the server starts: one process per key through
-// the CLI would take minutes, and an embedded database can be open in only one process at a time.
-type SeededKeys = { keys: string[]; liveKeys: string[] };
-
-async function seedKeys(env: Record<string, string>, keyCount: number): Promise<SeededKeys> {
-  const config = loadConfig({
-    ...process.env,
-    ...env,
-    LOG_LEVEL: 'warn',
-    TEST_SIGNUP_POINTS: String(BENCH_SIGNUP_POINTS),
-  });
-  const platform = await openPlatform(config,
-    systemOutside({ logDestination: pino.destination(2) }));
-  try {
-    const seeded: SeededKeys = { keys: [], liveKeys: [] };
-    for (let index = 0; index < keyCount; index += 1) {
-      const name = `bench ${index}`;
-      const account = await platform.accounts.createAccount({ name, plan: 'FREE' });
-      await platform.points.grant({
-        accountId: account.accountId,
-        environment: 'live',
-        points: BENCH_SIGNUP_POINTS,
-      });
-      seeded.keys.push(account.keys.test);
-      seeded.liveKeys.push(account.keys.live);
-    }
-    return seeded;
-  } finally {
-    await platform.close();
-  }
 }
 
 function startServer(env: Record<string, string>, port: number): ServerProcess {

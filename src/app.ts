@@ -15,7 +15,8 @@ import type { Jobs } from './platform/jobs.ts';
 import type { AreaModule } from './platform/module.ts';
 import { systemOutside, type Outside } from './platform/outside.ts';
 import { openPlatform, type Platform } from './platform/platform.ts';
-import { buildRateLimitPolicies, createRateLimiter } from './platform/ratelimit.ts';
+import { createRateLimiter } from './platform/ratelimit/limiter.ts';
+import { buildRateLimitPolicies } from './platform/ratelimit/policies.ts';
 import { buildServer } from './server.ts';
 
 // The composition root (docs/architecture.md): the platform, then every area module, then the
@@ -77,6 +78,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const rateLimiter = createRateLimiter({
     redisUrl: config.REDIS_URL,
     policies: buildRateLimitPolicies(config.RATE_LIMIT_OVERRIDES),
+    log: platform.log,
   });
   const server = await buildServer({
     logger: platform.log,

@@ -6,7 +6,7 @@ import { handleClientError } from './platform/client-errors.ts';
 import { errorHandler, handleFrameworkError } from './platform/error-handler.ts';
 import type { AreaModule } from './platform/module.ts';
 import { openApi } from './platform/openapi.ts';
-import type { RateLimiter } from './platform/ratelimit.ts';
+import type { RateLimiter } from './platform/ratelimit/limiter.ts';
 import { routeContract } from './platform/route-contract.ts';
 import { shutdown } from './platform/shutdown.ts';
 import { newTraceId, trace } from './platform/trace.ts';

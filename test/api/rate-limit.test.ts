@@ -1,4 +1,4 @@
-// Rate limits hold per API key and per operation (DESIGN.md § Rate limits, spec §8). Method: an
+// Rate limits hold per API key and per operation (docs/limits.md). Method: an
 // app whose GET /v1/points allows 300 calls a minute is called until it refuses; the refusal and
 // the headers on both sides of the limit are checked, then other keys, other operations and
 // unauthenticated calls show what the counter does not include. Unit tests cover the policy
@@ -6,14 +6,12 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config.ts';
 import { errorResponses, UNAUTHENTICATED } from '../../src/platform/errors.ts';
-import {
-  buildRateLimitPolicies,
-  createRateLimiter,
-  type RateLimiter,
-} from '../../src/platform/ratelimit.ts';
+import { createRateLimiter, type RateLimiter } from '../../src/platform/ratelimit/limiter.ts';
+import { buildRateLimitPolicies } from '../../src/platform/ratelimit/policies.ts';
 import { DEFAULT_RATE_LIMIT } from '../../src/platform/operations.ts';
 import { basicAuth, createTestApp, type TestApp } from '../helpers/app.ts';
 
@@ -161,7 +159,8 @@ describe('GET /v1/points rate limit', () => {
 });
 
 describe('rate-limit policies', () => {
-  it('limits business profile retrieval to 300 calls per 60 seconds by default (spec §8)', () => {
+  it('limits business profile retrieval to 300 calls per 60 seconds by default, as the ' +
+    'specification sets it', () => {
     const policies = buildRateLimitPolicies('{}');
     expect(policies['businesses.profiles.retrieve']).toEqual({ limit: 300, windowSeconds: 60 });
     expect(policies.default).toEqual(DEFAULT_RATE_LIMIT);
@@ -176,6 +175,7 @@ describe('rate-limit policies', () => {
   it('uses an overridden default for operations without a row of their own', () => {
     const limiter = createRateLimiter({
       policies: buildRateLimitPolicies('{"default":{"limit":5,"windowSeconds":1}}'),
+      log: pino({ level: 'silent' }),
     });
     expect(limiter.policyFor('no.such.operation')).toEqual({ limit: 5, windowSeconds: 1 });
     expect(limiter.policyFor('businesses.profiles.retrieve'))
@@ -257,8 +257,9 @@ describe('rate limiting with Redis', () => {
       // Random, so runs against the same Redis never see each other's counters.
       const operation = `test.shared.${randomBytes(6).toString('hex')}`;
       const policies = { [operation]: { limit: 3, windowSeconds: 60 } };
-      const first = createRateLimiter({ redisUrl, policies });
-      const second = createRateLimiter({ redisUrl, policies });
+      const log = pino({ level: 'silent' });
+      const first = createRateLimiter({ redisUrl, policies, log });
+      const second = createRateLimiter({ redisUrl, policies, log });
       const redis = new Redis(redisUrl);
       try {
         await waitUntilRedisCounts(redis, first, operation);

@@ -1,0 +1,50 @@
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import type { ScenarioRequest } from './scenarios.ts';
+
+// autocannon, the load generator of the benchmarks, with the types of the part we use and the
+// rotation that spreads a run's requests over many keys.
+
+type AutocannonRequest = {
+  setupRequest(request: Record<string, unknown>): Record<string, unknown>;
+};
+export type AutocannonResult = {
+  requests: { average: number; total: number };
+  latency: { p50: number; p97_5: number; p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+};
+export type AutocannonOptions = {
+  url: string;
+  connections: number;
+  duration: number;
+  pipelining: number;
+  timeout: number;
+  requests: AutocannonRequest[];
+};
+// Hands out a scenario's requests in one global rotation. autocannon would otherwise cycle each
+// connection through the list from its start, so all connections would use the same key at the
+// same moment and a scenario that writes (reserve and capture points) would measure 50
+// connections queueing on one account's balance row instead of the server.
+// A request that asks for a unique reference id gets one made of this run's random prefix and a
+// counter, so no two requests of any run share one.
+export function roundRobin(requests: ScenarioRequest[]): AutocannonRequest[] {
+  let nextIndex = 0;
+  const runPrefix = randomBytes(6).toString('hex');
+  return [{
+    setupRequest(request) {
+      const { uniqueReferenceId, ...chosen } = requests[nextIndex % requests.length]!;
+      nextIndex += 1;
+      if (!uniqueReferenceId) return { ...request, ...chosen };
+      const headers = { ...chosen.headers,
+        'service-client-reference-id': `bench-${runPrefix}-${nextIndex}` };
+      return { ...request, ...chosen, headers };
+    },
+  }];
+}
+
+// autocannon ships no types; this is the part of its programmatic API we use.
+export const autocannon = createRequire(import.meta.url)('autocannon') as (
+  options: AutocannonOptions,
+) => Promise<AutocannonResult>;
