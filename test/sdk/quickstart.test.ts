@@ -1,0 +1,66 @@
+// examples/quickstart.ts, the program of docs/quickstart.md, runs end to end against a real
+// `etax serve` started as the quick start says (private webhook targets allowed): from a new
+// account's test key to a transmitted invoice, a verified webhook and a PDF on disk.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccountWithCli } from '../helpers/cli.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import {
+  freePort,
+  startServerProcess,
+  stopServerProcess,
+  waitUntilReady,
+  type ServerProcess,
+} from '../helpers/server-process.ts';
+
+const run = promisify(execFile);
+const EXAMPLE = join(import.meta.dirname, '../../examples/quickstart.ts');
+const READY = { attemptsMax: 240, pollIntervalMs: 250 };
+
+let database: TestDatabase;
+let server: ServerProcess;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  env = { ...process.env, ...database.env, WEBHOOK_PRIVATE_TARGETS_ALLOWED: 'true',
+    // The cancel window is not what this test is about.
+    TAX_INVOICE_TRANSMISSION_DELAY_SECONDS: '0' };
+  server = startServerProcess({ port: await freePort(), env });
+  await waitUntilReady(server, READY);
+});
+afterAll(async () => {
+  if (server) await stopServerProcess(server, { exitWaitMs: 30_000 });
+  await database?.drop();
+});
+
+describe('the quick start program', () => {
+  it('goes from a test key to a transmitted invoice, a verified webhook and a PDF', async () => {
+    const account = await createAccountWithCli(env);
+    const pdfPath = join(mkdtempSync(join(tmpdir(), 'etax-quickstart-')), 'invoice.pdf');
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', EXAMPLE], {
+      env: { ...process.env, ETAX_API_KEY: account.keys.test, ETAX_BASE_URL: server.baseUrl,
+        ETAX_PDF_PATH: pdfPath },
+      timeout: 120_000,
+    });
+    const steps = stdout.trim().split('\n');
+    expect(steps.map((line) => line.split(' ').slice(0, 2).join(' '))).toEqual([
+      '✓ issuer', '✓ sandbox certificate', '✓ webhook endpoint', '✓ issued', '✓ status',
+      '✓ webhook', '✓ PDF']);
+    expect(stdout).toContain('✓ status TRANSMITTED');
+    expect(stdout).toMatch(/✓ webhook TAX_INVOICE_ISSUANCE_SUCCESS for txi_\S+, signature verified/);
+    expect(readFileSync(pdfPath).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  });
+
+  it('refuses a live key before calling anything', async () => {
+    const account = await createAccountWithCli(env);
+    const failed = await run(process.execPath, ['--import', 'tsx', EXAMPLE], {
+      env: { ...process.env, ETAX_API_KEY: account.keys.live, ETAX_BASE_URL: server.baseUrl },
+    }).catch((error: { code: number; stderr: string }) => error);
+    expect(failed).toMatchObject({ code: 2, stderr: expect.stringContaining('test key') });
+  });
+});
