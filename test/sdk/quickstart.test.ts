@@ -52,7 +52,8 @@ describe('the quick start program', () => {
       '✓ issuer', '✓ sandbox certificate', '✓ webhook endpoint', '✓ issued', '✓ status',
       '✓ webhook', '✓ PDF']);
     expect(stdout).toContain('✓ status TRANSMITTED');
-    expect(stdout).toMatch(/✓ webhook TAX_INVOICE_ISSUANCE_SUCCESS for txi_\S+, signature verified/);
+    expect(stdout)
+      .toMatch(/✓ webhook TAX_INVOICE_ISSUANCE_SUCCESS for txi_\S+, signature verified/);
     expect(readFileSync(pdfPath).subarray(0, 5).toString('latin1')).toBe('%PDF-');
   });
 
