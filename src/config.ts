@@ -71,9 +71,10 @@ const ConfigSchema = Type.Object({
   // Webhooks (docs/webhooks.md). A receiver must answer 2xx within this time; 10 s is generous
   // for a receiver that queues the event and answers at once, as it should.
   WEBHOOK_DELIVERY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 30_000, default: 10_000 }),
-  // Self-hosted setups whose receivers live on a private network set this to true: endpoints may
-  // then target private and loopback addresses with any key. Link-local and metadata addresses
-  // stay refused.
+  // Self-hosted setups whose receivers live on the same machine or private network set this to
+  // true: endpoints of any key, test or live, may then target loopback and private addresses.
+  // Unset, no key may (a test key is one sign-up away). Link-local, metadata and IPv4-embedding
+  // IPv6 addresses stay refused either way.
   WEBHOOK_PRIVATE_TARGETS_ALLOWED: Type.Boolean({ default: false }),
   // 32 bytes, base64: the AES-256-GCM key that seals joint certificate private keys and pending
   // uploads (docs/issuers.md § Keys at rest). Unset: one is generated into DATA_DIR on first

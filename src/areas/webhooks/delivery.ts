@@ -128,6 +128,7 @@ export function createDeliverer(deps: DelivererDeps) {
     const startedAt = deps.now();
     const body = eventBody(found.event);
     const outcome = await attemptDelivery({
+      deliveryId: job.deliveryId,
       url: found.endpoint.url,
       body,
       headers: deliveryHeaders(found, job.attemptNumber, startedAt, body),
@@ -135,6 +136,7 @@ export function createDeliverer(deps: DelivererDeps) {
         deps.privateTargetsAllowed),
       dispatcher: agentFor.get(found.endpoint.environment as Environment)!,
       timeoutMs: deps.timeoutMs,
+      log: deps.log,
     });
     const result = await recordAttempt(deps, job, startedAt, outcome);
     const details = { ...job, result, responseStatus: outcome.responseStatus };
