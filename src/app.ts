@@ -11,6 +11,7 @@ import { createTaxInvoicesModule, type TaxInvoicesModule } from './areas/tax-inv
 import { createWebhooksModule, type WebhooksModule } from './areas/webhooks/index.ts';
 import type { Config } from './config.ts';
 import { createKeyCache } from './platform/auth.ts';
+import { loadSealingKey } from './platform/encryption-key.ts';
 import type { Jobs } from './platform/jobs.ts';
 import type { AreaModule } from './platform/module.ts';
 import { systemOutside, type Outside } from './platform/outside.ts';
@@ -32,8 +33,18 @@ export type AreaModules = {
 };
 
 export async function createAreaModules(platform: Platform): Promise<AreaModules> {
-  const webhooks = createWebhooksModule(platform);
-  const issuers = await createIssuersModule(platform, { recordEvent: webhooks.recordEvent });
+  const { config, database, log } = platform;
+  // One key seals every secret at rest: certificate keys and webhook signing secrets.
+  const sealing = await loadSealingKey({
+    configured: config.CERTIFICATE_ENCRYPTION_KEY,
+    previous: config.CERTIFICATE_ENCRYPTION_PREVIOUS_KEYS,
+    dataDir: config.DATA_DIR,
+    sharedDatabase: !database.embedded,
+    log,
+  });
+  const webhooks = createWebhooksModule(platform, { sealing });
+  const issuers = await createIssuersModule(platform,
+    { recordEvent: webhooks.recordEvent, sealing });
   const taxInvoices = createTaxInvoicesModule(platform, {
     issuers: issuers.service,
     recordEvents: webhooks.recordEvents,
@@ -75,6 +86,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const platform = await openPlatform(config, systemOutside(options.outside));
   const { list: ownModules, ...named } = await createAreaModules(platform);
   const list = [...ownModules, ...(options.extraModules?.(platform) ?? [])];
+  for (const module of list) await module.migrateData?.();
   const rateLimiter = createRateLimiter({
     redisUrl: config.REDIS_URL,
     policies: buildRateLimitPolicies(config.RATE_LIMIT_OVERRIDES),

@@ -3,6 +3,9 @@ import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
 import { ACCOUNTS_PER_REQUEST_MAX } from './domain/bank-codes.ts';
 
+// 32 bytes in base64.
+const SEALING_KEY_BASE64 = '[A-Za-z0-9+/]{43}=';
+
 // Environment variables we read, with their defaults in one place. Units are in the names.
 // Everything is validated once at start; the result is frozen.
 const ConfigSchema = Type.Object({
@@ -71,14 +74,22 @@ const ConfigSchema = Type.Object({
   // Webhooks (docs/webhooks.md). A receiver must answer 2xx within this time; 10 s is generous
   // for a receiver that queues the event and answers at once, as it should.
   WEBHOOK_DELIVERY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 30_000, default: 10_000 }),
-  // Self-hosted setups whose receivers live on a private network set this to true: endpoints may
-  // then target private and loopback addresses with any key. Link-local and metadata addresses
-  // stay refused.
+  // Self-hosted setups whose receivers live on the same machine or private network set this to
+  // true: endpoints of any key, test or live, may then target loopback and private addresses.
+  // Unset, no key may (a test key is one sign-up away). Link-local, metadata and IPv4-embedding
+  // IPv6 addresses stay refused either way.
   WEBHOOK_PRIVATE_TARGETS_ALLOWED: Type.Boolean({ default: false }),
-  // 32 bytes, base64: the AES-256-GCM key that seals joint certificate private keys and pending
-  // uploads (docs/issuers.md § Keys at rest). Unset: one is generated into DATA_DIR on first
-  // start and reused; every process of a multi-process deployment must set the same value.
-  CERTIFICATE_ENCRYPTION_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/]{43}=$' })),
+  // 32 bytes, base64: the AES-256-GCM key that seals joint certificate private keys, pending
+  // uploads and webhook signing secrets (docs/issuers.md § Keys at rest). Unset: one is generated
+  // into DATA_DIR on first start and reused; every process of a multi-process deployment must
+  // set the same value.
+  CERTIFICATE_ENCRYPTION_KEY: Type.Optional(Type.String({ pattern: `^${SEALING_KEY_BASE64}$` })),
+  // The keys CERTIFICATE_ENCRYPTION_KEY replaced, comma-separated: they open what they sealed
+  // until `etax reseal` has sealed it again with the current key (docs/operations.md § Rotating
+  // the encryption key).
+  CERTIFICATE_ENCRYPTION_PREVIOUS_KEYS: Type.Optional(Type.String({
+    pattern: `^${SEALING_KEY_BASE64}(,${SEALING_KEY_BASE64})*$`,
+  })),
   // Mail (docs/operations.md § Mail), e.g. the approval request of a reverse issuance. The SMTP
   // server as a URL: smtp://user:pass@host:587 (STARTTLS when the server offers it) or
   // smtps://user:pass@host:465 (TLS from the start); percent-encode special characters of the

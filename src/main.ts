@@ -39,6 +39,14 @@ program.command('migrate')
   .description('apply database migrations')
   .action(async () => (await admin()).migrate(await config()));
 
+program.command('reseal')
+  .description('seal every secret at rest again with CERTIFICATE_ENCRYPTION_KEY (after a rotation)')
+  .option('--json', 'print JSON')
+  .action(async (options: { json?: boolean }) => {
+    const { reseal } = await import('./cli/reseal.ts');
+    await reseal(await config(), options);
+  });
+
 program.command('openapi')
   .description('write openapi/openapi.json from the route schemas')
   .option('--check', 'fail when the committed document is stale')

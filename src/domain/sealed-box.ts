@@ -1,8 +1,9 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
-// AES-256-GCM for secrets at rest (joint certificate private keys and uploads waiting for their
-// registration job). A box is `v1.<iv>.<tag>.<ciphertext>` in base64url. The context (e.g. the
-// row's id) is bound as associated data, so a box copied to another row does not open.
+// AES-256-GCM for secrets at rest (joint certificate private keys, uploads waiting for their
+// registration job, webhook signing secrets). A box is `v1.<iv>.<tag>.<ciphertext>` in base64url.
+// The context (e.g. the row's id) is bound as associated data, so a box copied to another row
+// does not open.
 
 export const SEALING_KEY_BYTES = 32;
 const IV_BYTES = 12;
@@ -39,6 +40,26 @@ export function createSealingKey(key: Buffer): SealingKey {
       } catch {
         throw new SealedBoxError('the box does not open with this key and context');
       }
+    },
+  };
+}
+
+// The current key and the keys it replaced: seals with the current key and opens a box with
+// whichever key sealed it, so that secrets sealed before a key rotation stay readable until they
+// are sealed again with the current key. GCM's tag tells a wrong key apart from the right one.
+export function createSealingKeyring(current: Buffer, previous: readonly Buffer[]): SealingKey {
+  const [sealer, ...openers] = [current, ...previous].map(createSealingKey);
+  return {
+    seal: (plaintext, context) => sealer!.seal(plaintext, context),
+    open(box, context) {
+      for (const key of [sealer!, ...openers]) {
+        try {
+          return key.open(box, context);
+        } catch (error) {
+          if (!(error instanceof SealedBoxError)) throw error;
+        }
+      }
+      throw new SealedBoxError('the box does not open with any configured key and this context');
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { JobDefinition } from './jobs.ts';
+import type { ResealCount } from './reseal.ts';
 
 // The shape every area module has (docs/architecture.md § Area modules). An area's index.ts
 // exports one factory, create<Area>Module(platform, …the other modules it needs), that returns
@@ -15,6 +16,13 @@ export type AreaModule = {
   pages?: FastifyPluginAsync;
   // The area's queues and workers (src/platform/jobs.ts).
   jobs?: JobDefinition<never>[];
+  // Changes to the area's rows that SQL migrations cannot make because they need what only a
+  // process has (the encryption key): every process runs it once the schema is migrated, before
+  // it serves, so it must be cheap when there is nothing to do and safe when processes race.
+  migrateData?(): Promise<void>;
+  // Seals every secret the area keeps at rest again with the current encryption key
+  // (`etax reseal`, after a key rotation), one count per sealed column.
+  resealSecrets?(): Promise<ResealCount[]>;
   // Releases what the module holds (connections, timers) after the server and the jobs stop.
   close?(): Promise<void> | void;
 };

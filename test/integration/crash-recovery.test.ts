@@ -42,6 +42,8 @@ const SERVER_ENV = {
   // lookup may take 5 rounds × 11 s, which must stay below the TTL (src/config.ts).
   BANK_SANDBOX_LATENCY_MS: '10000',
   BANK_LOOKUP_TIMEOUT_MS: '11000',
+  // The webhook receiver listens on loopback.
+  WEBHOOK_PRIVATE_TARGETS_ALLOWED: 'true',
 };
 // The expiry job polls every 10 s and deliveries every second; this bounds the wait at 60 s.
 const JOB_POLL = { attemptsMax: 240, intervalMs: 250 };

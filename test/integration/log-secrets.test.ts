@@ -46,7 +46,9 @@ const secrets: Secret[] = [];
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  env = { ...process.env, ...database.env, LOG_LEVEL: 'trace' };
+  // The webhook endpoint it creates is on loopback.
+  env = { ...process.env, ...database.env, LOG_LEVEL: 'trace',
+    WEBHOOK_PRIVATE_TARGETS_ALLOWED: 'true' };
   // The database is a copy of the run's migrated template (test/helpers/database.ts), not a
   // new one, so the server never prints a first-start sandbox key.
   server = startServerProcess({ port: await freePort(), env });

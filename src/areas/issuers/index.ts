@@ -1,10 +1,10 @@
 import type { RecordEvent } from '../../platform/events.ts';
 import type { AreaModule } from '../../platform/module.ts';
 import type { Platform } from '../../platform/platform.ts';
-import { createSealingKey } from '../../domain/sealed-box.ts';
-import { loadCertificateEncryptionKey } from './encryption-key.ts';
+import type { SealingKey } from '../../domain/sealed-box.ts';
 import { registerCertificatePageRoutes } from './page-routes.ts';
 import { registerIssuerRoutes } from './routes.ts';
+import { resealIssuerSecrets } from './sealed-columns.ts';
 import { createIssuersService, type IssuersService } from './service.ts';
 
 // Issuers and their joint certificates (docs/issuers.md): the businesses that issue tax
@@ -13,7 +13,7 @@ import { createIssuersService, type IssuersService } from './service.ts';
 //
 //   routes.ts, schemas.ts, service.ts   the API; page-routes.ts the hosted certificate page
 //   registration.ts, registration-links.ts, certificate-check.ts   registering a certificate
-//   signing.ts, encryption-key.ts   signing keys, sealed at rest with the configured key
+//   signing.ts, sealed-columns.ts   signing keys, sealed at rest with the encryption key
 //   store.ts, tables.ts
 
 export type { IssuersService };
@@ -23,25 +23,20 @@ export type { IssuerSigner } from './signing.ts';
 
 export type IssuersModule = AreaModule & { service: IssuersService };
 
-// Certificate keys are sealed with the configured or generated key. The outcome of every
-// registration attempt is also a webhook event (CERTIFICATE_REGISTRATION_SUCCESS or _FAILURE),
-// recorded in the transaction that appends the history record; a deregistration, which the
-// client asked for itself, is not an event.
+// Certificate keys are sealed with the encryption key (src/platform/encryption-key.ts), which
+// app.ts loads once for every area that seals. The outcome of every registration attempt is also
+// a webhook event (CERTIFICATE_REGISTRATION_SUCCESS or _FAILURE), recorded in the transaction
+// that appends the history record; a deregistration, which the client asked for itself, is not
+// an event.
 export async function createIssuersModule(
   platform: Platform,
-  deps: { recordEvent: RecordEvent },
+  deps: { recordEvent: RecordEvent; sealing: SealingKey },
 ): Promise<IssuersModule> {
   const { config, database, log } = platform;
-  const key = await loadCertificateEncryptionKey({
-    configured: config.CERTIFICATE_ENCRYPTION_KEY,
-    dataDir: config.DATA_DIR,
-    sharedDatabase: !database.embedded,
-    log,
-  });
   const service = createIssuersService({
     db: database.db,
     stage: platform.jobs.stage,
-    sealing: createSealingKey(key),
+    sealing: deps.sealing,
     publicBaseUrl: config.PUBLIC_BASE_URL,
     log,
     now: platform.outside.now,
@@ -62,6 +57,7 @@ export async function createIssuersModule(
     // credential.
     pages: async (app) => app.register(registerCertificatePageRoutes, { issuers: service }),
     jobs: service.jobDefinitions() as AreaModule['jobs'],
+    resealSecrets: () => resealIssuerSecrets(database.db, deps.sealing),
     service,
   };
 }

@@ -172,6 +172,43 @@ export async function deleteUpload(tx: Executor, uploadId: string): Promise<bool
   return deleted.length > 0;
 }
 
+// Sealed keys and uploads, a page at a time in key order, for `etax reseal` (sealed-columns.ts).
+export async function listSealedPrivateKeys(tx: Executor, after: string | null, limit: number) {
+  return tx.select({ key: issuerCertificates.issuerId, box: issuerCertificates.sealedPrivateKey })
+    .from(issuerCertificates)
+    .where(after === null ? undefined : gt(issuerCertificates.issuerId, after))
+    .orderBy(asc(issuerCertificates.issuerId)).limit(limit);
+}
+
+// Replaces a sealed key where the row still holds the box that was read: a certificate
+// registered meanwhile keeps the key its job sealed.
+export async function replaceSealedPrivateKey(
+  tx: Executor,
+  issuerId: string,
+  box: string,
+  resealed: string,
+) {
+  await tx.update(issuerCertificates).set({ sealedPrivateKey: resealed }).where(and(
+    eq(issuerCertificates.issuerId, issuerId), eq(issuerCertificates.sealedPrivateKey, box)));
+}
+
+export async function listSealedUploads(tx: Executor, after: string | null, limit: number) {
+  return tx.select({ key: certificateUploads.id, box: certificateUploads.sealedUpload })
+    .from(certificateUploads)
+    .where(after === null ? undefined : gt(certificateUploads.id, after))
+    .orderBy(asc(certificateUploads.id)).limit(limit);
+}
+
+export async function replaceSealedUpload(
+  tx: Executor,
+  uploadId: string,
+  box: string,
+  resealed: string,
+) {
+  await tx.update(certificateUploads).set({ sealedUpload: resealed }).where(and(
+    eq(certificateUploads.id, uploadId), eq(certificateUploads.sealedUpload, box)));
+}
+
 export async function insertHistory(tx: Executor, row: HistoryRow): Promise<void> {
   await tx.insert(certificateRegistrationHistory).values(row);
 }

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { Agent, errors, request, type Dispatcher } from 'undici';
+import type { Logger } from 'pino';
+import { Agent, request, type Dispatcher } from 'undici';
 import {
   addressAllowed,
   guardedLookup,
@@ -30,9 +31,9 @@ const KEEP_ALIVE_TIMEOUT_MS = 10_000;
 // Connections kept per receiver origin.
 const CONNECTIONS_PER_ORIGIN_MAX = 4;
 
-// One connection pool per target policy, so a connection opened under a lenient policy (a test
-// key's loopback receiver) is never reused under a strict one. undici follows no redirects
-// unless asked to.
+// One connection pool per target policy, so a connection opened under one policy is never
+// reused under a stricter one, should the policies of test and live keys ever differ in the
+// addresses they allow. undici follows no redirects unless asked to.
 export function createDeliveryAgent(
   policy: TargetPolicy,
   resolveHost: ResolveHost,
@@ -48,35 +49,46 @@ export function createDeliveryAgent(
 }
 
 type AttemptRequest = {
+  // Names the attempt in the server log.
+  deliveryId: string;
   url: string;
   body: string;
   headers: Record<string, string>;
   policy: TargetPolicy;
   dispatcher: Dispatcher;
   timeoutMs: number;
+  log: Logger;
 };
 
-// Our own short description of a failure, for the delivery log.
-function describeFailure(error: unknown): string {
-  if (error instanceof TargetRefusedError) return 'The target address is not allowed.';
-  if (error instanceof errors.HeadersTimeoutError || error instanceof errors.BodyTimeoutError ||
-    error instanceof errors.ConnectTimeoutError ||
-    (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))) {
-    return 'The receiver did not answer in time.';
-  }
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return `Connection failed: ${code}.`;
-  return 'The request failed.';
+// Every attempt that got no HTTP answer is logged with this one message, whatever the reason: a
+// refused address, a closed port, a port speaking another protocol, a timeout, a TLS failure.
+// The delivery log is the client's to read, and a reason per failure would let any client map
+// which ports and hosts our server can reach; the reason goes to the server log (debug) only.
+export const NO_ANSWER_ERROR = 'Could not connect to the endpoint.';
+
+// The reason an attempt got no answer, for the server log: the error's code or name, and the
+// cause of an undici error, without the response body or headers (none was received).
+function failureDetail(error: unknown) {
+  const describe = (value: unknown) => value instanceof Error
+    ? { name: value.name, code: (value as { code?: unknown }).code, message: value.message }
+    : { message: String(value) };
+  const cause = (error as { cause?: unknown }).cause;
+  return { ...describe(error), cause: cause === undefined ? undefined : describe(cause) };
 }
 
 export async function attemptDelivery(attempt: AttemptRequest): Promise<AttemptOutcome> {
   const startedMs = performance.now();
   const elapsed = () => Math.round(performance.now() - startedMs);
+  const noAnswer = (reason: unknown): AttemptOutcome => {
+    attempt.log.debug({ deliveryId: attempt.deliveryId, reason: failureDetail(reason) },
+      'webhook attempt got no answer');
+    return { succeeded: false, responseStatus: null, error: NO_ANSWER_ERROR,
+      durationMs: elapsed() };
+  };
   const host = hostOf(new URL(attempt.url));
   // IP literals never reach the connect lookup, so they are checked here.
   if (net.isIP(host) !== 0 && !addressAllowed(host, attempt.policy)) {
-    return { succeeded: false, responseStatus: null, error: describeFailure(
-      new TargetRefusedError(host)), durationMs: elapsed() };
+    return noAnswer(new TargetRefusedError(host));
   }
   try {
     const response = await request(attempt.url, {
@@ -94,9 +106,6 @@ export async function attemptDelivery(attempt: AttemptRequest): Promise<AttemptO
     const error = succeeded ? null : `The receiver answered HTTP ${status}.`;
     return { succeeded, responseStatus: status, error, durationMs: elapsed() };
   } catch (error) {
-    const cause = (error as { cause?: unknown }).cause;
-    const reason = cause instanceof TargetRefusedError ? cause : error;
-    return { succeeded: false, responseStatus: null, error: describeFailure(reason),
-      durationMs: elapsed() };
+    return noAnswer(error);
   }
 }

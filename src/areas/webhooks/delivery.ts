@@ -4,7 +4,9 @@ import type { Db } from '../../platform/db/connect.ts';
 import { attemptDelivery, createDeliveryAgent, type AttemptOutcome } from './deliver.ts';
 import type { DeliveryJobData, QueueDelivery } from './recorder.ts';
 import { nextAttemptAt } from './retry-schedule.ts';
+import { signingSecrets } from './secrets-at-rest.ts';
 import { SIGNATURE_HEADER, signatureHeader } from './signature.ts';
+import type { SealingKey } from '../../domain/sealed-box.ts';
 import {
   cancelDelivery,
   findDeliveryForAttempt,
@@ -23,6 +25,8 @@ import type { ResolveHost } from '../../platform/outside.ts';
 
 type DelivererDeps = {
   db: Db;
+  // Opens the endpoints' sealed signing secrets.
+  sealing: SealingKey;
   queueDelivery: QueueDelivery;
   timeoutMs: number;
   privateTargetsAllowed: boolean;
@@ -44,16 +48,14 @@ function eventBody(event: Found['event']): string {
   return JSON.stringify({ id, type, eventType: type, createdAt: createdAt.toISOString(), data });
 }
 
-function signingSecrets(endpoint: Found['endpoint'], now: Date): string[] {
-  const { secret, previousSecret, previousSecretExpiresAt } = endpoint;
-  const overlapping = previousSecret !== null && previousSecretExpiresAt !== null &&
-    previousSecretExpiresAt.getTime() > now.getTime();
-  return overlapping ? [secret, previousSecret] : [secret];
-}
-
-function deliveryHeaders(found: Found, attemptNumber: number, now: Date, body: string) {
+function deliveryHeaders(
+  found: Found,
+  secrets: string[],
+  attemptNumber: number,
+  now: Date,
+  body: string,
+) {
   const timestampSeconds = Math.floor(now.getTime() / 1000);
-  const secrets = signingSecrets(found.endpoint, now);
   return {
     'content-type': 'application/json',
     'user-agent': 'etax-webhooks/1',
@@ -128,13 +130,16 @@ export function createDeliverer(deps: DelivererDeps) {
     const startedAt = deps.now();
     const body = eventBody(found.event);
     const outcome = await attemptDelivery({
+      deliveryId: job.deliveryId,
       url: found.endpoint.url,
       body,
-      headers: deliveryHeaders(found, job.attemptNumber, startedAt, body),
+      headers: deliveryHeaders(found, signingSecrets(deps.sealing, found.endpoint, startedAt),
+        job.attemptNumber, startedAt, body),
       policy: targetPolicyFor(found.endpoint.environment as Environment,
         deps.privateTargetsAllowed),
       dispatcher: agentFor.get(found.endpoint.environment as Environment)!,
       timeoutMs: deps.timeoutMs,
+      log: deps.log,
     });
     const result = await recordAttempt(deps, job, startedAt, outcome);
     const details = { ...job, result, responseStatus: outcome.responseStatus };

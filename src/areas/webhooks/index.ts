@@ -1,3 +1,4 @@
+import type { SealingKey } from '../../domain/sealed-box.ts';
 import type { RecordEvent, RecordEvents } from '../../platform/events.ts';
 import type { AreaModule } from '../../platform/module.ts';
 import type { Platform } from '../../platform/platform.ts';
@@ -5,6 +6,7 @@ import { createDeliverer, type Deliverer } from './delivery.ts';
 import { deliveryJobDefinition } from './jobs.ts';
 import { createDeliveryQueuer, createEventRecorder, oneAtATime } from './recorder.ts';
 import { registerWebhookRoutes } from './routes.ts';
+import { resealSecrets, sealPlaintextSecrets } from './secrets-at-rest.ts';
 import { createWebhooksService, type WebhooksService } from './service.ts';
 
 // Webhooks (docs/webhooks.md): endpoints an account registers, the events of its scope, and the
@@ -14,6 +16,7 @@ import { createWebhooksService, type WebhooksService } from './service.ts';
 //   recorder.ts                         the outbox other areas write events into
 //   delivery.ts, deliver.ts, jobs.ts    the delivery worker: one job is one attempt
 //   signature.ts                        the signature header (the SDK verifies it for receivers)
+//   secrets-at-rest.ts                  signing secrets sealed with the encryption key
 //   retry-schedule.ts, target-policy.ts when to retry, and where deliveries may go
 //   store.ts, tables.ts                 every statement on the webhook tables, and the tables
 //
@@ -27,18 +30,25 @@ export type WebhooksModule = AreaModule & {
   deliverer: Deliverer;
 };
 
-export function createWebhooksModule(platform: Platform): WebhooksModule {
+// Signing secrets are sealed with the encryption key app.ts loads for every area that seals.
+export function createWebhooksModule(
+  platform: Platform,
+  deps: { sealing: SealingKey },
+): WebhooksModule {
   const { config, database, jobs, outside, log } = platform;
   // One delivery queuer serves the resend operation and the worker's retries; the recorder
   // stages the first attempts of new events itself, all in one statement.
   const queueDelivery = createDeliveryQueuer(jobs.stage);
   const recordEvents = createEventRecorder(jobs.stageMany);
   const privateTargetsAllowed = config.WEBHOOK_PRIVATE_TARGETS_ALLOWED;
+  const { sealing } = deps;
   const service = createWebhooksService({
-    db: database.db, queueDelivery, resolveHost: outside.resolveHost, privateTargetsAllowed,
+    db: database.db, sealing, queueDelivery, resolveHost: outside.resolveHost,
+    privateTargetsAllowed,
   });
   const deliverer = createDeliverer({
     db: database.db,
+    sealing,
     queueDelivery,
     timeoutMs: config.WEBHOOK_DELIVERY_TIMEOUT_MS,
     privateTargetsAllowed,
@@ -56,6 +66,12 @@ export function createWebhooksModule(platform: Platform): WebhooksModule {
     recordEvent: oneAtATime(recordEvents),
     recordEvents,
     deliverer,
+    // Secrets stored in plain text by releases before sealing are sealed at every start.
+    migrateData: async () => {
+      const sealed = await sealPlaintextSecrets(database.db, sealing);
+      if (sealed > 0) log.info({ endpoints: sealed }, 'sealed plain-text webhook secrets');
+    },
+    resealSecrets: () => resealSecrets(database.db, sealing),
     close: () => deliverer.close(),
   };
 }

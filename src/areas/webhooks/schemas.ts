@@ -47,8 +47,9 @@ const Url = Type.String({
   minLength: 1,
   maxLength: URL_LENGTH_MAX,
   pattern: NO_CONTROL_CHARACTERS,
-  description: 'Absolute URL the events are POSTed to. Live keys: https and a public address. ' +
-    'Test keys: http or https, and loopback (localhost) is allowed.',
+  description: 'Absolute URL the events are POSTed to, at a public address: loopback and ' +
+    'private addresses only where the server sets WEBHOOK_PRIVATE_TARGETS_ALLOWED=true. ' +
+    'Live keys: https. Test keys: http or https.',
   examples: ['https://example.com/etax/webhooks'],
 });
 const Events = Type.Array(EventTypeName, {

@@ -6,6 +6,8 @@ import type { EventData, EventType } from '../../platform/event-catalogue.ts';
 import type { QueueDelivery } from './recorder.ts';
 import { DELIVERY_ATTEMPTS_MAX } from './retry-schedule.ts';
 import { generateSigningSecret } from './signature.ts';
+import { sealedCurrentSecret, sealSecret } from './secrets-at-rest.ts';
+import type { SealingKey } from '../../domain/sealed-box.ts';
 import type { Scope } from '../../platform/scope.ts';
 import {
   checkTargetUrl,
@@ -23,6 +25,8 @@ import type { ResolveHost } from '../../platform/outside.ts';
 
 type WebhooksServiceDeps = {
   db: Db;
+  // Seals signing secrets at rest (secrets-at-rest.ts).
+  sealing: SealingKey;
   queueDelivery: QueueDelivery;
   resolveHost: ResolveHost;
   privateTargetsAllowed: boolean;
@@ -129,6 +133,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
     caller: Scope; url: string; events: EventType[]; description?: string;
   }) {
     const url = await checkUrl(input.caller, input.url);
+    const id = newId('webhookEndpoint');
     const secret = generateSigningSecret();
     const row = await db.transaction(async (tx) => {
       await store.lockScope(tx, input.caller);
@@ -136,13 +141,13 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
         throw new ApiError('WEBHOOK_ENDPOINT_LIMIT_REACHED');
       }
       return store.insertEndpoint(tx, {
-        id: newId('webhookEndpoint'),
+        id,
         accountId: input.caller.accountId,
         environment: input.caller.environment,
         url,
         eventTypes: input.events,
         description: input.description ?? null,
-        secret,
+        sealedSecret: sealSecret(deps.sealing, id, secret),
       });
     });
     return { ...toEndpoint(row), secret };
@@ -216,9 +221,12 @@ function secretsAndDeletion(deps: WebhooksServiceDeps) {
         // The database clock decides expiry, the same clock that stamps every other row.
         const expiresAt = await store.databaseNowPlus(tx, input.overlapSeconds);
         return store.updateEndpoint(tx, input.caller, input.endpointId, {
-          secret,
-          previousSecret: overlapping ? current.secret : null,
+          sealedSecret: sealSecret(deps.sealing, current.id, secret),
+          sealedPreviousSecret: overlapping ? sealedCurrentSecret(deps.sealing, current) : null,
           previousSecretExpiresAt: overlapping ? expiresAt : null,
+          // A row from before secrets were sealed leaves its plain text behind here.
+          plaintextSecret: null,
+          plaintextPreviousSecret: null,
         });
       });
       assert(row !== null);

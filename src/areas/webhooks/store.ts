@@ -1,4 +1,6 @@
-import { and, desc, eq, inArray, lt, sql, type Column, type SQL } from 'drizzle-orm';
+import {
+  and, asc, desc, eq, gt, inArray, isNotNull, lt, or, sql, type Column, type SQL,
+} from 'drizzle-orm';
 import type { Executor } from '../../platform/db/connect.ts';
 import {
   webhookDeliveries,
@@ -56,8 +58,8 @@ export async function findEndpoint(tx: Executor, scope: Scope, endpointId: strin
 }
 
 type EndpointChanges = Partial<Pick<EndpointRow,
-  'url' | 'eventTypes' | 'description' | 'enabled' | 'secret' | 'previousSecret' |
-  'previousSecretExpiresAt'>>;
+  'url' | 'eventTypes' | 'description' | 'enabled' | 'sealedSecret' | 'sealedPreviousSecret' |
+  'plaintextSecret' | 'plaintextPreviousSecret' | 'previousSecretExpiresAt'>>;
 
 export async function updateEndpoint(
   tx: Executor,
@@ -266,4 +268,70 @@ export async function cancelDelivery(tx: Executor, deliveryId: string, reason: s
   await tx.update(webhookDeliveries)
     .set({ status: 'canceled', lastError: reason, nextAttemptAt: null, completedAt: sql`now()` })
     .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, 'pending')));
+}
+
+// Secrets at rest (secrets-at-rest.ts): rows still holding a plain-text secret, and the sealed
+// secrets `etax reseal` seals again. Both page by id.
+
+const afterId = (id: string | null) => (id === null ? undefined : gt(webhookEndpoints.id, id));
+
+export async function listPlaintextSecrets(tx: Executor, after: string | null, limit: number) {
+  return tx.select({
+    id: webhookEndpoints.id,
+    plaintextSecret: webhookEndpoints.plaintextSecret,
+    plaintextPreviousSecret: webhookEndpoints.plaintextPreviousSecret,
+  }).from(webhookEndpoints)
+    .where(and(afterId(after), or(isNotNull(webhookEndpoints.plaintextSecret),
+      isNotNull(webhookEndpoints.plaintextPreviousSecret))))
+    .orderBy(asc(webhookEndpoints.id)).limit(limit);
+}
+
+type PlaintextSecrets = Awaited<ReturnType<typeof listPlaintextSecrets>>[number];
+
+// Replaces a row's plain-text secrets with their sealed forms, where the row still holds the
+// plain text that was read (another process may have sealed it, or an API rotation replaced it).
+export async function sealPlaintextSecrets(
+  tx: Executor,
+  read: PlaintextSecrets,
+  sealed: { sealedSecret?: string; sealedPreviousSecret?: string },
+) {
+  await tx.update(webhookEndpoints)
+    .set({ ...sealed, plaintextSecret: null, plaintextPreviousSecret: null })
+    .where(and(
+      eq(webhookEndpoints.id, read.id),
+      sql`${webhookEndpoints.plaintextSecret} is not distinct from ${read.plaintextSecret}`,
+      sql`${webhookEndpoints.plaintextPreviousSecret}
+        is not distinct from ${read.plaintextPreviousSecret}`,
+    ));
+}
+
+const SEALED_COLUMNS = {
+  sealedSecret: webhookEndpoints.sealedSecret,
+  sealedPreviousSecret: webhookEndpoints.sealedPreviousSecret,
+};
+export type SealedSecretColumn = keyof typeof SEALED_COLUMNS;
+
+export async function listSealedSecrets(
+  tx: Executor,
+  column: SealedSecretColumn,
+  after: string | null,
+  limit: number,
+) {
+  const rows = await tx.select({ key: webhookEndpoints.id, box: SEALED_COLUMNS[column] })
+    .from(webhookEndpoints)
+    .where(and(afterId(after), isNotNull(SEALED_COLUMNS[column])))
+    .orderBy(asc(webhookEndpoints.id)).limit(limit);
+  return rows.map((row) => ({ key: row.key, box: row.box! }));
+}
+
+// Replaces one sealed secret where the row still holds the box that was read.
+export async function replaceSealedSecret(
+  tx: Executor,
+  column: SealedSecretColumn,
+  id: string,
+  box: string,
+  resealed: string,
+) {
+  await tx.update(webhookEndpoints).set({ [column]: resealed })
+    .where(and(eq(webhookEndpoints.id, id), eq(SEALED_COLUMNS[column], box)));
 }

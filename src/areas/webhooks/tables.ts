@@ -30,12 +30,17 @@ export const webhookEndpoints = pgTable(
     eventTypes: text('event_types').array().notNull(),
     description: text('description'),
     enabled: boolean('enabled').notNull().default(true),
-    // Secrets must be readable to sign with, so they are stored as they are, like the signing
-    // keys of any webhook sender; they are shown to the client only when made.
-    secret: text('secret').notNull(),
-    // After a rotation the previous secret signs too, until it expires.
-    previousSecret: text('previous_secret'),
+    // The signing secret, sealed with the encryption key and the endpoint id as context
+    // (secrets-at-rest.ts): it must be readable to sign with, but a copy of the database alone
+    // must not let anyone sign. It is shown to the client only when made.
+    sealedSecret: text('sealed_secret'),
+    // After a rotation the previous secret signs too, until it expires; sealed the same way.
+    sealedPreviousSecret: text('sealed_previous_secret'),
     previousSecretExpiresAt: timestampTz('previous_secret_expires_at'),
+    // Secrets as releases before sealing stored them, in plain text: never written any more,
+    // signed with until every process start seals them (secrets-at-rest.ts), then null.
+    plaintextSecret: text('secret'),
+    plaintextPreviousSecret: text('previous_secret'),
     createdAt: createdAt(),
     updatedAt: timestampTz('updated_at').notNull().defaultNow(),
   },
@@ -51,9 +56,19 @@ export const webhookEndpoints = pgTable(
       'webhook_endpoints_description_length',
       sql`char_length(${table.description}) <= 500`,
     ),
+    // One form of each secret: sealed, or (rows not sealed yet) in plain text.
+    check(
+      'webhook_endpoints_one_secret',
+      sql`(${table.sealedSecret} is null) <> (${table.plaintextSecret} is null)`,
+    ),
+    check(
+      'webhook_endpoints_one_previous_secret',
+      sql`${table.sealedPreviousSecret} is null or ${table.plaintextPreviousSecret} is null`,
+    ),
     check(
       'webhook_endpoints_previous_secret_pair',
-      sql`(${table.previousSecret} is null) = (${table.previousSecretExpiresAt} is null)`,
+      sql`(coalesce(${table.sealedPreviousSecret}, ${table.plaintextPreviousSecret}) is null)
+        = (${table.previousSecretExpiresAt} is null)`,
     ),
   ],
 );

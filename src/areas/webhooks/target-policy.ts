@@ -1,8 +1,8 @@
 import dns from 'node:dns';
 import net from 'node:net';
-import ipaddr from 'ipaddr.js';
 import type { Environment } from '../../platform/accounts/keys.ts';
 import type { ResolveHost } from '../../platform/outside.ts';
+import { addressKind, type AddressKind } from './address-kind.ts';
 
 // Where webhooks may be sent (docs/webhooks.md § Allowed URLs). A webhook makes our server send
 // a request to an address the client chose, so an address inside our own network (loopback,
@@ -14,43 +14,46 @@ import type { ResolveHost } from '../../platform/outside.ts';
 export type TargetPolicy = {
   // http:// as well as https://.
   httpAllowed: boolean;
-  // 127.0.0.0/8 and ::1, for a receiver on the developer's own machine.
-  loopbackAllowed: boolean;
-  // Private, unique-local, carrier-grade NAT and loopback ranges: self-hosted setups whose
-  // receivers live on the same private network (WEBHOOK_PRIVATE_TARGETS_ALLOWED).
+  // Loopback, private, unique-local and carrier-grade NAT addresses: self-hosted setups whose
+  // receivers live on the same machine or private network (WEBHOOK_PRIVATE_TARGETS_ALLOWED).
   privateAllowed: boolean;
 };
 
-// Test keys may target the developer's own machine over plain http; live keys need https and a
-// public address. Self-hosted setups may allow private addresses for every key.
+// Test keys may use plain http; live keys need https. Neither may reach our own machine or
+// network unless the operator allows it for every key: a test key is as easy to get as a
+// sign-up, so a loopback receiver for test keys alone would still let anyone probe the server's
+// own ports.
 export function targetPolicyFor(environment: Environment, privateTargetsAllowed: boolean) {
-  const test = environment === 'test';
   return {
-    httpAllowed: test,
-    loopbackAllowed: test || privateTargetsAllowed,
+    httpAllowed: environment === 'test',
     privateAllowed: privateTargetsAllowed,
   } satisfies TargetPolicy;
 }
 
-// Cloud metadata services; never a webhook receiver, whatever the policy.
-const METADATA_ADDRESSES = new Set(['169.254.169.254', 'fd00:ec2::254', '100.100.100.200']);
-const PRIVATE_RANGES = new Set(['private', 'uniqueLocal', 'carrierGradeNat']);
+type Refusal = Exclude<AddressKind, 'public'>;
+
+// The kind of address the policy refuses, or null when a webhook may connect to it.
+function refusalOf(address: string, policy: TargetPolicy): Refusal | null {
+  const kind = addressKind(address);
+  if (kind === 'public') return null;
+  if (kind === 'internal' && policy.privateAllowed) return null;
+  return kind;
+}
 
 // True when a webhook may connect to this IP address under the policy.
 export function addressAllowed(address: string, policy: TargetPolicy): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  // An IPv4-mapped IPv6 address (::ffff:10.0.0.1) is judged as the IPv4 address it carries.
-  const parsed = ipaddr.process(address);
-  if (METADATA_ADDRESSES.has(parsed.toNormalizedString())) return false;
-  if (METADATA_ADDRESSES.has(parsed.toString())) return false;
-  const range = parsed.range();
-  if (range === 'unicast') return true;
-  if (range === 'loopback') return policy.loopbackAllowed;
-  if (PRIVATE_RANGES.has(range)) return policy.privateAllowed;
-  // Link-local, unspecified, multicast, broadcast, reserved, and IPv6 ranges that embed an IPv4
-  // address (6to4, Teredo, NAT64) are never webhook receivers.
-  return false;
+  return refusalOf(address, policy) === null;
 }
+
+// What a refused URL is told, after "targets" or "resolves to".
+const REFUSED_ADDRESS: Record<Refusal, string> = {
+  internal: 'a loopback or private address; the server allows those only when it sets ' +
+    'WEBHOOK_PRIVATE_TARGETS_ALLOWED=true, for receivers on its own machine or network',
+  embedsIPv4: 'an IPv6 address that embeds an IPv4 address (IPv4-mapped or -compatible, ' +
+    'NAT64, 6to4, Teredo or ISATAP), which is never allowed',
+  never: 'a link-local, metadata, unspecified, multicast, broadcast or reserved address, ' +
+    'which is never allowed',
+};
 
 type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
@@ -102,9 +105,8 @@ export async function checkTargetUrl(
   if (!shape.ok) return shape;
   const host = hostOf(shape.url);
   if (net.isIP(host) !== 0) {
-    return addressAllowed(host, policy)
-      ? shape
-      : { ok: false, reason: 'targets an address that is not allowed' };
+    const refusal = refusalOf(host, policy);
+    return refusal === null ? shape : { ok: false, reason: `targets ${REFUSED_ADDRESS[refusal]}` };
   }
   let addresses: dns.LookupAddress[];
   try {
@@ -113,8 +115,10 @@ export async function checkTargetUrl(
     return { ok: false, reason: 'has a host that does not resolve' };
   }
   if (addresses.length === 0) return { ok: false, reason: 'has a host that does not resolve' };
-  if (!addresses.every((entry) => addressAllowed(entry.address, policy))) {
-    return { ok: false, reason: 'resolves to an address that is not allowed' };
+  const refusal = addresses.map((entry) => refusalOf(entry.address, policy))
+    .find((found) => found !== null);
+  if (refusal !== undefined) {
+    return { ok: false, reason: `resolves to ${REFUSED_ADDRESS[refusal]}` };
   }
   return shape;
 }

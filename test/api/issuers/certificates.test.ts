@@ -35,7 +35,8 @@ let ca: TestCa;
 let good: TestCertificate;
 
 beforeAll(async () => {
-  app = await createTestApp({ jobs: true });
+  // The webhook endpoint of the events test is on loopback.
+  app = await createTestApp({ jobs: true, env: { WEBHOOK_PRIVATE_TARGETS_ALLOWED: 'true' } });
   ca = await createTestCa();
   good = await issueCertificate(ca, { subject: corporateSubject('이택스', VALID_NUMBER) });
 });

@@ -8,6 +8,7 @@ import { pollUntil } from '../../helpers/poll.ts';
 import {
   ISSUANCE_SUCCESS,
   openWebhookApp,
+  RECEIVER_ON_LOOPBACK,
   request,
   startReceiver,
   type Receiver,
@@ -37,7 +38,8 @@ async function waitForDelivery() {
 }
 
 it('delivers an event committed by a process that stopped before sending it', async () => {
-  const first = await openWebhookApp(database, { env: { WORKERS_ENABLED: 'false' } });
+  const first = await openWebhookApp(database, { env: { ...RECEIVER_ON_LOOPBACK,
+    WORKERS_ENABLED: 'false' } });
   const account = await first.createAccount();
   const created = await request(first, account.keys.test, 'POST', '/v1/webhookEndpoints', {
     url: receiver.url, events: ['TAX_INVOICE_ISSUANCE_SUCCESS'],
@@ -50,7 +52,7 @@ it('delivers an event committed by a process that stopped before sending it', as
   await first.close();
   expect(receiver.received).toEqual([]);
 
-  restarted = await openWebhookApp(database);
+  restarted = await openWebhookApp(database, { env: RECEIVER_ON_LOOPBACK });
   await waitForDelivery();
   expect(receiver.received).toHaveLength(1);
   const [delivered] = receiver.received;

@@ -1,10 +1,14 @@
-// Webhook delivery end to end against a real HTTP receiver on 127.0.0.1 (docs/webhooks.md):
-// signed POSTs that verify with the endpoint's secret (both secrets during a rotation), retries
-// after 5xx answers, timeouts and redirects on the documented schedule, refusal of private
-// addresses for live keys when DNS changes after creation, nothing delivered for a rolled-back
-// transaction, and fan-out only within one account and environment. Workers are off: each test
-// works the queued jobs by hand with a manual clock, so nothing sleeps through a retry delay.
+// Webhook delivery end to end against a real HTTP receiver on 127.0.0.1 (docs/webhooks.md), which
+// WEBHOOK_PRIVATE_TARGETS_ALLOWED lets endpoints target: signed POSTs that verify with the
+// endpoint's secret (both secrets during a rotation), retries after 5xx answers, timeouts and
+// redirects on the documented schedule, refusal of an address embedding IPv4 when DNS changes
+// after creation, one error message for every attempt that got no answer (no port oracle),
+// nothing delivered for a rolled-back transaction, and fan-out only within one account and
+// environment. Workers are off: each test works the queued jobs by hand with a manual clock, so
+// nothing sleeps through a retry delay. delivery-targets.test.ts has the default settings.
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { NO_ANSWER_ERROR } from '../../../src/areas/webhooks/deliver.ts';
 import {
   DELIVERY_ATTEMPTS_MAX,
   RETRY_DELAYS_SECONDS,
@@ -19,6 +23,7 @@ import {
   ISSUANCE_SUCCESS,
   openWebhookApp,
   queuedDeliveryJobs,
+  RECEIVER_ON_LOOPBACK,
   recordEvent,
   request,
   startReceiver,
@@ -39,7 +44,8 @@ const clock = createManualClock();
 beforeAll(async () => {
   database = await createTestDatabase();
   app = await openWebhookApp(database, {
-    env: { WORKERS_ENABLED: 'false', WEBHOOK_DELIVERY_TIMEOUT_MS: String(TIMEOUT_MS) },
+    env: { ...RECEIVER_ON_LOOPBACK, WORKERS_ENABLED: 'false',
+      WEBHOOK_DELIVERY_TIMEOUT_MS: String(TIMEOUT_MS) },
     // Jitter at its midpoint, so each retry comes exactly its documented delay later.
     webhooks: { now: clock.now, random: () => 0.5, resolveHost: dns.resolveHost },
   });
@@ -200,7 +206,7 @@ describe('retries', () => {
     expect(logged).toMatchObject({ status: 'succeeded', attemptCount: 2 });
     expect(logged!.attempts).toEqual([
       expect.objectContaining({ attemptNumber: 1, outcome: 'failed', responseStatus: null,
-        error: 'The receiver did not answer in time.' }),
+        error: NO_ANSWER_ERROR }),
       expect.objectContaining({ attemptNumber: 2, outcome: 'succeeded', responseStatus: 200 }),
     ]);
   });
@@ -268,21 +274,91 @@ describe('jobs that run twice or late', () => {
 });
 
 describe('security', () => {
-  it('refuses to connect when a live endpoint\'s host later resolves to a private address',
-    async () => {
-      const account = await app.createAccount();
-      dns.hosts.set('hooks.example.test', [PUBLIC_ADDRESS]);
-      const url = `https://hooks.example.test:${receiver.port}/hooks`;
-      const endpoint = await createEndpoint(account.keys.live, url);
-      // DNS rebinding: the name now points at the receiver on loopback.
-      dns.hosts.set('hooks.example.test', ['127.0.0.1']);
-      await record(account, 'live');
-      expect(await workQueuedDeliveries(app)).toEqual(['retrying']);
-      expect(receiver.received).toEqual([]);
-      const [logged] = await deliveries(account.keys.live, endpoint.id);
-      expect(logged).toMatchObject({ status: 'pending', lastResponseStatus: null,
-        lastError: 'The target address is not allowed.' });
+  it('refuses to connect when an endpoint\'s host later resolves to loopback as IPv4-mapped ' +
+    'IPv6, which the setting does not allow', async () => {
+    const account = await app.createAccount();
+    dns.hosts.set('hooks.example.test', [PUBLIC_ADDRESS]);
+    const url = `http://hooks.example.test:${receiver.port}/hooks`;
+    const endpoint = await createEndpoint(account.keys.test, url);
+    // DNS rebinding: the name now points at the receiver, through a dual-stack socket.
+    dns.hosts.set('hooks.example.test', ['::ffff:127.0.0.1']);
+    await record(account);
+    expect(await workQueuedDeliveries(app)).toEqual(['retrying']);
+    expect(receiver.received).toEqual([]);
+    const [logged] = await deliveries(account.keys.test, endpoint.id);
+    expect(logged).toMatchObject({ status: 'pending', lastResponseStatus: null,
+      lastError: NO_ANSWER_ERROR });
+  });
+
+  describe('one message for every attempt that got no answer', () => {
+    const servers: net.Server[] = [];
+    const sockets = new Set<net.Socket>();
+
+    // A TCP server on loopback that handles each connection its own way; its port.
+    async function tcpServer(onConnection: (socket: net.Socket) => void) {
+      const server = net.createServer((socket) => {
+        sockets.add(socket);
+        socket.on('close', () => sockets.delete(socket));
+        socket.on('error', () => {});
+        onConnection(socket);
+      });
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return (server.address() as AddressInfo).port;
+    }
+
+    async function closedPort() {
+      const server = net.createServer();
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      await new Promise((resolve) => server.close(resolve));
+      return port;
+    }
+
+    afterAll(async () => {
+      for (const socket of sockets) socket.destroy();
+      await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
     });
+
+    it('is the same for a closed port, another protocol, a silent port, a TLS failure and a ' +
+      'refused address', async () => {
+      const banner = await tcpServer((socket) => socket.end('SSH-2.0-OpenSSH_9.6\r\n'));
+      const redisLike = await tcpServer((socket) => socket.once('data', () =>
+        socket.end('-ERR unknown command \'POST\'\r\n')));
+      const silent = await tcpServer(() => {});
+      const account = await app.createAccount();
+      const targets: Array<['test' | 'live', string]> = [
+        ['test', `http://127.0.0.1:${await closedPort()}/hooks`],
+        ['test', `http://127.0.0.1:${banner}/hooks`],
+        ['test', `http://127.0.0.1:${redisLike}/hooks`],
+        ['test', `http://127.0.0.1:${silent}/hooks`],
+        // The receiver speaks plain HTTP, so the TLS handshake fails.
+        ['live', `https://127.0.0.1:${receiver.port}/hooks`],
+      ];
+      const endpoints = [];
+      for (const [environment, url] of targets) {
+        const endpoint = await createEndpoint(account.keys[environment], url);
+        endpoints.push({ environment, url, ...endpoint });
+      }
+      // Metadata: saved while its name looked public, refused at delivery.
+      dns.hosts.set('metadata.example.test', [PUBLIC_ADDRESS]);
+      endpoints.push({ environment: 'test' as const, url: 'metadata',
+        ...await createEndpoint(account.keys.test, 'http://metadata.example.test/latest') });
+      dns.hosts.set('metadata.example.test', ['169.254.169.254']);
+
+      await record(account);
+      await record(account, 'live');
+      expect(await workQueuedDeliveries(app)).toEqual(endpoints.map(() => 'retrying'));
+      for (const endpoint of endpoints) {
+        const [logged] = await deliveries(account.keys[endpoint.environment], endpoint.id);
+        expect(logged, endpoint.url).toMatchObject({ lastResponseStatus: null,
+          lastError: NO_ANSWER_ERROR });
+        expect(logged!.attempts, endpoint.url).toEqual([expect.objectContaining({
+          outcome: 'failed', responseStatus: null, error: NO_ANSWER_ERROR })]);
+      }
+      expect(receiver.received).toEqual([]);
+    });
+  });
 
   it('never queues or delivers an event whose transaction rolled back', async () => {
     const account = await app.createAccount();

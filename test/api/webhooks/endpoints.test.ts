@@ -1,6 +1,7 @@
 // The webhook management API (docs/webhooks.md): endpoints are created with a secret shown
 // once, listed, read, changed, rotated and deleted within the key's account and environment;
-// URLs are checked (https and public addresses for live keys, loopback allowed for test keys);
+// URLs are checked (public addresses only with default settings, for test and live keys alike;
+// https for live keys; never an IPv6 address that embeds an IPv4 address);
 // bad input is 400 in the error shape of spec §7; another account's or environment's ids are
 // 404; nothing charges points.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,13 +9,17 @@ import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts
 import { expectError } from '../../helpers/errors.ts';
 import {
   createFakeDns,
+  INTERNAL_HOSTS,
+  IPV4_EMBEDDING_HOSTS,
   openWebhookApp,
   request,
+  urlFor,
+  useInternalNames,
   type WebhookTestApp,
 } from './harness.ts';
 
 const PUBLIC_ADDRESS = '93.184.215.14';
-const TEST_URL = 'http://127.0.0.1:9/hooks';
+const TEST_URL = 'http://hooks.example.test:9/hooks';
 const LIVE_URL = 'https://hooks.example.test/hooks';
 // The default overlap of a rotated secret: a day (docs/webhooks.md).
 const DAY_MS = 24 * 3_600_000;
@@ -26,8 +31,8 @@ const dns = createFakeDns();
 beforeAll(async () => {
   database = await createTestDatabase();
   dns.hosts.set('hooks.example.test', [PUBLIC_ADDRESS]);
-  dns.hosts.set('localhost', ['127.0.0.1', '::1']);
   dns.hosts.set('internal.example.test', [PUBLIC_ADDRESS, '10.0.0.7']);
+  useInternalNames(dns);
   app = await openWebhookApp(database, {
     env: { WORKERS_ENABLED: 'false' },
     webhooks: { resolveHost: dns.resolveHost },
@@ -83,8 +88,8 @@ describe('happy', () => {
     expect(JSON.stringify(listed.json())).not.toContain(endpoint.secret);
   });
 
-  it('accepts a test key\'s localhost receiver and a live key\'s public https URL', async () => {
-    await created(account.keys.test, 'http://localhost:4000/hooks');
+  it('accepts a test key\'s http URL and a live key\'s https URL at public addresses', async () => {
+    await created(account.keys.test, 'http://hooks.example.test:4000/hooks');
     const live = await created(account.keys.live, LIVE_URL);
     const read = await request(app, account.keys.live, 'GET', `/v1/webhookEndpoints/${live.id}`);
     expect(read.json().url).toBe(LIVE_URL);
@@ -178,11 +183,12 @@ describe('errors', () => {
 
   it.each([
     ['a relative URL', '/hooks', 'test'],
-    ['an ftp URL', 'ftp://127.0.0.1/hooks', 'test'],
-    ['credentials in the URL', 'http://user:pass@127.0.0.1/hooks', 'test'],
+    ['an ftp URL', 'ftp://hooks.example.test/hooks', 'test'],
+    ['credentials in the URL', 'http://user:pass@hooks.example.test/hooks', 'test'],
     ['a host that does not resolve', 'http://nowhere.example.test/hooks', 'test'],
     ['a metadata address with a test key', 'http://169.254.169.254/latest', 'test'],
     ['a private address with a test key', 'http://10.1.2.3/hooks', 'test'],
+    ['loopback with a test key', 'http://127.0.0.1:6379/hooks', 'test'],
     ['http with a live key', 'http://hooks.example.test/hooks', 'live'],
     ['loopback with a live key', 'https://127.0.0.1/hooks', 'live'],
     ['IPv6 loopback with a live key', 'https://[::1]/hooks', 'live'],
@@ -195,6 +201,32 @@ describe('errors', () => {
   ])('returns 400 WEBHOOK_URL_NOT_ALLOWED for %s', async (_name, url, environment) => {
     const response = await create(environment === 'live' ? liveKey : key, { ...valid, url });
     expectError(response, 400, 'WEBHOOK_URL_NOT_ALLOWED', /^body\.url /);
+  });
+
+  describe.each(['test', 'live'] as const)('with default settings, a %s key', (environment) => {
+    const keyOf = () => (environment === 'live' ? liveKey : key);
+
+    it.each(INTERNAL_HOSTS)('is refused %s, and told the setting that allows it',
+      async (host) => {
+        const response = await create(keyOf(), { ...valid, url: urlFor(environment, host) });
+        expectError(response, 400, 'WEBHOOK_URL_NOT_ALLOWED', new RegExp('^body\\.url ' +
+          '(targets|resolves to) a loopback or private address; .*' +
+          'WEBHOOK_PRIVATE_TARGETS_ALLOWED=true'));
+      });
+
+    it.each(IPV4_EMBEDDING_HOSTS)('is refused %s, an address embedding IPv4', async (host) => {
+      const response = await create(keyOf(), { ...valid, url: urlFor(environment, host) });
+      expectError(response, 400, 'WEBHOOK_URL_NOT_ALLOWED', /embeds an IPv4 address/);
+    });
+
+    it('is refused an update that moves the URL to loopback', async () => {
+      const { id } = await created(keyOf(), urlFor(environment, 'hooks.example.test'));
+      for (const host of ['127.0.0.1', '[::127.0.0.1]']) {
+        const response = await request(app, keyOf(), 'PATCH', `/v1/webhookEndpoints/${id}`,
+          { url: urlFor(environment, host) });
+        expectError(response, 400, 'WEBHOOK_URL_NOT_ALLOWED');
+      }
+    });
   });
 
   it('returns 400 WEBHOOK_URL_NOT_ALLOWED when an update moves the URL to a private address',

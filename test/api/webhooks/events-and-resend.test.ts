@@ -10,6 +10,7 @@ import {
   createEndpoint as createWebhookEndpoint,
   ISSUANCE_SUCCESS,
   openWebhookApp,
+  RECEIVER_ON_LOOPBACK,
   recordEvent,
   request,
   startReceiver,
@@ -25,7 +26,8 @@ let receiver: Receiver;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  app = await openWebhookApp(database, { env: { WORKERS_ENABLED: 'false' } });
+  app = await openWebhookApp(database,
+    { env: { ...RECEIVER_ON_LOOPBACK, WORKERS_ENABLED: 'false' } });
   receiver = await startReceiver();
 });
 afterAll(async () => {

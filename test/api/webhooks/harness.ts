@@ -15,6 +15,9 @@ import { startFakeServer } from '../../helpers/fake-server.ts';
 // randomness, DNS), a real HTTP receiver on 127.0.0.1, a resolver the test controls, and a way
 // to work queued delivery jobs by hand when workers are off.
 
+// The settings of an app whose endpoints target the test's receiver on 127.0.0.1.
+export const RECEIVER_ON_LOOPBACK = { WEBHOOK_PRIVATE_TARGETS_ALLOWED: 'true' };
+
 export type WebhookTestApp = App & {
   createAccount(): Promise<{ accountId: string; keys: { test: string; live: string } }>;
 };
@@ -162,6 +165,43 @@ export async function createEndpoint(app: WebhookTestApp, key: string,
   const response = await request(app, key, 'POST', '/v1/webhookEndpoints', body);
   expect(response.statusCode, response.body).toBe(201);
   return response.json() as { id: string; secret: string };
+}
+
+// Hosts of our own machine or network, in every form a URL may spell them, and host names the
+// test resolver answers with such addresses (register them with useInternalNames). Refused with
+// default settings for test and live keys alike; allowed with WEBHOOK_PRIVATE_TARGETS_ALLOWED.
+export const INTERNAL_HOSTS = [
+  '127.0.0.1', 'localhost', '[::1]', '127.8.9.10', '10.1.2.3', '172.16.5.4', '192.168.0.10',
+  '100.64.0.1', '[fd12::1]',
+  // Decimal, hexadecimal, octal and shortened IPv4 forms, which URL parsing turns into 127.0.0.1.
+  '2130706433', '0x7f000001', '0x7f.0.0.1', '0177.0.0.1', '127.1',
+  'loopback.example.test', 'private.example.test',
+];
+
+// IPv6 addresses that carry an IPv4 address, and names resolving to them: refused whatever the
+// settings, even when the IPv4 address they carry is public.
+export const IPV4_EMBEDDING_HOSTS = [
+  '[::127.0.0.1]', '[::169.254.169.254]', '[::93.184.215.14]', // IPv4-compatible
+  '[::ffff:127.0.0.1]', '[::ffff:10.0.0.1]', '[0:0:0:0:0:ffff:7f00:1]', // IPv4-mapped
+  '[::ffff:0:7f00:1]', // IPv4-translated
+  '[64:ff9b::7f00:1]', '[64:ff9b::a9fe:a9fe]', '[64:ff9b:1::a00:1]', // NAT64
+  '[2002:7f00:1::1]', // 6to4
+  '[2001:0:4136:e378:8000:63bf:80ff:fffe]', // Teredo
+  '[2606:4700::5efe:7f00:1]', // ISATAP
+  'mapped.example.test', 'nat64.example.test',
+];
+
+export function useInternalNames(dns: ReturnType<typeof createFakeDns>) {
+  dns.hosts.set('localhost', ['127.0.0.1', '::1']);
+  dns.hosts.set('loopback.example.test', ['127.0.0.1']);
+  dns.hosts.set('private.example.test', ['93.184.215.14', '10.0.0.7']);
+  dns.hosts.set('mapped.example.test', ['::ffff:127.0.0.1']);
+  dns.hosts.set('nat64.example.test', ['64:ff9b::a9fe:a9fe']);
+}
+
+// A URL on `host` that a key of this environment could use if the host were allowed.
+export function urlFor(environment: 'test' | 'live', host: string) {
+  return `${environment === 'test' ? 'http' : 'https'}://${host}/hooks`;
 }
 
 // Records an event of the account's environment, as the area that emits it would.

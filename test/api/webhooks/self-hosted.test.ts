@@ -1,9 +1,19 @@
 // WEBHOOK_PRIVATE_TARGETS_ALLOWED=true (docs/webhooks.md § Allowed URLs): a self-hosted setup
-// lets live endpoints target private addresses, while https stays required and link-local and
-// metadata addresses stay refused.
+// lets test and live endpoints target loopback and private addresses in every form, while https
+// stays required for live keys, and link-local, metadata and IPv4-embedding IPv6 addresses stay
+// refused.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
-import { createFakeDns, openWebhookApp, request, type WebhookTestApp } from './harness.ts';
+import {
+  createFakeDns,
+  INTERNAL_HOSTS,
+  IPV4_EMBEDDING_HOSTS,
+  openWebhookApp,
+  request,
+  urlFor,
+  useInternalNames,
+  type WebhookTestApp,
+} from './harness.ts';
 
 let database: TestDatabase;
 let app: WebhookTestApp;
@@ -12,6 +22,7 @@ const dns = createFakeDns();
 beforeAll(async () => {
   database = await createTestDatabase();
   dns.hosts.set('erp.internal', ['10.20.30.40']);
+  useInternalNames(dns);
   app = await openWebhookApp(database, {
     env: { WORKERS_ENABLED: 'false', WEBHOOK_PRIVATE_TARGETS_ALLOWED: 'true' },
     webhooks: { resolveHost: dns.resolveHost },
@@ -45,3 +56,26 @@ it('still refuses http, link-local and metadata targets for a live key', async (
     expect(response.json().code).toBe('WEBHOOK_URL_NOT_ALLOWED');
   }
 });
+
+it.each(['test', 'live'] as const)('accepts every loopback and private form for a %s key',
+  async (environment) => {
+    const { keys } = await app.createAccount();
+    for (const host of INTERNAL_HOSTS) {
+      const response = await create(keys[environment], urlFor(environment, host));
+      expect(response.statusCode, host).toBe(201);
+      // Deleted again: an account has at most 20 endpoints per environment.
+      const deleted = await request(app, keys[environment], 'DELETE',
+        `/v1/webhookEndpoints/${response.json().id}`);
+      expect(deleted.statusCode).toBe(204);
+    }
+  });
+
+it.each(['test', 'live'] as const)('still refuses IPv6 addresses embedding IPv4 for a %s key',
+  async (environment) => {
+    const { keys } = await app.createAccount();
+    for (const host of IPV4_EMBEDDING_HOSTS) {
+      const response = await create(keys[environment], urlFor(environment, host));
+      expect(response.statusCode, host).toBe(400);
+      expect(response.json().message, host).toMatch(/embeds an IPv4 address/);
+    }
+  });

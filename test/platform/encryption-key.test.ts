@@ -1,7 +1,8 @@
-// The sealing key of certificate private keys (docs/issuers.md § Keys at rest): a configured
+// The key that seals secrets at rest (docs/issuers.md § Keys at rest): a configured
 // CERTIFICATE_ENCRYPTION_KEY wins; otherwise one key is generated into DATA_DIR once, readable
 // only by its owner, and reused by every later start. A sealed box opens only with its key and
-// its context, so a box copied to another row or read with another key fails loudly.
+// its context, so a box copied to another row or read with another key fails loudly. After a
+// rotation the keyring seals with the new key and still opens what the previous keys sealed.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -9,10 +10,15 @@ import path from 'node:path';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  createSealingKey,
+  createSealingKeyring,
+  SealedBoxError,
+} from '../../src/domain/sealed-box.ts';
+import {
   GENERATED_KEY_FILE,
   loadCertificateEncryptionKey,
-} from '../../../src/areas/issuers/encryption-key.ts';
-import { createSealingKey, SealedBoxError } from '../../../src/domain/sealed-box.ts';
+  loadSealingKey,
+} from '../../src/platform/encryption-key.ts';
 
 const log = pino({ level: 'silent' });
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'etx-key-'));
@@ -74,6 +80,40 @@ describe('sealed boxes', () => {
     expect(() => createSealingKey(randomBytes(32)).open(box, 'iss_1')).toThrow(SealedBoxError);
     expect(() => sealing.open(tampered, 'iss_1')).toThrow(SealedBoxError);
     expect(() => sealing.open('not a box', 'iss_1')).toThrow(SealedBoxError);
+  });
+});
+
+describe('after a rotation', () => {
+  const [oldKey, olderKey, newKey] = [randomBytes(32), randomBytes(32), randomBytes(32)];
+  const secret = Buffer.from('webhook secret');
+
+  it('seals with the current key and opens what any previous key sealed', () => {
+    const keyring = createSealingKeyring(newKey, [oldKey, olderKey]);
+    for (const key of [oldKey, olderKey, newKey]) {
+      expect(keyring.open(createSealingKey(key).seal(secret, 'whe_1'), 'whe_1')).toEqual(secret);
+    }
+    const box = keyring.seal(secret, 'whe_1');
+    expect(createSealingKey(newKey).open(box, 'whe_1')).toEqual(secret);
+    expect(() => createSealingKey(oldKey).open(box, 'whe_1')).toThrow(SealedBoxError);
+  });
+
+  it('refuses a box of a key it does not hold, and another context', () => {
+    const keyring = createSealingKeyring(newKey, [oldKey]);
+    expect(() => keyring.open(createSealingKey(olderKey).seal(secret, 'whe_1'), 'whe_1'))
+      .toThrow(SealedBoxError);
+    expect(() => keyring.open(createSealingKey(oldKey).seal(secret, 'whe_1'), 'whe_2'))
+      .toThrow(SealedBoxError);
+  });
+
+  it('loads the configured key and the previous keys', async () => {
+    const keyring = await loadSealingKey({ configured: newKey.toString('base64'),
+      previous: [oldKey, olderKey].map((key) => key.toString('base64')).join(','),
+      dataDir, sharedDatabase: true, log });
+    expect(keyring.open(createSealingKey(olderKey).seal(secret, 'x'), 'x')).toEqual(secret);
+    expect(createSealingKey(newKey).open(keyring.seal(secret, 'x'), 'x')).toEqual(secret);
+    await expect(loadSealingKey({ configured: newKey.toString('base64'),
+      previous: randomBytes(16).toString('base64'), dataDir, sharedDatabase: true, log }))
+      .rejects.toThrow(/PREVIOUS_KEYS must be 32 bytes/);
   });
 });
 
