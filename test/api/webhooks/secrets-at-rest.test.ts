@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { createSealingKey, SealedBoxError } from '../../../src/domain/sealed-box.ts';
-import { verifyWebhookSignature } from '../../../src/areas/webhooks/verify.ts';
+import { verifyWebhookSignature } from '@etax/sdk';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
 import {
   clearDeliveryJobs,
