@@ -48,11 +48,16 @@ function convert(document: string): Promise<Collection> {
 export async function writeCollection(folder: string): Promise<string[]> {
   const collection = await convert(readFileSync(DOCUMENT, 'utf8'));
   collection.auth = BASIC_WITH_API_KEY;
-  // The collection's own variables: the two of the environment. Path parameters keep theirs on
-  // each request.
+  // The collection's variables: the two of the environment, then those of path segments such as
+  // `{{endpointId}}:rotateSecret`, which the converter makes collection variables. They start
+  // empty: the converter fills them with random sample values.
+  const segmentVariables = (collection.variable ?? [])
+    .filter((variable) => variable.key !== 'baseUrl')
+    .map(({ key, description }) => ({ key, value: '', type: 'string', description }));
   collection.variable = [
     { key: 'baseUrl', value: DEFAULT_BASE_URL, type: 'string' },
     { key: 'apiKey', value: '', type: 'string' },
+    ...segmentVariables,
   ];
   const environment = {
     name: 'etax (local sandbox)',
