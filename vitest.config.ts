@@ -26,6 +26,7 @@ const UNIT = [
   'test/areas/tax-invoices/pdf*.test.ts',
   'test/areas/tax-invoices/validation.test.ts',
   'test/platform/database-unavailable.test.ts',
+  'test/platform/data-dir-lock.test.ts',
   'test/platform/embedded-queries.test.ts',
   'test/platform/error-table.test.ts',
   'test/platform/points/balance-reader.test.ts',

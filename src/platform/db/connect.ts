@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './tables.ts';
-import type { EmbeddedDatabase } from './embedded.ts';
+import type { EmbeddedDatabase, EmbeddedOpenOptions } from './embedded.ts';
 import { markPhase } from '../startup-phases.ts';
 
 export type Db = NodePgDatabase<typeof schema> & { $client: pg.Pool };
@@ -22,6 +22,9 @@ export type Database = {
   embedded: boolean;
   // True when this process just created the embedded database files.
   created: boolean;
+  // The database is migrated. An embedded database held by a server then lets other etax
+  // processes connect to it; with PostgreSQL nothing waits for this.
+  markReady(): void;
   close(): Promise<void>;
 };
 
@@ -32,7 +35,17 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => {
   return parsed;
 });
 
-type ConnectOptions = { databaseUrl?: string; dataDir: string; poolMax: number };
+type ConnectOptions = {
+  databaseUrl?: string;
+  dataDir: string;
+  poolMax: number;
+  // How the embedded database (no databaseUrl) is opened. Without it: as a command that waits
+  // for another holder of DATA_DIR for at most EMBEDDED_WAIT_DEFAULT_MS.
+  embedded?: EmbeddedOpenOptions;
+};
+
+// The default of DATABASE_CONNECT_TIMEOUT_SECONDS, for callers without a configuration.
+const EMBEDDED_WAIT_DEFAULT_MS = 30_000;
 
 // A connection that sits idle this long is closed; new ones are made on demand.
 const POOL_IDLE_TIMEOUT_MS = 30_000;
@@ -45,13 +58,19 @@ const RELAXED_POOL_MAX = 4;
 const SESSION_OPTIONS = '-c jit=off';
 
 // PGlite is loaded only when this process uses it: a server on PostgreSQL never needs it.
-async function openEmbedded(dataDir: string): Promise<EmbeddedDatabase> {
+async function openEmbedded(
+  dataDir: string,
+  options: EmbeddedOpenOptions,
+): Promise<EmbeddedDatabase> {
   const { openEmbeddedDatabase } = await import('./embedded.ts');
-  return openEmbeddedDatabase(dataDir);
+  return openEmbeddedDatabase(dataDir, options);
 }
 
 export async function connectDatabase(options: ConnectOptions): Promise<Database> {
-  const embedded = options.databaseUrl ? null : await openEmbedded(options.dataDir);
+  const embeddedOptions = options.embedded ??
+    { holder: 'command', waitMs: EMBEDDED_WAIT_DEFAULT_MS };
+  const embedded = options.databaseUrl ? null
+    : await openEmbedded(options.dataDir, embeddedOptions);
   // A mark costs microseconds.
   markPhase('database');
   const url = options.databaseUrl ?? embedded!.url;
@@ -80,6 +99,7 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
     url,
     embedded: embedded !== null,
     created: embedded?.created ?? false,
+    markReady: () => embedded?.markReady(),
     async close() {
       if (relaxedPool !== pool) await relaxedPool.end();
       await pool.end();
