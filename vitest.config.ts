@@ -19,6 +19,7 @@ const UNIT = [
   'test/upstream/**/*.test.ts',
   'test/areas/bank/service.test.ts',
   'test/areas/businesses/generate.test.ts',
+  'test/areas/health/readiness-log.test.ts',
   'test/areas/businesses/import.test.ts',
   'test/areas/issuers/certificate-check.test.ts',
   'test/areas/issuers/encryption-key.test.ts',

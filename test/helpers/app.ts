@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { createApp, type App } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Environment, Plan } from '../../src/platform/accounts/keys.ts';
@@ -29,6 +30,8 @@ type TestAppOptions = {
   jobs?: boolean;
   extraRoutes?: FastifyPluginAsync;
   liveTaxAuthority?: TaxAuthority;
+  // Where the app's log lines go (LOG_LEVEL in env decides which); nowhere without it.
+  logDestination?: DestinationStream;
 };
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -41,7 +44,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   });
   const { extraRoutes } = options;
   const app = await createApp(config, {
-    outside: { upstreams: { taxAuthority: options.liveTaxAuthority } },
+    outside: { upstreams: { taxAuthority: options.liveTaxAuthority },
+      logDestination: options.logDestination },
     extraModules: () => (extraRoutes ? [{ name: 'test', routes: extraRoutes }] : []),
   });
   // Without jobs the app stages jobs into queues that are never created or worked.
