@@ -3,9 +3,12 @@
 // server recovers by itself once the database is back. That holds before authentication too (a
 // key that is not cached cannot be looked up), and for the hosted pages outside /v1, which
 // answer an HTML page with status 503. /readyz answers 503 meanwhile and logs only when
-// readiness changes. The test puts a TCP proxy between the server and PostgreSQL and cuts it.
+// readiness changes. A transaction whose connection drops fails without taking the process
+// down. The test puts a TCP proxy between the server and PostgreSQL and cuts it.
 import { Writable } from 'node:stream';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isDatabaseUnavailable } from '../../src/platform/db/unavailable.ts';
 import { upsertProfileRow } from '../../src/areas/businesses/profiles/store.ts';
 import { basicAuth, createTestApp, type TestApp } from '../helpers/app.ts';
 import { createCuttableProxy, proxiedUrl, targetOf, type CuttableProxy }
@@ -148,5 +151,21 @@ describe.skipIf(!usingPostgres)('when the database cannot be reached', () => {
     }
     const lines = logLines.slice(firstLine).map(({ level, msg }) => ({ level, msg }));
     expect(lines).toEqual([{ level: 40, msg: 'not ready' }, { level: 30, msg: 'ready again' }]);
+  });
+
+  it('fails a transaction whose connection drops, and the process carries on', async () => {
+    // node-postgres emits the error of a checked-out client on the client itself; without a
+    // listener it is an uncaught exception, which fails this run.
+    const failed = await app.platform.database.db.transaction(async (tx) => {
+      await tx.execute(sql`select 1`);
+      await proxy.cut();
+      return tx.execute(sql`select 1`).then(() => null, (error: unknown) => error);
+    }).catch((error: unknown) => error);
+    await proxy.open();
+    expect(isDatabaseUnavailable(failed), String(failed)).toBe(true);
+    const ready = await pollUntil(async () => (await readyz()).statusCode, (status) =>
+      status === 200);
+    expect(ready).toBe(200);
+    expect((await retrieve()).statusCode).toBe(200);
   });
 });

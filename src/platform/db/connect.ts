@@ -66,6 +66,16 @@ async function openEmbedded(
   return openEmbeddedDatabase(dataDir, options);
 }
 
+// A connection that drops (the database restarts, a network cut) must not end the process.
+// The pool listens for errors on its idle clients and replaces them, but node-postgres emits the
+// error of a checked-out client (a transaction, an advisory lock) on that client, with no
+// listener, which Node turns into an uncaught exception. Its query in flight fails anyway, and
+// the pool discards the broken client when it is released.
+function surviveLostConnections(pool: pg.Pool): void {
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
+}
+
 export async function connectDatabase(options: ConnectOptions): Promise<Database> {
   const embeddedOptions = options.embedded ??
     { holder: 'command', waitMs: EMBEDDED_WAIT_DEFAULT_MS };
@@ -82,8 +92,7 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
     // The embedded database has no JIT to turn off.
     ...(embedded ? {} : { options: SESSION_OPTIONS }),
   });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on('error', () => {});
+  surviveLostConnections(pool);
   const relaxedPool = embedded ? pool : new pg.Pool({
     connectionString: url,
     max: RELAXED_POOL_MAX,
@@ -91,7 +100,7 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
     connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
     options: `${SESSION_OPTIONS} -c synchronous_commit=off`,
   });
-  if (relaxedPool !== pool) relaxedPool.on('error', () => {});
+  if (relaxedPool !== pool) surviveLostConnections(relaxedPool);
   return {
     db: drizzle(pool, { schema }),
     pool,
