@@ -83,7 +83,8 @@ export type AppOptions = {
 };
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
-  const platform = await openPlatform(config, systemOutside(options.outside));
+  const platform = await openPlatform(config, systemOutside(options.outside),
+    { embeddedHolder: 'server' });
   const { list: ownModules, ...named } = await createAreaModules(platform);
   const list = [...ownModules, ...(options.extraModules?.(platform) ?? [])];
   for (const module of list) await module.migrateData?.();

@@ -31,6 +31,10 @@ const ConfigSchema = Type.Object({
   // 1 MiB: the largest request any operation needs (100 bank accounts is ~10 KiB).
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1_024, maximum: 16_777_216, default: 1_048_576 }),
   DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 20 }),
+  // How long a start waits for its database: PostgreSQL to accept connections (a machine or a
+  // compose file that starts both at once), or another etax process that holds the embedded
+  // DATA_DIR to finish starting or exit. Then the start fails (exit status 2). 0 tries once.
+  DATABASE_CONNECT_TIMEOUT_SECONDS: Type.Integer({ minimum: 0, maximum: 3_600, default: 30 }),
   // Points every new account receives in its test environment (docs/points.md).
   TEST_SIGNUP_POINTS: Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 1_000_000 }),
   // JSON objects that override rows of the price and rate-limit tables (docs/points.md, limits.md).

@@ -29,7 +29,10 @@ program.command('serve')
     const settings = await config(options.workers ? {} : { WORKERS_ENABLED: 'false' });
     if (settings.DATABASE_URL === undefined) {
       const { openEmbeddedDatabaseEarly } = await import('./platform/db/embedded.ts');
-      openEmbeddedDatabaseEarly(settings.DATA_DIR);
+      openEmbeddedDatabaseEarly(settings.DATA_DIR, {
+        holder: 'server',
+        waitMs: settings.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000,
+      });
     }
     const { serve } = await import('./cli/serve.ts');
     await serve(settings);
@@ -121,9 +124,12 @@ program.command('generate')
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  // A configuration error comes from config.ts, which is loaded by then.
+  // A configuration error comes from config.ts, which is loaded by then; a database that cannot
+  // be opened (DATA_DIR held by another server, PostgreSQL unreachable) is the operator's to fix.
   const { ConfigError } = await import('./config.ts');
-  if (error instanceof CliError || error instanceof ConfigError) {
+  const { DatabaseOpenError } = await import('./platform/db/open-error.ts');
+  if (error instanceof CliError || error instanceof ConfigError ||
+    error instanceof DatabaseOpenError) {
     process.stderr.write(`etax: ${error.message}\n`);
     process.exit(2);
   }

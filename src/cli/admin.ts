@@ -17,7 +17,7 @@ export async function withPlatform<T>(config: Config, work: (platform: Platform)
   // The cast: config.ts's LOG_LEVEL union is built with map(), so its static type is never.
   const cliConfig = { ...config, LOG_LEVEL: level } as Config;
   const platform = await openPlatform(cliConfig,
-    systemOutside({ logDestination: pino.destination(2) }));
+    systemOutside({ logDestination: pino.destination(2) }), { embeddedHolder: 'command' });
   try {
     return await work(platform);
   } catch (error) {

@@ -44,7 +44,7 @@ function schemaOnlyPlatform(): Platform {
     log: pino({ level: 'silent' }),
     outside: systemOutside(),
     database: { db: unavailable, pool: unavailable, relaxedPool: unavailable, url: '',
-      embedded: false, created: false, close: async () => {} },
+      embedded: false, created: false, markReady() {}, close: async () => {} },
     accounts: unavailable,
     points: unavailable,
     prices: buildPriceTable('{}'),

@@ -15,7 +15,10 @@ export async function serve(config: Config): Promise<void> {
   markPhase('wired');
   const { platform, server } = app;
   await app.start();
-  const firstStart = platform.database.created && !(await platform.accounts.hasAnyAccount());
+  // This process made the database files. Until they were migrated it held DATA_DIR alone, so
+  // nothing else can have used them: the first start. A CLI command may have made an account
+  // since; the sandbox account is made and shown all the same.
+  const firstStart = platform.database.created;
   await server.listen({ port: config.PORT, host: config.HOST });
   markPhase('listening');
   platform.log.info(takeStartupPhases(), 'started');

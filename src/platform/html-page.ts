@@ -1,4 +1,6 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyError, FastifyReply } from 'fastify';
+import { isDatabaseUnavailable } from './db/unavailable.ts';
+import { ERRORS, isApiError } from './errors.ts';
 
 // The hosted pages outside /v1 (certificate registration, reverse issuance approval): small
 // server-rendered HTML documents with no script, every value escaped, and headers that keep
@@ -42,3 +44,18 @@ export function sendPage(
 ) {
   return reply.code(status).headers(headers).type('text/html; charset=utf-8').send(html);
 }
+
+// The status of a page request that failed for no reason of the page's own: a client error the
+// framework found (a body too large, an unreadable form) keeps its 4xx; a database that cannot
+// be reached is 503, as the API answers it (docs/errors.md), since reloading later works, and so
+// is a service's own 503; anything else is a bug, 500.
+export function pageFailureStatus(error: FastifyError): number {
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return error.statusCode;
+  }
+  if (isApiError(error) && error.status === 503) return 503;
+  return isDatabaseUnavailable(error) ? 503 : 500;
+}
+
+// The text of a 503 page: the API's SERVICE_UNAVAILABLE message.
+export const UNAVAILABLE_PAGE_MESSAGE = ERRORS.SERVICE_UNAVAILABLE.message;

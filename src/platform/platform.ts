@@ -2,7 +2,9 @@ import pino, { type Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { createAccountsService, type AccountsService } from './accounts/service.ts';
 import { connectDatabase, type Database } from './db/connect.ts';
+import type { DataDirHolder } from './db/data-dir-lock.ts';
 import { runMigrations } from './db/migrate.ts';
+import { waitForDatabase } from './db/wait-for-database.ts';
 import { createJobs, type JobDefinition, type Jobs } from './jobs.ts';
 import { createMailQueuer, type QueueMail } from './mail/outbox.ts';
 import { mailJobDefinition } from './mail/send-job.ts';
@@ -52,23 +54,43 @@ function createLogger(config: Config, outside: Pick<Outside, 'logDestination'>):
   return outside.logDestination ? pino(options, outside.logDestination) : pino(options);
 }
 
-export async function openPlatform(
+export type PlatformOptions = {
+  // What this process is to the embedded database's DATA_DIR (src/platform/db/data-dir-lock.ts):
+  // a server lets the CLI connect once migrated; a command (the default) keeps it to itself.
+  embeddedHolder?: DataDirHolder;
+};
+
+async function openMigratedDatabase(
   config: Config,
-  outside: Outside = systemOutside(),
-): Promise<Platform> {
-  const log = createLogger(config, outside);
-  const prices = buildPriceTable(config.PRICE_OVERRIDES);
+  log: Logger,
+  options: PlatformOptions,
+): Promise<Database> {
+  const waitMs = config.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000;
   const database = await connectDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     poolMax: config.DB_POOL_MAX,
+    embedded: { holder: options.embeddedHolder ?? 'command', waitMs },
   });
   try {
+    if (!database.embedded) await waitForDatabase(database.url, { timeoutMs: waitMs, log });
     await runMigrations(database.pool);
   } catch (error) {
     await database.close();
     throw error;
   }
+  database.markReady();
+  return database;
+}
+
+export async function openPlatform(
+  config: Config,
+  outside: Outside = systemOutside(),
+  options: PlatformOptions = {},
+): Promise<Platform> {
+  const log = createLogger(config, outside);
+  const prices = buildPriceTable(config.PRICE_OVERRIDES);
+  const database = await openMigratedDatabase(config, log, options);
   const points = createPointsService({
     db: database.db,
     relaxedPool: database.relaxedPool,

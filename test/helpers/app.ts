@@ -1,5 +1,5 @@
-import type { Writable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { createApp, type App } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Environment, Plan } from '../../src/platform/accounts/keys.ts';
@@ -30,8 +30,8 @@ type TestAppOptions = {
   jobs?: boolean;
   extraRoutes?: FastifyPluginAsync;
   liveTaxAuthority?: TaxAuthority;
-  // Where the log goes; with LOG_LEVEL in env, a test reads what the server logged.
-  logDestination?: Writable;
+  // Where the app's log lines go (LOG_LEVEL in env decides which); nowhere without it.
+  logDestination?: DestinationStream;
 };
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {

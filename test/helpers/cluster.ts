@@ -32,6 +32,9 @@ export type ClusterOptions = {
   env?: NodeJS.ProcessEnv;
   // Extra `etax serve` arguments of the process at each index, such as --no-workers.
   argsFor?: (index: number) => string[];
+  // The URL the processes and the CLI reach the database by, made from its own (such as the
+  // URL of a proxy in front of it); the test's own connection always uses the database's.
+  serverDatabaseUrl?: (databaseUrl: string) => string;
 };
 
 export type { CreatedAccount };
@@ -59,6 +62,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     LOG_LEVEL: 'warn',
     ...options.env,
   };
+  if (options.serverDatabaseUrl) {
+    env.DATABASE_URL = options.serverDatabaseUrl(database.env.DATABASE_URL!);
+  }
   // The test database is a copy of the run's migrated template (test/helpers/database.ts), so
   // the processes start on a ready database.
   const ports = await freePorts(options.count);

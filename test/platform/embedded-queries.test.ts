@@ -17,7 +17,7 @@ describe('many clients of the embedded database at once', () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'etq-'));
-    database = await openEmbeddedDatabase(dataDir);
+    database = await openEmbeddedDatabase(dataDir, { holder: 'command', waitMs: 0 });
   });
   afterAll(async () => {
     await database?.close();

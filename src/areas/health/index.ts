@@ -1,6 +1,7 @@
 import type { AreaModule } from '../../platform/module.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { committedMigrationCount, migrationsApplied } from '../../platform/db/migrate.ts';
+import { loggingReadinessChanges } from './readiness-log.ts';
 import { registerHealthRoutes } from './routes.ts';
 
 // Liveness and readiness for process managers and load balancers (docs/operations.md); outside
@@ -8,10 +9,10 @@ import { registerHealthRoutes } from './routes.ts';
 export async function createHealthModule(platform: Platform): Promise<AreaModule> {
   const { pool } = platform.database;
   const expectedMigrations = await committedMigrationCount();
-  const readiness = async () => {
+  const readiness = loggingReadinessChanges(async () => {
     await pool.query('select 1');
     return { database: true, migrations: await migrationsApplied(pool, expectedMigrations) };
-  };
+  }, platform.log);
   return {
     name: 'health',
     pages: async (app) => app.register(registerHealthRoutes, { readiness }),

@@ -1,7 +1,10 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { sendError } from '../../platform/error-handler.ts';
 import { ApiError, errorResponses } from '../../platform/errors.ts';
+import type { ReadinessChecks } from './readiness-log.ts';
 
-type Readiness = () => Promise<{ database: boolean; migrations: boolean }>;
+// Never throws: a database that cannot be reached is a check that failed (readiness-log.ts).
+type Readiness = () => Promise<ReadinessChecks>;
 
 const HealthBody = Type.Object(
   { status: Type.Literal('ok') },
@@ -40,11 +43,14 @@ export const registerHealthRoutes: FastifyPluginAsyncTypebox<Options> = async (
       security: [],
       response: { 200: ReadyBody, ...errorResponses('SERVICE_UNAVAILABLE') },
     },
-  }, async () => {
-    const checks = await readiness().catch(() => ({ database: false, migrations: false }));
+  }, async (request, reply) => {
+    const checks = await readiness();
     if (!checks.database || !checks.migrations) {
       const failed = checks.database ? 'migrations are not applied' : 'database is unreachable';
-      throw new ApiError('SERVICE_UNAVAILABLE', `Not ready: ${failed}.`);
+      // Answered here rather than thrown: the error handler would log every failed probe, and
+      // readiness logs its changes itself.
+      return sendError(request, reply,
+        new ApiError('SERVICE_UNAVAILABLE', `Not ready: ${failed}.`));
     }
     return { status: 'ready' as const, checks };
   });

@@ -3,8 +3,10 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import {
   escapeHtml,
   page,
+  pageFailureStatus,
   pageSecurityHeaders,
   sendPage as sendHtmlPage,
+  UNAVAILABLE_PAGE_MESSAGE,
 } from '../../platform/html-page.ts';
 import { PageLinkError } from '../../platform/page-links.ts';
 import type { CertificateUpload } from './certificate-check.ts';
@@ -103,11 +105,11 @@ export async function registerCertificatePageRoutes(app: FastifyInstance, { issu
       return sendPage(reply, 400, page('등록 실패 Not registered',
         `<p>${escapeHtml(error.message)}</p>`));
     }
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500
-      ? error.statusCode : 500;
-    if (status === 500) request.log.error({ err: error }, 'certificate page failed');
+    const status = pageFailureStatus(error);
+    if (status >= 500) request.log.error({ err: error }, 'certificate page failed');
     const message = status === 413 ? 'A file is larger than 16 KiB.'
-      : status === 500 ? 'An internal error occurred.' : 'The form could not be read.';
+      : status === 503 ? UNAVAILABLE_PAGE_MESSAGE
+        : status === 500 ? 'An internal error occurred.' : 'The form could not be read.';
     return sendPage(reply, status, page('등록 실패 Not registered', `<p>${message}</p>`));
   });
 

@@ -86,11 +86,7 @@ export function createAccountsService({ db, points, testSignupPoints }: Accounts
     return account;
   }
 
-  async function hasAnyAccount(): Promise<boolean> {
-    return (await store.countAccounts(db)) > 0;
-  }
-
-  return { createAccount, createKey, revokeKey, findActiveKey, requireAccount, hasAnyAccount };
+  return { createAccount, createKey, revokeKey, findActiveKey, requireAccount };
 }
 
 export type AccountsService = ReturnType<typeof createAccountsService>;

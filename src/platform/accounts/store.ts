@@ -15,11 +15,6 @@ export async function findAccount(tx: Executor, accountId: string): Promise<Acco
   return row ?? null;
 }
 
-export async function countAccounts(tx: Executor): Promise<number> {
-  const rows = await tx.select({ id: accounts.id }).from(accounts).limit(1);
-  return rows.length;
-}
-
 export async function insertApiKey(tx: Executor, row: typeof apiKeys.$inferInsert) {
   const [inserted] = await tx.insert(apiKeys).values(row).returning();
   return inserted ?? null;

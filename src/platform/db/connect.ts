@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './tables.ts';
-import type { EmbeddedDatabase } from './embedded.ts';
+import type { EmbeddedDatabase, EmbeddedOpenOptions } from './embedded.ts';
 import { markPhase } from '../startup-phases.ts';
 
 export type Db = NodePgDatabase<typeof schema> & { $client: pg.Pool };
@@ -22,6 +22,9 @@ export type Database = {
   embedded: boolean;
   // True when this process just created the embedded database files.
   created: boolean;
+  // The database is migrated. An embedded database held by a server then lets other etax
+  // processes connect to it; with PostgreSQL nothing waits for this.
+  markReady(): void;
   close(): Promise<void>;
 };
 
@@ -32,7 +35,17 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => {
   return parsed;
 });
 
-type ConnectOptions = { databaseUrl?: string; dataDir: string; poolMax: number };
+type ConnectOptions = {
+  databaseUrl?: string;
+  dataDir: string;
+  poolMax: number;
+  // How the embedded database (no databaseUrl) is opened. Without it: as a command that waits
+  // for another holder of DATA_DIR for at most EMBEDDED_WAIT_DEFAULT_MS.
+  embedded?: EmbeddedOpenOptions;
+};
+
+// The default of DATABASE_CONNECT_TIMEOUT_SECONDS, for callers without a configuration.
+const EMBEDDED_WAIT_DEFAULT_MS = 30_000;
 
 // A connection that sits idle this long is closed; new ones are made on demand.
 const POOL_IDLE_TIMEOUT_MS = 30_000;
@@ -45,13 +58,29 @@ const RELAXED_POOL_MAX = 4;
 const SESSION_OPTIONS = '-c jit=off';
 
 // PGlite is loaded only when this process uses it: a server on PostgreSQL never needs it.
-async function openEmbedded(dataDir: string): Promise<EmbeddedDatabase> {
+async function openEmbedded(
+  dataDir: string,
+  options: EmbeddedOpenOptions,
+): Promise<EmbeddedDatabase> {
   const { openEmbeddedDatabase } = await import('./embedded.ts');
-  return openEmbeddedDatabase(dataDir);
+  return openEmbeddedDatabase(dataDir, options);
+}
+
+// A connection that drops (the database restarts, a network cut) must not end the process.
+// The pool listens for errors on its idle clients and replaces them, but node-postgres emits the
+// error of a checked-out client (a transaction, an advisory lock) on that client, with no
+// listener, which Node turns into an uncaught exception. Its query in flight fails anyway, and
+// the pool discards the broken client when it is released.
+function surviveLostConnections(pool: pg.Pool): void {
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
 }
 
 export async function connectDatabase(options: ConnectOptions): Promise<Database> {
-  const embedded = options.databaseUrl ? null : await openEmbedded(options.dataDir);
+  const embeddedOptions = options.embedded ??
+    { holder: 'command', waitMs: EMBEDDED_WAIT_DEFAULT_MS };
+  const embedded = options.databaseUrl ? null
+    : await openEmbedded(options.dataDir, embeddedOptions);
   // A mark costs microseconds.
   markPhase('database');
   const url = options.databaseUrl ?? embedded!.url;
@@ -63,8 +92,7 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
     // The embedded database has no JIT to turn off.
     ...(embedded ? {} : { options: SESSION_OPTIONS }),
   });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on('error', () => {});
+  surviveLostConnections(pool);
   const relaxedPool = embedded ? pool : new pg.Pool({
     connectionString: url,
     max: RELAXED_POOL_MAX,
@@ -72,7 +100,7 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
     connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
     options: `${SESSION_OPTIONS} -c synchronous_commit=off`,
   });
-  if (relaxedPool !== pool) relaxedPool.on('error', () => {});
+  if (relaxedPool !== pool) surviveLostConnections(relaxedPool);
   return {
     db: drizzle(pool, { schema }),
     pool,
@@ -80,6 +108,7 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
     url,
     embedded: embedded !== null,
     created: embedded?.created ?? false,
+    markReady: () => embedded?.markReady(),
     async close() {
       if (relaxedPool !== pool) await relaxedPool.end();
       await pool.end();

@@ -1,6 +1,6 @@
 // Whether an error means the database could not be reached, as opposed to a query that failed.
-// Such a request is answered 503 SERVICE_UNAVAILABLE (spec §7: internal communication failure),
-// not 500: nothing about the request was wrong and a retry may succeed.
+// Such a request is answered 503 SERVICE_UNAVAILABLE (the specification's internal communication
+// failure), not 500: nothing about the request was wrong and a retry may succeed.
 
 // Socket-level failures reaching or talking to the server.
 const NETWORK_ERROR_CODES = new Set([
@@ -35,4 +35,18 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     current = current.cause;
   }
   return false;
+}
+
+// A short reason for a log line or a message: the driver's code (ECONNREFUSED, 57P01) or, for
+// node-postgres's plain Errors, its message. Neither ever holds the connection's password.
+export function unavailableReason(error: unknown): string {
+  let current: unknown = error;
+  for (let depth = 0; depth < CAUSE_DEPTH_MAX && current instanceof Error; depth += 1) {
+    if (isUnavailableItself(current)) {
+      const { code } = current as Error & { code?: unknown };
+      return typeof code === 'string' && code !== '' ? code : current.message;
+    }
+    current = current.cause;
+  }
+  return error instanceof Error ? error.message : String(error);
 }

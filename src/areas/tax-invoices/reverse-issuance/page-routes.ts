@@ -2,8 +2,10 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { isApiError } from '../../../platform/errors.ts';
 import {
   messagePage,
+  pageFailureStatus,
   pageSecurityHeaders,
   sendPage as sendHtmlPage,
+  UNAVAILABLE_PAGE_MESSAGE,
 } from '../../../platform/html-page.ts';
 import { PageLinkError } from '../../../platform/page-links.ts';
 import { APPROVAL_PAGE_PATH } from './links.ts';
@@ -15,7 +17,7 @@ import type { PageDecision, ReverseIssuanceService } from './service.ts';
 // outside /v1 like the hosted certificate page: no API key, the one-time token in the path is
 // the credential. The supplier's browser gets the request to review and posts its decision as
 // an ordinary HTML form. Answers are HTML, never JSON; every failure is a page with a 4xx status
-// (a 500 only for a bug, logged).
+// (503 while the database cannot be reached, a 500 only for a bug; both logged).
 
 // The form has two short fields; 4 KiB holds a 200-character reason percent-encoded many times.
 const FORM_BYTES_MAX = 4_096;
@@ -68,12 +70,12 @@ function pageError(error: FastifyError, request: FastifyRequest, reply: FastifyR
   if (error instanceof FormError) {
     return sendPage(reply, 400, messagePage('처리할 수 없음 Not possible', error.message));
   }
-  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500
-    ? error.statusCode : 500;
-  if (status === 500) request.log.error({ err: error }, 'approval page failed');
+  const status = pageFailureStatus(error);
+  if (status >= 500) request.log.error({ err: error }, 'approval page failed');
   const message = status === 413 ? 'The form is too large.'
     : status === 415 ? 'Send the form as application/x-www-form-urlencoded.'
-      : status === 500 ? 'An internal error occurred.' : 'The form could not be read.';
+      : status === 503 ? UNAVAILABLE_PAGE_MESSAGE
+        : status === 500 ? 'An internal error occurred.' : 'The form could not be read.';
   return sendPage(reply, status, messagePage('처리할 수 없음 Not possible', message));
 }
 
