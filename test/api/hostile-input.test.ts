@@ -85,6 +85,7 @@ beforeAll(async () => {
   }
 });
 afterAll(async () => {
+  console.log(`hostile-input walk: ${sentCount} requests to ${readOperations().length} operations`);
   await app?.close();
 });
 
@@ -144,8 +145,12 @@ function violation(response: LightMyRequestResponse, allowed: number[]): string 
   return null;
 }
 
+// Requests sent by the whole walk, printed at its end.
+let sentCount = 0;
+
 async function violationsOf(requests: HostileRequest[], allowed: number[]) {
   const found: string[] = [];
+  sentCount += requests.length;
   for (const request of requests) {
     const problem = violation(await send(request), allowed);
     if (problem !== null) found.push(`${request.method} ${request.label}: ${problem}`);
