@@ -36,6 +36,7 @@ const UNIT = [
   'test/platform/webhooks/**/*.test.ts',
   'test/cli/arguments.test.ts',
   'test/cli/generate-profiles.test.ts',
+  'test/cli/sandbox-certificate.test.ts',
 ];
 
 const INTEGRATION = [

@@ -28,6 +28,9 @@ const LEGACY_FIXED_IV = Buffer.from('0123456789012345', 'ascii');
 const KEY_BYTES = 16;
 // Real files use 2048 iterations; the bound stops a hostile file from costing minutes of CPU.
 export const KEY_FILE_ITERATIONS_MAX = 100_000;
+// The longest password etax takes for a key file: CAs' software allows far shorter ones, and the
+// bound keeps an upload from carrying anything else in the password field.
+export const KEY_FILE_PASSWORD_LENGTH_MAX = 128;
 
 export type KeyFileResult =
   | { kind: 'decrypted'; pkcs8: Buffer }

@@ -6,10 +6,11 @@ import {
   pageSecurityHeaders,
   sendPage as sendHtmlPage,
 } from '../../platform/html-page.ts';
+import { KEY_FILE_PASSWORD_LENGTH_MAX } from '../../domain/signing-key-file.ts';
 import { PageLinkError } from '../../platform/page-links.ts';
 import type { CertificateUpload } from './certificate-check.ts';
 import { REGISTRATION_PAGE_PATH } from './registration-links.ts';
-import { CERTIFICATE_FILE_BYTES_MAX, PASSWORD_LENGTH_MAX } from './schemas.ts';
+import { CERTIFICATE_FILE_BYTES_MAX } from './schemas.ts';
 import type { IssuersService } from './service.ts';
 
 // The hosted certificate registration page (docs/issuers.md § Hosted registration), outside
@@ -32,7 +33,7 @@ function formHtml(token: string, organizationName: string, identificationNumber:
     '<label>signCert.der <input type="file" name="signCert" required></label><br>' +
     '<label>signPri.key <input type="file" name="signPri" required></label><br>' +
     `<label>비밀번호 Password <input type="password" name="password" required ` +
-    `maxlength="${PASSWORD_LENGTH_MAX}" autocomplete="off"></label><br>` +
+    `maxlength="${KEY_FILE_PASSWORD_LENGTH_MAX}" autocomplete="off"></label><br>` +
     '<button type="submit">등록 Register</button></form>';
 }
 
@@ -73,7 +74,7 @@ async function readUploadParts(request: FastifyRequest): Promise<CertificateUplo
   if (!signCert?.length || !signPri?.length) {
     throw new FormError('Choose both signCert.der and signPri.key.');
   }
-  if (!password || password.length > PASSWORD_LENGTH_MAX) {
+  if (!password || password.length > KEY_FILE_PASSWORD_LENGTH_MAX) {
     throw new FormError('Type the certificate password.');
   }
   return { signCert, signPri, password };
@@ -91,7 +92,7 @@ type Options = { issuers: IssuersService };
 export async function registerCertificatePageRoutes(app: FastifyInstance, { issuers }: Options) {
   await app.register(multipart, {
     limits: { fileSize: CERTIFICATE_FILE_BYTES_MAX, files: 2, fields: 1, parts: 3,
-      fieldSize: PASSWORD_LENGTH_MAX * 4 },
+      fieldSize: KEY_FILE_PASSWORD_LENGTH_MAX * 4 },
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

@@ -143,7 +143,8 @@ async function processUpload(
   if (issuer === null) throw new Error(`upload ${uploadId} has no issuer`);
   const occurredAt = deps.now();
   const opened = openUpload(deps.sealing, upload);
-  const result = checkCertificateUpload(opened, issuer, occurredAt);
+  const result = checkCertificateUpload(opened, issuer,
+    { now: occurredAt, environment: scope.environment });
   return db.transaction(async (tx) => {
     if (!(await store.deleteUpload(tx, uploadId))) return null;
     if (result.code === 'REGISTERED') {
