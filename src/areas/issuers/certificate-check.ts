@@ -37,14 +37,14 @@ export const REGISTRATION_CODES = {
 } as const;
 
 export type RegistrationCode = keyof typeof REGISTRATION_CODES;
-type FailureCode = Exclude<RegistrationCode, 'REGISTERED' | 'DEREGISTERED'>;
+export type FailureCode = Exclude<RegistrationCode, 'REGISTERED' | 'DEREGISTERED'>;
 
 export type CertificateUpload = { signCert: Buffer; signPri: Buffer; password: string };
 type CertificateOwner = { identificationNumber: string; organizationName: string };
 // When and for which environment's key the attempt is checked.
 type CheckContext = { now: Date; environment: Environment };
 
-type CheckResult =
+export type CheckResult =
   | { code: 'REGISTERED'; facts: CertificateFacts; pkcs8: Buffer }
   | { code: FailureCode };
 

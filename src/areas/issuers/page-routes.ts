@@ -6,16 +6,18 @@ import {
   pageSecurityHeaders,
   sendPage as sendHtmlPage,
 } from '../../platform/html-page.ts';
+import { failedPage, formPage, registeredPage } from './page-html.ts';
 import { KEY_FILE_PASSWORD_LENGTH_MAX } from '../../domain/signing-key-file.ts';
 import { PageLinkError } from '../../platform/page-links.ts';
 import type { CertificateUpload } from './certificate-check.ts';
-import { REGISTRATION_PAGE_PATH } from './registration-links.ts';
+import { REGISTRATION_PAGE_PATH, type PageAttempt } from './registration-links.ts';
 import { CERTIFICATE_FILE_BYTES_MAX } from './schemas.ts';
 import type { IssuersService } from './service.ts';
 
 // The hosted certificate registration page (docs/issuers.md § Hosted registration), outside
-// /v1: no API key, the one-time token in the path is the credential. The business owner's
-// browser gets an HTML form and posts it as multipart/form-data. Answers are HTML, never JSON.
+// /v1: no API key, the token in the path is the credential. The business owner's browser gets
+// an HTML form and posts it as multipart/form-data; the answer says what the upload came to.
+// Answers are HTML, never JSON.
 
 // No form-action directive: browsers apply it to the redirect after the POST too, and the
 // redirect goes to the key's own site.
@@ -23,18 +25,6 @@ const PAGE_HEADERS = pageSecurityHeaders({ formActionSelf: false });
 
 function sendPage(reply: FastifyReply, status: number, html: string) {
   return sendHtmlPage(reply, PAGE_HEADERS, status, html);
-}
-
-function formHtml(token: string, organizationName: string, identificationNumber: string) {
-  return `<p>${escapeHtml(organizationName)} (${escapeHtml(identificationNumber)})의 ` +
-    '공동인증서를 등록합니다. Register the joint certificate of this business.</p>' +
-    `<form method="post" action="${REGISTRATION_PAGE_PATH}/${escapeHtml(token)}" ` +
-    'enctype="multipart/form-data">' +
-    '<label>signCert.der <input type="file" name="signCert" required></label><br>' +
-    '<label>signPri.key <input type="file" name="signPri" required></label><br>' +
-    `<label>비밀번호 Password <input type="password" name="password" required ` +
-    `maxlength="${KEY_FILE_PASSWORD_LENGTH_MAX}" autocomplete="off"></label><br>` +
-    '<button type="submit">등록 Register</button></form>';
 }
 
 class FormError extends Error {}
@@ -80,10 +70,10 @@ async function readUploadParts(request: FastifyRequest): Promise<CertificateUplo
   return { signCert, signPri, password };
 }
 
-function redirectTarget(url: string, accepted: { identifier: string; issuerId: string }) {
+function redirectTarget(url: string, attempt: PageAttempt) {
   const target = new URL(url);
-  target.searchParams.set('issuerId', accepted.issuerId);
-  target.searchParams.set('identifier', accepted.identifier);
+  target.searchParams.set('issuerId', attempt.record.issuerId);
+  target.searchParams.set('identifier', attempt.record.identifier);
   return target.toString();
 }
 
@@ -117,20 +107,22 @@ export async function registerCertificatePageRoutes(app: FastifyInstance, { issu
 
   app.get<{ Params: { token: string } }>(path, { schema }, async (request, reply) => {
     const { token } = request.params;
-    const shown = await issuers.openRegistrationPage(token);
-    return sendPage(reply, 200, page('공동인증서 등록 Certificate registration',
-      formHtml(token, shown.organizationName, shown.identificationNumber)));
+    return sendPage(reply, 200, formPage(token, await issuers.openRegistrationPage(token)));
   });
 
+  // A registration goes to the key's redirect URL when it has one; a failed attempt stays here
+  // with the form, because the owner can try again on the same link.
   app.post<{ Params: { token: string } }>(path, { schema }, async (request, reply) => {
     if (!request.isMultipart()) throw new FormError('Send the form as multipart/form-data.');
-    const upload = await readUpload(request);
-    const accepted = await issuers.submitHostedCertificate(request.params.token, upload);
-    if (accepted.redirectUrl !== null) {
-      return reply.headers(PAGE_HEADERS).redirect(
-        redirectTarget(accepted.redirectUrl, accepted), 303);
+    const { token } = request.params;
+    const attempt = await issuers.submitHostedCertificate(token, await readUpload(request));
+    if (attempt.record.code !== 'REGISTERED') {
+      return sendPage(reply, 422, failedPage(token, attempt));
     }
-    return sendPage(reply, 200, page('접수 완료 Received',
-      '<p>The certificate was received and is being checked. You can close this page.</p>'));
+    if (attempt.redirectUrl !== null) {
+      return reply.headers(PAGE_HEADERS).redirect(redirectTarget(attempt.redirectUrl, attempt),
+        303);
+    }
+    return sendPage(reply, 200, registeredPage(attempt));
   });
 }

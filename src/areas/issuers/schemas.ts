@@ -235,8 +235,8 @@ export const RegistrationSettings = Type.Object(
     certificateRedirectUrl: Type.Union([
       Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2000 }),
       Type.Null(),
-    ], { description: 'Where the hosted registration page sends the browser after an upload ' +
-      'is accepted; null shows etax\'s own confirmation page.' }),
+    ], { description: 'Where the hosted registration page sends the browser after a ' +
+      'certificate is registered; null shows etax\'s own confirmation page.' }),
   },
   { title: 'CertificateRegistrationSettings', additionalProperties: false,
     examples: [{ certificateRedirectUrl: 'https://app.example.com/certificates/done' }] },

@@ -1,7 +1,8 @@
 // The sandbox joint certificate from `etax sandbox certificate`, registered as an integrator
-// would: with a test key it is REGISTERED through both ways in (the JSON upload and the hosted
-// page's multipart form); with a live key both refuse it as SANDBOX_CERTIFICATE, and the
-// record's message says why. The files are the CLI's own output, read back from its folder.
+// would: with a test key it is REGISTERED through both ways in (the JSON upload and the
+// hosted page's multipart form); with a live key both refuse it as SANDBOX_CERTIFICATE, and
+// the record's message and the page say why. The files are the CLI's own output, read back
+// from its folder.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -67,9 +68,11 @@ async function registerOnPage(environment: 'test' | 'live') {
       { name: 'signPri', filename: 'signPri.key', content: files.signPri },
       { name: 'password', content: files.password },
     ]) });
-  expect(response.statusCode, response.body).toBe(303);
-  const identifier = new URL(String(response.headers.location)).searchParams.get('identifier');
-  return waitForHistory(app, key, issuerId, identifier!);
+  // The page records the attempt before it answers.
+  const latest = await app.server.inject(request(key, 'GET',
+    `/v1/issuers/${issuerId}/certificates/latestHistory`));
+  const { code } = (latest.json() as { latestHistory: { code: string } }).latestHistory;
+  return { status: response.statusCode, body: response.body, code };
 }
 
 describe.concurrent('a sandbox certificate', () => {
@@ -78,7 +81,9 @@ describe.concurrent('a sandbox certificate', () => {
   });
 
   it('registers with a test key on the hosted page', async () => {
-    expect((await registerOnPage('test')).code).toBe('REGISTERED');
+    const attempt = await registerOnPage('test');
+    expect(attempt.status).toBe(303);
+    expect(attempt.code).toBe('REGISTERED');
   });
 
   it('is refused with a live key by API, and the message says why', async () => {
@@ -87,7 +92,10 @@ describe.concurrent('a sandbox certificate', () => {
     expect(record.message).toMatch(/etax Sandbox CA.*test key only/);
   });
 
-  it('is refused with a live key on the hosted page', async () => {
-    expect((await registerOnPage('live')).code).toBe('SANDBOX_CERTIFICATE');
+  it('is refused with a live key on the hosted page, which says why', async () => {
+    const attempt = await registerOnPage('live');
+    expect(attempt.status).toBe(422);
+    expect(attempt.code).toBe('SANDBOX_CERTIFICATE');
+    expect(attempt.body).toContain('A sandbox certificate');
   });
 });
