@@ -98,12 +98,16 @@ function formHtml(token: string) {
     'and the password go to etax directly; the password is never stored.</p>';
 }
 
+const SANDBOX_NOTICE = '<p class="notice sandbox">테스트 환경: 테스트 키의 발행에만 쓰입니다. ' +
+  'Sandbox: the certificate is registered for test keys only.</p>';
+
 const intro = (view: RegistrationPage) =>
+  (view.environment === 'test' ? SANDBOX_NOTICE : '') +
   `<p>${escapeHtml(view.organizationName)}의 공동인증서를 등록합니다. Register the joint ` +
   'certificate of this business to sign its tax invoices.</p>';
 
 export function formPage(token: string, view: RegistrationPage): string {
-  return page('공동인증서 등록 Certificate registration',
+  return page({ ko: '공동인증서 등록', en: 'Joint certificate registration' },
     intro(view) + businessFacts(view) + formHtml(token));
 }
 
@@ -114,7 +118,7 @@ export function registeredPage(attempt: PageAttempt): string {
     ['발급기관 Issued by', certificate.issuerName],
     ['만료 Expires', inSeoul(certificate.notAfter)],
   ]);
-  return page('등록 완료 Registered',
+  return page({ ko: '등록 완료', en: 'Certificate registered' },
     '<p class="notice success">공동인증서가 등록되었습니다. 이제 이 인증서로 세금계산서를 발행할 ' +
     '수 있습니다. The joint certificate is registered; tax invoices are signed with it from ' +
     'now on.</p>' + facts + '<p>이 창을 닫아도 됩니다. You can close this page.</p>');
@@ -124,7 +128,7 @@ export function registeredPage(attempt: PageAttempt): string {
 export function failedPage(token: string, attempt: PageAttempt): string {
   const { record } = attempt;
   const outcome = FAILURES[record.code as FailureCode];
-  return page('등록 실패 Not registered',
+  return page({ ko: '등록하지 못했습니다', en: 'Not registered' },
     `<div class="notice error" role="alert"><strong>${escapeHtml(outcome.title)}</strong>` +
     `<p>${escapeHtml(outcome.advice)}</p>` +
     `<p class="hint">${escapeHtml(record.code)}: ${escapeHtml(record.message)} ` +

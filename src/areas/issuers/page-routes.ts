@@ -1,15 +1,15 @@
 import multipart from '@fastify/multipart';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { KEY_FILE_PASSWORD_LENGTH_MAX } from '../../domain/signing-key-file.ts';
 import {
-  escapeHtml,
-  page,
+  linkProblemPage,
   pageSecurityHeaders,
+  problemPage,
   sendPage as sendHtmlPage,
 } from '../../platform/html-page.ts';
-import { failedPage, formPage, registeredPage } from './page-html.ts';
-import { KEY_FILE_PASSWORD_LENGTH_MAX } from '../../domain/signing-key-file.ts';
 import { PageLinkError } from '../../platform/page-links.ts';
 import type { CertificateUpload } from './certificate-check.ts';
+import { failedPage, formPage, registeredPage } from './page-html.ts';
 import { REGISTRATION_PAGE_PATH, type PageAttempt } from './registration-links.ts';
 import { CERTIFICATE_FILE_BYTES_MAX } from './schemas.ts';
 import type { IssuersService } from './service.ts';
@@ -29,6 +29,11 @@ function sendPage(reply: FastifyReply, status: number, html: string) {
 
 class FormError extends Error {}
 
+const LINK_TITLE = { ko: '등록 링크', en: 'Registration link' };
+const FAILED_TITLE = { ko: '등록하지 못했습니다', en: 'Not registered' };
+const UNREADABLE_FORM = '양식을 읽을 수 없습니다. The form could not be read. Send it again ' +
+  'from the page.';
+
 // Reads the two files and the password; anything else in the form is refused.
 async function readUpload(request: FastifyRequest): Promise<CertificateUpload> {
   try {
@@ -38,7 +43,7 @@ async function readUpload(request: FastifyRequest): Promise<CertificateUpload> {
     // header) as a plain error; the limits it enforces come with their own 4xx status.
     if (error instanceof FormError || isClientError(error)) throw error;
     request.log.debug({ err: error }, 'certificate form could not be read');
-    throw new FormError('The form could not be read. Send it again from the page.');
+    throw new FormError(UNREADABLE_FORM);
   }
 }
 
@@ -57,15 +62,17 @@ async function readUploadParts(request: FastifyRequest): Promise<CertificateUplo
       password = String(part.value);
     } else {
       if (part.type === 'file') await part.toBuffer();
-      throw new FormError(`The form has an unexpected field: ${part.fieldname}.`);
+      throw new FormError('양식에 알 수 없는 항목이 있습니다. The form has an unexpected ' +
+        `field: ${part.fieldname}.`);
     }
   }
   const { signCert, signPri } = files;
   if (!signCert?.length || !signPri?.length) {
-    throw new FormError('Choose both signCert.der and signPri.key.');
+    throw new FormError('signCert.der와 signPri.key를 모두 선택해 주세요. Choose both ' +
+      'signCert.der and signPri.key.');
   }
   if (!password || password.length > KEY_FILE_PASSWORD_LENGTH_MAX) {
-    throw new FormError('Type the certificate password.');
+    throw new FormError('인증서 비밀번호를 입력해 주세요. Type the certificate password.');
   }
   return { signCert, signPri, password };
 }
@@ -87,19 +94,22 @@ export async function registerCertificatePageRoutes(app: FastifyInstance, { issu
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof PageLinkError) {
-      return sendPage(reply, error.status, page('등록 링크 Registration link',
-        `<p>${escapeHtml(error.message)}</p>`));
+      return sendPage(reply, error.status, linkProblemPage(LINK_TITLE, error));
     }
+    // The link still works after a form it could not use: offer the form again.
+    const { token } = request.params as { token?: string };
+    const retryPath = token === undefined ? undefined
+      : `${REGISTRATION_PAGE_PATH}/${encodeURIComponent(token)}`;
     if (error instanceof FormError) {
-      return sendPage(reply, 400, page('등록 실패 Not registered',
-        `<p>${escapeHtml(error.message)}</p>`));
+      return sendPage(reply, 400, problemPage(FAILED_TITLE, error.message, { retryPath }));
     }
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500
       ? error.statusCode : 500;
     if (status === 500) request.log.error({ err: error }, 'certificate page failed');
-    const message = status === 413 ? 'A file is larger than 16 KiB.'
-      : status === 500 ? 'An internal error occurred.' : 'The form could not be read.';
-    return sendPage(reply, status, page('등록 실패 Not registered', `<p>${message}</p>`));
+    const message = status === 413 ? '파일이 16 KiB보다 큽니다. A file is larger than 16 KiB.'
+      : status === 500 ? '일시적인 오류가 발생했습니다. An internal error occurred.'
+        : UNREADABLE_FORM;
+    return sendPage(reply, status, problemPage(FAILED_TITLE, message, { retryPath }));
   });
 
   const path = `${REGISTRATION_PAGE_PATH}/:token`;

@@ -35,7 +35,7 @@ type LinkDeps = {
 };
 
 export type RegistrationPage = { organizationName: string; identificationNumber: string;
-  expiresAt: Date };
+  environment: Environment; expiresAt: Date };
 
 // What an upload on the page came to: the attempt's record, and for a registration the facts
 // the owner recognises the certificate by.
@@ -75,6 +75,7 @@ function requireActive(issuer: store.IssuerRow | null): store.IssuerRow {
 const pageOf = (issuer: store.IssuerRow, row: TokenRow): RegistrationPage => ({
   organizationName: issuer.organizationName,
   identificationNumber: issuer.identificationNumber,
+  environment: scopeOf(row).environment,
   expiresAt: row.expiresAt,
 });
 

@@ -6,6 +6,7 @@
 // sleeps); unknown, used and expired links are HTML 404/410 pages. The whole log stream, at
 // trace level, never contains the certificate password.
 import 'reflect-metadata';
+import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../../src/app.ts';
@@ -138,7 +139,7 @@ describe('happy', () => {
     const response = await postForm(await registrationPath(key, issuerId));
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(response.body).toContain('Registered');
+    expect(response.body).toContain('Certificate registered');
     expect(response.body).toContain(`이택스(${VALID_NUMBER})`);
     expect(response.body).toContain('yessignCA-Test Class 2');
     // Recorded before the page answered: no job to wait for.
@@ -318,6 +319,19 @@ describe('errors', () => {
 });
 
 describe('security', () => {
+  it('allows its one stylesheet by hash and no other inline style', async () => {
+    const { key, issuerId } = await newIssuer();
+    const page = await app.server.inject({ method: 'GET',
+      url: await registrationPath(key, issuerId) });
+    const policy = String(page.headers['content-security-policy']);
+    expect(policy).not.toContain('unsafe-inline');
+    const styles = [...page.body.matchAll(/<style>([^<]*)<\/style>/g)].map((match) => match[1]!);
+    expect(styles).toHaveLength(1);
+    const hash = createHash('sha256').update(styles[0]!).digest('base64');
+    expect(policy).toContain(`style-src 'sha256-${hash}';`);
+    expect(page.body).not.toMatch(/ style=/);
+  });
+
   it('escapes the organization name in the page', async () => {
     const { key, issuerId } = await newIssuer('<img src=x onerror=alert(1)>');
     const page = await app.server.inject({ method: 'GET',
