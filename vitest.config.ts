@@ -7,8 +7,9 @@ import { LongestFirstSequencer } from './test/helpers/sequencer.ts';
 //   database's own socket). CI runs them once.
 // - database: tests against the database of the current mode, embedded PGlite or PostgreSQL
 //   (DATABASE_URL) with Redis (REDIS_URL). CI runs them in both modes.
-// - integration: several `etax serve` processes, crashes and kill -9, and `etax serve` on
-//   databases of its own. CI runs them once, on PostgreSQL and Redis, where they matter.
+// - integration: several `etax serve` processes, crashes and kill -9, `etax serve` on
+//   databases of its own, and the hosted pages in a real browser. CI runs them once, on
+//   PostgreSQL and Redis, where they matter.
 // A test file that is in no list below belongs to `database`, the safe default: it runs in
 // both modes.
 
@@ -42,6 +43,8 @@ const UNIT = [
 const INTEGRATION = [
   'test/integration/**/*.test.ts',
   'test/cli/serve.test.ts',
+  // A real Chromium: the hosted pages look the same in either database mode.
+  'test/browser/**/*.test.ts',
 ];
 
 // The projects that open databases share one migrated template per run.
