@@ -6,8 +6,8 @@ import { DerError, parseDer } from './der.ts';
 import { PbeParameter, Pbes2Parameters, Pbkdf2Parameters } from './pkcs5.ts';
 import { SEED_BLOCK_BYTES, seedCbcDecrypt, seedCbcEncrypt, SeedPaddingError } from './seed.ts';
 
-// The encrypted private key of a Korean joint certificate (signPri.key, reference domain facts
-// §8.2): an EncryptedPrivateKeyInfo whose content is a PKCS#8 PrivateKeyInfo encrypted with
+// The encrypted private key of a Korean joint certificate (signPri.key, from the owner's NPKI
+// folder): an EncryptedPrivateKeyInfo whose content is a PKCS#8 PrivateKeyInfo encrypted with
 // SEED-CBC under a key derived from the password, in one of three formats. Decryption is ours
 // (src/domain/seed.ts) because Node's OpenSSL 3 has no SEED without the legacy provider.
 
@@ -104,7 +104,7 @@ function cipherParameters(
 }
 
 // A PrivateKeyInfo is a SEQUENCE that starts with INTEGER 0; anything else after decryption
-// means the password was wrong (domain facts §8.2: padding or parse failure = wrong password).
+// means the password was wrong, as a padding failure does: that is how CAs' software tells.
 // Its three untagged fields come first; the optional attributes after them are tagged [0].
 function looksLikePrivateKeyInfo(plaintext: Buffer): boolean {
   try {
