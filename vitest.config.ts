@@ -9,8 +9,8 @@ import { LongestFirstSequencer } from './test/helpers/sequencer.ts';
 // - database: tests against the database of the current mode, embedded PGlite or PostgreSQL
 //   (DATABASE_URL) with Redis (REDIS_URL). CI runs them in both modes.
 // - integration: several `etax serve` processes, crashes and kill -9 (of a server or of a
-//   redis-server of the test's own), and `etax serve` on databases of its own. CI runs them
-//   once, on PostgreSQL and Redis, where they matter.
+//   redis-server of the test's own), `etax serve` on databases of its own, and the hosted pages
+//   in a real browser. CI runs them once, on PostgreSQL and Redis, where they matter.
 // A test file that is in no list below belongs to `database`, the safe default: it runs in
 // both modes.
 
@@ -41,6 +41,7 @@ const UNIT = [
   'test/platform/webhooks/**/*.test.ts',
   'test/cli/arguments.test.ts',
   'test/cli/generate-profiles.test.ts',
+  'test/cli/sandbox-certificate.test.ts',
 ];
 
 const INTEGRATION = [
@@ -48,6 +49,8 @@ const INTEGRATION = [
   'test/sdk/**/*.test.ts',
   'test/cli/serve.test.ts',
   'test/platform/ratelimit/**/*.test.ts',
+  // A real Chromium: the hosted pages look the same in either database mode.
+  'test/browser/**/*.test.ts',
 ];
 
 // The projects that open databases share one migrated template per run.

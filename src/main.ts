@@ -121,6 +121,21 @@ program.command('generate')
   .option('--out <file>', 'write to this file instead of stdout')
   .action(async (options) => (await profiles()).generate(options));
 
+program.command('sandbox')
+  .description('make test material for test keys (docs/sandbox.md)')
+  .command('certificate')
+  .description('write a joint certificate from the etax Sandbox CA: signCert.der and ' +
+    'signPri.key, for registering an issuer with a test key; needs no database')
+  .requiredOption('--business-number <number>', 'the business registration number it names')
+  .requiredOption('--out <folder>', 'the folder to write the two files to (made if missing)')
+  .option('--password <password>', 'the key file password (default: a random one, printed)')
+  .option('--name <organization>', 'the organization name in the subject', 'etax Sandbox')
+  .option('--json', 'print JSON')
+  .action(async (options) => {
+    const { writeSandboxCertificate } = await import('./cli/sandbox.ts');
+    await writeSandboxCertificate(options);
+  });
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {

@@ -8,8 +8,8 @@ import {
 } from '@peculiar/x509';
 import { hasValidChecksum } from './business-registration-number.ts';
 
-// The public facts of a joint certificate's signing certificate (signCert.der, reference domain
-// facts §8.1), and the checks that tie it to a private key and a business. This is data and
+// The public facts of a joint certificate's signing certificate (signCert.der, from the owner's
+// NPKI folder), and the checks that tie it to a private key and a business. This is data and
 // arithmetic over node:crypto and @peculiar/x509; it imports nothing from the rest of the code.
 
 export type CertificateFacts = {

@@ -6,8 +6,8 @@ import { DerError, parseDer } from './der.ts';
 import { PbeParameter, Pbes2Parameters, Pbkdf2Parameters } from './pkcs5.ts';
 import { SEED_BLOCK_BYTES, seedCbcDecrypt, seedCbcEncrypt, SeedPaddingError } from './seed.ts';
 
-// The encrypted private key of a Korean joint certificate (signPri.key, reference domain facts
-// §8.2): an EncryptedPrivateKeyInfo whose content is a PKCS#8 PrivateKeyInfo encrypted with
+// The encrypted private key of a Korean joint certificate (signPri.key, from the owner's NPKI
+// folder): an EncryptedPrivateKeyInfo whose content is a PKCS#8 PrivateKeyInfo encrypted with
 // SEED-CBC under a key derived from the password, in one of three formats. Decryption is ours
 // (src/domain/seed.ts) because Node's OpenSSL 3 has no SEED without the legacy provider.
 
@@ -28,6 +28,9 @@ const LEGACY_FIXED_IV = Buffer.from('0123456789012345', 'ascii');
 const KEY_BYTES = 16;
 // Real files use 2048 iterations; the bound stops a hostile file from costing minutes of CPU.
 export const KEY_FILE_ITERATIONS_MAX = 100_000;
+// The longest password etax takes for a key file: CAs' software allows far shorter ones, and the
+// bound keeps an upload from carrying anything else in the password field.
+export const KEY_FILE_PASSWORD_LENGTH_MAX = 128;
 
 export type KeyFileResult =
   | { kind: 'decrypted'; pkcs8: Buffer }
@@ -101,7 +104,7 @@ function cipherParameters(
 }
 
 // A PrivateKeyInfo is a SEQUENCE that starts with INTEGER 0; anything else after decryption
-// means the password was wrong (domain facts §8.2: padding or parse failure = wrong password).
+// means the password was wrong, as a padding failure does: that is how CAs' software tells.
 // Its three untagged fields come first; the optional attributes after them are tagged [0].
 function looksLikePrivateKeyInfo(plaintext: Buffer): boolean {
   try {

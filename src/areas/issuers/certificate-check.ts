@@ -7,7 +7,12 @@ import {
   validityAt,
   type CertificateFacts,
 } from '../../domain/joint-certificate.ts';
-import { decryptSigningKeyFile } from '../../domain/signing-key-file.ts';
+import { isIssuedBySandboxCa } from '../../domain/sandbox-ca.ts';
+import {
+  decryptSigningKeyFile,
+  KEY_FILE_ITERATIONS_MAX,
+} from '../../domain/signing-key-file.ts';
+import type { Environment } from '../../platform/accounts/keys.ts';
 
 // Checks an uploaded joint certificate against its issuer: the whole rule set of a
 // registration attempt, pure, in the order documented in docs/issuers.md § Registration codes.
@@ -17,8 +22,11 @@ export const REGISTRATION_CODES = {
   REGISTERED: 'The certificate was registered.',
   DEREGISTERED: 'The certificate was deregistered.',
   UNSUPPORTED_CERTIFICATE_FORMAT: 'signCert.der is not a DER X.509 certificate.',
-  UNSUPPORTED_KEY_FORMAT:
-    'signPri.key is not an encrypted private key in a supported format.',
+  SANDBOX_CERTIFICATE: 'The certificate was issued by the etax Sandbox CA: it registers with ' +
+    'a test key only. Register the business\'s own joint certificate with a live key.',
+  UNSUPPORTED_KEY_FORMAT: 'signPri.key is not an encrypted private key in a supported format: ' +
+    'SEED-CBC under PBKDF1-SHA1 (seedCBCWithSHA1 or seedCBC) or PBES2 with PBKDF2-HMAC-SHA1 and ' +
+    `SEED-CBC, at most ${KEY_FILE_ITERATIONS_MAX.toLocaleString('en')} iterations.`,
   WRONG_PASSWORD: 'The password does not decrypt signPri.key.',
   KEY_MISMATCH: 'signPri.key does not belong to signCert.der.',
   CERTIFICATE_EXPIRED: 'The certificate has expired.',
@@ -29,22 +37,29 @@ export const REGISTRATION_CODES = {
 } as const;
 
 export type RegistrationCode = keyof typeof REGISTRATION_CODES;
-type FailureCode = Exclude<RegistrationCode, 'REGISTERED' | 'DEREGISTERED'>;
+export type FailureCode = Exclude<RegistrationCode, 'REGISTERED' | 'DEREGISTERED'>;
 
 export type CertificateUpload = { signCert: Buffer; signPri: Buffer; password: string };
 type CertificateOwner = { identificationNumber: string; organizationName: string };
+// When and for which environment's key the attempt is checked.
+type CheckContext = { now: Date; environment: Environment };
 
-type CheckResult =
+export type CheckResult =
   | { code: 'REGISTERED'; facts: CertificateFacts; pkcs8: Buffer }
   | { code: FailureCode };
 
 export function checkCertificateUpload(
   upload: CertificateUpload,
   owner: CertificateOwner,
-  now: Date,
+  { now, environment }: CheckContext,
 ): CheckResult {
   const facts = readCertificate(upload.signCert);
   if (facts === null) return { code: 'UNSUPPORTED_CERTIFICATE_FORMAT' };
+  // Before the password: a sandbox certificate never registers with a live key, so the owner
+  // learns that first rather than fixing anything else.
+  if (environment === 'live' && isIssuedBySandboxCa(upload.signCert)) {
+    return { code: 'SANDBOX_CERTIFICATE' };
+  }
   const decrypted = decryptSigningKeyFile(upload.signPri, upload.password);
   if (decrypted.kind === 'unsupportedFormat') return { code: 'UNSUPPORTED_KEY_FORMAT' };
   if (decrypted.kind === 'wrongPassword') return { code: 'WRONG_PASSWORD' };

@@ -1,22 +1,25 @@
 import multipart from '@fastify/multipart';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { KEY_FILE_PASSWORD_LENGTH_MAX } from '../../domain/signing-key-file.ts';
 import {
-  escapeHtml,
-  page,
+  linkProblemPage,
   pageFailureStatus,
   pageSecurityHeaders,
+  problemPage,
   sendPage as sendHtmlPage,
   UNAVAILABLE_PAGE_MESSAGE,
 } from '../../platform/html-page.ts';
 import { PageLinkError } from '../../platform/page-links.ts';
 import type { CertificateUpload } from './certificate-check.ts';
-import { REGISTRATION_PAGE_PATH } from './registration-links.ts';
-import { CERTIFICATE_FILE_BYTES_MAX, PASSWORD_LENGTH_MAX } from './schemas.ts';
+import { failedPage, formPage, registeredPage } from './page-html.ts';
+import { REGISTRATION_PAGE_PATH, type PageAttempt } from './registration-links.ts';
+import { CERTIFICATE_FILE_BYTES_MAX } from './schemas.ts';
 import type { IssuersService } from './service.ts';
 
 // The hosted certificate registration page (docs/issuers.md § Hosted registration), outside
-// /v1: no API key, the one-time token in the path is the credential. The business owner's
-// browser gets an HTML form and posts it as multipart/form-data. Answers are HTML, never JSON.
+// /v1: no API key, the token in the path is the credential. The business owner's browser gets
+// an HTML form and posts it as multipart/form-data; the answer says what the upload came to.
+// Answers are HTML, never JSON.
 
 // No form-action directive: browsers apply it to the redirect after the POST too, and the
 // redirect goes to the key's own site.
@@ -26,19 +29,12 @@ function sendPage(reply: FastifyReply, status: number, html: string) {
   return sendHtmlPage(reply, PAGE_HEADERS, status, html);
 }
 
-function formHtml(token: string, organizationName: string, identificationNumber: string) {
-  return `<p>${escapeHtml(organizationName)} (${escapeHtml(identificationNumber)})의 ` +
-    '공동인증서를 등록합니다. Register the joint certificate of this business.</p>' +
-    `<form method="post" action="${REGISTRATION_PAGE_PATH}/${escapeHtml(token)}" ` +
-    'enctype="multipart/form-data">' +
-    '<label>signCert.der <input type="file" name="signCert" required></label><br>' +
-    '<label>signPri.key <input type="file" name="signPri" required></label><br>' +
-    `<label>비밀번호 Password <input type="password" name="password" required ` +
-    `maxlength="${PASSWORD_LENGTH_MAX}" autocomplete="off"></label><br>` +
-    '<button type="submit">등록 Register</button></form>';
-}
-
 class FormError extends Error {}
+
+const LINK_TITLE = { ko: '등록 링크', en: 'Registration link' };
+const FAILED_TITLE = { ko: '등록하지 못했습니다', en: 'Not registered' };
+const UNREADABLE_FORM = '양식을 읽을 수 없습니다. The form could not be read. Send it again ' +
+  'from the page.';
 
 // Reads the two files and the password; anything else in the form is refused.
 async function readUpload(request: FastifyRequest): Promise<CertificateUpload> {
@@ -49,7 +45,7 @@ async function readUpload(request: FastifyRequest): Promise<CertificateUpload> {
     // header) as a plain error; the limits it enforces come with their own 4xx status.
     if (error instanceof FormError || isClientError(error)) throw error;
     request.log.debug({ err: error }, 'certificate form could not be read');
-    throw new FormError('The form could not be read. Send it again from the page.');
+    throw new FormError(UNREADABLE_FORM);
   }
 }
 
@@ -68,23 +64,25 @@ async function readUploadParts(request: FastifyRequest): Promise<CertificateUplo
       password = String(part.value);
     } else {
       if (part.type === 'file') await part.toBuffer();
-      throw new FormError(`The form has an unexpected field: ${part.fieldname}.`);
+      throw new FormError('양식에 알 수 없는 항목이 있습니다. The form has an unexpected ' +
+        `field: ${part.fieldname}.`);
     }
   }
   const { signCert, signPri } = files;
   if (!signCert?.length || !signPri?.length) {
-    throw new FormError('Choose both signCert.der and signPri.key.');
+    throw new FormError('signCert.der와 signPri.key를 모두 선택해 주세요. Choose both ' +
+      'signCert.der and signPri.key.');
   }
-  if (!password || password.length > PASSWORD_LENGTH_MAX) {
-    throw new FormError('Type the certificate password.');
+  if (!password || password.length > KEY_FILE_PASSWORD_LENGTH_MAX) {
+    throw new FormError('인증서 비밀번호를 입력해 주세요. Type the certificate password.');
   }
   return { signCert, signPri, password };
 }
 
-function redirectTarget(url: string, accepted: { identifier: string; issuerId: string }) {
+function redirectTarget(url: string, attempt: PageAttempt) {
   const target = new URL(url);
-  target.searchParams.set('issuerId', accepted.issuerId);
-  target.searchParams.set('identifier', accepted.identifier);
+  target.searchParams.set('issuerId', attempt.record.issuerId);
+  target.searchParams.set('identifier', attempt.record.identifier);
   return target.toString();
 }
 
@@ -93,24 +91,27 @@ type Options = { issuers: IssuersService };
 export async function registerCertificatePageRoutes(app: FastifyInstance, { issuers }: Options) {
   await app.register(multipart, {
     limits: { fileSize: CERTIFICATE_FILE_BYTES_MAX, files: 2, fields: 1, parts: 3,
-      fieldSize: PASSWORD_LENGTH_MAX * 4 },
+      fieldSize: KEY_FILE_PASSWORD_LENGTH_MAX * 4 },
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof PageLinkError) {
-      return sendPage(reply, error.status, page('등록 링크 Registration link',
-        `<p>${escapeHtml(error.message)}</p>`));
+      return sendPage(reply, error.status, linkProblemPage(LINK_TITLE, error));
     }
+    // The link still works after a form it could not use: offer the form again.
+    const { token } = request.params as { token?: string };
+    const retryPath = token === undefined ? undefined
+      : `${REGISTRATION_PAGE_PATH}/${encodeURIComponent(token)}`;
     if (error instanceof FormError) {
-      return sendPage(reply, 400, page('등록 실패 Not registered',
-        `<p>${escapeHtml(error.message)}</p>`));
+      return sendPage(reply, 400, problemPage(FAILED_TITLE, error.message, { retryPath }));
     }
     const status = pageFailureStatus(error);
     if (status >= 500) request.log.error({ err: error }, 'certificate page failed');
-    const message = status === 413 ? 'A file is larger than 16 KiB.'
-      : status === 503 ? UNAVAILABLE_PAGE_MESSAGE
-        : status === 500 ? 'An internal error occurred.' : 'The form could not be read.';
-    return sendPage(reply, status, page('등록 실패 Not registered', `<p>${message}</p>`));
+    const message = status === 413 ? '파일이 16 KiB보다 큽니다. A file is larger than 16 KiB.'
+      : status === 503 ? `잠시 후 다시 시도해 주세요. ${UNAVAILABLE_PAGE_MESSAGE}`
+        : status === 500 ? '일시적인 오류가 발생했습니다. An internal error occurred.'
+          : UNREADABLE_FORM;
+    return sendPage(reply, status, problemPage(FAILED_TITLE, message, { retryPath }));
   });
 
   const path = `${REGISTRATION_PAGE_PATH}/:token`;
@@ -118,20 +119,22 @@ export async function registerCertificatePageRoutes(app: FastifyInstance, { issu
 
   app.get<{ Params: { token: string } }>(path, { schema }, async (request, reply) => {
     const { token } = request.params;
-    const shown = await issuers.openRegistrationPage(token);
-    return sendPage(reply, 200, page('공동인증서 등록 Certificate registration',
-      formHtml(token, shown.organizationName, shown.identificationNumber)));
+    return sendPage(reply, 200, formPage(token, await issuers.openRegistrationPage(token)));
   });
 
+  // A registration goes to the key's redirect URL when it has one; a failed attempt stays here
+  // with the form, because the owner can try again on the same link.
   app.post<{ Params: { token: string } }>(path, { schema }, async (request, reply) => {
     if (!request.isMultipart()) throw new FormError('Send the form as multipart/form-data.');
-    const upload = await readUpload(request);
-    const accepted = await issuers.submitHostedCertificate(request.params.token, upload);
-    if (accepted.redirectUrl !== null) {
-      return reply.headers(PAGE_HEADERS).redirect(
-        redirectTarget(accepted.redirectUrl, accepted), 303);
+    const { token } = request.params;
+    const attempt = await issuers.submitHostedCertificate(token, await readUpload(request));
+    if (attempt.record.code !== 'REGISTERED') {
+      return sendPage(reply, 422, failedPage(token, attempt));
     }
-    return sendPage(reply, 200, page('접수 완료 Received',
-      '<p>The certificate was received and is being checked. You can close this page.</p>'));
+    if (attempt.redirectUrl !== null) {
+      return reply.headers(PAGE_HEADERS).redirect(redirectTarget(attempt.redirectUrl, attempt),
+        303);
+    }
+    return sendPage(reply, 200, registeredPage(attempt));
   });
 }

@@ -10,15 +10,18 @@ import {
   checkCertificateUpload,
   REGISTRATION_CODES,
   type CertificateUpload,
+  type CheckResult,
   type RegistrationCode,
 } from './certificate-check.ts';
 import * as store from './store.ts';
 import type { Scope } from '../../platform/scope.ts';
 
-// Certificate registration as a job (DESIGN.md § Async work): an attempt seals the uploaded
-// files and password and stages a job in one transaction; the job opens them, checks them, and
-// in one transaction stores the certificate (on success), appends the history record, deletes
-// the sealed upload and calls onRegistrationRecorded. The job's payload is only the upload id.
+// Recording certificate registration attempts. A direct upload is a job: the request seals the
+// uploaded files and password and stages the job in one transaction; the job opens them, checks
+// them, and in one transaction stores the certificate (on success), appends the history record,
+// deletes the sealed upload and calls onRegistrationRecorded. The job's payload is only the
+// upload id. The hosted page checks at once instead (registration-links.ts) and records its
+// attempt with the same recordAttempt, so both ways leave the same records and events.
 
 const CERTIFICATE_REGISTRATION_QUEUE = 'issuers-certificate-registration';
 
@@ -55,7 +58,7 @@ type SealedUpload = { signCert: string; signPri: string; password: string };
 const REGISTRATION_RETRY_LIMIT = 5;
 const REGISTRATION_RETRY_DELAY_SECONDS = 2;
 const REGISTRATION_EXPIRE_SECONDS = 60;
-// Results must show within 30 seconds (spec §4.3): poll every second, several jobs at a time.
+// Results must show within 30 seconds of the upload: poll every second, several jobs at a time.
 const REGISTRATION_POLLING_INTERVAL_SECONDS = 1;
 const REGISTRATION_BATCH_SIZE = 5;
 
@@ -108,15 +111,24 @@ function openUpload(sealing: SealingKey, row: store.UploadRow): CertificateUploa
   };
 }
 
+// One checked attempt: its identifier, the certificate it sent and the check's result.
+export type CheckedAttempt = {
+  identifier: string;
+  issuerId: string;
+  signCert: Buffer;
+  occurredAt: Date;
+  result: CheckResult;
+};
+
 function certificateRow(
   deps: RegistrationDeps,
-  input: { issuerId: string; uploadId: string; signCert: Buffer; occurredAt: Date },
+  input: CheckedAttempt,
   result: { facts: CertificateFacts; pkcs8: Buffer },
 ): store.IssuerCertificateRow {
   const { facts } = result;
   return {
     issuerId: input.issuerId,
-    registrationIdentifier: input.uploadId,
+    registrationIdentifier: input.identifier,
     certificateBase64: input.signCert.toString('base64'),
     sealedPrivateKey: deps.sealing.seal(result.pkcs8, input.issuerId),
     subject: facts.subject,
@@ -128,6 +140,22 @@ function certificateRow(
     policies: facts.policies,
     registeredAt: input.occurredAt,
   };
+}
+
+// In the caller's transaction: stores the certificate when the check passed, replacing any
+// previous one, and appends the attempt's record.
+async function recordAttempt(
+  deps: RegistrationDeps,
+  tx: Executor,
+  scope: Scope,
+  attempt: CheckedAttempt,
+): Promise<RegistrationRecord> {
+  const { result } = attempt;
+  if (result.code === 'REGISTERED') {
+    await store.upsertCertificate(tx, certificateRow(deps, attempt, result));
+  }
+  return appendRecord(deps, tx, scope, { identifier: attempt.identifier,
+    issuerId: attempt.issuerId, code: result.code, occurredAt: attempt.occurredAt });
 }
 
 // Processes one staged upload. An upload already processed (a retried job) is left alone.
@@ -143,15 +171,12 @@ async function processUpload(
   if (issuer === null) throw new Error(`upload ${uploadId} has no issuer`);
   const occurredAt = deps.now();
   const opened = openUpload(deps.sealing, upload);
-  const result = checkCertificateUpload(opened, issuer, occurredAt);
+  const result = checkCertificateUpload(opened, issuer,
+    { now: occurredAt, environment: scope.environment });
   return db.transaction(async (tx) => {
     if (!(await store.deleteUpload(tx, uploadId))) return null;
-    if (result.code === 'REGISTERED') {
-      const input = { issuerId: issuer.id, uploadId, signCert: opened.signCert, occurredAt };
-      await store.upsertCertificate(tx, certificateRow(deps, input, result));
-    }
-    const input = { identifier: uploadId, issuerId: issuer.id, code: result.code, occurredAt };
-    return appendRecord(deps, tx, scope, input);
+    return recordAttempt(deps, tx, scope, { identifier: uploadId, issuerId: issuer.id,
+      signCert: opened.signCert, occurredAt, result });
   });
 }
 
@@ -198,6 +223,8 @@ export function createCertificateRegistration(deps: RegistrationDeps) {
     stageUpload: (tx: Executor, scope: Scope, issuerId: string,
       upload: CertificateUpload) => stageUpload(deps, tx, scope, issuerId, upload),
     processUpload: (uploadId: string) => processUpload(deps, uploadId),
+    recordAttempt: (tx: Executor, scope: Scope, attempt: CheckedAttempt) =>
+      recordAttempt(deps, tx, scope, attempt),
     deregister: (scope: Scope, issuerId: string) => deregister(deps, scope, issuerId),
     jobDefinition: registrationJobDefinition(deps),
   };

@@ -155,7 +155,8 @@ const registerRegistrationRoutes: FastifyPluginAsyncTypebox<Options> = async (
       operationId: 'getIssuerCertificateRegistrationUrl', tags: TAGS,
       summary: 'Get a one-time certificate registration page URL',
       description: 'A page served by etax where the business owner uploads the certificate ' +
-        'files and types the password. Valid 5 minutes, usable once.',
+        'files and types the password, and sees at once what the upload came to. Valid 5 ' +
+        'minutes; a registration uses it up, a failed attempt can be tried again on it.',
       params: IssuerIdParams,
       response: { 200: RegistrationUrl, ...errorResponses(...COMMON, 'NOT_FOUND',
         'ISSUER_DEACTIVATED') },
@@ -170,8 +171,8 @@ const registerRegistrationRoutes: FastifyPluginAsyncTypebox<Options> = async (
     schema: {
       operationId: 'getIssuerCertificateLatestHistory', tags: TAGS,
       summary: 'Retrieve issuer certificate registration status',
-      description: 'Spec §4.3: the latest certificate registration record. A result shows ' +
-        'within 30 seconds of registration.',
+      description: 'The latest certificate registration record. The result of a direct upload ' +
+        'shows within 30 seconds; an attempt on the hosted page shows before the page answers.',
       params: IssuerIdParams,
       response: { 200: LatestHistory, ...errorResponses(...COMMON, 'NOT_FOUND',
         'CERTIFICATE_HISTORY_NOT_FOUND') },

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
+import { KEY_FILE_PASSWORD_LENGTH_MAX } from '../../domain/signing-key-file.ts';
 import { REGISTRATION_CODES } from './certificate-check.ts';
 
 // Request and response schemas of the issuers routes (docs/issuers.md). The examples use the
@@ -143,7 +144,6 @@ export const CERTIFICATE_FILE_BYTES_MAX = 16_384;
 const BASE64_LENGTH_MAX = Math.ceil(CERTIFICATE_FILE_BYTES_MAX / 3) * 4;
 // The request body of a direct registration: two files in base64 and a password.
 export const CERTIFICATE_BODY_BYTES_MAX = 64 * 1024;
-export const PASSWORD_LENGTH_MAX = 128;
 
 const Base64File = (description: string) => Type.String({
   minLength: 4, maxLength: BASE64_LENGTH_MAX, pattern: '^[A-Za-z0-9+/]+={0,2}$', description,
@@ -153,7 +153,7 @@ export const CertificateUploadBody = Type.Object(
   {
     signCert: Base64File('The bytes of signCert.der, standard base64.'),
     signPri: Base64File('The bytes of signPri.key, standard base64.'),
-    password: Type.String({ minLength: 1, maxLength: PASSWORD_LENGTH_MAX,
+    password: Type.String({ minLength: 1, maxLength: KEY_FILE_PASSWORD_LENGTH_MAX,
       description: 'The certificate password. Never stored in clear, logged or returned.' }),
   },
   { title: 'CertificateUploadBody', additionalProperties: false },
@@ -235,8 +235,8 @@ export const RegistrationSettings = Type.Object(
     certificateRedirectUrl: Type.Union([
       Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2000 }),
       Type.Null(),
-    ], { description: 'Where the hosted registration page sends the browser after an upload ' +
-      'is accepted; null shows etax\'s own confirmation page.' }),
+    ], { description: 'Where the hosted registration page sends the browser after a ' +
+      'certificate is registered; null shows etax\'s own confirmation page.' }),
   },
   { title: 'CertificateRegistrationSettings', additionalProperties: false,
     examples: [{ certificateRedirectUrl: 'https://app.example.com/certificates/done' }] },

@@ -236,9 +236,14 @@ export async function insertToken(
   await tx.insert(certificateRegistrationTokens).values(row);
 }
 
-export async function findToken(tx: Executor, tokenHash: string): Promise<TokenRow | null> {
-  const [row] = await tx.select().from(certificateRegistrationTokens)
+export async function findToken(
+  tx: Executor,
+  tokenHash: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<TokenRow | null> {
+  const query = tx.select().from(certificateRegistrationTokens)
     .where(eq(certificateRegistrationTokens.tokenHash, tokenHash)).limit(1);
+  const [row] = options.forUpdate ? await query.for('update') : await query;
   return row ?? null;
 }
 

@@ -93,7 +93,7 @@ export const certificateUploads = pgTable(
   (table) => [environmentKnown('certificate_uploads_environment_known', table.environment)],
 );
 
-// Append-only: one record per registration attempt and per deregistration (spec §2.3).
+// Append-only: one record per registration attempt and per deregistration.
 export const certificateRegistrationHistory = pgTable(
   'certificate_registration_history',
   {

@@ -2,7 +2,8 @@ import { createHmac, randomBytes } from 'node:crypto';
 
 // The Etax-Signature header (docs/webhooks.md § Signatures): `t=<unix seconds>,v1=<hex>` where
 // the hex is HMAC-SHA256(secret, "<t>.<raw body>"), with one `v1=` per secret that signs (two
-// while a rotated secret overlaps the new one). The SDK (sdk/src/webhook-signature.ts) is the receiving side.
+// while a rotated secret overlaps the new one). The SDK (sdk/src/webhook-signature.ts) is the
+// receiving side.
 
 export const SIGNATURE_HEADER = 'Etax-Signature';
 const SECRET_PREFIX = 'whsec_';

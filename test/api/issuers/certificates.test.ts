@@ -1,9 +1,10 @@
 // Joint certificate registration by direct upload (docs/issuers.md): POST answers 202 with the
 // attempt's identifier, a pg-boss job checks the files, and latestHistory shows the result
-// (spec §4.3) — one test per registration code. Also the certificate's public facts, its
-// deregistration (recorded in the history), the 4xx of bad uploads, isolation, what the
-// database holds (no clear key material, no password, not even in the job queue), and the
-// functions tax-invoice work calls: resolveSupplierKey and requireIssuerCertificate.
+// within the 30 seconds the specification allows — one test per registration code. Also the
+// certificate's public facts, its deregistration (recorded in the history), the 4xx of bad
+// uploads, isolation, what the database holds (no clear key material, no password, not even in
+// the job queue), and the functions tax-invoice work calls: resolveSupplierKey and
+// requireIssuerCertificate.
 import 'reflect-metadata';
 import { verify, X509Certificate } from 'node:crypto';
 import { sql } from 'drizzle-orm';

@@ -1,9 +1,12 @@
 // The hosted certificate registration page (docs/issuers.md § Hosted registration), end to
-// end: GET …/certificates/url → the page's HTML → the browser's multipart POST → 303 to the
-// key's redirect URL → latestHistory. A link works once and for five minutes (an injected clock
-// moves time, nothing sleeps); unknown, used and expired links are HTML 404/410 pages. The whole
-// log stream, at trace level, never contains the certificate password.
+// end: GET …/certificates/url → the page's HTML → the browser's multipart POST → the outcome at
+// once: 303 to the key's redirect URL (or etax's own page) for a registration, a 422 page that
+// names the failure and shows the form again for a failed attempt → latestHistory. A link works
+// for five minutes and until a registration succeeds (an injected clock moves time, nothing
+// sleeps); unknown, used and expired links are HTML 404/410 pages. The whole log stream, at
+// trace level, never contains the certificate password.
 import 'reflect-metadata';
+import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../../src/app.ts';
@@ -14,6 +17,7 @@ import {
   createTestCa,
   issueCertificate,
   signPriKey,
+  type TestCa,
   type TestCertificate,
 } from '../../areas/issuers/certificate-fixtures.ts';
 import {
@@ -21,6 +25,7 @@ import {
   expectError,
   multipartBody,
   request,
+  OTHER_VALID_NUMBER,
   VALID_NUMBER,
   waitForHistory,
 } from './helpers.ts';
@@ -29,9 +34,11 @@ const PASSWORD = 'Hosted-Page-Secret-9f3c';
 const REDIRECT = 'https://app.example.com/certificates/done?from=etax';
 // A registration link is valid this long (docs/issuers.md).
 const FIVE_MINUTES_MS = 5 * 60 * 1000;
+const DAY_MS = 86_400_000;
 
 let app: App;
 let database: TestDatabase;
+let ca: TestCa;
 let good: TestCertificate;
 let clockOffsetMs = 0;
 const logLines: string[] = [];
@@ -50,7 +57,7 @@ beforeAll(async () => {
     now: () => new Date(Date.now() + clockOffsetMs) } });
   await app.start();
   await app.server.ready();
-  const ca = await createTestCa();
+  ca = await createTestCa();
   good = await issueCertificate(ca, { subject: corporateSubject('이택스', VALID_NUMBER) });
 });
 afterAll(async () => {
@@ -79,13 +86,20 @@ async function registrationPath(key: string, issuerId: string) {
   return new URL(url).pathname;
 }
 
-function form(password = PASSWORD, format: 'pbes2' | 'seedCbc' = 'pbes2') {
+function form(password = PASSWORD, format: 'pbes2' | 'seedCbc' = 'pbes2',
+  certificate = good) {
   return multipartBody([
-    { name: 'signCert', filename: 'signCert.der', content: good.certificateDer },
-    { name: 'signPri', filename: 'signPri.key', content: signPriKey(good.pkcs8, PASSWORD,
+    { name: 'signCert', filename: 'signCert.der', content: certificate.certificateDer },
+    { name: 'signPri', filename: 'signPri.key', content: signPriKey(certificate.pkcs8, PASSWORD,
       format) },
     { name: 'password', content: password },
   ]);
+}
+
+async function latestCode(key: string, issuerId: string) {
+  const response = await app.server.inject(request(key, 'GET',
+    `/v1/issuers/${issuerId}/certificates/latestHistory`));
+  return (response.json() as { latestHistory: { code: string } }).latestHistory.code;
 }
 
 const postForm = (path: string, body = form()) =>
@@ -117,29 +131,78 @@ describe('happy', () => {
       expect(record.code).toBe('REGISTERED');
     });
 
-  it('shows its own confirmation page when the key has no redirect URL', async () => {
+  it('shows its own page with the certificate when the key has no redirect URL', async () => {
     const { key, issuerId } = await newIssuer();
     const settings = await app.server.inject(request(key, 'GET',
       '/v1/certificateRegistrationSettings'));
     expect(settings.json()).toEqual({ certificateRedirectUrl: null });
     const response = await postForm(await registrationPath(key, issuerId));
     expect(response.statusCode).toBe(200);
-    expect(response.body).toContain('Received');
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.body).toContain('Certificate registered');
+    expect(response.body).toContain(`이택스(${VALID_NUMBER})`);
+    expect(response.body).toContain('yessignCA-Test Class 2');
+    // Recorded before the page answered: no job to wait for.
+    expect(await latestCode(key, issuerId)).toBe('REGISTERED');
   });
 
-  it('records WRONG_PASSWORD for a form with the wrong password', async () => {
+  it('shows a wrong password at once, does not redirect, and the same link then registers',
+    async () => {
+      const { key, issuerId } = await newIssuer();
+      await app.server.inject(request(key, 'PUT', '/v1/certificateRegistrationSettings',
+        { certificateRedirectUrl: REDIRECT }));
+      const path = await registrationPath(key, issuerId);
+      const failed = await postForm(path, form('wrong-one'));
+      expect(failed.statusCode).toBe(422);
+      expect(failed.headers.location).toBeUndefined();
+      expect(failed.body).toContain('Wrong password');
+      expect(failed.body).toContain('WRONG_PASSWORD');
+      // The form again, posting to the same link.
+      expect(failed.body).toContain(`action="${path}"`);
+      expect(await latestCode(key, issuerId)).toBe('WRONG_PASSWORD');
+      expect((await app.server.inject({ method: 'GET', url: path })).statusCode).toBe(200);
+      const registered = await postForm(path);
+      expect(registered.statusCode).toBe(303);
+      const identifier = new URL(String(registered.headers.location)).searchParams
+        .get('identifier');
+      const record = await waitForHistory(app, key, issuerId, identifier!);
+      expect(record.code).toBe('REGISTERED');
+    });
+
+  it('names each failure on the page, keeps the link, and records every attempt', async () => {
     const { key, issuerId } = await newIssuer();
-    await app.server.inject(request(key, 'PUT', '/v1/certificateRegistrationSettings',
-      { certificateRedirectUrl: REDIRECT }));
-    const response = await postForm(await registrationPath(key, issuerId), form('wrong-one'));
-    const identifier = new URL(String(response.headers.location)).searchParams.get('identifier');
-    const record = await waitForHistory(app, key, issuerId, identifier!);
-    expect(record.code).toBe('WRONG_PASSWORD');
+    const path = await registrationPath(key, issuerId);
+    const subject = corporateSubject('이택스', VALID_NUMBER);
+    const expired = await issueCertificate(ca, { subject, keys: good.keys,
+      notBefore: new Date(Date.now() - 400 * DAY_MS), notAfter: new Date(Date.now() - DAY_MS) });
+    const another = await issueCertificate(ca, { keys: good.keys,
+      subject: corporateSubject('남의회사', OTHER_VALID_NUMBER) });
+    // good's certificate with the key of another one.
+    const mismatched = { ...good, pkcs8: (await issueCertificate(ca, { subject })).pkcs8 };
+    const cases: Array<[ReturnType<typeof form>, string, string]> = [
+      [form(PASSWORD, 'pbes2', another), 'NOT_ISSUERS_CERTIFICATE', 'Another business'],
+      [form(PASSWORD, 'pbes2', expired), 'CERTIFICATE_EXPIRED', 'The certificate has expired'],
+      [form(PASSWORD, 'pbes2', mismatched), 'KEY_MISMATCH', 'do not belong together'],
+      [multipartBody([
+        { name: 'signCert', filename: 'signCert.der', content: good.certificateDer },
+        { name: 'signPri', filename: 'signPri.key', content: good.certificateDer },
+        { name: 'password', content: PASSWORD },
+      ]), 'UNSUPPORTED_KEY_FORMAT', 'PBES2 with PBKDF2-HMAC-SHA1 and SEED-CBC'],
+    ];
+    for (const [body, code, text] of cases) {
+      const response = await postForm(path, body);
+      expect(response.statusCode, code).toBe(422);
+      expect(response.body).toContain(code);
+      expect(response.body).toContain(text);
+      expect(await latestCode(key, issuerId)).toBe(code);
+    }
+    expect((await postForm(path)).statusCode).toBe(200);
+    expect(await latestCode(key, issuerId)).toBe('REGISTERED');
   });
 });
 
 describe('errors', () => {
-  it('answers 410 to a second use of a link, for the page and the form', async () => {
+  it('answers 410 once a registration used the link, for the page and the form', async () => {
     const { key, issuerId } = await newIssuer();
     const path = await registrationPath(key, issuerId);
     expect((await postForm(path)).statusCode).toBe(200);
@@ -147,9 +210,12 @@ describe('errors', () => {
     expect(again.statusCode).toBe(410);
     expect(again.body).toContain('already used');
     expect((await app.server.inject({ method: 'GET', url: path })).statusCode).toBe(410);
+    // A wrong password after the registration is not an attempt: nothing is recorded.
+    expect((await postForm(path, form('wrong-one'))).statusCode).toBe(410);
+    expect(await latestCode(key, issuerId)).toBe('REGISTERED');
   });
 
-  it('accepts exactly one of two forms posted at once with the same link', async () => {
+  it('registers exactly one of two forms posted at once with the same link', async () => {
     const { key, issuerId } = await newIssuer();
     const path = await registrationPath(key, issuerId);
     const statuses = (await Promise.all([postForm(path), postForm(path)]))
@@ -253,6 +319,19 @@ describe('errors', () => {
 });
 
 describe('security', () => {
+  it('allows its one stylesheet by hash and no other inline style', async () => {
+    const { key, issuerId } = await newIssuer();
+    const page = await app.server.inject({ method: 'GET',
+      url: await registrationPath(key, issuerId) });
+    const policy = String(page.headers['content-security-policy']);
+    expect(policy).not.toContain('unsafe-inline');
+    const styles = [...page.body.matchAll(/<style>([^<]*)<\/style>/g)].map((match) => match[1]!);
+    expect(styles).toHaveLength(1);
+    const hash = createHash('sha256').update(styles[0]!).digest('base64');
+    expect(policy).toContain(`style-src 'sha256-${hash}';`);
+    expect(page.body).not.toMatch(/ style=/);
+  });
+
   it('escapes the organization name in the page', async () => {
     const { key, issuerId } = await newIssuer('<img src=x onerror=alert(1)>');
     const page = await app.server.inject({ method: 'GET',

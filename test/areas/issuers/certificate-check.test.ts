@@ -1,12 +1,15 @@
 // The registration rules (src/areas/issuers/certificate-check.ts) on real certificates made by a
 // test CA: one test per registration code, in the documented order of checks, plus how a
 // certificate is tied to the issuer's business (registration number in the subject, or the
-// organization name when the subject carries no number).
+// organization name when the subject carries no number). The checks run for a live key unless
+// a test says otherwise: the test CA is not the sandbox CA, so its certificates register there.
 import 'reflect-metadata';
 import { KeyUsageFlags } from '@peculiar/x509';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkCertificateUpload } from '../../../src/areas/issuers/certificate-check.ts';
 import { readCertificate } from '../../../src/domain/joint-certificate.ts';
+import { SANDBOX_CA_NAME } from '../../../src/domain/sandbox-ca.ts';
+import { issueSandboxCertificate } from '../../../src/domain/sandbox-certificate.ts';
 import {
   corporateSubject,
   createTestCa,
@@ -20,6 +23,7 @@ import {
 const OWNER = { identificationNumber: '1234567891', organizationName: '주식회사 이택스' };
 const PASSWORD = 'Cert-Pa$$word1';
 const NOW = new Date();
+const AT = { now: NOW, environment: 'live' as const };
 const DAY_MS = 86_400_000;
 
 let ca: TestCa;
@@ -40,7 +44,7 @@ describe('checkCertificateUpload', () => {
   it('registers a valid certificate in each key file format, returning its facts', () => {
     for (const format of ['seedCbcWithSha1', 'pbes2', 'seedCbc'] as const) {
       const result = checkCertificateUpload({ signCert: good.certificateDer,
-        signPri: signPriKey(good.pkcs8, PASSWORD, format), password: PASSWORD }, OWNER, NOW);
+        signPri: signPriKey(good.pkcs8, PASSWORD, format), password: PASSWORD }, OWNER, AT);
       expect(result.code).toBe('REGISTERED');
       if (result.code !== 'REGISTERED') return;
       expect(result.pkcs8).toEqual(good.pkcs8);
@@ -53,25 +57,25 @@ describe('checkCertificateUpload', () => {
 
   it('answers UNSUPPORTED_CERTIFICATE_FORMAT for a file that is not a certificate', () => {
     const result = checkCertificateUpload({ ...upload(good), signCert: Buffer.from('garbage') },
-      OWNER, NOW);
+      OWNER, AT);
     expect(result).toEqual({ code: 'UNSUPPORTED_CERTIFICATE_FORMAT' });
   });
 
   it('answers UNSUPPORTED_KEY_FORMAT for a key file that is not an encrypted key', () => {
     const result = checkCertificateUpload({ ...upload(good), signPri: good.certificateDer },
-      OWNER, NOW);
+      OWNER, AT);
     expect(result).toEqual({ code: 'UNSUPPORTED_KEY_FORMAT' });
   });
 
   it('answers WRONG_PASSWORD before looking at validity or ownership', () => {
-    const result = checkCertificateUpload(upload(good, 'wrong password'), OWNER, NOW);
+    const result = checkCertificateUpload(upload(good, 'wrong password'), OWNER, AT);
     expect(result).toEqual({ code: 'WRONG_PASSWORD' });
   });
 
   it('answers KEY_MISMATCH when signPri.key belongs to another certificate', async () => {
     const other = await issueCertificate(ca, { subject: corporateSubject('이택스', '1234567891') });
     const result = checkCertificateUpload({ signCert: good.certificateDer,
-      signPri: signPriKey(other.pkcs8, PASSWORD, 'seedCbc'), password: PASSWORD }, OWNER, NOW);
+      signPri: signPriKey(other.pkcs8, PASSWORD, 'seedCbc'), password: PASSWORD }, OWNER, AT);
     expect(result).toEqual({ code: 'KEY_MISMATCH' });
   });
 
@@ -83,23 +87,23 @@ describe('checkCertificateUpload', () => {
     const future = await issueCertificate(ca, { subject, keys: good.keys,
       notBefore: new Date(NOW.getTime() + DAY_MS),
       notAfter: new Date(NOW.getTime() + 400 * DAY_MS) });
-    expect(checkCertificateUpload(upload(expired), OWNER, NOW))
+    expect(checkCertificateUpload(upload(expired), OWNER, AT))
       .toEqual({ code: 'CERTIFICATE_EXPIRED' });
-    expect(checkCertificateUpload(upload(future), OWNER, NOW))
+    expect(checkCertificateUpload(upload(future), OWNER, AT))
       .toEqual({ code: 'CERTIFICATE_NOT_YET_VALID' });
   });
 
   it('answers NOT_SIGNING_CERTIFICATE for a key-management certificate', async () => {
     const km = await issueCertificate(ca, { subject: corporateSubject('이택스', '1234567891'),
       keys: good.keys, keyUsages: KeyUsageFlags.keyEncipherment });
-    expect(checkCertificateUpload(upload(km), OWNER, NOW))
+    expect(checkCertificateUpload(upload(km), OWNER, AT))
       .toEqual({ code: 'NOT_SIGNING_CERTIFICATE' });
   });
 
   it('answers NOT_ISSUERS_CERTIFICATE when the subject names another number', async () => {
     const other = await issueCertificate(ca, { subject: corporateSubject('이택스', '1048123454'),
       keys: good.keys });
-    expect(checkCertificateUpload(upload(other), OWNER, NOW))
+    expect(checkCertificateUpload(upload(other), OWNER, AT))
       .toEqual({ code: 'NOT_ISSUERS_CERTIFICATE' });
   });
 
@@ -108,9 +112,32 @@ describe('checkCertificateUpload', () => {
       subject: 'CN=(주)이택스()0012345678901,OU=corporation4EC,O=yessign,C=KR' });
     const stranger = await issueCertificate(ca, { keys: good.keys,
       subject: 'CN=다른회사()0012345678901,OU=corporation4EC,O=yessign,C=KR' });
-    expect(checkCertificateUpload(upload(byName), OWNER, NOW).code).toBe('REGISTERED');
-    expect(checkCertificateUpload(upload(stranger), OWNER, NOW))
+    expect(checkCertificateUpload(upload(byName), OWNER, AT).code).toBe('REGISTERED');
+    expect(checkCertificateUpload(upload(stranger), OWNER, AT))
       .toEqual({ code: 'NOT_ISSUERS_CERTIFICATE' });
+  });
+
+  it('answers SANDBOX_CERTIFICATE to a live key for a sandbox certificate, before the password',
+    async () => {
+      const sandbox = await issueSandboxCertificate({ businessRegistrationNumber:
+        OWNER.identificationNumber, organizationName: '이택스', password: PASSWORD, now: NOW });
+      const sandboxUpload = { signCert: sandbox.signCert, signPri: sandbox.signPri,
+        password: PASSWORD };
+      expect(checkCertificateUpload(sandboxUpload, OWNER, AT))
+        .toEqual({ code: 'SANDBOX_CERTIFICATE' });
+      expect(checkCertificateUpload({ ...sandboxUpload, password: 'wrong' }, OWNER, AT))
+        .toEqual({ code: 'SANDBOX_CERTIFICATE' });
+      const withTestKey = checkCertificateUpload(sandboxUpload, OWNER,
+        { now: NOW, environment: 'test' });
+      expect(withTestKey.code).toBe('REGISTERED');
+    });
+
+  it('tells the sandbox CA by its signature, not by its name', async () => {
+    const impostor = await createTestCa(SANDBOX_CA_NAME);
+    const named = await issueCertificate(impostor, { keys: good.keys,
+      subject: corporateSubject('이택스', OWNER.identificationNumber) });
+    expect(readCertificate(named.certificateDer)?.issuerName).toContain('etax Sandbox CA');
+    expect(checkCertificateUpload(upload(named), OWNER, AT).code).toBe('REGISTERED');
   });
 
   it('reads no facts from garbage', () => {

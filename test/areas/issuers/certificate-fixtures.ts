@@ -38,11 +38,13 @@ export async function generateKeys(): Promise<CryptoKeyPair> {
   return crypto.subtle.generateKey(RSA, true, ['sign', 'verify']) as Promise<CryptoKeyPair>;
 }
 
-export async function createTestCa(): Promise<TestCa> {
+export async function createTestCa(
+  name = 'CN=yessignCA-Test Class 2,OU=AccreditedCA,O=yessign,C=KR',
+): Promise<TestCa> {
   const keys = await generateKeys();
   const certificate = await X509CertificateGenerator.createSelfSigned({
     serialNumber: '01',
-    name: 'CN=yessignCA-Test Class 2,OU=AccreditedCA,O=yessign,C=KR',
+    name,
     notBefore: new Date(Date.now() - 365 * DAY_MS),
     notAfter: new Date(Date.now() + 3650 * DAY_MS),
     keys,

@@ -1,10 +1,14 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isApiError } from '../../../platform/errors.ts';
 import {
-  messagePage,
+  escapeHtml,
+  linkProblemPage,
+  page,
   pageFailureStatus,
   pageSecurityHeaders,
+  problemPage,
   sendPage as sendHtmlPage,
+  type PageTitle,
   UNAVAILABLE_PAGE_MESSAGE,
 } from '../../../platform/html-page.ts';
 import { PageLinkError } from '../../../platform/page-links.ts';
@@ -59,16 +63,28 @@ function readDecision(body: unknown): PageDecision {
   return { kind: 'refuse', reason: reason === '' ? null : reason };
 }
 
+const LINK_TITLE = { ko: '승인 링크', en: 'Approval link' };
+const NOT_POSSIBLE = { ko: '처리할 수 없습니다', en: 'Not possible' };
+
+// The Korean lead of the refusals the page can meet; the error's message follows in English.
+const REFUSALS: Record<string, string> = {
+  ISSUE_REQUEST_ALREADY_APPROVED: '이미 승인된 요청입니다.',
+  ISSUE_REQUEST_ALREADY_CANCELED: '이미 취소되었거나 거절된 요청입니다.',
+  ISSUE_DEADLINE_PASSED: '발행 마감일이 지났습니다.',
+  CERTIFICATE_NOT_REGISTERED: '등록된 공동인증서가 없습니다. 인증서를 등록한 뒤 다시 승인해 주세요.',
+  ISSUER_DEACTIVATED: '더 이상 사용하지 않는 공급자입니다.',
+};
+
 function pageError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof PageLinkError) {
-    return sendPage(reply, error.status, messagePage('승인 링크 Approval link', error.message));
+    return sendPage(reply, error.status, linkProblemPage(LINK_TITLE, error));
   }
   if (isApiError(error) && error.status < 500) {
-    return sendPage(reply, error.status, messagePage('처리할 수 없음 Not possible',
-      error.message));
+    return sendPage(reply, error.status, problemPage(NOT_POSSIBLE, error.message,
+      { lead: REFUSALS[error.code] }));
   }
   if (error instanceof FormError) {
-    return sendPage(reply, 400, messagePage('처리할 수 없음 Not possible', error.message));
+    return sendPage(reply, 400, problemPage(NOT_POSSIBLE, error.message));
   }
   const status = pageFailureStatus(error);
   if (status >= 500) request.log.error({ err: error }, 'approval page failed');
@@ -76,14 +92,17 @@ function pageError(error: FastifyError, request: FastifyRequest, reply: FastifyR
     : status === 415 ? 'Send the form as application/x-www-form-urlencoded.'
       : status === 503 ? UNAVAILABLE_PAGE_MESSAGE
         : status === 500 ? 'An internal error occurred.' : 'The form could not be read.';
-  return sendPage(reply, status, messagePage('처리할 수 없음 Not possible', message));
+  return sendPage(reply, status, problemPage(NOT_POSSIBLE, message));
 }
 
-const DONE_MESSAGES: Record<string, [string, string]> = {
-  APPROVED: ['승인 완료 Approved', 'The tax invoice is being issued and transmitted to the tax ' +
-    'authority. You can close this page.'],
-  REFUSED: ['거절 완료 Refused', 'The request was refused and the requester will see it. You ' +
-    'can close this page.'],
+// The confirmation after a decision.
+const DONE: Record<string, { title: PageTitle; message: string }> = {
+  APPROVED: { title: { ko: '승인 완료', en: 'Approved' }, message: '세금계산서를 발행하여 ' +
+    '국세청에 전송합니다. The tax invoice is being issued and sent to the tax authority. You ' +
+    'can close this page.' },
+  REFUSED: { title: { ko: '거절 완료', en: 'Refused' }, message: '요청을 거절했습니다. 요청한 ' +
+    '사업자에게 알려집니다. The request was refused; the requester will see it. You can close ' +
+    'this page.' },
 };
 
 type Options = { reverseIssuance: ReverseIssuanceService };
@@ -116,7 +135,8 @@ export async function registerApprovalPageRoutes(
   app.post<{ Params: { token: string } }>(path, { schema }, async (request, reply) => {
     const decision = readDecision(request.body);
     const decided = await reverseIssuance.decideOnPage(request.params.token, decision);
-    const [title, message] = DONE_MESSAGES[decided.status]!;
-    return sendPage(reply, 200, messagePage(title, message));
+    const done = DONE[decided.status]!;
+    return sendPage(reply, 200, page(done.title,
+      `<p class="notice success">${escapeHtml(done.message)}</p>`));
   });
 }
