@@ -16,9 +16,11 @@ import { fileURLToPath } from 'node:url';
 import {
   createEtaxClient,
   downloadTaxInvoicePdf,
+  isEtaxError,
   issueStatus,
   issueTaxInvoice,
   newReferenceId,
+  paginate,
   unwrap,
   verifyWebhookSignature,
   type TaxInvoiceDraft,
@@ -51,10 +53,22 @@ async function waitFor<T>(what: string, check: () => Promise<T | null>): Promise
 // Today in Korea, the write date of the invoice.
 const today = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Seoul' }).format(new Date());
 
-// 1. The supplier: an issuer, and its joint certificate from the sandbox CA.
-const issuer = await unwrap(etax.POST('/v1/issuers', { body: {
-  identificationNumber: SUPPLIER_NUMBER, organizationName: '주식회사 퀵스타트',
-  representativeName: '홍길동' } }));
+// 1. The supplier: an issuer, and its joint certificate from the sandbox CA. A key has one
+// active issuer per business: on a second run the first one is found and used again.
+async function supplierIssuer() {
+  try {
+    return await unwrap(etax.POST('/v1/issuers', { body: {
+      identificationNumber: SUPPLIER_NUMBER, organizationName: '주식회사 퀵스타트',
+      representativeName: '홍길동' } }));
+  } catch (error) {
+    if (!isEtaxError(error, 'ISSUER_ALREADY_REGISTERED')) throw error;
+    for await (const existing of paginate(etax, '/v1/issuers', { query: { limit: 100 } })) {
+      if (existing.identificationNumber === SUPPLIER_NUMBER) return existing;
+    }
+    throw error;
+  }
+}
+const issuer = await supplierIssuer();
 step(`issuer ${issuer.issuerId}, supplierKey ${issuer.supplierKey}`);
 
 const folder = mkdtempSync(join(tmpdir(), 'etax-npki-'));

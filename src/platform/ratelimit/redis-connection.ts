@@ -4,11 +4,13 @@ import { Redis } from 'ioredis';
 // at most one command timeout, never a wait for a reconnection (docs/limits.md).
 
 // A healthy Redis answers the counter's script in well under a millisecond on the same network,
-// and in tens of milliseconds at worst while it forks to persist; 200 ms is far above both, so a
+// and in tens of milliseconds at worst while it forks to persist; 500 ms is far above both, so a
 // timeout means Redis is hung or unreachable, not busy. It is also what the requests in flight
-// at the moment Redis hangs wait before the breaker sends every later request to memory (at
-// 500 ms, as before, those waited half a second).
-export const REDIS_COMMAND_TIMEOUT_MS = 200;
+// at the moment Redis hangs wait before the breaker sends every later request to memory. It is
+// not lower because a process whose event loop lags (a full CPU) reads a healthy Redis's answer
+// late: at 200 ms, two loaded processes fell back to memory often enough to let a key make far
+// more than its limit across them.
+export const REDIS_COMMAND_TIMEOUT_MS = 500;
 
 export function connectRateLimitRedis(redisUrl: string): Redis {
   return new Redis(redisUrl, {
