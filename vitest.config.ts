@@ -33,6 +33,7 @@ const UNIT = [
   'test/platform/points/prices.test.ts',
   'test/platform/points/settle.test.ts',
   'test/platform/route-contract.test.ts',
+  'test/platform/validation-messages.test.ts',
   'test/platform/webhooks/**/*.test.ts',
   'test/cli/arguments.test.ts',
   'test/cli/generate-profiles.test.ts',

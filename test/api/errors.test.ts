@@ -161,7 +161,7 @@ describe('errors: request bodies', () => {
   it('returns 400 INVALID_REQUEST naming the field when a string is a number', async () => {
     const payload = JSON.stringify({ accounts: [{ bankCode: 4, accountNumber: '1' }] });
     const body = expectError(await postHolders(payload), 400, 'INVALID_REQUEST');
-    expect(body.message).toContain('accounts.0.bankCode');
+    expect(body.message).toContain('accounts[0].bankCode');
   });
 
   it('returns 400 INVALID_REQUEST naming the field when a later item is mistyped', async () => {
@@ -169,13 +169,13 @@ describe('errors: request bodies', () => {
     accounts[2] = { bankCode: '004', accountNumber: 12345 };
     const response = await postHolders(JSON.stringify({ accounts }));
     const body = expectError(response, 400, 'INVALID_REQUEST');
-    expect(body.message).toContain('accounts.2.accountNumber');
+    expect(body.message).toContain('accounts[2].accountNumber');
   });
 
   it('returns 400 INVALID_REQUEST naming the field when an item field is missing', async () => {
     const payload = JSON.stringify({ accounts: [{ bankCode: '004' }] });
     const body = expectError(await postHolders(payload), 400, 'INVALID_REQUEST');
-    expect(body.message).toContain('accounts.0.accountNumber');
+    expect(body.message).toContain('accounts[0].accountNumber');
   });
 
   it('returns 400 INVALID_REQUEST naming the field when a top-level field is missing', async () => {
@@ -186,7 +186,7 @@ describe('errors: request bodies', () => {
   it('returns 400 INVALID_REQUEST naming the field when a string is too long', async () => {
     const payload = JSON.stringify({ accounts: [{ bankCode: '0004', accountNumber: '1' }] });
     const body = expectError(await postHolders(payload), 400, 'INVALID_REQUEST');
-    expect(body.message).toContain('accounts.0.bankCode');
+    expect(body.message).toContain('accounts[0].bankCode');
   });
 
   it('returns 400 INVALID_REQUEST when there is one item more than the maximum', async () => {
