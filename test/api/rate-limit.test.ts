@@ -8,7 +8,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config.ts';
-import { errorResponses, UNAUTHENTICATED } from '../../src/platform/errors.ts';
+import { errorResponses, PLATFORM_ERRORS } from '../../src/platform/error-responses.ts';
 import {
   buildRateLimitPolicies,
   createRateLimiter,
@@ -30,7 +30,8 @@ const PROBE_OPERATION = 'issuers.list';
 const probeRoutes: FastifyPluginAsync = async (app) => {
   app.get('/rate-limit-probe', {
     config: { operation: PROBE_OPERATION },
-    schema: { response: { 204: {}, ...errorResponses(UNAUTHENTICATED, 'RATE_LIMITED') } },
+    schema: { response: { 204: { type: 'null', description: 'Counted.' },
+      ...errorResponses(...PLATFORM_ERRORS) } },
   }, async (_request, reply) => reply.code(204).send());
 };
 

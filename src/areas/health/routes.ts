@@ -1,18 +1,20 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApiError, errorResponses } from '../../platform/errors.ts';
+import { errorResponses } from '../../platform/error-responses.ts';
+import { ApiError } from '../../platform/errors.ts';
 
 type Readiness = () => Promise<{ database: boolean; migrations: boolean }>;
 
 const HealthBody = Type.Object(
   { status: Type.Literal('ok') },
-  { additionalProperties: false, description: 'The process is up.' },
-)
+  { title: 'Health', description: 'The process is up.', additionalProperties: false },
+);
 const ReadyBody = Type.Object(
   {
     status: Type.Literal('ready'),
     checks: Type.Object({ database: Type.Boolean(), migrations: Type.Boolean() }),
   },
-  { additionalProperties: false, description: 'The process can serve requests.' },
+  { title: 'Readiness', description: 'The process can serve requests.',
+    additionalProperties: false },
 );
 
 type Options = { readiness: Readiness };
@@ -28,7 +30,8 @@ export const registerHealthRoutes: FastifyPluginAsyncTypebox<Options> = async (
       tags: ['Health'],
       summary: 'Liveness: the process is up',
       security: [],
-      response: { 200: HealthBody },
+      // A server that is shutting down answers 503 to every request (src/platform/shutdown.ts).
+      response: { 200: HealthBody, ...errorResponses('SERVICE_UNAVAILABLE') },
     },
   }, async () => ({ status: 'ok' as const }));
 
