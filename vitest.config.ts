@@ -25,6 +25,7 @@ const UNIT = [
   'test/areas/tax-invoices/amendments.test.ts',
   'test/areas/tax-invoices/pdf*.test.ts',
   'test/areas/tax-invoices/validation.test.ts',
+  'test/platform/body-rules.test.ts',
   'test/platform/database-unavailable.test.ts',
   'test/platform/embedded-queries.test.ts',
   'test/platform/error-table.test.ts',
@@ -32,6 +33,7 @@ const UNIT = [
   'test/platform/accounts/keys.test.ts',
   'test/platform/points/prices.test.ts',
   'test/platform/points/settle.test.ts',
+  'test/platform/response-contract.test.ts',
   'test/platform/route-contract.test.ts',
   'test/platform/validation-messages.test.ts',
   'test/platform/webhooks/**/*.test.ts',
@@ -43,6 +45,10 @@ const INTEGRATION = [
   'test/integration/**/*.test.ts',
   'test/cli/serve.test.ts',
 ];
+
+// Every test app checks its responses against openapi/openapi.json; this fails the test that
+// made one that breaks it.
+const SETUP_FILES = ['test/helpers/response-contract-setup.ts'];
 
 // The projects that open databases share one migrated template per run.
 const GLOBAL_SETUP = ['test/helpers/global-setup.ts'];
@@ -61,6 +67,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default'],
+    setupFiles: SETUP_FILES,
     sequence: { sequencer: LongestFirstSequencer },
     projects: [
       { extends: true, test: { name: 'unit', include: UNIT } },
