@@ -24,7 +24,7 @@ describe('applyBodyRule', () => {
     const options = { ...route('none'), preValidation: own };
     applyBodyRule(options);
     expect(options.preValidation).toHaveLength(2);
-    expect((options.preValidation as unknown[])[1]).toBe(own);
+    expect((options.preValidation as unknown as unknown[])[1]).toBe(own);
   });
 
   it('stops the boot when the rule contradicts the body schema', () => {
