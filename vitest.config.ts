@@ -29,6 +29,7 @@ const UNIT = [
   'test/areas/tax-invoices/amendments.test.ts',
   'test/areas/tax-invoices/pdf*.test.ts',
   'test/areas/tax-invoices/validation.test.ts',
+  'test/platform/body-rules.test.ts',
   'test/platform/database-unavailable.test.ts',
   'test/platform/data-dir-lock.test.ts',
   'test/platform/embedded-queries.test.ts',
@@ -37,7 +38,9 @@ const UNIT = [
   'test/platform/accounts/keys.test.ts',
   'test/platform/points/prices.test.ts',
   'test/platform/points/settle.test.ts',
+  'test/platform/response-contract.test.ts',
   'test/platform/route-contract.test.ts',
+  'test/platform/validation-messages.test.ts',
   'test/platform/webhooks/**/*.test.ts',
   'test/cli/arguments.test.ts',
   'test/cli/generate-profiles.test.ts',
@@ -52,6 +55,10 @@ const INTEGRATION = [
   // A real Chromium: the hosted pages look the same in either database mode.
   'test/browser/**/*.test.ts',
 ];
+
+// Every test app checks its responses against openapi/openapi.json; this fails the test that
+// made one that breaks it.
+const SETUP_FILES = ['test/helpers/response-contract-setup.ts'];
 
 // The projects that open databases share one migrated template per run.
 const GLOBAL_SETUP = ['test/helpers/global-setup.ts'];
@@ -72,6 +79,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default'],
+    setupFiles: SETUP_FILES,
     sequence: { sequencer: LongestFirstSequencer },
     projects: [
       { extends: true, test: { name: 'unit', include: UNIT } },

@@ -80,6 +80,8 @@ export type AppOptions = {
   // Modules of an application that embeds etax, mounted after etax's own under the same
   // authentication, rate limits and operation table.
   extraModules?: (platform: Platform) => AreaModule[];
+  // Hooks on the server that run for every route (ServerDeps.instrument).
+  instrument?: (server: FastifyInstance) => void;
 };
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
@@ -100,6 +102,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     keys: createKeyCache(platform.accounts, config.AUTH_CACHE_TTL_MS),
     rateLimiter,
     modules: list,
+    instrument: options.instrument,
   });
   return {
     ...named,

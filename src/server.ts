@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
 import { auth, authenticateWith, type KeyCache } from './platform/auth.ts';
+import { bodyRules } from './platform/bodyless.ts';
 import { handleClientError } from './platform/client-errors.ts';
 import { errorHandler, handleFrameworkError } from './platform/error-handler.ts';
 import type { AreaModule } from './platform/module.ts';
@@ -20,6 +21,10 @@ export type ServerDeps = {
   rateLimiter: Pick<RateLimiter, 'hook'>;
   // In the order their routes appear in the OpenAPI document.
   modules: readonly AreaModule[];
+  // Called on the new server before anything is registered, so that the hooks it adds run for
+  // every route: an embedding application's instrumentation, or a test's check of every
+  // response against the OpenAPI document.
+  instrument?: (server: FastifyInstance) => void;
 };
 
 // Seconds a keep-alive connection may idle; above common load balancer idle timeouts (60 s) so
@@ -47,12 +52,14 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     clientErrorHandler: handleClientError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  deps.instrument?.(app);
   app.setValidatorCompiler(createValidatorCompiler());
   await app.register(trace);
   await app.register(errorHandler);
   await app.register(shutdown);
   await app.register(auth);
   await app.register(routeContract);
+  await app.register(bodyRules);
   await app.register(openApi, { serverUrl: deps.publicBaseUrl });
 
   for (const module of deps.modules) {

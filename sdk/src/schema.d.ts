@@ -410,7 +410,7 @@ export interface paths {
         };
         /**
          * Get a one-time certificate registration page URL
-         * @description A page served by etax where the business owner uploads the certificate files and types the password. Valid 5 minutes, usable once.
+         * @description A page served by etax where the business owner uploads the certificate files and types the password, and sees at once what the upload came to. Valid 5 minutes; a registration uses it up, a failed attempt can be tried again on it.
          */
         get: operations["getIssuerCertificateRegistrationUrl"];
         put?: never;
@@ -430,7 +430,7 @@ export interface paths {
         };
         /**
          * Retrieve issuer certificate registration status
-         * @description Spec §4.3: the latest certificate registration record. A result shows within 30 seconds of registration.
+         * @description The latest certificate registration record. The result of a direct upload shows within 30 seconds; an attempt on the hosted page shows before the page answers.
          */
         get: operations["getIssuerCertificateLatestHistory"];
         put?: never;
@@ -826,14 +826,1236 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** Error */
-        ErrorBody: {
-            /** @description Error type identifier (docs/errors.md). */
+        /** Address */
+        Address: {
+            /** @description Road name address. */
+            roadAddress: string | null;
+            /** @description Five-digit postal code. */
+            postalCode: string | null;
+            /** @description Two-digit legal district code of the province. */
+            sidoCode: string | null;
+            /** @description Five-digit legal district code of the district. */
+            sigunguCode: string | null;
+        };
+        /**
+         * BankAccountRef
+         * @description A bank account to look up.
+         * @example {
+         *       "bankCode": "004",
+         *       "accountNumber": "123-456-789012"
+         *     }
+         */
+        BankAccountRef: {
+            /**
+             * @description Three-digit bank code (금융결제원 code), e.g. `004` for KB국민은행. Echoed back as sent.
+             * @example 004
+             */
+            bankCode: string;
+            /**
+             * @description Account number: 8 to 16 digits once hyphens and spaces are removed. Echoed back as sent.
+             * @example 123-456-789012
+             */
+            accountNumber: string;
+        };
+        /**
+         * BusinessProfile
+         * @description Every field is always present: a missing value is null, a missing list empty.
+         * @example {
+         *       "businessRegistrationNumber": "9999900005",
+         *       "corporateRegistrationNumber": "1101111234567",
+         *       "businessKind": "CORPORATE",
+         *       "commercialSalesNumber": "2024-서울강남-01234",
+         *       "organizationName": "주식회사 이택스샌드박스",
+         *       "organizationNameEnglish": "eTax Sandbox Co., Ltd.",
+         *       "formerOrganizationNames": [
+         *         {
+         *           "name": "주식회사 이택스랩",
+         *           "changedOn": "2022-03-15"
+         *         },
+         *         {
+         *           "name": "이택스랩 주식회사",
+         *           "changedOn": "2019-07-01"
+         *         }
+         *       ],
+         *       "representativeName": "홍길동",
+         *       "address": {
+         *         "roadAddress": "서울특별시 강남구 테헤란로 123, 4층",
+         *         "postalCode": "06234",
+         *         "sidoCode": "11",
+         *         "sigunguCode": "11680"
+         *       },
+         *       "contact": {
+         *         "phone": "02-1234-5678",
+         *         "email": "contact@sandbox.etax.example",
+         *         "websites": [
+         *           "https://sandbox.etax.example",
+         *           "https://blog.sandbox.etax.example"
+         *         ]
+         *       },
+         *       "industry": {
+         *         "businessType": "정보통신업",
+         *         "businessItem": "응용 소프트웨어 개발 및 공급",
+         *         "standardIndustry": {
+         *           "code": "58222",
+         *           "name": "응용 소프트웨어 개발 및 공급업"
+         *         },
+         *         "category": {
+         *           "code": "J",
+         *           "name": "정보통신업"
+         *         }
+         *       },
+         *       "openedOn": "2015-04-01",
+         *       "businessRegisteredOn": "2015-04-10",
+         *       "corporationEstablishedOn": "2015-03-20",
+         *       "registration": {
+         *         "status": "ACTIVE",
+         *         "closedOn": null,
+         *         "checkedAt": "2025-01-02T03:04:05.000Z"
+         *       },
+         *       "taxation": {
+         *         "type": "GENERAL"
+         *       }
+         *     }
+         */
+        BusinessProfile: {
+            /** @description Ten digits, no hyphens. */
+            businessRegistrationNumber: string;
+            /** @description 13 digits, no hyphens. */
+            corporateRegistrationNumber: string | null;
+            /** @description `INDIVIDUAL` (sole proprietor) or `CORPORATE` (corporation). */
+            businessKind: ("INDIVIDUAL" | "CORPORATE") | null;
+            /** @description Mail-order business report number. */
+            commercialSalesNumber: string | null;
+            /** @description Business name. */
+            organizationName: string | null;
+            /** @description English business name. */
+            organizationNameEnglish: string | null;
+            /** @description Former names, most recently changed first; may be empty. */
+            formerOrganizationNames: components["schemas"]["FormerOrganizationName"][];
+            /** @description A value masked at the source stays masked. */
+            representativeName: string | null;
+            /** @description Null when the source has no address. */
+            address: components["schemas"]["Address"] | null;
+            contact: components["schemas"]["Contact"];
+            industry: components["schemas"]["Industry"];
+            /** @description Opening date. */
+            openedOn: string | null;
+            /** @description Registration date. */
+            businessRegisteredOn: string | null;
+            /** @description Establishment date of the corporation. */
+            corporationEstablishedOn: string | null;
+            /** @description The last stored check, not the state at call time; null if the service never checked. */
+            registration: components["schemas"]["Registration"] | null;
+            /** @description Null when unknown. */
+            taxation: components["schemas"]["Taxation"] | null;
+        };
+        /**
+         * BusinessProfileSearchPage
+         * @description A page of matching business profiles, best first.
+         */
+        BusinessProfileSearchPage: {
+            /** @description Matching profiles, best first: an exact number, then number prefixes, then name matches by similarity; ties by number. */
+            results: components["schemas"]["BusinessProfile"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        /**
+         * CERTIFICATE_REGISTRATION_FAILURE_Event
+         * @description A joint certificate registration for an issuer failed.
+         */
+        CERTIFICATE_REGISTRATION_FAILURE_Event: {
+            /** @description Event id; receivers dedupe on it. */
+            id: string;
+            /** @enum {string} */
+            type: "CERTIFICATE_REGISTRATION_FAILURE";
+            /**
+             * @description The same as `type`, under the name receivers written for the prior-art API read.
+             * @enum {string}
+             */
+            eventType: "CERTIFICATE_REGISTRATION_FAILURE";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            data: {
+                /** @description Identifier of the registration history record. */
+                identifier: string;
+                /** @description The issuer the certificate was registered for. */
+                issuerId: string;
+                /**
+                 * Format: date-time
+                 * @description When it happened (UTC).
+                 */
+                occurredAt: string;
+                /** @description Outcome code of the registration. */
+                code: string;
+                /** @description Human-readable description. */
+                message: string;
+            };
+        };
+        /**
+         * CERTIFICATE_REGISTRATION_SUCCESS_Event
+         * @description A joint certificate was registered for an issuer.
+         */
+        CERTIFICATE_REGISTRATION_SUCCESS_Event: {
+            /** @description Event id; receivers dedupe on it. */
+            id: string;
+            /** @enum {string} */
+            type: "CERTIFICATE_REGISTRATION_SUCCESS";
+            /**
+             * @description The same as `type`, under the name receivers written for the prior-art API read.
+             * @enum {string}
+             */
+            eventType: "CERTIFICATE_REGISTRATION_SUCCESS";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            data: {
+                /** @description Identifier of the registration history record. */
+                identifier: string;
+                /** @description The issuer the certificate was registered for. */
+                issuerId: string;
+                /**
+                 * Format: date-time
+                 * @description When it happened (UTC).
+                 */
+                occurredAt: string;
+                /** @description Outcome code of the registration. */
+                code: string;
+                /** @description Human-readable description. */
+                message: string;
+            };
+        };
+        /**
+         * CertificateLatestHistory
+         * @description The latest certificate registration record.
+         */
+        CertificateLatestHistory: {
+            latestHistory: components["schemas"]["CertificateRegistrationRecord"];
+        };
+        /**
+         * CertificateRegistrationAccepted
+         * @description The registration attempt, accepted; its result appears in latestHistory.
+         */
+        CertificateRegistrationAccepted: {
+            /** @description The identifier the history record of this attempt will carry. */
+            identifier: string;
+            issuerId: string;
+        };
+        /** CertificateRegistrationRecord */
+        CertificateRegistrationRecord: {
+            /** @description The attempt's identifier. */
+            identifier: string;
+            issuerId: string;
+            /**
+             * Format: date-time
+             * @description When the result was recorded.
+             */
+            occurredAt: string;
+            /** @description One of `REGISTERED`, `DEREGISTERED`, `UNSUPPORTED_CERTIFICATE_FORMAT`, `SANDBOX_CERTIFICATE`, `UNSUPPORTED_KEY_FORMAT`, `WRONG_PASSWORD`, `KEY_MISMATCH`, `CERTIFICATE_EXPIRED`, `CERTIFICATE_NOT_YET_VALID`, `NOT_SIGNING_CERTIFICATE`, `NOT_ISSUERS_CERTIFICATE` (docs/issuers.md). */
+            code: string;
+            message: string;
+        };
+        /**
+         * CertificateRegistrationSettings
+         * @description This key's certificate registration settings.
+         */
+        CertificateRegistrationSettings: {
+            /** @description Where the hosted registration page sends the browser after a certificate is registered; null shows etax's own confirmation page. */
+            certificateRedirectUrl: string | null;
+        };
+        /**
+         * CertificateRegistrationUrl
+         * @description A one-time certificate registration page.
+         */
+        CertificateRegistrationUrl: {
+            /** @description One-time page for the business owner; valid 5 minutes. */
+            url: string;
+            /**
+             * Format: date-time
+             * @description When the link stops working.
+             */
+            expiresAt: string;
+        };
+        /** CertificateUploadBody */
+        CertificateUploadBody: {
+            /** @description The bytes of signCert.der, standard base64. */
+            signCert: string;
+            /** @description The bytes of signPri.key, standard base64. */
+            signPri: string;
+            /** @description The certificate password. Never stored in clear, logged or returned. */
+            password: string;
+        };
+        /** Classification */
+        Classification: {
+            /** @description Classification code. */
+            code: string;
+            /** @description Classification name (Korean). */
+            name: string;
+        };
+        /**
+         * Contact
+         * @description Always present, even with no details.
+         */
+        Contact: {
+            /** @description Main phone number, hyphen-formatted. */
+            phone: string | null;
+            /** @description Main email address. */
+            email: string | null;
+            /** @description Website URLs; may be empty. */
+            websites: string[];
+        };
+        /** CreateIssuerBody */
+        CreateIssuerBody: {
+            /**
+             * @description Business registration number: ten digits, hyphens allowed; the checksum is checked.
+             * @example 1234567891
+             */
+            identificationNumber: string;
+            /**
+             * @description Business name as registered.
+             * @example 주식회사 이택스
+             */
+            organizationName: string;
+            /**
+             * @description Representative name as registered.
+             * @example 홍길동
+             */
+            representativeName: string;
+            /**
+             * @description Sub-place (종사업장) number: four digits, not 0000.
+             * @example 0001
+             */
+            taxRegistrationId?: string;
+            contactName?: string | null;
+            contactEmail?: string | null;
+            contactPhone?: string | null;
+        };
+        /** CreateWebhookEndpointBody */
+        CreateWebhookEndpointBody: {
+            /**
+             * @description Absolute URL the events are POSTed to, at a public address: loopback and private addresses only where the server sets WEBHOOK_PRIVATE_TARGETS_ALLOWED=true. Live keys: https. Test keys: http or https.
+             * @example https://example.com/etax/webhooks
+             */
+            url: string;
+            /** @description The event types sent to this endpoint. */
+            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
+            /** @description A note for people, up to 500 characters. */
+            description?: string;
+        };
+        /** FormerOrganizationName */
+        FormerOrganizationName: {
+            /** @description Former business name. */
+            name: string;
+            /** @description Date the new name first appeared in public filings; may differ from the registration date of the change. */
+            changedOn: string | null;
+        };
+        /**
+         * Health
+         * @description The process is up.
+         */
+        Health: {
+            /** @enum {string} */
+            status: "ok";
+        };
+        /**
+         * HolderLookup
+         * @description The holder of one account.
+         */
+        HolderLookup: {
+            /** @description The bank code as sent. */
+            bankCode: string;
+            /** @description The account number as sent. */
+            accountNumber: string;
+            /** @description The account holder's name. */
+            holderName: string;
+        };
+        /** HolderLookupBody */
+        HolderLookupBody: {
+            /** @description 1 to 100 accounts; the same account may appear more than once. */
+            accounts: components["schemas"]["BankAccountRef"][];
+        };
+        /**
+         * HolderLookupItem
+         * @description The result for one requested account.
+         */
+        HolderLookupItem: {
+            /** @description The bank code as sent. */
+            bankCode: string;
+            /** @description The account number as sent. */
+            accountNumber: string;
+            /** @description The holder name, or null when the account has none to return. */
+            holderName: string | null;
+            /** @description null when a holder name is returned; otherwise the cause. */
+            error: components["schemas"]["HolderLookupItemError"] | null;
+        };
+        /** HolderLookupItemError */
+        HolderLookupItemError: {
+            /**
+             * @description Why the account has no holder name (docs/bank-account-holders.md). Known values: `INVALID_BANK_CODE`, `INVALID_ACCOUNT_NUMBER`, `ACCOUNT_NOT_FOUND`, `ACCOUNT_CLOSED`, `AMOUNT_REQUIRED`, `BANK_UNAVAILABLE`. Read a value you do not know as "other": more may be added.
+             * @example INVALID_BANK_CODE
+             */
             code: string;
             /** @description Human-readable description. */
             message: string;
-            /** @description Request trace id; equals the Trace-Id header. */
-            traceId: string;
+        };
+        /**
+         * HolderLookupResults
+         * @description One result per requested account, in the order sent.
+         */
+        HolderLookupResults: {
+            /** @description One item per requested account, in the order sent. */
+            results: components["schemas"]["HolderLookupItem"][];
+        };
+        /**
+         * Industry
+         * @description Always present, even if unknown.
+         */
+        Industry: {
+            /** @description Business type as registered with the tax authority. */
+            businessType: string | null;
+            /** @description Business item as registered with the tax authority. */
+            businessItem: string | null;
+            /** @description Korean Standard Industrial Classification, 11th revision, sub-subclass; the code has five digits. */
+            standardIndustry: components["schemas"]["Classification"] | null;
+            /** @description Classification section; the code runs from `A` to `U`. */
+            category: components["schemas"]["Classification"] | null;
+        };
+        /**
+         * IssuanceAccepted
+         * @description The request, accepted: its document.
+         */
+        IssuanceAccepted: {
+            /** @description Identifies the document from now on. */
+            issuanceKey: string;
+        };
+        /**
+         * Issuer
+         * @description A business that issues tax invoices under this key.
+         * @example {
+         *       "issuerId": "iss_3q2-7wEXAMPLEv1ZkQ8cFm2A",
+         *       "supplierKey": "sup_Rk5nEXAMPLEm0pWq7c1y9A",
+         *       "identificationNumber": "1234567891",
+         *       "taxRegistrationId": null,
+         *       "organizationName": "주식회사 이택스",
+         *       "representativeName": "홍길동",
+         *       "contactName": "김담당",
+         *       "contactEmail": "tax@example.co.kr",
+         *       "contactPhone": "02-1234-5678",
+         *       "active": true,
+         *       "certificate": {
+         *         "issuedAt": "2026-01-02T00:00:00.000Z",
+         *         "expiresAt": "2027-01-02T23:59:59.000Z"
+         *       },
+         *       "createdAt": "2026-11-20T01:02:03.000Z",
+         *       "updatedAt": "2026-11-20T01:02:03.000Z"
+         *     }
+         */
+        Issuer: {
+            /** @description Opaque id; store and reuse it whole. */
+            issuerId: string;
+            /** @description The value of the `Supplier-Key` header when this issuer issues tax invoices. Valid only with keys of the same account and environment. */
+            supplierKey: string;
+            /** @description Ten digits. */
+            identificationNumber: string;
+            /** @description Sub-place number, or null. */
+            taxRegistrationId: string | null;
+            organizationName: string;
+            representativeName: string;
+            /** @description Contact person, or null. */
+            contactName: string | null;
+            /** @description Contact email, or null. */
+            contactEmail: string | null;
+            /** @description Contact phone, or null. */
+            contactPhone: string | null;
+            /** @description False once deactivated. */
+            active: boolean;
+            /** @description The registered joint certificate's validity, or null when none. */
+            certificate: {
+                /**
+                 * Format: date-time
+                 * @description Start of validity.
+                 */
+                issuedAt: string;
+                /**
+                 * Format: date-time
+                 * @description End of validity.
+                 */
+                expiresAt: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When the issuer was registered.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the issuer last changed.
+             */
+            updatedAt: string;
+        };
+        /**
+         * IssuerCertificate
+         * @description The public facts of the registered joint certificate.
+         */
+        IssuerCertificate: {
+            /** @description Subject distinguished name. */
+            subject: string;
+            /** @description Issuing CA's distinguished name. */
+            issuerName: string;
+            /** @description Serial number, hexadecimal. */
+            serialNumber: string;
+            /**
+             * Format: date-time
+             * @description Start of validity.
+             */
+            notBefore: string;
+            /**
+             * Format: date-time
+             * @description End of validity.
+             */
+            notAfter: string;
+            /** @description Key usage names. */
+            keyUsages: string[];
+            /** @description Certificate policy OIDs. */
+            policies: string[];
+            /** @description History record that registered it. */
+            registrationIdentifier: string;
+            /**
+             * Format: date-time
+             * @description When it was registered.
+             */
+            registeredAt: string;
+        };
+        /**
+         * IssuerPage
+         * @description A page of issuers, in registration order.
+         */
+        IssuerPage: {
+            /** @description Issuers in registration order. */
+            issuers: components["schemas"]["Issuer"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        /** NoBody */
+        NoBody: Record<string, never>;
+        /**
+         * PointBalance
+         * @description The point balance of the calling key's environment.
+         */
+        PointBalance: {
+            /** @description Posted points of the calling key's environment. */
+            balance: number;
+            /** @description Points held by requests in progress. */
+            reserved: number;
+            /** @description balance − reserved: what the next call can use. */
+            available: number;
+        };
+        /**
+         * Readiness
+         * @description The process can serve requests.
+         */
+        Readiness: {
+            /** @enum {string} */
+            status: "ready";
+            checks: {
+                database: boolean;
+                migrations: boolean;
+            };
+        };
+        /** Registration */
+        Registration: {
+            /**
+             * @description Registration state (spec §3). `UNKNOWN` is any other state.
+             * @enum {unknown}
+             */
+            status: "ACTIVE" | "SUSPENDED" | "CLOSED" | "NOT_REGISTERED" | "UNKNOWN";
+            /** @description Closing date; null unless the business is closed. */
+            closedOn: string | null;
+            /**
+             * Format: date-time
+             * @description When the service last checked with the tax authority (UTC).
+             */
+            checkedAt: string;
+        };
+        /**
+         * RegistrationStatus
+         * @description The registration state and tax type of one number at call time.
+         * @example {
+         *       "businessRegistrationNumber": "9999901004",
+         *       "status": "ACTIVE",
+         *       "closedOn": null,
+         *       "taxType": "GENERAL",
+         *       "checkedAt": "2026-01-15T03:00:00.000Z"
+         *     }
+         */
+        RegistrationStatus: {
+            /** @description Ten digits, no hyphens. */
+            businessRegistrationNumber: string;
+            /**
+             * @description Registration state (spec §3). `UNKNOWN` is any other state the tax authority reports; a communication failure is 503, never `UNKNOWN`.
+             * @enum {unknown}
+             */
+            status: "ACTIVE" | "SUSPENDED" | "CLOSED" | "NOT_REGISTERED" | "UNKNOWN";
+            /** @description Closing date; null unless `status` is `CLOSED` (and null when the authority gives none). */
+            closedOn: string | null;
+            /** @description Tax type; null when the authority reports none, as for an unregistered number. */
+            taxType: string | null;
+            /**
+             * Format: date-time
+             * @description When the service checked with the tax authority (UTC).
+             */
+            checkedAt: string;
+        };
+        /** RegistrationStatusBulkBody */
+        RegistrationStatusBulkBody: {
+            /** @description 1 to 100 numbers; the same number may appear more than once. */
+            businessRegistrationNumbers: string[];
+        };
+        /**
+         * RegistrationStatusResults
+         * @description One registration status per number sent, in the order sent.
+         */
+        RegistrationStatusResults: {
+            /** @description One item per number sent, in the order sent. */
+            results: components["schemas"]["RegistrationStatus"][];
+        };
+        /** ResendWebhookEventBody */
+        ResendWebhookEventBody: {
+            /** @description The event to send again. */
+            eventId: string;
+        };
+        /**
+         * ReverseIssuanceApprovalUrl
+         * @description A one-time approval page.
+         */
+        ReverseIssuanceApprovalUrl: {
+            /**
+             * Format: uri
+             * @description The approval page, for the supplier to open (a new tab or a redirect). It works once, for ten minutes.
+             */
+            url: string;
+            /**
+             * Format: date-time
+             * @description When the link stops working.
+             */
+            expiresAt: string;
+        };
+        /**
+         * ReverseIssuanceApproved
+         * @description The reverse issuance request, now APPROVED.
+         */
+        ReverseIssuanceApproved: {
+            issuanceKey: string;
+            /** @enum {string} */
+            status: "APPROVED";
+        };
+        /**
+         * ReverseIssuanceCanceled
+         * @description The reverse issuance request, now REQUEST_CANCELED.
+         */
+        ReverseIssuanceCanceled: {
+            /** @description The key of the canceled request. */
+            issuanceKey: string;
+        };
+        /** ReverseIssuanceRefusal */
+        ReverseIssuanceRefusal: {
+            /**
+             * @description Why the supplier refuses; the requester reads it as `failure.message` of the tax invoice.
+             * @example 공급가액이 계약과 다릅니다.
+             */
+            reason?: string;
+        };
+        /**
+         * ReverseIssuanceRefused
+         * @description The reverse issuance request, now REFUSED.
+         */
+        ReverseIssuanceRefused: {
+            issuanceKey: string;
+            /** @enum {string} */
+            status: "REFUSED";
+        };
+        /** RotateWebhookSecretBody */
+        RotateWebhookSecretBody: {
+            /**
+             * @description How long the previous secret keeps signing beside the new one; 0 retires it at once.
+             * @default 86400
+             */
+            overlapSeconds: number;
+        };
+        /**
+         * TAX_INVOICE_ISSUANCE_FAILURE_Event
+         * @description A tax invoice issuance request failed.
+         */
+        TAX_INVOICE_ISSUANCE_FAILURE_Event: {
+            /** @description Event id; receivers dedupe on it. */
+            id: string;
+            /** @enum {string} */
+            type: "TAX_INVOICE_ISSUANCE_FAILURE";
+            /**
+             * @description The same as `type`, under the name receivers written for the prior-art API read.
+             * @enum {string}
+             */
+            eventType: "TAX_INVOICE_ISSUANCE_FAILURE";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            data: {
+                /** @description The issuance key of the failed request. */
+                issuanceKey: string;
+                cause: {
+                    /** @description Why issuance failed, e.g. `NOT_FOUND_CERTIFICATE`. */
+                    code: string;
+                    /** @description Human-readable description. */
+                    message: string;
+                };
+            };
+        };
+        /**
+         * TAX_INVOICE_ISSUANCE_SUCCESS_Event
+         * @description A tax invoice was issued.
+         */
+        TAX_INVOICE_ISSUANCE_SUCCESS_Event: {
+            /** @description Event id; receivers dedupe on it. */
+            id: string;
+            /** @enum {string} */
+            type: "TAX_INVOICE_ISSUANCE_SUCCESS";
+            /**
+             * @description The same as `type`, under the name receivers written for the prior-art API read.
+             * @enum {string}
+             */
+            eventType: "TAX_INVOICE_ISSUANCE_SUCCESS";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            data: {
+                /** @description The issuance key of the tax invoice. */
+                issuanceKey: string;
+                /** @description URL of the issued tax invoice viewer. */
+                taxInvoiceUrl: string;
+            };
+        };
+        /** Taxation */
+        Taxation: {
+            /**
+             * @description Tax type. Known values: `GENERAL`, `SIMPLIFIED_RECEIPT_ISSUER`, `SIMPLIFIED_TAX_INVOICE_ISSUER`, `SPECIAL_TAXPAYER`, `TAX_FREE`, `NONPROFIT`, `UNIQUE_NUMBER_ORGANIZATION`. Read a value you do not know as "other": more may be added.
+             * @example GENERAL
+             */
+            type: string;
+        };
+        /**
+         * TaxInvoice
+         * @description A tax invoice document and where it is.
+         */
+        TaxInvoice: {
+            issuanceKey: string;
+            /**
+             * @description Where the document is (docs/tax-invoices.md § States).
+             * @enum {unknown}
+             */
+            status: "REQUESTED" | "APPROVED" | "REFUSED" | "REQUEST_CANCELED" | "PENDING" | "ISSUED" | "TRANSMITTING" | "TRANSMITTED" | "CANCELED" | "FAILED";
+            /** @description The 24-digit approval number (국세청 승인번호); null until transmitted. */
+            ntsTransactionId: string | null;
+            /** @description When the supplier's signature issued it; null before. */
+            issuedAt: string | null;
+            invoice: components["schemas"]["TaxInvoiceDocument"];
+            /** @description STANDARD (정발행) or REVERSE (역발행, requested by the recipient). */
+            issuanceType: "STANDARD" | "REVERSE";
+            /** @description The supplier's issuer. */
+            issuerId: string;
+            /** @description The Service-Client-Reference-Id of the request. */
+            clientReferenceId: string | null;
+            /** @description TAXABLE (세금계산서) or TAX_FREE (계산서, every item's tax null). */
+            taxType: "TAXABLE" | "TAX_FREE";
+            /** @description Sums of the items, in won. */
+            totals: {
+                supplyCost: number;
+                tax: number;
+                total: number;
+            };
+            /** @description For an amended document, what it amends; null otherwise. */
+            amendment: {
+                /** @description Amendment reason (docs/tax-invoices.md § Amendments). */
+                reason: string;
+                /** @description The tax authority code. */
+                reasonCode: number;
+                originalIssuanceKey: string;
+                originalNtsTransactionId: string;
+            } | null;
+            /** @description Why a FAILED document failed, or why the supplier REFUSED a reverse issuance request; null otherwise. */
+            failure: {
+                code: string;
+                message: string;
+            } | null;
+            /**
+             * Format: date
+             * @description Last day to issue for the write date: the 10th of the next month, or the next business day.
+             */
+            issueDeadline: string;
+            /** @description When the approval number arrived. */
+            transmittedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * TaxInvoiceAmendmentAccepted
+         * @description The amendment, accepted: its one document.
+         */
+        TaxInvoiceAmendmentAccepted: {
+            /** @description The amendment document; it is issued and transmitted like any tax invoice. */
+            issuanceKey: string;
+        };
+        /** TaxInvoiceAmendmentItem */
+        TaxInvoiceAmendmentItem: {
+            /**
+             * Format: date
+             * @description Supply date (공급일자): in the month of `date` and not after it. Defaults to `date`.
+             * @example 2026-12-03
+             */
+            date?: string;
+            /**
+             * @description Item name (품목).
+             * @example 클라우드 사용료
+             */
+            name: string;
+            specification?: string | null;
+            quantity?: number | null;
+            unitPrice?: number | null;
+            /** @description Supply cost (공급가액) in won. */
+            supplyCost: number;
+            /** @description VAT in won; null on every item of a tax-exempt invoice (계산서), an integer on every item of a tax invoice (0 for zero-rated supply). */
+            tax: number | null;
+            description?: string | null;
+        };
+        /**
+         * TaxInvoiceAmendmentPairAccepted
+         * @description The amendment, accepted: its two documents.
+         */
+        TaxInvoiceAmendmentPairAccepted: {
+            /** @description The first document, as `issuanceKeys[0]`. */
+            issuanceKey: string;
+            /** @description Both documents in order: the negative one, then the positive one. */
+            issuanceKeys: string[];
+        };
+        /**
+         * TaxInvoiceCanceled
+         * @description The tax invoice, now CANCELED.
+         */
+        TaxInvoiceCanceled: {
+            issuanceKey: string;
+            /** @enum {string} */
+            status: "CANCELED";
+        };
+        /** TaxInvoiceDocument */
+        TaxInvoiceDocument: {
+            /**
+             * Format: date
+             * @description Write date (작성일자); today or earlier, and no later than the issue deadline allows.
+             * @example 2026-11-20
+             */
+            date: string;
+            /** @description RECEIPT (영수) when payment was received; CLAIM (청구) to request it. */
+            purpose: "RECEIPT" | "CLAIM";
+            supplier: components["schemas"]["TaxInvoiceSupplier"];
+            supplied: components["schemas"]["TaxInvoiceSupplied"];
+            items: components["schemas"]["TaxInvoiceItem"][];
+            description?: string | null;
+        };
+        /** TaxInvoiceEntryCorrectionBody */
+        TaxInvoiceEntryCorrectionBody: {
+            invoice: components["schemas"]["TaxInvoiceDocument"];
+        };
+        /** TaxInvoiceIssueBody */
+        TaxInvoiceIssueBody: {
+            /**
+             * Format: date
+             * @description Write date (작성일자); today or earlier, and no later than the issue deadline allows.
+             * @example 2026-11-20
+             */
+            date: string;
+            /** @description RECEIPT (영수) when payment was received; CLAIM (청구) to request it. */
+            purpose: "RECEIPT" | "CLAIM";
+            supplier: components["schemas"]["TaxInvoiceSupplier"];
+            supplied: components["schemas"]["TaxInvoiceSupplied"];
+            items: components["schemas"]["TaxInvoiceItem"][];
+            description?: string | null;
+        };
+        /**
+         * TaxInvoiceIssueDueDate
+         * @description The issue deadline of the write date.
+         */
+        TaxInvoiceIssueDueDate: {
+            /**
+             * Format: date
+             * @description The last day an invoice with that write date may be issued.
+             */
+            issueDueDate: string;
+        };
+        /** TaxInvoiceItem */
+        TaxInvoiceItem: {
+            /**
+             * Format: date
+             * @description Supply date (공급일자), in the month of the write date.
+             * @example 2026-11-20
+             */
+            date: string;
+            /**
+             * @description Item name (품목).
+             * @example 클라우드 사용료
+             */
+            name: string;
+            specification?: string | null;
+            quantity?: number | null;
+            unitPrice?: number | null;
+            /** @description Supply cost (공급가액) in won. */
+            supplyCost: number;
+            /** @description VAT in won; null on every item of a tax-exempt invoice (계산서), an integer on every item of a tax invoice (0 for zero-rated supply). */
+            tax: number | null;
+            description?: string | null;
+        };
+        /** TaxInvoiceLocalLetterOfCreditBody */
+        TaxInvoiceLocalLetterOfCreditBody: {
+            /**
+             * Format: date
+             * @description Date the local letter of credit or purchase confirmation was opened (개설일): today or earlier, not before the original's write date, and at most 25 days after the end of its VAT period (July 25 for January–June, January 25 for July–December).
+             * @example 2026-12-15
+             */
+            openedOn: string;
+            /** @description Positions (from 0) in the original's `items` of the items the letter of credit covers. Defaults to every item with a tax other than 0. */
+            items?: number[];
+        };
+        /** TaxInvoiceManager */
+        TaxInvoiceManager: {
+            /**
+             * Format: email
+             * @description Where the tax invoice is sent.
+             * @example tax@example.co.kr
+             */
+            email: string;
+            name?: string | null;
+            telephone?: string | null;
+        };
+        /**
+         * TaxInvoicePage
+         * @description A page of tax invoice documents.
+         */
+        TaxInvoicePage: {
+            /** @description Documents in the order they were made. */
+            taxInvoices: components["schemas"]["TaxInvoice"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        /**
+         * TaxInvoiceReferenceStatus
+         * @description The processing status of the request.
+         */
+        TaxInvoiceReferenceStatus: {
+            /** @description The (first) document the request made. */
+            issuanceKey: string;
+            /** @description Every document the request made, in order: one, or two for an entry correction or a local letter of credit. */
+            issuanceKeys: string[];
+            clientReferenceId: string;
+            /**
+             * @description Where the document is (docs/tax-invoices.md § States).
+             * @enum {unknown}
+             */
+            status: "REQUESTED" | "APPROVED" | "REFUSED" | "REQUEST_CANCELED" | "PENDING" | "ISSUED" | "TRANSMITTING" | "TRANSMITTED" | "CANCELED" | "FAILED";
+            /** @description What the status means for the client. */
+            message: string;
+        };
+        /** TaxInvoiceReturnedGoodsBody */
+        TaxInvoiceReturnedGoodsBody: {
+            /**
+             * Format: date
+             * @description Date the goods came back (환입일), the write date of the amendment: today or earlier, not before the original's write date, and with its issue deadline not yet passed.
+             * @example 2026-12-03
+             */
+            date: string;
+            /** @description The returned goods in positive amounts; the document negates them. */
+            items: components["schemas"]["TaxInvoiceReturnedItem"][];
+            description?: string | null;
+        };
+        /** TaxInvoiceReturnedItem */
+        TaxInvoiceReturnedItem: {
+            /**
+             * Format: date
+             * @description Supply date (공급일자): in the month of `date` and not after it. Defaults to `date`.
+             * @example 2026-12-03
+             */
+            date?: string;
+            /**
+             * @description Item name (품목).
+             * @example 클라우드 사용료
+             */
+            name: string;
+            specification?: string | null;
+            quantity?: number | null;
+            unitPrice?: number | null;
+            /** @description Supply cost (공급가액) of the returned goods in won, above 0. */
+            supplyCost: number;
+            /** @description VAT (세액) of the returned goods in won, 0 or more; null when the tax invoice amended is tax-exempt (계산서). */
+            tax: number | null;
+            description?: string | null;
+        };
+        /** TaxInvoiceSupplied */
+        TaxInvoiceSupplied: {
+            /**
+             * @description The recipient: a ten-digit business registration number (checksum checked), or a thirteen-digit resident or foreigner registration number for a recipient without one.
+             * @example 2208162517
+             */
+            identificationNumber: string;
+            taxRegistrationId?: string | null;
+            /**
+             * @description Business name (상호).
+             * @example 주식회사 이택스
+             */
+            organizationName: string;
+            /**
+             * @description Representative name (대표자명).
+             * @example 홍길동
+             */
+            representativeName: string;
+            address?: string | null;
+            businessType?: string | null;
+            businessItem?: string | null;
+            /** @description The first receives the invoice; the second, if any, a copy. */
+            managers: components["schemas"]["TaxInvoiceManager"][];
+        };
+        /** TaxInvoiceSupplier */
+        TaxInvoiceSupplier: {
+            /**
+             * @description Business registration number, ten digits without hyphens. It must be the number of the issuer the `Supplier-Key` header names.
+             * @example 1234567891
+             */
+            identificationNumber: string;
+            taxRegistrationId?: string | null;
+            /**
+             * @description Business name (상호).
+             * @example 주식회사 이택스
+             */
+            organizationName: string;
+            /**
+             * @description Representative name (대표자명).
+             * @example 홍길동
+             */
+            representativeName: string;
+            address?: string | null;
+            businessType?: string | null;
+            businessItem?: string | null;
+            manager: components["schemas"]["TaxInvoiceManager"];
+        };
+        /** TaxInvoiceSupplyCostChangeBody */
+        TaxInvoiceSupplyCostChangeBody: {
+            /**
+             * Format: date
+             * @description Date the supply cost changed, the write date of the amendment: today or earlier, not before the original's write date, and with its issue deadline not yet passed.
+             * @example 2026-12-03
+             */
+            date: string;
+            /** @description The differences: positive for an increase, negative for a decrease. */
+            items: components["schemas"]["TaxInvoiceAmendmentItem"][];
+            description?: string | null;
+        };
+        /** TaxInvoiceTerminationBody */
+        TaxInvoiceTerminationBody: {
+            /**
+             * Format: date
+             * @description Date the contract was terminated (계약해제일), the write date of the amendment: today or earlier, not before the original's write date, and with its issue deadline (the 10th of the next month) not yet passed.
+             * @example 2026-12-03
+             */
+            date: string;
+        };
+        /**
+         * UpdateIssuerBody
+         * @description Fields to change; absent fields stay, null clears a contact field. The business registration number and sub-place cannot change: register a new issuer.
+         */
+        UpdateIssuerBody: {
+            /**
+             * @description Business name as registered.
+             * @example 주식회사 이택스
+             */
+            organizationName?: string;
+            /**
+             * @description Representative name as registered.
+             * @example 홍길동
+             */
+            representativeName?: string;
+            contactName?: string | null;
+            contactEmail?: string | null;
+            contactPhone?: string | null;
+        };
+        /** UpdateWebhookEndpointBody */
+        UpdateWebhookEndpointBody: {
+            /**
+             * @description Absolute URL the events are POSTed to, at a public address: loopback and private addresses only where the server sets WEBHOOK_PRIVATE_TARGETS_ALLOWED=true. Live keys: https. Test keys: http or https.
+             * @example https://example.com/etax/webhooks
+             */
+            url?: string;
+            /** @description The event types sent to this endpoint. */
+            events?: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
+            description?: string | null;
+            /** @description false stops deliveries; pending retries are canceled when they come due. */
+            enabled?: boolean;
+        };
+        /**
+         * WebhookDelivery
+         * @description A delivery of one event to one endpoint, with its attempts.
+         */
+        WebhookDelivery: {
+            /** @description Delivery id. */
+            id: string;
+            endpointId: string;
+            eventId: string;
+            /**
+             * @description An event type of docs/webhooks.md § Event types.
+             * @enum {unknown}
+             */
+            eventType: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE";
+            /**
+             * @description `pending` (an attempt is due), `succeeded` (2xx), `failed` (every attempt failed) or `canceled` (the endpoint was disabled).
+             * @enum {unknown}
+             */
+            status: "pending" | "succeeded" | "failed" | "canceled";
+            attemptCount: number;
+            /** @description When the next attempt is due; null when none is. */
+            nextAttemptAt: string | null;
+            lastResponseStatus: number | null;
+            lastDurationMs: number | null;
+            lastError: string | null;
+            /**
+             * Format: date-time
+             * @description When the delivery was queued.
+             */
+            createdAt: string;
+            /** @description When it succeeded, failed or was canceled. */
+            completedAt: string | null;
+            /** @description Every attempt, first first. */
+            attempts: components["schemas"]["WebhookDeliveryAttempt"][];
+        };
+        /** WebhookDeliveryAttempt */
+        WebhookDeliveryAttempt: {
+            attemptNumber: number;
+            /** @enum {unknown} */
+            outcome: "succeeded" | "failed";
+            /** @description The receiver's HTTP status; null when no answer came. */
+            responseStatus: number | null;
+            /** @description From sending to the end of the answer. */
+            durationMs: number;
+            /** @description Why it failed, or null. */
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description When the attempt started.
+             */
+            startedAt: string;
+            /**
+             * Format: date-time
+             * @description When the attempt ended.
+             */
+            finishedAt: string;
+        };
+        /**
+         * WebhookDeliveryPage
+         * @description A page of deliveries, newest first.
+         */
+        WebhookDeliveryPage: {
+            /** @description Newest first. */
+            results: components["schemas"]["WebhookDelivery"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        /**
+         * WebhookEndpoint
+         * @description A webhook endpoint, without its signing secret.
+         */
+        WebhookEndpoint: {
+            /** @description Webhook endpoint id. */
+            id: string;
+            /** @description Where events are POSTed. */
+            url: string;
+            /** @description The event types sent. */
+            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
+            /** @description The note, or null. */
+            description: string | null;
+            /** @description false: nothing is sent. */
+            enabled: boolean;
+            /** @description While a rotated secret still signs, when it stops; otherwise null. */
+            previousSecretExpiresAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the endpoint was created.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the endpoint last changed.
+             */
+            updatedAt: string;
+        };
+        /**
+         * WebhookEndpointList
+         * @description Every webhook endpoint of the key's account and environment.
+         */
+        WebhookEndpointList: {
+            /** @description Oldest first; at most 20. */
+            results: components["schemas"]["WebhookEndpoint"][];
+        };
+        /**
+         * WebhookEndpointWithSecret
+         * @description A webhook endpoint with its new signing secret, shown only here.
+         */
+        WebhookEndpointWithSecret: {
+            /** @description Webhook endpoint id. */
+            id: string;
+            /** @description Where events are POSTed. */
+            url: string;
+            /** @description The event types sent. */
+            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
+            /** @description The note, or null. */
+            description: string | null;
+            /** @description false: nothing is sent. */
+            enabled: boolean;
+            /** @description While a rotated secret still signs, when it stops; otherwise null. */
+            previousSecretExpiresAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the endpoint was created.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the endpoint last changed.
+             */
+            updatedAt: string;
+            /**
+             * @description The signing secret. Shown only in this response: store it now.
+             * @example whsec_0jv7yW2hE0q3m1B3pS4yFZ6n8o9XkqvC2bW7rj0Gm5U
+             */
+            secret: string;
+        };
+        /**
+         * WebhookEvent
+         * @description An event, exactly as it is delivered.
+         */
+        WebhookEvent: components["schemas"]["TAX_INVOICE_ISSUANCE_SUCCESS_Event"] | components["schemas"]["TAX_INVOICE_ISSUANCE_FAILURE_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_SUCCESS_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_FAILURE_Event"];
+        /**
+         * WebhookEventPage
+         * @description A page of events, newest first.
+         */
+        WebhookEventPage: {
+            /** @description Newest first. */
+            results: components["schemas"]["WebhookEvent"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
         };
     };
     responses: never;
@@ -842,12 +2064,20 @@ export interface components {
     headers: {
         /** @description Request trace id; equals the error body's traceId. */
         TraceId: string;
+        /** @description The authentication scheme: `Basic realm="etax"`. */
+        WwwAuthenticate: string;
         /** @description The operation's policy: `"<operation>";q=<calls>;w=<window seconds>`. */
         RateLimitPolicy: string;
         /** @description Remaining calls and seconds to reset: `"<operation>";r=<remaining>;t=<seconds>`. */
         RateLimit: string;
+        /** @description The operation's policy: `"<operation>";q=<calls>;w=<window seconds>`. Sent when the rate limit counted the request, that is when it got past authentication and validation (docs/errors.md § Order of checks). */
+        RateLimitPolicyWhenCounted: string;
+        /** @description Remaining calls and seconds to reset: `"<operation>";r=<remaining>;t=<seconds>`. Sent when the rate limit counted the request, that is when it got past authentication and validation (docs/errors.md § Order of checks). */
+        RateLimitWhenCounted: string;
         /** @description Whole seconds to wait before retrying (at least 1). */
         RetryAfter: number;
+        /** @description Sent by a server that is shutting down, with `Connection: close`: whole seconds to wait before retrying on a new connection. */
+        RetryAfterWhenClosing: number;
     };
     pathItems: never;
 }
@@ -869,9 +2099,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": {
-                        /** @enum {string} */
-                        status: "ok";
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
                     };
                 };
             };
@@ -893,24 +2141,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ready";
-                        checks: {
-                            database: boolean;
-                            migrations: boolean;
-                        };
-                    };
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -940,20 +2192,14 @@ export interface operations {
                      *       "available": 999910
                      *     }
                      */
-                    "application/json": {
-                        /** @description Posted points of the calling key's environment. */
-                        balance: number;
-                        /** @description Points held by requests in progress. */
-                        reserved: number;
-                        /** @description balance − reserved: what the next call can use. */
-                        available: number;
-                    };
+                    "application/json": components["schemas"]["PointBalance"];
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -968,19 +2214,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -1008,21 +2297,7 @@ export interface operations {
                  *       ]
                  *     }
                  */
-                "application/json": {
-                    /** @description 1 to 100 accounts; the same account may appear more than once. */
-                    accounts: {
-                        /**
-                         * @description Three-digit bank code (금융결제원 code), e.g. `004` for KB국민은행. Echoed back as sent.
-                         * @example 004
-                         */
-                        bankCode: string;
-                        /**
-                         * @description Account number: 8 to 16 digits once hyphens and spaces are removed. Echoed back as sent.
-                         * @example 123-456-789012
-                         */
-                        accountNumber: string;
-                    }[];
-                };
+                "application/json": components["schemas"]["HolderLookupBody"];
             };
         };
         responses: {
@@ -1056,45 +2331,34 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        /** @description One item per requested account, in the order sent. */
-                        results: {
-                            /** @description The bank code as sent. */
-                            bankCode: string;
-                            /** @description The account number as sent. */
-                            accountNumber: string;
-                            /** @description The holder name, or null when the account has none to return. */
-                            holderName: string | null;
-                            /** @description null when a holder name is returned; otherwise the cause. */
-                            error: {
-                                /**
-                                 * @description Why the account has no holder name (docs/bank-account-holders.md).
-                                 * @enum {unknown}
-                                 */
-                                code: "INVALID_BANK_CODE" | "INVALID_ACCOUNT_NUMBER" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_CLOSED" | "AMOUNT_REQUIRED" | "BANK_UNAVAILABLE";
-                                /** @description Human-readable description. */
-                                message: string;
-                            } | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["HolderLookupResults"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1108,7 +2372,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYMENT_REQUIRED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. */
@@ -1120,7 +2394,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "AVAILABLE_POINTS_INSUFFICIENT";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -1133,31 +2457,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
-            /** @description Error. `LOOKUP_UNAVAILABLE`: Retrieval is unavailable. Retry later. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. `LOOKUP_UNAVAILABLE`: Retrieval is unavailable. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -1178,18 +2533,7 @@ export interface operations {
                  *       "accountNumber": "123-456-789012"
                  *     }
                  */
-                "application/json": {
-                    /**
-                     * @description Three-digit bank code (금융결제원 code), e.g. `004` for KB국민은행. Echoed back as sent.
-                     * @example 004
-                     */
-                    bankCode: string;
-                    /**
-                     * @description Account number: 8 to 16 digits once hyphens and spaces are removed. Echoed back as sent.
-                     * @example 123-456-789012
-                     */
-                    accountNumber: string;
-                };
+                "application/json": components["schemas"]["BankAccountRef"];
             };
         };
         responses: {
@@ -1209,32 +2553,36 @@ export interface operations {
                      *       "holderName": "김철수"
                      *     }
                      */
-                    "application/json": {
-                        /** @description The bank code as sent. */
-                        bankCode: string;
-                        /** @description The account number as sent. */
-                        accountNumber: string;
-                        /** @description The account holder's name. */
-                        holderName: string;
-                    };
+                    "application/json": components["schemas"]["HolderLookup"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. `AMOUNT_REQUIRED`: The account is a virtual account with a fixed deposit amount. Look the holder up again after the total payment amount is entered. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST" | "AMOUNT_REQUIRED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1248,7 +2596,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYMENT_REQUIRED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
@@ -1260,7 +2618,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. */
@@ -1272,7 +2640,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "AVAILABLE_POINTS_INSUFFICIENT";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -1285,31 +2703,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
-            /** @description Error. `LOOKUP_UNAVAILABLE`: Retrieval is unavailable. Retry later. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. `LOOKUP_UNAVAILABLE`: Retrieval is unavailable. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -1320,7 +2769,7 @@ export interface operations {
                 /** @description Business name, representative name, or business registration number (a full number or a prefix of one, with or without hyphens). Partial names match: `삼성` finds `삼성전자`. 1 to 100 characters once trimmed, no control characters. */
                 query: string;
                 /** @description Most results on the page. */
-                limit: number;
+                limit?: number;
                 /** @description The `nextCursor` of the previous page, unchanged; omit for the first page. */
                 cursor?: string;
             };
@@ -1330,7 +2779,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of matching business profiles, best first. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -1402,128 +2851,36 @@ export interface operations {
                      *       "nextCursor": null
                      *     }
                      */
-                    "application/json": {
-                        /** @description Matching profiles, best first: an exact number, then number prefixes, then name matches by similarity; ties by number. */
-                        results: {
-                            /** @description Ten digits, no hyphens. */
-                            businessRegistrationNumber: string;
-                            /** @description 13 digits, no hyphens. */
-                            corporateRegistrationNumber: string | null;
-                            /** @description `INDIVIDUAL` (sole proprietor) or `CORPORATE` (corporation). */
-                            businessKind: ("INDIVIDUAL" | "CORPORATE") | null;
-                            /** @description Mail-order business report number. */
-                            commercialSalesNumber: string | null;
-                            /** @description Business name. */
-                            organizationName: string | null;
-                            /** @description English business name. */
-                            organizationNameEnglish: string | null;
-                            /** @description Former names, most recently changed first; may be empty. */
-                            formerOrganizationNames: {
-                                /** @description Former business name. */
-                                name: string;
-                                /** @description Date the new name first appeared in public filings; may differ from the registration date of the change. */
-                                changedOn: string | null;
-                            }[];
-                            /** @description A value masked at the source stays masked. */
-                            representativeName: string | null;
-                            /** @description Null when the source has no address. */
-                            address: {
-                                /** @description Road name address. */
-                                roadAddress: string | null;
-                                /** @description Five-digit postal code. */
-                                postalCode: string | null;
-                                /** @description Two-digit legal district code of the province. */
-                                sidoCode: string | null;
-                                /** @description Five-digit legal district code of the district. */
-                                sigunguCode: string | null;
-                            } | null;
-                            /**
-                             * Contact
-                             * @description Always present, even with no details.
-                             */
-                            contact: {
-                                /** @description Main phone number, hyphen-formatted. */
-                                phone: string | null;
-                                /** @description Main email address. */
-                                email: string | null;
-                                /** @description Website URLs; may be empty. */
-                                websites: string[];
-                            };
-                            /**
-                             * Industry
-                             * @description Always present, even if unknown.
-                             */
-                            industry: {
-                                /** @description Business type as registered with the tax authority. */
-                                businessType: string | null;
-                                /** @description Business item as registered with the tax authority. */
-                                businessItem: string | null;
-                                /** @description Korean Standard Industrial Classification, 11th revision, sub-subclass; the code has five digits. */
-                                standardIndustry: {
-                                    /** @description Classification code. */
-                                    code: string;
-                                    /** @description Classification name (Korean). */
-                                    name: string;
-                                } | null;
-                                /** @description Classification section; the code runs from `A` to `U`. */
-                                category: {
-                                    /** @description Classification code. */
-                                    code: string;
-                                    /** @description Classification name (Korean). */
-                                    name: string;
-                                } | null;
-                            };
-                            /** @description Opening date. */
-                            openedOn: string | null;
-                            /** @description Registration date. */
-                            businessRegisteredOn: string | null;
-                            /** @description Establishment date of the corporation. */
-                            corporationEstablishedOn: string | null;
-                            /** @description The last stored check, not the state at call time; null if the service never checked. */
-                            registration: {
-                                /**
-                                 * @description Registration state (spec §3). `UNKNOWN` is any other state.
-                                 * @enum {unknown}
-                                 */
-                                status: "ACTIVE" | "SUSPENDED" | "CLOSED" | "NOT_REGISTERED" | "UNKNOWN";
-                                /** @description Closing date; null unless the business is closed. */
-                                closedOn: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description When the service last checked with the tax authority (UTC).
-                                 */
-                                checkedAt: string;
-                            } | null;
-                            /** @description Null when unknown. */
-                            taxation: {
-                                /**
-                                 * @description Tax type. Treat a value you do not recognise as "other".
-                                 * @enum {unknown}
-                                 */
-                                type: "GENERAL" | "SIMPLIFIED_RECEIPT_ISSUER" | "SIMPLIFIED_TAX_INVOICE_ISSUER" | "SPECIAL_TAXPAYER" | "TAX_FREE" | "NONPROFIT" | "UNIQUE_NUMBER_ORGANIZATION";
-                            } | null;
-                        }[];
-                        /** @description Pass as `cursor` for the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["BusinessProfileSearchPage"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1537,7 +2894,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYMENT_REQUIRED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. */
@@ -1549,7 +2916,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "AVAILABLE_POINTS_INSUFFICIENT";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -1562,31 +2939,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -1673,123 +3081,34 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": {
-                        /** @description Ten digits, no hyphens. */
-                        businessRegistrationNumber: string;
-                        /** @description 13 digits, no hyphens. */
-                        corporateRegistrationNumber: string | null;
-                        /** @description `INDIVIDUAL` (sole proprietor) or `CORPORATE` (corporation). */
-                        businessKind: ("INDIVIDUAL" | "CORPORATE") | null;
-                        /** @description Mail-order business report number. */
-                        commercialSalesNumber: string | null;
-                        /** @description Business name. */
-                        organizationName: string | null;
-                        /** @description English business name. */
-                        organizationNameEnglish: string | null;
-                        /** @description Former names, most recently changed first; may be empty. */
-                        formerOrganizationNames: {
-                            /** @description Former business name. */
-                            name: string;
-                            /** @description Date the new name first appeared in public filings; may differ from the registration date of the change. */
-                            changedOn: string | null;
-                        }[];
-                        /** @description A value masked at the source stays masked. */
-                        representativeName: string | null;
-                        /** @description Null when the source has no address. */
-                        address: {
-                            /** @description Road name address. */
-                            roadAddress: string | null;
-                            /** @description Five-digit postal code. */
-                            postalCode: string | null;
-                            /** @description Two-digit legal district code of the province. */
-                            sidoCode: string | null;
-                            /** @description Five-digit legal district code of the district. */
-                            sigunguCode: string | null;
-                        } | null;
-                        /**
-                         * Contact
-                         * @description Always present, even with no details.
-                         */
-                        contact: {
-                            /** @description Main phone number, hyphen-formatted. */
-                            phone: string | null;
-                            /** @description Main email address. */
-                            email: string | null;
-                            /** @description Website URLs; may be empty. */
-                            websites: string[];
-                        };
-                        /**
-                         * Industry
-                         * @description Always present, even if unknown.
-                         */
-                        industry: {
-                            /** @description Business type as registered with the tax authority. */
-                            businessType: string | null;
-                            /** @description Business item as registered with the tax authority. */
-                            businessItem: string | null;
-                            /** @description Korean Standard Industrial Classification, 11th revision, sub-subclass; the code has five digits. */
-                            standardIndustry: {
-                                /** @description Classification code. */
-                                code: string;
-                                /** @description Classification name (Korean). */
-                                name: string;
-                            } | null;
-                            /** @description Classification section; the code runs from `A` to `U`. */
-                            category: {
-                                /** @description Classification code. */
-                                code: string;
-                                /** @description Classification name (Korean). */
-                                name: string;
-                            } | null;
-                        };
-                        /** @description Opening date. */
-                        openedOn: string | null;
-                        /** @description Registration date. */
-                        businessRegisteredOn: string | null;
-                        /** @description Establishment date of the corporation. */
-                        corporationEstablishedOn: string | null;
-                        /** @description The last stored check, not the state at call time; null if the service never checked. */
-                        registration: {
-                            /**
-                             * @description Registration state (spec §3). `UNKNOWN` is any other state.
-                             * @enum {unknown}
-                             */
-                            status: "ACTIVE" | "SUSPENDED" | "CLOSED" | "NOT_REGISTERED" | "UNKNOWN";
-                            /** @description Closing date; null unless the business is closed. */
-                            closedOn: string | null;
-                            /**
-                             * Format: date-time
-                             * @description When the service last checked with the tax authority (UTC).
-                             */
-                            checkedAt: string;
-                        } | null;
-                        /** @description Null when unknown. */
-                        taxation: {
-                            /**
-                             * @description Tax type. Treat a value you do not recognise as "other".
-                             * @enum {unknown}
-                             */
-                            type: "GENERAL" | "SIMPLIFIED_RECEIPT_ISSUER" | "SIMPLIFIED_TAX_INVOICE_ISSUER" | "SPECIAL_TAXPAYER" | "TAX_FREE" | "NONPROFIT" | "UNIQUE_NUMBER_ORGANIZATION";
-                        } | null;
-                    };
+                    "application/json": components["schemas"]["BusinessProfile"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. `INVALID_BUSINESS_REGISTRATION_NUMBER`: The business registration number checksum does not match. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1803,7 +3122,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYMENT_REQUIRED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
@@ -1815,7 +3144,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. */
@@ -1827,7 +3166,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "AVAILABLE_POINTS_INSUFFICIENT";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -1840,31 +3189,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
-            /** @description Error. `LOOKUP_UNAVAILABLE`: Retrieval is unavailable. Retry later. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. `LOOKUP_UNAVAILABLE`: Retrieval is unavailable. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -1887,14 +3267,11 @@ export interface operations {
                  *       ]
                  *     }
                  */
-                "application/json": {
-                    /** @description 1 to 100 numbers; the same number may appear more than once. */
-                    businessRegistrationNumbers: string[];
-                };
+                "application/json": components["schemas"]["RegistrationStatusBulkBody"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description One registration status per number sent, in the order sent. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -1930,45 +3307,36 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        /** @description One item per number sent, in the order sent. */
-                        results: {
-                            /** @description Ten digits, no hyphens. */
-                            businessRegistrationNumber: string;
-                            /**
-                             * @description Registration state (spec §3). `UNKNOWN` is any other state the tax authority reports; a communication failure is 503, never `UNKNOWN`.
-                             * @enum {unknown}
-                             */
-                            status: "ACTIVE" | "SUSPENDED" | "CLOSED" | "NOT_REGISTERED" | "UNKNOWN";
-                            /** @description Closing date; null unless `status` is `CLOSED` (and null when the authority gives none). */
-                            closedOn: string | null;
-                            /** @description Tax type (spec §2.1); null when the authority reports none, as for an unregistered number. Treat a value you do not recognise as "other". */
-                            taxType: ("GENERAL" | "SIMPLIFIED_RECEIPT_ISSUER" | "SIMPLIFIED_TAX_INVOICE_ISSUER" | "SPECIAL_TAXPAYER" | "TAX_FREE" | "NONPROFIT" | "UNIQUE_NUMBER_ORGANIZATION") | null;
-                            /**
-                             * Format: date-time
-                             * @description When the service checked with the tax authority (UTC).
-                             */
-                            checkedAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["RegistrationStatusResults"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. `INVALID_BUSINESS_REGISTRATION_NUMBER`: The business registration number checksum does not match. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1982,7 +3350,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYMENT_REQUIRED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. */
@@ -1994,7 +3372,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "AVAILABLE_POINTS_INSUFFICIENT";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -2007,31 +3435,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
-            /** @description Error. `LOOKUP_UNAVAILABLE`: Retrieval is unavailable. Retry later. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. `LOOKUP_UNAVAILABLE`: Retrieval is unavailable. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -2069,42 +3528,36 @@ export interface operations {
                      *       "checkedAt": "2026-01-15T03:00:00.000Z"
                      *     }
                      */
-                    "application/json": {
-                        /** @description Ten digits, no hyphens. */
-                        businessRegistrationNumber: string;
-                        /**
-                         * @description Registration state (spec §3). `UNKNOWN` is any other state the tax authority reports; a communication failure is 503, never `UNKNOWN`.
-                         * @enum {unknown}
-                         */
-                        status: "ACTIVE" | "SUSPENDED" | "CLOSED" | "NOT_REGISTERED" | "UNKNOWN";
-                        /** @description Closing date; null unless `status` is `CLOSED` (and null when the authority gives none). */
-                        closedOn: string | null;
-                        /** @description Tax type (spec §2.1); null when the authority reports none, as for an unregistered number. Treat a value you do not recognise as "other". */
-                        taxType: ("GENERAL" | "SIMPLIFIED_RECEIPT_ISSUER" | "SIMPLIFIED_TAX_INVOICE_ISSUER" | "SPECIAL_TAXPAYER" | "TAX_FREE" | "NONPROFIT" | "UNIQUE_NUMBER_ORGANIZATION") | null;
-                        /**
-                         * Format: date-time
-                         * @description When the service checked with the tax authority (UTC).
-                         */
-                        checkedAt: string;
-                    };
+                    "application/json": components["schemas"]["RegistrationStatus"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. `INVALID_BUSINESS_REGISTRATION_NUMBER`: The business registration number checksum does not match. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2118,7 +3571,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYMENT_REQUIRED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. */
@@ -2130,7 +3593,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "AVAILABLE_POINTS_INSUFFICIENT";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -2143,31 +3616,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
-            /** @description Error. `LOOKUP_UNAVAILABLE`: Retrieval is unavailable. Retry later. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. `LOOKUP_UNAVAILABLE`: Retrieval is unavailable. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -2181,7 +3685,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Every webhook endpoint of the key's account and environment. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -2190,51 +3694,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Oldest first; at most 20. */
-                        results: {
-                            /** @description Webhook endpoint id. */
-                            id: string;
-                            /** @description Where events are POSTed. */
-                            url: string;
-                            /** @description The event types sent. */
-                            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
-                            /** @description The note, or null. */
-                            description: string | null;
-                            /** @description false: nothing is sent. */
-                            enabled: boolean;
-                            /** @description While a rotated secret still signs, when it stops; otherwise null. */
-                            previousSecretExpiresAt: string | null;
-                            /**
-                             * Format: date-time
-                             * @description When the endpoint was created.
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description When the endpoint last changed.
-                             */
-                            updatedAt: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
-            400: {
-                headers: {
-                    "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["WebhookEndpointList"];
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2249,19 +3716,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -2285,21 +3795,11 @@ export interface operations {
                  *       "description": "Invoice status"
                  *     }
                  */
-                "application/json": {
-                    /**
-                     * @description Absolute URL the events are POSTed to. Live keys: https and a public address. Test keys: http or https, and loopback (localhost) is allowed.
-                     * @example https://example.com/etax/webhooks
-                     */
-                    url: string;
-                    /** @description The event types sent to this endpoint. */
-                    events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
-                    /** @description A note for people, up to 500 characters. */
-                    description?: string;
-                };
+                "application/json": components["schemas"]["CreateWebhookEndpointBody"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A webhook endpoint with its new signing secret, shown only here. */
             201: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -2308,53 +3808,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Webhook endpoint id. */
-                        id: string;
-                        /** @description Where events are POSTed. */
-                        url: string;
-                        /** @description The event types sent. */
-                        events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
-                        /** @description The note, or null. */
-                        description: string | null;
-                        /** @description false: nothing is sent. */
-                        enabled: boolean;
-                        /** @description While a rotated secret still signs, when it stops; otherwise null. */
-                        previousSecretExpiresAt: string | null;
-                        /**
-                         * Format: date-time
-                         * @description When the endpoint was created.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description When the endpoint last changed.
-                         */
-                        updatedAt: string;
-                        /**
-                         * @description The signing secret. Shown only in this response: store it now.
-                         * @example whsec_0jv7yW2hE0q3m1B3pS4yFZ6n8o9XkqvC2bW7rj0Gm5U
-                         */
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. `WEBHOOK_URL_NOT_ALLOWED`: The webhook URL is not allowed. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST" | "WEBHOOK_URL_NOT_ALLOWED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2368,7 +3851,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "WEBHOOK_ENDPOINT_LIMIT_REACHED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -2381,19 +3914,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -2410,7 +3986,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A webhook endpoint, without its signing secret. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -2419,48 +3995,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Webhook endpoint id. */
-                        id: string;
-                        /** @description Where events are POSTed. */
-                        url: string;
-                        /** @description The event types sent. */
-                        events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
-                        /** @description The note, or null. */
-                        description: string | null;
-                        /** @description false: nothing is sent. */
-                        enabled: boolean;
-                        /** @description While a rotated secret still signs, when it stops; otherwise null. */
-                        previousSecretExpiresAt: string | null;
-                        /**
-                         * Format: date-time
-                         * @description When the endpoint was created.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description When the endpoint last changed.
-                         */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2474,7 +4036,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -2487,19 +4059,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -2530,18 +4145,27 @@ export interface operations {
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2555,7 +4179,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -2568,19 +4242,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -2602,22 +4319,11 @@ export interface operations {
                  *       "enabled": false
                  *     }
                  */
-                "application/json": {
-                    /**
-                     * @description Absolute URL the events are POSTed to. Live keys: https and a public address. Test keys: http or https, and loopback (localhost) is allowed.
-                     * @example https://example.com/etax/webhooks
-                     */
-                    url?: string;
-                    /** @description The event types sent to this endpoint. */
-                    events?: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
-                    description?: string | null;
-                    /** @description false stops deliveries; pending retries are canceled when they come due. */
-                    enabled?: boolean;
-                };
+                "application/json": components["schemas"]["UpdateWebhookEndpointBody"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A webhook endpoint, without its signing secret. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -2626,48 +4332,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Webhook endpoint id. */
-                        id: string;
-                        /** @description Where events are POSTed. */
-                        url: string;
-                        /** @description The event types sent. */
-                        events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
-                        /** @description The note, or null. */
-                        description: string | null;
-                        /** @description false: nothing is sent. */
-                        enabled: boolean;
-                        /** @description While a rotated secret still signs, when it stops; otherwise null. */
-                        previousSecretExpiresAt: string | null;
-                        /**
-                         * Format: date-time
-                         * @description When the endpoint was created.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description When the endpoint last changed.
-                         */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. `WEBHOOK_URL_NOT_ALLOWED`: The webhook URL is not allowed. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST" | "WEBHOOK_URL_NOT_ALLOWED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2681,7 +4375,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -2694,19 +4438,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -2728,17 +4515,11 @@ export interface operations {
                  *       "overlapSeconds": 86400
                  *     }
                  */
-                "application/json": {
-                    /**
-                     * @description How long the previous secret keeps signing beside the new one; 0 retires it at once.
-                     * @default 86400
-                     */
-                    overlapSeconds: number;
-                };
+                "application/json": components["schemas"]["RotateWebhookSecretBody"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A webhook endpoint with its new signing secret, shown only here. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -2747,53 +4528,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Webhook endpoint id. */
-                        id: string;
-                        /** @description Where events are POSTed. */
-                        url: string;
-                        /** @description The event types sent. */
-                        events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
-                        /** @description The note, or null. */
-                        description: string | null;
-                        /** @description false: nothing is sent. */
-                        enabled: boolean;
-                        /** @description While a rotated secret still signs, when it stops; otherwise null. */
-                        previousSecretExpiresAt: string | null;
-                        /**
-                         * Format: date-time
-                         * @description When the endpoint was created.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description When the endpoint last changed.
-                         */
-                        updatedAt: string;
-                        /**
-                         * @description The signing secret. Shown only in this response: store it now.
-                         * @example whsec_0jv7yW2hE0q3m1B3pS4yFZ6n8o9XkqvC2bW7rj0Gm5U
-                         */
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2807,7 +4569,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -2820,28 +4632,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
     };
     listWebhookDeliveries: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Most results on the page. */
-                limit: number;
+                limit?: number;
                 /** @description The `nextCursor` of the previous page, unchanged; omit for the first page. */
                 cursor?: string;
                 status?: "pending" | "succeeded" | "failed" | "canceled";
@@ -2855,7 +4710,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of deliveries, newest first. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -2864,80 +4719,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Newest first. */
-                        results: {
-                            /** @description Delivery id. */
-                            id: string;
-                            endpointId: string;
-                            eventId: string;
-                            /**
-                             * @description An event type of docs/webhooks.md § Event types.
-                             * @enum {unknown}
-                             */
-                            eventType: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE";
-                            /**
-                             * @description `pending` (an attempt is due), `succeeded` (2xx), `failed` (every attempt failed) or `canceled` (the endpoint was disabled).
-                             * @enum {unknown}
-                             */
-                            status: "pending" | "succeeded" | "failed" | "canceled";
-                            attemptCount: number;
-                            /** @description When the next attempt is due; null when none is. */
-                            nextAttemptAt: string | null;
-                            lastResponseStatus: number | null;
-                            lastDurationMs: number | null;
-                            lastError: string | null;
-                            /**
-                             * Format: date-time
-                             * @description When the delivery was queued.
-                             */
-                            createdAt: string;
-                            /** @description When it succeeded, failed or was canceled. */
-                            completedAt: string | null;
-                            /** @description Every attempt, first first. */
-                            attempts: {
-                                attemptNumber: number;
-                                /** @enum {unknown} */
-                                outcome: "succeeded" | "failed";
-                                /** @description The receiver's HTTP status; null when no answer came. */
-                                responseStatus: number | null;
-                                /** @description From sending to the end of the answer. */
-                                durationMs: number;
-                                /** @description Why it failed, or null. */
-                                error: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description When the attempt started.
-                                 */
-                                startedAt: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When the attempt ended.
-                                 */
-                                finishedAt: string;
-                            }[];
-                        }[];
-                        /** @description Pass as `cursor` for the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2951,7 +4762,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -2964,19 +4785,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -2998,14 +4862,11 @@ export interface operations {
                  *       "eventId": "evt_3q2xJbWm0vJ8f1d0oQk2Aw"
                  *     }
                  */
-                "application/json": {
-                    /** @description The event to send again. */
-                    eventId: string;
-                };
+                "application/json": components["schemas"]["ResendWebhookEventBody"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A delivery of one event to one endpoint, with its attempts. */
             202: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -3014,75 +4875,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Delivery id. */
-                        id: string;
-                        endpointId: string;
-                        eventId: string;
-                        /**
-                         * @description An event type of docs/webhooks.md § Event types.
-                         * @enum {unknown}
-                         */
-                        eventType: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE";
-                        /**
-                         * @description `pending` (an attempt is due), `succeeded` (2xx), `failed` (every attempt failed) or `canceled` (the endpoint was disabled).
-                         * @enum {unknown}
-                         */
-                        status: "pending" | "succeeded" | "failed" | "canceled";
-                        attemptCount: number;
-                        /** @description When the next attempt is due; null when none is. */
-                        nextAttemptAt: string | null;
-                        lastResponseStatus: number | null;
-                        lastDurationMs: number | null;
-                        lastError: string | null;
-                        /**
-                         * Format: date-time
-                         * @description When the delivery was queued.
-                         */
-                        createdAt: string;
-                        /** @description When it succeeded, failed or was canceled. */
-                        completedAt: string | null;
-                        /** @description Every attempt, first first. */
-                        attempts: {
-                            attemptNumber: number;
-                            /** @enum {unknown} */
-                            outcome: "succeeded" | "failed";
-                            /** @description The receiver's HTTP status; null when no answer came. */
-                            responseStatus: number | null;
-                            /** @description From sending to the end of the answer. */
-                            durationMs: number;
-                            /** @description Why it failed, or null. */
-                            error: string | null;
-                            /**
-                             * Format: date-time
-                             * @description When the attempt started.
-                             */
-                            startedAt: string;
-                            /**
-                             * Format: date-time
-                             * @description When the attempt ended.
-                             */
-                            finishedAt: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3096,7 +4916,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `WEBHOOK_ENDPOINT_DISABLED`: The webhook endpoint is disabled. Enable it before resending events. */
@@ -3108,7 +4938,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "WEBHOOK_ENDPOINT_DISABLED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -3121,28 +5001,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
     };
     listWebhookEvents: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Most results on the page. */
-                limit: number;
+                limit?: number;
                 /** @description The `nextCursor` of the previous page, unchanged; omit for the first page. */
                 cursor?: string;
                 /** @description An event type of docs/webhooks.md § Event types. */
@@ -3154,7 +5077,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of events, newest first. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -3163,136 +5086,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Newest first. */
-                        results: ({
-                            /** @description Event id; receivers dedupe on it. */
-                            id: string;
-                            /** @enum {string} */
-                            type: "TAX_INVOICE_ISSUANCE_SUCCESS";
-                            /**
-                             * @description The same as `type`, under the name receivers written for the prior-art API read.
-                             * @enum {string}
-                             */
-                            eventType: "TAX_INVOICE_ISSUANCE_SUCCESS";
-                            /**
-                             * Format: date-time
-                             * @description When the event happened.
-                             */
-                            createdAt: string;
-                            data: {
-                                /** @description The issuance key of the tax invoice. */
-                                issuanceKey: string;
-                                /** @description URL of the issued tax invoice viewer. */
-                                taxInvoiceUrl: string;
-                            };
-                        } | {
-                            /** @description Event id; receivers dedupe on it. */
-                            id: string;
-                            /** @enum {string} */
-                            type: "TAX_INVOICE_ISSUANCE_FAILURE";
-                            /**
-                             * @description The same as `type`, under the name receivers written for the prior-art API read.
-                             * @enum {string}
-                             */
-                            eventType: "TAX_INVOICE_ISSUANCE_FAILURE";
-                            /**
-                             * Format: date-time
-                             * @description When the event happened.
-                             */
-                            createdAt: string;
-                            data: {
-                                /** @description The issuance key of the failed request. */
-                                issuanceKey: string;
-                                cause: {
-                                    /** @description Why issuance failed, e.g. `NOT_FOUND_CERTIFICATE`. */
-                                    code: string;
-                                    /** @description Human-readable description. */
-                                    message: string;
-                                };
-                            };
-                        } | {
-                            /** @description Event id; receivers dedupe on it. */
-                            id: string;
-                            /** @enum {string} */
-                            type: "CERTIFICATE_REGISTRATION_SUCCESS";
-                            /**
-                             * @description The same as `type`, under the name receivers written for the prior-art API read.
-                             * @enum {string}
-                             */
-                            eventType: "CERTIFICATE_REGISTRATION_SUCCESS";
-                            /**
-                             * Format: date-time
-                             * @description When the event happened.
-                             */
-                            createdAt: string;
-                            data: {
-                                /** @description Identifier of the registration history record. */
-                                identifier: string;
-                                /** @description The issuer the certificate was registered for. */
-                                issuerId: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When it happened (UTC).
-                                 */
-                                occurredAt: string;
-                                /** @description Outcome code of the registration. */
-                                code: string;
-                                /** @description Human-readable description. */
-                                message: string;
-                            };
-                        } | {
-                            /** @description Event id; receivers dedupe on it. */
-                            id: string;
-                            /** @enum {string} */
-                            type: "CERTIFICATE_REGISTRATION_FAILURE";
-                            /**
-                             * @description The same as `type`, under the name receivers written for the prior-art API read.
-                             * @enum {string}
-                             */
-                            eventType: "CERTIFICATE_REGISTRATION_FAILURE";
-                            /**
-                             * Format: date-time
-                             * @description When the event happened.
-                             */
-                            createdAt: string;
-                            data: {
-                                /** @description Identifier of the registration history record. */
-                                identifier: string;
-                                /** @description The issuer the certificate was registered for. */
-                                issuerId: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When it happened (UTC).
-                                 */
-                                occurredAt: string;
-                                /** @description Outcome code of the registration. */
-                                code: string;
-                                /** @description Human-readable description. */
-                                message: string;
-                            };
-                        })[];
-                        /** @description Pass as `cursor` for the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["WebhookEventPage"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3307,19 +5130,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -3336,7 +5202,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description An event, exactly as it is delivered. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -3345,131 +5211,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Event id; receivers dedupe on it. */
-                        id: string;
-                        /** @enum {string} */
-                        type: "TAX_INVOICE_ISSUANCE_SUCCESS";
-                        /**
-                         * @description The same as `type`, under the name receivers written for the prior-art API read.
-                         * @enum {string}
-                         */
-                        eventType: "TAX_INVOICE_ISSUANCE_SUCCESS";
-                        /**
-                         * Format: date-time
-                         * @description When the event happened.
-                         */
-                        createdAt: string;
-                        data: {
-                            /** @description The issuance key of the tax invoice. */
-                            issuanceKey: string;
-                            /** @description URL of the issued tax invoice viewer. */
-                            taxInvoiceUrl: string;
-                        };
-                    } | {
-                        /** @description Event id; receivers dedupe on it. */
-                        id: string;
-                        /** @enum {string} */
-                        type: "TAX_INVOICE_ISSUANCE_FAILURE";
-                        /**
-                         * @description The same as `type`, under the name receivers written for the prior-art API read.
-                         * @enum {string}
-                         */
-                        eventType: "TAX_INVOICE_ISSUANCE_FAILURE";
-                        /**
-                         * Format: date-time
-                         * @description When the event happened.
-                         */
-                        createdAt: string;
-                        data: {
-                            /** @description The issuance key of the failed request. */
-                            issuanceKey: string;
-                            cause: {
-                                /** @description Why issuance failed, e.g. `NOT_FOUND_CERTIFICATE`. */
-                                code: string;
-                                /** @description Human-readable description. */
-                                message: string;
-                            };
-                        };
-                    } | {
-                        /** @description Event id; receivers dedupe on it. */
-                        id: string;
-                        /** @enum {string} */
-                        type: "CERTIFICATE_REGISTRATION_SUCCESS";
-                        /**
-                         * @description The same as `type`, under the name receivers written for the prior-art API read.
-                         * @enum {string}
-                         */
-                        eventType: "CERTIFICATE_REGISTRATION_SUCCESS";
-                        /**
-                         * Format: date-time
-                         * @description When the event happened.
-                         */
-                        createdAt: string;
-                        data: {
-                            /** @description Identifier of the registration history record. */
-                            identifier: string;
-                            /** @description The issuer the certificate was registered for. */
-                            issuerId: string;
-                            /**
-                             * Format: date-time
-                             * @description When it happened (UTC).
-                             */
-                            occurredAt: string;
-                            /** @description Outcome code of the registration. */
-                            code: string;
-                            /** @description Human-readable description. */
-                            message: string;
-                        };
-                    } | {
-                        /** @description Event id; receivers dedupe on it. */
-                        id: string;
-                        /** @enum {string} */
-                        type: "CERTIFICATE_REGISTRATION_FAILURE";
-                        /**
-                         * @description The same as `type`, under the name receivers written for the prior-art API read.
-                         * @enum {string}
-                         */
-                        eventType: "CERTIFICATE_REGISTRATION_FAILURE";
-                        /**
-                         * Format: date-time
-                         * @description When the event happened.
-                         */
-                        createdAt: string;
-                        data: {
-                            /** @description Identifier of the registration history record. */
-                            identifier: string;
-                            /** @description The issuer the certificate was registered for. */
-                            issuerId: string;
-                            /**
-                             * Format: date-time
-                             * @description When it happened (UTC).
-                             */
-                            occurredAt: string;
-                            /** @description Outcome code of the registration. */
-                            code: string;
-                            /** @description Human-readable description. */
-                            message: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["WebhookEvent"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3483,7 +5252,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -3496,28 +5275,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
     };
     listIssuers: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Most issuers on the page. */
-                limit: number;
+                limit?: number;
                 /** @description The `nextCursor` of the previous page, unchanged; omit for the first page. */
                 cursor?: string;
             };
@@ -3527,7 +5349,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of issuers, in registration order. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -3561,72 +5383,36 @@ export interface operations {
                      *       "nextCursor": null
                      *     }
                      */
-                    "application/json": {
-                        /** @description Issuers in registration order. */
-                        issuers: {
-                            /** @description Opaque id; store and reuse it whole. */
-                            issuerId: string;
-                            /** @description The value of the `Supplier-Key` header when this issuer issues tax invoices. Valid only with keys of the same account and environment. */
-                            supplierKey: string;
-                            /** @description Ten digits. */
-                            identificationNumber: string;
-                            /** @description Sub-place number, or null. */
-                            taxRegistrationId: string | null;
-                            organizationName: string;
-                            representativeName: string;
-                            /** @description Contact person, or null. */
-                            contactName: string | null;
-                            /** @description Contact email, or null. */
-                            contactEmail: string | null;
-                            /** @description Contact phone, or null. */
-                            contactPhone: string | null;
-                            /** @description False once deactivated. */
-                            active: boolean;
-                            /** @description The registered joint certificate's validity, or null when none. */
-                            certificate: {
-                                /**
-                                 * Format: date-time
-                                 * @description Start of validity.
-                                 */
-                                issuedAt: string;
-                                /**
-                                 * Format: date-time
-                                 * @description End of validity.
-                                 */
-                                expiresAt: string;
-                            } | null;
-                            /**
-                             * Format: date-time
-                             * @description When the issuer was registered.
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description When the issuer last changed.
-                             */
-                            updatedAt: string;
-                        }[];
-                        /** @description Pass as `cursor` for the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["IssuerPage"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3641,31 +5427,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -3679,35 +5496,11 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description Business registration number: ten digits, hyphens allowed; the checksum is checked.
-                     * @example 1234567891
-                     */
-                    identificationNumber: string;
-                    /**
-                     * @description Business name as registered.
-                     * @example 주식회사 이택스
-                     */
-                    organizationName: string;
-                    /**
-                     * @description Representative name as registered.
-                     * @example 홍길동
-                     */
-                    representativeName: string;
-                    /**
-                     * @description Sub-place (종사업장) number: four digits, not 0000.
-                     * @example 0001
-                     */
-                    taxRegistrationId?: string;
-                    contactName?: string | null;
-                    contactEmail?: string | null;
-                    contactPhone?: string | null;
-                };
+                "application/json": components["schemas"]["CreateIssuerBody"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A business that issues tax invoices under this key. */
             201: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -3736,67 +5529,36 @@ export interface operations {
                      *       "updatedAt": "2026-11-20T01:02:03.000Z"
                      *     }
                      */
-                    "application/json": {
-                        /** @description Opaque id; store and reuse it whole. */
-                        issuerId: string;
-                        /** @description The value of the `Supplier-Key` header when this issuer issues tax invoices. Valid only with keys of the same account and environment. */
-                        supplierKey: string;
-                        /** @description Ten digits. */
-                        identificationNumber: string;
-                        /** @description Sub-place number, or null. */
-                        taxRegistrationId: string | null;
-                        organizationName: string;
-                        representativeName: string;
-                        /** @description Contact person, or null. */
-                        contactName: string | null;
-                        /** @description Contact email, or null. */
-                        contactEmail: string | null;
-                        /** @description Contact phone, or null. */
-                        contactPhone: string | null;
-                        /** @description False once deactivated. */
-                        active: boolean;
-                        /** @description The registered joint certificate's validity, or null when none. */
-                        certificate: {
-                            /**
-                             * Format: date-time
-                             * @description Start of validity.
-                             */
-                            issuedAt: string;
-                            /**
-                             * Format: date-time
-                             * @description End of validity.
-                             */
-                            expiresAt: string;
-                        } | null;
-                        /**
-                         * Format: date-time
-                         * @description When the issuer was registered.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description When the issuer last changed.
-                         */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Issuer"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. `INVALID_BUSINESS_REGISTRATION_NUMBER`: The business registration number checksum does not match. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3810,7 +5572,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "ISSUER_ALREADY_REGISTERED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -3823,31 +5635,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -3864,7 +5707,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A business that issues tax invoices under this key. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -3893,67 +5736,34 @@ export interface operations {
                      *       "updatedAt": "2026-11-20T01:02:03.000Z"
                      *     }
                      */
-                    "application/json": {
-                        /** @description Opaque id; store and reuse it whole. */
-                        issuerId: string;
-                        /** @description The value of the `Supplier-Key` header when this issuer issues tax invoices. Valid only with keys of the same account and environment. */
-                        supplierKey: string;
-                        /** @description Ten digits. */
-                        identificationNumber: string;
-                        /** @description Sub-place number, or null. */
-                        taxRegistrationId: string | null;
-                        organizationName: string;
-                        representativeName: string;
-                        /** @description Contact person, or null. */
-                        contactName: string | null;
-                        /** @description Contact email, or null. */
-                        contactEmail: string | null;
-                        /** @description Contact phone, or null. */
-                        contactPhone: string | null;
-                        /** @description False once deactivated. */
-                        active: boolean;
-                        /** @description The registered joint certificate's validity, or null when none. */
-                        certificate: {
-                            /**
-                             * Format: date-time
-                             * @description Start of validity.
-                             */
-                            issuedAt: string;
-                            /**
-                             * Format: date-time
-                             * @description End of validity.
-                             */
-                            expiresAt: string;
-                        } | null;
-                        /**
-                         * Format: date-time
-                         * @description When the issuer was registered.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description When the issuer last changed.
-                         */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Issuer"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3967,7 +5777,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -3980,31 +5800,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -4021,7 +5872,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A business that issues tax invoices under this key. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -4050,67 +5901,34 @@ export interface operations {
                      *       "updatedAt": "2026-11-20T01:02:03.000Z"
                      *     }
                      */
-                    "application/json": {
-                        /** @description Opaque id; store and reuse it whole. */
-                        issuerId: string;
-                        /** @description The value of the `Supplier-Key` header when this issuer issues tax invoices. Valid only with keys of the same account and environment. */
-                        supplierKey: string;
-                        /** @description Ten digits. */
-                        identificationNumber: string;
-                        /** @description Sub-place number, or null. */
-                        taxRegistrationId: string | null;
-                        organizationName: string;
-                        representativeName: string;
-                        /** @description Contact person, or null. */
-                        contactName: string | null;
-                        /** @description Contact email, or null. */
-                        contactEmail: string | null;
-                        /** @description Contact phone, or null. */
-                        contactPhone: string | null;
-                        /** @description False once deactivated. */
-                        active: boolean;
-                        /** @description The registered joint certificate's validity, or null when none. */
-                        certificate: {
-                            /**
-                             * Format: date-time
-                             * @description Start of validity.
-                             */
-                            issuedAt: string;
-                            /**
-                             * Format: date-time
-                             * @description End of validity.
-                             */
-                            expiresAt: string;
-                        } | null;
-                        /**
-                         * Format: date-time
-                         * @description When the issuer was registered.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description When the issuer last changed.
-                         */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Issuer"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4124,7 +5942,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -4137,31 +6005,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -4179,25 +6078,11 @@ export interface operations {
         /** @description Fields to change; absent fields stay, null clears a contact field. The business registration number and sub-place cannot change: register a new issuer. */
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description Business name as registered.
-                     * @example 주식회사 이택스
-                     */
-                    organizationName?: string;
-                    /**
-                     * @description Representative name as registered.
-                     * @example 홍길동
-                     */
-                    representativeName?: string;
-                    contactName?: string | null;
-                    contactEmail?: string | null;
-                    contactPhone?: string | null;
-                };
+                "application/json": components["schemas"]["UpdateIssuerBody"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A business that issues tax invoices under this key. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -4226,67 +6111,34 @@ export interface operations {
                      *       "updatedAt": "2026-11-20T01:02:03.000Z"
                      *     }
                      */
-                    "application/json": {
-                        /** @description Opaque id; store and reuse it whole. */
-                        issuerId: string;
-                        /** @description The value of the `Supplier-Key` header when this issuer issues tax invoices. Valid only with keys of the same account and environment. */
-                        supplierKey: string;
-                        /** @description Ten digits. */
-                        identificationNumber: string;
-                        /** @description Sub-place number, or null. */
-                        taxRegistrationId: string | null;
-                        organizationName: string;
-                        representativeName: string;
-                        /** @description Contact person, or null. */
-                        contactName: string | null;
-                        /** @description Contact email, or null. */
-                        contactEmail: string | null;
-                        /** @description Contact phone, or null. */
-                        contactPhone: string | null;
-                        /** @description False once deactivated. */
-                        active: boolean;
-                        /** @description The registered joint certificate's validity, or null when none. */
-                        certificate: {
-                            /**
-                             * Format: date-time
-                             * @description Start of validity.
-                             */
-                            issuedAt: string;
-                            /**
-                             * Format: date-time
-                             * @description End of validity.
-                             */
-                            expiresAt: string;
-                        } | null;
-                        /**
-                         * Format: date-time
-                         * @description When the issuer was registered.
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: date-time
-                         * @description When the issuer last changed.
-                         */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["Issuer"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4300,7 +6152,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `ISSUER_DEACTIVATED`: The issuer is deactivated. */
@@ -4312,7 +6174,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "ISSUER_DEACTIVATED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -4325,31 +6237,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -4366,7 +6309,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The public facts of the registered joint certificate. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -4393,53 +6336,34 @@ export interface operations {
                      *       "registeredAt": "2026-11-20T01:02:04.000Z"
                      *     }
                      */
-                    "application/json": {
-                        /** @description Subject distinguished name. */
-                        subject: string;
-                        /** @description Issuing CA's distinguished name. */
-                        issuerName: string;
-                        /** @description Serial number, hexadecimal. */
-                        serialNumber: string;
-                        /**
-                         * Format: date-time
-                         * @description Start of validity.
-                         */
-                        notBefore: string;
-                        /**
-                         * Format: date-time
-                         * @description End of validity.
-                         */
-                        notAfter: string;
-                        /** @description Key usage names. */
-                        keyUsages: string[];
-                        /** @description Certificate policy OIDs. */
-                        policies: string[];
-                        /** @description History record that registered it. */
-                        registrationIdentifier: string;
-                        /**
-                         * Format: date-time
-                         * @description When it was registered.
-                         */
-                        registeredAt: string;
-                    };
+                    "application/json": components["schemas"]["IssuerCertificate"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4453,7 +6377,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -4466,31 +6400,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -4507,18 +6472,11 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description The bytes of signCert.der, standard base64. */
-                    signCert: string;
-                    /** @description The bytes of signPri.key, standard base64. */
-                    signPri: string;
-                    /** @description The certificate password. Never stored in clear, logged or returned. */
-                    password: string;
-                };
+                "application/json": components["schemas"]["CertificateUploadBody"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The registration attempt, accepted; its result appears in latestHistory. */
             202: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -4533,29 +6491,34 @@ export interface operations {
                      *       "issuerId": "iss_3q2-7wEXAMPLEv1ZkQ8cFm2A"
                      *     }
                      */
-                    "application/json": {
-                        /** @description The identifier the history record of this attempt will carry. */
-                        identifier: string;
-                        issuerId: string;
-                    };
+                    "application/json": components["schemas"]["CertificateRegistrationAccepted"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4569,7 +6532,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `ISSUER_DEACTIVATED`: The issuer is deactivated. */
@@ -4581,31 +6554,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "ISSUER_DEACTIVATED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
             413: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
             415: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -4618,31 +6617,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -4673,18 +6703,27 @@ export interface operations {
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4698,7 +6737,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -4711,31 +6800,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -4752,7 +6872,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A one-time certificate registration page. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -4767,33 +6887,34 @@ export interface operations {
                      *       "expiresAt": "2026-11-20T01:07:03.000Z"
                      *     }
                      */
-                    "application/json": {
-                        /** @description One-time page for the business owner; valid 5 minutes. */
-                        url: string;
-                        /**
-                         * Format: date-time
-                         * @description When the link stops working.
-                         */
-                        expiresAt: string;
-                    };
+                    "application/json": components["schemas"]["CertificateRegistrationUrl"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4807,7 +6928,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `ISSUER_DEACTIVATED`: The issuer is deactivated. */
@@ -4819,7 +6950,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "ISSUER_DEACTIVATED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -4832,31 +6973,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -4873,7 +7045,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The latest certificate registration record. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -4893,40 +7065,34 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": {
-                        /** CertificateRegistrationRecord */
-                        latestHistory: {
-                            /** @description The attempt's identifier. */
-                            identifier: string;
-                            issuerId: string;
-                            /**
-                             * Format: date-time
-                             * @description When the result was recorded.
-                             */
-                            occurredAt: string;
-                            /** @description One of `REGISTERED`, `DEREGISTERED`, `UNSUPPORTED_CERTIFICATE_FORMAT`, `UNSUPPORTED_KEY_FORMAT`, `WRONG_PASSWORD`, `KEY_MISMATCH`, `CERTIFICATE_EXPIRED`, `CERTIFICATE_NOT_YET_VALID`, `NOT_SIGNING_CERTIFICATE`, `NOT_ISSUERS_CERTIFICATE` (docs/issuers.md). */
-                            code: string;
-                            message: string;
-                        };
-                    };
+                    "application/json": components["schemas"]["CertificateLatestHistory"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4940,7 +7106,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND" | "CERTIFICATE_HISTORY_NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -4953,31 +7129,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -4991,7 +7198,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description This key's certificate registration settings. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -5005,28 +7212,14 @@ export interface operations {
                      *       "certificateRedirectUrl": "https://app.example.com/certificates/done"
                      *     }
                      */
-                    "application/json": {
-                        /** @description Where the hosted registration page sends the browser after an upload is accepted; null shows etax's own confirmation page. */
-                        certificateRedirectUrl: string | null;
-                    };
-                };
-            };
-            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
-            400: {
-                headers: {
-                    "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["CertificateRegistrationSettings"];
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5041,31 +7234,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -5077,6 +7301,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description This key's certificate registration settings. */
         requestBody: {
             content: {
                 /**
@@ -5084,14 +7309,11 @@ export interface operations {
                  *       "certificateRedirectUrl": "https://app.example.com/certificates/done"
                  *     }
                  */
-                "application/json": {
-                    /** @description Where the hosted registration page sends the browser after an upload is accepted; null shows etax's own confirmation page. */
-                    certificateRedirectUrl: string | null;
-                };
+                "application/json": components["schemas"]["CertificateRegistrationSettings"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description This key's certificate registration settings. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -5105,31 +7327,77 @@ export interface operations {
                      *       "certificateRedirectUrl": "https://app.example.com/certificates/done"
                      *     }
                      */
-                    "application/json": {
-                        /** @description Where the hosted registration page sends the browser after an upload is accepted; null shows etax's own confirmation page. */
-                        certificateRedirectUrl: string | null;
-                    };
+                    "application/json": components["schemas"]["CertificateRegistrationSettings"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
             429: {
@@ -5141,31 +7409,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -5246,108 +7545,11 @@ export interface operations {
                  *       "description": "11월 이용료"
                  *     }
                  */
-                "application/json": {
-                    /**
-                     * Format: date
-                     * @description Write date (작성일자); today or earlier, and no later than the issue deadline allows.
-                     * @example 2026-11-20
-                     */
-                    date: string;
-                    /** @description RECEIPT (영수) when payment was received; CLAIM (청구) to request it. */
-                    purpose: "RECEIPT" | "CLAIM";
-                    /** TaxInvoiceSupplier */
-                    supplier: {
-                        /**
-                         * @description Business registration number, ten digits without hyphens. It must be the number of the issuer the `Supplier-Key` header names.
-                         * @example 1234567891
-                         */
-                        identificationNumber: string;
-                        taxRegistrationId?: string | null;
-                        /**
-                         * @description Business name (상호).
-                         * @example 주식회사 이택스
-                         */
-                        organizationName: string;
-                        /**
-                         * @description Representative name (대표자명).
-                         * @example 홍길동
-                         */
-                        representativeName: string;
-                        address?: string | null;
-                        businessType?: string | null;
-                        businessItem?: string | null;
-                        /** TaxInvoiceManager */
-                        manager: {
-                            /**
-                             * Format: email
-                             * @description Where the tax invoice is sent.
-                             * @example tax@example.co.kr
-                             */
-                            email: string;
-                            name?: string | null;
-                            telephone?: string | null;
-                        };
-                    };
-                    /** TaxInvoiceSupplied */
-                    supplied: {
-                        /**
-                         * @description The recipient: a ten-digit business registration number (checksum checked), or a thirteen-digit resident or foreigner registration number for a recipient without one.
-                         * @example 2208162517
-                         */
-                        identificationNumber: string;
-                        taxRegistrationId?: string | null;
-                        /**
-                         * @description Business name (상호).
-                         * @example 주식회사 이택스
-                         */
-                        organizationName: string;
-                        /**
-                         * @description Representative name (대표자명).
-                         * @example 홍길동
-                         */
-                        representativeName: string;
-                        address?: string | null;
-                        businessType?: string | null;
-                        businessItem?: string | null;
-                        /** @description The first receives the invoice; the second, if any, a copy. */
-                        managers: {
-                            /**
-                             * Format: email
-                             * @description Where the tax invoice is sent.
-                             * @example tax@example.co.kr
-                             */
-                            email: string;
-                            name?: string | null;
-                            telephone?: string | null;
-                        }[];
-                    };
-                    items: {
-                        /**
-                         * Format: date
-                         * @description Supply date (공급일자), in the month of the write date.
-                         * @example 2026-11-20
-                         */
-                        date: string;
-                        /**
-                         * @description Item name (품목).
-                         * @example 클라우드 사용료
-                         */
-                        name: string;
-                        specification?: string | null;
-                        quantity?: number | null;
-                        unitPrice?: number | null;
-                        /** @description Supply cost (공급가액) in won. */
-                        supplyCost: number;
-                        /** @description VAT in won; null on every item of a tax-exempt invoice (계산서), an integer on every item of a tax invoice (0 for zero-rated supply). */
-                        tax: number | null;
-                        description?: string | null;
-                    }[];
-                    description?: string | null;
-                };
+                "application/json": components["schemas"]["TaxInvoiceIssueBody"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The request, accepted: its document. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -5361,28 +7563,36 @@ export interface operations {
                      *       "issuanceKey": "txi_8D529FAD3EBAE050B79CE943CC"
                      *     }
                      */
-                    "application/json": {
-                        /** @description Identifies the document from now on. */
-                        issuanceKey: string;
-                    };
+                    "application/json": components["schemas"]["IssuanceAccepted"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. `INVALID_BUSINESS_REGISTRATION_NUMBER`: The business registration number checksum does not match. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5396,7 +7606,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYMENT_REQUIRED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
@@ -5408,7 +7628,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. */
@@ -5420,31 +7650,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
             413: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
             415: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -5457,31 +7713,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -5501,7 +7788,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The processing status of the request. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -5521,38 +7808,36 @@ export interface operations {
                      *       "message": "Issued and transmitted to the tax authority."
                      *     }
                      */
-                    "application/json": {
-                        /** @description The (first) document the request made. */
-                        issuanceKey: string;
-                        /** @description Every document the request made, in order: one, or two for an entry correction or a local letter of credit. */
-                        issuanceKeys: string[];
-                        clientReferenceId: string;
-                        /**
-                         * @description Where the document is (docs/tax-invoices.md § States).
-                         * @enum {unknown}
-                         */
-                        status: "REQUESTED" | "APPROVED" | "REFUSED" | "REQUEST_CANCELED" | "PENDING" | "ISSUED" | "TRANSMITTING" | "TRANSMITTED" | "CANCELED" | "FAILED";
-                        /** @description What the status means for the client. */
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["TaxInvoiceReferenceStatus"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5567,31 +7852,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -5611,7 +7927,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The issue deadline of the write date. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -5625,31 +7941,36 @@ export interface operations {
                      *       "issueDueDate": "2026-12-10"
                      *     }
                      */
-                    "application/json": {
-                        /**
-                         * Format: date
-                         * @description The last day an invoice with that write date may be issued.
-                         */
-                        issueDueDate: string;
-                    };
+                    "application/json": components["schemas"]["TaxInvoiceIssueDueDate"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5664,38 +7985,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
     };
     listTaxInvoices: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Only documents written on or after this date. */
                 writeDateFrom?: string;
                 /** @description Only documents written on or before this date. */
@@ -5707,7 +8059,7 @@ export interface operations {
                 /** @description Only documents of this supplier. */
                 issuerId?: string;
                 /** @description Most documents on the page. */
-                limit: number;
+                limit?: number;
                 /** @description The `nextCursor` of the previous page, unchanged; omit for the first page. */
                 cursor?: string;
             };
@@ -5717,7 +8069,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of tax invoice documents. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -5726,179 +8078,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Documents in the order they were made. */
-                        taxInvoices: {
-                            issuanceKey: string;
-                            /**
-                             * @description Where the document is (docs/tax-invoices.md § States).
-                             * @enum {unknown}
-                             */
-                            status: "REQUESTED" | "APPROVED" | "REFUSED" | "REQUEST_CANCELED" | "PENDING" | "ISSUED" | "TRANSMITTING" | "TRANSMITTED" | "CANCELED" | "FAILED";
-                            /** @description The 24-digit approval number (국세청 승인번호); null until transmitted. */
-                            ntsTransactionId: string | null;
-                            /** @description When the supplier's signature issued it; null before. */
-                            issuedAt: string | null;
-                            /** TaxInvoiceDocument */
-                            invoice: {
-                                /**
-                                 * Format: date
-                                 * @description Write date (작성일자); today or earlier, and no later than the issue deadline allows.
-                                 * @example 2026-11-20
-                                 */
-                                date: string;
-                                /** @description RECEIPT (영수) when payment was received; CLAIM (청구) to request it. */
-                                purpose: "RECEIPT" | "CLAIM";
-                                /** TaxInvoiceSupplier */
-                                supplier: {
-                                    /**
-                                     * @description Business registration number, ten digits without hyphens. It must be the number of the issuer the `Supplier-Key` header names.
-                                     * @example 1234567891
-                                     */
-                                    identificationNumber: string;
-                                    taxRegistrationId?: string | null;
-                                    /**
-                                     * @description Business name (상호).
-                                     * @example 주식회사 이택스
-                                     */
-                                    organizationName: string;
-                                    /**
-                                     * @description Representative name (대표자명).
-                                     * @example 홍길동
-                                     */
-                                    representativeName: string;
-                                    address?: string | null;
-                                    businessType?: string | null;
-                                    businessItem?: string | null;
-                                    /** TaxInvoiceManager */
-                                    manager: {
-                                        /**
-                                         * Format: email
-                                         * @description Where the tax invoice is sent.
-                                         * @example tax@example.co.kr
-                                         */
-                                        email: string;
-                                        name?: string | null;
-                                        telephone?: string | null;
-                                    };
-                                };
-                                /** TaxInvoiceSupplied */
-                                supplied: {
-                                    /**
-                                     * @description The recipient: a ten-digit business registration number (checksum checked), or a thirteen-digit resident or foreigner registration number for a recipient without one.
-                                     * @example 2208162517
-                                     */
-                                    identificationNumber: string;
-                                    taxRegistrationId?: string | null;
-                                    /**
-                                     * @description Business name (상호).
-                                     * @example 주식회사 이택스
-                                     */
-                                    organizationName: string;
-                                    /**
-                                     * @description Representative name (대표자명).
-                                     * @example 홍길동
-                                     */
-                                    representativeName: string;
-                                    address?: string | null;
-                                    businessType?: string | null;
-                                    businessItem?: string | null;
-                                    /** @description The first receives the invoice; the second, if any, a copy. */
-                                    managers: {
-                                        /**
-                                         * Format: email
-                                         * @description Where the tax invoice is sent.
-                                         * @example tax@example.co.kr
-                                         */
-                                        email: string;
-                                        name?: string | null;
-                                        telephone?: string | null;
-                                    }[];
-                                };
-                                items: {
-                                    /**
-                                     * Format: date
-                                     * @description Supply date (공급일자), in the month of the write date.
-                                     * @example 2026-11-20
-                                     */
-                                    date: string;
-                                    /**
-                                     * @description Item name (품목).
-                                     * @example 클라우드 사용료
-                                     */
-                                    name: string;
-                                    specification?: string | null;
-                                    quantity?: number | null;
-                                    unitPrice?: number | null;
-                                    /** @description Supply cost (공급가액) in won. */
-                                    supplyCost: number;
-                                    /** @description VAT in won; null on every item of a tax-exempt invoice (계산서), an integer on every item of a tax invoice (0 for zero-rated supply). */
-                                    tax: number | null;
-                                    description?: string | null;
-                                }[];
-                                description?: string | null;
-                            };
-                            /** @description STANDARD (정발행) or REVERSE (역발행, requested by the recipient). */
-                            issuanceType: "STANDARD" | "REVERSE";
-                            /** @description The supplier's issuer. */
-                            issuerId: string;
-                            /** @description The Service-Client-Reference-Id of the request. */
-                            clientReferenceId: string | null;
-                            /** @description TAXABLE (세금계산서) or TAX_FREE (계산서, every item's tax null). */
-                            taxType: "TAXABLE" | "TAX_FREE";
-                            /** @description Sums of the items, in won. */
-                            totals: {
-                                supplyCost: number;
-                                tax: number;
-                                total: number;
-                            };
-                            /** @description For an amended document, what it amends; null otherwise. */
-                            amendment: {
-                                /** @description Amendment reason (docs/tax-invoices.md § Amendments). */
-                                reason: string;
-                                /** @description The tax authority code. */
-                                reasonCode: number;
-                                originalIssuanceKey: string;
-                                originalNtsTransactionId: string;
-                            } | null;
-                            /** @description Why a FAILED document failed, or why the supplier REFUSED a reverse issuance request; null otherwise. */
-                            failure: {
-                                code: string;
-                                message: string;
-                            } | null;
-                            /**
-                             * Format: date
-                             * @description Last day to issue for the write date: the 10th of the next month, or the next business day.
-                             */
-                            issueDeadline: string;
-                            /** @description When the approval number arrived. */
-                            transmittedAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        /** @description Pass as `cursor` for the next page; null on the last page. */
-                        nextCursor: string | null;
-                    };
+                    "application/json": components["schemas"]["TaxInvoicePage"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5913,31 +8122,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -5954,7 +8194,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A tax invoice document and where it is. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -5963,174 +8203,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        issuanceKey: string;
-                        /**
-                         * @description Where the document is (docs/tax-invoices.md § States).
-                         * @enum {unknown}
-                         */
-                        status: "REQUESTED" | "APPROVED" | "REFUSED" | "REQUEST_CANCELED" | "PENDING" | "ISSUED" | "TRANSMITTING" | "TRANSMITTED" | "CANCELED" | "FAILED";
-                        /** @description The 24-digit approval number (국세청 승인번호); null until transmitted. */
-                        ntsTransactionId: string | null;
-                        /** @description When the supplier's signature issued it; null before. */
-                        issuedAt: string | null;
-                        /** TaxInvoiceDocument */
-                        invoice: {
-                            /**
-                             * Format: date
-                             * @description Write date (작성일자); today or earlier, and no later than the issue deadline allows.
-                             * @example 2026-11-20
-                             */
-                            date: string;
-                            /** @description RECEIPT (영수) when payment was received; CLAIM (청구) to request it. */
-                            purpose: "RECEIPT" | "CLAIM";
-                            /** TaxInvoiceSupplier */
-                            supplier: {
-                                /**
-                                 * @description Business registration number, ten digits without hyphens. It must be the number of the issuer the `Supplier-Key` header names.
-                                 * @example 1234567891
-                                 */
-                                identificationNumber: string;
-                                taxRegistrationId?: string | null;
-                                /**
-                                 * @description Business name (상호).
-                                 * @example 주식회사 이택스
-                                 */
-                                organizationName: string;
-                                /**
-                                 * @description Representative name (대표자명).
-                                 * @example 홍길동
-                                 */
-                                representativeName: string;
-                                address?: string | null;
-                                businessType?: string | null;
-                                businessItem?: string | null;
-                                /** TaxInvoiceManager */
-                                manager: {
-                                    /**
-                                     * Format: email
-                                     * @description Where the tax invoice is sent.
-                                     * @example tax@example.co.kr
-                                     */
-                                    email: string;
-                                    name?: string | null;
-                                    telephone?: string | null;
-                                };
-                            };
-                            /** TaxInvoiceSupplied */
-                            supplied: {
-                                /**
-                                 * @description The recipient: a ten-digit business registration number (checksum checked), or a thirteen-digit resident or foreigner registration number for a recipient without one.
-                                 * @example 2208162517
-                                 */
-                                identificationNumber: string;
-                                taxRegistrationId?: string | null;
-                                /**
-                                 * @description Business name (상호).
-                                 * @example 주식회사 이택스
-                                 */
-                                organizationName: string;
-                                /**
-                                 * @description Representative name (대표자명).
-                                 * @example 홍길동
-                                 */
-                                representativeName: string;
-                                address?: string | null;
-                                businessType?: string | null;
-                                businessItem?: string | null;
-                                /** @description The first receives the invoice; the second, if any, a copy. */
-                                managers: {
-                                    /**
-                                     * Format: email
-                                     * @description Where the tax invoice is sent.
-                                     * @example tax@example.co.kr
-                                     */
-                                    email: string;
-                                    name?: string | null;
-                                    telephone?: string | null;
-                                }[];
-                            };
-                            items: {
-                                /**
-                                 * Format: date
-                                 * @description Supply date (공급일자), in the month of the write date.
-                                 * @example 2026-11-20
-                                 */
-                                date: string;
-                                /**
-                                 * @description Item name (품목).
-                                 * @example 클라우드 사용료
-                                 */
-                                name: string;
-                                specification?: string | null;
-                                quantity?: number | null;
-                                unitPrice?: number | null;
-                                /** @description Supply cost (공급가액) in won. */
-                                supplyCost: number;
-                                /** @description VAT in won; null on every item of a tax-exempt invoice (계산서), an integer on every item of a tax invoice (0 for zero-rated supply). */
-                                tax: number | null;
-                                description?: string | null;
-                            }[];
-                            description?: string | null;
-                        };
-                        /** @description STANDARD (정발행) or REVERSE (역발행, requested by the recipient). */
-                        issuanceType: "STANDARD" | "REVERSE";
-                        /** @description The supplier's issuer. */
-                        issuerId: string;
-                        /** @description The Service-Client-Reference-Id of the request. */
-                        clientReferenceId: string | null;
-                        /** @description TAXABLE (세금계산서) or TAX_FREE (계산서, every item's tax null). */
-                        taxType: "TAXABLE" | "TAX_FREE";
-                        /** @description Sums of the items, in won. */
-                        totals: {
-                            supplyCost: number;
-                            tax: number;
-                            total: number;
-                        };
-                        /** @description For an amended document, what it amends; null otherwise. */
-                        amendment: {
-                            /** @description Amendment reason (docs/tax-invoices.md § Amendments). */
-                            reason: string;
-                            /** @description The tax authority code. */
-                            reasonCode: number;
-                            originalIssuanceKey: string;
-                            originalNtsTransactionId: string;
-                        } | null;
-                        /** @description Why a FAILED document failed, or why the supplier REFUSED a reverse issuance request; null otherwise. */
-                        failure: {
-                            code: string;
-                            message: string;
-                        } | null;
-                        /**
-                         * Format: date
-                         * @description Last day to issue for the write date: the 10th of the next month, or the next business day.
-                         */
-                        issueDeadline: string;
-                        /** @description When the approval number arrived. */
-                        transmittedAt: string | null;
-                        /** Format: date-time */
-                        createdAt: string;
-                        /** Format: date-time */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["TaxInvoice"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6144,7 +8244,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -6157,31 +8267,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -6204,6 +8345,8 @@ export interface operations {
                     "Trace-Id": components["headers"]["TraceId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    /** @description Shown in the browser, named after the document: `inline; filename="<issuanceKey>.pdf"`. */
+                    "Content-Disposition": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6214,18 +8357,27 @@ export interface operations {
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6239,7 +8391,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -6252,31 +8414,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -6291,9 +8484,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description None. The empty object `{}` is accepted too; any other body is 400. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoBody"];
+            };
+        };
         responses: {
-            /** @description Default Response */
+            /** @description The tax invoice, now CANCELED. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -6302,29 +8500,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        issuanceKey: string;
-                        /** @enum {string} */
-                        status: "CANCELED";
-                    };
+                    "application/json": components["schemas"]["TaxInvoiceCanceled"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6338,7 +8541,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `TAX_INVOICE_NOT_CANCELABLE`: The tax invoice can no longer be canceled. */
@@ -6350,31 +8563,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "TAX_INVOICE_NOT_CANCELABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
             413: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
             415: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -6387,31 +8626,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -6441,18 +8711,11 @@ export interface operations {
                  *       "date": "2026-12-03"
                  *     }
                  */
-                "application/json": {
-                    /**
-                     * Format: date
-                     * @description Date the contract was terminated (계약해제일), the write date of the amendment: today or earlier, not before the original's write date, and with its issue deadline (the 10th of the next month) not yet passed.
-                     * @example 2026-12-03
-                     */
-                    date: string;
-                };
+                "application/json": components["schemas"]["TaxInvoiceTerminationBody"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The amendment, accepted: its one document. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -6466,28 +8729,36 @@ export interface operations {
                      *       "issuanceKey": "txi_9E63A0BE4FCBF161C8ADF054DD"
                      *     }
                      */
-                    "application/json": {
-                        /** @description The amendment document; it is issued and transmitted like any tax invoice. */
-                        issuanceKey: string;
-                    };
+                    "application/json": components["schemas"]["TaxInvoiceAmendmentAccepted"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. `INVALID_BUSINESS_REGISTRATION_NUMBER`: The business registration number checksum does not match. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6501,7 +8772,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYMENT_REQUIRED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
@@ -6513,7 +8794,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `TAX_INVOICE_NOT_AMENDABLE`: The tax invoice cannot be amended this way. `TAX_INVOICE_ALREADY_AMENDED`: The tax invoice was already amended in a way that rules out this amendment. */
@@ -6525,31 +8816,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
             413: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
             415: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -6562,31 +8879,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -6651,111 +8999,11 @@ export interface operations {
                  *       }
                  *     }
                  */
-                "application/json": {
-                    /** TaxInvoiceDocument */
-                    invoice: {
-                        /**
-                         * Format: date
-                         * @description Write date (작성일자); today or earlier, and no later than the issue deadline allows.
-                         * @example 2026-11-20
-                         */
-                        date: string;
-                        /** @description RECEIPT (영수) when payment was received; CLAIM (청구) to request it. */
-                        purpose: "RECEIPT" | "CLAIM";
-                        /** TaxInvoiceSupplier */
-                        supplier: {
-                            /**
-                             * @description Business registration number, ten digits without hyphens. It must be the number of the issuer the `Supplier-Key` header names.
-                             * @example 1234567891
-                             */
-                            identificationNumber: string;
-                            taxRegistrationId?: string | null;
-                            /**
-                             * @description Business name (상호).
-                             * @example 주식회사 이택스
-                             */
-                            organizationName: string;
-                            /**
-                             * @description Representative name (대표자명).
-                             * @example 홍길동
-                             */
-                            representativeName: string;
-                            address?: string | null;
-                            businessType?: string | null;
-                            businessItem?: string | null;
-                            /** TaxInvoiceManager */
-                            manager: {
-                                /**
-                                 * Format: email
-                                 * @description Where the tax invoice is sent.
-                                 * @example tax@example.co.kr
-                                 */
-                                email: string;
-                                name?: string | null;
-                                telephone?: string | null;
-                            };
-                        };
-                        /** TaxInvoiceSupplied */
-                        supplied: {
-                            /**
-                             * @description The recipient: a ten-digit business registration number (checksum checked), or a thirteen-digit resident or foreigner registration number for a recipient without one.
-                             * @example 2208162517
-                             */
-                            identificationNumber: string;
-                            taxRegistrationId?: string | null;
-                            /**
-                             * @description Business name (상호).
-                             * @example 주식회사 이택스
-                             */
-                            organizationName: string;
-                            /**
-                             * @description Representative name (대표자명).
-                             * @example 홍길동
-                             */
-                            representativeName: string;
-                            address?: string | null;
-                            businessType?: string | null;
-                            businessItem?: string | null;
-                            /** @description The first receives the invoice; the second, if any, a copy. */
-                            managers: {
-                                /**
-                                 * Format: email
-                                 * @description Where the tax invoice is sent.
-                                 * @example tax@example.co.kr
-                                 */
-                                email: string;
-                                name?: string | null;
-                                telephone?: string | null;
-                            }[];
-                        };
-                        items: {
-                            /**
-                             * Format: date
-                             * @description Supply date (공급일자), in the month of the write date.
-                             * @example 2026-11-20
-                             */
-                            date: string;
-                            /**
-                             * @description Item name (품목).
-                             * @example 클라우드 사용료
-                             */
-                            name: string;
-                            specification?: string | null;
-                            quantity?: number | null;
-                            unitPrice?: number | null;
-                            /** @description Supply cost (공급가액) in won. */
-                            supplyCost: number;
-                            /** @description VAT in won; null on every item of a tax-exempt invoice (계산서), an integer on every item of a tax invoice (0 for zero-rated supply). */
-                            tax: number | null;
-                            description?: string | null;
-                        }[];
-                        description?: string | null;
-                    };
-                };
+                "application/json": components["schemas"]["TaxInvoiceEntryCorrectionBody"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The amendment, accepted: its two documents. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -6773,30 +9021,36 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        /** @description The first document, as `issuanceKeys[0]`. */
-                        issuanceKey: string;
-                        /** @description Both documents in order: the negative one, then the positive one. */
-                        issuanceKeys: string[];
-                    };
+                    "application/json": components["schemas"]["TaxInvoiceAmendmentPairAccepted"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. `INVALID_BUSINESS_REGISTRATION_NUMBER`: The business registration number checksum does not match. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6810,7 +9064,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYMENT_REQUIRED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
@@ -6822,7 +9086,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `TAX_INVOICE_NOT_AMENDABLE`: The tax invoice cannot be amended this way. `TAX_INVOICE_ALREADY_AMENDED`: The tax invoice was already amended in a way that rules out this amendment. */
@@ -6834,31 +9108,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
             413: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
             415: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -6871,31 +9171,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -6918,9 +9249,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description None. The empty object `{}` is accepted too; any other body is 400. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoBody"];
+            };
+        };
         responses: {
-            /** @description Default Response */
+            /** @description The amendment, accepted: its one document. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -6934,28 +9270,36 @@ export interface operations {
                      *       "issuanceKey": "txi_9E63A0BE4FCBF161C8ADF054DD"
                      *     }
                      */
-                    "application/json": {
-                        /** @description The amendment document; it is issued and transmitted like any tax invoice. */
-                        issuanceKey: string;
-                    };
+                    "application/json": components["schemas"]["TaxInvoiceAmendmentAccepted"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. `INVALID_BUSINESS_REGISTRATION_NUMBER`: The business registration number checksum does not match. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6969,7 +9313,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYMENT_REQUIRED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
@@ -6981,7 +9335,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `TAX_INVOICE_NOT_AMENDABLE`: The tax invoice cannot be amended this way. `TAX_INVOICE_ALREADY_AMENDED`: The tax invoice was already amended in a way that rules out this amendment. */
@@ -6993,31 +9357,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
             413: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
             415: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -7030,31 +9420,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -7092,41 +9513,11 @@ export interface operations {
                  *       "description": "단가 인하 합의"
                  *     }
                  */
-                "application/json": {
-                    /**
-                     * Format: date
-                     * @description Date the supply cost changed, the write date of the amendment: today or earlier, not before the original's write date, and with its issue deadline not yet passed.
-                     * @example 2026-12-03
-                     */
-                    date: string;
-                    /** @description The differences: positive for an increase, negative for a decrease. */
-                    items: {
-                        /**
-                         * Format: date
-                         * @description Supply date (공급일자): in the month of `date` and not after it. Defaults to `date`.
-                         * @example 2026-12-03
-                         */
-                        date?: string;
-                        /**
-                         * @description Item name (품목).
-                         * @example 클라우드 사용료
-                         */
-                        name: string;
-                        specification?: string | null;
-                        quantity?: number | null;
-                        unitPrice?: number | null;
-                        /** @description Supply cost (공급가액) in won. */
-                        supplyCost: number;
-                        /** @description VAT in won; null on every item of a tax-exempt invoice (계산서), an integer on every item of a tax invoice (0 for zero-rated supply). */
-                        tax: number | null;
-                        description?: string | null;
-                    }[];
-                    description?: string | null;
-                };
+                "application/json": components["schemas"]["TaxInvoiceSupplyCostChangeBody"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The amendment, accepted: its one document. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -7140,28 +9531,36 @@ export interface operations {
                      *       "issuanceKey": "txi_9E63A0BE4FCBF161C8ADF054DD"
                      *     }
                      */
-                    "application/json": {
-                        /** @description The amendment document; it is issued and transmitted like any tax invoice. */
-                        issuanceKey: string;
-                    };
+                    "application/json": components["schemas"]["TaxInvoiceAmendmentAccepted"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. `INVALID_BUSINESS_REGISTRATION_NUMBER`: The business registration number checksum does not match. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7175,7 +9574,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYMENT_REQUIRED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
@@ -7187,7 +9596,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `TAX_INVOICE_NOT_AMENDABLE`: The tax invoice cannot be amended this way. `TAX_INVOICE_ALREADY_AMENDED`: The tax invoice was already amended in a way that rules out this amendment. */
@@ -7199,31 +9618,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
             413: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
             415: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -7236,31 +9681,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -7299,41 +9775,11 @@ export interface operations {
                  *       ]
                  *     }
                  */
-                "application/json": {
-                    /**
-                     * Format: date
-                     * @description Date the goods came back (환입일), the write date of the amendment: today or earlier, not before the original's write date, and with its issue deadline not yet passed.
-                     * @example 2026-12-03
-                     */
-                    date: string;
-                    /** @description The returned goods in positive amounts; the document negates them. */
-                    items: {
-                        /**
-                         * Format: date
-                         * @description Supply date (공급일자): in the month of `date` and not after it. Defaults to `date`.
-                         * @example 2026-12-03
-                         */
-                        date?: string;
-                        /**
-                         * @description Item name (품목).
-                         * @example 클라우드 사용료
-                         */
-                        name: string;
-                        specification?: string | null;
-                        quantity?: number | null;
-                        unitPrice?: number | null;
-                        /** @description Supply cost (공급가액) of the returned goods in won, above 0. */
-                        supplyCost: number;
-                        /** @description VAT (세액) of the returned goods in won, 0 or more; null when the tax invoice amended is tax-exempt (계산서). */
-                        tax: number | null;
-                        description?: string | null;
-                    }[];
-                    description?: string | null;
-                };
+                "application/json": components["schemas"]["TaxInvoiceReturnedGoodsBody"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The amendment, accepted: its one document. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -7347,28 +9793,36 @@ export interface operations {
                      *       "issuanceKey": "txi_9E63A0BE4FCBF161C8ADF054DD"
                      *     }
                      */
-                    "application/json": {
-                        /** @description The amendment document; it is issued and transmitted like any tax invoice. */
-                        issuanceKey: string;
-                    };
+                    "application/json": components["schemas"]["TaxInvoiceAmendmentAccepted"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. `INVALID_BUSINESS_REGISTRATION_NUMBER`: The business registration number checksum does not match. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7382,7 +9836,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYMENT_REQUIRED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
@@ -7394,7 +9858,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `TAX_INVOICE_NOT_AMENDABLE`: The tax invoice cannot be amended this way. `TAX_INVOICE_ALREADY_AMENDED`: The tax invoice was already amended in a way that rules out this amendment. */
@@ -7406,31 +9880,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
             413: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
             415: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -7443,31 +9943,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -7492,20 +10023,11 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: date
-                     * @description Date the local letter of credit or purchase confirmation was opened (개설일): today or earlier, not before the original's write date, and at most 25 days after the end of its VAT period (July 25 for January–June, January 25 for July–December).
-                     * @example 2026-12-15
-                     */
-                    openedOn: string;
-                    /** @description Positions (from 0) in the original's `items` of the items the letter of credit covers. Defaults to every item with a tax other than 0. */
-                    items?: number[];
-                };
+                "application/json": components["schemas"]["TaxInvoiceLocalLetterOfCreditBody"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The amendment, accepted: its two documents. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -7523,30 +10045,36 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
-                        /** @description The first document, as `issuanceKeys[0]`. */
-                        issuanceKey: string;
-                        /** @description Both documents in order: the negative one, then the positive one. */
-                        issuanceKeys: string[];
-                    };
+                    "application/json": components["schemas"]["TaxInvoiceAmendmentPairAccepted"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. `INVALID_BUSINESS_REGISTRATION_NUMBER`: The business registration number checksum does not match. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7560,7 +10088,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYMENT_REQUIRED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
@@ -7572,7 +10110,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `TAX_INVOICE_NOT_AMENDABLE`: The tax invoice cannot be amended this way. `TAX_INVOICE_ALREADY_AMENDED`: The tax invoice was already amended in a way that rules out this amendment. */
@@ -7584,31 +10132,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
             413: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
             415: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -7621,31 +10195,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -7726,108 +10331,11 @@ export interface operations {
                  *       "description": "11월 이용료"
                  *     }
                  */
-                "application/json": {
-                    /**
-                     * Format: date
-                     * @description Write date (작성일자); today or earlier, and no later than the issue deadline allows.
-                     * @example 2026-11-20
-                     */
-                    date: string;
-                    /** @description RECEIPT (영수) when payment was received; CLAIM (청구) to request it. */
-                    purpose: "RECEIPT" | "CLAIM";
-                    /** TaxInvoiceSupplier */
-                    supplier: {
-                        /**
-                         * @description Business registration number, ten digits without hyphens. It must be the number of the issuer the `Supplier-Key` header names.
-                         * @example 1234567891
-                         */
-                        identificationNumber: string;
-                        taxRegistrationId?: string | null;
-                        /**
-                         * @description Business name (상호).
-                         * @example 주식회사 이택스
-                         */
-                        organizationName: string;
-                        /**
-                         * @description Representative name (대표자명).
-                         * @example 홍길동
-                         */
-                        representativeName: string;
-                        address?: string | null;
-                        businessType?: string | null;
-                        businessItem?: string | null;
-                        /** TaxInvoiceManager */
-                        manager: {
-                            /**
-                             * Format: email
-                             * @description Where the tax invoice is sent.
-                             * @example tax@example.co.kr
-                             */
-                            email: string;
-                            name?: string | null;
-                            telephone?: string | null;
-                        };
-                    };
-                    /** TaxInvoiceSupplied */
-                    supplied: {
-                        /**
-                         * @description The recipient: a ten-digit business registration number (checksum checked), or a thirteen-digit resident or foreigner registration number for a recipient without one.
-                         * @example 2208162517
-                         */
-                        identificationNumber: string;
-                        taxRegistrationId?: string | null;
-                        /**
-                         * @description Business name (상호).
-                         * @example 주식회사 이택스
-                         */
-                        organizationName: string;
-                        /**
-                         * @description Representative name (대표자명).
-                         * @example 홍길동
-                         */
-                        representativeName: string;
-                        address?: string | null;
-                        businessType?: string | null;
-                        businessItem?: string | null;
-                        /** @description The first receives the invoice; the second, if any, a copy. */
-                        managers: {
-                            /**
-                             * Format: email
-                             * @description Where the tax invoice is sent.
-                             * @example tax@example.co.kr
-                             */
-                            email: string;
-                            name?: string | null;
-                            telephone?: string | null;
-                        }[];
-                    };
-                    items: {
-                        /**
-                         * Format: date
-                         * @description Supply date (공급일자), in the month of the write date.
-                         * @example 2026-11-20
-                         */
-                        date: string;
-                        /**
-                         * @description Item name (품목).
-                         * @example 클라우드 사용료
-                         */
-                        name: string;
-                        specification?: string | null;
-                        quantity?: number | null;
-                        unitPrice?: number | null;
-                        /** @description Supply cost (공급가액) in won. */
-                        supplyCost: number;
-                        /** @description VAT in won; null on every item of a tax-exempt invoice (계산서), an integer on every item of a tax invoice (0 for zero-rated supply). */
-                        tax: number | null;
-                        description?: string | null;
-                    }[];
-                    description?: string | null;
-                };
+                "application/json": components["schemas"]["TaxInvoiceIssueBody"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The request, accepted: its document. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -7841,28 +10349,36 @@ export interface operations {
                      *       "issuanceKey": "txi_8D529FAD3EBAE050B79CE943CC"
                      *     }
                      */
-                    "application/json": {
-                        /** @description Identifies the document from now on. */
-                        issuanceKey: string;
-                    };
+                    "application/json": components["schemas"]["IssuanceAccepted"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. `INVALID_BUSINESS_REGISTRATION_NUMBER`: The business registration number checksum does not match. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7876,7 +10392,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYMENT_REQUIRED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
@@ -7888,7 +10414,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. */
@@ -7900,31 +10436,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
             413: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
             415: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -7937,31 +10499,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -7978,7 +10571,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A one-time approval page. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -7993,36 +10586,34 @@ export interface operations {
                      *       "expiresAt": "2026-11-20T05:10:00.000Z"
                      *     }
                      */
-                    "application/json": {
-                        /**
-                         * Format: uri
-                         * @description The approval page, for the supplier to open (a new tab or a redirect). It works once, for ten minutes.
-                         */
-                        url: string;
-                        /**
-                         * Format: date-time
-                         * @description When the link stops working.
-                         */
-                        expiresAt: string;
-                    };
+                    "application/json": components["schemas"]["ReverseIssuanceApprovalUrl"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8036,7 +10627,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `ISSUE_REQUEST_ALREADY_APPROVED`: The reverse issuance request was already approved; it is issued or being issued. `ISSUE_REQUEST_ALREADY_CANCELED`: The reverse issuance request was already canceled or refused. `ISSUE_DEADLINE_PASSED`: The issue deadline of the tax invoice has passed; it can no longer be issued. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `ISSUER_DEACTIVATED`: The issuer is deactivated. */
@@ -8048,7 +10649,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "ISSUE_REQUEST_ALREADY_APPROVED" | "ISSUE_REQUEST_ALREADY_CANCELED" | "ISSUE_DEADLINE_PASSED" | "CERTIFICATE_NOT_REGISTERED" | "ISSUER_DEACTIVATED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -8061,31 +10672,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -8106,9 +10748,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description None. The empty object `{}` is accepted too; any other body is 400. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoBody"];
+            };
+        };
         responses: {
-            /** @description Default Response */
+            /** @description The reverse issuance request, now APPROVED. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -8117,29 +10764,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        issuanceKey: string;
-                        /** @enum {string} */
-                        status: "APPROVED";
-                    };
+                    "application/json": components["schemas"]["ReverseIssuanceApproved"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8153,7 +10805,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `ISSUE_REQUEST_ALREADY_APPROVED`: The reverse issuance request was already approved; it is issued or being issued. `ISSUE_REQUEST_ALREADY_CANCELED`: The reverse issuance request was already canceled or refused. `ISSUER_DEACTIVATED`: The issuer is deactivated. `ISSUE_DEADLINE_PASSED`: The issue deadline of the tax invoice has passed; it can no longer be issued. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. */
@@ -8165,31 +10827,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "ISSUE_REQUEST_ALREADY_APPROVED" | "ISSUE_REQUEST_ALREADY_CANCELED" | "ISSUER_DEACTIVATED" | "ISSUE_DEADLINE_PASSED" | "CERTIFICATE_NOT_REGISTERED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
             413: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
             415: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -8202,31 +10890,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -8247,19 +10966,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": {
-                    /**
-                     * @description Why the supplier refuses; the requester reads it as `failure.message` of the tax invoice.
-                     * @example 공급가액이 계약과 다릅니다.
-                     */
-                    reason?: string;
-                };
+                "application/json": components["schemas"]["ReverseIssuanceRefusal"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The reverse issuance request, now REFUSED. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -8268,29 +10981,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        issuanceKey: string;
-                        /** @enum {string} */
-                        status: "REFUSED";
-                    };
+                    "application/json": components["schemas"]["ReverseIssuanceRefused"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8304,7 +11022,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `ISSUE_REQUEST_ALREADY_APPROVED`: The reverse issuance request was already approved; it is issued or being issued. `ISSUE_REQUEST_ALREADY_CANCELED`: The reverse issuance request was already canceled or refused. `ISSUER_DEACTIVATED`: The issuer is deactivated. */
@@ -8316,31 +11044,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "ISSUE_REQUEST_ALREADY_APPROVED" | "ISSUE_REQUEST_ALREADY_CANCELED" | "ISSUER_DEACTIVATED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
             413: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
             415: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -8353,31 +11107,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };
@@ -8392,9 +11177,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description None. The empty object `{}` is accepted too; any other body is 400. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoBody"];
+            };
+        };
         responses: {
-            /** @description Default Response */
+            /** @description The reverse issuance request, now REQUEST_CANCELED. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -8408,28 +11198,34 @@ export interface operations {
                      *       "issuanceKey": "txi_8D529FAD3EBAE050B79CE943CC"
                      *     }
                      */
-                    "application/json": {
-                        /** @description The key of the canceled request. */
-                        issuanceKey: string;
-                    };
+                    "application/json": components["schemas"]["ReverseIssuanceCanceled"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. */
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
             401: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8443,7 +11239,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `ISSUE_REQUEST_ALREADY_APPROVED`: The reverse issuance request was already approved; it is issued or being issued. `ISSUE_REQUEST_ALREADY_CANCELED`: The reverse issuance request was already canceled or refused. */
@@ -8455,31 +11261,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "ISSUE_REQUEST_ALREADY_APPROVED" | "ISSUE_REQUEST_ALREADY_CANCELED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
             413: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
             415: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
@@ -8492,31 +11324,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
             500: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
         };

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { isDatabaseUnavailable } from './db/unavailable.ts';
 import { ApiError, isApiError, type ErrorBody, type ErrorCode } from './errors.ts';
 import { TRACE_ID_HEADER } from './trace.ts';
+import { validationMessage } from './validation-messages.ts';
 
 // Fastify's own client errors, mapped to our codes. Anything else without one of our codes is
 // a bug and becomes 500 INTERNAL_SERVER_ERROR with our own message.
@@ -26,26 +27,13 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
   return reply.code(error.status).type('application/json; charset=utf-8').send(body);
 }
 
-function validationMessage(error: FastifyError): string {
-  const first = error.validation?.[0];
-  if (!first) return error.message;
-  const context = error.validationContext ?? 'request';
-  const pointer = first.instancePath.replace(/^\//, '').replaceAll('/', '.');
-  const missing = (first.params as { requiredProperties?: string[]; missingProperty?: string });
-  const missingName = missing.missingProperty ?? missing.requiredProperties?.[0];
-  if (first.keyword === 'required' && missingName) {
-    const parent = pointer ? `${context}.${pointer}` : context;
-    return `${parent}.${missingName} is required.`;
-  }
-  const field = pointer ? `${context}.${pointer}` : context;
-  return `${field} ${first.message ?? 'is invalid'}.`;
-}
-
 function toApiError(error: FastifyError | Error): ApiError | null {
   if (isApiError(error)) return error;
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
-    return new ApiError('INVALID_REQUEST', validationMessage(fastifyError));
+    const message = validationMessage(fastifyError.validation,
+      fastifyError.validationContext ?? 'request');
+    return new ApiError('INVALID_REQUEST', message);
   }
   // JSON.parse failures arrive as SyntaxError with statusCode 400 from the body parser.
   if (fastifyError.code && FRAMEWORK_ERROR_CODES[fastifyError.code]) {

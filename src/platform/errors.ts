@@ -1,5 +1,3 @@
-import { Type, type Static } from 'typebox';
-
 // Every error code the API can return, grouped as in spec §7. A code comes into existence only
 // here; docs/errors.md and openapi/openapi.json are checked against this table by a test.
 export const ERRORS = {
@@ -121,37 +119,6 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
-export const ErrorBody = Type.Object(
-  {
-    code: Type.String({ description: 'Error type identifier (docs/errors.md).' }),
-    message: Type.String({ description: 'Human-readable description.' }),
-    traceId: Type.String({ description: 'Request trace id; equals the Trace-Id header.' }),
-  },
-  { $id: 'ErrorBody', title: 'Error', additionalProperties: false },
-);
-export type ErrorBody = Static<typeof ErrorBody>;
-
-const ErrorBodyRef = Type.Ref('ErrorBody');
-
-// The pseudo-code for a failed authentication: 401 with no body, so it has no row in ERRORS.
-export const UNAUTHENTICATED = 'UNAUTHENTICATED';
-
-// Response schemas for the errors a route can return, grouped by status. The description lists
-// the codes, so the OpenAPI document tells a client exactly what to expect from each route.
-export function errorResponses(...codes: Array<ErrorCode | typeof UNAUTHENTICATED>) {
-  const responses: Record<number, unknown> = {};
-  const codesByStatus = new Map<number, ErrorCode[]>();
-  for (const code of codes) {
-    if (code === UNAUTHENTICATED) {
-      responses[401] = Type.Null({ description: 'Authentication failed. The body is empty.' });
-      continue;
-    }
-    const status = ERRORS[code].status;
-    codesByStatus.set(status, [...(codesByStatus.get(status) ?? []), code]);
-  }
-  for (const [status, statusCodes] of codesByStatus) {
-    const list = statusCodes.map((code) => `\`${code}\`: ${ERRORS[code].message}`).join(' ');
-    responses[status] = { ...ErrorBodyRef, description: `Error. ${list}` };
-  }
-  return responses;
-}
+// The body of every error response but 401 (docs/errors.md § The error body); each operation's
+// schema of it lists its own codes (src/platform/error-responses.ts).
+export type ErrorBody = { code: ErrorCode; message: string; traceId: string };

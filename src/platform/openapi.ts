@@ -2,8 +2,9 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { ErrorBody } from './errors.ts';
+import { nameSchemas } from './openapi-components.ts';
 import { addResponseHeaders } from './openapi-headers.ts';
+import { describeRequests, withBodyRule } from './openapi-requests.ts';
 
 // OpenAPI 3.1.0 generated from the route schemas: served at /openapi.json, with a reference page
 // at /docs, and committed as openapi/openapi.json (`npm run openapi`).
@@ -23,7 +24,6 @@ const DESCRIPTION = [
 type OpenApiOptions = { serverUrl: string };
 
 async function openApiPlugin(app: FastifyInstance, { serverUrl }: OpenApiOptions) {
-  app.addSchema(ErrorBody);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -67,10 +67,16 @@ async function openApiPlugin(app: FastifyInstance, { serverUrl }: OpenApiOptions
         { name: 'Health', description: 'Liveness and readiness probes.' },
       ],
     },
-    transformObject: (documents) =>
-      addResponseHeaders(
+    transform: ({ schema, url, route }) => ({ schema: withBodyRule(schema ?? {}, route), url }),
+    // What the route schemas cannot say: the headers and the requests as the server treats
+    // them; then the named schemas. On a copy, since the document shares its schemas with
+    // validation.
+    transformObject: (documents) => {
+      const document = structuredClone(
         'openapiObject' in documents ? documents.openapiObject : documents.swaggerObject,
-      ),
+      );
+      return nameSchemas(describeRequests(addResponseHeaders(document)));
+    },
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, index) => String(json.$id ?? `def-${index}`),
     },

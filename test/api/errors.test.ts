@@ -8,7 +8,12 @@ import assert from 'node:assert/strict';
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyPluginAsync, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, errorResponses, UNAUTHENTICATED } from '../../src/platform/errors.ts';
+import {
+  BODY_ERRORS,
+  errorResponses,
+  PLATFORM_ERRORS,
+} from '../../src/platform/error-responses.ts';
+import { ApiError } from '../../src/platform/errors.ts';
 import { basicAuth, createTestApp, type TestApp } from '../helpers/app.ts';
 import { expectError } from '../helpers/errors.ts';
 import { TRACE_ID_PATTERN } from '../helpers/http.ts';
@@ -25,7 +30,7 @@ const BankAccountRef = Type.Object({
 });
 const HolderLookupBody = Type.Object({
   accounts: Type.Array(BankAccountRef, { minItems: 1, maxItems: ACCOUNTS_PER_REQUEST_MAX }),
-});
+}, { title: 'ProbeHolders', description: 'The body as sent.' });
 
 const registerProbeRoutes: FastifyPluginAsync = async (plain) => {
   const v1 = plain.withTypeProvider<TypeBoxTypeProvider>();
@@ -33,7 +38,7 @@ const registerProbeRoutes: FastifyPluginAsync = async (plain) => {
     config: { operation: 'bank.holders.bulkInquire' },
     schema: {
       body: HolderLookupBody,
-      response: { 200: HolderLookupBody, ...errorResponses(UNAUTHENTICATED, 'INVALID_REQUEST') },
+      response: { 200: HolderLookupBody, ...errorResponses(...PLATFORM_ERRORS, ...BODY_ERRORS) },
     },
   }, async (request) => request.body);
 
@@ -45,8 +50,9 @@ const registerProbeRoutes: FastifyPluginAsync = async (plain) => {
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
       }),
       response: {
-        200: Type.Object({ itemId: Type.String() }),
-        ...errorResponses(UNAUTHENTICATED, 'INVALID_REQUEST'),
+        200: Type.Object({ itemId: Type.String() },
+          { title: 'ProbeItem', description: 'The item named.' }),
+        ...errorResponses(...PLATFORM_ERRORS, 'INVALID_REQUEST'),
       },
     },
   }, async (request) => ({ itemId: request.params.itemId }));
@@ -66,8 +72,8 @@ const registerProbeRoutes: FastifyPluginAsync = async (plain) => {
       config: { operation: 'points.retrieve' },
       schema: {
         response: {
-          200: Type.Object({}),
-          ...errorResponses(UNAUTHENTICATED, 'INTERNAL_SERVER_ERROR', 'SERVICE_UNAVAILABLE'),
+          200: Type.Object({}, { title: 'ProbeFailure', description: 'Never sent.' }),
+          ...errorResponses(...PLATFORM_ERRORS),
         },
       },
     }, async () => {
@@ -161,7 +167,7 @@ describe('errors: request bodies', () => {
   it('returns 400 INVALID_REQUEST naming the field when a string is a number', async () => {
     const payload = JSON.stringify({ accounts: [{ bankCode: 4, accountNumber: '1' }] });
     const body = expectError(await postHolders(payload), 400, 'INVALID_REQUEST');
-    expect(body.message).toContain('accounts.0.bankCode');
+    expect(body.message).toContain('accounts[0].bankCode');
   });
 
   it('returns 400 INVALID_REQUEST naming the field when a later item is mistyped', async () => {
@@ -169,13 +175,13 @@ describe('errors: request bodies', () => {
     accounts[2] = { bankCode: '004', accountNumber: 12345 };
     const response = await postHolders(JSON.stringify({ accounts }));
     const body = expectError(response, 400, 'INVALID_REQUEST');
-    expect(body.message).toContain('accounts.2.accountNumber');
+    expect(body.message).toContain('accounts[2].accountNumber');
   });
 
   it('returns 400 INVALID_REQUEST naming the field when an item field is missing', async () => {
     const payload = JSON.stringify({ accounts: [{ bankCode: '004' }] });
     const body = expectError(await postHolders(payload), 400, 'INVALID_REQUEST');
-    expect(body.message).toContain('accounts.0.accountNumber');
+    expect(body.message).toContain('accounts[0].accountNumber');
   });
 
   it('returns 400 INVALID_REQUEST naming the field when a top-level field is missing', async () => {
@@ -186,7 +192,7 @@ describe('errors: request bodies', () => {
   it('returns 400 INVALID_REQUEST naming the field when a string is too long', async () => {
     const payload = JSON.stringify({ accounts: [{ bankCode: '0004', accountNumber: '1' }] });
     const body = expectError(await postHolders(payload), 400, 'INVALID_REQUEST');
-    expect(body.message).toContain('accounts.0.bankCode');
+    expect(body.message).toContain('accounts[0].bankCode');
   });
 
   it('returns 400 INVALID_REQUEST when there is one item more than the maximum', async () => {

@@ -22,22 +22,22 @@ import type { Environment } from '../../src/platform/accounts/keys.ts';
 import { OPERATIONS } from '../../src/platform/operations.ts';
 import { basicAuth, createTestApp, type TestApp } from '../helpers/app.ts';
 import {
-  fillPath,
   readOperations,
-  sampleValue,
   type Operation,
   type Parameter,
 } from '../helpers/openapi-operations.ts';
 import { TRACE_ID_PATTERN } from '../helpers/http.ts';
 import { findSecrets, type Secret } from '../helpers/secrets.ts';
 import {
+  exampleFor,
+  exampleParts,
   EXAMPLES,
   LIVE_GRANT_POINTS,
   makeResources,
   missingExample,
   operationName,
   PLACEHOLDER_RESOURCES,
-  type Example,
+  statusIn,
   type RequestParts,
   type Resources,
 } from './operation-examples.ts';
@@ -149,45 +149,6 @@ function expectRateLimitHeaders(response: LightMyRequestResponse, operation: str
   expect(String(response.headers.ratelimit), what).toMatch(new RegExp(`^${name};r=\\d+;t=\\d+$`));
 }
 
-// The value of a parameter that no resource fills: the document's example, its default, or
-// the smallest value its schema accepts.
-function parameterValue(parameter: Parameter): string {
-  const value = parameter.example ?? sampleValue(parameter.schema);
-  return String(value);
-}
-
-function exampleFor(operation: Operation): Example {
-  const example = EXAMPLES[operationName(operation)];
-  if (example === undefined) throw new Error(missingExample(operation));
-  return example;
-}
-
-// The example request of an operation, naming `resources` where its parameters carry them;
-// `pathValues` replaces path parameters.
-function exampleParts(operation: Operation, resources: Resources, environment: Environment,
-  pathValues: Record<string, string> = {}): RequestParts {
-  const example = exampleFor(operation);
-  const valueOf = (parameter: Parameter) => resources[parameter.name] ?? parameterValue(parameter);
-  const query: Record<string, string> = {};
-  const headers: Record<string, string> = {};
-  for (const parameter of operation.parameters) {
-    if (parameter.in === 'path') {
-      pathValues[parameter.name] ??= encodeURIComponent(valueOf(parameter));
-    }
-    if (!parameter.required && resources[parameter.name] === undefined) continue;
-    if (parameter.in === 'query') query[parameter.name] = valueOf(parameter);
-    if (parameter.in === 'header') headers[parameter.name] = valueOf(parameter);
-  }
-  Object.assign(query, example.query);
-  let body: unknown;
-  if (operation.body !== null) {
-    body = example.body?.({ environment, resources }) ?? operation.bodyExamples[0];
-    if (body === undefined) throw new Error(missingExample(operation));
-  }
-  return { method: operation.method, path: fillPath(operation.path, pathValues), query, headers,
-    body };
-}
-
 function toRequest(parts: RequestParts, authorization: string | null): InjectOptions {
   const headers: Record<string, string> = { ...parts.headers };
   if (authorization !== null) headers.authorization = authorization;
@@ -243,9 +204,6 @@ function erroringRequest(operation: Operation): Erroring | null {
     'malform, so its entry needs an erroring request or erroring: null');
   return { name: 'a malformed request', status: 400, parts: derived };
 }
-
-const statusIn = (example: Example, environment: Environment) =>
-  typeof example.status === 'number' ? example.status : example.status[environment];
 
 // An account whose keys call one operation, with the resources its example names in both
 // environments, made when a test first needs them.

@@ -2,7 +2,12 @@ import { expect } from 'vitest';
 import type { Environment } from '../../src/platform/accounts/keys.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { jsonRequest } from '../helpers/http.ts';
-import type { Operation } from '../helpers/openapi-operations.ts';
+import {
+  fillPath,
+  sampleValue,
+  type Operation,
+  type Parameter,
+} from '../helpers/openapi-operations.ts';
 import { invoiceBody, issue, registerSupplier, today } from './tax-invoices/helpers.ts';
 import { newRequest } from './tax-invoices/reverse-helpers.ts';
 
@@ -317,3 +322,46 @@ export async function makeResources(app: TestApp, caller: { accountId: string; k
   }
   return resources;
 }
+
+// The value of a parameter that no resource fills: the document's example, its default, or
+// the smallest value its schema accepts.
+function parameterValue(parameter: Parameter): string {
+  const value = parameter.example ?? sampleValue(parameter.schema);
+  return String(value);
+}
+
+export function exampleFor(operation: Operation): Example {
+  const example = EXAMPLES[operationName(operation)];
+  if (example === undefined) throw new Error(missingExample(operation));
+  return example;
+}
+
+// The example request of an operation, naming `resources` where its parameters carry them;
+// `pathValues` replaces path parameters.
+export function exampleParts(operation: Operation, resources: Resources, environment: Environment,
+  pathValues: Record<string, string> = {}): RequestParts {
+  const example = exampleFor(operation);
+  const valueOf = (parameter: Parameter) => resources[parameter.name] ?? parameterValue(parameter);
+  const query: Record<string, string> = {};
+  const headers: Record<string, string> = {};
+  for (const parameter of operation.parameters) {
+    if (parameter.in === 'path') {
+      pathValues[parameter.name] ??= encodeURIComponent(valueOf(parameter));
+    }
+    if (!parameter.required && resources[parameter.name] === undefined) continue;
+    if (parameter.in === 'query') query[parameter.name] = valueOf(parameter);
+    if (parameter.in === 'header') headers[parameter.name] = valueOf(parameter);
+  }
+  Object.assign(query, example.query);
+  let body: unknown;
+  if (operation.body !== null) {
+    body = example.body?.({ environment, resources }) ?? operation.bodyExamples[0];
+    if (body === undefined && operation.bodyRequired) throw new Error(missingExample(operation));
+  }
+  return { method: operation.method, path: fillPath(operation.path, pathValues), query, headers,
+    body };
+}
+
+export const statusIn = (example: Example, environment: Environment) =>
+  typeof example.status === 'number' ? example.status : example.status[environment];
+

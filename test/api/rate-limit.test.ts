@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config.ts';
-import { errorResponses, UNAUTHENTICATED } from '../../src/platform/errors.ts';
+import { errorResponses, PLATFORM_ERRORS } from '../../src/platform/error-responses.ts';
 import { createRateLimiter, type RateLimiter } from '../../src/platform/ratelimit/limiter.ts';
 import { buildRateLimitPolicies } from '../../src/platform/ratelimit/policies.ts';
 import { DEFAULT_RATE_LIMIT } from '../../src/platform/operations.ts';
@@ -28,7 +28,8 @@ const PROBE_OPERATION = 'issuers.list';
 const probeRoutes: FastifyPluginAsync = async (app) => {
   app.get('/rate-limit-probe', {
     config: { operation: PROBE_OPERATION },
-    schema: { response: { 204: {}, ...errorResponses(UNAUTHENTICATED, 'RATE_LIMITED') } },
+    schema: { response: { 204: { type: 'null', description: 'Counted.' },
+      ...errorResponses(...PLATFORM_ERRORS) } },
   }, async (_request, reply) => reply.code(204).send());
 };
 

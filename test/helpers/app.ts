@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { createApp, type App } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -6,8 +6,10 @@ import type { Environment, Plan } from '../../src/platform/accounts/keys.ts';
 import type { Scope } from '../../src/platform/scope.ts';
 import type { TaxAuthority } from '../../src/upstream/tax-authority/index.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
+import { checkSentResponse } from './response-contract.ts';
 
-// A whole etax app on its own database, driven with fastify.inject.
+// A whole etax app on its own database, driven with fastify.inject. Every response it sends is
+// checked against openapi/openapi.json (test/helpers/response-contract.ts).
 
 export type TestApp = App & {
   database: TestDatabase;
@@ -34,6 +36,20 @@ type TestAppOptions = {
   logDestination?: DestinationStream;
 };
 
+// Statuses whose payload Fastify leaves off the wire.
+const WITHOUT_BODY = new Set([204, 304]);
+
+function checkEveryResponse(server: FastifyInstance) {
+  server.addHook('onSend', async (request, reply, payload) => {
+    const sent = !WITHOUT_BODY.has(reply.statusCode) &&
+      (typeof payload === 'string' || Buffer.isBuffer(payload));
+    const body = sent ? payload as string | Buffer : null;
+    checkSentResponse({ method: request.method, routeUrl: request.routeOptions.url,
+      status: reply.statusCode, headers: reply.getHeaders(), body });
+    return payload;
+  });
+}
+
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = loadConfig({
@@ -47,6 +63,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     outside: { upstreams: { taxAuthority: options.liveTaxAuthority },
       logDestination: options.logDestination },
     extraModules: () => (extraRoutes ? [{ name: 'test', routes: extraRoutes }] : []),
+    instrument: checkEveryResponse,
   });
   // Without jobs the app stages jobs into queues that are never created or worked.
   if (options.jobs) await app.start();

@@ -3,7 +3,11 @@ import type { Platform } from '../../src/platform/platform.ts';
 import type { AuthenticatedKey } from '../../src/platform/accounts/service.ts';
 import { requireAuth } from '../../src/platform/auth.ts';
 import type { Tx } from '../../src/platform/db/connect.ts';
-import { errorResponses, UNAUTHENTICATED } from '../../src/platform/errors.ts';
+import {
+  BODY_ERRORS,
+  errorResponses,
+  PLATFORM_ERRORS,
+} from '../../src/platform/error-responses.ts';
 import {
   requestFingerprint,
   runIdempotent,
@@ -31,8 +35,9 @@ export function exampleDocumentRoute(
         headers: referenceIdHeaders({ required: true }),
         body: Type.Object({ kind: Type.String({ maxLength: 20 }) }),
         response: {
-          200: Type.Object({ documentNumber: Type.Integer() }),
-          ...errorResponses(UNAUTHENTICATED, 'INVALID_REQUEST', 'IDEMPOTENCY_CONFLICT'),
+          200: Type.Object({ documentNumber: Type.Integer() },
+            { title: 'ExampleDocument', description: 'The document made.' }),
+          ...errorResponses(...PLATFORM_ERRORS, ...BODY_ERRORS, 'IDEMPOTENCY_CONFLICT'),
         },
       },
     }, async (request, reply) => {

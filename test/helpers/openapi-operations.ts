@@ -44,6 +44,8 @@ export type Operation = {
   path: string;
   parameters: Parameter[];
   body: JsonSchema | null;
+  // False for an operation that takes no body or whose body may be left out.
+  bodyRequired: boolean;
   // The document's example JSON bodies: its `example`, or the values of its `examples`.
   bodyExamples: unknown[];
   statuses: number[];
@@ -59,16 +61,38 @@ type RawMediaType = {
 type RawOperation = {
   operationId: string;
   parameters?: Parameter[];
-  requestBody?: { content: Record<string, RawMediaType> };
+  requestBody?: { required?: boolean; content: Record<string, RawMediaType> };
   responses: Record<string, unknown>;
   security?: unknown[];
 };
 
+type RawDocument = {
+  paths: Record<string, Record<string, RawOperation>>;
+  security?: unknown[];
+  components?: { schemas?: Record<string, JsonSchema> };
+};
+
+// The schema with every `#/components/schemas/…` reference replaced by the schema it names.
+function resolved(value: unknown, document: RawDocument): unknown {
+  if (Array.isArray(value)) return value.map((item) => resolved(item, document));
+  if (typeof value !== 'object' || value === null) return value;
+  const { $ref } = value as { $ref?: string };
+  if (typeof $ref === 'string' && $ref.startsWith('#/components/schemas/')) {
+    const name = $ref.slice('#/components/schemas/'.length);
+    const target = document.components?.schemas?.[name];
+    if (target === undefined) throw new Error(`openapi/openapi.json: no schema ${name}`);
+    return resolved(target, document);
+  }
+  return Object.fromEntries(Object.entries(value)
+    .map(([key, inner]) => [key, resolved(inner, document)]));
+}
+
+export function readDocument(): RawDocument {
+  return JSON.parse(readFileSync(path.join(ROOT, 'openapi/openapi.json'), 'utf8')) as RawDocument;
+}
+
 export function readOperations(): Operation[] {
-  const document = JSON.parse(readFileSync(path.join(ROOT, 'openapi/openapi.json'), 'utf8')) as {
-    paths: Record<string, Record<string, RawOperation>>;
-    security?: unknown[];
-  };
+  const document = readDocument();
   const operations: Operation[] = [];
   for (const [pathTemplate, methods] of Object.entries(document.paths)) {
     for (const [method, raw] of Object.entries(methods)) {
@@ -81,7 +105,8 @@ export function readOperations(): Operation[] {
         method: method.toUpperCase(),
         path: pathTemplate,
         parameters: raw.parameters ?? [],
-        body: json?.schema ?? null,
+        body: json?.schema ? resolved(json.schema, document) as JsonSchema : null,
+        bodyRequired: raw.requestBody?.required === true,
         bodyExamples,
         statuses: Object.keys(raw.responses).map(Number),
         authenticated: security.length > 0,

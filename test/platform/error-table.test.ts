@@ -8,7 +8,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ApiError, ERRORS, UNAUTHENTICATED, type ErrorCode } from '../../src/platform/errors.ts';
+import { UNAUTHENTICATED } from '../../src/platform/error-responses.ts';
+import { ApiError, ERRORS, type ErrorCode } from '../../src/platform/errors.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DOCS_FILE = path.join(ROOT, 'docs/errors.md');
@@ -46,12 +47,16 @@ function isKnownCode(code: string, status: number): boolean {
   return code in ERRORS && ERRORS[code as ErrorCode].status === status;
 }
 
-type OpenApiResponse = { description?: string };
+type OpenApiResponse = {
+  description?: string;
+  content?: Record<string, { schema?: { properties?: { code?: { enum?: string[] } } } }>;
+};
 type OpenApiDocument = {
   paths: Record<string, Record<string, { responses?: Record<string, OpenApiResponse> }>>;
 };
 
-type DescribedResponse = { where: string; status: string; description: string };
+type DescribedResponse = { where: string; status: string; description: string;
+  codes: string[] };
 
 async function openApiResponses(): Promise<DescribedResponse[]> {
   const document = JSON.parse(await readFile(OPENAPI_FILE, 'utf8')) as OpenApiDocument;
@@ -60,7 +65,9 @@ async function openApiResponses(): Promise<DescribedResponse[]> {
     for (const [method, operation] of Object.entries(operations)) {
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         const where = `${method.toUpperCase()} ${route} ${status}`;
-        responses.push({ where, status, description: response.description ?? '' });
+        const codes = response.content?.['application/json']?.schema?.properties?.code?.enum;
+        responses.push({ where, status, description: response.description ?? '',
+          codes: codes ?? [] });
       }
     }
   }
@@ -150,6 +157,22 @@ describe('openapi/openapi.json', () => {
     expect(mismatches).toEqual([]);
     expect(namedCount).toBeGreaterThan(0);
   });
+
+  it('lists in every error response\'s `code` the codes it describes, all of that status',
+    async () => {
+      const mismatches: string[] = [];
+      for (const { where, status, description, codes } of await openApiResponses()) {
+        if (Number(status) < 400 || status === '401') continue;
+        const described = [...description.matchAll(DESCRIBED_CODE_PATTERN)].map(([, code]) => code);
+        if (JSON.stringify(codes) !== JSON.stringify(described)) {
+          mismatches.push(`${where}: code lists ${codes.join(', ')}`);
+        }
+        for (const code of codes) {
+          if (!isKnownCode(code, Number(status))) mismatches.push(`${where}: ${code}`);
+        }
+      }
+      expect(mismatches).toEqual([]);
+    });
 
   it('names at least one code in every error response except 401', async () => {
     const namesNoCode = (description: string) =>

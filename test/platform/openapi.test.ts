@@ -10,10 +10,13 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
 type SecurityRequirement = Record<string, string[]>;
+type Content = Record<string, { schema?: { $ref?: string } }>;
 type Operation = {
   operationId?: string;
   security?: SecurityRequirement[];
-  responses?: Record<string, unknown>;
+  parameters?: Array<{ name: string; in: string; required?: boolean;
+    schema?: { default?: unknown } }>;
+  responses?: Record<string, { description?: string; content?: Content }>;
 };
 type OpenApiDocument = {
   openapi: string;
@@ -99,6 +102,36 @@ describe('the rendered document', () => {
     const ids = operations().map(({ where, operation }) => operation.operationId ?? where);
     expect(operations().filter(({ operation }) => !operation.operationId)).toEqual([]);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('declares every error body as JSON, whatever the operation\'s success is', () => {
+    const other = operations().flatMap(({ where, operation }) =>
+      Object.entries(operation.responses ?? {})
+        .filter(([status, response]) => Number(status) >= 400 && response.content !== undefined &&
+          Object.keys(response.content).join() !== 'application/json')
+        .map(([status]) => `${where} ${status}`));
+    expect(other).toEqual([]);
+  });
+
+  it('names every JSON success response after a schema of components.schemas', () => {
+    const unnamed = operations().flatMap(({ where, operation }) =>
+      Object.entries(operation.responses ?? {})
+        .filter(([status]) => status.startsWith('2'))
+        .filter(([, response]) => response.description === 'Default Response' ||
+          (response.content?.['application/json'] !== undefined &&
+            !response.content['application/json'].schema?.$ref?.startsWith(
+              '#/components/schemas/')))
+        .map(([status]) => `${where} ${status}`));
+    expect(unnamed).toEqual([]);
+  });
+
+  it('makes optional every query parameter the server gives a default', () => {
+    const defaulted = operations().flatMap(({ where, operation }) =>
+      (operation.parameters ?? []).filter((parameter) => parameter.in === 'query' &&
+        parameter.schema?.default !== undefined).map((parameter) => ({ where, parameter })));
+    expect(defaulted.length).toBeGreaterThan(0);
+    expect(defaulted.filter(({ parameter }) => parameter.required)
+      .map(({ where, parameter }) => `${where} ${parameter.name}`)).toEqual([]);
   });
 
   it('does not list the documentation routes themselves', () => {

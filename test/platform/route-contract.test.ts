@@ -1,15 +1,22 @@
 // STYLE.md §11: a /v1 route that lacks what every API route owes (an operation name for its
-// rate-limit and price rows, a success response schema, the 401 response) stops the boot, so
-// the mistake never reaches a request. Routes outside /v1 (health, docs) are exempt. The first
-// part tests checkRouteContract on route options; the second boots real servers.
+// rate-limit and price rows, a named success response, the 401 response and the errors the
+// platform answers for every operation) stops the boot, so the mistake never reaches a request.
+// Routes outside /v1 (health, docs) are exempt. The first part tests checkRouteContract on route
+// options; the second boots real servers.
 import Fastify, { type FastifyPluginAsync, type RouteOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { buildSchemaOnlyServer } from '../../src/cli/openapi.ts';
 import { checkRouteContract, routeContract } from '../../src/platform/route-contract.ts';
-import { errorResponses, UNAUTHENTICATED } from '../../src/platform/errors.ts';
+import {
+  BODY_ERRORS,
+  errorResponses,
+  PLATFORM_ERRORS,
+} from '../../src/platform/error-responses.ts';
 
-const SUCCESS = { type: 'object', properties: {} };
+const SUCCESS = { type: 'object', title: 'Probe', description: 'The probe.', properties: {} };
 const UNAUTHORIZED = { type: 'null', description: 'Authentication failed. The body is empty.' };
+// What every /v1 route declares besides its success: 401, 429, 500 and 503.
+const PLATFORM = errorResponses(...PLATFORM_ERRORS);
 
 type RouteParts = {
   url?: string;
@@ -20,8 +27,7 @@ type RouteParts = {
 
 function route(parts: RouteParts = {}): RouteOptions {
   const operation = parts.operation === undefined ? 'points.retrieve' : parts.operation;
-  const response =
-    parts.response === undefined ? { 200: SUCCESS, 401: UNAUTHORIZED } : parts.response;
+  const response = parts.response === undefined ? { 200: SUCCESS, ...PLATFORM } : parts.response;
   return {
     method: parts.method ?? 'GET',
     url: parts.url ?? '/v1/probe',
@@ -38,14 +44,54 @@ describe('checkRouteContract', () => {
 
   it('accepts any 2xx status, or the 2xx range, as the success response', () => {
     for (const success of ['201', '202', '204', '2xx']) {
-      const response = { [success]: SUCCESS, 401: UNAUTHORIZED };
+      const response = { [success]: SUCCESS, ...PLATFORM };
       expect(() => checkRouteContract(route({ response })), success).not.toThrow();
     }
   });
 
-  it('accepts the 401 built by errorResponses(UNAUTHENTICATED)', () => {
-    const response = { 200: SUCCESS, ...errorResponses(UNAUTHENTICATED, 'INVALID_REQUEST') };
+  it('throws when the success response has no description, or a JSON one no title', () => {
+    const unnamed = [{ type: 'object', description: 'A probe.' },
+      { type: 'object', title: 'Probe' }, { type: 'null' },
+      { content: { 'application/pdf': { schema: { type: 'string' } } } }];
+    for (const success of unnamed) {
+      const response = { 200: success, ...PLATFORM };
+      expect(() => checkRouteContract(route({ response })), JSON.stringify(success))
+        .toThrow(/GET \/v1\/probe: the 200 response schema has no title or no description/);
+    }
+    const named = [{ type: 'null', description: 'Nothing.' },
+      { description: 'A PDF.', content: { 'application/pdf': { schema: { type: 'string' } } } }];
+    for (const success of named) {
+      const response = { 200: success, ...PLATFORM };
+      expect(() => checkRouteContract(route({ response })), JSON.stringify(success)).not.toThrow();
+    }
+  });
+
+  it('accepts a hand-written 401 schema', () => {
+    const response = { 200: SUCCESS, ...PLATFORM, 401: UNAUTHORIZED };
     expect(() => checkRouteContract(route({ response }))).not.toThrow();
+  });
+
+  it('throws, naming the codes, when a platform error is not declared', () => {
+    const response = { 200: SUCCESS, ...errorResponses('UNAUTHENTICATED', 'RATE_LIMITED') };
+    expect(() => checkRouteContract(route({ response })))
+      .toThrow(/GET \/v1\/probe does not declare INTERNAL_SERVER_ERROR, SERVICE_UNAVAILABLE/);
+  });
+
+  it('throws when a route whose method carries a body does not declare its errors', () => {
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+      expect(() => checkRouteContract(route({ method })), method)
+        .toThrow(/does not declare INVALID_REQUEST, PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE/);
+      const response = { 200: SUCCESS, ...errorResponses(...PLATFORM_ERRORS, ...BODY_ERRORS) };
+      expect(() => checkRouteContract(route({ method, response })), method).not.toThrow();
+    }
+  });
+
+  it('throws when a route with a path parameter, a query or headers does not declare 400', () => {
+    for (const part of ['params', 'querystring', 'headers']) {
+      const options = route();
+      options.schema = { ...options.schema, [part]: { type: 'object' } };
+      expect(() => checkRouteContract(options), part).toThrow(/does not declare INVALID_REQUEST/);
+    }
   });
 
   it('throws, naming the route, when config.operation is missing', () => {
@@ -118,7 +164,7 @@ describe('the routeContract plugin', () => {
 
   it('stops the boot when a route under the /v1 prefix has no operation', async () => {
     const routes: FastifyPluginAsync = async (v1) => {
-      const schema = { response: { 200: SUCCESS, 401: UNAUTHORIZED } };
+      const schema = { response: { 200: SUCCESS, ...PLATFORM } };
       v1.get('/probe', { schema }, async () => ({}));
     };
     await expect(boot(routes, '/v1')).rejects.toThrow(/\/v1\/probe .*config\.operation/);
@@ -138,7 +184,7 @@ describe('the routeContract plugin', () => {
     const v1Routes: FastifyPluginAsync = async (v1) => {
       v1.get('/probe', {
         config: { operation: 'points.retrieve' },
-        schema: { response: { 200: SUCCESS, 401: UNAUTHORIZED } },
+        schema: { response: { 200: SUCCESS, ...PLATFORM } },
       }, async () => ({}));
     };
     const app = Fastify({ logger: false });
@@ -172,7 +218,7 @@ describe('buildServer', () => {
     const extraRoutes: FastifyPluginAsync = async (v1) => {
       v1.get('/probe', {
         config: { operation: 'points.retrieve' },
-        schema: { response: { 200: SUCCESS, ...errorResponses(UNAUTHENTICATED) } },
+        schema: { response: { 200: SUCCESS, ...PLATFORM } },
       }, async () => ({}));
     };
     await expect(bootServer(extraRoutes)).resolves.toBeUndefined();

@@ -4,6 +4,7 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorResponses, PLATFORM_ERRORS } from '../../src/platform/error-responses.ts';
 import { basicAuth, createTestApp, type TestApp } from '../helpers/app.ts';
 
 let app: TestApp;
@@ -15,8 +16,9 @@ beforeAll(async () => {
         config: { operation: 'points.retrieve' },
         schema: {
           response: {
-            200: { type: 'object', properties: { finished: { type: 'boolean' } } },
-            401: { type: 'null' },
+            200: { type: 'object', title: 'Slow', description: 'Finished.',
+              properties: { finished: { type: 'boolean' } } },
+            ...errorResponses(...PLATFORM_ERRORS),
           },
         },
       }, async () => {

@@ -1,5 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses, UNAUTHENTICATED } from '../../platform/errors.ts';
+import {
+  BODY_ERRORS,
+  errorResponses,
+  INPUT_CHECKED_AFTER_COUNTING,
+  PLATFORM_ERRORS,
+} from '../../platform/error-responses.ts';
 import { requestScope } from '../../platform/scope.ts';
 import type { BankService } from './service.ts';
 import {
@@ -24,9 +29,8 @@ export const registerBankRoutes: FastifyPluginAsyncTypebox<Options> = async (app
       body: HolderLookupBody,
       response: {
         200: HolderLookupResults,
-        ...errorResponses(UNAUTHENTICATED, 'INVALID_REQUEST', 'PAYMENT_REQUIRED',
-          'AVAILABLE_POINTS_INSUFFICIENT', 'RATE_LIMITED', 'INTERNAL_SERVER_ERROR',
-          'LOOKUP_UNAVAILABLE', 'SERVICE_UNAVAILABLE'),
+        ...errorResponses(...PLATFORM_ERRORS, ...BODY_ERRORS, 'PAYMENT_REQUIRED',
+          'AVAILABLE_POINTS_INSUFFICIENT', 'LOOKUP_UNAVAILABLE'),
       },
     },
   }, async (request) => {
@@ -44,9 +48,9 @@ export const registerBankRoutes: FastifyPluginAsyncTypebox<Options> = async (app
       body: AccountRef,
       response: {
         200: HolderLookup,
-        ...errorResponses(UNAUTHENTICATED, 'INVALID_REQUEST', 'AMOUNT_REQUIRED',
-          'PAYMENT_REQUIRED', 'NOT_FOUND', 'AVAILABLE_POINTS_INSUFFICIENT', 'RATE_LIMITED',
-          'INTERNAL_SERVER_ERROR', 'LOOKUP_UNAVAILABLE', 'SERVICE_UNAVAILABLE'),
+        ...errorResponses(...PLATFORM_ERRORS, ...BODY_ERRORS, INPUT_CHECKED_AFTER_COUNTING,
+          'AMOUNT_REQUIRED', 'PAYMENT_REQUIRED', 'NOT_FOUND', 'AVAILABLE_POINTS_INSUFFICIENT',
+          'LOOKUP_UNAVAILABLE'),
       },
     },
   }, async (request) => {

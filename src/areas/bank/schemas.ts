@@ -1,5 +1,6 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { ACCOUNTS_PER_REQUEST_MAX } from '../../domain/bank-codes.ts';
+import { openEnum } from '../../platform/open-enum.ts';
 import { ITEM_ERROR_CODES } from './service.ts';
 
 // The request and response schemas of these routes: one TypeBox schema drives validation,
@@ -62,9 +63,8 @@ export type HolderLookupBody = Static<typeof HolderLookupBody>;
 
 export const ItemError = Type.Object(
   {
-    code: Type.Enum(ITEM_ERROR_CODES, {
-      description: 'Why the account has no holder name (docs/bank-account-holders.md).',
-    }),
+    code: openEnum(ITEM_ERROR_CODES,
+      'Why the account has no holder name (docs/bank-account-holders.md).'),
     message: Type.String({ description: 'Human-readable description.' }),
   },
   { title: 'HolderLookupItemError', additionalProperties: false },

@@ -1,6 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sendError } from '../../platform/error-handler.ts';
-import { ApiError, errorResponses } from '../../platform/errors.ts';
+import { errorResponses } from '../../platform/error-responses.ts';
+import { ApiError } from '../../platform/errors.ts';
 import type { ReadinessChecks } from './readiness-log.ts';
 
 // Never throws: a database that cannot be reached is a check that failed (readiness-log.ts).
@@ -8,14 +9,15 @@ type Readiness = () => Promise<ReadinessChecks>;
 
 const HealthBody = Type.Object(
   { status: Type.Literal('ok') },
-  { additionalProperties: false, description: 'The process is up.' },
-)
+  { title: 'Health', description: 'The process is up.', additionalProperties: false },
+);
 const ReadyBody = Type.Object(
   {
     status: Type.Literal('ready'),
     checks: Type.Object({ database: Type.Boolean(), migrations: Type.Boolean() }),
   },
-  { additionalProperties: false, description: 'The process can serve requests.' },
+  { title: 'Readiness', description: 'The process can serve requests.',
+    additionalProperties: false },
 );
 
 type Options = { readiness: Readiness };
@@ -31,7 +33,8 @@ export const registerHealthRoutes: FastifyPluginAsyncTypebox<Options> = async (
       tags: ['Health'],
       summary: 'Liveness: the process is up',
       security: [],
-      response: { 200: HealthBody },
+      // A server that is shutting down answers 503 to every request (src/platform/shutdown.ts).
+      response: { 200: HealthBody, ...errorResponses('SERVICE_UNAVAILABLE') },
     },
   }, async () => ({ status: 'ok' as const }));
 

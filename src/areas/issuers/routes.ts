@@ -1,6 +1,12 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requestCaller, requestScope } from '../../platform/scope.ts';
-import { errorResponses, UNAUTHENTICATED } from '../../platform/errors.ts';
+import {
+  BODY_ERRORS,
+  errorResponses,
+  INPUT_CHECKED_AFTER_COUNTING,
+  PLATFORM_ERRORS,
+  type DeclaredError,
+} from '../../platform/error-responses.ts';
 import {
   CERTIFICATE_BODY_BYTES_MAX,
   CertificateFacts,
@@ -22,8 +28,12 @@ import type { IssuersService } from './service.ts';
 // the caller's scope in, the service's answer out.
 
 const TAGS = ['Issuers'];
-const COMMON = [UNAUTHENTICATED, 'INVALID_REQUEST', 'RATE_LIMITED', 'INTERNAL_SERVER_ERROR',
-  'SERVICE_UNAVAILABLE'] as const;
+// The errors of an operation without input, and of one with a path parameter or a query,
+// besides its own.
+const errors = (...codes: DeclaredError[]) => errorResponses(...PLATFORM_ERRORS, ...codes);
+const inputErrors = (...codes: DeclaredError[]) => errors('INVALID_REQUEST', ...codes);
+// The errors of an operation whose method carries a body, besides its own.
+const bodyErrors = (...codes: DeclaredError[]) => errors(...BODY_ERRORS, ...codes);
 
 type Options = { issuers: IssuersService };
 
@@ -37,7 +47,7 @@ const registerIssuerResource: FastifyPluginAsyncTypebox<Options> = async (app, {
         'active: a second registration is 409 ISSUER_ALREADY_REGISTERED naming the existing ' +
         'issuerId.',
       body: CreateIssuerBody,
-      response: { 201: Issuer, ...errorResponses(...COMMON,
+      response: { 201: Issuer, ...bodyErrors(INPUT_CHECKED_AFTER_COUNTING,
         'INVALID_BUSINESS_REGISTRATION_NUMBER', 'ISSUER_ALREADY_REGISTERED') },
     },
   }, async (request, reply) => {
@@ -53,7 +63,7 @@ const registerIssuerResource: FastifyPluginAsyncTypebox<Options> = async (app, {
       description: 'Issuers of this account and environment in registration order, including ' +
         'deactivated ones, paged with an opaque cursor.',
       querystring: ListIssuersQuery,
-      response: { 200: IssuerPage, ...errorResponses(...COMMON) },
+      response: { 200: IssuerPage, ...inputErrors(INPUT_CHECKED_AFTER_COUNTING) },
     },
   }, async (request) => {
     const { limit, cursor } = request.query;
@@ -65,7 +75,7 @@ const registerIssuerResource: FastifyPluginAsyncTypebox<Options> = async (app, {
     schema: {
       operationId: 'getIssuer', tags: TAGS, summary: 'Get an issuer',
       params: IssuerIdParams,
-      response: { 200: Issuer, ...errorResponses(...COMMON, 'NOT_FOUND') },
+      response: { 200: Issuer, ...inputErrors('NOT_FOUND') },
     },
   }, async (request) => issuers.getIssuer({ scope: requestScope(request), ...request.params }));
 
@@ -74,7 +84,7 @@ const registerIssuerResource: FastifyPluginAsyncTypebox<Options> = async (app, {
     schema: {
       operationId: 'updateIssuer', tags: TAGS, summary: 'Update an issuer',
       params: IssuerIdParams, body: UpdateIssuerBody,
-      response: { 200: Issuer, ...errorResponses(...COMMON, 'NOT_FOUND', 'ISSUER_DEACTIVATED') },
+      response: { 200: Issuer, ...bodyErrors('NOT_FOUND', 'ISSUER_DEACTIVATED') },
     },
   }, async (request) => issuers.updateIssuer({ scope: requestScope(request), ...request.params,
     changes: request.body }));
@@ -86,7 +96,7 @@ const registerIssuerResource: FastifyPluginAsyncTypebox<Options> = async (app, {
       description: 'The issuer stays readable with `active: false`; it can no longer register ' +
         'certificates, change or issue. Repeating the call answers the same.',
       params: IssuerIdParams,
-      response: { 200: Issuer, ...errorResponses(...COMMON, 'NOT_FOUND') },
+      response: { 200: Issuer, ...bodyErrors('NOT_FOUND') },
     },
   }, async (request) => issuers.deactivateIssuer({ scope: requestScope(request),
     ...request.params }));
@@ -106,8 +116,7 @@ const registerCertificateRoutes: FastifyPluginAsyncTypebox<Options> = async (
         'registers them asynchronously: the result is in latestHistory within 30 seconds. ' +
         'The files and password are kept only encrypted until the job has checked them.',
       params: IssuerIdParams, body: CertificateUploadBody,
-      response: { 202: RegistrationAccepted, ...errorResponses(...COMMON, 'NOT_FOUND',
-        'ISSUER_DEACTIVATED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE') },
+      response: { 202: RegistrationAccepted, ...bodyErrors('NOT_FOUND', 'ISSUER_DEACTIVATED') },
     },
   }, async (request, reply) => {
     const { signCert, signPri, password } = request.body;
@@ -124,7 +133,7 @@ const registerCertificateRoutes: FastifyPluginAsyncTypebox<Options> = async (
       operationId: 'getIssuerCertificate', tags: TAGS,
       summary: 'Get the registered certificate\'s public facts',
       params: IssuerIdParams,
-      response: { 200: CertificateFacts, ...errorResponses(...COMMON, 'NOT_FOUND') },
+      response: { 200: CertificateFacts, ...inputErrors('NOT_FOUND') },
     },
   }, async (request) => issuers.getCertificate({ scope: requestScope(request),
     ...request.params }));
@@ -136,8 +145,7 @@ const registerCertificateRoutes: FastifyPluginAsyncTypebox<Options> = async (
       summary: 'Deregister the certificate',
       description: 'Deletes the stored certificate and key and records DEREGISTERED.',
       params: IssuerIdParams,
-      response: { 204: Type.Null({ description: 'Deregistered.' }),
-        ...errorResponses(...COMMON, 'NOT_FOUND') },
+      response: { 204: Type.Null({ description: 'Deregistered.' }), ...bodyErrors('NOT_FOUND') },
     },
   }, async (request, reply) => {
     await issuers.deregisterCertificate({ scope: requestScope(request), ...request.params });
@@ -158,8 +166,7 @@ const registerRegistrationRoutes: FastifyPluginAsyncTypebox<Options> = async (
         'files and types the password, and sees at once what the upload came to. Valid 5 ' +
         'minutes; a registration uses it up, a failed attempt can be tried again on it.',
       params: IssuerIdParams,
-      response: { 200: RegistrationUrl, ...errorResponses(...COMMON, 'NOT_FOUND',
-        'ISSUER_DEACTIVATED') },
+      response: { 200: RegistrationUrl, ...inputErrors('NOT_FOUND', 'ISSUER_DEACTIVATED') },
     },
   }, async (request) => {
     const { apiKeyId, ...scope } = requestCaller(request);
@@ -174,7 +181,7 @@ const registerRegistrationRoutes: FastifyPluginAsyncTypebox<Options> = async (
       description: 'The latest certificate registration record. The result of a direct upload ' +
         'shows within 30 seconds; an attempt on the hosted page shows before the page answers.',
       params: IssuerIdParams,
-      response: { 200: LatestHistory, ...errorResponses(...COMMON, 'NOT_FOUND',
+      response: { 200: LatestHistory, ...inputErrors('NOT_FOUND',
         'CERTIFICATE_HISTORY_NOT_FOUND') },
     },
   }, async (request) => issuers.latestHistory({ scope: requestScope(request), ...request.params }));
@@ -186,7 +193,7 @@ const registerSettingsRoutes: FastifyPluginAsyncTypebox<Options> = async (app, {
     schema: {
       operationId: 'getCertificateRegistrationSettings', tags: TAGS,
       summary: 'Get this key\'s certificate registration settings',
-      response: { 200: RegistrationSettings, ...errorResponses(...COMMON) },
+      response: { 200: RegistrationSettings, ...errors() },
     },
   }, async (request) => issuers.getSettings(requestCaller(request).apiKeyId));
 
@@ -197,7 +204,7 @@ const registerSettingsRoutes: FastifyPluginAsyncTypebox<Options> = async (app, {
       summary: 'Set this key\'s certificate registration settings',
       description: 'Links made afterwards redirect to the new URL.',
       body: RegistrationSettings,
-      response: { 200: RegistrationSettings, ...errorResponses(...COMMON) },
+      response: { 200: RegistrationSettings, ...bodyErrors() },
     },
   }, async (request) => issuers.saveSettings(requestCaller(request).apiKeyId,
     request.body.certificateRedirectUrl));

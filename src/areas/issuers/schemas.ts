@@ -117,7 +117,8 @@ export const Issuer = Type.Object(
     createdAt: Timestamp('When the issuer was registered.'),
     updatedAt: Timestamp('When the issuer last changed.'),
   },
-  { title: 'Issuer', additionalProperties: false, examples: [ISSUER_EXAMPLE] },
+  { title: 'Issuer', description: 'A business that issues tax invoices under this key.',
+    additionalProperties: false, examples: [ISSUER_EXAMPLE] },
 );
 
 export const ListIssuersQuery = Type.Object(
@@ -135,7 +136,8 @@ export const IssuerPage = Type.Object(
     issuers: Type.Array(Issuer, { description: 'Issuers in registration order.' }),
     nextCursor: NullableString('Pass as `cursor` for the next page; null on the last page.'),
   },
-  { title: 'IssuerPage', additionalProperties: false,
+  { title: 'IssuerPage', description: 'A page of issuers, in registration order.',
+    additionalProperties: false,
     examples: [{ issuers: [ISSUER_EXAMPLE], nextCursor: null }] },
 );
 
@@ -165,7 +167,8 @@ export const RegistrationAccepted = Type.Object(
       'attempt will carry.' }),
     issuerId: Type.String(),
   },
-  { title: 'CertificateRegistrationAccepted', additionalProperties: false,
+  { title: 'CertificateRegistrationAccepted', description: 'The registration attempt, ' +
+    'accepted; its result appears in latestHistory.', additionalProperties: false,
     examples: [{ identifier: 'crg_Vf0bEXAMPLEq8Yc3kT1n2w',
       issuerId: ISSUER_EXAMPLE.issuerId }] },
 );
@@ -182,7 +185,8 @@ export const CertificateFacts = Type.Object(
     registrationIdentifier: Type.String({ description: 'History record that registered it.' }),
     registeredAt: Timestamp('When it was registered.'),
   },
-  { title: 'IssuerCertificate', additionalProperties: false, examples: [{
+  { title: 'IssuerCertificate', description: 'The public facts of the registered joint ' +
+    'certificate.', additionalProperties: false, examples: [{
     subject: 'CN=주식회사이택스(1234567891), OU=corporation, O=yessign, C=KR',
     issuerName: 'CN=yessignCA Class 2, OU=AccreditedCA, O=yessign, C=KR',
     serialNumber: '1a2b3c',
@@ -200,7 +204,8 @@ export const RegistrationUrl = Type.Object(
     url: Type.String({ description: 'One-time page for the business owner; valid 5 minutes.' }),
     expiresAt: Timestamp('When the link stops working.'),
   },
-  { title: 'CertificateRegistrationUrl', additionalProperties: false, examples: [{
+  { title: 'CertificateRegistrationUrl', description: 'A one-time certificate registration ' +
+    'page.', additionalProperties: false, examples: [{
     url: 'https://etax.example.com/certificate-registration/Zm9vYmFyEXAMPLEdG9rZW4tdmFsdWUtMzJi',
     expiresAt: '2026-11-20T01:07:03.000Z',
   }] },
@@ -221,7 +226,8 @@ export const LatestHistory = Type.Object(
       { title: 'CertificateRegistrationRecord', additionalProperties: false },
     ),
   },
-  { title: 'CertificateLatestHistory', additionalProperties: false, examples: [{
+  { title: 'CertificateLatestHistory', description: 'The latest certificate registration ' +
+    'record.', additionalProperties: false, examples: [{
     latestHistory: {
       identifier: 'crg_Vf0bEXAMPLEq8Yc3kT1n2w', issuerId: ISSUER_EXAMPLE.issuerId,
       occurredAt: '2026-11-20T01:02:04.000Z', code: 'WRONG_PASSWORD',
@@ -238,6 +244,7 @@ export const RegistrationSettings = Type.Object(
     ], { description: 'Where the hosted registration page sends the browser after a ' +
       'certificate is registered; null shows etax\'s own confirmation page.' }),
   },
-  { title: 'CertificateRegistrationSettings', additionalProperties: false,
+  { title: 'CertificateRegistrationSettings', description: 'This key\'s certificate ' +
+    'registration settings.', additionalProperties: false,
     examples: [{ certificateRedirectUrl: 'https://app.example.com/certificates/done' }] },
 );

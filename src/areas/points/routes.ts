@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses, UNAUTHENTICATED } from '../../platform/errors.ts';
+import { errorResponses, PLATFORM_ERRORS } from '../../platform/error-responses.ts';
 import type { PointsService } from '../../platform/points/service.ts';
 import { requestScope } from '../../platform/scope.ts';
 import {
@@ -20,7 +20,7 @@ export const registerPointsRoutes: FastifyPluginAsyncTypebox<Options> = async (a
         'test balance, a live key the live balance. Free of charge.',
       response: {
         200: PointBalance,
-        ...errorResponses(UNAUTHENTICATED, 'RATE_LIMITED', 'INTERNAL_SERVER_ERROR'),
+        ...errorResponses(...PLATFORM_ERRORS),
       },
     },
   }, async (request) => {

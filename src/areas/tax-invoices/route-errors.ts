@@ -1,13 +1,17 @@
-import { UNAUTHENTICATED } from '../../platform/errors.ts';
+import {
+  BODY_ERRORS,
+  INPUT_CHECKED_AFTER_COUNTING,
+  PLATFORM_ERRORS,
+} from '../../platform/error-responses.ts';
 
 // The error responses the tax-invoice routes declare (docs/tax-invoices.md § Errors), shared by
 // the issuance, amendment and reverse-issuance routes.
 
-// What every tax-invoice route can answer.
-export const COMMON_ERRORS = [UNAUTHENTICATED, 'INVALID_REQUEST', 'RATE_LIMITED',
-  'INTERNAL_SERVER_ERROR', 'SERVICE_UNAVAILABLE'] as const;
+// What every tax-invoice route can answer: they all take a path parameter, a query or a body.
+export const COMMON_ERRORS = [...PLATFORM_ERRORS, 'INVALID_REQUEST'] as const;
 
-// What every request that makes documents can answer besides COMMON_ERRORS.
-export const ACCEPTANCE_ERRORS = ['INVALID_BUSINESS_REGISTRATION_NUMBER', 'PAYMENT_REQUIRED',
-  'NOT_FOUND', 'AVAILABLE_POINTS_INSUFFICIENT', 'ISSUER_DEACTIVATED',
-  'CERTIFICATE_NOT_REGISTERED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'] as const;
+// What every request that makes documents can answer besides COMMON_ERRORS. The documents are
+// checked after the rate limit, and so is the reference id.
+export const ACCEPTANCE_ERRORS = [...BODY_ERRORS, INPUT_CHECKED_AFTER_COUNTING,
+  'INVALID_BUSINESS_REGISTRATION_NUMBER', 'PAYMENT_REQUIRED', 'NOT_FOUND',
+  'AVAILABLE_POINTS_INSUFFICIENT', 'ISSUER_DEACTIVATED', 'CERTIFICATE_NOT_REGISTERED'] as const;

@@ -208,6 +208,7 @@ export const IssueBody = Type.Object(Invoice.properties, {
 
 export const IssuanceAccepted = Type.Object(
   { issuanceKey: Type.String({ description: 'Identifies the document from now on.' }) },
-  { title: 'IssuanceAccepted', additionalProperties: false,
+  { title: 'IssuanceAccepted', description: 'The request, accepted: its document.',
+    additionalProperties: false,
     examples: [{ issuanceKey: 'txi_8D529FAD3EBAE050B79CE943CC' }] },
 );

@@ -1,6 +1,12 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requestScope } from '../../platform/scope.ts';
-import { errorResponses, UNAUTHENTICATED, type ErrorCode } from '../../platform/errors.ts';
+import {
+  BODY_ERRORS,
+  errorResponses,
+  INPUT_CHECKED_AFTER_COUNTING,
+  PLATFORM_ERRORS,
+  type DeclaredError,
+} from '../../platform/error-responses.ts';
 import {
   CreateEndpointBody,
   DeliveryListQuery,
@@ -24,11 +30,12 @@ import type { WebhooksService } from './service.ts';
 // key's account and environment; an id from elsewhere is 404. No operation charges points.
 
 const TAGS = ['Webhooks'];
-// Every operation's errors besides its own.
-const COMMON_ERRORS: Array<ErrorCode | typeof UNAUTHENTICATED> = [
-  UNAUTHENTICATED, 'INVALID_REQUEST', 'RATE_LIMITED', 'INTERNAL_SERVER_ERROR',
-];
-const errors = (...codes: ErrorCode[]) => errorResponses(...COMMON_ERRORS, ...codes);
+// The errors of an operation without input, and of one with a path parameter or a query,
+// besides its own.
+const errors = (...codes: DeclaredError[]) => errorResponses(...PLATFORM_ERRORS, ...codes);
+const inputErrors = (...codes: DeclaredError[]) => errors('INVALID_REQUEST', ...codes);
+// The errors of an operation whose method carries a body, besides its own.
+const bodyErrors = (...codes: DeclaredError[]) => errors(...BODY_ERRORS, ...codes);
 // The endpoint id as a regular-expression parameter, so `:rotateSecret` can follow it. The
 // expression is loose on purpose: any other segment reaches the route and its schema answers
 // 400 naming the parameter, rather than a bare 404 for a route that seems not to exist.
@@ -57,7 +64,7 @@ const registerEndpointRoutes: FastifyPluginAsyncTypebox<Options> = async (app, {
       body: CreateEndpointBody,
       response: {
         201: WebhookEndpointWithSecret,
-        ...errors('WEBHOOK_URL_NOT_ALLOWED', 'WEBHOOK_ENDPOINT_LIMIT_REACHED'),
+        ...bodyErrors('WEBHOOK_URL_NOT_ALLOWED', 'WEBHOOK_ENDPOINT_LIMIT_REACHED'),
       },
     },
   }, async (request, reply) => {
@@ -83,7 +90,7 @@ const registerEndpointRoutes: FastifyPluginAsyncTypebox<Options> = async (app, {
       summary: 'Retrieve a webhook endpoint',
       description: 'Retrieves one endpoint; its secret is never shown again. Free.',
       params: EndpointParams,
-      response: { 200: WebhookEndpoint, ...errors('NOT_FOUND') },
+      response: { 200: WebhookEndpoint, ...inputErrors('NOT_FOUND') },
     },
   }, async (request) => webhooks.getEndpoint({
     caller: requestScope(request), endpointId: request.params.endpointId,
@@ -103,7 +110,8 @@ const registerEndpointChangeRoutes: FastifyPluginAsyncTypebox<Options> = async (
         'enables or disables the endpoint. Fields left out keep their values. Free.',
       params: EndpointParams,
       body: UpdateEndpointBody,
-      response: { 200: WebhookEndpoint, ...errors('WEBHOOK_URL_NOT_ALLOWED', 'NOT_FOUND') },
+      response: { 200: WebhookEndpoint,
+        ...bodyErrors('WEBHOOK_URL_NOT_ALLOWED', 'NOT_FOUND') },
     },
   }, async (request) => webhooks.updateEndpoint({
     caller: requestScope(request), endpointId: request.params.endpointId, changes: request.body,
@@ -117,7 +125,7 @@ const registerEndpointChangeRoutes: FastifyPluginAsyncTypebox<Options> = async (
       description: 'Deletes the endpoint with its delivery log; pending retries are dropped. ' +
         'Events stay listed. Free.',
       params: EndpointParams,
-      response: { 204: Type.Null({ description: 'Deleted.' }), ...errors('NOT_FOUND') },
+      response: { 204: Type.Null({ description: 'Deleted.' }), ...bodyErrors('NOT_FOUND') },
     },
   }, async (request, reply) => {
     await webhooks.deleteEndpoint({
@@ -137,7 +145,7 @@ const registerEndpointChangeRoutes: FastifyPluginAsyncTypebox<Options> = async (
         'missing one. Rotating again during an overlap retires the oldest secret. Free.',
       params: EndpointParams,
       body: RotateSecretBody,
-      response: { 200: WebhookEndpointWithSecret, ...errors('NOT_FOUND') },
+      response: { 200: WebhookEndpointWithSecret, ...bodyErrors('NOT_FOUND') },
     },
   }, async (request) => webhooks.rotateSecret({
     caller: requestScope(request),
@@ -160,7 +168,8 @@ const registerDeliveryAndEventRoutes: FastifyPluginAsyncTypebox<Options> = async
         'cursor. Free.',
       params: EndpointParams,
       querystring: DeliveryListQuery,
-      response: { 200: WebhookDeliveryPage, ...errors('NOT_FOUND') },
+      response: { 200: WebhookDeliveryPage,
+        ...inputErrors(INPUT_CHECKED_AFTER_COUNTING, 'NOT_FOUND') },
     },
   }, async (request) => webhooks.listDeliveries({
     caller: requestScope(request), endpointId: request.params.endpointId, ...request.query,
@@ -179,7 +188,7 @@ const registerDeliveryAndEventRoutes: FastifyPluginAsyncTypebox<Options> = async
       body: ResendBody,
       response: {
         202: WebhookDelivery,
-        ...errors('NOT_FOUND', 'WEBHOOK_ENDPOINT_DISABLED'),
+        ...bodyErrors('NOT_FOUND', 'WEBHOOK_ENDPOINT_DISABLED'),
       },
     },
   }, async (request, reply) => {
@@ -197,7 +206,7 @@ const registerDeliveryAndEventRoutes: FastifyPluginAsyncTypebox<Options> = async
       description: 'The events of the key\'s account and environment, newest first, optionally ' +
         'of one type. Paged with an opaque cursor. Free.',
       querystring: EventListQuery,
-      response: { 200: WebhookEventPage, ...errors() },
+      response: { 200: WebhookEventPage, ...inputErrors(INPUT_CHECKED_AFTER_COUNTING) },
     },
   }, async (request) => webhooks.listEvents({ caller: requestScope(request), ...request.query }));
 
@@ -208,7 +217,7 @@ const registerDeliveryAndEventRoutes: FastifyPluginAsyncTypebox<Options> = async
       summary: 'Retrieve an event',
       description: 'One event, exactly as it is delivered. Free.',
       params: EventParams,
-      response: { 200: WebhookEvent, ...errors('NOT_FOUND') },
+      response: { 200: WebhookEvent, ...inputErrors('NOT_FOUND') },
     },
   }, async (request) => webhooks.getEvent({
     caller: requestScope(request), eventId: request.params.eventId,

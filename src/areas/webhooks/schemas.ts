@@ -127,7 +127,8 @@ const endpointFields = {
 };
 
 export const WebhookEndpoint = Type.Object(endpointFields, {
-  title: 'WebhookEndpoint', additionalProperties: false,
+  title: 'WebhookEndpoint', description: 'A webhook endpoint, without its signing secret.',
+  additionalProperties: false,
 });
 export type WebhookEndpoint = Static<typeof WebhookEndpoint>;
 
@@ -139,12 +140,15 @@ export const WebhookEndpointWithSecret = Type.Object(
       examples: ['whsec_0jv7yW2hE0q3m1B3pS4yFZ6n8o9XkqvC2bW7rj0Gm5U'],
     }),
   },
-  { title: 'WebhookEndpointWithSecret', additionalProperties: false },
+  { title: 'WebhookEndpointWithSecret',
+    description: 'A webhook endpoint with its new signing secret, shown only here.',
+    additionalProperties: false },
 );
 
 export const WebhookEndpointList = Type.Object(
   { results: Type.Array(WebhookEndpoint, { description: 'Oldest first; at most 20.' }) },
-  { title: 'WebhookEndpointList', additionalProperties: false },
+  { title: 'WebhookEndpointList', description: 'Every webhook endpoint of the key\'s account ' +
+    'and environment.', additionalProperties: false },
 );
 
 function eventSchema<T extends EventType>(type: T) {
@@ -176,7 +180,7 @@ export const WebhookEvent = Type.Union([
   EVENT_SCHEMAS.TAX_INVOICE_ISSUANCE_FAILURE,
   EVENT_SCHEMAS.CERTIFICATE_REGISTRATION_SUCCESS,
   EVENT_SCHEMAS.CERTIFICATE_REGISTRATION_FAILURE,
-], { title: 'WebhookEvent' });
+], { title: 'WebhookEvent', description: 'An event, exactly as it is delivered.' });
 assert.equal(WebhookEvent.anyOf.length, EVENT_TYPES.length);
 
 const nextCursor = Type.Union([Type.String(), Type.Null()], {
@@ -185,7 +189,8 @@ const nextCursor = Type.Union([Type.String(), Type.Null()], {
 
 export const WebhookEventPage = Type.Object(
   { results: Type.Array(WebhookEvent, { description: 'Newest first.' }), nextCursor },
-  { title: 'WebhookEventPage', additionalProperties: false },
+  { title: 'WebhookEventPage', description: 'A page of events, newest first.',
+    additionalProperties: false },
 );
 
 const Attempt = Type.Object(
@@ -224,12 +229,14 @@ export const WebhookDelivery = Type.Object(
     completedAt: nullableTimestamp('When it succeeded, failed or was canceled.'),
     attempts: Type.Array(Attempt, { description: 'Every attempt, first first.' }),
   },
-  { title: 'WebhookDelivery', additionalProperties: false },
+  { title: 'WebhookDelivery', description: 'A delivery of one event to one endpoint, with its ' +
+    'attempts.', additionalProperties: false },
 );
 
 export const WebhookDeliveryPage = Type.Object(
   { results: Type.Array(WebhookDelivery, { description: 'Newest first.' }), nextCursor },
-  { title: 'WebhookDeliveryPage', additionalProperties: false },
+  { title: 'WebhookDeliveryPage', description: 'A page of deliveries, newest first.',
+    additionalProperties: false },
 );
 
 const pageFields = {

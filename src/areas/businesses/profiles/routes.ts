@@ -1,5 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses, UNAUTHENTICATED } from '../../../platform/errors.ts';
+import {
+  errorResponses,
+  INPUT_CHECKED_AFTER_COUNTING,
+  PLATFORM_ERRORS,
+} from '../../../platform/error-responses.ts';
 import { requestScope } from '../../../platform/scope.ts';
 import type { BusinessesService } from './service.ts';
 import {
@@ -29,9 +33,8 @@ export const registerBusinessRoutes: FastifyPluginAsyncTypebox<Options> = async 
       querystring: SearchQuery,
       response: {
         200: SearchPage,
-        ...errorResponses(UNAUTHENTICATED, 'INVALID_REQUEST', 'PAYMENT_REQUIRED',
-          'AVAILABLE_POINTS_INSUFFICIENT', 'RATE_LIMITED', 'INTERNAL_SERVER_ERROR',
-          'SERVICE_UNAVAILABLE'),
+        ...errorResponses(...PLATFORM_ERRORS, INPUT_CHECKED_AFTER_COUNTING, 'PAYMENT_REQUIRED',
+          'AVAILABLE_POINTS_INSUFFICIENT'),
       },
     },
   }, async (request) => {
@@ -49,10 +52,10 @@ export const registerBusinessRoutes: FastifyPluginAsyncTypebox<Options> = async 
       params: ProfileParams,
       response: {
         200: BusinessProfile,
-        ...errorResponses(UNAUTHENTICATED, 'INVALID_REQUEST',
-          'INVALID_BUSINESS_REGISTRATION_NUMBER', 'PAYMENT_REQUIRED', 'NOT_FOUND',
-          'AVAILABLE_POINTS_INSUFFICIENT', 'RATE_LIMITED', 'INTERNAL_SERVER_ERROR',
-          'LOOKUP_UNAVAILABLE', 'SERVICE_UNAVAILABLE'),
+        // The number is checked before the rate limit (see preValidation below).
+        ...errorResponses(...PLATFORM_ERRORS, 'INVALID_REQUEST',
+          { code: 'INVALID_BUSINESS_REGISTRATION_NUMBER', counted: 'never' }, 'PAYMENT_REQUIRED',
+          'NOT_FOUND', 'AVAILABLE_POINTS_INSUFFICIENT', 'LOOKUP_UNAVAILABLE'),
       },
     },
     // Spec §4.1 lists the number's 400s before 429, and the rate limit runs as the /v1

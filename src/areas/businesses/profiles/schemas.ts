@@ -1,4 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
+import { openEnum } from '../../../platform/open-enum.ts';
 import {
   BUSINESS_KINDS,
   REGISTRATION_STATUSES,
@@ -93,9 +94,7 @@ export const Registration = Type.Object(
 
 const Taxation = Type.Object(
   {
-    type: Type.Enum(TAX_TYPES, {
-      description: 'Tax type. Treat a value you do not recognise as "other".',
-    }),
+    type: openEnum(TAX_TYPES, 'Tax type.'),
   },
   { title: 'Taxation', additionalProperties: false },
 );
@@ -195,6 +194,7 @@ export const SearchPage = Type.Object(
   },
   {
     title: 'BusinessProfileSearchPage',
+    description: 'A page of matching business profiles, best first.',
     additionalProperties: false,
     examples: [{ results: [SANDBOX_CORPORATION], nextCursor: null }],
   },

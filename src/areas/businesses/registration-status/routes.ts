@@ -4,11 +4,12 @@ import type { RegistrationStatusService } from './service.ts';
 import {
   BULK_DESCRIPTION,
   BulkBody,
+  BULK_ERRORS,
   BulkResults,
-  ERRORS,
   Params,
   RegistrationStatusResult,
   SINGLE_DESCRIPTION,
+  SINGLE_ERRORS,
 } from './schemas.ts';
 
 type Options = { registrationStatuses: RegistrationStatusService };
@@ -25,7 +26,7 @@ export const registerRegistrationStatusRoutes: FastifyPluginAsyncTypebox<Options
       summary: 'Check the registration status of up to 100 businesses',
       description: BULK_DESCRIPTION,
       body: BulkBody,
-      response: { 200: BulkResults, ...ERRORS },
+      response: { 200: BulkResults, ...BULK_ERRORS },
     },
   }, async (request) => {
     return registrationStatuses.inquireStatuses({
@@ -42,7 +43,7 @@ export const registerRegistrationStatusRoutes: FastifyPluginAsyncTypebox<Options
       summary: 'Check the registration status of one business',
       description: SINGLE_DESCRIPTION,
       params: Params,
-      response: { 200: RegistrationStatusResult, ...ERRORS },
+      response: { 200: RegistrationStatusResult, ...SINGLE_ERRORS },
     },
   }, async (request) => {
     return registrationStatuses.inquireStatus({

@@ -1,5 +1,11 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { errorResponses, UNAUTHENTICATED } from '../../../platform/errors.ts';
+import {
+  BODY_ERRORS,
+  errorResponses,
+  INPUT_CHECKED_AFTER_COUNTING,
+  PLATFORM_ERRORS,
+} from '../../../platform/error-responses.ts';
+import { openEnum } from '../../../platform/open-enum.ts';
 import { REGISTRATION_STATUSES, TAX_TYPES } from '../../../upstream/business-profiles/index.ts';
 import { NUMBERS_PER_CALL_MAX } from '../../../upstream/tax-authority/index.ts';
 import {
@@ -56,9 +62,9 @@ export const RegistrationStatusResult = Type.Object(
       description: 'Closing date; null unless `status` is `CLOSED` (and null when the ' +
         'authority gives none).',
     }),
-    taxType: Type.Union([Type.Enum(TAX_TYPES), Type.Null()], {
-      description: 'Tax type (spec §2.1); null when the authority reports none, as for an ' +
-        'unregistered number. Treat a value you do not recognise as "other".',
+    taxType: Type.Union([openEnum(TAX_TYPES, 'Tax type.'), Type.Null()], {
+      description: 'Tax type; null when the authority reports none, as for an unregistered ' +
+        'number.',
     }),
     checkedAt: Type.String({
       format: 'date-time',
@@ -101,6 +107,7 @@ export const BulkResults = Type.Object(
   },
   {
     title: 'RegistrationStatusResults',
+    description: 'One registration status per number sent, in the order sent.',
     additionalProperties: false,
     examples: [{ results: [EXAMPLE_ACTIVE, EXAMPLE_CLOSED, EXAMPLE_NOT_REGISTERED] }],
   },
@@ -129,6 +136,9 @@ export const SINGLE_DESCRIPTION =
   'INVALID_BUSINESS_REGISTRATION_NUMBER. An unregistered number is 200 with `NOT_REGISTERED`. ' +
   'Charge: 10 points when the status is returned.' + COMMON_DESCRIPTION;
 
-export const ERRORS = errorResponses(UNAUTHENTICATED, 'INVALID_REQUEST',
+// The numbers are checked by the service, after the rate limit.
+const ERRORS = [...PLATFORM_ERRORS, INPUT_CHECKED_AFTER_COUNTING,
   'INVALID_BUSINESS_REGISTRATION_NUMBER', 'PAYMENT_REQUIRED', 'AVAILABLE_POINTS_INSUFFICIENT',
-  'RATE_LIMITED', 'INTERNAL_SERVER_ERROR', 'LOOKUP_UNAVAILABLE', 'SERVICE_UNAVAILABLE');
+  'LOOKUP_UNAVAILABLE'] as const;
+export const BULK_ERRORS = errorResponses(...ERRORS, ...BODY_ERRORS);
+export const SINGLE_ERRORS = errorResponses(...ERRORS);

@@ -3,8 +3,8 @@ import {
   type Static,
 } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { acceptEmptyJsonBodies, refuseBody } from '../../../platform/bodyless.ts';
-import { errorResponses } from '../../../platform/errors.ts';
+import { acceptEmptyJsonBodies } from '../../../platform/bodyless.ts';
+import { errorResponses } from '../../../platform/error-responses.ts';
 import { requestCaller } from '../../../platform/scope.ts';
 import { ACCEPTANCE_ERRORS, COMMON_ERRORS } from '../route-errors.ts';
 import { IssuanceKeyParams, IssueHeaders } from '../schemas.ts';
@@ -94,8 +94,7 @@ const registerDoubleIssuance: FastifyPluginAsyncTypebox<Options> = async (app, {
   acceptEmptyJsonBodies(app);
 
   app.post('/taxInvoices/:issuanceKey/amend/doubleIssuance', {
-    config: { operation: 'taxInvoices.amend.doubleIssuance' },
-    preValidation: refuseBody,
+    config: { operation: 'taxInvoices.amend.doubleIssuance', body: 'none' },
     schema: {
       operationId: 'amendTaxInvoiceForDoubleIssuance', tags: TAGS,
       summary: 'Amend a duplicate issued by mistake (착오에 의한 이중발급)',

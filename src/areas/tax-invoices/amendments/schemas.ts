@@ -121,7 +121,8 @@ export const LocalLetterOfCreditBody = Type.Object(
 export const OneDocumentAccepted = Type.Object(
   { issuanceKey: Type.String({ description: 'The amendment document; it is issued and ' +
     'transmitted like any tax invoice.' }) },
-  { title: 'TaxInvoiceAmendmentAccepted', additionalProperties: false,
+  { title: 'TaxInvoiceAmendmentAccepted', description: 'The amendment, accepted: its one ' +
+    'document.', additionalProperties: false,
     examples: [{ issuanceKey: 'txi_9E63A0BE4FCBF161C8ADF054DD' }] },
 );
 
@@ -131,7 +132,8 @@ export const TwoDocumentsAccepted = Type.Object(
     issuanceKeys: Type.Array(Type.String(), { minItems: 2, maxItems: 2,
       description: 'Both documents in order: the negative one, then the positive one.' }),
   },
-  { title: 'TaxInvoiceAmendmentPairAccepted', additionalProperties: false,
+  { title: 'TaxInvoiceAmendmentPairAccepted', description: 'The amendment, accepted: its two ' +
+    'documents.', additionalProperties: false,
     examples: [{ issuanceKey: 'txi_9E63A0BE4FCBF161C8ADF054DD',
       issuanceKeys: ['txi_9E63A0BE4FCBF161C8ADF054DD', 'txi_AF74B1CF5ADCA272D9BEA165EE'] }] },
 );

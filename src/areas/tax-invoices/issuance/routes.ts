@@ -1,8 +1,12 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@fastify/type-provider-typebox';
 import { requestCaller, requestScope } from '../../../platform/scope.ts';
-import { acceptEmptyJsonBodies, refuseBody } from '../../../platform/bodyless.ts';
-import { errorResponses } from '../../../platform/errors.ts';
+import { acceptEmptyJsonBodies } from '../../../platform/bodyless.ts';
+import {
+  BODY_ERRORS,
+  errorResponses,
+  INPUT_CHECKED_AFTER_COUNTING,
+} from '../../../platform/error-responses.ts';
 import { ACCEPTANCE_ERRORS, COMMON_ERRORS } from '../route-errors.ts';
 import { IssuanceAccepted, IssuanceKeyParams, IssueBody, IssueHeaders } from '../schemas.ts';
 import {
@@ -56,7 +60,8 @@ const registerIssuance: FastifyPluginAsyncTypebox<Options> = async (app, { taxIn
         'the `Service-Client-Reference-Id`. A value this key never used is 400 ' +
         'INVALID_REQUEST.',
       querystring: StatusQuery,
-      response: { 200: ReferenceStatus, ...errorResponses(...COMMON_ERRORS) },
+      response: { 200: ReferenceStatus,
+        ...errorResponses(...COMMON_ERRORS, INPUT_CHECKED_AFTER_COUNTING) },
     },
   }, async (request) => taxInvoices.statusByReference({ caller: requestCaller(request),
     referenceId: request.query.clientReferenceId }));
@@ -69,7 +74,8 @@ const registerIssuance: FastifyPluginAsyncTypebox<Options> = async (app, { taxIn
       description: 'The 10th of the month after the write date, or the next business day ' +
         'when that is a weekend or public holiday. Free.',
       querystring: DueDateQuery,
-      response: { 200: DueDate, ...errorResponses(...COMMON_ERRORS) },
+      response: { 200: DueDate,
+        ...errorResponses(...COMMON_ERRORS, INPUT_CHECKED_AFTER_COUNTING) },
     },
   }, async (request) => taxInvoices.issueDueDate(request.query.date));
 };
@@ -83,7 +89,8 @@ const registerRetrieval: FastifyPluginAsyncTypebox<Options> = async (app, { taxI
         'filtered by write date range, status, recipient number and supplier, paged with an ' +
         'opaque cursor.',
       querystring: ListQuery,
-      response: { 200: TaxInvoicePage, ...errorResponses(...COMMON_ERRORS) },
+      response: { 200: TaxInvoicePage,
+        ...errorResponses(...COMMON_ERRORS, INPUT_CHECKED_AFTER_COUNTING) },
     },
   }, async (request) => {
     const { limit, cursor, status, ...filters } = request.query;
@@ -108,11 +115,17 @@ const registerRetrieval: FastifyPluginAsyncTypebox<Options> = async (app, { taxI
       description: 'The document in the standard Korean tax invoice layout. Sandbox documents ' +
         'are marked as not reported to the tax authority.',
       params: IssuanceKeyParams,
-      produces: ['application/pdf'],
       response: {
-        // A Buffer is sent as it is, never serialized.
-        200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary',
-          description: 'The PDF.' }),
+        // Only the document is a PDF; the errors are JSON like every other operation's. A Buffer
+        // is sent as it is, never serialized.
+        200: {
+          description: 'The PDF.',
+          headers: { 'Content-Disposition': Type.String({
+            description: 'Shown in the browser, named after the document: ' +
+              '`inline; filename="<issuanceKey>.pdf"`.' }) },
+          content: { 'application/pdf': { schema: Type.Unsafe<Buffer>({ type: 'string',
+            format: 'binary', contentMediaType: 'application/pdf' }) } },
+        },
         ...errorResponses(...COMMON_ERRORS, 'NOT_FOUND'),
       },
     },
@@ -129,8 +142,7 @@ const registerCancel: FastifyPluginAsyncTypebox<Options> = async (app, { taxInvo
   acceptEmptyJsonBodies(app);
 
   app.post('/taxInvoices/:issuanceKey/cancel', {
-    config: { operation: 'taxInvoices.cancel' },
-    preValidation: refuseBody,
+    config: { operation: 'taxInvoices.cancel', body: 'none' },
     schema: {
       operationId: 'cancelTaxInvoice', tags: TAGS, summary: 'Cancel before transmission',
       description: 'Withdraws a PENDING or ISSUED tax invoice before it is transmitted to the ' +
@@ -140,9 +152,10 @@ const registerCancel: FastifyPluginAsyncTypebox<Options> = async (app, { taxInvo
       params: IssuanceKeyParams,
       response: {
         200: Type.Object({ issuanceKey: Type.String(), status: Type.Literal('CANCELED') },
-          { additionalProperties: false }),
-        ...errorResponses(...COMMON_ERRORS, 'NOT_FOUND', 'TAX_INVOICE_NOT_CANCELABLE',
-          'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'),
+          { title: 'TaxInvoiceCanceled', description: 'The tax invoice, now CANCELED.',
+            additionalProperties: false }),
+        ...errorResponses(...COMMON_ERRORS, ...BODY_ERRORS, 'NOT_FOUND',
+          'TAX_INVOICE_NOT_CANCELABLE'),
       },
     },
   }, async (request) => taxInvoices.cancel({ scope: requestScope(request), ...request.params })

@@ -28,7 +28,8 @@ export const ReferenceStatus = Type.Object(
     status: Status,
     message: Type.String({ description: 'What the status means for the client.' }),
   },
-  { title: 'TaxInvoiceReferenceStatus', additionalProperties: false,
+  { title: 'TaxInvoiceReferenceStatus', description: 'The processing status of the request.',
+    additionalProperties: false,
     examples: [{ issuanceKey: 'txi_8D529FAD3EBAE050B79CE943CC',
       issuanceKeys: ['txi_8D529FAD3EBAE050B79CE943CC'], clientReferenceId: 'order-2026-11-0042',
       status: 'TRANSMITTED', message: 'Issued and transmitted to the tax authority.' }] },
@@ -74,7 +75,8 @@ export const TaxInvoice = Type.Object(
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
   },
-  { title: 'TaxInvoice', additionalProperties: false },
+  { title: 'TaxInvoice', description: 'A tax invoice document and where it is.',
+    additionalProperties: false },
 );
 export type TaxInvoiceView = Static<typeof TaxInvoice>;
 
@@ -103,7 +105,8 @@ export const TaxInvoicePage = Type.Object(
     taxInvoices: Type.Array(TaxInvoice, { description: 'Documents in the order they were made.' }),
     nextCursor: NullableString('Pass as `cursor` for the next page; null on the last page.'),
   },
-  { title: 'TaxInvoicePage', additionalProperties: false },
+  { title: 'TaxInvoicePage', description: 'A page of tax invoice documents.',
+    additionalProperties: false },
 );
 
 export const DueDateQuery = Type.Object(
@@ -115,6 +118,7 @@ export const DueDateQuery = Type.Object(
 export const DueDate = Type.Object(
   { issueDueDate: Type.String({ format: 'date', description: 'The last day an invoice with ' +
     'that write date may be issued.' }) },
-  { title: 'TaxInvoiceIssueDueDate', additionalProperties: false,
+  { title: 'TaxInvoiceIssueDueDate', description: 'The issue deadline of the write date.',
+    additionalProperties: false,
     examples: [{ issueDueDate: '2026-12-10' }] },
 );

@@ -195,8 +195,8 @@ export function createIssuanceService(deps: IssuanceDeps) {
 
   function issueDueDate(date: string) {
     if (date > DEADLINE_WRITE_DATE_MAX) {
-      throw new ApiError('INVALID_REQUEST', `date: the issue deadline of a write date after ` +
-        `${DEADLINE_WRITE_DATE_MAX} falls past the year 9999.`);
+      throw new ApiError('INVALID_REQUEST', 'query.date has no issue deadline: that of a ' +
+        `write date after ${DEADLINE_WRITE_DATE_MAX} falls past the year 9999.`);
     }
     return { issueDueDate: issueDeadline(date) };
   }

@@ -1,7 +1,6 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
-import { acceptEmptyJsonBodies, refuseBody } from '../../../platform/bodyless.ts';
-import { errorResponses } from '../../../platform/errors.ts';
+import { acceptEmptyJsonBodies } from '../../../platform/bodyless.ts';
+import { BODY_ERRORS, errorResponses } from '../../../platform/error-responses.ts';
 import { requestCaller, requestScope } from '../../../platform/scope.ts';
 import { ACCEPTANCE_ERRORS, COMMON_ERRORS } from '../route-errors.ts';
 import { IssuanceAccepted, IssuanceKeyParams, IssueBody, IssueHeaders } from '../schemas.ts';
@@ -21,8 +20,7 @@ const TAGS = ['Reverse issuance'];
 // The two errors of spec §4.4: the request is no longer waiting for a decision.
 const CLOSED = ['ISSUE_REQUEST_ALREADY_APPROVED', 'ISSUE_REQUEST_ALREADY_CANCELED'] as const;
 // What a decision of the supplier can answer besides COMMON_ERRORS and CLOSED.
-const SUPPLIER_ERRORS = ['NOT_FOUND', 'ISSUER_DEACTIVATED', 'PAYLOAD_TOO_LARGE',
-  'UNSUPPORTED_MEDIA_TYPE'] as const;
+const SUPPLIER_ERRORS = [...BODY_ERRORS, 'NOT_FOUND', 'ISSUER_DEACTIVATED'] as const;
 
 type Options = { reverseIssuance: ReverseIssuanceService };
 
@@ -64,17 +62,11 @@ const registerRequest: FastifyPluginAsyncTypebox<Options> = async (app, { revers
     issuanceKey: request.params.issuanceKey }));
 };
 
-// Refusal's body is optional: none at all reads as `{}`.
-async function defaultToEmptyBody(request: FastifyRequest) {
-  request.body ??= {};
-}
-
 const registerDecisions: FastifyPluginAsyncTypebox<Options> = async (app, { reverseIssuance }) => {
   acceptEmptyJsonBodies(app);
 
   app.post('/taxInvoices/:issuanceKey/issueRequest/approve', {
-    config: { operation: 'taxInvoices.issueRequest.approve' },
-    preValidation: refuseBody,
+    config: { operation: 'taxInvoices.issueRequest.approve', body: 'none' },
     schema: {
       operationId: 'approveReverseIssuance', tags: TAGS,
       summary: 'Approve a reverse issuance request (simple approval)',
@@ -89,8 +81,8 @@ const registerDecisions: FastifyPluginAsyncTypebox<Options> = async (app, { reve
     supplierKey: request.headers['supplier-key'], issuanceKey: request.params.issuanceKey }));
 
   app.post('/taxInvoices/:issuanceKey/issueRequest/refuse', {
-    config: { operation: 'taxInvoices.issueRequest.refuse' },
-    preValidation: defaultToEmptyBody,
+    // The body may be left out: none at all reads as `{}`.
+    config: { operation: 'taxInvoices.issueRequest.refuse', body: 'optional' },
     schema: {
       operationId: 'refuseReverseIssuance', tags: TAGS,
       summary: 'Refuse a reverse issuance request',
@@ -106,8 +98,7 @@ const registerDecisions: FastifyPluginAsyncTypebox<Options> = async (app, { reve
     reason: request.body.reason ?? null }));
 
   app.put('/taxInvoices/:issuanceKey/issueRequest/cancel', {
-    config: { operation: 'taxInvoices.issueRequest.cancel' },
-    preValidation: refuseBody,
+    config: { operation: 'taxInvoices.issueRequest.cancel', body: 'none' },
     schema: {
       operationId: 'cancelReverseIssuance', tags: TAGS,
       summary: 'Cancel a reverse issuance request',
@@ -117,8 +108,8 @@ const registerDecisions: FastifyPluginAsyncTypebox<Options> = async (app, { reve
         'or failed) is 409 ISSUE_REQUEST_ALREADY_APPROVED; one already canceled or refused is ' +
         '409 ISSUE_REQUEST_ALREADY_CANCELED; nothing changes on either.',
       params: IssuanceKeyParams,
-      response: { 200: Canceled, ...errorResponses(...COMMON_ERRORS, ...CLOSED, 'NOT_FOUND',
-        'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE') },
+      response: { 200: Canceled, ...errorResponses(...COMMON_ERRORS, ...BODY_ERRORS, ...CLOSED,
+        'NOT_FOUND') },
     },
   }, async (request) => reverseIssuance.cancel({ scope: requestScope(request),
     issuanceKey: request.params.issuanceKey }));

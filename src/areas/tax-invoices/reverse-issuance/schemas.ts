@@ -17,7 +17,8 @@ export const ApprovalUrl = Type.Object(
       'open (a new tab or a redirect). It works once, for ten minutes.' }),
     expiresAt: Type.String({ format: 'date-time', description: 'When the link stops working.' }),
   },
-  { title: 'ReverseIssuanceApprovalUrl', additionalProperties: false,
+  { title: 'ReverseIssuanceApprovalUrl', description: 'A one-time approval page.',
+    additionalProperties: false,
     examples: [{ url: 'https://etax.example.com/taxInvoices/issueRequests/approval/' +
       'q3Xv0tqgYV8hR1m4wC9bq0bJ6y3n5S2kD7eLrZpA1uE', expiresAt: '2026-11-20T05:10:00.000Z' }] },
 );
@@ -36,11 +37,13 @@ export type RefusalBody = Static<typeof RefusalBody>;
 export const Decided = (status: 'APPROVED' | 'REFUSED') => Type.Object(
   { issuanceKey: Type.String(), status: Type.Literal(status) },
   { title: `ReverseIssuance${status === 'APPROVED' ? 'Approved' : 'Refused'}`,
+    description: `The reverse issuance request, now ${status}.`,
     additionalProperties: false },
 );
 
 export const Canceled = Type.Object(
   { issuanceKey: Type.String({ description: 'The key of the canceled request.' }) },
-  { title: 'ReverseIssuanceCanceled', additionalProperties: false,
+  { title: 'ReverseIssuanceCanceled', description: 'The reverse issuance request, now ' +
+    'REQUEST_CANCELED.', additionalProperties: false,
     examples: [{ issuanceKey: 'txi_8D529FAD3EBAE050B79CE943CC' }] },
 );
