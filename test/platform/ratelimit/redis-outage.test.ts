@@ -192,6 +192,32 @@ describe('rate limits while Redis does not answer', () => {
       expect((await call(created.limiter, keyId)).statusCode).toBe(429);
     });
 
+  it('starts the memory counter of a key from what Redis counted: a fallback is no new window',
+    async () => {
+      const keyId = newKeyId();
+      const created = limiterOn(redis.url, 5);
+      limiter = created.limiter;
+      const warmUpKeyId = newKeyId();
+      await pollUntil(async () => {
+        await call(created.limiter, warmUpKeyId);
+        return reader.exists(counterOf(warmUpKeyId));
+      }, (exists) => exists === 1);
+      for (let index = 0; index < 4; index += 1) {
+        expect((await call(created.limiter, keyId)).statusCode).toBe(200);
+      }
+      await redis.kill();
+      const whileDown = [];
+      for (let index = 0; index < 3; index += 1) {
+        whileDown.push((await call(created.limiter, keyId)).statusCode);
+      }
+      expect(whileDown).toEqual([200, 429, 429]);
+
+      await redis.restart();
+      // The killed Redis lost its 4; memory hands back only the one call it let through (the
+      // refused ones are counted too, as in Redis), not the 4 it started from.
+      await waitUntilRedisHas(keyId, 3);
+    });
+
   it('counts in memory when Redis is not there at the start, and says so once', async () => {
     const nobodyListens = `redis://127.0.0.1:${await freePort()}`;
     const created = limiterOn(nobodyListens, 3);
