@@ -330,6 +330,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhookEndpoints/{endpointId}:test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to an endpoint
+         * @description Records a `WEBHOOK_TEST` event and queues one delivery of it to this endpoint only, signed like every delivery, so a receiver can be checked without issuing anything. The delivery is attempted once, without retries; its outcome is in the endpoint's delivery log. Test events are not listed by GET /v1/webhookEvents but can be read by their id. A disabled endpoint is 409 WEBHOOK_ENDPOINT_DISABLED. Body: none (an empty body or `{}` is ignored, anything else is 400). Free.
+         */
+        post: operations["sendWebhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/issuers": {
         parameters: {
             query?: never;
@@ -2287,7 +2307,7 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * @description Absolute URL the events are POSTed to. Live keys: https and a public address. Test keys: http or https, and loopback (localhost) is allowed.
+                     * @description Absolute URL the events are POSTed to, at a public address: loopback and private addresses only where the server sets WEBHOOK_PRIVATE_TARGETS_ALLOWED=true. Live keys: https. Test keys: http or https.
                      * @example https://example.com/etax/webhooks
                      */
                     url: string;
@@ -2604,7 +2624,7 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * @description Absolute URL the events are POSTed to. Live keys: https and a public address. Test keys: http or https, and loopback (localhost) is allowed.
+                     * @description Absolute URL the events are POSTed to, at a public address: loopback and private addresses only where the server sets WEBHOOK_PRIVATE_TARGETS_ALLOWED=true. Live keys: https. Test keys: http or https.
                      * @example https://example.com/etax/webhooks
                      */
                     url?: string;
@@ -2875,7 +2895,7 @@ export interface operations {
                              * @description An event type of docs/webhooks.md § Event types.
                              * @enum {unknown}
                              */
-                            eventType: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE";
+                            eventType: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "WEBHOOK_TEST";
                             /**
                              * @description `pending` (an attempt is due), `succeeded` (2xx), `failed` (every attempt failed) or `canceled` (the endpoint was disabled).
                              * @enum {unknown}
@@ -3023,7 +3043,7 @@ export interface operations {
                          * @description An event type of docs/webhooks.md § Event types.
                          * @enum {unknown}
                          */
-                        eventType: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE";
+                        eventType: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "WEBHOOK_TEST";
                         /**
                          * @description `pending` (an attempt is due), `succeeded` (2xx), `failed` (every attempt failed) or `canceled` (the endpoint was disabled).
                          * @enum {unknown}
@@ -3099,7 +3119,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error. `WEBHOOK_ENDPOINT_DISABLED`: The webhook endpoint is disabled. Enable it before resending events. */
+            /** @description Error. `WEBHOOK_ENDPOINT_DISABLED`: The webhook endpoint is disabled. Enable it before sending events to it. */
             409: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -3145,7 +3165,7 @@ export interface operations {
                 limit: number;
                 /** @description The `nextCursor` of the previous page, unchanged; omit for the first page. */
                 cursor?: string;
-                /** @description An event type of docs/webhooks.md § Event types. */
+                /** @description An event type of docs/webhooks.md § Event types other than WEBHOOK_TEST. */
                 type?: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE";
             };
             header?: never;
@@ -3164,7 +3184,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Newest first. */
+                        /** @description Newest first. Test events are not listed; read one by its id. */
                         results: ({
                             /** @description Event id; receivers dedupe on it. */
                             id: string;
@@ -3451,6 +3471,27 @@ export interface operations {
                             /** @description Human-readable description. */
                             message: string;
                         };
+                    } | {
+                        /** @description Event id; receivers dedupe on it. */
+                        id: string;
+                        /** @enum {string} */
+                        type: "WEBHOOK_TEST";
+                        /**
+                         * @description The same as `type`, under the name receivers written for the prior-art API read.
+                         * @enum {string}
+                         */
+                        eventType: "WEBHOOK_TEST";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened.
+                         */
+                        createdAt: string;
+                        data: {
+                            /** @description The endpoint the test was sent to. */
+                            endpointId: string;
+                            /** @description A note for people that this is only a test. */
+                            message: string;
+                        };
                     };
                 };
             };
@@ -3476,6 +3517,151 @@ export interface operations {
             };
             /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
             404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sendWebhookTestEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook endpoint id, e.g. `whe_…`. */
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Delivery id. */
+                        id: string;
+                        endpointId: string;
+                        eventId: string;
+                        /**
+                         * @description An event type of docs/webhooks.md § Event types.
+                         * @enum {unknown}
+                         */
+                        eventType: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "WEBHOOK_TEST";
+                        /**
+                         * @description `pending` (an attempt is due), `succeeded` (2xx), `failed` (every attempt failed) or `canceled` (the endpoint was disabled).
+                         * @enum {unknown}
+                         */
+                        status: "pending" | "succeeded" | "failed" | "canceled";
+                        attemptCount: number;
+                        /** @description When the next attempt is due; null when none is. */
+                        nextAttemptAt: string | null;
+                        lastResponseStatus: number | null;
+                        lastDurationMs: number | null;
+                        lastError: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When the delivery was queued.
+                         */
+                        createdAt: string;
+                        /** @description When it succeeded, failed or was canceled. */
+                        completedAt: string | null;
+                        /** @description Every attempt, first first. */
+                        attempts: {
+                            attemptNumber: number;
+                            /** @enum {unknown} */
+                            outcome: "succeeded" | "failed";
+                            /** @description The receiver's HTTP status; null when no answer came. */
+                            responseStatus: number | null;
+                            /** @description From sending to the end of the answer. */
+                            durationMs: number;
+                            /** @description Why it failed, or null. */
+                            error: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the attempt started.
+                             */
+                            startedAt: string;
+                            /**
+                             * Format: date-time
+                             * @description When the attempt ended.
+                             */
+                            finishedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error. `WEBHOOK_ENDPOINT_DISABLED`: The webhook endpoint is disabled. Enable it before sending events to it. */
+            409: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
