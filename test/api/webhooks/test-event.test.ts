@@ -251,7 +251,7 @@ describe('errors', () => {
       const listed = await request(app, account.keys.test, 'GET',
         '/v1/webhookEvents?type=WEBHOOK_TEST');
       expect(listed.statusCode).toBe(400);
-      expect(listed.json().message).toMatch(/querystring\.type/);
+      expect(listed.json().message).toMatch(/query\.type/);
     });
 
   it('returns 401 with an empty body without a key, and records nothing', async () => {
