@@ -99,6 +99,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     logger: platform.log,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     publicBaseUrl: config.PUBLIC_BASE_URL,
+    guidesBaseUrl: config.GUIDES_BASE_URL,
     keys: createKeyCache(platform.accounts, config.AUTH_CACHE_TTL_MS),
     rateLimiter,
     modules: list,

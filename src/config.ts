@@ -21,6 +21,10 @@ const ConfigSchema = Type.Object({
     { default: 'info' },
   ),
   PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  // The address under which the repository's files are read, ending in '/' so a guide's path
+  // resolves under it rather than beside its last segment; the API reference links its guides
+  // there. Unset: it names their paths, since a guess would be a link to nowhere.
+  GUIDES_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+/$' })),
   // API-only processes set this to false; they still stage jobs, they just never run them.
   WORKERS_ENABLED: Type.Boolean({ default: true }),
   // A revoked key keeps working in other processes for at most this long (docs/auth.md).

@@ -17,6 +17,8 @@ export type ServerDeps = {
   logger: Logger | false;
   bodyLimitBytes: number;
   publicBaseUrl: string;
+  // Where the reference page links the repository's guides (GUIDES_BASE_URL).
+  guidesBaseUrl?: string;
   keys: KeyCache;
   rateLimiter: Pick<RateLimiter, 'hook'>;
   // In the order their routes appear in the OpenAPI document.
@@ -60,7 +62,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(auth);
   await app.register(routeContract);
   await app.register(bodyRules);
-  await app.register(openApi, { serverUrl: deps.publicBaseUrl });
+  await app.register(openApi,
+    { serverUrl: deps.publicBaseUrl, guidesBaseUrl: deps.guidesBaseUrl });
 
   for (const module of deps.modules) {
     if (module.pages) await app.register(module.pages);

@@ -15,6 +15,7 @@ describe('loading the configuration', () => {
     expect(config.DATA_DIR).toMatch(/\/data$/);
     expect(config.LOG_LEVEL).toBe('info');
     expect(config.PUBLIC_BASE_URL).toBe('http://localhost:8080');
+    expect(config.GUIDES_BASE_URL).toBeUndefined();
     expect(config.WORKERS_ENABLED).toBe(true);
     expect(config.AUTH_CACHE_TTL_MS).toBe(5_000);
     expect(config.TEST_SIGNUP_POINTS).toBe(1_000_000);
@@ -58,6 +59,9 @@ describe('loading the configuration', () => {
     ['TAX_AUTHORITY_TIMEOUT_MS', '10'],
     ['TAX_AUTHORITY_TIMEOUT_MS', '30001'],
     ['TAX_AUTHORITY_SANDBOX_LATENCY_MS', '-1'],
+    // Without the final '/', a guide's path would replace the last segment of the address.
+    ['GUIDES_BASE_URL', 'https://git.example.com/etax/files/main'],
+    ['GUIDES_BASE_URL', 'ftp://git.example.com/etax/'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);

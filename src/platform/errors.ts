@@ -37,7 +37,7 @@ export const ERRORS = {
   },
   WEBHOOK_ENDPOINT_DISABLED: {
     status: 409,
-    message: 'The webhook endpoint is disabled. Enable it before resending events.',
+    message: 'The webhook endpoint is disabled. Enable it before sending events to it.',
   },
   // 404: nothing there.
   NOT_FOUND: { status: 404, message: 'The requested resource does not exist.' },

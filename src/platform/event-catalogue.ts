@@ -3,6 +3,11 @@ import { Type, type Static, type TObject } from 'typebox';
 // Every webhook event type, with the schema of its `data` (docs/webhooks.md § Event types). An
 // area that emits events adds its types here; recordEvent accepts only these types, with data
 // of the matching shape, so a payload can never drift from its documentation.
+//
+// `subscribable` says whether endpoints subscribe to the type and recordEvent announces it. The
+// one type that is not, WEBHOOK_TEST, reports nothing that happened: it is sent on request to
+// one endpoint (POST /v1/webhookEndpoints/{endpointId}:test), so no endpoint may subscribe to
+// it and no area may record it.
 
 const Cause = Type.Object(
   {
@@ -24,11 +29,12 @@ const CertificateRegistration = Type.Object(
   { additionalProperties: false },
 );
 
-type CatalogueEntry = { area: string; description: string; data: TObject };
+type CatalogueEntry = { area: string; subscribable: boolean; description: string; data: TObject };
 
 export const EVENT_CATALOGUE = {
   TAX_INVOICE_ISSUANCE_SUCCESS: {
     area: 'tax-invoices',
+    subscribable: true,
     description: 'A tax invoice was issued.',
     data: Type.Object(
       {
@@ -40,6 +46,7 @@ export const EVENT_CATALOGUE = {
   },
   TAX_INVOICE_ISSUANCE_FAILURE: {
     area: 'tax-invoices',
+    subscribable: true,
     description: 'A tax invoice issuance request failed.',
     data: Type.Object(
       {
@@ -51,13 +58,28 @@ export const EVENT_CATALOGUE = {
   },
   CERTIFICATE_REGISTRATION_SUCCESS: {
     area: 'issuers',
+    subscribable: true,
     description: 'A joint certificate was registered for an issuer.',
     data: CertificateRegistration,
   },
   CERTIFICATE_REGISTRATION_FAILURE: {
     area: 'issuers',
+    subscribable: true,
     description: 'A joint certificate registration for an issuer failed.',
     data: CertificateRegistration,
+  },
+  WEBHOOK_TEST: {
+    area: 'webhooks',
+    subscribable: false,
+    description: 'A test event, sent on request to one endpoint to check its receiver. Nothing ' +
+      'happened in the account.',
+    data: Type.Object(
+      {
+        endpointId: Type.String({ description: 'The endpoint the test was sent to.' }),
+        message: Type.String({ description: 'A note for people that this is only a test.' }),
+      },
+      { additionalProperties: false },
+    ),
   },
 } as const satisfies Record<string, CatalogueEntry>;
 
@@ -66,5 +88,14 @@ export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as EventType[];
 
 export type EventData<T extends EventType> = Static<(typeof EVENT_CATALOGUE)[T]['data']>;
 
-// One event of any type, with data that matches its type.
-export type EventInput = { [T in EventType]: { type: T; data: EventData<T> } }[EventType];
+// The types endpoints subscribe to: every type but the test event's.
+export type SubscribableEventType = {
+  [T in EventType]: (typeof EVENT_CATALOGUE)[T]['subscribable'] extends true ? T : never;
+}[EventType];
+export const SUBSCRIBABLE_EVENT_TYPES = EVENT_TYPES.filter(
+  (type): type is SubscribableEventType => EVENT_CATALOGUE[type].subscribable);
+
+// One event of a subscribable type, with data that matches its type: what recordEvent takes.
+export type EventInput = {
+  [T in SubscribableEventType]: { type: T; data: EventData<T> };
+}[SubscribableEventType];

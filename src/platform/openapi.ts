@@ -5,9 +5,13 @@ import fp from 'fastify-plugin';
 import { nameSchemas } from './openapi-components.ts';
 import { addResponseHeaders } from './openapi-headers.ts';
 import { describeRequests, withBodyRule } from './openapi-requests.ts';
+import { referenceGuidesMarkdown } from './reference-guides.ts';
 
 // OpenAPI 3.1.0 generated from the route schemas: served at /openapi.json, with a reference page
 // at /docs, and committed as openapi/openapi.json (`npm run openapi`).
+
+// The reference page's title: the browser tab and bookmarks say what it is, not "Swagger UI".
+export const REFERENCE_PAGE_TITLE = 'etax API reference';
 
 const API_VERSION = '1.0.0';
 
@@ -21,16 +25,20 @@ const DESCRIPTION = [
   '`Trace-Id` header equal to the body\'s `traceId`.',
 ].join('\n');
 
-type OpenApiOptions = { serverUrl: string };
+type OpenApiOptions = {
+  serverUrl: string;
+  // Where the repository's files are read (GUIDES_BASE_URL); unset, guides are named by path.
+  guidesBaseUrl?: string;
+};
 
-async function openApiPlugin(app: FastifyInstance, { serverUrl }: OpenApiOptions) {
+async function openApiPlugin(app: FastifyInstance, { serverUrl, guidesBaseUrl }: OpenApiOptions) {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'etax API',
         version: API_VERSION,
-        description: DESCRIPTION,
+        description: `${DESCRIPTION}\n\n${referenceGuidesMarkdown(guidesBaseUrl)}`,
         license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: serverUrl }],
@@ -81,7 +89,11 @@ async function openApiPlugin(app: FastifyInstance, { serverUrl }: OpenApiOptions
       buildLocalReference: (json, _baseUri, _fragment, index) => String(json.$id ?? `def-${index}`),
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    theme: { title: REFERENCE_PAGE_TITLE },
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }
 

@@ -59,6 +59,7 @@ export const OPERATIONS = {
   'webhooks.endpoints.update': {},
   'webhooks.endpoints.delete': {},
   'webhooks.endpoints.rotateSecret': {},
+  'webhooks.endpoints.test': {},
   'webhooks.events.list': {},
   'webhooks.events.retrieve': {},
   'webhooks.deliveries.list': {},

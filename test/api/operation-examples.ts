@@ -137,6 +137,9 @@ export const EXAMPLES: Record<string, Example> = {
   'POST /v1/webhookEndpoints/{endpointId}:rotateSecret': {
     operation: 'webhooks.endpoints.rotateSecret', uses: ['endpoint'], status: 200,
   },
+  'POST /v1/webhookEndpoints/{endpointId}:test': {
+    operation: 'webhooks.endpoints.test', uses: ['endpoint'], status: 202,
+  },
   'GET /v1/webhookEndpoints/{endpointId}/deliveries': {
     operation: 'webhooks.deliveries.list',
     uses: ['endpoint', 'event'], status: 200,

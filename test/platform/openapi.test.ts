@@ -1,11 +1,21 @@
-// DESIGN.md § Stack: the route schemas are the only source of the OpenAPI document. This test
-// proves the committed openapi/openapi.json is current (CI fails when it is stale), that it says
-// what every /v1 operation owes (Basic authentication, a 401 response), and that the running
-// server serves the same document at /openapi.json and a reference page at /docs.
+// The route schemas are the only source of the OpenAPI document. This test proves the committed
+// openapi/openapi.json is current (CI fails when it is stale), that it says what every /v1
+// operation owes (Basic authentication, a 401 response), that its description names guides that
+// are files of the repository, and that the running server serves the same document at
+// /openapi.json, linking the guides where GUIDES_BASE_URL says, and a reference page titled
+// after etax at /docs.
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPENAPI_FILE, renderOpenApiDocument } from '../../src/cli/openapi.ts';
+import { REFERENCE_PAGE_TITLE } from '../../src/platform/openapi.ts';
+import { REFERENCE_GUIDES } from '../../src/platform/reference-guides.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+
+const REPOSITORY_ROOT = path.resolve(import.meta.dirname, '../..');
+// Where a repository's files might be read; any address ending in '/' will do.
+const GUIDES_BASE_URL = 'https://git.example.com/etax/files/main/';
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
@@ -20,7 +30,7 @@ type Operation = {
 };
 type OpenApiDocument = {
   openapi: string;
-  info: { title: string; version: string };
+  info: { title: string; version: string; description: string };
   security?: SecurityRequirement[];
   components?: { securitySchemes?: Record<string, { type: string; scheme?: string }> };
   paths: Record<string, Record<string, Operation>>;
@@ -134,6 +144,17 @@ describe('the rendered document', () => {
       .map(({ where, parameter }) => `${where} ${parameter.name}`)).toEqual([]);
   });
 
+  it('names every guide by its path in the repository, without links', () => {
+    for (const guide of REFERENCE_GUIDES) {
+      expect(existsSync(path.join(REPOSITORY_ROOT, guide.path)), guide.path).toBe(true);
+      expect(document.info.description).toContain(`${guide.title}: \`${guide.path}\``);
+    }
+    expect(document.info.description).not.toMatch(/\]\(/);
+    expect(REFERENCE_GUIDES.map((guide) => guide.path)).toEqual(expect.arrayContaining([
+      'README.md', 'docs/quickstart.md', 'docs/errors.md', 'docs/webhooks.md',
+    ]));
+  });
+
   it('does not list the documentation routes themselves', () => {
     const paths = Object.keys(document.paths);
     const listed = paths.filter((path) => path.startsWith('/docs') || path === '/openapi.json');
@@ -145,7 +166,7 @@ describe('the running server', () => {
   let app: TestApp;
 
   beforeAll(async () => {
-    app = await createTestApp();
+    app = await createTestApp({ env: { GUIDES_BASE_URL } });
   });
   afterAll(async () => {
     await app?.close();
@@ -159,6 +180,22 @@ describe('the running server', () => {
     expect(served.openapi).toBe('3.1.0');
     expect(served.paths).toEqual(document.paths);
     expect(served.components).toEqual(document.components);
+  });
+
+  it('links every guide under GUIDES_BASE_URL in the served document', async () => {
+    const served = (await app.server.inject({ method: 'GET', url: '/openapi.json' }))
+      .json() as OpenApiDocument;
+    for (const guide of REFERENCE_GUIDES) {
+      expect(served.info.description)
+        .toContain(`[${guide.title}](${GUIDES_BASE_URL}${guide.path})`);
+    }
+  });
+
+  it(`titles the reference page at GET /docs/ "${REFERENCE_PAGE_TITLE}"`, async () => {
+    const response = await app.server.inject({ method: 'GET', url: '/docs/' });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain(`<title>${REFERENCE_PAGE_TITLE}</title>`);
+    expect(response.body).not.toContain('Swagger UI</title>');
   });
 
   it('serves an HTML reference page at GET /docs, without a key', async () => {

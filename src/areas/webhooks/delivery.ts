@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
 import type { Environment } from '../../platform/accounts/keys.ts';
 import type { Db } from '../../platform/db/connect.ts';
+import type { EventType } from '../../platform/event-catalogue.ts';
 import { attemptDelivery, createDeliveryAgent, type AttemptOutcome } from './deliver.ts';
 import type { DeliveryJobData, QueueDelivery } from './recorder.ts';
-import { nextAttemptAt } from './retry-schedule.ts';
+import { attemptsMaxFor, nextAttemptAt } from './retry-schedule.ts';
 import { signingSecrets } from './secrets-at-rest.ts';
 import { SIGNATURE_HEADER, signatureHeader } from './signature.ts';
 import type { SealingKey } from '../../domain/sealed-box.ts';
@@ -71,14 +72,13 @@ function deliveryHeaders(
 // attempt queued at the time the retry schedule gives.
 async function recordAttempt(
   deps: DelivererDeps,
-  job: DeliveryJobData,
+  job: DeliveryJobData & { attemptsMax: number },
   startedAt: Date,
   outcome: AttemptOutcome,
 ): Promise<AttemptResult> {
   const finishedAt = deps.now();
-  const next = outcome.succeeded
-    ? null
-    : nextAttemptAt({ attemptNumber: job.attemptNumber, now: finishedAt, random: deps.random() });
+  const next = outcome.succeeded ? null : nextAttemptAt({ attemptNumber: job.attemptNumber,
+    attemptsMax: job.attemptsMax, now: finishedAt, random: deps.random() });
   const status = outcome.succeeded ? 'succeeded' : next === null ? 'failed' : 'pending';
   return deps.db.transaction(async (tx) => {
     if (!(await lockDeliveryForAttempt(tx, job.deliveryId, job.attemptNumber))) {
@@ -96,7 +96,8 @@ async function recordAttempt(
     });
     if (!fresh) return 'skipped' as const;
     const moved = await updateDeliveryAfterAttempt(tx, {
-      ...job, status, nextAttemptAt: next, responseStatus: outcome.responseStatus,
+      deliveryId: job.deliveryId, attemptNumber: job.attemptNumber,
+      status, nextAttemptAt: next, responseStatus: outcome.responseStatus,
       durationMs: outcome.durationMs, error: outcome.error,
       completedAt: status === 'pending' ? null : finishedAt,
     });
@@ -141,10 +142,13 @@ export function createDeliverer(deps: DelivererDeps) {
       timeoutMs: deps.timeoutMs,
       log: deps.log,
     });
-    const result = await recordAttempt(deps, job, startedAt, outcome);
+    const attemptsMax = attemptsMaxFor(found.event.type as EventType);
+    const result = await recordAttempt(deps, { ...job, attemptsMax }, startedAt, outcome);
     const details = { ...job, result, responseStatus: outcome.responseStatus };
-    // A delivery that used up its attempts is worth an operator's look; the rest is routine.
-    if (result === 'failed') deps.log.warn(details, 'webhook delivery failed after every attempt');
+    // A delivery that used up its attempts is worth an operator's look; the rest is routine, a
+    // failed test event too: it checked a receiver for its owner, who reads the delivery log.
+    const worthALook = result === 'failed' && found.event.type !== 'WEBHOOK_TEST';
+    if (worthALook) deps.log.warn(details, 'webhook delivery failed after every attempt');
     else deps.log.debug(details, 'webhook attempt');
     return result;
   }

@@ -45,9 +45,11 @@ export function createEventRecorder(stageMany: StageJobs): RecordEvents {
   return async (executor, events) => {
     if (events.length === 0) return [];
     for (const { event } of events) {
-      // The types already make a wrong payload a compile error; this catches an `as` cast.
+      // The types already make a wrong payload or a test event a compile error; these catch an
+      // `as` cast.
       assert(Value.Check(EVENT_CATALOGUE[event.type].data, event.data),
         `${event.type} data does not match its schema`);
+      assert(EVENT_CATALOGUE[event.type].subscribable, `${event.type} is sent only on request`);
     }
     const rows = events.map(({ scope, event }) => ({ id: newId('webhookEvent'), scope,
       type: event.type, data: event.data }));

@@ -1,4 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { acceptEmptyJsonBodies } from '../../platform/bodyless.ts';
 import { requestScope } from '../../platform/scope.ts';
 import {
   BODY_ERRORS,
@@ -50,6 +51,7 @@ export const registerWebhookRoutes: FastifyPluginAsyncTypebox<Options> = async (
   await app.register(registerEndpointRoutes, { webhooks });
   await app.register(registerEndpointChangeRoutes, { webhooks });
   await app.register(registerDeliveryAndEventRoutes, { webhooks });
+  await app.register(registerTestEventRoute, { webhooks });
 };
 
 const registerEndpointRoutes: FastifyPluginAsyncTypebox<Options> = async (app, { webhooks }) => {
@@ -222,4 +224,34 @@ const registerDeliveryAndEventRoutes: FastifyPluginAsyncTypebox<Options> = async
   }, async (request) => webhooks.getEvent({
     caller: requestScope(request), eventId: request.params.eventId,
   }));
+};
+
+// The test event takes no body; its own plugin keeps the empty-body parser away from the other
+// routes.
+const registerTestEventRoute: FastifyPluginAsyncTypebox<Options> = async (app, { webhooks }) => {
+  acceptEmptyJsonBodies(app);
+
+  app.post(`/webhookEndpoints/${ENDPOINT_ID_PARAMETER}::test`, {
+    config: { operation: 'webhooks.endpoints.test', body: 'none' },
+    schema: {
+      operationId: 'sendWebhookTestEvent', tags: TAGS,
+      summary: 'Send a test event to an endpoint',
+      description: 'Records a `WEBHOOK_TEST` event and queues one delivery of it to this ' +
+        'endpoint only, signed like every delivery, so a receiver can be checked without ' +
+        'issuing anything. The delivery is attempted once, without retries; its outcome is in ' +
+        'the endpoint\'s delivery log. Test events are not listed by GET /v1/webhookEvents but ' +
+        'can be read by their id. A disabled endpoint is 409 WEBHOOK_ENDPOINT_DISABLED. Body: ' +
+        'none (an empty body or `{}` is ignored, anything else is 400). Free.',
+      params: EndpointParams,
+      response: {
+        202: WebhookDelivery,
+        ...bodyErrors('INVALID_REQUEST', 'NOT_FOUND', 'WEBHOOK_ENDPOINT_DISABLED'),
+      },
+    },
+  }, async (request, reply) => {
+    const delivery = await webhooks.sendTestEvent({
+      caller: requestScope(request), endpointId: request.params.endpointId,
+    });
+    return reply.code(202).send(delivery);
+  });
 };

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import {
   EVENT_CATALOGUE,
   EVENT_TYPES,
+  SUBSCRIBABLE_EVENT_TYPES,
   type EventType,
 } from '../../platform/event-catalogue.ts';
 import { DELIVERY_ATTEMPTS_MAX } from './retry-schedule.ts';
@@ -30,6 +31,11 @@ const nullableTimestamp = (description: string) =>
 const EventTypeName = Type.Enum(EVENT_TYPES, {
   description: 'An event type of docs/webhooks.md § Event types.',
 });
+// The types an endpoint subscribes to and the event list shows: all but WEBHOOK_TEST, which is
+// sent only on request (POST /v1/webhookEndpoints/{endpointId}:test).
+const SubscribableEventTypeName = Type.Enum(SUBSCRIBABLE_EVENT_TYPES, {
+  description: 'An event type of docs/webhooks.md § Event types other than WEBHOOK_TEST.',
+});
 
 const Id = (description: string) =>
   Type.String({ minLength: 1, maxLength: ID_LENGTH_MAX, pattern: ID_PATTERN, description });
@@ -52,9 +58,9 @@ const Url = Type.String({
     'Live keys: https. Test keys: http or https.',
   examples: ['https://example.com/etax/webhooks'],
 });
-const Events = Type.Array(EventTypeName, {
+const Events = Type.Array(SubscribableEventTypeName, {
   minItems: 1,
-  maxItems: EVENT_TYPES.length,
+  maxItems: SUBSCRIBABLE_EVENT_TYPES.length,
   uniqueItems: true,
   description: 'The event types sent to this endpoint.',
 });
@@ -117,7 +123,7 @@ export const ResendBody = Type.Object(
 const endpointFields = {
   id: Type.String({ description: 'Webhook endpoint id.' }),
   url: Type.String({ description: 'Where events are POSTed.' }),
-  events: Type.Array(EventTypeName, { description: 'The event types sent.' }),
+  events: Type.Array(SubscribableEventTypeName, { description: 'The event types sent.' }),
   description: Type.Union([Type.String(), Type.Null()], { description: 'The note, or null.' }),
   enabled: Type.Boolean({ description: 'false: nothing is sent.' }),
   previousSecretExpiresAt: nullableTimestamp('While a rotated secret still signs, when it ' +
@@ -173,14 +179,21 @@ const EVENT_SCHEMAS = {
   TAX_INVOICE_ISSUANCE_FAILURE: eventSchema('TAX_INVOICE_ISSUANCE_FAILURE'),
   CERTIFICATE_REGISTRATION_SUCCESS: eventSchema('CERTIFICATE_REGISTRATION_SUCCESS'),
   CERTIFICATE_REGISTRATION_FAILURE: eventSchema('CERTIFICATE_REGISTRATION_FAILURE'),
+  WEBHOOK_TEST: eventSchema('WEBHOOK_TEST'),
 } satisfies Record<EventType, unknown>;
 
-export const WebhookEvent = Type.Union([
+// An event the list shows: any but a test event.
+const ListedWebhookEvent = Type.Union([
   EVENT_SCHEMAS.TAX_INVOICE_ISSUANCE_SUCCESS,
   EVENT_SCHEMAS.TAX_INVOICE_ISSUANCE_FAILURE,
   EVENT_SCHEMAS.CERTIFICATE_REGISTRATION_SUCCESS,
   EVENT_SCHEMAS.CERTIFICATE_REGISTRATION_FAILURE,
-], { title: 'WebhookEvent', description: 'An event, exactly as it is delivered.' });
+], { title: 'ListedWebhookEvent', description: 'An event, exactly as it is delivered.' });
+assert.equal(ListedWebhookEvent.anyOf.length, SUBSCRIBABLE_EVENT_TYPES.length);
+
+// An event read by its id, a test event too.
+export const WebhookEvent = Type.Union([...ListedWebhookEvent.anyOf, EVENT_SCHEMAS.WEBHOOK_TEST],
+  { title: 'WebhookEvent', description: 'An event, exactly as it is delivered.' });
 assert.equal(WebhookEvent.anyOf.length, EVENT_TYPES.length);
 
 const nextCursor = Type.Union([Type.String(), Type.Null()], {
@@ -188,7 +201,12 @@ const nextCursor = Type.Union([Type.String(), Type.Null()], {
 });
 
 export const WebhookEventPage = Type.Object(
-  { results: Type.Array(WebhookEvent, { description: 'Newest first.' }), nextCursor },
+  {
+    results: Type.Array(ListedWebhookEvent, {
+      description: 'Newest first. Test events are not listed; read one by its id.',
+    }),
+    nextCursor,
+  },
   { title: 'WebhookEventPage', description: 'A page of events, newest first.',
     additionalProperties: false },
 );
@@ -247,7 +265,7 @@ const pageFields = {
 };
 
 export const EventListQuery = Type.Object(
-  { ...pageFields, type: Type.Optional(EventTypeName) },
+  { ...pageFields, type: Type.Optional(SubscribableEventTypeName) },
   { additionalProperties: false },
 );
 export const DeliveryListQuery = Type.Object(

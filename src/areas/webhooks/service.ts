@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { newId } from '../../domain/ids.ts';
 import type { Db } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
-import type { EventData, EventType } from '../../platform/event-catalogue.ts';
+import {
+  SUBSCRIBABLE_EVENT_TYPES,
+  type EventData,
+  type EventType,
+  type SubscribableEventType,
+} from '../../platform/event-catalogue.ts';
 import type { QueueDelivery } from './recorder.ts';
 import { DELIVERY_ATTEMPTS_MAX } from './retry-schedule.ts';
 import { generateSigningSecret } from './signature.ts';
@@ -37,7 +42,7 @@ function toEndpoint(row: store.EndpointRow) {
   return {
     id: row.id,
     url: row.url,
-    events: row.eventTypes as EventType[],
+    events: row.eventTypes as SubscribableEventType[],
     description: row.description,
     enabled: row.enabled,
     previousSecretExpiresAt: row.previousSecretExpiresAt?.toISOString() ?? null,
@@ -46,11 +51,12 @@ function toEndpoint(row: store.EndpointRow) {
   };
 }
 
-// An event as the API shows and delivers it; the data matches its type's payload.
-type EventRecord = {
-  [T in EventType]: { id: string; type: T; eventType: T; createdAt: string;
-    data: EventData<T> };
-}[EventType];
+// An event of one of these types as the API shows and delivers it; the data matches its type's
+// payload.
+type EventRecordOf<Types extends EventType> = {
+  [T in Types]: { id: string; type: T; eventType: T; createdAt: string; data: EventData<T> };
+}[Types];
+type EventRecord = EventRecordOf<EventType>;
 
 function toEvent(row: store.EventRow): EventRecord {
   // The recorder checked the data against its type's schema when it wrote the row.
@@ -130,7 +136,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
   }
 
   async function createEndpoint(input: {
-    caller: Scope; url: string; events: EventType[]; description?: string;
+    caller: Scope; url: string; events: SubscribableEventType[]; description?: string;
   }) {
     const url = await checkUrl(input.caller, input.url);
     const id = newId('webhookEndpoint');
@@ -155,7 +161,10 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
 
   async function updateEndpoint(input: {
     caller: Scope; endpointId: string;
-    changes: { url?: string; events?: EventType[]; description?: string | null; enabled?: boolean };
+    changes: {
+      url?: string; events?: SubscribableEventType[]; description?: string | null;
+      enabled?: boolean;
+    };
   }) {
     const { events, description, enabled } = input.changes;
     const url = input.changes.url === undefined
@@ -174,6 +183,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
     ...managementReads(deps, endpointOrThrow),
     ...secretsAndDeletion(deps),
     ...deliveryLog(deps, endpointOrThrow),
+    ...testEvents(deps, endpointOrThrow),
   };
 }
 
@@ -188,13 +198,20 @@ function managementReads(deps: WebhooksServiceDeps, endpointOrThrow: EndpointOrT
     async getEndpoint(input: { caller: Scope; endpointId: string }) {
       return toEndpoint(await endpointOrThrow(input.caller, input.endpointId));
     },
-    async listEvents(input: { caller: Scope; limit: number; cursor?: string; type?: EventType }) {
+    // Test events are left out: the list is what happened in the scope, and clients that page
+    // it to catch up on missed deliveries have nothing to do with a check of a receiver.
+    async listEvents(input: {
+      caller: Scope; limit: number; cursor?: string; type?: SubscribableEventType;
+    }) {
       const beforeSequence = decodeSequenceCursor(input.cursor);
       const rows = await store.listEvents(deps.db, input.caller, {
-        beforeSequence, limit: input.limit, type: input.type ?? null,
+        beforeSequence, limit: input.limit,
+        types: input.type === undefined ? SUBSCRIBABLE_EVENT_TYPES : [input.type],
       });
       const { page, nextCursor } = paginate(rows, input.limit);
-      return { results: page.map(toEvent), nextCursor };
+      // The store returned events of subscribable types only.
+      const results = page.map(toEvent) as Array<EventRecordOf<SubscribableEventType>>;
+      return { results, nextCursor };
     },
     async getEvent(input: { caller: Scope; eventId: string }) {
       const row = await store.findEvent(deps.db, input.caller, input.eventId);
@@ -271,6 +288,35 @@ function deliveryLog(deps: WebhooksServiceDeps, endpointOrThrow: EndpointOrThrow
         return row;
       });
       return toDelivery(delivery, event.type, []);
+    },
+  };
+}
+
+// What a test event says to whoever reads it at the receiver.
+export const TEST_EVENT_MESSAGE = 'This is a test event from etax, sent on request to check ' +
+  'this endpoint. Nothing happened in the account.';
+
+function testEvents(deps: WebhooksServiceDeps, endpointOrThrow: EndpointOrThrow) {
+  return {
+    // Records a WEBHOOK_TEST event and queues its one delivery, to this endpoint only, through
+    // the same worker and signature as every other delivery (docs/webhooks.md § Testing a
+    // receiver). The recorder is not used: it fans an event out to subscribers, and no endpoint
+    // subscribes to test events.
+    async sendTestEvent(input: { caller: Scope; endpointId: string }) {
+      const endpoint = await endpointOrThrow(input.caller, input.endpointId);
+      if (!endpoint.enabled) throw new ApiError('WEBHOOK_ENDPOINT_DISABLED');
+      const type = 'WEBHOOK_TEST';
+      const data: EventData<typeof type> = { endpointId: endpoint.id, message: TEST_EVENT_MESSAGE };
+      const eventId = newId('webhookEvent');
+      const delivery = await deps.db.transaction(async (tx) => {
+        await store.insertEvents(tx, [{ id: eventId, scope: input.caller, type, data }]);
+        const row = await store.insertDeliveryRow(tx, {
+          id: newId('webhookDelivery'), endpointId: endpoint.id, eventId,
+        });
+        await deps.queueDelivery(tx, { deliveryId: row.id, attemptNumber: 1 });
+        return row;
+      });
+      return toDelivery(delivery, type, []);
     },
   };
 }

@@ -113,12 +113,17 @@ export async function listAttempts(tx: Executor, deliveryIds: string[], attempts
     .limit(deliveryIds.length * attemptsMax);
 }
 
-export async function listEvents(tx: Executor, scope: Scope, page: Page & { type: string | null }) {
+// The scope's events of the given types.
+export async function listEvents(
+  tx: Executor,
+  scope: Scope,
+  page: Page & { types: readonly string[] },
+) {
   return tx.select().from(webhookEvents)
     .where(and(
       eq(webhookEvents.accountId, scope.accountId),
       eq(webhookEvents.environment, scope.environment),
-      page.type === null ? undefined : eq(webhookEvents.type, page.type),
+      inArray(webhookEvents.type, [...page.types]),
       before(webhookEvents.sequence, page),
     ))
     .orderBy(desc(webhookEvents.sequence))

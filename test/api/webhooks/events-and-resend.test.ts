@@ -199,6 +199,10 @@ describe('errors', () => {
     const cast = { type: 'CERTIFICATE_REGISTRATION_SUCCESS', data: ISSUANCE_SUCCESS.data };
     await expect(app.webhooks.recordEvent(db, scope, cast as never))
       .rejects.toThrow(/does not match its schema/);
+    // A test event goes to one endpoint on request, never to subscribers.
+    const testEvent = { type: 'WEBHOOK_TEST', data: { endpointId: 'whe_1', message: 'x' } };
+    await expect(app.webhooks.recordEvent(db, scope, testEvent as never))
+      .rejects.toThrow(/sent only on request/);
     const listed = await request(app, account.keys.test, 'GET', '/v1/webhookEvents');
     expect(listed.json().results).toEqual([]);
   });
