@@ -410,7 +410,7 @@ export interface paths {
         };
         /**
          * Get a one-time certificate registration page URL
-         * @description A page served by etax where the business owner uploads the certificate files and types the password. Valid 5 minutes, usable once.
+         * @description A page served by etax where the business owner uploads the certificate files and types the password, and sees at once what the upload came to. Valid 5 minutes; a registration uses it up, a failed attempt can be tried again on it.
          */
         get: operations["getIssuerCertificateRegistrationUrl"];
         put?: never;
@@ -430,7 +430,7 @@ export interface paths {
         };
         /**
          * Retrieve issuer certificate registration status
-         * @description Spec §4.3: the latest certificate registration record. A result shows within 30 seconds of registration.
+         * @description The latest certificate registration record. The result of a direct upload shows within 30 seconds; an attempt on the hosted page shows before the page answers.
          */
         get: operations["getIssuerCertificateLatestHistory"];
         put?: never;
@@ -2198,7 +2198,7 @@ export interface operations {
                             /** @description Where events are POSTed. */
                             url: string;
                             /** @description The event types sent. */
-                            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
+                            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
                             /** @description The note, or null. */
                             description: string | null;
                             /** @description false: nothing is sent. */
@@ -2287,12 +2287,12 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * @description Absolute URL the events are POSTed to. Live keys: https and a public address. Test keys: http or https, and loopback (localhost) is allowed.
+                     * @description Absolute URL the events are POSTed to, at a public address: loopback and private addresses only where the server sets WEBHOOK_PRIVATE_TARGETS_ALLOWED=true. Live keys: https. Test keys: http or https.
                      * @example https://example.com/etax/webhooks
                      */
                     url: string;
                     /** @description The event types sent to this endpoint. */
-                    events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
+                    events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
                     /** @description A note for people, up to 500 characters. */
                     description?: string;
                 };
@@ -2314,7 +2314,7 @@ export interface operations {
                         /** @description Where events are POSTed. */
                         url: string;
                         /** @description The event types sent. */
-                        events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
+                        events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
                         /** @description The note, or null. */
                         description: string | null;
                         /** @description false: nothing is sent. */
@@ -2425,7 +2425,7 @@ export interface operations {
                         /** @description Where events are POSTed. */
                         url: string;
                         /** @description The event types sent. */
-                        events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
+                        events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
                         /** @description The note, or null. */
                         description: string | null;
                         /** @description false: nothing is sent. */
@@ -2604,12 +2604,12 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * @description Absolute URL the events are POSTed to. Live keys: https and a public address. Test keys: http or https, and loopback (localhost) is allowed.
+                     * @description Absolute URL the events are POSTed to, at a public address: loopback and private addresses only where the server sets WEBHOOK_PRIVATE_TARGETS_ALLOWED=true. Live keys: https. Test keys: http or https.
                      * @example https://example.com/etax/webhooks
                      */
                     url?: string;
                     /** @description The event types sent to this endpoint. */
-                    events?: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
+                    events?: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
                     description?: string | null;
                     /** @description false stops deliveries; pending retries are canceled when they come due. */
                     enabled?: boolean;
@@ -2632,7 +2632,7 @@ export interface operations {
                         /** @description Where events are POSTed. */
                         url: string;
                         /** @description The event types sent. */
-                        events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
+                        events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
                         /** @description The note, or null. */
                         description: string | null;
                         /** @description false: nothing is sent. */
@@ -2753,7 +2753,7 @@ export interface operations {
                         /** @description Where events are POSTed. */
                         url: string;
                         /** @description The event types sent. */
-                        events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
+                        events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
                         /** @description The note, or null. */
                         description: string | null;
                         /** @description false: nothing is sent. */
@@ -2875,7 +2875,7 @@ export interface operations {
                              * @description An event type of docs/webhooks.md § Event types.
                              * @enum {unknown}
                              */
-                            eventType: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE";
+                            eventType: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE";
                             /**
                              * @description `pending` (an attempt is due), `succeeded` (2xx), `failed` (every attempt failed) or `canceled` (the endpoint was disabled).
                              * @enum {unknown}
@@ -3023,7 +3023,7 @@ export interface operations {
                          * @description An event type of docs/webhooks.md § Event types.
                          * @enum {unknown}
                          */
-                        eventType: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE";
+                        eventType: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE";
                         /**
                          * @description `pending` (an attempt is due), `succeeded` (2xx), `failed` (every attempt failed) or `canceled` (the endpoint was disabled).
                          * @enum {unknown}
@@ -3146,7 +3146,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page, unchanged; omit for the first page. */
                 cursor?: string;
                 /** @description An event type of docs/webhooks.md § Event types. */
-                type?: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE";
+                type?: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE";
             };
             header?: never;
             path?: never;
@@ -3210,6 +3210,112 @@ export interface operations {
                                     /** @description Human-readable description. */
                                     message: string;
                                 };
+                            };
+                        } | {
+                            /** @description Event id; receivers dedupe on it. */
+                            id: string;
+                            /** @enum {string} */
+                            type: "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED";
+                            /**
+                             * @description The same as `type`, under the name receivers written for the prior-art API read.
+                             * @enum {string}
+                             */
+                            eventType: "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED";
+                            /**
+                             * Format: date-time
+                             * @description When the event happened.
+                             */
+                            createdAt: string;
+                            data: {
+                                /** @description The issuance key of the request. */
+                                issuanceKey: string;
+                                /**
+                                 * Format: date
+                                 * @description The last day the supplier can approve it (Seoul date).
+                                 */
+                                issueDeadline: string;
+                            };
+                        } | {
+                            /** @description Event id; receivers dedupe on it. */
+                            id: string;
+                            /** @enum {string} */
+                            type: "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED";
+                            /**
+                             * @description The same as `type`, under the name receivers written for the prior-art API read.
+                             * @enum {string}
+                             */
+                            eventType: "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED";
+                            /**
+                             * Format: date-time
+                             * @description When the event happened.
+                             */
+                            createdAt: string;
+                            data: {
+                                /** @description The issuance key of the reverse issuance request. */
+                                issuanceKey: string;
+                            };
+                        } | {
+                            /** @description Event id; receivers dedupe on it. */
+                            id: string;
+                            /** @enum {string} */
+                            type: "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED";
+                            /**
+                             * @description The same as `type`, under the name receivers written for the prior-art API read.
+                             * @enum {string}
+                             */
+                            eventType: "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED";
+                            /**
+                             * Format: date-time
+                             * @description When the event happened.
+                             */
+                            createdAt: string;
+                            data: {
+                                /** @description The issuance key of the request. */
+                                issuanceKey: string;
+                                /** @description The reason the supplier gave, or null. */
+                                reason: string | null;
+                            };
+                        } | {
+                            /** @description Event id; receivers dedupe on it. */
+                            id: string;
+                            /** @enum {string} */
+                            type: "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED";
+                            /**
+                             * @description The same as `type`, under the name receivers written for the prior-art API read.
+                             * @enum {string}
+                             */
+                            eventType: "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED";
+                            /**
+                             * Format: date-time
+                             * @description When the event happened.
+                             */
+                            createdAt: string;
+                            data: {
+                                /** @description The issuance key of the reverse issuance request. */
+                                issuanceKey: string;
+                            };
+                        } | {
+                            /** @description Event id; receivers dedupe on it. */
+                            id: string;
+                            /** @enum {string} */
+                            type: "TAX_INVOICE_AMENDMENT_ISSUED";
+                            /**
+                             * @description The same as `type`, under the name receivers written for the prior-art API read.
+                             * @enum {string}
+                             */
+                            eventType: "TAX_INVOICE_AMENDMENT_ISSUED";
+                            /**
+                             * Format: date-time
+                             * @description When the event happened.
+                             */
+                            createdAt: string;
+                            data: {
+                                /** @description The issuance key of the amended tax invoice. */
+                                originalIssuanceKey: string;
+                                /** @description The amendment reason, e.g. `TERMINATION`. */
+                                reason: string;
+                                /** @description The issuance keys of the amendment's documents, in order (two for ENTRY_CORRECTION and LOCAL_LETTER_OF_CREDIT, one otherwise). */
+                                issuanceKeys: string[];
                             };
                         } | {
                             /** @description Event id; receivers dedupe on it. */
@@ -3390,6 +3496,112 @@ export interface operations {
                                 /** @description Human-readable description. */
                                 message: string;
                             };
+                        };
+                    } | {
+                        /** @description Event id; receivers dedupe on it. */
+                        id: string;
+                        /** @enum {string} */
+                        type: "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED";
+                        /**
+                         * @description The same as `type`, under the name receivers written for the prior-art API read.
+                         * @enum {string}
+                         */
+                        eventType: "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened.
+                         */
+                        createdAt: string;
+                        data: {
+                            /** @description The issuance key of the request. */
+                            issuanceKey: string;
+                            /**
+                             * Format: date
+                             * @description The last day the supplier can approve it (Seoul date).
+                             */
+                            issueDeadline: string;
+                        };
+                    } | {
+                        /** @description Event id; receivers dedupe on it. */
+                        id: string;
+                        /** @enum {string} */
+                        type: "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED";
+                        /**
+                         * @description The same as `type`, under the name receivers written for the prior-art API read.
+                         * @enum {string}
+                         */
+                        eventType: "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened.
+                         */
+                        createdAt: string;
+                        data: {
+                            /** @description The issuance key of the reverse issuance request. */
+                            issuanceKey: string;
+                        };
+                    } | {
+                        /** @description Event id; receivers dedupe on it. */
+                        id: string;
+                        /** @enum {string} */
+                        type: "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED";
+                        /**
+                         * @description The same as `type`, under the name receivers written for the prior-art API read.
+                         * @enum {string}
+                         */
+                        eventType: "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened.
+                         */
+                        createdAt: string;
+                        data: {
+                            /** @description The issuance key of the request. */
+                            issuanceKey: string;
+                            /** @description The reason the supplier gave, or null. */
+                            reason: string | null;
+                        };
+                    } | {
+                        /** @description Event id; receivers dedupe on it. */
+                        id: string;
+                        /** @enum {string} */
+                        type: "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED";
+                        /**
+                         * @description The same as `type`, under the name receivers written for the prior-art API read.
+                         * @enum {string}
+                         */
+                        eventType: "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened.
+                         */
+                        createdAt: string;
+                        data: {
+                            /** @description The issuance key of the reverse issuance request. */
+                            issuanceKey: string;
+                        };
+                    } | {
+                        /** @description Event id; receivers dedupe on it. */
+                        id: string;
+                        /** @enum {string} */
+                        type: "TAX_INVOICE_AMENDMENT_ISSUED";
+                        /**
+                         * @description The same as `type`, under the name receivers written for the prior-art API read.
+                         * @enum {string}
+                         */
+                        eventType: "TAX_INVOICE_AMENDMENT_ISSUED";
+                        /**
+                         * Format: date-time
+                         * @description When the event happened.
+                         */
+                        createdAt: string;
+                        data: {
+                            /** @description The issuance key of the amended tax invoice. */
+                            originalIssuanceKey: string;
+                            /** @description The amendment reason, e.g. `TERMINATION`. */
+                            reason: string;
+                            /** @description The issuance keys of the amendment's documents, in order (two for ENTRY_CORRECTION and LOCAL_LETTER_OF_CREDIT, one otherwise). */
+                            issuanceKeys: string[];
                         };
                     } | {
                         /** @description Event id; receivers dedupe on it. */
@@ -4904,7 +5116,7 @@ export interface operations {
                              * @description When the result was recorded.
                              */
                             occurredAt: string;
-                            /** @description One of `REGISTERED`, `DEREGISTERED`, `UNSUPPORTED_CERTIFICATE_FORMAT`, `UNSUPPORTED_KEY_FORMAT`, `WRONG_PASSWORD`, `KEY_MISMATCH`, `CERTIFICATE_EXPIRED`, `CERTIFICATE_NOT_YET_VALID`, `NOT_SIGNING_CERTIFICATE`, `NOT_ISSUERS_CERTIFICATE` (docs/issuers.md). */
+                            /** @description One of `REGISTERED`, `DEREGISTERED`, `UNSUPPORTED_CERTIFICATE_FORMAT`, `SANDBOX_CERTIFICATE`, `UNSUPPORTED_KEY_FORMAT`, `WRONG_PASSWORD`, `KEY_MISMATCH`, `CERTIFICATE_EXPIRED`, `CERTIFICATE_NOT_YET_VALID`, `NOT_SIGNING_CERTIFICATE`, `NOT_ISSUERS_CERTIFICATE` (docs/issuers.md). */
                             code: string;
                             message: string;
                         };
@@ -5006,7 +5218,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description Where the hosted registration page sends the browser after an upload is accepted; null shows etax's own confirmation page. */
+                        /** @description Where the hosted registration page sends the browser after a certificate is registered; null shows etax's own confirmation page. */
                         certificateRedirectUrl: string | null;
                     };
                 };
@@ -5085,7 +5297,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Where the hosted registration page sends the browser after an upload is accepted; null shows etax's own confirmation page. */
+                    /** @description Where the hosted registration page sends the browser after a certificate is registered; null shows etax's own confirmation page. */
                     certificateRedirectUrl: string | null;
                 };
             };
@@ -5106,7 +5318,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description Where the hosted registration page sends the browser after an upload is accepted; null shows etax's own confirmation page. */
+                        /** @description Where the hosted registration page sends the browser after a certificate is registered; null shows etax's own confirmation page. */
                         certificateRedirectUrl: string | null;
                     };
                 };

@@ -61,7 +61,7 @@ export type TaxInvoicesModule = AreaModule & {
 export type TaxInvoicesDeps = {
   // Supplier-Key resolution and the certificates that sign.
   issuers: IssuersService;
-  // The webhook outbox: issuance outcomes are events.
+  // The webhook outbox: issuance outcomes, reverse issuance decisions and amendments are events.
   recordEvents: RecordEvents;
 };
 
@@ -119,7 +119,7 @@ export function createTaxInvoicesModule(
   const unitPoints = platform.prices['taxInvoices.issue'];
   const service: TaxInvoicesService = {
     ...createIssuanceService({ ...lifecycle, db, accept, unitPoints, now }),
-    ...createAmendmentService({ db, accept, unitPoints, now }),
+    ...createAmendmentService({ db, accept, unitPoints, recordEvents: deps.recordEvents, now }),
   };
   const reverseIssuance = createReverseIssuanceService({ ...lifecycle, db, accept,
     stage: platform.jobs.stage, issuers: deps.issuers, queueMail: platform.queueMail,

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { seoulDate } from '../../../domain/business-days.ts';
 import type { Db } from '../../../platform/db/connect.ts';
 import { ApiError } from '../../../platform/errors.ts';
+import type { RecordEvents } from '../../../platform/events.ts';
 import type { Caller, Scope } from '../../../platform/scope.ts';
 import type { Accept, SupplierIssuer } from '../issuance/acceptance.ts';
 import type { ValidatedInvoice } from '../issuance/validation.ts';
@@ -18,13 +19,15 @@ import { checkStillAmendable, draftAmendment, type AmendmentRequest } from './dr
 // drafts (so most refusals cost nothing), and checks them again in the transaction that records
 // its documents, after locking the original's row. The second one waits for the lock until the
 // first commits and then, under READ COMMITTED, reads its documents; so of two terminations
-// exactly one makes a document.
+// exactly one makes a document. The TAX_INVOICE_AMENDMENT_ISSUED event is recorded in the
+// transaction that records the documents, so a refused amendment emits nothing.
 
 type AmendmentDeps = {
   db: Db;
   accept: Accept;
   // Points per document (the price table's taxInvoices.issue).
   unitPoints: number;
+  recordEvents: RecordEvents;
   now: () => Date;
 };
 
@@ -107,6 +110,13 @@ export function createAmendmentService(deps: AmendmentDeps) {
         assert(original !== null);
         const existing = await store.findAmendments(tx, original.issuanceKey);
         checkStillAmendable(original, existing, input.request.reason, added);
+      },
+      async onRecorded(tx, rows) {
+        await deps.recordEvents(tx, [{ scope, event: {
+          type: 'TAX_INVOICE_AMENDMENT_ISSUED',
+          data: { originalIssuanceKey: input.issuanceKey, reason: input.request.reason,
+            issuanceKeys: rows.map((row) => row.issuanceKey) },
+        } }]);
       },
     }, deps.unitPoints);
     return acceptedResponse(input.request.reason, accepted.issuanceKeys) as

@@ -13,7 +13,8 @@ import * as store from '../store.ts';
 // the same transaction) or refuses it (→ REFUSED), or the requester cancels it
 // (→ REQUEST_CANCELED). Each is one conditional status change (store.transition), so of two
 // racing decisions exactly one wins; the loser reads the winner's status and gets its 409. An
-// error changes nothing: every check runs before the change, or inside its transaction.
+// error changes nothing: every check runs before the change, or inside its transaction. Each
+// decision is a webhook event recorded in its transaction, so only the winner of a race emits.
 
 export type DecisionDeps = LifecycleDeps & {
   db: Db;
@@ -82,6 +83,9 @@ export async function approveRequest(
     if (approved === null) return lostRace(tx, row.issuanceKey, 'approved');
     const data: IssuanceJobData = { issuanceKey: row.issuanceKey };
     await deps.stage(tx, ISSUANCE_QUEUE, data);
+    await deps.recordEvents(tx, [{ scope: store.scopeOfRow(approved), event: {
+      type: 'TAX_INVOICE_REVERSE_ISSUANCE_APPROVED', data: { issuanceKey: approved.issuanceKey },
+    } }]);
     return approved;
   });
 }
@@ -101,7 +105,12 @@ export async function refuseRequest(
       issuanceKey: row.issuanceKey, from: ['REQUESTED'], to: 'REFUSED', actor: input.actor,
       message, cause: { code: 'ISSUE_REQUEST_REFUSED', message },
     });
-    return refused ?? lostRace(tx, row.issuanceKey, 'refused');
+    if (refused === null) return lostRace(tx, row.issuanceKey, 'refused');
+    await deps.recordEvents(tx, [{ scope: store.scopeOfRow(refused), event: {
+      type: 'TAX_INVOICE_REVERSE_ISSUANCE_REFUSED',
+      data: { issuanceKey: refused.issuanceKey, reason: input.reason },
+    } }]);
+    return refused;
   });
 }
 
@@ -116,6 +125,10 @@ export async function cancelRequest(
       issuanceKey, from: ['REQUESTED'], to: 'REQUEST_CANCELED', actor: 'API',
       message: 'Canceled by the requester.',
     });
-    return canceled ?? lostRace(tx, issuanceKey, 'canceled');
+    if (canceled === null) return lostRace(tx, issuanceKey, 'canceled');
+    await deps.recordEvents(tx, [{ scope: store.scopeOfRow(canceled), event: {
+      type: 'TAX_INVOICE_REVERSE_ISSUANCE_CANCELED', data: { issuanceKey },
+    } }]);
+    return canceled;
   });
 }

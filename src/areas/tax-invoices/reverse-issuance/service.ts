@@ -85,7 +85,13 @@ async function request(deps: Deps, input: RequestInput) {
     },
     onRecorded: async (tx, rows) => {
       assert(rows.length === 1 && supplier !== null);
-      await mailApprovalLink(deps, tx, rows[0]!, supplier);
+      const row = rows[0]!;
+      await mailApprovalLink(deps, tx, row, supplier);
+      await deps.recordEvents(tx, [{ scope: { accountId: input.caller.accountId,
+        environment: input.caller.environment }, event: {
+        type: 'TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED',
+        data: { issuanceKey: row.issuanceKey, issueDeadline: row.issueDeadline },
+      } }]);
     },
   }, deps.unitPoints);
   return { issuanceKey: accepted.issuanceKeys[0]! };
