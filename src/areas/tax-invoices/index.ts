@@ -11,6 +11,7 @@ import { createSandboxTransmitter } from '../../upstream/tax-invoices/sandbox.ts
 import type { IssuersService } from '../issuers/index.ts';
 import { amendmentRoutes } from './amendments/routes.ts';
 import { createAmendmentService, type AmendmentService } from './amendments/service.ts';
+import { createHolidayCalendar } from './holidays/calendar.ts';
 import { createAcceptance } from './issuance/acceptance.ts';
 import { issuanceRoutes } from './issuance/routes.ts';
 import { createIssuanceService, type IssuanceService } from './issuance/service.ts';
@@ -103,6 +104,7 @@ export function createTaxInvoicesModule(
   const { config, database: { db } } = platform;
   const transmitterFor = createTransmitters(config);
   const now = platform.outside.now;
+  const holidays = createHolidayCalendar({ db, now, log: platform.log });
   const lifecycle = {
     points: platform.points,
     recordEvents: deps.recordEvents,
@@ -118,12 +120,13 @@ export function createTaxInvoicesModule(
   });
   const unitPoints = platform.prices['taxInvoices.issue'];
   const service: TaxInvoicesService = {
-    ...createIssuanceService({ ...lifecycle, db, accept, unitPoints, now }),
-    ...createAmendmentService({ db, accept, unitPoints, recordEvents: deps.recordEvents, now }),
+    ...createIssuanceService({ ...lifecycle, db, accept, unitPoints, holidays, now }),
+    ...createAmendmentService({ db, accept, unitPoints, recordEvents: deps.recordEvents,
+      holidays, now }),
   };
   const reverseIssuance = createReverseIssuanceService({ ...lifecycle, db, accept,
     stage: platform.jobs.stage, issuers: deps.issuers, queueMail: platform.queueMail,
-    unitPoints, publicBaseUrl: config.PUBLIC_BASE_URL, now });
+    unitPoints, publicBaseUrl: config.PUBLIC_BASE_URL, holidays, now });
   const jobs = processingJobDefinitions({
     ...lifecycle,
     db,
@@ -142,5 +145,6 @@ export function createTaxInvoicesModule(
     jobs,
     service,
     reverseIssuance,
+    start: () => holidays.warnWhenEndingSoon(),
   };
 }

@@ -4,6 +4,7 @@ import type { Db } from '../../../platform/db/connect.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import type { RecordEvents } from '../../../platform/events.ts';
 import type { Caller, Scope } from '../../../platform/scope.ts';
+import type { HolidayCalendar } from '../holidays/calendar.ts';
 import type { Accept, SupplierIssuer } from '../issuance/acceptance.ts';
 import type { ValidatedInvoice } from '../issuance/validation.ts';
 import type { AmendmentReason } from '../schemas.ts';
@@ -28,6 +29,7 @@ type AmendmentDeps = {
   // Points per document (the price table's taxInvoices.issue).
   unitPoints: number;
   recordEvents: RecordEvents;
+  holidays: Pick<HolidayCalendar, 'added'>;
   now: () => Date;
 };
 
@@ -89,6 +91,7 @@ export function createAmendmentService(deps: AmendmentDeps) {
     input: AmendInput & { request: Request },
   ): Promise<AmendmentAccepted<Request['reason']>> {
     const today = seoulDate(deps.now());
+    const holidays = await deps.holidays.added();
     const scope = { accountId: input.caller.accountId, environment: input.caller.environment };
     // The totals of the drafted documents, for the check made again under the lock.
     let added: ValidatedInvoice['totals'][] = [];
@@ -98,7 +101,7 @@ export function createAmendmentService(deps: AmendmentDeps) {
       async draft(issuer) {
         const original = await findOriginal(scope, input.issuanceKey, issuer);
         const existing = await store.findAmendments(deps.db, original.issuanceKey);
-        const drafts = draftAmendment(original, existing, input.request, { today,
+        const drafts = draftAmendment(original, existing, input.request, { today, holidays,
           supplier: { identificationNumber: issuer.identificationNumber,
             taxRegistrationId: issuer.taxRegistrationId } });
         added = drafts.map((draft) => draft.validated.totals);

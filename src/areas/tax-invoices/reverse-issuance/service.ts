@@ -5,6 +5,7 @@ import { ApiError } from '../../../platform/errors.ts';
 import type { QueueMail } from '../../../platform/mail/outbox.ts';
 import type { Caller, Scope } from '../../../platform/scope.ts';
 import type { IssuersService } from '../../issuers/index.ts';
+import type { HolidayCalendar } from '../holidays/calendar.ts';
 import type { Accept, SupplierIssuer } from '../issuance/acceptance.ts';
 import { validateInvoice } from '../issuance/validation.ts';
 import type { Invoice } from '../schemas.ts';
@@ -39,6 +40,7 @@ type ReverseIssuanceDeps = DecisionDeps & {
   // Points per document (the price table's taxInvoices.issue).
   unitPoints: number;
   publicBaseUrl: string;
+  holidays: Pick<HolidayCalendar, 'added'>;
 };
 
 type Deps = ReverseIssuanceDeps & { links: ApprovalLinks };
@@ -72,6 +74,7 @@ type RequestInput = { caller: Caller; supplierKey: string; referenceId: string |
 // certificate is needed until the supplier approves.
 async function request(deps: Deps, input: RequestInput) {
   const today = seoulDate(deps.now());
+  const holidays = await deps.holidays.added();
   let supplier: SupplierIssuer | null = null;
   const accepted = await deps.accept({
     caller: input.caller, supplierKey: input.supplierKey, referenceId: input.referenceId,
@@ -79,7 +82,7 @@ async function request(deps: Deps, input: RequestInput) {
     draft: (issuer) => {
       supplier = issuer;
       return [{ amendment: null, validated: validateInvoice(input.body, {
-        today, amounts: 'forward', deadline: 'enforced',
+        today, amounts: 'forward', deadline: 'enforced', holidays,
         supplier: { identificationNumber: issuer.identificationNumber,
           taxRegistrationId: issuer.taxRegistrationId } }) }];
     },
