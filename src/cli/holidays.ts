@@ -1,11 +1,11 @@
 import type { Config } from '../config.ts';
 import { isCalendarDate } from '../domain/business-days.ts';
-import { HOLIDAYS_REFRESH_MS } from '../areas/tax-invoices/holidays/calendar.ts';
 import {
   addHoliday,
+  HOLIDAYS_REFRESH_MS,
   listHolidays,
   removeHoliday,
-} from '../areas/tax-invoices/holidays/store.ts';
+} from '../areas/tax-invoices/index.ts';
 import { withPlatform } from './admin.ts';
 import { CliError, printResult } from './output.ts';
 

@@ -38,13 +38,19 @@ import {
 //                      page, mailed link), its links, mail, page and table
 //   processing/        the jobs that sign and transmit accepted documents, and their queues
 //   pdf/               the PDF of a document: layout, painting, fonts, text fitting
+//   holidays/          the days an operator adds to the holiday table, and the process's copy
+//                      of them that every deadline computation takes
 //
 // At the root is what they all share: tables.ts and store.ts (the documents and their history),
 // schemas.ts (the document and the request pieces every document-making route takes),
 // lifecycle.ts (the status changes that end a document or record its transmission) and
 // route-errors.ts. Of each other, sub-folders use only issuance's acceptance and validation (how
 // every request that makes documents is accepted and checked), processing's queues (where the
-// accepted work goes) and the PDF; never another's routes, service or store.
+// accepted work goes), the PDF and the holiday calendar; never another's routes, service or store.
+
+// The holidays an operator adds, for `etax holidays` (src/cli/holidays.ts).
+export { HOLIDAYS_REFRESH_MS } from './holidays/calendar.ts';
+export { addHoliday, listHolidays, removeHoliday } from './holidays/store.ts';
 
 // What the routes call: issuance, retrieval and cancellation, and amendments.
 export type TaxInvoicesService = IssuanceService & AmendmentService;
