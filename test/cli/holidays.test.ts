@@ -8,8 +8,15 @@ import { createApp } from '../../src/app.ts';
 import { HOLIDAYS_REFRESH_MS } from '../../src/areas/tax-invoices/holidays/calendar.ts';
 import { addHoliday } from '../../src/areas/tax-invoices/holidays/store.ts';
 import { loadConfig } from '../../src/config.ts';
-import { request } from '../api/tax-invoices/helpers.ts';
-import { createReverseTestApp, type ReverseTestApp } from '../api/tax-invoices/reverse-helpers.ts';
+import { addDays, issueDeadline } from '../../src/domain/business-days.ts';
+import { createSupplierAccount, request, today } from '../api/tax-invoices/helpers.ts';
+import {
+  createReverseTestApp,
+  decide,
+  newRequest,
+  type ReverseTestApp,
+} from '../api/tax-invoices/reverse-helpers.ts';
+import { expectError } from '../helpers/errors.ts';
 import { runEtax, runEtaxJson } from '../helpers/cli.ts';
 import { createTestDatabase } from '../helpers/database.ts';
 
@@ -64,6 +71,27 @@ describe('etax holidays', () => {
       }
       expect((await runCli(['holidays', 'list'])).stdout).toBe('no holidays added\n');
     });
+});
+
+describe('the reverse approval deadline', () => {
+  it('moves with a day added after the request was recorded', async () => {
+    const buyer = await createSupplierAccount(app, 'Buyer');
+    const supplierKey = buyer.supplier.supplierKey;
+    const issuanceKey = await newRequest(app, buyer.key, supplierKey);
+    const deadline = issueDeadline(today());
+    // 01:00 in Seoul on the day after the deadline.
+    app.clock.offsetMs = Date.parse(`${addDays(deadline, 1)}T01:00:00+09:00`) - Date.now();
+    expectError(await decide(app, buyer.key, issuanceKey, 'approve', { supplierKey }), 409,
+      'ISSUE_DEADLINE_PASSED');
+    await runCliJson(['holidays', 'add', deadline, '--name', '임시공휴일']);
+    try {
+      app.clock.offsetMs += HOLIDAYS_REFRESH_MS + 1_000;
+      const approved = await decide(app, buyer.key, issuanceKey, 'approve', { supplierKey });
+      expect(approved.statusCode, approved.body).toBe(200);
+    } finally {
+      await runCliJson(['holidays', 'remove', deadline]);
+    }
+  });
 });
 
 describe('the warning at start', () => {

@@ -1,8 +1,9 @@
-import { seoulDate } from '../../../domain/business-days.ts';
+import { issueDeadline, seoulDate } from '../../../domain/business-days.ts';
 import type { Db, Tx } from '../../../platform/db/connect.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import type { StageJob } from '../../../platform/jobs.ts';
 import type { IssuersService } from '../../issuers/index.ts';
+import type { HolidayCalendar } from '../holidays/calendar.ts';
 import type { TaxInvoiceStatus } from '../schemas.ts';
 import { endWithoutIssuance, type LifecycleDeps } from '../lifecycle.ts';
 import { ISSUANCE_QUEUE, type IssuanceJobData } from '../processing/queues.ts';
@@ -20,6 +21,7 @@ export type DecisionDeps = LifecycleDeps & {
   db: Db;
   stage: StageJob;
   issuers: Pick<IssuersService, 'requireIssuerCertificate'>;
+  holidays: Pick<HolidayCalendar, 'added'>;
   now: () => Date;
 };
 
@@ -44,16 +46,22 @@ export function closedRequestError(status: TaxInvoiceStatus, attempt: Attempt): 
     `${status}: the supplier already approved it. ${only}`);
 }
 
-// The issue deadline is a date in Seoul; the request can be approved through that whole day.
-function deadlinePassed(row: store.TaxInvoiceRow, now: Date): boolean {
-  return seoulDate(now) > row.issueDeadline;
+type ApprovalClock = Pick<DecisionDeps, 'holidays' | 'now'>;
+
+// The issue deadline is a date in Seoul; the request can be approved through that whole day. A
+// holiday the operator added after the request was recorded moves it later, never earlier.
+async function deadlineOf(clock: ApprovalClock, row: store.TaxInvoiceRow): Promise<string> {
+  const current = issueDeadline(row.writeDate, await clock.holidays.added());
+  return current > row.issueDeadline ? current : row.issueDeadline;
 }
 
 // The checks every path to approval makes, in this order: the status, then the deadline.
-export function requireApprovable(row: store.TaxInvoiceRow, now: Date, attempt: Attempt) {
+export async function requireApprovable(clock: ApprovalClock, row: store.TaxInvoiceRow,
+  attempt: Attempt) {
   if (row.status !== 'REQUESTED') throw closedRequestError(row.status, attempt);
-  if (deadlinePassed(row, now)) {
-    throw new ApiError('ISSUE_DEADLINE_PASSED', `The issue deadline ${row.issueDeadline} ` +
+  const deadline = await deadlineOf(clock, row);
+  if (seoulDate(clock.now()) > deadline) {
+    throw new ApiError('ISSUE_DEADLINE_PASSED', `The issue deadline ${deadline} ` +
       'of this request has passed; it can no longer be approved. The requester can cancel it ' +
       'to get its points back.');
   }
@@ -70,7 +78,7 @@ export async function approveRequest(
   row: store.TaxInvoiceRow,
   input: { actor: store.Actor; withDecision?: WithDecision },
 ): Promise<store.TaxInvoiceRow> {
-  requireApprovable(row, deps.now(), 'approved');
+  await requireApprovable(deps, row, 'approved');
   // Refused now rather than failed later by the job: the supplier can register and try again.
   await deps.issuers.requireIssuerCertificate(store.scopeOfRow(row), row.supplierKey,
     'REVERSE_APPROVAL');

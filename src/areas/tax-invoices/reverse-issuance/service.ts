@@ -5,7 +5,6 @@ import { ApiError } from '../../../platform/errors.ts';
 import type { QueueMail } from '../../../platform/mail/outbox.ts';
 import type { Caller, Scope } from '../../../platform/scope.ts';
 import type { IssuersService } from '../../issuers/index.ts';
-import type { HolidayCalendar } from '../holidays/calendar.ts';
 import type { Accept, SupplierIssuer } from '../issuance/acceptance.ts';
 import { validateInvoice } from '../issuance/validation.ts';
 import type { Invoice } from '../schemas.ts';
@@ -40,7 +39,6 @@ type ReverseIssuanceDeps = DecisionDeps & {
   // Points per document (the price table's taxInvoices.issue).
   unitPoints: number;
   publicBaseUrl: string;
-  holidays: Pick<HolidayCalendar, 'added'>;
 };
 
 type Deps = ReverseIssuanceDeps & { links: ApprovalLinks };
@@ -103,7 +101,7 @@ async function request(deps: Deps, input: RequestInput) {
 // A ten-minute link to the approval page, only for a request the supplier can approve now.
 async function grant(deps: Deps, input: { scope: Scope; issuanceKey: string }) {
   const row = await requireRequest(deps, input.scope, input.issuanceKey);
-  requireApprovable(row, deps.now(), 'opened for approval');
+  await requireApprovable(deps, row, 'opened for approval');
   await deps.issuers.requireIssuerCertificate(input.scope, row.supplierKey, 'REVERSE_APPROVAL');
   const expiresAt = new Date(deps.now().getTime() + GRANT_LINK_TTL_MS);
   const link = await deps.db.transaction((tx) => deps.links.createLink(tx, {
@@ -148,7 +146,7 @@ async function openApprovalPage(deps: Deps, token: string): Promise<ApprovalPage
   const link = await deps.links.usableLink(deps.db, token);
   const row = await store.findInvoiceByKey(deps.db, link.issuanceKey);
   assert(row !== null && row.issuanceType === 'REVERSE');
-  requireApprovable(row, deps.now(), 'opened for approval');
+  await requireApprovable(deps, row, 'opened for approval');
   return { issuanceKey: row.issuanceKey, environment: row.environment, invoice: row.invoice,
     totals: { supplyCost: row.supplyCostTotal, tax: row.taxTotal, total: row.totalAmount },
     issueDeadline: row.issueDeadline };
