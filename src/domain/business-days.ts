@@ -40,7 +40,8 @@ export const HOLIDAY_TABLE_YEARS = { first: 2024, last: 2028 } as const;
 // - Elections: 2024-04-10 (22nd National Assembly), 2025-06-03 (21st President, early),
 //   2026-06-03 (9th local), 2028-04-12 (23rd National Assembly: the first Wednesday on or after
 //   the 50th day before the term ends on 2028-05-29).
-// Days designated later (임시공휴일) must be added here when they are announced.
+// Days designated later (임시공휴일) must be added here when they are announced; until the release
+// that has them, an operator adds them with `etax holidays add`.
 const NON_BUSINESS_DAYS: ReadonlyArray<readonly [date: string, name: string]> = [
   ['2024-01-01', '신정'],
   ['2024-02-09', '설날 전날'], ['2024-02-10', '설날'], ['2024-02-11', '설날 다음 날'],
