@@ -115,6 +115,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         ...platform.jobDefinitions,
         ...list.flatMap((module) => module.jobs ?? []),
       ]);
+      for (const module of list) await module.start?.();
     },
     async close() {
       await server.close();

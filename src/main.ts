@@ -89,6 +89,24 @@ points.command('show')
   .option('--json', 'print JSON')
   .action(async (options) => (await admin()).showPoints(await config(), options));
 
+const holidays = () => import('./cli/holidays.ts');
+const holiday = program.command('holidays')
+  .description('days besides the built-in holiday table that move issue deadlines');
+holiday.command('add <date>')
+  .description('add an announced holiday, YYYY-MM-DD (renames it when already added)')
+  .requiredOption('--name <name>', 'its name, e.g. 임시공휴일')
+  .option('--json', 'print JSON')
+  .action(async (date: string, options) => (await holidays()).add(await config(), date, options));
+holiday.command('list')
+  .description('print the added holidays, oldest first')
+  .option('--json', 'print JSON')
+  .action(async (options) => (await holidays()).list(await config(), options));
+holiday.command('remove <date>')
+  .description('remove an added holiday')
+  .option('--json', 'print JSON')
+  .action(async (date: string, options) =>
+    (await holidays()).remove(await config(), date, options));
+
 program.command('mail')
   .description('read the mail outbox')
   .command('outbox')

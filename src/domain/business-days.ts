@@ -9,7 +9,9 @@ import assert from 'node:assert/strict';
 // days: lunar holidays, substitute days and elections cannot be derived by a simple rule, so
 // a deadline computed for a later year may come a day or more early when a holiday falls on the
 // 10th. Extend the table each year, when the Korea Astronomy and Space Science Institute (KASI)
-// publishes its 월력요항 (calendar of public holidays) for the following year.
+// publishes its 월력요항 (calendar of public holidays) for the following year. Between releases
+// an operator adds announced days (`etax holidays add`); the functions below take them as the
+// `added` set, which the caller loads (src/areas/tax-invoices/holidays/).
 export const HOLIDAY_TABLE_YEARS = { first: 2024, last: 2028 } as const;
 
 // Days that are not business days besides Saturdays and Sundays, by date.
@@ -38,7 +40,8 @@ export const HOLIDAY_TABLE_YEARS = { first: 2024, last: 2028 } as const;
 // - Elections: 2024-04-10 (22nd National Assembly), 2025-06-03 (21st President, early),
 //   2026-06-03 (9th local), 2028-04-12 (23rd National Assembly: the first Wednesday on or after
 //   the 50th day before the term ends on 2028-05-29).
-// Days designated later (임시공휴일) must be added here when they are announced.
+// Days designated later (임시공휴일) must be added here when they are announced; until the release
+// that has them, an operator adds them with `etax holidays add`.
 const NON_BUSINESS_DAYS: ReadonlyArray<readonly [date: string, name: string]> = [
   ['2024-01-01', '신정'],
   ['2024-02-09', '설날 전날'], ['2024-02-10', '설날'], ['2024-02-11', '설날 다음 날'],
@@ -182,16 +185,23 @@ export function addDays(date: string, days: number): string {
   return format(utcDate({ ...parsed, day: parsed.day + days }));
 }
 
-export function isBusinessDay(date: string): boolean {
+// Non-business days an operator added to the table, as `YYYY-MM-DD` dates.
+export type AddedHolidays = ReadonlySet<string>;
+export const NO_ADDED_HOLIDAYS: AddedHolidays = new Set();
+
+export function isBusinessDay(date: string, added: AddedHolidays = NO_ADDED_HOLIDAYS): boolean {
   const weekday = utcDate(parseOrFail(date)).getUTCDay();
   if (weekday === 0 || weekday === 6) return false;
-  return !NON_BUSINESS_DATES.has(date);
+  return !NON_BUSINESS_DATES.has(date) && !added.has(date);
 }
 
-export function nextBusinessDayOnOrAfter(date: string): string {
+export function nextBusinessDayOnOrAfter(
+  date: string,
+  added: AddedHolidays = NO_ADDED_HOLIDAYS,
+): string {
   let candidate = date;
   for (let step = 0; step <= NON_BUSINESS_RUN_DAYS_MAX; step += 1) {
-    if (isBusinessDay(candidate)) return candidate;
+    if (isBusinessDay(candidate, added)) return candidate;
     candidate = addDays(candidate, 1);
   }
   assert.fail(`no business day within ${NON_BUSINESS_RUN_DAYS_MAX} days of ${date}`);
@@ -202,11 +212,14 @@ export function nextBusinessDayOnOrAfter(date: string): string {
 export const DEADLINE_WRITE_DATE_MAX = '9999-11-30';
 
 // The last day a tax invoice with this write date may be issued (domain facts §4.5).
-export function issueDeadline(writeDate: string): string {
+export function issueDeadline(
+  writeDate: string,
+  added: AddedHolidays = NO_ADDED_HOLIDAYS,
+): string {
   assert(writeDate <= DEADLINE_WRITE_DATE_MAX, `no four-digit deadline for ${writeDate}`);
   const { year, month } = parseOrFail(writeDate);
   const tenth = format(utcDate({ year, month: month + 1, day: ISSUE_DEADLINE_DAY_OF_MONTH }));
-  const deadline = nextBusinessDayOnOrAfter(tenth);
+  const deadline = nextBusinessDayOnOrAfter(tenth, added);
   assert(deadline > writeDate);
   return deadline;
 }
@@ -216,4 +229,13 @@ export function seoulDate(now: Date): string {
   const time = now.getTime();
   assert(Number.isFinite(time), 'seoulDate needs a valid Date');
   return format(new Date(time + SEOUL_OFFSET_MS));
+}
+
+// The last day whose holidays are known: the end of the table's last year, or of a later year in
+// which an operator added a day. An operator who enters a year's announced holidays enters all
+// of them, so one added day counts for its whole year.
+export function holidaysKnownThrough(added: AddedHolidays): string {
+  let year: number = HOLIDAY_TABLE_YEARS.last;
+  for (const date of added) year = Math.max(year, parseOrFail(date).year);
+  return `${String(year).padStart(4, '0')}-12-31`;
 }

@@ -29,6 +29,14 @@ const CertificateRegistration = Type.Object(
   { additionalProperties: false },
 );
 
+// A reverse issuance request's payload: its key, which every later request event repeats.
+const ReverseIssuanceRequest = Type.Object(
+  {
+    issuanceKey: Type.String({ description: 'The issuance key of the reverse issuance request.' }),
+  },
+  { additionalProperties: false },
+);
+
 type CatalogueEntry = { area: string; subscribable: boolean; description: string; data: TObject };
 
 export const EVENT_CATALOGUE = {
@@ -52,6 +60,62 @@ export const EVENT_CATALOGUE = {
       {
         issuanceKey: Type.String({ description: 'The issuance key of the failed request.' }),
         cause: Cause,
+      },
+      { additionalProperties: false },
+    ),
+  },
+  TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED: {
+    area: 'tax-invoices',
+    subscribable: true,
+    description: 'A reverse issuance request was made and awaits the supplier\'s decision.',
+    data: Type.Object(
+      {
+        issuanceKey: Type.String({ description: 'The issuance key of the request.' }),
+        issueDeadline: Type.String({ format: 'date',
+          description: 'The last day the supplier can approve it (Seoul date).' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  TAX_INVOICE_REVERSE_ISSUANCE_APPROVED: {
+    area: 'tax-invoices',
+    subscribable: true,
+    description: 'The supplier approved a reverse issuance request; issuance follows, and ' +
+      'ends in TAX_INVOICE_ISSUANCE_SUCCESS or _FAILURE.',
+    data: ReverseIssuanceRequest,
+  },
+  TAX_INVOICE_REVERSE_ISSUANCE_REFUSED: {
+    area: 'tax-invoices',
+    subscribable: true,
+    description: 'The supplier refused a reverse issuance request; its points were refunded.',
+    data: Type.Object(
+      {
+        issuanceKey: Type.String({ description: 'The issuance key of the request.' }),
+        reason: Type.Union([Type.String(), Type.Null()],
+          { description: 'The reason the supplier gave, or null.' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  TAX_INVOICE_REVERSE_ISSUANCE_CANCELED: {
+    area: 'tax-invoices',
+    subscribable: true,
+    description: 'The requester canceled a reverse issuance request; its points were refunded.',
+    data: ReverseIssuanceRequest,
+  },
+  TAX_INVOICE_AMENDMENT_ISSUED: {
+    area: 'tax-invoices',
+    subscribable: true,
+    description: 'An amendment of a tax invoice was accepted: its documents are on their way ' +
+      'to the tax authority, and each ends in TAX_INVOICE_ISSUANCE_SUCCESS or _FAILURE.',
+    data: Type.Object(
+      {
+        originalIssuanceKey: Type.String({ description: 'The issuance key of the amended ' +
+          'tax invoice.' }),
+        reason: Type.String({ description: 'The amendment reason, e.g. `TERMINATION`.' }),
+        issuanceKeys: Type.Array(Type.String(), { description: 'The issuance keys of the ' +
+          'amendment\'s documents, in order (two for ENTRY_CORRECTION and ' +
+          'LOCAL_LETTER_OF_CREDIT, one otherwise).' }),
       },
       { additionalProperties: false },
     ),

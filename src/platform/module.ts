@@ -23,6 +23,9 @@ export type AreaModule = {
   // Seals every secret the area keeps at rest again with the current encryption key
   // (`etax reseal`, after a key rotation), one count per sealed column.
   resealSecrets?(): Promise<ResealCount[]>;
+  // Runs when the process starts serving, after the migrations: checks that only warn (the
+  // holidays the deadlines know ending within a year).
+  start?(): Promise<void>;
   // Releases what the module holds (connections, timers) after the server and the jobs stop.
   close?(): Promise<void> | void;
 };

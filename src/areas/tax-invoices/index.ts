@@ -11,6 +11,7 @@ import { createSandboxTransmitter } from '../../upstream/tax-invoices/sandbox.ts
 import type { IssuersService } from '../issuers/index.ts';
 import { amendmentRoutes } from './amendments/routes.ts';
 import { createAmendmentService, type AmendmentService } from './amendments/service.ts';
+import { createHolidayCalendar } from './holidays/calendar.ts';
 import { createAcceptance } from './issuance/acceptance.ts';
 import { issuanceRoutes } from './issuance/routes.ts';
 import { createIssuanceService, type IssuanceService } from './issuance/service.ts';
@@ -37,13 +38,19 @@ import {
 //                      page, mailed link), its links, mail, page and table
 //   processing/        the jobs that sign and transmit accepted documents, and their queues
 //   pdf/               the PDF of a document: layout, painting, fonts, text fitting
+//   holidays/          the days an operator adds to the holiday table, and the process's copy
+//                      of them that every deadline computation takes
 //
 // At the root is what they all share: tables.ts and store.ts (the documents and their history),
 // schemas.ts (the document and the request pieces every document-making route takes),
 // lifecycle.ts (the status changes that end a document or record its transmission) and
 // route-errors.ts. Of each other, sub-folders use only issuance's acceptance and validation (how
 // every request that makes documents is accepted and checked), processing's queues (where the
-// accepted work goes) and the PDF; never another's routes, service or store.
+// accepted work goes), the PDF and the holiday calendar; never another's routes, service or store.
+
+// The holidays an operator adds, for `etax holidays` (src/cli/holidays.ts).
+export { HOLIDAYS_REFRESH_MS } from './holidays/calendar.ts';
+export { addHoliday, listHolidays, removeHoliday } from './holidays/store.ts';
 
 // What the routes call: issuance, retrieval and cancellation, and amendments.
 export type TaxInvoicesService = IssuanceService & AmendmentService;
@@ -61,7 +68,7 @@ export type TaxInvoicesModule = AreaModule & {
 export type TaxInvoicesDeps = {
   // Supplier-Key resolution and the certificates that sign.
   issuers: IssuersService;
-  // The webhook outbox: issuance outcomes are events.
+  // The webhook outbox: issuance outcomes, reverse issuance decisions and amendments are events.
   recordEvents: RecordEvents;
 };
 
@@ -103,6 +110,7 @@ export function createTaxInvoicesModule(
   const { config, database: { db } } = platform;
   const transmitterFor = createTransmitters(config);
   const now = platform.outside.now;
+  const holidays = createHolidayCalendar({ db, now, log: platform.log });
   const lifecycle = {
     points: platform.points,
     recordEvents: deps.recordEvents,
@@ -118,12 +126,13 @@ export function createTaxInvoicesModule(
   });
   const unitPoints = platform.prices['taxInvoices.issue'];
   const service: TaxInvoicesService = {
-    ...createIssuanceService({ ...lifecycle, db, accept, unitPoints, now }),
-    ...createAmendmentService({ db, accept, unitPoints, now }),
+    ...createIssuanceService({ ...lifecycle, db, accept, unitPoints, holidays, now }),
+    ...createAmendmentService({ db, accept, unitPoints, recordEvents: deps.recordEvents,
+      holidays, now }),
   };
   const reverseIssuance = createReverseIssuanceService({ ...lifecycle, db, accept,
     stage: platform.jobs.stage, issuers: deps.issuers, queueMail: platform.queueMail,
-    unitPoints, publicBaseUrl: config.PUBLIC_BASE_URL, now });
+    unitPoints, publicBaseUrl: config.PUBLIC_BASE_URL, holidays, now });
   const jobs = processingJobDefinitions({
     ...lifecycle,
     db,
@@ -142,5 +151,6 @@ export function createTaxInvoicesModule(
     jobs,
     service,
     reverseIssuance,
+    start: () => holidays.warnWhenEndingSoon(),
   };
 }

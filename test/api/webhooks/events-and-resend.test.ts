@@ -190,9 +190,9 @@ describe('errors', () => {
     const account = await app.createAccount();
     const scope = { accountId: account.accountId, environment: 'test' as const };
     const db = app.platform.database.db;
+    // @ts-expect-error: the catalogue types reject a payload of another shape at compile time.
     const wrong = app.webhooks.recordEvent(db, scope, {
       type: 'TAX_INVOICE_ISSUANCE_SUCCESS',
-      // @ts-expect-error: the catalogue types reject a payload of another shape at compile time.
       data: { issuanceKey: 'iss_1' },
     });
     await expect(wrong).rejects.toThrow(/does not match its schema/);

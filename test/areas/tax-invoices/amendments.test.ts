@@ -26,6 +26,7 @@ import {
   type Invoice,
 } from '../../../src/areas/tax-invoices/schemas.ts';
 import { validateInvoice } from '../../../src/areas/tax-invoices/issuance/validation.ts';
+import { NO_ADDED_HOLIDAYS } from '../../../src/domain/business-days.ts';
 import { ApiError } from '../../../src/platform/errors.ts';
 
 const SUPPLIER_NUMBER = '1248100998';
@@ -34,7 +35,7 @@ const WRITE_DATE = '2026-11-20';
 const APPROVAL_NUMBER = '202611204100000000000001';
 const TODAY = '2026-12-03';
 const SUPPLIER = { identificationNumber: SUPPLIER_NUMBER, taxRegistrationId: null };
-const CONTEXT = { today: TODAY, supplier: SUPPLIER };
+const CONTEXT = { today: TODAY, supplier: SUPPLIER, holidays: NO_ADDED_HOLIDAYS };
 
 const INVOICE: Invoice = {
   date: WRITE_DATE,
@@ -65,7 +66,7 @@ function original(edit: (invoice: Invoice) => void = () => {},
   const invoice = structuredClone(INVOICE);
   edit(invoice);
   const validated = validateInvoice(invoice, { today: WRITE_DATE, supplier: SUPPLIER,
-    amounts: 'forward', deadline: 'enforced' });
+    amounts: 'forward', deadline: 'enforced', holidays: NO_ADDED_HOLIDAYS });
   return {
     issuanceKey: 'txi_ORIGINAL', status: 'TRANSMITTED', invoice: validated.invoice,
     writeDate: invoice.date, taxType: validated.taxType, ntsTransactionId: APPROVAL_NUMBER,

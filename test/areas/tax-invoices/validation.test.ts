@@ -4,6 +4,7 @@
 // amounts, a thirteen-digit recipient, and deadlines on the 10th, after a weekend and after a
 // holiday. The result is checked too: optional fields come back as null, strings as sent.
 import { describe, expect, it } from 'vitest';
+import { NO_ADDED_HOLIDAYS } from '../../../src/domain/business-days.ts';
 import {
   computeTotals,
   validateInvoice,
@@ -24,6 +25,7 @@ const CONTEXT: ValidationContext = {
   supplier: { identificationNumber: SUPPLIER_NUMBER, taxRegistrationId: null },
   amounts: 'forward',
   deadline: 'enforced',
+  holidays: NO_ADDED_HOLIDAYS,
 };
 
 const BASE: Invoice = {
@@ -201,6 +203,17 @@ describe('validating a tax invoice', () => {
       expectInvalid(failure(dated(date), { today: dayAfter }),
         `body.date ${date} is past its issue deadline of ${deadline} (the 10th of the next ` +
         'month, moved to the next business day when that is not one).');
+    });
+
+    it('moves the deadline past a day the operator added, beyond the table', () => {
+      // 2029-01-10 is a Wednesday the built-in table does not reach.
+      const holidays = new Set(['2029-01-10', '2029-01-11']);
+      expectInvalid(failure(dated('2028-12-20'), { today: '2029-01-11' }),
+        'body.date 2028-12-20 is past its issue deadline of 2029-01-10 (the 10th of the next ' +
+        'month, moved to the next business day when that is not one).');
+      const moved = validateInvoice(dated('2028-12-20'), { ...CONTEXT, today: '2029-01-12',
+        holidays });
+      expect(moved.issueDeadline).toBe('2029-01-12');
     });
 
     it('lets an amendment document through after the deadline when told to ignore it', () => {

@@ -32,6 +32,7 @@ export type AmendmentItem = Omit<Item, 'date'> & { date?: string | undefined };
 export type AmendmentContext = {
   today: string; // YYYY-MM-DD in Asia/Seoul
   supplier: ValidationContext['supplier'];
+  holidays: ValidationContext['holidays'];
 };
 
 // One document an amendment makes, before validation.
@@ -164,7 +165,8 @@ export function checkItemTaxType(
 function validateDocument(document: PlannedDocument, context: AmendmentContext) {
   try {
     return validateInvoice(document.invoice, { today: context.today,
-      supplier: context.supplier, amounts: document.amounts, deadline: document.deadline });
+      supplier: context.supplier, amounts: document.amounts, deadline: document.deadline,
+      holidays: context.holidays });
   } catch (error) {
     if (!(error instanceof ApiError) || document.bodyPath === 'body') throw error;
     throw new ApiError(error.code, error.message.replaceAll('body.', `${document.bodyPath}.`));

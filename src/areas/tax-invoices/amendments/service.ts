@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { seoulDate } from '../../../domain/business-days.ts';
 import type { Db } from '../../../platform/db/connect.ts';
 import { ApiError } from '../../../platform/errors.ts';
+import type { RecordEvents } from '../../../platform/events.ts';
 import type { Caller, Scope } from '../../../platform/scope.ts';
+import type { HolidayCalendar } from '../holidays/calendar.ts';
 import type { Accept, SupplierIssuer } from '../issuance/acceptance.ts';
 import type { ValidatedInvoice } from '../issuance/validation.ts';
 import type { AmendmentReason } from '../schemas.ts';
@@ -18,13 +20,16 @@ import { checkStillAmendable, draftAmendment, type AmendmentRequest } from './dr
 // drafts (so most refusals cost nothing), and checks them again in the transaction that records
 // its documents, after locking the original's row. The second one waits for the lock until the
 // first commits and then, under READ COMMITTED, reads its documents; so of two terminations
-// exactly one makes a document.
+// exactly one makes a document. The TAX_INVOICE_AMENDMENT_ISSUED event is recorded in the
+// transaction that records the documents, so a refused amendment emits nothing.
 
 type AmendmentDeps = {
   db: Db;
   accept: Accept;
   // Points per document (the price table's taxInvoices.issue).
   unitPoints: number;
+  recordEvents: RecordEvents;
+  holidays: Pick<HolidayCalendar, 'added'>;
   now: () => Date;
 };
 
@@ -86,6 +91,7 @@ export function createAmendmentService(deps: AmendmentDeps) {
     input: AmendInput & { request: Request },
   ): Promise<AmendmentAccepted<Request['reason']>> {
     const today = seoulDate(deps.now());
+    const holidays = await deps.holidays.added();
     const scope = { accountId: input.caller.accountId, environment: input.caller.environment };
     // The totals of the drafted documents, for the check made again under the lock.
     let added: ValidatedInvoice['totals'][] = [];
@@ -95,7 +101,7 @@ export function createAmendmentService(deps: AmendmentDeps) {
       async draft(issuer) {
         const original = await findOriginal(scope, input.issuanceKey, issuer);
         const existing = await store.findAmendments(deps.db, original.issuanceKey);
-        const drafts = draftAmendment(original, existing, input.request, { today,
+        const drafts = draftAmendment(original, existing, input.request, { today, holidays,
           supplier: { identificationNumber: issuer.identificationNumber,
             taxRegistrationId: issuer.taxRegistrationId } });
         added = drafts.map((draft) => draft.validated.totals);
@@ -107,6 +113,13 @@ export function createAmendmentService(deps: AmendmentDeps) {
         assert(original !== null);
         const existing = await store.findAmendments(tx, original.issuanceKey);
         checkStillAmendable(original, existing, input.request.reason, added);
+      },
+      async onRecorded(tx, rows) {
+        await deps.recordEvents(tx, [{ scope, event: {
+          type: 'TAX_INVOICE_AMENDMENT_ISSUED',
+          data: { originalIssuanceKey: input.issuanceKey, reason: input.request.reason,
+            issuanceKeys: rows.map((row) => row.issuanceKey) },
+        } }]);
       },
     }, deps.unitPoints);
     return acceptedResponse(input.request.reason, accepted.issuanceKeys) as

@@ -7,6 +7,7 @@ import type { Db } from '../../../platform/db/connect.ts';
 import { decodeCursorTuple, encodeCursor, invalidCursor } from '../../../platform/cursor.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import type { Caller, Scope } from '../../../platform/scope.ts';
+import type { HolidayCalendar } from '../holidays/calendar.ts';
 import { endWithoutIssuance, type LifecycleDeps } from '../lifecycle.ts';
 import type { PdfInput } from '../pdf/input.ts';
 import {
@@ -29,6 +30,7 @@ type IssuanceDeps = LifecycleDeps & {
   accept: Accept;
   // Points per document (the price table's taxInvoices.issue).
   unitPoints: number;
+  holidays: Pick<HolidayCalendar, 'added'>;
   now: () => Date;
 };
 
@@ -142,11 +144,12 @@ export function createIssuanceService(deps: IssuanceDeps) {
   async function issue(input: { caller: Caller; supplierKey: string;
     referenceId: string | undefined; body: Invoice }) {
     const today = seoulDate(deps.now());
+    const holidays = await deps.holidays.added();
     const accepted = await deps.accept({
       caller: input.caller, supplierKey: input.supplierKey, referenceId: input.referenceId,
       route: ISSUE_ROUTE, body: input.body, issuanceType: 'STANDARD',
       draft: (issuer) => [{ amendment: null, validated: validateInvoice(input.body, {
-        today, amounts: 'forward', deadline: 'enforced',
+        today, amounts: 'forward', deadline: 'enforced', holidays,
         supplier: { identificationNumber: issuer.identificationNumber,
           taxRegistrationId: issuer.taxRegistrationId } }) }],
     }, deps.unitPoints);
@@ -193,12 +196,12 @@ export function createIssuanceService(deps: IssuanceDeps) {
     return { issuanceKey: canceled.issuanceKey, status: canceled.status };
   }
 
-  function issueDueDate(date: string) {
+  async function issueDueDate(date: string) {
     if (date > DEADLINE_WRITE_DATE_MAX) {
       throw new ApiError('INVALID_REQUEST', 'query.date has no issue deadline: that of a ' +
         `write date after ${DEADLINE_WRITE_DATE_MAX} falls past the year 9999.`);
     }
-    return { issueDueDate: issueDeadline(date) };
+    return { issueDueDate: issueDeadline(date, await deps.holidays.added()) };
   }
 
   return { issue, statusByReference: (input: Parameters<typeof statusByReference>[1]) =>

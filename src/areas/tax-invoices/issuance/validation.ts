@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { hasValidChecksum } from '../../../domain/business-registration-number.ts';
-import { isCalendarDate, issueDeadline } from '../../../domain/business-days.ts';
+import {
+  isCalendarDate,
+  issueDeadline,
+  type AddedHolidays,
+} from '../../../domain/business-days.ts';
 import { firstNonBmpCharacter, formatCodePoint, isBlank } from '../../../domain/text.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import type { Invoice, Item, Manager, Supplied, Supplier } from '../schemas.ts';
@@ -27,6 +31,8 @@ export type ValidationContext = {
   amounts: AmountRule;
   // 'ignored' only for amendment documents, whose write-date rules differ (domain facts §4.4).
   deadline: 'enforced' | 'ignored';
+  // The operator's holidays (holidays/calendar.ts), which move deadlines like the table's.
+  holidays: AddedHolidays;
 };
 
 export type ValidatedInvoice = {
@@ -59,7 +65,7 @@ export function validateInvoice(invoice: Invoice, context: ValidationContext): V
     invoice: normalised,
     taxType,
     totals,
-    issueDeadline: issueDeadline(normalised.date),
+    issueDeadline: issueDeadline(normalised.date, context.holidays),
     counterpartNumber: normalised.supplied.identificationNumber,
   };
 }
@@ -161,7 +167,7 @@ function checkWriteDate(date: string, context: ValidationContext): void {
     throw invalid(`${ROOT}.date must not be after today (${context.today} in Korea).`);
   }
   if (context.deadline === 'enforced') {
-    const deadline = issueDeadline(date);
+    const deadline = issueDeadline(date, context.holidays);
     if (context.today > deadline) {
       throw invalid(`${ROOT}.date ${date} is past its issue deadline of ${deadline} (the 10th ` +
         'of the next month, moved to the next business day when that is not one).');

@@ -1,8 +1,9 @@
-import { seoulDate } from '../../../domain/business-days.ts';
+import { issueDeadline, seoulDate } from '../../../domain/business-days.ts';
 import type { Db, Tx } from '../../../platform/db/connect.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import type { StageJob } from '../../../platform/jobs.ts';
 import type { IssuersService } from '../../issuers/index.ts';
+import type { HolidayCalendar } from '../holidays/calendar.ts';
 import type { TaxInvoiceStatus } from '../schemas.ts';
 import { endWithoutIssuance, type LifecycleDeps } from '../lifecycle.ts';
 import { ISSUANCE_QUEUE, type IssuanceJobData } from '../processing/queues.ts';
@@ -13,12 +14,14 @@ import * as store from '../store.ts';
 // the same transaction) or refuses it (→ REFUSED), or the requester cancels it
 // (→ REQUEST_CANCELED). Each is one conditional status change (store.transition), so of two
 // racing decisions exactly one wins; the loser reads the winner's status and gets its 409. An
-// error changes nothing: every check runs before the change, or inside its transaction.
+// error changes nothing: every check runs before the change, or inside its transaction. Each
+// decision is a webhook event recorded in its transaction, so only the winner of a race emits.
 
 export type DecisionDeps = LifecycleDeps & {
   db: Db;
   stage: StageJob;
   issuers: Pick<IssuersService, 'requireIssuerCertificate'>;
+  holidays: Pick<HolidayCalendar, 'added'>;
   now: () => Date;
 };
 
@@ -43,16 +46,22 @@ export function closedRequestError(status: TaxInvoiceStatus, attempt: Attempt): 
     `${status}: the supplier already approved it. ${only}`);
 }
 
-// The issue deadline is a date in Seoul; the request can be approved through that whole day.
-function deadlinePassed(row: store.TaxInvoiceRow, now: Date): boolean {
-  return seoulDate(now) > row.issueDeadline;
+type ApprovalClock = Pick<DecisionDeps, 'holidays' | 'now'>;
+
+// The issue deadline is a date in Seoul; the request can be approved through that whole day. A
+// holiday the operator added after the request was recorded moves it later, never earlier.
+async function deadlineOf(clock: ApprovalClock, row: store.TaxInvoiceRow): Promise<string> {
+  const current = issueDeadline(row.writeDate, await clock.holidays.added());
+  return current > row.issueDeadline ? current : row.issueDeadline;
 }
 
 // The checks every path to approval makes, in this order: the status, then the deadline.
-export function requireApprovable(row: store.TaxInvoiceRow, now: Date, attempt: Attempt) {
+export async function requireApprovable(clock: ApprovalClock, row: store.TaxInvoiceRow,
+  attempt: Attempt) {
   if (row.status !== 'REQUESTED') throw closedRequestError(row.status, attempt);
-  if (deadlinePassed(row, now)) {
-    throw new ApiError('ISSUE_DEADLINE_PASSED', `The issue deadline ${row.issueDeadline} ` +
+  const deadline = await deadlineOf(clock, row);
+  if (seoulDate(clock.now()) > deadline) {
+    throw new ApiError('ISSUE_DEADLINE_PASSED', `The issue deadline ${deadline} ` +
       'of this request has passed; it can no longer be approved. The requester can cancel it ' +
       'to get its points back.');
   }
@@ -69,7 +78,7 @@ export async function approveRequest(
   row: store.TaxInvoiceRow,
   input: { actor: store.Actor; withDecision?: WithDecision },
 ): Promise<store.TaxInvoiceRow> {
-  requireApprovable(row, deps.now(), 'approved');
+  await requireApprovable(deps, row, 'approved');
   // Refused now rather than failed later by the job: the supplier can register and try again.
   await deps.issuers.requireIssuerCertificate(store.scopeOfRow(row), row.supplierKey,
     'REVERSE_APPROVAL');
@@ -82,6 +91,9 @@ export async function approveRequest(
     if (approved === null) return lostRace(tx, row.issuanceKey, 'approved');
     const data: IssuanceJobData = { issuanceKey: row.issuanceKey };
     await deps.stage(tx, ISSUANCE_QUEUE, data);
+    await deps.recordEvents(tx, [{ scope: store.scopeOfRow(approved), event: {
+      type: 'TAX_INVOICE_REVERSE_ISSUANCE_APPROVED', data: { issuanceKey: approved.issuanceKey },
+    } }]);
     return approved;
   });
 }
@@ -101,7 +113,12 @@ export async function refuseRequest(
       issuanceKey: row.issuanceKey, from: ['REQUESTED'], to: 'REFUSED', actor: input.actor,
       message, cause: { code: 'ISSUE_REQUEST_REFUSED', message },
     });
-    return refused ?? lostRace(tx, row.issuanceKey, 'refused');
+    if (refused === null) return lostRace(tx, row.issuanceKey, 'refused');
+    await deps.recordEvents(tx, [{ scope: store.scopeOfRow(refused), event: {
+      type: 'TAX_INVOICE_REVERSE_ISSUANCE_REFUSED',
+      data: { issuanceKey: refused.issuanceKey, reason: input.reason },
+    } }]);
+    return refused;
   });
 }
 
@@ -116,6 +133,10 @@ export async function cancelRequest(
       issuanceKey, from: ['REQUESTED'], to: 'REQUEST_CANCELED', actor: 'API',
       message: 'Canceled by the requester.',
     });
-    return canceled ?? lostRace(tx, issuanceKey, 'canceled');
+    if (canceled === null) return lostRace(tx, issuanceKey, 'canceled');
+    await deps.recordEvents(tx, [{ scope: store.scopeOfRow(canceled), event: {
+      type: 'TAX_INVOICE_REVERSE_ISSUANCE_CANCELED', data: { issuanceKey },
+    } }]);
+    return canceled;
   });
 }

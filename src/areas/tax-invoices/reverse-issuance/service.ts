@@ -72,6 +72,7 @@ type RequestInput = { caller: Caller; supplierKey: string; referenceId: string |
 // certificate is needed until the supplier approves.
 async function request(deps: Deps, input: RequestInput) {
   const today = seoulDate(deps.now());
+  const holidays = await deps.holidays.added();
   let supplier: SupplierIssuer | null = null;
   const accepted = await deps.accept({
     caller: input.caller, supplierKey: input.supplierKey, referenceId: input.referenceId,
@@ -79,13 +80,19 @@ async function request(deps: Deps, input: RequestInput) {
     draft: (issuer) => {
       supplier = issuer;
       return [{ amendment: null, validated: validateInvoice(input.body, {
-        today, amounts: 'forward', deadline: 'enforced',
+        today, amounts: 'forward', deadline: 'enforced', holidays,
         supplier: { identificationNumber: issuer.identificationNumber,
           taxRegistrationId: issuer.taxRegistrationId } }) }];
     },
     onRecorded: async (tx, rows) => {
       assert(rows.length === 1 && supplier !== null);
-      await mailApprovalLink(deps, tx, rows[0]!, supplier);
+      const row = rows[0]!;
+      await mailApprovalLink(deps, tx, row, supplier);
+      await deps.recordEvents(tx, [{ scope: { accountId: input.caller.accountId,
+        environment: input.caller.environment }, event: {
+        type: 'TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED',
+        data: { issuanceKey: row.issuanceKey, issueDeadline: row.issueDeadline },
+      } }]);
     },
   }, deps.unitPoints);
   return { issuanceKey: accepted.issuanceKeys[0]! };
@@ -94,7 +101,7 @@ async function request(deps: Deps, input: RequestInput) {
 // A ten-minute link to the approval page, only for a request the supplier can approve now.
 async function grant(deps: Deps, input: { scope: Scope; issuanceKey: string }) {
   const row = await requireRequest(deps, input.scope, input.issuanceKey);
-  requireApprovable(row, deps.now(), 'opened for approval');
+  await requireApprovable(deps, row, 'opened for approval');
   await deps.issuers.requireIssuerCertificate(input.scope, row.supplierKey, 'REVERSE_APPROVAL');
   const expiresAt = new Date(deps.now().getTime() + GRANT_LINK_TTL_MS);
   const link = await deps.db.transaction((tx) => deps.links.createLink(tx, {
@@ -139,7 +146,7 @@ async function openApprovalPage(deps: Deps, token: string): Promise<ApprovalPage
   const link = await deps.links.usableLink(deps.db, token);
   const row = await store.findInvoiceByKey(deps.db, link.issuanceKey);
   assert(row !== null && row.issuanceType === 'REVERSE');
-  requireApprovable(row, deps.now(), 'opened for approval');
+  await requireApprovable(deps, row, 'opened for approval');
   return { issuanceKey: row.issuanceKey, environment: row.environment, invoice: row.invoice,
     totals: { supplyCost: row.supplyCostTotal, tax: row.taxTotal, total: row.totalAmount },
     issueDeadline: row.issueDeadline };

@@ -1,0 +1,25 @@
+import { asc, eq } from 'drizzle-orm';
+import type { Executor } from '../../../platform/db/connect.ts';
+import { operatorHolidays } from './tables.ts';
+
+// Reads and writes of the operator's holidays.
+
+export type OperatorHoliday = { date: string; name: string };
+
+export async function listHolidays(db: Executor): Promise<OperatorHoliday[]> {
+  return db.select({ date: operatorHolidays.date, name: operatorHolidays.name })
+    .from(operatorHolidays).orderBy(asc(operatorHolidays.date));
+}
+
+// Adds the day, or renames it when it is already there: adding the same day twice is harmless.
+export async function addHoliday(db: Executor, holiday: OperatorHoliday): Promise<void> {
+  await db.insert(operatorHolidays).values(holiday).onConflictDoUpdate({
+    target: operatorHolidays.date, set: { name: holiday.name } });
+}
+
+// False when the day was not added.
+export async function removeHoliday(db: Executor, date: string): Promise<boolean> {
+  const removed = await db.delete(operatorHolidays).where(eq(operatorHolidays.date, date))
+    .returning({ date: operatorHolidays.date });
+  return removed.length > 0;
+}
