@@ -832,7 +832,7 @@ export interface paths {
         get?: never;
         /**
          * Cancel a reverse issuance request
-         * @description The requester withdraws a REQUESTED request (spec §4.4): → REQUEST_CANCELED, and the points are refunded. Body: none (an empty body or `{}` is ignored, anything else is 400). A request already approved (or issued, transmitted or failed) is 409 ISSUE_REQUEST_ALREADY_APPROVED; one already canceled or refused is 409 ISSUE_REQUEST_ALREADY_CANCELED; nothing changes on either.
+         * @description The requester withdraws a REQUESTED request: → REQUEST_CANCELED, and the points are refunded. Body: none (an empty body or `{}` is ignored, anything else is 400). A request already approved (or issued, transmitted or failed) is 409 ISSUE_REQUEST_ALREADY_APPROVED; one already canceled or refused is 409 ISSUE_REQUEST_ALREADY_CANCELED; nothing changes on either.
          */
         put: operations["cancelReverseIssuance"];
         post?: never;
@@ -1394,7 +1394,7 @@ export interface components {
         /** Registration */
         Registration: {
             /**
-             * @description Registration state (spec §3). `UNKNOWN` is any other state.
+             * @description Registration state. `UNKNOWN` is any other state.
              * @enum {unknown}
              */
             status: "ACTIVE" | "SUSPENDED" | "CLOSED" | "NOT_REGISTERED" | "UNKNOWN";
@@ -1421,7 +1421,7 @@ export interface components {
             /** @description Ten digits, no hyphens. */
             businessRegistrationNumber: string;
             /**
-             * @description Registration state (spec §3). `UNKNOWN` is any other state the tax authority reports; a communication failure is 503, never `UNKNOWN`.
+             * @description Registration state. `UNKNOWN` is any other state the tax authority reports; a communication failure is 503, never `UNKNOWN`.
              * @enum {unknown}
              */
             status: "ACTIVE" | "SUSPENDED" | "CLOSED" | "NOT_REGISTERED" | "UNKNOWN";

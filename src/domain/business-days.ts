@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 
-// Korean business days and the tax invoice issue deadline (domain facts §4.5): an invoice may be
+// Korean business days and the tax invoice issue deadline: an invoice may be
 // issued up to the 10th of the month after its write date, and when that day is not a business
 // day, up to the next one. Dates are `YYYY-MM-DD` strings. All arithmetic runs on UTC midnights,
 // so the time zone of the machine never shifts a date. Imports nothing from the rest of the code.
@@ -211,7 +211,7 @@ export function nextBusinessDayOnOrAfter(
 // dates are written with four-digit years.
 export const DEADLINE_WRITE_DATE_MAX = '9999-11-30';
 
-// The last day a tax invoice with this write date may be issued (domain facts §4.5).
+// The last day a tax invoice with this write date may be issued.
 export function issueDeadline(
   writeDate: string,
   added: AddedHolidays = NO_ADDED_HOLIDAYS,

@@ -1,6 +1,6 @@
 // SEED, the Korean 128-bit block cipher of RFC 4269, in pure TypeScript. Joint certificate
 // private keys (signPri.key) are encrypted with SEED-CBC, and Node's OpenSSL 3 offers SEED only
-// behind the legacy provider, which distributions may leave out (reference domain facts §8.3).
+// behind the legacy provider, which distributions may leave out.
 // The S-boxes are computed from their algebraic definition in RFC 4269 Appendix A rather than
 // written out as 1,024 constants; test/domain/seed.test.ts checks the result against the RFC's
 // test vectors. This is data and arithmetic: it imports nothing from the rest of the code.

@@ -8,7 +8,7 @@ export const ERRORS = {
     message: 'The business registration number checksum does not match.',
   },
   // Designed by etax where the spec is silent: the single bank holder lookup's answer for a
-  // virtual account with a fixed deposit amount (the bulk lookup's item code of spec §2.2).
+  // virtual account with a fixed deposit amount (the bulk lookup's item code).
   AMOUNT_REQUIRED: {
     status: 400,
     message: 'The account is a virtual account with a fixed deposit amount. Look the holder up ' +

@@ -17,7 +17,7 @@ const Cause = Type.Object(
   { additionalProperties: false },
 );
 
-// The issuers area's certificate registration history record (spec §2.3).
+// The issuers area's certificate registration history record.
 const CertificateRegistration = Type.Object(
   {
     identifier: Type.String({ description: 'Identifier of the registration history record.' }),

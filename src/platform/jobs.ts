@@ -8,7 +8,7 @@ import { retryingDeadlocks } from './db/deadlock.ts';
 import type { Executor } from './db/connect.ts';
 import { markPhase } from './startup-phases.ts';
 
-// pg-boss on the application database runs every background job (DESIGN.md § Async work).
+// pg-boss on the application database runs every background job.
 // API-only processes (WORKERS_ENABLED=false) start it without workers, cron or maintenance, so
 // they can still stage jobs inside their transactions.
 //
@@ -51,7 +51,7 @@ const QUEUE_SETUP_ATTEMPTS_MAX = 5;
 const QUEUE_SETUP_RETRY_DELAY_MS = 200;
 
 // Stages a job in the caller's transaction, so it exists exactly when the change that asks for it
-// commits (DESIGN.md § Async work). Returns the job id.
+// commits. Returns the job id.
 export type StageJob = (
   executor: Executor,
   queue: string,

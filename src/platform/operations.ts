@@ -5,7 +5,7 @@
 
 export type RateLimitPolicy = { limit: number; windowSeconds: number };
 
-// Points charged per unit of each price row (spec §1 and §8). The unit is named beside each row:
+// Points charged per unit of each price row. The unit is named beside each row:
 // a successful call, a number returned, a holder found, a document. Several operations may share
 // a row (single and bulk lookups). Operators override rows with PRICE_OVERRIDES (docs/points.md);
 // the spec's prices are the defaults.

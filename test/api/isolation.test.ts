@@ -1,5 +1,5 @@
 // One account's keys never reach another account's data, and a key of one environment never
-// reaches the other environment's data of its own account (DESIGN.md § Keys): for every
+// reaches the other environment's data of its own account: for every
 // resource type with ids, each of four keys (accounts A and B, test and live) owns one, and the
 // three others get 404 NOT_FOUND (not 403) for every read, change and delete, never see it in
 // their lists, and leave it unchanged. Balances are read by each key as its own alone. A new

@@ -1,4 +1,4 @@
-// What every operation owes its callers (STYLE.md §22, docs/auth.md, docs/errors.md,
+// What every operation owes its callers (docs/auth.md, docs/errors.md,
 // docs/limits.md), checked for every /v1 operation that openapi/openapi.json lists, so an
 // operation is covered the day it is added:
 // - every authentication failure is 401 with an empty body, a Basic challenge and a Trace-Id,

@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import type { Environment } from '../../src/platform/accounts/keys.ts';
 import { basicAuth, type TestApp } from './app.ts';
 
-// Checks that each resource is visible to its owner's key alone (DESIGN.md § Keys): another
+// Checks that each resource is visible to its owner's key alone: another
 // account's keys and the owner's key of the other environment get 404 NOT_FOUND, never 403, for
 // everything they try on it, its id appears in none of their lists, and the owner finds it
 // unchanged afterwards. A resource type is one ResourceType entry; issuers and certificates add

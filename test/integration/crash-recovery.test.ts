@@ -1,8 +1,8 @@
-// A server process killed with SIGKILL under load loses nothing and leaves no drift
-// (DESIGN.md § Points, § Async work). Method: one `etax serve` with workers, on PostgreSQL and
-// Redis, with a sandbox bank that takes 10 s per call, so bulk holder lookups stay in flight
-// with their points reserved. Before the kill, webhook deliveries are accepted and their first
-// attempt fails, so each has its retry staged in pg-boss by the process that dies. Then:
+// A server process killed with SIGKILL under load loses nothing and leaves no drift.
+// Method: one `etax serve` with workers, on PostgreSQL and Redis, with a sandbox bank that
+// takes 10 s per call, so bulk holder lookups stay in flight with their points reserved.
+// Before the kill, webhook deliveries are accepted and their first attempt fails, so each has
+// its retry staged in pg-boss by the process that dies. Then:
 // - right after the kill, the ledger sums to the posted balance and the open reservations of
 //   the dead requests to the reserved balance, and nothing was charged;
 // - after a restart those reservations stay held until their expiry (RESERVATION_TTL_MS at

@@ -2,7 +2,7 @@
 // share one PostgreSQL and one Redis, and the test spreads concurrent calls of one key over
 // both. points-never-overspend.test.ts proves the ledger's reservations inside one process;
 // this file proves the whole request path (auth, rate limit, reserve, capture) between two.
-// - 600 profile retrievals within a minute: exactly 300 answered (spec §8), 300 refused with
+// - 600 profile retrievals within a minute: exactly 300 answered, 300 refused with
 //   429 and Retry-After, and exactly 300 × 90 points charged.
 // - 1,000 concurrent holder lookups on a balance that covers 400: exactly 400 charged, every
 //   refusal 402 PAYMENT_REQUIRED or 409 AVAILABLE_POINTS_INSUFFICIENT, ledger and balance agree.

@@ -15,7 +15,7 @@ import type { Reservation } from '../../src/platform/points/service.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { expectLedgerConsistent } from '../helpers/ledger-audit.ts';
 
-// The price of a profile retrieval (spec §8): the unit every scenario here reserves.
+// The price of a profile retrieval: the unit every scenario here reserves.
 const RETRIEVAL_POINTS = 90;
 // Exactly 100 retrievals fit; the race sends twice as many.
 const GRANT_POINTS = 100 * RETRIEVAL_POINTS;

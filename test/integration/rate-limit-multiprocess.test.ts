@@ -1,7 +1,7 @@
-// With REDIS_URL set, a key's rate limit holds across server processes (DESIGN.md § Rate
-// limits). Method: two real `etax serve` processes share one fresh PostgreSQL database and one
-// Redis, with GET /v1/points limited to 20 calls a minute; calls alternate between them, and the
-// 21st is refused by both. The counter is keyed by the API key's id, which is new on every run,
+// With REDIS_URL set, a key's rate limit holds across server processes (docs/limits.md).
+// Method: two real `etax serve` processes share one fresh PostgreSQL database and one Redis,
+// with GET /v1/points limited to 20 calls a minute; calls alternate between them, and the 21st
+// is refused by both. The counter is keyed by the API key's id, which is new on every run,
 // so runs against the same Redis never collide.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuth } from '../helpers/app.ts';

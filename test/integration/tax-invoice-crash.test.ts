@@ -1,5 +1,5 @@
-// An accepted tax invoice is issued exactly once even when the worker processing it dies
-// (DESIGN.md § Async work). Method: one `etax serve` with workers on PostgreSQL, a sandbox tax
+// An accepted tax invoice is issued exactly once even when the worker processing it dies.
+// Method: one `etax serve` with workers on PostgreSQL, a sandbox tax
 // authority that takes 3 s per transmission, and no cancel window, so invoices are signed at once
 // and sit TRANSMITTING with the call in flight. The process is killed with SIGKILL then, and
 // started again. pg-boss hands the dead worker's jobs out again once they expire; waiting out

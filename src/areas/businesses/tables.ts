@@ -13,7 +13,7 @@ import { timestampTz } from '../../platform/db/columns.ts';
 // The tables of the businesses area: the profile store and the names businesses had before.
 // Migrations in drizzle/ are generated from every tables.ts with `npx drizzle-kit generate`.
 
-// Business profiles (spec §2.1), the profile source of live keys (docs/business-profiles.md).
+// Business profiles, the profile source of live keys (docs/business-profiles.md).
 // One row per business registration number. The address is null in a response when all four
 // address columns are null, so a source with no address stores four nulls. `registration_*` and
 // `taxation_type` hold the last registration check; a null status means never checked. The

@@ -13,7 +13,7 @@ import {
 } from './store.ts';
 import type { Scope } from '../../platform/scope.ts';
 
-// Recording an event is the transactional outbox of webhooks (DESIGN.md § Async work): the
+// Recording an event is the transactional outbox of webhooks: the
 // event row, one delivery row per subscribed endpoint and one job per delivery are written in
 // the caller's transaction. If it commits, every delivery is worked even when the process dies
 // right after; if it rolls back, nothing was ever queued.

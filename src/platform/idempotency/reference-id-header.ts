@@ -1,7 +1,7 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { REFERENCE_ID_LENGTH_MAX } from './claims.ts';
 
-// The `Service-Client-Reference-Id` header as route schemas declare it (spec §5.5, §8): 1 to 255
+// The `Service-Client-Reference-Id` header as route schemas declare it: 1 to 255
 // characters, not blank. Areas spread it into their `headers` schema, optional for tax invoices
 // and required for cash receipts and document issuance; validation failures are 400
 // INVALID_REQUEST naming the header.

@@ -12,7 +12,7 @@ import {
 } from './tables.ts';
 import * as store from './store.ts';
 
-// Queuing a mail is an outbox insert (DESIGN.md § Async work): the row, and with an SMTP server
+// Queuing a mail is an outbox insert: the row, and with an SMTP server
 // the job that sends it, are written in the caller's transaction. If it commits the mail is
 // sent, or kept readable, even when the process dies right after; if it rolls back, no mail
 // ever existed. Without an SMTP server (no SMTP_URL) the mail is KEPT at once and no job is

@@ -1,4 +1,4 @@
-// Where business profiles come from, as profile retrieval sees it (spec §2.1, §4.1). Test keys
+// Where business profiles come from, as profile retrieval sees it. Test keys
 // read the sandbox data set (sandbox.ts); live keys read the profile store of the businesses
 // area. Either answers with a union result; trouble reaching the source is a result, never an
 // exception, so the caller decides the response.

@@ -7,7 +7,7 @@ import type { RegistrationStatus, TaxType } from '../business-profiles/index.ts'
 // communication failure a 503. Two implementations exist: sandbox.ts for test keys and live.ts
 // for live keys; the choice is made once per request from the key's environment.
 
-// The tax authority's batch limit (domain facts §2.1), and the API's (spec §8).
+// The tax authority's batch limit, and the API's.
 export const NUMBERS_PER_CALL_MAX = 100;
 
 export type StatusOfNumber = {

@@ -8,8 +8,8 @@ import {
   type TaxAuthority,
 } from './index.ts';
 
-// The tax authority of live keys: the public business-status API (국세청 사업자등록정보 상태조회,
-// domain facts §2), one call per request:
+// The tax authority of live keys: the public business-status API (국세청 사업자등록정보
+// 상태조회), one call per request:
 //   POST {TAX_AUTHORITY_BASE_URL}/status?serviceKey={TAX_AUTHORITY_SERVICE_KEY}
 //   {"b_no":["1234567890", …]}                       (up to 100 numbers)
 //   200 {"status_code":"OK","request_cnt":n,"data":[{"b_no","b_stt_cd","tax_type","tax_type_cd",

@@ -1,6 +1,6 @@
 // Transmission of issued tax invoices to the tax authority (docs/tax-invoices.md §
 // Transmission). An issued invoice is sent once it has been signed; the answer is the 24-digit
-// approval number (국세청 승인번호, domain facts §4.2), a rejection, or `unavailable` (any trouble
+// approval number (국세청 승인번호), a rejection, or `unavailable` (any trouble
 // reaching the authority), which the caller retries later. Two implementations exist: sandbox.ts
 // for test keys and gateway.ts for live keys.
 //

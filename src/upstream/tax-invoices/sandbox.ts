@@ -19,8 +19,7 @@ export const SANDBOX_RECIPIENTS = {
   unavailable: '9900000000002',
 } as const;
 
-// The middle eight digits of an approval number name the issuing system; 41 is an ASP
-// (domain facts §4.2).
+// The middle eight digits of an approval number name the issuing system; 41 is an ASP.
 const ISSUING_SYSTEM = '41';
 
 export function sandboxApprovalNumber(request: Pick<TransmissionRequest,

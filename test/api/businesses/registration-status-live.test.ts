@@ -1,6 +1,6 @@
 // Live registration status checks wired from the configuration: TAX_AUTHORITY_BASE_URL and
 // TAX_AUTHORITY_SERVICE_KEY point the app at a fake of the tax authority's public
-// business-status API on 127.0.0.1 (domain facts §2), so the whole path is exercised: one
+// business-status API on 127.0.0.1, so the whole path is exercised: one
 // POST /status for 100 numbers, code mapping, storing back, charging, and 503 on its error
 // envelope with nothing charged.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Service-Client-Reference-Id on tax invoices (spec §5.5): once used with a key it can never be
+// Service-Client-Reference-Id on tax invoices: once used with a key it can never be
 // used again for any tax invoice request (400 INVALID_REQUEST, nothing made, nothing charged),
 // and the status lookup by clientReferenceId tells a client what became of a request whose
 // response it never received.

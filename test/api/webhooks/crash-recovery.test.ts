@@ -1,6 +1,6 @@
-// The outbox survives a process that dies between commit and delivery (DESIGN.md § Async
-// work): an app without workers records an event and closes before anything is sent; a new app
-// with workers on the same database delivers it, signed with the endpoint's secret.
+// The outbox survives a process that dies between commit and delivery (docs/webhooks.md): an
+// app without workers records an event and closes before anything is sent; a new app with
+// workers on the same database delivers it, signed with the endpoint's secret.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { verifyWebhookSignature } from '@etax/sdk';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';

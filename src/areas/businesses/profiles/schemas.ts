@@ -81,7 +81,7 @@ const Industry = Type.Object(
 export const Registration = Type.Object(
   {
     status: Type.Enum(REGISTRATION_STATUSES, {
-      description: 'Registration state (spec §3). `UNKNOWN` is any other state.',
+      description: 'Registration state. `UNKNOWN` is any other state.',
     }),
     closedOn: nullable(DateString, 'Closing date; null unless the business is closed.'),
     checkedAt: Type.String({

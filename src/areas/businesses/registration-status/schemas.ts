@@ -55,7 +55,7 @@ export const RegistrationStatusResult = Type.Object(
   {
     businessRegistrationNumber: Type.String({ description: 'Ten digits, no hyphens.' }),
     status: Type.Enum(REGISTRATION_STATUSES, {
-      description: 'Registration state (spec §3). `UNKNOWN` is any other state the tax ' +
+      description: 'Registration state. `UNKNOWN` is any other state the tax ' +
         'authority reports; a communication failure is 503, never `UNKNOWN`.',
     }),
     closedOn: Type.Union([Type.String({ format: 'date' }), Type.Null()], {

@@ -23,7 +23,7 @@ import { returnedGoods, type ReturnedGoodsRequest } from './returned-goods.ts';
 import { supplyCostChange, type SupplyCostChangeRequest } from './supply-cost-change.ts';
 import { termination, type TerminationRequest } from './termination.ts';
 
-// Drafting an amendment (수정발행, domain facts §4.4; docs/tax-invoice-amendments.md): the steps
+// Drafting an amendment (수정발행; docs/tax-invoice-amendments.md): the steps
 // every reason goes through, in this order, with the reason's own rule (its file, named after
 // it) at each step. Pure functions of the original, its amendments so far and the request;
 // service.ts runs them through acceptance, and again under a lock.

@@ -19,7 +19,7 @@ import type { ValidatedInvoice } from './validation.ts';
 //      when the request will be signed (issuers area, requireIssuerCertificate);
 //   2. the documents are built and validated (the caller's `draft`), so bad input costs nothing;
 //   3. the points for every document are reserved;
-//   4. one transaction claims the reference id (never reusable, spec §5.5), inserts the
+//   4. one transaction claims the reference id (never reusable), inserts the
 //      documents with their first status and stages their processing jobs;
 //   5. the charge is captured.
 // A failure in 1–4 leaves nothing behind: no document, no claim, no job, no charge.

@@ -39,7 +39,7 @@ const ISSUE_ROUTE = '/v1/taxInvoices/issue';
 const NO_SUCH_INVOICE = 'No tax invoice has this issuance key.';
 
 
-// What each status means to a client polling by reference id (spec §5.5).
+// What each status means to a client polling by reference id.
 const STATUS_MESSAGES: Record<TaxInvoiceStatus, string> = {
   REQUESTED: 'The reverse issuance request waits for the supplier\'s approval.',
   APPROVED: 'The supplier approved the request; the invoice is being issued.',
@@ -180,7 +180,7 @@ export function createIssuanceService(deps: IssuanceDeps) {
     return renderTaxInvoicePdf(pdfInput(row));
   }
 
-  // Withdraws an issued document before it is transmitted (domain facts §4.5); afterwards only an
+  // Withdraws an issued document before it is transmitted; afterwards only an
   // amendment can change it. Its points are refunded.
   async function cancel(input: { scope: Scope; issuanceKey: string }) {
     const row = await requireInvoice(input.scope, input.issuanceKey);

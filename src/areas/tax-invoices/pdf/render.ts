@@ -18,7 +18,7 @@ const KST_MIDNIGHT_SUFFIX = 'T00:00:00+09:00';
 export async function renderTaxInvoicePdf(input: PdfInput): Promise<Buffer> {
   assert(input.invoice.items.length >= 1, 'an invoice has at least one item');
   assert(input.invoice.items.length <= ITEMS_MAX, 'the form has room for ITEMS_MAX items');
-  // The form prints all three totals; they must agree with each other (domain facts §4.6).
+  // The form prints all three totals; they must agree with each other.
   assert(input.totals.total === input.totals.supplyCost + input.totals.tax, 'total = cost + tax');
   const fonts = await loadFontFiles();
   const layout = layOutTaxInvoice(input);

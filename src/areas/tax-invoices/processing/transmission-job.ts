@@ -27,7 +27,7 @@ export type TransmissionJobDeps = LifecycleDeps & {
 
 // Waits before each further attempt when the authority cannot be reached; after the last the
 // document fails with TRANSMISSION_UNAVAILABLE. About 10 hours in all, inside the authority's
-// next-day transmission rule (domain facts §4.5).
+// next-day transmission rule.
 export const TRANSMISSION_RETRY_DELAYS_SECONDS = [30, 120, 600, 3_600, 3 * 3_600, 6 * 3_600];
 
 function transmissionRequest(row: store.TaxInvoiceRow): TransmissionRequest {

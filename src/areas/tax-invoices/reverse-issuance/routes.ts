@@ -102,7 +102,7 @@ const registerDecisions: FastifyPluginAsyncTypebox<Options> = async (app, { reve
     schema: {
       operationId: 'cancelReverseIssuance', tags: TAGS,
       summary: 'Cancel a reverse issuance request',
-      description: 'The requester withdraws a REQUESTED request (spec §4.4): → ' +
+      description: 'The requester withdraws a REQUESTED request: → ' +
         'REQUEST_CANCELED, and the points are refunded. Body: none (an empty body or `{}` is ' +
         'ignored, anything else is 400). A request already approved (or issued, transmitted ' +
         'or failed) is 409 ISSUE_REQUEST_ALREADY_APPROVED; one already canceled or refused is ' +
