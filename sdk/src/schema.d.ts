@@ -410,7 +410,7 @@ export interface paths {
         };
         /**
          * Get a one-time certificate registration page URL
-         * @description A page served by etax where the business owner uploads the certificate files and types the password. Valid 5 minutes, usable once.
+         * @description A page served by etax where the business owner uploads the certificate files and types the password, and sees at once what the upload came to. Valid 5 minutes; a registration uses it up, a failed attempt can be tried again on it.
          */
         get: operations["getIssuerCertificateRegistrationUrl"];
         put?: never;
@@ -430,7 +430,7 @@ export interface paths {
         };
         /**
          * Retrieve issuer certificate registration status
-         * @description Spec §4.3: the latest certificate registration record. A result shows within 30 seconds of registration.
+         * @description The latest certificate registration record. The result of a direct upload shows within 30 seconds; an attempt on the hosted page shows before the page answers.
          */
         get: operations["getIssuerCertificateLatestHistory"];
         put?: never;
@@ -1344,7 +1344,7 @@ export interface operations {
                      *       "results": [
                      *         {
                      *           "businessRegistrationNumber": "9999900005",
-                     *           "corporateRegistrationNumber": "1101111234567",
+                     *           "corporateRegistrationNumber": "1101111234569",
                      *           "businessKind": "CORPORATE",
                      *           "commercialSalesNumber": "2024-서울강남-01234",
                      *           "organizationName": "주식회사 이택스샌드박스",
@@ -1618,7 +1618,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "businessRegistrationNumber": "9999900005",
-                     *       "corporateRegistrationNumber": "1101111234567",
+                     *       "corporateRegistrationNumber": "1101111234569",
                      *       "businessKind": "CORPORATE",
                      *       "commercialSalesNumber": "2024-서울강남-01234",
                      *       "organizationName": "주식회사 이택스샌드박스",
@@ -2287,7 +2287,7 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * @description Absolute URL the events are POSTed to. Live keys: https and a public address. Test keys: http or https, and loopback (localhost) is allowed.
+                     * @description Absolute URL the events are POSTed to, at a public address: loopback and private addresses only where the server sets WEBHOOK_PRIVATE_TARGETS_ALLOWED=true. Live keys: https. Test keys: http or https.
                      * @example https://example.com/etax/webhooks
                      */
                     url: string;
@@ -2604,7 +2604,7 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * @description Absolute URL the events are POSTed to. Live keys: https and a public address. Test keys: http or https, and loopback (localhost) is allowed.
+                     * @description Absolute URL the events are POSTed to, at a public address: loopback and private addresses only where the server sets WEBHOOK_PRIVATE_TARGETS_ALLOWED=true. Live keys: https. Test keys: http or https.
                      * @example https://example.com/etax/webhooks
                      */
                     url?: string;
@@ -4904,7 +4904,7 @@ export interface operations {
                              * @description When the result was recorded.
                              */
                             occurredAt: string;
-                            /** @description One of `REGISTERED`, `DEREGISTERED`, `UNSUPPORTED_CERTIFICATE_FORMAT`, `UNSUPPORTED_KEY_FORMAT`, `WRONG_PASSWORD`, `KEY_MISMATCH`, `CERTIFICATE_EXPIRED`, `CERTIFICATE_NOT_YET_VALID`, `NOT_SIGNING_CERTIFICATE`, `NOT_ISSUERS_CERTIFICATE` (docs/issuers.md). */
+                            /** @description One of `REGISTERED`, `DEREGISTERED`, `UNSUPPORTED_CERTIFICATE_FORMAT`, `SANDBOX_CERTIFICATE`, `UNSUPPORTED_KEY_FORMAT`, `WRONG_PASSWORD`, `KEY_MISMATCH`, `CERTIFICATE_EXPIRED`, `CERTIFICATE_NOT_YET_VALID`, `NOT_SIGNING_CERTIFICATE`, `NOT_ISSUERS_CERTIFICATE` (docs/issuers.md). */
                             code: string;
                             message: string;
                         };
@@ -5006,7 +5006,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description Where the hosted registration page sends the browser after an upload is accepted; null shows etax's own confirmation page. */
+                        /** @description Where the hosted registration page sends the browser after a certificate is registered; null shows etax's own confirmation page. */
                         certificateRedirectUrl: string | null;
                     };
                 };
@@ -5085,7 +5085,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Where the hosted registration page sends the browser after an upload is accepted; null shows etax's own confirmation page. */
+                    /** @description Where the hosted registration page sends the browser after a certificate is registered; null shows etax's own confirmation page. */
                     certificateRedirectUrl: string | null;
                 };
             };
@@ -5106,7 +5106,7 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description Where the hosted registration page sends the browser after an upload is accepted; null shows etax's own confirmation page. */
+                        /** @description Where the hosted registration page sends the browser after a certificate is registered; null shows etax's own confirmation page. */
                         certificateRedirectUrl: string | null;
                     };
                 };

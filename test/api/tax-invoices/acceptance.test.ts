@@ -107,6 +107,14 @@ describe('refusing bad input with nothing charged or made', () => {
       'INVALID_BUSINESS_REGISTRATION_NUMBER');
   });
 
+  it('400 INVALID_BUSINESS_REGISTRATION_NUMBER for the all-zero recipient 0000000000', async () => {
+    const body = { ...invoiceBody(), supplied: { ...invoiceBody().supplied,
+      identificationNumber: '0000000000' } };
+    await expectRefused(() => issue(app, key, supplier.supplierKey, body), 400,
+      'INVALID_BUSINESS_REGISTRATION_NUMBER', 'body.supplied.identificationNumber starts with ' +
+      '000, a tax office code below 101 that is never assigned.');
+  });
+
   it.each([
     ['17 items', () => ({ ...invoiceBody(), items: Array(17).fill(invoiceBody().items[0]) })],
     ['no items', () => ({ ...invoiceBody(), items: [] })],

@@ -273,6 +273,21 @@ describe('validating a tax invoice', () => {
   });
 
   describe('the recipient', () => {
+    it.each([['0000000000', '000'], ['1000000009', '100']])(
+      'refuses %s, whose checksum passes but whose tax office code %s is never assigned',
+      (number, prefix) => {
+        const error = failure(build((draft) => { draft.supplied.identificationNumber = number; }));
+        expect(error.code).toBe('INVALID_BUSINESS_REGISTRATION_NUMBER');
+        expect(error.message).toBe(`body.supplied.identificationNumber starts with ${prefix}, ` +
+          'a tax office code below 101 that is never assigned.');
+      });
+
+    it('accepts the lowest assigned tax office code, 101', () => {
+      expect(validateInvoice(build((draft) => {
+        draft.supplied.identificationNumber = '1010000002';
+      }), CONTEXT).counterpartNumber).toBe('1010000002');
+    });
+
     it('refuses a ten-digit number that fails the checksum', () => {
       const error = failure(build((draft) => {
         draft.supplied.identificationNumber = '2208162518';

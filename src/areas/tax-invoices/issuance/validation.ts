@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { hasValidChecksum } from '../../../domain/business-registration-number.ts';
+import { businessRegistrationNumberDefect } from '../../../domain/business-registration-number.ts';
 import { isCalendarDate, issueDeadline } from '../../../domain/business-days.ts';
 import { firstNonBmpCharacter, formatCodePoint, isBlank } from '../../../domain/text.ts';
 import { ApiError } from '../../../platform/errors.ts';
@@ -185,9 +185,10 @@ function checkItemDates(invoice: Invoice): void {
 
 function checkSupplier(supplier: Supplier, issuer: ValidationContext['supplier']): void {
   const path = `${ROOT}.supplier`;
-  if (!hasValidChecksum(supplier.identificationNumber)) {
-    throw new ApiError('INVALID_BUSINESS_REGISTRATION_NUMBER', `${path}.identificationNumber ` +
-      'does not pass the business registration number checksum.');
+  const defect = businessRegistrationNumberDefect(supplier.identificationNumber);
+  if (defect !== null) {
+    throw new ApiError('INVALID_BUSINESS_REGISTRATION_NUMBER',
+      `${path}.identificationNumber ${defect}.`);
   }
   if (supplier.identificationNumber !== issuer.identificationNumber) {
     throw invalid(`${path}.identificationNumber must be the number of the issuer named by ` +
@@ -206,9 +207,10 @@ function checkSupplier(supplier: Supplier, issuer: ValidationContext['supplier']
 function checkSupplied(supplied: Supplied, supplier: Supplier): void {
   const path = `${ROOT}.supplied`;
   const number = supplied.identificationNumber;
-  if (number.length === 10 && !hasValidChecksum(number)) {
-    throw new ApiError('INVALID_BUSINESS_REGISTRATION_NUMBER', `${path}.identificationNumber ` +
-      'does not pass the business registration number checksum.');
+  const defect = number.length === 10 ? businessRegistrationNumberDefect(number) : null;
+  if (defect !== null) {
+    throw new ApiError('INVALID_BUSINESS_REGISTRATION_NUMBER',
+      `${path}.identificationNumber ${defect}.`);
   }
   const sameNumber = number === supplier.identificationNumber;
   const samePlace = (supplied.taxRegistrationId ?? null) === (supplier.taxRegistrationId ?? null);
