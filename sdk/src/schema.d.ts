@@ -5338,7 +5338,7 @@ export interface operations {
                         unitPrice?: number | null;
                         /** @description Supply cost (공급가액) in won. */
                         supplyCost: number;
-                        /** @description VAT in won; null on every item of a tax-exempt invoice (계산서), an integer on every item of a tax invoice (0 for zero-rated supply). */
+                        /** @description VAT in won; null on every item of a tax-exempt invoice (계산서), 0 on every item of a zero-rated tax invoice (영세율), and 10% of supplyCost (within 1 won) on every item of a taxable one. */
                         tax: number | null;
                         description?: string | null;
                     }[];
@@ -5832,7 +5832,7 @@ export interface operations {
                                     unitPrice?: number | null;
                                     /** @description Supply cost (공급가액) in won. */
                                     supplyCost: number;
-                                    /** @description VAT in won; null on every item of a tax-exempt invoice (계산서), an integer on every item of a tax invoice (0 for zero-rated supply). */
+                                    /** @description VAT in won; null on every item of a tax-exempt invoice (계산서), 0 on every item of a zero-rated tax invoice (영세율), and 10% of supplyCost (within 1 won) on every item of a taxable one. */
                                     tax: number | null;
                                     description?: string | null;
                                 }[];
@@ -5844,8 +5844,8 @@ export interface operations {
                             issuerId: string;
                             /** @description The Service-Client-Reference-Id of the request. */
                             clientReferenceId: string | null;
-                            /** @description TAXABLE (세금계산서) or TAX_FREE (계산서, every item's tax null). */
-                            taxType: "TAXABLE" | "TAX_FREE";
+                            /** @description TAXABLE (세금계산서, 10% VAT), ZERO_RATED (영세율 세금계산서, every item's tax 0) or TAX_FREE (계산서, every item's tax null). */
+                            taxType: "TAXABLE" | "ZERO_RATED" | "TAX_FREE";
                             /** @description Sums of the items, in won. */
                             totals: {
                                 supplyCost: number;
@@ -6067,7 +6067,7 @@ export interface operations {
                                 unitPrice?: number | null;
                                 /** @description Supply cost (공급가액) in won. */
                                 supplyCost: number;
-                                /** @description VAT in won; null on every item of a tax-exempt invoice (계산서), an integer on every item of a tax invoice (0 for zero-rated supply). */
+                                /** @description VAT in won; null on every item of a tax-exempt invoice (계산서), 0 on every item of a zero-rated tax invoice (영세율), and 10% of supplyCost (within 1 won) on every item of a taxable one. */
                                 tax: number | null;
                                 description?: string | null;
                             }[];
@@ -6079,8 +6079,8 @@ export interface operations {
                         issuerId: string;
                         /** @description The Service-Client-Reference-Id of the request. */
                         clientReferenceId: string | null;
-                        /** @description TAXABLE (세금계산서) or TAX_FREE (계산서, every item's tax null). */
-                        taxType: "TAXABLE" | "TAX_FREE";
+                        /** @description TAXABLE (세금계산서, 10% VAT), ZERO_RATED (영세율 세금계산서, every item's tax 0) or TAX_FREE (계산서, every item's tax null). */
+                        taxType: "TAXABLE" | "ZERO_RATED" | "TAX_FREE";
                         /** @description Sums of the items, in won. */
                         totals: {
                             supplyCost: number;
@@ -6745,7 +6745,7 @@ export interface operations {
                             unitPrice?: number | null;
                             /** @description Supply cost (공급가액) in won. */
                             supplyCost: number;
-                            /** @description VAT in won; null on every item of a tax-exempt invoice (계산서), an integer on every item of a tax invoice (0 for zero-rated supply). */
+                            /** @description VAT in won; null on every item of a tax-exempt invoice (계산서), 0 on every item of a zero-rated tax invoice (영세율), and 10% of supplyCost (within 1 won) on every item of a taxable one. */
                             tax: number | null;
                             description?: string | null;
                         }[];
@@ -7117,7 +7117,7 @@ export interface operations {
                         unitPrice?: number | null;
                         /** @description Supply cost (공급가액) in won. */
                         supplyCost: number;
-                        /** @description VAT in won; null on every item of a tax-exempt invoice (계산서), an integer on every item of a tax invoice (0 for zero-rated supply). */
+                        /** @description VAT in won; null on every item of a tax-exempt invoice (계산서), 0 on every item of a zero-rated tax invoice (영세율), and 10% of supplyCost (within 1 won) on every item of a taxable one. */
                         tax: number | null;
                         description?: string | null;
                     }[];
@@ -7818,7 +7818,7 @@ export interface operations {
                         unitPrice?: number | null;
                         /** @description Supply cost (공급가액) in won. */
                         supplyCost: number;
-                        /** @description VAT in won; null on every item of a tax-exempt invoice (계산서), an integer on every item of a tax invoice (0 for zero-rated supply). */
+                        /** @description VAT in won; null on every item of a tax-exempt invoice (계산서), 0 on every item of a zero-rated tax invoice (영세율), and 10% of supplyCost (within 1 won) on every item of a taxable one. */
                         tax: number | null;
                         description?: string | null;
                     }[];
