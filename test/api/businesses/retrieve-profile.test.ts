@@ -204,7 +204,7 @@ describe('errors', () => {
       await expectBalance(account, 100);
     });
 
-  it.each(['999-99-00006', '1234567890', '124-81-00997'])(
+  it.each(['999-99-00006', '1234567890', '124-81-00997', '0000000000'])(
     'returns 400 INVALID_BUSINESS_REGISTRATION_NUMBER for %s, and charges nothing',
     async (number) => {
       const account = await fundedAccount(100);
