@@ -882,7 +882,7 @@ export interface components {
          * @description Every field is always present: a missing value is null, a missing list empty.
          * @example {
          *       "businessRegistrationNumber": "9999900005",
-         *       "corporateRegistrationNumber": "1101111234567",
+         *       "corporateRegistrationNumber": "1101111234569",
          *       "businessKind": "CORPORATE",
          *       "commercialSalesNumber": "2024-서울강남-01234",
          *       "organizationName": "주식회사 이택스샌드박스",
@@ -1728,8 +1728,8 @@ export interface components {
             issuerId: string;
             /** @description The Service-Client-Reference-Id of the request. */
             clientReferenceId: string | null;
-            /** @description TAXABLE (세금계산서) or TAX_FREE (계산서, every item's tax null). */
-            taxType: "TAXABLE" | "TAX_FREE";
+            /** @description TAXABLE (세금계산서, 10% VAT), ZERO_RATED (영세율 세금계산서, every item's tax 0) or TAX_FREE (계산서, every item's tax null). */
+            taxType: "TAXABLE" | "ZERO_RATED" | "TAX_FREE";
             /** @description Sums of the items, in won. */
             totals: {
                 supplyCost: number;
@@ -1788,7 +1788,7 @@ export interface components {
             unitPrice?: number | null;
             /** @description Supply cost (공급가액) in won. */
             supplyCost: number;
-            /** @description VAT in won; null on every item of a tax-exempt invoice (계산서), an integer on every item of a tax invoice (0 for zero-rated supply). */
+            /** @description VAT in won; null on every item of a tax-exempt invoice (계산서), 0 on every item of a zero-rated tax invoice (영세율), and 10% of supplyCost (within 1 won) on every item of a taxable one. */
             tax: number | null;
             description?: string | null;
         };
@@ -1874,7 +1874,7 @@ export interface components {
             unitPrice?: number | null;
             /** @description Supply cost (공급가액) in won. */
             supplyCost: number;
-            /** @description VAT in won; null on every item of a tax-exempt invoice (계산서), an integer on every item of a tax invoice (0 for zero-rated supply). */
+            /** @description VAT in won; null on every item of a tax-exempt invoice (계산서), 0 on every item of a zero-rated tax invoice (영세율), and 10% of supplyCost (within 1 won) on every item of a taxable one. */
             tax: number | null;
             description?: string | null;
         };
@@ -2975,7 +2975,7 @@ export interface operations {
                      *       "results": [
                      *         {
                      *           "businessRegistrationNumber": "9999900005",
-                     *           "corporateRegistrationNumber": "1101111234567",
+                     *           "corporateRegistrationNumber": "1101111234569",
                      *           "businessKind": "CORPORATE",
                      *           "commercialSalesNumber": "2024-서울강남-01234",
                      *           "organizationName": "주식회사 이택스샌드박스",
@@ -3208,7 +3208,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "businessRegistrationNumber": "9999900005",
-                     *       "corporateRegistrationNumber": "1101111234567",
+                     *       "corporateRegistrationNumber": "1101111234569",
                      *       "businessKind": "CORPORATE",
                      *       "commercialSalesNumber": "2024-서울강남-01234",
                      *       "organizationName": "주식회사 이택스샌드박스",

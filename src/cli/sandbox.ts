@@ -3,7 +3,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  hasAssignablePrefix,
   hasValidChecksum,
+  LOWEST_ASSIGNED_PREFIX,
   normalizeBusinessRegistrationNumber,
 } from '../domain/business-registration-number.ts';
 import { issueSandboxCertificate } from '../domain/sandbox-certificate.ts';
@@ -40,6 +42,10 @@ function parseBusinessNumber(raw: string): string {
   if (!hasValidChecksum(digits)) {
     throw new CliError(`--business-number ${raw} is not a business registration number: ` +
       'its check digit is wrong');
+  }
+  if (!hasAssignablePrefix(digits)) {
+    throw new CliError(`--business-number ${raw} is not a business registration number: ` +
+      `its first three digits are below ${LOWEST_ASSIGNED_PREFIX}, which are never assigned`);
   }
   return digits;
 }

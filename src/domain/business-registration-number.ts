@@ -30,6 +30,34 @@ export function hasValidChecksum(digits: string): boolean {
   return businessRegistrationCheckDigit(digits) === Number(digits[9]);
 }
 
+// The first three digits were the issuing tax office's code, and are now blocks handed out in
+// order; both start at 101 (종로세무서), so 000 to 100 are never assigned. The checksum alone
+// lets such numbers through: `0000000000` passes it, as does any number whose first nine digits
+// weigh to a multiple of ten.
+export const LOWEST_ASSIGNED_PREFIX = 101;
+
+export function hasAssignablePrefix(digits: string): boolean {
+  return DIGITS_PATTERN.test(digits) && Number(digits.slice(0, 3)) >= LOWEST_ASSIGNED_PREFIX;
+}
+
+// A number that could have been issued: its check digit matches and its first three digits are
+// 101 or above. Every input a business gives is checked with this, not the checksum alone.
+export function isValidBusinessRegistrationNumber(digits: string): boolean {
+  return hasValidChecksum(digits) && hasAssignablePrefix(digits);
+}
+
+// Says why a normalised number is refused, for messages; null when it is valid.
+export function businessRegistrationNumberDefect(digits: string): string | null {
+  if (!hasValidChecksum(digits)) {
+    return 'does not pass the business registration number checksum';
+  }
+  if (!hasAssignablePrefix(digits)) {
+    return `starts with ${digits.slice(0, 3)}, a tax office code below ` +
+      `${LOWEST_ASSIGNED_PREFIX} that is never assigned`;
+  }
+  return null;
+}
+
 // `1234567890` → `123-45-67890`, for display.
 export function formatBusinessRegistrationNumber(digits: string): string {
   return `${digits.slice(0, 3)}-${digits.slice(3, 5)}-${digits.slice(5)}`;

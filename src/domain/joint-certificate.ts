@@ -6,7 +6,7 @@ import {
   KeyUsagesExtension,
   X509Certificate,
 } from '@peculiar/x509';
-import { hasValidChecksum } from './business-registration-number.ts';
+import { isValidBusinessRegistrationNumber } from './business-registration-number.ts';
 
 // The public facts of a joint certificate's signing certificate (signCert.der, from the owner's
 // NPKI folder), and the checks that tie it to a private key and a business. This is data and
@@ -98,10 +98,11 @@ function comparableName(name: string): string {
     .replace(/[\s().,\-_]/g, '').toLowerCase();
 }
 
-// Ten-digit runs in the subject (hyphens ignored) that pass the BRN checksum.
+// Ten-digit runs in the subject (hyphens ignored) that could be business registration numbers.
 function numbersInSubject(subject: string): string[] {
   const digitsOnly = subject.replaceAll('-', '');
-  return (digitsOnly.match(/(?<![0-9])[0-9]{10}(?![0-9])/g) ?? []).filter(hasValidChecksum);
+  return (digitsOnly.match(/(?<![0-9])[0-9]{10}(?![0-9])/g) ?? [])
+    .filter(isValidBusinessRegistrationNumber);
 }
 
 function subjectValues(subject: string, attribute: string): string[] {

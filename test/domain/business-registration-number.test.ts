@@ -5,8 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   businessRegistrationCheckDigit,
+  businessRegistrationNumberDefect,
   formatBusinessRegistrationNumber,
   hasValidChecksum,
+  isValidBusinessRegistrationNumber,
   normalizeBusinessRegistrationNumber,
 } from '../../src/domain/business-registration-number.ts';
 import { SANDBOX_BUSINESS_NUMBERS } from '../../src/upstream/business-profiles/sandbox.ts';
@@ -65,6 +67,28 @@ describe('hasValidChecksum', () => {
     () => {
       expect(businessRegistrationCheckDigit('1320557431')).toBe(1);
     });
+});
+
+describe('isValidBusinessRegistrationNumber', () => {
+  it.each(['0000000000', '1000000009', '0001000009'])(
+    'refuses %s: the checksum passes, but the tax office code is below 101', (number) => {
+      expect(hasValidChecksum(number)).toBe(true);
+      expect(isValidBusinessRegistrationNumber(number)).toBe(false);
+      expect(businessRegistrationNumberDefect(number))
+        .toBe(`starts with ${number.slice(0, 3)}, a tax office code below 101 that is never ` +
+          'assigned');
+    });
+
+  it.each(['1010000002', ...KNOWN_VALID.map((number) => number.replaceAll('-', '')),
+    ...Object.values(SANDBOX_BUSINESS_NUMBERS)])('accepts %s', (number) => {
+    expect(isValidBusinessRegistrationNumber(number)).toBe(true);
+    expect(businessRegistrationNumberDefect(number)).toBeNull();
+  });
+
+  it('names the checksum first when both fail', () => {
+    expect(businessRegistrationNumberDefect('0000000001'))
+      .toBe('does not pass the business registration number checksum');
+  });
 });
 
 describe('formatBusinessRegistrationNumber', () => {

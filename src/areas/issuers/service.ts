@@ -1,5 +1,5 @@
 import {
-  hasValidChecksum,
+  businessRegistrationNumberDefect,
   normalizeBusinessRegistrationNumber,
 } from '../../domain/business-registration-number.ts';
 import { newId } from '../../domain/ids.ts';
@@ -89,9 +89,10 @@ function checkIdentificationNumber(input: string): string {
     throw new ApiError('INVALID_REQUEST',
       'body.identificationNumber must have ten digits once hyphens are removed.');
   }
-  if (!hasValidChecksum(digits)) {
+  const defect = businessRegistrationNumberDefect(digits);
+  if (defect !== null) {
     throw new ApiError('INVALID_BUSINESS_REGISTRATION_NUMBER',
-      'body.identificationNumber does not pass the business registration number checksum.');
+      `body.identificationNumber ${defect}.`);
   }
   return digits;
 }

@@ -87,13 +87,15 @@ export const Item = Type.Object(
     name: text(1, 100, 'Item name (품목).', '클라우드 사용료'),
     specification: optionalText(60, 'Specification (규격).', '월 구독'),
     quantity: Type.Optional(Type.Union([Type.Number({ minimum: -999_999_999, maximum:
-      999_999_999, multipleOf: 0.01, description: 'Quantity; up to two decimals.' }),
+      999_999_999, multipleOf: 0.01, description: 'Quantity; up to two decimals. With ' +
+        'unitPrice, quantity × unitPrice must be supplyCost within 1 won.' }),
     Type.Null()])),
     unitPrice: Type.Optional(Type.Union([Amount('Unit price in won.'), Type.Null()])),
     supplyCost: Amount('Supply cost (공급가액) in won.'),
     tax: Type.Union([Amount('VAT (세액) in won.'), Type.Null()], {
-      description: 'VAT in won; null on every item of a tax-exempt invoice (계산서), an ' +
-        'integer on every item of a tax invoice (0 for zero-rated supply).',
+      description: 'VAT in won; null on every item of a tax-exempt invoice (계산서), 0 on ' +
+        'every item of a zero-rated tax invoice (영세율), and 10% of supplyCost (within 1 won) ' +
+        'on every item of a taxable one.',
     }),
     description: optionalText(100, 'Item remark (비고).', '11월분'),
   },
@@ -120,6 +122,12 @@ export type Supplier = Static<typeof Supplier>;
 export type Supplied = Static<typeof Supplied>;
 export type Item = Static<typeof Item>;
 export type Invoice = Static<typeof Invoice>;
+
+// What a document taxes, decided by its items (issuance/validation.ts): TAXABLE (세금계산서 at
+// the 10% rate), ZERO_RATED (영세율 세금계산서: a tax invoice whose every tax is 0, such as an
+// export or a supply under a local letter of credit) or TAX_FREE (계산서: every tax null).
+export const TAX_TYPES = ['TAXABLE', 'ZERO_RATED', 'TAX_FREE'] as const;
+export type TaxType = (typeof TAX_TYPES)[number];
 
 // Where an invoice is in its life (docs/tax-invoices.md § States).
 //   Issuance:         PENDING → ISSUED → TRANSMITTING → TRANSMITTED

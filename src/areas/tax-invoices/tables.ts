@@ -11,7 +11,7 @@ import {
   text,
 } from 'drizzle-orm/pg-core';
 import { createdAt, timestampTz } from '../../platform/db/columns.ts';
-import type { Invoice, TaxInvoiceStatus } from './schemas.ts';
+import type { Invoice, TaxInvoiceStatus, TaxType } from './schemas.ts';
 
 // Tables of the tax-invoices area (docs/tax-invoices.md). Every row carries the account and
 // environment of the key that made it, and every read filters by both, so a test invoice does
@@ -44,8 +44,9 @@ export const taxInvoices = pgTable(
     // The issue deadline of the write date (10th of the next month, next business day).
     issueDeadline: date('issue_deadline', { mode: 'string' }).notNull(),
     counterpartNumber: text('counterpart_number').notNull(),
-    // TAXABLE (세금계산서) or TAX_FREE (계산서: every item's tax is null).
-    taxType: text('tax_type').$type<'TAXABLE' | 'TAX_FREE'>().notNull(),
+    // TAXABLE (세금계산서), ZERO_RATED (영세율: every item's tax is 0) or TAX_FREE (계산서:
+    // every item's tax is null).
+    taxType: text('tax_type').$type<TaxType>().notNull(),
     supplyCostTotal: won('supply_cost_total').notNull(),
     taxTotal: won('tax_total').notNull(),
     totalAmount: won('total_amount').notNull(),
@@ -89,7 +90,8 @@ export const taxInvoices = pgTable(
     check('tax_invoices_status_known', sql`${table.status} in ('REQUESTED', 'APPROVED',
       'REFUSED', 'REQUEST_CANCELED', 'PENDING', 'ISSUED', 'TRANSMITTING', 'TRANSMITTED',
       'CANCELED', 'FAILED')`),
-    check('tax_invoices_tax_type_known', sql`${table.taxType} in ('TAXABLE', 'TAX_FREE')`),
+    check('tax_invoices_tax_type_known',
+      sql`${table.taxType} in ('TAXABLE', 'ZERO_RATED', 'TAX_FREE')`),
     check('tax_invoices_amendment_reason', sql`${table.amendmentReason} between 1 and 6`),
     check('tax_invoices_amendment_names_original', sql`(${table.amendmentReason} is null) =
       (${table.originalIssuanceKey} is null)`),

@@ -17,7 +17,7 @@ export const SANDBOX_BUSINESS_NUMBERS = {
 // Mock scenario 1 of spec §4.1: a corporation with every field filled.
 export const SANDBOX_CORPORATION: BusinessProfile = Object.freeze<BusinessProfile>({
   businessRegistrationNumber: SANDBOX_BUSINESS_NUMBERS.corporation,
-  corporateRegistrationNumber: '1101111234567',
+  corporateRegistrationNumber: '1101111234569',
   businessKind: 'CORPORATE',
   commercialSalesNumber: '2024-서울강남-01234',
   organizationName: '주식회사 이택스샌드박스',

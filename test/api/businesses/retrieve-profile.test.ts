@@ -90,7 +90,7 @@ describe('happy: the sandbox mock scenarios', () => {
       const profile = await retrieveOk('999-99-00005');
       expect(profile).toEqual({
         businessRegistrationNumber: '9999900005',
-        corporateRegistrationNumber: '1101111234567',
+        corporateRegistrationNumber: '1101111234569',
         businessKind: 'CORPORATE',
         commercialSalesNumber: '2024-서울강남-01234',
         organizationName: '주식회사 이택스샌드박스',
@@ -204,7 +204,7 @@ describe('errors', () => {
       await expectBalance(account, 100);
     });
 
-  it.each(['999-99-00006', '1234567890', '124-81-00997'])(
+  it.each(['999-99-00006', '1234567890', '124-81-00997', '0000000000'])(
     'returns 400 INVALID_BUSINESS_REGISTRATION_NUMBER for %s, and charges nothing',
     async (number) => {
       const account = await fundedAccount(100);

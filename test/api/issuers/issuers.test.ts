@@ -139,6 +139,14 @@ describe('errors', () => {
       'INVALID_BUSINESS_REGISTRATION_NUMBER');
   });
 
+  it('returns 400 INVALID_BUSINESS_REGISTRATION_NUMBER for 0000000000, whose checksum passes',
+    async () => {
+      const { keys } = await app.createAccount();
+      expectError(await post(keys.test, issuerBody({ identificationNumber: '0000000000' })),
+        400, 'INVALID_BUSINESS_REGISTRATION_NUMBER', new RegExp('^body\\.identificationNumber ' +
+          'starts with 000, a tax office code below 101 that is never assigned\\.$'));
+    });
+
   it('returns 400 INVALID_REQUEST naming the field for missing and ill-typed fields', async () => {
     const { keys } = await app.createAccount();
     const cases: Array<[unknown, string]> = [

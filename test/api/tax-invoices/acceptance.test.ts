@@ -79,6 +79,19 @@ describe('accepting an issuance', () => {
   });
 });
 
+describe('tax types', () => {
+  it('makes an invoice whose every tax is 0 zero-rated (ZERO_RATED)', async () => {
+    const body = invoiceBody();
+    const response = await issue(app, key, supplier.supplierKey,
+      { ...body, items: body.items.map((item) => ({ ...item, tax: 0 })) });
+    expect(response.statusCode, response.body).toBe(200);
+    const document = await app.server.inject(request(key, 'GET',
+      `/v1/taxInvoices/${response.json().issuanceKey}`));
+    expect(document.json()).toMatchObject({ taxType: 'ZERO_RATED',
+      totals: { supplyCost: 200_000, tax: 0, total: 200_000 } });
+  });
+});
+
 describe('refusing bad input with nothing charged or made', () => {
   it.each([
     ['a write date in the future', () => invoiceBody({ date: addDays(today(), 1) }), 'body.date'],
@@ -95,6 +108,18 @@ describe('refusing bad input with nothing charged or made', () => {
     ['a blank representative name', () => ({ ...invoiceBody(), supplied: {
       ...invoiceBody().supplied, representativeName: '   ' } }), 'representativeName'],
     ['an item dated in another month', () => withItem({ date: '2020-01-01' }), 'items[0].date'],
+    ['a tax of half the supply cost', () => withItem({ tax: 25_000 }),
+      'body.items[0].tax must be 10% of body.items[0].supplyCost: 5000, give or take 1 won ' +
+      'for rounding; got 25000.'],
+    ['a tax of 1 won on 100,000', () => withItem({ quantity: null, unitPrice: null,
+      supplyCost: 100_000, tax: 1 }), 'body.items[0].supplyCost: 10000, give or take 1 won'],
+    ['a zero-rated item beside a taxed one', () => {
+      const body = invoiceBody();
+      return { ...body, items: [body.items[0], { ...body.items[1], tax: 0 }] };
+    }, 'cannot share a tax invoice with taxed items'],
+    ['a supply cost other than quantity × unit price', () => withItem({ quantity: 3 }),
+      'body.items[0].supplyCost must be body.items[0].quantity × body.items[0].unitPrice ' +
+      '(15000)'],
   ])('400 INVALID_REQUEST for %s', async (_case, body, messagePart) => {
     await expectRefused(() => issue(app, key, supplier.supplierKey, body()), 400,
       'INVALID_REQUEST', messagePart);
@@ -105,6 +130,14 @@ describe('refusing bad input with nothing charged or made', () => {
       identificationNumber: '2208162518' } };
     await expectRefused(() => issue(app, key, supplier.supplierKey, body), 400,
       'INVALID_BUSINESS_REGISTRATION_NUMBER');
+  });
+
+  it('400 INVALID_BUSINESS_REGISTRATION_NUMBER for the all-zero recipient 0000000000', async () => {
+    const body = { ...invoiceBody(), supplied: { ...invoiceBody().supplied,
+      identificationNumber: '0000000000' } };
+    await expectRefused(() => issue(app, key, supplier.supplierKey, body), 400,
+      'INVALID_BUSINESS_REGISTRATION_NUMBER', 'body.supplied.identificationNumber starts with ' +
+      '000, a tax office code below 101 that is never assigned.');
   });
 
   it.each([

@@ -12,7 +12,7 @@ import {
 // A corporation with every column filled, as a JSON Lines object.
 const FULL: RawRecord = {
   businessRegistrationNumber: '999-99-00005',
-  corporateRegistrationNumber: '110111-1234567',
+  corporateRegistrationNumber: '110111-1234569',
   businessKind: 'CORPORATE',
   commercialSalesNumber: '2024-서울강남-01234',
   organizationName: '주식회사 이택스샌드박스',
@@ -56,7 +56,7 @@ describe('validateProfileRecord', () => {
     if (!result.ok) return;
     const { profile, formerNames } = result.value;
     expect(profile.businessRegistrationNumber).toBe('9999900005');
-    expect(profile.corporateRegistrationNumber).toBe('1101111234567');
+    expect(profile.corporateRegistrationNumber).toBe('1101111234569');
     expect(profile.registrationCheckedAt).toEqual(new Date('2025-01-02T03:04:05Z'));
     expect(profile.websites).toEqual(['https://sandbox.etax.example']);
     expect(formerNames).toEqual(FULL.formerNames);
@@ -97,6 +97,12 @@ describe('validateProfileRecord', () => {
       /businessRegistrationNumber: must be a string/],
     ['a corporate number that is not 13 digits', { corporateRegistrationNumber: '110111' },
       /corporateRegistrationNumber: not 13 digits/],
+    ['a corporate number whose check digit is wrong',
+      { corporateRegistrationNumber: '110111-1234567' },
+      /corporateRegistrationNumber: bad checksum "110111-1234567"/],
+    ['a number whose tax office code is never assigned',
+      { businessRegistrationNumber: '0000000000' },
+      /businessRegistrationNumber: unassigned tax office code "0000000000"/],
     ['an unknown business kind', { businessKind: 'PARTNERSHIP' }, /businessKind: unknown value/],
     ['an unknown registration status', { registrationStatus: 'GONE' },
       /registrationStatus: unknown value/],

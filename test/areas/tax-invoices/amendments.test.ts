@@ -65,8 +65,10 @@ function original(edit: (invoice: Invoice) => void = () => {},
   fields: Partial<OriginalDocument> = {}): OriginalDocument {
   const invoice = structuredClone(INVOICE);
   edit(invoice);
+  // Stored originals may predate the VAT rate check (a taxed and a zero tax on one document).
   const validated = validateInvoice(invoice, { today: WRITE_DATE, supplier: SUPPLIER,
-    amounts: 'forward', deadline: 'enforced', holidays: NO_ADDED_HOLIDAYS });
+    amounts: 'forward', deadline: 'enforced', holidays: NO_ADDED_HOLIDAYS,
+    amountsFrom: 'original' });
   return {
     issuanceKey: 'txi_ORIGINAL', status: 'TRANSMITTED', invoice: validated.invoice,
     writeDate: invoice.date, taxType: validated.taxType, ntsTransactionId: APPROVAL_NUMBER,
@@ -93,7 +95,7 @@ function failure(run: () => unknown): ApiError {
   throw new Error('the amendment was accepted');
 }
 
-function expectError(error: ApiError, code: string, message: RegExp) {
+function expectError(error: ApiError, code: string, message: RegExp | string) {
   expect(error.code).toBe(code);
   expect(error.message).toMatch(message);
 }
@@ -260,10 +262,33 @@ describe('supply cost change (공급가액 변동, code 2)', () => {
       taxTotal: -10_000 }), amendment('RETURNED_GOODS', { issuanceKey: 'txi_FAILED',
       status: 'FAILED', supplyCostTotal: -50_000, taxTotal: -5_000 })];
     const decrease = (supplyCost: number) => () => draft({ reason: 'SUPPLY_COST_CHANGE',
-      date: TODAY, items: [{ name: '인하', supplyCost, tax: 0 }] }, { existing });
+      date: TODAY, items: [{ name: '인하', supplyCost, tax: -5_000 }] }, { existing });
     expect(decrease(-50_000)()).toHaveLength(1);
     expectError(failure(decrease(-50_001)), 'INVALID_REQUEST',
       /more supply cost than remains of txi_ORIGINAL: 50000 won/);
+  });
+
+  it('refuses a change of a taxable invoice whose tax is not 10%, even when it is 0', () => {
+    expectError(failure(() => draft({ reason: 'SUPPLY_COST_CHANGE', date: TODAY,
+      items: [{ name: '인하', supplyCost: -10_000, tax: 0 }] })), 'INVALID_REQUEST',
+    'body.items[0].tax must be 10% of body.items[0].supplyCost: -1000, give or take 1 won ' +
+      'for rounding; got 0.');
+    expect(draft({ reason: 'SUPPLY_COST_CHANGE', date: TODAY,
+      items: [{ name: '인하', supplyCost: -10_005, tax: -1_000 }] })[0]!.validated.taxType)
+      .toBe('TAXABLE');
+  });
+
+  it('keeps a change of a zero-rated invoice zero-rated', () => {
+    const zeroRated = original((invoice) => {
+      invoice.items = invoice.items.map((item) => ({ ...item, tax: 0 }));
+    });
+    expectError(failure(() => draft({ reason: 'SUPPLY_COST_CHANGE', date: TODAY,
+      items: [{ name: '인하', supplyCost: -10_000, tax: -1_000 }] }, { original: zeroRated })),
+    'INVALID_REQUEST', 'body.items[0].tax must be 0: the tax invoice it amends is zero-rated ' +
+      '(영세율).');
+    expect(draft({ reason: 'SUPPLY_COST_CHANGE', date: TODAY,
+      items: [{ name: '인하', supplyCost: -10_000, tax: 0 }] },
+    { original: zeroRated })[0]!.validated.taxType).toBe('ZERO_RATED');
   });
 
   it('keeps the client remark short enough for the note before it', () => {
@@ -289,7 +314,7 @@ describe('returned goods (환입, code 3)', () => {
 
   it('refuses a return of more than was supplied', () => {
     expectError(failure(() => draft({ reason: 'RETURNED_GOODS', date: TODAY,
-      items: [{ name: '전부', supplyCost: 150_001, tax: 0 }] })),
+      items: [{ name: '전부', supplyCost: 150_001, tax: 15_000 }] })),
     'INVALID_REQUEST', /more supply cost than remains/);
     expectError(failure(() => draft({ reason: 'RETURNED_GOODS', date: TODAY,
       items: [{ name: '전부', supplyCost: 150_000, tax: 15_001 }] })),

@@ -74,6 +74,9 @@ describe('formatting the wording of the form', () => {
     expect(formatTitle({ taxType: 'TAX_FREE', amended: false })).toBe('전자계산서');
     expect(formatTitle({ taxType: 'TAXABLE', amended: true })).toBe('수정 전자세금계산서');
     expect(formatTitle({ taxType: 'TAX_FREE', amended: true })).toBe('수정 전자계산서');
+    expect(formatTitle({ taxType: 'ZERO_RATED', amended: false })).toBe('전자세금계산서(영세율)');
+    expect(formatTitle({ taxType: 'ZERO_RATED', amended: true }))
+      .toBe('수정 전자세금계산서(영세율)');
   });
 
   it('closes with (영수) for a receipt and (청구) for a claim', () => {

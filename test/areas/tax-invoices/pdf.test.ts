@@ -125,6 +125,18 @@ describe('rendering a tax invoice', () => {
     expect(text).toContain('합계금액 1,000,000');
   });
 
+  it('marks a zero-rated invoice 영세율 in its title and keeps its tax column at 0', async () => {
+    const zeroRated = input({
+      taxType: 'ZERO_RATED',
+      totals: { supplyCost: 1_000_000, tax: 0, total: 1_000_000 },
+      invoice: document({ items: [item({ tax: 0 })] }),
+    });
+    const { text } = await render(zeroRated);
+    expect(compact(text)).toContain('전자세금계산서(영세율)');
+    expect(text).toContain('세액');
+    expect((await render(input())).text).not.toContain('영세율');
+  });
+
   it('shows "미전송" while the tax authority has given no approval number', async () => {
     const { text } = await render(input({ ntsTransactionId: null, status: 'ISSUED',
       issuedAt: null }));
@@ -274,7 +286,8 @@ describe('laying out the form', () => {
   it('never lays one cell over another', () => {
     const amended = input({ environment: 'test',
       amendment: { reason: 'TERMINATION', originalNtsTransactionId: ORIGINAL_APPROVAL_NUMBER } });
-    for (const options of [input(), amended, input({ taxType: 'TAX_FREE' })]) {
+    for (const options of [input(), amended, input({ taxType: 'TAX_FREE' }),
+      input({ taxType: 'ZERO_RATED' })]) {
       const cells = layOutTaxInvoice(options).cells;
       const overlapping = cells.flatMap((cell, index) => cells.slice(index + 1)
         .filter((other) => overlap(cell, other)).map((other) => [cell.text, other.text]));

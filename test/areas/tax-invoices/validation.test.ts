@@ -119,7 +119,7 @@ describe('validating a tax invoice', () => {
       const result = validateInvoice(build((draft) => {
         for (const item of draft.items) item.tax = 0;
       }), CONTEXT);
-      expect(result.taxType).toBe('TAXABLE');
+      expect(result.taxType).toBe('ZERO_RATED');
       expect(result.totals).toEqual({ supplyCost: 150_000, tax: 0, total: 150_000 });
     });
 
@@ -136,18 +136,18 @@ describe('validating a tax invoice', () => {
         draft.items[0]!.supplyCost = -100_000;
         draft.items[0]!.tax = -10_000;
         draft.items[1]!.supplyCost = 20_000;
-        draft.items[1]!.tax = 0;
+        draft.items[1]!.tax = 2_000;
       }), { ...CONTEXT, amounts: 'amendment' });
-      expect(result.totals).toEqual({ supplyCost: -80_000, tax: -10_000, total: -90_000 });
+      expect(result.totals).toEqual({ supplyCost: -80_000, tax: -8_000, total: -88_000 });
     });
 
-    it('accepts an amendment whose supply costs cancel out when the tax changes', () => {
+    it('accepts a copied amendment whose supply costs cancel out when the tax changes', () => {
       const result = validateInvoice(build((draft) => {
         draft.items[0]!.supplyCost = 1_000;
         draft.items[0]!.tax = 100;
         draft.items[1]!.supplyCost = -1_000;
         draft.items[1]!.tax = 0;
-      }), { ...CONTEXT, amounts: 'amendment' });
+      }), { ...CONTEXT, amounts: 'amendment', amountsFrom: 'original' });
       expect(result.totals).toEqual({ supplyCost: 0, tax: 100, total: 100 });
     });
 
@@ -286,6 +286,21 @@ describe('validating a tax invoice', () => {
   });
 
   describe('the recipient', () => {
+    it.each([['0000000000', '000'], ['1000000009', '100']])(
+      'refuses %s, whose checksum passes but whose tax office code %s is never assigned',
+      (number, prefix) => {
+        const error = failure(build((draft) => { draft.supplied.identificationNumber = number; }));
+        expect(error.code).toBe('INVALID_BUSINESS_REGISTRATION_NUMBER');
+        expect(error.message).toBe(`body.supplied.identificationNumber starts with ${prefix}, ` +
+          'a tax office code below 101 that is never assigned.');
+      });
+
+    it('accepts the lowest assigned tax office code, 101', () => {
+      expect(validateInvoice(build((draft) => {
+        draft.supplied.identificationNumber = '1010000002';
+      }), CONTEXT).counterpartNumber).toBe('1010000002');
+    });
+
     it('refuses a ten-digit number that fails the checksum', () => {
       const error = failure(build((draft) => {
         draft.supplied.identificationNumber = '2208162518';
@@ -385,12 +400,72 @@ describe('validating a tax invoice', () => {
       'body.items must change the supply cost or the tax: both totals are 0.');
     });
 
-    it('does not compare the supply cost with quantity × unit price', () => {
-      const result = validateInvoice(build((draft) => {
+    it('refuses a supply cost that is not quantity × unit price in whole won', () => {
+      expectInvalid(failure(build((draft) => {
         draft.items[0]!.quantity = 3;
         draft.items[0]!.unitPrice = 1;
+      })), 'body.items[0].supplyCost must be body.items[0].quantity × ' +
+        'body.items[0].unitPrice (3) in whole won, less than 1 won from it; got 100000.');
+      expectInvalid(failure(build((draft) => {
+        draft.items[0]!.quantity = 2.5;
+        draft.items[0]!.unitPrice = 40_001;
+        draft.items[0]!.supplyCost = 100_004;
+      })), /\(100002\.50\) in whole won, less than 1 won from it; got 100004\.$/);
+    });
+
+    it.each([
+      ['truncated', 100_002], ['rounded up', 100_003],
+    ])('accepts quantity × unit price %s to whole won, with decimals', (_how, supplyCost) => {
+      const result = validateInvoice(build((draft) => {
+        Object.assign(draft.items[0]!, { quantity: 2.5, unitPrice: 40_001, supplyCost,
+          tax: 10_000 });
       }), CONTEXT);
-      expect(result.totals.supplyCost).toBe(150_000);
+      expect(result.totals.supplyCost).toBe(supplyCost + 50_000);
+    });
+
+    it('accepts a negated item of an amendment whose quantity is negative', () => {
+      const result = validateInvoice(build((draft) => {
+        draft.items = [{ ...draft.items[0]!, quantity: -0.5, unitPrice: 200_001,
+          supplyCost: -100_000, tax: -10_000 }];
+      }), { ...CONTEXT, amounts: 'amendment' });
+      expect(result.totals.tax).toBe(-10_000);
+    });
+
+    it.each([
+      ['half the supply cost', 50_000, 10_000],
+      ['1 won on 100,000', 1, 10_000],
+      ['2 won over', 10_002, 10_000],
+    ])('refuses a tax of %s on a taxable item, naming the expected tax', (_case, tax, expected) => {
+      expectInvalid(failure(build((draft) => { draft.items[0]!.tax = tax; })),
+        `body.items[0].tax must be 10% of body.items[0].supplyCost: ${expected}, give or take ` +
+        `1 won for rounding; got ${tax}.`);
+    });
+
+    it.each([
+      ['truncated', 1_234, 123], ['rounded', 1_235, 124], ['rounded up', 1_231, 124],
+    ])('accepts a tax %s from 10%% of the supply cost', (_how, supplyCost, tax) => {
+      const result = validateInvoice(build((draft) => {
+        draft.items = [{ ...draft.items[0]!, quantity: null, unitPrice: null, supplyCost, tax }];
+      }), CONTEXT);
+      expect(result.taxType).toBe('TAXABLE');
+    });
+
+    it('refuses a zero-rated item beside a taxed one, saying they cannot be mixed', () => {
+      expectInvalid(failure(build((draft) => { draft.items[1]!.tax = 0; })),
+        'body.items[1].tax must be 10% of body.items[1].supplyCost: 5000, give or take 1 won ' +
+        'for rounding; got 0. Zero-rated items (tax 0) cannot share a tax invoice with taxed ' +
+        'items: issue them on a zero-rated invoice of their own.');
+    });
+
+    it('refuses a tax total more than 1 won per item from 10% of the supply cost total', () => {
+      // Each item a won over 2: within its own tolerance, but 9 is 4 over 5, 10% of 45.
+      const items = (tax: number) => (draft: Invoice) => {
+        draft.items = [1, 2, 3].map(() => ({ date: '2026-11-20', name: '부품', supplyCost: 15,
+          tax }));
+      };
+      expectInvalid(failure(build(items(3))), 'body.items: the tax total must be 10% of the ' +
+        'supply cost total 45: 5, give or take 3 won (1 per item); got 9.');
+      expect(validateInvoice(build(items(1)), CONTEXT).totals.tax).toBe(3);
     });
   });
 

@@ -1,4 +1,7 @@
 import { businessRegistrationCheckDigit } from '../../../domain/business-registration-number.ts';
+import {
+  corporateRegistrationCheckDigit,
+} from '../../../domain/corporate-registration-number.ts';
 import { PROFILE_COLUMNS, type ProfileColumn } from './import.ts';
 
 // `etax generate profiles`: a deterministic synthetic profile data set in the columns of
@@ -205,6 +208,13 @@ function formerNames(random: Random, openedOn: string): FormerName[] {
   return result;
 }
 
+// A Seoul stock company's number (registry office 1101, kind 11) from seven random digits: the
+// last is replaced by the check digit, so the random stream is drawn as before.
+function corporateNumber(sevenDigits: string): string {
+  const twelve = `110111${sevenDigits.slice(0, 6)}`;
+  return `${twelve}${corporateRegistrationCheckDigit(twelve)}`;
+}
+
 // The profile at one index of a data set. Each index has its own PRNG stream, so a row does not
 // depend on the rows before it.
 function generateProfile(index: number, seed: number): ProfileFileRecord {
@@ -214,7 +224,7 @@ function generateProfile(index: number, seed: number): ProfileFileRecord {
   const openedOn = randomDate(random, 1990, 2024);
   return {
     businessRegistrationNumber: generatedRegistrationNumber(index, seed % NUMBER_SPACE),
-    corporateRegistrationNumber: corporate ? `110111${random.digits(7)}` : null,
+    corporateRegistrationNumber: corporate ? corporateNumber(random.digits(7)) : null,
     businessKind: corporate ? 'CORPORATE' : 'INDIVIDUAL',
     commercialSalesNumber: random.chance(0.2)
       ? `${random.int(2010, 2024)}-서울강남-${random.digits(5)}` : null,

@@ -1,7 +1,11 @@
 import {
+  hasAssignablePrefix,
   hasValidChecksum,
   normalizeBusinessRegistrationNumber,
 } from '../../../domain/business-registration-number.ts';
+import {
+  isValidCorporateRegistrationNumber,
+} from '../../../domain/corporate-registration-number.ts';
 import { findKsicSection, KSIC_SUB_SUBCLASS_PATTERN } from '../../../domain/ksic.ts';
 import type { Db } from '../../../platform/db/connect.ts';
 import {
@@ -171,6 +175,9 @@ function registrationNumber(raw: RawRecord, reasons: Reasons): string | null {
   } else if (!hasValidChecksum(digits)) {
     reasons.add('businessRegistrationNumber', `bad checksum "${value}"`);
     return null;
+  } else if (!hasAssignablePrefix(digits)) {
+    reasons.add('businessRegistrationNumber', `unassigned tax office code "${value}"`);
+    return null;
   }
   return digits;
 }
@@ -181,6 +188,10 @@ function corporateNumber(raw: RawRecord, reasons: Reasons): string | null {
   const digits = value.replaceAll('-', '');
   if (!/^[0-9]{13}$/.test(digits)) {
     reasons.add('corporateRegistrationNumber', `not 13 digits "${value}"`);
+    return null;
+  }
+  if (!isValidCorporateRegistrationNumber(digits)) {
+    reasons.add('corporateRegistrationNumber', `bad checksum "${value}"`);
     return null;
   }
   return digits;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import {
+  businessRegistrationNumberDefect,
   hasValidChecksum,
   normalizeBusinessRegistrationNumber,
 } from '../../../domain/business-registration-number.ts';
@@ -75,6 +76,11 @@ export function checkNumber({ environment, businessRegistrationNumber }: CheckNu
     );
   }
   if (!hasValidChecksum(digits)) throw new ApiError('INVALID_BUSINESS_REGISTRATION_NUMBER');
+  const defect = businessRegistrationNumberDefect(digits);
+  if (defect !== null) {
+    throw new ApiError('INVALID_BUSINESS_REGISTRATION_NUMBER',
+      `params.businessRegistrationNumber ${defect}.`);
+  }
   if (environment === 'test' && !isSandboxBusinessNumber(digits)) {
     throw new ApiError(
       'INVALID_REQUEST',

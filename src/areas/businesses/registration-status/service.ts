@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {
-  hasValidChecksum,
+  businessRegistrationNumberDefect,
   normalizeBusinessRegistrationNumber,
 } from '../../../domain/business-registration-number.ts';
 import type { Environment } from '../../../platform/accounts/keys.ts';
@@ -56,11 +56,9 @@ function checkStatusNumber(input: string, field: string): string {
       `${field} must have ten digits once hyphens are removed.`,
     );
   }
-  if (!hasValidChecksum(digits)) {
-    throw new ApiError(
-      'INVALID_BUSINESS_REGISTRATION_NUMBER',
-      `${field} does not pass the business registration number checksum.`,
-    );
+  const defect = businessRegistrationNumberDefect(digits);
+  if (defect !== null) {
+    throw new ApiError('INVALID_BUSINESS_REGISTRATION_NUMBER', `${field} ${defect}.`);
   }
   return digits;
 }

@@ -29,6 +29,6 @@ export const doubleIssuance: AmendmentRule<DoubleIssuanceRequest> = {
   },
   documents(original, _request, context) {
     return validateDocuments([{ invoice: negatedCopy(original), amounts: 'amendment',
-      deadline: 'ignored', bodyPath: 'body' }], context);
+      amountsFrom: 'original', deadline: 'ignored', bodyPath: 'body' }], context);
   },
 };

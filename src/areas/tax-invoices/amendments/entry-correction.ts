@@ -41,9 +41,10 @@ export const entryCorrection: AmendmentRule<EntryCorrectionRequest> = {
     // The corrected document is a whole invoice again, so the rules of issuance hold for its
     // amounts. Its deadline does not: a correction may be made after the original's deadline.
     const [cancellation, corrected] = validateDocuments([
-      { invoice: negatedCopy(original), amounts: 'amendment', deadline: 'ignored',
-        bodyPath: 'body' },
-      { invoice, amounts: 'forward', deadline: 'ignored', bodyPath: 'body.invoice' },
+      { invoice: negatedCopy(original), amounts: 'amendment', amountsFrom: 'original',
+        deadline: 'ignored', bodyPath: 'body' },
+      { invoice, amounts: 'forward', amountsFrom: 'request', deadline: 'ignored',
+        bodyPath: 'body.invoice' },
     ], context);
     checkCorrection(original, corrected!);
     return [cancellation!, corrected!];

@@ -71,7 +71,7 @@ export const localLetterOfCredit: AmendmentRule<LocalLetterOfCreditRequest> = {
   reversesOriginal: false,
   replacesOriginal: true,
   checkOriginal(original) {
-    if (original.taxType !== 'TAXABLE') {
+    if (original.taxType === 'TAX_FREE') {
       throw notAmendable('The tax invoice is tax-exempt (계산서); only a taxable tax invoice ' +
         'becomes zero-rated under a local letter of credit.');
     }
@@ -97,8 +97,10 @@ export const localLetterOfCredit: AmendmentRule<LocalLetterOfCreditRequest> = {
     const zeroRated = { ...original.invoice, description,
       items: covered.map((item) => ({ ...item, tax: 0 })) };
     return validateDocuments([
-      { invoice: taxable, amounts: 'amendment', deadline: 'ignored', bodyPath: 'body' },
-      { invoice: zeroRated, amounts: 'amendment', deadline: 'ignored', bodyPath: 'body' },
+      { invoice: taxable, amounts: 'amendment', amountsFrom: 'original', deadline: 'ignored',
+        bodyPath: 'body' },
+      { invoice: zeroRated, amounts: 'amendment', amountsFrom: 'original', deadline: 'ignored',
+        bodyPath: 'body' },
     ], context);
   },
 };

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { ApiError } from '../../../platform/errors.ts';
+import { expectedTax, isItemTaxAtRate } from '../issuance/amounts.ts';
 import {
   validateInvoice,
   type AmountRule,
@@ -39,6 +40,10 @@ export type AmendmentContext = {
 type PlannedDocument = {
   invoice: Invoice;
   amounts: AmountRule;
+  // 'original' where the items are the original's, negated or copied, so that a reversal is never
+  // refused for the VAT rate or quantity × unit price of an original issued before they were
+  // checked; 'request' where the client gives the items.
+  amountsFrom: NonNullable<ValidationContext['amountsFrom']>;
   // 'enforced' where the issue deadline runs from the amendment's own write date; 'ignored'
   // where the document keeps the original's write date.
   deadline: ValidationContext['deadline'];
@@ -148,25 +153,45 @@ export function checkNotBeforeOriginal(
   }
 }
 
-// Items of a change or a return carry tax like the original: null for a tax-exempt invoice, an
-// integer for a tax invoice.
+// Items of a change or a return carry tax like the original: null for a tax-exempt invoice, 0
+// for a zero-rated one, an integer for a taxable one.
 export function checkItemTaxType(
   items: readonly AmendmentItem[],
   original: OriginalDocument,
 ): void {
+  if (original.taxType === 'ZERO_RATED') {
+    const taxed = items.findIndex((item) => item.tax !== 0);
+    if (taxed === -1) return;
+    throw invalid(`body.items[${taxed}].tax must be 0: the tax invoice it amends is ` +
+      'zero-rated (영세율).');
+  }
   const taxFree = original.taxType === 'TAX_FREE';
   const index = items.findIndex((item) => (item.tax === null) !== taxFree);
-  if (index === -1) return;
+  if (index === -1) {
+    if (original.taxType === 'TAXABLE') checkItemsAtRate(items);
+    return;
+  }
   throw invalid(taxFree
     ? `body.items[${index}].tax must be null: the tax invoice it amends is tax-exempt (계산서).`
     : `body.items[${index}].tax must be an integer: the tax invoice it amends is taxable.`);
+}
+
+// A change of a taxable invoice is taxed at 10% on every item, even when every tax is 0 (which
+// would otherwise make the document zero-rated, a type its original is not).
+function checkItemsAtRate(items: readonly AmendmentItem[]): void {
+  items.forEach((item, index) => {
+    const tax = item.tax ?? 0;
+    if (isItemTaxAtRate(item.supplyCost, tax)) return;
+    throw invalid(`body.items[${index}].tax must be 10% of body.items[${index}].supplyCost: ` +
+      `${expectedTax(item.supplyCost)}, give or take 1 won for rounding; got ${tax}.`);
+  });
 }
 
 function validateDocument(document: PlannedDocument, context: AmendmentContext) {
   try {
     return validateInvoice(document.invoice, { today: context.today,
       supplier: context.supplier, amounts: document.amounts, deadline: document.deadline,
-      holidays: context.holidays });
+      holidays: context.holidays, amountsFrom: document.amountsFrom });
   } catch (error) {
     if (!(error instanceof ApiError) || document.bodyPath === 'body') throw error;
     throw new ApiError(error.code, error.message.replaceAll('body.', `${document.bodyPath}.`));

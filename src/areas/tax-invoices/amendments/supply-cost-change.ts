@@ -29,7 +29,7 @@ export const supplyCostChange: AmendmentRule<SupplyCostChangeRequest> = {
     const items = request.items.map((item): Item => ({ ...item, date: item.date ?? request.date }));
     const invoice = { ...original.invoice, date: request.date, items,
       description: remark(originalDateNote(original.writeDate), request.description) };
-    return validateDocuments([{ invoice, amounts: 'amendment', deadline: 'enforced',
-      bodyPath: 'body' }], context);
+    return validateDocuments([{ invoice, amounts: 'amendment', amountsFrom: 'request',
+      deadline: 'enforced', bodyPath: 'body' }], context);
   },
 };

@@ -30,7 +30,7 @@ export const termination: AmendmentRule<TerminationRequest> = {
     checkNotBeforeOriginal(date, 'body.date', original);
     const invoice = { ...original.invoice, date,
       items: original.invoice.items.map((item) => negatedItem(item, date)) };
-    return validateDocuments([{ invoice, amounts: 'amendment', deadline: 'enforced',
-      bodyPath: 'body' }], context);
+    return validateDocuments([{ invoice, amounts: 'amendment', amountsFrom: 'original',
+      deadline: 'enforced', bodyPath: 'body' }], context);
   },
 };

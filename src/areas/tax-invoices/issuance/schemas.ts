@@ -52,8 +52,10 @@ export const TaxInvoice = Type.Object(
       description: 'STANDARD (정발행) or REVERSE (역발행, requested by the recipient).' }),
     issuerId: Type.String({ description: 'The supplier\'s issuer.' }),
     clientReferenceId: NullableString('The Service-Client-Reference-Id of the request.'),
-    taxType: Type.Union([Type.Literal('TAXABLE'), Type.Literal('TAX_FREE')], {
-      description: 'TAXABLE (세금계산서) or TAX_FREE (계산서, every item\'s tax null).' }),
+    taxType: Type.Union([Type.Literal('TAXABLE'), Type.Literal('ZERO_RATED'),
+      Type.Literal('TAX_FREE')], {
+      description: 'TAXABLE (세금계산서, 10% VAT), ZERO_RATED (영세율 세금계산서, every ' +
+        'item\'s tax 0) or TAX_FREE (계산서, every item\'s tax null).' }),
     totals: Type.Object({
       supplyCost: Type.Integer(), tax: Type.Integer(), total: Type.Integer(),
     }, { additionalProperties: false, description: 'Sums of the items, in won.' }),

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { hasValidChecksum } from '../../../domain/business-registration-number.ts';
+import { businessRegistrationNumberDefect } from '../../../domain/business-registration-number.ts';
 import {
   isCalendarDate,
   issueDeadline,
@@ -7,7 +7,15 @@ import {
 } from '../../../domain/business-days.ts';
 import { firstNonBmpCharacter, formatCodePoint, isBlank } from '../../../domain/text.ts';
 import { ApiError } from '../../../platform/errors.ts';
-import type { Invoice, Item, Manager, Supplied, Supplier } from '../schemas.ts';
+import type { Invoice, Item, Manager, Supplied, Supplier, TaxType } from '../schemas.ts';
+import {
+  expectedTax,
+  formatProduct,
+  isItemTaxAtRate,
+  isSupplyCostOfQuantity,
+  isTaxTotalAtRate,
+  taxTotalToleranceWon,
+} from './amounts.ts';
 
 // The rules between the fields of a tax invoice document that its schema (../schemas.ts)
 // cannot express. Every failure is a 400 whose message names the field, as the schema's own
@@ -15,12 +23,8 @@ import type { Invoice, Item, Manager, Supplied, Supplier } from '../schemas.ts';
 //
 // Checks run in this order and the first failure wins: text (every string), the write date
 // and its deadline, item dates, the supplier, the recipient and its managers, the tax type, the
-// item amounts, then the totals.
-//
-// Two checks are left out on purpose. supplyCost is not compared with quantity × unitPrice, and
-// tax is not compared with 10% of supplyCost: the prior art documents neither check (prior-art-api
-// §4.5), and vendors round differently (domain facts §4.6), so either check would refuse invoices
-// that the tax authority and other platforms accept.
+// item amounts and their arithmetic (10% VAT, quantity × unit price: ./amounts.ts), then the
+// totals.
 
 export type AmountRule = 'forward' | 'amendment';
 
@@ -33,12 +37,17 @@ export type ValidationContext = {
   deadline: 'enforced' | 'ignored';
   // The operator's holidays (holidays/calendar.ts), which move deadlines like the table's.
   holidays: AddedHolidays;
+  // 'original' for an amendment document whose items are those of the document it amends
+  // (negated or copied): their amounts were accepted when that document was issued, perhaps
+  // before the VAT rate and quantity × unit price were checked, and a reversal must never be
+  // refused for them. Everything else is 'request', the default.
+  amountsFrom?: 'request' | 'original';
 };
 
 export type ValidatedInvoice = {
   invoice: Invoice; // Normalised: absent optional fields are null, strings as sent.
-  taxType: 'TAXABLE' | 'TAX_FREE';
-  totals: { supplyCost: number; tax: number; total: number }; // tax is 0 when TAX_FREE
+  taxType: TaxType;
+  totals: { supplyCost: number; tax: number; total: number }; // tax is 0 unless TAXABLE
   issueDeadline: string;
   counterpartNumber: string; // invoice.supplied.identificationNumber
 };
@@ -59,8 +68,15 @@ export function validateInvoice(invoice: Invoice, context: ValidationContext): V
   checkSupplied(normalised.supplied, normalised.supplier);
   const taxType = checkTaxType(normalised.items);
   normalised.items.forEach((item, index) => checkItemAmounts(item, index, context.amounts));
+  const checkArithmetic = (context.amountsFrom ?? 'request') === 'request';
+  if (checkArithmetic) {
+    normalised.items.forEach((item, index) => checkItemArithmetic(item, index, taxType));
+  }
   const totals = computeTotals(normalised.items);
   checkTotals(totals, context.amounts);
+  if (checkArithmetic && taxType === 'TAXABLE') {
+    checkTaxTotal(totals, normalised.items.length);
+  }
   return {
     invoice: normalised,
     taxType,
@@ -191,9 +207,10 @@ function checkItemDates(invoice: Invoice): void {
 
 function checkSupplier(supplier: Supplier, issuer: ValidationContext['supplier']): void {
   const path = `${ROOT}.supplier`;
-  if (!hasValidChecksum(supplier.identificationNumber)) {
-    throw new ApiError('INVALID_BUSINESS_REGISTRATION_NUMBER', `${path}.identificationNumber ` +
-      'does not pass the business registration number checksum.');
+  const defect = businessRegistrationNumberDefect(supplier.identificationNumber);
+  if (defect !== null) {
+    throw new ApiError('INVALID_BUSINESS_REGISTRATION_NUMBER',
+      `${path}.identificationNumber ${defect}.`);
   }
   if (supplier.identificationNumber !== issuer.identificationNumber) {
     throw invalid(`${path}.identificationNumber must be the number of the issuer named by ` +
@@ -212,9 +229,10 @@ function checkSupplier(supplier: Supplier, issuer: ValidationContext['supplier']
 function checkSupplied(supplied: Supplied, supplier: Supplier): void {
   const path = `${ROOT}.supplied`;
   const number = supplied.identificationNumber;
-  if (number.length === 10 && !hasValidChecksum(number)) {
-    throw new ApiError('INVALID_BUSINESS_REGISTRATION_NUMBER', `${path}.identificationNumber ` +
-      'does not pass the business registration number checksum.');
+  const defect = number.length === 10 ? businessRegistrationNumberDefect(number) : null;
+  if (defect !== null) {
+    throw new ApiError('INVALID_BUSINESS_REGISTRATION_NUMBER',
+      `${path}.identificationNumber ${defect}.`);
   }
   const sameNumber = number === supplier.identificationNumber;
   const samePlace = (supplied.taxRegistrationId ?? null) === (supplier.taxRegistrationId ?? null);
@@ -242,11 +260,16 @@ function checkManagerEmails(managers: Manager[], path: string): void {
 // ---- Amounts ------------------------------------------------------------------------------
 
 // The first item decides: a null tax makes a tax-exempt invoice (계산서), an integer a tax
-// invoice (세금계산서). One document cannot be both.
+// invoice (세금계산서). One document cannot be both. A tax invoice whose every tax is 0 is
+// zero-rated (영세율); one with any other tax is taxable, and then every item is taxed at 10%
+// (checkItemArithmetic), so zero-rated and taxed items never share a document.
 function checkTaxType(items: Item[]): ValidatedInvoice['taxType'] {
   const taxFree = items[0]!.tax === null;
   const index = items.findIndex((item) => (item.tax === null) !== taxFree);
-  if (index === -1) return taxFree ? 'TAX_FREE' : 'TAXABLE';
+  if (index === -1) {
+    if (taxFree) return 'TAX_FREE';
+    return items.every((item) => item.tax === 0) ? 'ZERO_RATED' : 'TAXABLE';
+  }
   const path = `${ROOT}.items[${index}].tax`;
   if (taxFree) {
     throw invalid(`${path} must be null like ${ROOT}.items[0].tax: every item of a tax-exempt ` +
@@ -278,6 +301,34 @@ function checkItemAmounts(item: Item, index: number, rule: AmountRule): void {
   if (Math.abs(tax) > Math.abs(supplyCost)) {
     throw invalid(`${path}.tax must not exceed ${path}.supplyCost in absolute value.`);
   }
+}
+
+function checkItemArithmetic(item: Item, index: number, taxType: TaxType): void {
+  const path = `${ROOT}.items[${index}]`;
+  const { quantity, unitPrice, supplyCost } = item;
+  if (quantity !== null && quantity !== undefined && unitPrice !== null &&
+    unitPrice !== undefined && !isSupplyCostOfQuantity(quantity, unitPrice, supplyCost)) {
+    throw invalid(`${path}.supplyCost must be ${path}.quantity × ${path}.unitPrice ` +
+      `(${formatProduct(quantity, unitPrice)}) in whole won, less than 1 won from it; got ` +
+      `${supplyCost}.`);
+  }
+  const tax = item.tax ?? 0;
+  if (taxType !== 'TAXABLE' || isItemTaxAtRate(supplyCost, tax)) return;
+  const expected = expectedTax(supplyCost);
+  const zeroRated = tax === 0 ? ' Zero-rated items (tax 0) cannot share a tax invoice with ' +
+    'taxed items: issue them on a zero-rated invoice of their own.' : '';
+  throw invalid(`${path}.tax must be 10% of ${path}.supplyCost: ${expected}, give or take 1 ` +
+    `won for rounding; got ${tax}.${zeroRated}`);
+}
+
+// Catches the bias the item tolerance lets through (every item a won over): items truncated,
+// rounded or rounded up one by one add up to within a won per item of 10% of the supply cost
+// total (./amounts.ts), so an honest rounding never fails here.
+function checkTaxTotal(totals: ValidatedInvoice['totals'], itemCount: number): void {
+  if (isTaxTotalAtRate(totals.supplyCost, totals.tax, itemCount)) return;
+  throw invalid(`${ROOT}.items: the tax total must be 10% of the supply cost total ` +
+    `${totals.supplyCost}: ${expectedTax(totals.supplyCost)}, give or take ` +
+    `${taxTotalToleranceWon(itemCount)} won (1 per item); got ${totals.tax}.`);
 }
 
 function checkTotals(totals: ValidatedInvoice['totals'], rule: AmountRule): void {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { formatBusinessRegistrationNumber } from '../../../domain/business-registration-number.ts';
-import type { AmendmentReason } from '../schemas.ts';
+import type { AmendmentReason, TaxType } from '../schemas.ts';
 
 // How values read on the printed form (domain facts §4). Pure string work, so the wording of the
 // PDF can be tested without drawing it.
@@ -74,11 +74,18 @@ export function formatIdentificationNumber(identificationNumber: string): string
   return `${identificationNumber.slice(0, 6)}-*******`;
 }
 
-type TitleOptions = { taxType: 'TAXABLE' | 'TAX_FREE'; amended: boolean };
+type TitleOptions = { taxType: TaxType; amended: boolean };
+
+const TITLE_OF_TAX_TYPE: Record<TaxType, string> = {
+  TAXABLE: '전자세금계산서',
+  // A zero-rated invoice is a tax invoice too; the mark tells the reader why its tax is 0.
+  ZERO_RATED: '전자세금계산서(영세율)',
+  TAX_FREE: '전자계산서',
+};
 
 // 전자세금계산서 for VAT-taxable supply, 전자계산서 for exempt supply (domain facts §4.1).
 export function formatTitle({ taxType, amended }: TitleOptions): string {
-  const kind = taxType === 'TAX_FREE' ? '전자계산서' : '전자세금계산서';
+  const kind = TITLE_OF_TAX_TYPE[taxType];
   return amended ? `수정 ${kind}` : kind;
 }
 

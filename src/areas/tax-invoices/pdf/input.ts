@@ -1,4 +1,4 @@
-import type { AmendmentReason, Invoice } from '../schemas.ts';
+import type { AmendmentReason, Invoice, TaxType } from '../schemas.ts';
 
 // What the PDF shows of a document: the facts of the form, read from its row by the retrieval
 // service. A file of its own because the layout files and render.ts all read it, and render.ts
@@ -10,7 +10,7 @@ export type PdfInput = {
   status: string;
   ntsTransactionId: string | null;
   issuedAt: Date | null;
-  taxType: 'TAXABLE' | 'TAX_FREE';
+  taxType: TaxType;
   totals: { supplyCost: number; tax: number; total: number };
   amendment: { reason: AmendmentReason; originalNtsTransactionId: string | null } | null;
   invoice: Invoice;

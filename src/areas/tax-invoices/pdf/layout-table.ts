@@ -56,7 +56,8 @@ function itemColumns(taxable: boolean): ItemColumn[] {
 }
 
 export function layOutSummary(input: PdfInput, y: number): Section {
-  const taxable = input.taxType === 'TAXABLE';
+  // A zero-rated invoice shows its tax of 0; only a tax-exempt one has no tax column.
+  const taxable = input.taxType !== 'TAX_FREE';
   const amountWidth = taxable ? SUMMARY_AMOUNT_WIDTH_POINTS : 2 * SUMMARY_AMOUNT_WIDTH_POINTS;
   const reason = input.amendment === null ? '' : AMENDMENT_REASON_LABELS[input.amendment.reason];
   const headers: Column[] = [
@@ -89,7 +90,7 @@ export function layOutSummary(input: PdfInput, y: number): Section {
 
 // Always ITEMS_MAX rows, blank below the last item, so every invoice has the same form.
 export function layOutItems(input: PdfInput, y: number): Section {
-  const columns = itemColumns(input.taxType === 'TAXABLE');
+  const columns = itemColumns(input.taxType !== 'TAX_FREE');
   const items = input.invoice.items;
   const cells: Cell[] = rowCells(PAGE_MARGIN_POINTS, y, HEADER_ROW_HEIGHT_POINTS,
     columns.map((column) => ({ width: column.width, text: column.header, style: 'label' })));
