@@ -138,5 +138,5 @@ export function normalizeAccountNumber(raw: string): string | null {
   return digits;
 }
 
-// Accounts per bulk holder inquiry, spec §8.
+// Accounts per bulk holder inquiry.
 export const ACCOUNTS_PER_REQUEST_MAX = 100;

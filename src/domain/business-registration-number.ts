@@ -1,5 +1,5 @@
 // Business registration numbers (사업자등록번호, BRN): ten digits shown `XXX-XX-XXXXX`, the last
-// a check digit (reference domain facts §1.1 and §1.2). Passing the checksum says nothing about
+// a check digit. Passing the checksum says nothing about
 // the business existing. This is data and arithmetic: it imports nothing from the rest of code.
 
 // Weights of digits 1 to 9; digit 10 is the check digit.

@@ -1,5 +1,5 @@
-// Sections of the Korean Standard Industrial Classification, 11th revision (KSIC, 한국표준산업분류),
-// reference domain facts §7.1. A profile's `industry.category` is one of these; its
+// Sections of the Korean Standard Industrial Classification, 11th revision (KSIC, 한국표준산업분류).
+// A profile's `industry.category` is one of these; its
 // `industry.standardIndustry` is a five-digit sub-subclass. Section letters and names are the
 // same in the 10th revision. This is data: it imports nothing from the rest of the code.
 

@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import type { AccountsService, AuthenticatedKey } from './accounts/service.ts';
 import { hashApiKey, looksLikeApiKey } from './accounts/keys.ts';
 
-// HTTP Basic authentication exactly as spec §5: `Authorization: Basic base64(KEY + ":")`.
+// HTTP Basic authentication as docs/auth.md defines it: `Authorization: Basic base64(KEY + ":")`.
 // Every failure is 401 with an empty body. Keys are looked up by hash through a bounded cache,
 // so the hot path costs no database round trip; a revoked key is dropped from this process's
 // cache at once and from other processes' within AUTH_CACHE_TTL_MS (docs/auth.md).

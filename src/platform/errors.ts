@@ -1,4 +1,4 @@
-// Every error code the API can return, grouped as in spec §7. A code comes into existence only
+// Every error code the API can return, grouped by status. A code comes into existence only
 // here; docs/errors.md and openapi/openapi.json are checked against this table by a test.
 export const ERRORS = {
   // 400: the request itself is wrong.

@@ -42,7 +42,7 @@ export const OPERATIONS = {
   'bank.holders.inquire': { price: 'bank.holders.inquire' },
   'bank.holders.bulkInquire': { price: 'bank.holders.inquire' },
 
-  // Spec §8: profile retrieval is limited to 300 calls per minute.
+  // Profile retrieval is limited to 300 calls per minute.
   'businesses.profiles.retrieve': {
     price: 'businesses.profiles.retrieve',
     rateLimit: { limit: 300, windowSeconds: 60 },

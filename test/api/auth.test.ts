@@ -1,4 +1,4 @@
-// Spec §5: every /v1 request authenticates with `Authorization: Basic base64(API_KEY + ":")`, and
+// Every /v1 request authenticates with `Authorization: Basic base64(API_KEY + ":")`, and
 // every failure is 401 with an empty body. This file runs the whole matrix of malformed and
 // refused credentials against GET /v1/points, then checks how fast a revocation takes effect:
 // at once without a cache, and within AUTH_CACHE_TTL_MS in a process that cached the key.

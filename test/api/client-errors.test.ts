@@ -1,4 +1,4 @@
-// Requests that are not well-formed HTTP get the error body of spec §7 too: Node's parser
+// Requests that are not well-formed HTTP get the error body too: Node's parser
 // refuses them before Fastify routes them (raw bytes in the URL, a body longer than its
 // Content-Length, broken chunked framing, oversized headers), and src/platform/client-errors.ts
 // answers 400 INVALID_REQUEST with a Trace-Id and closes the connection. fastify.inject skips

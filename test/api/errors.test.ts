@@ -1,4 +1,4 @@
-// Spec §7 and DESIGN.md § Errors: every error response is exactly {code, message, traceId}, with
+// Every error response is exactly {code, message, traceId}, with
 // a Trace-Id header equal to body.traceId, and a 401 has no body. This file registers a few
 // routes under /v1 (a bulk body like the bank holder lookup, a path and query parameter, routes
 // that fail on purpose) and drives every error path through them: malformed, empty, oversized

@@ -1,6 +1,6 @@
 // The Service-Client-Reference-Id header end to end: the shared header schema validates it, and
 // a route built like an area (claim in the transaction of its work) replays or conflicts as
-// spec §5.5 says, also for two concurrent requests with one reference id.
+// docs/idempotency.md says, also for two concurrent requests with one reference id.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basicAuth, createTestApp, type TestApp } from '../helpers/app.ts';
 import { EXAMPLE_DOCUMENT_URL, exampleDocumentRoute } from '../helpers/example-document-route.ts';

@@ -1,5 +1,5 @@
 // The bank code table and the account number rule of docs/bank-account-holders.md: known codes
-// from the reference domain facts (§3.1 banks, §3.2 securities firms) are found with their
+// (banks and securities firms) are found with their
 // Korean and English names, malformed or unknown codes are not, and account numbers are
 // normalised to 8 to 16 digits after hyphens and spaces are removed.
 import { describe, expect, it } from 'vitest';

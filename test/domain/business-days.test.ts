@@ -1,4 +1,4 @@
-// The business-day calendar and the issue deadline of domain facts §4.5: weekends and the days of
+// The business-day calendar and the issue deadline: weekends and the days of
 // the holiday table are not business days, the deadline is the 10th of the month after the write
 // date moved forward past non-business days, and dates are computed without time zone drift.
 // The table itself is checked for shape: inside the covered years, sorted, unique, with every

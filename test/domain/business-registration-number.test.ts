@@ -1,4 +1,4 @@
-// The business registration number rules of domain facts §1.1–§1.3: hyphens are removed and ten
+// The business registration number rules: hyphens are removed and ten
 // digits remain or the number is refused; the check digit follows the weighted sum with the
 // ninth-digit rule. Every known-valid number of §1.3 and every sandbox number passes, the known
 // invalid ones and every one-digit change of a valid number fail.

@@ -1,4 +1,4 @@
-// The KSIC 11th revision sections of domain facts §7.1: 21 sections, A to U in order, each with
+// The KSIC 11th revision sections: 21 sections, A to U in order, each with
 // its Korean and English name; anything else is not a section.
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,4 +1,4 @@
-// signPri.key (src/domain/signing-key-file.ts): each of the three formats of domain facts §8.2
+// signPri.key (src/domain/signing-key-file.ts): each of the three formats
 // decrypts to the PKCS#8 it was written from; a wrong password is `wrongPassword`, never a
 // throw or garbage; malformed or foreign files are `unsupportedFormat` with a reason, never a
 // throw; hostile parameters (huge iteration counts) are refused before any work. The PBES1 IV

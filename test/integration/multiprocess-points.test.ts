@@ -18,11 +18,11 @@ import {
 import { ledgerSnapshot } from '../helpers/ledger-audit.ts';
 
 const PROFILE_RETRIEVALS = 600;
-const PROFILE_LIMIT_PER_MINUTE = 300; // Spec §8.
-const PROFILE_POINTS = 90; // Spec §8.
+const PROFILE_LIMIT_PER_MINUTE = 300;
+const PROFILE_POINTS = 90;
 const FOUND_PROFILE = '999-99-00005';
 const HOLDER_LOOKUPS = 1_000;
-const HOLDER_POINTS = 50; // Spec §8, per account with a holder name.
+const HOLDER_POINTS = 50; // Per account with a holder name.
 const AFFORDABLE_LOOKUPS = 400;
 const FOUND_ACCOUNT = { bankCode: '004', accountNumber: '123-456-789012' };
 

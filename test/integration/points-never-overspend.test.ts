@@ -1,6 +1,6 @@
 // The points ledger never overspends, on the real database and under real concurrency: a balance
 // that covers 100 reservations grants exactly 100 of 200 concurrent ones, refusals follow the
-// 402/409 rule of DESIGN.md § Points, a reservation is captured or released at most once, and
+// 402/409 rule of docs/points.md, a reservation is captured or released at most once, and
 // after every step the ledger sums to the posted balance and open reservations to the reserved.
 import { AssertionError } from 'node:assert';
 import { and, eq } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// STYLE.md §12: an error code comes into existence only in src/platform/errors.ts. This test
+// An error code comes into existence only in src/platform/errors.ts. This test
 // keeps that table, docs/errors.md and openapi/openapi.json in step, in both directions where a
 // list is complete: every code is documented, and neither the docs nor the OpenAPI document
 // names a code the table lacks or gives a code another status. docs/errors.md holds a Markdown
@@ -94,7 +94,7 @@ describe('the ERRORS table', () => {
     expect(CODES).not.toContain(UNAUTHENTICATED);
   });
 
-  it('contains every code of spec §7 with the spec status', () => {
+  it('contains every code with its status', () => {
     const spec: Record<string, number> = {
       INVALID_REQUEST: 400,
       INVALID_BUSINESS_REGISTRATION_NUMBER: 400,

@@ -1,7 +1,8 @@
-// The idempotency module on the real database: Service-Client-Reference-Id behaves as spec §5.5
-// says for each area (tax invoices never reuse an id; cash receipts and documents replay the same
-// content and refuse other content), claims are scoped per API key and namespace, a failed work
-// leaves no claim, and two concurrent transactions with one reference id run the work once.
+// The idempotency module on the real database: Service-Client-Reference-Id behaves as
+// docs/idempotency.md says for each area (tax invoices never reuse an id; cash receipts and
+// documents replay the same content and refuse other content), claims are scoped per API key
+// and namespace, a failed work leaves no claim, and two concurrent transactions with one
+// reference id run the work once.
 import { AssertionError } from 'node:assert';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
@@ -475,7 +476,7 @@ describe('validating reference ids', () => {
     expect(isValidReferenceId(referenceId)).toBe(true);
   });
 
-  it('keeps the length bound at spec §8\'s 255', () => {
+  it('keeps the length bound at 255', () => {
     expect(REFERENCE_ID_LENGTH_MAX).toBe(255);
   });
 

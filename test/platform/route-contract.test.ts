@@ -1,4 +1,4 @@
-// STYLE.md §11: a /v1 route that lacks what every API route owes (an operation name for its
+// A /v1 route that lacks what every API route owes (an operation name for its
 // rate-limit and price rows, a named success response, the 401 response and the errors the
 // platform answers for every operation) stops the boot, so the mistake never reaches a request.
 // Routes outside /v1 (health, docs) are exempt. The first part tests checkRouteContract on route

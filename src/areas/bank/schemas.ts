@@ -6,7 +6,7 @@ import { ITEM_ERROR_CODES } from './service.ts';
 // The request and response schemas of these routes: one TypeBox schema drives validation,
 // serialization, the types and the OpenAPI document.
 
-// Bank account holder lookup, spec §2.2 and §4.2 (docs/bank-account-holders.md). A bank code or
+// Bank account holder lookup (docs/bank-account-holders.md). A bank code or
 // account number that is a string within these bounds is checked by the service, so a bulk
 // request answers a malformed account with an item error instead of failing as a whole.
 

@@ -119,7 +119,7 @@ export const businessProfiles = pgTable(
       'business_profiles_registration_pair',
       sql`(${table.registrationStatus} is null) = (${table.registrationCheckedAt} is null)`,
     ),
-    // Spec §2.1: closedOn is null unless the business is closed.
+    // `closedOn` is null unless the business is closed.
     check(
       'business_profiles_closed_on_only_closed',
       sql`${table.registrationClosedOn} is null or ${table.registrationStatus} = 'CLOSED'`,

@@ -141,7 +141,7 @@ export const TAX_INVOICE_STATUSES = [
 ] as const;
 export type TaxInvoiceStatus = (typeof TAX_INVOICE_STATUSES)[number];
 
-// The amendment reasons of domain facts §4.4, by their tax authority code.
+// The amendment reasons, by their tax authority code.
 export const AMENDMENT_REASONS = {
   ENTRY_CORRECTION: 1,
   SUPPLY_COST_CHANGE: 2,

@@ -54,7 +54,7 @@ export const taxInvoices = pgTable(
     chargedPoints: integer('charged_points').notNull(),
     // The reservation the charge was captured from; a refund is paid only once it is captured.
     reservationId: text('reservation_id'),
-    // Amendments (domain facts §4.4): the reason code and the original document.
+    // Amendments: the reason code and the original document.
     amendmentReason: integer('amendment_reason'),
     originalIssuanceKey: text('original_issuance_key'),
     originalNtsTransactionId: text('original_nts_transaction_id'),

@@ -6,7 +6,7 @@ export type Environment = (typeof ENVIRONMENTS)[number];
 export const PLANS = ['FREE', 'STANDARD', 'PREMIUM'] as const;
 export type Plan = (typeof PLANS)[number];
 
-// 32 random bytes (256 bits) per key, as DESIGN.md asks; base64url keeps keys copy-paste safe.
+// 32 random bytes (256 bits) per key; base64url keeps keys copy-paste safe.
 const KEY_RANDOM_BYTES = 32;
 // The prefix plus 43 base64url characters; longer strings cannot be keys and are not hashed.
 const KEY_LENGTH_MAX = 64;

@@ -151,7 +151,7 @@ export const idempotencyClaims = pgTable(
       table.namespace,
       table.referenceId,
     ),
-    // Spec §8: a client reference id is 1 to 255 characters.
+    // A client reference id is 1 to 255 characters.
     check(
       'idempotency_claims_reference_length',
       sql`char_length(${table.referenceId}) between 1 and 255`,

@@ -6,7 +6,7 @@ import type { Tx } from '../db/connect.ts';
 import { ApiError } from '../errors.ts';
 import * as store from './store.ts';
 
-// `Service-Client-Reference-Id` as spec §5.5 describes it, one behaviour per area:
+// `Service-Client-Reference-Id` as docs/idempotency.md describes it, one behaviour per area:
 // - neverReusable (tax invoices): once used with a key, any further request with it is
 //   400 INVALID_REQUEST, whatever its content or endpoint.
 // - replayOrConflict (cash receipts, document issuance): the same content and request type
@@ -14,7 +14,7 @@ import * as store from './store.ts';
 // The claim is inserted in the caller's transaction, together with the work it guards, so a
 // request that fails leaves no claim and a committed claim always has its response.
 
-export const REFERENCE_ID_LENGTH_MAX = 255; // Spec §8.
+export const REFERENCE_ID_LENGTH_MAX = 255;
 
 const IDEMPOTENCY_NAMESPACES = {
   taxInvoice: 'neverReusable',

@@ -48,7 +48,7 @@ async function getBalance(tx: Executor, key: Scope): Promise<PointBalance> {
   return toBalance((await store.findBalance(tx, key)) ?? NO_BALANCE);
 }
 
-// Reserves the worst-case charge before any upstream call. Refusals follow DESIGN.md: the posted
+// Reserves the worst-case charge before any upstream call. Refusals (docs/points.md): the posted
 // balance below the amount is 402; a balance that covers it while other reservations hold the
 // difference is 409.
 async function reserve(

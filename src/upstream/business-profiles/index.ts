@@ -28,7 +28,7 @@ export type BusinessKind = (typeof BUSINESS_KINDS)[number];
 
 export type Classification = { code: string; name: string };
 
-// The business profile object of spec §2.1, exactly as the response carries it: every field is
+// The business profile object, exactly as the response carries it: every field is
 // present, dates are `YYYY-MM-DD` and `checkedAt` an ISO 8601 UTC date-time.
 export type BusinessProfile = {
   businessRegistrationNumber: string;

@@ -14,7 +14,7 @@ export const SANDBOX_BUSINESS_NUMBERS = {
   serviceUnavailable: '9999900058',
 } as const;
 
-// Mock scenario 1 of spec §4.1: a corporation with every field filled.
+// Mock scenario 1: a corporation with every field filled.
 export const SANDBOX_CORPORATION: BusinessProfile = Object.freeze<BusinessProfile>({
   businessRegistrationNumber: SANDBOX_BUSINESS_NUMBERS.corporation,
   corporateRegistrationNumber: '1101111234569',

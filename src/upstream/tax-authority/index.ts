@@ -3,7 +3,7 @@ import type { RegistrationStatus, TaxType } from '../business-profiles/index.ts'
 // The tax authority's business-status service, as the registration status operations see it
 // (docs/registration-status.md): one call answers 1 to 100 numbers at once. Trouble of any kind
 // (an error status, its error envelope, a malformed answer, a timeout or an abort) is the
-// `unavailable` result, never an exception and never a per-number `UNKNOWN`: spec §3 makes a
+// `unavailable` result, never an exception and never a per-number `UNKNOWN`: the API makes a
 // communication failure a 503. Two implementations exist: sandbox.ts for test keys and live.ts
 // for live keys; the choice is made once per request from the key's environment.
 

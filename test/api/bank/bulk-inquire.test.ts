@@ -1,4 +1,4 @@
-// POST /v1/bankAccountHolders:bulkInquire, spec §2.2 and §4.2 (docs/bank-account-holders.md).
+// POST /v1/bankAccountHolders:bulkInquire (docs/bank-account-holders.md).
 // Method: one app whose accounts start with no test points (TEST_SIGNUP_POINTS=0), so every test
 // grants exactly what it needs and can check the balance to the point afterwards, and whose bank
 // calls time out after 200 ms, so the sandbox's hanging account ends quickly. Every test that

@@ -1,4 +1,4 @@
-// GET /v1/businessProfiles/{businessRegistrationNumber}, spec §2.1 and §4.1
+// GET /v1/businessProfiles/{businessRegistrationNumber}
 // (docs/business-profiles.md): one test per row of §4.1's response table, the three sandbox mock
 // scenarios checked field by field with exact key sets, hyphenated input, the order of checks
 // (number → rate limit → points → lookup), 90 points captured only on 200 and nothing on any

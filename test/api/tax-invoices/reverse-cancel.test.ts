@@ -1,4 +1,4 @@
-// PUT /v1/taxInvoices/{issuanceKey}/issueRequest/cancel, spec §4.4: no body, 200
+// PUT /v1/taxInvoices/{issuanceKey}/issueRequest/cancel: no body, 200
 // {issuanceKey}, the points refunded; a request already approved, canceled or issued is one of
 // the two 409s (ISSUE_REQUEST_ALREADY_APPROVED, ISSUE_REQUEST_ALREADY_CANCELED) with a message
 // that names its status; an unknown key, another scope's key or a STANDARD invoice is 404. No
@@ -160,7 +160,7 @@ describe('security', () => {
     });
 });
 
-describe('the two errors of spec §4.4, by status', () => {
+describe('the two errors, by status', () => {
   const expected: Record<string, string> = {
     REFUSED: 'ISSUE_REQUEST_ALREADY_CANCELED',
     REQUEST_CANCELED: 'ISSUE_REQUEST_ALREADY_CANCELED',

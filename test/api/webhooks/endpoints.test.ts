@@ -2,7 +2,7 @@
 // once, listed, read, changed, rotated and deleted within the key's account and environment;
 // URLs are checked (public addresses only with default settings, for test and live keys alike;
 // https for live keys; never an IPv6 address that embeds an IPv4 address);
-// bad input is 400 in the error shape of spec §7; another account's or environment's ids are
+// bad input is 400 in the error shape; another account's or environment's ids are
 // 404; nothing charges points.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';

@@ -1,5 +1,5 @@
-// The documents each amendment reason makes from its original (amendments/, domain facts
-// §4.4): how many, their signs, write dates, item dates and remarks, the reason and original
+// The documents each amendment reason makes from its original (amendments/): how many, their
+// signs, write dates, item dates and remarks, the reason and original
 // they name, and the body that does not fit the original (400). Then when an original may be
 // amended at all: only TRANSMITTED, not an amendment document unless it replaces an original,
 // and not once an amendment in effect rules the new one out (409). Pure functions, tested

@@ -6,7 +6,8 @@ import { ConfigError } from '../../../src/config.ts';
 import { DEFAULT_PRICES } from '../../../src/platform/operations.ts';
 import { buildPriceTable } from '../../../src/platform/points/prices.ts';
 
-// Spec §8, row by row, written out here so a change to the defaults must also change this test.
+// The price table, row by row, written out here so a change to the defaults must also change
+// this test.
 const SPEC_PRICES = {
   'businesses.profiles.retrieve': 90,
   'businesses.profiles.search': 9,
@@ -23,7 +24,7 @@ const ETAX_PRICES = { 'taxInvoices.issue': 100 };
 const DEFAULTS = { ...SPEC_PRICES, ...ETAX_PRICES };
 
 describe('default prices', () => {
-  it('equal the prices of spec §8, plus etax\'s tax-invoice price, with no overrides', () => {
+  it('equal the prices, plus etax\'s tax-invoice price, with no overrides', () => {
     expect(buildPriceTable('{}')).toEqual(DEFAULTS);
     expect(DEFAULT_PRICES).toEqual(DEFAULTS);
   });

@@ -1,4 +1,4 @@
-// The live tax-authority adapter speaks the public business-status API of domain facts §2 to a
+// The live tax-authority adapter speaks the public business-status API to a
 // fake server on 127.0.0.1: POST {base}/status?serviceKey=… with {"b_no": […]}, one call for up
 // to 100 numbers; its status and tax-type codes map to the spec enums, an unregistered number
 // is data, and everything outside the contract (its error envelope, a gateway error, another

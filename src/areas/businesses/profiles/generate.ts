@@ -76,7 +76,7 @@ const NAME_STEMS: ReadonlyArray<readonly [string, string]> = [
 ];
 const NAME_SUFFIXES = ['테크', '상사', '물산', '산업', '솔루션', '시스템', '유통', '건설', '푸드'];
 const SHOP_SUFFIXES = ['상회', '식당', '마트', '공방', '스튜디오', '카페', '약국', '세탁소'];
-// [sido code, province, area code, [sigungu code, district] …] (domain facts §7.2).
+// [sido code, province, area code, [sigungu code, district] …].
 type Province = readonly [string, string, string, ReadonlyArray<readonly [string, string]>];
 const PROVINCES: readonly Province[] = [
   ['11', '서울특별시', '02', [['11680', '강남구'], ['11440', '마포구'], ['11110', '종로구']]],
@@ -136,7 +136,7 @@ function names(random: Random, corporate: boolean) {
 function representative(random: Random): string {
   const given = random.pick(GIVEN_NAMES);
   const name = `${random.pick(SURNAMES)}${given}`;
-  // Some sources mask the middle character; a masked value stays masked (spec §2.1).
+  // Some sources mask the middle character; a masked value stays masked.
   return random.chance(0.1) ? `${name[0]}*${name.slice(2)}` : name;
 }
 

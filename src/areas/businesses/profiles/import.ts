@@ -24,7 +24,7 @@ import {
 // columns of a profile file, the validation of one row with reasons, and the batched upsert.
 // Reading files is the CLI's job (src/cli/profiles.ts); this works on one record at a time.
 
-// Every spec §2.1 field as one flat column, in file order. `websites` and `formerNames` are lists.
+// Every profile field as one flat column, in file order. `websites` and `formerNames` are lists.
 export const PROFILE_COLUMNS = [
   'businessRegistrationNumber', 'corporateRegistrationNumber', 'businessKind',
   'commercialSalesNumber', 'organizationName', 'organizationNameEnglish', 'formerNames',
@@ -58,7 +58,7 @@ const WEBSITES_PER_PROFILE_MAX = 20;
 const WEBSITE_LENGTH_MAX = 2048;
 const FORMER_NAME_LENGTH_MAX = 200;
 
-// Province codes of domain facts §7.2, with the legacy 42 (Gangwon) and 45 (Jeonbuk).
+// Province codes, with the legacy 42 (Gangwon) and 45 (Jeonbuk).
 const SIDO_CODES: readonly string[] = [
   '11', '26', '27', '28', '29', '30', '31', '36', '41', '42', '43', '44', '45', '46', '47', '48',
   '50', '51', '52',

@@ -58,7 +58,7 @@ export const registerBusinessRoutes: FastifyPluginAsyncTypebox<Options> = async 
           'NOT_FOUND', 'AVAILABLE_POINTS_INSUFFICIENT', 'LOOKUP_UNAVAILABLE'),
       },
     },
-    // Spec §4.1 lists the number's 400s before 429, and the rate limit runs as the /v1
+    // The API lists the number's 400s before 429, and the rate limit runs as the /v1
     // preHandler: checking here, after authentication and before it, keeps refused numbers
     // from being counted. The path parameter is raw text at this point.
     preValidation: async (request) => {

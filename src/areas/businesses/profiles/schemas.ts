@@ -10,7 +10,7 @@ import { SANDBOX_CORPORATION } from '../../../upstream/business-profiles/sandbox
 // The request and response schemas of these routes: one TypeBox schema drives validation,
 // serialization, the types and the OpenAPI document.
 
-// Business profile retrieval, spec §2.1 and §4.1 (docs/business-profiles.md).
+// Business profile retrieval (docs/business-profiles.md).
 
 // Room for ten digits written with hyphens and a few stray ones; longer is refused as not ten
 // digits by the same check, so the bound only keeps the path short.

@@ -32,7 +32,7 @@ import {
   type ProfileColumns,
 } from './store.ts';
 
-// Business profile retrieval, spec §4.1 (docs/business-profiles.md). The phases of one request:
+// Business profile retrieval (docs/business-profiles.md). The phases of one request:
 //   1. check the number (checkNumber): ten digits once hyphens are removed, else 400
 //      INVALID_REQUEST; a matching checksum, else 400 INVALID_BUSINESS_REGISTRATION_NUMBER; with
 //      a test key, one of the sandbox numbers, else 400 INVALID_REQUEST. The route runs this
@@ -154,7 +154,7 @@ export function createBusinessesService(deps: BusinessesServiceDeps) {
 
 export type BusinessesService = ReturnType<typeof createBusinessesService>;
 
-// The spec §2.1 object of a stored profile. The address is null when all four address columns
+// The profile object of a stored profile. The address is null when all four address columns
 // are null; the category name comes from the KSIC section table.
 function profileFromRow(row: ProfileColumns, formerNames: FormerNameRow[]) {
   const address = [row.roadAddress, row.postalCode, row.sidoCode, row.sigunguCode]

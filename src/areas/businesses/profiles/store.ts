@@ -3,7 +3,7 @@ import type { Db, Executor } from '../../../platform/db/connect.ts';
 import { businessFormerNames, businessProfiles } from '../tables.ts';
 
 // The business profile store (docs/business-profiles.md § Store): the profile source of live
-// keys. Drizzle, except the search (SEARCH_SQL); the service turns rows into the spec §2.1
+// keys. Drizzle, except the search (SEARCH_SQL); the service turns rows into the profile
 // object.
 
 // The database allows order_index 0 to 99 (business_former_names_order_range).

@@ -16,7 +16,7 @@ import {
 // The request and response schemas of these routes: one TypeBox schema drives validation,
 // serialization, the types and the OpenAPI document.
 
-// Business registration status, spec §1, §3 and §8 (docs/registration-status.md).
+// Business registration status (docs/registration-status.md).
 
 // Room for ten digits written with hyphens and a few stray ones; the service refuses anything
 // that is not ten digits once hyphens are removed.

@@ -15,7 +15,7 @@ import {
 } from '../../../upstream/tax-authority/index.ts';
 import { storeRegistrationChecks } from './store.ts';
 
-// Business registration status, spec §1, §3 and §8 (docs/registration-status.md). The phases of
+// Business registration status (docs/registration-status.md). The phases of
 // one request:
 //   1. check every number: ten digits once hyphens are removed, else 400 INVALID_REQUEST; a
 //      matching checksum, else 400 INVALID_BUSINESS_REGISTRATION_NUMBER. In a bulk request one

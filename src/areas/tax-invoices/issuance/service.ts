@@ -107,7 +107,7 @@ function decodeListCursor(cursor: string | undefined): number | undefined {
   return sequence as number;
 }
 
-// Spec §5.5: after a network failure the client learns the outcome here instead of resending.
+// After a network failure the client learns the outcome here instead of resending.
 // A reference id this key never used is 400 INVALID_REQUEST, as in the prior art.
 async function statusByReference(db: Db, input: { caller: Caller; referenceId: string }) {
   const rows = await store.findByReferenceId(db, input.caller.apiKeyId, input.referenceId);

@@ -33,7 +33,7 @@ export type ValidationContext = {
   // The issuer the Supplier-Key header names; the invoice's supplier must be this business.
   supplier: { identificationNumber: string; taxRegistrationId: string | null };
   amounts: AmountRule;
-  // 'ignored' only for amendment documents, whose write-date rules differ (domain facts §4.4).
+  // 'ignored' only for amendment documents, whose write-date rules differ.
   deadline: 'enforced' | 'ignored';
   // The operator's holidays (holidays/calendar.ts), which move deadlines like the table's.
   holidays: AddedHolidays;

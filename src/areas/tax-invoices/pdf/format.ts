@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { formatBusinessRegistrationNumber } from '../../../domain/business-registration-number.ts';
 import type { AmendmentReason, TaxType } from '../schemas.ts';
 
-// How values read on the printed form (domain facts §4). Pure string work, so the wording of the
+// How values read on the printed form. Pure string work, so the wording of the
 // PDF can be tested without drawing it.
 
 const APPROVAL_NUMBER_PATTERN = /^[0-9]{24}$/;
 const APPROVAL_NUMBER_GROUP_LENGTH = 8;
 
-// The wording on the form, by the amendment reason code of domain facts §4.4.
+// The wording on the form, by the amendment reason code.
 export const AMENDMENT_REASON_LABELS: Record<AmendmentReason, string> = {
   ENTRY_CORRECTION: '기재사항 착오정정',
   SUPPLY_COST_CHANGE: '공급가액 변동',
@@ -53,7 +53,7 @@ export function formatQuantity(quantity: number): string {
   return quantity < 0 && unsigned !== '0' ? `-${unsigned}` : unsigned;
 }
 
-// 24 digits as three groups of eight joined by hyphens (domain facts §4.2); "미전송" (not yet
+// 24 digits as three groups of eight joined by hyphens; "미전송" (not yet
 // transmitted) while the tax authority has not given one.
 export function formatApprovalNumber(ntsTransactionId: string | null): string {
   if (ntsTransactionId === null) return '미전송';
@@ -83,13 +83,13 @@ const TITLE_OF_TAX_TYPE: Record<TaxType, string> = {
   TAX_FREE: '전자계산서',
 };
 
-// 전자세금계산서 for VAT-taxable supply, 전자계산서 for exempt supply (domain facts §4.1).
+// 전자세금계산서 for VAT-taxable supply, 전자계산서 for exempt supply.
 export function formatTitle({ taxType, amended }: TitleOptions): string {
   const kind = TITLE_OF_TAX_TYPE[taxType];
   return amended ? `수정 ${kind}` : kind;
 }
 
-// The closing line of the form (domain facts §4.3).
+// The closing line of the form.
 export function formatPurpose(purpose: 'RECEIPT' | 'CLAIM'): string {
   return purpose === 'RECEIPT' ? '이 금액을 (영수) 함' : '이 금액을 (청구) 함';
 }

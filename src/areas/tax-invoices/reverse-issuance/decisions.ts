@@ -33,7 +33,7 @@ type Attempt = 'approved' | 'refused' | 'canceled' | 'opened for approval';
 
 const CLOSED_WITHOUT_ISSUANCE: readonly TaxInvoiceStatus[] = ['REFUSED', 'REQUEST_CANCELED'];
 
-// Spec §4.4's two errors: the request ended without issuance (canceled by the requester or
+// The two errors of a finished request: it ended without issuance (canceled by the requester or
 // refused by the supplier), or it was approved and is issued or on its way (any later status).
 export function closedRequestError(status: TaxInvoiceStatus, attempt: Attempt): ApiError {
   const only = `Only a REQUESTED request can be ${attempt}.`;

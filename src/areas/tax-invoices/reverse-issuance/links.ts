@@ -14,7 +14,7 @@ import * as store from './store.ts';
 // page does not use a link, so a mail scanner that fetches it spends nothing; posting a decision
 // uses it, in the transaction that changes the request.
 
-// Prior art (§5.3): the approval URL lives ten minutes.
+// The approval URL lives ten minutes.
 export const GRANT_LINK_TTL_MS = 10 * 60 * 1000;
 export const APPROVAL_PAGE_PATH = '/taxInvoices/issueRequests/approval';
 

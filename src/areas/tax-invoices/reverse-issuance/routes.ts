@@ -17,7 +17,7 @@ import type { ReverseIssuanceService } from './service.ts';
 // the service's answer out.
 
 const TAGS = ['Reverse issuance'];
-// The two errors of spec §4.4: the request is no longer waiting for a decision.
+// The two errors: the request is no longer waiting for a decision.
 const CLOSED = ['ISSUE_REQUEST_ALREADY_APPROVED', 'ISSUE_REQUEST_ALREADY_CANCELED'] as const;
 // What a decision of the supplier can answer besides COMMON_ERRORS and CLOSED.
 const SUPPLIER_ERRORS = [...BODY_ERRORS, 'NOT_FOUND', 'ISSUER_DEACTIVATED'] as const;
