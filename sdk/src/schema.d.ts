@@ -989,7 +989,7 @@ export interface components {
             /** @enum {string} */
             type: "CERTIFICATE_REGISTRATION_FAILURE";
             /**
-             * @description The same as `type`, under the name receivers written for the prior-art API read.
+             * @description The same as `type`, under a second name for receivers that switch on `eventType`.
              * @enum {string}
              */
             eventType: "CERTIFICATE_REGISTRATION_FAILURE";
@@ -1024,7 +1024,7 @@ export interface components {
             /** @enum {string} */
             type: "CERTIFICATE_REGISTRATION_SUCCESS";
             /**
-             * @description The same as `type`, under the name receivers written for the prior-art API read.
+             * @description The same as `type`, under a second name for receivers that switch on `eventType`.
              * @enum {string}
              */
             eventType: "CERTIFICATE_REGISTRATION_SUCCESS";
@@ -1521,7 +1521,7 @@ export interface components {
             /** @enum {string} */
             type: "TAX_INVOICE_AMENDMENT_ISSUED";
             /**
-             * @description The same as `type`, under the name receivers written for the prior-art API read.
+             * @description The same as `type`, under a second name for receivers that switch on `eventType`.
              * @enum {string}
              */
             eventType: "TAX_INVOICE_AMENDMENT_ISSUED";
@@ -1549,7 +1549,7 @@ export interface components {
             /** @enum {string} */
             type: "TAX_INVOICE_ISSUANCE_FAILURE";
             /**
-             * @description The same as `type`, under the name receivers written for the prior-art API read.
+             * @description The same as `type`, under a second name for receivers that switch on `eventType`.
              * @enum {string}
              */
             eventType: "TAX_INVOICE_ISSUANCE_FAILURE";
@@ -1579,7 +1579,7 @@ export interface components {
             /** @enum {string} */
             type: "TAX_INVOICE_ISSUANCE_SUCCESS";
             /**
-             * @description The same as `type`, under the name receivers written for the prior-art API read.
+             * @description The same as `type`, under a second name for receivers that switch on `eventType`.
              * @enum {string}
              */
             eventType: "TAX_INVOICE_ISSUANCE_SUCCESS";
@@ -1605,7 +1605,7 @@ export interface components {
             /** @enum {string} */
             type: "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED";
             /**
-             * @description The same as `type`, under the name receivers written for the prior-art API read.
+             * @description The same as `type`, under a second name for receivers that switch on `eventType`.
              * @enum {string}
              */
             eventType: "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED";
@@ -1629,7 +1629,7 @@ export interface components {
             /** @enum {string} */
             type: "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED";
             /**
-             * @description The same as `type`, under the name receivers written for the prior-art API read.
+             * @description The same as `type`, under a second name for receivers that switch on `eventType`.
              * @enum {string}
              */
             eventType: "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED";
@@ -1653,7 +1653,7 @@ export interface components {
             /** @enum {string} */
             type: "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED";
             /**
-             * @description The same as `type`, under the name receivers written for the prior-art API read.
+             * @description The same as `type`, under a second name for receivers that switch on `eventType`.
              * @enum {string}
              */
             eventType: "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED";
@@ -1679,7 +1679,7 @@ export interface components {
             /** @enum {string} */
             type: "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED";
             /**
-             * @description The same as `type`, under the name receivers written for the prior-art API read.
+             * @description The same as `type`, under a second name for receivers that switch on `eventType`.
              * @enum {string}
              */
             eventType: "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED";
@@ -2072,7 +2072,7 @@ export interface components {
             /** @enum {string} */
             type: "WEBHOOK_TEST";
             /**
-             * @description The same as `type`, under the name receivers written for the prior-art API read.
+             * @description The same as `type`, under a second name for receivers that switch on `eventType`.
              * @enum {string}
              */
             eventType: "WEBHOOK_TEST";

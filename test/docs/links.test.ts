@@ -18,6 +18,6 @@ describe('the guides', () => {
       .filter((link) => !/^[a-z]+:/.test(link))
       .filter((link) => !existsSync(path.join(ROOT, path.dirname(guide), link)));
     expect(missing).toEqual([]);
-    expect(text).not.toMatch(/\.\.\/shared|spec §|domain facts|DESIGN\.md|STYLE\.md/);
+    expect(text).not.toMatch(/\.\.\/shared|spec §|domain facts|DESIGN\.md|STYLE\.md|prior.art/i);
   });
 });

@@ -23,7 +23,7 @@ import * as store from './store.ts';
 // usable for another try; only a successful registration uses it up. After a success the browser
 // goes to the redirect URL the calling key had configured when the link was made.
 
-// Spec prior art: the registration URL is valid for five minutes.
+// The registration URL is valid for five minutes (docs/issuers.md).
 const REGISTRATION_LINK_TTL_MS = 5 * 60 * 1000;
 export const REGISTRATION_PAGE_PATH = '/certificate-registration';
 

@@ -7,7 +7,7 @@ import * as store from './store.ts';
 
 // The status changes that end a document, with what goes with them in the same transaction: a
 // document that ends without being issued gets its points back, and issuance outcomes are
-// webhook events (TAX_INVOICE_ISSUANCE_SUCCESS and _FAILURE, prior-art payloads). Because the
+// webhook events (TAX_INVOICE_ISSUANCE_SUCCESS and _FAILURE, docs/webhooks.md). Because the
 // change is conditional (store.transition), a retried job or a racing request that loses finds
 // nothing to change, and so refunds and emits nothing.
 

@@ -6,7 +6,7 @@ import { ReferenceIdHeaderValue } from '../../platform/idempotency/reference-id-
 // body and answer of every request that makes documents (issuance, amendments, reverse
 // issuance). Each capability's own request and response schemas are in its schemas.ts.
 //
-// The document as clients send it and read it back, in the prior-art shape: `date`, `purpose`,
+// The document as clients send it and read it back, in this shape: `date`, `purpose`,
 // `supplier` (with one `manager`), `supplied` (the recipient, with `managers`), `items` and
 // `description`. The schema checks shapes and lengths; the rules between fields (checksums,
 // totals, dates, deadlines) are in issuance/validation.ts, which names the field in every

@@ -43,7 +43,7 @@ type AttemptResult = 'skipped' | 'canceled' | 'succeeded' | 'retrying' | 'failed
 type Found = NonNullable<Awaited<ReturnType<typeof findDeliveryForAttempt>>>;
 
 // The body is the same bytes on every attempt and every resend of an event. `eventType` repeats
-// `type` under the name receivers written for the prior-art API read (docs/webhooks.md).
+// `type` under a second name, for receivers that switch on `eventType` (docs/webhooks.md).
 function eventBody(event: Found['event']): string {
   const { id, type, createdAt, data } = event;
   return JSON.stringify({ id, type, eventType: type, createdAt: createdAt.toISOString(), data });

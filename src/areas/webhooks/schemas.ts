@@ -162,8 +162,8 @@ function eventSchema<T extends EventType>(type: T) {
     {
       id: Type.String({ description: 'Event id; receivers dedupe on it.' }),
       type: Type.Literal(type),
-      eventType: Type.Literal(type, { description: 'The same as `type`, under the name ' +
-        'receivers written for the prior-art API read.' }),
+      eventType: Type.Literal(type, { description: 'The same as `type`, under a second ' +
+        'name for receivers that switch on `eventType`.' }),
       createdAt: timestamp('When the event happened.'),
       data: EVENT_CATALOGUE[type].data,
     },

@@ -1,6 +1,6 @@
 // What happens to an accepted tax invoice on the workers: PENDING → ISSUED (signed by the issuer's
 // registered certificate) → TRANSMITTING → TRANSMITTED with a 24-digit approval number, or FAILED
-// with a cause; each outcome once, with its webhook event in the prior-art payload and, on
+// with a cause; each outcome once, with its webhook event (docs/webhooks.md) and, on
 // failure, the points refunded. Cancel works only before transmission.
 import { createPublicKey, createVerify, X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

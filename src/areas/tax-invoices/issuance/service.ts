@@ -108,7 +108,7 @@ function decodeListCursor(cursor: string | undefined): number | undefined {
 }
 
 // After a network failure the client learns the outcome here instead of resending.
-// A reference id this key never used is 400 INVALID_REQUEST, as in the prior art.
+// A reference id this key never used is 400 INVALID_REQUEST (docs/tax-invoices.md).
 async function statusByReference(db: Db, input: { caller: Caller; referenceId: string }) {
   const rows = await store.findByReferenceId(db, input.caller.apiKeyId, input.referenceId);
   const first = rows[0];
