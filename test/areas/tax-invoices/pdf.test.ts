@@ -6,13 +6,16 @@
 // another, and every piece of text the PDF holds lies inside a cell of the form.
 import { describe, expect, it } from 'vitest';
 import { extractText, extractTextItems, getDocumentProxy } from 'unpdf';
-import type { Invoice, Item } from '../../../src/areas/tax-invoices/schemas.ts';
+import { ITEMS_MAX, type Invoice, type Item } from '../../../src/areas/tax-invoices/schemas.ts';
 import type { PdfInput } from '../../../src/areas/tax-invoices/pdf/input.ts';
 import { renderTaxInvoicePdf } from '../../../src/areas/tax-invoices/pdf/render.ts';
+import { formatAmount } from '../../../src/areas/tax-invoices/pdf/format.ts';
 import {
   PAGE_HEIGHT_POINTS, PAGE_MARGIN_POINTS, PAGE_WIDTH_POINTS, type Cell,
 } from '../../../src/areas/tax-invoices/pdf/cells.ts';
-import { layOutTaxInvoice, SANDBOX_NOTICE } from '../../../src/areas/tax-invoices/pdf/layout.ts';
+import {
+  CONTINUATION_PAGE_ITEM_ROWS, FIRST_PAGE_ITEM_ROWS, layOutTaxInvoice, SANDBOX_NOTICE,
+} from '../../../src/areas/tax-invoices/pdf/layout.ts';
 
 const APPROVAL_NUMBER = '202611204100000012345678';
 const ORIGINAL_APPROVAL_NUMBER = '202610154100000087654321';
@@ -42,6 +45,12 @@ function document(overrides: Partial<Invoice> = {}): Invoice {
     description: '11월 이용료',
     ...overrides,
   };
+}
+
+// `count` items numbered in their names, so each page's share can be found in its text.
+function manyItems(count: number): Item[] {
+  return Array.from({ length: count }, (_, index) => item({ name: `품목 ${index + 1}호`,
+    quantity: 1, unitPrice: 1_000, supplyCost: 1_000, tax: 100 }));
 }
 
 function input(overrides: Partial<PdfInput> = {}): PdfInput {
@@ -86,7 +95,7 @@ describe('rendering a tax invoice', () => {
     expect(text).toContain('0001');
     expect(text).toContain('홍길동');
     expect(text).toContain('서울특별시 중구 세종대로 110');
-    expect(text).toContain('buyer@recipient.example, copy@recipient.example');
+    expect(text).toContain('buyer@recipient.example\ncopy@recipient.example');
   });
 
   it('shows the write date, the totals with separators and the item row', async () => {
@@ -251,7 +260,7 @@ describe('fitting long text', () => {
   it('keeps every piece of text inside a cell of the form', async () => {
     const { proxy } = await render(maximal);
     const { items } = await extractTextItems(proxy);
-    const cells = layOutTaxInvoice(maximal).cells;
+    const cells = layOutTaxInvoice(maximal).pages[0]!;
     const placed = items[0]!.filter((piece) => piece.str.trim() !== '' && piece.fontSize < 50);
     expect(placed.length).toBeGreaterThan(100);
     const tolerancePoints = 0.5;
@@ -272,8 +281,9 @@ describe('laying out the form', () => {
     Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) > 0.01;
 
   it('keeps every cell inside the page margins', () => {
-    for (const options of [input(), input({ environment: 'test', taxType: 'TAX_FREE' })]) {
-      for (const cell of layOutTaxInvoice(options).cells) {
+    for (const options of [input(), input({ environment: 'test', taxType: 'TAX_FREE' }),
+      input({ environment: 'test', invoice: document({ items: manyItems(ITEMS_MAX) }) })]) {
+      for (const cell of layOutTaxInvoice(options).pages.flat()) {
         expect(cell.x).toBeGreaterThanOrEqual(PAGE_MARGIN_POINTS - 0.01);
         expect(cell.y).toBeGreaterThanOrEqual(PAGE_MARGIN_POINTS - 0.01);
         const right = PAGE_WIDTH_POINTS - PAGE_MARGIN_POINTS;
@@ -287,18 +297,19 @@ describe('laying out the form', () => {
     const amended = input({ environment: 'test',
       amendment: { reason: 'TERMINATION', originalNtsTransactionId: ORIGINAL_APPROVAL_NUMBER } });
     for (const options of [input(), amended, input({ taxType: 'TAX_FREE' }),
-      input({ taxType: 'ZERO_RATED' })]) {
-      const cells = layOutTaxInvoice(options).cells;
+      input({ taxType: 'ZERO_RATED' }), input({ invoice: document({ items: manyItems(60) }) })]) {
+      for (const cells of layOutTaxInvoice(options).pages) {
       const overlapping = cells.flatMap((cell, index) => cells.slice(index + 1)
         .filter((other) => overlap(cell, other)).map((other) => [cell.text, other.text]));
       expect(overlapping).toEqual([]);
+      }
     }
   });
 
   it('draws sixteen item rows whatever the number of items', () => {
-    const one = layOutTaxInvoice(input()).cells;
+    const one = layOutTaxInvoice(input()).pages.flat();
     const sixteen = layOutTaxInvoice(input({ invoice: document({
-      items: Array.from({ length: 16 }, () => item()) }) })).cells;
+      items: Array.from({ length: 16 }, () => item()) }) })).pages.flat();
     expect(sixteen.length).toBe(one.length);
     expect(sixteen.filter((cell) => cell.text === '클라우드 사용료')).toHaveLength(16);
     expect(one.filter((cell) => cell.text === '클라우드 사용료')).toHaveLength(1);
@@ -311,13 +322,69 @@ describe('laying out the form', () => {
 });
 
 describe('refusing what the form cannot hold', () => {
-  it('rejects an invoice with more than sixteen items', async () => {
-    const invoice = document({ items: Array.from({ length: 17 }, () => item()) });
+  it('rejects an invoice with more than ITEMS_MAX items', async () => {
+    const invoice = document({ items: manyItems(ITEMS_MAX + 1) });
     await expect(renderTaxInvoicePdf(input({ invoice }))).rejects.toThrow(/ITEMS_MAX/);
   });
 
   it('rejects totals that do not add up', async () => {
     const totals = { supplyCost: 1_000_000, tax: 100_000, total: 1_000_000 };
     await expect(renderTaxInvoicePdf(input({ totals }))).rejects.toThrow(/total = cost \+ tax/);
+  });
+});
+
+describe('items beyond the first page', () => {
+  const count = ITEMS_MAX;
+  const many = input({ environment: 'test', invoice: document({ items: manyItems(count) }),
+    totals: { supplyCost: count * 1_000, tax: count * 100, total: count * 1_100 } });
+  const expectedPages = 1 + Math.ceil((count - FIRST_PAGE_ITEM_ROWS) /
+    CONTINUATION_PAGE_ITEM_ROWS);
+
+  it('continues on further pages, each numbered, with the total on the last', async () => {
+    const pdf = await renderTaxInvoicePdf(many);
+    const proxy = await getDocumentProxy(new Uint8Array(pdf));
+    const { text: pages, totalPages } = await extractText(proxy, { mergePages: false });
+    expect(totalPages).toBe(expectedPages);
+    expect(expectedPages).toBeGreaterThan(2);
+    let next = 1;
+    pages.forEach((text, index) => {
+      expect(text).toContain(`쪽 ${index + 1}/${expectedPages}`);
+      expect(text).toContain('20261120-41000000-12345678');
+      expect(text).toContain(SANDBOX_NOTICE);
+      // Every item appears once, in order, on the page its position gives.
+      while (next <= count && text.includes(`품목 ${next}호`)) next += 1;
+      if (index > 0) expect(text).toContain('전자세금계산서 (계속)');
+      const last = index === expectedPages - 1;
+      expect(text.includes('합계금액')).toBe(last);
+      expect(text.includes('다음 쪽에 계속')).toBe(!last);
+    });
+    expect(next).toBe(count + 1);
+    expect(pages.at(-1)).toContain(formatAmount(count * 1_100));
+  });
+
+  it('keeps the first page the form of sixteen rows', () => {
+    const { pages } = layOutTaxInvoice(many);
+    expect(pages).toHaveLength(expectedPages);
+    expect(pages[0]!.filter((cell) => /^품목 \d+호$/.test(cell.text)))
+      .toHaveLength(FIRST_PAGE_ITEM_ROWS);
+    expect(pages.slice(1).flat().filter((cell) => /^품목 \d+호$/.test(cell.text)))
+      .toHaveLength(count - FIRST_PAGE_ITEM_ROWS);
+  });
+});
+
+describe('contacts', () => {
+  it('prints the managers\' names and telephones beside their emails', async () => {
+    const invoice = document({
+      supplier: { ...document().supplier,
+        manager: { email: 'tax@etax.example', name: '김공급', telephone: '02-1234-5678' } },
+      supplied: { ...document().supplied, managers: [
+        { email: 'buyer@recipient.example', name: '박수신', telephone: '010-2222-3333' },
+        { email: 'copy@recipient.example', name: '최참조' }] },
+    });
+    const { text } = await render(input({ invoice }));
+    expect(text).toContain('김공급 · 02-1234-5678 · tax@etax.example');
+    expect(text).toContain('박수신 · 010-2222-3333 · buyer@recipient.example');
+    expect(text).toContain('최참조 · copy@recipient.example');
+    expect(text).toContain('담당자');
   });
 });

@@ -23,7 +23,8 @@ export type Cell = {
 
 export type Column = { width: number; text: string; style: CellStyle; tone?: CellTone };
 
-export type InvoiceLayout = { cells: Cell[]; watermark: string | null };
+// One list of cells per page, first page first.
+export type InvoiceLayout = { pages: Cell[][]; watermark: string | null };
 
 // A section of the form: its cells and how far down the page it reaches.
 export type Section = { cells: Cell[]; bottom: number };

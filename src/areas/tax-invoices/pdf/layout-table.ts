@@ -4,21 +4,21 @@ import {
   AMENDMENT_REASON_LABELS, formatAmount, formatPurpose, formatQuantity, printable,
   splitSupplyDate,
 } from './format.ts';
-import { ITEMS_MAX, type Item } from '../schemas.ts';
+import type { Item } from '../schemas.ts';
 import type { PdfInput } from './input.ts';
 
 // The lower half of the form: the 작성일자 / 공급가액 / 세액 / 수정사유 row, the remark, the
 // item table and the total with its 영수/청구 line. A tax-exempt invoice (전자계산서) has no VAT,
 // so its form has no 세액 columns and the supply cost and item name take their width.
 
-const HEADER_ROW_HEIGHT_POINTS = 16;
+export const HEADER_ROW_HEIGHT_POINTS = 16;
 const SUMMARY_VALUE_HEIGHT_POINTS = 20;
 // The remark runs to 200 characters: three lines at the smallest type.
 const REMARK_ROW_HEIGHT_POINTS = 30;
 const REMARK_LABEL_WIDTH_POINTS = 60;
 // Item names and remarks run to 100 characters: four lines at the smallest type.
-const ITEM_ROW_HEIGHT_POINTS = 26;
-const TOTAL_ROW_HEIGHT_POINTS = 28;
+export const ITEM_ROW_HEIGHT_POINTS = 26;
+export const TOTAL_ROW_HEIGHT_POINTS = 28;
 const TOTAL_LABEL_WIDTH_POINTS = 80;
 const TOTAL_VALUE_WIDTH_POINTS = 180;
 
@@ -88,14 +88,16 @@ export function layOutSummary(input: PdfInput, y: number): Section {
   return { cells, bottom: remarkTop + REMARK_ROW_HEIGHT_POINTS };
 }
 
-// Always ITEMS_MAX rows, blank below the last item, so every invoice has the same form.
-export function layOutItems(input: PdfInput, y: number): Section {
+// The items of one page under the column headers, in `rows` rows: the first page always has the
+// form's fixed number, blank below the last item, so every invoice's first page is the same form;
+// a continuation page has as many rows as it has items.
+export function layOutItems(input: PdfInput, y: number, items: readonly Item[],
+  rows: number): Section {
   const columns = itemColumns(input.taxType !== 'TAX_FREE');
-  const items = input.invoice.items;
   const cells: Cell[] = rowCells(PAGE_MARGIN_POINTS, y, HEADER_ROW_HEIGHT_POINTS,
     columns.map((column) => ({ width: column.width, text: column.header, style: 'label' })));
   let top = y + HEADER_ROW_HEIGHT_POINTS;
-  for (let index = 0; index < ITEMS_MAX; index += 1) {
+  for (let index = 0; index < rows; index += 1) {
     const item = items[index];
     cells.push(...rowCells(PAGE_MARGIN_POINTS, top, ITEM_ROW_HEIGHT_POINTS, columns.map(
       (column) => ({ width: column.width, text: item ? column.value(item) : '',
@@ -111,6 +113,15 @@ export function layOutTotals(input: PdfInput, y: number): Section {
     { width: TOTAL_LABEL_WIDTH_POINTS, text: '합계금액', style: 'label' },
     { width: TOTAL_VALUE_WIDTH_POINTS, text: formatAmount(input.totals.total), style: 'amount' },
     { width: markerWidth, text: formatPurpose(input.invoice.purpose), style: 'marker' },
+  ]);
+  return { cells, bottom: y + TOTAL_ROW_HEIGHT_POINTS };
+}
+
+// In the totals' place on every page but the last: where the items go on.
+export function layOutContinued(page: number, pageCount: number, y: number): Section {
+  const cells = rowCells(PAGE_MARGIN_POINTS, y, TOTAL_ROW_HEIGHT_POINTS, [
+    { width: CONTENT_WIDTH_POINTS, style: 'center',
+      text: `다음 쪽에 계속 · continued on page ${page + 1} (${page}/${pageCount})` },
   ]);
   return { cells, bottom: y + TOTAL_ROW_HEIGHT_POINTS };
 }

@@ -3,17 +3,22 @@ import {
   printable,
 } from './format.ts';
 import {
-  CONTENT_WIDTH_POINTS, PAGE_MARGIN_POINTS, rowCells,
+  CONTENT_WIDTH_POINTS, PAGE_HEIGHT_POINTS, PAGE_MARGIN_POINTS, rowCells,
   type Cell, type CellTone, type Column, type InvoiceLayout, type Section,
 } from './cells.ts';
-import { layOutItems, layOutSummary, layOutTotals } from './layout-table.ts';
-import type { Supplied, Supplier } from '../schemas.ts';
+import {
+  HEADER_ROW_HEIGHT_POINTS, ITEM_ROW_HEIGHT_POINTS, layOutContinued, layOutItems, layOutSummary,
+  layOutTotals, TOTAL_ROW_HEIGHT_POINTS,
+} from './layout-table.ts';
+import type { Item, Manager, Supplied, Supplier } from '../schemas.ts';
 import type { PdfInput } from './input.ts';
 
 // Where every cell of the standard e-tax-invoice form goes: the sandbox notice, the title with
 // the approval number, the two party blocks side by side, then the table sections
-// (layout-table.ts) and a footer. The form is one table of fixed rows, so nothing moves with
-// the content; long text is fitted inside its cell when painted.
+// (layout-table.ts) and a footer. The first page is one table of fixed rows, so nothing moves
+// with the content; long text is fitted inside its cell when painted. Items beyond the form's
+// FIRST_PAGE_ITEM_ROWS go on continuation pages, each with the title and approval number again,
+// the item table and its page number; the total and the 영수/청구 line close the last page.
 
 export const SANDBOX_NOTICE = 'SANDBOX · 국세청 미전송 (test key)';
 const SANDBOX_WATERMARK = 'SANDBOX';
@@ -26,13 +31,41 @@ const TITLE_LABEL_WIDTH_POINTS = 70;
 const FOOTER_HEIGHT_POINTS = 12;
 
 // Party rows: names, addresses, business type and item run to 100–200 characters, so their
-// rows are tall enough for six lines at the smallest type.
-const PARTY_ROW_HEIGHTS_POINTS = [20, 40, 40, 40, 20] as const;
+// rows are tall enough for six lines at the smallest type; the last, the managers' contacts,
+// has a line per manager.
+const PARTY_ROW_HEIGHTS_POINTS = [20, 40, 40, 40, 24] as const;
+
+// The item rows of the first page's form, and how many fit on a continuation page below its
+// title block and above the total and footer.
+export const FIRST_PAGE_ITEM_ROWS = 16;
+export const CONTINUATION_PAGE_ITEM_ROWS = Math.floor((PAGE_HEIGHT_POINTS -
+  2 * PAGE_MARGIN_POINTS - NOTICE_HEIGHT_POINTS - SECTION_GAP_POINTS - TITLE_BLOCK_HEIGHT_POINTS -
+  SECTION_GAP_POINTS - HEADER_ROW_HEIGHT_POINTS - TOTAL_ROW_HEIGHT_POINTS - SECTION_GAP_POINTS -
+  FOOTER_HEIGHT_POINTS) / ITEM_ROW_HEIGHT_POINTS);
+
+// The items of each page: the form's rows first, then full continuation pages.
+export function itemsByPage(items: readonly Item[]): Item[][] {
+  const pages = [items.slice(0, FIRST_PAGE_ITEM_ROWS)];
+  for (let start = FIRST_PAGE_ITEM_ROWS; start < items.length;
+    start += CONTINUATION_PAGE_ITEM_ROWS) {
+    pages.push(items.slice(start, start + CONTINUATION_PAGE_ITEM_ROWS));
+  }
+  return pages;
+}
 const PARTY_SIDE_LABEL_WIDTH_POINTS = 18;
 const PARTY_LABEL_WIDTH_POINTS = 36;
 
 export function layOutTaxInvoice(input: PdfInput): InvoiceLayout {
   const sandbox = input.environment === 'test';
+  const chunks = itemsByPage(input.invoice.items);
+  const pages = chunks.map((items, index) => layOutPage(input, {
+    items, page: index + 1, pageCount: chunks.length }));
+  return { pages, watermark: sandbox ? SANDBOX_WATERMARK : null };
+}
+
+type PageOptions = { items: readonly Item[]; page: number; pageCount: number };
+
+function layOutPage(input: PdfInput, { items, page, pageCount }: PageOptions): Cell[] {
   const cells: Cell[] = [];
   const add = (section: Section) => {
     cells.push(...section.cells);
@@ -40,22 +73,28 @@ export function layOutTaxInvoice(input: PdfInput): InvoiceLayout {
   };
   let y = PAGE_MARGIN_POINTS;
   // A live document keeps the band's space empty, so both environments share one layout.
-  if (sandbox) {
+  if (input.environment === 'test') {
     cells.push({ x: PAGE_MARGIN_POINTS, y, width: CONTENT_WIDTH_POINTS,
       height: NOTICE_HEIGHT_POINTS, text: SANDBOX_NOTICE, style: 'notice' });
   }
   y += NOTICE_HEIGHT_POINTS + SECTION_GAP_POINTS;
-  y = add(layOutTitle(input, y));
-  y = add(layOutParties(input, y));
-  y = add(layOutSummary(input, y));
-  y = add(layOutItems(input, y));
-  y = add(layOutTotals(input, y));
-  cells.push(layOutFooter(input, y + SECTION_GAP_POINTS));
-  return { cells, watermark: sandbox ? SANDBOX_WATERMARK : null };
+  if (page === 1) {
+    y = add(layOutTitle(input, y, false));
+    y = add(layOutParties(input, y));
+    y = add(layOutSummary(input, y));
+    y = add(layOutItems(input, y, items, FIRST_PAGE_ITEM_ROWS));
+  } else {
+    y = add(layOutTitle(input, y, true)) + SECTION_GAP_POINTS;
+    y = add(layOutItems(input, y, items, items.length));
+  }
+  y = add(page === pageCount ? layOutTotals(input, y) : layOutContinued(page, pageCount, y));
+  cells.push(layOutFooter(input, y + SECTION_GAP_POINTS, { page, pageCount }));
+  return cells;
 }
 
-function layOutTitle(input: PdfInput, y: number): Section {
-  const title = formatTitle({ taxType: input.taxType, amended: input.amendment !== null });
+function layOutTitle(input: PdfInput, y: number, continued: boolean): Section {
+  const form = formatTitle({ taxType: input.taxType, amended: input.amendment !== null });
+  const title = continued ? `${form} (계속)` : form;
   const cells: Cell[] = [{ x: PAGE_MARGIN_POINTS, y, width: TITLE_WIDTH_POINTS,
     height: TITLE_BLOCK_HEIGHT_POINTS, text: title, style: 'title' }];
   const rows: Array<[string, string]> = [
@@ -81,9 +120,9 @@ function layOutParties(input: PdfInput, y: number): Section {
   const sideWidth = CONTENT_WIDTH_POINTS / 2;
   const { supplier, supplied } = input.invoice;
   const cells = [
-    ...layOutParty({ party: supplier, emails: [supplier.manager.email], tone: 'supplier',
+    ...layOutParty({ party: supplier, managers: [supplier.manager], tone: 'supplier',
       x: PAGE_MARGIN_POINTS, y, width: sideWidth }),
-    ...layOutParty({ party: supplied, emails: supplied.managers.map((manager) => manager.email),
+    ...layOutParty({ party: supplied, managers: supplied.managers,
       tone: 'recipient', x: PAGE_MARGIN_POINTS + sideWidth, y, width: sideWidth }),
   ];
   const height = PARTY_ROW_HEIGHTS_POINTS.reduce((sum, rowHeight) => sum + rowHeight, 0);
@@ -92,7 +131,7 @@ function layOutParties(input: PdfInput, y: number): Section {
 
 type PartyOptions = {
   party: Supplier | Supplied;
-  emails: string[];
+  managers: readonly Manager[];
   tone: CellTone;
   x: number;
   y: number;
@@ -100,7 +139,14 @@ type PartyOptions = {
 };
 
 // One side of the party block: 공급자 (supplier) or 공급받는자 (recipient), five rows.
-function layOutParty({ party, emails, tone, x, y, width }: PartyOptions): Cell[] {
+// A manager's contact on one line: name, telephone and email, each when given.
+function contactLine(manager: Manager): string {
+  return [manager.name, manager.telephone, manager.email]
+    .filter((part): part is string => typeof part === 'string' && part.trim() !== '')
+    .map(printable).join(' · ');
+}
+
+function layOutParty({ party, managers, tone, x, y, width }: PartyOptions): Cell[] {
   const height = PARTY_ROW_HEIGHTS_POINTS.reduce((sum, rowHeight) => sum + rowHeight, 0);
   const side = tone === 'supplier' ? '공\n급\n자' : '공\n급\n받\n는\n자';
   const cells: Cell[] = [{ x, y, width: PARTY_SIDE_LABEL_WIDTH_POINTS, height, text: side,
@@ -125,7 +171,7 @@ function layOutParty({ party, emails, tone, x, y, width }: PartyOptions): Cell[]
     pair('상호', printable(party.organizationName), '성명', printable(party.representativeName)),
     single('사업장\n주소', printable(party.address)),
     pair('업태', printable(party.businessType), '종목', printable(party.businessItem)),
-    single('이메일', emails.map(printable).join(', ')),
+    single('담당자', managers.map(contactLine).join('\n')),
   ];
   let top = y;
   rows.forEach((columns, index) => {
@@ -136,8 +182,10 @@ function layOutParty({ party, emails, tone, x, y, width }: PartyOptions): Cell[]
   return cells;
 }
 
-function layOutFooter(input: PdfInput, y: number): Cell {
+function layOutFooter(input: PdfInput, y: number, pages: { page: number; pageCount: number }):
+  Cell {
   const parts = [`상태: ${formatStatus(input.status)}`];
+  if (pages.pageCount > 1) parts.unshift(`쪽 ${pages.page}/${pages.pageCount}`);
   if (input.issuedAt !== null) parts.push(`발행일시: ${formatIssuedAt(input.issuedAt)}`);
   if (input.environment === 'test') parts.push(SANDBOX_NOTICE);
   return { x: PAGE_MARGIN_POINTS, y, width: CONTENT_WIDTH_POINTS, height: FOOTER_HEIGHT_POINTS,

@@ -8,7 +8,7 @@ import type { PdfInput } from './input.ts';
 import { layOutTaxInvoice } from './layout.ts';
 import { paintCells, paintWatermark, type Document } from './paint.ts';
 
-// One tax invoice as a one-page A4 PDF in the layout of the standard e-tax-invoice form
+// One tax invoice as an A4 PDF, one page or more when its items run on, in the layout of the standard e-tax-invoice form
 // (전자세금계산서 / 전자계산서). Layout (layout.ts) and painting (paint.ts) are separate steps;
 // this file makes the document, embeds the fonts and collects the bytes.
 
@@ -17,15 +17,18 @@ const KST_MIDNIGHT_SUFFIX = 'T00:00:00+09:00';
 
 export async function renderTaxInvoicePdf(input: PdfInput): Promise<Buffer> {
   assert(input.invoice.items.length >= 1, 'an invoice has at least one item');
-  assert(input.invoice.items.length <= ITEMS_MAX, 'the form has room for ITEMS_MAX items');
+  assert(input.invoice.items.length <= ITEMS_MAX, 'an invoice has at most ITEMS_MAX items');
   // The form prints all three totals; they must agree with each other.
   assert(input.totals.total === input.totals.supplyCost + input.totals.tax, 'total = cost + tax');
   const fonts = await loadFontFiles();
   const layout = layOutTaxInvoice(input);
   const doc = createDocument(input, fonts);
   const bytes = collectBytes(doc);
-  paintCells(doc, layout.cells);
-  if (layout.watermark !== null) paintWatermark(doc, layout.watermark);
+  layout.pages.forEach((cells, index) => {
+    if (index > 0) doc.addPage({ size: [PAGE_WIDTH_POINTS, PAGE_HEIGHT_POINTS], margin: 0 });
+    paintCells(doc, cells);
+    if (layout.watermark !== null) paintWatermark(doc, layout.watermark);
+  });
   doc.end();
   const pdf = await bytes;
   assert(pdf.subarray(0, 5).toString('latin1') === '%PDF-');
