@@ -622,6 +622,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/taxInvoices/{issuanceKey}:resendEmail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a transmitted tax invoice again
+         * @description Queues the recipient's mail of a TRANSMITTED tax invoice again, with the PDF attached: to the recipient's first manager with the second (and the supplier's manager when the invoice asked for it) in Cc, or only to `email` when given. 202; its delivery or bounce is TAX_INVOICE_EMAIL_SENT or _FAILED. An invoice not yet transmitted is 409 TAX_INVOICE_NOT_TRANSMITTED. Free. The body may be left out.
+         */
+        post: operations["resendTaxInvoiceEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/taxInvoices/{issuanceKey}/amend/termination": {
         parameters: {
             query?: never;
@@ -1162,7 +1182,7 @@ export interface components {
              */
             url: string;
             /** @description The event types sent to this endpoint. */
-            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
+            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
             /** @description A note for people, up to 500 characters. */
             description?: string;
         };
@@ -1364,7 +1384,7 @@ export interface components {
          * ListedWebhookEvent
          * @description An event, exactly as it is delivered.
          */
-        ListedWebhookEvent: components["schemas"]["TAX_INVOICE_ISSUANCE_SUCCESS_Event"] | components["schemas"]["TAX_INVOICE_ISSUANCE_FAILURE_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_APPROVED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REFUSED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_CANCELED_Event"] | components["schemas"]["TAX_INVOICE_AMENDMENT_ISSUED_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_SUCCESS_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_FAILURE_Event"];
+        ListedWebhookEvent: components["schemas"]["TAX_INVOICE_ISSUANCE_SUCCESS_Event"] | components["schemas"]["TAX_INVOICE_ISSUANCE_FAILURE_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_APPROVED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REFUSED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_CANCELED_Event"] | components["schemas"]["TAX_INVOICE_AMENDMENT_ISSUED_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_SENT_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_FAILED_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_SUCCESS_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_FAILURE_Event"];
         /** NoBody */
         NoBody: Record<string, never>;
         /**
@@ -1537,6 +1557,73 @@ export interface components {
                 reason: string;
                 /** @description The issuance keys of the amendment's documents, in order (two for ENTRY_CORRECTION and LOCAL_LETTER_OF_CREDIT, one otherwise). */
                 issuanceKeys: string[];
+            };
+        };
+        /**
+         * TAX_INVOICE_EMAIL_FAILED_Event
+         * @description The mail that delivers a tax invoice (or its resend) bounced: the SMTP server refused it, or could not be reached, on every attempt.
+         */
+        TAX_INVOICE_EMAIL_FAILED_Event: {
+            /** @description Event id; receivers dedupe on it. */
+            id: string;
+            /** @enum {string} */
+            type: "TAX_INVOICE_EMAIL_FAILED";
+            /**
+             * @description The same as `type`, under a second name for receivers that switch on `eventType`.
+             * @enum {string}
+             */
+            eventType: "TAX_INVOICE_EMAIL_FAILED";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            data: {
+                /** @description The issuance key of the tax invoice mailed. */
+                issuanceKey: string;
+                /** @description The mail, `mail_…`: one per issuance or resend. */
+                mailId: string;
+                /** @description The address the invoice was sent to. */
+                to: string;
+                /** @description The addresses copied, possibly none. */
+                cc: string[];
+                /** @description The last failure: an error code and the SMTP reply code, e.g. `EENVELOPE, SMTP 550`. */
+                reason: string;
+            };
+        };
+        /**
+         * TAX_INVOICE_EMAIL_SENT_Event
+         * @description The mail that delivers a transmitted tax invoice (or its resend) was accepted by the SMTP server.
+         */
+        TAX_INVOICE_EMAIL_SENT_Event: {
+            /** @description Event id; receivers dedupe on it. */
+            id: string;
+            /** @enum {string} */
+            type: "TAX_INVOICE_EMAIL_SENT";
+            /**
+             * @description The same as `type`, under a second name for receivers that switch on `eventType`.
+             * @enum {string}
+             */
+            eventType: "TAX_INVOICE_EMAIL_SENT";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            data: {
+                /** @description The issuance key of the tax invoice mailed. */
+                issuanceKey: string;
+                /** @description The mail, `mail_…`: one per issuance or resend. */
+                mailId: string;
+                /** @description The address the invoice was sent to. */
+                to: string;
+                /** @description The addresses copied, possibly none. */
+                cc: string[];
+                /**
+                 * Format: date-time
+                 * @description When the SMTP server accepted it (UTC).
+                 */
+                sentAt: string;
             };
         };
         /**
@@ -1825,6 +1912,21 @@ export interface components {
             supplied: components["schemas"]["TaxInvoiceSupplied"];
             items: components["schemas"]["TaxInvoiceItem"][];
             description?: string | null;
+            /** @description Also send the supplier's manager a copy (Cc) of the mail that delivers the invoice to the recipient. Default false. */
+            emailSupplierCopy?: boolean;
+        };
+        /**
+         * TaxInvoiceEmailQueued
+         * @description The mail, queued: it is sent with the PDF attached, and its delivery or bounce is a webhook event.
+         */
+        TaxInvoiceEmailQueued: {
+            issuanceKey: string;
+            /** @description The mail; TAX_INVOICE_EMAIL_SENT or _FAILED name it. */
+            mailId: string;
+            /** @description Where the invoice is sent. */
+            to: string;
+            /** @description The addresses copied, possibly none. */
+            cc: string[];
         };
         /** TaxInvoiceEntryCorrectionBody */
         TaxInvoiceEntryCorrectionBody: {
@@ -1844,6 +1946,8 @@ export interface components {
             supplied: components["schemas"]["TaxInvoiceSupplied"];
             items: components["schemas"]["TaxInvoiceItem"][];
             description?: string | null;
+            /** @description Also send the supplier's manager a copy (Cc) of the mail that delivers the invoice to the recipient. Default false. */
+            emailSupplierCopy?: boolean;
         };
         /**
          * TaxInvoiceIssueDueDate
@@ -1927,6 +2031,15 @@ export interface components {
             status: "REQUESTED" | "APPROVED" | "REFUSED" | "REQUEST_CANCELED" | "PENDING" | "ISSUED" | "TRANSMITTING" | "TRANSMITTED" | "CANCELED" | "FAILED";
             /** @description What the status means for the client. */
             message: string;
+        };
+        /** TaxInvoiceResendEmailBody */
+        TaxInvoiceResendEmailBody: {
+            /**
+             * Format: email
+             * @description Send to this address only, instead of the recipient's managers (To the first, Cc the second and the supplier's copy when asked).
+             * @example accounting@example.com
+             */
+            email?: string;
         };
         /** TaxInvoiceReturnedGoodsBody */
         TaxInvoiceReturnedGoodsBody: {
@@ -2057,7 +2170,7 @@ export interface components {
              */
             url?: string;
             /** @description The event types sent to this endpoint. */
-            events?: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
+            events?: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
             description?: string | null;
             /** @description false stops deliveries; pending retries are canceled when they come due. */
             enabled?: boolean;
@@ -2101,7 +2214,7 @@ export interface components {
              * @description An event type of docs/webhooks.md § Event types.
              * @enum {unknown}
              */
-            eventType: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "WEBHOOK_TEST";
+            eventType: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "WEBHOOK_TEST";
             /**
              * @description `pending` (an attempt is due), `succeeded` (2xx), `failed` (every attempt failed) or `canceled` (the endpoint was disabled).
              * @enum {unknown}
@@ -2165,7 +2278,7 @@ export interface components {
             /** @description Where events are POSTed. */
             url: string;
             /** @description The event types sent. */
-            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
+            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
             /** @description The note, or null. */
             description: string | null;
             /** @description false: nothing is sent. */
@@ -2201,7 +2314,7 @@ export interface components {
             /** @description Where events are POSTed. */
             url: string;
             /** @description The event types sent. */
-            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
+            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
             /** @description The note, or null. */
             description: string | null;
             /** @description false: nothing is sent. */
@@ -2228,7 +2341,7 @@ export interface components {
          * WebhookEvent
          * @description An event, exactly as it is delivered.
          */
-        WebhookEvent: components["schemas"]["TAX_INVOICE_ISSUANCE_SUCCESS_Event"] | components["schemas"]["TAX_INVOICE_ISSUANCE_FAILURE_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_APPROVED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REFUSED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_CANCELED_Event"] | components["schemas"]["TAX_INVOICE_AMENDMENT_ISSUED_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_SUCCESS_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_FAILURE_Event"] | components["schemas"]["WEBHOOK_TEST_Event"];
+        WebhookEvent: components["schemas"]["TAX_INVOICE_ISSUANCE_SUCCESS_Event"] | components["schemas"]["TAX_INVOICE_ISSUANCE_FAILURE_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_APPROVED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REFUSED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_CANCELED_Event"] | components["schemas"]["TAX_INVOICE_AMENDMENT_ISSUED_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_SENT_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_FAILED_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_SUCCESS_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_FAILURE_Event"] | components["schemas"]["WEBHOOK_TEST_Event"];
         /**
          * WebhookEventPage
          * @description A page of events, newest first.
@@ -5251,7 +5364,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page, unchanged; omit for the first page. */
                 cursor?: string;
                 /** @description An event type of docs/webhooks.md § Event types other than WEBHOOK_TEST. */
-                type?: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE";
+                type?: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE";
             };
             header?: never;
             path?: never;
@@ -8963,6 +9076,225 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "TAX_INVOICE_NOT_CANCELABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    resendTaxInvoiceEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `issuanceKey` returned when the request was accepted, whole. */
+                issuanceKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TaxInvoiceResendEmailBody"];
+            };
+        };
+        responses: {
+            /** @description The mail, queued: it is sent with the PDF attached, and its delivery or bounce is a webhook event. */
+            202: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "issuanceKey": "txi_8D529FAD3EBAE050B79CE943CC",
+                     *       "mailId": "mail_4mQ1c0Qh2sW8yZ3nR5tVbg",
+                     *       "to": "account@example.com",
+                     *       "cc": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TaxInvoiceEmailQueued"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `TAX_INVOICE_NOT_TRANSMITTED`: The tax invoice is not transmitted yet; it has no approval number to mail. */
+            409: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "TAX_INVOICE_NOT_TRANSMITTED";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */

@@ -51,6 +51,8 @@ function schemaOnlyPlatform(): Platform {
     charge: unavailable,
     jobs: unavailable,
     queueMail: unavailable,
+    queueMails: unavailable,
+    registerMailKind: () => {},
     jobDefinitions: [],
     close: async () => {},
   };

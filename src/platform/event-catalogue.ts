@@ -37,6 +37,14 @@ const ReverseIssuanceRequest = Type.Object(
   { additionalProperties: false },
 );
 
+// The tax-invoices area's mail of an issued invoice: which document, which mail, to whom.
+const invoiceMailFields = {
+  issuanceKey: Type.String({ description: 'The issuance key of the tax invoice mailed.' }),
+  mailId: Type.String({ description: 'The mail, `mail_…`: one per issuance or resend.' }),
+  to: Type.String({ description: 'The address the invoice was sent to.' }),
+  cc: Type.Array(Type.String(), { description: 'The addresses copied, possibly none.' }),
+};
+
 type CatalogueEntry = { area: string; subscribable: boolean; description: string; data: TObject };
 
 export const EVENT_CATALOGUE = {
@@ -116,6 +124,34 @@ export const EVENT_CATALOGUE = {
         issuanceKeys: Type.Array(Type.String(), { description: 'The issuance keys of the ' +
           'amendment\'s documents, in order (two for ENTRY_CORRECTION and ' +
           'LOCAL_LETTER_OF_CREDIT, one otherwise).' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  TAX_INVOICE_EMAIL_SENT: {
+    area: 'tax-invoices',
+    subscribable: true,
+    description: 'The mail that delivers a transmitted tax invoice (or its resend) was ' +
+      'accepted by the SMTP server.',
+    data: Type.Object(
+      {
+        ...invoiceMailFields,
+        sentAt: Type.String({ format: 'date-time', description: 'When the SMTP server ' +
+          'accepted it (UTC).' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  TAX_INVOICE_EMAIL_FAILED: {
+    area: 'tax-invoices',
+    subscribable: true,
+    description: 'The mail that delivers a tax invoice (or its resend) bounced: the SMTP ' +
+      'server refused it, or could not be reached, on every attempt.',
+    data: Type.Object(
+      {
+        ...invoiceMailFields,
+        reason: Type.String({ description: 'The last failure: an error code and the SMTP ' +
+          'reply code, e.g. `EENVELOPE, SMTP 550`.' }),
       },
       { additionalProperties: false },
     ),

@@ -85,6 +85,7 @@ export const OPERATIONS = {
   'taxInvoices.list': {},
   'taxInvoices.pdf': {},
   'taxInvoices.cancel': {},
+  'taxInvoices.resendEmail': {},
   'taxInvoices.amend.termination': { price: 'taxInvoices.issue' },
   'taxInvoices.amend.changeSupplyCost': { price: 'taxInvoices.issue' },
   'taxInvoices.amend.doubleIssuance': { price: 'taxInvoices.issue' },

@@ -6,8 +6,13 @@ import type { DataDirHolder } from './db/data-dir-lock.ts';
 import { runMigrations } from './db/migrate.ts';
 import { waitForDatabase } from './db/wait-for-database.ts';
 import { createJobs, type JobDefinition, type Jobs } from './jobs.ts';
-import { createMailQueuer, type QueueMail } from './mail/outbox.ts';
-import { mailJobDefinition } from './mail/send-job.ts';
+import {
+  createMailQueuer,
+  createMailsQueuer,
+  type QueueMail,
+  type QueueMails,
+} from './mail/outbox.ts';
+import { mailJobDefinition, type MailKindHooks, type MailKinds } from './mail/send-job.ts';
 import { systemOutside, type Outside } from './outside.ts';
 import { createCharger, type Charger } from './points/charge.ts';
 import { expireReservationsJobDefinition } from './points/expire-job.ts';
@@ -32,6 +37,10 @@ export type Platform = {
   // The outbox areas queue mails into, in their transactions (docs/operations.md § Mail).
   // Without SMTP_URL mails are kept, not sent.
   queueMail: QueueMail;
+  queueMails: QueueMails;
+  // Attachments and settlement hooks of a kind of mail, registered by the area that queues it
+  // before the jobs start.
+  registerMailKind(kind: string, hooks: MailKindHooks): void;
   // The platform's own queues: reservation expiry and mail sending.
   jobDefinitions: JobDefinition<never>[];
   close(): Promise<void>;
@@ -109,6 +118,7 @@ export async function openPlatform(
   const transport = config.SMTP_URL === undefined ? null
     : (await import('./mail/transport.ts'))
       .createSmtpTransport({ url: config.SMTP_URL, from: config.MAIL_FROM! });
+  const mailKinds: MailKinds = new Map();
   return {
     config,
     log,
@@ -120,9 +130,12 @@ export async function openPlatform(
     charge: createCharger(points, prices),
     jobs,
     queueMail: createMailQueuer({ stage: jobs.stage, sendingEnabled: transport !== null }),
+    queueMails: createMailsQueuer({ stageMany: jobs.stageMany,
+      sendingEnabled: transport !== null }),
+    registerMailKind: (kind, hooks) => mailKinds.set(kind, hooks),
     jobDefinitions: [
       expireReservationsJobDefinition(points, log),
-      mailJobDefinition({ db: database.db, transport, now: outside.now, log }),
+      mailJobDefinition({ db: database.db, transport, now: outside.now, log, kinds: mailKinds }),
     ] as JobDefinition<never>[],
     async close() {
       await jobs.stop();

@@ -14,6 +14,9 @@ import { createAmendmentService, type AmendmentService } from './amendments/serv
 import { createHolidayCalendar } from './holidays/calendar.ts';
 import { createAcceptance } from './issuance/acceptance.ts';
 import { issuanceRoutes } from './issuance/routes.ts';
+import { invoiceMailRoutes } from './mail/routes.ts';
+import { INVOICE_MAIL_KIND } from './mail/invoice-mail.ts';
+import { createInvoiceMailService, type InvoiceMailService } from './mail/service.ts';
 import { createIssuanceService, type IssuanceService } from './issuance/service.ts';
 import { processingJobDefinitions } from './processing/jobs.ts';
 import { registerApprovalPageRoutes } from './reverse-issuance/page-routes.ts';
@@ -36,6 +39,8 @@ import {
 //                      after it (termination.ts, returned-goods.ts, …) run by draft.ts
 //   reverse-issuance/  the recipient's request, the supplier's decision (API, hosted approval
 //                      page, mailed link), its links, mail, page and table
+//   mail/              the recipient's mail of a transmitted invoice, its resend route and the
+//                      hooks that attach the PDF and announce its delivery or bounce
 //   processing/        the jobs that sign and transmit accepted documents, and their queues
 //   pdf/               the PDF of a document: layout, painting, fonts, text fitting
 //   holidays/          the days an operator adds to the holiday table, and the process's copy
@@ -62,6 +67,7 @@ export type TaxInvoicesModule = AreaModule & {
   jobs: JobDefinition<never>[];
   service: TaxInvoicesService;
   reverseIssuance: ReverseIssuanceService;
+  invoiceMail: InvoiceMailService;
 };
 
 // What the tax-invoices area needs from other areas.
@@ -86,13 +92,14 @@ function createTransmitters(config: Config) {
 
 // The module's HTTP side over its services.
 function createTaxInvoicesPlugins(
-  services: Pick<TaxInvoicesModule, 'service' | 'reverseIssuance'>,
+  services: Pick<TaxInvoicesModule, 'service' | 'reverseIssuance' | 'invoiceMail'>,
 ): Pick<TaxInvoicesModule, 'routes' | 'pages'> {
-  const { service, reverseIssuance } = services;
+  const { service, reverseIssuance, invoiceMail } = services;
   return {
     // The order is the order of the OpenAPI document.
     async routes(v1) {
       await v1.register(issuanceRoutes, { taxInvoices: service });
+      await v1.register(invoiceMailRoutes, { invoiceMail });
       await v1.register(amendmentRoutes, { amendments: service });
       await v1.register(reverseIssuanceRoutes, { reverseIssuance });
     },
@@ -133,6 +140,9 @@ export function createTaxInvoicesModule(
   const reverseIssuance = createReverseIssuanceService({ ...lifecycle, db, accept,
     stage: platform.jobs.stage, issuers: deps.issuers, queueMail: platform.queueMail,
     unitPoints, publicBaseUrl: config.PUBLIC_BASE_URL, holidays, now });
+  const invoiceMail = createInvoiceMailService({ db, queueMails: platform.queueMails,
+    recordEvents: deps.recordEvents });
+  platform.registerMailKind(INVOICE_MAIL_KIND, invoiceMail.hooks);
   const jobs = processingJobDefinitions({
     ...lifecycle,
     db,
@@ -144,13 +154,15 @@ export function createTaxInvoicesModule(
     transmissionTimeoutMs: config.TAX_INVOICE_GATEWAY_TIMEOUT_MS,
     now,
     log: platform.log,
+    mailTransmitted: invoiceMail.queueTransmitted,
   }) as JobDefinition<never>[];
   return {
     name: 'tax-invoices',
-    ...createTaxInvoicesPlugins({ service, reverseIssuance }),
+    ...createTaxInvoicesPlugins({ service, reverseIssuance, invoiceMail }),
     jobs,
     service,
     reverseIssuance,
+    invoiceMail,
     start: () => holidays.warnWhenEndingSoon(),
   };
 }

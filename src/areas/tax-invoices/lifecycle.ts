@@ -59,12 +59,12 @@ export async function endWithoutIssuance(
 }
 
 // Records the tax authority's approval numbers: TRANSMITTING → TRANSMITTED, and a success event
-// for each document moved.
+// for each document moved. Returns the keys of the documents moved.
 export async function recordTransmitted(
   deps: LifecycleDeps,
   tx: Tx,
   approvals: Array<{ row: store.TaxInvoiceRow; ntsTransactionId: string; transmittedAt: Date }>,
-): Promise<void> {
+): Promise<Set<string>> {
   const moved = new Set(await store.transitionMany(tx, {
     from: ['TRANSMITTING'], to: 'TRANSMITTED', actor: 'JOB',
     items: approvals.map(({ row, ntsTransactionId, transmittedAt }) => ({
@@ -78,4 +78,5 @@ export async function recordTransmitted(
       type: 'TAX_INVOICE_ISSUANCE_SUCCESS',
       data: { issuanceKey: row.issuanceKey, taxInvoiceUrl: deps.documentUrl(row.issuanceKey) },
     } })));
+  return moved;
 }

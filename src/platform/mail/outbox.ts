@@ -3,7 +3,9 @@ import { newId } from '../../domain/ids.ts';
 import type { Environment } from '../accounts/keys.ts';
 import type { Executor } from '../db/connect.ts';
 import type { StageJob } from '../jobs.ts';
+import type { StageJobs } from '../jobs.ts';
 import {
+  MAIL_CC_COUNT_MAX,
   MAIL_HTML_LENGTH_MAX,
   MAIL_RECIPIENT_LENGTH_MAX,
   MAIL_SUBJECT_LENGTH_MAX,
@@ -24,48 +26,81 @@ export type MailJobData = { mailId: string };
 export type OutgoingMail = {
   kind: string;
   to: string;
+  // Copies (Cc); none by default.
+  cc?: readonly string[];
   subject: string;
   text: string;
   html?: string | null;
   scope?: { accountId: string; environment: Environment } | null;
+  // What the mail is about (an issuance key, say), for its kind's hooks (send-job.ts).
+  reference?: string | null;
 };
 
 type QueuedMail = { id: string; status: Extract<MailStatus, 'PENDING' | 'KEPT'> };
 
 export type QueueMail = (executor: Executor, mail: OutgoingMail) => Promise<QueuedMail>;
 
+// Many mails in one statement and their jobs in one more, for work that mails a batch.
+export type QueueMails = (executor: Executor, mails: readonly OutgoingMail[]) =>
+  Promise<QueuedMail[]>;
+
 type QueuerDeps = { stage: StageJob; sendingEnabled: boolean };
 
 // Our templates build every mail, so a value out of bounds is a bug, not a client mistake.
 function assertBounded(mail: OutgoingMail) {
-  assert(mail.to.length >= 3 && mail.to.length <= MAIL_RECIPIENT_LENGTH_MAX);
+  for (const address of [mail.to, ...(mail.cc ?? [])]) {
+    assert(address.length >= 3 && address.length <= MAIL_RECIPIENT_LENGTH_MAX);
+    assert(!/[\r\n,;<>]/.test(address));
+  }
+  assert((mail.cc ?? []).length <= MAIL_CC_COUNT_MAX);
   assert(mail.subject.length >= 1 && mail.subject.length <= MAIL_SUBJECT_LENGTH_MAX);
   assert(mail.text.length <= MAIL_TEXT_LENGTH_MAX);
   assert((mail.html ?? '').length <= MAIL_HTML_LENGTH_MAX);
   // A line break in a header would let a value add headers of its own.
-  assert(!/[\r\n]/.test(mail.to) && !/[\r\n]/.test(mail.subject));
+  assert(!/[\r\n]/.test(mail.subject));
+}
+
+function rowOf(mail: OutgoingMail, status: QueuedMail['status']) {
+  return {
+    id: newId('mail'),
+    accountId: mail.scope?.accountId ?? null,
+    environment: mail.scope?.environment ?? null,
+    kind: mail.kind,
+    recipient: mail.to,
+    cc: [...(mail.cc ?? [])],
+    reference: mail.reference ?? null,
+    subject: mail.subject,
+    textBody: mail.text,
+    htmlBody: mail.html ?? null,
+    status,
+  };
 }
 
 export function createMailQueuer(deps: QueuerDeps): QueueMail {
   return async (executor, mail) => {
     assertBounded(mail);
     const status = deps.sendingEnabled ? 'PENDING' : 'KEPT';
-    const row = await store.insertMail(executor, {
-      id: newId('mail'),
-      accountId: mail.scope?.accountId ?? null,
-      environment: mail.scope?.environment ?? null,
-      kind: mail.kind,
-      recipient: mail.to,
-      subject: mail.subject,
-      textBody: mail.text,
-      htmlBody: mail.html ?? null,
-      status,
-    });
+    const row = await store.insertMail(executor, rowOf(mail, status));
     if (status === 'PENDING') {
       const data: MailJobData = { mailId: row.id };
       await deps.stage(executor, MAIL_QUEUE, data);
     }
     return { id: row.id, status };
+  };
+}
+
+export function createMailsQueuer(deps: { stageMany: StageJobs; sendingEnabled: boolean }):
+  QueueMails {
+  return async (executor, mails) => {
+    if (mails.length === 0) return [];
+    mails.forEach(assertBounded);
+    const status = deps.sendingEnabled ? 'PENDING' : 'KEPT';
+    const rows = await store.insertMails(executor, mails.map((mail) => rowOf(mail, status)));
+    if (status === 'PENDING') {
+      await deps.stageMany(executor, MAIL_QUEUE, rows.map((row) => ({
+        data: { mailId: row.id } satisfies MailJobData })));
+    }
+    return rows.map((row) => ({ id: row.id, status }));
   };
 }
 

@@ -1,11 +1,11 @@
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
-import type { Db } from '../db/connect.ts';
+import type { Db, Executor } from '../db/connect.ts';
 import type { JobDefinition } from '../jobs.ts';
 import { MAIL_QUEUE, type MailJobData } from './outbox.ts';
 import { MAIL_ERROR_LENGTH_MAX } from './tables.ts';
 import * as store from './store.ts';
-import type { MailTransport } from './transport.ts';
+import type { MailAttachment, MailTransport } from './transport.ts';
 
 // The job that sends one mail of the outbox. A PENDING mail is sent and marked SENT; a mail that
 // is no longer PENDING was settled by an earlier run and is left alone. Without a transport the
@@ -21,13 +21,39 @@ const MAIL_RETRY_DELAY_SECONDS = 30;
 const MAIL_JOB_EXPIRY_SECONDS = 120;
 const MAIL_BATCH_SIZE = 10;
 
+// What an area adds to the mails of one kind: files made when the mail is sent (a PDF of what
+// the mail is about, as it is then), and what to do, in the transaction that settles the mail,
+// when the SMTP server accepted it or every attempt failed (a webhook event, say).
+export type MailSettlement =
+  | { status: 'SENT'; messageId: string; sentAt: Date }
+  | { status: 'FAILED'; lastError: string };
+
+export type MailKindHooks = {
+  attachments?(mail: store.MailRow): Promise<MailAttachment[]>;
+  settled?(tx: Executor, mail: store.MailRow, settlement: MailSettlement): Promise<void>;
+};
+
+// The hooks of each kind, registered by the areas when they are built.
+export type MailKinds = Map<string, MailKindHooks>;
+
 export type MailSenderDeps = {
   db: Db;
   // Null when no SMTP_URL is configured.
   transport: MailTransport | null;
   now: () => Date;
   log: Logger;
+  kinds?: MailKinds;
 };
+
+// PENDING → SENT or FAILED with the kind's settlement hook in the same transaction, so the hook
+// runs exactly when the mail was settled, once.
+async function settle(deps: MailSenderDeps, mail: store.MailRow, settlement: MailSettlement,
+  change: Parameters<typeof store.settleMail>[2]) {
+  const hook = deps.kinds?.get(mail.kind)?.settled;
+  await deps.db.transaction(async (tx) => {
+    if (await store.settleMail(tx, mail.id, change) && hook) await hook(tx, mail, settlement);
+  });
+}
 
 // What we record of a failure: nodemailer's error code and the SMTP reply code, never the
 // server's text, which may echo the message.
@@ -49,17 +75,20 @@ export async function sendMail(deps: MailSenderDeps, mailId: string): Promise<Se
   }
   const attemptCount = mail.attemptCount + 1;
   try {
-    const { messageId } = await deps.transport.send({ to: mail.recipient, subject: mail.subject,
-      text: mail.textBody, html: mail.htmlBody });
-    await store.settleMail(deps.db, mailId, { status: 'SENT', messageId, sentAt: deps.now(),
-      attemptCount });
+    const attachments = await deps.kinds?.get(mail.kind)?.attachments?.(mail) ?? [];
+    const { messageId } = await deps.transport.send({ to: mail.recipient, cc: mail.cc,
+      subject: mail.subject, text: mail.textBody, html: mail.htmlBody, attachments });
+    const sentAt = deps.now();
+    await settle(deps, mail, { status: 'SENT', messageId, sentAt },
+      { status: 'SENT', messageId, sentAt, attemptCount });
     deps.log.info({ mailId, kind: mail.kind, attemptCount }, 'mail sent');
     return 'sent';
   } catch (error) {
     const lastError = describeSendFailure(error);
     deps.log.warn({ mailId, kind: mail.kind, attemptCount, lastError }, 'mail not sent');
     if (attemptCount >= MAIL_SEND_ATTEMPTS_MAX) {
-      await store.settleMail(deps.db, mailId, { status: 'FAILED', attemptCount, lastError });
+      await settle(deps, mail, { status: 'FAILED', lastError },
+        { status: 'FAILED', attemptCount, lastError });
       return 'failed';
     }
     await store.recordAttemptFailure(deps.db, mailId, { attemptCount, lastError });

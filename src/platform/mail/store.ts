@@ -5,12 +5,16 @@ import { mailOutbox, type MailStatus } from './tables.ts';
 // SQL of the mail outbox. Status changes are conditional on PENDING, so a send job that runs
 // twice (a retry after a crash) finds the mail already settled and changes nothing.
 
-type MailRow = typeof mailOutbox.$inferSelect;
+export type MailRow = typeof mailOutbox.$inferSelect;
 type NewMailRow = typeof mailOutbox.$inferInsert;
 
 export async function insertMail(tx: Executor, row: NewMailRow): Promise<MailRow> {
   const [inserted] = await tx.insert(mailOutbox).values(row).returning();
   return inserted!;
+}
+
+export async function insertMails(tx: Executor, rows: NewMailRow[]): Promise<MailRow[]> {
+  return tx.insert(mailOutbox).values(rows).returning();
 }
 
 export async function findMail(tx: Executor, id: string): Promise<MailRow | null> {

@@ -20,6 +20,7 @@ export const MAIL_SUBJECT_LENGTH_MAX = 300;
 export const MAIL_TEXT_LENGTH_MAX = 20_000;
 export const MAIL_HTML_LENGTH_MAX = 60_000;
 export const MAIL_ERROR_LENGTH_MAX = 500;
+export const MAIL_CC_COUNT_MAX = 5;
 
 export const mailOutbox = pgTable(
   'mail_outbox',
@@ -33,6 +34,11 @@ export const mailOutbox = pgTable(
     // What the mail is, e.g. TAX_INVOICE_APPROVAL_REQUEST.
     kind: text('kind').notNull(),
     recipient: text('recipient').notNull(),
+    // Copies (Cc), in order; empty for a mail to one address.
+    cc: text('cc').array().notNull().default(sql`'{}'::text[]`),
+    // What the mail is about, for its kind's hooks (send-job.ts): a tax invoice's issuance key,
+    // say. Null for a mail about nothing in particular.
+    reference: text('reference'),
     subject: text('subject').notNull(),
     textBody: text('text_body').notNull(),
     htmlBody: text('html_body'),
@@ -57,6 +63,7 @@ export const mailOutbox = pgTable(
       and char_length(${table.textBody}) <= 20000
       and char_length(${table.htmlBody}) <= 60000
       and char_length(${table.lastError}) <= 500`),
+    check('mail_outbox_cc_count', sql`cardinality(${table.cc}) <= 5`),
     check('mail_outbox_attempt_count', sql`${table.attemptCount} >= 0`),
     check('mail_outbox_sent_has_time',
       sql`(${table.status} = 'SENT') = (${table.sentAt} is not null)`),

@@ -4,7 +4,16 @@ import nodemailer from 'nodemailer';
 // (docs/operations.md § Mail). smtp://user:pass@host:587 upgrades to TLS with STARTTLS when the
 // server offers it; smtps://user:pass@host:465 uses TLS from the start.
 
-type MailMessage = { to: string; subject: string; text: string; html: string | null };
+export type MailAttachment = { filename: string; contentType: string; content: Buffer };
+
+type MailMessage = {
+  to: string;
+  cc?: readonly string[];
+  subject: string;
+  text: string;
+  html: string | null;
+  attachments?: readonly MailAttachment[];
+};
 
 export type MailTransport = {
   // Resolves with the Message-ID once the server accepted the mail; rejects otherwise.
@@ -33,6 +42,9 @@ export function createSmtpTransport(options: { url: string; from: string }): Mai
       const info = await transporter.sendMail({
         from: options.from,
         to: message.to,
+        ...(message.cc?.length ? { cc: [...message.cc] } : {}),
+        ...(message.attachments?.length ? { attachments: message.attachments.map(
+          (attachment) => ({ ...attachment })) } : {}),
         subject: message.subject,
         text: message.text,
         ...(message.html === null ? {} : { html: message.html }),

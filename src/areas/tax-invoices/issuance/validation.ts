@@ -149,6 +149,8 @@ function normaliseInvoice(invoice: Invoice): Invoice {
     },
     items: invoice.items.map(normaliseItem),
     description: invoice.description ?? null,
+    // Kept only when asked, so documents that never asked read as they always did.
+    ...(invoice.emailSupplierCopy === true ? { emailSupplierCopy: true } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Environment } from '../../../platform/accounts/keys.ts';
-import type { Db } from '../../../platform/db/connect.ts';
+import type { Db, Tx } from '../../../platform/db/connect.ts';
 import type { StageJob } from '../../../platform/jobs.ts';
 import type {
   InvoiceTransmitter,
@@ -23,6 +23,9 @@ export type TransmissionJobDeps = LifecycleDeps & {
   transmissionTimeoutMs: number;
   now: () => Date;
   log: Logger;
+  // Queues the recipient's mail of each document just transmitted, in the same transaction.
+  mailTransmitted?(tx: Tx, transmitted: Array<store.TaxInvoiceRow & { ntsTransactionId: string }>):
+    Promise<void>;
 };
 
 // Waits before each further attempt when the authority cannot be reached; after the last the
@@ -79,7 +82,11 @@ async function settleTransmissions(deps: TransmissionJobDeps, attempts: Transmis
   const accepted = attempts.flatMap(({ row, result }) => (result.kind === 'accepted'
     ? [{ row, ntsTransactionId: result.ntsTransactionId, transmittedAt: deps.now() }] : []));
   if (accepted.length > 0) {
-    await deps.db.transaction((tx) => recordTransmitted(deps, tx, accepted));
+    await deps.db.transaction(async (tx) => {
+      const moved = await recordTransmitted(deps, tx, accepted);
+      await deps.mailTransmitted?.(tx, accepted.filter(({ row }) => moved.has(row.issuanceKey))
+        .map(({ row, ntsTransactionId }) => ({ ...row, ntsTransactionId })));
+    });
   }
   for (const { job, result } of attempts) {
     if (result.kind !== 'accepted') await settleFailedTransmission(deps, job, result);
