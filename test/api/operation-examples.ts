@@ -218,6 +218,10 @@ export const EXAMPLES: Record<string, Example> = {
   'POST /v1/taxInvoices/{issuanceKey}/cancel': {
     operation: 'taxInvoices.cancel', uses: ['supplier', 'invoice'], status: 200,
   },
+  'POST /v1/taxInvoices/{issuanceKey}:resendEmail': {
+    operation: 'taxInvoices.resendEmail', uses: ['supplier', 'invoice'], status: 409,
+    because: 'only a transmitted invoice is mailed, and workers are off',
+  },
   'POST /v1/taxInvoices/{issuanceKey}/amend/termination': {
     operation: 'taxInvoices.amend.termination',
     uses: ['supplier', 'invoice'], status: 409, body: () => ({ date: today() }),

@@ -8,9 +8,10 @@ import type { PdfInput } from './input.ts';
 import { layOutTaxInvoice } from './layout.ts';
 import { paintCells, paintWatermark, type Document } from './paint.ts';
 
-// One tax invoice as an A4 PDF, one page or more when its items run on, in the layout of the standard e-tax-invoice form
-// (전자세금계산서 / 전자계산서). Layout (layout.ts) and painting (paint.ts) are separate steps;
-// this file makes the document, embeds the fonts and collects the bytes.
+// One tax invoice as an A4 PDF, one page or more when its items run on, in the layout of the
+// standard e-tax-invoice form (전자세금계산서 / 전자계산서). Layout (layout.ts) and painting
+// (paint.ts) are separate steps; this file makes the document and its pages, embeds the fonts
+// and collects the bytes.
 
 const PDF_AUTHOR = 'etax';
 const KST_MIDNIGHT_SUFFIX = 'T00:00:00+09:00';
