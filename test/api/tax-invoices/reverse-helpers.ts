@@ -109,6 +109,7 @@ export function postForm(app: Injector, path: string, fields: Record<string, str
 // The approval mails of the outbox that name this request, newest first.
 export async function mailsAbout(app: App, issuanceKey: string) {
   const rows = await app.platform.database.db.select().from(mailOutbox)
+    .where(eq(mailOutbox.kind, 'TAX_INVOICE_APPROVAL_REQUEST'))
     .orderBy(desc(mailOutbox.sequence)).limit(500);
   return rows.filter((row) => row.textBody.includes(issuanceKey));
 }
