@@ -82,8 +82,9 @@ export function verifyXmlDocument(xml: string): XmlSignatureCheck {
     return { valid: false, reason: 'The document is not well-formed XML.' };
   }
   const root = document.documentElement;
+  if (root === null) return { valid: false, reason: 'The document is not well-formed XML.' };
   const signatures = document.getElementsByTagNameNS(DSIG_NS, 'Signature');
-  if (root === null || signatures.length !== 1 || signatures[0]!.parentNode !== root) {
+  if (signatures.length !== 1 || signatures[0]!.parentNode !== root) {
     return { valid: false, reason: 'The document must carry one Signature, under its root.' };
   }
   const certificates = signatures[0]!.getElementsByTagNameNS(DSIG_NS, 'X509Certificate');

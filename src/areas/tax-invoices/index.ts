@@ -17,6 +17,8 @@ import { issuanceRoutes } from './issuance/routes.ts';
 import { createIssuanceService, type IssuanceService } from './issuance/service.ts';
 import { processingJobDefinitions } from './processing/jobs.ts';
 import { registerApprovalPageRoutes } from './reverse-issuance/page-routes.ts';
+import { xmlRoutes } from './xml/routes.ts';
+import { createXmlService, type XmlService } from './xml/service.ts';
 import { reverseIssuanceRoutes } from './reverse-issuance/routes.ts';
 import {
   createReverseIssuanceService,
@@ -38,6 +40,8 @@ import {
 //                      page, mailed link), its links, mail, page and table
 //   processing/        the jobs that sign and transmit accepted documents, and their queues
 //   pdf/               the PDF of a document: layout, painting, fonts, text fitting
+//   xml/               the signed standard XML of a document: its codes, building, approval
+//                      number and signature at issuance (run by processing/), table and route
 //   holidays/          the days an operator adds to the holiday table, and the process's copy
 //                      of them that every deadline computation takes
 //
@@ -86,13 +90,14 @@ function createTransmitters(config: Config) {
 
 // The module's HTTP side over its services.
 function createTaxInvoicesPlugins(
-  services: Pick<TaxInvoicesModule, 'service' | 'reverseIssuance'>,
+  services: Pick<TaxInvoicesModule, 'service' | 'reverseIssuance'> & { xml: XmlService },
 ): Pick<TaxInvoicesModule, 'routes' | 'pages'> {
-  const { service, reverseIssuance } = services;
+  const { service, reverseIssuance, xml } = services;
   return {
     // The order is the order of the OpenAPI document.
     async routes(v1) {
       await v1.register(issuanceRoutes, { taxInvoices: service });
+      await v1.register(xmlRoutes, { xml });
       await v1.register(amendmentRoutes, { amendments: service });
       await v1.register(reverseIssuanceRoutes, { reverseIssuance });
     },
@@ -147,7 +152,7 @@ export function createTaxInvoicesModule(
   }) as JobDefinition<never>[];
   return {
     name: 'tax-invoices',
-    ...createTaxInvoicesPlugins({ service, reverseIssuance }),
+    ...createTaxInvoicesPlugins({ service, reverseIssuance, xml: createXmlService({ db }) }),
     jobs,
     service,
     reverseIssuance,
