@@ -46,8 +46,8 @@ export function signXmlDocument(xml: string, signer: XmlSigner): SignedXmlDocume
     // Never used as a key: the delegated algorithm signs. xml-crypto only checks one is set.
     privateKey: 'held by the signer',
     // KeyInfo written directly: xml-crypto would parse the certificate again for every document.
-    getKeyInfoContent: () =>
-      `<X509Data><X509Certificate>${signer.certificate.toString('base64')}</X509Certificate></X509Data>`,
+    getKeyInfoContent: () => `<X509Data><X509Certificate>${
+      signer.certificate.toString('base64')}</X509Certificate></X509Data>`,
     signatureAlgorithm: RSA_SHA256,
     canonicalizationAlgorithm: EXCLUSIVE_C14N,
   });

@@ -25,8 +25,15 @@ beforeAll(async () => {
   signer = { certificate: certificate.signCert, sign: (data) => sign('sha256', data, privateKey) };
 });
 
-const document = (issueId: string, invoicer: string) => `<?xml version="1.0" encoding="UTF-8"?>
-<TaxInvoice xmlns="${NS}"><TaxInvoiceDocument><IssueID>${issueId}</IssueID><TypeCode>0101</TypeCode></TaxInvoiceDocument><TaxInvoiceTradeSettlement><InvoicerParty><ID>${invoicer}</ID></InvoicerParty><InvoiceeParty><ID>2208162517</ID></InvoiceeParty></TaxInvoiceTradeSettlement></TaxInvoice>`;
+const document = (issueId: string, invoicer: string) => [
+  '<?xml version="1.0" encoding="UTF-8"?>',
+  `<TaxInvoice xmlns="${NS}">`,
+  `<TaxInvoiceDocument><IssueID>${issueId}</IssueID><TypeCode>0101</TypeCode>`,
+  '</TaxInvoiceDocument><TaxInvoiceTradeSettlement>',
+  `<InvoicerParty><ID>${invoicer}</ID></InvoicerParty>`,
+  '<InvoiceeParty><ID>2208162517</ID></InvoiceeParty>',
+  '</TaxInvoiceTradeSettlement></TaxInvoice>',
+].join('');
 
 function request(signedDocument: string): TransmissionRequest {
   return { issuanceKey: 'txi_sandbox_xml', writeDate: '2026-11-20', supplierNumber: '1234567891',

@@ -143,5 +143,6 @@ export function buildTaxInvoiceXml(input: XmlDocumentInput): string {
     ]],
     ...lineItems(input),
   ]);
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(document)}`;
+  const body = new XMLSerializer().serializeToString(document);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${body}`;
 }
