@@ -65,6 +65,10 @@ export const ERRORS = {
     status: 409,
     message: 'The tax invoice is not transmitted yet; it has no approval number to mail.',
   },
+  TAX_INVOICE_NOT_SIGNED: {
+    status: 409,
+    message: 'The tax invoice has no signed XML: it is not issued.',
+  },
   // Designed by etax: amendments (docs/tax-invoice-amendments.md).
   TAX_INVOICE_NOT_AMENDABLE: {
     status: 409,

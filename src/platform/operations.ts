@@ -84,6 +84,7 @@ export const OPERATIONS = {
   'taxInvoices.get': {},
   'taxInvoices.list': {},
   'taxInvoices.pdf': {},
+  'taxInvoices.xml': {},
   'taxInvoices.cancel': {},
   'taxInvoices.resendEmail': {},
   'taxInvoices.amend.termination': { price: 'taxInvoices.issue' },

@@ -215,6 +215,10 @@ export const EXAMPLES: Record<string, Example> = {
   'GET /v1/taxInvoices/{issuanceKey}/pdf': {
     operation: 'taxInvoices.pdf', uses: ['supplier', 'invoice'], status: 200,
   },
+  'GET /v1/taxInvoices/{issuanceKey}/xml': {
+    operation: 'taxInvoices.xml', uses: ['supplier', 'invoice'], status: 409,
+    because: 'a PENDING invoice is not signed yet, and workers are off',
+  },
   'POST /v1/taxInvoices/{issuanceKey}/cancel': {
     operation: 'taxInvoices.cancel', uses: ['supplier', 'invoice'], status: 200,
   },

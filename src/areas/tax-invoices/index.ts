@@ -20,6 +20,8 @@ import { createInvoiceMailService, type InvoiceMailService } from './mail/servic
 import { createIssuanceService, type IssuanceService } from './issuance/service.ts';
 import { processingJobDefinitions } from './processing/jobs.ts';
 import { registerApprovalPageRoutes } from './reverse-issuance/page-routes.ts';
+import { xmlRoutes } from './xml/routes.ts';
+import { createXmlService, type XmlService } from './xml/service.ts';
 import { reverseIssuanceRoutes } from './reverse-issuance/routes.ts';
 import {
   createReverseIssuanceService,
@@ -43,6 +45,8 @@ import {
 //                      hooks that attach the PDF and announce its delivery or bounce
 //   processing/        the jobs that sign and transmit accepted documents, and their queues
 //   pdf/               the PDF of a document: layout, painting, fonts, text fitting
+//   xml/               the signed standard XML of a document: its codes, building, approval
+//                      number and signature at issuance (run by processing/), table and route
 //   holidays/          the days an operator adds to the holiday table, and the process's copy
 //                      of them that every deadline computation takes
 //
@@ -92,14 +96,15 @@ function createTransmitters(config: Config) {
 
 // The module's HTTP side over its services.
 function createTaxInvoicesPlugins(
-  services: Pick<TaxInvoicesModule, 'service' | 'reverseIssuance' | 'invoiceMail'>,
+  services: Pick<TaxInvoicesModule, 'service' | 'reverseIssuance' | 'invoiceMail'> & { xml: XmlService },
 ): Pick<TaxInvoicesModule, 'routes' | 'pages'> {
-  const { service, reverseIssuance, invoiceMail } = services;
+  const { service, reverseIssuance, invoiceMail, xml } = services;
   return {
     // The order is the order of the OpenAPI document.
     async routes(v1) {
       await v1.register(issuanceRoutes, { taxInvoices: service });
       await v1.register(invoiceMailRoutes, { invoiceMail });
+      await v1.register(xmlRoutes, { xml });
       await v1.register(amendmentRoutes, { amendments: service });
       await v1.register(reverseIssuanceRoutes, { reverseIssuance });
     },
@@ -158,7 +163,7 @@ export function createTaxInvoicesModule(
   }) as JobDefinition<never>[];
   return {
     name: 'tax-invoices',
-    ...createTaxInvoicesPlugins({ service, reverseIssuance, invoiceMail }),
+    ...createTaxInvoicesPlugins({ service, reverseIssuance, invoiceMail, xml: createXmlService({ db }) }),
     jobs,
     service,
     reverseIssuance,

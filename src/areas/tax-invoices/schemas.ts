@@ -105,6 +105,23 @@ export const Item = Type.Object(
   { title: 'TaxInvoiceItem', additionalProperties: false },
 );
 
+// How the total is (to be) paid (결제방법별 금액), each part optional; the parts add up to at
+// most the total (issuance/validation.ts). On the XML as SpecifiedPaymentMeans.
+const PaymentPart = (description: string) => Type.Optional(Type.Union([Type.Integer({
+  minimum: 0, maximum: AMOUNT_ABS_MAX, description }), Type.Null()]));
+
+export const Payment = Type.Object(
+  {
+    cash: PaymentPart('Cash (현금), in won.'),
+    check: PaymentPart('Check (수표), in won.'),
+    note: PaymentPart('Promissory note (어음), in won.'),
+    credit: PaymentPart('On credit, receivable (외상미수금), in won.'),
+  },
+  { title: 'TaxInvoicePayment', additionalProperties: false,
+    description: 'The payment breakdown: how much of the total is paid by each means. ' +
+      'Optional; the parts add up to at most the total.' },
+);
+
 export const Invoice = Type.Object(
   {
     date: DateString('Write date (작성일자); today or earlier, and no later than the issue ' +
@@ -119,6 +136,7 @@ export const Invoice = Type.Object(
     emailSupplierCopy: Type.Optional(Type.Boolean({ description: 'Also send the supplier\'s ' +
       'manager a copy (Cc) of the mail that delivers the invoice to the recipient. Default ' +
       'false.' })),
+    payment: Type.Optional(Type.Union([Payment, Type.Null()])),
   },
   { title: 'TaxInvoiceDocument', additionalProperties: false },
 );
@@ -128,6 +146,7 @@ export type Supplier = Static<typeof Supplier>;
 export type Supplied = Static<typeof Supplied>;
 export type Item = Static<typeof Item>;
 export type Invoice = Static<typeof Invoice>;
+export type Payment = Static<typeof Payment>;
 
 // What a document taxes, decided by its items (issuance/validation.ts): TAXABLE (세금계산서 at
 // the 10% rate), ZERO_RATED (영세율 세금계산서: a tax invoice whose every tax is 0, such as an

@@ -13,8 +13,12 @@ export type TransmissionRequest = {
   writeDate: string;
   supplierNumber: string;
   recipientNumber: string;
-  // The canonical document that was signed, its signature (base64) and the signing
-  // certificate (DER, base64).
+  // The 24-digit approval number given at issuance, the signed XML's IssueID; null for a
+  // document issued before the standard XML, which the authority numbers itself.
+  approvalNumber: string | null;
+  // The signed standard XML (its enveloped signature holds the certificate), or for a document
+  // issued before it the canonical JSON that was signed; the signature value (base64) and the
+  // signing certificate (DER, base64).
   signedDocument: string;
   signature: string;
   certificate: string;

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { DOMParser } from '@xmldom/xmldom';
+import { verifyXmlDocument } from '../../domain/xml-signature.ts';
 import {
   TRANSMISSION_UNAVAILABLE,
   type InvoiceTransmitter,
@@ -7,9 +9,14 @@ import {
   type TransmissionResult,
 } from './index.ts';
 
-// The tax authority of test keys: it accepts every invoice with an approval number made from the
-// write date and a hash of the issuance key, so a repeated transmission gets the same number.
-// Documented recipient numbers (docs/sandbox.md § Tax invoices) make transmission fail.
+// The tax authority of test keys. A signed standard XML document is checked as the authority
+// would: its enveloped signature must verify with the certificate in its KeyInfo, its IssueID
+// must be the approval number sent with it and its InvoicerParty the supplier; it is then
+// accepted under that approval number, or rejected (TRANSMISSION_REJECTED) naming what is wrong.
+// A document issued before the standard XML (no approval number) is accepted with a number made
+// from the write date and a hash of the issuance key. Either way a repeated transmission gets the
+// same number. Documented recipient numbers (docs/sandbox.md § Tax invoices) make transmission
+// fail.
 
 export const SANDBOX_RECIPIENTS = {
   // The authority rejects the invoice: the document fails with TRANSMISSION_REJECTED.
@@ -29,13 +36,49 @@ export function sandboxApprovalNumber(request: Pick<TransmissionRequest,
   return `${request.writeDate.replaceAll('-', '')}${ISSUING_SYSTEM}${serial}`;
 }
 
+const TAX_INVOICE_NAMESPACE =
+  'urn:kr:or:kec:standard:Tax:ReusableAggregateBusinessInformationEntitySchemaModule:1:0';
+
+const rejected = (message: string): TransmissionResult =>
+  ({ kind: 'rejected', code: 'TRANSMISSION_REJECTED', message });
+
+// What is wrong with a signed standard XML document, or null when the authority takes it.
+export function signedXmlDefect(request: TransmissionRequest & { approvalNumber: string }):
+  string | null {
+  const check = verifyXmlDocument(request.signedDocument);
+  if (!check.valid) return check.reason;
+  const document = new DOMParser().parseFromString(request.signedDocument, 'application/xml');
+  const first = (name: string) =>
+    document.getElementsByTagNameNS(TAX_INVOICE_NAMESPACE, name)[0]?.textContent ?? null;
+  if (document.documentElement?.localName !== 'TaxInvoice' ||
+    document.documentElement.namespaceURI !== TAX_INVOICE_NAMESPACE) {
+    return 'The document is not a standard TaxInvoice.';
+  }
+  if (first('IssueID') !== request.approvalNumber) {
+    return 'The signed IssueID is not the approval number sent with the document.';
+  }
+  const invoicer = document.getElementsByTagNameNS(TAX_INVOICE_NAMESPACE, 'InvoicerParty')[0];
+  const invoicerId = invoicer?.getElementsByTagNameNS(TAX_INVOICE_NAMESPACE, 'ID')[0];
+  if (invoicerId?.textContent !== request.supplierNumber) {
+    return 'The signed InvoicerParty is not the supplier.';
+  }
+  return null;
+}
+
 function answer(request: TransmissionRequest): TransmissionResult {
   if (request.recipientNumber === SANDBOX_RECIPIENTS.rejected) {
-    return { kind: 'rejected', code: 'TRANSMISSION_REJECTED',
-      message: 'The tax authority rejected the invoice (sandbox test recipient).' };
+    return rejected('The tax authority rejected the invoice (sandbox test recipient).');
   }
   if (request.recipientNumber === SANDBOX_RECIPIENTS.unavailable) return TRANSMISSION_UNAVAILABLE;
-  return { kind: 'accepted', ntsTransactionId: sandboxApprovalNumber(request) };
+  const { approvalNumber } = request;
+  if (approvalNumber === null) {
+    return { kind: 'accepted', ntsTransactionId: sandboxApprovalNumber(request) };
+  }
+  const defect = signedXmlDefect({ ...request, approvalNumber });
+  if (defect !== null) {
+    return rejected(`The tax authority rejected the signed document: ${defect}`);
+  }
+  return { kind: 'accepted', ntsTransactionId: approvalNumber };
 }
 
 export function createSandboxTransmitter(options: { latencyMs: number }): InvoiceTransmitter {

@@ -2,7 +2,7 @@
 // fake gateway on 127.0.0.1 that answers by recipient number: the live balance pays, the
 // gateway's approval number or rejection ends the document, and an answer outside the contract
 // stages a later attempt instead of failing it. Test keys on the same app keep the sandbox.
-import { createHash, createVerify, X509Certificate } from 'node:crypto';
+import { createHash, X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   TRANSMISSION_RETRY_DELAYS_SECONDS,
@@ -11,6 +11,7 @@ import { TRANSMISSION_QUEUE } from '../../../src/areas/tax-invoices/processing/q
 import {
   businessRegistrationCheckDigit,
 } from '../../../src/domain/business-registration-number.ts';
+import { verifyXmlDocument } from '../../../src/domain/xml-signature.ts';
 import type { TransmissionRequest } from '../../../src/upstream/tax-invoices/index.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { sendJson, startFakeServer, type FakeServer } from '../../helpers/fake-server.ts';
@@ -147,11 +148,15 @@ describe('issuing with a live key', () => {
       contentType: 'application/json', body: { issuanceKey, writeDate: invoiceBody().date,
         supplierNumber: liveSupplier.identificationNumber,
         recipientNumber: RECIPIENTS.accepted } });
-    const { signedDocument, signature, certificate } = sent[0]!.body;
+    // The signed standard XML, whose IssueID is the approval number sent beside it.
+    const { signedDocument, signature, certificate, approvalNumber } = sent[0]!.body;
     const x509 = new X509Certificate(Buffer.from(certificate, 'base64'));
     expect(x509.subject).toContain(liveSupplier.identificationNumber);
-    expect(createVerify('sha256').update(signedDocument)
-      .verify(x509.publicKey, Buffer.from(signature, 'base64'))).toBe(true);
+    expect(verifyXmlDocument(signedDocument)).toEqual({ valid: true,
+      certificate: Buffer.from(certificate, 'base64') });
+    expect(signedDocument).toContain(`<SignatureValue>${signature}</SignatureValue>`);
+    expect(approvalNumber).toMatch(/^[0-9]{24}$/);
+    expect(signedDocument).toContain(`<IssueID>${approvalNumber}</IssueID>`);
   });
 
   it('ends FAILED with the gateway\'s code and message when it rejects, and refunds',

@@ -2,10 +2,12 @@
 // registered certificate) → TRANSMITTING → TRANSMITTED with a 24-digit approval number, or FAILED
 // with a cause; each outcome once, with its webhook event (docs/webhooks.md) and, on
 // failure, the points refunded. Cancel works only before transmission.
-import { createPublicKey, createVerify, X509Certificate } from 'node:crypto';
+import { X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalDocument } from '../../../src/areas/tax-invoices/processing/signing.ts';
 import { findInvoiceByKey } from '../../../src/areas/tax-invoices/store.ts';
+import { findXmlDocumentsByKeys } from '../../../src/areas/tax-invoices/xml/store.ts';
+import { seoulDate } from '../../../src/domain/business-days.ts';
+import { verifyXmlDocument } from '../../../src/domain/xml-signature.ts';
 import { SANDBOX_RECIPIENTS } from '../../../src/upstream/tax-invoices/sandbox.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { expectError } from '../../helpers/errors.ts';
@@ -64,7 +66,9 @@ describe('a successful issuance', () => {
     const invoice = await waitForStatus(app, key, issuanceKey, ['TRANSMITTED', 'FAILED']);
     expect(invoice).toMatchObject({ status: 'TRANSMITTED', failure: null });
     expect(invoice.ntsTransactionId).toMatch(/^[0-9]{24}$/);
-    expect(invoice.ntsTransactionId!.slice(0, 8)).toBe(invoiceBody().date.replaceAll('-', ''));
+    // Approval numbers start with the issue date in Korea.
+    expect(invoice.ntsTransactionId!.slice(0, 8))
+      .toBe(seoulDate(new Date(invoice.issuedAt!)).replaceAll('-', ''));
     expect(invoice.issuedAt).not.toBeNull();
     expect(await statusHistory(issuanceKey))
       .toEqual(['PENDING', 'ISSUED', 'TRANSMITTING', 'TRANSMITTED']);
@@ -75,20 +79,21 @@ describe('a successful issuance', () => {
         taxInvoiceUrl: `https://etax.example.com/v1/taxInvoices/${issuanceKey}/pdf` } }]);
   });
 
-  it('carries an RSA-SHA256 signature over the canonical document that the certificate ' +
-    'verifies', async () => {
+  it('carries an enveloped RSA-SHA256 signature over its standard XML that the registered ' +
+    'certificate verifies', async () => {
     const issuanceKey = await issued();
     await waitForStatus(app, key, issuanceKey, ['TRANSMITTED']);
     const row = (await findInvoiceByKey(app.platform.database.db, issuanceKey))!;
     const certificate = new X509Certificate(Buffer.from(row.signingCertificate!, 'base64'));
     expect(certificate.subject).toContain(supplier.identificationNumber);
-    const verifier = createVerify('sha256').update(canonicalDocument(row));
-    expect(verifier.verify(createPublicKey(certificate.publicKey.export({ format: 'pem',
-      type: 'spki' })), Buffer.from(row.signature!, 'base64'))).toBe(true);
+    const [xml] = await findXmlDocumentsByKeys(app.platform.database.db, [issuanceKey]);
+    const check = verifyXmlDocument(xml!.signedXml);
+    expect(check).toEqual({ valid: true, certificate: Buffer.from(row.signingCertificate!,
+      'base64') });
+    expect(xml!.approvalNumber).toBe(row.ntsTransactionId);
     // A changed document no longer verifies.
-    const tampered = { ...row, totalAmount: row.totalAmount + 1 };
-    expect(createVerify('sha256').update(canonicalDocument(tampered))
-      .verify(certificate.publicKey, Buffer.from(row.signature!, 'base64'))).toBe(false);
+    expect(verifyXmlDocument(xml!.signedXml.replace('<ChargeTotalAmount>',
+      '<ChargeTotalAmount>9')).valid).toBe(false);
   });
 
   it('keeps the charge: 100 points per document', async () => {

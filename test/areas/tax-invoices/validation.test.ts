@@ -538,3 +538,44 @@ describe('computeTotals', () => {
     expect(() => computeTotals([item])).toThrow();
   });
 });
+
+describe('the payment breakdown', () => {
+  const TOTAL = 165_000;
+
+  it('lets parts through that add up to the total or less, absent parts null', () => {
+    const exact = validateInvoice(build((invoice) => {
+      invoice.payment = { cash: 100_000, credit: TOTAL - 100_000 };
+    }), CONTEXT);
+    expect(exact.invoice.payment).toEqual({ cash: 100_000, check: null, note: null,
+      credit: 65_000 });
+    expect(validateInvoice(build((invoice) => {
+      invoice.payment = { note: 1 };
+    }), CONTEXT).invoice.payment).toEqual({ cash: null, check: null, note: 1, credit: null });
+    expect(validateInvoice(BASE, CONTEXT).invoice).not.toHaveProperty('payment');
+    expect(validateInvoice(build((invoice) => {
+      invoice.payment = null;
+    }), CONTEXT).invoice).not.toHaveProperty('payment');
+  });
+
+  it('refuses parts that add up to more than the total, naming both sums', () => {
+    const error = failure(build((invoice) => {
+      invoice.payment = { cash: TOTAL, check: 1 };
+    }));
+    expect(error.code).toBe('INVALID_REQUEST');
+    expect(error.message).toMatch(/^body\.payment adds up to 165001 won .* 165000 won/);
+  });
+
+  it('measures an amendment that lowers the amounts against the size of its total', () => {
+    const lowered = build((invoice) => {
+      invoice.items = [{ date: '2026-11-20', name: '환입', supplyCost: -100_000, tax: -10_000 }];
+      invoice.payment = { cash: 110_000 };
+    });
+    expect(validateInvoice(lowered, { ...CONTEXT, amounts: 'amendment' }).invoice.payment)
+      .toMatchObject({ cash: 110_000 });
+    lowered.payment = { cash: 110_001 };
+    expect(failure(lowered, { amounts: 'amendment' }).message).toMatch(/110001 won/);
+    // Copied from the original with a part of its items: not checked, as those items are not.
+    expect(() => validateInvoice(lowered, { ...CONTEXT, amounts: 'amendment',
+      amountsFrom: 'original' })).not.toThrow();
+  });
+});

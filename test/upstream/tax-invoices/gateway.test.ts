@@ -64,7 +64,8 @@ function transmission(issuanceKey: string): TransmissionRequest {
     writeDate: '2025-11-28',
     supplierNumber: '1234567891',
     recipientNumber: '2208162517',
-    signedDocument: '{"supplier":"1234567891","total":220000}',
+    approvalNumber: APPROVAL_NUMBER,
+    signedDocument: '<TaxInvoice>signed standard XML</TaxInvoice>',
     signature: Buffer.from('signature bytes').toString('base64'),
     certificate: Buffer.from('certificate bytes').toString('base64'),
   };
@@ -101,7 +102,8 @@ describe('the gateway transmitter', () => {
         body: transmission(`txi_gateway_${transmissionCount}`),
       });
       expect(Object.keys(last.body as object).sort()).toEqual(['certificate', 'issuanceKey',
-        'recipientNumber', 'signature', 'signedDocument', 'supplierNumber', 'writeDate']);
+        'recipientNumber', 'signature', 'signedDocument', 'supplierNumber', 'writeDate',
+        'approvalNumber'].sort());
     });
 
   it.each([

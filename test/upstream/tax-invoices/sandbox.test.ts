@@ -40,6 +40,8 @@ function transmission(overrides: Partial<TransmissionRequest> = {}): Transmissio
     writeDate: '2025-11-28',
     supplierNumber: '1234567891',
     recipientNumber: '2208162517',
+    // A document issued before the standard XML; the signed XML is checked below.
+    approvalNumber: null,
     signedDocument: '{"document":"canonical"}',
     signature: Buffer.from('signature').toString('base64'),
     certificate: Buffer.from('certificate').toString('base64'),

@@ -7,7 +7,15 @@ import {
 } from '../../../domain/business-days.ts';
 import { firstNonBmpCharacter, formatCodePoint, isBlank } from '../../../domain/text.ts';
 import { ApiError } from '../../../platform/errors.ts';
-import type { Invoice, Item, Manager, Supplied, Supplier, TaxType } from '../schemas.ts';
+import type {
+  Invoice,
+  Item,
+  Manager,
+  Payment,
+  Supplied,
+  Supplier,
+  TaxType,
+} from '../schemas.ts';
 import {
   expectedTax,
   formatProduct,
@@ -77,6 +85,7 @@ export function validateInvoice(invoice: Invoice, context: ValidationContext): V
   if (checkArithmetic && taxType === 'TAXABLE') {
     checkTaxTotal(totals, normalised.items.length);
   }
+  if (checkArithmetic) checkPayment(normalised.payment, totals);
   return {
     invoice: normalised,
     taxType,
@@ -151,7 +160,14 @@ function normaliseInvoice(invoice: Invoice): Invoice {
     description: invoice.description ?? null,
     // Kept only when asked, so documents that never asked read as they always did.
     ...(invoice.emailSupplierCopy === true ? { emailSupplierCopy: true } : {}),
+    // Only when given, so documents without one read back as they always did.
+    ...(invoice.payment == null ? {} : { payment: normalisePayment(invoice.payment) }),
   };
+}
+
+function normalisePayment(payment: Payment): Payment {
+  return { cash: payment.cash ?? null, check: payment.check ?? null,
+    note: payment.note ?? null, credit: payment.credit ?? null };
 }
 
 // ---- Text ---------------------------------------------------------------------------------
@@ -339,5 +355,21 @@ function checkTotals(totals: ValidatedInvoice['totals'], rule: AmountRule): void
   }
   if (rule === 'amendment' && totals.supplyCost === 0 && totals.tax === 0) {
     throw invalid(`${ROOT}.items must change the supply cost or the tax: both totals are 0.`);
+  }
+}
+
+// ---- Payment breakdown -----------------------------------------------------------------------
+
+// The parts of the payment breakdown add up to at most the total (of an amendment that lowers
+// the amounts, at most the size of its negative total): what is left is simply not broken down.
+function checkPayment(payment: Payment | null | undefined, totals: ValidatedInvoice['totals']) {
+  if (payment == null) return;
+  const sum = (payment.cash ?? 0) + (payment.check ?? 0) + (payment.note ?? 0) +
+    (payment.credit ?? 0);
+  const limit = Math.abs(totals.total);
+  if (sum > limit) {
+    throw invalid(`${ROOT}.payment adds up to ${sum} won (cash + check + note + credit), more ` +
+      `than the total amount of ${limit} won (supply cost + tax); its parts may add up to at ` +
+      'most the total.');
   }
 }

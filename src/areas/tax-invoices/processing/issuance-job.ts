@@ -5,12 +5,14 @@ import type { StageJobs } from '../../../platform/jobs.ts';
 import type { IssuersService } from '../../issuers/index.ts';
 import { endWithoutIssuance, type LifecycleDeps } from '../lifecycle.ts';
 import * as store from '../store.ts';
+import { signTaxInvoiceXml } from '../xml/signed-document.ts';
+import { insertXmlDocuments } from '../xml/store.ts';
 import { TRANSMISSION_QUEUE, transmissionJobId, type TransmissionJobData } from './queues.ts';
-import { signDocument } from './signing.ts';
 
 // The issuance job (docs/tax-invoices.md § Processing): PENDING | APPROVED → ISSUED for the
-// documents of one fetch. Each is signed under its issuer's certificate, then all are moved and
-// their transmissions staged, to run after the cancel window
+// documents of one fetch. Each is given its approval number and its standard XML signed under its
+// issuer's certificate (../xml/), then all are moved, their signed XML kept and their
+// transmissions staged, to run after the cancel window
 // (TAX_INVOICE_TRANSMISSION_DELAY_SECONDS), in one transaction. A document whose issuer can no
 // longer sign fails instead, and gets its points back.
 
@@ -34,18 +36,23 @@ const ISSUABLE = ['PENDING', 'APPROVED'] as const;
 export async function issueDocuments(deps: IssuanceJobDeps, issuanceKeys: string[]) {
   const rows = (await store.findInvoicesByKeys(deps.db, issuanceKeys))
     .filter((row) => (ISSUABLE as readonly string[]).includes(row.status));
-  const signed = (await Promise.all(rows.map((row) => signOrFail(deps, row))))
+  // The issue date is part of the approval number, so it is fixed before anything is signed.
+  const issuedAt = deps.now();
+  const signed = (await Promise.all(rows.map((row) => signOrFail(deps, row, issuedAt))))
     .filter((document) => document !== null);
   if (signed.length === 0) return;
-  const issuedAt = deps.now();
   const startAfter = new Date(Date.now() + deps.transmissionDelaySeconds * 1_000);
   await deps.db.transaction(async (tx) => {
     const issued = await store.transitionMany(tx, {
       from: ISSUABLE, to: 'ISSUED', actor: 'JOB',
       items: signed.map(({ row, document }) => ({ issuanceKey: row.issuanceKey,
-        changes: { signedDigest: document.digest, signature: document.signature,
+        changes: { signedDigest: document.digest, signature: document.signatureValue,
           signingCertificate: document.certificate, issuedAt } })),
     });
+    const documents = new Map(signed.map(({ row, document }) => [row.issuanceKey, document]));
+    await insertXmlDocuments(tx, issued.map((issuanceKey) => ({ issuanceKey,
+      approvalNumber: documents.get(issuanceKey)!.approvalNumber,
+      signedXml: documents.get(issuanceKey)!.xml })));
     await deps.stageMany(tx, TRANSMISSION_QUEUE, issued.map((issuanceKey) => ({
       data: { issuanceKey, attemptNumber: 1 } satisfies TransmissionJobData,
       id: transmissionJobId(issuanceKey, 1),
@@ -55,7 +62,7 @@ export async function issueDocuments(deps: IssuanceJobDeps, issuanceKeys: string
 }
 
 // The document signed, or null when its issuer can no longer sign: the document then fails.
-async function signOrFail(deps: IssuanceJobDeps, row: store.TaxInvoiceRow) {
+async function signOrFail(deps: IssuanceJobDeps, row: store.TaxInvoiceRow, issuedAt: Date) {
   let signer;
   try {
     ({ signer } = await deps.issuers.requireIssuerCertificate(store.scopeOfRow(row),
@@ -67,8 +74,8 @@ async function signOrFail(deps: IssuanceJobDeps, row: store.TaxInvoiceRow) {
       issuanceKey: row.issuanceKey, from: ISSUABLE, to: 'FAILED', actor: 'JOB', cause }));
     return null;
   }
-  // A signature takes about half a millisecond of CPU; a fetch's signatures take turns with
+  // A signed XML takes a few milliseconds of CPU; a fetch's signatures take turns with
   // requests instead of holding the event loop for all of them at once.
   await setImmediate();
-  return { row, document: signDocument(row, signer!) };
+  return { row, document: signTaxInvoiceXml(row, signer!, issuedAt) };
 }

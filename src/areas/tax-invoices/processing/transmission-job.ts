@@ -8,6 +8,7 @@ import type {
 } from '../../../upstream/tax-invoices/index.ts';
 import { endWithoutIssuance, recordTransmitted, type LifecycleDeps } from '../lifecycle.ts';
 import * as store from '../store.ts';
+import { findXmlDocumentsByKeys, type XmlDocumentRow } from '../xml/store.ts';
 import { TRANSMISSION_QUEUE, transmissionJobId, type TransmissionJobData } from './queues.ts';
 import { canonicalDocument } from './signing.ts';
 
@@ -33,13 +34,17 @@ export type TransmissionJobDeps = LifecycleDeps & {
 // next-day transmission rule.
 export const TRANSMISSION_RETRY_DELAYS_SECONDS = [30, 120, 600, 3_600, 3 * 3_600, 6 * 3_600];
 
-function transmissionRequest(row: store.TaxInvoiceRow): TransmissionRequest {
+// The signed standard XML and its approval number; a document issued before the XML existed
+// has none and goes with the canonical JSON it was signed as.
+function transmissionRequest(row: store.TaxInvoiceRow, xml: XmlDocumentRow | undefined):
+  TransmissionRequest {
   return {
     issuanceKey: row.issuanceKey,
     writeDate: row.writeDate,
     supplierNumber: row.invoice.supplier.identificationNumber,
     recipientNumber: row.counterpartNumber,
-    signedDocument: canonicalDocument(row),
+    approvalNumber: xml?.approvalNumber ?? null,
+    signedDocument: xml?.signedXml ?? canonicalDocument(row),
     signature: row.signature!,
     certificate: row.signingCertificate!,
   };
@@ -61,12 +66,14 @@ export async function transmitDocuments(deps: TransmissionJobDeps, jobs: Transmi
     items: issuanceKeys.map((issuanceKey) => ({ issuanceKey })) }));
   const transmitting = new Map((await store.findInvoicesByKeys(deps.db, issuanceKeys))
     .filter((row) => row.status === 'TRANSMITTING').map((row) => [row.issuanceKey, row]));
+  const xmlDocuments = new Map((await findXmlDocumentsByKeys(deps.db, [...transmitting.keys()]))
+    .map((xml) => [xml.issuanceKey, xml]));
   const calls = await Promise.allSettled(jobs.filter((job) => transmitting.has(job.issuanceKey))
     .map(async (job): Promise<TransmissionAttempt> => {
       const row = transmitting.get(job.issuanceKey)!;
       const transmitter = deps.transmitterFor(store.scopeOfRow(row).environment);
       const result = transmitter === null ? { kind: 'unavailable' as const }
-        : await transmitter.transmit(transmissionRequest(row),
+        : await transmitter.transmit(transmissionRequest(row, xmlDocuments.get(row.issuanceKey)),
           AbortSignal.timeout(deps.transmissionTimeoutMs));
       return { job, row, result };
     }));

@@ -1,0 +1,148 @@
+import { DOMImplementation, XMLSerializer } from '@xmldom/xmldom';
+import type { Invoice, Manager, Payment, TaxType } from '../schemas.ts';
+import {
+  amendmentStatusCode,
+  documentTypeCode,
+  PAYMENT_MEANS_CODES,
+  PURPOSE_CODES,
+  recipientIdCode,
+  TAX_INVOICE_NAMESPACE,
+  TAX_INVOICE_SCHEMA_LOCATION,
+} from './codes.ts';
+
+// The standard e-tax-invoice XML document (KEC/NTS `TaxInvoice`, docs/tax-invoice-xml.md) of one
+// etax document, before it is signed. Elements come in the order of the standard's schema;
+// optional ones are left out when the document has no value for them. Text is escaped by the
+// serializer, so names and remarks can hold any character the validation let through.
+
+const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';
+
+// What the document is made from: the stored document and the facts of its issuance.
+export type XmlDocumentInput = {
+  issuanceKey: string;
+  invoice: Invoice;
+  taxType: TaxType;
+  totals: { supplyCost: number; tax: number; total: number };
+  amendment: { reasonCode: number; originalNtsTransactionId: string | null } | null;
+  // The 24-digit approval number given at issuance.
+  approvalNumber: string;
+  // When it was issued, `YYYYMMDDhhmmss` in Korea.
+  issuedAt: string;
+};
+
+const compactDate = (date: string) => date.replaceAll('-', '');
+
+type Child = [name: string, value: string | number | null | undefined] | [name: string,
+  children: Child[]];
+
+// Appends `children` to `parent`: [name, text] elements (left out when the text is null or
+// empty) and [name, [...]] elements (left out when they would be empty).
+function append(parent: Element, children: Child[]): void {
+  const document = parent.ownerDocument;
+  for (const [name, content] of children) {
+    if (Array.isArray(content)) {
+      const element = document.createElementNS(TAX_INVOICE_NAMESPACE, name);
+      append(element, content);
+      if (element.childNodes.length > 0) parent.appendChild(element);
+    } else if (content !== null && content !== undefined && content !== '') {
+      const element = document.createElementNS(TAX_INVOICE_NAMESPACE, name);
+      element.appendChild(document.createTextNode(String(content)));
+      parent.appendChild(element);
+    }
+  }
+}
+
+function contact(manager: Manager | undefined): Child[] {
+  if (manager === undefined) return [];
+  return [['PersonNameText', manager.name], ['TelephoneCommunication', manager.telephone],
+    ['URICommunication', manager.email]];
+}
+
+function invoicerParty(supplier: Invoice['supplier']): Child[] {
+  return [
+    ['ID', supplier.identificationNumber],
+    ['TypeCode', supplier.businessType],
+    ['NameText', supplier.organizationName],
+    ['ClassificationCode', supplier.businessItem],
+    ['SpecifiedOrganization', [['TaxRegistrationID', supplier.taxRegistrationId]]],
+    ['SpecifiedPerson', [['NameText', supplier.representativeName]]],
+    ['DefinedContact', contact(supplier.manager)],
+    ['SpecifiedAddress', [['LineOneText', supplier.address]]],
+  ];
+}
+
+function invoiceeParty(supplied: Invoice['supplied']): Child[] {
+  return [
+    ['ID', supplied.identificationNumber],
+    ['TypeCode', supplied.businessType],
+    ['NameText', supplied.organizationName],
+    ['ClassificationCode', supplied.businessItem],
+    ['SpecifiedOrganization', [['TaxRegistrationID', supplied.taxRegistrationId],
+      ['BusinessTypeCode', recipientIdCode(supplied.identificationNumber)]]],
+    ['SpecifiedPerson', [['NameText', supplied.representativeName]]],
+    ['PrimaryDefinedContact', contact(supplied.managers[0])],
+    ['SecondaryDefinedContact', contact(supplied.managers[1])],
+    ['SpecifiedAddress', [['LineOneText', supplied.address]]],
+  ];
+}
+
+// One SpecifiedPaymentMeans per part given and not zero. The parts carry the sign of the
+// total: an amendment that lowers the amounts lowers what was paid.
+function paymentMeans(payment: Payment | null | undefined, total: number): Child[] {
+  if (payment == null) return [];
+  const sign = total < 0 ? -1 : 1;
+  return (Object.keys(PAYMENT_MEANS_CODES) as Array<keyof typeof PAYMENT_MEANS_CODES>)
+    .filter((part) => (payment[part] ?? 0) !== 0)
+    .map((part): Child => ['SpecifiedPaymentMeans', [['TypeCode', PAYMENT_MEANS_CODES[part]],
+      ['PaidAmount', sign * payment[part]!]]]);
+}
+
+function lineItems(input: XmlDocumentInput): Child[] {
+  return input.invoice.items.map((item, index): Child => ['TaxInvoiceTradeLineItem', [
+    ['SequenceNumeric', index + 1],
+    ['DescriptionText', item.description],
+    ['InvoiceAmount', item.supplyCost],
+    ['ChargeableUnitQuantity', item.quantity],
+    ['InformationText', item.specification],
+    ['NameText', item.name],
+    ['PurchaseExpiryDateTime', compactDate(item.date)],
+    // A tax-exempt item has no tax at all, not a tax of 0.
+    ['TotalTax', [['CalculatedAmount', input.taxType === 'TAX_FREE' ? null : item.tax]]],
+    ['UnitPrice', [['UnitAmount', item.unitPrice]]],
+  ]]);
+}
+
+export function buildTaxInvoiceXml(input: XmlDocumentInput): string {
+  const { invoice, totals, amendment } = input;
+  const document = new DOMImplementation().createDocument(TAX_INVOICE_NAMESPACE, 'TaxInvoice',
+    null);
+  const root = document.documentElement!;
+  root.setAttributeNS('http://www.w3.org/2000/xmlns/', 'xmlns:xsi', XSI_NAMESPACE);
+  root.setAttributeNS(XSI_NAMESPACE, 'xsi:schemaLocation', TAX_INVOICE_SCHEMA_LOCATION);
+  append(root, [
+    ['ExchangedDocument', [['ID', input.issuanceKey], ['IssueDateTime', input.issuedAt]]],
+    ['TaxInvoiceDocument', [
+      ['IssueID', input.approvalNumber],
+      ['TypeCode', documentTypeCode(input.taxType, amendment !== null)],
+      ['DescriptionText', invoice.description],
+      ['IssueDateTime', compactDate(invoice.date)],
+      ['AmendmentStatusCode', amendment === null ? null
+        : amendmentStatusCode(amendment.reasonCode)],
+      ['PurposeCode', PURPOSE_CODES[invoice.purpose]],
+      ['OriginalIssueID', amendment?.originalNtsTransactionId],
+    ]],
+    ['TaxInvoiceTradeSettlement', [
+      ['InvoicerParty', invoicerParty(invoice.supplier)],
+      ['InvoiceeParty', invoiceeParty(invoice.supplied)],
+      ...paymentMeans(invoice.payment, totals.total),
+      ['SpecifiedMonetarySummation', [
+        ['ChargeTotalAmount', totals.supplyCost],
+        ['TaxTotalAmount', input.taxType === 'TAX_FREE' ? null : totals.tax],
+        ['GrandTotalAmount', totals.total],
+      ]],
+    ]],
+    ...lineItems(input),
+  ]);
+  const body = new XMLSerializer().serializeToString(document);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${body}`;
+}

@@ -1,0 +1,42 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Executor } from '../../../platform/db/connect.ts';
+import type { Scope } from '../../../platform/scope.ts';
+import { taxInvoices } from '../tables.ts';
+import { taxInvoiceXmlDocuments } from './tables.ts';
+
+// SQL of the signed XML documents. Reads for a client join the document, whose account and
+// environment decide who sees it.
+
+export type XmlDocumentRow = typeof taxInvoiceXmlDocuments.$inferSelect;
+
+export async function insertXmlDocuments(
+  tx: Executor,
+  rows: ReadonlyArray<{ issuanceKey: string; approvalNumber: string; signedXml: string }>,
+): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.insert(taxInvoiceXmlDocuments).values([...rows])
+    .onConflictDoNothing({ target: taxInvoiceXmlDocuments.issuanceKey });
+}
+
+export async function findXmlDocumentsByKeys(
+  tx: Executor,
+  issuanceKeys: readonly string[],
+): Promise<XmlDocumentRow[]> {
+  if (issuanceKeys.length === 0) return [];
+  return tx.select().from(taxInvoiceXmlDocuments)
+    .where(inArray(taxInvoiceXmlDocuments.issuanceKey, [...issuanceKeys]));
+}
+
+// The document's status and its XML, if any; null when the scope has no such document.
+export async function findXmlDocument(tx: Executor, scope: Scope, issuanceKey: string) {
+  const [row] = await tx.select({ status: taxInvoices.status,
+    signedXml: taxInvoiceXmlDocuments.signedXml })
+    .from(taxInvoices)
+    .leftJoin(taxInvoiceXmlDocuments,
+      eq(taxInvoiceXmlDocuments.issuanceKey, taxInvoices.issuanceKey))
+    .where(and(eq(taxInvoices.accountId, scope.accountId),
+      eq(taxInvoices.environment, scope.environment),
+      eq(taxInvoices.issuanceKey, issuanceKey)))
+    .limit(1);
+  return row ?? null;
+}

@@ -1,0 +1,20 @@
+import { pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt } from '../../../platform/db/columns.ts';
+import { taxInvoices } from '../tables.ts';
+
+// The signed standard XML of each issued document (docs/tax-invoice-xml.md), written in the
+// transaction that moves the document to ISSUED, and never changed: it is what was signed and
+// what is transmitted. Documents issued before the XML existed have no row.
+export const taxInvoiceXmlDocuments = pgTable(
+  'tax_invoice_xml_documents',
+  {
+    issuanceKey: text('issuance_key').primaryKey().references(() => taxInvoices.issuanceKey),
+    // The 24-digit approval number given at issuance, the document's IssueID.
+    approvalNumber: text('approval_number').notNull(),
+    signedXml: text('signed_xml').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('tax_invoice_xml_documents_approval_number_idx').on(table.approvalNumber),
+  ],
+);

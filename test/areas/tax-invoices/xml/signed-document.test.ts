@@ -1,0 +1,249 @@
+// The standard e-tax-invoice XML of every kind of document etax issues (normal, zero-rated,
+// tax-free, and each amendment reason), signed with a joint certificate of the sandbox CA:
+// xml-crypto verifies each signature, any change to the signed document breaks it, and each
+// document has the elements of the standard's published element list, in its order. No schema
+// of the standard is published openly, so the structure is checked element by element.
+import { createPrivateKey, sign } from 'node:crypto';
+import { DOMParser } from '@xmldom/xmldom';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { issueSandboxCertificate } from '../../../../src/domain/sandbox-certificate.ts';
+import { decryptSigningKeyFile } from '../../../../src/domain/signing-key-file.ts';
+import { verifyXmlDocument, type XmlSigner } from '../../../../src/domain/xml-signature.ts';
+import type { Invoice, TaxType } from '../../../../src/areas/tax-invoices/schemas.ts';
+import type { TaxInvoiceRow } from '../../../../src/areas/tax-invoices/store.ts';
+import {
+  DOCUMENT_CLASSIFICATIONS,
+  DOCUMENT_KINDS,
+  documentTypeCode,
+  TAX_INVOICE_NAMESPACE,
+} from '../../../../src/areas/tax-invoices/xml/codes.ts';
+import {
+  approvalNumberOf,
+  signTaxInvoiceXml,
+} from '../../../../src/areas/tax-invoices/xml/signed-document.ts';
+
+const PASSWORD = 'sandbox-password-1';
+const ISSUED_AT = new Date('2026-11-20T15:30:00Z'); // 2026-11-21 00:30 in Korea
+
+let signer: XmlSigner;
+
+beforeAll(async () => {
+  const certificate = await issueSandboxCertificate({ businessRegistrationNumber: '1234567891',
+    organizationName: '주식회사 이택스', password: PASSWORD, now: new Date() });
+  const key = decryptSigningKeyFile(certificate.signPri, PASSWORD);
+  if (key.kind !== 'decrypted') throw new Error('the sandbox key file did not open');
+  const privateKey = createPrivateKey({ key: key.pkcs8, format: 'der', type: 'pkcs8' });
+  signer = { certificate: certificate.signCert, sign: (data) => sign('sha256', data, privateKey) };
+});
+
+function invoice(tax: (supplyCost: number) => number | null, sign = 1): Invoice {
+  const items = [
+    { date: '2026-11-20', name: '클라우드 사용료 <월> & "부가"', specification: '월 구독',
+      quantity: 10 * sign, unitPrice: 5_000, supplyCost: 50_000 * sign, tax: tax(50_000 * sign),
+      description: null },
+    { date: '2026-11-20', name: '기술 지원', specification: null, quantity: null,
+      unitPrice: null, supplyCost: 150_000 * sign, tax: tax(150_000 * sign),
+      description: '11월분' },
+  ];
+  return {
+    date: '2026-11-20', purpose: 'CLAIM',
+    supplier: { identificationNumber: '1234567891', taxRegistrationId: null,
+      organizationName: '주식회사 이택스', representativeName: '홍길동',
+      address: '서울특별시 중구 세종대로 110', businessType: '서비스', businessItem: '소프트웨어',
+      manager: { email: 'tax@example.co.kr', name: '김담당', telephone: '02-1234-5678' } },
+    supplied: { identificationNumber: '2208162517', taxRegistrationId: '0001',
+      organizationName: '주식회사 받는곳', representativeName: '이영희', address: null,
+      businessType: null, businessItem: null,
+      managers: [{ email: 'account@example.com', name: '박수신', telephone: '010-1234-5678' },
+        { email: 'copy@example.com', name: null, telephone: null }] },
+    items, description: '11월 이용료',
+    payment: { cash: 100_000, check: null, note: 20_000, credit: 60_000 },
+  };
+}
+
+function row(taxType: TaxType, amendmentReason: number | null, sign = 1): TaxInvoiceRow {
+  const rate = { TAXABLE: (cost: number) => cost / 10, ZERO_RATED: () => 0,
+    TAX_FREE: () => null }[taxType];
+  const document = invoice(rate, sign);
+  const supplyCost = document.items.reduce((sum, item) => sum + item.supplyCost, 0);
+  const tax = document.items.reduce((sum, item) => sum + (item.tax ?? 0), 0);
+  return {
+    issuanceKey: `txi_${taxType}_${amendmentReason ?? 0}`, invoice: document, taxType,
+    supplyCostTotal: supplyCost, taxTotal: tax, totalAmount: supplyCost + tax,
+    amendmentReason,
+    originalNtsTransactionId: amendmentReason === null ? null : '202611194100000000000001',
+  } as TaxInvoiceRow;
+}
+
+const parse = (xml: string) => new DOMParser().parseFromString(xml, 'application/xml');
+const childNames = (element: Element) => Array.from(element.childNodes)
+  .filter((node) => node.nodeType === 1).map((node) => (node as Element).localName);
+const text = (xml: string, name: string) => parse(xml)
+  .getElementsByTagNameNS(TAX_INVOICE_NAMESPACE, name)[0]?.textContent ?? null;
+
+// The elements of the standard's element list, in its order.
+const ROOT_CHILDREN = ['ExchangedDocument', 'TaxInvoiceDocument', 'TaxInvoiceTradeSettlement',
+  'TaxInvoiceTradeLineItem', 'TaxInvoiceTradeLineItem', 'Signature'];
+const DOCUMENT_ORDER = ['IssueID', 'TypeCode', 'DescriptionText', 'IssueDateTime',
+  'AmendmentStatusCode', 'PurposeCode', 'OriginalIssueID'];
+const SETTLEMENT_CHILDREN = ['InvoicerParty', 'InvoiceeParty', 'SpecifiedPaymentMeans',
+  'SpecifiedPaymentMeans', 'SpecifiedPaymentMeans', 'SpecifiedMonetarySummation'];
+const PARTY_ORDER = ['ID', 'TypeCode', 'NameText', 'ClassificationCode',
+  'SpecifiedOrganization', 'SpecifiedPerson', 'DefinedContact', 'PrimaryDefinedContact',
+  'SecondaryDefinedContact', 'SpecifiedAddress'];
+// The optional elements the document has no value for are left out: the supplier has no
+// sub-place number (SpecifiedOrganization), the recipient no business type, item or address.
+const INVOICER_CHILDREN = ['ID', 'TypeCode', 'NameText', 'ClassificationCode',
+  'SpecifiedPerson', 'DefinedContact', 'SpecifiedAddress'];
+const INVOICEE_CHILDREN = ['ID', 'NameText', 'SpecifiedOrganization', 'SpecifiedPerson',
+  'PrimaryDefinedContact', 'SecondaryDefinedContact'];
+const LINE_ORDER = ['SequenceNumeric', 'DescriptionText', 'InvoiceAmount',
+  'ChargeableUnitQuantity', 'InformationText', 'NameText', 'PurchaseExpiryDateTime', 'TotalTax',
+  'UnitPrice'];
+
+function expectInOrder(actual: string[], order: string[]) {
+  expect(actual.every((name) => order.includes(name))).toBe(true);
+  const positions = actual.map((name) => order.indexOf(name));
+  expect(positions).toEqual([...positions].sort((a, b) => a - b));
+}
+
+const KINDS: Array<{ name: string; taxType: TaxType; reason: number | null; sign: number;
+  typeCode: string }> = [
+  { name: 'normal tax invoice', taxType: 'TAXABLE', reason: null, sign: 1, typeCode: '0101' },
+  { name: 'zero-rated tax invoice', taxType: 'ZERO_RATED', reason: null, sign: 1,
+    typeCode: '0102' },
+  { name: 'tax-free invoice (계산서)', taxType: 'TAX_FREE', reason: null, sign: 1,
+    typeCode: '0301' },
+  { name: 'amendment 1, entry correction (the cancelling half)', taxType: 'TAXABLE', reason: 1,
+    sign: -1, typeCode: '0201' },
+  { name: 'amendment 2, supply cost change', taxType: 'TAXABLE', reason: 2, sign: 1,
+    typeCode: '0201' },
+  { name: 'amendment 3, returned goods', taxType: 'TAXABLE', reason: 3, sign: -1,
+    typeCode: '0201' },
+  { name: 'amendment 4, termination', taxType: 'TAXABLE', reason: 4, sign: -1,
+    typeCode: '0201' },
+  { name: 'amendment 5, local letter of credit (the zero-rated half)', taxType: 'ZERO_RATED',
+    reason: 5, sign: 1, typeCode: '0202' },
+  { name: 'amendment 6, double issuance', taxType: 'TAXABLE', reason: 6, sign: -1,
+    typeCode: '0201' },
+  { name: 'amendment of a tax-free invoice (수정계산서)', taxType: 'TAX_FREE', reason: 4,
+    sign: -1, typeCode: '0401' },
+];
+
+describe('the signed standard XML of each kind of document', () => {
+  for (const kind of KINDS) {
+    it(`${kind.name}: TypeCode ${kind.typeCode}, signed and verified, in the standard's order`,
+      () => {
+        const input = row(kind.taxType, kind.reason, kind.sign);
+        const signed = signTaxInvoiceXml(input, signer, ISSUED_AT);
+        const check = verifyXmlDocument(signed.xml);
+        expect(check).toEqual({ valid: true, certificate: signer.certificate });
+
+        const document = parse(signed.xml);
+        const root = document.documentElement!;
+        expect(root.localName).toBe('TaxInvoice');
+        expect(root.namespaceURI).toBe(TAX_INVOICE_NAMESPACE);
+        expect(childNames(root)).toEqual(ROOT_CHILDREN);
+        const [, taxInvoiceDocument, settlement, line] = Array.from(root.childNodes)
+          .filter((node) => node.nodeType === 1) as Element[];
+        expectInOrder(childNames(taxInvoiceDocument!), DOCUMENT_ORDER);
+        expect(childNames(settlement!)).toEqual(SETTLEMENT_CHILDREN);
+        expectInOrder(childNames(line!), LINE_ORDER);
+        const [invoicer, invoicee] = Array.from(settlement!.childNodes)
+          .filter((node) => node.nodeType === 1) as Element[];
+        expectInOrder(childNames(invoicer!), PARTY_ORDER);
+        expect(childNames(invoicer!)).toEqual(INVOICER_CHILDREN);
+        expectInOrder(childNames(invoicee!), PARTY_ORDER);
+        expect(childNames(invoicee!)).toEqual(INVOICEE_CHILDREN);
+
+        expect(text(signed.xml, 'IssueID')).toBe(signed.approvalNumber);
+        expect(signed.approvalNumber).toMatch(/^2026112141[0-9]{14}$/);
+        expect(text(signed.xml, 'TypeCode')).toBe(kind.typeCode);
+        expect(text(signed.xml, 'PurposeCode')).toBe('02');
+        expect(text(signed.xml, 'AmendmentStatusCode'))
+          .toBe(kind.reason === null ? null : `0${kind.reason}`);
+        expect(text(signed.xml, 'OriginalIssueID'))
+          .toBe(kind.reason === null ? null : '202611194100000000000001');
+        expect(text(signed.xml, 'ChargeTotalAmount')).toBe(String(input.supplyCostTotal));
+        expect(text(signed.xml, 'GrandTotalAmount')).toBe(String(input.totalAmount));
+        expect(text(signed.xml, 'TaxTotalAmount'))
+          .toBe(kind.taxType === 'TAX_FREE' ? null : String(input.taxTotal));
+        expect(document.getElementsByTagNameNS(TAX_INVOICE_NAMESPACE, 'CalculatedAmount').length)
+          .toBe(kind.taxType === 'TAX_FREE' ? 0 : 2);
+      });
+  }
+});
+
+describe('the signature', () => {
+  it('breaks when any signed byte changes: an amount, a name, the approval number', () => {
+    const signed = signTaxInvoiceXml(row('TAXABLE', null), signer, ISSUED_AT);
+    for (const [from, to] of [['<GrandTotalAmount>220000<', '<GrandTotalAmount>220001<'],
+      ['주식회사 받는곳', '주식회사 다른곳'], [signed.approvalNumber, '2026112141' + '0'.repeat(14)]]) {
+      expect(signed.xml).toContain(from);
+      const check = verifyXmlDocument(signed.xml.replace(from!, to!));
+      expect(check.valid).toBe(false);
+    }
+  });
+
+  it('is refused when removed, doubled or the document is not XML', () => {
+    const signed = signTaxInvoiceXml(row('TAXABLE', null), signer, ISSUED_AT);
+    const signature = /<Signature[\s\S]*<\/Signature>/.exec(signed.xml)![0];
+    expect(verifyXmlDocument(signed.xml.replace(signature, '')).valid).toBe(false);
+    expect(verifyXmlDocument(signed.xml.replace(signature, signature + signature)).valid)
+      .toBe(false);
+    expect(verifyXmlDocument('<TaxInvoice><unclosed></TaxInvoice>').valid).toBe(false);
+    expect(verifyXmlDocument('not xml at all').valid).toBe(false);
+  });
+
+  it('carries RSA-SHA256, a SHA-256 digest of the whole document and the certificate', () => {
+    const signed = signTaxInvoiceXml(row('TAXABLE', null), signer, ISSUED_AT);
+    expect(signed.xml).toContain('Algorithm="http://www.w3.org/2001/04/xmldsig-more#rsa-sha256"');
+    expect(signed.xml).toContain('Algorithm="http://www.w3.org/2001/04/xmlenc#sha256"');
+    expect(signed.xml).toContain('Algorithm="http://www.w3.org/2000/09/xmldsig#enveloped-signature"');
+    expect(signed.xml).toContain('<Reference URI="">');
+    expect(signed.xml).toContain(`<X509Certificate>${signer.certificate.toString('base64')}`);
+    expect(signed.certificate).toBe(signer.certificate.toString('base64'));
+  });
+});
+
+describe('the document', () => {
+  it('escapes text and writes the payment breakdown with the sign of the total', () => {
+    const positive = signTaxInvoiceXml(row('TAXABLE', null), signer, ISSUED_AT).xml;
+    expect(positive).toContain('클라우드 사용료 &lt;월&gt; &amp; "부가"');
+    expect(positive).toMatch(/<TypeCode>10<\/TypeCode><PaidAmount>100000<\/PaidAmount>/);
+    expect(positive).toMatch(/<TypeCode>30<\/TypeCode><PaidAmount>20000<\/PaidAmount>/);
+    expect(positive).toMatch(/<TypeCode>40<\/TypeCode><PaidAmount>60000<\/PaidAmount>/);
+    expect(positive).not.toMatch(/<TypeCode>20<\/TypeCode>/);
+    const negative = signTaxInvoiceXml(row('TAXABLE', 4, -1), signer, ISSUED_AT).xml;
+    expect(negative).toMatch(/<TypeCode>10<\/TypeCode><PaidAmount>-100000<\/PaidAmount>/);
+  });
+
+  it('leaves out the payment means when none is given', () => {
+    const input = row('TAXABLE', null);
+    input.invoice = { ...input.invoice, payment: null };
+    expect(signTaxInvoiceXml(input, signer, ISSUED_AT).xml).not.toContain('SpecifiedPaymentMeans');
+  });
+
+  it('names a thirteen-digit recipient as a resident or a foreigner', () => {
+    for (const [number, code] of [['9001011234567', '02'], ['9001015234567', '03']]) {
+      const input = row('TAXABLE', null);
+      input.invoice = { ...input.invoice,
+        supplied: { ...input.invoice.supplied, identificationNumber: number! } };
+      expect(text(signTaxInvoiceXml(input, signer, ISSUED_AT).xml, 'BusinessTypeCode'))
+        .toBe(code);
+    }
+  });
+
+  it('numbers a document by its issue date in Korea, the same way every time', () => {
+    expect(approvalNumberOf('txi_a', ISSUED_AT)).toBe(approvalNumberOf('txi_a', ISSUED_AT));
+    expect(approvalNumberOf('txi_a', ISSUED_AT)).not.toBe(approvalNumberOf('txi_b', ISSUED_AT));
+    expect(approvalNumberOf('txi_a', new Date('2026-11-20T14:59:59Z'))).toMatch(/^20261120/);
+  });
+
+  it('keeps the type codes in one table', () => {
+    expect(documentTypeCode('TAXABLE', false))
+      .toBe(DOCUMENT_CLASSIFICATIONS.TAX_INVOICE + DOCUMENT_KINDS.NORMAL);
+    expect(documentTypeCode('TAX_FREE', true))
+      .toBe(DOCUMENT_CLASSIFICATIONS.AMENDED_INVOICE + DOCUMENT_KINDS.NORMAL);
+  });
+});
