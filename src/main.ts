@@ -64,6 +64,12 @@ account.command('create')
   .option('--plan <plan>', 'FREE, STANDARD or PREMIUM', 'FREE')
   .option('--json', 'print JSON')
   .action(async (options) => (await admin()).createAccount(await config(), options));
+account.command('plan')
+  .description('change the plan of an account (docs/plans.md)')
+  .requiredOption('--account <id>', 'account id')
+  .requiredOption('--plan <plan>', 'FREE, STANDARD or PREMIUM')
+  .option('--json', 'print JSON')
+  .action(async (options) => (await admin()).changePlan(await config(), options));
 
 const key = program.command('key').description('manage API keys');
 key.command('create')

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Environment } from '../../platform/accounts/keys.ts';
 import type { RecordEvents } from '../../platform/events.ts';
+import type { RecordIssuedInvoices } from '../../platform/issued-invoices.ts';
 import type { JobDefinition } from '../../platform/jobs.ts';
 import type { AreaModule } from '../../platform/module.ts';
 import type { Platform } from '../../platform/platform.ts';
@@ -70,6 +71,8 @@ export type TaxInvoicesDeps = {
   issuers: IssuersService;
   // The webhook outbox: issuance outcomes, reverse issuance decisions and amendments are events.
   recordEvents: RecordEvents;
+  // The revenue and expense books, told of every document that gets its approval number.
+  recordIssuedInvoices?: RecordIssuedInvoices;
 };
 
 // Test keys transmit to the sandbox and live keys to the configured gateway; without one, live
@@ -114,6 +117,7 @@ export function createTaxInvoicesModule(
   const lifecycle = {
     points: platform.points,
     recordEvents: deps.recordEvents,
+    recordIssuedInvoices: deps.recordIssuedInvoices,
     documentUrl: (issuanceKey: string) =>
       `${config.PUBLIC_BASE_URL}/v1/taxInvoices/${issuanceKey}/pdf`,
   };
