@@ -65,7 +65,9 @@ export function createConnectionLinks(deps: { db: Db; connections: ConnectionsSe
   async function submit(token: string, input: ConnectInput):
     Promise<{ outcome: ConnectOutcome; page: ConnectionPage }> {
     const row = await usableLink(token);
-    if (input.kind !== row.kind) throw new PageLinkError(404, 'This connection link does not exist.');
+    if (input.kind !== row.kind) {
+      throw new PageLinkError(404, 'This connection link does not exist.');
+    }
     const outcome = await db.transaction(async (tx) => {
       requireUsableAt(await store.findLink(tx, row.tokenHash, { forUpdate: true }), deps.now());
       const answer = await deps.connections.connect(scopeOf(row), input, tx);

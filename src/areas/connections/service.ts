@@ -72,49 +72,50 @@ export function toView(row: store.ConnectionRow) {
   };
 }
 
+function unavailable(): never {
+  throw new ApiError('SERVICE_UNAVAILABLE', 'The outside system cannot be reached now. ' +
+    'Retry later.');
+}
+
+async function credentialsOf(deps: ServiceDeps, scope: Scope, input: ConnectInput):
+  Promise<{ subject: string; stored: StoredCredentials }> {
+  if (input.kind === 'BANK_ACCOUNT') {
+    const { bankCode, accountNumber, userId, password } = input;
+    return { subject: `${bankCode}:${accountNumber}`,
+      stored: { kind: 'BANK_ACCOUNT', bank: { bankCode, accountNumber, userId, password } } };
+  }
+  const portal: PortalCredentials = input.method === 'PASSWORD'
+    ? { method: 'PASSWORD', businessRegistrationNumber: input.businessRegistrationNumber,
+      userId: input.userId, password: input.password }
+    : { method: 'CERTIFICATE', issuerId: input.issuerId,
+      businessRegistrationNumber: await deps.certificateBusiness(scope, input.issuerId) };
+  return { subject: portal.businessRegistrationNumber, stored: { kind: 'HOMETAX', portal } };
+}
+
+// The outside system's answer to a login with the credentials, within the timeout.
+async function login(deps: ServiceDeps, environment: Environment, stored: StoredCredentials) {
+  const adapters = deps.adapters(environment);
+  const signal = AbortSignal.timeout(deps.timeoutMs);
+  if (stored.kind === 'HOMETAX') {
+    if (adapters.taxPortal === null) unavailable();
+    const answer = await adapters.taxPortal.login(stored.portal, signal);
+    return answer.kind === 'connected' ? { ...answer, displayName: answer.businessName }
+      : answer;
+  }
+  if (adapters.bankAccounts === null) unavailable();
+  const answer = await adapters.bankAccounts.login(stored.bank, signal);
+  return answer.kind === 'connected' ? { ...answer, displayName: answer.holderName } : answer;
+}
+
 export function createConnectionsService(deps: ServiceDeps) {
   const { db, sealing } = deps;
-
-  function unavailable(): never {
-    throw new ApiError('SERVICE_UNAVAILABLE', 'The outside system cannot be reached now. ' +
-      'Retry later.');
-  }
-
-  async function credentialsOf(scope: Scope, input: ConnectInput):
-    Promise<{ subject: string; stored: StoredCredentials }> {
-    if (input.kind === 'BANK_ACCOUNT') {
-      const { bankCode, accountNumber, userId, password } = input;
-      return { subject: `${bankCode}:${accountNumber}`,
-        stored: { kind: 'BANK_ACCOUNT', bank: { bankCode, accountNumber, userId, password } } };
-    }
-    const portal: PortalCredentials = input.method === 'PASSWORD'
-      ? { method: 'PASSWORD', businessRegistrationNumber: input.businessRegistrationNumber,
-        userId: input.userId, password: input.password }
-      : { method: 'CERTIFICATE', issuerId: input.issuerId,
-        businessRegistrationNumber: await deps.certificateBusiness(scope, input.issuerId) };
-    return { subject: portal.businessRegistrationNumber, stored: { kind: 'HOMETAX', portal } };
-  }
-
-  async function login(environment: Environment, stored: StoredCredentials) {
-    const adapters = deps.adapters(environment);
-    const signal = AbortSignal.timeout(deps.timeoutMs);
-    if (stored.kind === 'HOMETAX') {
-      if (adapters.taxPortal === null) unavailable();
-      const answer = await adapters.taxPortal.login(stored.portal, signal);
-      return answer.kind === 'connected' ? { ...answer, displayName: answer.businessName }
-        : answer;
-    }
-    if (adapters.bankAccounts === null) unavailable();
-    const answer = await adapters.bankAccounts.login(stored.bank, signal);
-    return answer.kind === 'connected' ? { ...answer, displayName: answer.holderName } : answer;
-  }
 
   // Logs in with the credentials and stores the connection when the login works; a failed
   // login is answered and nothing is stored. 503 when the outside system cannot be reached.
   async function connect(scope: Scope, input: ConnectInput, tx: Executor = db):
     Promise<ConnectOutcome> {
-    const { subject, stored } = await credentialsOf(scope, input);
-    const answer = await login(scope.environment, stored);
+    const { subject, stored } = await credentialsOf(deps, scope, input);
+    const answer = await login(deps, scope.environment, stored);
     if (answer.kind === 'unavailable') unavailable();
     if (answer.kind === 'failed') return answer;
     const method = input.kind === 'HOMETAX' ? input.method : 'PASSWORD';

@@ -25,7 +25,9 @@ export function createGatewayBankAccountPortal(options: { gatewayUrl: string;
       } catch {
         answer = null;
       }
-      if (Value.Check(Connected, answer)) return { kind: 'connected', holderName: answer.holderName };
+      if (Value.Check(Connected, answer)) {
+        return { kind: 'connected', holderName: answer.holderName };
+      }
       if (Value.Check(Failed, answer)) {
         return { kind: 'failed', code: answer.code, message: answer.message };
       }

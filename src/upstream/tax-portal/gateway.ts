@@ -19,7 +19,8 @@ import {
 // Anything else (another status or shape, a network error, a timeout) is `unavailable`.
 
 const RESPONSE_BYTES_MAX = 16 * 1024 * 1024;
-const Text = (max: number) => Type.String({ minLength: 1, maxLength: max, pattern: '^[^\\u0000-\\u001f]*$' });
+const Text = (max: number) => Type.String({ minLength: 1, maxLength: max,
+  pattern: '^[^\\u0000-\\u001f]*$' });
 const Party = Type.Object({ businessRegistrationNumber: Type.String({ pattern: '^[0-9]{10,13}$' }),
   name: Text(200) });
 const Won = Type.Integer({ minimum: -1e14, maximum: 1e14 });

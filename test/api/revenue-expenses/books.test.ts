@@ -7,7 +7,9 @@
 import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { businessRegistrationCheckDigit } from '../../../src/domain/business-registration-number.ts';
+import {
+  businessRegistrationCheckDigit,
+} from '../../../src/domain/business-registration-number.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import {
   issueTransmitted,

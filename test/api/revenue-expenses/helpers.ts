@@ -31,8 +31,8 @@ export async function connectHometax(app: Injector, key: string, number: string,
     userId: PORTAL_USER_ID, password });
   expect(response.statusCode, response.body).toBe(200);
   const list = await app.server.inject(request(key, 'GET', '/v1/connections?kind=HOMETAX'));
-  const items = (list.json() as { items: Array<{ id: string; businessRegistrationNumber: string }> })
-    .items;
+  type Listed = { items: Array<{ id: string; businessRegistrationNumber: string }> };
+  const { items } = list.json() as Listed;
   return items.find((item) => item.businessRegistrationNumber === number)!;
 }
 
