@@ -4,9 +4,14 @@ import {
   createBusinessProfilesModule,
   createRegistrationStatusModule,
 } from './areas/businesses/index.ts';
+import { createConnectionsModule, type ConnectionsModule } from './areas/connections/index.ts';
 import { createHealthModule } from './areas/health/index.ts';
 import { createIssuersModule, type IssuersService } from './areas/issuers/index.ts';
 import { createPointsModule } from './areas/points/index.ts';
+import {
+  createRevenueExpensesModule,
+  type RevenueExpensesModule,
+} from './areas/revenue-expenses/index.ts';
 import { createTaxInvoicesModule, type TaxInvoicesModule } from './areas/tax-invoices/index.ts';
 import { createWebhooksModule, type WebhooksModule } from './areas/webhooks/index.ts';
 import type { Config } from './config.ts';
@@ -30,11 +35,14 @@ export type AreaModules = {
   webhooks: WebhooksModule;
   issuers: IssuersService;
   taxInvoices: TaxInvoicesModule;
+  connections: ConnectionsModule;
+  revenueExpenses: RevenueExpensesModule;
 };
 
 export async function createAreaModules(platform: Platform): Promise<AreaModules> {
   const { config, database, log } = platform;
-  // One key seals every secret at rest: certificate keys and webhook signing secrets.
+  // One key seals every secret at rest: certificate keys, webhook signing secrets and
+  // connection credentials.
   const sealing = await loadSealingKey({
     configured: config.CERTIFICATE_ENCRYPTION_KEY,
     previous: config.CERTIFICATE_ENCRYPTION_PREVIOUS_KEYS,
@@ -45,9 +53,14 @@ export async function createAreaModules(platform: Platform): Promise<AreaModules
   const webhooks = createWebhooksModule(platform, { sealing });
   const issuers = await createIssuersModule(platform,
     { recordEvent: webhooks.recordEvent, sealing });
+  // Connections seal their credentials with the same key; the books collect through them and
+  // record every invoice issued here.
+  const connections = createConnectionsModule(platform, { sealing, issuers: issuers.service });
+  const revenueExpenses = createRevenueExpensesModule(platform, { connections });
   const taxInvoices = createTaxInvoicesModule(platform, {
     issuers: issuers.service,
     recordEvents: webhooks.recordEvents,
+    recordIssuedInvoices: revenueExpenses.recordIssuedInvoices,
   });
   const list = [
     await createHealthModule(platform),
@@ -58,8 +71,10 @@ export async function createAreaModules(platform: Platform): Promise<AreaModules
     webhooks,
     issuers,
     taxInvoices,
+    connections,
+    revenueExpenses,
   ];
-  return { list, webhooks, issuers: issuers.service, taxInvoices };
+  return { list, webhooks, issuers: issuers.service, taxInvoices, connections, revenueExpenses };
 }
 
 export type App = Omit<AreaModules, 'list'> & {

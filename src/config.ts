@@ -75,6 +75,13 @@ const ConfigSchema = Type.Object({
   TAX_INVOICE_GATEWAY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000,
     default: 10_000 }),
   TAX_INVOICE_SANDBOX_LATENCY_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 0 }),
+  // Connections and the revenue and expense books (docs/connections.md,
+  // docs/revenue-expense.md). Live keys reach the tax portal and banks through operator-run
+  // gateways; unset, live connections and collections are refused with 503 SERVICE_UNAVAILABLE.
+  TAX_PORTAL_GATEWAY_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  BANK_ACCOUNT_GATEWAY_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  CONNECTION_GATEWAY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000,
+    default: 30_000 }),
   // An issued invoice waits this long before transmission: the window in which the supplier
   // can still cancel it (POST /v1/taxInvoices/{issuanceKey}/cancel).
   TAX_INVOICE_TRANSMISSION_DELAY_SECONDS: Type.Integer({ minimum: 0, maximum: 86_400,

@@ -64,6 +64,12 @@ account.command('create')
   .option('--plan <plan>', 'FREE, STANDARD or PREMIUM', 'FREE')
   .option('--json', 'print JSON')
   .action(async (options) => (await admin()).createAccount(await config(), options));
+account.command('plan')
+  .description('change the plan of an account (docs/plans.md)')
+  .requiredOption('--account <id>', 'account id')
+  .requiredOption('--plan <plan>', 'FREE, STANDARD or PREMIUM')
+  .option('--json', 'print JSON')
+  .action(async (options) => (await admin()).changePlan(await config(), options));
 
 const key = program.command('key').description('manage API keys');
 key.command('create')
@@ -88,6 +94,27 @@ points.command('show')
   .requiredOption('--env <env>', 'test or live')
   .option('--json', 'print JSON')
   .action(async (options) => (await admin()).showPoints(await config(), options));
+
+const connectionCli = () => import('./cli/connections.ts');
+const connection = program.command('connection')
+  .description('connect outside systems: the tax portal, bank accounts (docs/connections.md)');
+connection.command('add')
+  .description('log in and store a connection; a user id and password are read from stdin, ' +
+    'one per line')
+  .requiredOption('--account <id>', 'account id')
+  .requiredOption('--env <env>', 'test or live')
+  .requiredOption('--kind <kind>', 'HOMETAX or BANK_ACCOUNT')
+  .option('--business-number <number>', 'HOMETAX: the business registration number')
+  .option('--issuer <id>', 'HOMETAX: log in with the joint certificate of this issuer')
+  .option('--bank-code <code>', 'BANK_ACCOUNT: the bank code')
+  .option('--account-number <number>', 'BANK_ACCOUNT: the account number')
+  .option('--json', 'print JSON')
+  .action(async (options) => (await connectionCli()).addConnection(await config(), options));
+connection.command('list')
+  .requiredOption('--account <id>', 'account id')
+  .requiredOption('--env <env>', 'test or live')
+  .option('--json', 'print JSON')
+  .action(async (options) => (await connectionCli()).listConnections(await config(), options));
 
 const holidays = () => import('./cli/holidays.ts');
 const holiday = program.command('holidays')

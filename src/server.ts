@@ -7,6 +7,7 @@ import { handleClientError } from './platform/client-errors.ts';
 import { errorHandler, handleFrameworkError } from './platform/error-handler.ts';
 import type { AreaModule } from './platform/module.ts';
 import { openApi } from './platform/openapi.ts';
+import { requirePlan } from './platform/plans.ts';
 import type { RateLimiter } from './platform/ratelimit/limiter.ts';
 import { routeContract } from './platform/route-contract.ts';
 import { shutdown } from './platform/shutdown.ts';
@@ -70,6 +71,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   }
   await app.register(async (v1) => {
     v1.addHook('onRequest', authenticateWith(deps.keys));
+    v1.addHook('onRequest', requirePlan);
     v1.addHook('preHandler', deps.rateLimiter.hook);
     for (const module of deps.modules) {
       if (module.routes) await v1.register(module.routes);

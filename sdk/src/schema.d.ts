@@ -882,6 +882,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List connections
+         * @description The connections of the key's account and environment with their state and last sync. Credentials are never returned.
+         */
+        get: operations["listConnections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/connections/url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a one-time connection page URL
+         * @description A page served by etax where the business owner types the credentials of the tax portal (`kind=HOMETAX`) or of a bank account (`kind=BANK_ACCOUNT`) and sees at once whether the login worked. Valid 10 minutes; a connection uses it up, a failed login can be tried again on it.
+         */
+        get: operations["getConnectionUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/connections/{connectionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect
+         * @description Deletes the connection and its sealed credentials. What was collected through it stays.
+         */
+        delete: operations["deleteConnection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/revenueExpenses/taxInvoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read own tax invoices in the order of change
+         * @description Sales and purchase tax invoices of the account, issued through etax and collected from the tax portal, in the order they changed. Store `nextCursor` and pass it back: every later change appears exactly once. Standard plan or higher. Free.
+         */
+        get: operations["listRevenueExpenseTaxInvoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/revenueExpenses:collect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Collect tax invoices from the tax portal
+         * @description Collects the months from `from` to `to` from the tax portal through the account's HOMETAX connection, in the background. A request while a collection of the connection is queued or running joins it. Standard plan or higher. Free.
+         */
+        post: operations["collectRevenueExpenses"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/revenueExpenses/collections/{collectionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a collection
+         * @description The state of a collection and what it recorded. Standard plan or higher.
+         */
+        get: operations["getRevenueExpenseCollection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1155,6 +1275,76 @@ export interface components {
             code: string;
             /** @description Classification name (Korean). */
             name: string;
+        };
+        /**
+         * Connection
+         * @description A connection to an outside system. Its credentials are never returned.
+         * @example {
+         *       "id": "con_3sUe0nB2m9K1aVtQx7YpLw",
+         *       "kind": "HOMETAX",
+         *       "method": "PASSWORD",
+         *       "businessRegistrationNumber": "1234567891",
+         *       "bankCode": null,
+         *       "accountNumber": null,
+         *       "displayName": "주식회사 이택스",
+         *       "state": "CONNECTED",
+         *       "failure": null,
+         *       "connectedAt": "2026-11-20T01:02:03.000Z",
+         *       "lastSyncedAt": "2026-11-20T01:05:00.000Z",
+         *       "createdAt": "2026-11-20T01:02:03.000Z"
+         *     }
+         */
+        Connection: {
+            /** @description The connection id. */
+            id: string;
+            /** @description `HOMETAX`: the tax authority's web portal; `BANK_ACCOUNT`: a bank account. */
+            kind: "HOMETAX" | "BANK_ACCOUNT";
+            /** @description How etax logs in: `PASSWORD` (user id and password) or `CERTIFICATE` (the joint certificate of an issuer of the account; Hometax only). */
+            method: "PASSWORD" | "CERTIFICATE";
+            /** @description HOMETAX: the connected business. */
+            businessRegistrationNumber: string | null;
+            /** @description BANK_ACCOUNT: the bank code. */
+            bankCode: string | null;
+            /** @description BANK_ACCOUNT: the account number, all but its last four digits masked. */
+            accountNumber: string | null;
+            /** @description The business or holder name the outside system answered the login with. */
+            displayName: string | null;
+            /** @description `CONNECTED`; `FAILED` when the last login or sync failed (see `failure`); `EXPIRED` when the outside system no longer accepts the credentials. */
+            state: "CONNECTED" | "FAILED" | "EXPIRED";
+            /** @description Why the connection is FAILED or EXPIRED; null when CONNECTED. */
+            failure: {
+                code: string;
+                message: string;
+            } | null;
+            /** @description When the credentials were last verified. */
+            connectedAt: string | null;
+            /** @description The last collection or sync that worked; null before the first. */
+            lastSyncedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the connection was first made.
+             */
+            createdAt: string;
+        };
+        /**
+         * ConnectionList
+         * @description The connections of the key's account and environment, oldest first.
+         */
+        ConnectionList: {
+            items: components["schemas"]["Connection"][];
+        };
+        /**
+         * ConnectionUrl
+         * @description A one-time connection page.
+         */
+        ConnectionUrl: {
+            /** @description One-time page for the business owner; valid 10 minutes. */
+            url: string;
+            /**
+             * Format: date-time
+             * @description When the link stops working.
+             */
+            expiresAt: string;
         };
         /**
          * Contact
@@ -1492,6 +1682,151 @@ export interface components {
         ResendWebhookEventBody: {
             /** @description The event to send again. */
             eventId: string;
+        };
+        /**
+         * RevenueExpenseCollectAccepted
+         * @description The collection runs in the background.
+         */
+        RevenueExpenseCollectAccepted: {
+            /** @description The collection: a new one, or the one of the same connection already queued or running, which this request joined. */
+            collectionId: string;
+        };
+        /**
+         * RevenueExpenseCollection
+         * @description A collection from the tax portal.
+         */
+        RevenueExpenseCollection: {
+            collectionId: string;
+            /** @description The HOMETAX connection it collects through. */
+            connectionId: string;
+            /** @description First month. */
+            from: string;
+            /** @description Last month. */
+            to: string;
+            state: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED";
+            counts: {
+                /** @description Invoices the portal listed. */
+                collected: number;
+                /** @description New in the books. */
+                inserted: number;
+                /** @description Changed since they were last recorded. */
+                updated: number;
+                /** @description Already recorded as they are. */
+                unchanged: number;
+            };
+            /** @description Why it FAILED. */
+            failure: {
+                code: string;
+                message: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When it was requested.
+             */
+            requestedAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+        };
+        /** RevenueExpenseCollectRequest */
+        RevenueExpenseCollectRequest: {
+            /**
+             * @description First month to collect, `YYYY-MM`.
+             * @example 2026-10
+             */
+            from: string;
+            /**
+             * @description Last month to collect, `YYYY-MM`; at most 12 months after `from`, and not after the current month (Korea time).
+             * @example 2026-11
+             */
+            to: string;
+        };
+        /**
+         * RevenueExpenseTaxInvoice
+         * @example {
+         *       "direction": "SALES",
+         *       "source": "ISSUED_HERE",
+         *       "approvalNumber": "202611204100000000000123",
+         *       "issuanceKey": "txi_3sUe0nB2m9K1aVtQx7YpLw",
+         *       "writeDate": "2026-11-20",
+         *       "issueDate": "2026-11-20",
+         *       "counterpart": {
+         *         "businessRegistrationNumber": "2208162517",
+         *         "name": "주식회사 받는자"
+         *       },
+         *       "supplyCost": 100000,
+         *       "tax": 10000,
+         *       "totalAmount": 110000,
+         *       "taxType": "TAXABLE",
+         *       "amendment": null,
+         *       "status": "TRANSMITTED",
+         *       "late": false,
+         *       "changeSequence": 42,
+         *       "changedAt": "2026-11-20T01:02:03.000Z"
+         *     }
+         */
+        RevenueExpenseTaxInvoice: {
+            /** @description `SALES`: the account's business supplied (매출); `PURCHASE`: it received (매입). */
+            direction: "SALES" | "PURCHASE";
+            /** @description `ISSUED_HERE`: issued through etax; `COLLECTED`: collected from the tax portal. */
+            source: "ISSUED_HERE" | "COLLECTED";
+            /** @description The tax authority's approval number (국세청 승인번호), 24 digits. */
+            approvalNumber: string;
+            /** @description The etax tax invoice, for ISSUED_HERE sales; null otherwise. */
+            issuanceKey: string | null;
+            /**
+             * Format: date
+             * @description Write date (작성일자).
+             */
+            writeDate: string;
+            /**
+             * Format: date
+             * @description Issue date (발급일자).
+             */
+            issueDate: string;
+            /** @description The recipient of a sale, the supplier of a purchase. */
+            counterpart: {
+                /** @description The other party's number. */
+                businessRegistrationNumber: string;
+                /** @description The other party's business name. */
+                name: string;
+            };
+            /** @description Supply cost in won; negative for a reducing amendment. */
+            supplyCost: number;
+            /** @description VAT in won; 0 for tax-free and zero-rated invoices. */
+            tax: number;
+            /** @description supplyCost + tax. */
+            totalAmount: number;
+            /** @description `TAXABLE` (세금계산서), `ZERO_RATED` (영세율) or `TAX_FREE` (계산서). */
+            taxType: "TAXABLE" | "ZERO_RATED" | "TAX_FREE";
+            /** @description For an amended invoice (수정세금계산서); null otherwise. */
+            amendment: {
+                /** @description Amendment reason code. */
+                reason: number;
+                /** @description The amended invoice. */
+                originalApprovalNumber: string;
+            } | null;
+            /** @description `ISSUED`: issued, not yet transmitted to the tax authority; `TRANSMITTED`. */
+            status: "ISSUED" | "TRANSMITTED";
+            /** @description Issued after the issue deadline (the 10th of the next month). */
+            late: boolean;
+            /** @description The position of this change in the account's order of change; increases with every change. */
+            changeSequence: number;
+            /**
+             * Format: date-time
+             * @description When etax recorded this change.
+             */
+            changedAt: string;
+        };
+        /**
+         * RevenueExpenseTaxInvoicePage
+         * @description Own tax invoices in the order of change. Every change appears once after the cursor that preceded it.
+         */
+        RevenueExpenseTaxInvoicePage: {
+            items: components["schemas"]["RevenueExpenseTaxInvoice"][];
+            /** @description Store it and pass it as `cursor` to read what changed after this page; always present, even when the page is empty. */
+            nextCursor: string;
+            /** @description Whether more items follow right now. */
+            hasMore: boolean;
         };
         /**
          * ReverseIssuanceApprovalUrl
@@ -12234,6 +12569,1027 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    listConnections: {
+        parameters: {
+            query?: {
+                /** @description `HOMETAX`: the tax authority's web portal; `BANK_ACCOUNT`: a bank account. */
+                kind?: "HOMETAX" | "BANK_ACCOUNT";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connections of the key's account and environment, oldest first. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "con_3sUe0nB2m9K1aVtQx7YpLw",
+                     *           "kind": "HOMETAX",
+                     *           "method": "PASSWORD",
+                     *           "businessRegistrationNumber": "1234567891",
+                     *           "bankCode": null,
+                     *           "accountNumber": null,
+                     *           "displayName": "주식회사 이택스",
+                     *           "state": "CONNECTED",
+                     *           "failure": null,
+                     *           "connectedAt": "2026-11-20T01:02:03.000Z",
+                     *           "lastSyncedAt": "2026-11-20T01:05:00.000Z",
+                     *           "createdAt": "2026-11-20T01:02:03.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConnectionList"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    getConnectionUrl: {
+        parameters: {
+            query: {
+                /** @description `HOMETAX`: the tax authority's web portal; `BANK_ACCOUNT`: a bank account. */
+                kind: "HOMETAX" | "BANK_ACCOUNT";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A one-time connection page. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://etax.example.com/connections/Zm9vYmFyEXAMPLEdG9rZW4tdmFsdWUtMzJiYWJjZGVm",
+                     *       "expiresAt": "2026-11-20T01:12:03.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ConnectionUrl"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection id, e.g. `con_…`. */
+                connectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Disconnected. */
+            204: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    listRevenueExpenseTaxInvoices: {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the previous page, as returned. Without it the feed starts at its beginning. */
+                cursor?: string;
+                /** @description Items per page, 1 to 1000. */
+                limit?: number;
+                /** @description `SALES`: the account's business supplied (매출); `PURCHASE`: it received (매입). */
+                direction?: "SALES" | "PURCHASE";
+                /** @description Only invoices written on or after this day. */
+                writeDateFrom?: string;
+                /** @description Only invoices written on or before this day. */
+                writeDateTo?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Own tax invoices in the order of change. Every change appears once after the cursor that preceded it. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "direction": "SALES",
+                     *           "source": "ISSUED_HERE",
+                     *           "approvalNumber": "202611204100000000000123",
+                     *           "issuanceKey": "txi_3sUe0nB2m9K1aVtQx7YpLw",
+                     *           "writeDate": "2026-11-20",
+                     *           "issueDate": "2026-11-20",
+                     *           "counterpart": {
+                     *             "businessRegistrationNumber": "2208162517",
+                     *             "name": "주식회사 받는자"
+                     *           },
+                     *           "supplyCost": 100000,
+                     *           "tax": 10000,
+                     *           "totalAmount": 110000,
+                     *           "taxType": "TAXABLE",
+                     *           "amendment": null,
+                     *           "status": "TRANSMITTED",
+                     *           "late": false,
+                     *           "changeSequence": 42,
+                     *           "changedAt": "2026-11-20T01:02:03.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": "WzQyXQ",
+                     *       "hasMore": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RevenueExpenseTaxInvoicePage"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `PLAN_UPGRADE_REQUIRED`: This operation needs a higher plan. Upgrade the account's plan to use it. */
+            403: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PLAN_UPGRADE_REQUIRED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    collectRevenueExpenses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "from": "2026-10",
+                 *       "to": "2026-11"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RevenueExpenseCollectRequest"];
+            };
+        };
+        responses: {
+            /** @description The collection runs in the background. */
+            202: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "collectionId": "rec_3sUe0nB2m9K1aVtQx7YpLw"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RevenueExpenseCollectAccepted"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `PLAN_UPGRADE_REQUIRED`: This operation needs a higher plan. Upgrade the account's plan to use it. */
+            403: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PLAN_UPGRADE_REQUIRED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `CONNECTION_REQUIRED`: Connect the tax portal (Hometax) before requesting a collection. */
+            409: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "CONNECTION_REQUIRED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    getRevenueExpenseCollection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The collection id, e.g. `rec_…`. */
+                collectionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A collection from the tax portal. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevenueExpenseCollection"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `PLAN_UPGRADE_REQUIRED`: This operation needs a higher plan. Upgrade the account's plan to use it. */
+            403: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PLAN_UPGRADE_REQUIRED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */

@@ -53,6 +53,14 @@ export async function createAccount(config: Config, options: AccountOptions) {
   ].join('\n'));
 }
 
+export async function changePlan(config: Config,
+  options: { account: string; plan: string; json?: boolean }) {
+  const plan = parseChoice('--plan', options.plan, PLANS);
+  const changed = await withPlatform(config, (platform) =>
+    platform.accounts.changePlan(options.account, plan));
+  printResult(Boolean(options.json), changed, `account ${changed.accountId} is on ${plan}`);
+}
+
 type KeyOptions = { account: string; env: string; json?: boolean };
 
 export async function createKey(config: Config, options: KeyOptions) {

@@ -17,6 +17,8 @@ export const ID_PREFIXES = {
   issuanceKey: 'txi',
   requestGroup: 'txg',
   mail: 'mail',
+  connection: 'con',
+  revenueExpenseCollection: 'rec',
 } as const;
 
 type IdKind = keyof typeof ID_PREFIXES;

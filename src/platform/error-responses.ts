@@ -29,6 +29,8 @@ const COUNTED_BY_DEFAULT: Partial<Record<ErrorCode, Counted>> = {
   INVALID_REQUEST: 'never',
   PAYLOAD_TOO_LARGE: 'never',
   UNSUPPORTED_MEDIA_TYPE: 'never',
+  // Checked right after authentication (src/platform/plans.ts).
+  PLAN_UPGRADE_REQUIRED: 'never',
   INTERNAL_SERVER_ERROR: 'sometimes',
   SERVICE_UNAVAILABLE: 'sometimes',
 };

@@ -39,6 +39,11 @@ export const ERRORS = {
     status: 409,
     message: 'The webhook endpoint is disabled. Enable it before sending events to it.',
   },
+  // 403: designed by etax: the account's plan is below the operation's (docs/plans.md).
+  PLAN_UPGRADE_REQUIRED: {
+    status: 403,
+    message: 'This operation needs a higher plan. Upgrade the account\'s plan to use it.',
+  },
   // 404: nothing there.
   NOT_FOUND: { status: 404, message: 'The requested resource does not exist.' },
   // Designed by etax where the spec is silent: issuers and their certificates (docs/issuers.md).
@@ -92,6 +97,11 @@ export const ERRORS = {
   ISSUE_DEADLINE_PASSED: {
     status: 409,
     message: 'The issue deadline of the tax invoice has passed; it can no longer be issued.',
+  },
+  // Designed by etax: revenue and expense books (docs/revenue-expense.md).
+  CONNECTION_REQUIRED: {
+    status: 409,
+    message: 'Connect the tax portal (Hometax) before requesting a collection.',
   },
   // Designed by etax where the spec is silent.
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than the limit.' },

@@ -1,3 +1,5 @@
+import type { Plan } from './accounts/keys.ts';
+
 // Every operation of the API in one table: its name (a route's `config.operation`, the counter
 // of its rate limit and the name in the RateLimit headers), the price row it is charged from
 // and its own rate-limit policy. A name not in this table cannot exist: routes and
@@ -34,6 +36,9 @@ type OperationRow = {
   price?: PriceRow;
   // The operation's own policy; absent for DEFAULT_RATE_LIMIT.
   rateLimit?: RateLimitPolicy;
+  // The lowest plan whose accounts may call it (src/platform/plans.ts); absent for every plan.
+  // Below it the call is refused with 403 PLAN_UPGRADE_REQUIRED before any other work.
+  minimumPlan?: Plan;
 };
 
 export const OPERATIONS = {
@@ -98,6 +103,16 @@ export const OPERATIONS = {
   'taxInvoices.issueRequest.approve': {},
   'taxInvoices.issueRequest.refuse': {},
   'taxInvoices.issueRequest.cancel': {},
+
+  // Connections to outside systems are free on every plan; what uses them may need more.
+  'connections.list': {},
+  'connections.url': {},
+  'connections.delete': {},
+
+  // Revenue and expense books need a Standard plan or higher.
+  'revenueExpenses.taxInvoices.list': { minimumPlan: 'STANDARD' },
+  'revenueExpenses.collect': { minimumPlan: 'STANDARD' },
+  'revenueExpenses.collections.get': { minimumPlan: 'STANDARD' },
 } as const satisfies Record<string, OperationRow>;
 
 export type Operation = keyof typeof OPERATIONS;
@@ -109,4 +124,10 @@ export function isOperation(name: string): name is Operation {
 
 export function isPriceRow(name: string): name is PriceRow {
   return Object.hasOwn(DEFAULT_PRICES, name);
+}
+
+// The lowest plan an operation needs, or null when every plan may call it.
+export function minimumPlanOf(operation: Operation): Plan | null {
+  const row: OperationRow = OPERATIONS[operation];
+  return row.minimumPlan ?? null;
 }

@@ -7,7 +7,7 @@ import {
   UNAUTHENTICATED,
 } from './error-responses.ts';
 import { ERRORS, type ErrorCode } from './errors.ts';
-import { isOperation, type Operation } from './operations.ts';
+import { isOperation, minimumPlanOf, type Operation } from './operations.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -32,6 +32,10 @@ function requiredCodes(route: RouteOptions): ErrorCode[] {
   if (methods.some((method) => BODY_METHODS.has(method))) codes.push(...BODY_ERRORS);
   const { params, querystring, headers } = route.schema ?? {};
   if (params || querystring || headers) codes.push('INVALID_REQUEST');
+  const operation = route.config?.operation;
+  if (operation !== undefined && isOperation(operation) && minimumPlanOf(operation) !== null) {
+    codes.push('PLAN_UPGRADE_REQUIRED');
+  }
   return codes;
 }
 

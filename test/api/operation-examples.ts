@@ -281,6 +281,33 @@ export const EXAMPLES: Record<string, Example> = {
     operation: 'taxInvoices.issueRequest.cancel',
     uses: ['supplier', 'reverseRequest'], status: 200,
   },
+
+  'GET /v1/connections': {
+    operation: 'connections.list', status: 200,
+    erroring: { name: 'an unknown kind', status: 400,
+      change: (request) => ({ ...request, query: { ...request.query, kind: 'FAX' } }) },
+  },
+  'GET /v1/connections/url': {
+    operation: 'connections.url', status: 200,
+    erroring: { name: 'an unknown kind', status: 400,
+      change: (request) => ({ ...request, query: { ...request.query, kind: 'FAX' } }) },
+  },
+  'DELETE /v1/connections/{connectionId}': {
+    operation: 'connections.delete', status: 404,
+    because: 'the example names no connection of the caller',
+  },
+  'GET /v1/revenueExpenses/taxInvoices': {
+    operation: 'revenueExpenses.taxInvoices.list', status: 200,
+  },
+  'POST /v1/revenueExpenses:collect': {
+    operation: 'revenueExpenses.collect', status: 409,
+    body: () => ({ from: today().slice(0, 7), to: today().slice(0, 7) }),
+    because: 'the caller has not connected the tax portal',
+  },
+  'GET /v1/revenueExpenses/collections/{collectionId}': {
+    operation: 'revenueExpenses.collections.get', status: 404,
+    because: 'the example names no collection of the caller',
+  },
 };
 
 export function operationName(operation: Operation): string {

@@ -71,7 +71,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   async function createFundedAccount(points: number, environment: Environment = 'test') {
     const account = await app.platform.accounts.createAccount({
       name: 'Test account',
-      plan: 'FREE',
+      plan: 'STANDARD',
     });
     if (points > 0) {
       await app.platform.points.grant({ accountId: account.accountId, environment, points });
@@ -84,7 +84,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     async createAccount(accountOptions = {}) {
       return app.platform.accounts.createAccount({
         name: accountOptions.name ?? 'Test account',
-        plan: accountOptions.plan ?? 'FREE',
+        plan: accountOptions.plan ?? 'STANDARD',
       });
     },
     createFundedAccount,

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Environment } from '../../platform/accounts/keys.ts';
 import type { RecordEvents } from '../../platform/events.ts';
+import type { RecordIssuedInvoices } from '../../platform/issued-invoices.ts';
 import type { JobDefinition } from '../../platform/jobs.ts';
 import type { AreaModule } from '../../platform/module.ts';
 import type { Platform } from '../../platform/platform.ts';
@@ -80,6 +81,8 @@ export type TaxInvoicesDeps = {
   issuers: IssuersService;
   // The webhook outbox: issuance outcomes, reverse issuance decisions and amendments are events.
   recordEvents: RecordEvents;
+  // The revenue and expense books, told of every document that gets its approval number.
+  recordIssuedInvoices?: RecordIssuedInvoices;
 };
 
 // Test keys transmit to the sandbox and live keys to the configured gateway; without one, live
@@ -96,7 +99,8 @@ function createTransmitters(config: Config) {
 
 // The module's HTTP side over its services.
 function createTaxInvoicesPlugins(
-  services: Pick<TaxInvoicesModule, 'service' | 'reverseIssuance' | 'invoiceMail'> & { xml: XmlService },
+  services: Pick<TaxInvoicesModule, 'service' | 'reverseIssuance' | 'invoiceMail'>
+    & { xml: XmlService },
 ): Pick<TaxInvoicesModule, 'routes' | 'pages'> {
   const { service, reverseIssuance, invoiceMail, xml } = services;
   return {
@@ -126,6 +130,7 @@ export function createTaxInvoicesModule(
   const lifecycle = {
     points: platform.points,
     recordEvents: deps.recordEvents,
+    recordIssuedInvoices: deps.recordIssuedInvoices,
     documentUrl: (issuanceKey: string) =>
       `${config.PUBLIC_BASE_URL}/v1/taxInvoices/${issuanceKey}/pdf`,
   };
@@ -163,7 +168,9 @@ export function createTaxInvoicesModule(
   }) as JobDefinition<never>[];
   return {
     name: 'tax-invoices',
-    ...createTaxInvoicesPlugins({ service, reverseIssuance, invoiceMail, xml: createXmlService({ db }) }),
+    ...createTaxInvoicesPlugins({
+      service, reverseIssuance, invoiceMail, xml: createXmlService({ db }),
+    }),
     jobs,
     service,
     reverseIssuance,

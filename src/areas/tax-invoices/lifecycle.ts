@@ -1,6 +1,7 @@
 import { deterministicId } from '../../domain/ids.ts';
 import type { Tx } from '../../platform/db/connect.ts';
 import type { RecordEvents } from '../../platform/events.ts';
+import type { IssuedInvoiceChange, RecordIssuedInvoices } from '../../platform/issued-invoices.ts';
 import type { PointsService } from '../../platform/points/service.ts';
 import type { TaxInvoiceStatus } from './schemas.ts';
 import * as store from './store.ts';
@@ -18,7 +19,31 @@ export type LifecycleDeps = {
   recordEvents: RecordEvents;
   // The URL clients open for an issued document (its PDF).
   documentUrl(issuanceKey: string): string;
+  // The revenue and expense books: a transmitted document is a sale, and a purchase of the
+  // accounts connected to its recipient.
+  recordIssuedInvoices?: RecordIssuedInvoices;
 };
+
+// The books' view of a document that just got its approval number.
+function issuedInvoiceChange(row: store.TaxInvoiceRow, ntsTransactionId: string,
+  transmittedAt: Date): IssuedInvoiceChange {
+  const { supplier, supplied } = row.invoice;
+  const issueDate = (row.issuedAt ?? transmittedAt).toLocaleDateString('sv-SE',
+    { timeZone: 'Asia/Seoul' });
+  return {
+    scope: store.scopeOfRow(row), issuanceKey: row.issuanceKey,
+    approvalNumber: ntsTransactionId, writeDate: row.writeDate, issueDate,
+    supplier: { businessRegistrationNumber: supplier.identificationNumber,
+      name: supplier.organizationName },
+    recipient: { businessRegistrationNumber: supplied.identificationNumber,
+      name: supplied.organizationName },
+    supplyCost: row.supplyCostTotal, tax: row.taxTotal, totalAmount: row.totalAmount,
+    taxType: row.taxType,
+    amendment: row.amendmentReason === null || row.originalNtsTransactionId === null ? null
+      : { reason: row.amendmentReason, originalApprovalNumber: row.originalNtsTransactionId },
+    status: 'TRANSMITTED', late: issueDate > row.issueDeadline,
+  };
+}
 
 // A document is refunded at most once: its refund's ledger entry id is made from its key.
 async function refund(deps: LifecycleDeps, tx: Tx, row: store.TaxInvoiceRow) {
@@ -73,7 +98,10 @@ export async function recordTransmitted(
       changes: { ntsTransactionId, transmittedAt },
     })),
   }));
-  await deps.recordEvents(tx, approvals.filter(({ row }) => moved.has(row.issuanceKey))
+  const transmitted = approvals.filter(({ row }) => moved.has(row.issuanceKey));
+  await deps.recordIssuedInvoices?.(tx, transmitted.map(({ row, ntsTransactionId,
+    transmittedAt }) => issuedInvoiceChange(row, ntsTransactionId, transmittedAt)));
+  await deps.recordEvents(tx, transmitted
     .map(({ row }) => ({ scope: store.scopeOfRow(row), event: {
       type: 'TAX_INVOICE_ISSUANCE_SUCCESS',
       data: { issuanceKey: row.issuanceKey, taxInvoiceUrl: deps.documentUrl(row.issuanceKey) },

@@ -86,7 +86,15 @@ export function createAccountsService({ db, points, testSignupPoints }: Accounts
     return account;
   }
 
-  return { createAccount, createKey, revokeKey, findActiveKey, requireAccount };
+  // Changes the account's plan (docs/plans.md). Processes that cached its keys see the new plan
+  // once their cache entries expire (AUTH_CACHE_TTL_MS).
+  async function changePlan(accountId: string, plan: Plan) {
+    const row = await store.updatePlan(db, accountId, plan);
+    if (!row) throw new AccountNotFoundError(`No account ${accountId}`);
+    return { accountId, plan };
+  }
+
+  return { createAccount, createKey, revokeKey, findActiveKey, requireAccount, changePlan };
 }
 
 export type AccountsService = ReturnType<typeof createAccountsService>;

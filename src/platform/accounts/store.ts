@@ -54,3 +54,9 @@ export async function revokeKeyByHash(tx: Executor, keyHash: string): Promise<Ap
     .returning();
   return row ?? null;
 }
+
+export async function updatePlan(tx: Executor, accountId: string, plan: string) {
+  const [row] = await tx.update(accounts).set({ plan }).where(eq(accounts.id, accountId))
+    .returning();
+  return row ?? null;
+}

@@ -1,0 +1,98 @@
+import type { Config } from '../../config.ts';
+import type { SealingKey } from '../../domain/sealed-box.ts';
+import type { Environment } from '../../platform/accounts/keys.ts';
+import { ApiError, isApiError } from '../../platform/errors.ts';
+import type { AreaModule } from '../../platform/module.ts';
+import type { Platform } from '../../platform/platform.ts';
+import { resealColumn } from '../../platform/reseal.ts';
+import type { Scope } from '../../platform/scope.ts';
+import { createGatewayBankAccountPortal } from '../../upstream/bank-accounts/gateway.ts';
+import { createSandboxBankAccountPortal } from '../../upstream/bank-accounts/sandbox.ts';
+import { createGatewayTaxPortal } from '../../upstream/tax-portal/gateway.ts';
+import type { TaxPortal } from '../../upstream/tax-portal/index.ts';
+import { createSandboxTaxPortal } from '../../upstream/tax-portal/sandbox.ts';
+import type { IssuersService } from '../issuers/index.ts';
+import { createConnectionLinks, type ConnectionLinks } from './links.ts';
+import { registerConnectionPageRoutes } from './page-routes.ts';
+import { registerConnectionRoutes } from './routes.ts';
+import { createConnectionsService, type ConnectionsService } from './service.ts';
+import * as store from './store.ts';
+
+// Connections (docs/connections.md): the outside systems an account connects (the tax portal,
+// bank accounts), with credentials sealed at rest. A shared capability: the revenue and expense
+// books collect through the HOMETAX connection, and bank transactions will sync through
+// BANK_ACCOUNT ones, each through the service this module offers.
+//
+//   routes.ts, schemas.ts   list, disconnect, the one-time link
+//   links.ts, page-routes.ts, page-html.ts   the hosted page where connections are made
+//   service.ts, credentials.ts   connecting (the adapter logs in), sealing, opening
+//   store.ts, tables.ts
+
+export type { ConnectionsService, ConnectInput, ConnectionView } from './service.ts';
+export type { StoredCredentials } from './credentials.ts';
+
+export type ConnectionsModule = AreaModule & { service: ConnectionsService;
+  links: ConnectionLinks; taxPortalFor(environment: Environment): TaxPortal | null };
+
+export type ConnectionsDeps = {
+  sealing: SealingKey;
+  // The issuers of the account: a HOMETAX connection by certificate uses the joint certificate
+  // an issuer registered.
+  issuers: Pick<IssuersService, 'getIssuer' | 'getCertificate'>;
+};
+
+// The registration number of an issuer of the scope with a registered joint certificate.
+function certificateBusinessOf(issuers: ConnectionsDeps['issuers']) {
+  return async (scope: Scope, issuerId: string) => {
+    const issuer = await issuers.getIssuer({ scope, issuerId });
+    try {
+      await issuers.getCertificate({ scope, issuerId });
+    } catch (error) {
+      if (isApiError(error) && error.code === 'NOT_FOUND') {
+        throw new ApiError('CERTIFICATE_NOT_REGISTERED');
+      }
+      throw error;
+    }
+    return issuer.identificationNumber;
+  };
+}
+
+// Test keys reach the sandboxes; live keys the operator's gateways, or nothing when unset.
+function createAdapters(config: Config) {
+  const timeoutMs = config.CONNECTION_GATEWAY_TIMEOUT_MS;
+  const sandbox = { taxPortal: createSandboxTaxPortal(),
+    bankAccounts: createSandboxBankAccountPortal() };
+  const live = {
+    taxPortal: config.TAX_PORTAL_GATEWAY_URL === undefined ? null
+      : createGatewayTaxPortal({ gatewayUrl: config.TAX_PORTAL_GATEWAY_URL, timeoutMs }),
+    bankAccounts: config.BANK_ACCOUNT_GATEWAY_URL === undefined ? null
+      : createGatewayBankAccountPortal({ gatewayUrl: config.BANK_ACCOUNT_GATEWAY_URL,
+        timeoutMs }),
+  };
+  return (environment: Environment) => (environment === 'live' ? live : sandbox);
+}
+
+export function createConnectionsModule(platform: Platform, deps: ConnectionsDeps):
+  ConnectionsModule {
+  const { config, database: { db } } = platform;
+  const adapters = createAdapters(config);
+  const service = createConnectionsService({ db, sealing: deps.sealing, adapters,
+    timeoutMs: config.CONNECTION_GATEWAY_TIMEOUT_MS, now: platform.outside.now,
+    certificateBusiness: certificateBusinessOf(deps.issuers) });
+  const links = createConnectionLinks({ db, connections: service,
+    publicBaseUrl: config.PUBLIC_BASE_URL, now: platform.outside.now });
+  return {
+    name: 'connections',
+    routes: async (v1) => v1.register(registerConnectionRoutes, { connections: service, links }),
+    // The hosted connection page: outside /v1, its one-time token is the credential.
+    pages: async (app) => app.register(registerConnectionPageRoutes, { links }),
+    resealSecrets: async () => [await resealColumn(deps.sealing, {
+      name: 'connections.sealed_credentials',
+      nextBatch: (after, limit) => store.listSealedCredentials(db, after, limit),
+      replace: (id, box, resealed) => store.replaceSealedCredentials(db, id, box, resealed),
+    })],
+    service,
+    links,
+    taxPortalFor: (environment) => adapters(environment).taxPortal,
+  };
+}

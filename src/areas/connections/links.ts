@@ -1,0 +1,85 @@
+import type { Environment } from '../../platform/accounts/keys.ts';
+import type { Db } from '../../platform/db/connect.ts';
+import {
+  hashPageToken,
+  isPageToken,
+  newPageToken,
+  PageLinkError,
+} from '../../platform/page-links.ts';
+import type { Scope } from '../../platform/scope.ts';
+import type { ConnectInput, ConnectionsService, ConnectOutcome } from './service.ts';
+import * as store from './store.ts';
+
+// The hosted connection page (docs/connections.md § The hosted page): a link, valid ten
+// minutes, to a page served by etax where the business owner types the credentials of the tax
+// portal or of a bank account, so the platform that calls the API (or the dashboard that embeds
+// the page) never touches them. The token is in the path; only its SHA-256 is stored. A failed
+// login leaves the link usable for another try; a connection uses it up.
+
+const CONNECTION_LINK_TTL_MS = 10 * 60 * 1000;
+export const CONNECTION_PAGE_PATH = '/connections';
+
+export type ConnectionPage = { kind: store.ConnectionKind; environment: Environment;
+  expiresAt: Date };
+
+type LinkRow = NonNullable<Awaited<ReturnType<typeof store.findLink>>>;
+
+function requireUsableAt(row: LinkRow | null, now: Date): LinkRow {
+  if (row === null) throw new PageLinkError(404, 'This connection link does not exist.');
+  if (row.usedAt !== null) throw new PageLinkError(410, 'This connection link was already used.');
+  if (row.expiresAt.getTime() <= now.getTime()) {
+    throw new PageLinkError(410, 'This connection link has expired.');
+  }
+  return row;
+}
+
+const scopeOf = (row: LinkRow): Scope =>
+  ({ accountId: row.accountId, environment: row.environment as Environment });
+
+const pageOf = (row: LinkRow): ConnectionPage => ({ kind: row.kind as store.ConnectionKind,
+  environment: row.environment as Environment, expiresAt: row.expiresAt });
+
+export function createConnectionLinks(deps: { db: Db; connections: ConnectionsService;
+  publicBaseUrl: string; now: () => Date }) {
+  const { db } = deps;
+
+  async function createLink(scope: Scope, kind: store.ConnectionKind) {
+    const token = newPageToken();
+    const expiresAt = new Date(deps.now().getTime() + CONNECTION_LINK_TTL_MS);
+    await store.insertLink(db, { tokenHash: hashPageToken(token), ...scope, kind, expiresAt });
+    const base = deps.publicBaseUrl.replace(/\/+$/, '');
+    return { url: `${base}${CONNECTION_PAGE_PATH}/${token}`, expiresAt: expiresAt.toISOString() };
+  }
+
+  async function usableLink(token: string) {
+    const row = isPageToken(token) ? await store.findLink(db, hashPageToken(token)) : null;
+    return requireUsableAt(row, deps.now());
+  }
+
+  async function openPage(token: string): Promise<ConnectionPage> {
+    return pageOf(await usableLink(token));
+  }
+
+  // Logs in with what the owner typed; a connection uses the link up in the transaction that
+  // stores it, with the link's row locked, so one link makes at most one connection.
+  async function submit(token: string, input: ConnectInput):
+    Promise<{ outcome: ConnectOutcome; page: ConnectionPage }> {
+    const row = await usableLink(token);
+    if (input.kind !== row.kind) {
+      throw new PageLinkError(404, 'This connection link does not exist.');
+    }
+    const outcome = await db.transaction(async (tx) => {
+      requireUsableAt(await store.findLink(tx, row.tokenHash, { forUpdate: true }), deps.now());
+      const answer = await deps.connections.connect(scopeOf(row), input, tx);
+      if (answer.kind === 'connected' && !(await store.useLink(tx, row.tokenHash, deps.now()))) {
+        throw new PageLinkError(410, 'This connection link has expired.');
+      }
+      return answer;
+    });
+    return { outcome, page: pageOf(row) };
+  }
+
+  return { createLink, openPage, submit };
+}
+
+export type ConnectionLinks = ReturnType<typeof createConnectionLinks>;

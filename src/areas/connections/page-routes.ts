@@ -1,0 +1,138 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { normalizeAccountNumber, findBank } from '../../domain/bank-codes.ts';
+import {
+  isValidBusinessRegistrationNumber,
+  normalizeBusinessRegistrationNumber,
+} from '../../domain/business-registration-number.ts';
+import { isApiError } from '../../platform/errors.ts';
+import {
+  linkProblemPage,
+  pageFailureStatus,
+  pageSecurityHeaders,
+  problemPage,
+  sendPage as sendHtmlPage,
+  UNAVAILABLE_PAGE_MESSAGE,
+} from '../../platform/html-page.ts';
+import { PageLinkError } from '../../platform/page-links.ts';
+import { CONNECTION_PAGE_PATH, type ConnectionLinks, type ConnectionPage } from './links.ts';
+import { connectedPage, failedPage, formPage } from './page-html.ts';
+import type { ConnectInput } from './service.ts';
+
+// The hosted connection page (docs/connections.md § The hosted page), outside /v1: no API key,
+// the one-time token in the path is the credential. The owner's browser posts an ordinary HTML
+// form; the answer says at once whether the login worked. Answers are HTML, never JSON.
+
+const FORM_BYTES_MAX = 4_096;
+const FIELDS = { HOMETAX: ['businessRegistrationNumber', 'userId', 'password'],
+  BANK_ACCOUNT: ['bankCode', 'accountNumber', 'userId', 'password'] } as const;
+const ALL_FIELDS = new Set<string>([...FIELDS.HOMETAX, ...FIELDS.BANK_ACCOUNT]);
+const TEXT_LENGTH_MAX = 100;
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+class FormError extends Error {}
+
+const PAGE_HEADERS = pageSecurityHeaders({ formActionSelf: true });
+const LINK_TITLE = { ko: '연결 링크', en: 'Connection link' };
+const NOT_CONNECTED = { ko: '연결하지 못했습니다', en: 'Not connected' };
+
+function sendPage(reply: FastifyReply, status: number, html: string) {
+  return sendHtmlPage(reply, PAGE_HEADERS, status, html);
+}
+
+function parseForm(body: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(body)) {
+    if (!ALL_FIELDS.has(name) || name in fields) {
+      throw new FormError(`The form has an unexpected field: ${name}.`);
+    }
+    fields[name] = value;
+  }
+  return fields;
+}
+
+function text(fields: Record<string, unknown>, name: string, label: string): string {
+  const value = fields[name];
+  if (typeof value !== 'string' || value.trim() === '' || value.length > TEXT_LENGTH_MAX ||
+    CONTROL_CHARACTER.test(value)) {
+    throw new FormError(`${label}을(를) 입력해 주세요. Type the ${label.split(' ').at(-1)}.`);
+  }
+  return value;
+}
+
+// What the form of the link's kind holds, checked as the API would check it.
+export function readConnectForm(view: ConnectionPage, body: unknown): ConnectInput {
+  const fields = (body ?? {}) as Record<string, unknown>;
+  const userId = text(fields, 'userId', '아이디 user id').trim();
+  const password = text(fields, 'password', '비밀번호 password');
+  if (view.kind === 'HOMETAX') {
+    const number = normalizeBusinessRegistrationNumber(
+      text(fields, 'businessRegistrationNumber', '사업자등록번호 number'));
+    if (number === null || !isValidBusinessRegistrationNumber(number)) {
+      throw new FormError('사업자등록번호가 올바르지 않습니다. The business registration number ' +
+        'is not valid.');
+    }
+    return { kind: 'HOMETAX', method: 'PASSWORD', businessRegistrationNumber: number, userId,
+      password };
+  }
+  const bankCode = text(fields, 'bankCode', '은행 코드 code').trim();
+  const accountNumber = normalizeAccountNumber(text(fields, 'accountNumber', '계좌번호 number'));
+  if (findBank(bankCode) === null) throw new FormError('은행 코드가 올바르지 않습니다. Unknown bank code.');
+  if (accountNumber === null) {
+    throw new FormError('계좌번호가 올바르지 않습니다. The account number is not valid.');
+  }
+  return { kind: 'BANK_ACCOUNT', bankCode, accountNumber, userId, password };
+}
+
+function pageError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof PageLinkError) {
+    return sendPage(reply, error.status, linkProblemPage(LINK_TITLE, error));
+  }
+  const { token } = request.params as { token?: string };
+  const retryPath = token === undefined ? undefined
+    : `${CONNECTION_PAGE_PATH}/${encodeURIComponent(token)}`;
+  if (error instanceof FormError) {
+    return sendPage(reply, 400, problemPage(NOT_CONNECTED, error.message, { retryPath }));
+  }
+  if (isApiError(error) && error.status < 500) {
+    return sendPage(reply, error.status, problemPage(NOT_CONNECTED, error.message, { retryPath }));
+  }
+  const status = pageFailureStatus(error);
+  if (status >= 500) request.log.error({ err: error }, 'connection page failed');
+  const message = status === 413 ? 'The form is too large.'
+    : status === 415 ? 'Send the form as application/x-www-form-urlencoded.'
+      : status === 503 ? `잠시 후 다시 시도해 주세요. ${UNAVAILABLE_PAGE_MESSAGE}`
+        : status === 500 ? 'An internal error occurred.' : 'The form could not be read.';
+  return sendPage(reply, status, problemPage(NOT_CONNECTED, message, { retryPath }));
+}
+
+export async function registerConnectionPageRoutes(app: FastifyInstance,
+  { links }: { links: ConnectionLinks }) {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: FORM_BYTES_MAX },
+    (_request, body, done) => {
+      try {
+        done(null, parseForm(String(body)));
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    });
+  app.setErrorHandler(pageError);
+
+  const path = `${CONNECTION_PAGE_PATH}/:token`;
+  const schema = { hide: true };
+
+  app.get<{ Params: { token: string } }>(path, { schema }, async (request, reply) => {
+    const { token } = request.params;
+    return sendPage(reply, 200, formPage(token, await links.openPage(token)));
+  });
+
+  app.post<{ Params: { token: string } }>(path, { schema }, async (request, reply) => {
+    const { token } = request.params;
+    const view = await links.openPage(token);
+    const { outcome, page } = await links.submit(token, readConnectForm(view, request.body));
+    if (outcome.kind === 'failed') return sendPage(reply, 422, failedPage(token, page, outcome));
+    return sendPage(reply, 200, connectedPage(outcome.connection));
+  });
+}

@@ -1,0 +1,173 @@
+import { newId } from '../../domain/ids.ts';
+import type { SealingKey } from '../../domain/sealed-box.ts';
+import type { Environment } from '../../platform/accounts/keys.ts';
+import type { Db, Executor } from '../../platform/db/connect.ts';
+import { ApiError } from '../../platform/errors.ts';
+import type { Scope } from '../../platform/scope.ts';
+import type { BankAccountPortal } from '../../upstream/bank-accounts/index.ts';
+import type { PortalCredentials, TaxPortal } from '../../upstream/tax-portal/index.ts';
+import {
+  openCredentials,
+  sealCredentials,
+  type StoredCredentials,
+} from './credentials.ts';
+import * as store from './store.ts';
+
+// Connections (docs/connections.md): an account connects outside systems (the tax portal, bank
+// accounts) with credentials etax keeps sealed and never returns. A connection is verified when
+// it is made: the adapter logs in, and only a login that works is stored, so wrong credentials
+// never rest in the database. Areas that use a connection (the revenue and expense books, bank
+// transactions) open its credentials through this service and report each sync back.
+
+export type ConnectInput =
+  | { kind: 'HOMETAX'; method: 'PASSWORD'; businessRegistrationNumber: string; userId: string;
+    password: string }
+  // The joint certificate of an issuer of the same account (src/areas/issuers).
+  | { kind: 'HOMETAX'; method: 'CERTIFICATE'; issuerId: string }
+  | { kind: 'BANK_ACCOUNT'; bankCode: string; accountNumber: string; userId: string;
+    password: string };
+
+export type ConnectOutcome =
+  | { kind: 'connected'; connection: ConnectionView }
+  | { kind: 'failed'; code: string; message: string };
+
+export type ConnectionView = ReturnType<typeof toView>;
+
+// Who the outside systems are for an environment: null where live has no gateway configured.
+export type ConnectionAdapters = (environment: Environment) => {
+  taxPortal: TaxPortal | null;
+  bankAccounts: BankAccountPortal | null;
+};
+
+type ServiceDeps = {
+  db: Db;
+  sealing: SealingKey;
+  adapters: ConnectionAdapters;
+  timeoutMs: number;
+  now: () => Date;
+  // The registration number of an issuer of the scope with a registered joint certificate;
+  // throws NOT_FOUND or CERTIFICATE_NOT_REGISTERED otherwise.
+  certificateBusiness(scope: Scope, issuerId: string): Promise<string>;
+};
+
+const maskAccountNumber = (number: string) =>
+  `${'*'.repeat(Math.max(number.length - 4, 0))}${number.slice(-4)}`;
+
+export function toView(row: store.ConnectionRow) {
+  const [bankCode, accountNumber] = row.subject.split(':') as [string, string | undefined];
+  return {
+    id: row.id,
+    kind: row.kind as store.ConnectionKind,
+    method: row.method as 'PASSWORD' | 'CERTIFICATE',
+    businessRegistrationNumber: row.kind === 'HOMETAX' ? row.subject : null,
+    bankCode: row.kind === 'BANK_ACCOUNT' ? bankCode : null,
+    accountNumber: row.kind === 'BANK_ACCOUNT' ? maskAccountNumber(accountNumber ?? '') : null,
+    displayName: row.displayName,
+    state: row.state as 'CONNECTED' | 'FAILED' | 'EXPIRED',
+    failure: row.failureCode === null ? null
+      : { code: row.failureCode, message: row.failureMessage ?? '' },
+    connectedAt: row.connectedAt?.toISOString() ?? null,
+    lastSyncedAt: row.lastSyncedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+function unavailable(): never {
+  throw new ApiError('SERVICE_UNAVAILABLE', 'The outside system cannot be reached now. ' +
+    'Retry later.');
+}
+
+async function credentialsOf(deps: ServiceDeps, scope: Scope, input: ConnectInput):
+  Promise<{ subject: string; stored: StoredCredentials }> {
+  if (input.kind === 'BANK_ACCOUNT') {
+    const { bankCode, accountNumber, userId, password } = input;
+    return { subject: `${bankCode}:${accountNumber}`,
+      stored: { kind: 'BANK_ACCOUNT', bank: { bankCode, accountNumber, userId, password } } };
+  }
+  const portal: PortalCredentials = input.method === 'PASSWORD'
+    ? { method: 'PASSWORD', businessRegistrationNumber: input.businessRegistrationNumber,
+      userId: input.userId, password: input.password }
+    : { method: 'CERTIFICATE', issuerId: input.issuerId,
+      businessRegistrationNumber: await deps.certificateBusiness(scope, input.issuerId) };
+  return { subject: portal.businessRegistrationNumber, stored: { kind: 'HOMETAX', portal } };
+}
+
+// The outside system's answer to a login with the credentials, within the timeout.
+async function login(deps: ServiceDeps, environment: Environment, stored: StoredCredentials) {
+  const adapters = deps.adapters(environment);
+  const signal = AbortSignal.timeout(deps.timeoutMs);
+  if (stored.kind === 'HOMETAX') {
+    if (adapters.taxPortal === null) unavailable();
+    const answer = await adapters.taxPortal.login(stored.portal, signal);
+    return answer.kind === 'connected' ? { ...answer, displayName: answer.businessName }
+      : answer;
+  }
+  if (adapters.bankAccounts === null) unavailable();
+  const answer = await adapters.bankAccounts.login(stored.bank, signal);
+  return answer.kind === 'connected' ? { ...answer, displayName: answer.holderName } : answer;
+}
+
+export function createConnectionsService(deps: ServiceDeps) {
+  const { db, sealing } = deps;
+
+  // Logs in with the credentials and stores the connection when the login works; a failed
+  // login is answered and nothing is stored. 503 when the outside system cannot be reached.
+  async function connect(scope: Scope, input: ConnectInput, tx: Executor = db):
+    Promise<ConnectOutcome> {
+    const { subject, stored } = await credentialsOf(deps, scope, input);
+    const answer = await login(deps, scope.environment, stored);
+    if (answer.kind === 'unavailable') unavailable();
+    if (answer.kind === 'failed') return answer;
+    const method = input.kind === 'HOMETAX' ? input.method : 'PASSWORD';
+    const fields = { method, displayName: answer.displayName, state: 'CONNECTED',
+      connectedAt: deps.now() };
+    // A connection of the same subject keeps its id; its credentials are sealed with that id.
+    const existing = await store.findConnectionIdBySubject(tx, scope, input.kind, subject);
+    const id = existing ?? newId('connection');
+    const row = await store.upsertConnection(tx, { id, ...scope, kind: input.kind, subject,
+      ...fields, sealedCredentials: sealCredentials(sealing, id, stored) });
+    if (row.id !== id) {
+      // Another request connected the same subject meanwhile: seal with the id that stayed.
+      const again = await store.upsertConnection(tx, { id: row.id, ...scope, kind: input.kind,
+        subject, ...fields, sealedCredentials: sealCredentials(sealing, row.id, stored) });
+      return { kind: 'connected', connection: toView(again) };
+    }
+    return { kind: 'connected', connection: toView(row) };
+  }
+
+  async function list(scope: Scope, kind?: store.ConnectionKind) {
+    return (await store.listConnections(db, scope, kind)).map(toView);
+  }
+
+  async function disconnect(scope: Scope, id: string) {
+    if (!(await store.deleteConnection(db, scope, id))) {
+      throw new ApiError('NOT_FOUND', 'No connection has this id.');
+    }
+  }
+
+  // For the areas that use connections: the connection of `kind` with its credentials opened.
+  async function openConnection(scope: Scope, id: string) {
+    const row = await store.findConnection(db, scope, id);
+    if (row === null) return null;
+    return { connection: toView(row), credentials: openCredentials(sealing, row.id,
+      row.sealedCredentials) };
+  }
+
+  async function firstConnection(scope: Scope, kind: store.ConnectionKind) {
+    const [row] = await store.listConnections(db, scope, kind);
+    return row === undefined ? null : toView(row);
+  }
+
+  return {
+    connect, list, disconnect, openConnection, firstConnection,
+    // A sync that worked, or failed: the list shows the connection's state and last sync.
+    recordSync: (tx: Executor, id: string, change: Parameters<typeof store.recordSync>[2]) =>
+      store.recordSync(tx, id, change),
+    // The accounts of an environment connected to a business: a purchase's recipients.
+    scopesConnectedTo: async (tx: Executor, environment: Environment, number: string):
+      Promise<Scope[]> => (await store.scopesConnectedTo(tx, environment, number))
+      .map(({ accountId }) => ({ accountId, environment })),
+  };
+}
+
+export type ConnectionsService = ReturnType<typeof createConnectionsService>;

@@ -1,0 +1,103 @@
+import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Environment } from '../../platform/accounts/keys.ts';
+import type { Executor } from '../../platform/db/connect.ts';
+import type { Scope } from '../../platform/scope.ts';
+import { connectionLinks, connections } from './tables.ts';
+
+export type ConnectionRow = typeof connections.$inferSelect;
+export type ConnectionKind = 'HOMETAX' | 'BANK_ACCOUNT';
+
+const inScope = (scope: Scope) =>
+  and(eq(connections.accountId, scope.accountId), eq(connections.environment, scope.environment));
+
+export async function listConnections(tx: Executor, scope: Scope, kind?: ConnectionKind) {
+  return tx.select().from(connections)
+    .where(and(inScope(scope), kind === undefined ? undefined : eq(connections.kind, kind)))
+    .orderBy(asc(connections.createdAt), asc(connections.id));
+}
+
+export async function findConnection(tx: Executor, scope: Scope, id: string) {
+  const [row] = await tx.select().from(connections)
+    .where(and(inScope(scope), eq(connections.id, id))).limit(1);
+  return row ?? null;
+}
+
+// Inserts the connection, or replaces the credentials and state of the one that reaches the same
+// subject. The id of a replaced connection stays, so it is sealed again with its own id.
+export async function upsertConnection(tx: Executor, row: typeof connections.$inferInsert) {
+  const [saved] = await tx.insert(connections).values(row)
+    .onConflictDoUpdate({
+      target: [connections.accountId, connections.environment, connections.kind,
+        connections.subject],
+      set: { method: row.method, displayName: row.displayName, state: row.state,
+        failureCode: row.failureCode ?? null, failureMessage: row.failureMessage ?? null,
+        sealedCredentials: row.sealedCredentials, connectedAt: row.connectedAt ?? null,
+        updatedAt: sql`now()` },
+    })
+    .returning();
+  return saved!;
+}
+
+export async function findConnectionIdBySubject(tx: Executor, scope: Scope,
+  kind: ConnectionKind, subject: string) {
+  const [row] = await tx.select({ id: connections.id }).from(connections)
+    .where(and(inScope(scope), eq(connections.kind, kind), eq(connections.subject, subject)))
+    .limit(1);
+  return row?.id ?? null;
+}
+
+export async function deleteConnection(tx: Executor, scope: Scope, id: string) {
+  const [row] = await tx.delete(connections).where(and(inScope(scope), eq(connections.id, id)))
+    .returning({ id: connections.id });
+  return row !== undefined;
+}
+
+export async function recordSync(tx: Executor, id: string, change: { syncedAt: Date } |
+  { failureCode: string; failureMessage: string; state: 'FAILED' | 'EXPIRED' }) {
+  const set = 'syncedAt' in change
+    ? { lastSyncedAt: change.syncedAt, state: 'CONNECTED', failureCode: null,
+      failureMessage: null }
+    : { state: change.state, failureCode: change.failureCode,
+      failureMessage: change.failureMessage };
+  await tx.update(connections).set({ ...set, updatedAt: sql`now()` })
+    .where(eq(connections.id, id));
+}
+
+// The accounts of `environment` whose HOMETAX connection reaches the business `number`.
+export async function scopesConnectedTo(tx: Executor, environment: Environment, number: string) {
+  return tx.select({ accountId: connections.accountId }).from(connections)
+    .where(and(eq(connections.environment, environment), eq(connections.kind, 'HOMETAX'),
+      eq(connections.subject, number)));
+}
+
+export async function insertLink(tx: Executor, row: typeof connectionLinks.$inferInsert) {
+  await tx.insert(connectionLinks).values(row);
+}
+
+export async function findLink(tx: Executor, tokenHash: string, options = { forUpdate: false }) {
+  const query = tx.select().from(connectionLinks)
+    .where(eq(connectionLinks.tokenHash, tokenHash)).limit(1);
+  const [row] = options.forUpdate ? await query.for('update') : await query;
+  return row ?? null;
+}
+
+export async function useLink(tx: Executor, tokenHash: string, at: Date) {
+  const [row] = await tx.update(connectionLinks).set({ usedAt: at })
+    .where(and(eq(connectionLinks.tokenHash, tokenHash), isNull(connectionLinks.usedAt),
+      gt(connectionLinks.expiresAt, at)))
+    .returning({ tokenHash: connectionLinks.tokenHash });
+  return row !== undefined;
+}
+
+export async function listSealedCredentials(tx: Executor, after: string | null, limit: number) {
+  return tx.select({ key: connections.id, box: connections.sealedCredentials })
+    .from(connections)
+    .where(after === null ? undefined : gt(connections.id, after))
+    .orderBy(asc(connections.id)).limit(limit);
+}
+
+export async function replaceSealedCredentials(tx: Executor, id: string, box: string,
+  resealed: string) {
+  await tx.update(connections).set({ sealedCredentials: resealed })
+    .where(and(eq(connections.id, id), eq(connections.sealedCredentials, box)));
+}

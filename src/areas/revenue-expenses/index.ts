@@ -1,0 +1,43 @@
+import type { AreaModule } from '../../platform/module.ts';
+import type { Platform } from '../../platform/platform.ts';
+import type { RecordIssuedInvoices } from '../../platform/issued-invoices.ts';
+import type { ConnectionsModule } from '../connections/index.ts';
+import { collectionJobDefinition, createCollectionRunner } from './collection-job.ts';
+import { registerRevenueExpenseRoutes } from './routes.ts';
+import { createRevenueExpensesService, type RevenueExpensesService } from './service.ts';
+
+// Revenue and expense books (docs/revenue-expense.md): own tax invoices in the order of change,
+// from invoices issued through etax (recordIssuedInvoices, which the tax-invoices area calls in
+// its transactions) and from collections through the HOMETAX connection.
+//
+//   routes.ts, schemas.ts   the feed, collection requests and their state
+//   service.ts              the rules; collection-job.ts the collection job
+//   store.ts, tables.ts     the books, the change counters, the collections
+//
+// The tax portal is src/upstream/tax-portal (sandbox for test keys, the operator's gateway for
+// live keys), built by the connections module.
+
+export type { RevenueExpensesService };
+
+export type RevenueExpensesModule = AreaModule & { service: RevenueExpensesService;
+  recordIssuedInvoices: RecordIssuedInvoices };
+
+export function createRevenueExpensesModule(platform: Platform,
+  deps: { connections: ConnectionsModule }): RevenueExpensesModule {
+  const { config, database: { db } } = platform;
+  const connections = deps.connections.service;
+  const service = createRevenueExpensesService({ db, stage: platform.jobs.stage, connections,
+    portalAvailable: (environment) => deps.connections.taxPortalFor(environment) !== null,
+    now: platform.outside.now });
+  const runner = createCollectionRunner({ db, connections,
+    portalFor: deps.connections.taxPortalFor, timeoutMs: config.CONNECTION_GATEWAY_TIMEOUT_MS,
+    now: platform.outside.now, log: platform.log });
+  return {
+    name: 'revenue-expenses',
+    routes: async (v1) => v1.register(registerRevenueExpenseRoutes, { books: service }),
+    jobs: [collectionJobDefinition(runner, config.CONNECTION_GATEWAY_TIMEOUT_MS)] as
+      AreaModule['jobs'],
+    service,
+    recordIssuedInvoices: service.recordIssuedInvoices,
+  };
+}

@@ -1,0 +1,195 @@
+import { newId } from '../../domain/ids.ts';
+import type { Environment } from '../../platform/accounts/keys.ts';
+import { decodeCursorTuple, encodeCursor, invalidCursor } from '../../platform/cursor.ts';
+import type { Db, Executor } from '../../platform/db/connect.ts';
+import { ApiError } from '../../platform/errors.ts';
+import type { IssuedInvoiceChange } from '../../platform/issued-invoices.ts';
+import type { StageJob } from '../../platform/jobs.ts';
+import type { Scope } from '../../platform/scope.ts';
+import type { ConnectionsService } from '../connections/index.ts';
+import * as store from './store.ts';
+
+// The revenue and expense books (docs/revenue-expense.md): the feed of own tax invoices in the
+// order of change, collections from the tax portal, and the sales and purchases of invoices
+// issued through etax, recorded in the transaction that gives them their approval number.
+
+export const COLLECTION_QUEUE = 'revenue-expenses.collect';
+// The longest range one collection covers.
+export const COLLECTION_MONTHS_MAX = 12;
+export const FEED_LIMIT_MAX = 1_000;
+
+type ServiceDeps = {
+  db: Db;
+  stage: StageJob;
+  connections: ConnectionsService;
+  // Whether collections can reach the portal in an environment (live needs the gateway).
+  portalAvailable(environment: Environment): boolean;
+  now: () => Date;
+};
+
+export type FeedQuery = store.FeedFilter & { cursor?: string; limit: number };
+
+const monthIndex = (month: string) => {
+  const [year, number] = month.split('-').map(Number) as [number, number];
+  return year * 12 + number - 1;
+};
+
+export function monthsBetween(from: string, to: string): string[] {
+  const months: string[] = [];
+  for (let index = monthIndex(from); index <= monthIndex(to); index += 1) {
+    months.push(`${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`);
+  }
+  return months;
+}
+
+const seoulMonth = (date: Date) =>
+  date.toLocaleDateString('sv-SE', { timeZone: 'Asia/Seoul' }).slice(0, 7);
+
+function toItem(row: store.BookRow) {
+  return {
+    direction: row.direction as store.Direction,
+    source: row.source as store.Source,
+    approvalNumber: row.approvalNumber,
+    issuanceKey: row.issuanceKey,
+    writeDate: row.writeDate,
+    issueDate: row.issueDate,
+    counterpart: { businessRegistrationNumber: row.counterpartNumber,
+      name: row.counterpartName },
+    supplyCost: row.supplyCost,
+    tax: row.tax,
+    totalAmount: row.totalAmount,
+    taxType: row.taxType as 'TAXABLE' | 'ZERO_RATED' | 'TAX_FREE',
+    amendment: row.amendmentReason === null ? null : { reason: row.amendmentReason,
+      originalApprovalNumber: row.originalApprovalNumber ?? '' },
+    status: row.status as 'ISSUED' | 'TRANSMITTED',
+    late: row.late,
+    changeSequence: row.changeSequence,
+    changedAt: row.changedAt.toISOString(),
+  };
+}
+
+export function toCollection(row: store.CollectionRow) {
+  return {
+    collectionId: row.id,
+    connectionId: row.connectionId,
+    from: row.fromMonth,
+    to: row.toMonth,
+    state: row.state as 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED',
+    counts: { collected: row.collectedCount, inserted: row.insertedCount,
+      updated: row.updatedCount, unchanged: row.unchangedCount },
+    failure: row.failureCode === null ? null
+      : { code: row.failureCode, message: row.failureMessage ?? '' },
+    requestedAt: row.requestedAt.toISOString(),
+    startedAt: row.startedAt?.toISOString() ?? null,
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+  };
+}
+
+// A cursor is the position of the last item a client read: [sequence].
+function decodeFeedCursor(cursor: string | undefined): number {
+  if (cursor === undefined) return 0;
+  const [sequence] = decodeCursorTuple(cursor, 1);
+  if (typeof sequence !== 'number' || !Number.isSafeInteger(sequence) || sequence < 0) {
+    throw invalidCursor();
+  }
+  return sequence;
+}
+
+// The books' entries for an invoice issued through etax: the issuer's sale, and a purchase of
+// every account of the environment connected to the recipient's business.
+async function issuedEntries(connections: ConnectionsService, tx: Executor,
+  change: IssuedInvoiceChange) {
+  const common = { source: 'ISSUED_HERE' as const, approvalNumber: change.approvalNumber,
+    issuanceKey: change.issuanceKey, writeDate: change.writeDate, issueDate: change.issueDate,
+    supplyCost: change.supplyCost, tax: change.tax, totalAmount: change.totalAmount,
+    taxType: change.taxType, amendmentReason: change.amendment?.reason ?? null,
+    originalApprovalNumber: change.amendment?.originalApprovalNumber ?? null,
+    status: change.status, late: change.late };
+  const sale = { scope: change.scope, entry: { ...common, direction: 'SALES' as const,
+    counterpartNumber: change.recipient.businessRegistrationNumber,
+    counterpartName: change.recipient.name } };
+  const recipients = await connections.scopesConnectedTo(tx, change.scope.environment,
+    change.recipient.businessRegistrationNumber);
+  return [sale, ...recipients.map((scope) => ({ scope, entry: { ...common,
+    direction: 'PURCHASE' as const, counterpartNumber: change.supplier.businessRegistrationNumber,
+    counterpartName: change.supplier.name } }))];
+}
+
+const scopeKey = (scope: Scope) => `${scope.accountId}\u0000${scope.environment}`;
+
+export function createRevenueExpensesService(deps: ServiceDeps) {
+  const { db } = deps;
+
+  async function readFeed(scope: Scope, query: FeedQuery) {
+    const after = decodeFeedCursor(query.cursor);
+    if (query.writeDateFrom !== undefined && query.writeDateTo !== undefined &&
+      query.writeDateFrom > query.writeDateTo) {
+      throw new ApiError('INVALID_REQUEST', 'query.writeDateFrom must not be after ' +
+        'query.writeDateTo.');
+    }
+    const rows = await store.readFeed(db, scope, after, query.limit + 1, query);
+    const page = rows.slice(0, query.limit);
+    const last = page.at(-1)?.changeSequence ?? after;
+    return { items: page.map(toItem), nextCursor: encodeCursor([last]),
+      hasMore: rows.length > query.limit };
+  }
+
+  async function collect(scope: Scope, range: { from: string; to: string }) {
+    if (range.from > range.to) {
+      throw new ApiError('INVALID_REQUEST', 'body.from must not be after body.to.');
+    }
+    if (monthsBetween(range.from, range.to).length > COLLECTION_MONTHS_MAX) {
+      throw new ApiError('INVALID_REQUEST',
+        `A collection covers at most ${COLLECTION_MONTHS_MAX} months.`);
+    }
+    if (range.to > seoulMonth(deps.now())) {
+      throw new ApiError('INVALID_REQUEST', 'body.to must not be after the current month.');
+    }
+    const connection = await deps.connections.firstConnection(scope, 'HOMETAX');
+    if (connection === null) throw new ApiError('CONNECTION_REQUIRED');
+    if (!deps.portalAvailable(scope.environment)) {
+      throw new ApiError('SERVICE_UNAVAILABLE', 'The tax portal cannot be reached from this ' +
+        'environment now. Retry later.');
+    }
+    return db.transaction(async (tx) => {
+      const id = newId('revenueExpenseCollection');
+      const inserted = await store.insertCollection(tx, { id, ...scope,
+        connectionId: connection.id, fromMonth: range.from, toMonth: range.to, state: 'QUEUED' });
+      if (inserted !== null) {
+        await deps.stage(tx, COLLECTION_QUEUE, { collectionId: id });
+        return { collectionId: id, joined: false };
+      }
+      // One is queued or running for this connection: the request joins it.
+      const active = await store.findActiveCollection(tx, connection.id);
+      if (active === null) throw new ApiError('SERVICE_UNAVAILABLE');
+      return { collectionId: active.id, joined: true };
+    });
+  }
+
+  async function getCollection(scope: Scope, collectionId: string) {
+    const row = await store.findCollection(db, scope, collectionId);
+    if (row === null) throw new ApiError('NOT_FOUND', 'No collection has this id.');
+    return toCollection(row);
+  }
+
+  // RecordIssuedInvoices: in the caller's transaction, scopes in a fixed order so that two
+  // transactions never wait for each other's counters.
+  async function recordIssuedInvoices(tx: Executor, changes: readonly IssuedInvoiceChange[]) {
+    const byScope = new Map<string, { scope: Scope; entries: store.BookEntry[] }>();
+    for (const change of changes) {
+      for (const { scope, entry } of await issuedEntries(deps.connections, tx, change)) {
+        const group = byScope.get(scopeKey(scope)) ?? { scope, entries: [] };
+        group.entries.push(entry);
+        byScope.set(scopeKey(scope), group);
+      }
+    }
+    const ordered = [...byScope.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const [, { scope, entries }] of ordered) {
+      await store.recordEntries(tx, scope, entries, deps.now());
+    }
+  }
+
+  return { readFeed, collect, getCollection, recordIssuedInvoices };
+}
+
+export type RevenueExpensesService = ReturnType<typeof createRevenueExpensesService>;
