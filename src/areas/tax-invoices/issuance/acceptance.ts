@@ -94,6 +94,7 @@ function documentRow(
     invoice: validated.invoice,
     writeDate: validated.invoice.date,
     issueDeadline: validated.issueDeadline,
+    lateIssuance: validated.lateIssuance,
     counterpartNumber: validated.counterpartNumber,
     taxType: validated.taxType,
     supplyCostTotal: validated.totals.supplyCost,

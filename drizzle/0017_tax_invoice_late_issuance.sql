@@ -1,0 +1,1 @@
+ALTER TABLE "tax_invoices" ADD COLUMN "late_issuance" boolean DEFAULT false NOT NULL;
