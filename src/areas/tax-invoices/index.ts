@@ -7,6 +7,9 @@ import type { AreaModule } from '../../platform/module.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { createGatewayTransmitter } from '../../upstream/tax-invoices/gateway.ts';
 import type { InvoiceTransmitter } from '../../upstream/tax-invoices/index.ts';
+import type { TaxAuthority } from '../../upstream/tax-authority/index.ts';
+import { createLiveTaxAuthority } from '../../upstream/tax-authority/live.ts';
+import { createSandboxTaxAuthority } from '../../upstream/tax-authority/sandbox.ts';
 import { createSandboxTransmitter } from '../../upstream/tax-invoices/sandbox.ts';
 import type { IssuersService } from '../issuers/index.ts';
 import { amendmentRoutes } from './amendments/routes.ts';
@@ -14,6 +17,7 @@ import { createAmendmentService, type AmendmentService } from './amendments/serv
 import { createHolidayCalendar } from './holidays/calendar.ts';
 import { createAcceptance } from './issuance/acceptance.ts';
 import { issuanceRoutes } from './issuance/routes.ts';
+import { createSupplierEligibility } from './issuance/supplier-eligibility.ts';
 import { createIssuanceService, type IssuanceService } from './issuance/service.ts';
 import { processingJobDefinitions } from './processing/jobs.ts';
 import { registerApprovalPageRoutes } from './reverse-issuance/page-routes.ts';
@@ -84,6 +88,19 @@ function createTransmitters(config: Config) {
     (environment === 'live' ? live : sandbox);
 }
 
+// The supplier's registration status comes from the sandbox for test keys and from the public
+// status API for live keys, like the registration status operations'; both are built once.
+function createTaxAuthorities(platform: Platform) {
+  const { config } = platform;
+  const sandbox = createSandboxTaxAuthority({ latencyMs: config.TAX_AUTHORITY_SANDBOX_LATENCY_MS });
+  const live = platform.outside.upstreams?.taxAuthority ?? createLiveTaxAuthority({
+    baseUrl: config.TAX_AUTHORITY_BASE_URL,
+    serviceKey: config.TAX_AUTHORITY_SERVICE_KEY,
+    timeoutMs: config.TAX_AUTHORITY_TIMEOUT_MS,
+  });
+  return (environment: Environment): TaxAuthority => (environment === 'live' ? live : sandbox);
+}
+
 // The module's HTTP side over its services.
 function createTaxInvoicesPlugins(
   services: Pick<TaxInvoicesModule, 'service' | 'reverseIssuance'>,
@@ -117,8 +134,17 @@ export function createTaxInvoicesModule(
     documentUrl: (issuanceKey: string) =>
       `${config.PUBLIC_BASE_URL}/v1/taxInvoices/${issuanceKey}/pdf`,
   };
+  const eligibility = createSupplierEligibility({
+    authorityFor: createTaxAuthorities(platform),
+    timeoutMs: config.TAX_AUTHORITY_TIMEOUT_MS,
+    cacheMs: config.TAX_INVOICE_SUPPLIER_STATUS_CACHE_SECONDS * 1000,
+    unavailable: config.TAX_INVOICE_SUPPLIER_STATUS_UNAVAILABLE,
+    now,
+    log: platform.log,
+  });
   const accept = createAcceptance({
     db,
+    eligibility,
     stageMany: platform.jobs.stageMany,
     charge: platform.charge,
     issuers: deps.issuers,
@@ -130,7 +156,7 @@ export function createTaxInvoicesModule(
     ...createAmendmentService({ db, accept, unitPoints, recordEvents: deps.recordEvents,
       holidays, now }),
   };
-  const reverseIssuance = createReverseIssuanceService({ ...lifecycle, db, accept,
+  const reverseIssuance = createReverseIssuanceService({ ...lifecycle, db, accept, eligibility,
     stage: platform.jobs.stage, issuers: deps.issuers, queueMail: platform.queueMail,
     unitPoints, publicBaseUrl: config.PUBLIC_BASE_URL, holidays, now });
   const jobs = processingJobDefinitions({

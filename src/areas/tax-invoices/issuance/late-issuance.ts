@@ -1,4 +1,8 @@
-import { issueDeadline, vatReturnDeadline, type AddedHolidays } from '../../../domain/business-days.ts';
+import {
+  issueDeadline,
+  vatReturnDeadline,
+  type AddedHolidays,
+} from '../../../domain/business-days.ts';
 
 // Late issuance (지연발급, docs/tax-invoices.md § Late issuance). A tax invoice is due by its
 // issue deadline (the 10th of the month after the write date, next business day). One issued
@@ -34,7 +38,9 @@ export type IssueTiming =
 export function issueTiming(writeDate: string, today: string, added: AddedHolidays): IssueTiming {
   const deadline = issueDeadline(writeDate, added);
   const limit = vatReturnDeadline(writeDate, added);
-  if (today <= deadline) return { kind: 'on-time', issueDeadline: deadline, lateIssuanceLimit: limit };
+  if (today <= deadline) {
+    return { kind: 'on-time', issueDeadline: deadline, lateIssuanceLimit: limit };
+  }
   if (limit !== null && today <= limit) {
     return { kind: 'late', issueDeadline: deadline, lateIssuanceLimit: limit };
   }

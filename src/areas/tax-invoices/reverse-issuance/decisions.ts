@@ -1,4 +1,5 @@
 import { issueDeadline, seoulDate } from '../../../domain/business-days.ts';
+import type { Environment } from '../../../platform/accounts/keys.ts';
 import type { Db, Tx } from '../../../platform/db/connect.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import type { StageJob } from '../../../platform/jobs.ts';
@@ -7,6 +8,7 @@ import type { HolidayCalendar } from '../holidays/calendar.ts';
 import type { TaxInvoiceStatus } from '../schemas.ts';
 import { endWithoutIssuance, type LifecycleDeps } from '../lifecycle.ts';
 import { issueTiming, tooLateReason } from '../issuance/late-issuance.ts';
+import type { SupplierEligibility } from '../issuance/supplier-eligibility.ts';
 import { ISSUANCE_QUEUE, type IssuanceJobData } from '../processing/queues.ts';
 import * as store from '../store.ts';
 
@@ -24,6 +26,7 @@ export type DecisionDeps = LifecycleDeps & {
   issuers: Pick<IssuersService, 'requireIssuerCertificate'>;
   holidays: Pick<HolidayCalendar, 'added'>;
   now: () => Date;
+  eligibility: SupplierEligibility;
 };
 
 // Work that must commit with the decision, e.g. using up the approval link it came with.
@@ -86,6 +89,9 @@ export async function approveRequest(
   input: { actor: store.Actor; withDecision?: WithDecision },
 ): Promise<store.TaxInvoiceRow> {
   const { lateIssuance } = await requireApprovable(deps, row, 'approved');
+  // The supplier's status may have changed since the request was made (closed since, say).
+  await deps.eligibility.check(row.environment as Environment,
+    row.invoice.supplier.identificationNumber, [row.taxType]);
   // Refused now rather than failed later by the job: the supplier can register and try again.
   await deps.issuers.requireIssuerCertificate(store.scopeOfRow(row), row.supplierKey,
     'REVERSE_APPROVAL');
