@@ -1755,6 +1755,15 @@ export interface components {
              * @description Last day to issue for the write date: the 10th of the next month, or the next business day.
              */
             issueDeadline: string;
+            /** @description True when issued after `issueDeadline` but by the final VAT return deadline of the tax period (지연발급): a valid tax invoice on which the supplier owes a penalty (`lateIssuancePenalty`). */
+            lateIssuance: boolean;
+            /** @description The penalty rates of a late issuance; null when `lateIssuance` is false. Shown for information; etax charges none of it. */
+            lateIssuancePenalty: {
+                /** @description Supplier's penalty (지연발급가산세) as a fraction of the supply value, e.g. 0.01. */
+                supplierRate: number;
+                /** @description Recipient's penalty (지연수취가산세) as a fraction of the supply value; the input-tax credit is kept. */
+                recipientRate: number;
+            } | null;
             /** @description When the approval number arrived. */
             transmittedAt: string | null;
             /** Format: date-time */
@@ -1847,14 +1856,16 @@ export interface components {
         };
         /**
          * TaxInvoiceIssueDueDate
-         * @description The issue deadline of the write date.
+         * @description The issue deadline of the write date, and its late-issuance limit.
          */
         TaxInvoiceIssueDueDate: {
             /**
              * Format: date
-             * @description The last day an invoice with that write date may be issued.
+             * @description The last day an invoice with that write date may be issued without penalty.
              */
             issueDueDate: string;
+            /** @description The last day it may still be issued late (지연발급, with a penalty): the final VAT return deadline of its tax period, moved to the next business day. Null when that day would fall past the year 9999. */
+            lateIssuanceLimit: string | null;
         };
         /** TaxInvoiceItem */
         TaxInvoiceItem: {
@@ -8035,7 +8046,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. */
+            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `SUPPLIER_CLOSED`: The supplier's business is closed; it cannot issue tax invoices. `SUPPLIER_TAX_EXEMPT`: The supplier is a tax-exempt business; it issues only tax-exempt invoices. `SUPPLIER_NOT_TAX_INVOICE_ISSUER`: The supplier is a simplified taxpayer that cannot issue tax invoices. */
             409: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -8049,7 +8060,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED";
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -8142,7 +8153,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. `LOOKUP_UNAVAILABLE`: Retrieval is unavailable. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -8157,7 +8168,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "SERVICE_UNAVAILABLE";
+                        code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -8321,7 +8332,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The issue deadline of the write date. */
+            /** @description The issue deadline of the write date, and its late-issuance limit. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -8332,7 +8343,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "issueDueDate": "2026-12-10"
+                     *       "issueDueDate": "2026-12-10",
+                     *       "lateIssuanceLimit": "2027-01-25"
                      *     }
                      */
                     "application/json": components["schemas"]["TaxInvoiceIssueDueDate"];
@@ -9201,7 +9213,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `TAX_INVOICE_NOT_AMENDABLE`: The tax invoice cannot be amended this way. `TAX_INVOICE_ALREADY_AMENDED`: The tax invoice was already amended in a way that rules out this amendment. */
+            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `SUPPLIER_CLOSED`: The supplier's business is closed; it cannot issue tax invoices. `SUPPLIER_TAX_EXEMPT`: The supplier is a tax-exempt business; it issues only tax-exempt invoices. `SUPPLIER_NOT_TAX_INVOICE_ISSUER`: The supplier is a simplified taxpayer that cannot issue tax invoices. `TAX_INVOICE_NOT_AMENDABLE`: The tax invoice cannot be amended this way. `TAX_INVOICE_ALREADY_AMENDED`: The tax invoice was already amended in a way that rules out this amendment. */
             409: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -9215,7 +9227,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -9308,7 +9320,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. `LOOKUP_UNAVAILABLE`: Retrieval is unavailable. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -9323,7 +9335,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "SERVICE_UNAVAILABLE";
+                        code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -9493,7 +9505,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `TAX_INVOICE_NOT_AMENDABLE`: The tax invoice cannot be amended this way. `TAX_INVOICE_ALREADY_AMENDED`: The tax invoice was already amended in a way that rules out this amendment. */
+            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `SUPPLIER_CLOSED`: The supplier's business is closed; it cannot issue tax invoices. `SUPPLIER_TAX_EXEMPT`: The supplier is a tax-exempt business; it issues only tax-exempt invoices. `SUPPLIER_NOT_TAX_INVOICE_ISSUER`: The supplier is a simplified taxpayer that cannot issue tax invoices. `TAX_INVOICE_NOT_AMENDABLE`: The tax invoice cannot be amended this way. `TAX_INVOICE_ALREADY_AMENDED`: The tax invoice was already amended in a way that rules out this amendment. */
             409: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -9507,7 +9519,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -9600,7 +9612,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. `LOOKUP_UNAVAILABLE`: Retrieval is unavailable. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -9615,7 +9627,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "SERVICE_UNAVAILABLE";
+                        code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -9742,7 +9754,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `TAX_INVOICE_NOT_AMENDABLE`: The tax invoice cannot be amended this way. `TAX_INVOICE_ALREADY_AMENDED`: The tax invoice was already amended in a way that rules out this amendment. */
+            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `SUPPLIER_CLOSED`: The supplier's business is closed; it cannot issue tax invoices. `SUPPLIER_TAX_EXEMPT`: The supplier is a tax-exempt business; it issues only tax-exempt invoices. `SUPPLIER_NOT_TAX_INVOICE_ISSUER`: The supplier is a simplified taxpayer that cannot issue tax invoices. `TAX_INVOICE_NOT_AMENDABLE`: The tax invoice cannot be amended this way. `TAX_INVOICE_ALREADY_AMENDED`: The tax invoice was already amended in a way that rules out this amendment. */
             409: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -9756,7 +9768,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -9849,7 +9861,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. `LOOKUP_UNAVAILABLE`: Retrieval is unavailable. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -9864,7 +9876,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "SERVICE_UNAVAILABLE";
+                        code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -10003,7 +10015,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `TAX_INVOICE_NOT_AMENDABLE`: The tax invoice cannot be amended this way. `TAX_INVOICE_ALREADY_AMENDED`: The tax invoice was already amended in a way that rules out this amendment. */
+            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `SUPPLIER_CLOSED`: The supplier's business is closed; it cannot issue tax invoices. `SUPPLIER_TAX_EXEMPT`: The supplier is a tax-exempt business; it issues only tax-exempt invoices. `SUPPLIER_NOT_TAX_INVOICE_ISSUER`: The supplier is a simplified taxpayer that cannot issue tax invoices. `TAX_INVOICE_NOT_AMENDABLE`: The tax invoice cannot be amended this way. `TAX_INVOICE_ALREADY_AMENDED`: The tax invoice was already amended in a way that rules out this amendment. */
             409: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -10017,7 +10029,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -10110,7 +10122,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. `LOOKUP_UNAVAILABLE`: Retrieval is unavailable. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -10125,7 +10137,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "SERVICE_UNAVAILABLE";
+                        code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -10265,7 +10277,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `TAX_INVOICE_NOT_AMENDABLE`: The tax invoice cannot be amended this way. `TAX_INVOICE_ALREADY_AMENDED`: The tax invoice was already amended in a way that rules out this amendment. */
+            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `SUPPLIER_CLOSED`: The supplier's business is closed; it cannot issue tax invoices. `SUPPLIER_TAX_EXEMPT`: The supplier is a tax-exempt business; it issues only tax-exempt invoices. `SUPPLIER_NOT_TAX_INVOICE_ISSUER`: The supplier is a simplified taxpayer that cannot issue tax invoices. `TAX_INVOICE_NOT_AMENDABLE`: The tax invoice cannot be amended this way. `TAX_INVOICE_ALREADY_AMENDED`: The tax invoice was already amended in a way that rules out this amendment. */
             409: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -10279,7 +10291,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -10372,7 +10384,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. `LOOKUP_UNAVAILABLE`: Retrieval is unavailable. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -10387,7 +10399,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "SERVICE_UNAVAILABLE";
+                        code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -10517,7 +10529,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `TAX_INVOICE_NOT_AMENDABLE`: The tax invoice cannot be amended this way. `TAX_INVOICE_ALREADY_AMENDED`: The tax invoice was already amended in a way that rules out this amendment. */
+            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `SUPPLIER_CLOSED`: The supplier's business is closed; it cannot issue tax invoices. `SUPPLIER_TAX_EXEMPT`: The supplier is a tax-exempt business; it issues only tax-exempt invoices. `SUPPLIER_NOT_TAX_INVOICE_ISSUER`: The supplier is a simplified taxpayer that cannot issue tax invoices. `TAX_INVOICE_NOT_AMENDABLE`: The tax invoice cannot be amended this way. `TAX_INVOICE_ALREADY_AMENDED`: The tax invoice was already amended in a way that rules out this amendment. */
             409: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -10531,7 +10543,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -10624,7 +10636,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. `LOOKUP_UNAVAILABLE`: Retrieval is unavailable. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -10639,7 +10651,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "SERVICE_UNAVAILABLE";
+                        code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -10821,7 +10833,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. */
+            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `SUPPLIER_CLOSED`: The supplier's business is closed; it cannot issue tax invoices. `SUPPLIER_TAX_EXEMPT`: The supplier is a tax-exempt business; it issues only tax-exempt invoices. `SUPPLIER_NOT_TAX_INVOICE_ISSUER`: The supplier is a simplified taxpayer that cannot issue tax invoices. */
             409: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -10835,7 +10847,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED";
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -10928,7 +10940,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. `LOOKUP_UNAVAILABLE`: Retrieval is unavailable. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -10943,7 +10955,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "SERVICE_UNAVAILABLE";
+                        code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -11212,7 +11224,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `ISSUE_REQUEST_ALREADY_APPROVED`: The reverse issuance request was already approved; it is issued or being issued. `ISSUE_REQUEST_ALREADY_CANCELED`: The reverse issuance request was already canceled or refused. `ISSUER_DEACTIVATED`: The issuer is deactivated. `ISSUE_DEADLINE_PASSED`: The issue deadline of the tax invoice has passed; it can no longer be issued. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. */
+            /** @description Error. `ISSUE_REQUEST_ALREADY_APPROVED`: The reverse issuance request was already approved; it is issued or being issued. `ISSUE_REQUEST_ALREADY_CANCELED`: The reverse issuance request was already canceled or refused. `ISSUER_DEACTIVATED`: The issuer is deactivated. `ISSUE_DEADLINE_PASSED`: The issue deadline of the tax invoice has passed; it can no longer be issued. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `SUPPLIER_CLOSED`: The supplier's business is closed; it cannot issue tax invoices. `SUPPLIER_TAX_EXEMPT`: The supplier is a tax-exempt business; it issues only tax-exempt invoices. `SUPPLIER_NOT_TAX_INVOICE_ISSUER`: The supplier is a simplified taxpayer that cannot issue tax invoices. */
             409: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -11226,7 +11238,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "ISSUE_REQUEST_ALREADY_APPROVED" | "ISSUE_REQUEST_ALREADY_CANCELED" | "ISSUER_DEACTIVATED" | "ISSUE_DEADLINE_PASSED" | "CERTIFICATE_NOT_REGISTERED";
+                        code: "ISSUE_REQUEST_ALREADY_APPROVED" | "ISSUE_REQUEST_ALREADY_CANCELED" | "ISSUER_DEACTIVATED" | "ISSUE_DEADLINE_PASSED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -11319,7 +11331,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. `LOOKUP_UNAVAILABLE`: Retrieval is unavailable. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -11334,7 +11346,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "SERVICE_UNAVAILABLE";
+                        code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
