@@ -47,7 +47,7 @@ export const taxInvoices = pgTable(
     // Issued after the issue deadline but by the VAT return deadline of its tax period
     // (지연발급, issuance/late-issuance.ts): decided when accepted, or when a reverse issuance
     // request is approved.
-    lateIssuance: boolean('late_issuance').notNull().default(false),
+    lateIssuance: boolean('late_issuance').notNull(),
     counterpartNumber: text('counterpart_number').notNull(),
     // TAXABLE (세금계산서), ZERO_RATED (영세율: every item's tax is 0) or TAX_FREE (계산서:
     // every item's tax is null).

@@ -12,7 +12,11 @@ import { renderTaxInvoicePdf } from '../../../src/areas/tax-invoices/pdf/render.
 import {
   PAGE_HEIGHT_POINTS, PAGE_MARGIN_POINTS, PAGE_WIDTH_POINTS, type Cell,
 } from '../../../src/areas/tax-invoices/pdf/cells.ts';
-import { layOutTaxInvoice, SANDBOX_NOTICE } from '../../../src/areas/tax-invoices/pdf/layout.ts';
+import {
+  LATE_ISSUANCE_MARK,
+  layOutTaxInvoice,
+  SANDBOX_NOTICE,
+} from '../../../src/areas/tax-invoices/pdf/layout.ts';
 
 const APPROVAL_NUMBER = '202611204100000012345678';
 const ORIGINAL_APPROVAL_NUMBER = '202610154100000087654321';
@@ -319,5 +323,16 @@ describe('refusing what the form cannot hold', () => {
   it('rejects totals that do not add up', async () => {
     const totals = { supplyCost: 1_000_000, tax: 100_000, total: 1_000_000 };
     await expect(renderTaxInvoicePdf(input({ totals }))).rejects.toThrow(/total = cost \+ tax/);
+  });
+});
+
+describe('late issuance (지연발급)', () => {
+  const footerText = (options: Partial<PdfInput>) =>
+    layOutTaxInvoice(input(options)).cells.map((cell) => cell.text).join('\n');
+
+  it('marks a late document in the footer, and no other', () => {
+    expect(footerText({ lateIssuance: true })).toContain(LATE_ISSUANCE_MARK);
+    expect(footerText({ lateIssuance: false })).not.toContain('지연발급');
+    expect(footerText({})).not.toContain('지연발급');
   });
 });
