@@ -8,7 +8,7 @@ import { createApp } from '../../src/app.ts';
 import { HOLIDAYS_REFRESH_MS } from '../../src/areas/tax-invoices/holidays/calendar.ts';
 import { addHoliday } from '../../src/areas/tax-invoices/holidays/store.ts';
 import { loadConfig } from '../../src/config.ts';
-import { addDays, issueDeadline, vatReturnDeadline } from '../../src/domain/business-days.ts';
+import { addDays, vatReturnDeadline } from '../../src/domain/business-days.ts';
 import { createSupplierAccount, request, today } from '../api/tax-invoices/helpers.ts';
 import {
   createReverseTestApp,
