@@ -129,3 +129,14 @@ describe('the cache', () => {
     expect(checkStatuses).toHaveBeenCalledTimes(4);
   });
 });
+
+describe('a burst of requests', () => {
+  it('asks once for a number that many requests need at the same moment', async () => {
+    const sandbox = createSandboxTaxAuthority({ latencyMs: 20 });
+    const checkStatuses = vi.fn(sandbox.checkStatuses.bind(sandbox));
+    const { checker } = eligibility({ authority: { checkStatuses } });
+    await Promise.all(Array.from({ length: 10 },
+      () => checker.check('test', N.activeGeneral, ['TAXABLE'])));
+    expect(checkStatuses).toHaveBeenCalledTimes(1);
+  });
+});

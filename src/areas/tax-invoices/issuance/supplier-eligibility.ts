@@ -79,11 +79,10 @@ export function createSupplierEligibility(deps: EligibilityDeps): SupplierEligib
   // A bound on the copy's size: beyond it the oldest answers go first.
   const CACHE_ENTRIES_MAX = 10_000;
 
-  async function statusOf(environment: Environment, number: string) {
-    const key = `${environment}:${number}`;
-    const now = deps.now().getTime();
-    const cached = cache.get(key);
-    if (cached !== undefined && now - cached.at < deps.cacheMs) return cached.status;
+  // Requests for a number not yet known share one call, so a burst of issuance asks once.
+  const asking = new Map<string, Promise<StatusOfNumber | null>>();
+
+  async function ask(environment: Environment, number: string, key: string) {
     const signal = AbortSignal.timeout(deps.timeoutMs);
     const result = await Promise.race([
       deps.authorityFor(environment).checkStatuses([number], signal),
@@ -93,9 +92,23 @@ export function createSupplierEligibility(deps: EligibilityDeps): SupplierEligib
     const status = result.results.get(number);
     if (status === undefined) return null;
     cache.delete(key);
-    cache.set(key, { status, at: now });
+    cache.set(key, { status, at: deps.now().getTime() });
     if (cache.size > CACHE_ENTRIES_MAX) cache.delete(cache.keys().next().value!);
     return status;
+  }
+
+  async function statusOf(environment: Environment, number: string) {
+    const key = `${environment}:${number}`;
+    const cached = cache.get(key);
+    if (cached !== undefined && deps.now().getTime() - cached.at < deps.cacheMs) {
+      return cached.status;
+    }
+    let pending = asking.get(key);
+    if (pending === undefined) {
+      pending = ask(environment, number, key).finally(() => asking.delete(key));
+      asking.set(key, pending);
+    }
+    return pending;
   }
 
   async function check(environment: Environment, number: string, taxTypes: readonly TaxType[]) {
