@@ -37,8 +37,9 @@ import {
 //                      the issue due date; the late-issuance window and penalty table
 //                      (late-issuance.ts) and the supplier's eligibility from its registration
 //                      status (supplier-eligibility.ts), which every document-making request
-//                      and reverse approval goes through. Those stay here, not at the root, so that the root
-//                      holds building blocks only and every route and service is in a folder.
+//                      and reverse approval goes through. Those stay here, not at the root, so
+//                      that the root holds building blocks only and every route and service is
+//                      in a folder.
 //   amendments/        amending a transmitted tax invoice, one rule per reason in a file named
 //                      after it (termination.ts, returned-goods.ts, …) run by draft.ts
 //   reverse-issuance/  the recipient's request, the supplier's decision (API, hosted approval
