@@ -28,6 +28,8 @@ const UNIT = [
   'test/areas/issuers/certificate-check.test.ts',
   'test/areas/issuers/encryption-key.test.ts',
   'test/areas/tax-invoices/amendments.test.ts',
+  'test/areas/tax-invoices/late-issuance.test.ts',
+  'test/areas/tax-invoices/supplier-eligibility.test.ts',
   'test/areas/tax-invoices/pdf*.test.ts',
   'test/areas/tax-invoices/validation.test.ts',
   'test/areas/tax-invoices/xml/**/*.test.ts',

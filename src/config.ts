@@ -86,6 +86,15 @@ const ConfigSchema = Type.Object({
   // can still cancel it (POST /v1/taxInvoices/{issuanceKey}/cancel).
   TAX_INVOICE_TRANSMISSION_DELAY_SECONDS: Type.Integer({ minimum: 0, maximum: 86_400,
     default: 10 }),
+  // Supplier eligibility (docs/tax-invoices.md § Supplier eligibility): the supplier's
+  // registration status, asked of the tax authority before a document is accepted, is kept this
+  // long per number; the authority itself refreshes about every 30 minutes.
+  TAX_INVOICE_SUPPLIER_STATUS_CACHE_SECONDS: Type.Integer({ minimum: 0, maximum: 86_400,
+    default: 600 }),
+  // When the status cannot be learned: `allow` accepts the document and logs a warning (the
+  // authority's outage must not stop invoicing), `refuse` answers 503 LOOKUP_UNAVAILABLE.
+  TAX_INVOICE_SUPPLIER_STATUS_UNAVAILABLE: Type.Union(
+    [Type.Literal('allow'), Type.Literal('refuse')], { default: 'allow' }),
   // Webhooks (docs/webhooks.md). A receiver must answer 2xx within this time; 10 s is generous
   // for a receiver that queues the event and answers at once, as it should.
   WEBHOOK_DELIVERY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 30_000, default: 10_000 }),

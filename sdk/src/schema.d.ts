@@ -2197,6 +2197,15 @@ export interface components {
              * @description Last day to issue for the write date: the 10th of the next month, or the next business day.
              */
             issueDeadline: string;
+            /** @description True when issued after `issueDeadline` but by the final VAT return deadline of the tax period (지연발급): a valid tax invoice on which the supplier owes a penalty (`lateIssuancePenalty`). */
+            lateIssuance: boolean;
+            /** @description The penalty rates of a late issuance; null when `lateIssuance` is false. Shown for information; etax charges none of it. */
+            lateIssuancePenalty: {
+                /** @description Supplier's penalty (지연발급가산세) as a fraction of the supply value, e.g. 0.01. */
+                supplierRate: number;
+                /** @description Recipient's penalty (지연수취가산세) as a fraction of the supply value; the input-tax credit is kept. */
+                recipientRate: number;
+            } | null;
             /** @description When the approval number arrived. */
             transmittedAt: string | null;
             /** Format: date-time */
@@ -2308,14 +2317,16 @@ export interface components {
         };
         /**
          * TaxInvoiceIssueDueDate
-         * @description The issue deadline of the write date.
+         * @description The issue deadline of the write date, and its late-issuance limit.
          */
         TaxInvoiceIssueDueDate: {
             /**
              * Format: date
-             * @description The last day an invoice with that write date may be issued.
+             * @description The last day an invoice with that write date may be issued without penalty.
              */
             issueDueDate: string;
+            /** @description The last day it may still be issued late (지연발급, with a penalty): the final VAT return deadline of its tax period, moved to the next business day. Null when that day would fall past the year 9999. */
+            lateIssuanceLimit: string | null;
         };
         /** TaxInvoiceItem */
         TaxInvoiceItem: {
@@ -8515,7 +8526,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. */
+            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `SUPPLIER_CLOSED`: The supplier's business is closed; it cannot issue tax invoices. `SUPPLIER_TAX_EXEMPT`: The supplier is a tax-exempt business; it issues only tax-exempt invoices. `SUPPLIER_NOT_TAX_INVOICE_ISSUER`: The supplier is a simplified taxpayer that cannot issue tax invoices. */
             409: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -8529,7 +8540,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED";
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -8622,7 +8633,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. `LOOKUP_UNAVAILABLE`: Retrieval is unavailable. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -8637,7 +8648,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "SERVICE_UNAVAILABLE";
+                        code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -8801,7 +8812,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The issue deadline of the write date. */
+            /** @description The issue deadline of the write date, and its late-issuance limit. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -8812,7 +8823,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "issueDueDate": "2026-12-10"
+                     *       "issueDueDate": "2026-12-10",
+                     *       "lateIssuanceLimit": "2027-01-25"
                      *     }
                      */
                     "application/json": components["schemas"]["TaxInvoiceIssueDueDate"];
@@ -10069,7 +10081,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `TAX_INVOICE_NOT_AMENDABLE`: The tax invoice cannot be amended this way. `TAX_INVOICE_ALREADY_AMENDED`: The tax invoice was already amended in a way that rules out this amendment. */
+            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `SUPPLIER_CLOSED`: The supplier's business is closed; it cannot issue tax invoices. `SUPPLIER_TAX_EXEMPT`: The supplier is a tax-exempt business; it issues only tax-exempt invoices. `SUPPLIER_NOT_TAX_INVOICE_ISSUER`: The supplier is a simplified taxpayer that cannot issue tax invoices. `TAX_INVOICE_NOT_AMENDABLE`: The tax invoice cannot be amended this way. `TAX_INVOICE_ALREADY_AMENDED`: The tax invoice was already amended in a way that rules out this amendment. */
             409: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -10083,7 +10095,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -10176,7 +10188,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. `LOOKUP_UNAVAILABLE`: Retrieval is unavailable. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -10191,7 +10203,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "SERVICE_UNAVAILABLE";
+                        code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -10361,7 +10373,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `TAX_INVOICE_NOT_AMENDABLE`: The tax invoice cannot be amended this way. `TAX_INVOICE_ALREADY_AMENDED`: The tax invoice was already amended in a way that rules out this amendment. */
+            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `SUPPLIER_CLOSED`: The supplier's business is closed; it cannot issue tax invoices. `SUPPLIER_TAX_EXEMPT`: The supplier is a tax-exempt business; it issues only tax-exempt invoices. `SUPPLIER_NOT_TAX_INVOICE_ISSUER`: The supplier is a simplified taxpayer that cannot issue tax invoices. `TAX_INVOICE_NOT_AMENDABLE`: The tax invoice cannot be amended this way. `TAX_INVOICE_ALREADY_AMENDED`: The tax invoice was already amended in a way that rules out this amendment. */
             409: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -10375,7 +10387,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -10468,7 +10480,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. `LOOKUP_UNAVAILABLE`: Retrieval is unavailable. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -10483,7 +10495,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "SERVICE_UNAVAILABLE";
+                        code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -10610,7 +10622,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `TAX_INVOICE_NOT_AMENDABLE`: The tax invoice cannot be amended this way. `TAX_INVOICE_ALREADY_AMENDED`: The tax invoice was already amended in a way that rules out this amendment. */
+            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `SUPPLIER_CLOSED`: The supplier's business is closed; it cannot issue tax invoices. `SUPPLIER_TAX_EXEMPT`: The supplier is a tax-exempt business; it issues only tax-exempt invoices. `SUPPLIER_NOT_TAX_INVOICE_ISSUER`: The supplier is a simplified taxpayer that cannot issue tax invoices. `TAX_INVOICE_NOT_AMENDABLE`: The tax invoice cannot be amended this way. `TAX_INVOICE_ALREADY_AMENDED`: The tax invoice was already amended in a way that rules out this amendment. */
             409: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -10624,7 +10636,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -10717,7 +10729,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. `LOOKUP_UNAVAILABLE`: Retrieval is unavailable. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -10732,7 +10744,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "SERVICE_UNAVAILABLE";
+                        code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -10871,7 +10883,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `TAX_INVOICE_NOT_AMENDABLE`: The tax invoice cannot be amended this way. `TAX_INVOICE_ALREADY_AMENDED`: The tax invoice was already amended in a way that rules out this amendment. */
+            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `SUPPLIER_CLOSED`: The supplier's business is closed; it cannot issue tax invoices. `SUPPLIER_TAX_EXEMPT`: The supplier is a tax-exempt business; it issues only tax-exempt invoices. `SUPPLIER_NOT_TAX_INVOICE_ISSUER`: The supplier is a simplified taxpayer that cannot issue tax invoices. `TAX_INVOICE_NOT_AMENDABLE`: The tax invoice cannot be amended this way. `TAX_INVOICE_ALREADY_AMENDED`: The tax invoice was already amended in a way that rules out this amendment. */
             409: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -10885,7 +10897,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -10978,7 +10990,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. `LOOKUP_UNAVAILABLE`: Retrieval is unavailable. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -10993,7 +11005,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "SERVICE_UNAVAILABLE";
+                        code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -11133,7 +11145,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `TAX_INVOICE_NOT_AMENDABLE`: The tax invoice cannot be amended this way. `TAX_INVOICE_ALREADY_AMENDED`: The tax invoice was already amended in a way that rules out this amendment. */
+            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `SUPPLIER_CLOSED`: The supplier's business is closed; it cannot issue tax invoices. `SUPPLIER_TAX_EXEMPT`: The supplier is a tax-exempt business; it issues only tax-exempt invoices. `SUPPLIER_NOT_TAX_INVOICE_ISSUER`: The supplier is a simplified taxpayer that cannot issue tax invoices. `TAX_INVOICE_NOT_AMENDABLE`: The tax invoice cannot be amended this way. `TAX_INVOICE_ALREADY_AMENDED`: The tax invoice was already amended in a way that rules out this amendment. */
             409: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -11147,7 +11159,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -11240,7 +11252,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. `LOOKUP_UNAVAILABLE`: Retrieval is unavailable. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -11255,7 +11267,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "SERVICE_UNAVAILABLE";
+                        code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -11385,7 +11397,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `TAX_INVOICE_NOT_AMENDABLE`: The tax invoice cannot be amended this way. `TAX_INVOICE_ALREADY_AMENDED`: The tax invoice was already amended in a way that rules out this amendment. */
+            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `SUPPLIER_CLOSED`: The supplier's business is closed; it cannot issue tax invoices. `SUPPLIER_TAX_EXEMPT`: The supplier is a tax-exempt business; it issues only tax-exempt invoices. `SUPPLIER_NOT_TAX_INVOICE_ISSUER`: The supplier is a simplified taxpayer that cannot issue tax invoices. `TAX_INVOICE_NOT_AMENDABLE`: The tax invoice cannot be amended this way. `TAX_INVOICE_ALREADY_AMENDED`: The tax invoice was already amended in a way that rules out this amendment. */
             409: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -11399,7 +11411,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -11492,7 +11504,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. `LOOKUP_UNAVAILABLE`: Retrieval is unavailable. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -11507,7 +11519,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "SERVICE_UNAVAILABLE";
+                        code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -11689,7 +11701,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. */
+            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `SUPPLIER_CLOSED`: The supplier's business is closed; it cannot issue tax invoices. `SUPPLIER_TAX_EXEMPT`: The supplier is a tax-exempt business; it issues only tax-exempt invoices. `SUPPLIER_NOT_TAX_INVOICE_ISSUER`: The supplier is a simplified taxpayer that cannot issue tax invoices. */
             409: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -11703,7 +11715,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED";
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -11796,7 +11808,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. `LOOKUP_UNAVAILABLE`: Retrieval is unavailable. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -11811,7 +11823,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "SERVICE_UNAVAILABLE";
+                        code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -12080,7 +12092,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `ISSUE_REQUEST_ALREADY_APPROVED`: The reverse issuance request was already approved; it is issued or being issued. `ISSUE_REQUEST_ALREADY_CANCELED`: The reverse issuance request was already canceled or refused. `ISSUER_DEACTIVATED`: The issuer is deactivated. `ISSUE_DEADLINE_PASSED`: The issue deadline of the tax invoice has passed; it can no longer be issued. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. */
+            /** @description Error. `ISSUE_REQUEST_ALREADY_APPROVED`: The reverse issuance request was already approved; it is issued or being issued. `ISSUE_REQUEST_ALREADY_CANCELED`: The reverse issuance request was already canceled or refused. `ISSUER_DEACTIVATED`: The issuer is deactivated. `ISSUE_DEADLINE_PASSED`: The issue deadline of the tax invoice has passed; it can no longer be issued. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `SUPPLIER_CLOSED`: The supplier's business is closed; it cannot issue tax invoices. `SUPPLIER_TAX_EXEMPT`: The supplier is a tax-exempt business; it issues only tax-exempt invoices. `SUPPLIER_NOT_TAX_INVOICE_ISSUER`: The supplier is a simplified taxpayer that cannot issue tax invoices. */
             409: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -12094,7 +12106,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "ISSUE_REQUEST_ALREADY_APPROVED" | "ISSUE_REQUEST_ALREADY_CANCELED" | "ISSUER_DEACTIVATED" | "ISSUE_DEADLINE_PASSED" | "CERTIFICATE_NOT_REGISTERED";
+                        code: "ISSUE_REQUEST_ALREADY_APPROVED" | "ISSUE_REQUEST_ALREADY_CANCELED" | "ISSUER_DEACTIVATED" | "ISSUE_DEADLINE_PASSED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -12187,7 +12199,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. `LOOKUP_UNAVAILABLE`: Retrieval is unavailable. Retry later. */
             503: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -12202,7 +12214,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "SERVICE_UNAVAILABLE";
+                        code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */

@@ -132,6 +132,8 @@ const ISSUE_DEADLINE_DAY_OF_MONTH = 10;
 // The longest run of non-business days in the table is 7 (2025-10-03 to 10-09); a run this long
 // means the table or the arithmetic is broken.
 const NON_BUSINESS_RUN_DAYS_MAX = 31;
+// The final VAT return is due on the 25th of the month after the tax period ends.
+const VAT_RETURN_DAY_OF_MONTH = 25;
 // Korea has kept UTC+9 all year since 1988 (no daylight saving time), so a fixed offset gives
 // the Seoul date without depending on the time zone data of the machine.
 const SEOUL_OFFSET_MS = 9 * 60 * 60 * 1000;
@@ -222,6 +224,24 @@ export function issueDeadline(
   const deadline = nextBusinessDayOnOrAfter(tenth, added);
   assert(deadline > writeDate);
   return deadline;
+}
+
+// The final VAT return deadline (확정신고기한) of the tax period of a supply written on
+// `writeDate`: 25 July for the first period (January–June), 25 January of the next year for the
+// second (July–December), 부가가치세법 §3 and §49; moved to the next business day by
+// 국세기본법 §5 like every tax deadline. A tax invoice issued after its issue deadline but by this
+// day is a late issuance (지연발급, 부가가치세법 §60②); after it, it is not issued at all. Null
+// when the day would fall past the year 9999.
+export function vatReturnDeadline(
+  writeDate: string,
+  added: AddedHolidays = NO_ADDED_HOLIDAYS,
+): string | null {
+  const { year, month } = parseOrFail(writeDate);
+  const firstPeriod = month <= 6;
+  if (!firstPeriod && year >= 9999) return null;
+  const due = firstPeriod ? { year, month: 7, day: VAT_RETURN_DAY_OF_MONTH }
+    : { year: year + 1, month: 1, day: VAT_RETURN_DAY_OF_MONTH };
+  return nextBusinessDayOnOrAfter(format(utcDate(due)), added);
 }
 
 // Today's date in Seoul: the date the tax authority reads write dates and deadlines in.

@@ -103,6 +103,20 @@ export const ERRORS = {
     status: 409,
     message: 'Connect the tax portal (Hometax) before requesting a collection.',
   },
+  // Designed by etax where the spec is silent: the supplier's registration status at the tax
+  // authority does not let it issue the document (docs/tax-invoices.md § Supplier eligibility).
+  SUPPLIER_CLOSED: {
+    status: 409,
+    message: 'The supplier\'s business is closed; it cannot issue tax invoices.',
+  },
+  SUPPLIER_TAX_EXEMPT: {
+    status: 409,
+    message: 'The supplier is a tax-exempt business; it issues only tax-exempt invoices.',
+  },
+  SUPPLIER_NOT_TAX_INVOICE_ISSUER: {
+    status: 409,
+    message: 'The supplier is a simplified taxpayer that cannot issue tax invoices.',
+  },
   // Designed by etax where the spec is silent.
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than the limit.' },
   UNSUPPORTED_MEDIA_TYPE: {

@@ -8,7 +8,7 @@ import { createApp } from '../../src/app.ts';
 import { HOLIDAYS_REFRESH_MS } from '../../src/areas/tax-invoices/holidays/calendar.ts';
 import { addHoliday } from '../../src/areas/tax-invoices/holidays/store.ts';
 import { loadConfig } from '../../src/config.ts';
-import { addDays, issueDeadline } from '../../src/domain/business-days.ts';
+import { addDays, vatReturnDeadline } from '../../src/domain/business-days.ts';
 import { createSupplierAccount, request, today } from '../api/tax-invoices/helpers.ts';
 import {
   createReverseTestApp,
@@ -78,18 +78,20 @@ describe('the reverse approval deadline', () => {
     const buyer = await createSupplierAccount(app, 'Buyer');
     const supplierKey = buyer.supplier.supplierKey;
     const issuanceKey = await newRequest(app, buyer.key, supplierKey);
-    const deadline = issueDeadline(today());
-    // 01:00 in Seoul on the day after the deadline.
-    app.clock.offsetMs = Date.parse(`${addDays(deadline, 1)}T01:00:00+09:00`) - Date.now();
+    // After the issue deadline the request is approved as a late issuance until the VAT
+    // return deadline of its tax period; that limit moves with an added day as well.
+    const limit = vatReturnDeadline(today())!;
+    // 01:00 in Seoul on the day after the late-issuance limit.
+    app.clock.offsetMs = Date.parse(`${addDays(limit, 1)}T01:00:00+09:00`) - Date.now();
     expectError(await decide(app, buyer.key, issuanceKey, 'approve', { supplierKey }), 409,
       'ISSUE_DEADLINE_PASSED');
-    await runCliJson(['holidays', 'add', deadline, '--name', '임시공휴일']);
+    await runCliJson(['holidays', 'add', limit, '--name', '임시공휴일']);
     try {
       app.clock.offsetMs += HOLIDAYS_REFRESH_MS + 1_000;
       const approved = await decide(app, buyer.key, issuanceKey, 'approve', { supplierKey });
       expect(approved.statusCode, approved.body).toBe(200);
     } finally {
-      await runCliJson(['holidays', 'remove', deadline]);
+      await runCliJson(['holidays', 'remove', limit]);
     }
   });
 });

@@ -8,6 +8,9 @@ import type { AreaModule } from '../../platform/module.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { createGatewayTransmitter } from '../../upstream/tax-invoices/gateway.ts';
 import type { InvoiceTransmitter } from '../../upstream/tax-invoices/index.ts';
+import type { TaxAuthority } from '../../upstream/tax-authority/index.ts';
+import { createLiveTaxAuthority } from '../../upstream/tax-authority/live.ts';
+import { createSandboxTaxAuthority } from '../../upstream/tax-authority/sandbox.ts';
 import { createSandboxTransmitter } from '../../upstream/tax-invoices/sandbox.ts';
 import type { IssuersService } from '../issuers/index.ts';
 import { amendmentRoutes } from './amendments/routes.ts';
@@ -18,6 +21,7 @@ import { issuanceRoutes } from './issuance/routes.ts';
 import { invoiceMailRoutes } from './mail/routes.ts';
 import { INVOICE_MAIL_KIND } from './mail/invoice-mail.ts';
 import { createInvoiceMailService, type InvoiceMailService } from './mail/service.ts';
+import { createSupplierEligibility } from './issuance/supplier-eligibility.ts';
 import { createIssuanceService, type IssuanceService } from './issuance/service.ts';
 import { processingJobDefinitions } from './processing/jobs.ts';
 import { registerApprovalPageRoutes } from './reverse-issuance/page-routes.ts';
@@ -36,8 +40,12 @@ import {
 //   issuance/          issuing a tax invoice: the issue route, acceptance (used by every request
 //                      that makes documents) and its batches, validation; and the routes over
 //                      documents of any kind: status by reference id, get, list, PDF, cancel,
-//                      the issue due date. Those stay here, not at the root, so that the root
-//                      holds building blocks only and every route and service is in a folder.
+//                      the issue due date; the late-issuance window and penalty table
+//                      (late-issuance.ts) and the supplier's eligibility from its registration
+//                      status (supplier-eligibility.ts), which every document-making request
+//                      and reverse approval goes through. Those stay here, not at the root, so
+//                      that the root holds building blocks only and every route and service is
+//                      in a folder.
 //   amendments/        amending a transmitted tax invoice, one rule per reason in a file named
 //                      after it (termination.ts, returned-goods.ts, …) run by draft.ts
 //   reverse-issuance/  the recipient's request, the supplier's decision (API, hosted approval
@@ -97,6 +105,19 @@ function createTransmitters(config: Config) {
     (environment === 'live' ? live : sandbox);
 }
 
+// The supplier's registration status comes from the sandbox for test keys and from the public
+// status API for live keys, like the registration status operations'; both are built once.
+function createTaxAuthorities(platform: Platform) {
+  const { config } = platform;
+  const sandbox = createSandboxTaxAuthority({ latencyMs: config.TAX_AUTHORITY_SANDBOX_LATENCY_MS });
+  const live = platform.outside.upstreams?.taxAuthority ?? createLiveTaxAuthority({
+    baseUrl: config.TAX_AUTHORITY_BASE_URL,
+    serviceKey: config.TAX_AUTHORITY_SERVICE_KEY,
+    timeoutMs: config.TAX_AUTHORITY_TIMEOUT_MS,
+  });
+  return (environment: Environment): TaxAuthority => (environment === 'live' ? live : sandbox);
+}
+
 // The module's HTTP side over its services.
 function createTaxInvoicesPlugins(
   services: Pick<TaxInvoicesModule, 'service' | 'reverseIssuance' | 'invoiceMail'>
@@ -134,8 +155,17 @@ export function createTaxInvoicesModule(
     documentUrl: (issuanceKey: string) =>
       `${config.PUBLIC_BASE_URL}/v1/taxInvoices/${issuanceKey}/pdf`,
   };
+  const eligibility = createSupplierEligibility({
+    authorityFor: createTaxAuthorities(platform),
+    timeoutMs: config.TAX_AUTHORITY_TIMEOUT_MS,
+    cacheMs: config.TAX_INVOICE_SUPPLIER_STATUS_CACHE_SECONDS * 1000,
+    unavailable: config.TAX_INVOICE_SUPPLIER_STATUS_UNAVAILABLE,
+    now,
+    log: platform.log,
+  });
   const accept = createAcceptance({
     db,
+    eligibility,
     stageMany: platform.jobs.stageMany,
     charge: platform.charge,
     issuers: deps.issuers,
@@ -147,7 +177,7 @@ export function createTaxInvoicesModule(
     ...createAmendmentService({ db, accept, unitPoints, recordEvents: deps.recordEvents,
       holidays, now }),
   };
-  const reverseIssuance = createReverseIssuanceService({ ...lifecycle, db, accept,
+  const reverseIssuance = createReverseIssuanceService({ ...lifecycle, db, accept, eligibility,
     stage: platform.jobs.stage, issuers: deps.issuers, queueMail: platform.queueMail,
     unitPoints, publicBaseUrl: config.PUBLIC_BASE_URL, holidays, now });
   const invoiceMail = createInvoiceMailService({ db, queueMails: platform.queueMails,

@@ -232,3 +232,9 @@ export async function findAmendments(
     .where(eq(taxInvoices.originalIssuanceKey, originalIssuanceKey))
     .orderBy(asc(taxInvoices.sequence));
 }
+
+// Marks a reverse issuance request approved after its issue deadline as a late issuance.
+export async function markLateIssuance(tx: Executor, issuanceKey: string): Promise<void> {
+  await tx.update(taxInvoices).set({ lateIssuance: true })
+    .where(eq(taxInvoices.issuanceKey, issuanceKey));
+}

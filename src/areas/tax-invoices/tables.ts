@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
+  boolean,
   check,
   date,
   index,
@@ -43,6 +44,10 @@ export const taxInvoices = pgTable(
     writeDate: date('write_date', { mode: 'string' }).notNull(),
     // The issue deadline of the write date (10th of the next month, next business day).
     issueDeadline: date('issue_deadline', { mode: 'string' }).notNull(),
+    // Issued after the issue deadline but by the VAT return deadline of its tax period
+    // (지연발급, issuance/late-issuance.ts): decided when accepted, or when a reverse issuance
+    // request is approved.
+    lateIssuance: boolean('late_issuance').notNull(),
     counterpartNumber: text('counterpart_number').notNull(),
     // TAXABLE (세금계산서), ZERO_RATED (영세율: every item's tax is 0) or TAX_FREE (계산서:
     // every item's tax is null).

@@ -4,6 +4,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { webhookEvents } from '../../../src/areas/webhooks/tables.ts';
+import { addDays, vatReturnDeadline } from '../../../src/domain/business-days.ts';
 import { expectError } from '../../helpers/errors.ts';
 import {
   amend,
@@ -109,7 +110,9 @@ describe('reverse issuance', () => {
   it('records nothing for an approval after the deadline, or a request refused as invalid',
     async () => {
       const issuanceKey = await newRequest(app, key, supplier.supplierKey);
-      app.clock.offsetMs = 70 * 24 * 60 * 60 * 1000;
+      // 01:00 in Seoul on the day after the late-issuance limit of today's write date.
+      const limit = vatReturnDeadline(today())!;
+      app.clock.offsetMs = Date.parse(`${addDays(limit, 1)}T01:00:00+09:00`) - Date.now();
       expectError(await decide(app, key, issuanceKey, 'approve',
         { supplierKey: supplier.supplierKey }), 409, 'ISSUE_DEADLINE_PASSED');
       expect(await eventsAbout(issuanceKey)).toHaveLength(1);

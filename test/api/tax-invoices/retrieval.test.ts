@@ -147,15 +147,24 @@ describe('GET /v1/taxInvoices/{issuanceKey}/pdf', () => {
 
 describe('GET /v1/taxInvoiceIssueDueDates', () => {
   it.each([
-    ['2026-11-20', '2026-12-10'],
-    ['2026-09-15', '2026-10-12'],
-    ['2026-12-31', '2027-01-11'],
-  ])('gives the deadline of %s as %s', async (date, issueDueDate) => {
-    const response = await app.server.inject(request(key, 'GET',
-      `/v1/taxInvoiceIssueDueDates?date=${date}`));
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ issueDueDate });
-  });
+    ['2026-11-20', '2026-12-10', '2027-01-25'],
+    ['2026-09-15', '2026-10-12', '2027-01-25'],
+    ['2026-12-31', '2027-01-11', '2027-01-25'],
+    ['2026-06-15', '2026-07-10', '2026-07-27'],
+  ])('gives the deadline of %s as %s and its late-issuance limit as %s',
+    async (date, issueDueDate, lateIssuanceLimit) => {
+      const response = await app.server.inject(request(key, 'GET',
+        `/v1/taxInvoiceIssueDueDates?date=${date}`));
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ issueDueDate, lateIssuanceLimit });
+    });
+
+  it('has no late-issuance limit for the second half of 9999, whose return is due in 10000',
+    async () => {
+      const response = await app.server.inject(request(key, 'GET',
+        '/v1/taxInvoiceIssueDueDates?date=9999-11-30'));
+      expect(response.json()).toMatchObject({ lateIssuanceLimit: null });
+    });
 
   it.each(['0001-01-01', '9999-11-30'])('gives a deadline for %s, an edge of the range',
     async (date) => {

@@ -6,6 +6,7 @@
 // waited for.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { endOfSeoulDay } from '../../../src/areas/tax-invoices/reverse-issuance/links.ts';
+import { vatReturnDeadline } from '../../../src/domain/business-days.ts';
 import { expectError } from '../../helpers/errors.ts';
 import { expectLedgerConsistent } from '../../helpers/ledger-audit.ts';
 import {
@@ -14,6 +15,7 @@ import {
   issue,
   createSupplierAccount,
   registerSupplier,
+  today,
   waitForStatus,
   type Supplier,
 } from './helpers.ts';
@@ -223,29 +225,43 @@ describe('the mailed link', () => {
 });
 
 describe('after the issue deadline', () => {
-  it('returns 409 ISSUE_DEADLINE_PASSED to grant and approve, and allows refusal and cancel',
-    async () => {
-      const first = await newRequestOf();
-      const second = await newRequestOf();
-      const { issueDeadline } = await getInvoice(app, key, first);
-      app.clock.offsetMs = endOfSeoulDay(String(issueDeadline)).getTime() + 1_000 - Date.now();
-      const granted = expectError(await grant(app, key, first), 409, 'ISSUE_DEADLINE_PASSED');
-      expect(granted.message).toContain(String(issueDeadline));
-      expectError(await decide(app, key, first, 'approve',
-        { supplierKey: supplier.supplierKey }), 409, 'ISSUE_DEADLINE_PASSED');
-      expect((await getInvoice(app, key, first)).status).toBe('REQUESTED');
-      expect((await decide(app, key, first, 'refuse', { supplierKey: supplier.supplierKey }))
-        .statusCode).toBe(200);
-      expect((await cancel(app, key, second)).statusCode).toBe(200);
-    });
+  it('approves the day after it as a late issuance, marked with its penalty rates', async () => {
+    const issuanceKey = await newRequestOf();
+    const { issueDeadline, lateIssuance } = await getInvoice(app, key, issuanceKey);
+    expect(lateIssuance).toBe(false);
+    app.clock.offsetMs = endOfSeoulDay(String(issueDeadline)).getTime() + 1_000 - Date.now();
+    const response = await decide(app, key, issuanceKey, 'approve',
+      { supplierKey: supplier.supplierKey });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(await getInvoice(app, key, issuanceKey)).toMatchObject({ lateIssuance: true,
+      lateIssuancePenalty: { supplierRate: 0.01, recipientRate: 0.005 } });
+  });
 
-  it('approves on the deadline day itself', async () => {
+  it('returns 409 ISSUE_DEADLINE_PASSED after the late-issuance limit to grant and approve, ' +
+    'saying why, and allows refusal and cancel',
+  async () => {
+    const first = await newRequestOf();
+    const second = await newRequestOf();
+    const limit = vatReturnDeadline(today())!;
+    app.clock.offsetMs = endOfSeoulDay(limit).getTime() + 1_000 - Date.now();
+    const granted = expectError(await grant(app, key, first), 409, 'ISSUE_DEADLINE_PASSED');
+    expect(granted.message).toContain(`only until ${limit}, the final VAT return deadline`);
+    expectError(await decide(app, key, first, 'approve',
+      { supplierKey: supplier.supplierKey }), 409, 'ISSUE_DEADLINE_PASSED');
+    expect((await getInvoice(app, key, first)).status).toBe('REQUESTED');
+    expect((await decide(app, key, first, 'refuse', { supplierKey: supplier.supplierKey }))
+      .statusCode).toBe(200);
+    expect((await cancel(app, key, second)).statusCode).toBe(200);
+  });
+
+  it('approves on the deadline day itself, not as a late issuance', async () => {
     const issuanceKey = await newRequestOf();
     const { issueDeadline } = await getInvoice(app, key, issuanceKey);
     app.clock.offsetMs = endOfSeoulDay(String(issueDeadline)).getTime() - 60_000 - Date.now();
     const response = await decide(app, key, issuanceKey, 'approve',
       { supplierKey: supplier.supplierKey });
     expect(response.statusCode, response.body).toBe(200);
+    expect((await getInvoice(app, key, issuanceKey)).lateIssuance).toBe(false);
   });
 });
 

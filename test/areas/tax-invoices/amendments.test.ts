@@ -101,9 +101,9 @@ function expectError(error: ApiError, code: string, message: RegExp | string) {
 }
 
 function draft(request: AmendmentRequest, options: { original?: OriginalDocument;
-  existing?: ExistingAmendment[]; today?: string } = {}) {
+  existing?: ExistingAmendment[]; today?: string; holidays?: ReadonlySet<string> } = {}) {
   return draftAmendment(options.original ?? original(), options.existing ?? [], request,
-    { ...CONTEXT, today: options.today ?? TODAY });
+    { ...CONTEXT, today: options.today ?? TODAY, holidays: options.holidays ?? CONTEXT.holidays });
 }
 
 const THE_ORIGINAL = { originalIssuanceKey: 'txi_ORIGINAL',
@@ -123,9 +123,17 @@ describe('termination (계약의 해제, code 4)', () => {
       tax: -5_000 });
     expect(totals).toEqual({ supplyCost: -150_000, tax: -15_000, total: -165_000 });
     expect(taxType).toBe('TAXABLE');
-    expect(invoice.description).toBe('11월 이용료');
+    expect(invoice.description).toBe('당초 작성일자 2026-11-20 11월 이용료');
     expect(invoice.supplier).toEqual(original().invoice.supplier);
     expect(invoice.supplied).toEqual(original().invoice.supplied);
+  });
+
+  it('notes the original write date in the remark even when the original has none', () => {
+    const [document] = draft({ reason: 'TERMINATION', date: TODAY },
+      { original: original((invoice) => { invoice.description = null; }) });
+    expect(document!.validated.invoice.description).toBe('당초 작성일자 2026-11-20');
+    // Without the note the remark would be the original's: the decree's note is never left out.
+    expect(document!.validated.invoice.description).not.toBeNull();
   });
 
   it('keeps zero amounts at 0, never -0', () => {
@@ -144,9 +152,17 @@ describe('termination (계약의 해제, code 4)', () => {
       'INVALID_REQUEST', /^body\.date must not be after today/);
   });
 
-  it('enforces the issue deadline of the termination date', () => {
+  it('is a late issuance after the issue deadline of the termination date', () => {
+    const [onTime] = draft({ reason: 'TERMINATION', date: '2026-11-25' }, { today: '2026-12-10' });
+    expect(onTime!.validated.lateIssuance).toBe(false);
+    const [late] = draft({ reason: 'TERMINATION', date: '2026-11-25' }, { today: '2026-12-11' });
+    expect(late!.validated.lateIssuance).toBe(true);
+  });
+
+  it('is refused after the VAT return deadline of the termination date', () => {
     expectError(failure(() => draft({ reason: 'TERMINATION', date: '2026-11-25' },
-      { today: '2026-12-11' })), 'INVALID_REQUEST', /past its issue deadline of 2026-12-10/);
+      { today: '2027-01-26' })), 'INVALID_REQUEST',
+    /past its late-issuance limit.*only until 2027-01-25/);
   });
 
   it('is refused with 409 TAX_INVOICE_NOT_AMENDABLE when an item is negative', () => {
@@ -361,8 +377,8 @@ describe('local letter of credit (내국신용장 사후개설, code 5)', () => 
   });
 
   it('allows an opening up to 25 days after the end of the VAT period, and no later', () => {
-    expect(letterOfCreditDeadline('2026-01-01')).toBe('2026-07-25');
-    expect(letterOfCreditDeadline('2026-06-30')).toBe('2026-07-25');
+    expect(letterOfCreditDeadline('2025-01-01')).toBe('2025-07-25');
+    expect(letterOfCreditDeadline('2025-06-30')).toBe('2025-07-25');
     expect(letterOfCreditDeadline('2026-07-01')).toBe('2027-01-25');
     expect(letterOfCreditDeadline(WRITE_DATE)).toBe('2027-01-25');
     expect(draft({ reason: 'LOCAL_LETTER_OF_CREDIT', openedOn: '2027-01-25' },
@@ -370,6 +386,21 @@ describe('local letter of credit (내국신용장 사후개설, code 5)', () => 
     expectError(failure(() => draft({ reason: 'LOCAL_LETTER_OF_CREDIT',
       openedOn: '2027-01-26' }, { today: '2027-02-01' })), 'INVALID_REQUEST',
     /^body\.openedOn must be on or before 2027-01-25/);
+  });
+
+  it('moves the 25th day to the next business day when it is a Saturday or a holiday', () => {
+    // 2026-07-25 is a Saturday: the limit is Monday the 27th, and the 28th is too late.
+    expect(letterOfCreditDeadline('2026-01-01')).toBe('2026-07-27');
+    expect(letterOfCreditDeadline('2026-06-30')).toBe('2026-07-27');
+    // A holiday the operator added on 2027-01-25 moves it to the 26th.
+    const added = new Set(['2027-01-25']);
+    expect(letterOfCreditDeadline(WRITE_DATE, added)).toBe('2027-01-26');
+    const holidays = { today: '2027-02-01', holidays: added };
+    expect(draft({ reason: 'LOCAL_LETTER_OF_CREDIT', openedOn: '2027-01-26' },
+      holidays)).toHaveLength(2);
+    expectError(failure(() => draft({ reason: 'LOCAL_LETTER_OF_CREDIT',
+      openedOn: '2027-01-27' }, holidays)), 'INVALID_REQUEST',
+    /^body\.openedOn must be on or before 2027-01-26/);
   });
 
   it('refuses an opening before the original or in the future', () => {

@@ -14,7 +14,8 @@ import {
   PAGE_HEIGHT_POINTS, PAGE_MARGIN_POINTS, PAGE_WIDTH_POINTS, type Cell,
 } from '../../../src/areas/tax-invoices/pdf/cells.ts';
 import {
-  CONTINUATION_PAGE_ITEM_ROWS, FIRST_PAGE_ITEM_ROWS, layOutTaxInvoice, SANDBOX_NOTICE,
+  CONTINUATION_PAGE_ITEM_ROWS, FIRST_PAGE_ITEM_ROWS, LATE_ISSUANCE_MARK, layOutTaxInvoice,
+  SANDBOX_NOTICE,
 } from '../../../src/areas/tax-invoices/pdf/layout.ts';
 
 const APPROVAL_NUMBER = '202611204100000012345678';
@@ -386,5 +387,16 @@ describe('contacts', () => {
     expect(text).toContain('박수신 · 010-2222-3333 · buyer@recipient.example');
     expect(text).toContain('최참조 · copy@recipient.example');
     expect(text).toContain('담당자');
+  });
+});
+
+describe('late issuance (지연발급)', () => {
+  const footerText = (options: Partial<PdfInput>) =>
+    layOutTaxInvoice(input(options)).pages.flat().map((cell) => cell.text).join('\n');
+
+  it('marks a late document in the footer, and no other', () => {
+    expect(footerText({ lateIssuance: true })).toContain(LATE_ISSUANCE_MARK);
+    expect(footerText({ lateIssuance: false })).not.toContain('지연발급');
+    expect(footerText({})).not.toContain('지연발급');
   });
 });

@@ -66,6 +66,10 @@ function failure(invoice: Invoice, context: Partial<ValidationContext> = {}): Ap
   throw new Error('validateInvoice accepted the document');
 }
 
+function dayAfter(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
 function expectInvalid(error: ApiError, message: string | RegExp) {
   expect(error.code).toBe('INVALID_REQUEST');
   expect(error.status).toBe(400);
@@ -195,25 +199,48 @@ describe('validating a tax invoice', () => {
       ['2026-12-31', '2027-01-11', 'moved into the next year past Sunday 01-10'],
       ['2024-01-31', '2024-02-13', 'moved past Seollal and its substitute day'],
       ['2027-09-30', '2027-10-12', 'moved past the substitute day for 한글날'],
-    ])('accepts %s until %s (%s) and refuses it the day after', (date, deadline) => {
-      expect(validateInvoice(dated(date), { ...CONTEXT, today: deadline }).issueDeadline)
-        .toBe(deadline);
-      const dayAfter = new Date(Date.parse(`${deadline}T00:00:00Z`) + 86_400_000)
-        .toISOString().slice(0, 10);
-      expectInvalid(failure(dated(date), { today: dayAfter }),
-        `body.date ${date} is past its issue deadline of ${deadline} (the 10th of the next ` +
-        'month, moved to the next business day when that is not one).');
+    ])('accepts %s on time until %s (%s) and late the day after', (date, deadline) => {
+      const onTime = validateInvoice(dated(date), { ...CONTEXT, today: deadline });
+      expect(onTime.issueDeadline).toBe(deadline);
+      expect(onTime.lateIssuance).toBe(false);
+      const late = validateInvoice(dated(date), { ...CONTEXT, today: dayAfter(deadline) });
+      expect(late.lateIssuance).toBe(true);
     });
+
+    it.each([
+      ['2026-10-31', '2027-01-25', 'second period: 25 January, a Monday'],
+      ['2024-01-31', '2024-07-25', 'first period: 25 July, a Thursday'],
+      ['2026-06-15', '2026-07-27', 'first period: 25 July 2026 is a Saturday, so Monday 27'],
+      ['2027-09-30', '2028-01-25', 'second period of 2027'],
+    ])('issues %s late through %s (%s) and refuses it the day after, saying why',
+      (date, limit) => {
+        expect(validateInvoice(dated(date), { ...CONTEXT, today: limit }).lateIssuance)
+          .toBe(true);
+        const refused = failure(dated(date), { today: dayAfter(limit) });
+        expect(refused).toMatchObject({ code: 'INVALID_REQUEST', status: 400 });
+        expect(refused.message).toContain(`body.date ${date} is past its late-issuance limit.`);
+        expect(refused.message).toContain(`only until ${limit}, the final VAT return deadline`);
+        expect(refused.message).toContain('counts as not issued (2% penalty)');
+      });
 
     it('moves the deadline past a day the operator added, beyond the table', () => {
       // 2029-01-10 is a Wednesday the built-in table does not reach.
       const holidays = new Set(['2029-01-10', '2029-01-11']);
-      expectInvalid(failure(dated('2028-12-20'), { today: '2029-01-11' }),
-        'body.date 2028-12-20 is past its issue deadline of 2029-01-10 (the 10th of the next ' +
-        'month, moved to the next business day when that is not one).');
+      expect(validateInvoice(dated('2028-12-20'), { ...CONTEXT, today: '2029-01-11' })
+        .lateIssuance).toBe(true);
       const moved = validateInvoice(dated('2028-12-20'), { ...CONTEXT, today: '2029-01-12',
         holidays });
       expect(moved.issueDeadline).toBe('2029-01-12');
+      expect(moved.lateIssuance).toBe(false);
+    });
+
+    it('moves the late-issuance limit past a day the operator added', () => {
+      // 2029-01-25 is a Thursday; an added holiday makes the limit Friday the 26th.
+      const holidays = new Set(['2029-01-25']);
+      expect(failure(dated('2028-12-20'), { today: '2029-01-26' }).code)
+        .toBe('INVALID_REQUEST');
+      expect(validateInvoice(dated('2028-12-20'), { ...CONTEXT, today: '2029-01-26', holidays })
+        .lateIssuance).toBe(true);
     });
 
     it('lets an amendment document through after the deadline when told to ignore it', () => {

@@ -1,8 +1,10 @@
+import type { ValidatedInvoice } from '../issuance/validation.ts';
 import type { Invoice } from '../schemas.ts';
 import {
   checkNoAmendmentInEffect,
   negatedItem,
   validateDocuments,
+  type AmendmentContext,
   type AmendmentRule,
   type OriginalDocument,
 } from './reason-rule.ts';
@@ -20,6 +22,13 @@ export function negatedCopy(original: OriginalDocument): Invoice {
   return { ...original.invoice, items: original.invoice.items.map((item) => negatedItem(item)) };
 }
 
+// The documents of this reason, validated, in the order they are issued.
+export function doubleIssuanceDocuments(original: OriginalDocument, _request: DoubleIssuanceRequest,
+  context: AmendmentContext): ValidatedInvoice[] {
+  return validateDocuments([{ invoice: negatedCopy(original), amounts: 'amendment',
+    amountsFrom: 'original', deadline: 'ignored', bodyPath: 'body' }], context);
+}
+
 export const doubleIssuance: AmendmentRule<DoubleIssuanceRequest> = {
   reversesOriginal: true,
   replacesOriginal: false,
@@ -27,8 +36,5 @@ export const doubleIssuance: AmendmentRule<DoubleIssuanceRequest> = {
   checkAmendmentsInEffect(original, inEffect) {
     checkNoAmendmentInEffect(original, inEffect, 'DOUBLE_ISSUANCE');
   },
-  documents(original, _request, context) {
-    return validateDocuments([{ invoice: negatedCopy(original), amounts: 'amendment',
-      amountsFrom: 'original', deadline: 'ignored', bodyPath: 'body' }], context);
-  },
+  documents: doubleIssuanceDocuments,
 };

@@ -6,6 +6,7 @@ import {
   checkNoAmendmentInEffect,
   invalid,
   validateDocuments,
+  type AmendmentContext,
   type AmendmentRule,
   type OriginalDocument,
 } from './reason-rule.ts';
@@ -30,6 +31,24 @@ function checkCorrection(original: OriginalDocument, corrected: ValidatedInvoice
   }
 }
 
+// The documents of this reason, validated, in the order they are issued.
+export function entryCorrectionDocuments(
+  original: OriginalDocument,
+  { invoice }: EntryCorrectionRequest,
+  context: AmendmentContext,
+): ValidatedInvoice[] {
+  // The corrected document is a whole invoice again, so the rules of issuance hold for its
+  // amounts. Its deadline does not: a correction may be made after the original's deadline.
+  const [cancellation, corrected] = validateDocuments([
+    { invoice: negatedCopy(original), amounts: 'amendment', amountsFrom: 'original',
+      deadline: 'ignored', bodyPath: 'body' },
+    { invoice, amounts: 'forward', amountsFrom: 'request', deadline: 'ignored',
+      bodyPath: 'body.invoice' },
+  ], context);
+  checkCorrection(original, corrected!);
+  return [cancellation!, corrected!];
+}
+
 export const entryCorrection: AmendmentRule<EntryCorrectionRequest> = {
   reversesOriginal: true,
   replacesOriginal: true,
@@ -37,16 +56,5 @@ export const entryCorrection: AmendmentRule<EntryCorrectionRequest> = {
   checkAmendmentsInEffect(original, inEffect) {
     checkNoAmendmentInEffect(original, inEffect, 'ENTRY_CORRECTION');
   },
-  documents(original, { invoice }, context) {
-    // The corrected document is a whole invoice again, so the rules of issuance hold for its
-    // amounts. Its deadline does not: a correction may be made after the original's deadline.
-    const [cancellation, corrected] = validateDocuments([
-      { invoice: negatedCopy(original), amounts: 'amendment', amountsFrom: 'original',
-        deadline: 'ignored', bodyPath: 'body' },
-      { invoice, amounts: 'forward', amountsFrom: 'request', deadline: 'ignored',
-        bodyPath: 'body.invoice' },
-    ], context);
-    checkCorrection(original, corrected!);
-    return [cancellation!, corrected!];
-  },
+  documents: entryCorrectionDocuments,
 };

@@ -1,4 +1,9 @@
-import { addDays } from '../../../domain/business-days.ts';
+import type { ValidatedInvoice } from '../issuance/validation.ts';
+import {
+  addDays,
+  nextBusinessDayOnOrAfter,
+  type AddedHolidays,
+} from '../../../domain/business-days.ts';
 import {
   alreadyAmended,
   checkNotBeforeOriginal,
@@ -7,6 +12,7 @@ import {
   notAmendable,
   remark,
   validateDocuments,
+  type AmendmentContext,
   type AmendmentRule,
   type OriginalDocument,
 } from './reason-rule.ts';
@@ -21,29 +27,37 @@ export type LocalLetterOfCreditRequest = { reason: 'LOCAL_LETTER_OF_CREDIT'; ope
   items?: number[] | undefined };
 
 // A local letter of credit opened after the supply makes it zero-rated when it is opened within
-// 25 days after the end of the VAT period of the supply (부가가치세법 시행령 §70①5).
+// 25 days after the end of the VAT period of the supply, the 25th day moved to the next business
+// day when it is a Saturday or a public holiday (부가가치세법 시행령 §70①5 and §31②1: 과세기간
+// 종료 후 25일(그 날이 공휴일 또는 토요일인 경우에는 바로 다음 영업일을 말한다) 이내).
 const LETTER_OF_CREDIT_DAYS_AFTER_PERIOD = 25;
 
 const letterOfCreditNote = (openedOn: string) => `내국신용장 개설일 ${openedOn}`;
 
 // The last day a local letter of credit may be opened for a supply written on `writeDate`: 25
-// days after the end of its VAT period (January–June or July–December, 부가가치세법 §5).
-export function letterOfCreditDeadline(writeDate: string): string {
+// days after the end of its VAT period (January–June or July–December, 부가가치세법 §5), or the
+// next business day (the holiday table and the operator's days).
+export function letterOfCreditDeadline(writeDate: string,
+  holidays: AddedHolidays | undefined = undefined): string {
   const year = writeDate.slice(0, 4);
   const periodEnd = writeDate.slice(5, 7) <= '06' ? `${year}-06-30` : `${year}-12-31`;
-  return addDays(periodEnd, LETTER_OF_CREDIT_DAYS_AFTER_PERIOD);
+  return nextBusinessDayOnOrAfter(addDays(periodEnd, LETTER_OF_CREDIT_DAYS_AFTER_PERIOD),
+    holidays);
 }
 
-function checkOpenedOn(openedOn: string, original: OriginalDocument, today: string): void {
+function checkOpenedOn(openedOn: string, original: OriginalDocument,
+  context: Pick<AmendmentContext, 'today' | 'holidays'>): void {
+  const { today } = context;
   if (openedOn > today) {
     throw invalid(`body.openedOn must not be after today (${today} in Korea).`);
   }
   checkNotBeforeOriginal(openedOn, 'body.openedOn', original);
-  const deadline = letterOfCreditDeadline(original.writeDate);
+  const deadline = letterOfCreditDeadline(original.writeDate, context.holidays);
   if (openedOn > deadline) {
     throw invalid(`body.openedOn must be on or before ${deadline}: a local letter of credit ` +
       'makes a supply zero-rated only when it is opened within 25 days after the end of the ' +
-      'VAT period of the original\'s write date.');
+      'VAT period of the original\'s write date (the next business day when the 25th is not ' +
+      'one).');
   }
 }
 
@@ -67,6 +81,29 @@ function coveredItemIndexes(original: OriginalDocument, requested: number[] | un
   return requested;
 }
 
+// The documents of this reason, validated, in the order they are issued.
+export function localLetterOfCreditDocuments(
+  original: OriginalDocument,
+  request: LocalLetterOfCreditRequest,
+  context: AmendmentContext,
+): ValidatedInvoice[] {
+  checkOpenedOn(request.openedOn, original, context);
+  const covered = coveredItemIndexes(original, request.items)
+    .map((index) => original.invoice.items[index]!);
+  const description = remark(letterOfCreditNote(request.openedOn),
+    original.invoice.description);
+  const taxable = { ...original.invoice, description,
+    items: covered.map((item) => negatedItem(item)) };
+  const zeroRated = { ...original.invoice, description,
+    items: covered.map((item) => ({ ...item, tax: 0 })) };
+  return validateDocuments([
+    { invoice: taxable, amounts: 'amendment', amountsFrom: 'original', deadline: 'ignored',
+      bodyPath: 'body' },
+    { invoice: zeroRated, amounts: 'amendment', amountsFrom: 'original', deadline: 'ignored',
+      bodyPath: 'body' },
+  ], context);
+}
+
 export const localLetterOfCredit: AmendmentRule<LocalLetterOfCreditRequest> = {
   reversesOriginal: false,
   replacesOriginal: true,
@@ -86,21 +123,5 @@ export const localLetterOfCredit: AmendmentRule<LocalLetterOfCreditRequest> = {
         `local letter of credit by ${earlier.issuanceKey}.`);
     }
   },
-  documents(original, request, context) {
-    checkOpenedOn(request.openedOn, original, context.today);
-    const covered = coveredItemIndexes(original, request.items)
-      .map((index) => original.invoice.items[index]!);
-    const description = remark(letterOfCreditNote(request.openedOn),
-      original.invoice.description);
-    const taxable = { ...original.invoice, description,
-      items: covered.map((item) => negatedItem(item)) };
-    const zeroRated = { ...original.invoice, description,
-      items: covered.map((item) => ({ ...item, tax: 0 })) };
-    return validateDocuments([
-      { invoice: taxable, amounts: 'amendment', amountsFrom: 'original', deadline: 'ignored',
-        bodyPath: 'body' },
-      { invoice: zeroRated, amounts: 'amendment', amountsFrom: 'original', deadline: 'ignored',
-        bodyPath: 'body' },
-    ], context);
-  },
+  documents: localLetterOfCreditDocuments,
 };

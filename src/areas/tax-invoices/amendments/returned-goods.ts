@@ -1,3 +1,4 @@
+import type { ValidatedInvoice } from '../issuance/validation.ts';
 import {
   checkItemTaxType,
   checkNotBeforeOriginal,
@@ -6,7 +7,9 @@ import {
   remark,
   validateDocuments,
   type AmendmentItem,
+  type AmendmentContext,
   type AmendmentRule,
+  type OriginalDocument,
 } from './reason-rule.ts';
 
 // Returned goods (환입, reason code 3; docs/tax-invoice-amendments.md): goods of the original came
@@ -18,19 +21,23 @@ import {
 export type ReturnedGoodsRequest = { reason: 'RETURNED_GOODS'; date: string;
   items: AmendmentItem[]; description?: string | null | undefined };
 
+// The documents of this reason, validated, in the order they are issued.
+export function returnedGoodsDocuments(original: OriginalDocument, request: ReturnedGoodsRequest,
+  context: AmendmentContext): ValidatedInvoice[] {
+  checkNotBeforeOriginal(request.date, 'body.date', original);
+  checkItemTaxType(request.items, original);
+  const items = request.items.map((item) =>
+    negatedItem({ ...item, date: item.date ?? request.date }));
+  const invoice = { ...original.invoice, date: request.date, items,
+    description: remark(originalDateNote(original.writeDate), request.description) };
+  return validateDocuments([{ invoice, amounts: 'amendment', amountsFrom: 'request',
+    deadline: 'enforced', bodyPath: 'body' }], context);
+}
+
 export const returnedGoods: AmendmentRule<ReturnedGoodsRequest> = {
   reversesOriginal: false,
   replacesOriginal: false,
   checkOriginal() {},
   checkAmendmentsInEffect() {},
-  documents(original, request, context) {
-    checkNotBeforeOriginal(request.date, 'body.date', original);
-    checkItemTaxType(request.items, original);
-    const items = request.items.map((item) =>
-      negatedItem({ ...item, date: item.date ?? request.date }));
-    const invoice = { ...original.invoice, date: request.date, items,
-      description: remark(originalDateNote(original.writeDate), request.description) };
-    return validateDocuments([{ invoice, amounts: 'amendment', amountsFrom: 'request',
-      deadline: 'enforced', bodyPath: 'body' }], context);
-  },
+  documents: returnedGoodsDocuments,
 };

@@ -1,3 +1,4 @@
+import type { ValidatedInvoice } from '../issuance/validation.ts';
 import type { Item } from '../schemas.ts';
 import {
   checkItemTaxType,
@@ -6,7 +7,9 @@ import {
   remark,
   validateDocuments,
   type AmendmentItem,
+  type AmendmentContext,
   type AmendmentRule,
+  type OriginalDocument,
 } from './reason-rule.ts';
 
 // Supply cost change (공급가액 변동, reason code 2; docs/tax-invoice-amendments.md): the price
@@ -18,18 +21,25 @@ import {
 export type SupplyCostChangeRequest = { reason: 'SUPPLY_COST_CHANGE'; date: string;
   items: AmendmentItem[]; description?: string | null | undefined };
 
+// The documents of this reason, validated, in the order they are issued.
+export function supplyCostChangeDocuments(
+  original: OriginalDocument,
+  request: SupplyCostChangeRequest,
+  context: AmendmentContext,
+): ValidatedInvoice[] {
+  checkNotBeforeOriginal(request.date, 'body.date', original);
+  checkItemTaxType(request.items, original);
+  const items = request.items.map((item): Item => ({ ...item, date: item.date ?? request.date }));
+  const invoice = { ...original.invoice, date: request.date, items,
+    description: remark(originalDateNote(original.writeDate), request.description) };
+  return validateDocuments([{ invoice, amounts: 'amendment', amountsFrom: 'request',
+    deadline: 'enforced', bodyPath: 'body' }], context);
+}
+
 export const supplyCostChange: AmendmentRule<SupplyCostChangeRequest> = {
   reversesOriginal: false,
   replacesOriginal: false,
   checkOriginal() {},
   checkAmendmentsInEffect() {},
-  documents(original, request, context) {
-    checkNotBeforeOriginal(request.date, 'body.date', original);
-    checkItemTaxType(request.items, original);
-    const items = request.items.map((item): Item => ({ ...item, date: item.date ?? request.date }));
-    const invoice = { ...original.invoice, date: request.date, items,
-      description: remark(originalDateNote(original.writeDate), request.description) };
-    return validateDocuments([{ invoice, amounts: 'amendment', amountsFrom: 'request',
-      deadline: 'enforced', bodyPath: 'body' }], context);
-  },
+  documents: supplyCostChangeDocuments,
 };

@@ -1,17 +1,35 @@
+import type { ValidatedInvoice } from '../issuance/validation.ts';
 import {
   checkNoAmendmentInEffect,
   checkNotBeforeOriginal,
   negatedItem,
   notAmendable,
+  originalDateNote,
+  remark,
   validateDocuments,
+  type AmendmentContext,
   type AmendmentRule,
+  type OriginalDocument,
 } from './reason-rule.ts';
 
 // Termination (계약의 해제, reason code 4; docs/tax-invoice-amendments.md): the contract was
 // undone, so one document reverses the whole original: every amount and quantity negated, written
-// on the termination date (also every item's date), whose issue deadline applies.
+// on the termination date (also every item's date), whose issue deadline applies, with the
+// original's write date first in the remark (부가가치세법 시행령 §70①2: 비고란에 처음 세금계산서
+// 작성일을 덧붙여 적은 후).
 
 export type TerminationRequest = { reason: 'TERMINATION'; date: string };
+
+// The documents of this reason, validated, in the order they are issued.
+export function terminationDocuments(original: OriginalDocument, { date }: TerminationRequest,
+  context: AmendmentContext): ValidatedInvoice[] {
+  checkNotBeforeOriginal(date, 'body.date', original);
+  const invoice = { ...original.invoice, date,
+    items: original.invoice.items.map((item) => negatedItem(item, date)),
+    description: remark(originalDateNote(original.writeDate), original.invoice.description) };
+  return validateDocuments([{ invoice, amounts: 'amendment', amountsFrom: 'original',
+    deadline: 'enforced', bodyPath: 'body' }], context);
+}
 
 export const termination: AmendmentRule<TerminationRequest> = {
   reversesOriginal: true,
@@ -26,11 +44,5 @@ export const termination: AmendmentRule<TerminationRequest> = {
   checkAmendmentsInEffect(original, inEffect) {
     checkNoAmendmentInEffect(original, inEffect, 'TERMINATION');
   },
-  documents(original, { date }, context) {
-    checkNotBeforeOriginal(date, 'body.date', original);
-    const invoice = { ...original.invoice, date,
-      items: original.invoice.items.map((item) => negatedItem(item, date)) };
-    return validateDocuments([{ invoice, amounts: 'amendment', amountsFrom: 'original',
-      deadline: 'enforced', bodyPath: 'body' }], context);
-  },
+  documents: terminationDocuments,
 };

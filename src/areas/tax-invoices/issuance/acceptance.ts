@@ -11,13 +11,15 @@ import type { IssuersService } from '../../issuers/index.ts';
 import { AMENDMENT_REASONS, type AmendmentReason, type TaxInvoiceStatus } from '../schemas.ts';
 import type * as store from '../store.ts';
 import { createAcceptanceBatches, recordAlone, type Recording } from './acceptance-batches.ts';
+import type { SupplierEligibility } from './supplier-eligibility.ts';
 import type { ValidatedInvoice } from './validation.ts';
 
 // Accepting a tax-invoice request, the same way for issuance, amendments and reverse issuance
 // requests (docs/tax-invoices.md § Accepting a request):
 //   1. the Supplier-Key names an active issuer of the caller's scope, with a valid certificate
 //      when the request will be signed (issuers area, requireIssuerCertificate);
-//   2. the documents are built and validated (the caller's `draft`), so bad input costs nothing;
+//   2. the documents are built and validated (the caller's `draft`), so bad input costs nothing,
+//      and the supplier's registration status must allow them (./supplier-eligibility.ts);
 //   3. the points for every document are reserved;
 //   4. one transaction claims the reference id (never reusable), inserts the
 //      documents with their first status and stages their processing jobs;
@@ -65,6 +67,8 @@ type AcceptanceDeps = {
   issuers: Pick<IssuersService, 'requireIssuerCertificate'>;
   // False when documents of this environment cannot be transmitted (no live gateway).
   transmissionAvailable(environment: Environment): boolean;
+  // Whether the supplier's registration status lets it issue these documents.
+  eligibility: SupplierEligibility;
 };
 
 // A request makes at most this many documents (an entry correction makes two).
@@ -94,6 +98,7 @@ function documentRow(
     invoice: validated.invoice,
     writeDate: validated.invoice.date,
     issueDeadline: validated.issueDeadline,
+    lateIssuance: validated.lateIssuance,
     counterpartNumber: validated.counterpartNumber,
     taxType: validated.taxType,
     supplyCostTotal: validated.totals.supplyCost,
@@ -136,6 +141,8 @@ export function createAcceptance(deps: AcceptanceDeps) {
       request.issuanceType === 'STANDARD' ? 'STANDARD' : 'REVERSE_REQUEST');
     const drafts = await request.draft(issuer);
     assert(drafts.length >= 1 && drafts.length <= DOCUMENTS_PER_REQUEST_MAX);
+    await deps.eligibility.check(scope.environment, issuer.identificationNumber,
+      drafts.map((draft) => draft.validated.taxType));
     if (!deps.transmissionAvailable(scope.environment)) {
       throw new ApiError('SERVICE_UNAVAILABLE',
         'Tax invoices cannot be issued with live keys: this server has no transmission ' +

@@ -73,6 +73,17 @@ export const TaxInvoice = Type.Object(
         'issuance request; null otherwise.' }),
     issueDeadline: Type.String({ format: 'date', description: 'Last day to issue for the ' +
       'write date: the 10th of the next month, or the next business day.' }),
+    lateIssuance: Type.Boolean({ description: 'True when issued after `issueDeadline` but by ' +
+      'the final VAT return deadline of the tax period (지연발급): a valid tax invoice on ' +
+      'which the supplier owes a penalty (`lateIssuancePenalty`).' }),
+    lateIssuancePenalty: Type.Union([Type.Object({
+      supplierRate: Type.Number({ description: 'Supplier\'s penalty (지연발급가산세) as a ' +
+        'fraction of the supply value, e.g. 0.01.' }),
+      recipientRate: Type.Number({ description: 'Recipient\'s penalty (지연수취가산세) as a ' +
+        'fraction of the supply value; the input-tax credit is kept.' }),
+    }, { additionalProperties: false }), Type.Null()], {
+      description: 'The penalty rates of a late issuance; null when `lateIssuance` is false. ' +
+        'Shown for information; etax charges none of it.' }),
     transmittedAt: NullableTimestamp('When the approval number arrived.'),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
@@ -119,8 +130,13 @@ export const DueDateQuery = Type.Object(
 
 export const DueDate = Type.Object(
   { issueDueDate: Type.String({ format: 'date', description: 'The last day an invoice with ' +
-    'that write date may be issued.' }) },
-  { title: 'TaxInvoiceIssueDueDate', description: 'The issue deadline of the write date.',
+    'that write date may be issued without penalty.' }),
+    lateIssuanceLimit: Type.Union([Type.String({ format: 'date' }), Type.Null()], {
+      description: 'The last day it may still be issued late (지연발급, with a penalty): the ' +
+        'final VAT return deadline of its tax period, moved to the next business day. Null ' +
+        'when that day would fall past the year 9999.' }) },
+  { title: 'TaxInvoiceIssueDueDate', description: 'The issue deadline of the write date, and ' +
+    'its late-issuance limit.',
     additionalProperties: false,
-    examples: [{ issueDueDate: '2026-12-10' }] },
+    examples: [{ issueDueDate: '2026-12-10', lateIssuanceLimit: '2027-01-25' }] },
 );

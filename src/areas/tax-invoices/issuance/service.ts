@@ -2,6 +2,7 @@ import {
   DEADLINE_WRITE_DATE_MAX,
   issueDeadline,
   seoulDate,
+  vatReturnDeadline,
 } from '../../../domain/business-days.ts';
 import type { Db } from '../../../platform/db/connect.ts';
 import { decodeCursorTuple, encodeCursor, invalidCursor } from '../../../platform/cursor.ts';
@@ -19,6 +20,7 @@ import {
 import * as store from '../store.ts';
 import type { Accept } from './acceptance.ts';
 import type { TaxInvoiceView } from './schemas.ts';
+import { LATE_ISSUANCE_PENALTY } from './late-issuance.ts';
 import { validateInvoice } from './validation.ts';
 
 // Tax invoices (docs/tax-invoices.md): issuance, its status by reference id, retrieval, lists,
@@ -76,6 +78,8 @@ function toTaxInvoice(row: store.TaxInvoiceRow): TaxInvoiceView {
     failure: row.failureCode === null ? null
       : { code: row.failureCode, message: row.failureMessage ?? '' },
     issueDeadline: row.issueDeadline,
+    lateIssuance: row.lateIssuance,
+    lateIssuancePenalty: row.lateIssuance ? { ...LATE_ISSUANCE_PENALTY } : null,
     transmittedAt: row.transmittedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -97,6 +101,7 @@ function pdfInput(row: store.TaxInvoiceRow): PdfInput {
       originalNtsTransactionId: view.amendment.originalNtsTransactionId,
     },
     invoice: row.invoice,
+    lateIssuance: row.lateIssuance,
   };
 }
 
@@ -201,7 +206,9 @@ export function createIssuanceService(deps: IssuanceDeps) {
       throw new ApiError('INVALID_REQUEST', 'query.date has no issue deadline: that of a ' +
         `write date after ${DEADLINE_WRITE_DATE_MAX} falls past the year 9999.`);
     }
-    return { issueDueDate: issueDeadline(date, await deps.holidays.added()) };
+    const added = await deps.holidays.added();
+    return { issueDueDate: issueDeadline(date, added),
+      lateIssuanceLimit: vatReturnDeadline(date, added) };
   }
 
   return { issue, statusByReference: (input: Parameters<typeof statusByReference>[1]) =>

@@ -24,6 +24,7 @@ import {
   isTaxTotalAtRate,
   taxTotalToleranceWon,
 } from './amounts.ts';
+import { issueTiming, tooLateReason } from './late-issuance.ts';
 
 // The rules between the fields of a tax invoice document that its schema (../schemas.ts)
 // cannot express. Every failure is a 400 whose message names the field, as the schema's own
@@ -57,6 +58,8 @@ export type ValidatedInvoice = {
   taxType: TaxType;
   totals: { supplyCost: number; tax: number; total: number }; // tax is 0 unless TAXABLE
   issueDeadline: string;
+  // Issued after its issue deadline but by the VAT return deadline (./late-issuance.ts).
+  lateIssuance: boolean;
   counterpartNumber: string; // invoice.supplied.identificationNumber
 };
 
@@ -70,7 +73,7 @@ export function validateInvoice(invoice: Invoice, context: ValidationContext): V
   assert(isCalendarDate(context.today), 'context.today must be a YYYY-MM-DD date');
   const normalised = normaliseInvoice(invoice);
   checkText(normalised, ROOT);
-  checkWriteDate(normalised.date, context);
+  const lateIssuance = checkWriteDate(normalised.date, context);
   checkItemDates(normalised);
   checkSupplier(normalised.supplier, context.supplier);
   checkSupplied(normalised.supplied, normalised.supplier);
@@ -91,6 +94,7 @@ export function validateInvoice(invoice: Invoice, context: ValidationContext): V
     taxType,
     totals,
     issueDeadline: issueDeadline(normalised.date, context.holidays),
+    lateIssuance,
     counterpartNumber: normalised.supplied.identificationNumber,
   };
 }
@@ -195,18 +199,20 @@ function checkString(text: string, path: string): void {
 
 // ---- Dates --------------------------------------------------------------------------------
 
-function checkWriteDate(date: string, context: ValidationContext): void {
+// True when the document is issued late (지연발급): after its issue deadline, by the VAT
+// return deadline of its tax period. Later than that it is refused.
+function checkWriteDate(date: string, context: ValidationContext): boolean {
   if (!isCalendarDate(date)) throw invalid(`${ROOT}.date is not a calendar date.`);
   if (date > context.today) {
     throw invalid(`${ROOT}.date must not be after today (${context.today} in Korea).`);
   }
-  if (context.deadline === 'enforced') {
-    const deadline = issueDeadline(date, context.holidays);
-    if (context.today > deadline) {
-      throw invalid(`${ROOT}.date ${date} is past its issue deadline of ${deadline} (the 10th ` +
-        'of the next month, moved to the next business day when that is not one).');
-    }
+  if (context.deadline === 'ignored') return false;
+  const timing = issueTiming(date, context.today, context.holidays);
+  if (timing.kind === 'too-late') {
+    throw invalid(`${ROOT}.date ${date} is past its late-issuance limit. ` +
+      tooLateReason(date, timing));
   }
+  return timing.kind === 'late';
 }
 
 function checkItemDates(invoice: Invoice): void {

@@ -14,4 +14,6 @@ export type PdfInput = {
   totals: { supplyCost: number; tax: number; total: number };
   amendment: { reason: AmendmentReason; originalNtsTransactionId: string | null } | null;
   invoice: Invoice;
+  // Issued late (지연발급): the footer says so.
+  lateIssuance?: boolean;
 };

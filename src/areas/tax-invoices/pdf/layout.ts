@@ -22,6 +22,7 @@ import type { PdfInput } from './input.ts';
 
 export const SANDBOX_NOTICE = 'SANDBOX · 국세청 미전송 (test key)';
 const SANDBOX_WATERMARK = 'SANDBOX';
+export const LATE_ISSUANCE_MARK = '지연발급 (late issuance)';
 
 const NOTICE_HEIGHT_POINTS = 16;
 const SECTION_GAP_POINTS = 4;
@@ -187,6 +188,7 @@ function layOutFooter(input: PdfInput, y: number, pages: { page: number; pageCou
   const parts = [`상태: ${formatStatus(input.status)}`];
   if (pages.pageCount > 1) parts.unshift(`쪽 ${pages.page}/${pages.pageCount}`);
   if (input.issuedAt !== null) parts.push(`발행일시: ${formatIssuedAt(input.issuedAt)}`);
+  if (input.lateIssuance === true) parts.push(LATE_ISSUANCE_MARK);
   if (input.environment === 'test') parts.push(SANDBOX_NOTICE);
   return { x: PAGE_MARGIN_POINTS, y, width: CONTENT_WIDTH_POINTS, height: FOOTER_HEIGHT_POINTS,
     text: parts.join('  ·  '), style: 'footer' };

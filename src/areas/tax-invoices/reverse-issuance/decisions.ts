@@ -1,4 +1,5 @@
 import { issueDeadline, seoulDate } from '../../../domain/business-days.ts';
+import type { Environment } from '../../../platform/accounts/keys.ts';
 import type { Db, Tx } from '../../../platform/db/connect.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import type { StageJob } from '../../../platform/jobs.ts';
@@ -6,6 +7,8 @@ import type { IssuersService } from '../../issuers/index.ts';
 import type { HolidayCalendar } from '../holidays/calendar.ts';
 import type { TaxInvoiceStatus } from '../schemas.ts';
 import { endWithoutIssuance, type LifecycleDeps } from '../lifecycle.ts';
+import { issueTiming, tooLateReason } from '../issuance/late-issuance.ts';
+import type { SupplierEligibility } from '../issuance/supplier-eligibility.ts';
 import { ISSUANCE_QUEUE, type IssuanceJobData } from '../processing/queues.ts';
 import * as store from '../store.ts';
 
@@ -23,6 +26,7 @@ export type DecisionDeps = LifecycleDeps & {
   issuers: Pick<IssuersService, 'requireIssuerCertificate'>;
   holidays: Pick<HolidayCalendar, 'added'>;
   now: () => Date;
+  eligibility: SupplierEligibility;
 };
 
 // Work that must commit with the decision, e.g. using up the approval link it came with.
@@ -55,16 +59,22 @@ async function deadlineOf(clock: ApprovalClock, row: store.TaxInvoiceRow): Promi
   return current > row.issueDeadline ? current : row.issueDeadline;
 }
 
-// The checks every path to approval makes, in this order: the status, then the deadline.
+// The checks every path to approval makes, in this order: the status, then the deadline. After
+// the issue deadline the request can still be approved, as a late issuance (지연발급), until
+// the final VAT return deadline of its tax period; the answer says whether it is late.
 export async function requireApprovable(clock: ApprovalClock, row: store.TaxInvoiceRow,
-  attempt: Attempt) {
+  attempt: Attempt): Promise<{ lateIssuance: boolean }> {
   if (row.status !== 'REQUESTED') throw closedRequestError(row.status, attempt);
   const deadline = await deadlineOf(clock, row);
-  if (seoulDate(clock.now()) > deadline) {
-    throw new ApiError('ISSUE_DEADLINE_PASSED', `The issue deadline ${deadline} ` +
-      'of this request has passed; it can no longer be approved. The requester can cancel it ' +
-      'to get its points back.');
+  const today = seoulDate(clock.now());
+  if (today <= deadline) return { lateIssuance: false };
+  const timing = issueTiming(row.writeDate, today, await clock.holidays.added());
+  if (timing.kind === 'too-late') {
+    throw new ApiError('ISSUE_DEADLINE_PASSED', 'The late-issuance limit of this request ' +
+      `has passed; it can no longer be approved. ${tooLateReason(row.writeDate, timing)} ` +
+      'The requester can cancel it to get its points back.');
   }
+  return { lateIssuance: true };
 }
 
 async function lostRace(tx: Tx, issuanceKey: string, attempt: Attempt): Promise<never> {
@@ -78,7 +88,10 @@ export async function approveRequest(
   row: store.TaxInvoiceRow,
   input: { actor: store.Actor; withDecision?: WithDecision },
 ): Promise<store.TaxInvoiceRow> {
-  await requireApprovable(deps, row, 'approved');
+  const { lateIssuance } = await requireApprovable(deps, row, 'approved');
+  // The supplier's status may have changed since the request was made (closed since, say).
+  await deps.eligibility.check(row.environment as Environment,
+    row.invoice.supplier.identificationNumber, [row.taxType]);
   // Refused now rather than failed later by the job: the supplier can register and try again.
   await deps.issuers.requireIssuerCertificate(store.scopeOfRow(row), row.supplierKey,
     'REVERSE_APPROVAL');
@@ -89,12 +102,13 @@ export async function approveRequest(
       message: 'Approved by the supplier.',
     });
     if (approved === null) return lostRace(tx, row.issuanceKey, 'approved');
+    if (lateIssuance) await store.markLateIssuance(tx, row.issuanceKey);
     const data: IssuanceJobData = { issuanceKey: row.issuanceKey };
     await deps.stage(tx, ISSUANCE_QUEUE, data);
     await deps.recordEvents(tx, [{ scope: store.scopeOfRow(approved), event: {
       type: 'TAX_INVOICE_REVERSE_ISSUANCE_APPROVED', data: { issuanceKey: approved.issuanceKey },
     } }]);
-    return approved;
+    return lateIssuance ? { ...approved, lateIssuance: true } : approved;
   });
 }
 

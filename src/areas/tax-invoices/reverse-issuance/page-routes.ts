@@ -73,6 +73,9 @@ const REFUSALS: Record<string, string> = {
   ISSUE_DEADLINE_PASSED: '발행 마감일이 지났습니다.',
   CERTIFICATE_NOT_REGISTERED: '등록된 공동인증서가 없습니다. 인증서를 등록한 뒤 다시 승인해 주세요.',
   ISSUER_DEACTIVATED: '더 이상 사용하지 않는 공급자입니다.',
+  SUPPLIER_CLOSED: '폐업한 사업자는 세금계산서를 발행할 수 없습니다.',
+  SUPPLIER_TAX_EXEMPT: '면세사업자는 계산서만 발행할 수 있습니다.',
+  SUPPLIER_NOT_TAX_INVOICE_ISSUER: '세금계산서를 발급할 수 없는 간이과세자입니다.',
 };
 
 function pageError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {

@@ -2,7 +2,11 @@ import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { acceptEmptyJsonBodies } from '../../../platform/bodyless.ts';
 import { BODY_ERRORS, errorResponses } from '../../../platform/error-responses.ts';
 import { requestCaller, requestScope } from '../../../platform/scope.ts';
-import { ACCEPTANCE_ERRORS, COMMON_ERRORS } from '../route-errors.ts';
+import {
+  ACCEPTANCE_ERRORS,
+  COMMON_ERRORS,
+  SUPPLIER_ELIGIBILITY_ERRORS,
+} from '../route-errors.ts';
 import { IssuanceAccepted, IssuanceKeyParams, IssueBody, IssueHeaders } from '../schemas.ts';
 import {
   ApprovalUrl,
@@ -75,7 +79,8 @@ const registerDecisions: FastifyPluginAsyncTypebox<Options> = async (app, { reve
         'transmitted (ISSUED → TRANSMITTING → TRANSMITTED). No body.',
       params: IssuanceKeyParams, headers: SupplierHeaders,
       response: { 200: Decided('APPROVED'), ...errorResponses(...COMMON_ERRORS, ...CLOSED,
-        ...SUPPLIER_ERRORS, 'ISSUE_DEADLINE_PASSED', 'CERTIFICATE_NOT_REGISTERED') },
+        ...SUPPLIER_ERRORS, 'ISSUE_DEADLINE_PASSED', 'CERTIFICATE_NOT_REGISTERED',
+        ...SUPPLIER_ELIGIBILITY_ERRORS) },
     },
   }, async (request) => reverseIssuance.approve({ scope: requestScope(request),
     supplierKey: request.headers['supplier-key'], issuanceKey: request.params.issuanceKey }));

@@ -52,6 +52,7 @@ function recording(options: { referenceId?: string; refused?: boolean } = {}): R
     invoice,
     writeDate: today(),
     issueDeadline: today(),
+    lateIssuance: false,
     counterpartNumber: RECIPIENT_NUMBER,
     taxType: 'TAXABLE',
     supplyCostTotal: 200_000,

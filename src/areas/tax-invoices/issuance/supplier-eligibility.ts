@@ -1,0 +1,131 @@
+import type { Logger } from 'pino';
+import type { Environment } from '../../../platform/accounts/keys.ts';
+import { ApiError } from '../../../platform/errors.ts';
+import {
+  unavailableOnAbort,
+  type StatusOfNumber,
+  type TaxAuthority,
+} from '../../../upstream/tax-authority/index.ts';
+import type { TaxType } from '../schemas.ts';
+
+// Whether the supplier may issue the documents of a request (docs/tax-invoices.md § Supplier
+// eligibility), from its registration status at the tax authority: the same public status
+// service the registration status operations ask (sandbox for test keys, so the sandbox behaves
+// like production), but free and cached, since it is asked on every accepted request.
+//
+//   closed (폐업)                                → 409 SUPPLIER_CLOSED
+//   tax-exempt business (면세사업자)              → 409 SUPPLIER_TAX_EXEMPT unless every
+//                                                  document is TAX_FREE (계산서)
+//   simplified taxpayer not a tax-invoice issuer → 409 SUPPLIER_NOT_TAX_INVOICE_ISSUER for a
+//   (간이과세자, 영수증 발급 대상)                      TAXABLE or ZERO_RATED document
+//
+// Anything else passes: a suspended business (휴업) may still invoice supplies made before its
+// suspension, and the authority's other answers say nothing the law makes a bar. When the
+// authority cannot answer, `unavailable` decides: allow (and log a warning) or refuse with 503.
+
+export type UnavailablePolicy = 'allow' | 'refuse';
+
+type EligibilityDeps = {
+  authorityFor: (environment: Environment) => TaxAuthority;
+  timeoutMs: number;
+  cacheMs: number;
+  unavailable: UnavailablePolicy;
+  now: () => Date;
+  log: Pick<Logger, 'warn'>;
+};
+
+export type SupplierEligibility = {
+  // Throws the ApiError that refuses the supplier; resolves when it may issue.
+  check(environment: Environment, identificationNumber: string,
+    taxTypes: readonly TaxType[]): Promise<void>;
+};
+
+// Each rule by name: the status it refuses and why.
+export function closedBusinessRule(status: StatusOfNumber, number: string): ApiError | null {
+  if (status.status !== 'CLOSED') return null;
+  const since = status.closedOn === null ? '' : ` on ${status.closedOn}`;
+  return new ApiError('SUPPLIER_CLOSED', `The supplier ${number} was closed (폐업)${since} ` +
+    'according to the tax authority; a closed business cannot issue tax invoices.');
+}
+
+export function taxExemptBusinessRule(status: StatusOfNumber, number: string,
+  taxTypes: readonly TaxType[]): ApiError | null {
+  if (status.taxType !== 'TAX_FREE' || taxTypes.every((type) => type === 'TAX_FREE')) return null;
+  return new ApiError('SUPPLIER_TAX_EXEMPT', `The supplier ${number} is a tax-exempt business ` +
+    '(면세사업자) according to the tax authority: it issues only tax-exempt invoices (계산서), ' +
+    'whose items all have a tax of null.');
+}
+
+export function simplifiedReceiptIssuerRule(status: StatusOfNumber, number: string,
+  taxTypes: readonly TaxType[]): ApiError | null {
+  if (status.taxType !== 'SIMPLIFIED_RECEIPT_ISSUER') return null;
+  if (taxTypes.every((type) => type === 'TAX_FREE')) return null;
+  return new ApiError('SUPPLIER_NOT_TAX_INVOICE_ISSUER', `The supplier ${number} is a ` +
+    'simplified taxpayer that issues receipts, not tax invoices (간이과세자, 영수증 발급 대상), ' +
+    'according to the tax authority; it cannot issue a tax invoice.');
+}
+
+export function supplierRefusal(status: StatusOfNumber, number: string,
+  taxTypes: readonly TaxType[]): ApiError | null {
+  return closedBusinessRule(status, number) ??
+    taxExemptBusinessRule(status, number, taxTypes) ??
+    simplifiedReceiptIssuerRule(status, number, taxTypes);
+}
+
+export function createSupplierEligibility(deps: EligibilityDeps): SupplierEligibility {
+  // Answers by environment and number, with the time they were learned. Test and live answers
+  // never mix: the sandbox's numbers are not facts about real businesses.
+  const cache = new Map<string, { status: StatusOfNumber; at: number }>();
+  // A bound on the copy's size: beyond it the oldest answers go first.
+  const CACHE_ENTRIES_MAX = 10_000;
+
+  // Requests for a number not yet known share one call, so a burst of issuance asks once.
+  const asking = new Map<string, Promise<StatusOfNumber | null>>();
+
+  async function ask(environment: Environment, number: string, key: string) {
+    const signal = AbortSignal.timeout(deps.timeoutMs);
+    const result = await Promise.race([
+      deps.authorityFor(environment).checkStatuses([number], signal),
+      unavailableOnAbort(signal),
+    ]);
+    if (result.kind === 'unavailable') return null;
+    const status = result.results.get(number);
+    if (status === undefined) return null;
+    cache.delete(key);
+    cache.set(key, { status, at: deps.now().getTime() });
+    if (cache.size > CACHE_ENTRIES_MAX) cache.delete(cache.keys().next().value!);
+    return status;
+  }
+
+  async function statusOf(environment: Environment, number: string) {
+    const key = `${environment}:${number}`;
+    const cached = cache.get(key);
+    if (cached !== undefined && deps.now().getTime() - cached.at < deps.cacheMs) {
+      return cached.status;
+    }
+    let pending = asking.get(key);
+    if (pending === undefined) {
+      pending = ask(environment, number, key).finally(() => asking.delete(key));
+      asking.set(key, pending);
+    }
+    return pending;
+  }
+
+  async function check(environment: Environment, number: string, taxTypes: readonly TaxType[]) {
+    const status = await statusOf(environment, number);
+    if (status === null) {
+      if (deps.unavailable === 'refuse') {
+        throw new ApiError('LOOKUP_UNAVAILABLE', 'The tax authority did not answer whether ' +
+          'the supplier may issue tax invoices. Retry later.');
+      }
+      deps.log.warn({ environment, supplier: number }, 'supplier registration status ' +
+        'unavailable; the document is accepted unchecked (TAX_INVOICE_SUPPLIER_STATUS_UNAVAILABLE' +
+        '=allow)');
+      return;
+    }
+    const refusal = supplierRefusal(status, number, taxTypes);
+    if (refusal !== null) throw refusal;
+  }
+
+  return { check };
+}

@@ -1,0 +1,165 @@
+// Late issuance (지연발급) and supplier eligibility through the API: a write date past its issue
+// deadline is issued, marked and priced with its penalty until the VAT return deadline of its tax
+// period and refused after it; a supplier whose registration status bars it (the sandbox's
+// documented numbers) is refused with 409 and charged nothing.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  addDays,
+  issueDeadline,
+  vatReturnDeadline,
+} from '../../../src/domain/business-days.ts';
+import { SANDBOX_STATUS_NUMBERS as N } from '../../../src/upstream/tax-authority/sandbox.ts';
+import { expectError } from '../../helpers/errors.ts';
+import {
+  createSupplierAccount,
+  getInvoice,
+  invoiceBody,
+  issue,
+  registerSupplier,
+  request,
+  today,
+  waitForStatus,
+  type Supplier,
+} from './helpers.ts';
+import { createReverseTestApp, type ReverseTestApp } from './reverse-helpers.ts';
+
+let app: ReverseTestApp;
+let key: string;
+let accountId: string;
+let supplier: Supplier;
+
+beforeAll(async () => {
+  app = await createReverseTestApp();
+  ({ key, accountId, supplier } = await createSupplierAccount(app, 'Late'));
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+afterEach(() => {
+  app.clock.offsetMs = 0;
+});
+
+// Moves the app's clock to noon in Seoul on `date`.
+function setToday(date: string) {
+  app.clock.offsetMs = Date.parse(`${date}T12:00:00+09:00`) - Date.now();
+}
+
+// A body written on `date`.
+function writtenOn(date: string, overrides: Record<string, unknown> = {}) {
+  const body = invoiceBody(overrides);
+  return { ...body, date, items: body.items.map((item) => ({ ...item, date })) };
+}
+
+const balance = async () => (await app.platform.points.getBalance({ accountId,
+  environment: 'test' })).balance;
+
+describe('late issuance', () => {
+  // Written today (the certificates of the tests are valid from yesterday on, so the clock only
+  // moves forward); the exact days are unit-tested in test/areas/tax-invoices.
+  const WRITE_DATE = today();
+  const DEADLINE = issueDeadline(WRITE_DATE);
+  const LIMIT = vatReturnDeadline(WRITE_DATE)!;
+
+  it('issues on the deadline day as an ordinary invoice', async () => {
+    setToday(DEADLINE);
+    const response = await issue(app, key, supplier.supplierKey, writtenOn(WRITE_DATE));
+    expect(response.statusCode, response.body).toBe(200);
+    expect(await getInvoice(app, key, response.json().issuanceKey)).toMatchObject({
+      issueDeadline: DEADLINE, lateIssuance: false, lateIssuancePenalty: null });
+  });
+
+  it('issues the day after and on the last day as late, with the penalty rates', async () => {
+    for (const day of [addDays(DEADLINE, 1), LIMIT]) {
+      setToday(day);
+      const response = await issue(app, key, supplier.supplierKey, writtenOn(WRITE_DATE));
+      expect(response.statusCode, response.body).toBe(200);
+      const invoice = await waitForStatus(app, key, response.json().issuanceKey,
+        ['TRANSMITTED', 'FAILED']);
+      expect(invoice).toMatchObject({ status: 'TRANSMITTED', lateIssuance: true,
+        lateIssuancePenalty: { supplierRate: 0.01, recipientRate: 0.005 } });
+    }
+  });
+
+  it('refuses the day after the late-issuance limit with 400, saying why, charging nothing',
+    async () => {
+      setToday(addDays(LIMIT, 1));
+      const before = await balance();
+      const response = await issue(app, key, supplier.supplierKey, writtenOn(WRITE_DATE));
+      const error = expectError(response, 400, 'INVALID_REQUEST');
+      expect(error.message).toContain('past its late-issuance limit');
+      expect(error.message).toContain(`only until ${LIMIT}, the final VAT return deadline`);
+      expect(await balance()).toBe(before);
+    });
+
+  it('re-issues late an invoice whose transmission failed near the deadline', async () => {
+    setToday(DEADLINE);
+    // The sandbox authority rejects this recipient.
+    const rejected = writtenOn(WRITE_DATE, { supplied: { ...invoiceBody().supplied,
+      identificationNumber: '9900000000001' } });
+    const failed = await issue(app, key, supplier.supplierKey, rejected);
+    expect(failed.statusCode, failed.body).toBe(200);
+    expect((await waitForStatus(app, key, failed.json().issuanceKey, ['TRANSMITTED', 'FAILED']))
+      .status).toBe('FAILED');
+    setToday(addDays(DEADLINE, 1));
+    const again = await issue(app, key, supplier.supplierKey, writtenOn(WRITE_DATE));
+    expect(again.statusCode, again.body).toBe(200);
+    expect((await getInvoice(app, key, again.json().issuanceKey)).lateIssuance).toBe(true);
+  });
+});
+
+describe('supplier eligibility (sandbox numbers)', () => {
+  async function supplierNumbered(identificationNumber: string) {
+    const account = await app.platform.accounts.createAccount({ name: identificationNumber,
+      plan: 'FREE' });
+    const registered = await registerSupplier(app, account.keys.test, { identificationNumber });
+    return { key: account.keys.test, accountId: account.accountId, supplier: registered };
+  }
+
+  const bodyOf = (identificationNumber: string, taxFree = false) => {
+    const body = invoiceBody();
+    return { ...body, supplier: { ...body.supplier, identificationNumber },
+      items: body.items.map((item) => ({ ...item, tax: taxFree ? null : item.tax })) };
+  };
+
+  it.each([
+    [N.closed, 'SUPPLIER_CLOSED', /closed \(폐업\) on 2024-06-30/],
+    [N.activeTaxFree, 'SUPPLIER_TAX_EXEMPT', /tax-exempt business/],
+    [N.activeSimplifiedReceiptIssuer, 'SUPPLIER_NOT_TAX_INVOICE_ISSUER', /simplified taxpayer/],
+  ])('refuses a tax invoice of %s with 409 %s, charging and making nothing',
+    async (number, code, message) => {
+      const { key: ownKey, accountId: ownAccount, supplier: own } = await supplierNumbered(number);
+      const before = await app.platform.points.getBalance({ accountId: ownAccount,
+        environment: 'test' });
+      const error = expectError(await issue(app, ownKey, own.supplierKey, bodyOf(number)), 409,
+        code);
+      expect(error.message).toMatch(message);
+      expect(await app.platform.points.getBalance({ accountId: ownAccount,
+        environment: 'test' })).toEqual(before);
+      const list = await app.server.inject(request(ownKey, 'GET', '/v1/taxInvoices'));
+      expect(list.json().taxInvoices).toEqual([]);
+    });
+
+  it('lets the tax-exempt number issue a 계산서 (every tax null)', async () => {
+    const { key: ownKey, supplier: own } = await supplierNumbered(N.activeTaxFree);
+    const response = await issue(app, ownKey, own.supplierKey, bodyOf(N.activeTaxFree, true));
+    expect(response.statusCode, response.body).toBe(200);
+  });
+
+  it.each([N.activeGeneral, N.activeSimplifiedTaxInvoiceIssuer, N.unavailable])(
+    'lets %s issue a tax invoice (the unavailable number is allowed by default)',
+    async (number) => {
+      const { key: ownKey, supplier: own } = await supplierNumbered(number);
+      const response = await issue(app, ownKey, own.supplierKey, bodyOf(number));
+      expect(response.statusCode, response.body).toBe(200);
+    });
+
+  it('refuses a reverse issuance request to a closed supplier too', async () => {
+    const { key: ownKey, supplier: own } = await supplierNumbered(N.closed);
+    const response = await app.server.inject(request(ownKey, 'POST',
+      '/v1/taxInvoices/issueRequest', { body: bodyOf(N.closed),
+        headers: { 'supplier-key': own.supplierKey } }));
+    expectError(response, 409, 'SUPPLIER_CLOSED');
+  });
+});
