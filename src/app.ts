@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { createBankModule } from './areas/bank/index.ts';
+import { createCashReceiptsModule } from './areas/cash-receipts/index.ts';
 import {
   createBusinessProfilesModule,
   createRegistrationStatusModule,
@@ -49,6 +50,10 @@ export async function createAreaModules(platform: Platform): Promise<AreaModules
     issuers: issuers.service,
     recordEvents: webhooks.recordEvents,
   });
+  const cashReceipts = createCashReceiptsModule(platform, {
+    issuers: issuers.service,
+    recordEvents: webhooks.recordEvents,
+  });
   const list = [
     await createHealthModule(platform),
     createPointsModule(platform),
@@ -58,6 +63,7 @@ export async function createAreaModules(platform: Platform): Promise<AreaModules
     webhooks,
     issuers,
     taxInvoices,
+    cashReceipts,
   ];
   return { list, webhooks, issuers: issuers.service, taxInvoices };
 }

@@ -17,6 +17,7 @@ export const ID_PREFIXES = {
   issuanceKey: 'txi',
   requestGroup: 'txg',
   mail: 'mail',
+  cashReceipt: 'csr',
 } as const;
 
 type IdKind = keyof typeof ID_PREFIXES;
