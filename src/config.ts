@@ -82,8 +82,8 @@ const ConfigSchema = Type.Object({
   // Cash receipts (docs/cash-receipts.md). Live keys reach the tax authority through an
   // operator-run gateway; unset, live issuance and cancellation are refused with 503
   // SERVICE_UNAVAILABLE. Test keys use the sandbox, which approves after
-  // CASH_RECEIPT_SANDBOX_APPROVAL_DELAY_MS and transmits CASH_RECEIPT_SANDBOX_TRANSMISSION_DELAY_SECONDS
-  // after approval (the next day in production).
+  // CASH_RECEIPT_SANDBOX_APPROVAL_DELAY_MS and transmits
+  // CASH_RECEIPT_SANDBOX_TRANSMISSION_DELAY_SECONDS after approval (the next day in production).
   CASH_RECEIPT_GATEWAY_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   CASH_RECEIPT_GATEWAY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000,
     default: 10_000 }),

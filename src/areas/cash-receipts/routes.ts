@@ -35,9 +35,7 @@ const ACCEPTANCE_ERRORS = [...BODY_ERRORS, INPUT_CHECKED_AFTER_COUNTING, 'PAYMEN
 
 type Options = { cashReceipts: CashReceiptsService };
 
-export const cashReceiptRoutes: FastifyPluginAsyncTypebox<Options> = async (app, options) => {
-  const { cashReceipts } = options;
-
+const registerIssuance: FastifyPluginAsyncTypebox<Options> = async (app, { cashReceipts }) => {
   app.post('/cashReceipts/issue', {
     config: { operation: 'cashReceipts.issue' },
     schema: {
@@ -76,6 +74,9 @@ export const cashReceiptRoutes: FastifyPluginAsyncTypebox<Options> = async (app,
   }, async (request) => cashReceipts.statusByReference({ caller: requestCaller(request),
     referenceId: request.query.clientReferenceId }));
 
+};
+
+const registerRetrieval: FastifyPluginAsyncTypebox<Options> = async (app, { cashReceipts }) => {
   app.get('/cashReceipts', {
     config: { operation: 'cashReceipts.list' },
     schema: {
@@ -129,6 +130,9 @@ export const cashReceiptRoutes: FastifyPluginAsyncTypebox<Options> = async (app,
       .send(pdf);
   });
 
+};
+
+const registerCancel: FastifyPluginAsyncTypebox<Options> = async (app, { cashReceipts }) => {
   app.post('/cashReceipts/:issuanceKey/cancel', {
     config: { operation: 'cashReceipts.cancel' },
     schema: {
@@ -152,4 +156,10 @@ export const cashReceiptRoutes: FastifyPluginAsyncTypebox<Options> = async (app,
       referenceId: request.headers['service-client-reference-id'], body: request.body });
     return reply.code(202).send(accepted);
   });
+};
+
+export const cashReceiptRoutes: FastifyPluginAsyncTypebox<Options> = async (app, options) => {
+  await app.register(registerIssuance, options);
+  await app.register(registerRetrieval, options);
+  await app.register(registerCancel, options);
 };

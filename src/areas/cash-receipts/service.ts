@@ -126,21 +126,72 @@ function exceeds(requested: CancelAmounts, remaining: CancelAmounts): boolean {
 
 type Accepted = { issuanceKey: string };
 
-export function createCashReceiptsService(deps: ServiceDeps) {
+async function requireReceipt(db: Db, scope: Scope, issuanceKey: string) {
+  const row = await store.findReceipt(db, scope, issuanceKey);
+  if (row === null) throw new ApiError('NOT_FOUND', NO_SUCH_RECEIPT);
+  return row;
+}
+
+// A cancellation, decided with its original locked until the transaction ends: concurrent
+// cancellations of one receipt take turns, each seeing what the others took.
+async function cancellationRow(tx: Tx, input: { caller: Caller; issuanceKey: string;
+  referenceId: string; body: CancelInput; requested: CancelAmounts | null; now: Date },
+charge: { chargedPoints: number; reservationId: string | null }):
+  Promise<store.NewCashReceiptRow> {
+  const scope = { accountId: input.caller.accountId, environment: input.caller.environment };
+  const { requested } = input;
+  const original = await store.lockReceipt(tx, scope, input.issuanceKey);
+  if (original === null) throw new ApiError('NOT_FOUND', NO_SUCH_RECEIPT);
+  if (original.kind !== 'ISSUANCE') {
+    throw new ApiError('CASH_RECEIPT_NOT_CANCELABLE', 'A cancellation receipt cannot be ' +
+      'canceled; cancel the original receipt instead.');
+  }
+  if (original.status !== 'ISSUED' && original.status !== 'TRANSMITTED') {
+    throw new ApiError('CASH_RECEIPT_NOT_CANCELABLE', `The cash receipt is ` +
+      `${original.status}; only an ISSUED or TRANSMITTED receipt can be canceled.`);
+  }
+  const remaining = remainingOf(original);
+  if (remaining.totalAmount === 0) {
+    throw new ApiError('CASH_RECEIPT_CANCEL_EXCEEDS_REMAINING',
+      'The cash receipt is already canceled in full.');
+  }
+  const amounts = requested ?? remaining;
+  if (exceeds(amounts, remaining)) {
+    throw new ApiError('CASH_RECEIPT_CANCEL_EXCEEDS_REMAINING', 'The cancellation ' +
+      `(supplyCost ${amounts.supplyCost}, tax ${amounts.tax}, serviceFee ` +
+      `${amounts.serviceFee}, totalAmount ${amounts.totalAmount}) exceeds what remains ` +
+      `(supplyCost ${remaining.supplyCost}, tax ${remaining.tax}, serviceFee ` +
+      `${remaining.serviceFee}, totalAmount ${remaining.totalAmount}).`);
+  }
+  await store.addCanceled(tx, original.issuanceKey, amounts, 1);
+  return {
+    issuanceKey: newId('cashReceipt'), accountId: input.caller.accountId,
+    environment: input.caller.environment, apiKeyId: input.caller.apiKeyId,
+    clientReferenceId: input.referenceId, kind: 'CANCELLATION', status: 'ACCEPTED',
+    issuerId: original.issuerId, merchantNumber: original.merchantNumber,
+    merchantName: original.merchantName,
+    merchantRepresentative: original.merchantRepresentative,
+    tradeDate: seoulDate(input.now), usage: original.usage,
+    identityNumber: original.identityNumber, taxation: original.taxation,
+    tradeOption: original.tradeOption, ...amounts, itemName: original.itemName,
+    customer: original.customer, cancelReason: input.body.reason,
+    originalIssuanceKey: original.issuanceKey,
+    originalApprovalNumber: original.approvalNumber,
+    originalTradeDate: original.tradeDate, ...charge,
+  };
+}
+
+function requireAuthority(deps: Pick<ServiceDeps, 'authorityAvailable'>,
+  environment: Environment) {
+  if (!deps.authorityAvailable(environment)) {
+    throw new ApiError('SERVICE_UNAVAILABLE', 'Cash receipts cannot be issued with live ' +
+      'keys: this server has no tax authority gateway (CASH_RECEIPT_GATEWAY_URL) configured.');
+  }
+}
+
+// Issuance and cancellation: the five steps above.
+function createAcceptance(deps: ServiceDeps) {
   const { db } = deps;
-
-  function requireAuthority(environment: Environment) {
-    if (!deps.authorityAvailable(environment)) {
-      throw new ApiError('SERVICE_UNAVAILABLE', 'Cash receipts cannot be issued with live ' +
-        'keys: this server has no tax authority gateway (CASH_RECEIPT_GATEWAY_URL) configured.');
-    }
-  }
-
-  async function requireReceipt(scope: Scope, issuanceKey: string) {
-    const row = await store.findReceipt(db, scope, issuanceKey);
-    if (row === null) throw new ApiError('NOT_FOUND', NO_SUCH_RECEIPT);
-    return row;
-  }
 
   // Steps 3–5: reserve, record with the claim in one transaction, capture (or release on a
   // replay or a failure).
@@ -178,7 +229,7 @@ export function createCashReceiptsService(deps: ServiceDeps) {
     const validated = validateIssue(input.body, deps.now());
     const scope = { accountId: caller.accountId, environment: caller.environment };
     const issuer = await deps.issuers.resolveSupplierKey(scope, input.supplierKey);
-    requireAuthority(caller.environment);
+    requireAuthority(deps, caller.environment);
     return record(caller, claim, 'cashReceipts.issue', async (_tx, charge) => ({
       issuanceKey: newId('cashReceipt'), accountId: caller.accountId,
       environment: caller.environment, apiKeyId: caller.apiKeyId,
@@ -205,55 +256,21 @@ export function createCashReceiptsService(deps: ServiceDeps) {
     const replay = await findReplay(db, claim);
     if (replay !== null) return replay.body as Accepted;
     const requested = validateCancelAmounts(input.body);
-    await requireReceipt(scope, input.issuanceKey);
-    requireAuthority(caller.environment);
-    return record(caller, claim, 'cashReceipts.cancel', async (tx, charge) => {
-      // The original is locked until this transaction ends: concurrent cancellations of one
-      // receipt take turns, each seeing what the others took.
-      const original = await store.lockReceipt(tx, scope, input.issuanceKey);
-      if (original === null) throw new ApiError('NOT_FOUND', NO_SUCH_RECEIPT);
-      if (original.kind !== 'ISSUANCE') {
-        throw new ApiError('CASH_RECEIPT_NOT_CANCELABLE', 'A cancellation receipt cannot be ' +
-          'canceled; cancel the original receipt instead.');
-      }
-      if (original.status !== 'ISSUED' && original.status !== 'TRANSMITTED') {
-        throw new ApiError('CASH_RECEIPT_NOT_CANCELABLE', `The cash receipt is ` +
-          `${original.status}; only an ISSUED or TRANSMITTED receipt can be canceled.`);
-      }
-      const remaining = remainingOf(original);
-      if (remaining.totalAmount === 0) {
-        throw new ApiError('CASH_RECEIPT_CANCEL_EXCEEDS_REMAINING',
-          'The cash receipt is already canceled in full.');
-      }
-      const amounts = requested ?? remaining;
-      if (exceeds(amounts, remaining)) {
-        throw new ApiError('CASH_RECEIPT_CANCEL_EXCEEDS_REMAINING', 'The cancellation ' +
-          `(supplyCost ${amounts.supplyCost}, tax ${amounts.tax}, serviceFee ` +
-          `${amounts.serviceFee}, totalAmount ${amounts.totalAmount}) exceeds what remains ` +
-          `(supplyCost ${remaining.supplyCost}, tax ${remaining.tax}, serviceFee ` +
-          `${remaining.serviceFee}, totalAmount ${remaining.totalAmount}).`);
-      }
-      await store.addCanceled(tx, original.issuanceKey, amounts, 1);
-      return {
-        issuanceKey: newId('cashReceipt'), accountId: caller.accountId,
-        environment: caller.environment, apiKeyId: caller.apiKeyId,
-        clientReferenceId: input.referenceId, kind: 'CANCELLATION', status: 'ACCEPTED',
-        issuerId: original.issuerId, merchantNumber: original.merchantNumber,
-        merchantName: original.merchantName,
-        merchantRepresentative: original.merchantRepresentative,
-        tradeDate: seoulDate(deps.now()), usage: original.usage,
-        identityNumber: original.identityNumber, taxation: original.taxation,
-        tradeOption: original.tradeOption, ...amounts, itemName: original.itemName,
-        customer: original.customer, cancelReason: input.body.reason,
-        originalIssuanceKey: original.issuanceKey,
-        originalApprovalNumber: original.approvalNumber,
-        originalTradeDate: original.tradeDate, ...charge,
-      };
-    });
+    await requireReceipt(db, scope, input.issuanceKey);
+    requireAuthority(deps, caller.environment);
+    return record(caller, claim, 'cashReceipts.cancel', (tx, charge) =>
+      cancellationRow(tx, { ...input, requested, now: deps.now() }, charge));
   }
 
+  return { issue, cancel };
+}
+
+// Retrieval: one receipt, lists, status by reference id, the PDF.
+function createRetrieval(deps: Pick<ServiceDeps, 'db' | 'renderPdf'>) {
+  const { db } = deps;
+
   async function get(input: { scope: Scope; issuanceKey: string }) {
-    return toCashReceipt(await requireReceipt(input.scope, input.issuanceKey));
+    return toCashReceipt(await requireReceipt(db, input.scope, input.issuanceKey));
   }
 
   async function list(input: { scope: Scope; filters: Omit<store.ListFilters, 'afterSequence'>;
@@ -283,10 +300,14 @@ export function createCashReceiptsService(deps: ServiceDeps) {
   }
 
   async function pdf(input: { scope: Scope; issuanceKey: string }) {
-    return deps.renderPdf(await requireReceipt(input.scope, input.issuanceKey));
+    return deps.renderPdf(await requireReceipt(db, input.scope, input.issuanceKey));
   }
 
-  return { issue, cancel, get, list, statusByReference, pdf };
+  return { get, list, statusByReference, pdf };
+}
+
+export function createCashReceiptsService(deps: ServiceDeps) {
+  return { ...createAcceptance(deps), ...createRetrieval(deps) };
 }
 
 export type CashReceiptsService = ReturnType<typeof createCashReceiptsService>;

@@ -57,7 +57,8 @@ async function issued(overrides: Record<string, unknown> = {}): Promise<string> 
 
 async function mailsTo(recipient: string) {
   const result = await app.platform.database.pool.query(
-    'select kind, subject, text_body, html_body from mail_outbox where recipient = $1', [recipient]);
+    'select kind, subject, text_body, html_body from mail_outbox where recipient = $1',
+    [recipient]);
   return result.rows as Array<{ kind: string; subject: string; text_body: string;
     html_body: string }>;
 }
