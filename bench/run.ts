@@ -38,7 +38,7 @@ import {
   type ScenarioRequest,
 } from './scenarios.ts';
 import { seedKeys } from './seed-keys.ts';
-import { registerSuppliers } from './suppliers.ts';
+import { registerMerchants, registerSuppliers } from './suppliers.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS_FILE = path.join(ROOT, 'bench/RESULTS.md');
@@ -343,7 +343,10 @@ async function benchmark(
     const suppliers = scenarios.some((scenario) => scenario.suppliers)
       ? await registerSuppliers(server.baseUrl, keys.keys.slice(0, SUPPLIER_KEYS_MAX))
       : [];
-    const context: ScenarioContext = { ...keys, suppliers };
+    const merchants = scenarios.some((scenario) => scenario.merchants)
+      ? await registerMerchants(server.baseUrl, keys.keys.slice(0, SUPPLIER_KEYS_MAX))
+      : [];
+    const context: ScenarioContext = { ...keys, suppliers, merchants };
     const results: ScenarioResult[] = [];
     for (const scenario of scenarios) {
       process.stderr.write(`${scenario.name}\n`);
