@@ -1,7 +1,7 @@
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Environment } from '../../../platform/accounts/keys.ts';
-import type { Db, Tx } from '../../../platform/db/connect.ts';
+import type { Db } from '../../../platform/db/connect.ts';
 import type { JobDefinition, StageJob } from '../../../platform/jobs.ts';
 import type {
   ApprovalRequest,
@@ -65,73 +65,57 @@ function approvalRequest(row: store.CashReceiptRow): ApprovalRequest {
   };
 }
 
-type ApprovalAttempt = { job: ApprovalJobData; row: store.CashReceiptRow;
-  result: Awaited<ReturnType<CashReceiptAuthority['approve']>> };
-
-async function callAuthority(deps: ProcessingDeps, job: ApprovalJobData,
-  row: store.CashReceiptRow): Promise<ApprovalAttempt> {
-  const authority = deps.authorityFor(store.scopeOfRow(row).environment);
+async function approveOne(deps: ProcessingDeps, job: ApprovalJobData,
+  row: store.CashReceiptRow): Promise<void> {
+  const environment = store.scopeOfRow(row).environment;
+  const authority = deps.authorityFor(environment);
   const result = authority === null ? { kind: 'unavailable' as const }
     : await authority.approve(approvalRequest(row), AbortSignal.timeout(deps.gatewayTimeoutMs));
   deps.log.info({ issuanceKey: row.issuanceKey, attemptNumber: job.attemptNumber,
     result: result.kind }, 'cash receipt approval attempt');
-  return { job, row, result };
-}
-
-async function settleApproval(deps: ProcessingDeps, tx: Tx, attempt: ApprovalAttempt) {
-  const { job, row, result } = attempt;
-  if (result.kind === 'approved') {
-    const approvedAt = deps.now();
-    if (await recordApproved(deps, tx, row.issuanceKey, result.approvalNumber, approvedAt)) {
-      await deps.stage(tx, TRANSMISSION_QUEUE,
-        { issuanceKey: row.issuanceKey } satisfies TransmissionJobData,
-        { id: stepJobId(row.issuanceKey, 'transmission'),
-          startAfter: deps.transmissionStartAfter(store.scopeOfRow(row).environment,
-            approvedAt) });
+  await deps.db.transaction(async (tx) => {
+    if (result.kind === 'approved') {
+      const approvedAt = deps.now();
+      if (await recordApproved(deps, tx, row.issuanceKey, result.approvalNumber, approvedAt)) {
+        await deps.stage(tx, TRANSMISSION_QUEUE,
+          { issuanceKey: row.issuanceKey } satisfies TransmissionJobData,
+          { id: stepJobId(row.issuanceKey, 'transmission'),
+            startAfter: deps.transmissionStartAfter(environment, approvedAt) });
+      }
+      return;
     }
-    return;
-  }
-  if (result.kind === 'rejected') {
-    await recordFailed(deps, tx, row.issuanceKey, { code: result.code,
-      message: result.message });
-    return;
-  }
-  const delay = deps.approvalRetryDelaysSeconds[job.attemptNumber - 1];
-  if (delay === undefined) {
-    await recordFailed(deps, tx, row.issuanceKey, { code: 'APPROVAL_UNAVAILABLE',
-      message: 'The tax authority could not be reached; the cash receipt was not issued.' });
-    return;
-  }
-  const next: ApprovalJobData = { issuanceKey: row.issuanceKey,
-    attemptNumber: job.attemptNumber + 1 };
-  await deps.stage(tx, APPROVAL_QUEUE, next, { startAfter: delay,
-    id: stepJobId(row.issuanceKey, `approval:${next.attemptNumber}`) });
+    if (result.kind === 'rejected') {
+      await recordFailed(deps, tx, row.issuanceKey, { code: result.code,
+        message: result.message });
+      return;
+    }
+    const delay = deps.approvalRetryDelaysSeconds[job.attemptNumber - 1];
+    if (delay === undefined) {
+      await recordFailed(deps, tx, row.issuanceKey, { code: 'APPROVAL_UNAVAILABLE',
+        message: 'The tax authority could not be reached; the cash receipt was not issued.' });
+      return;
+    }
+    const next: ApprovalJobData = { issuanceKey: row.issuanceKey,
+      attemptNumber: job.attemptNumber + 1 };
+    await deps.stage(tx, APPROVAL_QUEUE, next, { startAfter: delay,
+      id: stepJobId(row.issuanceKey, `approval:${next.attemptNumber}`) });
+  });
 }
 
-// The calls of one fetch run side by side; their outcomes are then recorded in one transaction,
-// so a fetch holds one connection however many receipts it has (API requests keep the rest of
-// the pool). If recording fails, pg-boss retries the fetch, which calls again and gets the same
-// numbers.
 export async function approveReceipts(deps: ProcessingDeps, jobs: ApprovalJobData[]) {
   const rows = new Map((await store.findReceiptsByKeys(deps.db,
     jobs.map((job) => job.issuanceKey)))
     .filter((row) => row.status === 'ACCEPTED').map((row) => [row.issuanceKey, row]));
-  const calls = await Promise.allSettled(jobs.filter((job) => rows.has(job.issuanceKey))
-    .map((job) => callAuthority(deps, job, rows.get(job.issuanceKey)!)));
-  const attempts = calls.flatMap((call) => (call.status === 'fulfilled' ? [call.value] : []));
-  if (attempts.length > 0) {
-    await deps.db.transaction(async (tx) => {
-      for (const attempt of attempts) await settleApproval(deps, tx, attempt);
-    });
-  }
-  const failure = calls.find((call) => call.status === 'rejected');
+  const outcomes = await Promise.allSettled(jobs.filter((job) => rows.has(job.issuanceKey))
+    .map((job) => approveOne(deps, job, rows.get(job.issuanceKey)!)));
+  const failure = outcomes.find((outcome) => outcome.status === 'rejected');
   if (failure) throw failure.reason;
 }
 
 export async function transmitReceipts(deps: ProcessingDeps, jobs: TransmissionJobData[]) {
   const rows = (await store.findReceiptsByKeys(deps.db, jobs.map((job) => job.issuanceKey)))
     .filter((row) => row.status === 'ISSUED');
-  const calls = await Promise.allSettled(rows.map(async (row) => {
+  const outcomes = await Promise.allSettled(rows.map(async (row) => {
     const authority = deps.authorityFor(store.scopeOfRow(row).environment);
     const result = authority === null ? { kind: 'unavailable' as const }
       : await authority.transmit({ issuanceKey: row.issuanceKey,
@@ -140,18 +124,9 @@ export async function transmitReceipts(deps: ProcessingDeps, jobs: TransmissionJ
     if (result.kind !== 'transmitted') {
       throw new Error(`cash receipt ${row.issuanceKey}: the authority could not be reached`);
     }
-    return row;
+    await deps.db.transaction((tx) => recordTransmitted(deps, tx, row.issuanceKey, deps.now()));
   }));
-  const transmitted = calls.flatMap((call) => (call.status === 'fulfilled' ? [call.value] : []));
-  if (transmitted.length > 0) {
-    const transmittedAt = deps.now();
-    await deps.db.transaction(async (tx) => {
-      for (const row of transmitted) {
-        await recordTransmitted(deps, tx, row.issuanceKey, transmittedAt);
-      }
-    });
-  }
-  const failure = calls.find((call) => call.status === 'rejected');
+  const failure = outcomes.find((outcome) => outcome.status === 'rejected');
   if (failure) throw failure.reason;
 }
 
