@@ -84,10 +84,13 @@ function formatLatencyGoals(results: ScenarioResult[]): string[] {
 
 function formatProcessing(results: ScenarioResult[]): string[] {
   return results.flatMap(({ scenario, processing }) => (processing === undefined ? [] : [
-    `- ${scenario.name}: meanwhile the same process's workers signed ` +
+    `- ${scenario.name}: meanwhile the same process's workers ` +
+    `${scenario.makesDocuments === 'cashReceipts' ? 'approved' : 'signed'} ` +
     `${processing.signedPerSecond.toFixed(0)} and transmitted ` +
     `${processing.transmittedPerSecond.toFixed(0)} documents/s; ` +
-    `${processing.pendingAtEnd} were waiting to be signed when the last run ended.`]));
+    `${processing.pendingAtEnd} were waiting to be ` +
+    `${scenario.makesDocuments === 'cashReceipts' ? 'approved' : 'signed'} when the last run ` +
+    'ended.']));
 }
 
 // One line per scenario with a goal: its throughput as a share of the baseline's.

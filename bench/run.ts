@@ -38,7 +38,7 @@ import {
   type ScenarioRequest,
 } from './scenarios.ts';
 import { seedKeys } from './seed-keys.ts';
-import { registerSuppliers } from './suppliers.ts';
+import { registerMerchants, registerSuppliers } from './suppliers.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS_FILE = path.join(ROOT, 'bench/RESULTS.md');
@@ -264,13 +264,22 @@ type ScenarioInput = {
 
 type DocumentCounts = { at: number; signed: number; transmitted: number; pending: number };
 
+// Where each kind of document waits before its first job: tax invoices to be signed, cash
+// receipts to be approved.
+const DOCUMENT_TABLES = {
+  taxInvoices: { table: 'tax_invoices', waiting: 'PENDING' },
+  cashReceipts: { table: 'cash_receipts', waiting: 'ACCEPTED' },
+} as const;
+
 // Documents by stage, read straight from the server's database.
-async function countDocuments(url: string): Promise<DocumentCounts> {
+async function countDocuments(url: string, kind: keyof typeof DOCUMENT_TABLES):
+  Promise<DocumentCounts> {
+  const { table, waiting } = DOCUMENT_TABLES[kind];
   const { rows: [row] } = await withClient(url, (client) => client.query<Record<string, string>>(
-    `select count(*) filter (where status <> 'PENDING') as signed,
+    `select count(*) filter (where status <> '${waiting}') as signed,
             count(*) filter (where status = 'TRANSMITTED') as transmitted,
-            count(*) filter (where status = 'PENDING') as pending
-       from tax_invoices`));
+            count(*) filter (where status = '${waiting}') as pending
+       from ${table}`));
   return { at: performance.now(), signed: Number(row!.signed),
     transmitted: Number(row!.transmitted), pending: Number(row!.pending) };
 }
@@ -297,7 +306,9 @@ async function runScenario(input: ScenarioInput) {
     options: { ...options, connections },
   };
   if (options.warmup > 0) await measure({ ...common, durationSeconds: options.warmup });
-  const documentsBefore = documentsUrl && await countDocuments(documentsUrl);
+  const documentKind = scenario.makesDocuments;
+  const documentsBefore = documentsUrl && documentKind &&
+    await countDocuments(documentsUrl, documentKind);
   const runs: RunFigures[] = [];
   for (let runIndex = 0; runIndex < options.runs; runIndex += 1) {
     const figures = await measure({ ...common, durationSeconds: options.duration });
@@ -307,8 +318,9 @@ async function runScenario(input: ScenarioInput) {
     );
     runs.push(figures);
   }
-  const processing = documentsUrl && documentsBefore
-    ? processingBetween(documentsBefore, await countDocuments(documentsUrl)) : undefined;
+  const processing = documentsUrl && documentKind && documentsBefore
+    ? processingBetween(documentsBefore, await countDocuments(documentsUrl, documentKind))
+    : undefined;
   const sorted = [...runs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
   return { scenario, runs, median: sorted[Math.floor((sorted.length - 1) / 2)]!, processing };
 }
@@ -331,7 +343,10 @@ async function benchmark(
     const suppliers = scenarios.some((scenario) => scenario.suppliers)
       ? await registerSuppliers(server.baseUrl, keys.keys.slice(0, SUPPLIER_KEYS_MAX))
       : [];
-    const context: ScenarioContext = { ...keys, suppliers };
+    const merchants = scenarios.some((scenario) => scenario.merchants)
+      ? await registerMerchants(server.baseUrl, keys.keys.slice(0, SUPPLIER_KEYS_MAX))
+      : [];
+    const context: ScenarioContext = { ...keys, suppliers, merchants };
     const results: ScenarioResult[] = [];
     for (const scenario of scenarios) {
       process.stderr.write(`${scenario.name}\n`);

@@ -11,6 +11,9 @@ export type ScenarioContext = {
   // Test keys with a registered issuer (a certificate included), for scenarios that issue tax
   // invoices; empty unless a scenario asks for suppliers.
   suppliers: readonly { key: string; supplierKey: string }[];
+  // Test keys with a registered issuer without a certificate (the merchant of cash receipts);
+  // empty unless a scenario asks for merchants.
+  merchants: readonly { key: string; supplierKey: string }[];
 };
 
 export type ScenarioRequest = {
@@ -38,9 +41,12 @@ export type Scenario = {
   requestsPerSecondMin?: number;
   // Needs test keys with registered issuers (ScenarioContext.suppliers).
   suppliers?: boolean;
-  // Makes tax invoices: on PostgreSQL the report also says how fast the workers of the same
-  // process signed and transmitted them during the timed runs, and what was left unsigned.
-  makesDocuments?: boolean;
+  // Needs test keys with a registered merchant (ScenarioContext.merchants).
+  merchants?: boolean;
+  // Makes tax invoices or cash receipts: on PostgreSQL the report also says how fast the
+  // workers of the same process signed (approved) and transmitted them during the timed runs,
+  // and what was left waiting.
+  makesDocuments?: 'taxInvoices' | 'cashReceipts';
   // Connections for this scenario instead of the run's --connections.
   connections?: number;
   // Needs the generated profile store (PostgreSQL only; bench/profile-dataset.ts).
@@ -85,6 +91,9 @@ const RETRIEVAL = 'GET /v1/businessProfiles/999-99-00005';
 // The issuer every bench supplier is registered as (bench/suppliers.ts).
 export const BENCH_SUPPLIER = { identificationNumber: '1234567891',
   organizationName: '주식회사 이택스' };
+// The issuer every bench merchant (cash receipts) is registered as, without a certificate.
+export const BENCH_MERCHANT = { identificationNumber: '2208162517',
+  organizationName: '카페 이택스' };
 
 // A two-item invoice written today (Asia/Seoul), from the bench supplier to a sandbox recipient.
 function benchInvoice() {
@@ -183,13 +192,38 @@ export const SCENARIOS: readonly Scenario[] = [
     requestsPerSecondMin: 1_000,
     p99MsMax: 100,
     suppliers: true,
-    makesDocuments: true,
+    makesDocuments: 'taxInvoices',
     operations: ['taxInvoices.issue'],
     buildRequests: ({ suppliers }) => {
       const body = JSON.stringify(benchInvoice());
       return suppliers.map(({ key, supplierKey }) => ({
         method: 'POST',
         path: '/v1/taxInvoices/issue',
+        headers: { authorization: basicAuth(key), 'content-type': 'application/json',
+          'supplier-key': supplierKey },
+        body,
+        uniqueReferenceId: true,
+      }));
+    },
+  },
+  {
+    // Accepting a cash receipt: the schema and the rules between fields, the replay lookup of its
+    // reference id, the Supplier-Key's issuer, a reservation, one transaction that claims the
+    // reference id, stores the receipt and stages its approval job, and the capture. The workers
+    // of the same process approve and transmit the accepted receipts meanwhile.
+    name: 'POST /v1/cashReceipts/issue (accept: validate, claim reference id, stage job)',
+    requestsPerSecondMin: 1_000,
+    p99MsMax: 100,
+    merchants: true,
+    makesDocuments: 'cashReceipts',
+    operations: ['cashReceipts.issue'],
+    buildRequests: ({ merchants }) => {
+      const body = JSON.stringify({ tradeDate: seoulDate(new Date()), usage: 'INCOME_DEDUCTION',
+        identityNumber: '010-1234-5678', taxation: 'TAXABLE', supplyCost: 10_000, tax: 1_000,
+        serviceFee: 0, totalAmount: 11_000, itemName: '아메리카노 외 2건' });
+      return merchants.map(({ key, supplierKey }) => ({
+        method: 'POST',
+        path: '/v1/cashReceipts/issue',
         headers: { authorization: basicAuth(key), 'content-type': 'application/json',
           'supplier-key': supplierKey },
         body,

@@ -5,7 +5,7 @@ import {
   issueCertificate,
   signPriKey,
 } from '../test/areas/issuers/certificate-fixtures.ts';
-import { BENCH_SUPPLIER, basicAuth } from './scenarios.ts';
+import { BENCH_MERCHANT, BENCH_SUPPLIER, basicAuth } from './scenarios.ts';
 
 // Registers an issuer with a joint certificate for each of the given test keys through the
 // server's own API, and waits until its registration job has registered every certificate, so
@@ -41,6 +41,19 @@ async function waitForRegistration(baseUrl: string, key: string, issuerId: strin
     }
     await new Promise((resolve) => setTimeout(resolve, REGISTRATION_POLL_MS));
   }
+}
+
+// Registers an issuer without a certificate for each key, as the merchant of cash receipt
+// scenarios (a merchant needs none). Its number differs from the supplier's, so a key can have
+// both.
+export async function registerMerchants(baseUrl: string, keys: readonly string[]):
+  Promise<Supplier[]> {
+  return Promise.all(keys.map(async (key) => {
+    const issuer = await call(baseUrl, key, 'POST', '/v1/issuers',
+      { ...BENCH_MERCHANT, representativeName: '홍길동' });
+    if (issuer.status !== 201) throw new Error(`merchant not created: ${issuer.status}`);
+    return { key, supplierKey: issuer.json.supplierKey as string };
+  }));
 }
 
 export async function registerSuppliers(baseUrl: string, keys: readonly string[]):

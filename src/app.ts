@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { createBankModule } from './areas/bank/index.ts';
+import { createCashReceiptsModule } from './areas/cash-receipts/index.ts';
 import {
   createBusinessProfilesModule,
   createRegistrationStatusModule,
@@ -62,6 +63,10 @@ export async function createAreaModules(platform: Platform): Promise<AreaModules
     recordEvents: webhooks.recordEvents,
     recordIssuedInvoices: revenueExpenses.recordIssuedInvoices,
   });
+  const cashReceipts = createCashReceiptsModule(platform, {
+    issuers: issuers.service,
+    recordEvents: webhooks.recordEvents,
+  });
   const list = [
     await createHealthModule(platform),
     createPointsModule(platform),
@@ -73,6 +78,7 @@ export async function createAreaModules(platform: Platform): Promise<AreaModules
     taxInvoices,
     connections,
     revenueExpenses,
+    cashReceipts,
   ];
   return { list, webhooks, issuers: issuers.service, taxInvoices, connections, revenueExpenses };
 }

@@ -95,6 +95,18 @@ const ConfigSchema = Type.Object({
   // authority's outage must not stop invoicing), `refuse` answers 503 LOOKUP_UNAVAILABLE.
   TAX_INVOICE_SUPPLIER_STATUS_UNAVAILABLE: Type.Union(
     [Type.Literal('allow'), Type.Literal('refuse')], { default: 'allow' }),
+  // Cash receipts (docs/cash-receipts.md). Live keys reach the tax authority through an
+  // operator-run gateway; unset, live issuance and cancellation are refused with 503
+  // SERVICE_UNAVAILABLE. Test keys use the sandbox, which approves after
+  // CASH_RECEIPT_SANDBOX_APPROVAL_DELAY_MS and transmits
+  // CASH_RECEIPT_SANDBOX_TRANSMISSION_DELAY_SECONDS after approval (the next day in production).
+  CASH_RECEIPT_GATEWAY_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  CASH_RECEIPT_GATEWAY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000,
+    default: 10_000 }),
+  CASH_RECEIPT_SANDBOX_APPROVAL_DELAY_MS: Type.Integer({ minimum: 0, maximum: 60_000,
+    default: 0 }),
+  CASH_RECEIPT_SANDBOX_TRANSMISSION_DELAY_SECONDS: Type.Integer({ minimum: 0, maximum: 86_400,
+    default: 10 }),
   // Webhooks (docs/webhooks.md). A receiver must answer 2xx within this time; 10 s is generous
   // for a receiver that queues the event and answers at once, as it should.
   WEBHOOK_DELIVERY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 30_000, default: 10_000 }),

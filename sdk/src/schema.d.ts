@@ -1002,6 +1002,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/cashReceipts/issue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a cash receipt
+         * @description Accepts a cash receipt for the merchant that `Supplier-Key` names and answers 202 with its `issuanceKey`; the tax authority's approval follows asynchronously (CASH_RECEIPT_ISSUED or CASH_RECEIPT_FAILED webhooks, GET /v1/cashReceipts/{issuanceKey}). `Service-Client-Reference-Id` is required: the same value with the same content answers the same `issuanceKey` again without issuing or charging twice; with other content, or a value used for a cancellation, 409 IDEMPOTENCY_CONFLICT. Charges the `cashReceipts.issue` price, refunded if the authority does not approve it.
+         */
+        post: operations["issueCashReceipt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cashReceipts/issue/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Status of a request by client reference id
+         * @description The processing status of the issuance or cancellation this key made with the `Service-Client-Reference-Id`. A value this key never used is 404 NOT_FOUND.
+         */
+        get: operations["getCashReceiptRequestStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cashReceipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List cash receipts
+         * @description Receipts and cancellations of this account and environment in the order they were made, filtered by trade date range, status and kind, paged with an opaque cursor.
+         */
+        get: operations["listCashReceipts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cashReceipts/{issuanceKey}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a cash receipt
+         * @description The receipt or cancellation in any state; `approvalNumber` is null until the tax authority approves it. The identity number is masked.
+         */
+        get: operations["getCashReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cashReceipts/{issuanceKey}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a cash receipt as PDF
+         * @description The receipt as a Korean receipt slip: approval number, merchant, amounts, usage and the masked identity number. Sandbox receipts carry a SANDBOX mark.
+         */
+        get: operations["getCashReceiptPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cashReceipts/{issuanceKey}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a cash receipt
+         * @description Accepts a cancellation receipt for an ISSUED or TRANSMITTED receipt and answers 202 with the cancellation's `issuanceKey`. Without amounts it cancels what remains; with supplyCost, tax, serviceFee and totalAmount it cancels that part. The cancellations of a receipt never exceed it (409 CASH_RECEIPT_CANCEL_EXCEEDS_REMAINING); a receipt not yet issued, failed, or itself a cancellation is 409 CASH_RECEIPT_NOT_CANCELABLE. Its own required `Service-Client-Reference-Id` replays or conflicts as for issuance. Charges the `cashReceipts.cancel` price, refunded if the authority does not approve it.
+         */
+        post: operations["cancelCashReceipt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1138,6 +1258,327 @@ export interface components {
             results: components["schemas"]["BusinessProfile"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
+        };
+        /**
+         * CASH_RECEIPT_CANCELED_Event
+         * @description The tax authority approved a cancellation receipt: the original is canceled in full or in part.
+         */
+        CASH_RECEIPT_CANCELED_Event: {
+            /** @description Event id; receivers dedupe on it. */
+            id: string;
+            /** @enum {string} */
+            type: "CASH_RECEIPT_CANCELED";
+            /**
+             * @description The same as `type`, under a second name for receivers that switch on `eventType`.
+             * @enum {string}
+             */
+            eventType: "CASH_RECEIPT_CANCELED";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            data: {
+                /** @description The issuance key of the cancellation. */
+                issuanceKey: string;
+                /** @description The cancellation's `Service-Client-Reference-Id`. */
+                clientReferenceId: string;
+                /** @description The canceled cash receipt. */
+                originalIssuanceKey: string;
+                /** @description The cancellation's 9-digit approval number. */
+                approvalNumber: string;
+                /** @description What this cancellation canceled, in won. */
+                canceledAmount: number;
+                /** @description What remains of the original after every accepted cancellation, in won; 0 when it is canceled in full. */
+                remainingAmount: number;
+            };
+        };
+        /**
+         * CASH_RECEIPT_FAILED_Event
+         * @description The tax authority did not approve a cash receipt or a cancellation; its points were refunded.
+         */
+        CASH_RECEIPT_FAILED_Event: {
+            /** @description Event id; receivers dedupe on it. */
+            id: string;
+            /** @enum {string} */
+            type: "CASH_RECEIPT_FAILED";
+            /**
+             * @description The same as `type`, under a second name for receivers that switch on `eventType`.
+             * @enum {string}
+             */
+            eventType: "CASH_RECEIPT_FAILED";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            data: {
+                /** @description The issuance key of the failed receipt. */
+                issuanceKey: string;
+                /** @description The request's `Service-Client-Reference-Id`. */
+                clientReferenceId: string;
+                /** @description Whether an issuance or a cancellation failed. */
+                kind: "ISSUANCE" | "CANCELLATION";
+                cause: {
+                    /** @description Why issuance failed, e.g. `NOT_FOUND_CERTIFICATE`. */
+                    code: string;
+                    /** @description Human-readable description. */
+                    message: string;
+                };
+            };
+        };
+        /**
+         * CASH_RECEIPT_ISSUED_Event
+         * @description The tax authority approved a cash receipt (an issuance, not a cancellation).
+         */
+        CASH_RECEIPT_ISSUED_Event: {
+            /** @description Event id; receivers dedupe on it. */
+            id: string;
+            /** @enum {string} */
+            type: "CASH_RECEIPT_ISSUED";
+            /**
+             * @description The same as `type`, under a second name for receivers that switch on `eventType`.
+             * @enum {string}
+             */
+            eventType: "CASH_RECEIPT_ISSUED";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            data: {
+                /** @description The issuance key of the cash receipt. */
+                issuanceKey: string;
+                /** @description The request's `Service-Client-Reference-Id`. */
+                clientReferenceId: string;
+                /** @description The 9-digit approval number. */
+                approvalNumber: string;
+                /**
+                 * Format: date
+                 * @description The trade date (Seoul).
+                 */
+                tradeDate: string;
+                /** @description The receipt's total, in won. */
+                totalAmount: number;
+            };
+        };
+        /**
+         * CASH_RECEIPT_TRANSMITTED_Event
+         * @description An approved cash receipt or cancellation was transmitted to the tax authority (the next day in production).
+         */
+        CASH_RECEIPT_TRANSMITTED_Event: {
+            /** @description Event id; receivers dedupe on it. */
+            id: string;
+            /** @enum {string} */
+            type: "CASH_RECEIPT_TRANSMITTED";
+            /**
+             * @description The same as `type`, under a second name for receivers that switch on `eventType`.
+             * @enum {string}
+             */
+            eventType: "CASH_RECEIPT_TRANSMITTED";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            data: {
+                /** @description The issuance key of the receipt. */
+                issuanceKey: string;
+                /** @description Its 9-digit approval number. */
+                approvalNumber: string;
+            };
+        };
+        /**
+         * CashReceipt
+         * @description A cash receipt or cancellation receipt and where it is.
+         */
+        CashReceipt: {
+            issuanceKey: string;
+            /**
+             * @description ISSUANCE, or CANCELLATION (a cancellation receipt naming the original).
+             * @enum {unknown}
+             */
+            kind: "ISSUANCE" | "CANCELLATION";
+            /**
+             * @description ACCEPTED → ISSUED (approved) → TRANSMITTED, or FAILED (docs/cash-receipts.md § States).
+             * @enum {unknown}
+             */
+            status: "ACCEPTED" | "ISSUED" | "TRANSMITTED" | "FAILED";
+            /** @description The 9-digit approval number; null until issued. */
+            approvalNumber: string | null;
+            /** @description Why a FAILED receipt failed; null otherwise. */
+            failure: {
+                code: string;
+                message: string;
+            } | null;
+            /** @description The request's Service-Client-Reference-Id. */
+            clientReferenceId: string;
+            /** @description The merchant's issuer. */
+            issuerId: string;
+            /** @description The merchant as it was when the request was accepted. */
+            merchant: {
+                businessRegistrationNumber: string;
+                organizationName: string;
+                representativeName: string;
+            };
+            /** Format: date */
+            tradeDate: string;
+            /** @enum {unknown} */
+            usage: "INCOME_DEDUCTION" | "EXPENSE_PROOF";
+            /**
+             * @description Masked: only the first three and last four digits are shown.
+             * @example 010****5678
+             */
+            identityNumber: string;
+            /** @enum {unknown} */
+            taxation: "TAXABLE" | "TAX_FREE";
+            /** @enum {unknown} */
+            tradeOption: "GENERAL" | "BOOKS_PERFORMANCES" | "PUBLIC_TRANSPORT";
+            supplyCost: number;
+            tax: number;
+            serviceFee: number;
+            totalAmount: number;
+            itemName: string;
+            customer: components["schemas"]["CashReceiptCustomer"] | null;
+            /** @description Issuances: the total of accepted cancellations (those not failed); null for a cancellation. */
+            canceledAmount: number | null;
+            /** @description Issuances: totalAmount − canceledAmount; null for a cancellation. */
+            remainingAmount: number | null;
+            /** @description Cancellations: the reason; null for an issuance. */
+            cancelReason: ("TRANSACTION_CANCELED" | "ISSUED_IN_ERROR" | "OTHER") | null;
+            /** @description Cancellations: the canceled receipt. */
+            originalIssuanceKey: string | null;
+            /** @description Cancellations: the original's approval number. */
+            originalApprovalNumber: string | null;
+            /** @description Cancellations: the original's trade date. */
+            originalTradeDate: string | null;
+            /** @description When the tax authority approved it. */
+            issuedAt: string | null;
+            /** @description When it was transmitted to the tax authority. */
+            transmittedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * CashReceiptAccepted
+         * @description The request, accepted: its receipt. A repeated request with the same reference id and content answers the same key.
+         */
+        CashReceiptAccepted: {
+            /** @description Identifies the receipt from now on. */
+            issuanceKey: string;
+        };
+        /**
+         * CashReceiptCancelRequest
+         * @description Without amounts, cancels what remains of the receipt; with all four, cancels that part (partial cancellation).
+         */
+        CashReceiptCancelRequest: {
+            /**
+             * @description TRANSACTION_CANCELED (거래취소), ISSUED_IN_ERROR (오류발급취소) or OTHER (기타).
+             * @enum {unknown}
+             */
+            reason: "TRANSACTION_CANCELED" | "ISSUED_IN_ERROR" | "OTHER";
+            /** @description Supply cost canceled. */
+            supplyCost?: number;
+            /** @description VAT canceled. */
+            tax?: number;
+            /** @description Service fee canceled. */
+            serviceFee?: number;
+            /** @description Total canceled: the sum of the three. */
+            totalAmount?: number;
+        };
+        /**
+         * CashReceiptCustomer
+         * @description The customer, for their copy; optional.
+         */
+        CashReceiptCustomer: {
+            /** @description The customer's name, printed on the receipt. */
+            name?: string | null;
+            /** @description Where the customer's copy is mailed. */
+            email?: string | null;
+            /** @description The customer's phone number, kept with the receipt. */
+            phone?: string | null;
+        };
+        /**
+         * CashReceiptIssueRequest
+         * @description A cash receipt to issue.
+         */
+        CashReceiptIssueRequest: {
+            /**
+             * Format: date
+             * @description The day of the cash payment, Korea time: today or yesterday; up to 5 days back for a self-issued receipt.
+             * @example 2026-11-24
+             */
+            tradeDate: string;
+            /**
+             * @description INCOME_DEDUCTION (소득공제, for a consumer) or EXPENSE_PROOF (지출증빙, for a business).
+             * @enum {unknown}
+             */
+            usage: "INCOME_DEDUCTION" | "EXPENSE_PROOF";
+            /**
+             * @description Digits, hyphens allowed. INCOME_DEDUCTION: a mobile number (10–11 digits, 01…), a cash-receipt card (13–19), a resident number (13) or the self-issue number 0100001234. EXPENSE_PROOF: a business registration number (10, checksum), a mobile number, a card or a resident number.
+             * @example 010-1234-5678
+             */
+            identityNumber: string;
+            /**
+             * @description TAXABLE (과세) or TAX_FREE (면세; tax 0).
+             * @enum {unknown}
+             */
+            taxation: "TAXABLE" | "TAX_FREE";
+            /** @description Supply cost (공급가액), won. */
+            supplyCost: number;
+            /** @description VAT (부가세), won. */
+            tax: number;
+            /** @description Service fee (봉사료), won. */
+            serviceFee: number;
+            /** @description supplyCost + tax + serviceFee, and more than 0. */
+            totalAmount: number;
+            /**
+             * @description What was sold.
+             * @example 아메리카노 외 2건
+             */
+            itemName: string;
+            /**
+             * @description GENERAL (일반), BOOKS_PERFORMANCES (도서공연) or PUBLIC_TRANSPORT (대중교통).
+             * @default GENERAL
+             * @enum {unknown}
+             */
+            tradeOption: "GENERAL" | "BOOKS_PERFORMANCES" | "PUBLIC_TRANSPORT";
+            customer?: components["schemas"]["CashReceiptCustomer"] | null;
+        };
+        /**
+         * CashReceiptPage
+         * @description A page of cash receipts.
+         */
+        CashReceiptPage: {
+            /** @description Receipts in the order they were made. */
+            cashReceipts: components["schemas"]["CashReceipt"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        /**
+         * CashReceiptReferenceStatus
+         * @description The processing status of the request.
+         */
+        CashReceiptReferenceStatus: {
+            /** @description The receipt the request made. */
+            issuanceKey: string;
+            /**
+             * @description ISSUANCE, or CANCELLATION (a cancellation receipt naming the original).
+             * @enum {unknown}
+             */
+            kind: "ISSUANCE" | "CANCELLATION";
+            clientReferenceId: string;
+            /**
+             * @description ACCEPTED → ISSUED (approved) → TRANSMITTED, or FAILED (docs/cash-receipts.md § States).
+             * @enum {unknown}
+             */
+            status: "ACCEPTED" | "ISSUED" | "TRANSMITTED" | "FAILED";
+            /** @description The 9-digit approval number; null until issued. */
+            approvalNumber: string | null;
+            /** @description What the status means for the client. */
+            message: string;
         };
         /**
          * CERTIFICATE_REGISTRATION_FAILURE_Event
@@ -1392,7 +1833,7 @@ export interface components {
              */
             url: string;
             /** @description The event types sent to this endpoint. */
-            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
+            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED")[];
             /** @description A note for people, up to 500 characters. */
             description?: string;
         };
@@ -1594,7 +2035,7 @@ export interface components {
          * ListedWebhookEvent
          * @description An event, exactly as it is delivered.
          */
-        ListedWebhookEvent: components["schemas"]["TAX_INVOICE_ISSUANCE_SUCCESS_Event"] | components["schemas"]["TAX_INVOICE_ISSUANCE_FAILURE_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_APPROVED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REFUSED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_CANCELED_Event"] | components["schemas"]["TAX_INVOICE_AMENDMENT_ISSUED_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_SENT_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_FAILED_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_SUCCESS_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_FAILURE_Event"];
+        ListedWebhookEvent: components["schemas"]["TAX_INVOICE_ISSUANCE_SUCCESS_Event"] | components["schemas"]["TAX_INVOICE_ISSUANCE_FAILURE_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_APPROVED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REFUSED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_CANCELED_Event"] | components["schemas"]["TAX_INVOICE_AMENDMENT_ISSUED_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_SENT_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_FAILED_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_SUCCESS_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_FAILURE_Event"] | components["schemas"]["CASH_RECEIPT_ISSUED_Event"] | components["schemas"]["CASH_RECEIPT_CANCELED_Event"] | components["schemas"]["CASH_RECEIPT_FAILED_Event"] | components["schemas"]["CASH_RECEIPT_TRANSMITTED_Event"];
         /** NoBody */
         NoBody: Record<string, never>;
         /**
@@ -2548,7 +2989,7 @@ export interface components {
              */
             url?: string;
             /** @description The event types sent to this endpoint. */
-            events?: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
+            events?: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED")[];
             description?: string | null;
             /** @description false stops deliveries; pending retries are canceled when they come due. */
             enabled?: boolean;
@@ -2592,7 +3033,7 @@ export interface components {
              * @description An event type of docs/webhooks.md § Event types.
              * @enum {unknown}
              */
-            eventType: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "WEBHOOK_TEST";
+            eventType: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED" | "WEBHOOK_TEST";
             /**
              * @description `pending` (an attempt is due), `succeeded` (2xx), `failed` (every attempt failed) or `canceled` (the endpoint was disabled).
              * @enum {unknown}
@@ -2656,7 +3097,7 @@ export interface components {
             /** @description Where events are POSTed. */
             url: string;
             /** @description The event types sent. */
-            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
+            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED")[];
             /** @description The note, or null. */
             description: string | null;
             /** @description false: nothing is sent. */
@@ -2692,7 +3133,7 @@ export interface components {
             /** @description Where events are POSTed. */
             url: string;
             /** @description The event types sent. */
-            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE")[];
+            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED")[];
             /** @description The note, or null. */
             description: string | null;
             /** @description false: nothing is sent. */
@@ -2719,7 +3160,7 @@ export interface components {
          * WebhookEvent
          * @description An event, exactly as it is delivered.
          */
-        WebhookEvent: components["schemas"]["TAX_INVOICE_ISSUANCE_SUCCESS_Event"] | components["schemas"]["TAX_INVOICE_ISSUANCE_FAILURE_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_APPROVED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REFUSED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_CANCELED_Event"] | components["schemas"]["TAX_INVOICE_AMENDMENT_ISSUED_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_SENT_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_FAILED_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_SUCCESS_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_FAILURE_Event"] | components["schemas"]["WEBHOOK_TEST_Event"];
+        WebhookEvent: components["schemas"]["TAX_INVOICE_ISSUANCE_SUCCESS_Event"] | components["schemas"]["TAX_INVOICE_ISSUANCE_FAILURE_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_APPROVED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REFUSED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_CANCELED_Event"] | components["schemas"]["TAX_INVOICE_AMENDMENT_ISSUED_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_SENT_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_FAILED_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_SUCCESS_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_FAILURE_Event"] | components["schemas"]["CASH_RECEIPT_ISSUED_Event"] | components["schemas"]["CASH_RECEIPT_CANCELED_Event"] | components["schemas"]["CASH_RECEIPT_FAILED_Event"] | components["schemas"]["CASH_RECEIPT_TRANSMITTED_Event"] | components["schemas"]["WEBHOOK_TEST_Event"];
         /**
          * WebhookEventPage
          * @description A page of events, newest first.
@@ -5742,7 +6183,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page, unchanged; omit for the first page. */
                 cursor?: string;
                 /** @description An event type of docs/webhooks.md § Event types other than WEBHOOK_TEST. */
-                type?: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE";
+                type?: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED";
             };
             header?: never;
             path?: never;
@@ -13602,6 +14043,1101 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    issueCashReceipt: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The `supplierKey` of the merchant: an issuer registered with this API key (no joint certificate needed).
+                 * @example sup_Rk5nEXAMPLEm0pWq7c1y9A
+                 */
+                "supplier-key": string;
+                /** @description Client reference id, 1 to 255 characters, not blank. See docs/idempotency.md for how a repeated value behaves in each area. */
+                "service-client-reference-id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A cash receipt to issue. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "tradeDate": "2026-11-24",
+                 *       "usage": "INCOME_DEDUCTION",
+                 *       "identityNumber": "010-1234-5678",
+                 *       "taxation": "TAXABLE",
+                 *       "supplyCost": 10000,
+                 *       "tax": 1000,
+                 *       "serviceFee": 0,
+                 *       "totalAmount": 11000,
+                 *       "itemName": "아메리카노 외 2건",
+                 *       "tradeOption": "GENERAL",
+                 *       "customer": {
+                 *         "name": "김고객",
+                 *         "email": "customer@example.com"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CashReceiptIssueRequest"];
+            };
+        };
+        responses: {
+            /** @description The request, accepted: its receipt. A repeated request with the same reference id and content answers the same key. */
+            202: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "issuanceKey": "csr_p3v6QJ0EXAMPLEbq9xCkVw"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CashReceiptAccepted"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. `INVALID_BUSINESS_REGISTRATION_NUMBER`: The business registration number checksum does not match. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `PAYMENT_REQUIRED`: The point balance is too low for this call. */
+            402: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYMENT_REQUIRED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `IDEMPOTENCY_CONFLICT`: This client reference id was already used with different content or type. `ISSUER_DEACTIVATED`: The issuer is deactivated. */
+            409: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "IDEMPOTENCY_CONFLICT" | "ISSUER_DEACTIVATED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    getCashReceiptRequestStatus: {
+        parameters: {
+            query: {
+                /**
+                 * @description The `Service-Client-Reference-Id` the issuance or cancellation was sent with.
+                 * @example pos-2026-11-24-0042
+                 */
+                clientReferenceId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The processing status of the request. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "issuanceKey": "csr_p3v6QJ0EXAMPLEbq9xCkVw",
+                     *       "kind": "ISSUANCE",
+                     *       "clientReferenceId": "pos-2026-11-24-0042",
+                     *       "status": "ISSUED",
+                     *       "approvalNumber": "123456789",
+                     *       "message": "Approved by the tax authority; it will be transmitted."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CashReceiptReferenceStatus"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    listCashReceipts: {
+        parameters: {
+            query?: {
+                /** @description Only receipts traded on or after this date. */
+                tradeDateFrom?: string;
+                /** @description Only receipts traded on or before this date. */
+                tradeDateTo?: string;
+                /** @description ACCEPTED → ISSUED (approved) → TRANSMITTED, or FAILED (docs/cash-receipts.md § States). */
+                status?: "ACCEPTED" | "ISSUED" | "TRANSMITTED" | "FAILED";
+                /** @description ISSUANCE, or CANCELLATION (a cancellation receipt naming the original). */
+                kind?: "ISSUANCE" | "CANCELLATION";
+                /** @description Most receipts on the page. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, unchanged; omit for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of cash receipts. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CashReceiptPage"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    getCashReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `issuanceKey` returned when the request was accepted, whole. */
+                issuanceKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cash receipt or cancellation receipt and where it is. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CashReceipt"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    getCashReceiptPdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `issuanceKey` returned when the request was accepted, whole. */
+                issuanceKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Shown in the browser, named after the receipt: `inline; filename="<issuanceKey>.pdf"`. */
+                    "Content-Disposition": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    cancelCashReceipt: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client reference id, 1 to 255 characters, not blank. See docs/idempotency.md for how a repeated value behaves in each area. */
+                "service-client-reference-id": string;
+            };
+            path: {
+                /** @description The `issuanceKey` returned when the request was accepted, whole. */
+                issuanceKey: string;
+            };
+            cookie?: never;
+        };
+        /** @description Without amounts, cancels what remains of the receipt; with all four, cancels that part (partial cancellation). */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CashReceiptCancelRequest"];
+            };
+        };
+        responses: {
+            /** @description The request, accepted: its receipt. A repeated request with the same reference id and content answers the same key. */
+            202: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "issuanceKey": "csr_p3v6QJ0EXAMPLEbq9xCkVw"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CashReceiptAccepted"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `PAYMENT_REQUIRED`: The point balance is too low for this call. */
+            402: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYMENT_REQUIRED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `IDEMPOTENCY_CONFLICT`: This client reference id was already used with different content or type. `CASH_RECEIPT_NOT_CANCELABLE`: Only an issued cash receipt can be canceled. `CASH_RECEIPT_CANCEL_EXCEEDS_REMAINING`: The cancellation exceeds what remains of the cash receipt. */
+            409: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "IDEMPOTENCY_CONFLICT" | "CASH_RECEIPT_NOT_CANCELABLE" | "CASH_RECEIPT_CANCEL_EXCEEDS_REMAINING";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */

@@ -19,6 +19,7 @@ export const ID_PREFIXES = {
   mail: 'mail',
   connection: 'con',
   revenueExpenseCollection: 'rec',
+  cashReceipt: 'csr',
 } as const;
 
 type IdKind = keyof typeof ID_PREFIXES;

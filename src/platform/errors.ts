@@ -117,6 +117,15 @@ export const ERRORS = {
     status: 409,
     message: 'The supplier is a simplified taxpayer that cannot issue tax invoices.',
   },
+  // Designed by etax where the spec is silent: cash receipts (docs/cash-receipts.md).
+  CASH_RECEIPT_NOT_CANCELABLE: {
+    status: 409,
+    message: 'Only an issued cash receipt can be canceled.',
+  },
+  CASH_RECEIPT_CANCEL_EXCEEDS_REMAINING: {
+    status: 409,
+    message: 'The cancellation exceeds what remains of the cash receipt.',
+  },
   // Designed by etax where the spec is silent.
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than the limit.' },
   UNSUPPORTED_MEDIA_TYPE: {

@@ -168,6 +168,72 @@ export const EVENT_CATALOGUE = {
     description: 'A joint certificate registration for an issuer failed.',
     data: CertificateRegistration,
   },
+  CASH_RECEIPT_ISSUED: {
+    area: 'cash-receipts',
+    subscribable: true,
+    description: 'The tax authority approved a cash receipt (an issuance, not a cancellation).',
+    data: Type.Object(
+      {
+        issuanceKey: Type.String({ description: 'The issuance key of the cash receipt.' }),
+        clientReferenceId: Type.String({ description: 'The request\'s ' +
+          '`Service-Client-Reference-Id`.' }),
+        approvalNumber: Type.String({ description: 'The 9-digit approval number.' }),
+        tradeDate: Type.String({ format: 'date', description: 'The trade date (Seoul).' }),
+        totalAmount: Type.Integer({ description: 'The receipt\'s total, in won.' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  CASH_RECEIPT_CANCELED: {
+    area: 'cash-receipts',
+    subscribable: true,
+    description: 'The tax authority approved a cancellation receipt: the original is canceled ' +
+      'in full or in part.',
+    data: Type.Object(
+      {
+        issuanceKey: Type.String({ description: 'The issuance key of the cancellation.' }),
+        clientReferenceId: Type.String({ description: 'The cancellation\'s ' +
+          '`Service-Client-Reference-Id`.' }),
+        originalIssuanceKey: Type.String({ description: 'The canceled cash receipt.' }),
+        approvalNumber: Type.String({ description: 'The cancellation\'s 9-digit approval ' +
+          'number.' }),
+        canceledAmount: Type.Integer({ description: 'What this cancellation canceled, in won.' }),
+        remainingAmount: Type.Integer({ description: 'What remains of the original after ' +
+          'every accepted cancellation, in won; 0 when it is canceled in full.' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  CASH_RECEIPT_FAILED: {
+    area: 'cash-receipts',
+    subscribable: true,
+    description: 'The tax authority did not approve a cash receipt or a cancellation; its ' +
+      'points were refunded.',
+    data: Type.Object(
+      {
+        issuanceKey: Type.String({ description: 'The issuance key of the failed receipt.' }),
+        clientReferenceId: Type.String({ description: 'The request\'s ' +
+          '`Service-Client-Reference-Id`.' }),
+        kind: Type.Union([Type.Literal('ISSUANCE'), Type.Literal('CANCELLATION')],
+          { description: 'Whether an issuance or a cancellation failed.' }),
+        cause: Cause,
+      },
+      { additionalProperties: false },
+    ),
+  },
+  CASH_RECEIPT_TRANSMITTED: {
+    area: 'cash-receipts',
+    subscribable: true,
+    description: 'An approved cash receipt or cancellation was transmitted to the tax ' +
+      'authority (the next day in production).',
+    data: Type.Object(
+      {
+        issuanceKey: Type.String({ description: 'The issuance key of the receipt.' }),
+        approvalNumber: Type.String({ description: 'Its 9-digit approval number.' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
   WEBHOOK_TEST: {
     area: 'webhooks',
     subscribable: false,

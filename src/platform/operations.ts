@@ -23,6 +23,10 @@ export const DEFAULT_PRICES = {
   // Not stated by the spec; etax's defaults (docs/points.md § Tax invoices). Charged when the
   // request is accepted and refunded when the document ends without being issued.
   'taxInvoices.issue': 100, // per tax invoice document, amendments and reverse issuance included
+  // Not stated by the spec; etax's defaults (docs/cash-receipts.md § Points). Charged when the
+  // request is accepted and refunded when the tax authority does not approve it.
+  'cashReceipts.issue': 10, // per cash receipt issued
+  'cashReceipts.cancel': 10, // per cancellation receipt issued
 } as const satisfies Record<string, number>;
 
 export type PriceRow = keyof typeof DEFAULT_PRICES;
@@ -113,6 +117,12 @@ export const OPERATIONS = {
   'revenueExpenses.taxInvoices.list': { minimumPlan: 'STANDARD' },
   'revenueExpenses.collect': { minimumPlan: 'STANDARD' },
   'revenueExpenses.collections.get': { minimumPlan: 'STANDARD' },
+  'cashReceipts.issue': { price: 'cashReceipts.issue' },
+  'cashReceipts.cancel': { price: 'cashReceipts.cancel' },
+  'cashReceipts.status': {},
+  'cashReceipts.get': {},
+  'cashReceipts.list': {},
+  'cashReceipts.pdf': {},
 } as const satisfies Record<string, OperationRow>;
 
 export type Operation = keyof typeof OPERATIONS;

@@ -10,6 +10,7 @@ import {
 } from '../helpers/openapi-operations.ts';
 import { invoiceBody, issue, registerSupplier, today } from './tax-invoices/helpers.ts';
 import { newRequest } from './tax-invoices/reverse-helpers.ts';
+import { issueReceipt, receiptBody } from './cash-receipts/helpers.ts';
 
 // One example request for every operation of openapi/openapi.json, for the contract every
 // operation owes (operation-contract.test.ts). The path, query and headers come from the
@@ -25,7 +26,10 @@ export type ResourceKind =
   | 'event' // eventId: a recorded TAX_INVOICE_ISSUANCE_SUCCESS event
   | 'supplier' // issuerId and supplier-key: an issuer with a registered certificate
   | 'invoice' // issuanceKey: a PENDING tax invoice of the supplier (workers are off)
-  | 'reverseRequest'; // issuanceKey: a REQUESTED reverse issuance of the supplier
+  | 'reverseRequest' // issuanceKey: a REQUESTED reverse issuance of the supplier
+  // issuanceKey: an ACCEPTED cash receipt of the supplier (workers are off); live keys cannot
+  // issue one in this app (no gateway), so theirs is a placeholder that names nothing
+  | 'cashReceipt';
 
 // The resources of one caller in one environment, by the parameter name that carries them.
 export type Resources = Record<string, string>;
@@ -199,6 +203,33 @@ export const EXAMPLES: Record<string, Example> = {
     // The document's example has a fixed write date, which falls out of the issue window.
     body: () => invoiceBody(),
   },
+  'POST /v1/cashReceipts/issue': {
+    operation: 'cashReceipts.issue',
+    uses: ['supplier'], status: { test: 202, live: 503 },
+    because: `${unavailableLive}; the test key's receipt is accepted`,
+    // The document's example has a fixed trade date, which falls out of the window.
+    body: () => receiptBody(),
+  },
+  'GET /v1/cashReceipts/issue/status': {
+    operation: 'cashReceipts.status',
+    status: 404, because: 'the document\'s reference id was never used by this key',
+  },
+  'GET /v1/cashReceipts': {
+    operation: 'cashReceipts.list', uses: ['supplier', 'cashReceipt'], status: 200,
+  },
+  'GET /v1/cashReceipts/{issuanceKey}': {
+    operation: 'cashReceipts.get', uses: ['supplier', 'cashReceipt'],
+    status: { test: 200, live: 404 }, because: unavailableLive,
+  },
+  'GET /v1/cashReceipts/{issuanceKey}/pdf': {
+    operation: 'cashReceipts.pdf', uses: ['supplier', 'cashReceipt'],
+    status: { test: 200, live: 404 }, because: unavailableLive,
+  },
+  'POST /v1/cashReceipts/{issuanceKey}/cancel': {
+    operation: 'cashReceipts.cancel', uses: ['supplier', 'cashReceipt'],
+    status: { test: 409, live: 404 },
+    because: 'the test key\'s receipt is not approved yet (workers are off); ' + unavailableLive,
+  },
   'GET /v1/taxInvoices/issue/status': {
     operation: 'taxInvoices.status',
     status: 400, because: 'the document\'s reference id was never used by this key',
@@ -354,6 +385,17 @@ export async function makeResources(app: TestApp, caller: { accountId: string; k
       case 'reverseRequest':
         resources.issuanceKey = await newRequest(app, caller.key, resources['supplier-key']!);
         break;
+      case 'cashReceipt': {
+        if (environment === 'live') {
+          resources.issuanceKey = 'csr_none';
+          break;
+        }
+        const response = await issueReceipt(app, caller.key, resources['supplier-key']!,
+          receiptBody());
+        expect(response.statusCode, response.body).toBe(202);
+        resources.issuanceKey = (response.json() as { issuanceKey: string }).issuanceKey;
+        break;
+      }
       default:
         throw new Error(`no resource kind ${kind satisfies never}`);
     }

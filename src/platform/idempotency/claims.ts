@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../domain/canonical-json.ts';
 import { newId } from '../../domain/ids.ts';
-import type { Tx } from '../db/connect.ts';
+import type { Executor, Tx } from '../db/connect.ts';
 import { ApiError } from '../errors.ts';
 import * as store from './store.ts';
 
@@ -101,6 +101,21 @@ export async function runIdempotent(
   if (IDEMPOTENCY_NAMESPACES[claim.namespace] === 'neverReusable') {
     throw new ApiError('INVALID_REQUEST', REFERENCE_ID_REUSED_MESSAGE);
   }
+  if (existing.fingerprint !== claim.fingerprint) throw new ApiError('IDEMPOTENCY_CONFLICT');
+  assert(existing.responseStatus !== null, 'a committed claim always has its response');
+  return { status: existing.responseStatus, body: existing.responseBody, replayed: true };
+}
+
+// The stored answer of a claim made before, looked up before a request does any work of its own
+// (validation that depends on the day, an issuer lookup, a charge): a replay must answer what
+// the first request answered, whatever changed since. Null when the reference id is free (or
+// its claim is still in flight: runIdempotent then waits for it). Throws 409
+// IDEMPOTENCY_CONFLICT for another request's content or type. replayOrConflict areas only.
+export async function findReplay(executor: Executor, claim: Claim):
+  Promise<IdempotentResult | null> {
+  assert.equal(IDEMPOTENCY_NAMESPACES[claim.namespace], 'replayOrConflict');
+  const existing = await store.findClaim(executor, claim);
+  if (existing === null) return null;
   if (existing.fingerprint !== claim.fingerprint) throw new ApiError('IDEMPOTENCY_CONFLICT');
   assert(existing.responseStatus !== null, 'a committed claim always has its response');
   return { status: existing.responseStatus, body: existing.responseBody, replayed: true };

@@ -1,0 +1,93 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { addDays, seoulDate } from '../../domain/business-days.ts';
+import type { Config } from '../../config.ts';
+import type { Environment } from '../../platform/accounts/keys.ts';
+import type { RecordEvents } from '../../platform/events.ts';
+import type { JobDefinition } from '../../platform/jobs.ts';
+import type { AreaModule } from '../../platform/module.ts';
+import type { Platform } from '../../platform/platform.ts';
+import { createGatewayCashReceiptAuthority } from '../../upstream/cash-receipts/gateway.ts';
+import type { CashReceiptAuthority } from '../../upstream/cash-receipts/index.ts';
+import { createSandboxCashReceiptAuthority } from '../../upstream/cash-receipts/sandbox.ts';
+import type { IssuersService } from '../issuers/index.ts';
+import { APPROVAL_RETRY_DELAYS_SECONDS, processingJobDefinitions } from './processing/jobs.ts';
+import { cashReceiptRoutes } from './routes.ts';
+import { createCashReceiptsService, type CashReceiptsService } from './service.ts';
+
+// Cash receipts (docs/cash-receipts.md): the area's one front door. The files:
+//   routes.ts, schemas.ts   HTTP and its TypeBox schemas
+//   service.ts              acceptance (reference ids, points, the cancel rules), retrieval
+//   validation.ts           the rules between fields of a request
+//   store.ts, tables.ts     SQL and the table
+//   lifecycle.ts            the status changes that decide a receipt, with their events,
+//                           refunds and mails
+//   processing/             the approval and transmission jobs and their queues
+//   receipt-facts.ts, pdf.ts, mail.ts   the customer's copy: PDF and mail
+
+export type { CashReceiptsService };
+
+export type CashReceiptsModule = AreaModule & {
+  routes: FastifyPluginAsync;
+  jobs: JobDefinition<never>[];
+  service: CashReceiptsService;
+};
+
+export type CashReceiptsDeps = {
+  // Supplier-Key resolution: the merchant is an issuer of the caller's key.
+  issuers: Pick<IssuersService, 'resolveSupplierKey'>;
+  recordEvents: RecordEvents;
+};
+
+// Test keys reach the sandbox and live keys the configured gateway; without one, live requests
+// are refused. Both adapters are built once.
+function createAuthorities(config: Config) {
+  const sandbox = createSandboxCashReceiptAuthority({
+    approvalDelayMs: config.CASH_RECEIPT_SANDBOX_APPROVAL_DELAY_MS });
+  const live = config.CASH_RECEIPT_GATEWAY_URL === undefined ? null
+    : createGatewayCashReceiptAuthority({ gatewayUrl: config.CASH_RECEIPT_GATEWAY_URL,
+      timeoutMs: config.CASH_RECEIPT_GATEWAY_TIMEOUT_MS });
+  return (environment: Environment): CashReceiptAuthority | null =>
+    (environment === 'live' ? live : sandbox);
+}
+
+// Production transmits the day after approval (from midnight, Korea time); the sandbox
+// compresses that to CASH_RECEIPT_SANDBOX_TRANSMISSION_DELAY_SECONDS.
+function transmissionSchedule(config: Config) {
+  return (environment: Environment, approvedAt: Date): Date => (environment === 'live'
+    ? new Date(`${addDays(seoulDate(approvedAt), 1)}T00:00:00+09:00`)
+    : new Date(approvedAt.getTime() + config.CASH_RECEIPT_SANDBOX_TRANSMISSION_DELAY_SECONDS *
+      1_000));
+}
+
+export function createCashReceiptsModule(
+  platform: Platform,
+  deps: CashReceiptsDeps,
+): CashReceiptsModule {
+  const { config, database: { db } } = platform;
+  const authorityFor = createAuthorities(config);
+  const now = platform.outside.now;
+  const service = createCashReceiptsService({
+    db, charge: platform.charge, stage: platform.jobs.stage, issuers: deps.issuers,
+    authorityAvailable: (environment) => authorityFor(environment) !== null,
+    prices: { 'cashReceipts.issue': platform.prices['cashReceipts.issue'],
+      'cashReceipts.cancel': platform.prices['cashReceipts.cancel'] },
+    now,
+    // pdfkit and the fonts load with the first PDF, not at every start.
+    renderPdf: async (row) => (await import('./pdf.ts')).renderCashReceiptPdf(row),
+  });
+  const jobs = processingJobDefinitions({
+    db, stage: platform.jobs.stage, points: platform.points, recordEvents: deps.recordEvents,
+    queueMail: platform.queueMail, authorityFor,
+    gatewayTimeoutMs: config.CASH_RECEIPT_GATEWAY_TIMEOUT_MS,
+    transmissionStartAfter: transmissionSchedule(config),
+    approvalRetryDelaysSeconds: APPROVAL_RETRY_DELAYS_SECONDS, now, log: platform.log,
+  }) as JobDefinition<never>[];
+  return {
+    name: 'cash-receipts',
+    async routes(v1) {
+      await v1.register(cashReceiptRoutes, { cashReceipts: service });
+    },
+    jobs,
+    service,
+  };
+}

@@ -1,0 +1,157 @@
+import type PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
+import type { Environment } from '../../../platform/accounts/keys.ts';
+import type { Db } from '../../../platform/db/connect.ts';
+import type { JobDefinition, StageJob } from '../../../platform/jobs.ts';
+import type {
+  ApprovalRequest,
+  CashReceiptAuthority,
+} from '../../../upstream/cash-receipts/index.ts';
+import {
+  recordApproved,
+  recordFailed,
+  recordTransmitted,
+  type LifecycleDeps,
+} from '../lifecycle.ts';
+import * as store from '../store.ts';
+import {
+  APPROVAL_QUEUE,
+  stepJobId,
+  TRANSMISSION_QUEUE,
+  type ApprovalJobData,
+  type TransmissionJobData,
+} from './queues.ts';
+
+// The jobs that take an accepted receipt to the tax authority (docs/cash-receipts.md §
+// Processing). Every step is a conditional status change, so a job that runs twice (a retry after
+// a worker died mid-job) finds the receipt already moved and does nothing: a receipt is approved,
+// refunded, mailed and announced at most once. The authority answers a repeated approval of the
+// same issuance key with the same number.
+//
+//   approval:      ACCEPTED → ISSUED (approval number) or FAILED; the transmission staged
+//   transmission:  ISSUED → TRANSMITTED, the next day in production
+
+export type ProcessingDeps = LifecycleDeps & {
+  db: Db;
+  stage: StageJob;
+  authorityFor(environment: Environment): CashReceiptAuthority | null;
+  gatewayTimeoutMs: number;
+  // When an approved receipt of this environment is transmitted.
+  transmissionStartAfter(environment: Environment, approvedAt: Date): Date;
+  // Waits before each further approval attempt when the authority cannot be reached; after the
+  // last the receipt fails with APPROVAL_UNAVAILABLE.
+  approvalRetryDelaysSeconds: readonly number[];
+  now: () => Date;
+  log: Logger;
+};
+
+export const APPROVAL_RETRY_DELAYS_SECONDS = [30, 120, 600, 3_600, 3 * 3_600];
+
+const JOB_RETRY_LIMIT = 10;
+const JOB_RETRY_DELAY_SECONDS = 2;
+const JOBS_PER_FETCH = 50;
+const POLLING_INTERVAL_SECONDS = 0.5;
+const JOB_EXPIRY_MARGIN_SECONDS = 60;
+
+function approvalRequest(row: store.CashReceiptRow): ApprovalRequest {
+  return {
+    issuanceKey: row.issuanceKey, kind: row.kind, merchantNumber: row.merchantNumber,
+    tradeDate: row.tradeDate, usage: row.usage, identityNumber: row.identityNumber,
+    taxation: row.taxation, tradeOption: row.tradeOption, supplyCost: row.supplyCost,
+    tax: row.tax, serviceFee: row.serviceFee, totalAmount: row.totalAmount,
+    itemName: row.itemName,
+    original: row.kind === 'CANCELLATION' ? { approvalNumber: row.originalApprovalNumber!,
+      tradeDate: row.originalTradeDate!, reason: row.cancelReason! } : null,
+  };
+}
+
+async function approveOne(deps: ProcessingDeps, job: ApprovalJobData,
+  row: store.CashReceiptRow): Promise<void> {
+  const environment = store.scopeOfRow(row).environment;
+  const authority = deps.authorityFor(environment);
+  const result = authority === null ? { kind: 'unavailable' as const }
+    : await authority.approve(approvalRequest(row), AbortSignal.timeout(deps.gatewayTimeoutMs));
+  deps.log.info({ issuanceKey: row.issuanceKey, attemptNumber: job.attemptNumber,
+    result: result.kind }, 'cash receipt approval attempt');
+  await deps.db.transaction(async (tx) => {
+    if (result.kind === 'approved') {
+      const approvedAt = deps.now();
+      if (await recordApproved(deps, tx, row.issuanceKey, result.approvalNumber, approvedAt)) {
+        await deps.stage(tx, TRANSMISSION_QUEUE,
+          { issuanceKey: row.issuanceKey } satisfies TransmissionJobData,
+          { id: stepJobId(row.issuanceKey, 'transmission'),
+            startAfter: deps.transmissionStartAfter(environment, approvedAt) });
+      }
+      return;
+    }
+    if (result.kind === 'rejected') {
+      await recordFailed(deps, tx, row.issuanceKey, { code: result.code,
+        message: result.message });
+      return;
+    }
+    const delay = deps.approvalRetryDelaysSeconds[job.attemptNumber - 1];
+    if (delay === undefined) {
+      await recordFailed(deps, tx, row.issuanceKey, { code: 'APPROVAL_UNAVAILABLE',
+        message: 'The tax authority could not be reached; the cash receipt was not issued.' });
+      return;
+    }
+    const next: ApprovalJobData = { issuanceKey: row.issuanceKey,
+      attemptNumber: job.attemptNumber + 1 };
+    await deps.stage(tx, APPROVAL_QUEUE, next, { startAfter: delay,
+      id: stepJobId(row.issuanceKey, `approval:${next.attemptNumber}`) });
+  });
+}
+
+export async function approveReceipts(deps: ProcessingDeps, jobs: ApprovalJobData[]) {
+  const rows = new Map((await store.findReceiptsByKeys(deps.db,
+    jobs.map((job) => job.issuanceKey)))
+    .filter((row) => row.status === 'ACCEPTED').map((row) => [row.issuanceKey, row]));
+  const outcomes = await Promise.allSettled(jobs.filter((job) => rows.has(job.issuanceKey))
+    .map((job) => approveOne(deps, job, rows.get(job.issuanceKey)!)));
+  const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failure) throw failure.reason;
+}
+
+export async function transmitReceipts(deps: ProcessingDeps, jobs: TransmissionJobData[]) {
+  const rows = (await store.findReceiptsByKeys(deps.db, jobs.map((job) => job.issuanceKey)))
+    .filter((row) => row.status === 'ISSUED');
+  const outcomes = await Promise.allSettled(rows.map(async (row) => {
+    const authority = deps.authorityFor(store.scopeOfRow(row).environment);
+    const result = authority === null ? { kind: 'unavailable' as const }
+      : await authority.transmit({ issuanceKey: row.issuanceKey,
+        approvalNumber: row.approvalNumber! }, AbortSignal.timeout(deps.gatewayTimeoutMs));
+    // pg-boss retries the job, with backoff, until the authority answers.
+    if (result.kind !== 'transmitted') {
+      throw new Error(`cash receipt ${row.issuanceKey}: the authority could not be reached`);
+    }
+    await deps.db.transaction((tx) => recordTransmitted(deps, tx, row.issuanceKey, deps.now()));
+  }));
+  const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failure) throw failure.reason;
+}
+
+// A job expires (its worker is presumed dead and the job runs again) only once the authority
+// calls of its fetch have certainly timed out.
+function jobOptions(gatewayTimeoutMs: number): Omit<PgBoss.Queue, 'name'> {
+  return {
+    retryLimit: JOB_RETRY_LIMIT,
+    retryDelay: JOB_RETRY_DELAY_SECONDS,
+    retryBackoff: true,
+    expireInSeconds: Math.ceil(gatewayTimeoutMs / 1_000) + JOB_EXPIRY_MARGIN_SECONDS,
+  };
+}
+
+export function processingJobDefinitions(deps: ProcessingDeps): JobDefinition[] {
+  const options = jobOptions(deps.gatewayTimeoutMs);
+  const approval: JobDefinition<ApprovalJobData> = {
+    queue: APPROVAL_QUEUE, options, batchSize: JOBS_PER_FETCH,
+    pollingIntervalSeconds: POLLING_INTERVAL_SECONDS,
+    work: (jobs) => approveReceipts(deps, jobs.map((job) => job.data)),
+  };
+  const transmission: JobDefinition<TransmissionJobData> = {
+    queue: TRANSMISSION_QUEUE, options, batchSize: JOBS_PER_FETCH,
+    pollingIntervalSeconds: POLLING_INTERVAL_SECONDS,
+    work: (jobs) => transmitReceipts(deps, jobs.map((job) => job.data)),
+  };
+  return [approval, transmission] as JobDefinition[];
+}

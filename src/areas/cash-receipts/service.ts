@@ -1,0 +1,313 @@
+import { seoulDate } from '../../domain/business-days.ts';
+import { newId } from '../../domain/ids.ts';
+import type { Environment } from '../../platform/accounts/keys.ts';
+import { decodeCursorTuple, encodeCursor, invalidCursor } from '../../platform/cursor.ts';
+import type { Db, Tx } from '../../platform/db/connect.ts';
+import { ApiError } from '../../platform/errors.ts';
+import {
+  findReplay,
+  requestFingerprint,
+  runIdempotent,
+} from '../../platform/idempotency/claims.ts';
+import type { StageJob } from '../../platform/jobs.ts';
+import type { PriceRow } from '../../platform/operations.ts';
+import type { Charger } from '../../platform/points/charge.ts';
+import type { Caller, Scope } from '../../platform/scope.ts';
+import type { IssuersService } from '../issuers/index.ts';
+import { APPROVAL_QUEUE, stepJobId, type ApprovalJobData } from './processing/queues.ts';
+import type { CancelInput, CashReceiptView, IssueInput } from './schemas.ts';
+import * as store from './store.ts';
+import type { CashReceiptStatus } from './tables.ts';
+import {
+  maskIdentityNumber,
+  validateCancelAmounts,
+  validateIssue,
+  type CancelAmounts,
+} from './validation.ts';
+
+// Cash receipts (docs/cash-receipts.md): issuance and cancellation, accepted with 202 and the
+// reference id's replay-or-conflict rule, then processed by the jobs; retrieval, lists, status by
+// reference id and the PDF. Everything is scoped to the calling key's account and environment; a
+// receipt of another scope is 404 NOT_FOUND.
+//
+// Accepting a request:
+//   1. a reference id this key used before answers its stored response (202 with the same
+//      issuanceKey) or 409 IDEMPOTENCY_CONFLICT, before anything else is checked or charged;
+//   2. the body is validated and the merchant resolved, so bad input costs nothing;
+//   3. the price is reserved;
+//   4. one transaction claims the reference id, records the receipt (a cancellation locks its
+//      original and checks what remains) and stages its approval job;
+//   5. the charge is captured. A duplicate that lost the race to the claim replays instead, and
+//      its reservation is released.
+
+type ServiceDeps = {
+  db: Db;
+  charge: Charger;
+  stage: StageJob;
+  issuers: Pick<IssuersService, 'resolveSupplierKey'>;
+  // False when receipts of this environment cannot reach the authority (no live gateway).
+  authorityAvailable(environment: Environment): boolean;
+  prices: Record<Extract<PriceRow, `cashReceipts.${string}`>, number>;
+  now: () => Date;
+  renderPdf(row: store.CashReceiptRow): Promise<Buffer>;
+};
+
+const ISSUE_ROUTE = '/v1/cashReceipts/issue';
+// The fingerprint's route names the receipt canceled, so one reference id cannot cancel two.
+const cancelRoute = (issuanceKey: string) => `/v1/cashReceipts/${issuanceKey}/cancel`;
+
+const NO_SUCH_RECEIPT = 'No cash receipt has this issuance key.';
+
+const STATUS_MESSAGES: Record<CashReceiptStatus, string> = {
+  ACCEPTED: 'Accepted; waiting for the tax authority\'s approval.',
+  ISSUED: 'Approved by the tax authority; it will be transmitted.',
+  TRANSMITTED: 'Approved and transmitted to the tax authority.',
+  FAILED: 'The tax authority did not approve it; see failure on the cash receipt.',
+};
+
+export function toCashReceipt(row: store.CashReceiptRow): CashReceiptView {
+  const issuance = row.kind === 'ISSUANCE';
+  return {
+    issuanceKey: row.issuanceKey,
+    kind: row.kind,
+    status: row.status,
+    approvalNumber: row.approvalNumber,
+    failure: row.failureCode === null ? null
+      : { code: row.failureCode, message: row.failureMessage ?? '' },
+    clientReferenceId: row.clientReferenceId,
+    issuerId: row.issuerId,
+    merchant: { businessRegistrationNumber: row.merchantNumber,
+      organizationName: row.merchantName, representativeName: row.merchantRepresentative },
+    tradeDate: row.tradeDate,
+    usage: row.usage,
+    identityNumber: maskIdentityNumber(row.identityNumber),
+    taxation: row.taxation,
+    tradeOption: row.tradeOption,
+    supplyCost: row.supplyCost,
+    tax: row.tax,
+    serviceFee: row.serviceFee,
+    totalAmount: row.totalAmount,
+    itemName: row.itemName,
+    customer: row.customer ?? null,
+    canceledAmount: issuance ? row.canceledAmount : null,
+    remainingAmount: issuance ? row.totalAmount - row.canceledAmount : null,
+    cancelReason: (row.cancelReason as CashReceiptView['cancelReason']) ?? null,
+    originalIssuanceKey: row.originalIssuanceKey,
+    originalApprovalNumber: row.originalApprovalNumber,
+    originalTradeDate: row.originalTradeDate,
+    issuedAt: row.issuedAt?.toISOString() ?? null,
+    transmittedAt: row.transmittedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function decodeListCursor(cursor: string | undefined): number | undefined {
+  if (cursor === undefined) return undefined;
+  const [sequence] = decodeCursorTuple(cursor, 1);
+  if (!Number.isSafeInteger(sequence) || (sequence as number) < 0) throw invalidCursor();
+  return sequence as number;
+}
+
+// What remains of an issuance, per amount.
+function remainingOf(row: store.CashReceiptRow): CancelAmounts {
+  return {
+    supplyCost: row.supplyCost - row.canceledSupplyCost,
+    tax: row.tax - row.canceledTax,
+    serviceFee: row.serviceFee - row.canceledServiceFee,
+    totalAmount: row.totalAmount - row.canceledAmount,
+  };
+}
+
+function exceeds(requested: CancelAmounts, remaining: CancelAmounts): boolean {
+  return requested.supplyCost > remaining.supplyCost || requested.tax > remaining.tax ||
+    requested.serviceFee > remaining.serviceFee || requested.totalAmount > remaining.totalAmount;
+}
+
+type Accepted = { issuanceKey: string };
+
+async function requireReceipt(db: Db, scope: Scope, issuanceKey: string) {
+  const row = await store.findReceipt(db, scope, issuanceKey);
+  if (row === null) throw new ApiError('NOT_FOUND', NO_SUCH_RECEIPT);
+  return row;
+}
+
+// A cancellation, decided with its original locked until the transaction ends: concurrent
+// cancellations of one receipt take turns, each seeing what the others took.
+async function cancellationRow(tx: Tx, input: { caller: Caller; issuanceKey: string;
+  referenceId: string; body: CancelInput; requested: CancelAmounts | null; now: Date },
+charge: { chargedPoints: number; reservationId: string | null }):
+  Promise<store.NewCashReceiptRow> {
+  const scope = { accountId: input.caller.accountId, environment: input.caller.environment };
+  const { requested } = input;
+  const original = await store.lockReceipt(tx, scope, input.issuanceKey);
+  if (original === null) throw new ApiError('NOT_FOUND', NO_SUCH_RECEIPT);
+  if (original.kind !== 'ISSUANCE') {
+    throw new ApiError('CASH_RECEIPT_NOT_CANCELABLE', 'A cancellation receipt cannot be ' +
+      'canceled; cancel the original receipt instead.');
+  }
+  if (original.status !== 'ISSUED' && original.status !== 'TRANSMITTED') {
+    throw new ApiError('CASH_RECEIPT_NOT_CANCELABLE', `The cash receipt is ` +
+      `${original.status}; only an ISSUED or TRANSMITTED receipt can be canceled.`);
+  }
+  const remaining = remainingOf(original);
+  if (remaining.totalAmount === 0) {
+    throw new ApiError('CASH_RECEIPT_CANCEL_EXCEEDS_REMAINING',
+      'The cash receipt is already canceled in full.');
+  }
+  const amounts = requested ?? remaining;
+  if (exceeds(amounts, remaining)) {
+    throw new ApiError('CASH_RECEIPT_CANCEL_EXCEEDS_REMAINING', 'The cancellation ' +
+      `(supplyCost ${amounts.supplyCost}, tax ${amounts.tax}, serviceFee ` +
+      `${amounts.serviceFee}, totalAmount ${amounts.totalAmount}) exceeds what remains ` +
+      `(supplyCost ${remaining.supplyCost}, tax ${remaining.tax}, serviceFee ` +
+      `${remaining.serviceFee}, totalAmount ${remaining.totalAmount}).`);
+  }
+  await store.addCanceled(tx, original.issuanceKey, amounts, 1);
+  return {
+    issuanceKey: newId('cashReceipt'), accountId: input.caller.accountId,
+    environment: input.caller.environment, apiKeyId: input.caller.apiKeyId,
+    clientReferenceId: input.referenceId, kind: 'CANCELLATION', status: 'ACCEPTED',
+    issuerId: original.issuerId, merchantNumber: original.merchantNumber,
+    merchantName: original.merchantName,
+    merchantRepresentative: original.merchantRepresentative,
+    tradeDate: seoulDate(input.now), usage: original.usage,
+    identityNumber: original.identityNumber, taxation: original.taxation,
+    tradeOption: original.tradeOption, ...amounts, itemName: original.itemName,
+    customer: original.customer, cancelReason: input.body.reason,
+    originalIssuanceKey: original.issuanceKey,
+    originalApprovalNumber: original.approvalNumber,
+    originalTradeDate: original.tradeDate, ...charge,
+  };
+}
+
+function requireAuthority(deps: Pick<ServiceDeps, 'authorityAvailable'>,
+  environment: Environment) {
+  if (!deps.authorityAvailable(environment)) {
+    throw new ApiError('SERVICE_UNAVAILABLE', 'Cash receipts cannot be issued with live ' +
+      'keys: this server has no tax authority gateway (CASH_RECEIPT_GATEWAY_URL) configured.');
+  }
+}
+
+// Issuance and cancellation: the five steps above.
+function createAcceptance(deps: ServiceDeps) {
+  const { db } = deps;
+
+  // Steps 3–5: reserve, record with the claim in one transaction, capture (or release on a
+  // replay or a failure).
+  async function record(caller: Caller, claim: { referenceId: string; fingerprint: string },
+    operation: 'cashReceipts.issue' | 'cashReceipts.cancel',
+    build: (tx: Tx, charge: { chargedPoints: number; reservationId: string | null }) =>
+      Promise<store.NewCashReceiptRow>): Promise<Accepted> {
+    const scope = { accountId: caller.accountId, environment: caller.environment };
+    const { value } = await deps.charge({ scope, operation, unitsMax: 1 },
+      async (reservation) => {
+        const result = await db.transaction((tx) => runIdempotent(tx,
+          { apiKeyId: caller.apiKeyId, namespace: 'cashReceipt', ...claim }, async () => {
+            const row = await build(tx, { reservationId: reservation?.reservationId ?? null,
+              chargedPoints: reservation === null ? 0 : deps.prices[operation] });
+            await store.insertReceipt(tx, row);
+            await deps.stage(tx, APPROVAL_QUEUE,
+              { issuanceKey: row.issuanceKey, attemptNumber: 1 } satisfies ApprovalJobData,
+              { id: stepJobId(row.issuanceKey, 'approval:1') });
+            return { status: 202, body: { issuanceKey: row.issuanceKey } };
+          }));
+        return { value: result.body as Accepted, chargedUnits: result.replayed ? 0 : 1 };
+      });
+    return value;
+  }
+
+  async function issue(input: { caller: Caller; supplierKey: string; referenceId: string;
+    body: IssueInput }): Promise<Accepted> {
+    const { caller } = input;
+    const fingerprint = requestFingerprint({ method: 'POST', route: ISSUE_ROUTE,
+      body: input.body });
+    const claim = { apiKeyId: caller.apiKeyId, namespace: 'cashReceipt' as const,
+      referenceId: input.referenceId, fingerprint };
+    const replay = await findReplay(db, claim);
+    if (replay !== null) return replay.body as Accepted;
+    const validated = validateIssue(input.body, deps.now());
+    const scope = { accountId: caller.accountId, environment: caller.environment };
+    const issuer = await deps.issuers.resolveSupplierKey(scope, input.supplierKey);
+    requireAuthority(deps, caller.environment);
+    return record(caller, claim, 'cashReceipts.issue', async (_tx, charge) => ({
+      issuanceKey: newId('cashReceipt'), accountId: caller.accountId,
+      environment: caller.environment, apiKeyId: caller.apiKeyId,
+      clientReferenceId: input.referenceId, kind: 'ISSUANCE', status: 'ACCEPTED',
+      issuerId: issuer.id, merchantNumber: issuer.identificationNumber,
+      merchantName: issuer.organizationName, merchantRepresentative: issuer.representativeName,
+      tradeDate: validated.tradeDate, usage: validated.usage,
+      identityNumber: validated.identityNumber, taxation: validated.taxation,
+      tradeOption: validated.tradeOption, supplyCost: validated.supplyCost,
+      tax: validated.tax, serviceFee: validated.serviceFee,
+      totalAmount: validated.totalAmount, itemName: validated.itemName,
+      customer: validated.customer, ...charge,
+    }));
+  }
+
+  async function cancel(input: { caller: Caller; issuanceKey: string; referenceId: string;
+    body: CancelInput }): Promise<Accepted> {
+    const { caller } = input;
+    const scope = { accountId: caller.accountId, environment: caller.environment };
+    const fingerprint = requestFingerprint({ method: 'POST',
+      route: cancelRoute(input.issuanceKey), body: input.body });
+    const claim = { apiKeyId: caller.apiKeyId, namespace: 'cashReceipt' as const,
+      referenceId: input.referenceId, fingerprint };
+    const replay = await findReplay(db, claim);
+    if (replay !== null) return replay.body as Accepted;
+    const requested = validateCancelAmounts(input.body);
+    await requireReceipt(db, scope, input.issuanceKey);
+    requireAuthority(deps, caller.environment);
+    return record(caller, claim, 'cashReceipts.cancel', (tx, charge) =>
+      cancellationRow(tx, { ...input, requested, now: deps.now() }, charge));
+  }
+
+  return { issue, cancel };
+}
+
+// Retrieval: one receipt, lists, status by reference id, the PDF.
+function createRetrieval(deps: Pick<ServiceDeps, 'db' | 'renderPdf'>) {
+  const { db } = deps;
+
+  async function get(input: { scope: Scope; issuanceKey: string }) {
+    return toCashReceipt(await requireReceipt(db, input.scope, input.issuanceKey));
+  }
+
+  async function list(input: { scope: Scope; filters: Omit<store.ListFilters, 'afterSequence'>;
+    limit: number; cursor?: string | undefined }) {
+    const afterSequence = decodeListCursor(input.cursor);
+    const rows = await store.listReceipts(db, input.scope, { ...input.filters, afterSequence },
+      input.limit + 1);
+    const page = rows.slice(0, input.limit);
+    const last = page.at(-1);
+    return {
+      cashReceipts: page.map(toCashReceipt),
+      nextCursor: rows.length > input.limit && last ? encodeCursor([last.sequence]) : null,
+    };
+  }
+
+  // After a network failure the client learns the outcome here instead of guessing; resending
+  // the same request is safe too (it replays).
+  async function statusByReference(input: { caller: Caller; referenceId: string }) {
+    const row = await store.findByReferenceId(db, input.caller.apiKeyId, input.referenceId);
+    if (row === null) {
+      throw new ApiError('NOT_FOUND',
+        'No cash receipt request was made with this clientReferenceId and API key.');
+    }
+    return { issuanceKey: row.issuanceKey, kind: row.kind,
+      clientReferenceId: row.clientReferenceId, status: row.status,
+      approvalNumber: row.approvalNumber, message: STATUS_MESSAGES[row.status] };
+  }
+
+  async function pdf(input: { scope: Scope; issuanceKey: string }) {
+    return deps.renderPdf(await requireReceipt(db, input.scope, input.issuanceKey));
+  }
+
+  return { get, list, statusByReference, pdf };
+}
+
+export function createCashReceiptsService(deps: ServiceDeps) {
+  return { ...createAcceptance(deps), ...createRetrieval(deps) };
+}
+
+export type CashReceiptsService = ReturnType<typeof createCashReceiptsService>;

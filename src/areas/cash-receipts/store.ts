@@ -1,0 +1,107 @@
+import { and, asc, eq, gt, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../platform/db/connect.ts';
+import type { Scope } from '../../platform/scope.ts';
+import { cashReceipts, type CashReceiptKind, type CashReceiptStatus } from './tables.ts';
+
+// SQL of the cash-receipts area. Every function takes the executor first and never opens a
+// transaction; reads for a caller filter by its account and environment.
+
+export type CashReceiptRow = typeof cashReceipts.$inferSelect;
+export type NewCashReceiptRow = typeof cashReceipts.$inferInsert;
+
+const inScope = (scope: Scope) => and(eq(cashReceipts.accountId, scope.accountId),
+  eq(cashReceipts.environment, scope.environment));
+
+export function scopeOfRow(row: CashReceiptRow): Scope {
+  return { accountId: row.accountId, environment: row.environment as Scope['environment'] };
+}
+
+export async function insertReceipt(tx: Executor, row: NewCashReceiptRow): Promise<void> {
+  await tx.insert(cashReceipts).values(row);
+}
+
+export async function findReceipt(tx: Executor, scope: Scope, issuanceKey: string):
+  Promise<CashReceiptRow | null> {
+  const [row] = await tx.select().from(cashReceipts)
+    .where(and(inScope(scope), eq(cashReceipts.issuanceKey, issuanceKey))).limit(1);
+  return row ?? null;
+}
+
+// Locks a receipt until the transaction ends, so cancellations of one original take turns.
+export async function lockReceipt(tx: Executor, scope: Scope, issuanceKey: string):
+  Promise<CashReceiptRow | null> {
+  const [row] = await tx.select().from(cashReceipts)
+    .where(and(inScope(scope), eq(cashReceipts.issuanceKey, issuanceKey))).limit(1)
+    .for('update');
+  return row ?? null;
+}
+
+export async function findReceiptsByKeys(tx: Executor, issuanceKeys: readonly string[]):
+  Promise<CashReceiptRow[]> {
+  if (issuanceKeys.length === 0) return [];
+  return tx.select().from(cashReceipts)
+    .where(inArray(cashReceipts.issuanceKey, [...issuanceKeys]));
+}
+
+export async function findByReferenceId(tx: Executor, apiKeyId: string, referenceId: string):
+  Promise<CashReceiptRow | null> {
+  const [row] = await tx.select().from(cashReceipts)
+    .where(and(eq(cashReceipts.apiKeyId, apiKeyId),
+      eq(cashReceipts.clientReferenceId, referenceId))).limit(1);
+  return row ?? null;
+}
+
+export type ListFilters = {
+  tradeDateFrom?: string | undefined;
+  tradeDateTo?: string | undefined;
+  status?: CashReceiptStatus | undefined;
+  kind?: CashReceiptKind | undefined;
+  afterSequence?: number | undefined;
+};
+
+export async function listReceipts(tx: Executor, scope: Scope, filters: ListFilters,
+  limit: number): Promise<CashReceiptRow[]> {
+  const conditions: Array<SQL | undefined> = [inScope(scope)];
+  if (filters.tradeDateFrom) conditions.push(gte(cashReceipts.tradeDate, filters.tradeDateFrom));
+  if (filters.tradeDateTo) conditions.push(lte(cashReceipts.tradeDate, filters.tradeDateTo));
+  if (filters.status) conditions.push(eq(cashReceipts.status, filters.status));
+  if (filters.kind) conditions.push(eq(cashReceipts.kind, filters.kind));
+  if (filters.afterSequence !== undefined) {
+    conditions.push(gt(cashReceipts.sequence, filters.afterSequence));
+  }
+  return tx.select().from(cashReceipts).where(and(...conditions))
+    .orderBy(asc(cashReceipts.sequence)).limit(limit);
+}
+
+// Moves a receipt from one status to another with the given changes; null when it is no longer
+// in `from` (a retried job, a racing one), so whoever loses changes nothing.
+export async function transition(
+  tx: Executor,
+  change: { issuanceKey: string; from: CashReceiptStatus; to: CashReceiptStatus;
+    changes?: Partial<Pick<CashReceiptRow, 'approvalNumber' | 'failureCode' |
+      'failureMessage' | 'issuedAt' | 'transmittedAt'>> },
+): Promise<CashReceiptRow | null> {
+  const [row] = await tx.update(cashReceipts)
+    .set({ ...change.changes, status: change.to, updatedAt: sql`now()` })
+    .where(and(eq(cashReceipts.issuanceKey, change.issuanceKey),
+      eq(cashReceipts.status, change.from)))
+    .returning();
+  return row ?? null;
+}
+
+type Amounts = { supplyCost: number; tax: number; serviceFee: number; totalAmount: number };
+
+// Adds (or, with a negative sign, gives back) a cancellation's amounts on its original. The
+// table's checks refuse a sum beyond the original; callers check first, with the row locked.
+export async function addCanceled(tx: Executor, issuanceKey: string, amounts: Amounts,
+  sign: 1 | -1): Promise<CashReceiptRow> {
+  const [row] = await tx.update(cashReceipts).set({
+    canceledSupplyCost: sql`${cashReceipts.canceledSupplyCost} + ${sign * amounts.supplyCost}`,
+    canceledTax: sql`${cashReceipts.canceledTax} + ${sign * amounts.tax}`,
+    canceledServiceFee: sql`${cashReceipts.canceledServiceFee} + ${sign * amounts.serviceFee}`,
+    canceledAmount: sql`${cashReceipts.canceledAmount} + ${sign * amounts.totalAmount}`,
+    updatedAt: sql`now()`,
+  }).where(eq(cashReceipts.issuanceKey, issuanceKey)).returning();
+  if (row === undefined) throw new Error(`cash receipt ${issuanceKey} vanished`);
+  return row;
+}

@@ -1,0 +1,114 @@
+import { addDays, seoulDate } from '../../domain/business-days.ts';
+import { businessRegistrationNumberDefect } from '../../domain/business-registration-number.ts';
+import { ApiError } from '../../platform/errors.ts';
+import type { CancelInput, IssueInput } from './schemas.ts';
+
+// The rules of a cash receipt between fields (docs/cash-receipts.md § Rules). Shapes and lengths
+// are the schema's; every message here names the field it is about.
+
+// The tax authority's designated number for a receipt issued without the customer's number
+// (자진발급), income deduction only.
+export const SELF_ISSUE_NUMBER = '0100001234';
+// A receipt is issued for a payment of today or yesterday (Korea time); a self-issued one within
+// five days of the payment.
+export const TRADE_DATE_DAYS_BACK = 1;
+export const SELF_ISSUE_DAYS_BACK = 5;
+
+const MOBILE = /^01[0-9]{8,9}$/;
+const CARD_OR_RESIDENT = /^[0-9]{13,19}$/;
+
+function invalid(message: string): never {
+  throw new ApiError('INVALID_REQUEST', message);
+}
+
+// The identity number with its hyphens removed, checked against what the usage accepts.
+export function normalizeIdentityNumber(input: string, usage: IssueInput['usage']): string {
+  const digits = input.replaceAll('-', '');
+  if (!/^[0-9]+$/.test(digits)) {
+    invalid('body.identityNumber must hold digits (hyphens are allowed between them).');
+  }
+  if (digits === SELF_ISSUE_NUMBER) {
+    if (usage !== 'INCOME_DEDUCTION') {
+      invalid(`body.identityNumber ${SELF_ISSUE_NUMBER} (self-issue) is for INCOME_DEDUCTION ` +
+        'receipts only; an EXPENSE_PROOF receipt needs the business registration number.');
+    }
+    return digits;
+  }
+  if (MOBILE.test(digits) || CARD_OR_RESIDENT.test(digits)) return digits;
+  if (digits.length === 10) {
+    if (usage === 'INCOME_DEDUCTION') {
+      invalid('body.identityNumber: a business registration number is accepted for ' +
+        'EXPENSE_PROOF only; INCOME_DEDUCTION takes a mobile number (01…, 10–11 digits), a ' +
+        'cash-receipt card (13–19), a resident number (13) or the self-issue number.');
+    }
+    const defect = businessRegistrationNumberDefect(digits);
+    if (defect !== null) {
+      throw new ApiError('INVALID_BUSINESS_REGISTRATION_NUMBER',
+        `body.identityNumber ${defect}.`);
+    }
+    return digits;
+  }
+  return invalid(`body.identityNumber has ${digits.length} digits: ` + (usage === 'EXPENSE_PROOF'
+    ? 'EXPENSE_PROOF takes a business registration number (10), a mobile number (01…, 10–11), ' +
+      'a cash-receipt card (13–19) or a resident number (13).'
+    : 'INCOME_DEDUCTION takes a mobile number (01…, 10–11 digits), a cash-receipt card ' +
+      '(13–19), a resident number (13) or the self-issue number.'));
+}
+
+function checkAmounts(amounts: { supplyCost: number; tax: number; serviceFee: number;
+  totalAmount: number }, field: string) {
+  if (amounts.totalAmount !== amounts.supplyCost + amounts.tax + amounts.serviceFee) {
+    invalid(`${field}.totalAmount must equal supplyCost + tax + serviceFee ` +
+      `(${amounts.supplyCost + amounts.tax + amounts.serviceFee}).`);
+  }
+  if (amounts.totalAmount === 0) invalid(`${field}.totalAmount must be more than 0.`);
+}
+
+export type ValidatedIssue = Omit<IssueInput, 'tradeOption' | 'customer'> & {
+  tradeOption: NonNullable<IssueInput['tradeOption']>;
+  customer: NonNullable<IssueInput['customer']> | null;
+};
+
+export function validateIssue(body: IssueInput, now: Date): ValidatedIssue {
+  const identityNumber = normalizeIdentityNumber(body.identityNumber, body.usage);
+  checkAmounts(body, 'body');
+  if (body.taxation === 'TAX_FREE' && body.tax !== 0) {
+    invalid('body.tax must be 0 for a TAX_FREE receipt.');
+  }
+  const today = seoulDate(now);
+  const daysBack = identityNumber === SELF_ISSUE_NUMBER ? SELF_ISSUE_DAYS_BACK
+    : TRADE_DATE_DAYS_BACK;
+  if (body.tradeDate > today) invalid(`body.tradeDate ${body.tradeDate} is in the future ` +
+    `(today is ${today} in Korea).`);
+  if (body.tradeDate < addDays(today, -daysBack)) {
+    invalid(`body.tradeDate ${body.tradeDate} is too far back: a receipt is issued for a ` +
+      `payment of the last ${daysBack === 1 ? 'day (today or yesterday)' : `${daysBack} days`}, ` +
+      `Korea time (today is ${today}).`);
+  }
+  const customer = body.customer ?? null;
+  return { ...body, identityNumber, tradeOption: body.tradeOption ?? 'GENERAL', customer };
+}
+
+export type CancelAmounts = { supplyCost: number; tax: number; serviceFee: number;
+  totalAmount: number };
+
+// The amounts a cancellation asks for: all four, or none (what remains, decided against the
+// locked original).
+export function validateCancelAmounts(body: CancelInput): CancelAmounts | null {
+  const given = [body.supplyCost, body.tax, body.serviceFee, body.totalAmount];
+  if (given.every((amount) => amount === undefined)) return null;
+  if (given.some((amount) => amount === undefined)) {
+    invalid('body: a partial cancellation gives supplyCost, tax, serviceFee and totalAmount ' +
+      'together; omit all four to cancel what remains.');
+  }
+  const amounts = { supplyCost: body.supplyCost!, tax: body.tax!, serviceFee: body.serviceFee!,
+    totalAmount: body.totalAmount! };
+  checkAmounts(amounts, 'body');
+  return amounts;
+}
+
+// Masks all but the first three and last four digits.
+export function maskIdentityNumber(digits: string): string {
+  if (digits.length <= 7) return '*'.repeat(digits.length);
+  return `${digits.slice(0, 3)}${'*'.repeat(digits.length - 7)}${digits.slice(-4)}`;
+}
