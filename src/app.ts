@@ -4,6 +4,7 @@ import {
   createBusinessProfilesModule,
   createRegistrationStatusModule,
 } from './areas/businesses/index.ts';
+import { createCertificateVerificationModule } from './areas/certificate-verification/index.ts';
 import { createHealthModule } from './areas/health/index.ts';
 import { createIssuersModule, type IssuersService } from './areas/issuers/index.ts';
 import { createPointsModule } from './areas/points/index.ts';
@@ -55,6 +56,7 @@ export async function createAreaModules(platform: Platform): Promise<AreaModules
     createBankModule(platform),
     createBusinessProfilesModule(platform),
     createRegistrationStatusModule(platform),
+    createCertificateVerificationModule(platform),
     webhooks,
     issuers,
     taxInvoices,
