@@ -60,6 +60,10 @@ function linesOf(items: TextItem[]): string[] {
 // The lines of the first pages; an empty list for a PDF without a text layer. Throws PdfRefused
 // for a PDF that cannot be opened or is over the limits.
 export async function readPdfText(pdf: Buffer): Promise<TextLine[]> {
+  // Every PDF writer ends the file with %%EOF; a file without it was cut off on the way.
+  if (!pdf.subarray(-1024).toString('latin1').includes('%%EOF')) {
+    throw new PdfRefused('The PDF is cut off: it does not end with %%EOF.');
+  }
   checkInflatedSize(pdf);
   let document;
   try {
