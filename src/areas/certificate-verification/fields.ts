@@ -113,6 +113,8 @@ export function joinSplitSyllables(text: string): string {
   }
   return joined.join(' ')
     .replace(/(\d)\s+(층|호|동|번지|가)(?=\s|,|$)/gu, '$1$2')
+    // After a number, 충 and 총 are the floor (층) misread.
+    .replace(/(\d)[충총](?=\s|,|$)/gu, '$1층')
     .replace(/\(\s+/gu, '(')
     .replace(/\s+\)/gu, ')')
     .trim();

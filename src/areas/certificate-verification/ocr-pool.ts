@@ -38,8 +38,9 @@ async function startWorker(): Promise<Worker> {
     cacheMethod: 'none',
   });
   await worker.setParameters({
-    // The pages are scans and photos of a whole certificate: automatic page segmentation.
-    tessedit_pageseg_mode: '3' as never,
+    // A certificate is one column of lines of different sizes; automatic segmentation (3) cuts
+    // a widely spaced label ("상          호") into columns of its own.
+    tessedit_pageseg_mode: '4' as never,
     preserve_interword_spaces: '1',
     // Images rarely carry a resolution; the preprocessed page is about 250 dpi.
     user_defined_dpi: '250',

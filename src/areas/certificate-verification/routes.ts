@@ -47,7 +47,9 @@ async function readUpload(request: FastifyRequest): Promise<Buffer> {
     return await readFileParts(request);
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    if ((error as { statusCode?: unknown }).statusCode === 413) {
+    // Only the file size limit is "too large"; a second file or part is a form of the wrong
+    // shape.
+    if ((error as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE') {
       throw new ApiError('PAYLOAD_TOO_LARGE',
         `The file is larger than ${CERTIFICATE_FILE_BYTES_MAX} bytes.`);
     }
