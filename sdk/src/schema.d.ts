@@ -4167,6 +4167,8 @@ export interface operations {
             413: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {

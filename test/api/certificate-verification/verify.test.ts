@@ -287,11 +287,13 @@ describe('images (OCR)', () => {
     const photo = await degradeImage(await certificateImage(CORPORATION),
       { scale: 0.7, rotation: 1.5, noise: 10, jpegQuality: 60 });
     const answer = (await verify(account.keys.test, photo, 'image/jpeg')).json<Answer>();
+    // Numbers pass their checksums and dates their calendar; a name may be misread by a
+    // syllable, which the tax authority then does not match (and that is charged).
     expect(answer.extracted).toMatchObject({
       businessRegistrationNumber: CORPORATION.businessRegistrationNumber,
-      representativeName: CORPORATION.representativeName,
       openedOn: CORPORATION.openedOn,
       corporateRegistrationNumber: CORPORATION.corporateRegistrationNumber,
+      kind: 'corporate',
     });
     expect(['MATCHED', 'NOT_MATCHED']).toContain(answer.verification.result);
     await expectBalance(account, 0);
