@@ -11,9 +11,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { FIELD_NAMES, type FieldName } from '../../src/areas/certificate-verification/fields.ts';
-import { createOcrPool } from '../../src/areas/certificate-verification/ocr-pool.ts';
-import { createCertificateReader } from '../../src/areas/certificate-verification/reader.ts';
+import {
+  createCertificateReader,
+  createOcrPool,
+  FIELD_NAMES,
+  type FieldName,
+} from '../../src/areas/certificate-verification/index.ts';
 import {
   certificateImage,
   degradeImage,
@@ -79,7 +82,8 @@ async function main() {
         if (isRight(field, expectedValue(facts, field), read)) right[field] += 1;
         else {
           every = false;
-          if (values.verbose) console.log(`#${index} ${field}: ${expectedValue(facts, field)} ≠ ${read}`);
+          const expected = expectedValue(facts, field);
+          if (values.verbose) console.log(`#${index} ${field}: ${expected} ≠ ${read}`);
         }
       }
       if (every) allRight += 1;

@@ -77,7 +77,8 @@ export function certificatePdf(facts: CertificateFacts): Promise<Buffer> {
   doc.registerFont('bold', BOLD_FONT_FILE);
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<Buffer>((resolve) => doc.on('end', () => resolve(Buffer.concat(chunks))));
+  const done = new Promise<Buffer>((resolve) =>
+    doc.on('end', () => resolve(Buffer.concat(chunks))));
   let y = 80;
   for (const line of certificateLines(facts)) {
     doc.font(line.size === 'title' || line.size === 'office' ? 'bold' : 'regular')
@@ -103,7 +104,8 @@ export async function certificateImage(facts: CertificateFacts, dpi = 150): Prom
     const weight = line.size === 'title' || line.size === 'office' ? 'bold' : 'normal';
     const rendered = await sharp({
       text: {
-        text: `<span foreground="#151515" font_weight="${weight}">${escapeMarkup(line.text)}</span>`,
+        text: `<span foreground="#151515" font_weight="${weight}">` +
+          `${escapeMarkup(line.text)}</span>`,
         fontfile: weight === 'bold' ? BOLD_FONT_FILE : FONT_FILE,
         font: `NanumGothic ${POINTS[line.size]}`,
         dpi,
@@ -131,7 +133,7 @@ export type Degradation = {
 
 // A photo-like copy of a clean page: scaled, rotated, noisy and JPEG-compressed.
 export async function degradeImage(clean: Buffer, degradation: Degradation): Promise<Buffer> {
-  const { width = 0, height = 0 } = await sharp(clean).metadata();
+  const { width = 0 } = await sharp(clean).metadata();
   const scaled = await sharp(clean).resize(Math.round(width * degradation.scale)).rotate(
     degradation.rotation, { background: '#e8e6e0' },
   ).raw().toBuffer({ resolveWithObject: true });
@@ -185,14 +187,17 @@ const pick = <T>(random: () => number, list: readonly T[]): T =>
 const digits = (random: () => number, count: number) =>
   Array.from({ length: count }, () => Math.floor(random() * 10)).join('');
 const pad = (value: number) => String(value).padStart(2, '0');
+const below = (random: () => number, count: number) => Math.floor(random() * count);
 const dateBetween = (random: () => number, fromYear: number, toYear: number) =>
-  `${fromYear + Math.floor(random() * (toYear - fromYear + 1))}-${pad(1 + Math.floor(random() * 12))}-${pad(1 + Math.floor(random() * 28))}`;
+  `${fromYear + below(random, toYear - fromYear + 1)}-${pad(1 + below(random, 12))}-` +
+  `${pad(1 + below(random, 28))}`;
 
 // Invented facts with valid numbers; `index` alternates corporations and sole proprietors.
 export function randomFacts(random: () => number, index: number): CertificateFacts {
   const corporate = index % 2 === 0;
   const prefix = String(101 + Math.floor(random() * 800));
-  const type = corporate ? pick(random, ['81', '86', '87', '88']) : pad(1 + Math.floor(random() * 78));
+  const type = corporate ? pick(random, ['81', '86', '87', '88'])
+    : pad(1 + Math.floor(random() * 78));
   const nine = `${prefix}${type}${digits(random, 4)}`;
   const businessRegistrationNumber = `${nine}${businessRegistrationCheckDigit(`${nine}0`)}`;
   const twelve = `${pick(random, ['1101', '1301', '1201', '1311'])}11${digits(random, 6)}`;
@@ -202,7 +207,8 @@ export function randomFacts(random: () => number, index: number): CertificateFac
   const organizationName = corporate
     ? (random() < 0.5 ? `주식회사 ${stem}` : `(주)${stem}`) : stem;
   const [city, districts] = pick(random, CITIES);
-  const address = `${city} ${pick(random, districts)} ${pick(random, ROADS)} ${1 + Math.floor(random() * 300)}, ${2 + Math.floor(random() * 12)}층`;
+  const address = `${city} ${pick(random, districts)} ${pick(random, ROADS)} ` +
+    `${1 + Math.floor(random() * 300)}, ${2 + Math.floor(random() * 12)}층`;
   const [businessType, businessItem] = pick(random, INDUSTRIES);
   const openedOn = dateBetween(random, 1998, 2023);
   return {

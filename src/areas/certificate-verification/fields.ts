@@ -152,7 +152,8 @@ function numberReading(value: string, length: number, isValid: (digits: string) 
   // A longer run may carry a neighbour's digits ("… 법인등록번호" on the same line is cut off by
   // its label, but a stray date is not): take the first run of the right length.
   const candidates = digits.length === length ? [digits]
-    : (value.match(/[0-9OoIl|SB-]{8,}/gu) ?? []).map(digitsOf).filter((run) => run.length === length);
+    : (value.match(/[0-9OoIl|SB-]{8,}/gu) ?? []).map(digitsOf)
+      .filter((run) => run.length === length);
   for (const candidate of candidates) {
     const corrected = correctNumber(candidate, isValid);
     if (corrected !== null) {

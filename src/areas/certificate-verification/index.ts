@@ -23,7 +23,10 @@ import {
 //   reader.ts      file → fields
 //   service.ts     the rules: charge, read, ask, answer
 
-export { SANDBOX_CERTIFICATES } from '../../upstream/tax-authority/sandbox.ts';
+// What the accuracy benchmark (bench/certificates/accuracy.ts) runs: the service's own reader.
+export { FIELD_NAMES, type FieldName } from './fields.ts';
+export { createOcrPool } from './ocr-pool.ts';
+export { createCertificateReader } from './reader.ts';
 
 export type CertificateVerificationModule = AreaModule & {
   service: CertificateVerificationService;

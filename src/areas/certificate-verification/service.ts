@@ -117,4 +117,5 @@ export function createCertificateVerificationService(deps: Deps) {
   return { verify };
 }
 
-export type CertificateVerificationService = ReturnType<typeof createCertificateVerificationService>;
+export type CertificateVerificationService =
+  ReturnType<typeof createCertificateVerificationService>;

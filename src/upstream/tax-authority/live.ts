@@ -126,7 +126,9 @@ export function validateRequestEntry(facts: CertificateFacts): Record<string, st
     p_nm: facts.representativeName,
   };
   if (facts.organizationName !== undefined) entry.b_nm = facts.organizationName;
-  if (facts.corporateRegistrationNumber !== undefined) entry.corp_no = facts.corporateRegistrationNumber;
+  if (facts.corporateRegistrationNumber !== undefined) {
+    entry.corp_no = facts.corporateRegistrationNumber;
+  }
   if (facts.businessType !== undefined) entry.b_sector = facts.businessType;
   if (facts.businessItem !== undefined) entry.b_type = facts.businessItem;
   if (facts.address !== undefined) entry.b_adr = facts.address;

@@ -126,7 +126,8 @@ function multipart(parts: Part[]): { payload: Buffer; contentType: string } {
     chunks.push(Buffer.from('\r\n'));
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
+  return { payload: Buffer.concat(chunks),
+    contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 function verify(key: string, file: Buffer, type = 'application/pdf'):
@@ -256,7 +257,8 @@ async function certificatePdfOfLines(lines: string[]): Promise<Buffer> {
   doc.font(font);
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<Buffer>((resolve) => doc.on('end', () => resolve(Buffer.concat(chunks))));
+  const done = new Promise<Buffer>((resolve) =>
+    doc.on('end', () => resolve(Buffer.concat(chunks))));
   for (const line of lines) doc.text(line);
   doc.end();
   return done;
@@ -405,7 +407,8 @@ describe('hostile files', () => {
     const account = await fundedAccount(PRICE_POINTS);
     const response = await app.server.inject({ method: 'POST', url: URL,
       payload: JSON.stringify({ file: 'x' }),
-      headers: { authorization: basicAuth(account.keys.test), 'content-type': 'application/json' } });
+      headers: { authorization: basicAuth(account.keys.test),
+        'content-type': 'application/json' } });
     expectError(response, 415, 'UNSUPPORTED_MEDIA_TYPE');
   });
 });

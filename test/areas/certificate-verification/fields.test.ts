@@ -11,7 +11,9 @@ import {
   readCertificate,
   type TextLine,
 } from '../../../src/areas/certificate-verification/fields.ts';
-import { isValidBusinessRegistrationNumber } from '../../../src/domain/business-registration-number.ts';
+import {
+  isValidBusinessRegistrationNumber,
+} from '../../../src/domain/business-registration-number.ts';
 
 const lines = (...texts: string[]): TextLine[] => texts.map((text) => ({ text, confidence: 0.9 }));
 
