@@ -1122,7 +1122,7 @@ export interface components {
         };
         /**
          * CertificateUpload
-         * @description One part, `file`; any other part is 400.
+         * @description One part, `file`; any other part is 400. For example, with curl: `curl -u "$KEY:" -F file=@certificate.pdf …/v1/businessRegistrationCertificates:verify`.
          */
         CertificateUpload: {
             /**
@@ -4001,9 +4001,14 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description One part, `file`; any other part is 400. */
+        /** @description One part, `file`; any other part is 400. For example, with curl: `curl -u "$KEY:" -F file=@certificate.pdf …/v1/businessRegistrationCertificates:verify`. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "file": "%PDF-1.7 … (the bytes of the certificate file)"
+                 *     }
+                 */
                 "multipart/form-data": components["schemas"]["CertificateUpload"];
             };
         };

@@ -132,7 +132,9 @@ export const UploadBody = Type.Object(
     title: 'CertificateUpload',
     required: ['file'],
     additionalProperties: false,
-    description: 'One part, `file`; any other part is 400.',
+    description: 'One part, `file`; any other part is 400. For example, with curl: ' +
+      '`curl -u "$KEY:" -F file=@certificate.pdf …/v1/businessRegistrationCertificates:verify`.',
+    examples: [{ file: '%PDF-1.7 … (the bytes of the certificate file)' }],
   },
 );
 

@@ -22,7 +22,8 @@ describe('trained data', () => {
 });
 
 describe('the queue bound', () => {
-  it('refuses work beyond the workers and the queue at once, and takes it again after', async () => {
+  it('refuses work beyond the workers and the queue at once, and takes it again after',
+    async () => {
     const pool = createOcrPool({ workers: 1, queueMax: 1 });
     let release!: () => void;
     const held = new Promise<void>((resolve) => {
