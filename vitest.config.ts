@@ -25,6 +25,7 @@ const UNIT = [
   'test/areas/businesses/generate.test.ts',
   'test/areas/health/readiness-log.test.ts',
   'test/areas/businesses/import.test.ts',
+  'test/areas/certificate-verification/**/*.test.ts',
   'test/areas/issuers/certificate-check.test.ts',
   'test/areas/issuers/encryption-key.test.ts',
   'test/areas/tax-invoices/amendments.test.ts',
@@ -54,6 +55,8 @@ const UNIT = [
 
 const INTEGRATION = [
   'test/integration/**/*.test.ts',
+  // OCR: seconds of CPU per image, and the same in either database mode.
+  'test/api/certificate-verification/**/*.test.ts',
   'test/sdk/**/*.test.ts',
   'test/cli/serve.test.ts',
   'test/platform/ratelimit/**/*.test.ts',

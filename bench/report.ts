@@ -232,7 +232,11 @@ export function writeResults(resultsFile: string, mode: DatabaseMode, section: s
   });
   // The hand-written history of changes and their measured effect is kept as it is.
   const history = /<!-- history -->[\s\S]*?<!-- \/history -->/.exec(previous)?.[0] ?? null;
-  const body = [...sections, history].filter((text) => text !== null).join('\n\n');
+  // So is the section of the certificate OCR benchmark (bench/certificates/accuracy.ts).
+  const certificates = /<!-- certificates -->[\s\S]*?<!-- \/certificates -->/.exec(previous)?.[0]
+    ?? null;
+  const body = [...sections, history, certificates].filter((text) => text !== null)
+    .join('\n\n');
   writeFileSync(resultsFile, `${RESULTS_HEADER}\n${body}\n`);
 }
 

@@ -5,6 +5,7 @@ import {
   createBusinessProfilesModule,
   createRegistrationStatusModule,
 } from './areas/businesses/index.ts';
+import { createCertificateVerificationModule } from './areas/certificate-verification/index.ts';
 import { createConnectionsModule, type ConnectionsModule } from './areas/connections/index.ts';
 import { createHealthModule } from './areas/health/index.ts';
 import { createIssuersModule, type IssuersService } from './areas/issuers/index.ts';
@@ -73,6 +74,7 @@ export async function createAreaModules(platform: Platform): Promise<AreaModules
     createBankModule(platform),
     createBusinessProfilesModule(platform),
     createRegistrationStatusModule(platform),
+    createCertificateVerificationModule(platform),
     webhooks,
     issuers,
     taxInvoices,

@@ -68,6 +68,10 @@ const ConfigSchema = Type.Object({
   TAX_AUTHORITY_TIMEOUT_MS: Type.Integer({ minimum: 50, maximum: 30_000, default: 5_000 }),
   // Simulated round trip of every sandbox tax-authority call; 0 answers at once.
   TAX_AUTHORITY_SANDBOX_LATENCY_MS: Type.Integer({ minimum: 0, maximum: 10_000, default: 0 }),
+  // Certificate verification (docs/certificate-verification.md): OCR worker threads, and how
+  // many images may wait for one before a request is 503 SERVICE_UNAVAILABLE.
+  CERTIFICATE_OCR_WORKERS: Type.Integer({ minimum: 1, maximum: 8, default: 1 }),
+  CERTIFICATE_OCR_QUEUE_MAX: Type.Integer({ minimum: 0, maximum: 100, default: 4 }),
   // Tax invoices (docs/tax-invoices.md). Live keys transmit through an operator-run gateway;
   // unset, live issuance is refused with 503 SERVICE_UNAVAILABLE. Test keys always use the
   // sandbox, which answers after TAX_INVOICE_SANDBOX_LATENCY_MS.

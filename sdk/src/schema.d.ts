@@ -178,6 +178,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/businessRegistrationCertificates:verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a business registration certificate and verify it with the tax authority
+         * @description Reads a business registration certificate (사업자등록증) and asks the tax authority whether it is genuine. Send `multipart/form-data` with one `file` part: a PDF with a text layer (as downloaded from Hometax) is read from its text; a PNG or JPEG scan or photo is read with offline OCR. Numbers are checked against their checksums, dates normalised to `YYYY-MM-DD`. When the registration number, the opening date and the representative were read, they and every other field read are sent to the tax authority. Charge: 100 points for `MATCHED` or `NOT_MATCHED`; `UNREADABLE` and `UNAVAILABLE` are free. The points are reserved before the file is read (402/409). A file that is not a PDF, PNG or JPEG is 415 UNSUPPORTED_FILE_TYPE, one that cannot be decoded or is over the limits 400 INVALID_FILE, one over the size limit 413. When every OCR worker is busy and the queue is full the answer is 503 SERVICE_UNAVAILABLE with `Retry-After`. Test keys use the sandbox certificates of docs/sandbox.md.
+         */
+        post: operations["verifyBusinessRegistrationCertificate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhookEndpoints": {
         parameters: {
             query?: never;
@@ -1701,6 +1721,17 @@ export interface components {
              */
             expiresAt: string;
         };
+        /**
+         * CertificateUpload
+         * @description One part, `file`; any other part is 400. For example, with curl: `curl -u "$KEY:" -F file=@certificate.pdf …/v1/businessRegistrationCertificates:verify`.
+         */
+        CertificateUpload: {
+            /**
+             * Format: binary
+             * @description The certificate: a PDF, PNG or JPEG of at most 10485760 bytes (an image of at most 40000000 pixels). The kind is told by the content, not by the part's content type or file name.
+             */
+            file: string;
+        };
         /** CertificateUploadBody */
         CertificateUploadBody: {
             /** @description The bytes of signCert.der, standard base64. */
@@ -1709,6 +1740,111 @@ export interface components {
             signPri: string;
             /** @description The certificate password. Never stored in clear, logged or returned. */
             password: string;
+        };
+        /**
+         * CertificateVerification
+         * @description The fields read from a business registration certificate and the tax authority's verdict on them.
+         */
+        CertificateVerification: {
+            /** @description The value of every field; null when not read. */
+            extracted: {
+                /** @description Business registration number (등록번호), ten digits, no hyphens; its checksum holds. Null when it could not be read. */
+                businessRegistrationNumber: string | null;
+                /** @description Trade name (상호) or corporation name (법인명), as printed. Null when it could not be read. */
+                organizationName: string | null;
+                /** @description Representative (대표자) or, for a sole proprietor, the name (성명). Null when it could not be read. */
+                representativeName: string | null;
+                /** @description Opening date (개업연월일), `YYYY-MM-DD`. Null when it could not be read. */
+                openedOn: string | null;
+                /** @description Corporate registration number (법인등록번호), thirteen digits, no hyphen; its checksum holds. Corporations only. Null when it could not be read. */
+                corporateRegistrationNumber: string | null;
+                /** @description Place of business (사업장 소재지), as printed. Null when it could not be read. */
+                address: string | null;
+                /** @description Business type (업태). Null when it could not be read. */
+                businessType: string | null;
+                /** @description Business item (종목). Null when it could not be read. */
+                businessItem: string | null;
+                /** @description Issue date of the certificate, `YYYY-MM-DD`. Null when it could not be read. */
+                issuedOn: string | null;
+                /** @description `corporate` (법인사업자) or `individual` (개인: 일반과세자, 간이과세자, 면세사업자). Null when it could not be read. */
+                kind: string | null;
+            };
+            /** @description Each field that was read, with its confidence. */
+            fields: {
+                businessRegistrationNumber?: {
+                    value: string;
+                    /** @description How sure the reading is, 0 to 1: 1 for a PDF text layer; for OCR the recognizer's confidence in the line, halved when a number needed one digit corrected to pass its checksum. */
+                    confidence: number;
+                };
+                organizationName?: {
+                    value: string;
+                    /** @description How sure the reading is, 0 to 1: 1 for a PDF text layer; for OCR the recognizer's confidence in the line, halved when a number needed one digit corrected to pass its checksum. */
+                    confidence: number;
+                };
+                representativeName?: {
+                    value: string;
+                    /** @description How sure the reading is, 0 to 1: 1 for a PDF text layer; for OCR the recognizer's confidence in the line, halved when a number needed one digit corrected to pass its checksum. */
+                    confidence: number;
+                };
+                openedOn?: {
+                    value: string;
+                    /** @description How sure the reading is, 0 to 1: 1 for a PDF text layer; for OCR the recognizer's confidence in the line, halved when a number needed one digit corrected to pass its checksum. */
+                    confidence: number;
+                };
+                corporateRegistrationNumber?: {
+                    value: string;
+                    /** @description How sure the reading is, 0 to 1: 1 for a PDF text layer; for OCR the recognizer's confidence in the line, halved when a number needed one digit corrected to pass its checksum. */
+                    confidence: number;
+                };
+                address?: {
+                    value: string;
+                    /** @description How sure the reading is, 0 to 1: 1 for a PDF text layer; for OCR the recognizer's confidence in the line, halved when a number needed one digit corrected to pass its checksum. */
+                    confidence: number;
+                };
+                businessType?: {
+                    value: string;
+                    /** @description How sure the reading is, 0 to 1: 1 for a PDF text layer; for OCR the recognizer's confidence in the line, halved when a number needed one digit corrected to pass its checksum. */
+                    confidence: number;
+                };
+                businessItem?: {
+                    value: string;
+                    /** @description How sure the reading is, 0 to 1: 1 for a PDF text layer; for OCR the recognizer's confidence in the line, halved when a number needed one digit corrected to pass its checksum. */
+                    confidence: number;
+                };
+                issuedOn?: {
+                    value: string;
+                    /** @description How sure the reading is, 0 to 1: 1 for a PDF text layer; for OCR the recognizer's confidence in the line, halved when a number needed one digit corrected to pass its checksum. */
+                    confidence: number;
+                };
+                kind?: {
+                    value: string;
+                    /** @description How sure the reading is, 0 to 1: 1 for a PDF text layer; for OCR the recognizer's confidence in the line, halved when a number needed one digit corrected to pass its checksum. */
+                    confidence: number;
+                };
+            };
+            /** @description `PDF_TEXT`: read from the PDF's text layer. `OCR`: recognised in an image. Null when nothing could be read (a PDF without a text layer). */
+            source: ("PDF_TEXT" | "OCR") | null;
+            verification: {
+                /**
+                 * @description `MATCHED`: the tax authority confirms the number, the opening date, the representative and every other field read. `NOT_MATCHED`: it does not. `UNREADABLE`: the number, the opening date or the representative could not be read; nothing was sent to the tax authority. `UNAVAILABLE`: the tax authority did not answer. Only `MATCHED` and `NOT_MATCHED` are charged.
+                 * @enum {string}
+                 */
+                result: "MATCHED" | "NOT_MATCHED" | "UNREADABLE" | "UNAVAILABLE";
+                /** @description When the tax authority was asked (UTC); null for `UNREADABLE`. */
+                checkedAt: string | null;
+                /** @description The registration state and tax type now; given with `MATCHED` only. */
+                status: {
+                    /**
+                     * @description Registration state now.
+                     * @enum {unknown}
+                     */
+                    status: "ACTIVE" | "SUSPENDED" | "CLOSED" | "NOT_REGISTERED" | "UNKNOWN";
+                    /** @description Closing date; null unless `status` is `CLOSED`. */
+                    closedOn: string | null;
+                    /** @description Tax type; null when the authority reports none. */
+                    taxType: string | null;
+                } | null;
+            };
         };
         /** Classification */
         Classification: {
@@ -4781,6 +4917,294 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    verifyBusinessRegistrationCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One part, `file`; any other part is 400. For example, with curl: `curl -u "$KEY:" -F file=@certificate.pdf …/v1/businessRegistrationCertificates:verify`. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "file": "%PDF-1.7 … (the bytes of the certificate file)"
+                 *     }
+                 */
+                "multipart/form-data": components["schemas"]["CertificateUpload"];
+            };
+        };
+        responses: {
+            /** @description The fields read from a business registration certificate and the tax authority's verdict on them. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "extracted": {
+                     *         "businessRegistrationNumber": "9999900005",
+                     *         "organizationName": "주식회사 이택스샌드박스",
+                     *         "representativeName": "홍길동",
+                     *         "openedOn": "2015-04-01",
+                     *         "corporateRegistrationNumber": "1101111234569",
+                     *         "address": "서울특별시 강남구 테헤란로 123, 4층",
+                     *         "businessType": "정보통신업",
+                     *         "businessItem": "응용 소프트웨어 개발 및 공급",
+                     *         "issuedOn": "2025-01-15",
+                     *         "kind": "corporate"
+                     *       },
+                     *       "fields": {
+                     *         "businessRegistrationNumber": {
+                     *           "value": "9999900005",
+                     *           "confidence": 1
+                     *         },
+                     *         "organizationName": {
+                     *           "value": "주식회사 이택스샌드박스",
+                     *           "confidence": 1
+                     *         },
+                     *         "representativeName": {
+                     *           "value": "홍길동",
+                     *           "confidence": 1
+                     *         },
+                     *         "openedOn": {
+                     *           "value": "2015-04-01",
+                     *           "confidence": 1
+                     *         },
+                     *         "corporateRegistrationNumber": {
+                     *           "value": "1101111234569",
+                     *           "confidence": 1
+                     *         },
+                     *         "address": {
+                     *           "value": "서울특별시 강남구 테헤란로 123, 4층",
+                     *           "confidence": 1
+                     *         },
+                     *         "businessType": {
+                     *           "value": "정보통신업",
+                     *           "confidence": 1
+                     *         },
+                     *         "businessItem": {
+                     *           "value": "응용 소프트웨어 개발 및 공급",
+                     *           "confidence": 1
+                     *         },
+                     *         "issuedOn": {
+                     *           "value": "2025-01-15",
+                     *           "confidence": 1
+                     *         },
+                     *         "kind": {
+                     *           "value": "corporate",
+                     *           "confidence": 1
+                     *         }
+                     *       },
+                     *       "source": "PDF_TEXT",
+                     *       "verification": {
+                     *         "result": "MATCHED",
+                     *         "checkedAt": "2026-01-15T03:00:00.000Z",
+                     *         "status": {
+                     *           "status": "ACTIVE",
+                     *           "closedOn": null,
+                     *           "taxType": "GENERAL"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CertificateVerification"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. `INVALID_FILE`: The file is damaged or over the limits of what is read. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST" | "INVALID_FILE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `PAYMENT_REQUIRED`: The point balance is too low for this call. */
+            402: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYMENT_REQUIRED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. */
+            409: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "AVAILABLE_POINTS_INSUFFICIENT";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. `UNSUPPORTED_FILE_TYPE`: The file must be a PDF, PNG or JPEG. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE" | "UNSUPPORTED_FILE_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */

@@ -20,6 +20,11 @@ export const ERRORS = {
     status: 400,
     message: 'The webhook URL is not allowed.',
   },
+  // Designed by etax: certificate verification (docs/certificate-verification.md).
+  INVALID_FILE: {
+    status: 400,
+    message: 'The file is damaged or over the limits of what is read.',
+  },
   // 402/409: points.
   PAYMENT_REQUIRED: { status: 402, message: 'The point balance is too low for this call.' },
   AVAILABLE_POINTS_INSUFFICIENT: {
@@ -131,6 +136,11 @@ export const ERRORS = {
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
     message: 'The request body must be sent as Content-Type: application/json.',
+  },
+  // Designed by etax: certificate verification takes PDF, PNG and JPEG files.
+  UNSUPPORTED_FILE_TYPE: {
+    status: 415,
+    message: 'The file must be a PDF, PNG or JPEG.',
   },
   // 429: too fast.
   RATE_LIMITED: { status: 429, message: 'Too many requests. Retry after the Retry-After seconds.' },

@@ -61,6 +61,11 @@ export const OPERATIONS = {
   'businesses.registrationStatus.bulkInquire': {
     price: 'businesses.registrationStatus.inquire',
   },
+  // Reading a certificate takes a second or more of CPU (OCR): 60 per minute per key.
+  'businesses.certificates.verify': {
+    price: 'businesses.certificates.verify',
+    rateLimit: { limit: 60, windowSeconds: 60 },
+  },
 
   'webhooks.endpoints.create': {},
   'webhooks.endpoints.list': {},

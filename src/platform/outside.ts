@@ -1,6 +1,6 @@
 import dns from 'node:dns';
 import type { DestinationStream } from 'pino';
-import type { TaxAuthority } from '../upstream/tax-authority/index.ts';
+import type { CertificateValidator, TaxAuthority } from '../upstream/tax-authority/index.ts';
 
 // What a process takes from the world around it: the time, randomness, name resolution, where
 // its log lines go and the live authorities it calls. Production uses the system's and the
@@ -20,7 +20,7 @@ export type Outside = {
   logDestination?: DestinationStream;
   // Live authorities reached some other way than through the configured URLs (an embedding
   // application's own client, a test's fake); each absent one is built from the configuration.
-  upstreams?: { taxAuthority?: TaxAuthority };
+  upstreams?: { taxAuthority?: TaxAuthority; certificateValidator?: CertificateValidator };
 };
 
 const resolveWithSystem: ResolveHost = (hostname) =>

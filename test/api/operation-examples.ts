@@ -51,6 +51,8 @@ export type Example = {
   query?: Record<string, string>;
   // The body, where the document has no example or its example does not fit the resources.
   body?: (context: ExampleContext) => unknown;
+  // Sends `body` (a string) under this content type instead of JSON: a multipart form.
+  contentType?: string;
   // What the example request answers in each environment.
   status: number | Record<Environment, number>;
   // Why the status is not a success, or differs between the environments.
@@ -76,6 +78,19 @@ export const ENDPOINT_URL = 'https://127.0.0.1:9/hooks';
 export const EVENT_TYPE = 'TAX_INVOICE_ISSUANCE_SUCCESS';
 // Enough for every charged example request in both environments, several times over.
 export const LIVE_GRANT_POINTS = 100_000;
+
+// A one-page PDF whose whole text is "Hello", in ASCII so that it travels as a string.
+const ASCII_PDF = '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n' +
+  '2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n' +
+  '3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R ' +
+  '/Resources << /Font << /F1 5 0 R >> >> >> endobj\n' +
+  '4 0 obj << /Length 35 >>\nstream\nBT /F1 12 Tf 20 100 Td (Hello) Tj ET\nendstream\nendobj\n' +
+  '5 0 obj << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> endobj\n' +
+  'trailer << /Root 1 0 R >>\n%%EOF\n';
+const FORM_BOUNDARY = 'etaxExampleBoundary';
+const formWithFile = (content: string) => `--${FORM_BOUNDARY}\r\n` +
+  'Content-Disposition: form-data; name="file"; filename="certificate.pdf"\r\n' +
+  `Content-Type: application/pdf\r\n\r\n${content}\r\n--${FORM_BOUNDARY}--\r\n`;
 
 const unavailableLive = 'live keys reach the real upstream, which this app has none of';
 
@@ -118,6 +133,16 @@ export const EXAMPLES: Record<string, Example> = {
     erroring: { name: 'a number that is no number', status: 400,
       change: (request) => ({ ...request,
         path: request.path.replace(/[^/]+$/, 'not-a-number') }) },
+  },
+
+  'POST /v1/businessRegistrationCertificates:verify': {
+    operation: 'businesses.certificates.verify',
+    // A PDF whose text says nothing of a certificate: UNREADABLE, free, in both environments.
+    status: 200,
+    contentType: `multipart/form-data; boundary=${FORM_BOUNDARY}`,
+    body: () => formWithFile(ASCII_PDF),
+    erroring: { name: 'a file that is not a PDF, PNG or JPEG', status: 415,
+      change: (request) => ({ ...request, body: formWithFile('just some text') }) },
   },
 
   'POST /v1/webhookEndpoints': {
@@ -434,7 +459,10 @@ export function exampleParts(operation: Operation, resources: Resources, environ
   }
   Object.assign(query, example.query);
   let body: unknown;
-  if (operation.body !== null) {
+  if (example.contentType !== undefined) {
+    headers['content-type'] = example.contentType;
+    body = example.body?.({ environment, resources });
+  } else if (operation.body !== null) {
     body = example.body?.({ environment, resources }) ?? operation.bodyExamples[0];
     if (body === undefined && operation.bodyRequired) throw new Error(missingExample(operation));
   }

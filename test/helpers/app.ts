@@ -4,7 +4,10 @@ import { createApp, type App } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Environment, Plan } from '../../src/platform/accounts/keys.ts';
 import type { Scope } from '../../src/platform/scope.ts';
-import type { TaxAuthority } from '../../src/upstream/tax-authority/index.ts';
+import type {
+  CertificateValidator,
+  TaxAuthority,
+} from '../../src/upstream/tax-authority/index.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import { checkSentResponse } from './response-contract.ts';
 
@@ -32,6 +35,7 @@ type TestAppOptions = {
   jobs?: boolean;
   extraRoutes?: FastifyPluginAsync;
   liveTaxAuthority?: TaxAuthority;
+  liveCertificateValidator?: CertificateValidator;
   // Where the app's log lines go (LOG_LEVEL in env decides which); nowhere without it.
   logDestination?: DestinationStream;
 };
@@ -60,7 +64,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   });
   const { extraRoutes } = options;
   const app = await createApp(config, {
-    outside: { upstreams: { taxAuthority: options.liveTaxAuthority },
+    outside: { upstreams: { taxAuthority: options.liveTaxAuthority,
+      certificateValidator: options.liveCertificateValidator },
       logDestination: options.logDestination },
     extraModules: () => (extraRoutes ? [{ name: 'test', routes: extraRoutes }] : []),
     instrument: checkEveryResponse,

@@ -40,3 +40,43 @@ export function unavailableOnAbort(signal: AbortSignal): Promise<StatusCheckResu
     signal.addEventListener('abort', () => resolve(UNAVAILABLE), { once: true });
   });
 }
+
+// The tax authority's authenticity check of a registration certificate (진위확인, `/validate`),
+// as certificate verification sees it (docs/certificate-verification.md): one business per call.
+// The number, the opening date and the representative are required; every other field is
+// compared only when given. Like the status check, trouble of any kind is `unavailable`.
+export type CertificateFacts = {
+  // Ten digits with a valid checksum.
+  businessRegistrationNumber: string;
+  // `YYYY-MM-DD`.
+  openedOn: string;
+  representativeName: string;
+  organizationName?: string;
+  // Thirteen digits.
+  corporateRegistrationNumber?: string;
+  businessType?: string;
+  businessItem?: string;
+  address?: string;
+};
+
+export type CertificateCheckResult =
+  // `matches`: the authority's records agree with every field sent. `status` is the current
+  // registration state, given only on a match.
+  | { kind: 'answered'; matches: true; status: StatusOfNumber }
+  | { kind: 'answered'; matches: false; status: null }
+  | { kind: 'unavailable' };
+
+export type CertificateValidator = {
+  validateCertificate(facts: CertificateFacts, signal: AbortSignal):
+    Promise<CertificateCheckResult>;
+};
+
+export const CERTIFICATE_CHECK_UNAVAILABLE: CertificateCheckResult =
+  Object.freeze({ kind: 'unavailable' });
+
+// Resolves to `unavailable` when the signal aborts, so a check can be raced against its timeout.
+export function certificateCheckUnavailableOnAbort(
+  signal: AbortSignal,
+): Promise<CertificateCheckResult> {
+  return unavailableOnAbort(signal).then(() => CERTIFICATE_CHECK_UNAVAILABLE);
+}

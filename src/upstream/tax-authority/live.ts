@@ -1,8 +1,12 @@
 import { parseJsonObject, postJson } from '../http.ts';
 import type { RegistrationStatus, TaxType } from '../business-profiles/index.ts';
 import {
+  CERTIFICATE_CHECK_UNAVAILABLE,
   NUMBERS_PER_CALL_MAX,
   UNAVAILABLE,
+  type CertificateCheckResult,
+  type CertificateFacts,
+  type CertificateValidator,
   type StatusCheckResult,
   type StatusOfNumber,
   type TaxAuthority,
@@ -109,11 +113,73 @@ async function callStatus({ url, timeoutMs, numbers, signal }: CallOptions) {
   return body === null ? UNAVAILABLE : (parseStatusAnswer(body, numbers) ?? UNAVAILABLE);
 }
 
-export function createLiveTaxAuthority(options: LiveOptions): TaxAuthority {
+// The authenticity check (진위확인), one business per call:
+//   POST {TAX_AUTHORITY_BASE_URL}/validate?serviceKey={TAX_AUTHORITY_SERVICE_KEY}
+//   {"businesses":[{"b_no","start_dt":"YYYYMMDD","p_nm", optional "b_nm","corp_no","b_sector",
+//     "b_type","b_adr"}]}
+//   200 {"status_code":"OK","data":[{"b_no","valid":"01"|"02","status":{…a /status entry…}}]}
+// `valid` 01 is a match (with the current status), 02 is not; anything else is unavailable.
+export function validateRequestEntry(facts: CertificateFacts): Record<string, string> {
+  const entry: Record<string, string> = {
+    b_no: facts.businessRegistrationNumber,
+    start_dt: facts.openedOn.replaceAll('-', ''),
+    p_nm: facts.representativeName,
+  };
+  if (facts.organizationName !== undefined) entry.b_nm = facts.organizationName;
+  if (facts.corporateRegistrationNumber !== undefined) {
+    entry.corp_no = facts.corporateRegistrationNumber;
+  }
+  if (facts.businessType !== undefined) entry.b_sector = facts.businessType;
+  if (facts.businessItem !== undefined) entry.b_type = facts.businessItem;
+  if (facts.address !== undefined) entry.b_adr = facts.address;
+  return entry;
+}
+
+// Parses a 200 answer of /validate for the number asked; null for anything outside the contract.
+export function parseValidateAnswer(body: string, number: string): CertificateCheckResult | null {
+  const parsed = parseJsonObject(body);
+  if (parsed === null) return null;
+  const { status_code: statusCode, data } = parsed;
+  if (statusCode !== 'OK' || !Array.isArray(data) || data.length !== 1) return null;
+  const entry = data[0] as { b_no?: unknown; valid?: unknown; status?: unknown } | null;
+  if (typeof entry !== 'object' || entry === null) return null;
+  if (text(entry.b_no).replaceAll('-', '') !== number) return null;
+  if (text(entry.valid) === '02') return { kind: 'answered', matches: false, status: null };
+  if (text(entry.valid) !== '01') return null;
+  const status = typeof entry.status === 'object' && entry.status !== null
+    ? statusOfEntry(entry.status as StatusEntry)
+    : { status: 'UNKNOWN' as const, closedOn: null, taxType: null };
+  return { kind: 'answered', matches: true, status };
+}
+
+type ValidateOptions = { url: string; timeoutMs: number; facts: CertificateFacts;
+  signal: AbortSignal };
+
+async function callValidate({ url, timeoutMs, facts, signal }: ValidateOptions) {
+  const body = await postJson({
+    url,
+    body: { businesses: [validateRequestEntry(facts)] },
+    signal,
+    timeoutMs,
+    responseBytesMax: RESPONSE_BYTES_MAX,
+  });
+  if (body === null) return CERTIFICATE_CHECK_UNAVAILABLE;
+  return parseValidateAnswer(body, facts.businessRegistrationNumber)
+    ?? CERTIFICATE_CHECK_UNAVAILABLE;
+}
+
+export function createLiveTaxAuthority(options: LiveOptions): TaxAuthority & CertificateValidator {
   const { serviceKey, timeoutMs } = options;
-  if (!serviceKey) return { checkStatuses: async () => UNAVAILABLE };
+  if (!serviceKey) {
+    return {
+      checkStatuses: async () => UNAVAILABLE,
+      validateCertificate: async () => CERTIFICATE_CHECK_UNAVAILABLE,
+    };
+  }
   const base = options.baseUrl.replace(/\/+$/, '');
-  const url = `${base}/status?serviceKey=${encodeURIComponent(serviceKey)}`;
+  const key = encodeURIComponent(serviceKey);
+  const url = `${base}/status?serviceKey=${key}`;
+  const validateUrl = `${base}/validate?serviceKey=${key}`;
   return {
     async checkStatuses(numbers, signal) {
       if (numbers.length === 0 || numbers.length > NUMBERS_PER_CALL_MAX) return UNAVAILABLE;
@@ -123,6 +189,14 @@ export function createLiveTaxAuthority(options: LiveOptions): TaxAuthority {
       } catch {
         // Refused connections, resets, timeouts and aborts all mean the authority did not answer.
         return UNAVAILABLE;
+      }
+    },
+    async validateCertificate(facts, signal) {
+      if (signal.aborted) return CERTIFICATE_CHECK_UNAVAILABLE;
+      try {
+        return await callValidate({ url: validateUrl, timeoutMs, facts, signal });
+      } catch {
+        return CERTIFICATE_CHECK_UNAVAILABLE;
       }
     },
   };

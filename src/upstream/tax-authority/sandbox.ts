@@ -1,11 +1,16 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BusinessProfile } from '../business-profiles/index.ts';
 import {
+  SANDBOX_BUSINESS_NUMBERS,
   SANDBOX_CORPORATION,
   SANDBOX_SOLE_PROPRIETOR,
 } from '../business-profiles/sandbox.ts';
 import {
+  CERTIFICATE_CHECK_UNAVAILABLE,
   UNAVAILABLE,
+  type CertificateCheckResult,
+  type CertificateFacts,
+  type CertificateValidator,
   type StatusCheckResult,
   type StatusOfNumber,
   type TaxAuthority,
@@ -84,21 +89,98 @@ type SandboxOptions = {
   latencyMs: number;
 };
 
-export function createSandboxTaxAuthority({ latencyMs }: SandboxOptions): TaxAuthority {
+// The authenticity check of test keys (docs/sandbox.md § Registration certificates): the
+// certificates of the two sandbox profiles match, a certificate of the profile number whose
+// lookup is unavailable never gets an answer (the check times out), and every other
+// certificate does not match. The sole proprietor's profile masks the representative's name;
+// its certificate carries the full name.
+export const SANDBOX_SOLE_PROPRIETOR_REPRESENTATIVE = '김철수';
+
+type SandboxCertificate = Required<Omit<CertificateFacts, 'corporateRegistrationNumber'>> &
+  { corporateRegistrationNumber: string | null };
+
+function certificateOfProfile(profile: BusinessProfile, representativeName: string):
+SandboxCertificate {
+  return Object.freeze({
+    businessRegistrationNumber: profile.businessRegistrationNumber,
+    openedOn: profile.openedOn ?? '',
+    representativeName,
+    organizationName: profile.organizationName ?? '',
+    corporateRegistrationNumber: profile.corporateRegistrationNumber,
+    businessType: profile.industry.businessType ?? '',
+    businessItem: profile.industry.businessItem ?? '',
+    address: profile.address?.roadAddress ?? '',
+  });
+}
+
+export const SANDBOX_CERTIFICATES: Readonly<Record<string, SandboxCertificate>> = Object.freeze({
+  [SANDBOX_CORPORATION.businessRegistrationNumber]:
+    certificateOfProfile(SANDBOX_CORPORATION, SANDBOX_CORPORATION.representativeName!),
+  [SANDBOX_SOLE_PROPRIETOR.businessRegistrationNumber]:
+    certificateOfProfile(SANDBOX_SOLE_PROPRIETOR, SANDBOX_SOLE_PROPRIETOR_REPRESENTATIVE),
+});
+
+// The certificate number the sandbox never answers for: the check times out.
+export const SANDBOX_CERTIFICATE_TIMEOUT_NUMBER = SANDBOX_BUSINESS_NUMBERS.lookupUnavailable;
+
+// The authority ignores whitespace and accepts `(주)`, full-width `（주）` and `주식회사` alike.
+export function comparableText(value: string): string {
+  return value.normalize('NFKC').replace(/\s+/gu, '').replaceAll('(주)', '주식회사');
+}
+
+function certificateMatches(facts: CertificateFacts, record: SandboxCertificate): boolean {
+  if (facts.openedOn !== record.openedOn) return false;
+  if (comparableText(facts.representativeName) !== comparableText(record.representativeName)) {
+    return false;
+  }
+  if (facts.corporateRegistrationNumber !== undefined
+    && facts.corporateRegistrationNumber !== record.corporateRegistrationNumber) return false;
+  const optional = ['organizationName', 'businessType', 'businessItem', 'address'] as const;
+  return optional.every((field) => facts[field] === undefined
+    || comparableText(facts[field]) === comparableText(record[field]));
+}
+
+async function sandboxValidate(facts: CertificateFacts, signal: AbortSignal):
+Promise<CertificateCheckResult> {
+  const number = facts.businessRegistrationNumber;
+  if (number === SANDBOX_CERTIFICATE_TIMEOUT_NUMBER) {
+    // Never answers: the caller's timeout ends the wait.
+    await new Promise<void>((resolve) => {
+      if (signal.aborted) resolve();
+      signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    return CERTIFICATE_CHECK_UNAVAILABLE;
+  }
+  const record = Object.hasOwn(SANDBOX_CERTIFICATES, number) ? SANDBOX_CERTIFICATES[number]! : null;
+  if (record === null || !certificateMatches(facts, record)) {
+    return { kind: 'answered', matches: false, status: null };
+  }
+  return { kind: 'answered', matches: true, status: sandboxStatusOf(number) };
+}
+
+export function createSandboxTaxAuthority({ latencyMs }: SandboxOptions):
+TaxAuthority & CertificateValidator {
+  async function wait(signal: AbortSignal): Promise<boolean> {
+    if (latencyMs <= 0) return true;
+    try {
+      await sleep(latencyMs, undefined, { signal });
+      return true;
+    } catch {
+      return false;
+    }
+  }
   return {
     async checkStatuses(numbers, signal): Promise<StatusCheckResult> {
-      if (latencyMs > 0) {
-        try {
-          await sleep(latencyMs, undefined, { signal });
-        } catch {
-          return UNAVAILABLE;
-        }
-      }
+      if (!(await wait(signal))) return UNAVAILABLE;
       if (signal.aborted || numbers.includes(N.unavailable)) return UNAVAILABLE;
       return {
         kind: 'answered',
         results: new Map(numbers.map((number) => [number, sandboxStatusOf(number)])),
       };
+    },
+    async validateCertificate(facts, signal) {
+      if (!(await wait(signal)) || signal.aborted) return CERTIFICATE_CHECK_UNAVAILABLE;
+      return sandboxValidate(facts, signal);
     },
   };
 }

@@ -1,0 +1,51 @@
+import sharp from 'sharp';
+import { IMAGE_PIXELS_MAX } from './file-type.ts';
+
+// Prepares a PNG or JPEG for OCR with sharp (libvips): refuses what cannot be decoded or is
+// larger than the pixel limit before decoding it, turns the page upright by its EXIF orientation,
+// makes it grey, brings its width to what Tesseract reads best (a phone photo shrinks, a small
+// scan grows) and stretches its contrast.
+
+export class ImageRefused extends Error {}
+
+// Body text of an A4 certificate at this width is 25–35 px high, Tesseract's sweet spot.
+const TARGET_WIDTH = 2_000;
+// Grey level between ink and paper once the contrast is stretched.
+const THRESHOLD = 170;
+
+export async function prepareForOcr(image: Buffer): Promise<Buffer> {
+  let metadata;
+  try {
+    metadata = await sharp(image, { limitInputPixels: false }).metadata();
+  } catch {
+    throw new ImageRefused('The image could not be decoded.');
+  }
+  const { width = 0, height = 0 } = metadata;
+  if (width < 1 || height < 1) throw new ImageRefused('The image could not be decoded.');
+  if (width * height > IMAGE_PIXELS_MAX) {
+    throw new ImageRefused(`The image has more than ${IMAGE_PIXELS_MAX} pixels.`);
+  }
+  try {
+    const upright = sharp(image, { limitInputPixels: IMAGE_PIXELS_MAX, failOn: 'truncated' })
+      .rotate();
+    return await upright
+      .grayscale()
+      .resize({ width: TARGET_WIDTH, kernel: 'lanczos3' })
+      // A light blur before the threshold keeps JPEG blocks and sensor noise from becoming
+      // specks that Tesseract reads as marks.
+      .blur(1)
+      .normalise()
+      .threshold(THRESHOLD)
+      // The blank margins and the empty lower half of the page cost OCR time and give nothing.
+      .trim({ threshold: 50 })
+      .png({ compressionLevel: 1 })
+      .toBuffer();
+  } catch {
+    throw new ImageRefused('The image could not be decoded.');
+  }
+}
+
+// The page turned by a quarter or half turn, for a photo taken sideways or upside down.
+export function turned(png: Buffer, degrees: 90 | 180 | 270): Promise<Buffer> {
+  return sharp(png).rotate(degrees).png({ compressionLevel: 1 }).toBuffer();
+}

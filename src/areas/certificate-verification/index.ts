@@ -1,0 +1,63 @@
+import type { AreaModule } from '../../platform/module.ts';
+import type { Platform } from '../../platform/platform.ts';
+import { createLiveTaxAuthority } from '../../upstream/tax-authority/live.ts';
+import { createSandboxTaxAuthority } from '../../upstream/tax-authority/sandbox.ts';
+import { createOcrPool } from './ocr-pool.ts';
+import { createCertificateReader } from './reader.ts';
+import { registerCertificateVerificationRoutes } from './routes.ts';
+import {
+  createCertificateVerificationService,
+  type CertificateVerificationService,
+} from './service.ts';
+
+// Business registration certificate verification (docs/certificate-verification.md): the fields
+// of a certificate read from a PDF's text layer or by offline OCR of an image, then checked with
+// the tax authority's authenticity check. No table: the answer is the record, and the points
+// ledger keeps what was charged.
+//
+//   fields.ts      the fields from lines of text: labels, numbers with checksums, dates
+//   file-type.ts   PDF, PNG or JPEG by the first bytes, and the limits
+//   pdf-text.ts    a PDF's text layer (unpdf), with a cap on what its streams inflate to
+//   image.ts       an image made ready for OCR (sharp)
+//   ocr-pool.ts    tesseract.js workers, a bounded queue
+//   reader.ts      file → fields
+//   service.ts     the rules: charge, read, ask, answer
+
+// What the accuracy benchmark (bench/certificates/accuracy.ts) runs: the service's own reader.
+export { FIELD_NAMES, type FieldName } from './fields.ts';
+export { createOcrPool } from './ocr-pool.ts';
+export { createCertificateReader } from './reader.ts';
+
+export type CertificateVerificationModule = AreaModule & {
+  service: CertificateVerificationService;
+};
+
+export function createCertificateVerificationModule(
+  platform: Platform,
+): CertificateVerificationModule {
+  const { config } = platform;
+  const sandbox = createSandboxTaxAuthority({ latencyMs: config.TAX_AUTHORITY_SANDBOX_LATENCY_MS });
+  const live = platform.outside.upstreams?.certificateValidator ?? createLiveTaxAuthority({
+    baseUrl: config.TAX_AUTHORITY_BASE_URL,
+    serviceKey: config.TAX_AUTHORITY_SERVICE_KEY,
+    timeoutMs: config.TAX_AUTHORITY_TIMEOUT_MS,
+  });
+  // Workers start on the first image, not at boot: a process that never sees one pays nothing.
+  const pool = createOcrPool({
+    workers: config.CERTIFICATE_OCR_WORKERS,
+    queueMax: config.CERTIFICATE_OCR_QUEUE_MAX,
+  });
+  const service = createCertificateVerificationService({
+    charge: platform.charge,
+    reader: createCertificateReader(pool),
+    validatorFor: (environment) => (environment === 'live' ? live : sandbox),
+    timeoutMs: config.TAX_AUTHORITY_TIMEOUT_MS,
+  });
+  return {
+    name: 'certificate-verification',
+    routes: async (v1) => v1.register(registerCertificateVerificationRoutes,
+      { certificates: service }),
+    service,
+    close: () => pool.close(),
+  };
+}
