@@ -4,6 +4,7 @@ import {
   createBusinessProfilesModule,
   createRegistrationStatusModule,
 } from './areas/businesses/index.ts';
+import { createDocumentsModule, type DocumentsModule } from './areas/documents/index.ts';
 import { createHealthModule } from './areas/health/index.ts';
 import { createIssuersModule, type IssuersService } from './areas/issuers/index.ts';
 import { createPointsModule } from './areas/points/index.ts';
@@ -30,6 +31,7 @@ export type AreaModules = {
   webhooks: WebhooksModule;
   issuers: IssuersService;
   taxInvoices: TaxInvoicesModule;
+  documents: DocumentsModule;
 };
 
 export async function createAreaModules(platform: Platform): Promise<AreaModules> {
@@ -49,6 +51,8 @@ export async function createAreaModules(platform: Platform): Promise<AreaModules
     issuers: issuers.service,
     recordEvents: webhooks.recordEvents,
   });
+  const documents = createDocumentsModule(platform,
+    { issuers: issuers.service, recordEvent: webhooks.recordEvent });
   const list = [
     await createHealthModule(platform),
     createPointsModule(platform),
@@ -58,8 +62,9 @@ export async function createAreaModules(platform: Platform): Promise<AreaModules
     webhooks,
     issuers,
     taxInvoices,
+    documents,
   ];
-  return { list, webhooks, issuers: issuers.service, taxInvoices };
+  return { list, webhooks, issuers: issuers.service, taxInvoices, documents };
 }
 
 export type App = Omit<AreaModules, 'list'> & {

@@ -17,6 +17,7 @@ export const ID_PREFIXES = {
   issuanceKey: 'txi',
   requestGroup: 'txg',
   mail: 'mail',
+  documentIssuanceKey: 'doc',
 } as const;
 
 type IdKind = keyof typeof ID_PREFIXES;
