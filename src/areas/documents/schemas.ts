@@ -156,7 +156,8 @@ export const DocumentPage = Type.Object(
     documents: Type.Array(DocumentSchema, { description: 'Newest first.' }),
     nextCursor: NullableString('Pass as `cursor` for the next page; null on the last page.'),
   },
-  { title: 'DocumentPage', additionalProperties: false },
+  { title: 'DocumentPage', additionalProperties: false,
+    description: 'A page of document requests, newest first.' },
 );
 
 export const OwnerBusinessBody = Type.Object(
