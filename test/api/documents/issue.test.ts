@@ -220,8 +220,10 @@ describe('each type\'s rules', () => {
 describe('the reference id', () => {
   it('is required, 1 to 255 characters', async () => {
     const body = JSON.stringify({ type: 'TAX_PAYMENT_CERTIFICATE' });
-    for (const headers of [{}, { 'service-client-reference-id': 'x'.repeat(256) },
-      { 'service-client-reference-id': '   ' }]) {
+    const cases: Array<Record<string, string>> = [{},
+      { 'service-client-reference-id': 'x'.repeat(256) },
+      { 'service-client-reference-id': '   ' }];
+    for (const headers of cases) {
       expectError(await app.server.inject({ ...request(key, 'POST', '/v1/documents/issue',
         { body, headers }) }), 400, 'INVALID_REQUEST');
     }
