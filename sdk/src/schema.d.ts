@@ -12261,6 +12261,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "businessNumber": "1234567891",
+                 *       "name": "주식회사 이택스",
+                 *       "representativeName": "홍길동"
+                 *     }
+                 */
                 "application/json": components["schemas"]["OwnerBusinessBody"];
             };
         };

@@ -170,7 +170,8 @@ export const OwnerBusinessBody = Type.Object(
     representativeName: Type.String({ minLength: 1, maxLength: 50, pattern: PRINTABLE,
       description: 'Representative name as registered.', examples: ['홍길동'] }),
   },
-  { title: 'OwnerBusinessBody', additionalProperties: false },
+  { title: 'OwnerBusinessBody', additionalProperties: false,
+    examples: [{ businessNumber: '1234567891', name: '주식회사 이택스', representativeName: '홍길동' }] },
 );
 export type OwnerBusinessBody = Static<typeof OwnerBusinessBody>;
 
