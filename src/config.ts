@@ -85,6 +85,8 @@ const ConfigSchema = Type.Object({
     default: 30_000 }),
   DOCUMENTS_SANDBOX_OFFICER_CHECK_SECONDS: Type.Integer({ minimum: 0, maximum: 86_400,
     default: 60 }),
+  // Simulated time of every sandbox document call; 0 answers at once.
+  DOCUMENTS_SANDBOX_LATENCY_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 0 }),
   // An issued invoice waits this long before transmission: the window in which the supplier
   // can still cancel it (POST /v1/taxInvoices/{issuanceKey}/cancel).
   TAX_INVOICE_TRANSMISSION_DELAY_SECONDS: Type.Integer({ minimum: 0, maximum: 86_400,

@@ -37,12 +37,13 @@ export type DocumentsModule = AreaModule & {
 // of that kind are refused when they are made.
 function createUpstreams(config: Config, now: () => Date): Upstreams {
   const timeoutMs = config.DOCUMENTS_GATEWAY_TIMEOUT_MS;
+  const latencyMs = config.DOCUMENTS_SANDBOX_LATENCY_MS;
   const civilSandbox = createSandboxCivilDocuments({
-    officerCheckSeconds: config.DOCUMENTS_SANDBOX_OFFICER_CHECK_SECONDS, now });
+    officerCheckSeconds: config.DOCUMENTS_SANDBOX_OFFICER_CHECK_SECONDS, latencyMs, now });
   const civilLive = config.DOCUMENTS_CIVIL_GATEWAY_URL === undefined ? null
     : createCivilDocumentsGateway({ gatewayUrl: config.DOCUMENTS_CIVIL_GATEWAY_URL, timeoutMs,
       now });
-  const registrySandbox = createSandboxCourtRegistry();
+  const registrySandbox = createSandboxCourtRegistry({ latencyMs });
   const registryLive = config.DOCUMENTS_REGISTRY_GATEWAY_URL === undefined ? null
     : createCourtRegistryGateway({ gatewayUrl: config.DOCUMENTS_REGISTRY_GATEWAY_URL,
       timeoutMs, now });

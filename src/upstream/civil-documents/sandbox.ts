@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { renderSandboxCertificate } from '../sandbox-pdf.ts';
 import { groupedNumber, koreanDate, sandboxAmount } from '../sandbox-numbers.ts';
 import {
@@ -96,10 +97,12 @@ export async function renderCivilDocument(
 
 export function createSandboxCivilDocuments(options: {
   officerCheckSeconds: number;
+  latencyMs?: number;
   now: () => Date;
 }): CivilDocumentService {
   return {
-    async issue(request): Promise<DocumentIssueResult> {
+    async issue(request, signal): Promise<DocumentIssueResult> {
+      if (options.latencyMs) await sleep(options.latencyMs, undefined, { signal });
       if (request.business.businessNumber === SANDBOX_EXPIRED_CERTIFICATE_BUSINESS) {
         return { kind: 'rejected', code: 'CERTIFICATE_EXPIRED',
           message: 'The joint certificate has expired at the tax authority.' };

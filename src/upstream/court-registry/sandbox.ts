@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CORPORATION_KIND_LABELS } from '../../domain/corporation-kinds.ts';
 import type { DocumentIssueResult } from '../civil-documents/index.ts';
 import { renderSandboxCertificate } from '../sandbox-pdf.ts';
@@ -60,9 +61,10 @@ async function renderRegistryCopy(request: RegistryCopyRequest, issuedAt: Date) 
   });
 }
 
-export function createSandboxCourtRegistry(): CourtRegistry {
+export function createSandboxCourtRegistry(options: { latencyMs?: number } = {}): CourtRegistry {
   return {
-    async issue(request): Promise<DocumentIssueResult> {
+    async issue(request, signal): Promise<DocumentIssueResult> {
+      if (options.latencyMs) await sleep(options.latencyMs, undefined, { signal });
       if (request.corporationNumber.slice(6, 12) === SANDBOX_MISSING_SERIAL) {
         return { kind: 'rejected', code: 'CORPORATION_NOT_FOUND',
           message: 'The court registry has no corporation with this number.' };
