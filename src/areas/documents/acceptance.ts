@@ -63,66 +63,97 @@ class ClaimIsNew extends Error {}
 
 type Claim = Parameters<typeof runIdempotent>[1];
 
+// The answer of an earlier request with this reference id, or null when there is none: the
+// claim is tried and, when it is new, rolled back.
+async function earlierAnswer(db: Db, claim: Claim): Promise<IdempotentResult | null> {
+  try {
+    return await db.transaction((tx) => runIdempotent(tx, claim, () => {
+      throw new ClaimIsNew();
+    }));
+  } catch (error) {
+    if (error instanceof ClaimIsNew) return null;
+    throw error;
+  }
+}
+
+// The business and certificate a tax-authority document is issued under.
+async function ownerSubject(deps: AcceptanceDeps, scope: Scope, showResidentNumber: boolean) {
+  const issuerId = await deps.owners.requireIssuerId(scope);
+  const issuer = await deps.issuers.getIssuer({ scope, issuerId });
+  await deps.issuers.requireIssuerCertificate(scope, issuer.supplierKey, 'STANDARD');
+  const certificate = await deps.issuers.getCertificate({ scope, issuerId });
+  return {
+    issuerId,
+    subject: {
+      businessNumber: issuer.identificationNumber,
+      name: issuer.organizationName,
+      representativeName: issuer.representativeName,
+      certificateSerialNumber: certificate.serialNumber,
+      certificateNotAfter: certificate.notAfter,
+    },
+    // A corporation has no resident number to print.
+    showResidentNumber: showResidentNumber &&
+      !isCorporateBusinessNumber(issuer.identificationNumber),
+  };
+}
+
+async function reserve(deps: AcceptanceDeps, scope: Scope, type: DocumentType) {
+  const operation = priceRowOf(type);
+  const points = deps.prices[operation];
+  if (points === 0) return { reservation: null, points };
+  return { reservation: await deps.points.reserve({ ...scope, operation, points }), points };
+}
+
+// The work of a new claim: the request row, its reservation kept open, its job.
+function record(
+  deps: AcceptanceDeps,
+  row: store.NewDocumentRow,
+  reservation: Reservation | null,
+) {
+  return async (tx: Tx) => {
+    await store.insertDocument(tx, row);
+    if (reservation !== null) {
+      await deps.points.holdReservation({ reservationId: reservation.reservationId,
+        expiresAt: new Date(deps.now().getTime() + RESERVATION_HOLD_MS) }, tx);
+    }
+    await deps.stage(tx, DOCUMENT_QUEUE, { issuanceKey: row.issuanceKey });
+    return { status: 202, body: { issuanceKey: row.issuanceKey } };
+  };
+}
+
+type Owner = Awaited<ReturnType<typeof ownerSubject>>;
+
+function documentRow(
+  caller: Caller,
+  referenceId: string,
+  validated: ValidatedRequest,
+  owner: Owner | null,
+  charge: { reservation: Reservation | null; points: number },
+  acceptedAt: Date,
+): store.NewDocumentRow {
+  return {
+    issuanceKey: newId('documentIssuanceKey'),
+    accountId: caller.accountId,
+    environment: caller.environment,
+    apiKeyId: caller.apiKeyId,
+    clientReferenceId: referenceId,
+    type: validated.type,
+    options: validated.kind === 'taxAuthority'
+      ? { ...validated.options, showResidentNumber: owner!.showResidentNumber }
+      : validated.options,
+    issuerId: owner?.issuerId ?? null,
+    corporationNumber: validated.kind === 'registry' ? validated.corporationNumber : null,
+    subject: owner?.subject ??
+      { corporationKind: validated.kind === 'registry' ? validated.corporationKind : null },
+    status: 'ACCEPTED',
+    reservationId: charge.reservation?.reservationId ?? null,
+    reservedPoints: charge.points,
+    acceptedAt,
+  };
+}
+
 export function createDocumentAcceptance(deps: AcceptanceDeps) {
   const { db } = deps;
-
-  // The answer of an earlier request with this reference id, or null when there is none: the
-  // claim is tried and, when it is new, rolled back.
-  async function earlierAnswer(claim: Claim): Promise<IdempotentResult | null> {
-    try {
-      return await db.transaction((tx) => runIdempotent(tx, claim, () => {
-        throw new ClaimIsNew();
-      }));
-    } catch (error) {
-      if (error instanceof ClaimIsNew) return null;
-      throw error;
-    }
-  }
-
-  // The business and certificate a tax-authority document is issued under.
-  async function ownerSubject(scope: Scope, showResidentNumber: boolean) {
-    const issuerId = await deps.owners.requireIssuerId(scope);
-    const issuer = await deps.issuers.getIssuer({ scope, issuerId });
-    await deps.issuers.requireIssuerCertificate(scope, issuer.supplierKey, 'STANDARD');
-    const certificate = await deps.issuers.getCertificate({ scope, issuerId });
-    return {
-      issuerId,
-      subject: {
-        businessNumber: issuer.identificationNumber,
-        name: issuer.organizationName,
-        representativeName: issuer.representativeName,
-        certificateSerialNumber: certificate.serialNumber,
-        certificateNotAfter: certificate.notAfter,
-      },
-      // A corporation has no resident number to print.
-      showResidentNumber: showResidentNumber &&
-        !isCorporateBusinessNumber(issuer.identificationNumber),
-    };
-  }
-
-  async function reserve(scope: Scope, type: DocumentType) {
-    const operation = priceRowOf(type);
-    const points = deps.prices[operation];
-    if (points === 0) return { reservation: null, points };
-    return { reservation: await deps.points.reserve({ ...scope, operation, points }), points };
-  }
-
-  function record(
-    tx: Tx,
-    row: store.NewDocumentRow,
-    reservation: Reservation | null,
-  ) {
-    return async () => {
-      await store.insertDocument(tx, row);
-      if (reservation !== null) {
-        await deps.points.holdReservation({ reservationId: reservation.reservationId,
-          expiresAt: new Date(deps.now().getTime() + RESERVATION_HOLD_MS) }, tx);
-      }
-      await deps.stage(tx, DOCUMENT_QUEUE, { issuanceKey: row.issuanceKey });
-      return { status: 202, body: { issuanceKey: row.issuanceKey } };
-    };
-  }
-
   return async function accept(input: {
     caller: Caller;
     referenceId: string;
@@ -132,37 +163,22 @@ export function createDocumentAcceptance(deps: AcceptanceDeps) {
     const scope: Scope = { accountId: caller.accountId, environment: caller.environment };
     const claim: Claim = { apiKeyId: caller.apiKeyId, namespace: 'document', referenceId,
       fingerprint: requestFingerprint({ method: 'POST', route: ISSUE_ROUTE, body }) };
-    const earlier = await earlierAnswer(claim);
+    const earlier = await earlierAnswer(db, claim);
     if (earlier !== null) return earlier.body as { issuanceKey: string };
     const validated = validateDocumentRequest(body, deps.now());
     const owner = validated.kind === 'taxAuthority'
-      ? await ownerSubject(scope, validated.options.showResidentNumber) : null;
+      ? await ownerSubject(deps, scope, validated.options.showResidentNumber) : null;
     if (!deps.upstreamAvailable(scope.environment, validated.kind)) {
       throw new ApiError('SERVICE_UNAVAILABLE', 'Documents of this kind cannot be issued with ' +
         'live keys: this server has no gateway for them configured.');
     }
-    const { reservation, points } = await reserve(scope, validated.type);
-    const row: store.NewDocumentRow = {
-      issuanceKey: newId('documentIssuanceKey'),
-      ...scope,
-      apiKeyId: caller.apiKeyId,
-      clientReferenceId: referenceId,
-      type: validated.type,
-      options: validated.kind === 'taxAuthority'
-        ? { ...validated.options, showResidentNumber: owner!.showResidentNumber }
-        : validated.options,
-      issuerId: owner?.issuerId ?? null,
-      corporationNumber: validated.kind === 'registry' ? validated.corporationNumber : null,
-      subject: owner?.subject ??
-        { corporationKind: validated.kind === 'registry' ? validated.corporationKind : null },
-      status: 'ACCEPTED',
-      reservationId: reservation?.reservationId ?? null,
-      reservedPoints: points,
-      acceptedAt: deps.now(),
-    };
+    const charge = await reserve(deps, scope, validated.type);
+    const { reservation } = charge;
+    const row = documentRow(caller, referenceId, validated, owner, charge, deps.now());
     let result: IdempotentResult;
     try {
-      result = await db.transaction((tx) => runIdempotent(tx, claim, record(tx, row, reservation)));
+      result = await db.transaction((tx) =>
+        runIdempotent(tx, claim, record(deps, row, reservation)));
     } catch (error) {
       if (reservation !== null) await deps.points.release(reservation);
       throw error;

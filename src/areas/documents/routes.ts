@@ -86,7 +86,9 @@ const registerDocuments: FastifyPluginAsyncTypebox<Options> = async (app, { docu
       referenceId: request.headers['service-client-reference-id'], body: request.body });
     return reply.code(202).send(accepted);
   });
+};
 
+const registerReads: FastifyPluginAsyncTypebox<Options> = async (app, { documents }) => {
   app.get('/documents', {
     config: { operation: 'documents.list' },
     schema: {
@@ -139,4 +141,5 @@ const registerDocuments: FastifyPluginAsyncTypebox<Options> = async (app, { docu
 export const documentRoutes: FastifyPluginAsyncTypebox<Options> = async (app, options) => {
   await app.register(registerOwnerBusiness, options);
   await app.register(registerDocuments, options);
+  await app.register(registerReads, options);
 };

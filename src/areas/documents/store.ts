@@ -15,7 +15,12 @@ const inScope = (scope: Scope) => and(eq(documentIssuances.accountId, scope.acco
   eq(documentIssuances.environment, scope.environment));
 
 // Every column but the PDF, which only the download reads.
-const { pdf: _pdf, ...withoutPdf } = getTableColumns(documentIssuances);
+function withoutColumn<T extends object, K extends keyof T>(columns: T, name: K): Omit<T, K> {
+  const copy = { ...columns };
+  delete copy[name];
+  return copy;
+}
+const withoutPdf = withoutColumn(getTableColumns(documentIssuances), 'pdf');
 export type DocumentSummaryRow = Omit<DocumentRow, 'pdf'>;
 
 export async function insertDocument(tx: Executor, row: NewDocumentRow): Promise<void> {

@@ -86,7 +86,8 @@ export const documentIssuances = pgTable(
     check('document_issuances_status_known',
       sql`${table.status} in ('ACCEPTED', 'PROCESSING', 'ISSUED', 'FAILED')`),
     check('document_issuances_issued_has_pdf',
-      sql`${table.status} <> 'ISSUED' or (${table.pdf} is not null and ${table.pdfSha256} is not null
-        and ${table.issueNumber} is not null and ${table.issuedAt} is not null)`),
+      sql`${table.status} <> 'ISSUED' or (${table.pdf} is not null
+        and ${table.pdfSha256} is not null and ${table.issueNumber} is not null
+        and ${table.issuedAt} is not null)`),
   ],
 );

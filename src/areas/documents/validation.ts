@@ -17,7 +17,8 @@ export type ValidatedRequest =
   | { kind: 'taxAuthority'; type: TaxAuthorityType; options: CivilDocumentOptions }
   | { kind: 'registry'; type: RegistryType; corporationNumber: string;
     corporationKind: CorporationKind;
-    options: { registryScope: 'ALL' | 'PART'; registryEntries: 'CURRENT' | 'INCLUDING_STRUCK_OUT' } };
+    options: { registryScope: 'ALL' | 'PART';
+      registryEntries: 'CURRENT' | 'INCLUDING_STRUCK_OUT' } };
 
 type OptionName = Exclude<keyof IssueDocumentBody, 'type'>;
 

@@ -70,7 +70,8 @@ export function createSandboxCourtRegistry(options: { latencyMs?: number } = {})
           message: 'The court registry has no corporation with this number.' };
       }
       const issuedAt = request.acceptedAt;
-      return { kind: 'issued', issuedAt, issueNumber: groupedNumber(`registry:${request.issuanceKey}`),
+      return { kind: 'issued', issuedAt,
+        issueNumber: groupedNumber(`registry:${request.issuanceKey}`),
         pdf: await renderRegistryCopy(request, issuedAt) };
     },
   };

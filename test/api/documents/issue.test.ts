@@ -28,7 +28,8 @@ let accountId: string;
 const FUNDS = 100_000;
 
 beforeAll(async () => {
-  app = await createTestApp({ jobs: true, env: { WORKERS_ENABLED: 'false', TEST_SIGNUP_POINTS: '0' } });
+  app = await createTestApp({ jobs: true,
+    env: { WORKERS_ENABLED: 'false', TEST_SIGNUP_POINTS: '0' } });
   ({ key, accountId } = await createOwnerAccount(app, { points: FUNDS }));
 });
 afterAll(async () => {
@@ -43,7 +44,8 @@ describe('the owner business', () => {
     const account = await app.createAccount();
     expectError(await app.server.inject(request(account.keys.test, 'GET',
       '/v1/account/business')), 409, 'OWNER_BUSINESS_NOT_REGISTERED');
-    const saved = await setOwnerBusiness(app, account.keys.test, { businessNumber: '123-45-67891' });
+    const saved = await setOwnerBusiness(app, account.keys.test,
+      { businessNumber: '123-45-67891' });
     const read = await app.server.inject(request(account.keys.test, 'GET', '/v1/account/business'));
     expect(read.statusCode).toBe(200);
     expect(read.json()).toMatchObject({ businessNumber: OWNER_NUMBER, name: OWNER_NAME,
