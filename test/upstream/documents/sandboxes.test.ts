@@ -3,7 +3,10 @@
 // certificates pending for the officer's check; the gateway contract accepts only answers of its
 // documented shape.
 import { describe, expect, it } from 'vitest';
-import type { CivilDocumentRequest } from '../../../src/upstream/civil-documents/index.ts';
+import type {
+  CivilDocumentRequest,
+  DocumentIssueResult,
+} from '../../../src/upstream/civil-documents/index.ts';
 import { createSandboxCivilDocuments } from '../../../src/upstream/civil-documents/sandbox.ts';
 import type { RegistryCopyRequest } from '../../../src/upstream/court-registry/index.ts';
 import { createSandboxCourtRegistry } from '../../../src/upstream/court-registry/sandbox.ts';
@@ -29,9 +32,9 @@ const registryRequest = (changes: Partial<RegistryCopyRequest> = {}): RegistryCo
   ...changes,
 });
 
-const pdfOf = (result: { kind: string }) => {
-  expect(result.kind).toBe('issued');
-  return (result as { pdf: Buffer }).pdf;
+const pdfOf = (result: DocumentIssueResult): Buffer => {
+  if (result.kind !== 'issued') throw new Error(`expected a document, got ${result.kind}`);
+  return result.pdf;
 };
 
 describe('the civil-document sandbox', () => {
