@@ -1,3 +1,7 @@
+import {
+  businessRegistrationNumberDefect,
+  normalizeBusinessRegistrationNumber,
+} from '../../domain/business-registration-number.ts';
 import type { Db } from '../../platform/db/connect.ts';
 import { ApiError, isApiError } from '../../platform/errors.ts';
 import type { Scope } from '../../platform/scope.ts';
@@ -14,6 +18,21 @@ import * as store from './store.ts';
 type Issuer = Awaited<ReturnType<IssuersService['getIssuer']>>;
 
 const ISSUER_PAGE_SIZE = 100;
+
+// The ten digits of the body's business number, checked as the issuers area checks its own, but
+// naming this body's field.
+function checkBusinessNumber(input: string): string {
+  const digits = normalizeBusinessRegistrationNumber(input);
+  if (digits === null) {
+    throw new ApiError('INVALID_REQUEST',
+      'body.businessNumber must have ten digits once hyphens are removed.');
+  }
+  const defect = businessRegistrationNumberDefect(digits);
+  if (defect !== null) {
+    throw new ApiError('INVALID_BUSINESS_REGISTRATION_NUMBER', `body.businessNumber ${defect}.`);
+  }
+  return digits;
+}
 
 function toView(issuer: Issuer, row: store.OwnerBusinessRow): OwnerBusinessView {
   return {
@@ -52,7 +71,7 @@ export function createOwnerBusinesses(deps: { db: Db; issuers: IssuersService })
       representativeName: body.representativeName } });
     } catch (error) {
       if (!isApiError(error) || error.code !== 'ISSUER_ALREADY_REGISTERED') throw error;
-      const existing = await findActiveIssuer(scope, body.businessNumber.replaceAll('-', ''));
+      const existing = await findActiveIssuer(scope, checkBusinessNumber(body.businessNumber));
       if (existing === null) throw error;
       return issuers.updateIssuer({ scope, issuerId: existing.issuerId,
         changes: { organizationName: body.name, representativeName: body.representativeName } });
@@ -79,8 +98,8 @@ export function createOwnerBusinesses(deps: { db: Db; issuers: IssuersService })
     // another number (or a deactivated issuer) makes or adopts another issuer, whose
     // certificate then serves, and leaves the old issuer as it is.
     async save(scope: Scope, body: OwnerBusinessBody): Promise<OwnerBusinessView> {
+      const digits = checkBusinessNumber(body.businessNumber);
       const current = await find(scope);
-      const digits = body.businessNumber.replaceAll('-', '');
       const keep = current !== null && current.issuer.active &&
         current.issuer.identificationNumber === digits;
       const issuer = keep
