@@ -7,6 +7,7 @@ import {
 } from './areas/businesses/index.ts';
 import { createCertificateVerificationModule } from './areas/certificate-verification/index.ts';
 import { createConnectionsModule, type ConnectionsModule } from './areas/connections/index.ts';
+import { createDocumentsModule, type DocumentsModule } from './areas/documents/index.ts';
 import { createHealthModule } from './areas/health/index.ts';
 import { createIssuersModule, type IssuersService } from './areas/issuers/index.ts';
 import { createPointsModule } from './areas/points/index.ts';
@@ -39,6 +40,7 @@ export type AreaModules = {
   taxInvoices: TaxInvoicesModule;
   connections: ConnectionsModule;
   revenueExpenses: RevenueExpensesModule;
+  documents: DocumentsModule;
 };
 
 export async function createAreaModules(platform: Platform): Promise<AreaModules> {
@@ -68,6 +70,8 @@ export async function createAreaModules(platform: Platform): Promise<AreaModules
     issuers: issuers.service,
     recordEvents: webhooks.recordEvents,
   });
+  const documents = createDocumentsModule(platform,
+    { issuers: issuers.service, recordEvent: webhooks.recordEvent });
   const list = [
     await createHealthModule(platform),
     createPointsModule(platform),
@@ -81,8 +85,10 @@ export async function createAreaModules(platform: Platform): Promise<AreaModules
     connections,
     revenueExpenses,
     cashReceipts,
+    documents,
   ];
-  return { list, webhooks, issuers: issuers.service, taxInvoices, connections, revenueExpenses };
+  return { list, webhooks, issuers: issuers.service, taxInvoices, connections, revenueExpenses,
+    documents };
 }
 
 export type App = Omit<AreaModules, 'list'> & {

@@ -86,6 +86,18 @@ const ConfigSchema = Type.Object({
   BANK_ACCOUNT_GATEWAY_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   CONNECTION_GATEWAY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000,
     default: 30_000 }),
+  // Document issuance (docs/documents.md). Live keys reach the tax authority's civil-document
+  // service and the court registry through operator-run gateways; unset, live requests of that
+  // kind are refused with 503 SERVICE_UNAVAILABLE. Test keys always use the sandboxes, where
+  // fact certificates wait DOCUMENTS_SANDBOX_OFFICER_CHECK_SECONDS for an officer's check.
+  DOCUMENTS_CIVIL_GATEWAY_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  DOCUMENTS_REGISTRY_GATEWAY_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  DOCUMENTS_GATEWAY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000,
+    default: 30_000 }),
+  DOCUMENTS_SANDBOX_OFFICER_CHECK_SECONDS: Type.Integer({ minimum: 0, maximum: 86_400,
+    default: 60 }),
+  // Simulated time of every sandbox document call; 0 answers at once.
+  DOCUMENTS_SANDBOX_LATENCY_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 0 }),
   // An issued invoice waits this long before transmission: the window in which the supplier
   // can still cancel it (POST /v1/taxInvoices/{issuanceKey}/cancel).
   TAX_INVOICE_TRANSMISSION_DELAY_SECONDS: Type.Integer({ minimum: 0, maximum: 86_400,

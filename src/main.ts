@@ -115,6 +115,22 @@ connection.command('list')
   .requiredOption('--env <env>', 'test or live')
   .option('--json', 'print JSON')
   .action(async (options) => (await connectionCli()).listConnections(await config(), options));
+const accountBusiness = () => import('./cli/account-business.ts');
+const ownerBusiness = program.command('account-business')
+  .description('the owner business of an account\'s environment, for its documents');
+ownerBusiness.command('get')
+  .requiredOption('--account <id>', 'account id')
+  .requiredOption('--env <env>', 'test or live')
+  .option('--json', 'print JSON')
+  .action(async (options) => (await accountBusiness()).get(await config(), options));
+ownerBusiness.command('set')
+  .requiredOption('--account <id>', 'account id')
+  .requiredOption('--env <env>', 'test or live')
+  .requiredOption('--business-number <number>', 'business registration number, 10 digits')
+  .requiredOption('--name <name>', 'business name as registered')
+  .requiredOption('--representative <name>', 'representative name as registered')
+  .option('--json', 'print JSON')
+  .action(async (options) => (await accountBusiness()).set(await config(), options));
 
 const holidays = () => import('./cli/holidays.ts');
 const holiday = program.command('holidays')

@@ -1142,6 +1142,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/account/business": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the owner business
+         * @description The business that owns this account's API keys in this environment: the only business tax-authority documents are issued for. 409 OWNER_BUSINESS_NOT_REGISTERED until it is set.
+         */
+        get: operations["getOwnerBusiness"];
+        /**
+         * Set the owner business
+         * @description Sets the business that owns this account's API keys in this environment (one per environment). It is kept as an issuer (an active issuer of the same number is taken over, with its certificate): register its joint certificate with POST /v1/issuers/{issuerId}/certificates or on the hosted page of GET /v1/issuers/{issuerId}/certificates/url. Another business number replaces the owner business; the earlier issuer stays as it is.
+         */
+        put: operations["saveOwnerBusiness"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/documents/issue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request a document
+         * @description Requests a tax-authority certificate of the owner business (it needs a registered, valid joint certificate: 409 OWNER_BUSINESS_NOT_REGISTERED or CERTIFICATE_NOT_REGISTERED otherwise) or a certified copy of any supported corporation's register (no certificate needed). The document is issued asynchronously: follow GET /v1/documents/{issuanceKey} or the DOCUMENT_ISSUANCE_SUCCESS and _FAILURE webhooks. `Service-Client-Reference-Id` is required: the same value with the same body answers the earlier request (202, nothing charged again); with another body, 409 IDEMPOTENCY_CONFLICT. Reserves 500 points for a tax-authority document, 1,000 for a registry view copy and 1,500 for a registry submission copy; charged when issued, released if it fails.
+         */
+        post: operations["issueDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/documents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List document requests
+         * @description Document requests of this account and environment, newest first, filtered by status and type, paged with an opaque cursor.
+         */
+        get: operations["listDocuments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/documents/{issuanceKey}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a document request
+         * @description Its status (ACCEPTED, PROCESSING, ISSUED or FAILED with its failure), issue number, the SHA-256 of its PDF and its times.
+         */
+        get: operations["getDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/documents/{issuanceKey}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the original PDF
+         * @description The PDF exactly as the tax authority or the court registry issued it, byte for byte (its SHA-256 is the status's `pdfSha256`). 409 DOCUMENT_NOT_ISSUED before the document is ISSUED.
+         */
+        get: operations["getDocumentPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1969,9 +2073,155 @@ export interface components {
              */
             url: string;
             /** @description The event types sent to this endpoint. */
-            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED")[];
+            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE")[];
             /** @description A note for people, up to 500 characters. */
             description?: string;
+        };
+        /**
+         * Document
+         * @description A document request.
+         * @example {
+         *       "issuanceKey": "doc_3q2c0Yc5QdWmxbR8Tt0uEw",
+         *       "clientReferenceId": "order-1001",
+         *       "type": "BUSINESS_REGISTRATION_CERTIFICATE",
+         *       "status": "ISSUED",
+         *       "options": {
+         *         "showAddress": true,
+         *         "showResidentNumber": false,
+         *         "language": "KO",
+         *         "purpose": "금융기관 제출용"
+         *       },
+         *       "corporationNumber": null,
+         *       "issueNumber": "1234-5678-9012-3456",
+         *       "pdfSha256": "c0535e4be2b79ffd93291305436bf889314e4a3faec05ecffcbb7df31ad9e51a",
+         *       "points": 500,
+         *       "failure": null,
+         *       "acceptedAt": "2026-03-02T01:00:00.000Z",
+         *       "issuedAt": "2026-03-02T01:00:00.000Z",
+         *       "failedAt": null,
+         *       "updatedAt": "2026-03-02T01:00:01.000Z"
+         *     }
+         */
+        Document: {
+            issuanceKey: string;
+            /** @description The Service-Client-Reference-Id of the request. */
+            clientReferenceId: string;
+            /**
+             * @description The document: a tax-authority certificate of the business that owns the API key (BUSINESS_REGISTRATION_CERTIFICATE 사업자등록증명, TAX_PAYMENT_CERTIFICATE 납세증명서, VAT_TAX_BASE_CERTIFICATE 부가가치세 과세표준증명, INCOME_AMOUNT_CERTIFICATE 소득금액증명, STANDARD_FINANCIAL_STATEMENTS 표준재무제표증명, BUSINESS_CLOSURE_FACT_CERTIFICATE 폐업사실증명, BUSINESS_SUSPENSION_FACT_CERTIFICATE 휴업사실증명) or a certified copy of a corporation's register (CORPORATE_REGISTRY_VIEW 열람용, CORPORATE_REGISTRY_SUBMISSION 제출용).
+             * @enum {string}
+             */
+            type: "BUSINESS_REGISTRATION_CERTIFICATE" | "TAX_PAYMENT_CERTIFICATE" | "VAT_TAX_BASE_CERTIFICATE" | "INCOME_AMOUNT_CERTIFICATE" | "STANDARD_FINANCIAL_STATEMENTS" | "BUSINESS_CLOSURE_FACT_CERTIFICATE" | "BUSINESS_SUSPENSION_FACT_CERTIFICATE" | "CORPORATE_REGISTRY_VIEW" | "CORPORATE_REGISTRY_SUBMISSION";
+            /**
+             * @description ACCEPTED: waiting for its job. PROCESSING: asked of the upstream service (fact certificates wait here for an officer's check). ISSUED: the PDF is ready. FAILED: not issued, see `failure`; the points were released.
+             * @enum {string}
+             */
+            status: "ACCEPTED" | "PROCESSING" | "ISSUED" | "FAILED";
+            /** @description The options of the request with their defaults filled in. */
+            options: {
+                [key: string]: unknown;
+            };
+            /** @description Registry copies: the corporation, thirteen digits. */
+            corporationNumber: string | null;
+            /** @description The upstream service's issue number, once issued. */
+            issueNumber: string | null;
+            /** @description SHA-256 (hex) of the original PDF, once issued. */
+            pdfSha256: string | null;
+            /** @description The price of the document: reserved while it is processed, charged when issued, released on failure. */
+            points: number;
+            /** @description Why the document was not issued; null unless FAILED. */
+            failure: {
+                code: string;
+                message: string;
+            } | null;
+            /** Format: date-time */
+            acceptedAt: string;
+            /** @description When the upstream service issued it. */
+            issuedAt: string | null;
+            /** @description When it failed. */
+            failedAt: string | null;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * DOCUMENT_ISSUANCE_FAILURE_Event
+         * @description A document request failed; its reserved points were released.
+         */
+        DOCUMENT_ISSUANCE_FAILURE_Event: {
+            /** @description Event id; receivers dedupe on it. */
+            id: string;
+            /** @enum {string} */
+            type: "DOCUMENT_ISSUANCE_FAILURE";
+            /**
+             * @description The same as `type`, under a second name for receivers that switch on `eventType`.
+             * @enum {string}
+             */
+            eventType: "DOCUMENT_ISSUANCE_FAILURE";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            data: {
+                /** @description The issuance key of the document request. */
+                issuanceKey: string;
+                /** @description The document type. */
+                type: string;
+                cause: {
+                    /** @description Why issuance failed, e.g. `NOT_FOUND_CERTIFICATE`. */
+                    code: string;
+                    /** @description Human-readable description. */
+                    message: string;
+                };
+            };
+        };
+        /**
+         * DOCUMENT_ISSUANCE_SUCCESS_Event
+         * @description A requested document was issued; its PDF can be downloaded.
+         */
+        DOCUMENT_ISSUANCE_SUCCESS_Event: {
+            /** @description Event id; receivers dedupe on it. */
+            id: string;
+            /** @enum {string} */
+            type: "DOCUMENT_ISSUANCE_SUCCESS";
+            /**
+             * @description The same as `type`, under a second name for receivers that switch on `eventType`.
+             * @enum {string}
+             */
+            eventType: "DOCUMENT_ISSUANCE_SUCCESS";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            data: {
+                /** @description The issuance key of the document request. */
+                issuanceKey: string;
+                /** @description The document type, e.g. `BUSINESS_REGISTRATION_CERTIFICATE`. */
+                type: string;
+                /** @description URL of the original PDF. */
+                documentUrl: string;
+            };
+        };
+        /**
+         * DocumentAccepted
+         * @description The request was accepted (or, for a repeated reference id with the same body, the earlier request).
+         */
+        DocumentAccepted: {
+            /**
+             * @description Names the request in every later call.
+             * @example doc_3q2c0Yc5QdWmxbR8Tt0uEw
+             */
+            issuanceKey: string;
+        };
+        /**
+         * DocumentPage
+         * @description A page of document requests, newest first.
+         */
+        DocumentPage: {
+            /** @description Newest first. */
+            documents: components["schemas"]["Document"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
         };
         /** FormerOrganizationName */
         FormerOrganizationName: {
@@ -2058,6 +2308,57 @@ export interface components {
         IssuanceAccepted: {
             /** @description Identifies the document from now on. */
             issuanceKey: string;
+        };
+        /**
+         * IssueDocumentBody
+         * @description The document type and the options of that type; an option of another type is 400 INVALID_REQUEST.
+         */
+        IssueDocumentBody: {
+            /**
+             * @description The document: a tax-authority certificate of the business that owns the API key (BUSINESS_REGISTRATION_CERTIFICATE 사업자등록증명, TAX_PAYMENT_CERTIFICATE 납세증명서, VAT_TAX_BASE_CERTIFICATE 부가가치세 과세표준증명, INCOME_AMOUNT_CERTIFICATE 소득금액증명, STANDARD_FINANCIAL_STATEMENTS 표준재무제표증명, BUSINESS_CLOSURE_FACT_CERTIFICATE 폐업사실증명, BUSINESS_SUSPENSION_FACT_CERTIFICATE 휴업사실증명) or a certified copy of a corporation's register (CORPORATE_REGISTRY_VIEW 열람용, CORPORATE_REGISTRY_SUBMISSION 제출용).
+             * @enum {string}
+             */
+            type: "BUSINESS_REGISTRATION_CERTIFICATE" | "TAX_PAYMENT_CERTIFICATE" | "VAT_TAX_BASE_CERTIFICATE" | "INCOME_AMOUNT_CERTIFICATE" | "STANDARD_FINANCIAL_STATEMENTS" | "BUSINESS_CLOSURE_FACT_CERTIFICATE" | "BUSINESS_SUSPENSION_FACT_CERTIFICATE" | "CORPORATE_REGISTRY_VIEW" | "CORPORATE_REGISTRY_SUBMISSION";
+            /** @description Tax-authority documents: print the business address. Default true. */
+            showAddress?: boolean;
+            /** @description Tax-authority documents: print the representative's resident registration number. Default false; always false for a corporation. */
+            showResidentNumber?: boolean;
+            /** @description Tax-authority documents: Korean or English version. Default KO. BUSINESS_REGISTRATION_CERTIFICATE, TAX_PAYMENT_CERTIFICATE, VAT_TAX_BASE_CERTIFICATE and INCOME_AMOUNT_CERTIFICATE only. */
+            language?: "KO" | "EN";
+            /**
+             * @description Tax-authority documents: what the document is for, printed on it.
+             * @example 금융기관 제출용
+             */
+            purpose?: string;
+            /**
+             * @description VAT_TAX_BASE_CERTIFICATE (required): first month of the period, `YYYY-MM`.
+             * @example 2025-01
+             */
+            startYearMonth?: string;
+            /**
+             * @description VAT_TAX_BASE_CERTIFICATE (required): last month of the period, `YYYY-MM`, not before startYearMonth, at most 60 months after it, not in the future.
+             * @example 2025-06
+             */
+            endYearMonth?: string;
+            /**
+             * @description INCOME_AMOUNT_CERTIFICATE (required): the tax year, before the current one.
+             * @example 2024
+             */
+            taxYear?: number;
+            /**
+             * @description STANDARD_FINANCIAL_STATEMENTS (required): the last month of the fiscal year, `YYYY-MM`, before the current month.
+             * @example 2024-12
+             */
+            fiscalYearEndMonth?: string;
+            /**
+             * @description Registry copies (required): corporate registration number (법인등록번호), thirteen digits, a hyphen allowed; the check digit and the kind of corporation are checked.
+             * @example 110111-0062432
+             */
+            corporationNumber?: string;
+            /** @description Registry copies: all of the register (전부) or part (일부). Default ALL. */
+            registryScope?: "ALL" | "PART";
+            /** @description Registry copies: current entries only (현재유효사항) or including struck-out ones (말소사항포함). Default CURRENT. */
+            registryEntries?: "CURRENT" | "INCLUDING_STRUCK_OUT";
         };
         /**
          * Issuer
@@ -2171,9 +2472,49 @@ export interface components {
          * ListedWebhookEvent
          * @description An event, exactly as it is delivered.
          */
-        ListedWebhookEvent: components["schemas"]["TAX_INVOICE_ISSUANCE_SUCCESS_Event"] | components["schemas"]["TAX_INVOICE_ISSUANCE_FAILURE_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_APPROVED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REFUSED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_CANCELED_Event"] | components["schemas"]["TAX_INVOICE_AMENDMENT_ISSUED_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_SENT_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_FAILED_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_SUCCESS_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_FAILURE_Event"] | components["schemas"]["CASH_RECEIPT_ISSUED_Event"] | components["schemas"]["CASH_RECEIPT_CANCELED_Event"] | components["schemas"]["CASH_RECEIPT_FAILED_Event"] | components["schemas"]["CASH_RECEIPT_TRANSMITTED_Event"];
+        ListedWebhookEvent: components["schemas"]["TAX_INVOICE_ISSUANCE_SUCCESS_Event"] | components["schemas"]["TAX_INVOICE_ISSUANCE_FAILURE_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_APPROVED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REFUSED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_CANCELED_Event"] | components["schemas"]["TAX_INVOICE_AMENDMENT_ISSUED_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_SENT_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_FAILED_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_SUCCESS_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_FAILURE_Event"] | components["schemas"]["CASH_RECEIPT_ISSUED_Event"] | components["schemas"]["CASH_RECEIPT_CANCELED_Event"] | components["schemas"]["CASH_RECEIPT_FAILED_Event"] | components["schemas"]["CASH_RECEIPT_TRANSMITTED_Event"] | components["schemas"]["DOCUMENT_ISSUANCE_SUCCESS_Event"] | components["schemas"]["DOCUMENT_ISSUANCE_FAILURE_Event"];
         /** NoBody */
         NoBody: Record<string, never>;
+        /**
+         * OwnerBusiness
+         * @description The business that owns this account's API keys in this environment.
+         */
+        OwnerBusiness: {
+            businessNumber: string;
+            name: string;
+            representativeName: string;
+            /** @description The issuer that holds the business's joint certificate: register it with POST /v1/issuers/{issuerId}/certificates or the hosted page of GET /v1/issuers/{issuerId}/certificates/url. */
+            issuerId: string;
+            /** @description The registered joint certificate, or null: tax-authority documents need one. */
+            certificate: {
+                /** Format: date-time */
+                issuedAt: string;
+                /** Format: date-time */
+                expiresAt: string;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** OwnerBusinessBody */
+        OwnerBusinessBody: {
+            /**
+             * @description Business registration number: ten digits, hyphens allowed; the checksum is checked.
+             * @example 1234567891
+             */
+            businessNumber: string;
+            /**
+             * @description Business name as registered.
+             * @example 주식회사 이택스
+             */
+            name: string;
+            /**
+             * @description Representative name as registered.
+             * @example 홍길동
+             */
+            representativeName: string;
+        };
         /**
          * PointBalance
          * @description The point balance of the calling key's environment.
@@ -3125,7 +3466,7 @@ export interface components {
              */
             url?: string;
             /** @description The event types sent to this endpoint. */
-            events?: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED")[];
+            events?: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE")[];
             description?: string | null;
             /** @description false stops deliveries; pending retries are canceled when they come due. */
             enabled?: boolean;
@@ -3169,7 +3510,7 @@ export interface components {
              * @description An event type of docs/webhooks.md § Event types.
              * @enum {unknown}
              */
-            eventType: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED" | "WEBHOOK_TEST";
+            eventType: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "WEBHOOK_TEST";
             /**
              * @description `pending` (an attempt is due), `succeeded` (2xx), `failed` (every attempt failed) or `canceled` (the endpoint was disabled).
              * @enum {unknown}
@@ -3233,7 +3574,7 @@ export interface components {
             /** @description Where events are POSTed. */
             url: string;
             /** @description The event types sent. */
-            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED")[];
+            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE")[];
             /** @description The note, or null. */
             description: string | null;
             /** @description false: nothing is sent. */
@@ -3269,7 +3610,7 @@ export interface components {
             /** @description Where events are POSTed. */
             url: string;
             /** @description The event types sent. */
-            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED")[];
+            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE")[];
             /** @description The note, or null. */
             description: string | null;
             /** @description false: nothing is sent. */
@@ -3296,7 +3637,7 @@ export interface components {
          * WebhookEvent
          * @description An event, exactly as it is delivered.
          */
-        WebhookEvent: components["schemas"]["TAX_INVOICE_ISSUANCE_SUCCESS_Event"] | components["schemas"]["TAX_INVOICE_ISSUANCE_FAILURE_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_APPROVED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REFUSED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_CANCELED_Event"] | components["schemas"]["TAX_INVOICE_AMENDMENT_ISSUED_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_SENT_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_FAILED_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_SUCCESS_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_FAILURE_Event"] | components["schemas"]["CASH_RECEIPT_ISSUED_Event"] | components["schemas"]["CASH_RECEIPT_CANCELED_Event"] | components["schemas"]["CASH_RECEIPT_FAILED_Event"] | components["schemas"]["CASH_RECEIPT_TRANSMITTED_Event"] | components["schemas"]["WEBHOOK_TEST_Event"];
+        WebhookEvent: components["schemas"]["TAX_INVOICE_ISSUANCE_SUCCESS_Event"] | components["schemas"]["TAX_INVOICE_ISSUANCE_FAILURE_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_APPROVED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REFUSED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_CANCELED_Event"] | components["schemas"]["TAX_INVOICE_AMENDMENT_ISSUED_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_SENT_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_FAILED_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_SUCCESS_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_FAILURE_Event"] | components["schemas"]["CASH_RECEIPT_ISSUED_Event"] | components["schemas"]["CASH_RECEIPT_CANCELED_Event"] | components["schemas"]["CASH_RECEIPT_FAILED_Event"] | components["schemas"]["CASH_RECEIPT_TRANSMITTED_Event"] | components["schemas"]["DOCUMENT_ISSUANCE_SUCCESS_Event"] | components["schemas"]["DOCUMENT_ISSUANCE_FAILURE_Event"] | components["schemas"]["WEBHOOK_TEST_Event"];
         /**
          * WebhookEventPage
          * @description A page of events, newest first.
@@ -6607,7 +6948,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page, unchanged; omit for the first page. */
                 cursor?: string;
                 /** @description An event type of docs/webhooks.md § Event types other than WEBHOOK_TEST. */
-                type?: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED";
+                type?: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE";
             };
             header?: never;
             path?: never;
@@ -15562,6 +15903,1027 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    getOwnerBusiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The business that owns this account's API keys in this environment. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "businessNumber": "1234567891",
+                     *       "name": "주식회사 이택스",
+                     *       "representativeName": "홍길동",
+                     *       "issuerId": "iss_9sV1dmc4T6uXg2kq3Yw0bA",
+                     *       "certificate": null,
+                     *       "createdAt": "2026-03-02T01:00:00.000Z",
+                     *       "updatedAt": "2026-03-02T01:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OwnerBusiness"];
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `OWNER_BUSINESS_NOT_REGISTERED`: This account has no owner business in this environment: set it with PUT /v1/account/business. */
+            409: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "OWNER_BUSINESS_NOT_REGISTERED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    saveOwnerBusiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "businessNumber": "1234567891",
+                 *       "name": "주식회사 이택스",
+                 *       "representativeName": "홍길동"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OwnerBusinessBody"];
+            };
+        };
+        responses: {
+            /** @description The business that owns this account's API keys in this environment. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "businessNumber": "1234567891",
+                     *       "name": "주식회사 이택스",
+                     *       "representativeName": "홍길동",
+                     *       "issuerId": "iss_9sV1dmc4T6uXg2kq3Yw0bA",
+                     *       "certificate": null,
+                     *       "createdAt": "2026-03-02T01:00:00.000Z",
+                     *       "updatedAt": "2026-03-02T01:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OwnerBusiness"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. `INVALID_BUSINESS_REGISTRATION_NUMBER`: The business registration number checksum does not match. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `ISSUER_ALREADY_REGISTERED`: An active issuer with this business registration number and tax registration id already exists. */
+            409: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "ISSUER_ALREADY_REGISTERED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    issueDocument: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client reference id, 1 to 255 characters, not blank. See docs/idempotency.md for how a repeated value behaves in each area. */
+                "service-client-reference-id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The document type and the options of that type; an option of another type is 400 INVALID_REQUEST. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IssueDocumentBody"];
+            };
+        };
+        responses: {
+            /** @description The request was accepted (or, for a repeated reference id with the same body, the earlier request). */
+            202: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentAccepted"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. `INVALID_CORPORATE_REGISTRATION_NUMBER`: The corporate registration number check digit does not match. `CORPORATION_TYPE_NOT_SUPPORTED`: Registry copies are not issued for this kind of corporation. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST" | "INVALID_CORPORATE_REGISTRATION_NUMBER" | "CORPORATION_TYPE_NOT_SUPPORTED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `PAYMENT_REQUIRED`: The point balance is too low for this call. */
+            402: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYMENT_REQUIRED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `IDEMPOTENCY_CONFLICT`: This client reference id was already used with different content or type. `OWNER_BUSINESS_NOT_REGISTERED`: This account has no owner business in this environment: set it with PUT /v1/account/business. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `ISSUER_DEACTIVATED`: The issuer is deactivated. */
+            409: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "IDEMPOTENCY_CONFLICT" | "OWNER_BUSINESS_NOT_REGISTERED" | "CERTIFICATE_NOT_REGISTERED" | "ISSUER_DEACTIVATED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    listDocuments: {
+        parameters: {
+            query?: {
+                /** @description Most documents on the page. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, unchanged; omit for the first page. */
+                cursor?: string;
+                /** @description Only documents in this status. */
+                status?: "ACCEPTED" | "PROCESSING" | "ISSUED" | "FAILED";
+                /** @description The document: a tax-authority certificate of the business that owns the API key (BUSINESS_REGISTRATION_CERTIFICATE 사업자등록증명, TAX_PAYMENT_CERTIFICATE 납세증명서, VAT_TAX_BASE_CERTIFICATE 부가가치세 과세표준증명, INCOME_AMOUNT_CERTIFICATE 소득금액증명, STANDARD_FINANCIAL_STATEMENTS 표준재무제표증명, BUSINESS_CLOSURE_FACT_CERTIFICATE 폐업사실증명, BUSINESS_SUSPENSION_FACT_CERTIFICATE 휴업사실증명) or a certified copy of a corporation's register (CORPORATE_REGISTRY_VIEW 열람용, CORPORATE_REGISTRY_SUBMISSION 제출용). */
+                type?: "BUSINESS_REGISTRATION_CERTIFICATE" | "TAX_PAYMENT_CERTIFICATE" | "VAT_TAX_BASE_CERTIFICATE" | "INCOME_AMOUNT_CERTIFICATE" | "STANDARD_FINANCIAL_STATEMENTS" | "BUSINESS_CLOSURE_FACT_CERTIFICATE" | "BUSINESS_SUSPENSION_FACT_CERTIFICATE" | "CORPORATE_REGISTRY_VIEW" | "CORPORATE_REGISTRY_SUBMISSION";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of document requests, newest first. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentPage"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    getDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `issuanceKey` returned when the request was accepted. */
+                issuanceKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A document request. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "issuanceKey": "doc_3q2c0Yc5QdWmxbR8Tt0uEw",
+                     *       "clientReferenceId": "order-1001",
+                     *       "type": "BUSINESS_REGISTRATION_CERTIFICATE",
+                     *       "status": "ISSUED",
+                     *       "options": {
+                     *         "showAddress": true,
+                     *         "showResidentNumber": false,
+                     *         "language": "KO",
+                     *         "purpose": "금융기관 제출용"
+                     *       },
+                     *       "corporationNumber": null,
+                     *       "issueNumber": "1234-5678-9012-3456",
+                     *       "pdfSha256": "c0535e4be2b79ffd93291305436bf889314e4a3faec05ecffcbb7df31ad9e51a",
+                     *       "points": 500,
+                     *       "failure": null,
+                     *       "acceptedAt": "2026-03-02T01:00:00.000Z",
+                     *       "issuedAt": "2026-03-02T01:00:00.000Z",
+                     *       "failedAt": null,
+                     *       "updatedAt": "2026-03-02T01:00:01.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Document"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    getDocumentPdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `issuanceKey` returned when the request was accepted. */
+                issuanceKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description Shown in the browser: `inline; filename="<issuanceKey>.pdf"`. */
+                    "Content-Disposition": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `DOCUMENT_NOT_ISSUED`: The document is not issued (yet): its PDF exists once its status is ISSUED. */
+            409: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "DOCUMENT_NOT_ISSUED";
                         /** @description Human-readable description. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */

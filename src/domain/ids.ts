@@ -20,6 +20,7 @@ export const ID_PREFIXES = {
   connection: 'con',
   revenueExpenseCollection: 'rec',
   cashReceipt: 'csr',
+  documentIssuanceKey: 'doc',
 } as const;
 
 type IdKind = keyof typeof ID_PREFIXES;

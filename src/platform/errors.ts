@@ -131,6 +131,24 @@ export const ERRORS = {
     status: 409,
     message: 'The cancellation exceeds what remains of the cash receipt.',
   },
+  // Designed by etax where the spec is silent: document issuance (docs/documents.md).
+  INVALID_CORPORATE_REGISTRATION_NUMBER: {
+    status: 400,
+    message: 'The corporate registration number check digit does not match.',
+  },
+  CORPORATION_TYPE_NOT_SUPPORTED: {
+    status: 400,
+    message: 'Registry copies are not issued for this kind of corporation.',
+  },
+  OWNER_BUSINESS_NOT_REGISTERED: {
+    status: 409,
+    message: 'This account has no owner business in this environment: set it with ' +
+      'PUT /v1/account/business.',
+  },
+  DOCUMENT_NOT_ISSUED: {
+    status: 409,
+    message: 'The document is not issued (yet): its PDF exists once its status is ISSUED.',
+  },
   // Designed by etax where the spec is silent.
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is larger than the limit.' },
   UNSUPPORTED_MEDIA_TYPE: {

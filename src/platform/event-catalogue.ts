@@ -234,6 +234,33 @@ export const EVENT_CATALOGUE = {
       { additionalProperties: false },
     ),
   },
+  DOCUMENT_ISSUANCE_SUCCESS: {
+    area: 'documents',
+    subscribable: true,
+    description: 'A requested document was issued; its PDF can be downloaded.',
+    data: Type.Object(
+      {
+        issuanceKey: Type.String({ description: 'The issuance key of the document request.' }),
+        type: Type.String({ description: 'The document type, e.g. ' +
+          '`BUSINESS_REGISTRATION_CERTIFICATE`.' }),
+        documentUrl: Type.String({ description: 'URL of the original PDF.' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  DOCUMENT_ISSUANCE_FAILURE: {
+    area: 'documents',
+    subscribable: true,
+    description: 'A document request failed; its reserved points were released.',
+    data: Type.Object(
+      {
+        issuanceKey: Type.String({ description: 'The issuance key of the document request.' }),
+        type: Type.String({ description: 'The document type.' }),
+        cause: Cause,
+      },
+      { additionalProperties: false },
+    ),
+  },
   WEBHOOK_TEST: {
     area: 'webhooks',
     subscribable: false,

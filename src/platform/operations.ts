@@ -128,6 +128,15 @@ export const OPERATIONS = {
   'cashReceipts.get': {},
   'cashReceipts.list': {},
   'cashReceipts.pdf': {},
+
+  'account.business.get': {},
+  'account.business.save': {},
+  // Charged from the row of the document's type: documents.taxAuthority.issue,
+  // documents.registry.viewCopy or documents.registry.submissionCopy (docs/documents.md).
+  'documents.issue': {},
+  'documents.get': {},
+  'documents.list': {},
+  'documents.pdf': {},
 } as const satisfies Record<string, OperationRow>;
 
 export type Operation = keyof typeof OPERATIONS;

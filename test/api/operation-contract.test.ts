@@ -82,6 +82,7 @@ beforeAll(async () => {
       PUBLIC_BASE_URL: 'https://etax.example.com',
       // Live invoices are accepted; without workers nothing is ever sent to it.
       TAX_INVOICE_GATEWAY_URL: 'http://127.0.0.1:9',
+      DOCUMENTS_REGISTRY_GATEWAY_URL: 'http://127.0.0.1:9',
     },
   });
 });

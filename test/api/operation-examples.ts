@@ -29,7 +29,9 @@ export type ResourceKind =
   | 'reverseRequest' // issuanceKey: a REQUESTED reverse issuance of the supplier
   // issuanceKey: an ACCEPTED cash receipt of the supplier (workers are off); live keys cannot
   // issue one in this app (no gateway), so theirs is a placeholder that names nothing
-  | 'cashReceipt';
+  | 'cashReceipt'
+  | 'ownerBusiness' // the owner business set (PUT /v1/account/business)
+  | 'document'; // issuanceKey: an ACCEPTED registry view copy (workers are off)
 
 // The resources of one caller in one environment, by the parameter name that carries them.
 export type Resources = Record<string, string>;
@@ -364,6 +366,23 @@ export const EXAMPLES: Record<string, Example> = {
     operation: 'revenueExpenses.collections.get', status: 404,
     because: 'the example names no collection of the caller',
   },
+  'GET /v1/account/business': {
+    operation: 'account.business.get', uses: ['ownerBusiness'], status: 200, erroring: null,
+  },
+  'PUT /v1/account/business': { operation: 'account.business.save', status: 200 },
+  'POST /v1/documents/issue': {
+    operation: 'documents.issue', status: 202,
+    // The document's first example needs a registered certificate; a registry copy does not.
+    body: () => ({ type: 'CORPORATE_REGISTRY_VIEW', corporationNumber: '110111-0062432' }),
+  },
+  'GET /v1/documents': { operation: 'documents.list', uses: ['document'], status: 200 },
+  'GET /v1/documents/{issuanceKey}': {
+    operation: 'documents.get', uses: ['document'], status: 200,
+  },
+  'GET /v1/documents/{issuanceKey}/pdf': {
+    operation: 'documents.pdf', uses: ['document'], status: 409,
+    because: 'the document is issued by a job, and workers are off',
+  },
 };
 
 export function operationName(operation: Operation): string {
@@ -379,7 +398,7 @@ export function missingExample(operation: Operation): string {
 export async function makeResources(app: TestApp, caller: { accountId: string; key: string },
   environment: Environment, kinds: ResourceKind[]): Promise<Resources> {
   const resources: Resources = {};
-  const call = async (method: 'POST', url: string, payload: unknown) => {
+  const call = async (method: 'POST' | 'PUT', url: string, payload: unknown) => {
     const response = await app.server.inject(jsonRequest(caller.key, method, url, payload));
     expect(response.statusCode, `${method} ${url}: ${response.body}`).toBeLessThan(300);
     return response.json() as Record<string, string>;
@@ -417,6 +436,19 @@ export async function makeResources(app: TestApp, caller: { accountId: string; k
         }
         const response = await issueReceipt(app, caller.key, resources['supplier-key']!,
           receiptBody());
+        expect(response.statusCode, response.body).toBe(202);
+        resources.issuanceKey = (response.json() as { issuanceKey: string }).issuanceKey;
+        break;
+      }
+      case 'ownerBusiness':
+        await call('PUT', '/v1/account/business', { businessNumber: '1234567891',
+          name: '주식회사 이택스', representativeName: '홍길동' });
+        break;
+      case 'document': {
+        const issue = jsonRequest(caller.key, 'POST', '/v1/documents/issue',
+          { type: 'CORPORATE_REGISTRY_VIEW', corporationNumber: '1101110062432' });
+        const response = await app.server.inject({ ...issue, headers: { ...issue.headers,
+          'service-client-reference-id': `example-${environment}` } });
         expect(response.statusCode, response.body).toBe(202);
         resources.issuanceKey = (response.json() as { issuanceKey: string }).issuanceKey;
         break;

@@ -209,6 +209,8 @@ export function createPointsService(deps: Deps) {
     refundCapture: (input: Parameters<typeof refundCapture>[1], tx: Executor) =>
       refundCapture(tx, input),
     expireStaleReservations: (tx: Executor = db) => expireStaleReservations(tx),
+    holdReservation: (input: Parameters<typeof store.holdReservation>[1], tx: Executor = db) =>
+      store.holdReservation(tx, input),
     ensureBalances: (accountId: string, tx: Executor = db) =>
       store.ensureBalances(tx, accountId, ['test', 'live']),
   };

@@ -88,6 +88,20 @@ export async function release(
   return result.rows[0] ?? null;
 }
 
+// Keeps an open reservation until `expiresAt` instead of the usual time to live, for work that
+// settles it later than the request that made it (a document issued by a job). Answers whether
+// the reservation was still open.
+export async function holdReservation(
+  tx: Executor,
+  input: { reservationId: string; expiresAt: Date },
+): Promise<boolean> {
+  const result = await tx.execute(sql`
+    update point_reservations set expires_at = ${input.expiresAt.toISOString()}::timestamptz
+     where id = ${input.reservationId} and status = 'reserved'
+    returning id`);
+  return result.rows.length === 1;
+}
+
 // Expires up to `batchSize` reservations whose time is up, oldest first. SKIP LOCKED lets several
 // workers sweep at once without waiting on each other or expiring a reservation twice.
 export async function expireDue(tx: Executor, batchSize: number): Promise<number> {

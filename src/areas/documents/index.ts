@@ -1,0 +1,96 @@
+import type { Config } from '../../config.ts';
+import type { Environment } from '../../platform/accounts/keys.ts';
+import type { RecordEvent } from '../../platform/events.ts';
+import type { AreaModule } from '../../platform/module.ts';
+import type { Platform } from '../../platform/platform.ts';
+import { createCivilDocumentsGateway } from '../../upstream/civil-documents/live.ts';
+import { createSandboxCivilDocuments } from '../../upstream/civil-documents/sandbox.ts';
+import { createCourtRegistryGateway } from '../../upstream/court-registry/live.ts';
+import { createSandboxCourtRegistry } from '../../upstream/court-registry/sandbox.ts';
+import type { IssuersService } from '../issuers/index.ts';
+import { createDocumentAcceptance } from './acceptance.ts';
+import { createOwnerBusinesses, type OwnerBusinesses } from './owner-business.ts';
+import { documentJobDefinitions, processDocument, type Upstreams } from './processing.ts';
+import { documentRoutes } from './routes.ts';
+import { createDocumentsService, type DocumentsService } from './service.ts';
+
+// Document issuance (docs/documents.md): tax-authority certificates of the account's own
+// business and certified copies of corporations' registers, issued by a job through two
+// upstream services, with the original PDF kept as received.
+//
+//   owner-business.ts   the business that owns the API keys, an issuer of the issuers area
+//                       (whose certificate flow registers its joint certificate)
+//   acceptance.ts       reference id, validation (validation.ts), reservation, the request row
+//   processing.ts       the job: upstream call, PDF stored, capture or release, webhook event
+//   service.ts, routes.ts, schemas.ts, store.ts, tables.ts
+
+export type { OwnerBusinesses };
+
+export type DocumentsModule = AreaModule & {
+  service: DocumentsService;
+  owners: OwnerBusinesses;
+  // Runs one document's job now, for tests and tools without workers.
+  process(issuanceKey: string): Promise<void>;
+};
+
+// Test keys use the sandboxes and live keys the configured gateways; without one, live requests
+// of that kind are refused when they are made.
+function createUpstreams(config: Config, now: () => Date): Upstreams {
+  const timeoutMs = config.DOCUMENTS_GATEWAY_TIMEOUT_MS;
+  const latencyMs = config.DOCUMENTS_SANDBOX_LATENCY_MS;
+  const civilSandbox = createSandboxCivilDocuments({
+    officerCheckSeconds: config.DOCUMENTS_SANDBOX_OFFICER_CHECK_SECONDS, latencyMs, now });
+  const civilLive = config.DOCUMENTS_CIVIL_GATEWAY_URL === undefined ? null
+    : createCivilDocumentsGateway({ gatewayUrl: config.DOCUMENTS_CIVIL_GATEWAY_URL, timeoutMs,
+      now });
+  const registrySandbox = createSandboxCourtRegistry({ latencyMs });
+  const registryLive = config.DOCUMENTS_REGISTRY_GATEWAY_URL === undefined ? null
+    : createCourtRegistryGateway({ gatewayUrl: config.DOCUMENTS_REGISTRY_GATEWAY_URL,
+      timeoutMs, now });
+  return {
+    civil: (environment: Environment) => (environment === 'live' ? civilLive : civilSandbox),
+    registry: (environment: Environment) =>
+      (environment === 'live' ? registryLive : registrySandbox),
+  };
+}
+
+export function createDocumentsModule(
+  platform: Platform,
+  deps: { issuers: IssuersService; recordEvent: RecordEvent },
+): DocumentsModule {
+  const { config, database: { db } } = platform;
+  const now = platform.outside.now;
+  const upstreams = createUpstreams(config, now);
+  const owners = createOwnerBusinesses({ db, issuers: deps.issuers });
+  const accept = createDocumentAcceptance({
+    db,
+    stage: platform.jobs.stage,
+    points: platform.points,
+    prices: platform.prices,
+    issuers: deps.issuers,
+    owners,
+    upstreamAvailable: (environment, kind) => (kind === 'registry'
+      ? upstreams.registry(environment) : upstreams.civil(environment)) !== null,
+    now,
+  });
+  const service = createDocumentsService({ db, accept });
+  const processing = {
+    db,
+    stage: platform.jobs.stage,
+    points: platform.points,
+    recordEvent: deps.recordEvent,
+    upstreams,
+    timeoutMs: config.DOCUMENTS_GATEWAY_TIMEOUT_MS,
+    documentUrl: (issuanceKey: string) =>
+      `${config.PUBLIC_BASE_URL}/v1/documents/${issuanceKey}/pdf`,
+    log: platform.log,
+  };
+  return {
+    name: 'documents',
+    routes: async (v1) => v1.register(documentRoutes, { documents: service, owners }),
+    jobs: documentJobDefinitions(processing) as AreaModule['jobs'],
+    service,
+    owners,
+    process: (issuanceKey) => processDocument(processing, issuanceKey),
+  };
+}

@@ -1,0 +1,84 @@
+import { decodeCursorTuple, encodeCursor, invalidCursor } from '../../platform/cursor.ts';
+import type { Db } from '../../platform/db/connect.ts';
+import { ApiError } from '../../platform/errors.ts';
+import type { Scope } from '../../platform/scope.ts';
+import type { AcceptDocument } from './acceptance.ts';
+import type {
+  DocumentStatus,
+  DocumentType,
+  DocumentView,
+} from './schemas.ts';
+import * as store from './store.ts';
+
+// Reading document requests and their PDFs (docs/documents.md § Status and download). A request
+// of another account or environment does not exist for the caller: 404 NOT_FOUND.
+
+const NO_SUCH_DOCUMENT = 'No document request has this issuanceKey.';
+
+function toView(row: store.DocumentSummaryRow): DocumentView {
+  return {
+    issuanceKey: row.issuanceKey,
+    clientReferenceId: row.clientReferenceId,
+    type: row.type as DocumentType,
+    status: row.status as DocumentStatus,
+    options: row.options,
+    corporationNumber: row.corporationNumber,
+    issueNumber: row.issueNumber,
+    pdfSha256: row.pdfSha256,
+    points: row.reservedPoints,
+    failure: row.failureCode === null ? null
+      : { code: row.failureCode, message: row.failureMessage ?? '' },
+    acceptedAt: row.acceptedAt.toISOString(),
+    issuedAt: row.issuedAt?.toISOString() ?? null,
+    failedAt: row.failedAt?.toISOString() ?? null,
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function decodeCursor(cursor: string | undefined): number | null {
+  if (cursor === undefined) return null;
+  const [sequence] = decodeCursorTuple(cursor, 1);
+  if (!Number.isSafeInteger(sequence) || (sequence as number) < 1) throw invalidCursor();
+  return sequence as number;
+}
+
+export function createDocumentsService(deps: { db: Db; accept: AcceptDocument }) {
+  const { db } = deps;
+  return {
+    issue: deps.accept,
+
+    async get(input: { scope: Scope; issuanceKey: string }): Promise<DocumentView> {
+      const row = await store.findDocument(db, input.scope, input.issuanceKey);
+      if (row === null) throw new ApiError('NOT_FOUND', NO_SUCH_DOCUMENT);
+      return toView(row);
+    },
+
+    async list(input: { scope: Scope; limit: number; cursor?: string | undefined;
+      status?: DocumentStatus | undefined; type?: DocumentType | undefined }) {
+      const rows = await store.listDocuments(db, input.scope, {
+        beforeSequence: decodeCursor(input.cursor), limit: input.limit + 1,
+        ...(input.status === undefined ? {} : { status: input.status }),
+        ...(input.type === undefined ? {} : { type: input.type }),
+      });
+      const page = rows.slice(0, input.limit);
+      const last = page.at(-1);
+      return {
+        documents: page.map(toView),
+        nextCursor: rows.length > input.limit && last ? encodeCursor([last.sequence]) : null,
+      };
+    },
+
+    // The PDF exactly as the upstream service sent it.
+    async pdf(input: { scope: Scope; issuanceKey: string }): Promise<Buffer> {
+      const row = await store.findPdf(db, input.scope, input.issuanceKey);
+      if (row === null) throw new ApiError('NOT_FOUND', NO_SUCH_DOCUMENT);
+      if (row.status !== 'ISSUED' || row.pdf === null) {
+        throw new ApiError('DOCUMENT_NOT_ISSUED', `The document is ${row.status}; its PDF ` +
+          'exists once it is ISSUED.');
+      }
+      return row.pdf;
+    },
+  };
+}
+
+export type DocumentsService = ReturnType<typeof createDocumentsService>;

@@ -1,0 +1,146 @@
+import { corporationKindOf, type CorporationKind } from '../../domain/corporation-kinds.ts';
+import { isValidCorporateRegistrationNumber } from '../../domain/corporate-registration-number.ts';
+import { ApiError } from '../../platform/errors.ts';
+import type { CivilDocumentOptions } from '../../upstream/civil-documents/index.ts';
+import {
+  REGISTRY_TYPES,
+  type IssueDocumentBody,
+  type RegistryType,
+  type TaxAuthorityType,
+} from './schemas.ts';
+
+// The rules of a document request beyond its schema (docs/documents.md § Types and options):
+// which options each type takes and needs, and the values that depend on today or on each
+// other. Everything here is checked before anything is charged.
+
+export type ValidatedRequest =
+  | { kind: 'taxAuthority'; type: TaxAuthorityType; options: CivilDocumentOptions }
+  | { kind: 'registry'; type: RegistryType; corporationNumber: string;
+    corporationKind: CorporationKind;
+    options: { registryScope: 'ALL' | 'PART';
+      registryEntries: 'CURRENT' | 'INCLUDING_STRUCK_OUT' } };
+
+type OptionName = Exclude<keyof IssueDocumentBody, 'type'>;
+
+const COMMON_TAX_OPTIONS: OptionName[] = ['showAddress', 'showResidentNumber', 'purpose'];
+const WITH_LANGUAGE: OptionName[] = [...COMMON_TAX_OPTIONS, 'language'];
+
+// The options each type takes; the ones it needs are listed in REQUIRED.
+const ALLOWED: Record<IssueDocumentBody['type'], OptionName[]> = {
+  BUSINESS_REGISTRATION_CERTIFICATE: WITH_LANGUAGE,
+  TAX_PAYMENT_CERTIFICATE: WITH_LANGUAGE,
+  VAT_TAX_BASE_CERTIFICATE: [...WITH_LANGUAGE, 'startYearMonth', 'endYearMonth'],
+  INCOME_AMOUNT_CERTIFICATE: [...WITH_LANGUAGE, 'taxYear'],
+  STANDARD_FINANCIAL_STATEMENTS: [...COMMON_TAX_OPTIONS, 'fiscalYearEndMonth'],
+  BUSINESS_CLOSURE_FACT_CERTIFICATE: COMMON_TAX_OPTIONS,
+  BUSINESS_SUSPENSION_FACT_CERTIFICATE: COMMON_TAX_OPTIONS,
+  CORPORATE_REGISTRY_VIEW: ['corporationNumber', 'registryScope', 'registryEntries'],
+  CORPORATE_REGISTRY_SUBMISSION: ['corporationNumber', 'registryScope', 'registryEntries'],
+};
+
+const REQUIRED: Partial<Record<IssueDocumentBody['type'], OptionName[]>> = {
+  VAT_TAX_BASE_CERTIFICATE: ['startYearMonth', 'endYearMonth'],
+  INCOME_AMOUNT_CERTIFICATE: ['taxYear'],
+  STANDARD_FINANCIAL_STATEMENTS: ['fiscalYearEndMonth'],
+  CORPORATE_REGISTRY_VIEW: ['corporationNumber'],
+  CORPORATE_REGISTRY_SUBMISSION: ['corporationNumber'],
+};
+
+// The longest VAT period one certificate covers.
+export const VAT_PERIOD_MONTHS_MAX = 60;
+
+const invalid = (message: string) => new ApiError('INVALID_REQUEST', message);
+
+// Months since year 0, so year-months compare and subtract as numbers.
+function monthIndex(yearMonth: string): number {
+  return Number(yearMonth.slice(0, 4)) * 12 + Number(yearMonth.slice(5, 7)) - 1;
+}
+
+// Today's year and month in Korea, where the tax authority counts years.
+function seoulMonthIndex(now: Date): number {
+  const seoul = new Date(now.getTime() + 9 * 3_600_000);
+  return seoul.getUTCFullYear() * 12 + seoul.getUTCMonth();
+}
+
+function checkOptionsOfType(body: IssueDocumentBody): void {
+  const allowed = new Set(ALLOWED[body.type]);
+  for (const name of Object.keys(body) as Array<keyof IssueDocumentBody>) {
+    if (name !== 'type' && !allowed.has(name)) {
+      throw invalid(`body.${name} does not apply to ${body.type}.`);
+    }
+  }
+  for (const name of REQUIRED[body.type] ?? []) {
+    if (body[name] === undefined) throw invalid(`body.${name} is required for ${body.type}.`);
+  }
+}
+
+function checkPeriods(body: IssueDocumentBody, now: Date): void {
+  const thisMonth = seoulMonthIndex(now);
+  if (body.startYearMonth !== undefined && body.endYearMonth !== undefined) {
+    const start = monthIndex(body.startYearMonth);
+    const end = monthIndex(body.endYearMonth);
+    if (end < start) throw invalid('body.endYearMonth must not be before body.startYearMonth.');
+    if (end - start + 1 > VAT_PERIOD_MONTHS_MAX) {
+      throw invalid(`body.startYearMonth to body.endYearMonth spans more than ` +
+        `${VAT_PERIOD_MONTHS_MAX} months.`);
+    }
+    if (end > thisMonth) throw invalid('body.endYearMonth must not be in the future.');
+  }
+  if (body.taxYear !== undefined && body.taxYear >= Math.floor(thisMonth / 12)) {
+    throw invalid('body.taxYear must be a year before the current one: its return is filed ' +
+      'the following year.');
+  }
+  if (body.fiscalYearEndMonth !== undefined && monthIndex(body.fiscalYearEndMonth) >= thisMonth) {
+    throw invalid('body.fiscalYearEndMonth must be before the current month.');
+  }
+}
+
+function checkCorporationNumber(input: string): { digits: string; kind: CorporationKind } {
+  const digits = input.replace('-', '');
+  if (!/^[0-9]{13}$/.test(digits)) {
+    throw invalid('body.corporationNumber must have thirteen digits once the hyphen is removed.');
+  }
+  if (!isValidCorporateRegistrationNumber(digits)) {
+    throw new ApiError('INVALID_CORPORATE_REGISTRATION_NUMBER');
+  }
+  const kind = corporationKindOf(digits);
+  if (kind === null) {
+    throw new ApiError('CORPORATION_TYPE_NOT_SUPPORTED', `The kind of corporation of ` +
+      `body.corporationNumber (digits 5–6: ${digits.slice(4, 6)}) has no registry copies ` +
+      'here. Supported: stock, limited, general and limited partnership, limited liability ' +
+      'companies, incorporated associations and foundations, medical corporations, ' +
+      'cooperatives and other corporate entities.');
+  }
+  return { digits, kind };
+}
+
+const isRegistryType = (type: IssueDocumentBody['type']): type is RegistryType =>
+  (REGISTRY_TYPES as readonly string[]).includes(type);
+
+export function validateDocumentRequest(body: IssueDocumentBody, now: Date): ValidatedRequest {
+  checkOptionsOfType(body);
+  checkPeriods(body, now);
+  if (isRegistryType(body.type)) {
+    const { digits, kind } = checkCorporationNumber(body.corporationNumber!);
+    return { kind: 'registry', type: body.type, corporationNumber: digits, corporationKind: kind,
+      options: { registryScope: body.registryScope ?? 'ALL',
+        registryEntries: body.registryEntries ?? 'CURRENT' } };
+  }
+  return { kind: 'taxAuthority', type: body.type, options: {
+    showAddress: body.showAddress ?? true,
+    showResidentNumber: body.showResidentNumber ?? false,
+    language: body.language ?? 'KO',
+    purpose: body.purpose ?? null,
+    startYearMonth: body.startYearMonth ?? null,
+    endYearMonth: body.endYearMonth ?? null,
+    taxYear: body.taxYear ?? null,
+    fiscalYearEndMonth: body.fiscalYearEndMonth ?? null,
+  } };
+}
+
+// A corporation's business number has 81 to 88 in its fourth and fifth digits; a corporation
+// has no resident number to print.
+export function isCorporateBusinessNumber(businessNumber: string): boolean {
+  const middle = Number(businessNumber.slice(3, 5));
+  return middle >= 81 && middle <= 88;
+}

@@ -1,0 +1,65 @@
+// The tax authority's civil-document service (홈택스 민원증명): certificates about the business
+// that owns the API key, issued under its registered joint certificate (docs/documents.md §
+// Upstream services). Two implementations: sandbox.ts for test keys and live.ts, an
+// operator-run gateway, for live keys.
+//
+// An issuance is idempotent by issuance key: asking again for the same key, after a crash
+// between the call and recording its answer, gives the same document.
+
+export type CivilDocumentType =
+  | 'BUSINESS_REGISTRATION_CERTIFICATE'
+  | 'TAX_PAYMENT_CERTIFICATE'
+  | 'VAT_TAX_BASE_CERTIFICATE'
+  | 'INCOME_AMOUNT_CERTIFICATE'
+  | 'STANDARD_FINANCIAL_STATEMENTS'
+  | 'BUSINESS_CLOSURE_FACT_CERTIFICATE'
+  | 'BUSINESS_SUSPENSION_FACT_CERTIFICATE';
+
+// The options every kind accepts, and the fields only some kinds take (null elsewhere).
+export type CivilDocumentOptions = {
+  showAddress: boolean;
+  showResidentNumber: boolean;
+  language: 'KO' | 'EN';
+  purpose: string | null;
+  // VAT tax base: `YYYY-MM`, inclusive.
+  startYearMonth: string | null;
+  endYearMonth: string | null;
+  // Income amount: the tax year whose return was filed.
+  taxYear: number | null;
+  // Standard financial statements: the fiscal year's last month, `YYYY-MM`.
+  fiscalYearEndMonth: string | null;
+};
+
+export type CivilDocumentRequest = {
+  issuanceKey: string;
+  type: CivilDocumentType;
+  options: CivilDocumentOptions;
+  // The business the document is about: the API key's own.
+  business: { businessNumber: string; name: string; representativeName: string };
+  // The registered joint certificate the application is made under.
+  certificate: { serialNumber: string; notAfter: string };
+  // When etax accepted the request; the sandbox dates its documents from it.
+  acceptedAt: Date;
+};
+
+export type UpstreamDocument = { issueNumber: string; pdf: Buffer; issuedAt: Date };
+
+// `pending`: an officer must check the application first (fact certificates); ask again later.
+// `rejected`: the authority refuses for good (no filed return, certificate expired).
+// `unavailable`: the authority could not be reached or answered outside its contract; retried.
+export type DocumentIssueResult =
+  | ({ kind: 'issued' } & UpstreamDocument)
+  | { kind: 'pending'; retryAt: Date }
+  | { kind: 'rejected'; code: string; message: string }
+  | { kind: 'unavailable' };
+
+export type CivilDocumentService = {
+  issue(request: CivilDocumentRequest, signal: AbortSignal): Promise<DocumentIssueResult>;
+};
+
+export const UPSTREAM_UNAVAILABLE: DocumentIssueResult = Object.freeze({ kind: 'unavailable' });
+
+// The kinds issued only after an officer's check (사실증명): they stay pending for a while.
+export const OFFICER_CHECKED_TYPES: ReadonlySet<CivilDocumentType> = new Set([
+  'BUSINESS_CLOSURE_FACT_CERTIFICATE', 'BUSINESS_SUSPENSION_FACT_CERTIFICATE',
+]);
