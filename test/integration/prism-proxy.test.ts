@@ -50,7 +50,8 @@ async function throughPrism(parts: RequestParts, key: string): Promise<Answer> {
   const headers: Record<string, string> = { ...parts.headers, authorization: basicAuth(key) };
   let body: string | undefined;
   if (parts.body !== undefined) {
-    headers['content-type'] = 'application/json';
+    // A multipart example brings its own content type (with its boundary); the rest are JSON.
+    headers['content-type'] ??= 'application/json';
     body = typeof parts.body === 'string' ? parts.body : JSON.stringify(parts.body);
   }
   const search = new URLSearchParams(parts.query).toString();

@@ -141,7 +141,7 @@ describe('refusing bad input with nothing charged or made', () => {
   });
 
   it.each([
-    ['17 items', () => ({ ...invoiceBody(), items: Array(17).fill(invoiceBody().items[0]) })],
+    ['100 items', () => ({ ...invoiceBody(), items: Array(100).fill(invoiceBody().items[0]) })],
     ['no items', () => ({ ...invoiceBody(), items: [] })],
     ['an amount given as a string', () => withItem({ supplyCost: '50000' })],
     ['a fractional amount', () => withItem({ supplyCost: 100.5 })],

@@ -19,8 +19,12 @@ const SPEC_PRICES = {
   'documents.registry.submissionCopy': 1_500,
 };
 
-// The spec states no tax-invoice price; etax's default (docs/points.md § Tax invoices).
-const ETAX_PRICES = { 'taxInvoices.issue': 100 };
+// No published price for tax invoices and cash receipts; etax's defaults (docs/points.md).
+const ETAX_PRICES = {
+  'taxInvoices.issue': 100,
+  'cashReceipts.issue': 10,
+  'cashReceipts.cancel': 10,
+};
 const DEFAULTS = { ...SPEC_PRICES, ...ETAX_PRICES };
 
 describe('default prices', () => {
