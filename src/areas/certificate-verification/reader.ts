@@ -46,17 +46,20 @@ async function recognizeTurning(ocr: Recognizer, png: Buffer): Promise<PageReadi
 
 // A number whose checksum failed on the page is read again from its own region, digits only,
 // and the two readings are combined (fields.ts rereadNumber). Only the words with digits are
-// cropped, so the label's Hangul is not forced into digits.
+// cropped, so the label's Hangul is not forced into digits. Each number is looked at again once
+// at most, so a page full of labels costs no more than two small readings.
 async function rereadNumbers(ocr: Recognizer, { reading, lines, png }: PageReading):
 Promise<CertificateReading> {
   const fields = { ...reading.fields };
+  const tried = new Set<string>();
   for (const line of lines) {
     const name = numberLabelOf(line.text);
-    if (name === null || fields[name] !== undefined) continue;
+    if (name === null || fields[name] !== undefined || tried.has(name)) continue;
     const boxes = line.words.filter((word) => (word.text.match(/\d/gu) ?? []).length >= 2)
       .map((word) => word.bbox);
     const region = await numberRegion(png, boxes);
     if (region === null) continue;
+    tried.add(name);
     const again = rereadNumber(name, line.text, await ocr.numberLine(region));
     if (again !== null) fields[name] = again;
   }
