@@ -137,17 +137,18 @@ export async function degradeImage(clean: Buffer, degradation: Degradation): Pro
   const scaled = await sharp(clean).resize(Math.round(width * degradation.scale)).rotate(
     degradation.rotation, { background: '#e8e6e0' },
   ).raw().toBuffer({ resolveWithObject: true });
-  const noise = await sharp({
-    create: { width: scaled.info.width, height: scaled.info.height, channels: 3, background: '#000',
-      noise: { type: 'gaussian', mean: 128, sigma: degradation.noise } },
-  }).raw().toBuffer();
-  // Adds the noise around zero to every channel.
+  // The noise is drawn from a seed made of the degradation itself (libvips' own noise is not
+  // seeded), so the same degradation always makes the same photo and two runs of the benchmark
+  // read the same images.
+  const random = seededRandom(Math.floor(degradation.noise * 1e6) ^ Math.floor(degradation.scale
+    * 1e6) ^ Math.floor(degradation.rotation * 1e6));
+  const gaussian = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+  // Adds the noise around zero to every colour channel.
   const pixels = Buffer.from(scaled.data);
   for (let index = 0; index < pixels.length; index += 1) {
-    const channel = index % scaled.info.channels;
-    if (channel > 2) continue;
-    const noiseIndex = Math.floor(index / scaled.info.channels) * 3 + channel;
-    pixels[index] = Math.max(0, Math.min(255, pixels[index]! + noise[noiseIndex]! - 128));
+    if (index % scaled.info.channels > 2) continue;
+    pixels[index] = Math.max(0, Math.min(255,
+      Math.round(pixels[index]! + degradation.noise * gaussian())));
   }
   return sharp(pixels, { raw: scaled.info }).jpeg({ quality: degradation.jpegQuality })
     .toBuffer();

@@ -24,11 +24,14 @@ export type CertificateReading = {
 
 type LabelName = FieldName | 'ignored';
 
-// Labels in their space-free form, most specific first: `법인등록번호` before `등록번호`.
+// Labels in their space-free form, most specific first: `법인등록번호` before `등록번호`. OCR
+// misreads a syllable of a label by one stroke often enough to lose the whole field, so the
+// syllables of the number and name labels also match their usual misreadings: a final ㅇ read
+// as ㅁ (등 → 듬), an initial ㅂ as ㄹ or a final ㅂ as ㅁ (법 → 럽, 범), ㅗ as ㅜ (호 → 후).
 const LABELS: ReadonlyArray<[RegExp, LabelName]> = [
-  [/법인등록번호/u, 'corporateRegistrationNumber'],
-  [/등록번호/u, 'businessRegistrationNumber'],
-  [/법인명(\([^)]{0,5}\))?|상호(\([^)]{0,5}\))?|단체명/u, 'organizationName'],
+  [/[법범럽]인[등듬]록번호/u, 'corporateRegistrationNumber'],
+  [/[등듬]록번호/u, 'businessRegistrationNumber'],
+  [/[법범럽]인명(\([^)]{0,5}\))?|상[호후](\([^)]{0,5}\))?|단체명/u, 'organizationName'],
   [/대표자성명|대표자|성명/u, 'representativeName'],
   [/개업연월일|개업일자?/u, 'openedOn'],
   [/생년월일|주민등록번호/u, 'ignored'],
@@ -48,7 +51,8 @@ const DATE_ONLY_LINE = /^\d{4}년\d{1,2}월\d{1,2}일$|^\d{4}[.-]\d{1,2}[.-]\d{1
 
 // Characters OCR reads in place of digits, in number fields only.
 const DIGIT_LOOKALIKES: Readonly<Record<string, string>> = {
-  O: '0', o: '0', D: '0', Q: '0', I: '1', l: '1', '|': '1', i: '1', '!': '1', Z: '2', z: '2',
+  O: '0', o: '0', D: '0', Q: '0', I: '1', l: '1', '|': '1', i: '1', '!': '1', ']': '1', '[': '1',
+  Z: '2', z: '2',
   S: '5', s: '5', B: '8', G: '6', b: '6', g: '9', q: '9', T: '7',
 };
 // Digits OCR confuses with each other: the candidates tried when a checksum fails.
@@ -113,8 +117,8 @@ export function joinSplitSyllables(text: string): string {
   }
   return joined.join(' ')
     .replace(/(\d)\s+(층|호|동|번지|가)(?=\s|,|$)/gu, '$1$2')
-    // After a number, 충 and 총 are the floor (층) misread.
-    .replace(/(\d)[충총](?=\s|,|$)/gu, '$1층')
+    // After a number, 충, 총 and 증 are the floor (층) misread.
+    .replace(/(\d)[충총증](?=\s|,|$)/gu, '$1층')
     .replace(/\(\s+/gu, '(')
     .replace(/\s+\)/gu, ')')
     .trim();
@@ -146,15 +150,19 @@ export function correctNumber(digits: string, isValid: (digits: string) => boole
   return candidates.size === 1 ? { digits: [...candidates][0]!, corrected: true } : null;
 }
 
-function numberReading(value: string, length: number, isValid: (digits: string) => boolean,
-  confidence: number): FieldReading | null {
+// The runs of digits of a value that have the number's length.
+function digitRunsOf(value: string, length: number): string[] {
   const digits = digitsOf(value);
   // A longer run may carry a neighbour's digits ("… 법인등록번호" on the same line is cut off by
-  // its label, but a stray date is not): take the first run of the right length.
-  const candidates = digits.length === length ? [digits]
-    : (value.match(/[0-9OoIl|SB-]{8,}/gu) ?? []).map(digitsOf)
+  // its label, but a stray date is not): take the runs of the right length.
+  return digits.length === length ? [digits]
+    : (value.match(/[0-9OoIl|SB[\]-]{8,}/gu) ?? []).map(digitsOf)
       .filter((run) => run.length === length);
-  for (const candidate of candidates) {
+}
+
+function numberReading(value: string, length: number, isValid: (digits: string) => boolean,
+  confidence: number): FieldReading | null {
+  for (const candidate of digitRunsOf(value, length)) {
     const corrected = correctNumber(candidate, isValid);
     if (corrected !== null) {
       return {
@@ -164,6 +172,64 @@ function numberReading(value: string, length: number, isValid: (digits: string) 
     }
   }
   return null;
+}
+
+// Numbers read again from their own region of the image, digits only (an OCR reader's second
+// look when a number's checksum failed).
+export const NUMBER_FIELDS = {
+  businessRegistrationNumber: { length: 10, isValid: isValidBusinessRegistrationNumber },
+  corporateRegistrationNumber: { length: 13, isValid: isValidCorporateRegistrationNumber },
+} as const;
+export type NumberFieldName = keyof typeof NUMBER_FIELDS;
+
+// Where two readings of a number disagree, each digit read is a candidate: the one combination
+// whose checksum holds is the number (several are as good as none). Tried before single digit
+// confusions, because what two readings of the same print disagree on is where the misread is.
+function agreedNumber(readings: string[], isValid: (digits: string) => boolean): string | null {
+  const [first, ...others] = readings;
+  if (first === undefined || others.length === 0) return null;
+  const choices = [...first].map((digit, index) =>
+    [...new Set([digit, ...others.map((reading) => reading[index]!)])]);
+  const combinations = choices.reduce((product, options) => product * options.length, 1);
+  // Past a few disagreements the readings are noise, not two looks at the same digits.
+  if (combinations === 1 || combinations > 16) return null;
+  let found: string[] = [''];
+  for (const options of choices) {
+    found = found.flatMap((prefix) => options.map((digit) => prefix + digit));
+  }
+  const valid = found.filter(isValid);
+  return valid.length === 1 ? valid[0]! : null;
+}
+
+// A number from the line it was printed on as first read and from a digits-only second reading
+// of the same region: whichever reading's checksum holds, else the combination of the two
+// readings that does, else one common digit confusion of the second reading, else of the first.
+export function rereadNumber(name: NumberFieldName, firstLine: string, reread: TextLine):
+FieldReading | null {
+  const { length, isValid } = NUMBER_FIELDS[name];
+  const second = digitRunsOf(reread.text, length);
+  const first = digitRunsOf(firstLine, length);
+  const valid = second.find(isValid);
+  if (valid !== undefined) return { value: valid, confidence: reread.confidence };
+  const corrected = (digits: string) =>
+    ({ value: digits, confidence: reread.confidence * CORRECTED_CONFIDENCE_FACTOR });
+  if (second.length === 1 && first.length === 1) {
+    const agreed = agreedNumber([second[0]!, first[0]!], isValid);
+    if (agreed !== null) return corrected(agreed);
+  }
+  for (const digits of [...second, ...first]) {
+    const fixed = correctNumber(digits, isValid);
+    if (fixed !== null) return corrected(fixed.digits);
+  }
+  return null;
+}
+
+// The label of the number a line carries, if it carries one.
+export function numberLabelOf(text: string): NumberFieldName | null {
+  const hit = labelsOn(compactOf(text).compact)
+    .find((label) => label.name === 'businessRegistrationNumber'
+      || label.name === 'corporateRegistrationNumber');
+  return (hit?.name as NumberFieldName | undefined) ?? null;
 }
 
 function isCalendarDate(year: number, month: number, day: number): boolean {
@@ -230,6 +296,13 @@ function readKind(compact: string, line: TextLine, fields: CertificateReading['f
   } else if (INDIVIDUAL_KIND.test(compact)) {
     keep(fields, 'kind', { value: 'individual', confidence: line.confidence });
   }
+}
+
+// The reading with its kind told by its numbers when no kind was printed.
+export function withInferredKind(reading: CertificateReading): CertificateReading {
+  const fields = { ...reading.fields };
+  inferKind(fields);
+  return { ...reading, fields };
 }
 
 // Without a printed kind, the number tells: digits 4–5 of 81 to 88 are corporations.

@@ -49,3 +49,26 @@ export async function prepareForOcr(image: Buffer): Promise<Buffer> {
 export function turned(png: Buffer, degrees: 90 | 180 | 270): Promise<Buffer> {
   return sharp(png).rotate(degrees).png({ compressionLevel: 1 }).toBuffer();
 }
+
+// Margin of white kept around a number's words: Tesseract reads a line best with some paper
+// around it, and a word's box can clip a digit's edge.
+const REGION_MARGIN = 12;
+
+// The region of the page holding the given word boxes, with a white margin, as a PNG; null when
+// there are no boxes.
+export async function numberRegion(png: Buffer, boxes: { x0: number; y0: number; x1: number;
+  y1: number }[]): Promise<Buffer | null> {
+  if (boxes.length === 0) return null;
+  const { width = 0, height = 0 } = await sharp(png).metadata();
+  const left = Math.max(0, Math.min(...boxes.map((box) => box.x0)) - REGION_MARGIN);
+  const top = Math.max(0, Math.min(...boxes.map((box) => box.y0)) - REGION_MARGIN);
+  const right = Math.min(width, Math.max(...boxes.map((box) => box.x1)) + REGION_MARGIN);
+  const bottom = Math.min(height, Math.max(...boxes.map((box) => box.y1)) + REGION_MARGIN);
+  if (right - left < 2 || bottom - top < 2) return null;
+  return sharp(png)
+    .extract({ left, top, width: right - left, height: bottom - top })
+    .extend({ top: REGION_MARGIN, bottom: REGION_MARGIN, left: REGION_MARGIN,
+      right: REGION_MARGIN, background: '#ffffff' })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
+}

@@ -16,7 +16,16 @@ const require = createRequire(import.meta.url);
 const KOREAN = require('@tesseract.js-data/kor') as { langPath: string };
 const ENGLISH = require('@tesseract.js-data/eng') as { langPath: string };
 
-export type Recognizer = (png: Buffer) => Promise<{ lines: TextLine[]; confidence: number }>;
+export type Box = { x0: number; y0: number; x1: number; y1: number };
+export type OcrWord = { text: string; bbox: Box };
+export type OcrLine = TextLine & { words: OcrWord[] };
+
+export type Recognizer = {
+  // A whole page, line by line, with where each word is.
+  page(png: Buffer): Promise<{ lines: OcrLine[]; confidence: number }>;
+  // One line holding only a number: digits and hyphens are the only characters recognised.
+  numberLine(png: Buffer): Promise<TextLine>;
+};
 
 export type OcrPool = {
   // Runs `work` with a worker held for its whole duration; throws OcrBusy when every worker is
@@ -31,6 +40,19 @@ export type OcrPool = {
 // so each language is loaded by its own path.
 export const LANGUAGE_PATHS = { kor: KOREAN.langPath, eng: ENGLISH.langPath } as const;
 
+const PAGE_PARAMETERS = {
+  // A certificate is one column of lines of different sizes; automatic segmentation (3) cuts
+  // a widely spaced label ("상          호") into columns of its own.
+  tessedit_pageseg_mode: '4' as never,
+  tessedit_char_whitelist: '',
+} as const;
+const NUMBER_LINE_PARAMETERS = {
+  // One line, and only what a registration number is printed with: the recognizer cannot
+  // choose a Hangul syllable or a letter for a badly printed digit.
+  tessedit_pageseg_mode: '7' as never,
+  tessedit_char_whitelist: '0123456789-',
+} as const;
+
 async function startWorker(): Promise<Worker> {
   const worker = await createWorker('kor', 1, {
     langPath: LANGUAGE_PATHS.kor,
@@ -38,9 +60,7 @@ async function startWorker(): Promise<Worker> {
     cacheMethod: 'none',
   });
   await worker.setParameters({
-    // A certificate is one column of lines of different sizes; automatic segmentation (3) cuts
-    // a widely spaced label ("상          호") into columns of its own.
-    tessedit_pageseg_mode: '4' as never,
+    ...PAGE_PARAMETERS,
     preserve_interword_spaces: '1',
     // Images rarely carry a resolution; the preprocessed page is about 250 dpi.
     user_defined_dpi: '250',
@@ -48,19 +68,36 @@ async function startWorker(): Promise<Worker> {
   return worker;
 }
 
-type Line = { text: string; confidence: number };
+type Line = { text: string; confidence: number; words: OcrWord[] };
 type Block = { paragraphs: { lines: Line[] }[] };
 
+const confidenceOf = (percent: number) => Math.max(0, Math.min(1, percent / 100));
+
 function recognizerOf(worker: Worker): Recognizer {
-  return async (png) => {
-    const { data } = await worker.recognize(png, {}, { text: true, blocks: true });
-    const blocks = (data.blocks ?? []) as unknown as Block[];
-    const lines = blocks.flatMap((block) => block.paragraphs.flatMap((paragraph) =>
-      paragraph.lines.map((line) => ({
-        text: line.text.replace(/\n/gu, ' ').trim(),
-        confidence: Math.max(0, Math.min(1, line.confidence / 100)),
-      }))));
-    return { lines, confidence: data.confidence / 100 };
+  return {
+    async page(png) {
+      const { data } = await worker.recognize(png, {}, { text: true, blocks: true });
+      const blocks = (data.blocks ?? []) as unknown as Block[];
+      const lines = blocks.flatMap((block) => block.paragraphs.flatMap((paragraph) =>
+        paragraph.lines.map((line) => ({
+          text: line.text.replace(/\n/gu, ' ').trim(),
+          confidence: confidenceOf(line.confidence),
+          words: line.words.map((word) => ({ text: word.text, bbox: word.bbox })),
+        }))));
+      return { lines, confidence: data.confidence / 100 };
+    },
+    async numberLine(png) {
+      await worker.setParameters(NUMBER_LINE_PARAMETERS);
+      try {
+        const { data } = await worker.recognize(png, {}, { text: true });
+        return {
+          text: data.text.replace(/\s+/gu, ' ').trim(),
+          confidence: confidenceOf(data.confidence),
+        };
+      } finally {
+        await worker.setParameters(PAGE_PARAMETERS);
+      }
+    },
   };
 }
 

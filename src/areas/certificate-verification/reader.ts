@@ -1,14 +1,17 @@
 import { ApiError } from '../../platform/errors.ts';
 import {
   hasRequiredFields,
+  numberLabelOf,
   readCertificate,
+  rereadNumber,
+  withInferredKind,
   type CertificateReading,
   type TextLine,
   type TextSource,
 } from './fields.ts';
 import type { FileKind } from './file-type.ts';
-import { ImageRefused, prepareForOcr, turned } from './image.ts';
-import type { OcrPool, Recognizer } from './ocr-pool.ts';
+import { ImageRefused, numberRegion, prepareForOcr, turned } from './image.ts';
+import type { OcrLine, OcrPool, Recognizer } from './ocr-pool.ts';
 import { PdfRefused, readPdfText } from './pdf-text.ts';
 
 // From a file to the certificate's fields: a PDF by its text layer, an image by OCR. A file
@@ -24,14 +27,43 @@ const EMPTY: CertificateReading = Object.freeze({ titled: false, fields: {} });
 // fields: a photo taken upside down is more common than one taken sideways.
 const TURNS = [180, 90, 270] as const;
 
-async function recognizeTurning(recognize: Recognizer, png: Buffer): Promise<CertificateReading> {
-  const first = readCertificate((await recognize(png)).lines, 'OCR');
-  if (first.titled || hasRequiredFields(first)) return first;
+type PageReading = { reading: CertificateReading; lines: OcrLine[]; png: Buffer };
+
+async function readPage(ocr: Recognizer, png: Buffer): Promise<PageReading> {
+  const { lines } = await ocr.page(png);
+  return { reading: readCertificate(lines, 'OCR'), lines, png };
+}
+
+async function recognizeTurning(ocr: Recognizer, png: Buffer): Promise<PageReading> {
+  const first = await readPage(ocr, png);
+  if (first.reading.titled || hasRequiredFields(first.reading)) return first;
   for (const degrees of TURNS) {
-    const reading = readCertificate((await recognize(await turned(png, degrees))).lines, 'OCR');
-    if (reading.titled || hasRequiredFields(reading)) return reading;
+    const page = await readPage(ocr, await turned(png, degrees));
+    if (page.reading.titled || hasRequiredFields(page.reading)) return page;
   }
   return first;
+}
+
+// A number whose checksum failed on the page is read again from its own region, digits only,
+// and the two readings are combined (fields.ts rereadNumber). Only the words with digits are
+// cropped, so the label's Hangul is not forced into digits. Each number is looked at again once
+// at most, so a page full of labels costs no more than two small readings.
+async function rereadNumbers(ocr: Recognizer, { reading, lines, png }: PageReading):
+Promise<CertificateReading> {
+  const fields = { ...reading.fields };
+  const tried = new Set<string>();
+  for (const line of lines) {
+    const name = numberLabelOf(line.text);
+    if (name === null || fields[name] !== undefined || tried.has(name)) continue;
+    const boxes = line.words.filter((word) => (word.text.match(/\d/gu) ?? []).length >= 2)
+      .map((word) => word.bbox);
+    const region = await numberRegion(png, boxes);
+    if (region === null) continue;
+    tried.add(name);
+    const again = rereadNumber(name, line.text, await ocr.numberLine(region));
+    if (again !== null) fields[name] = again;
+  }
+  return withInferredKind({ ...reading, fields });
 }
 
 export function createCertificateReader(pool: OcrPool) {
@@ -50,7 +82,7 @@ export function createCertificateReader(pool: OcrPool) {
 
   async function readImage(bytes: Buffer): Promise<FileReading> {
     // The pool refuses at once when it is full, before the image is decoded.
-    return pool.run(async (recognize) => {
+    return pool.run(async (ocr) => {
       let png: Buffer;
       try {
         png = await prepareForOcr(bytes);
@@ -58,7 +90,8 @@ export function createCertificateReader(pool: OcrPool) {
         if (error instanceof ImageRefused) throw new ApiError('INVALID_FILE', error.message);
         throw error;
       }
-      return { ...(await recognizeTurning(recognize, png)), source: 'OCR' as const };
+      const page = await recognizeTurning(ocr, png);
+      return { ...(await rereadNumbers(ocr, page)), source: 'OCR' as const };
     });
   }
 

@@ -8,7 +8,9 @@ import {
   hasRequiredFields,
   joinSplitSyllables,
   organizationNameOf,
+  numberLabelOf,
   readCertificate,
+  rereadNumber,
   type TextLine,
 } from '../../../src/areas/certificate-verification/fields.ts';
 import {
@@ -76,6 +78,19 @@ describe('readCertificate', () => {
       .toEqual({ value: '1248100998', confidence: 0.45 });
   });
 
+  it('finds labels whose syllables OCR misread by one stroke', () => {
+    const reading = readCertificate(lines('듬록번호 : 124-81-00998', '범 인 명 ( 단 체 명 ) : 새솔',
+      '럽인등록번호 : ]10111-1234569'), 'OCR');
+    const values = Object.fromEntries(Object.entries(reading.fields).map(([k, v]) => [k, v.value]));
+    expect(values).toMatchObject({ businessRegistrationNumber: '1248100998',
+      organizationName: '새솔', corporateRegistrationNumber: '1101111234569' });
+    expect(readCertificate(lines('상 _ 후 : 미래로푸드'), 'OCR').fields.organizationName?.value)
+      .toBe('미래로푸드');
+    expect(numberLabelOf('법인등록번호 : 1')).toBe('corporateRegistrationNumber');
+    expect(numberLabelOf('듬록번호 : 1')).toBe('businessRegistrationNumber');
+    expect(numberLabelOf('사업자등록증')).toBeNull();
+  });
+
   it('finds nothing required in a document that is not a certificate', () => {
     const reading = readCertificate(lines('전자세금계산서', '공급자 등록번호 124-81-00998',
       '합계금액 110,000'), 'PDF_TEXT');
@@ -100,6 +115,23 @@ describe('normalisation', () => {
     // Two readings one confusion away (0 → 8 and 0 → 6) are as good as none.
     expect(correctNumber('100', (digits) => digits === '180' || digits === '106')).toBeNull();
     expect(correctNumber('100', () => false)).toBeNull();
+  });
+
+  it('reads a number again from a digits-only second look at its region', () => {
+    const reread = (text: string) => ({ text, confidence: 0.8 });
+    // The second look's checksum holds: it is taken at its own confidence.
+    expect(rereadNumber('businessRegistrationNumber', '등록번호 : 124-81-0O9 9 8 7',
+      reread('124-81-00998'))).toEqual({ value: '1248100998', confidence: 0.8 });
+    // Each look misread a different digit: the one combination whose checksum holds.
+    expect(rereadNumber('businessRegistrationNumber', '등록번호 : 124-81-80998',
+      reread('124-81-00993'))).toEqual({ value: '1248100998', confidence: 0.4 });
+    expect(rereadNumber('corporateRegistrationNumber', '법인등록번호 : 13011! 1-7489635',
+      reread('130111-7489635'))).toEqual({ value: '1301117489635', confidence: 0.8 });
+    expect(rereadNumber('businessRegistrationNumber', '등록번호 :', reread('12-3'))).toBeNull();
+  });
+
+  it('reads a floor misread after its number', () => {
+    expect(joinSplitSyllables('세종대로 77, 2증')).toBe('세종대로 77, 2층');
   });
 
   it('writes (주) plainly and joins runs of single syllables only', () => {
