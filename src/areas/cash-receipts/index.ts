@@ -19,6 +19,7 @@ import type { CashReceiptRow } from './store.ts';
 // Cash receipts (docs/cash-receipts.md): the area's one front door. The files:
 //   routes.ts, schemas.ts   HTTP and its TypeBox schemas
 //   service.ts              acceptance (reference ids, points, the cancel rules), retrieval
+//   acceptance-batches.ts   issuances accepted at the same moment, recorded in one transaction
 //   validation.ts           the rules between fields of a request
 //   store.ts, tables.ts     SQL and the table
 //   lifecycle.ts            the status changes that decide a receipt, with their events,
@@ -72,7 +73,8 @@ export function createCashReceiptsModule(
   const renderPdf = async (row: CashReceiptRow) =>
     (await import('./pdf.ts')).renderCashReceiptPdf(row);
   const service = createCashReceiptsService({
-    db, charge: platform.charge, stage: platform.jobs.stage, issuers: deps.issuers,
+    db, charge: platform.charge, stage: platform.jobs.stage, stageMany: platform.jobs.stageMany,
+    issuers: deps.issuers,
     authorityAvailable: (environment) => authorityFor(environment) !== null,
     prices: { 'cashReceipts.issue': platform.prices['cashReceipts.issue'],
       'cashReceipts.cancel': platform.prices['cashReceipts.cancel'] },
