@@ -10,13 +10,16 @@ import { createGatewayCashReceiptAuthority } from '../../upstream/cash-receipts/
 import type { CashReceiptAuthority } from '../../upstream/cash-receipts/index.ts';
 import { createSandboxCashReceiptAuthority } from '../../upstream/cash-receipts/sandbox.ts';
 import type { IssuersService } from '../issuers/index.ts';
+import { CASH_RECEIPT_MAIL_KIND, customerMailHooks } from './mail.ts';
 import { APPROVAL_RETRY_DELAYS_SECONDS, processingJobDefinitions } from './processing/jobs.ts';
 import { cashReceiptRoutes } from './routes.ts';
 import { createCashReceiptsService, type CashReceiptsService } from './service.ts';
+import type { CashReceiptRow } from './store.ts';
 
 // Cash receipts (docs/cash-receipts.md): the area's one front door. The files:
 //   routes.ts, schemas.ts   HTTP and its TypeBox schemas
 //   service.ts              acceptance (reference ids, points, the cancel rules), retrieval
+//   acceptance-batches.ts   issuances accepted at the same moment, recorded in one transaction
 //   validation.ts           the rules between fields of a request
 //   store.ts, tables.ts     SQL and the table
 //   lifecycle.ts            the status changes that decide a receipt, with their events,
@@ -66,15 +69,19 @@ export function createCashReceiptsModule(
   const { config, database: { db } } = platform;
   const authorityFor = createAuthorities(config);
   const now = platform.outside.now;
+  // pdfkit and the fonts load with the first PDF, not at every start.
+  const renderPdf = async (row: CashReceiptRow) =>
+    (await import('./pdf.ts')).renderCashReceiptPdf(row);
   const service = createCashReceiptsService({
-    db, charge: platform.charge, stage: platform.jobs.stage, issuers: deps.issuers,
+    db, charge: platform.charge, stage: platform.jobs.stage, stageMany: platform.jobs.stageMany,
+    issuers: deps.issuers,
     authorityAvailable: (environment) => authorityFor(environment) !== null,
     prices: { 'cashReceipts.issue': platform.prices['cashReceipts.issue'],
       'cashReceipts.cancel': platform.prices['cashReceipts.cancel'] },
     now,
-    // pdfkit and the fonts load with the first PDF, not at every start.
-    renderPdf: async (row) => (await import('./pdf.ts')).renderCashReceiptPdf(row),
+    renderPdf,
   });
+  platform.registerMailKind(CASH_RECEIPT_MAIL_KIND, customerMailHooks({ db, renderPdf }));
   const jobs = processingJobDefinitions({
     db, stage: platform.jobs.stage, points: platform.points, recordEvents: deps.recordEvents,
     queueMail: platform.queueMail, authorityFor,

@@ -9,11 +9,12 @@ import {
   requestFingerprint,
   runIdempotent,
 } from '../../platform/idempotency/claims.ts';
-import type { StageJob } from '../../platform/jobs.ts';
+import type { StageJob, StageJobs } from '../../platform/jobs.ts';
 import type { PriceRow } from '../../platform/operations.ts';
 import type { Charger } from '../../platform/points/charge.ts';
 import type { Caller, Scope } from '../../platform/scope.ts';
 import type { IssuersService } from '../issuers/index.ts';
+import { createIssuanceBatches, TAKEN } from './acceptance-batches.ts';
 import { APPROVAL_QUEUE, stepJobId, type ApprovalJobData } from './processing/queues.ts';
 import type { CancelInput, CashReceiptView, IssueInput } from './schemas.ts';
 import * as store from './store.ts';
@@ -36,14 +37,16 @@ import {
 //   2. the body is validated and the merchant resolved, so bad input costs nothing;
 //   3. the price is reserved;
 //   4. one transaction claims the reference id, records the receipt (a cancellation locks its
-//      original and checks what remains) and stages its approval job;
-//   5. the charge is captured. A duplicate that lost the race to the claim replays instead, and
-//      its reservation is released.
+//      original and checks what remains) and stages its approval job; issuances accepted at
+//      the same moment share that transaction (acceptance-batches.ts);
+//   5. the charge is captured. A duplicate that lost the race to the claim replays (or
+//      conflicts) instead, and its reservation is released.
 
 type ServiceDeps = {
   db: Db;
   charge: Charger;
   stage: StageJob;
+  stageMany: StageJobs;
   issuers: Pick<IssuersService, 'resolveSupplierKey'>;
   // False when receipts of this environment cannot reach the authority (no live gateway).
   authorityAvailable(environment: Environment): boolean;
@@ -181,6 +184,26 @@ charge: { chargedPoints: number; reservationId: string | null }):
   };
 }
 
+type Charge = { chargedPoints: number; reservationId: string | null };
+
+function issuanceRow(caller: Caller, referenceId: string,
+  issuer: Awaited<ReturnType<ServiceDeps['issuers']['resolveSupplierKey']>>,
+  validated: ReturnType<typeof validateIssue>, charge: Charge): store.NewCashReceiptRow {
+  return {
+    issuanceKey: newId('cashReceipt'), accountId: caller.accountId,
+    environment: caller.environment, apiKeyId: caller.apiKeyId,
+    clientReferenceId: referenceId, kind: 'ISSUANCE', status: 'ACCEPTED',
+    issuerId: issuer.id, merchantNumber: issuer.identificationNumber,
+    merchantName: issuer.organizationName, merchantRepresentative: issuer.representativeName,
+    tradeDate: validated.tradeDate, usage: validated.usage,
+    identityNumber: validated.identityNumber, taxation: validated.taxation,
+    tradeOption: validated.tradeOption, supplyCost: validated.supplyCost,
+    tax: validated.tax, serviceFee: validated.serviceFee,
+    totalAmount: validated.totalAmount, itemName: validated.itemName,
+    customer: validated.customer, ...charge,
+  };
+}
+
 function requireAuthority(deps: Pick<ServiceDeps, 'authorityAvailable'>,
   environment: Environment) {
   if (!deps.authorityAvailable(environment)) {
@@ -192,6 +215,7 @@ function requireAuthority(deps: Pick<ServiceDeps, 'authorityAvailable'>,
 // Issuance and cancellation: the five steps above.
 function createAcceptance(deps: ServiceDeps) {
   const { db } = deps;
+  const recordIssuance = createIssuanceBatches({ db, stageMany: deps.stageMany });
 
   // Steps 3–5: reserve, record with the claim in one transaction, capture (or release on a
   // replay or a failure).
@@ -230,19 +254,22 @@ function createAcceptance(deps: ServiceDeps) {
     const scope = { accountId: caller.accountId, environment: caller.environment };
     const issuer = await deps.issuers.resolveSupplierKey(scope, input.supplierKey);
     requireAuthority(deps, caller.environment);
-    return record(caller, claim, 'cashReceipts.issue', async (_tx, charge) => ({
-      issuanceKey: newId('cashReceipt'), accountId: caller.accountId,
-      environment: caller.environment, apiKeyId: caller.apiKeyId,
-      clientReferenceId: input.referenceId, kind: 'ISSUANCE', status: 'ACCEPTED',
-      issuerId: issuer.id, merchantNumber: issuer.identificationNumber,
-      merchantName: issuer.organizationName, merchantRepresentative: issuer.representativeName,
-      tradeDate: validated.tradeDate, usage: validated.usage,
-      identityNumber: validated.identityNumber, taxation: validated.taxation,
-      tradeOption: validated.tradeOption, supplyCost: validated.supplyCost,
-      tax: validated.tax, serviceFee: validated.serviceFee,
-      totalAmount: validated.totalAmount, itemName: validated.itemName,
-      customer: validated.customer, ...charge,
-    }));
+    // Steps 3–5 with the claim, the receipt and its job recorded in a batch's transaction.
+    const operation = 'cashReceipts.issue';
+    const { value } = await deps.charge({ scope, operation, unitsMax: 1 },
+      async (reservation) => {
+        const recorded = await recordIssuance({ apiKeyId: caller.apiKeyId,
+          referenceId: input.referenceId, fingerprint,
+          row: issuanceRow(caller, input.referenceId, issuer, validated, {
+            reservationId: reservation?.reservationId ?? null,
+            chargedPoints: reservation === null ? 0 : deps.prices[operation] }) });
+        if (recorded !== TAKEN) return { value: recorded, chargedUnits: 1 };
+        // Claimed first by a request that has committed: replay it, or 409 for other content.
+        const replay = await findReplay(db, claim);
+        if (replay === null) throw new Error('a taken claim must be visible once committed');
+        return { value: replay.body as Accepted, chargedUnits: 0 };
+      });
+    return value;
   }
 
   async function cancel(input: { caller: Caller; issuanceKey: string; referenceId: string;

@@ -20,6 +20,11 @@ export async function insertReceipt(tx: Executor, row: NewCashReceiptRow): Promi
   await tx.insert(cashReceipts).values(row);
 }
 
+export async function insertReceipts(tx: Executor, rows: NewCashReceiptRow[]):
+  Promise<void> {
+  if (rows.length > 0) await tx.insert(cashReceipts).values(rows);
+}
+
 export async function findReceipt(tx: Executor, scope: Scope, issuanceKey: string):
   Promise<CashReceiptRow | null> {
   const [row] = await tx.select().from(cashReceipts)

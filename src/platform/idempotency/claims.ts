@@ -79,6 +79,35 @@ export async function claimNeverReusable(tx: Tx, claims: Claim[]): Promise<boole
   return idOf.map((id) => id !== null && inserted.has(id));
 }
 
+// Claims many replay-or-conflict reference ids in one statement of the caller's transaction,
+// each stored with the response its request answers (known before the work is done), for
+// requests whose work is recorded together. Answers, per claim, whether it is now this
+// request's: false when the reference id was taken, by a committed request (a concurrent one is
+// waited for) or by an earlier claim of the same call. A request whose claim was taken learns
+// after the transaction, with findReplay, whether it replays or conflicts. Claims are inserted
+// in one order (key, reference id) so that two such statements never wait on each other.
+export async function claimReplayable(tx: Tx, claims: Array<Claim & {
+  response: StoredResponse }>): Promise<boolean[]> {
+  const seen = new Set<string>();
+  const fresh: Array<Claim & { id: string; response: StoredResponse }> = [];
+  const idOf = claims.map((claim) => {
+    assert.equal(IDEMPOTENCY_NAMESPACES[claim.namespace], 'replayOrConflict');
+    assert(isValidReferenceId(claim.referenceId), 'reference id must be validated by the route');
+    assert.equal(claim.fingerprint.length, 64);
+    const key = JSON.stringify([claim.apiKeyId, claim.namespace, claim.referenceId]);
+    if (seen.has(key)) return null;
+    seen.add(key);
+    const id = newId('idempotencyClaim');
+    fresh.push({ ...claim, id });
+    return id;
+  });
+  fresh.sort((a, b) => (a.apiKeyId === b.apiKeyId
+    ? (a.referenceId < b.referenceId ? -1 : a.referenceId > b.referenceId ? 1 : 0)
+    : (a.apiKeyId < b.apiKeyId ? -1 : 1)));
+  const inserted = await store.insertClaimsWithResponses(tx, fresh);
+  return idOf.map((id) => id !== null && inserted.has(id));
+}
+
 export async function runIdempotent(
   tx: Tx,
   claim: Claim,

@@ -34,6 +34,25 @@ export async function insertClaims(
   return new Set(rows.map((row) => row.id));
 }
 
+// Claims several reference ids in one statement with the response each will answer, for work
+// whose response is known before it is done; returns the ids of the claims inserted. Each claim
+// of another transaction waits as insertClaim does.
+export async function insertClaimsWithResponses(
+  tx: Executor,
+  claims: Array<ClaimKey & { id: string; fingerprint: string;
+    response: { status: number; body: unknown } }>,
+): Promise<Set<string>> {
+  if (claims.length === 0) return new Set();
+  const rows = await tx
+    .insert(idempotencyClaims)
+    .values(claims.map(({ response, ...claim }) => ({ ...claim,
+      responseStatus: response.status,
+      responseBody: sql`${JSON.stringify(response.body)}::jsonb` })))
+    .onConflictDoNothing()
+    .returning({ id: idempotencyClaims.id });
+  return new Set(rows.map((row) => row.id));
+}
+
 export async function findClaim(tx: Executor, key: ClaimKey): Promise<ClaimRow | null> {
   const [row] = await tx
     .select()

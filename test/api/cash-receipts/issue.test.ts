@@ -217,6 +217,34 @@ describe('Service-Client-Reference-Id', () => {
     expect((await balance()).balance).toBe(before.balance - 10);
   });
 
+  it('answers requests accepted together as it would alone: distinct ones recorded, ' +
+    'a duplicate replayed, other content with the same reference id 409', async () => {
+    const [shared, ...distinct] = Array.from({ length: 6 }, () => referenceId());
+    const before = await balance();
+    const responses = await Promise.all([
+      issue(receiptBody(), shared),
+      ...distinct.map((reference) => issue(receiptBody(), reference)),
+      issue(receiptBody(), shared),
+      issue(receiptBody({ itemName: '다른 상품' }), shared),
+    ]);
+    const distinctKeys = await Promise.all(responses.slice(1, 6).map(accepted));
+    // Whichever content claims the shared reference id first is recorded; the other is 409.
+    const [first, same, other] = [responses[0]!, responses[6]!, responses[7]!];
+    let sharedKey: string;
+    if (other.statusCode === 202) {
+      sharedKey = await accepted(other);
+      expectError(first, 409, 'IDEMPOTENCY_CONFLICT');
+      expectError(same, 409, 'IDEMPOTENCY_CONFLICT');
+    } else {
+      sharedKey = await accepted(first);
+      expect(await accepted(same)).toBe(sharedKey);
+      expectError(other, 409, 'IDEMPOTENCY_CONFLICT');
+    }
+    expect(new Set([sharedKey, ...distinctKeys]).size).toBe(6);
+    for (const reference of [shared!, ...distinct]) expect(await receiptsWith(reference)).toBe(1);
+    expect((await balance()).balance).toBe(before.balance - 60);
+  });
+
   it('is per API key: another key of the account uses the same value for a receipt of its own',
     async () => {
       const reference = referenceId();

@@ -2,13 +2,16 @@
 // approval number → TRANSMITTED, or FAILED with a cause and the points refunded; each outcome once,
 // with its webhook event and the customer's mail. Cancellations: full and partial, never more
 // than the original (two concurrent partial cancellations that together exceed it: exactly one
-// wins), and only of an issued receipt. The PDF reads back what the receipt says.
+// wins), and only of an issued receipt. The PDF reads back what the receipt says, and the
+// customer's mail, through a real SMTP server read back with mailparser, carries the same PDF.
+import { simpleParser } from 'mailparser';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_IDENTITY_NUMBERS } from '../../../src/upstream/cash-receipts/sandbox.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { expectError } from '../../helpers/errors.ts';
 import { pollUntil } from '../../helpers/poll.ts';
+import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.ts';
 import {
   accepted,
   cancelReceipt,
@@ -22,17 +25,27 @@ import {
   type MerchantAccount,
 } from './helpers.ts';
 
+let sink: SmtpSink;
 let app: TestApp;
 let merchant: MerchantAccount;
 
 beforeAll(async () => {
-  app = await createTestApp({ jobs: true,
-    env: { CASH_RECEIPT_SANDBOX_TRANSMISSION_DELAY_SECONDS: '0' } });
+  sink = await startSmtpSink();
+  app = await createTestApp({ jobs: true, env: { SMTP_URL: sink.url,
+    MAIL_FROM: 'etax <no-reply@etax.example.com>',
+    CASH_RECEIPT_SANDBOX_TRANSMISSION_DELAY_SECONDS: '0' } });
   merchant = await createMerchantAccount(app);
 });
 afterAll(async () => {
   await app?.close();
+  await sink?.close();
 });
+
+async function pdfText(content: Buffer | Uint8Array) {
+  const { text } = await extractText(await getDocumentProxy(new Uint8Array(content)),
+    { mergePages: true });
+  return text;
+}
 
 const balance = () => app.platform.points.getBalance({ accountId: merchant.accountId,
   environment: 'test' });
@@ -87,29 +100,46 @@ describe('an approved receipt', () => {
         approvalNumber: receipt.approvalNumber });
     });
 
-  it('mails the customer a copy, and renders a PDF that reads back', async () => {
-    const email = `customer-${Date.now()}@example.com`;
-    const issuanceKey = await issued({ customer: { name: '김고객', email } });
-    const receipt = await getReceipt(app, merchant.key, issuanceKey);
-    const mails = await pollUntil(() => mailsTo(email), (found) => found.length > 0);
-    expect(mails).toHaveLength(1);
-    expect(mails[0]!.kind).toBe('CASH_RECEIPT_CUSTOMER_COPY');
-    expect(mails[0]!.subject).toContain(receipt.approvalNumber!);
-    expect(mails[0]!.text_body).toContain('010****5678');
-    expect(mails[0]!.text_body).toContain('11,000원');
-    expect(mails[0]!.html_body).toContain('SANDBOX');
-    const pdf = await app.server.inject(request(merchant.key, 'GET',
-      `/v1/cashReceipts/${issuanceKey}/pdf`));
-    expect(pdf.statusCode).toBe(200);
-    expect(pdf.headers['content-type']).toBe('application/pdf');
-    const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf.rawPayload)),
-      { mergePages: true });
-    for (const expected of ['현금영수증', receipt.approvalNumber!, '010****5678', '11,000원',
-      '소득공제', '123-45-67891', 'SANDBOX']) {
-      expect(text).toContain(expected);
-    }
-    expect(text).not.toContain('01012345678');
-  });
+  it('mails the customer a copy with the PDF attached, the same PDF the API renders',
+    async () => {
+      const email = `customer-${Date.now()}@example.com`;
+      const issuanceKey = await issued({ customer: { name: '김고객', email } });
+      const receipt = await getReceipt(app, merchant.key, issuanceKey);
+      const mails = await pollUntil(() => mailsTo(email), (found) => found.length > 0);
+      expect(mails).toHaveLength(1);
+      expect(mails[0]!.kind).toBe('CASH_RECEIPT_CUSTOMER_COPY');
+      expect(mails[0]!.subject).toContain(receipt.approvalNumber!);
+      expect(mails[0]!.text_body).toContain('010****5678');
+      expect(mails[0]!.text_body).toContain('11,000원');
+      expect(mails[0]!.html_body).toContain('SANDBOX');
+      const pdf = await app.server.inject(request(merchant.key, 'GET',
+        `/v1/cashReceipts/${issuanceKey}/pdf`));
+      expect(pdf.statusCode).toBe(200);
+      expect(pdf.headers['content-type']).toBe('application/pdf');
+      const text = await pdfText(pdf.rawPayload);
+      for (const expected of ['현금영수증', receipt.approvalNumber!, '010****5678', '11,000원',
+        '소득공제', '123-45-67891', 'SANDBOX']) {
+        expect(text).toContain(expected);
+      }
+      expect(text).not.toContain('01012345678');
+
+      const [received] = await pollUntil(async () => sink.received.filter((mail) =>
+        mail.to.includes(email)), (found) => found.length > 0);
+      const parsed = await simpleParser(received!.raw);
+      expect(parsed.subject).toContain(receipt.approvalNumber!);
+      expect(parsed.text).toContain('11,000원');
+      expect(parsed.text).toContain('PDF');
+      expect(parsed.attachments).toHaveLength(1);
+      const [attachment] = parsed.attachments;
+      expect(attachment!.contentType).toBe('application/pdf');
+      expect(attachment!.filename).toBe(`${issuanceKey}.pdf`);
+      const attachedText = await pdfText(attachment!.content);
+      for (const expected of ['현금영수증', receipt.approvalNumber!, '010****5678', '11,000원',
+        'SANDBOX']) {
+        expect(attachedText).toContain(expected);
+      }
+      expect(attachedText).not.toContain('01012345678');
+    });
 
   it('sends no mail without customer.email', async () => {
     const issuanceKey = await issued();
