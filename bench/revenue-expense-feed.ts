@@ -107,8 +107,7 @@ try {
       `in ${loadSeconds.toFixed(1)} s; ${READS} reads per scenario after 50 warm-up reads, one ` +
       'at a time, through fastify.inject (authentication, plan check, validation, rate ' +
       'limiter, route, store; no network)',
-    `- System load average (1 min) at the end: ${load} on ${os.cpus().length} cores (other ` +
-      'work shared the machine)',
+    `- System load average (1 min) at the end: ${load} on ${os.cpus().length} cores`,
     `- One page in the database (EXPLAIN ANALYZE): ${explained['Execution Time'].toFixed(2)} ms, ` +
       `${node['Node Type']}${'Index Name' in node ? ` on ${String(node['Index Name'])}` : ''}`,
     '- Target: p95 ≤ 50 ms per page of 100', '',
