@@ -390,6 +390,22 @@ describe('contacts', () => {
   });
 });
 
+describe('payment breakdown', () => {
+  it('prints the means the document names beside the total, and none without them', async () => {
+    const invoice = document({ payment: { cash: 1_000, check: null, credit: 10_000 } });
+    const { text } = await render(input({ invoice }));
+    expect(text).toContain(`현금 ${formatAmount(1_000)} · 외상미수금 ${formatAmount(10_000)}`);
+    expect(text).not.toContain('수표');
+    const cells = layOutTaxInvoice(input({ invoice })).pages.flat();
+    const overlapping = cells.filter((cell, index) => cells.slice(index + 1).some((other) =>
+      cell.x + cell.width > other.x + 0.5 && other.x + other.width > cell.x + 0.5 &&
+      cell.y + cell.height > other.y + 0.5 && other.y + other.height > cell.y + 0.5));
+    expect(overlapping).toEqual([]);
+    const { text: plain } = await render(input({}));
+    expect(plain).not.toContain('외상미수금');
+  });
+});
+
 describe('late issuance (지연발급)', () => {
   const footerText = (options: Partial<PdfInput>) =>
     layOutTaxInvoice(input(options)).pages.flat().map((cell) => cell.text).join('\n');

@@ -107,12 +107,30 @@ export function layOutItems(input: PdfInput, y: number, items: readonly Item[],
   return { cells, bottom: top };
 }
 
+// The form's payment cells (현금, 수표, 어음, 외상미수금), for the means the document names.
+const PAYMENT_LABELS = [['cash', '현금'], ['check', '수표'], ['note', '어음'],
+  ['credit', '외상미수금']] as const;
+
+export function formatPaymentBreakdown(input: PdfInput): string | null {
+  const payment = input.invoice.payment;
+  if (payment == null) return null;
+  const parts = PAYMENT_LABELS.filter(([field]) => payment[field] != null)
+    .map(([field, label]) => `${label} ${formatAmount(payment[field]!)}`);
+  return parts.length === 0 ? null : parts.join(' · ');
+}
+
 export function layOutTotals(input: PdfInput, y: number): Section {
-  const markerWidth = CONTENT_WIDTH_POINTS - TOTAL_LABEL_WIDTH_POINTS - TOTAL_VALUE_WIDTH_POINTS;
+  const restWidth = CONTENT_WIDTH_POINTS - TOTAL_LABEL_WIDTH_POINTS - TOTAL_VALUE_WIDTH_POINTS;
+  const breakdown = formatPaymentBreakdown(input);
+  // With a breakdown, it takes the part of the row before the 영수/청구 mark.
+  const breakdownWidth = breakdown === null ? 0 : Math.round(restWidth * 0.6);
   const cells = rowCells(PAGE_MARGIN_POINTS, y, TOTAL_ROW_HEIGHT_POINTS, [
     { width: TOTAL_LABEL_WIDTH_POINTS, text: '합계금액', style: 'label' },
     { width: TOTAL_VALUE_WIDTH_POINTS, text: formatAmount(input.totals.total), style: 'amount' },
-    { width: markerWidth, text: formatPurpose(input.invoice.purpose), style: 'marker' },
+    ...(breakdown === null ? []
+      : [{ width: breakdownWidth, text: breakdown, style: 'text' as const }]),
+    { width: restWidth - breakdownWidth, text: formatPurpose(input.invoice.purpose),
+      style: 'marker' },
   ]);
   return { cells, bottom: y + TOTAL_ROW_HEIGHT_POINTS };
 }
