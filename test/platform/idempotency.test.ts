@@ -11,6 +11,7 @@ import type { Tx } from '../../src/platform/db/connect.ts';
 import { idempotencyClaims } from '../../src/platform/db/tables.ts';
 import { ApiError, type ErrorCode } from '../../src/platform/errors.ts';
 import {
+  createReplayFinder,
   isValidReferenceId,
   REFERENCE_ID_LENGTH_MAX,
   requestFingerprint,
@@ -226,6 +227,37 @@ describe.each([
     const otherMethod = claimFor({ namespace, referenceId, route, body, method: 'PUT' });
     await expectApiError(run(otherMethod, work), 'IDEMPOTENCY_CONFLICT', 409);
     expect(work).not.toHaveBeenCalled();
+  });
+});
+
+describe('looking reference ids up before the work, many at once', () => {
+  const route = ROUTES.cashReceipt;
+  const body = { amount: 5_500 };
+  const response = { status: 202, body: { issuanceKey: 'cashReceipt_batched' } };
+
+  it('answers each lookup of one batch on its own: free, replay, conflict, other key', async () => {
+    const replayed = newReferenceId();
+    const conflicting = newReferenceId();
+    for (const referenceId of [replayed, conflicting]) {
+      await run(claimFor({ namespace: 'cashReceipt', referenceId, route, body }),
+        workReturning(response));
+    }
+    const find = createReplayFinder(app.platform.database.db);
+    const [free, replay, conflict, otherKey] = await Promise.allSettled([
+      find(claimFor({ namespace: 'cashReceipt', referenceId: newReferenceId(), route, body })),
+      find(claimFor({ namespace: 'cashReceipt', referenceId: replayed, route, body })),
+      find(claimFor({ namespace: 'cashReceipt', referenceId: conflicting, route,
+        body: { amount: 5_501 } })),
+      find(claimFor({ namespace: 'cashReceipt', referenceId: replayed, route, body,
+        apiKeyId: 'key_second' })),
+    ]);
+    expect(free).toEqual({ status: 'fulfilled', value: null });
+    expect(replay).toEqual({ status: 'fulfilled',
+      value: { ...response, replayed: true } });
+    expect(conflict.status).toBe('rejected');
+    expect((conflict as PromiseRejectedResult).reason).toMatchObject({
+      code: 'IDEMPOTENCY_CONFLICT', status: 409 });
+    expect(otherKey).toEqual({ status: 'fulfilled', value: null });
   });
 });
 

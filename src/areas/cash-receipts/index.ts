@@ -83,8 +83,9 @@ export function createCashReceiptsModule(
   });
   platform.registerMailKind(CASH_RECEIPT_MAIL_KIND, customerMailHooks({ db, renderPdf }));
   const jobs = processingJobDefinitions({
-    db, stage: platform.jobs.stage, points: platform.points, recordEvents: deps.recordEvents,
-    queueMail: platform.queueMail, authorityFor,
+    db, stage: platform.jobs.stage, stageMany: platform.jobs.stageMany, points: platform.points,
+    recordEvents: deps.recordEvents,
+    queueMails: platform.queueMails, authorityFor,
     gatewayTimeoutMs: config.CASH_RECEIPT_GATEWAY_TIMEOUT_MS,
     transmissionStartAfter: transmissionSchedule(config),
     approvalRetryDelaysSeconds: APPROVAL_RETRY_DELAYS_SECONDS, now, log: platform.log,

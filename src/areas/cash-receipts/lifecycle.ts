@@ -1,7 +1,8 @@
 import { deterministicId } from '../../domain/ids.ts';
 import type { Tx } from '../../platform/db/connect.ts';
 import type { RecordEvents } from '../../platform/events.ts';
-import type { QueueMail } from '../../platform/mail/outbox.ts';
+import type { EventInput } from '../../platform/event-catalogue.ts';
+import type { QueueMails } from '../../platform/mail/outbox.ts';
 import type { PointsService } from '../../platform/points/service.ts';
 import { customerMail } from './mail.ts';
 import * as store from './store.ts';
@@ -16,33 +17,45 @@ import * as store from './store.ts';
 export type LifecycleDeps = {
   points: Pick<PointsService, 'refundCapture'>;
   recordEvents: RecordEvents;
-  queueMail: QueueMail;
+  queueMails: QueueMails;
 };
 
 type Cause = { code: string; message: string };
 
-export async function recordApproved(deps: LifecycleDeps, tx: Tx, issuanceKey: string,
-  approvalNumber: string, issuedAt: Date): Promise<boolean> {
-  const row = await store.transition(tx, { issuanceKey, from: 'ACCEPTED', to: 'ISSUED',
-    changes: { approvalNumber, issuedAt } });
-  if (row === null) return false;
-  const scope = store.scopeOfRow(row);
+// Approved receipts, many at once (the approvals of one job fetch): moved to ISSUED with their
+// approval numbers, announced and mailed in the caller's transaction, with one statement per
+// table. Returns the receipts moved; a receipt already moved is left out, with nothing sent.
+export async function recordApproved(deps: LifecycleDeps, tx: Tx,
+  approvals: ReadonlyArray<{ issuanceKey: string; approvalNumber: string }>, issuedAt: Date):
+  Promise<store.CashReceiptRow[]> {
+  const rows = await store.approveMany(tx, approvals, issuedAt);
+  if (rows.length === 0) return rows;
+  const originals = new Map((await store.findReceiptsByKeys(tx, rows
+    .filter((row) => row.kind === 'CANCELLATION').map((row) => row.originalIssuanceKey!)))
+    .map((original) => [original.issuanceKey, original]));
+  await deps.recordEvents(tx, rows.map((row) => ({ scope: store.scopeOfRow(row),
+    event: approvedEvent(row, originals.get(row.originalIssuanceKey ?? '')) })));
+  const mails = rows.flatMap((row) => {
+    const mail = customerMail(row);
+    return mail === null ? [] : [{ ...mail, scope: store.scopeOfRow(row) }];
+  });
+  await deps.queueMails(tx, mails);
+  return rows;
+}
+
+function approvedEvent(row: store.CashReceiptRow, original: store.CashReceiptRow | undefined):
+  EventInput {
+  const approvalNumber = row.approvalNumber!;
   if (row.kind === 'ISSUANCE') {
-    await deps.recordEvents(tx, [{ scope, event: { type: 'CASH_RECEIPT_ISSUED', data: {
-      issuanceKey, clientReferenceId: row.clientReferenceId, approvalNumber,
-      tradeDate: row.tradeDate, totalAmount: row.totalAmount } } }]);
-  } else {
-    const original = await store.findReceipt(tx, scope, row.originalIssuanceKey!);
-    await deps.recordEvents(tx, [{ scope, event: { type: 'CASH_RECEIPT_CANCELED', data: {
-      issuanceKey, clientReferenceId: row.clientReferenceId,
-      originalIssuanceKey: row.originalIssuanceKey!, approvalNumber,
-      canceledAmount: row.totalAmount,
-      remainingAmount: original === null ? 0 : original.totalAmount - original.canceledAmount,
-    } } }]);
+    return { type: 'CASH_RECEIPT_ISSUED', data: { issuanceKey: row.issuanceKey,
+      clientReferenceId: row.clientReferenceId, approvalNumber, tradeDate: row.tradeDate,
+      totalAmount: row.totalAmount } };
   }
-  const mail = customerMail(row);
-  if (mail !== null) await deps.queueMail(tx, { ...mail, scope });
-  return true;
+  return { type: 'CASH_RECEIPT_CANCELED', data: { issuanceKey: row.issuanceKey,
+    clientReferenceId: row.clientReferenceId, originalIssuanceKey: row.originalIssuanceKey!,
+    approvalNumber, canceledAmount: row.totalAmount,
+    remainingAmount: original === undefined ? 0 : original.totalAmount - original.canceledAmount,
+  } };
 }
 
 export async function recordFailed(deps: LifecycleDeps, tx: Tx, issuanceKey: string,
@@ -65,13 +78,14 @@ export async function recordFailed(deps: LifecycleDeps, tx: Tx, issuanceKey: str
   return true;
 }
 
+// Transmitted receipts, many at once: moved to TRANSMITTED and announced in the caller's
+// transaction. Returns the receipts moved.
 export async function recordTransmitted(deps: Pick<LifecycleDeps, 'recordEvents'>, tx: Tx,
-  issuanceKey: string, transmittedAt: Date): Promise<boolean> {
-  const row = await store.transition(tx, { issuanceKey, from: 'ISSUED', to: 'TRANSMITTED',
-    changes: { transmittedAt } });
-  if (row === null) return false;
-  await deps.recordEvents(tx, [{ scope: store.scopeOfRow(row), event: {
-    type: 'CASH_RECEIPT_TRANSMITTED',
-    data: { issuanceKey, approvalNumber: row.approvalNumber! } } }]);
-  return true;
+  issuanceKeys: readonly string[], transmittedAt: Date): Promise<store.CashReceiptRow[]> {
+  const rows = await store.transmitMany(tx, issuanceKeys, transmittedAt);
+  if (rows.length === 0) return rows;
+  await deps.recordEvents(tx, rows.map((row) => ({ scope: store.scopeOfRow(row), event: {
+    type: 'CASH_RECEIPT_TRANSMITTED' as const,
+    data: { issuanceKey: row.issuanceKey, approvalNumber: row.approvalNumber! } } })));
+  return rows;
 }

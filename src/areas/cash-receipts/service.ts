@@ -5,6 +5,7 @@ import { decodeCursorTuple, encodeCursor, invalidCursor } from '../../platform/c
 import type { Db, Tx } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
 import {
+  createReplayFinder,
   findReplay,
   requestFingerprint,
   runIdempotent,
@@ -216,6 +217,7 @@ function requireAuthority(deps: Pick<ServiceDeps, 'authorityAvailable'>,
 function createAcceptance(deps: ServiceDeps) {
   const { db } = deps;
   const recordIssuance = createIssuanceBatches({ db, stageMany: deps.stageMany });
+  const findEarlierClaim = createReplayFinder(db);
 
   // Steps 3–5: reserve, record with the claim in one transaction, capture (or release on a
   // replay or a failure).
@@ -248,7 +250,7 @@ function createAcceptance(deps: ServiceDeps) {
       body: input.body });
     const claim = { apiKeyId: caller.apiKeyId, namespace: 'cashReceipt' as const,
       referenceId: input.referenceId, fingerprint };
-    const replay = await findReplay(db, claim);
+    const replay = await findEarlierClaim(claim);
     if (replay !== null) return replay.body as Accepted;
     const validated = validateIssue(input.body, deps.now());
     const scope = { accountId: caller.accountId, environment: caller.environment };
@@ -280,7 +282,7 @@ function createAcceptance(deps: ServiceDeps) {
       route: cancelRoute(input.issuanceKey), body: input.body });
     const claim = { apiKeyId: caller.apiKeyId, namespace: 'cashReceipt' as const,
       referenceId: input.referenceId, fingerprint };
-    const replay = await findReplay(db, claim);
+    const replay = await findEarlierClaim(claim);
     if (replay !== null) return replay.body as Accepted;
     const requested = validateCancelAmounts(input.body);
     await requireReceipt(db, scope, input.issuanceKey);

@@ -94,6 +94,42 @@ export async function transition(
   return row ?? null;
 }
 
+// The receipts among `issuanceKeys` that are still in `status`, locked in key order until the
+// transaction ends: batches that overlap (a job run twice) wait for each other instead of
+// deadlocking, and the one that comes second finds nothing left to move.
+const lockedIn = (issuanceKeys: readonly string[], status: CashReceiptStatus) => sql`(
+  select c.issuance_key from cash_receipts c
+   where c.issuance_key in (${sql.join(issuanceKeys.map((key) => sql`${key}`), sql`, `)})
+     and c.status = ${status}
+   order by c.issuance_key
+     for update)`;
+
+// Moves many ACCEPTED receipts to ISSUED in one statement, each with its own approval number;
+// returns the receipts moved (the others were moved already, by a job that ran before).
+export async function approveMany(tx: Executor,
+  approvals: ReadonlyArray<{ issuanceKey: string; approvalNumber: string }>, issuedAt: Date):
+  Promise<CashReceiptRow[]> {
+  if (approvals.length === 0) return [];
+  const numbers = JSON.stringify(Object.fromEntries(approvals.map((approval) =>
+    [approval.issuanceKey, approval.approvalNumber])));
+  const keys = approvals.map((approval) => approval.issuanceKey);
+  return tx.update(cashReceipts)
+    .set({ status: 'ISSUED', issuedAt, updatedAt: sql`now()`,
+      approvalNumber: sql`${numbers}::jsonb ->> ${cashReceipts.issuanceKey}` })
+    .where(inArray(cashReceipts.issuanceKey, lockedIn(keys, 'ACCEPTED')))
+    .returning();
+}
+
+// Moves many ISSUED receipts to TRANSMITTED in one statement; returns the receipts moved.
+export async function transmitMany(tx: Executor, issuanceKeys: readonly string[],
+  transmittedAt: Date): Promise<CashReceiptRow[]> {
+  if (issuanceKeys.length === 0) return [];
+  return tx.update(cashReceipts)
+    .set({ status: 'TRANSMITTED', transmittedAt, updatedAt: sql`now()` })
+    .where(inArray(cashReceipts.issuanceKey, lockedIn(issuanceKeys, 'ISSUED')))
+    .returning();
+}
+
 type Amounts = { supplyCost: number; tax: number; serviceFee: number; totalAmount: number };
 
 // Adds (or, with a negative sign, gives back) a cancellation's amounts on its original. The

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../domain/canonical-json.ts';
 import { newId } from '../../domain/ids.ts';
+import { createBatcher } from '../batcher.ts';
 import type { Executor, Tx } from '../db/connect.ts';
 import { ApiError } from '../errors.ts';
 import * as store from './store.ts';
@@ -142,10 +143,44 @@ export async function runIdempotent(
 // IDEMPOTENCY_CONFLICT for another request's content or type. replayOrConflict areas only.
 export async function findReplay(executor: Executor, claim: Claim):
   Promise<IdempotentResult | null> {
+  return replayOf(claim, await store.findClaim(executor, claim));
+}
+
+function replayOf(claim: Claim, existing: Awaited<ReturnType<typeof store.findClaim>>):
+  IdempotentResult | null {
   assert.equal(IDEMPOTENCY_NAMESPACES[claim.namespace], 'replayOrConflict');
-  const existing = await store.findClaim(executor, claim);
   if (existing === null) return null;
   if (existing.fingerprint !== claim.fingerprint) throw new ApiError('IDEMPOTENCY_CONFLICT');
   assert(existing.responseStatus !== null, 'a committed claim always has its response');
   return { status: existing.responseStatus, body: existing.responseBody, replayed: true };
+}
+
+const REPLAY_LOOKUPS_IN_FLIGHT_MAX = 2;
+const REPLAY_LOOKUPS_PER_BATCH_MAX = 200;
+
+const claimKeyString = (key: { apiKeyId: string; namespace: string; referenceId: string }) =>
+  JSON.stringify([key.apiKeyId, key.namespace, key.referenceId]);
+
+// findReplay for the hot path: every request of a replayOrConflict area looks its reference id
+// up first, and concurrent lookups share one query (platform/batcher.ts). Each answers exactly
+// what findReplay would, from a query that started after it was asked.
+export function createReplayFinder(db: Executor) {
+  const find = createBatcher<Claim, IdempotentResult | null>({
+    inFlightMax: REPLAY_LOOKUPS_IN_FLIGHT_MAX,
+    itemsPerBatchMax: REPLAY_LOOKUPS_PER_BATCH_MAX,
+    async run(claims) {
+      const rows = new Map((await store.findClaims(db, claims))
+        .map((row) => [claimKeyString(row), row]));
+      // A conflict rejects its own lookup only: the batcher rejects an item answered with an
+      // Error.
+      return claims.map((claim) => {
+        try {
+          return replayOf(claim, rows.get(claimKeyString(claim)) ?? null);
+        } catch (error) {
+          return error as never;
+        }
+      });
+    },
+  });
+  return find;
 }

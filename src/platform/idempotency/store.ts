@@ -83,3 +83,12 @@ export async function storeResponse(
     .returning({ id: idempotencyClaims.id });
   return rows.length;
 }
+
+// The claims of many reference ids in one round trip; absent ones are left out.
+export async function findClaims(tx: Executor, keys: readonly ClaimKey[]): Promise<ClaimRow[]> {
+  if (keys.length === 0) return [];
+  const wanted = sql.join(keys.map((key) =>
+    sql`(${key.apiKeyId}, ${key.namespace}, ${key.referenceId})`), sql`, `);
+  return tx.select().from(idempotencyClaims).where(sql`(${idempotencyClaims.apiKeyId},
+    ${idempotencyClaims.namespace}, ${idempotencyClaims.referenceId}) in (${wanted})`);
+}

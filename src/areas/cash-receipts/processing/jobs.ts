@@ -1,10 +1,11 @@
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Environment } from '../../../platform/accounts/keys.ts';
-import type { Db } from '../../../platform/db/connect.ts';
-import type { JobDefinition, StageJob } from '../../../platform/jobs.ts';
+import type { Db, Tx } from '../../../platform/db/connect.ts';
+import type { JobDefinition, StageJob, StageJobs } from '../../../platform/jobs.ts';
 import type {
   ApprovalRequest,
+  ApprovalResult,
   CashReceiptAuthority,
 } from '../../../upstream/cash-receipts/index.ts';
 import {
@@ -34,6 +35,7 @@ import {
 export type ProcessingDeps = LifecycleDeps & {
   db: Db;
   stage: StageJob;
+  stageMany: StageJobs;
   authorityFor(environment: Environment): CashReceiptAuthority | null;
   gatewayTimeoutMs: number;
   // When an approved receipt of this environment is transmitted.
@@ -65,25 +67,61 @@ function approvalRequest(row: store.CashReceiptRow): ApprovalRequest {
   };
 }
 
-async function approveOne(deps: ProcessingDeps, job: ApprovalJobData,
-  row: store.CashReceiptRow): Promise<void> {
-  const environment = store.scopeOfRow(row).environment;
-  const authority = deps.authorityFor(environment);
-  const result = authority === null ? { kind: 'unavailable' as const }
+type Asked = { job: ApprovalJobData; row: store.CashReceiptRow; result: ApprovalResult };
+
+async function askForApproval(deps: ProcessingDeps, job: ApprovalJobData,
+  row: store.CashReceiptRow): Promise<Asked> {
+  const authority = deps.authorityFor(store.scopeOfRow(row).environment);
+  const result: ApprovalResult = authority === null ? { kind: 'unavailable' }
     : await authority.approve(approvalRequest(row), AbortSignal.timeout(deps.gatewayTimeoutMs));
   deps.log.info({ issuanceKey: row.issuanceKey, attemptNumber: job.attemptNumber,
     result: result.kind }, 'cash receipt approval attempt');
+  return { job, row, result };
+}
+
+// Runs `write` for all the items in one transaction; when that fails, for each item in a
+// transaction of its own, so one receipt that cannot be recorded holds back no other. The first
+// error is thrown once every item had its turn, and pg-boss runs the fetch's jobs again (the
+// receipts recorded meanwhile are found moved and left alone).
+async function inOneTransactionOrEach<Item>(deps: Pick<ProcessingDeps, 'db'>,
+  items: readonly Item[], write: (tx: Tx, items: readonly Item[]) => Promise<void>) {
+  if (items.length === 0) return;
+  try {
+    await deps.db.transaction((tx) => write(tx, items));
+    return;
+  } catch (error) {
+    if (items.length === 1) throw error;
+  }
+  let firstError: unknown = null;
+  for (const item of items) {
+    await deps.db.transaction((tx) => write(tx, [item])).catch((error: unknown) => {
+      firstError ??= error;
+    });
+  }
+  if (firstError !== null) throw firstError;
+}
+
+// The approvals of a fetch: ISSUED with their numbers, announced and mailed, and their
+// transmissions staged, all in one transaction.
+async function recordApprovals(deps: ProcessingDeps, approved: readonly Asked[]) {
+  const approvedAt = deps.now();
+  await inOneTransactionOrEach(deps, approved, async (tx, items) => {
+    const moved = await recordApproved(deps, tx, items.map(({ row, result }) => ({
+      issuanceKey: row.issuanceKey,
+      approvalNumber: (result as Extract<ApprovalResult, { kind: 'approved' }>).approvalNumber,
+    })), approvedAt);
+    await deps.stageMany(tx, TRANSMISSION_QUEUE, moved.map((row) => ({
+      data: { issuanceKey: row.issuanceKey } satisfies TransmissionJobData,
+      id: stepJobId(row.issuanceKey, 'transmission'),
+      startAfter: deps.transmissionStartAfter(store.scopeOfRow(row).environment, approvedAt),
+    })));
+  });
+}
+
+// A receipt the authority refused, or could not be asked about: FAILED, or asked again later
+// until the retries are spent. Rare enough to take a transaction each.
+async function recordNotApproved(deps: ProcessingDeps, { job, row, result }: Asked) {
   await deps.db.transaction(async (tx) => {
-    if (result.kind === 'approved') {
-      const approvedAt = deps.now();
-      if (await recordApproved(deps, tx, row.issuanceKey, result.approvalNumber, approvedAt)) {
-        await deps.stage(tx, TRANSMISSION_QUEUE,
-          { issuanceKey: row.issuanceKey } satisfies TransmissionJobData,
-          { id: stepJobId(row.issuanceKey, 'transmission'),
-            startAfter: deps.transmissionStartAfter(environment, approvedAt) });
-      }
-      return;
-    }
     if (result.kind === 'rejected') {
       await recordFailed(deps, tx, row.issuanceKey, { code: result.code,
         message: result.message });
@@ -102,20 +140,32 @@ async function approveOne(deps: ProcessingDeps, job: ApprovalJobData,
   });
 }
 
+function throwFirstFailure(outcomes: ReadonlyArray<PromiseSettledResult<unknown>>) {
+  const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failure) throw failure.reason;
+}
+
+// The receipts of a fetch are asked about together, and the approvals recorded together.
 export async function approveReceipts(deps: ProcessingDeps, jobs: ApprovalJobData[]) {
   const rows = new Map((await store.findReceiptsByKeys(deps.db,
     jobs.map((job) => job.issuanceKey)))
     .filter((row) => row.status === 'ACCEPTED').map((row) => [row.issuanceKey, row]));
-  const outcomes = await Promise.allSettled(jobs.filter((job) => rows.has(job.issuanceKey))
-    .map((job) => approveOne(deps, job, rows.get(job.issuanceKey)!)));
-  const failure = outcomes.find((outcome) => outcome.status === 'rejected');
-  if (failure) throw failure.reason;
+  const asked = await Promise.allSettled(jobs.filter((job) => rows.has(job.issuanceKey))
+    .map((job) => askForApproval(deps, job, rows.get(job.issuanceKey)!)));
+  const answers = asked.flatMap((outcome) => (outcome.status === 'fulfilled'
+    ? [outcome.value] : []));
+  const recorded = await Promise.allSettled([
+    recordApprovals(deps, answers.filter((answer) => answer.result.kind === 'approved')),
+    ...answers.filter((answer) => answer.result.kind !== 'approved')
+      .map((answer) => recordNotApproved(deps, answer)),
+  ]);
+  throwFirstFailure([...asked, ...recorded]);
 }
 
 export async function transmitReceipts(deps: ProcessingDeps, jobs: TransmissionJobData[]) {
   const rows = (await store.findReceiptsByKeys(deps.db, jobs.map((job) => job.issuanceKey)))
     .filter((row) => row.status === 'ISSUED');
-  const outcomes = await Promise.allSettled(rows.map(async (row) => {
+  const transmitted = await Promise.allSettled(rows.map(async (row) => {
     const authority = deps.authorityFor(store.scopeOfRow(row).environment);
     const result = authority === null ? { kind: 'unavailable' as const }
       : await authority.transmit({ issuanceKey: row.issuanceKey,
@@ -124,10 +174,14 @@ export async function transmitReceipts(deps: ProcessingDeps, jobs: TransmissionJ
     if (result.kind !== 'transmitted') {
       throw new Error(`cash receipt ${row.issuanceKey}: the authority could not be reached`);
     }
-    await deps.db.transaction((tx) => recordTransmitted(deps, tx, row.issuanceKey, deps.now()));
+    return row.issuanceKey;
   }));
-  const failure = outcomes.find((outcome) => outcome.status === 'rejected');
-  if (failure) throw failure.reason;
+  const keys = transmitted.flatMap((outcome) => (outcome.status === 'fulfilled'
+    ? [outcome.value] : []));
+  const transmittedAt = deps.now();
+  const recorded = await Promise.allSettled([inOneTransactionOrEach(deps, keys,
+    async (tx, items) => { await recordTransmitted(deps, tx, items, transmittedAt); })]);
+  throwFirstFailure([...transmitted, ...recorded]);
 }
 
 // A job expires (its worker is presumed dead and the job runs again) only once the authority
