@@ -216,8 +216,8 @@ function requireAuthority(deps: Pick<ServiceDeps, 'authorityAvailable'>,
 // Issuance and cancellation: the five steps above.
 function createAcceptance(deps: ServiceDeps) {
   const { db } = deps;
-  const recordIssuance = createIssuanceBatches({ db, stageMany: deps.stageMany });
-  const findEarlierClaim = createReplayFinder(db);
+  const [recordIssuance, findEarlierClaim] = [createIssuanceBatches({ db,
+    stageMany: deps.stageMany }), createReplayFinder(db)];
 
   // Steps 3–5: reserve, record with the claim in one transaction, capture (or release on a
   // replay or a failure).
@@ -246,8 +246,7 @@ function createAcceptance(deps: ServiceDeps) {
   async function issue(input: { caller: Caller; supplierKey: string; referenceId: string;
     body: IssueInput }): Promise<Accepted> {
     const { caller } = input;
-    const fingerprint = requestFingerprint({ method: 'POST', route: ISSUE_ROUTE,
-      body: input.body });
+    const fingerprint = requestFingerprint({ method: 'POST', route: ISSUE_ROUTE, ...input });
     const claim = { apiKeyId: caller.apiKeyId, namespace: 'cashReceipt' as const,
       referenceId: input.referenceId, fingerprint };
     const replay = await findEarlierClaim(claim);
