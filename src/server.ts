@@ -10,6 +10,7 @@ import { openApi } from './platform/openapi.ts';
 import { requirePlan } from './platform/plans.ts';
 import type { RateLimiter } from './platform/ratelimit/limiter.ts';
 import { routeContract } from './platform/route-contract.ts';
+import { lazyChildLogger } from './platform/lazy-request-logger.ts';
 import { shutdown } from './platform/shutdown.ts';
 import { newTraceId, trace } from './platform/trace.ts';
 import { createValidatorCompiler } from './platform/validation.ts';
@@ -49,6 +50,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     // Requests are not logged one by one: at thousands per second that is the main cost of a
     // request. Errors are logged with their trace id.
     logController: new LogController({ requestIdLogLabel: 'traceId', disableRequestLogging: true }),
+    childLoggerFactory: lazyChildLogger,
     // src/platform/shutdown.ts answers requests that arrive while closing, in our error shape.
     return503OnClosing: false,
     frameworkErrors: handleFrameworkError,
