@@ -163,10 +163,19 @@ export function createConnectionsService(deps: ServiceDeps) {
     // A sync that worked, or failed: the list shows the connection's state and last sync.
     recordSync: (tx: Executor, id: string, change: Parameters<typeof store.recordSync>[2]) =>
       store.recordSync(tx, id, change),
-    // The accounts of an environment connected to a business: a purchase's recipients.
-    scopesConnectedTo: async (tx: Executor, environment: Environment, number: string):
-      Promise<Scope[]> => (await store.scopesConnectedTo(tx, environment, number))
-      .map(({ accountId }) => ({ accountId, environment })),
+    // The accounts connected to each business (a purchase's recipients), in one query: by
+    // `${environment}:${number}`.
+    scopesConnectedTo: async (tx: Executor,
+      businesses: ReadonlyArray<{ environment: Environment; number: string }>):
+      Promise<Map<string, Scope[]>> => {
+      const found = new Map<string, Scope[]>();
+      for (const row of await store.scopesConnectedTo(tx, businesses)) {
+        const key = `${row.environment}:${row.number}`;
+        found.set(key, [...found.get(key) ?? [],
+          { accountId: row.accountId, environment: row.environment as Environment }]);
+      }
+      return found;
+    },
   };
 }
 

@@ -63,11 +63,16 @@ export async function recordSync(tx: Executor, id: string, change: { syncedAt: D
     .where(eq(connections.id, id));
 }
 
-// The accounts of `environment` whose HOMETAX connection reaches the business `number`.
-export async function scopesConnectedTo(tx: Executor, environment: Environment, number: string) {
-  return tx.select({ accountId: connections.accountId }).from(connections)
-    .where(and(eq(connections.environment, environment), eq(connections.kind, 'HOMETAX'),
-      eq(connections.subject, number)));
+// The accounts whose HOMETAX connection reaches one of the businesses, each named by its
+// environment and number: one row per account and business.
+export async function scopesConnectedTo(tx: Executor,
+  businesses: ReadonlyArray<{ environment: Environment; number: string }>) {
+  if (businesses.length === 0) return [];
+  return tx.select({ accountId: connections.accountId, environment: connections.environment,
+    number: connections.subject }).from(connections)
+    .where(and(eq(connections.kind, 'HOMETAX'),
+      sql`(${connections.environment}, ${connections.subject}) in (${sql.join(businesses.map(
+        (business) => sql`(${business.environment}, ${business.number})`), sql`, `)})`));
 }
 
 export async function insertLink(tx: Executor, row: typeof connectionLinks.$inferInsert) {

@@ -97,8 +97,7 @@ function decodeFeedCursor(cursor: string | undefined): number {
 
 // The books' entries for an invoice issued through etax: the issuer's sale, and a purchase of
 // every account of the environment connected to the recipient's business.
-async function issuedEntries(connections: ConnectionsService, tx: Executor,
-  change: IssuedInvoiceChange) {
+function issuedEntries(change: IssuedInvoiceChange, recipients: readonly Scope[]) {
   const common = { source: 'ISSUED_HERE' as const, approvalNumber: change.approvalNumber,
     issuanceKey: change.issuanceKey, writeDate: change.writeDate, issueDate: change.issueDate,
     supplyCost: change.supplyCost, tax: change.tax, totalAmount: change.totalAmount,
@@ -108,12 +107,13 @@ async function issuedEntries(connections: ConnectionsService, tx: Executor,
   const sale = { scope: change.scope, entry: { ...common, direction: 'SALES' as const,
     counterpartNumber: change.recipient.businessRegistrationNumber,
     counterpartName: change.recipient.name } };
-  const recipients = await connections.scopesConnectedTo(tx, change.scope.environment,
-    change.recipient.businessRegistrationNumber);
   return [sale, ...recipients.map((scope) => ({ scope, entry: { ...common,
     direction: 'PURCHASE' as const, counterpartNumber: change.supplier.businessRegistrationNumber,
     counterpartName: change.supplier.name } }))];
 }
+
+const recipientKey = (change: IssuedInvoiceChange) =>
+  `${change.scope.environment}:${change.recipient.businessRegistrationNumber}`;
 
 const scopeKey = (scope: Scope) => `${scope.accountId}\u0000${scope.environment}`;
 
@@ -172,21 +172,23 @@ export function createRevenueExpensesService(deps: ServiceDeps) {
     return toCollection(row);
   }
 
-  // RecordIssuedInvoices: in the caller's transaction, scopes in a fixed order so that two
-  // transactions never wait for each other's counters.
+  // RecordIssuedInvoices: in the caller's transaction, in one statement per step however many
+  // invoices and accounts (store.recordEntriesOfScopes).
   async function recordIssuedInvoices(tx: Executor, changes: readonly IssuedInvoiceChange[]) {
+    if (changes.length === 0) return;
+    const recipients = await deps.connections.scopesConnectedTo(tx, changes.map((change) => ({
+      environment: change.scope.environment,
+      number: change.recipient.businessRegistrationNumber })));
     const byScope = new Map<string, { scope: Scope; entries: store.BookEntry[] }>();
     for (const change of changes) {
-      for (const { scope, entry } of await issuedEntries(deps.connections, tx, change)) {
+      for (const { scope, entry } of issuedEntries(change,
+        recipients.get(recipientKey(change)) ?? [])) {
         const group = byScope.get(scopeKey(scope)) ?? { scope, entries: [] };
         group.entries.push(entry);
         byScope.set(scopeKey(scope), group);
       }
     }
-    const ordered = [...byScope.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    for (const [, { scope, entries }] of ordered) {
-      await store.recordEntries(tx, scope, entries, deps.now());
-    }
+    await store.recordEntriesOfScopes(tx, [...byScope.values()], deps.now());
   }
 
   return { readFeed, collect, getCollection, recordIssuedInvoices };

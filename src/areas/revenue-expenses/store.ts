@@ -30,16 +30,17 @@ function contentHash(entry: BookEntry): string {
     .digest('hex');
 }
 
-// Locks the scope's counter row until the transaction ends and returns its last sequence. Every
-// writer of the scope takes this lock before it reads what it changes, so writers of one scope
-// run one after another from here to their commit.
-async function lockCounter(tx: Executor, scope: Scope): Promise<number> {
-  const [row] = await tx.insert(counters)
-    .values({ ...scope, lastSequence: 0 })
+// Locks the counter rows of the scopes (in the order given) until the transaction ends and
+// returns each one's last sequence. Every writer of a scope takes this lock before it reads what
+// it changes, so writers of one scope run one after another from here to their commit.
+async function lockCounters(tx: Executor, scopes: readonly Scope[]): Promise<Map<string, number>> {
+  const rows = await tx.insert(counters)
+    .values(scopes.map((scope) => ({ ...scope, lastSequence: 0 })))
     .onConflictDoUpdate({ target: [counters.accountId, counters.environment],
       set: { lastSequence: sql`${counters.lastSequence}` } })
-    .returning({ lastSequence: counters.lastSequence });
-  return row!.lastSequence;
+    .returning({ accountId: counters.accountId, environment: counters.environment,
+      lastSequence: counters.lastSequence });
+  return new Map(rows.map((row) => [scopeKey(row), row.lastSequence]));
 }
 
 const COLUMNS_SET_ON_CHANGE = ['source', 'issuance_key', 'write_date', 'issue_date',
@@ -47,40 +48,73 @@ const COLUMNS_SET_ON_CHANGE = ['source', 'issuance_key', 'write_date', 'issue_da
   'amendment_reason', 'original_approval_number', 'status', 'late', 'content_hash',
   'change_sequence', 'changed_at'];
 
+const scopeKey = (scope: { accountId: string; environment: string }) =>
+  `${scope.accountId}\u0000${scope.environment}`;
+
+type Known = Pick<BookRow, 'direction' | 'approvalNumber' | 'contentHash' | 'source'>;
+
+// What the books hold already of the entries' invoices, per scope, direction and number.
+async function findKnown(tx: Executor, groups: ReadonlyArray<ScopeEntries>) {
+  const existing = await tx.select({ accountId: invoices.accountId,
+    environment: invoices.environment, direction: invoices.direction,
+    approvalNumber: invoices.approvalNumber, contentHash: invoices.contentHash,
+    source: invoices.source })
+    .from(invoices)
+    .where(and(
+      sql`(${invoices.accountId}, ${invoices.environment}) in (${sql.join(groups.map(
+        ({ scope }) => sql`(${scope.accountId}, ${scope.environment})`), sql`, `)})`,
+      inArray(invoices.approvalNumber, [...new Set(groups.flatMap(({ entries }) =>
+        entries.map((entry) => entry.approvalNumber)))])));
+  return new Map<string, Known>(existing.map((row) =>
+    [`${scopeKey(row)}:${row.direction}:${row.approvalNumber}`, row]));
+}
+
+export type ScopeEntries = { scope: Scope; entries: readonly BookEntry[] };
+
 // Records invoices of one scope in the order of change: a new invoice, or one whose content
 // changed, takes the next sequence; one whose content is the same keeps its position. A
 // collected invoice never replaces one issued here (the document etax issued is the source of
 // truth for it); an invoice issued here replaces a collected copy. Call in a transaction.
 export async function recordEntries(tx: Executor, scope: Scope, entries: readonly BookEntry[],
   changedAt: Date): Promise<RecordCounts> {
-  const counts: RecordCounts = { inserted: 0, updated: 0, unchanged: 0 };
-  if (entries.length === 0) return counts;
-  const last = await lockCounter(tx, scope);
-  const existing = await tx.select({ direction: invoices.direction,
-    approvalNumber: invoices.approvalNumber, contentHash: invoices.contentHash,
-    source: invoices.source })
-    .from(invoices)
-    .where(and(inScope(scope), inArray(invoices.approvalNumber,
-      [...new Set(entries.map((entry) => entry.approvalNumber))])));
-  const known = new Map(existing.map((row) => [`${row.direction}:${row.approvalNumber}`, row]));
+  const [counts] = await recordEntriesOfScopes(tx, [{ scope, entries }], changedAt);
+  return counts!;
+}
+
+// recordEntries for many scopes at once, in one statement per step whatever their number: the
+// work of a batch of transmitted invoices, each a sale of its issuer and a purchase of every
+// account connected to its recipient. Scopes are locked in key order, so two such batches never
+// wait for each other's counters. Answers the counts of each group, in order.
+export async function recordEntriesOfScopes(tx: Executor, groups: readonly ScopeEntries[],
+  changedAt: Date): Promise<RecordCounts[]> {
+  const counts = groups.map(() => ({ inserted: 0, updated: 0, unchanged: 0 }));
+  const writing = groups.filter(({ entries }) => entries.length > 0);
+  if (writing.length === 0) return counts;
+  const scopes = [...new Map(writing.map(({ scope }) => [scopeKey(scope), scope])).entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, scope]) => scope);
+  const last = await lockCounters(tx, scopes);
+  const known = await findKnown(tx, writing);
   const rows: Array<typeof invoices.$inferInsert> = [];
   const seen = new Set<string>();
-  for (const entry of entries) {
-    const key = `${entry.direction}:${entry.approvalNumber}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const hash = contentHash(entry);
-    const before = known.get(key);
-    if (before !== undefined && (before.contentHash === hash ||
-      (entry.source === 'COLLECTED' && before.source === 'ISSUED_HERE'))) {
-      counts.unchanged += 1;
-      continue;
+  groups.forEach(({ scope, entries }, index) => {
+    for (const entry of entries) {
+      const key = `${scopeKey(scope)}:${entry.direction}:${entry.approvalNumber}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const hash = contentHash(entry);
+      const before = known.get(key);
+      if (before !== undefined && (before.contentHash === hash ||
+        (entry.source === 'COLLECTED' && before.source === 'ISSUED_HERE'))) {
+        counts[index]!.unchanged += 1;
+        continue;
+      }
+      if (before === undefined) counts[index]!.inserted += 1;
+      else counts[index]!.updated += 1;
+      const sequence = last.get(scopeKey(scope))! + 1;
+      last.set(scopeKey(scope), sequence);
+      rows.push({ ...entry, ...scope, contentHash: hash, changeSequence: sequence, changedAt });
     }
-    if (before === undefined) counts.inserted += 1;
-    else counts.updated += 1;
-    rows.push({ ...entry, ...scope, contentHash: hash,
-      changeSequence: last + rows.length + 1, changedAt });
-  }
+  });
   if (rows.length === 0) return counts;
   await tx.insert(invoices).values(rows)
     .onConflictDoUpdate({
@@ -89,9 +123,12 @@ export async function recordEntries(tx: Executor, scope: Scope, entries: readonl
       set: Object.fromEntries(COLUMNS_SET_ON_CHANGE.map((column) =>
         [camel(column), sql.raw(`excluded.${column}`)])),
     });
-  await tx.update(counters).set({ lastSequence: last + rows.length })
-    .where(and(eq(counters.accountId, scope.accountId),
-      eq(counters.environment, scope.environment)));
+  const advanced = sql.join(scopes.map((scope) =>
+    sql`(${scope.accountId}, ${scope.environment}, ${last.get(scopeKey(scope))!}::bigint)`),
+  sql`, `);
+  await tx.execute(sql`update ${counters} c set last_sequence = v.last_sequence
+    from (values ${advanced}) as v(account_id, environment, last_sequence)
+    where c.account_id = v.account_id and c.environment = v.environment`);
   return counts;
 }
 
