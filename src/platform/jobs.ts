@@ -24,8 +24,18 @@ export type JobDefinition<Data extends object = object> = {
   // Jobs fetched per poll, and how often an idle worker polls.
   batchSize?: number;
   pollingIntervalSeconds?: number;
+  // For jobs that carry an accepted request to its end (a document's processing): a job whose
+  // retries are spent is not dropped, which would leave its document halfway for ever, but
+  // staged again, as a new job with the same data, to start this many seconds later, with an
+  // error logged each time. The work must be safe to run again (it is: every step is a
+  // conditional status change).
+  resumeAfterRetriesSeconds?: number;
   work(jobs: PgBoss.Job<Data>[]): Promise<void>;
 };
+
+// What document processing sets as JobDefinition.resumeAfterRetriesSeconds: once its retries
+// (about half an hour of them) are spent, a job is tried again every hour.
+export const DOCUMENT_JOB_RESUME_SECONDS = 3_600;
 
 // pg-boss needs few connections: its pollers and the occasional send outside a transaction.
 const JOBS_POOL_MAX = 4;
@@ -198,21 +208,46 @@ async function setUpQueues(
 // pg-boss waits the polling interval after every fetch, even one that came back full, so a
 // worker would drain a backlog at `batchSize` jobs per interval however fast the work is. A full
 // fetch means more jobs are likely waiting: the worker is told to fetch again at once instead.
-async function startWorker(boss: PgBoss, definition: JobDefinition<never>) {
+async function startWorker(boss: PgBoss, definition: JobDefinition<never>, log: Logger) {
   const batchSize = definition.batchSize ?? 1;
   const worker: { id?: string } = {};
+  const resumeAfterSeconds = definition.resumeAfterRetriesSeconds;
   worker.id = await boss.work(
     definition.queue,
     {
       batchSize,
       pollingIntervalSeconds:
         definition.pollingIntervalSeconds ?? DEFAULT_POLLING_INTERVAL_SECONDS,
+      // Each job's retry count, to tell its last try.
+      includeMetadata: resumeAfterSeconds !== undefined,
     },
-    (jobs) => {
+    async (jobs) => {
       if (jobs.length >= batchSize && worker.id !== undefined) boss.notifyWorker(worker.id);
-      return definition.work(jobs as never);
+      try {
+        await definition.work(jobs as never);
+      } catch (error) {
+        if (resumeAfterSeconds !== undefined) {
+          await resumeSpentJobs(boss, definition.queue, jobs as PgBoss.JobWithMetadata[],
+            { resumeAfterSeconds, error, log });
+        }
+        throw error;
+      }
     },
   );
+}
+
+// The jobs of a failed fetch that had their last try, staged again to start later (see
+// JobDefinition.resumeAfterRetriesSeconds). If this process dies before pg-boss records the
+// failure, the job expires and runs once more, and may be resumed twice: the work is safe to
+// run again.
+async function resumeSpentJobs(boss: PgBoss, queue: string, jobs: PgBoss.JobWithMetadata[],
+  context: { resumeAfterSeconds: number; error: unknown; log: Logger }) {
+  const spent = jobs.filter((job) => job.retryCount >= job.retryLimit);
+  if (spent.length === 0) return;
+  const startAfter = new Date(Date.now() + context.resumeAfterSeconds * 1_000);
+  await boss.insert(spent.map((job) => ({ name: queue, data: job.data as object, startAfter })));
+  context.log.error({ err: context.error, queue, jobIds: spent.map((job) => job.id),
+    resumeAt: startAfter.toISOString() }, 'jobs failed after their last retry; staged again');
 }
 
 // The queue handle exists before it starts, so services built before the workers can already
@@ -240,7 +275,7 @@ export function createJobs(options: JobsOptions): Jobs {
       await setUpQueues(boss, options, definitions);
       markPhase('queues');
       if (!workersEnabled) return;
-      for (const definition of definitions) await startWorker(boss, definition);
+      for (const definition of definitions) await startWorker(boss, definition, log);
       markPhase('workers');
     },
     async stop() {

@@ -138,3 +138,55 @@ describe('working a backlog', () => {
       expect(worked.map((batch) => batch.length)).toEqual([3, 3, 1]);
     });
 });
+
+describe('resuming a job whose retries are spent', () => {
+  const RESUMED_QUEUE = 'test-resumed';
+  let app: TestApp;
+  let failing = true;
+  const tries: string[] = [];
+  const logged: Array<Record<string, unknown>> = [];
+
+  beforeAll(async () => {
+    app = await createTestApp({ jobs: true, env: { LOG_LEVEL: 'error' },
+      logDestination: { write(line: string) {
+        logged.push(JSON.parse(line) as Record<string, unknown>);
+      } } });
+    await app.jobs.boss.createQueue(RESUMED_QUEUE, { name: RESUMED_QUEUE, retryLimit: 1,
+      retryDelay: 1 });
+    await app.jobs.stage(app.platform.database.db, RESUMED_QUEUE, { marker: 'document' });
+    await app.jobs.start([{
+      queue: RESUMED_QUEUE,
+      options: { retryLimit: 1, retryDelay: 1 },
+      pollingIntervalSeconds: 0.5,
+      resumeAfterRetriesSeconds: 1,
+      work: async (jobs: Array<{ id: string; data: { marker: string } }>) => {
+        tries.push(...jobs.map((job) => `${job.data.marker} ${failing ? 'failed' : 'done'}`));
+        if (failing) throw new Error('the upstream is down');
+      },
+    }] as never);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('stages it again, logs it, and the work finishes once the failure is gone', async () => {
+    // The first try and its one retry fail; the resumed copy fails too, then succeeds.
+    await pollUntil(async () => tries.length, (count) => count >= 3,
+      { attemptsMax: 400, intervalMs: 100 });
+    failing = false;
+    await pollUntil(async () => tries.at(-1), (last) => last === 'document done',
+      { attemptsMax: 400, intervalMs: 100 });
+    expect(tries.slice(0, 3)).toEqual(['document failed', 'document failed',
+      'document failed']);
+    expect(tries.filter((entry) => entry === 'document done')).toHaveLength(1);
+    const resumed = logged.filter((line) => line.msg ===
+      'jobs failed after their last retry; staged again');
+    expect(resumed.length).toBeGreaterThanOrEqual(1);
+    expect(resumed[0]).toMatchObject({ queue: RESUMED_QUEUE });
+    const states = await app.platform.database.pool.query(
+      'select state, count(*)::int as count from pgboss.job where name = $1 group by 1',
+      [RESUMED_QUEUE]);
+    expect(Object.fromEntries(states.rows.map((row) => [row.state, row.count])))
+      .toMatchObject({ completed: 1 });
+  }, 60_000);
+});

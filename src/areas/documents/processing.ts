@@ -4,7 +4,11 @@ import type { Logger } from 'pino';
 import type { Environment } from '../../platform/accounts/keys.ts';
 import type { Db } from '../../platform/db/connect.ts';
 import type { RecordEvent } from '../../platform/events.ts';
-import type { JobDefinition, StageJob } from '../../platform/jobs.ts';
+import {
+  DOCUMENT_JOB_RESUME_SECONDS,
+  type JobDefinition,
+  type StageJob,
+} from '../../platform/jobs.ts';
 import type { PointsService } from '../../platform/points/service.ts';
 import type {
   CivilDocumentOptions,
@@ -199,6 +203,7 @@ export function documentJobDefinitions(deps: ProcessingDeps): JobDefinition[] {
     },
     batchSize: JOBS_PER_FETCH,
     pollingIntervalSeconds: POLLING_INTERVAL_SECONDS,
+    resumeAfterRetriesSeconds: DOCUMENT_JOB_RESUME_SECONDS,
     async work(jobs: PgBoss.Job<DocumentJobData>[]) {
       const outcomes = await Promise.allSettled(jobs.map((job) =>
         processDocument(deps, job.data.issuanceKey)));

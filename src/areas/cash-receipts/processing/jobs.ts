@@ -2,7 +2,12 @@ import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Environment } from '../../../platform/accounts/keys.ts';
 import type { Db, Tx } from '../../../platform/db/connect.ts';
-import type { JobDefinition, StageJob, StageJobs } from '../../../platform/jobs.ts';
+import {
+  DOCUMENT_JOB_RESUME_SECONDS,
+  type JobDefinition,
+  type StageJob,
+  type StageJobs,
+} from '../../../platform/jobs.ts';
 import type {
   ApprovalRequest,
   ApprovalResult,
@@ -199,11 +204,13 @@ export function processingJobDefinitions(deps: ProcessingDeps): JobDefinition[] 
   const options = jobOptions(deps.gatewayTimeoutMs);
   const approval: JobDefinition<ApprovalJobData> = {
     queue: APPROVAL_QUEUE, options, batchSize: JOBS_PER_FETCH,
+    resumeAfterRetriesSeconds: DOCUMENT_JOB_RESUME_SECONDS,
     pollingIntervalSeconds: POLLING_INTERVAL_SECONDS,
     work: (jobs) => approveReceipts(deps, jobs.map((job) => job.data)),
   };
   const transmission: JobDefinition<TransmissionJobData> = {
     queue: TRANSMISSION_QUEUE, options, batchSize: JOBS_PER_FETCH,
+    resumeAfterRetriesSeconds: DOCUMENT_JOB_RESUME_SECONDS,
     pollingIntervalSeconds: POLLING_INTERVAL_SECONDS,
     work: (jobs) => transmitReceipts(deps, jobs.map((job) => job.data)),
   };

@@ -1,5 +1,5 @@
 import type PgBoss from 'pg-boss';
-import type { JobDefinition } from '../../../platform/jobs.ts';
+import { DOCUMENT_JOB_RESUME_SECONDS, type JobDefinition } from '../../../platform/jobs.ts';
 import { issueDocuments, type IssuanceJobDeps } from './issuance-job.ts';
 import {
   ISSUANCE_QUEUE,
@@ -53,6 +53,7 @@ export function processingJobDefinitions(deps: ProcessingDeps): JobDefinition[] 
     options,
     batchSize: JOBS_PER_FETCH,
     pollingIntervalSeconds: POLLING_INTERVAL_SECONDS,
+    resumeAfterRetriesSeconds: DOCUMENT_JOB_RESUME_SECONDS,
     work: (jobs: PgBoss.Job<IssuanceJobData>[]) =>
       issueDocuments(deps, jobs.map((job) => job.data.issuanceKey)),
   };
@@ -61,6 +62,7 @@ export function processingJobDefinitions(deps: ProcessingDeps): JobDefinition[] 
     options,
     batchSize: JOBS_PER_FETCH,
     pollingIntervalSeconds: POLLING_INTERVAL_SECONDS,
+    resumeAfterRetriesSeconds: DOCUMENT_JOB_RESUME_SECONDS,
     work: (jobs: PgBoss.Job<TransmissionJobData>[]) =>
       transmitDocuments(deps, jobs.map((job) => job.data)),
   };
