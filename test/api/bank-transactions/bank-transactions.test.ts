@@ -323,6 +323,26 @@ describe('one sync at a time', () => {
   });
 });
 
+describe('one sync at a time across servers', () => {
+  // Two API processes on one PostgreSQL database: the partial unique index, not the process,
+  // decides. The embedded database serves one process only.
+  it.runIf(process.env.DATABASE_URL)('joins requests made through two servers', async () => {
+    const other = await createTestApp({ now: clock, env: { WORKERS_ENABLED: 'false',
+      AUTH_CACHE_TTL_MS: '0', DATABASE_URL: idle.platform.config.DATABASE_URL! } });
+    try {
+      const { keys } = await idle.createAccount({ plan: 'STANDARD' });
+      const account = await connectBankAccount(idle, keys.test, '011', '3021234567891');
+      const answers = await Promise.all(Array.from({ length: 6 }, (_, index) =>
+        (index % 2 === 0 ? idle : other).server.inject(request(keys.test, 'POST',
+          `/v1/bankAccounts/${account.bankAccountId}:sync`))));
+      expect(answers.map((answer) => answer.statusCode)).toEqual(Array(6).fill(202));
+      expect(new Set(answers.map((answer) => answer.json().syncId)).size).toBe(1);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('matching hints', () => {
   it('names the issued sales invoice a deposit may pay', async () => {
     const { keys } = await app.createAccount({ plan: 'STANDARD' });
