@@ -23,6 +23,9 @@ export const TRANSACTIONS_LIMIT_MAX = 1_000;
 // last day the previous one read, which picks up the corrections banks make after booking.
 export const FIRST_SYNC_DAYS = 90;
 export const SYNC_OVERLAP_DAYS = 7;
+// A sync still QUEUED or RUNNING this long after it was requested was given up by its job (every
+// retry failed): it no longer holds the account's one active place, so a new one can start.
+export const SYNC_ABANDONED_AFTER_MS = 6 * 3_600_000;
 
 // The start of the listing: before every booking day.
 const START: readonly [string, number] = ['0001-01-01', 0];
@@ -141,7 +144,12 @@ async function queueSync(deps: ServiceDeps, tx: Executor, scope: Scope, bankAcco
     return { syncId: id, joined: false };
   }
   const active = await store.findActiveSync(tx, bankAccountId);
-  return active === null ? null : { syncId: active.id, joined: true };
+  if (active === null) return null;
+  if (deps.now().getTime() - active.requestedAt.getTime() > SYNC_ABANDONED_AFTER_MS) {
+    await store.abandonSync(tx, active.id, deps.now());
+    return null;
+  }
+  return { syncId: active.id, joined: true };
 }
 
 export function createBankTransactionsService(deps: ServiceDeps) {
@@ -199,7 +207,8 @@ export function createBankTransactionsService(deps: ServiceDeps) {
       throw new ApiError('SERVICE_UNAVAILABLE', 'The banks cannot be reached from this ' +
         'environment now. Retry later.');
     }
-    // The active sync may end between the insert that found it and the read: then try again.
+    // The active sync may end between the insert that found it and the read, or be abandoned:
+    // then try again.
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const queued = await db.transaction((tx) =>
         queueSync(deps, tx, scope, bankAccountId, connected, 'REQUEST'));

@@ -102,6 +102,13 @@ export async function findActiveSync(tx: Executor, bankAccountId: string) {
   return row ?? null;
 }
 
+// Ends a sync its job gave up on, if it is still active.
+export async function abandonSync(tx: Executor, id: string, at: Date) {
+  await tx.update(syncs).set({ state: 'FAILED', failureCode: 'SYNC_ABANDONED',
+    failureMessage: 'The sync did not finish. Request it again.', finishedAt: at })
+    .where(and(eq(syncs.id, id), inArray(syncs.state, ['QUEUED', 'RUNNING'])));
+}
+
 export async function findSync(tx: Executor, scope: Scope, bankAccountId: string, id: string) {
   const [row] = await tx.select().from(syncs)
     .where(and(eq(syncs.accountId, scope.accountId), eq(syncs.environment, scope.environment),

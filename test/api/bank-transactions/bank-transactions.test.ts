@@ -320,6 +320,14 @@ describe('one sync at a time', () => {
     const [syncId] = [...ids];
     expect(await getSync(idle, keys.test, account.bankAccountId, syncId!))
       .toMatchObject({ state: 'QUEUED', from: null, to: null, startedAt: null });
+
+    // A sync whose job gave up holds the place for six hours at most.
+    now = new Date(now.getTime() + 6 * 3_600_000 + 1_000);
+    const next = await requestSync(idle, keys.test, account.bankAccountId);
+    expect(next).not.toBe(syncId);
+    expect(await getSync(idle, keys.test, account.bankAccountId, syncId!))
+      .toMatchObject({ state: 'FAILED', failure: { code: 'SYNC_ABANDONED' } });
+    expect(await requestSync(idle, keys.test, account.bankAccountId)).toBe(next);
   });
 });
 
