@@ -18,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { createApp } from '../src/app.ts';
-import { bankAccountIdOf } from '../src/areas/bank-transactions/service.ts';
+import { bankAccountIdOf } from '../src/areas/bank-transactions/index.ts';
 import { loadConfig } from '../src/config.ts';
 import { encodeCursor } from '../src/platform/cursor.ts';
 import { databaseUrl, withClient } from './postgres.ts';

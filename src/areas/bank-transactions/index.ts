@@ -5,7 +5,10 @@ import type { ConnectionsModule } from '../connections/index.ts';
 import type { IssuedInvoicesByTotals } from '../tax-invoices/index.ts';
 import { registerBankTransactionRoutes } from './routes.ts';
 import { createSyncSchedule, scheduleJobDefinition } from './schedule.ts';
-import { createBankTransactionsService, type BankTransactionsService } from './service.ts';
+import {
+  createBankTransactionsService,
+  type BankTransactionsService,
+} from './service.ts';
 import { createSyncRunner, syncJobDefinition } from './sync-job.ts';
 
 // Bank accounts and transactions (docs/bank-transactions.md): the accounts connected through
@@ -21,6 +24,8 @@ import { createSyncRunner, syncJobDefinition } from './sync-job.ts';
 // keys), built by the connections module.
 
 export type { BankTransactionsService };
+// The id of a scope's bank account, for tools that set accounts up without the API (bench/).
+export { bankAccountIdOf } from './service.ts';
 
 export type BankTransactionsModule = AreaModule & { service: BankTransactionsService;
   // Queues the syncs the schedule finds due now; what the schedule's job runs every minute.
