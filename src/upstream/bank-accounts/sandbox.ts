@@ -1,4 +1,4 @@
-import type { BankAccountPortal } from './index.ts';
+import type { BankAccountCredentials, BankAccountPortal, BankLoginResult } from './index.ts';
 import { sandboxStatement } from './sandbox-history.ts';
 
 // The sandbox bank of test keys (docs/sandbox.md § Bank transactions):
@@ -15,22 +15,23 @@ const HOLDER_NAME = '샌드박스 예금주';
 export function createSandboxBankAccountPortal(options: { now?: () => Date } = {}):
   BankAccountPortal {
   const now = options.now ?? (() => new Date());
+  async function login(credentials: BankAccountCredentials): Promise<BankLoginResult> {
+    if (credentials.password === 'wrong-password') {
+      return { kind: 'failed', code: 'INVALID_CREDENTIALS',
+        message: 'The bank user id or password is wrong.' };
+    }
+    if (credentials.accountNumber.endsWith('0000')) {
+      return { kind: 'failed', code: 'ACCOUNT_NOT_FOUND',
+        message: 'The bank has no such account for this user.' };
+    }
+    return { kind: 'connected', holderName: HOLDER_NAME };
+  }
   return {
-    async login(credentials) {
-      if (credentials.password === 'wrong-password') {
-        return { kind: 'failed', code: 'INVALID_CREDENTIALS',
-          message: 'The bank user id or password is wrong.' };
-      }
-      if (credentials.accountNumber.endsWith('0000')) {
-        return { kind: 'failed', code: 'ACCOUNT_NOT_FOUND',
-          message: 'The bank has no such account for this user.' };
-      }
-      return { kind: 'connected', holderName: HOLDER_NAME };
-    },
+    login,
 
     async transactions(credentials, request, signal) {
-      const login = await this.login(credentials, signal);
-      if (login.kind !== 'connected') return login;
+      const answer = await login(credentials);
+      if (answer.kind !== 'connected') return answer;
       if (credentials.accountNumber.endsWith('9001')) {
         return { kind: 'failed', code: 'INVALID_CREDENTIALS',
           message: 'The bank no longer accepts the user id and password of this connection.' };

@@ -15,7 +15,7 @@ beforeAll(async () => {
     let text = '';
     request.on('data', (chunk) => { text += String(chunk); });
     request.on('end', () => {
-      received.push({ url: request.url ?? '', body: JSON.parse(text) });
+      received.push({ url: request.url ?? '', body: text === '' ? null : JSON.parse(text) });
       setTimeout(() => {
         response.writeHead(answer.status, { 'content-type': 'application/json' });
         response.end(JSON.stringify(answer.body));
@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 const portal = () => createGatewayBankAccountPortal({ gatewayUrl:
-  `http://127.0.0.1:${(server.address() as AddressInfo).port}/bank/`, timeoutMs: 300 });
+  `http://127.0.0.1:${(server.address() as AddressInfo).port}/bank/`, timeoutMs: 500 });
 const credentials = { bankCode: '004', accountNumber: '110123456789', userId: 'owner',
   password: 'secret' };
 const range = { from: '2026-11-01', to: '2026-11-20' };
@@ -71,7 +71,7 @@ describe('bank gateway transactions', () => {
         { ...line, amount: -5 }] } },
       { status: 200, body: [] },
       { status: 200, body: { result: 'LISTED', holderName: 'x', balance: 1, lines: [] },
-        delayMs: 1_000 },
+        delayMs: 2_000 },
     ]) {
       answer = wrong;
       expect(await portal().transactions(credentials, range, signal()), JSON.stringify(wrong))
