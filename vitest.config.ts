@@ -22,6 +22,7 @@ const UNIT = [
   'test/domain/**/*.test.ts',
   'test/upstream/**/*.test.ts',
   'test/areas/bank/service.test.ts',
+  'test/areas/bank-transactions/matching.test.ts',
   'test/areas/businesses/generate.test.ts',
   'test/areas/health/readiness-log.test.ts',
   'test/areas/businesses/import.test.ts',

@@ -1,5 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { createBankModule } from './areas/bank/index.ts';
+import {
+  createBankTransactionsModule,
+  type BankTransactionsModule,
+} from './areas/bank-transactions/index.ts';
 import { createCashReceiptsModule } from './areas/cash-receipts/index.ts';
 import {
   createBusinessProfilesModule,
@@ -40,6 +44,7 @@ export type AreaModules = {
   taxInvoices: TaxInvoicesModule;
   connections: ConnectionsModule;
   revenueExpenses: RevenueExpensesModule;
+  bankTransactions: BankTransactionsModule;
   documents: DocumentsModule;
 };
 
@@ -66,6 +71,10 @@ export async function createAreaModules(platform: Platform): Promise<AreaModules
     recordEvents: webhooks.recordEvents,
     recordIssuedInvoices: revenueExpenses.recordIssuedInvoices,
   });
+  // Bank transactions sync through BANK_ACCOUNT connections and hint at the issued invoices a
+  // deposit may pay.
+  const bankTransactions = createBankTransactionsModule(platform, { connections,
+    recordEvents: webhooks.recordEvents, issuedByTotals: taxInvoices.issuedByTotals });
   const cashReceipts = createCashReceiptsModule(platform, {
     issuers: issuers.service,
     recordEvents: webhooks.recordEvents,
@@ -84,11 +93,12 @@ export async function createAreaModules(platform: Platform): Promise<AreaModules
     taxInvoices,
     connections,
     revenueExpenses,
+    bankTransactions,
     cashReceipts,
     documents,
   ];
   return { list, webhooks, issuers: issuers.service, taxInvoices, connections, revenueExpenses,
-    documents };
+    bankTransactions, documents };
 }
 
 export type App = Omit<AreaModules, 'list'> & {

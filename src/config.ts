@@ -86,6 +86,10 @@ const ConfigSchema = Type.Object({
   BANK_ACCOUNT_GATEWAY_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   CONNECTION_GATEWAY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000,
     default: 30_000 }),
+  // Bank transactions (docs/bank-transactions.md): every CONNECTED bank account is synced again
+  // once this many minutes passed since its last sync was requested; 0 (the default) turns the
+  // schedule off, and accounts sync only on request.
+  BANK_ACCOUNT_SYNC_INTERVAL_MINUTES: Type.Integer({ minimum: 0, maximum: 10_080, default: 0 }),
   // Document issuance (docs/documents.md). Live keys reach the tax authority's civil-document
   // service and the court registry through operator-run gateways; unset, live requests of that
   // kind are refused with 503 SERVICE_UNAVAILABLE. Test keys always use the sandboxes, where

@@ -1022,6 +1022,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/bankAccounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List connected bank accounts
+         * @description The bank accounts connected through BANK_ACCOUNT connections of the key's account and environment, with the balance of their last sync. Standard plan or higher. Free.
+         */
+        get: operations["listBankAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bankAccounts/{bankAccountId}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a bank account's transactions
+         * @description The transactions of the account in booking order, as its syncs recorded them, with matching hints on deposits. Store `nextCursor` and pass it back to read what later syncs add. Standard plan or higher. Free.
+         */
+        get: operations["listBankTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bankAccounts/{bankAccountId}:sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync a bank account
+         * @description Reads the account's transactions from the bank in the background: the last 90 days on the first sync, from 7 days before the last day read on later ones. A request while a sync of the account is queued or running joins it. Body: none. Standard plan or higher. Free.
+         */
+        post: operations["syncBankAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/bankAccounts/{bankAccountId}/syncs/{syncId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a sync
+         * @description The state of a sync of the account and what it recorded. Standard plan or higher. Free.
+         */
+        get: operations["getBankAccountSync"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/cashReceipts/issue": {
         parameters: {
             query?: never;
@@ -1262,6 +1342,155 @@ export interface components {
             sigunguCode: string | null;
         };
         /**
+         * BANK_ACCOUNT_SYNC_FAILED_Event
+         * @description A sync of a bank account failed; nothing it read was kept.
+         */
+        BANK_ACCOUNT_SYNC_FAILED_Event: {
+            /** @description Event id; receivers dedupe on it. */
+            id: string;
+            /** @enum {string} */
+            type: "BANK_ACCOUNT_SYNC_FAILED";
+            /**
+             * @description The same as `type`, under a second name for receivers that switch on `eventType`.
+             * @enum {string}
+             */
+            eventType: "BANK_ACCOUNT_SYNC_FAILED";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            data: {
+                /** @description The bank account, `bac_…`. */
+                bankAccountId: string;
+                /** @description The sync, `bsy_…`. */
+                syncId: string;
+                cause: {
+                    /** @description Why it failed, e.g. `INVALID_CREDENTIALS`. */
+                    code: string;
+                    /** @description Human-readable description. */
+                    message: string;
+                };
+            };
+        };
+        /**
+         * BANK_ACCOUNT_SYNCED_Event
+         * @description A sync of a bank account read its transactions from the bank.
+         */
+        BANK_ACCOUNT_SYNCED_Event: {
+            /** @description Event id; receivers dedupe on it. */
+            id: string;
+            /** @enum {string} */
+            type: "BANK_ACCOUNT_SYNCED";
+            /**
+             * @description The same as `type`, under a second name for receivers that switch on `eventType`.
+             * @enum {string}
+             */
+            eventType: "BANK_ACCOUNT_SYNCED";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            data: {
+                /** @description The bank account, `bac_…`. */
+                bankAccountId: string;
+                /** @description The sync, `bsy_…`. */
+                syncId: string;
+                counts: {
+                    /** @description Lines the bank listed. */
+                    listed: number;
+                    /** @description New transactions. */
+                    created: number;
+                    /** @description Transactions the bank corrected. */
+                    updated: number;
+                    /** @description Transactions already stored as they are. */
+                    unchanged: number;
+                };
+            };
+        };
+        /**
+         * BANK_TRANSACTION_CREATED_Event
+         * @description A sync found new transactions of a bank account: up to 100 per event, in booking order; a sync that found more sends several.
+         */
+        BANK_TRANSACTION_CREATED_Event: {
+            /** @description Event id; receivers dedupe on it. */
+            id: string;
+            /** @enum {string} */
+            type: "BANK_TRANSACTION_CREATED";
+            /**
+             * @description The same as `type`, under a second name for receivers that switch on `eventType`.
+             * @enum {string}
+             */
+            eventType: "BANK_TRANSACTION_CREATED";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            data: {
+                /** @description The bank account, `bac_…`. */
+                bankAccountId: string;
+                /** @description The sync that found them. */
+                syncId: string;
+                /** @description The new transactions, `btx_…`. */
+                transactionIds: string[];
+            };
+        };
+        /**
+         * BankAccount
+         * @example {
+         *       "bankAccountId": "bac_Qm9yZWFsLWFjY291bnQtaWQ",
+         *       "connectionId": "con_3sUe0nB2m9K1aVtQx7YpLw",
+         *       "bankCode": "004",
+         *       "bankName": "KB국민은행",
+         *       "accountNumber": "********5678",
+         *       "holderName": "주식회사 이택스",
+         *       "currency": "KRW",
+         *       "state": "CONNECTED",
+         *       "failure": null,
+         *       "lastSyncedAt": "2026-11-20T01:05:00.000Z",
+         *       "balance": 12345678
+         *     }
+         */
+        BankAccount: {
+            /** @description The bank account, `bac_…`. It is made from the account and the bank account it reaches, so it stays when the account is disconnected and connected again. */
+            bankAccountId: string;
+            /** @description The BANK_ACCOUNT connection it is read through. */
+            connectionId: string;
+            /** @description The bank code (금융결제원 code), e.g. `004`. */
+            bankCode: string;
+            /** @description The bank's Korean name; null for a code etax does not know. */
+            bankName: string | null;
+            /** @description The account number, all but its last four digits masked. */
+            accountNumber: string;
+            /** @description The holder name the bank answered with. */
+            holderName: string | null;
+            /**
+             * @description Always KRW.
+             * @enum {string}
+             */
+            currency: "KRW";
+            /** @description The connection's state: `FAILED` when the last sync failed at the bank (see `failure`). */
+            state: "CONNECTED" | "FAILED" | "EXPIRED";
+            /** @description Why the connection is FAILED or EXPIRED; null when CONNECTED. */
+            failure: {
+                code: string;
+                message: string;
+            } | null;
+            /** @description The last sync that worked; null before the first. */
+            lastSyncedAt: string | null;
+            /** @description The balance in won the bank showed at the last sync that worked (as of `lastSyncedAt`); null before the first. */
+            balance: number | null;
+        };
+        /**
+         * BankAccountList
+         * @description The connected bank accounts of the key's account and environment, oldest connection first.
+         */
+        BankAccountList: {
+            items: components["schemas"]["BankAccount"][];
+        };
+        /**
          * BankAccountRef
          * @description A bank account to look up.
          * @example {
@@ -1280,6 +1509,126 @@ export interface components {
              * @example 123-456-789012
              */
             accountNumber: string;
+        };
+        /**
+         * BankAccountSync
+         * @description A sync of a bank account.
+         */
+        BankAccountSync: {
+            syncId: string;
+            bankAccountId: string;
+            /** @description `REQUEST`: asked for through the API; `SCHEDULE`: queued by the schedule. */
+            trigger: "REQUEST" | "SCHEDULE";
+            state: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED";
+            /** @description First booking day read; null until it runs. */
+            from: string | null;
+            /** @description Last booking day read; null until it runs. */
+            to: string | null;
+            counts: {
+                /** @description Lines the bank listed. */
+                listed: number;
+                /** @description New transactions. */
+                created: number;
+                /** @description Transactions the bank corrected since they were stored. */
+                updated: number;
+                /** @description Transactions already stored as they are. */
+                unchanged: number;
+            };
+            /** @description Why it FAILED. */
+            failure: {
+                code: string;
+                message: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When it was requested.
+             */
+            requestedAt: string;
+            /** @description When it started. */
+            startedAt: string | null;
+            /** @description When it ended. */
+            finishedAt: string | null;
+        };
+        /**
+         * BankAccountSyncAccepted
+         * @description The sync runs in the background.
+         */
+        BankAccountSyncAccepted: {
+            /** @description The sync: a new one, or the one of the account already queued or running, which this request joined. */
+            syncId: string;
+        };
+        /**
+         * BankTransaction
+         * @example {
+         *       "transactionId": "btx_8fJk2LmQ0pRs4TuVw6XyZa",
+         *       "bookedDate": "2026-11-20",
+         *       "bookedAt": "2026-11-20T10:15:00+09:00",
+         *       "direction": "DEPOSIT",
+         *       "amount": 110000,
+         *       "balanceAfter": 12345678,
+         *       "counterpartyName": "주식회사 받는자",
+         *       "memo": "타행이체",
+         *       "branch": "강남역지점",
+         *       "changedAt": "2026-11-20T01:05:00.000Z",
+         *       "matchedTaxInvoices": [
+         *         {
+         *           "issuanceKey": "txi_3sUe0nB2m9K1aVtQx7YpLw",
+         *           "totalAmount": 110000,
+         *           "writeDate": "2026-11-20"
+         *         }
+         *       ]
+         *     }
+         */
+        BankTransaction: {
+            /** @description The transaction, `btx_…`; the same across syncs, also when the bank corrects it. */
+            transactionId: string;
+            /**
+             * Format: date
+             * @description The booking day in Korea.
+             */
+            bookedDate: string;
+            /** @description When it was booked: a date-time with the Korea offset (`2026-11-20T10:15:00+09:00`) when the bank gives the time, otherwise the booking day (`2026-11-20`). */
+            bookedAt: string;
+            /** @description `DEPOSIT` (입금) or `WITHDRAWAL` (출금). */
+            direction: "DEPOSIT" | "WITHDRAWAL";
+            /** @description In won, positive. */
+            amount: number;
+            /** @description The balance in won after it; null when the bank does not show it. */
+            balanceAfter: number | null;
+            /** @description The sender of a deposit or the receiver of a withdrawal, as the bank prints it. */
+            counterpartyName: string | null;
+            /** @description The bank's description (적요). */
+            memo: string | null;
+            /** @description The branch that booked it (취급점). */
+            branch: string | null;
+            /**
+             * Format: date-time
+             * @description When etax first recorded it, or recorded the bank's last correction of it.
+             */
+            changedAt: string;
+            /** @description Deposits only: issued sales tax invoices of the account this deposit may pay (same total, recipient named like the sender; docs/bank-transactions.md § Matching hints). A hint; nothing is marked paid. Empty when none match. */
+            matchedTaxInvoices: {
+                /** @description The tax invoice. */
+                issuanceKey: string;
+                /** @description Its total in won. */
+                totalAmount: number;
+                /**
+                 * Format: date
+                 * @description Its write date.
+                 */
+                writeDate: string;
+            }[];
+        };
+        /**
+         * BankTransactionPage
+         * @description Transactions in booking order.
+         */
+        BankTransactionPage: {
+            items: components["schemas"]["BankTransaction"][];
+            /** @description Pass it as `cursor` for the transactions after this page; always present, even when the page is empty, so a client can keep it and read what later syncs add. */
+            nextCursor: string;
+            /** @description Whether more transactions follow right now. */
+            hasMore: boolean;
         };
         /**
          * BusinessProfile
@@ -2073,7 +2422,7 @@ export interface components {
              */
             url: string;
             /** @description The event types sent to this endpoint. */
-            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE")[];
+            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "BANK_ACCOUNT_SYNCED" | "BANK_ACCOUNT_SYNC_FAILED" | "BANK_TRANSACTION_CREATED")[];
             /** @description A note for people, up to 500 characters. */
             description?: string;
         };
@@ -2472,7 +2821,7 @@ export interface components {
          * ListedWebhookEvent
          * @description An event, exactly as it is delivered.
          */
-        ListedWebhookEvent: components["schemas"]["TAX_INVOICE_ISSUANCE_SUCCESS_Event"] | components["schemas"]["TAX_INVOICE_ISSUANCE_FAILURE_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_APPROVED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REFUSED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_CANCELED_Event"] | components["schemas"]["TAX_INVOICE_AMENDMENT_ISSUED_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_SENT_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_FAILED_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_SUCCESS_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_FAILURE_Event"] | components["schemas"]["CASH_RECEIPT_ISSUED_Event"] | components["schemas"]["CASH_RECEIPT_CANCELED_Event"] | components["schemas"]["CASH_RECEIPT_FAILED_Event"] | components["schemas"]["CASH_RECEIPT_TRANSMITTED_Event"] | components["schemas"]["DOCUMENT_ISSUANCE_SUCCESS_Event"] | components["schemas"]["DOCUMENT_ISSUANCE_FAILURE_Event"];
+        ListedWebhookEvent: components["schemas"]["TAX_INVOICE_ISSUANCE_SUCCESS_Event"] | components["schemas"]["TAX_INVOICE_ISSUANCE_FAILURE_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_APPROVED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REFUSED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_CANCELED_Event"] | components["schemas"]["TAX_INVOICE_AMENDMENT_ISSUED_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_SENT_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_FAILED_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_SUCCESS_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_FAILURE_Event"] | components["schemas"]["CASH_RECEIPT_ISSUED_Event"] | components["schemas"]["CASH_RECEIPT_CANCELED_Event"] | components["schemas"]["CASH_RECEIPT_FAILED_Event"] | components["schemas"]["CASH_RECEIPT_TRANSMITTED_Event"] | components["schemas"]["DOCUMENT_ISSUANCE_SUCCESS_Event"] | components["schemas"]["DOCUMENT_ISSUANCE_FAILURE_Event"] | components["schemas"]["BANK_ACCOUNT_SYNCED_Event"] | components["schemas"]["BANK_ACCOUNT_SYNC_FAILED_Event"] | components["schemas"]["BANK_TRANSACTION_CREATED_Event"];
         /** NoBody */
         NoBody: Record<string, never>;
         /**
@@ -3466,7 +3815,7 @@ export interface components {
              */
             url?: string;
             /** @description The event types sent to this endpoint. */
-            events?: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE")[];
+            events?: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "BANK_ACCOUNT_SYNCED" | "BANK_ACCOUNT_SYNC_FAILED" | "BANK_TRANSACTION_CREATED")[];
             description?: string | null;
             /** @description false stops deliveries; pending retries are canceled when they come due. */
             enabled?: boolean;
@@ -3510,7 +3859,7 @@ export interface components {
              * @description An event type of docs/webhooks.md § Event types.
              * @enum {unknown}
              */
-            eventType: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "WEBHOOK_TEST";
+            eventType: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "BANK_ACCOUNT_SYNCED" | "BANK_ACCOUNT_SYNC_FAILED" | "BANK_TRANSACTION_CREATED" | "WEBHOOK_TEST";
             /**
              * @description `pending` (an attempt is due), `succeeded` (2xx), `failed` (every attempt failed) or `canceled` (the endpoint was disabled).
              * @enum {unknown}
@@ -3574,7 +3923,7 @@ export interface components {
             /** @description Where events are POSTed. */
             url: string;
             /** @description The event types sent. */
-            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE")[];
+            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "BANK_ACCOUNT_SYNCED" | "BANK_ACCOUNT_SYNC_FAILED" | "BANK_TRANSACTION_CREATED")[];
             /** @description The note, or null. */
             description: string | null;
             /** @description false: nothing is sent. */
@@ -3610,7 +3959,7 @@ export interface components {
             /** @description Where events are POSTed. */
             url: string;
             /** @description The event types sent. */
-            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE")[];
+            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "BANK_ACCOUNT_SYNCED" | "BANK_ACCOUNT_SYNC_FAILED" | "BANK_TRANSACTION_CREATED")[];
             /** @description The note, or null. */
             description: string | null;
             /** @description false: nothing is sent. */
@@ -3637,7 +3986,7 @@ export interface components {
          * WebhookEvent
          * @description An event, exactly as it is delivered.
          */
-        WebhookEvent: components["schemas"]["TAX_INVOICE_ISSUANCE_SUCCESS_Event"] | components["schemas"]["TAX_INVOICE_ISSUANCE_FAILURE_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_APPROVED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REFUSED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_CANCELED_Event"] | components["schemas"]["TAX_INVOICE_AMENDMENT_ISSUED_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_SENT_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_FAILED_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_SUCCESS_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_FAILURE_Event"] | components["schemas"]["CASH_RECEIPT_ISSUED_Event"] | components["schemas"]["CASH_RECEIPT_CANCELED_Event"] | components["schemas"]["CASH_RECEIPT_FAILED_Event"] | components["schemas"]["CASH_RECEIPT_TRANSMITTED_Event"] | components["schemas"]["DOCUMENT_ISSUANCE_SUCCESS_Event"] | components["schemas"]["DOCUMENT_ISSUANCE_FAILURE_Event"] | components["schemas"]["WEBHOOK_TEST_Event"];
+        WebhookEvent: components["schemas"]["TAX_INVOICE_ISSUANCE_SUCCESS_Event"] | components["schemas"]["TAX_INVOICE_ISSUANCE_FAILURE_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_APPROVED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REFUSED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_CANCELED_Event"] | components["schemas"]["TAX_INVOICE_AMENDMENT_ISSUED_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_SENT_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_FAILED_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_SUCCESS_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_FAILURE_Event"] | components["schemas"]["CASH_RECEIPT_ISSUED_Event"] | components["schemas"]["CASH_RECEIPT_CANCELED_Event"] | components["schemas"]["CASH_RECEIPT_FAILED_Event"] | components["schemas"]["CASH_RECEIPT_TRANSMITTED_Event"] | components["schemas"]["DOCUMENT_ISSUANCE_SUCCESS_Event"] | components["schemas"]["DOCUMENT_ISSUANCE_FAILURE_Event"] | components["schemas"]["BANK_ACCOUNT_SYNCED_Event"] | components["schemas"]["BANK_ACCOUNT_SYNC_FAILED_Event"] | components["schemas"]["BANK_TRANSACTION_CREATED_Event"] | components["schemas"]["WEBHOOK_TEST_Event"];
         /**
          * WebhookEventPage
          * @description A page of events, newest first.
@@ -6948,7 +7297,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page, unchanged; omit for the first page. */
                 cursor?: string;
                 /** @description An event type of docs/webhooks.md § Event types other than WEBHOOK_TEST. */
-                type?: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE";
+                type?: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "BANK_ACCOUNT_SYNCED" | "BANK_ACCOUNT_SYNC_FAILED" | "BANK_TRANSACTION_CREATED";
             };
             header?: never;
             path?: never;
@@ -14742,6 +15091,772 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RevenueExpenseCollection"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `PLAN_UPGRADE_REQUIRED`: This operation needs a higher plan. Upgrade the account's plan to use it. */
+            403: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PLAN_UPGRADE_REQUIRED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    listBankAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connected bank accounts of the key's account and environment, oldest connection first. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "bankAccountId": "bac_Qm9yZWFsLWFjY291bnQtaWQ",
+                     *           "connectionId": "con_3sUe0nB2m9K1aVtQx7YpLw",
+                     *           "bankCode": "004",
+                     *           "bankName": "KB국민은행",
+                     *           "accountNumber": "********5678",
+                     *           "holderName": "주식회사 이택스",
+                     *           "currency": "KRW",
+                     *           "state": "CONNECTED",
+                     *           "failure": null,
+                     *           "lastSyncedAt": "2026-11-20T01:05:00.000Z",
+                     *           "balance": 12345678
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BankAccountList"];
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `PLAN_UPGRADE_REQUIRED`: This operation needs a higher plan. Upgrade the account's plan to use it. */
+            403: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PLAN_UPGRADE_REQUIRED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    listBankTransactions: {
+        parameters: {
+            query?: {
+                /** @description Only transactions booked on or after this day (Korea). */
+                from?: string;
+                /** @description Only transactions booked on or before this day (Korea). */
+                to?: string;
+                /** @description The `nextCursor` of the previous page, as returned. Without it the listing starts at the first transaction. */
+                cursor?: string;
+                /** @description Transactions per page, 1 to 1000. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The bank account id, `bac_…`. */
+                bankAccountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Transactions in booking order. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "transactionId": "btx_8fJk2LmQ0pRs4TuVw6XyZa",
+                     *           "bookedDate": "2026-11-20",
+                     *           "bookedAt": "2026-11-20T10:15:00+09:00",
+                     *           "direction": "DEPOSIT",
+                     *           "amount": 110000,
+                     *           "balanceAfter": 12345678,
+                     *           "counterpartyName": "주식회사 받는자",
+                     *           "memo": "타행이체",
+                     *           "branch": "강남역지점",
+                     *           "changedAt": "2026-11-20T01:05:00.000Z",
+                     *           "matchedTaxInvoices": [
+                     *             {
+                     *               "issuanceKey": "txi_3sUe0nB2m9K1aVtQx7YpLw",
+                     *               "totalAmount": 110000,
+                     *               "writeDate": "2026-11-20"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "nextCursor": "WyIyMDI2LTExLTIwIiwzXQ",
+                     *       "hasMore": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BankTransactionPage"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `PLAN_UPGRADE_REQUIRED`: This operation needs a higher plan. Upgrade the account's plan to use it. */
+            403: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PLAN_UPGRADE_REQUIRED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    syncBankAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bank account id, `bac_…`. */
+                bankAccountId: string;
+            };
+            cookie?: never;
+        };
+        /** @description None. The empty object `{}` is accepted too; any other body is 400. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoBody"];
+            };
+        };
+        responses: {
+            /** @description The sync runs in the background. */
+            202: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "syncId": "bsy_Yw3nK8pQ2rT5vX7zA9cE1g"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BankAccountSyncAccepted"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `PLAN_UPGRADE_REQUIRED`: This operation needs a higher plan. Upgrade the account's plan to use it. */
+            403: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PLAN_UPGRADE_REQUIRED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `CONNECTION_REQUIRED`: Connect the tax portal (Hometax) before requesting a collection. */
+            409: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "CONNECTION_REQUIRED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    getBankAccountSync: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The bank account id, `bac_…`. */
+                bankAccountId: string;
+                /** @description The sync id, `bsy_…`. */
+                syncId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A sync of a bank account. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "syncId": "bsy_Yw3nK8pQ2rT5vX7zA9cE1g",
+                     *       "bankAccountId": "bac_Qm9yZWFsLWFjY291bnQtaWQ",
+                     *       "trigger": "REQUEST",
+                     *       "state": "SUCCEEDED",
+                     *       "from": "2026-08-22",
+                     *       "to": "2026-11-20",
+                     *       "counts": {
+                     *         "listed": 412,
+                     *         "created": 410,
+                     *         "updated": 2,
+                     *         "unchanged": 0
+                     *       },
+                     *       "failure": null,
+                     *       "requestedAt": "2026-11-20T01:04:58.000Z",
+                     *       "startedAt": "2026-11-20T01:04:59.000Z",
+                     *       "finishedAt": "2026-11-20T01:05:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BankAccountSync"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. */

@@ -19,6 +19,9 @@ export const ID_PREFIXES = {
   mail: 'mail',
   connection: 'con',
   revenueExpenseCollection: 'rec',
+  bankAccount: 'bac',
+  bankTransaction: 'btx',
+  bankAccountSync: 'bsy',
   cashReceipt: 'csr',
   documentIssuanceKey: 'doc',
 } as const;

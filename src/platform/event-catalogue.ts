@@ -261,6 +261,55 @@ export const EVENT_CATALOGUE = {
       { additionalProperties: false },
     ),
   },
+  BANK_ACCOUNT_SYNCED: {
+    area: 'bank-transactions',
+    subscribable: true,
+    description: 'A sync of a bank account read its transactions from the bank.',
+    data: Type.Object(
+      {
+        bankAccountId: Type.String({ description: 'The bank account, `bac_…`.' }),
+        syncId: Type.String({ description: 'The sync, `bsy_…`.' }),
+        counts: Type.Object({
+          listed: Type.Integer({ description: 'Lines the bank listed.' }),
+          created: Type.Integer({ description: 'New transactions.' }),
+          updated: Type.Integer({ description: 'Transactions the bank corrected.' }),
+          unchanged: Type.Integer({ description: 'Transactions already stored as they are.' }),
+        }, { additionalProperties: false }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  BANK_ACCOUNT_SYNC_FAILED: {
+    area: 'bank-transactions',
+    subscribable: true,
+    description: 'A sync of a bank account failed; nothing it read was kept.',
+    data: Type.Object(
+      {
+        bankAccountId: Type.String({ description: 'The bank account, `bac_…`.' }),
+        syncId: Type.String({ description: 'The sync, `bsy_…`.' }),
+        cause: Type.Object({
+          code: Type.String({ description: 'Why it failed, e.g. `INVALID_CREDENTIALS`.' }),
+          message: Type.String({ description: 'Human-readable description.' }),
+        }, { additionalProperties: false }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  BANK_TRANSACTION_CREATED: {
+    area: 'bank-transactions',
+    subscribable: true,
+    description: 'A sync found new transactions of a bank account: up to 100 per event, in ' +
+      'booking order; a sync that found more sends several.',
+    data: Type.Object(
+      {
+        bankAccountId: Type.String({ description: 'The bank account, `bac_…`.' }),
+        syncId: Type.String({ description: 'The sync that found them.' }),
+        transactionIds: Type.Array(Type.String(), { minItems: 1, maxItems: 100,
+          description: 'The new transactions, `btx_…`.' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
   WEBHOOK_TEST: {
     area: 'webhooks',
     subscribable: false,

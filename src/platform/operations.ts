@@ -122,6 +122,11 @@ export const OPERATIONS = {
   'revenueExpenses.taxInvoices.list': { minimumPlan: 'STANDARD' },
   'revenueExpenses.collect': { minimumPlan: 'STANDARD' },
   'revenueExpenses.collections.get': { minimumPlan: 'STANDARD' },
+  // Bank accounts and transactions need a Standard plan or higher; free (docs/points.md).
+  'bankAccounts.list': { minimumPlan: 'STANDARD' },
+  'bankAccounts.transactions.list': { minimumPlan: 'STANDARD' },
+  'bankAccounts.sync': { minimumPlan: 'STANDARD' },
+  'bankAccounts.syncs.get': { minimumPlan: 'STANDARD' },
   'cashReceipts.issue': { price: 'cashReceipts.issue' },
   'cashReceipts.cancel': { price: 'cashReceipts.cancel' },
   'cashReceipts.status': {},

@@ -366,6 +366,19 @@ export const EXAMPLES: Record<string, Example> = {
     operation: 'revenueExpenses.collections.get', status: 404,
     because: 'the example names no collection of the caller',
   },
+  'GET /v1/bankAccounts': { operation: 'bankAccounts.list', status: 200, erroring: null },
+  'GET /v1/bankAccounts/{bankAccountId}/transactions': {
+    operation: 'bankAccounts.transactions.list', status: 404,
+    because: 'the example names no bank account of the caller',
+  },
+  'POST /v1/bankAccounts/{bankAccountId}:sync': {
+    operation: 'bankAccounts.sync', status: 404,
+    because: 'the example names no bank account of the caller',
+  },
+  'GET /v1/bankAccounts/{bankAccountId}/syncs/{syncId}': {
+    operation: 'bankAccounts.syncs.get', status: 404,
+    because: 'the example names no sync of the caller',
+  },
   'GET /v1/account/business': {
     operation: 'account.business.get', uses: ['ownerBusiness'], status: 200, erroring: null,
   },

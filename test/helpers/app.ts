@@ -38,6 +38,8 @@ type TestAppOptions = {
   liveCertificateValidator?: CertificateValidator;
   // Where the app's log lines go (LOG_LEVEL in env decides which); nowhere without it.
   logDestination?: DestinationStream;
+  // The app's clock; the system's without it.
+  now?: () => Date;
 };
 
 // Statuses whose payload Fastify leaves off the wire.
@@ -66,7 +68,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const app = await createApp(config, {
     outside: { upstreams: { taxAuthority: options.liveTaxAuthority,
       certificateValidator: options.liveCertificateValidator },
-      logDestination: options.logDestination },
+      logDestination: options.logDestination,
+      ...(options.now === undefined ? {} : { now: options.now }) },
     extraModules: () => (extraRoutes ? [{ name: 'test', routes: extraRoutes }] : []),
     instrument: checkEveryResponse,
   });

@@ -7,6 +7,7 @@ import type { Platform } from '../../platform/platform.ts';
 import { resealColumn } from '../../platform/reseal.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { createGatewayBankAccountPortal } from '../../upstream/bank-accounts/gateway.ts';
+import type { BankAccountPortal } from '../../upstream/bank-accounts/index.ts';
 import { createSandboxBankAccountPortal } from '../../upstream/bank-accounts/sandbox.ts';
 import { createGatewayTaxPortal } from '../../upstream/tax-portal/gateway.ts';
 import type { TaxPortal } from '../../upstream/tax-portal/index.ts';
@@ -20,8 +21,8 @@ import * as store from './store.ts';
 
 // Connections (docs/connections.md): the outside systems an account connects (the tax portal,
 // bank accounts), with credentials sealed at rest. A shared capability: the revenue and expense
-// books collect through the HOMETAX connection, and bank transactions will sync through
-// BANK_ACCOUNT ones, each through the service this module offers.
+// books collect through the HOMETAX connection, and bank transactions sync through BANK_ACCOUNT
+// ones, each through the service this module offers.
 //
 //   routes.ts, schemas.ts   list, disconnect, the one-time link
 //   links.ts, page-routes.ts, page-html.ts   the hosted page where connections are made
@@ -32,7 +33,8 @@ export type { ConnectionsService, ConnectInput, ConnectionView } from './service
 export type { StoredCredentials } from './credentials.ts';
 
 export type ConnectionsModule = AreaModule & { service: ConnectionsService;
-  links: ConnectionLinks; taxPortalFor(environment: Environment): TaxPortal | null };
+  links: ConnectionLinks; taxPortalFor(environment: Environment): TaxPortal | null;
+  bankAccountsFor(environment: Environment): BankAccountPortal | null };
 
 export type ConnectionsDeps = {
   sealing: SealingKey;
@@ -58,10 +60,10 @@ function certificateBusinessOf(issuers: ConnectionsDeps['issuers']) {
 }
 
 // Test keys reach the sandboxes; live keys the operator's gateways, or nothing when unset.
-function createAdapters(config: Config) {
+function createAdapters(config: Config, now: () => Date) {
   const timeoutMs = config.CONNECTION_GATEWAY_TIMEOUT_MS;
   const sandbox = { taxPortal: createSandboxTaxPortal(),
-    bankAccounts: createSandboxBankAccountPortal() };
+    bankAccounts: createSandboxBankAccountPortal({ now }) };
   const live = {
     taxPortal: config.TAX_PORTAL_GATEWAY_URL === undefined ? null
       : createGatewayTaxPortal({ gatewayUrl: config.TAX_PORTAL_GATEWAY_URL, timeoutMs }),
@@ -75,7 +77,7 @@ function createAdapters(config: Config) {
 export function createConnectionsModule(platform: Platform, deps: ConnectionsDeps):
   ConnectionsModule {
   const { config, database: { db } } = platform;
-  const adapters = createAdapters(config);
+  const adapters = createAdapters(config, platform.outside.now);
   const service = createConnectionsService({ db, sealing: deps.sealing, adapters,
     timeoutMs: config.CONNECTION_GATEWAY_TIMEOUT_MS, now: platform.outside.now,
     certificateBusiness: certificateBusinessOf(deps.issuers) });
@@ -94,5 +96,6 @@ export function createConnectionsModule(platform: Platform, deps: ConnectionsDep
     service,
     links,
     taxPortalFor: (environment) => adapters(environment).taxPortal,
+    bankAccountsFor: (environment) => adapters(environment).bankAccounts,
   };
 }

@@ -50,7 +50,7 @@ type ServiceDeps = {
   certificateBusiness(scope: Scope, issuerId: string): Promise<string>;
 };
 
-const maskAccountNumber = (number: string) =>
+export const maskAccountNumber = (number: string) =>
   `${'*'.repeat(Math.max(number.length - 4, 0))}${number.slice(-4)}`;
 
 export function toView(row: store.ConnectionRow) {
@@ -158,8 +158,26 @@ export function createConnectionsService(deps: ServiceDeps) {
     return row === undefined ? null : toView(row);
   }
 
+  // A bank account connection with what reaches the account: its bank code and full account
+  // number, for the area that keeps the account's transactions. Never for a response.
+  const withAccount = (row: store.ConnectionRow) => {
+    const [bankCode, accountNumber] = row.subject.split(':') as [string, string];
+    return { connection: toView(row), scope: { accountId: row.accountId,
+      environment: row.environment as Environment }, bankCode, accountNumber };
+  };
+
+  async function listBankAccounts(scope: Scope) {
+    return (await store.listConnections(db, scope, 'BANK_ACCOUNT')).map(withAccount);
+  }
+
+  // The CONNECTED bank accounts of every scope, a page at a time in connection id order.
+  async function connectedBankAccountsAfter(after: string | null, limit: number) {
+    return (await store.connectedBankAccountsAfter(db, after, limit)).map(withAccount);
+  }
+
   return {
-    connect, list, disconnect, openConnection, firstConnection,
+    connect, list, disconnect, openConnection, firstConnection, listBankAccounts,
+    connectedBankAccountsAfter,
     // A sync that worked, or failed: the list shows the connection's state and last sync.
     recordSync: (tx: Executor, id: string, change: Parameters<typeof store.recordSync>[2]) =>
       store.recordSync(tx, id, change),

@@ -63,6 +63,16 @@ export async function recordSync(tx: Executor, id: string, change: { syncedAt: D
     .where(eq(connections.id, id));
 }
 
+// The CONNECTED bank account connections of every scope after connection id `after`, in id
+// order: what the bank transaction schedule syncs.
+export async function connectedBankAccountsAfter(tx: Executor, after: string | null,
+  limit: number) {
+  return tx.select().from(connections)
+    .where(and(eq(connections.kind, 'BANK_ACCOUNT'), eq(connections.state, 'CONNECTED'),
+      after === null ? undefined : gt(connections.id, after)))
+    .orderBy(asc(connections.id)).limit(limit);
+}
+
 // The accounts whose HOMETAX connection reaches one of the businesses, each named by its
 // environment and number: one row per account and business.
 export async function scopesConnectedTo(tx: Executor,

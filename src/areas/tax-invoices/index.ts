@@ -6,6 +6,7 @@ import type { RecordIssuedInvoices } from '../../platform/issued-invoices.ts';
 import type { JobDefinition } from '../../platform/jobs.ts';
 import type { AreaModule } from '../../platform/module.ts';
 import type { Platform } from '../../platform/platform.ts';
+import type { Scope } from '../../platform/scope.ts';
 import { createGatewayTransmitter } from '../../upstream/tax-invoices/gateway.ts';
 import type { InvoiceTransmitter } from '../../upstream/tax-invoices/index.ts';
 import type { TaxAuthority } from '../../upstream/tax-authority/index.ts';
@@ -25,6 +26,7 @@ import { createSupplierEligibility } from './issuance/supplier-eligibility.ts';
 import { createIssuanceService, type IssuanceService } from './issuance/service.ts';
 import { processingJobDefinitions } from './processing/jobs.ts';
 import { registerApprovalPageRoutes } from './reverse-issuance/page-routes.ts';
+import { findIssuedByTotals } from './store.ts';
 import { xmlRoutes } from './xml/routes.ts';
 import { createXmlService, type XmlService } from './xml/service.ts';
 import { reverseIssuanceRoutes } from './reverse-issuance/routes.ts';
@@ -70,6 +72,11 @@ import {
 export { HOLIDAYS_REFRESH_MS } from './holidays/calendar.ts';
 export { addHoliday, listHolidays, removeHoliday } from './holidays/store.ts';
 
+// Issued sales invoices of a scope by total, for the bank transactions area's matching hints.
+export type IssuedInvoicesByTotals = (scope: Scope, totals: readonly number[], from: string,
+  to: string) => Promise<Array<{ issuanceKey: string; totalAmount: number; writeDate: string;
+  recipientName: string }>>;
+
 // What the routes call: issuance, retrieval and cancellation, and amendments.
 export type TaxInvoicesService = IssuanceService & AmendmentService;
 
@@ -81,6 +88,7 @@ export type TaxInvoicesModule = AreaModule & {
   service: TaxInvoicesService;
   reverseIssuance: ReverseIssuanceService;
   invoiceMail: InvoiceMailService;
+  issuedByTotals: IssuedInvoicesByTotals;
 };
 
 // What the tax-invoices area needs from other areas.
@@ -205,6 +213,8 @@ export function createTaxInvoicesModule(
     service,
     reverseIssuance,
     invoiceMail,
+    issuedByTotals: (scope, totals, from, to) =>
+      findIssuedByTotals(db, scope, totals, from, to),
     start: () => holidays.warnWhenEndingSoon(),
   };
 }

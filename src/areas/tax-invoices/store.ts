@@ -238,3 +238,20 @@ export async function markLateIssuance(tx: Executor, issuanceKey: string): Promi
   await tx.update(taxInvoices).set({ lateIssuance: true })
     .where(eq(taxInvoices.issuanceKey, issuanceKey));
 }
+
+// Issued sales invoices of the scope whose total is one of `totals`, written from `from` to `to`:
+// what a deposit of the bank transactions area may pay (docs/bank-transactions.md § Matching
+// hints). Issued means ISSUED, TRANSMITTING or TRANSMITTED: not canceled, failed or still a
+// request.
+export async function findIssuedByTotals(tx: Executor, scope: Scope, totals: readonly number[],
+  from: string, to: string) {
+  if (totals.length === 0) return [];
+  return tx.select({ issuanceKey: taxInvoices.issuanceKey, totalAmount: taxInvoices.totalAmount,
+    writeDate: taxInvoices.writeDate,
+    recipientName: sql<string>`${taxInvoices.invoice}->'supplied'->>'organizationName'` })
+    .from(taxInvoices)
+    .where(and(inScope(scope), inArray(taxInvoices.status, ['ISSUED', 'TRANSMITTING',
+      'TRANSMITTED']), inArray(taxInvoices.totalAmount, [...totals]),
+    gte(taxInvoices.writeDate, from), lte(taxInvoices.writeDate, to)))
+    .orderBy(asc(taxInvoices.writeDate), asc(taxInvoices.sequence));
+}

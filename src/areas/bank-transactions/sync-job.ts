@@ -1,0 +1,158 @@
+import type { Logger } from 'pino';
+import type { Environment } from '../../platform/accounts/keys.ts';
+import type { Db, Executor } from '../../platform/db/connect.ts';
+import type { EventInput } from '../../platform/event-catalogue.ts';
+import type { RecordEvents } from '../../platform/events.ts';
+import type { JobDefinition } from '../../platform/jobs.ts';
+import type { Scope } from '../../platform/scope.ts';
+import type {
+  BankAccountPortal,
+  BankStatementLine,
+} from '../../upstream/bank-accounts/index.ts';
+import type { ConnectionsService } from '../connections/index.ts';
+import { SYNC_QUEUE, syncRange } from './service.ts';
+import * as store from './store.ts';
+
+// The sync job (docs/bank-transactions.md § Syncs): logs in to the bank with the connection's
+// credentials, lists the lines of the sync's days and records them with set-based upserts, then
+// announces what it found. Everything a sync records, its end and its events commit in one
+// transaction: a job that dies midway is run again by pg-boss and starts over, and the
+// BANK_TRANSACTION_CREATED events name exactly the transactions the sync that committed created.
+
+const UPSERT_BATCH_ROWS = 1_000;
+export const CREATED_IDS_PER_EVENT = 100;
+const JOB_RETRY_LIMIT = 3;
+
+type JobDeps = {
+  db: Db;
+  connections: ConnectionsService;
+  bankFor(environment: Environment): BankAccountPortal | null;
+  recordEvents: RecordEvents;
+  timeoutMs: number;
+  now: () => Date;
+  log: Logger;
+};
+
+// The last listing of a (day, sequence) wins: a bank that lists a line twice in one answer
+// describes one line.
+function distinctLines(lines: readonly BankStatementLine[]) {
+  const byKey = new Map<string, BankStatementLine>();
+  for (const line of lines) byKey.set(`${line.bookedDate}:${line.sequence}`, line);
+  return [...byKey.values()];
+}
+
+// Ends the sync FAILED and announces it; a failure the bank answered marks the connection
+// FAILED too (an unreachable bank says nothing about the credentials).
+async function failSync(deps: JobDeps, row: store.SyncRow, code: string, message: string,
+  connectionFailed: boolean) {
+  const scope = { accountId: row.accountId, environment: row.environment as Environment };
+  await deps.db.transaction(async (tx) => {
+    await store.updateSync(tx, row.id, { state: 'FAILED', failureCode: code,
+      failureMessage: message, finishedAt: deps.now() });
+    if (connectionFailed) {
+      await deps.connections.recordSync(tx, row.connectionId, { state: 'FAILED',
+        failureCode: code, failureMessage: message });
+    }
+    await deps.recordEvents(tx, [{ scope, event: { type: 'BANK_ACCOUNT_SYNC_FAILED',
+      data: { bankAccountId: row.bankAccountId, syncId: row.id,
+        cause: { code, message } } } }]);
+  });
+  deps.log.info({ syncId: row.id, code }, 'bank account sync failed');
+}
+
+// Upserts the lines a batch at a time, in the caller's transaction.
+async function recordLines(deps: JobDeps, tx: Executor, scope: Scope, row: store.SyncRow,
+  lines: readonly BankStatementLine[]) {
+  const totals = { created: 0, updated: 0, unchanged: 0, createdIds: [] as string[] };
+  for (let start = 0; start < lines.length; start += UPSERT_BATCH_ROWS) {
+    const counts = await store.upsertLines(tx, scope, row.bankAccountId,
+      lines.slice(start, start + UPSERT_BATCH_ROWS), deps.now());
+    totals.created += counts.created;
+    totals.updated += counts.updated;
+    totals.unchanged += counts.unchanged;
+    totals.createdIds.push(...counts.createdIds);
+  }
+  return totals;
+}
+
+export function createSyncRunner(deps: JobDeps) {
+  const { db } = deps;
+  const fail = (row: store.SyncRow, code: string, message: string, connectionFailed: boolean) =>
+    failSync(deps, row, code, message, connectionFailed);
+  const record = (tx: Executor, scope: Scope, row: store.SyncRow,
+    lines: readonly BankStatementLine[]) => recordLines(deps, tx, scope, row, lines);
+
+  async function run(syncId: string) {
+    const row = await store.findSyncById(db, syncId);
+    if (row === null || (row.state !== 'QUEUED' && row.state !== 'RUNNING')) return;
+    const scope: Scope = { accountId: row.accountId, environment: row.environment as Environment };
+    const opened = await deps.connections.openConnection(scope, row.connectionId);
+    if (opened === null || opened.credentials.kind !== 'BANK_ACCOUNT') {
+      await fail(row, 'CONNECTION_REMOVED', 'The bank account was disconnected before the ' +
+        'sync ran.', false);
+      return;
+    }
+    const bank = deps.bankFor(scope.environment);
+    if (bank === null) {
+      await fail(row, 'BANK_UNAVAILABLE', 'The bank could not be reached. Request the sync ' +
+        'again later.', false);
+      return;
+    }
+    const [account] = await store.findBankAccounts(db, scope, [row.bankAccountId]);
+    const range = syncRange(account?.lastSyncedThrough ?? null, deps.now());
+    await store.updateSync(db, row.id, { state: 'RUNNING', startedAt: deps.now(),
+      fromDate: range.from, toDate: range.to });
+    const answer = await bank.transactions(opened.credentials.bank, range,
+      AbortSignal.timeout(deps.timeoutMs));
+    if (answer.kind === 'unavailable') {
+      await fail(row, 'BANK_UNAVAILABLE', 'The bank could not be reached. Request the sync ' +
+        'again later.', false);
+      return;
+    }
+    if (answer.kind === 'failed') {
+      await fail(row, answer.code, answer.message, true);
+      return;
+    }
+    const lines = distinctLines(answer.lines)
+      .sort((a, b) => (a.bookedDate < b.bookedDate ? -1 : a.bookedDate > b.bookedDate ? 1
+        : a.sequence - b.sequence));
+    const counts = await db.transaction(async (tx) => {
+      const totals = await record(tx, scope, row, lines);
+      const syncedAt = deps.now();
+      await store.updateSync(tx, row.id, { state: 'SUCCEEDED', listedCount: lines.length,
+        createdCount: totals.created, updatedCount: totals.updated,
+        unchangedCount: totals.unchanged, finishedAt: syncedAt });
+      await store.recordBalance(tx, row.bankAccountId, { holderName: answer.holderName,
+        balance: answer.balance, syncedAt, syncedThrough: range.to });
+      await deps.connections.recordSync(tx, row.connectionId, { syncedAt });
+      const events: EventInput[] = [{ type: 'BANK_ACCOUNT_SYNCED', data: {
+        bankAccountId: row.bankAccountId, syncId: row.id, counts: { listed: lines.length,
+          created: totals.created, updated: totals.updated, unchanged: totals.unchanged } } }];
+      for (let start = 0; start < totals.createdIds.length; start += CREATED_IDS_PER_EVENT) {
+        events.push({ type: 'BANK_TRANSACTION_CREATED', data: {
+          bankAccountId: row.bankAccountId, syncId: row.id,
+          transactionIds: totals.createdIds.slice(start, start + CREATED_IDS_PER_EVENT) } });
+      }
+      await deps.recordEvents(tx, events.map((event) => ({ scope, event })));
+      return totals;
+    });
+    deps.log.info({ syncId: row.id, listed: lines.length, created: counts.created,
+      updated: counts.updated, unchanged: counts.unchanged }, 'bank account sync finished');
+  }
+
+  return { run };
+}
+
+export function syncJobDefinition(runner: ReturnType<typeof createSyncRunner>,
+  timeoutMs: number): JobDefinition<{ syncId: string }> {
+  return {
+    queue: SYNC_QUEUE,
+    options: { policy: 'standard', retryLimit: JOB_RETRY_LIMIT, retryDelay: 30,
+      retryBackoff: true, expireInSeconds: Math.ceil(timeoutMs / 1000) + 300 },
+    batchSize: 1,
+    pollingIntervalSeconds: 1,
+    async work(jobs) {
+      for (const job of jobs) await runner.run(job.data.syncId);
+    },
+  };
+}
