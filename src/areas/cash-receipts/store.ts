@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../platform/db/connect.ts';
+import { insertJsonRows } from '../../platform/db/json-rows.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { cashReceipts, type CashReceiptKind, type CashReceiptStatus } from './tables.ts';
 
@@ -20,9 +21,10 @@ export async function insertReceipt(tx: Executor, row: NewCashReceiptRow): Promi
   await tx.insert(cashReceipts).values(row);
 }
 
+// The receipts of an acceptance batch, as one parameter (platform/db/json-rows.ts).
 export async function insertReceipts(tx: Executor, rows: NewCashReceiptRow[]):
   Promise<void> {
-  if (rows.length > 0) await tx.insert(cashReceipts).values(rows);
+  if (rows.length > 0) await tx.execute(insertJsonRows(cashReceipts, rows));
 }
 
 export async function findReceipt(tx: Executor, scope: Scope, issuanceKey: string):

@@ -2,6 +2,7 @@ import {
   and, asc, desc, eq, gt, inArray, isNotNull, lt, or, sql, type Column, type SQL,
 } from 'drizzle-orm';
 import type { Executor } from '../../platform/db/connect.ts';
+import { insertJsonRows } from '../../platform/db/json-rows.ts';
 import {
   webhookDeliveries,
   webhookDeliveryAttempts,
@@ -160,13 +161,14 @@ export async function insertEvents(
   rows: Array<{ id: string; scope: Scope; type: string; data: unknown }>,
 ): Promise<void> {
   if (rows.length === 0) return;
-  await tx.insert(webhookEvents).values(rows.map((row) => ({
+  // As one parameter (platform/db/json-rows.ts): a batch of documents records one event each.
+  await tx.execute(insertJsonRows(webhookEvents, rows.map((row) => ({
     id: row.id,
     accountId: row.scope.accountId,
     environment: row.scope.environment,
     type: row.type,
     data: row.data,
-  })));
+  }))));
 }
 
 type SubscribedEndpoint = { id: string; scope: Scope; eventTypes: string[] };

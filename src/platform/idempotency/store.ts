@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/connect.ts';
+import { insertJsonRows } from '../db/json-rows.ts';
 import { idempotencyClaims } from '../db/tables.ts';
 
 type ClaimKey = { apiKeyId: string; namespace: string; referenceId: string };
@@ -43,14 +44,10 @@ export async function insertClaimsWithResponses(
     response: { status: number; body: unknown } }>,
 ): Promise<Set<string>> {
   if (claims.length === 0) return new Set();
-  const rows = await tx
-    .insert(idempotencyClaims)
-    .values(claims.map(({ response, ...claim }) => ({ ...claim,
-      responseStatus: response.status,
-      responseBody: sql`${JSON.stringify(response.body)}::jsonb` })))
-    .onConflictDoNothing()
-    .returning({ id: idempotencyClaims.id });
-  return new Set(rows.map((row) => row.id));
+  const result = await tx.execute<{ id: string }>(insertJsonRows(idempotencyClaims,
+    claims.map(({ response, ...claim }) => ({ ...claim, responseStatus: response.status,
+      responseBody: response.body })), { onConflictDoNothing: true, returning: 'id' }));
+  return new Set(result.rows.map((row) => row.id));
 }
 
 export async function findClaim(tx: Executor, key: ClaimKey): Promise<ClaimRow | null> {

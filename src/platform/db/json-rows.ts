@@ -1,0 +1,50 @@
+import { getTableColumns, getTableName, sql, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+
+// An insert of many rows as one parameter. Drizzle binds an insert of n rows of m columns as n × m
+// parameters and builds it value by value, which costs about 0.1 ms a row for a wide table (a
+// batch of 100 cash receipts: 9.6 ms to build, more than the database takes to insert it);
+// PostgreSQL reads the same rows from one JSON array (json_populate_recordset) far faster.
+// Every row must set the same columns; the others take their defaults. Values go as JSON:
+// dates as ISO text, objects as JSON (for jsonb columns), and strings as the driver would send
+// them, with any unpaired surrogate replaced (String.prototype.toWellFormed). Rows are inserted
+// in the order given, so a serial column numbers them in that order.
+
+type InsertOptions = { onConflictDoNothing?: boolean; returning?: string };
+
+// ES2024's String.prototype.toWellFormed, which Node 20 has and this project's TypeScript target
+// does not declare.
+type WellFormable = string & { toWellFormed(): string };
+
+function jsonValue(_key: string, value: unknown): unknown {
+  return typeof value === 'string' ? (value as WellFormable).toWellFormed() : value;
+}
+
+export function insertJsonRows<Table extends PgTable>(table: Table,
+  rows: ReadonlyArray<Table['$inferInsert']>, options: InsertOptions = {}): SQL {
+  const columns = getTableColumns(table);
+  const properties = Object.keys(rows[0] ?? {}).filter((property) =>
+    (rows[0] as Record<string, unknown>)[property] !== undefined);
+  const names = properties.map((property) => {
+    const column = columns[property];
+    if (column === undefined) throw new Error(`${getTableName(table)} has no ${property}`);
+    return column.name;
+  });
+  const records = rows.map((row) => {
+    const record = row as Record<string, unknown>;
+    const given = Object.keys(record).filter((property) => record[property] !== undefined);
+    if (given.length !== properties.length) {
+      throw new Error(`insertJsonRows: the rows of ${getTableName(table)} set different columns`);
+    }
+    return Object.fromEntries(properties.map((property, index) =>
+      [names[index], record[property]]));
+  });
+  const list = sql.raw(names.map((name) => `"${name}"`).join(', '));
+  const tableName = sql.raw(`"${getTableName(table)}"`);
+  return sql`insert into ${tableName} (${list})
+    select ${list} from json_populate_recordset(null::${tableName},
+      ${JSON.stringify(records, jsonValue)}::json) with ordinality as given
+     order by given.ordinality
+    ${options.onConflictDoNothing ? sql`on conflict do nothing` : sql``}
+    ${options.returning === undefined ? sql`` : sql.raw(`returning "${options.returning}"`)}`;
+}

@@ -1,0 +1,74 @@
+// Inserting rows as one JSON parameter: every value arrives as the driver would have sent it
+// (hostile text, unpaired surrogates, jsonb objects, nulls, defaults), rows are numbered in the
+// order given, and conflicts and returning behave as in a plain insert.
+import { eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webhookEvents } from '../../src/areas/webhooks/tables.ts';
+import { insertJsonRows } from '../../src/platform/db/json-rows.ts';
+import { idempotencyClaims } from '../../src/platform/db/tables.ts';
+import { newId } from '../../src/domain/ids.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await createTestApp();
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+const HOSTILE = ['주식회사 "따옴표" \\ 백슬래시', 'line\nbreak\ttab', '😀 emoji', '\'; drop table x; --',
+  '<script>alert(1)</script>', '\u2028\u2029'];
+
+describe('inserting rows as one JSON parameter', () => {
+  it('stores every value as a plain insert would, defaults included', async () => {
+    const db = app.platform.database.db;
+    const rows = HOSTILE.map((text, index) => ({ id: newId('idempotencyClaim'),
+      apiKeyId: `key_json_${index}`, namespace: 'cashReceipt', referenceId: text,
+      fingerprint: 'f'.repeat(64), responseStatus: 202,
+      responseBody: { issuanceKey: text, nested: { list: [1, null, 'x'] } } }));
+    const result = await db.execute<{ id: string }>(insertJsonRows(idempotencyClaims, rows,
+      { onConflictDoNothing: true, returning: 'id' }));
+    expect(new Set(result.rows.map((row) => row.id))).toEqual(new Set(rows.map((row) => row.id)));
+    const stored = await db.select().from(idempotencyClaims)
+      .where(inArray(idempotencyClaims.id, rows.map((row) => row.id)));
+    for (const row of rows) {
+      const found = stored.find((candidate) => candidate.id === row.id)!;
+      expect(found).toMatchObject({ referenceId: row.referenceId,
+        responseBody: row.responseBody, responseStatus: 202 });
+      expect(found.createdAt).toBeInstanceOf(Date);
+    }
+    // The same ids again: nothing inserted, nothing returned.
+    const again = await db.execute<{ id: string }>(insertJsonRows(idempotencyClaims, rows,
+      { onConflictDoNothing: true, returning: 'id' }));
+    expect(again.rows).toEqual([]);
+  });
+
+  it('replaces an unpaired surrogate, as the driver does with a parameter', async () => {
+    const db = app.platform.database.db;
+    const id = newId('idempotencyClaim');
+    await db.execute(insertJsonRows(idempotencyClaims, [{ id, apiKeyId: 'key_json_surrogate',
+      namespace: 'cashReceipt', referenceId: 'half \ud800 pair', fingerprint: 'f'.repeat(64) }]));
+    const [row] = await db.select().from(idempotencyClaims).where(eq(idempotencyClaims.id, id));
+    expect(row).toMatchObject({ referenceId: 'half \ufffd pair', responseStatus: null,
+      responseBody: null });
+  });
+
+  it('numbers the rows in the order given', async () => {
+    const db = app.platform.database.db;
+    const ids = Array.from({ length: 30 }, () => newId('webhookEvent'));
+    await db.execute(insertJsonRows(webhookEvents, ids.map((id, index) => ({ id,
+      accountId: 'acc_json_order', environment: 'test', type: 'TEST', data: { index } }))));
+    const stored = await db.select().from(webhookEvents)
+      .where(eq(webhookEvents.accountId, 'acc_json_order')).orderBy(webhookEvents.sequence);
+    expect(stored.map((row) => row.id)).toEqual(ids);
+  });
+
+  it('refuses rows that set different columns', () => {
+    expect(() => insertJsonRows(idempotencyClaims, [
+      { id: 'a', apiKeyId: 'k', namespace: 'n', referenceId: 'r', fingerprint: 'f' },
+      { id: 'b', apiKeyId: 'k', namespace: 'n', referenceId: 'r', fingerprint: 'f',
+        responseStatus: 202 },
+    ])).toThrow(/set different columns/);
+  });
+});
