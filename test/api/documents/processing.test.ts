@@ -58,7 +58,9 @@ describe('processing on the workers', () => {
     expect(events).toEqual([expect.objectContaining({ type: 'DOCUMENT_ISSUANCE_SUCCESS',
       data: { issuanceKey, type: 'CORPORATE_REGISTRY_SUBMISSION',
         documentUrl: `https://etax.example.com/v1/documents/${issuanceKey}/pdf` } })]);
-    expect(await app.platform.points.getBalance({ accountId, environment: 'test' }))
+    // The reservation is captured right after the ISSUED transition commits.
+    expect(await pollUntil(() => app.platform.points.getBalance({ accountId,
+      environment: 'test' }), (balance) => balance.reserved === before.reserved))
       .toMatchObject({ balance: before.balance - 1_500, reserved: before.reserved });
     await expectLedgerConsistent(app.platform, accountId, 'test');
   });
@@ -73,7 +75,9 @@ describe('processing on the workers', () => {
     expect(events).toEqual([expect.objectContaining({ type: 'DOCUMENT_ISSUANCE_FAILURE',
       data: { issuanceKey, type: 'CORPORATE_REGISTRY_VIEW',
         cause: { code: 'CORPORATION_NOT_FOUND', message: expect.any(String) } } })]);
-    expect(await app.platform.points.getBalance({ accountId, environment: 'test' }))
+    // The reservation is released right after the FAILED transition commits.
+    expect(await pollUntil(() => app.platform.points.getBalance({ accountId,
+      environment: 'test' }), (balance) => balance.reserved === before.reserved))
       .toEqual(before);
   });
 
@@ -90,7 +94,8 @@ describe('processing on the workers', () => {
     const read = await app.server.inject(request(key, 'GET', `/v1/documents/${issuanceKey}`));
     const { acceptedAt, issuedAt } = read.json() as { acceptedAt: string; issuedAt: string };
     expect(Date.parse(issuedAt) - Date.parse(acceptedAt)).toBe(OFFICER_CHECK_SECONDS * 1_000);
-    expect(await app.platform.points.getBalance({ accountId, environment: 'test' }))
+    expect(await pollUntil(() => app.platform.points.getBalance({ accountId,
+      environment: 'test' }), (balance) => balance.reserved === 0))
       .toMatchObject({ reserved: 0 });
     await expectLedgerConsistent(app.platform, accountId, 'test');
   });
