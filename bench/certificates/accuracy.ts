@@ -1,11 +1,11 @@
 // `npm run bench:certificates`: field accuracy and speed of certificate OCR
 // (docs/certificate-verification.md § Accuracy). Method: `--count` (default 50) certificates are
-// invented from a fixed seed (bench/certificates/fixtures.ts), half corporations and half sole
-// proprietors, each rendered as a 150 dpi page and degraded like a phone photo (60–85 % of the
-// size, rotated up to ±2°, Gaussian noise, JPEG quality 55–85). Each photo goes through the
+// invented from a fixed seed (bench/certificates/fixtures.ts; `--seed` draws another set, to
+// check that a change holds beyond the images it was measured on), half corporations and half
+// sole proprietors, each rendered as a 150 dpi page and degraded like a phone photo (60–85 % of
+// the size, rotated up to ±2°, Gaussian noise, JPEG quality 55–85). Each photo goes through the
 // service's own reader (preprocessing, the OCR pool with one worker, field reading) one at a
-// time, after one warm-up image that starts the worker. `--seed` draws another set than the
-// recorded one, to check that a change holds beyond the images it was measured on. A field is right when it equals the
+// time, after one warm-up image that starts the worker. A field is right when it equals the
 // printed value; names, addresses and business type/item are compared without whitespace, as the
 // tax authority compares them. The section between the certificates markers of
 // bench/RESULTS.md is replaced; `--no-write` only prints it.
