@@ -293,9 +293,14 @@ function isCalendarDate(year: number, month: number, day: number): boolean {
     && date.getUTCDate() === day;
 }
 
+// A Korean date without the specks OCR leaves before its counters (`19.일`, `01,월`).
+function withoutDateSpecks(compact: string): string {
+  return compact.replace(/(\d)[.,'`·]+(?=[년월일])/gu, '$1');
+}
+
 // `2015 년 04 월 01 일`, `2015.04.01`, `2015-04-01` → `2015-04-01`; null when not a date.
 export function dateOf(value: string): string | null {
-  const compact = value.replace(/\s+/gu, '').replace(/[Oo]/gu, '0');
+  const compact = withoutDateSpecks(value.replace(/\s+/gu, '')).replace(/[Oo]/gu, '0');
   const match = /(\d{4})년(\d{1,2})월(\d{1,2})일/u.exec(compact)
     ?? /(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})/u.exec(compact);
   if (!match) return null;
@@ -382,7 +387,7 @@ export function readCertificate(lines: TextLine[], source: TextSource): Certific
     if (compact === '') continue;
     if (TITLE.test(compact)) titled = true;
     readKind(compact, line, fields);
-    if (DATE_ONLY_LINE.test(compact)) {
+    if (DATE_ONLY_LINE.test(withoutDateSpecks(compact))) {
       const date = dateOf(compact);
       if (date !== null) lastDateLine = { value: date, confidence: line.confidence };
     }

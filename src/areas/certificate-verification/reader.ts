@@ -6,6 +6,7 @@ import {
   rereadNumber,
   withInferredKind,
   type CertificateReading,
+  type FieldName,
   type TextLine,
   type TextSource,
 } from './fields.ts';
@@ -45,15 +46,30 @@ async function prepare(bytes: Buffer, preparation: Preparation): Promise<Buffer>
 
 const fieldCount = (page: PageReading) => Object.keys(page.reading.fields).length;
 
-// The page with its contrast stretched, which reads best; when that yields no required fields,
-// the page as it was, because a very noisy photo's stretched grain breaks Tesseract's layout
-// (the better of the two readings is kept); when neither yields the title, the stretched page
-// turned.
+// The fields every certificate prints (the corporate registration number only corporations').
+const PRINTED: readonly FieldName[] = ['businessRegistrationNumber', 'organizationName',
+  'representativeName', 'openedOn', 'address', 'businessType', 'businessItem', 'issuedOn'];
+const lacksPrinted = (page: PageReading) =>
+  PRINTED.some((name) => page.reading.fields[name] === undefined);
+
+// A page's reading with the fields it lacks taken from another reading of the same page.
+function filledFrom(page: PageReading, other: PageReading): PageReading {
+  return { ...page, reading: { titled: page.reading.titled || other.reading.titled,
+    fields: { ...other.reading.fields, ...page.reading.fields } } };
+}
+
+// The page with its contrast stretched, which reads best. When that reading lacks a field every
+// certificate prints, the page is read again as it was, without the stretch: a very noisy
+// photo's stretched grain breaks Tesseract's layout, and a line the layout lost on one is
+// usually found on the other. The reading with the required fields keeps its own and takes only
+// the missing ones from the other. When neither yields the title nor the required fields, the
+// stretched page is tried turned.
 async function recognize(ocr: Recognizer, bytes: Buffer): Promise<PageReading> {
   const first = await readPage(ocr, await prepare(bytes, { stretch: true }));
-  if (hasRequiredFields(first.reading)) return first;
+  if (!lacksPrinted(first)) return first;
   const plain = await readPage(ocr, await prepare(bytes, { stretch: false }));
-  if (hasRequiredFields(plain.reading)) return plain;
+  if (hasRequiredFields(first.reading)) return filledFrom(first, plain);
+  if (hasRequiredFields(plain.reading)) return filledFrom(plain, first);
   const better = fieldCount(plain) > fieldCount(first) ? plain : first;
   if (first.reading.titled || plain.reading.titled) return better;
   for (const degrees of TURNS) {

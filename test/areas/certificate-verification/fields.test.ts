@@ -117,6 +117,9 @@ describe('normalisation', () => {
     expect(dateOf('2015.4.1')).toBe('2015-04-01');
     expect(dateOf('2023 년 02 월 29 일')).toBeNull();
     expect(dateOf('없음')).toBeNull();
+    expect(dateOf('2025 년 01 월 19.일')).toBe('2025-01-19');
+    expect(readCertificate(lines('2025 년 01, 월 19.일', '강남세무서장'), 'OCR')
+      .fields.issuedOn?.value).toBe('2025-01-19');
   });
 
   it('keeps a number whose checksum holds and corrects only an unambiguous misread', () => {
