@@ -62,13 +62,18 @@ const DIGIT_CONFUSIONS: Readonly<Record<string, string>> = {
 // A number read through one digit confusion is not trusted as much as one read cleanly.
 const CORRECTED_CONFIDENCE_FACTOR = 0.5;
 
-// A line without its spaces, and where each of its characters was in the original line.
+// A line without its spaces, and where each of its characters was in the original line. A
+// speck OCR leaves between two syllables (`성 . 명`, `상 、 호`) goes too: no label or value has
+// punctuation between Hangul syllables.
 function compactOf(text: string): { compact: string; origin: number[] } {
   let compact = '';
   const origin: number[] = [];
   for (let index = 0; index < text.length; index += 1) {
-    if (/[\s_`'"~|ㆍ·]/u.test(text[index]!)) continue;
-    compact += text[index];
+    const character = text[index]!;
+    if (/[\s_`'"~|ㆍ·]/u.test(character)) continue;
+    if (/[.,、。]/u.test(character) && /[가-힣]$/u.test(compact)
+      && /^[\s_`'"~|ㆍ·.,、。]*[가-힣]/u.test(text.slice(index + 1))) continue;
+    compact += character;
     origin.push(index);
   }
   return { compact, origin };
@@ -76,11 +81,10 @@ function compactOf(text: string): { compact: string; origin: number[] } {
 
 type LabelHit = { name: LabelName; start: number; end: number };
 
-// Every label on a compact line, leftmost first, never overlapping.
-function labelsOn(compact: string): LabelHit[] {
+// Every label on a compact line, leftmost first, never overlapping, from `offset` on.
+function exactLabelsOn(compact: string, offset = 0): LabelHit[] {
   const hits: LabelHit[] = [];
-  let rest = compact;
-  let offset = 0;
+  let rest = compact.slice(offset);
   for (;;) {
     let best: LabelHit | null = null;
     for (const [pattern, name] of LABELS) {
@@ -94,6 +98,57 @@ function labelsOn(compact: string): LabelHit[] {
     rest = compact.slice(best.end);
     offset = best.end;
   }
+}
+
+// The labels that open a line of the certificate and are followed by its colon, space-free.
+const LINE_LABELS: ReadonlyArray<[string, LabelName]> = [
+  ['등록번호', 'businessRegistrationNumber'], ['법인등록번호', 'corporateRegistrationNumber'],
+  ['상호', 'organizationName'], ['법인명', 'organizationName'],
+  ['법인명(단체명)', 'organizationName'], ['대표자', 'representativeName'],
+  ['성명', 'representativeName'], ['개업연월일', 'openedOn'], ['사업장소재지', 'address'],
+  ['본점소재지', 'ignored'], ['사업의종류', 'ignored'], ['발급사유', 'ignored'],
+  ['생년월일', 'ignored'], ['주민등록번호', 'ignored'],
+];
+// Where a label ends at the latest: the longest label and a stray mark or two.
+const LINE_LABEL_LENGTH_MAX = 10;
+
+// Edit distance between two short strings, by Unicode code point.
+function editDistance(left: string, right: string): number {
+  const a = [...left];
+  const b = [...right];
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+// The label before a line's colon when OCR misread one of its syllables (`능록번호 :`,
+// `낭 호 :`, `랄급사유 :`): the one line label a single syllable away. The colon after it is what
+// makes so loose a match safe; two labels equally near are as good as none.
+function lineLabelOf(compact: string): LabelHit | null {
+  const colon = compact.search(/[:：]/u);
+  if (colon < 1 || colon > LINE_LABEL_LENGTH_MAX) return null;
+  const before = compact.slice(0, colon);
+  const near = LINE_LABELS.filter(([label]) => editDistance(before, label) <= 1);
+  const names = new Set(near.map(([, name]) => name));
+  return names.size === 1 ? { name: near[0]![1], start: 0, end: colon } : null;
+}
+
+// Every label on a compact line: those spelled as printed, and a misread one before the colon
+// that opens the line. A label spelled as printed that does not open the line may be the tail of
+// a misread one (`림인등록번호` holds `등록번호`): the line label is then the better reading.
+function labelsOn(compact: string): LabelHit[] {
+  const hits = exactLabelsOn(compact);
+  if (hits[0]?.start === 0) return hits;
+  const lineLabel = lineLabelOf(compact);
+  if (lineLabel === null) return hits;
+  return [lineLabel, ...exactLabelsOn(compact, lineLabel.end)];
 }
 
 // Joins what OCR split: runs of two or more single Hangul syllables, with the word that follows
@@ -238,9 +293,14 @@ function isCalendarDate(year: number, month: number, day: number): boolean {
     && date.getUTCDate() === day;
 }
 
+// A Korean date without the specks OCR leaves before its counters (`19.일`, `01,월`).
+function withoutDateSpecks(compact: string): string {
+  return compact.replace(/(\d)[.,'`·]+(?=[년월일])/gu, '$1');
+}
+
 // `2015 년 04 월 01 일`, `2015.04.01`, `2015-04-01` → `2015-04-01`; null when not a date.
 export function dateOf(value: string): string | null {
-  const compact = value.replace(/\s+/gu, '').replace(/[Oo]/gu, '0');
+  const compact = withoutDateSpecks(value.replace(/\s+/gu, '')).replace(/[Oo]/gu, '0');
   const match = /(\d{4})년(\d{1,2})월(\d{1,2})일/u.exec(compact)
     ?? /(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})/u.exec(compact);
   if (!match) return null;
@@ -327,7 +387,7 @@ export function readCertificate(lines: TextLine[], source: TextSource): Certific
     if (compact === '') continue;
     if (TITLE.test(compact)) titled = true;
     readKind(compact, line, fields);
-    if (DATE_ONLY_LINE.test(compact)) {
+    if (DATE_ONLY_LINE.test(withoutDateSpecks(compact))) {
       const date = dateOf(compact);
       if (date !== null) lastDateLine = { value: date, confidence: line.confidence };
     }

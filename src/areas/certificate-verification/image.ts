@@ -4,16 +4,27 @@ import { IMAGE_PIXELS_MAX } from './file-type.ts';
 // Prepares a PNG or JPEG for OCR with sharp (libvips): refuses what cannot be decoded or is
 // larger than the pixel limit before decoding it, turns the page upright by its EXIF orientation,
 // makes it grey, brings its width to what Tesseract reads best (a phone photo shrinks, a small
-// scan grows) and stretches its contrast.
+// scan grows) and, unless asked not to, stretches its contrast. The page stays grey: Tesseract's
+// LSTM recognizer reads grey levels, and it separates ink from paper for its layout analysis
+// itself (Otsu). A fixed threshold of our own made the small strokes of a photo's Hangul bolder
+// or broke them (음 read as 옴, 른 as 론), and a blur before it softened what the recognizer reads.
 
 export class ImageRefused extends Error {}
 
-// Body text of an A4 certificate at this width is 25–35 px high, Tesseract's sweet spot.
-const TARGET_WIDTH = 2_000;
-// Grey level between ink and paper once the contrast is stretched.
-const THRESHOLD = 170;
+// Body text of an A4 certificate at this width is about 30 px high, Tesseract's sweet spot; a
+// wider page was read less well and cost more.
+const TARGET_WIDTH = 1_800;
 
-export async function prepareForOcr(image: Buffer): Promise<Buffer> {
+export type Preparation = {
+  // Whether the contrast is stretched: the darkest percent of the page becomes black and the
+  // lightest white. Where ink covers less than that percent, the darkest grain of the paper is
+  // what becomes black: the strokes grow bolder, which Tesseract reads best, unless the photo is
+  // so noisy that its grain becomes specks that break the layout.
+  stretch: boolean;
+};
+
+export async function prepareForOcr(image: Buffer, options: Preparation = { stretch: true }):
+Promise<Buffer> {
   let metadata;
   try {
     metadata = await sharp(image, { limitInputPixels: false }).metadata();
@@ -28,14 +39,8 @@ export async function prepareForOcr(image: Buffer): Promise<Buffer> {
   try {
     const upright = sharp(image, { limitInputPixels: IMAGE_PIXELS_MAX, failOn: 'truncated' })
       .rotate();
-    return await upright
-      .grayscale()
-      .resize({ width: TARGET_WIDTH, kernel: 'lanczos3' })
-      // A light blur before the threshold keeps JPEG blocks and sensor noise from becoming
-      // specks that Tesseract reads as marks.
-      .blur(1)
-      .normalise()
-      .threshold(THRESHOLD)
+    const grey = upright.grayscale().resize({ width: TARGET_WIDTH, kernel: 'lanczos3' });
+    return await (options.stretch ? grey.normalise() : grey)
       // The blank margins and the empty lower half of the page cost OCR time and give nothing.
       .trim({ threshold: 50 })
       .png({ compressionLevel: 1 })

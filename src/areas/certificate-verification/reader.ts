@@ -6,11 +6,12 @@ import {
   rereadNumber,
   withInferredKind,
   type CertificateReading,
+  type FieldName,
   type TextLine,
   type TextSource,
 } from './fields.ts';
 import type { FileKind } from './file-type.ts';
-import { ImageRefused, numberRegion, prepareForOcr, turned } from './image.ts';
+import { ImageRefused, numberRegion, prepareForOcr, turned, type Preparation } from './image.ts';
 import type { OcrLine, OcrPool, Recognizer } from './ocr-pool.ts';
 import { PdfRefused, readPdfText } from './pdf-text.ts';
 
@@ -34,14 +35,48 @@ async function readPage(ocr: Recognizer, png: Buffer): Promise<PageReading> {
   return { reading: readCertificate(lines, 'OCR'), lines, png };
 }
 
-async function recognizeTurning(ocr: Recognizer, png: Buffer): Promise<PageReading> {
-  const first = await readPage(ocr, png);
-  if (first.reading.titled || hasRequiredFields(first.reading)) return first;
+async function prepare(bytes: Buffer, preparation: Preparation): Promise<Buffer> {
+  try {
+    return await prepareForOcr(bytes, preparation);
+  } catch (error) {
+    if (error instanceof ImageRefused) throw new ApiError('INVALID_FILE', error.message);
+    throw error;
+  }
+}
+
+const fieldCount = (page: PageReading) => Object.keys(page.reading.fields).length;
+
+// The fields every certificate prints (the corporate registration number only corporations').
+const PRINTED: readonly FieldName[] = ['businessRegistrationNumber', 'organizationName',
+  'representativeName', 'openedOn', 'address', 'businessType', 'businessItem', 'issuedOn'];
+const lacksPrinted = (page: PageReading) =>
+  PRINTED.some((name) => page.reading.fields[name] === undefined);
+
+// A page's reading with the fields it lacks taken from another reading of the same page.
+function filledFrom(page: PageReading, other: PageReading): PageReading {
+  return { ...page, reading: { titled: page.reading.titled || other.reading.titled,
+    fields: { ...other.reading.fields, ...page.reading.fields } } };
+}
+
+// The page with its contrast stretched, which reads best. When that reading lacks a field every
+// certificate prints, the page is read again as it was, without the stretch: a very noisy
+// photo's stretched grain breaks Tesseract's layout, and a line the layout lost on one is
+// usually found on the other. The reading with the required fields keeps its own and takes only
+// the missing ones from the other. When neither yields the title nor the required fields, the
+// stretched page is tried turned.
+async function recognize(ocr: Recognizer, bytes: Buffer): Promise<PageReading> {
+  const first = await readPage(ocr, await prepare(bytes, { stretch: true }));
+  if (!lacksPrinted(first)) return first;
+  const plain = await readPage(ocr, await prepare(bytes, { stretch: false }));
+  if (hasRequiredFields(first.reading)) return filledFrom(first, plain);
+  if (hasRequiredFields(plain.reading)) return filledFrom(plain, first);
+  const better = fieldCount(plain) > fieldCount(first) ? plain : first;
+  if (first.reading.titled || plain.reading.titled) return better;
   for (const degrees of TURNS) {
-    const page = await readPage(ocr, await turned(png, degrees));
+    const page = await readPage(ocr, await turned(first.png, degrees));
     if (page.reading.titled || hasRequiredFields(page.reading)) return page;
   }
-  return first;
+  return better;
 }
 
 // A number whose checksum failed on the page is read again from its own region, digits only,
@@ -83,14 +118,7 @@ export function createCertificateReader(pool: OcrPool) {
   async function readImage(bytes: Buffer): Promise<FileReading> {
     // The pool refuses at once when it is full, before the image is decoded.
     return pool.run(async (ocr) => {
-      let png: Buffer;
-      try {
-        png = await prepareForOcr(bytes);
-      } catch (error) {
-        if (error instanceof ImageRefused) throw new ApiError('INVALID_FILE', error.message);
-        throw error;
-      }
-      const page = await recognizeTurning(ocr, png);
+      const page = await recognize(ocr, bytes);
       return { ...(await rereadNumbers(ocr, page)), source: 'OCR' as const };
     });
   }

@@ -91,6 +91,18 @@ describe('readCertificate', () => {
     expect(numberLabelOf('사업자등록증')).toBeNull();
   });
 
+  it('finds a misread label by the colon that follows it, and looks through specks', () => {
+    const reading = readCertificate(lines('능록번호 : 124-81-00998', '낭 _ 호 : 미래로유통',
+      '성 _ . 명: 임지우', '랄급사유: 신규', '림인등록번호 : 110111-1234569'), 'OCR');
+    const values = Object.fromEntries(Object.entries(reading.fields).map(([k, v]) => [k, v.value]));
+    expect(values).toMatchObject({ businessRegistrationNumber: '1248100998',
+      organizationName: '미래로유통', representativeName: '임지우',
+      corporateRegistrationNumber: '1101111234569' });
+    expect(numberLabelOf('능록번호 : 1')).toBe('businessRegistrationNumber');
+    // Without the colon, or two syllables away from every label, nothing is guessed.
+    expect(readCertificate(lines('낭 호 미래로유통', '가나다 : 라마'), 'OCR').fields).toEqual({});
+  });
+
   it('finds nothing required in a document that is not a certificate', () => {
     const reading = readCertificate(lines('전자세금계산서', '공급자 등록번호 124-81-00998',
       '합계금액 110,000'), 'PDF_TEXT');
@@ -105,6 +117,9 @@ describe('normalisation', () => {
     expect(dateOf('2015.4.1')).toBe('2015-04-01');
     expect(dateOf('2023 년 02 월 29 일')).toBeNull();
     expect(dateOf('없음')).toBeNull();
+    expect(dateOf('2025 년 01 월 19.일')).toBe('2025-01-19');
+    expect(readCertificate(lines('2025 년 01, 월 19.일', '강남세무서장'), 'OCR')
+      .fields.issuedOn?.value).toBe('2025-01-19');
   });
 
   it('keeps a number whose checksum holds and corrects only an unambiguous misread', () => {
