@@ -17,6 +17,7 @@ import { LongestFirstSequencer } from './test/helpers/sequencer.ts';
 const UNIT = [
   'test/architecture/**/*.test.ts',
   'test/bin/**/*.test.ts',
+  'test/bench/**/*.test.ts',
   'test/docs/**/*.test.ts',
   'test/config.test.ts',
   'test/domain/**/*.test.ts',

@@ -225,18 +225,15 @@ from the document's examples, with no authentication, ledger or database behind 
 
 export function writeResults(resultsFile: string, mode: DatabaseMode, section: string): void {
   const previous = existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : '';
-  const sections = (['postgres', 'embedded'] as const).map((name) => {
-    if (name === mode) return section;
-    const pattern = new RegExp(`<!-- results:${name} -->[\\s\\S]*?<!-- /results:${name} -->`);
-    return pattern.exec(previous)?.[0] ?? null;
-  });
-  // The hand-written history of changes and their measured effect is kept as it is.
-  const history = /<!-- history -->[\s\S]*?<!-- \/history -->/.exec(previous)?.[0] ?? null;
-  // So is the section of the certificate OCR benchmark (bench/certificates/accuracy.ts).
-  const certificates = /<!-- certificates -->[\s\S]*?<!-- \/certificates -->/.exec(previous)?.[0]
-    ?? null;
-  const body = [...sections, history, certificates].filter((text) => text !== null)
-    .join('\n\n');
-  writeFileSync(resultsFile, `${RESULTS_HEADER}\n${body}\n`);
+  // Every marked section of the file (the other mode's results, the hand-written history, the
+  // sections the other benchmarks write) is kept as it is, in its place; only this mode's is
+  // replaced, or put first when the file has none yet.
+  const blocks = [...previous.matchAll(/<!-- ([a-z:-]+) -->[\s\S]*?<!-- \/\1 -->/g)]
+    .map((match) => ({ name: match[1]!, text: match[0] }));
+  const own = `results:${mode}`;
+  const body = blocks.some((block) => block.name === own)
+    ? blocks.map((block) => (block.name === own ? section : block.text))
+    : [section, ...blocks.map((block) => block.text)];
+  writeFileSync(resultsFile, `${RESULTS_HEADER}\n${body.join('\n\n')}\n`);
 }
 
