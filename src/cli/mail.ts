@@ -20,6 +20,8 @@ function describe(mail: OutboxEntry): string {
     `${mail.id} ${mail.status} ${mail.kind} (created ${mail.createdAt}${sent}, ` +
       `${mail.attemptCount} attempt(s)${error})`,
     `To: ${mail.to}`,
+    ...(mail.cc.length === 0 ? [] : [`Cc: ${mail.cc.join(', ')}`]),
+    ...(mail.reference === null ? [] : [`About: ${mail.reference}`]),
     `Subject: ${mail.subject}`,
     '',
     mail.text,

@@ -59,4 +59,21 @@ describe('happy', () => {
     const result = await runCli(['mail', 'outbox', '--status', 'SENT']);
     expect(result).toEqual({ code: 0, stdout: 'the outbox is empty\n', stderr: '' });
   });
+
+  it('prints a mail\'s copies and what it is about', async () => {
+    await app.platform.database.db.transaction((tx) => app.platform.queueMail(tx, {
+      kind: 'TEST_COPIES', to: 'buyer@example.co.kr',
+      cc: ['second@example.co.kr', 'supplier@example.co.kr'], subject: 'Copies',
+      text: 'A mail with copies.', reference: 'txi_copies' }));
+    const human = await runCli(['mail', 'outbox', '--limit', '1']);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain('To: buyer@example.co.kr\n' +
+      'Cc: second@example.co.kr, supplier@example.co.kr\nAbout: txi_copies\nSubject: Copies');
+    const json = await runCli(['mail', 'outbox', '--json', '--limit', '2']);
+    const { mails } = JSON.parse(json.stdout) as { mails: Array<PrintedMail & {
+      cc: string[]; reference: string | null }> };
+    expect(mails.map(({ cc, reference }) => ({ cc, reference }))).toEqual([
+      { cc: ['second@example.co.kr', 'supplier@example.co.kr'], reference: 'txi_copies' },
+      { cc: [], reference: null }]);
+  });
 });

@@ -110,6 +110,9 @@ export type OutboxEntry = {
   status: MailStatus;
   kind: string;
   to: string;
+  cc: string[];
+  // What the mail is about (an issuance key, say), or null.
+  reference: string | null;
   subject: string;
   text: string;
   attemptCount: number;
@@ -128,6 +131,8 @@ export async function readOutbox(
     status: row.status,
     kind: row.kind,
     to: row.recipient,
+    cc: row.cc,
+    reference: row.reference,
     subject: row.subject,
     text: row.textBody,
     attemptCount: row.attemptCount,
