@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import {
   freePort,
@@ -293,8 +294,35 @@ function processingBetween(before: DocumentCounts, after: DocumentCounts): Docum
   };
 }
 
+// Documents whose processing has not ended: still work for the server's workers.
+const IN_FLIGHT_SQL = `
+  select (select count(*) from tax_invoices
+           where status in ('PENDING', 'APPROVED', 'ISSUED', 'TRANSMITTING'))
+       + (select count(*) from cash_receipts where status in ('ACCEPTED', 'ISSUED')) as in_flight`;
+const DRAIN_WAIT_MS_MAX = 180_000;
+const DRAIN_POLL_MS = 1_000;
+
+// A scenario starts once the workers have finished what earlier scenarios left them, so it
+// measures its own work, not a backlog's: tax invoices signed and transmitted after their
+// scenario ended would otherwise take CPU from the next one. Waits at most three minutes.
+async function waitForIdleWorkers(url: string): Promise<void> {
+  const started = performance.now();
+  for (;;) {
+    const { rows: [row] } = await withClient(url, (client) =>
+      client.query<{ in_flight: string }>(IN_FLIGHT_SQL));
+    const inFlight = Number(row!.in_flight);
+    if (inFlight === 0) return;
+    if (performance.now() - started > DRAIN_WAIT_MS_MAX) {
+      process.stderr.write(`  starting with ${inFlight} documents still in processing\n`);
+      return;
+    }
+    await sleep(DRAIN_POLL_MS);
+  }
+}
+
 async function runScenario(input: ScenarioInput) {
   const { target, scenario, context, options } = input;
+  if (input.databaseUrl !== undefined) await waitForIdleWorkers(input.databaseUrl);
   const documentsUrl = scenario.makesDocuments ? input.databaseUrl : undefined;
   const requests = scenario.buildRequests(context);
   await checkScenario(target.baseUrl, requests);
