@@ -11,7 +11,6 @@
 //   BENCH_BANK_ROWS=200000 BENCH_BANK_READS=500 …   (smaller runs)
 //
 // Appends its section to bench/RESULTS.md (between its markers, replaced on every run).
-import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -21,7 +20,9 @@ import { createApp } from '../src/app.ts';
 import { bankAccountIdOf } from '../src/areas/bank-transactions/index.ts';
 import { loadConfig } from '../src/config.ts';
 import { encodeCursor } from '../src/platform/cursor.ts';
-import { databaseUrl, withClient } from './postgres.ts';
+import { latencyTable, measurePageReads, WARM_UP_READS } from './page-reads.ts';
+import { createScratchDatabase } from './postgres.ts';
+import { marked, writeResultsSection } from './results-file.ts';
 
 const ROWS = Number(process.env.BENCH_BANK_ROWS ?? 1_000_000);
 const READS = Number(process.env.BENCH_BANK_READS ?? 2_000);
@@ -29,18 +30,12 @@ const PAGE = 100;
 // Lines per booking day of the generated account.
 const PER_DAY = 400;
 const RESULTS = path.resolve(import.meta.dirname, 'RESULTS.md');
-const BEGIN = '<!-- results:bank-transactions -->';
-const END = '<!-- /results:bank-transactions -->';
+const SECTION = 'results:bank-transactions';
 
 const serverUrl = process.env.DATABASE_URL;
 if (!serverUrl) throw new Error('DATABASE_URL must name a PostgreSQL server');
-const name = `etax_bench_bank_${process.pid}`;
-await withClient(serverUrl, (client) => client.query(`create database ${name}`));
-const url = databaseUrl(serverUrl, name);
-
-function percentile(sorted: number[], p: number) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
+const scratch = await createScratchDatabase(serverUrl, 'etax_bench_bank');
+const url = scratch.url;
 
 const addDays = (date: string, days: number) =>
   new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
@@ -79,25 +74,9 @@ try {
   await db.execute(sql`analyze bank_transactions`);
   const loadSeconds = (performance.now() - started) / 1000;
 
-  async function measure(query: (line: number) => string) {
-    const timings: number[] = [];
-    for (let read = 0; read < READS + 50; read += 1) {
-      const line = Math.floor(Math.random() * (ROWS - 3 * PAGE));
-      const begin = performance.now();
-      const response = await server.inject({ method: 'GET',
-        url: `/v1/bankAccounts/${stored}/transactions?${query(line)}`,
-        headers: { authorization } });
-      const elapsed = performance.now() - begin;
-      if (response.statusCode !== 200) throw new Error(response.body);
-      if ((response.json() as { items: unknown[] }).items.length !== PAGE) {
-        throw new Error('short page');
-      }
-      if (read >= 50) timings.push(elapsed);
-    }
-    timings.sort((a, b) => a - b);
-    return { p50: percentile(timings, 50), p95: percentile(timings, 95),
-      p99: percentile(timings, 99) };
-  }
+  const measure = (query: (line: number) => string) => measurePageReads({ server,
+    authorization, rows: ROWS, page: PAGE, reads: READS,
+    url: (line) => `/v1/bankAccounts/${stored}/transactions?${query(line)}` });
   const position = (line: number) => encodeCursor([addDays('2020-01-01',
     Math.floor(line / PER_DAY)), (line % PER_DAY) + 1]);
   const monthOf = (line: number) => {
@@ -136,34 +115,26 @@ try {
   const jobSeconds = (Date.parse(sync.finishedAt!) - Date.parse(sync.startedAt!)) / 1000;
 
   const load = os.loadavg()[0]!.toFixed(2);
-  const lines = [BEGIN, '## Bank transactions (PostgreSQL)', '',
+  const lines = ['## Bank transactions (PostgreSQL)', '',
     `- Date: ${new Date().toISOString()}`,
     `- Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node.js ${process.version}`,
     `- Listing: ${ROWS.toLocaleString('en-US')} transactions of one bank account ` +
       `(${PER_DAY} a day), generated with generate_series in ${loadSeconds.toFixed(1)} s; ` +
-      `${READS} reads per scenario after 50 warm-up reads, one at a time, through ` +
-      'fastify.inject (authentication, plan check, validation, rate limiter, route, store, ' +
-      'matching hints; no network). Target: p95 ≤ 50 ms per page of 100', '',
-    '| scenario | p50 ms | p95 ms | p99 ms |', '|---|--:|--:|--:|',
-    ...Object.entries(scenarios).map(([scenario, { p50, p95, p99 }]) =>
-      `| ${scenario} | ${p50.toFixed(1)} | ${p95.toFixed(1)} | ${p99.toFixed(1)} |`),
+      `${READS} reads per scenario after ${WARM_UP_READS} warm-up reads, one at a time, ` +
+      'through fastify.inject (authentication, plan check, validation, rate limiter, route, ' +
+      'store, matching hints; no network). Target: p95 ≤ 50 ms per page of 100', '',
+    ...latencyTable(scenarios),
     '',
     `- Sync: the first sync of a busy sandbox account, ${sync.counts.created.toLocaleString(
       'en-US')} new transactions of ${sync.counts.listed.toLocaleString('en-US')} listed: ` +
       `${jobSeconds.toFixed(2)} s in the job (login, statement, upserts, events, in one ` +
       `transaction), ${endToEnd.toFixed(2)} s from the request to SUCCEEDED (with the job ` +
       'queue\'s pick-up). Target: ≤ 10 s',
-    `- System load average (1 min) at the end: ${load} on ${os.cpus().length} cores`,
-    END];
-  const previous = readFileSync(RESULTS, 'utf8');
-  const start = previous.indexOf(BEGIN);
-  const next = start < 0 ? `${previous.trimEnd()}\n\n${lines.join('\n')}\n`
-    : previous.slice(0, start) + lines.join('\n') +
-      previous.slice(previous.indexOf(END) + END.length);
-  writeFileSync(RESULTS, next);
-  process.stdout.write(`${lines.join('\n')}\n`);
+    `- System load average (1 min) at the end: ${load} on ${os.cpus().length} cores`];
+  const section = marked(SECTION, lines);
+  writeResultsSection(RESULTS, SECTION, section);
+  process.stdout.write(`${section}\n`);
 } finally {
   await app?.close();
-  await withClient(serverUrl, (client) =>
-    client.query(`drop database if exists ${name} with (force)`));
+  await scratch.drop();
 }

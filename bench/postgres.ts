@@ -22,3 +22,14 @@ export async function withClient<T>(
     await client.end();
   }
 }
+
+// A new, empty database on the server for one benchmark run, and how to drop it afterwards.
+export async function createScratchDatabase(serverUrl: string, prefix: string) {
+  const name = `${prefix}_${process.pid}`;
+  await withClient(serverUrl, (client) => client.query(`create database ${name}`));
+  return {
+    url: databaseUrl(serverUrl, name),
+    drop: () => withClient(serverUrl, (client) =>
+      client.query(`drop database if exists ${name} with (force)`)),
+  };
+}

@@ -3,6 +3,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import type { Scenario } from './scenarios.ts';
+import { markedSections } from './results-file.ts';
 
 export type DatabaseMode = 'postgres' | 'embedded';
 export type RunFigures = {
@@ -227,9 +228,8 @@ export function writeResults(resultsFile: string, mode: DatabaseMode, section: s
   const previous = existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : '';
   // Every marked section of the file (the other mode's results, the hand-written history, the
   // sections the other benchmarks write) is kept as it is, in its place; only this mode's is
-  // replaced, or put first when the file has none yet.
-  const blocks = [...previous.matchAll(/<!-- ([a-z:-]+) -->[\s\S]*?<!-- \/\1 -->/g)]
-    .map((match) => ({ name: match[1]!, text: match[0] }));
+  // replaced, or put first when the file has none yet. The header is written afresh.
+  const blocks = markedSections(previous);
   const own = `results:${mode}`;
   const body = blocks.some((block) => block.name === own)
     ? blocks.map((block) => (block.name === own ? section : block.text))

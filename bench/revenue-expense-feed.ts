@@ -8,7 +8,6 @@
 //   BENCH_FEED_ROWS=200000 BENCH_FEED_READS=500 …   (smaller runs)
 //
 // Appends its section to bench/RESULTS.md (between its markers, replaced on every run).
-import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -16,24 +15,20 @@ import { sql } from 'drizzle-orm';
 import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { encodeCursor } from '../src/platform/cursor.ts';
-import { databaseUrl, withClient } from './postgres.ts';
+import { latencyTable, measurePageReads, WARM_UP_READS } from './page-reads.ts';
+import { createScratchDatabase } from './postgres.ts';
+import { marked, writeResultsSection } from './results-file.ts';
 
 const ROWS = Number(process.env.BENCH_FEED_ROWS ?? 1_000_000);
 const READS = Number(process.env.BENCH_FEED_READS ?? 2_000);
 const PAGE = 100;
 const RESULTS = path.resolve(import.meta.dirname, 'RESULTS.md');
-const BEGIN = '<!-- results:revenue-expense-feed -->';
-const END = '<!-- /results:revenue-expense-feed -->';
+const SECTION = 'results:revenue-expense-feed';
 
 const serverUrl = process.env.DATABASE_URL;
 if (!serverUrl) throw new Error('DATABASE_URL must name a PostgreSQL server');
-const name = `etax_bench_feed_${process.pid}`;
-await withClient(serverUrl, (client) => client.query(`create database ${name}`));
-const url = databaseUrl(serverUrl, name);
-
-function percentile(sorted: number[], p: number) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
+const scratch = await createScratchDatabase(serverUrl, 'etax_bench_feed');
+const url = scratch.url;
 
 let app: Awaited<ReturnType<typeof createApp>> | undefined;
 try {
@@ -64,24 +59,9 @@ try {
   const loadSeconds = (performance.now() - started) / 1000;
   const authorization = `Basic ${Buffer.from(`${account.keys.test}:`).toString('base64')}`;
 
-  async function measure(query: (position: number) => string) {
-    const timings: number[] = [];
-    for (let read = 0; read < READS + 50; read += 1) {
-      const position = Math.floor(Math.random() * (ROWS - 3 * PAGE));
-      const begin = performance.now();
-      const response = await server.inject({ method: 'GET',
-        url: `/v1/revenueExpenses/taxInvoices?${query(position)}`, headers: { authorization } });
-      const elapsed = performance.now() - begin;
-      if (response.statusCode !== 200) throw new Error(response.body);
-      if ((response.json() as { items: unknown[] }).items.length !== PAGE) {
-        throw new Error('short page');
-      }
-      if (read >= 50) timings.push(elapsed);
-    }
-    timings.sort((a, b) => a - b);
-    return { p50: percentile(timings, 50), p95: percentile(timings, 95),
-      p99: percentile(timings, 99) };
-  }
+  const measure = (query: (position: number) => string) => measurePageReads({ server,
+    authorization, rows: ROWS, page: PAGE, reads: READS,
+    url: (position) => `/v1/revenueExpenses/taxInvoices?${query(position)}` });
   const cursor = (position: number) => encodeCursor([position]);
   const scenarios = {
     'page of 100 from a random cursor': await measure((position) =>
@@ -100,30 +80,22 @@ try {
     Plan: PlanNode }>)[0]!;
   const node = explained.Plan.Plans?.[0] ?? explained.Plan;
   const load = os.loadavg()[0]!.toFixed(2);
-  const lines = [BEGIN, '## Revenue and expense feed (PostgreSQL)', '',
+  const lines = ['## Revenue and expense feed (PostgreSQL)', '',
     `- Date: ${new Date().toISOString()}`,
     `- Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node.js ${process.version}`,
     `- ${ROWS.toLocaleString('en-US')} invoices of one account, generated with generate_series ` +
-      `in ${loadSeconds.toFixed(1)} s; ${READS} reads per scenario after 50 warm-up reads, one ` +
-      'at a time, through fastify.inject (authentication, plan check, validation, rate ' +
-      'limiter, route, store; no network)',
+      `in ${loadSeconds.toFixed(1)} s; ${READS} reads per scenario after ${WARM_UP_READS} ` +
+      'warm-up reads, one at a time, through fastify.inject (authentication, plan check, ' +
+      'validation, rate limiter, route, store; no network)',
     `- System load average (1 min) at the end: ${load} on ${os.cpus().length} cores`,
     `- One page in the database (EXPLAIN ANALYZE): ${explained['Execution Time'].toFixed(2)} ms, ` +
       `${node['Node Type']}${'Index Name' in node ? ` on ${String(node['Index Name'])}` : ''}`,
     '- Target: p95 ≤ 50 ms per page of 100', '',
-    '| scenario | p50 ms | p95 ms | p99 ms |', '|---|--:|--:|--:|',
-    ...Object.entries(scenarios).map(([scenario, { p50, p95, p99 }]) =>
-      `| ${scenario} | ${p50.toFixed(1)} | ${p95.toFixed(1)} | ${p99.toFixed(1)} |`),
-    END];
-  const previous = readFileSync(RESULTS, 'utf8');
-  const start = previous.indexOf(BEGIN);
-  const next = start < 0 ? `${previous.trimEnd()}\n\n${lines.join('\n')}\n`
-    : previous.slice(0, start) + lines.join('\n') +
-      previous.slice(previous.indexOf(END) + END.length);
-  writeFileSync(RESULTS, next);
-  process.stdout.write(`${lines.join('\n')}\n`);
+    ...latencyTable(scenarios)];
+  const section = marked(SECTION, lines);
+  writeResultsSection(RESULTS, SECTION, section);
+  process.stdout.write(`${section}\n`);
 } finally {
   await app?.close();
-  await withClient(serverUrl, (client) =>
-    client.query(`drop database if exists ${name} with (force)`));
+  await scratch.drop();
 }

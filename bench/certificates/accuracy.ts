@@ -9,7 +9,6 @@
 // printed value; names, addresses and business type/item are compared without whitespace, as the
 // tax authority compares them. The section between the certificates markers of
 // bench/RESULTS.md is replaced; `--no-write` only prints it.
-import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import {
@@ -18,6 +17,7 @@ import {
   FIELD_NAMES,
   type FieldName,
 } from '../../src/areas/certificate-verification/index.ts';
+import { marked, writeResultsSection } from '../results-file.ts';
 import {
   certificateImage,
   degradeImage,
@@ -29,8 +29,7 @@ import {
 
 const DEFAULT_SEED = 2026;
 const RESULTS_FILE = new URL('../RESULTS.md', import.meta.url);
-const START = '<!-- certificates -->';
-const END = '<!-- /certificates -->';
+const SECTION = 'certificates';
 
 const WHITESPACE_FREE: ReadonlySet<FieldName> = new Set(['organizationName', 'representativeName',
   'address', 'businessType', 'businessItem']);
@@ -101,8 +100,7 @@ async function main() {
   const cpuPerImage = cpuMicros / 1000 / count;
   const load = os.loadavg()[0]!.toFixed(1);
   const rows = FIELD_NAMES.map((field) => `| ${field} | ${percent(right[field], count)} |`);
-  const section = [
-    START,
+  const section = marked(SECTION, [
     '## Certificate OCR accuracy (`npm run bench:certificates`)',
     '',
     `${count} generated photo-like certificates (seed ${seed}), read one at a time by one OCR ` +
@@ -118,15 +116,10 @@ async function main() {
     '| field | right |',
     '| --- | --- |',
     ...rows,
-    END,
-  ].join('\n');
+  ]);
   console.log(section);
   if (!values['no-write']) {
-    const previous = readFileSync(RESULTS_FILE, 'utf8');
-    const pattern = new RegExp(`${START}[\\s\\S]*?${END}`, 'u');
-    const next = pattern.test(previous) ? previous.replace(pattern, section)
-      : `${previous.trimEnd()}\n\n${section}\n`;
-    writeFileSync(RESULTS_FILE, next);
+    writeResultsSection(RESULTS_FILE, SECTION, section);
   }
 }
 
