@@ -1,5 +1,6 @@
 import { createBatcher } from '../../platform/batcher.ts';
 import type { Db, Tx } from '../../platform/db/connect.ts';
+import { recordTogetherOrAlone } from '../../platform/db/together-or-alone.ts';
 import { claimReplayable } from '../../platform/idempotency/claims.ts';
 import type { StageJobs } from '../../platform/jobs.ts';
 import { APPROVAL_QUEUE, stepJobId, type ApprovalJobData } from './processing/queues.ts';
@@ -48,31 +49,13 @@ async function recordInTransaction(tx: Tx, deps: RecordingDeps,
     ? { issuanceKey: item.row.issuanceKey } : TAKEN));
 }
 
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error('recording failed', { cause: error });
-}
-
-async function recordEach(deps: RecordingDeps, items: readonly IssuanceRecording[]):
-  Promise<Array<RecordedIssuance | Error>> {
-  try {
-    return await deps.db.transaction((tx) => recordInTransaction(tx, deps, items));
-  } catch (error) {
-    if (items.length === 1) return [asError(error)];
-    const answers: Array<RecordedIssuance | Error> = [];
-    for (const item of items) {
-      answers.push(await deps.db.transaction((tx) => recordInTransaction(tx, deps, [item]))
-        .then(([answer]) => answer!, asError));
-    }
-    return answers;
-  }
-}
-
 export function createIssuanceBatches(deps: RecordingDeps) {
   return createBatcher<IssuanceRecording, RecordedIssuance>({
     inFlightMax: BATCHES_IN_FLIGHT_MAX,
     itemsPerBatchMax: REQUESTS_PER_BATCH_MAX,
     // An answer that is an Error rejects its own request only.
-    run: (items) => recordEach(deps, items) as Promise<RecordedIssuance[]>,
+    run: (items) => recordTogetherOrAlone(deps.db, items,
+      (tx, batch) => recordInTransaction(tx, deps, batch)) as Promise<RecordedIssuance[]>,
   });
 }
 

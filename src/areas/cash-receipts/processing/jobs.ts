@@ -2,6 +2,7 @@ import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { Environment } from '../../../platform/accounts/keys.ts';
 import type { Db, Tx } from '../../../platform/db/connect.ts';
+import { recordTogetherOrAlone } from '../../../platform/db/together-or-alone.ts';
 import {
   DOCUMENT_JOB_RESUME_SECONDS,
   type JobDefinition,
@@ -84,26 +85,18 @@ async function askForApproval(deps: ProcessingDeps, job: ApprovalJobData,
   return { job, row, result };
 }
 
-// Runs `write` for all the items in one transaction; when that fails, for each item in a
-// transaction of its own, so one receipt that cannot be recorded holds back no other. The first
-// error is thrown once every item had its turn, and pg-boss runs the fetch's jobs again (the
-// receipts recorded meanwhile are found moved and left alone).
+// Runs `write` for all the items in one transaction, or each alone when that fails
+// (recordTogetherOrAlone). The first error is thrown once every item had its turn, and pg-boss
+// runs the fetch's jobs again (the receipts recorded meanwhile are found moved and left alone).
 async function inOneTransactionOrEach<Item>(deps: Pick<ProcessingDeps, 'db'>,
   items: readonly Item[], write: (tx: Tx, items: readonly Item[]) => Promise<void>) {
   if (items.length === 0) return;
-  try {
-    await deps.db.transaction((tx) => write(tx, items));
-    return;
-  } catch (error) {
-    if (items.length === 1) throw error;
-  }
-  let firstError: unknown = null;
-  for (const item of items) {
-    await deps.db.transaction((tx) => write(tx, [item])).catch((error: unknown) => {
-      firstError ??= error;
-    });
-  }
-  if (firstError !== null) throw firstError;
+  const answers = await recordTogetherOrAlone(deps.db, items, async (tx, batch) => {
+    await write(tx, batch);
+    return batch.map(() => null);
+  });
+  const failure = answers.find((answer) => answer instanceof Error);
+  if (failure) throw failure;
 }
 
 // The approvals of a fetch: ISSUED with their numbers, announced and mailed, and their

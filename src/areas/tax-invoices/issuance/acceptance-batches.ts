@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createBatcher } from '../../../platform/batcher.ts';
 import type { Db, Tx } from '../../../platform/db/connect.ts';
+import { recordTogetherOrAlone } from '../../../platform/db/together-or-alone.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import {
   claimNeverReusable,
@@ -50,48 +51,35 @@ async function claimReferenceIds(tx: Tx, items: readonly Recording[]): Promise<S
     .map(({ index }) => index));
 }
 
-// All items in one transaction, which fails as a whole when any statement fails.
-async function recordInOneTransaction(
+// All items in the caller's transaction, which fails as a whole when any statement fails.
+async function recordInTransaction(
+  tx: Tx,
   deps: RecordingDeps,
   items: readonly Recording[],
 ): Promise<Array<RecordedDocuments | ApiError>> {
-  return deps.db.transaction(async (tx) => {
-    const refused = await claimReferenceIds(tx, items);
-    const accepted = items.filter((_, index) => !refused.has(index));
-    for (const item of accepted) await item.guard?.(tx);
-    const rows = accepted.flatMap((item) => item.rows);
-    assert.equal(await store.insertInvoices(tx, rows, 'API'), rows.length);
-    for (const item of accepted) await item.onRecorded?.(tx, item.rows);
-    // A reverse issuance request waits for approval; its issuance job is staged then.
-    await stageIssuanceJobs(deps.stageMany, tx, rows
-      .filter((row) => row.issuanceType === 'STANDARD').map((row) => row.issuanceKey));
-    return items.map((item, index) => (refused.has(index)
-      ? new ApiError('INVALID_REQUEST', REFERENCE_ID_REUSED_MESSAGE)
-      : { issuanceKeys: item.rows.map((row) => row.issuanceKey) }));
-  });
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error('recording failed', { cause: error });
+  const refused = await claimReferenceIds(tx, items);
+  const accepted = items.filter((_, index) => !refused.has(index));
+  for (const item of accepted) await item.guard?.(tx);
+  const rows = accepted.flatMap((item) => item.rows);
+  assert.equal(await store.insertInvoices(tx, rows, 'API'), rows.length);
+  for (const item of accepted) await item.onRecorded?.(tx, item.rows);
+  // A reverse issuance request waits for approval; its issuance job is staged then.
+  await stageIssuanceJobs(deps.stageMany, tx, rows
+    .filter((row) => row.issuanceType === 'STANDARD').map((row) => row.issuanceKey));
+  return items.map((item, index) => (refused.has(index)
+    ? new ApiError('INVALID_REQUEST', REFERENCE_ID_REUSED_MESSAGE)
+    : { issuanceKeys: item.rows.map((row) => row.issuanceKey) }));
 }
 
 // Every item's answer: its documents or its error. After a failed batch each item is recorded
 // again alone, one after another so that the earlier of two requests with the same reference id
 // still gets it.
-async function recordEach(
+function recordEach(
   deps: RecordingDeps,
   items: readonly Recording[],
 ): Promise<Array<RecordedDocuments | Error>> {
-  try {
-    return await recordInOneTransaction(deps, items);
-  } catch (error) {
-    if (items.length === 1) return [asError(error)];
-    const answers: Array<RecordedDocuments | Error> = [];
-    for (const item of items) {
-      answers.push(await recordInOneTransaction(deps, [item]).then(([answer]) => answer!, asError));
-    }
-    return answers;
-  }
+  return recordTogetherOrAlone(deps.db, items, (tx, batch) =>
+    recordInTransaction(tx, deps, batch));
 }
 
 // A request with work of its own in the transaction (guard, onRecorded), or with documents that
