@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { and, asc, eq, getTableColumns, gt, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { Environment } from '../../platform/accounts/keys.ts';
 import type { Executor } from '../../platform/db/connect.ts';
+import { columnList, selectJsonRows } from '../../platform/db/json-rows.ts';
 import type { Scope } from '../../platform/scope.ts';
 import type { TaxInvoiceStatus } from './schemas.ts';
 import { taxInvoices, taxInvoiceStatusChanges } from './tables.ts';
@@ -34,9 +35,9 @@ const INSERTED_COLUMNS = Object.entries(getTableColumns(taxInvoices))
   .map(([property, column]) => ({ property, name: column.name }));
 
 // Inserts new documents and their first history rows in one statement. The rows travel as one
-// JSON parameter, which costs far less to build than a parameter per column per row; the batched
-// issuance path, where that cost counts, inserts the documents of up to a hundred requests at
-// once. Returns how many were made.
+// JSON parameter (platform/db/json-rows.ts), which costs far less to build than a parameter per
+// column per row; the batched issuance path, where that cost counts, inserts the documents of
+// up to a hundred requests at once. Returns how many were made.
 export async function insertInvoices(
   tx: Executor,
   rows: readonly NewTaxInvoiceRow[],
@@ -45,12 +46,11 @@ export async function insertInvoices(
   if (rows.length === 0) return 0;
   const records = rows.map((row) => Object.fromEntries(INSERTED_COLUMNS.map(
     ({ property, name }) => [name, (row as Record<string, unknown>)[property] ?? null])));
-  const columns = sql.raw(INSERTED_COLUMNS.map(({ name }) => `"${name}"`).join(', '));
+  const names = INSERTED_COLUMNS.map(({ name }) => name);
   const result = await tx.execute<{ count: number }>(sql`
     with inserted as (
-      insert into tax_invoices (${columns})
-      select ${columns} from json_populate_recordset(null::tax_invoices,
-        ${JSON.stringify(records)}::json)
+      insert into tax_invoices (${columnList(names)})
+      ${selectJsonRows(taxInvoices, names, records)}
       returning issuance_key, status
     ), history as (
       insert into tax_invoice_status_changes (issuance_key, from_status, to_status, actor)

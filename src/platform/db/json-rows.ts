@@ -20,6 +20,20 @@ function jsonValue(_key: string, value: unknown): unknown {
   return typeof value === 'string' ? (value as WellFormable).toWellFormed() : value;
 }
 
+// `"a", "b"`: the column list of an insert.
+export const columnList = (names: readonly string[]) =>
+  sql.raw(names.map((name) => `"${name}"`).join(', '));
+
+// The rows as a query of the table's row type: `select <names> from json_populate_recordset(…)`,
+// in the order given. Each record maps column names to values; a missing one is null.
+export function selectJsonRows(table: PgTable, names: readonly string[],
+  records: ReadonlyArray<Record<string, unknown>>): SQL {
+  const list = columnList(names);
+  return sql`select ${list} from json_populate_recordset(null::${sql.raw(
+    `"${getTableName(table)}"`)}, ${JSON.stringify(records, jsonValue)}::json)
+      with ordinality as given order by given.ordinality`;
+}
+
 export function insertJsonRows<Table extends PgTable>(table: Table,
   rows: ReadonlyArray<Table['$inferInsert']>, options: InsertOptions = {}): SQL {
   const columns = getTableColumns(table);
@@ -39,12 +53,9 @@ export function insertJsonRows<Table extends PgTable>(table: Table,
     return Object.fromEntries(properties.map((property, index) =>
       [names[index], record[property]]));
   });
-  const list = sql.raw(names.map((name) => `"${name}"`).join(', '));
   const tableName = sql.raw(`"${getTableName(table)}"`);
-  return sql`insert into ${tableName} (${list})
-    select ${list} from json_populate_recordset(null::${tableName},
-      ${JSON.stringify(records, jsonValue)}::json) with ordinality as given
-     order by given.ordinality
+  return sql`insert into ${tableName} (${columnList(names)})
+    ${selectJsonRows(table, names, records)}
     ${options.onConflictDoNothing ? sql`on conflict do nothing` : sql``}
     ${options.returning === undefined ? sql`` : sql.raw(`returning "${options.returning}"`)}`;
 }
