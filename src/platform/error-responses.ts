@@ -98,6 +98,15 @@ export function errorResponses(...declared: DeclaredError[]): Record<number, unk
   return responses;
 }
 
+// The errors of an operation: the platform's (authentication, rate limit, server errors) and its
+// own; of one with a path parameter or a query, which can be INVALID_REQUEST; and of one whose
+// method carries a body, with what a body can be refused for.
+export const operationErrors = (...codes: DeclaredError[]) =>
+  errorResponses(...PLATFORM_ERRORS, ...codes);
+export const inputErrors = (...codes: DeclaredError[]) =>
+  operationErrors('INVALID_REQUEST', ...codes);
+export const bodyErrors = (...codes: DeclaredError[]) => operationErrors(...BODY_ERRORS, ...codes);
+
 // The codes a declared error response lists: what the route contract checks.
 export function declaredCodes(response: unknown): string[] {
   const schema = response as { properties?: { code?: { enum?: unknown[] } } } | undefined;

@@ -1,10 +1,9 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
 import {
-  BODY_ERRORS,
-  errorResponses,
+  bodyErrors,
+  inputErrors,
+  operationErrors,
   INPUT_CHECKED_AFTER_COUNTING,
-  PLATFORM_ERRORS,
-  type DeclaredError,
 } from '../../platform/error-responses.ts';
 import { requestCaller, requestScope } from '../../platform/scope.ts';
 import type { OwnerBusinesses } from './owner-business.ts';
@@ -25,9 +24,6 @@ import type { DocumentsService } from './service.ts';
 // translate: the caller in, the service's answer out.
 
 const TAGS = ['Documents'];
-const errors = (...codes: DeclaredError[]) => errorResponses(...PLATFORM_ERRORS, ...codes);
-const inputErrors = (...codes: DeclaredError[]) => errors('INVALID_REQUEST', ...codes);
-const bodyErrors = (...codes: DeclaredError[]) => errors(...BODY_ERRORS, ...codes);
 
 type Options = { documents: DocumentsService; owners: OwnerBusinesses };
 
@@ -39,7 +35,7 @@ const registerOwnerBusiness: FastifyPluginAsyncTypebox<Options> = async (app, { 
       description: 'The business that owns this account\'s API keys in this environment: the ' +
         'only business tax-authority documents are issued for. 409 ' +
         'OWNER_BUSINESS_NOT_REGISTERED until it is set.',
-      response: { 200: OwnerBusiness, ...errors('OWNER_BUSINESS_NOT_REGISTERED') },
+      response: { 200: OwnerBusiness, ...operationErrors('OWNER_BUSINESS_NOT_REGISTERED') },
     },
   }, async (request) => owners.get(requestScope(request)));
 

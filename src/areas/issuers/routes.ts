@@ -1,11 +1,10 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requestCaller, requestScope } from '../../platform/scope.ts';
 import {
-  BODY_ERRORS,
-  errorResponses,
+  bodyErrors,
+  inputErrors,
+  operationErrors,
   INPUT_CHECKED_AFTER_COUNTING,
-  PLATFORM_ERRORS,
-  type DeclaredError,
 } from '../../platform/error-responses.ts';
 import {
   CERTIFICATE_BODY_BYTES_MAX,
@@ -28,12 +27,6 @@ import type { IssuersService } from './service.ts';
 // the caller's scope in, the service's answer out.
 
 const TAGS = ['Issuers'];
-// The errors of an operation without input, and of one with a path parameter or a query,
-// besides its own.
-const errors = (...codes: DeclaredError[]) => errorResponses(...PLATFORM_ERRORS, ...codes);
-const inputErrors = (...codes: DeclaredError[]) => errors('INVALID_REQUEST', ...codes);
-// The errors of an operation whose method carries a body, besides its own.
-const bodyErrors = (...codes: DeclaredError[]) => errors(...BODY_ERRORS, ...codes);
 
 type Options = { issuers: IssuersService };
 
@@ -193,7 +186,7 @@ const registerSettingsRoutes: FastifyPluginAsyncTypebox<Options> = async (app, {
     schema: {
       operationId: 'getCertificateRegistrationSettings', tags: TAGS,
       summary: 'Get this key\'s certificate registration settings',
-      response: { 200: RegistrationSettings, ...errors() },
+      response: { 200: RegistrationSettings, ...operationErrors() },
     },
   }, async (request) => issuers.getSettings(requestCaller(request).apiKeyId));
 

@@ -2,11 +2,10 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { acceptEmptyJsonBodies } from '../../platform/bodyless.ts';
 import { requestScope } from '../../platform/scope.ts';
 import {
-  BODY_ERRORS,
-  errorResponses,
+  bodyErrors,
+  inputErrors,
+  operationErrors,
   INPUT_CHECKED_AFTER_COUNTING,
-  PLATFORM_ERRORS,
-  type DeclaredError,
 } from '../../platform/error-responses.ts';
 import {
   CreateEndpointBody,
@@ -31,12 +30,6 @@ import type { WebhooksService } from './service.ts';
 // key's account and environment; an id from elsewhere is 404. No operation charges points.
 
 const TAGS = ['Webhooks'];
-// The errors of an operation without input, and of one with a path parameter or a query,
-// besides its own.
-const errors = (...codes: DeclaredError[]) => errorResponses(...PLATFORM_ERRORS, ...codes);
-const inputErrors = (...codes: DeclaredError[]) => errors('INVALID_REQUEST', ...codes);
-// The errors of an operation whose method carries a body, besides its own.
-const bodyErrors = (...codes: DeclaredError[]) => errors(...BODY_ERRORS, ...codes);
 // The endpoint id as a regular-expression parameter, so `:rotateSecret` can follow it. The
 // expression is loose on purpose: any other segment reaches the route and its schema answers
 // 400 naming the parameter, rather than a bare 404 for a route that seems not to exist.
@@ -81,7 +74,7 @@ const registerEndpointRoutes: FastifyPluginAsyncTypebox<Options> = async (app, {
       operationId: 'listWebhookEndpoints', tags: TAGS,
       summary: 'List webhook endpoints',
       description: 'Lists the endpoints of the key\'s account and environment, oldest first. Free.',
-      response: { 200: WebhookEndpointList, ...errors() },
+      response: { 200: WebhookEndpointList, ...operationErrors() },
     },
   }, async (request) => webhooks.listEndpoints({ caller: requestScope(request) }));
 
