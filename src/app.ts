@@ -24,6 +24,7 @@ import { createWebhooksModule, type WebhooksModule } from './areas/webhooks/inde
 import type { Config } from './config.ts';
 import { createKeyCache } from './platform/auth.ts';
 import { loadSealingKey } from './platform/encryption-key.ts';
+import { createDueWorkRunner } from './platform/due-work.ts';
 import type { Jobs } from './platform/jobs.ts';
 import type { AreaModule } from './platform/module.ts';
 import { systemOutside, type Outside } from './platform/outside.ts';
@@ -144,6 +145,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     modules: list,
     instrument: options.instrument,
   });
+  const dueWork = createDueWorkRunner({ workersEnabled: platform.config.WORKERS_ENABLED,
+    log: platform.log });
   return {
     ...named,
     platform,
@@ -154,10 +157,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         ...platform.jobDefinitions,
         ...list.flatMap((module) => module.jobs ?? []),
       ]);
+      dueWork.start(list.flatMap((module) => module.dueWork ?? []));
       for (const module of list) await module.start?.();
     },
     async close() {
       await server.close();
+      await dueWork.stop();
       await platform.jobs.stop();
       for (const module of list) await module.close?.();
       await rateLimiter.close();

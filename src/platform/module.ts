@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import type { DueWorkDefinition } from './due-work.ts';
 import type { JobDefinition } from './jobs.ts';
 import type { ResealCount } from './reseal.ts';
 
@@ -16,6 +17,8 @@ export type AreaModule = {
   pages?: FastifyPluginAsync;
   // The area's queues and workers (src/platform/jobs.ts).
   jobs?: JobDefinition<never>[];
+  // Work queued in the area's own table (src/platform/due-work.ts), run in worker processes.
+  dueWork?: DueWorkDefinition[];
   // Changes to the area's rows that SQL migrations cannot make because they need what only a
   // process has (the encryption key): every process runs it once the schema is migrated, before
   // it serves, so it must be cheap when there is nothing to do and safe when processes race.

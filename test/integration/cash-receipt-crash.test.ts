@@ -1,8 +1,8 @@
 // An accepted cash receipt is approved exactly once even when the worker processing it dies.
 // Method: one `etax serve` with workers on PostgreSQL and a sandbox authority that takes 3 s per
-// approval, so receipts sit ACCEPTED with the call in flight. The process is killed with SIGKILL
-// then, and started again; the dead worker's jobs are made due at once instead of waiting out
-// their expiry. Then every receipt ends TRANSMITTED with one approval number, one
+// approval, so receipts sit ACCEPTED and leased with the call in flight. The process is killed
+// with SIGKILL then, and started again; the dead worker's leases are ended at once instead of
+// waiting them out. Then every receipt ends TRANSMITTED with one approval number, one
 // CASH_RECEIPT_ISSUED event each, and 10 points charged per receipt with no drift in the ledger.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditBalance } from '../../src/platform/points/store.ts';
@@ -69,16 +69,18 @@ describe.skipIf(!clusterEnabled)(`killing a worker mid-approval (${CLUSTER_SKIP_
         'service-client-reference-id': `crash-${index}` })));
     expect(accepted.map((response) => response.status)).toEqual(Array(RECEIPT_COUNT).fill(202));
     // Kill while approvals are in flight.
-    await pollUntil(() => query<{ count: number }>(`select count(*)::int as count from
-      pgboss.job where name = 'cash-receipts-approval' and state = 'active'`),
-    (rows) => rows[0]!.count > 0, JOB_POLL);
+    const leased = () => query<{ count: number }>(`select count(*)::int as count
+      from cash_receipts where account_id = $1 and status = 'ACCEPTED'
+      and leased_until > now()`, [account.accountId]);
+    await pollUntil(leased, (rows) => rows[0]!.count > 0, JOB_POLL);
     await cluster!.kill(0);
     const atCrash = await statusCounts();
     expect(atCrash.some((row) => row.status === 'ACCEPTED')).toBe(true);
+    expect((await leased())[0]!.count).toBeGreaterThan(0);
 
     await cluster!.restart(0);
-    await query(`update pgboss.job set state = 'retry', start_after = now()
-      where state = 'active' and name like 'cash-receipts-%'`);
+    await query(`update cash_receipts set leased_until = now()
+      where account_id = $1 and leased_until > now()`, [account.accountId]);
     const final = await pollUntil(statusCounts, (rows) => rows.length === 1 &&
       rows[0]!.status === 'TRANSMITTED', JOB_POLL);
     expect(final).toEqual([{ status: 'TRANSMITTED', count: RECEIPT_COUNT }]);

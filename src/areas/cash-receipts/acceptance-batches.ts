@@ -2,13 +2,11 @@ import { createBatcher } from '../../platform/batcher.ts';
 import type { Db, Tx } from '../../platform/db/connect.ts';
 import { recordTogetherOrAlone } from '../../platform/db/together-or-alone.ts';
 import { claimReplayable } from '../../platform/idempotency/claims.ts';
-import type { StageJobs } from '../../platform/jobs.ts';
-import { APPROVAL_QUEUE, stepJobId, type ApprovalJobData } from './processing/queues.ts';
 import * as store from './store.ts';
 
 // Recording accepted issuance requests: one transaction claims their reference ids (each with
-// the 202 it answers), inserts their receipts and stages their approval jobs, each in one
-// statement. Issuance requests accepted at the same moment are recorded together
+// the 202 it answers) and inserts their receipts, due for approval (processing/steps.ts), each
+// in one statement. Issuance requests accepted at the same moment are recorded together
 // (platform/batcher.ts says how a batch forms): under load the round trips and the commit are
 // paid once per batch instead of once per request. Cancellations lock their original and are
 // recorded alone (service.ts).
@@ -32,9 +30,9 @@ export type IssuanceRecording = {
 export const TAKEN = 'TAKEN';
 export type RecordedIssuance = { issuanceKey: string } | typeof TAKEN;
 
-type RecordingDeps = { db: Db; stageMany: StageJobs };
+type RecordingDeps = { db: Db };
 
-async function recordInTransaction(tx: Tx, deps: RecordingDeps,
+async function recordInTransaction(tx: Tx,
   items: readonly IssuanceRecording[]): Promise<RecordedIssuance[]> {
   const claimed = await claimReplayable(tx, items.map((item) => ({ apiKeyId: item.apiKeyId,
     namespace: 'cashReceipt' as const, referenceId: item.referenceId,
@@ -42,9 +40,6 @@ async function recordInTransaction(tx: Tx, deps: RecordingDeps,
     response: { status: 202, body: { issuanceKey: item.row.issuanceKey } } })));
   const rows = items.filter((_, index) => claimed[index]).map((item) => item.row);
   await store.insertReceipts(tx, rows);
-  await deps.stageMany(tx, APPROVAL_QUEUE, rows.map((row) => ({
-    data: { issuanceKey: row.issuanceKey, attemptNumber: 1 } satisfies ApprovalJobData,
-    id: stepJobId(row.issuanceKey, 'approval:1') })));
   return items.map((item, index) => (claimed[index]
     ? { issuanceKey: item.row.issuanceKey } : TAKEN));
 }
@@ -55,7 +50,7 @@ export function createIssuanceBatches(deps: RecordingDeps) {
     itemsPerBatchMax: REQUESTS_PER_BATCH_MAX,
     // An answer that is an Error rejects its own request only.
     run: (items) => recordTogetherOrAlone(deps.db, items,
-      (tx, batch) => recordInTransaction(tx, deps, batch)) as Promise<RecordedIssuance[]>,
+      (tx, batch) => recordInTransaction(tx, batch)) as Promise<RecordedIssuance[]>,
   });
 }
 

@@ -3,7 +3,7 @@ import { addDays, seoulDate } from '../../domain/business-days.ts';
 import type { Config } from '../../config.ts';
 import type { Environment } from '../../platform/accounts/keys.ts';
 import type { RecordEvents } from '../../platform/events.ts';
-import type { JobDefinition } from '../../platform/jobs.ts';
+import type { DueWorkDefinition } from '../../platform/due-work.ts';
 import type { AreaModule } from '../../platform/module.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { createGatewayCashReceiptAuthority } from '../../upstream/cash-receipts/gateway.ts';
@@ -11,7 +11,7 @@ import type { CashReceiptAuthority } from '../../upstream/cash-receipts/index.ts
 import { createSandboxCashReceiptAuthority } from '../../upstream/cash-receipts/sandbox.ts';
 import type { IssuersService } from '../issuers/index.ts';
 import { CASH_RECEIPT_MAIL_KIND, customerMailHooks } from './mail.ts';
-import { APPROVAL_RETRY_DELAYS_SECONDS, processingJobDefinitions } from './processing/jobs.ts';
+import { APPROVAL_RETRY_DELAYS_SECONDS, processingSteps } from './processing/steps.ts';
 import { cashReceiptRoutes } from './routes.ts';
 import { createCashReceiptsService, type CashReceiptsService } from './service.ts';
 import type { CashReceiptRow } from './store.ts';
@@ -24,14 +24,14 @@ import type { CashReceiptRow } from './store.ts';
 //   store.ts, tables.ts     SQL and the table
 //   lifecycle.ts            the status changes that decide a receipt, with their events,
 //                           refunds and mails
-//   processing/             the approval and transmission jobs and their queues
+//   processing/             the approval and transmission steps, run by the workers
 //   receipt-facts.ts, pdf.ts, mail.ts   the customer's copy: PDF and mail
 
 export type { CashReceiptsService };
 
 export type CashReceiptsModule = AreaModule & {
   routes: FastifyPluginAsync;
-  jobs: JobDefinition<never>[];
+  dueWork: DueWorkDefinition[];
   service: CashReceiptsService;
 };
 
@@ -73,8 +73,7 @@ export function createCashReceiptsModule(
   const renderPdf = async (row: CashReceiptRow) =>
     (await import('./pdf.ts')).renderCashReceiptPdf(row);
   const service = createCashReceiptsService({
-    db, charge: platform.charge, stage: platform.jobs.stage, stageMany: platform.jobs.stageMany,
-    issuers: deps.issuers,
+    db, charge: platform.charge, issuers: deps.issuers,
     authorityAvailable: (environment) => authorityFor(environment) !== null,
     prices: { 'cashReceipts.issue': platform.prices['cashReceipts.issue'],
       'cashReceipts.cancel': platform.prices['cashReceipts.cancel'] },
@@ -82,20 +81,19 @@ export function createCashReceiptsModule(
     renderPdf,
   });
   platform.registerMailKind(CASH_RECEIPT_MAIL_KIND, customerMailHooks({ db, renderPdf }));
-  const jobs = processingJobDefinitions({
-    db, stage: platform.jobs.stage, stageMany: platform.jobs.stageMany, points: platform.points,
-    recordEvents: deps.recordEvents,
+  const dueWork = processingSteps({
+    db, points: platform.points, recordEvents: deps.recordEvents,
     queueMails: platform.queueMails, authorityFor,
     gatewayTimeoutMs: config.CASH_RECEIPT_GATEWAY_TIMEOUT_MS,
-    transmissionStartAfter: transmissionSchedule(config),
+    transmissionDueAt: transmissionSchedule(config),
     approvalRetryDelaysSeconds: APPROVAL_RETRY_DELAYS_SECONDS, now, log: platform.log,
-  }) as JobDefinition<never>[];
+  });
   return {
     name: 'cash-receipts',
     async routes(v1) {
       await v1.register(cashReceiptRoutes, { cashReceipts: service });
     },
-    jobs,
+    dueWork,
     service,
   };
 }

@@ -11,8 +11,8 @@ import * as store from './store.ts';
 // an approved receipt is announced (CASH_RECEIPT_ISSUED or _CANCELED) and mailed to its
 // customer; a receipt the authority does not approve gets its points back, gives a
 // cancellation's amounts back to its original, and is announced (CASH_RECEIPT_FAILED). Every
-// change is conditional (store.transition), so a retried job finds nothing to change, and so
-// refunds, mails and announces nothing.
+// change is conditional (store.transition), so a step taken again (its worker died after the
+// authority answered) finds nothing to change, and so refunds, mails and announces nothing.
 
 export type LifecycleDeps = {
   points: Pick<PointsService, 'refundCapture'>;
@@ -22,12 +22,12 @@ export type LifecycleDeps = {
 
 type Cause = { code: string; message: string };
 
-// Approved receipts, many at once (the approvals of one job fetch): moved to ISSUED with their
+// Approved receipts, many at once (the approvals of one worker's batch): moved to ISSUED with their
 // approval numbers, announced and mailed in the caller's transaction, with one statement per
 // table. Returns the receipts moved; a receipt already moved is left out, with nothing sent.
 export async function recordApproved(deps: LifecycleDeps, tx: Tx,
-  approvals: ReadonlyArray<{ issuanceKey: string; approvalNumber: string }>, issuedAt: Date):
-  Promise<store.CashReceiptRow[]> {
+  approvals: ReadonlyArray<{ issuanceKey: string; approvalNumber: string;
+    transmissionDueAt: Date }>, issuedAt: Date): Promise<store.CashReceiptRow[]> {
   const rows = await store.approveMany(tx, approvals, issuedAt);
   if (rows.length === 0) return rows;
   const originals = new Map((await store.findReceiptsByKeys(tx, rows
@@ -61,7 +61,7 @@ function approvedEvent(row: store.CashReceiptRow, original: store.CashReceiptRow
 export async function recordFailed(deps: LifecycleDeps, tx: Tx, issuanceKey: string,
   cause: Cause): Promise<boolean> {
   const row = await store.transition(tx, { issuanceKey, from: 'ACCEPTED', to: 'FAILED',
-    changes: { failureCode: cause.code, failureMessage: cause.message } });
+    changes: { failureCode: cause.code, failureMessage: cause.message, dueAt: null } });
   if (row === null) return false;
   const scope = store.scopeOfRow(row);
   if (row.kind === 'CANCELLATION') {

@@ -10,13 +10,11 @@ import {
   requestFingerprint,
   runIdempotent,
 } from '../../platform/idempotency/claims.ts';
-import type { StageJob, StageJobs } from '../../platform/jobs.ts';
 import type { PriceRow } from '../../platform/operations.ts';
 import type { Charger } from '../../platform/points/charge.ts';
 import type { Caller, Scope } from '../../platform/scope.ts';
 import type { IssuersService } from '../issuers/index.ts';
 import { createIssuanceBatches, TAKEN } from './acceptance-batches.ts';
-import { APPROVAL_QUEUE, stepJobId, type ApprovalJobData } from './processing/queues.ts';
 import type { CancelInput, CashReceiptView, IssueInput } from './schemas.ts';
 import * as store from './store.ts';
 import type { CashReceiptStatus } from './tables.ts';
@@ -37,17 +35,15 @@ import {
 //      issuanceKey) or 409 IDEMPOTENCY_CONFLICT, before anything else is checked or charged;
 //   2. the body is validated and the merchant resolved, so bad input costs nothing;
 //   3. the price is reserved;
-//   4. one transaction claims the reference id, records the receipt (a cancellation locks its
-//      original and checks what remains) and stages its approval job; issuances accepted at
-//      the same moment share that transaction (acceptance-batches.ts);
+//   4. one transaction claims the reference id and records the receipt, due for approval at
+//      once (a cancellation locks its original and checks what remains); issuances accepted
+//      at the same moment share that transaction (acceptance-batches.ts);
 //   5. the charge is captured. A duplicate that lost the race to the claim replays (or
 //      conflicts) instead, and its reservation is released.
 
 type ServiceDeps = {
   db: Db;
   charge: Charger;
-  stage: StageJob;
-  stageMany: StageJobs;
   issuers: Pick<IssuersService, 'resolveSupplierKey'>;
   // False when receipts of this environment cannot reach the authority (no live gateway).
   authorityAvailable(environment: Environment): boolean;
@@ -181,7 +177,7 @@ charge: { chargedPoints: number; reservationId: string | null }):
     customer: original.customer, cancelReason: input.body.reason,
     originalIssuanceKey: original.issuanceKey,
     originalApprovalNumber: original.approvalNumber,
-    originalTradeDate: original.tradeDate, ...charge,
+    originalTradeDate: original.tradeDate, ...charge, dueAt: input.now,
   };
 }
 
@@ -189,7 +185,8 @@ type Charge = { chargedPoints: number; reservationId: string | null };
 
 function issuanceRow(caller: Caller, referenceId: string,
   issuer: Awaited<ReturnType<ServiceDeps['issuers']['resolveSupplierKey']>>,
-  validated: ReturnType<typeof validateIssue>, charge: Charge): store.NewCashReceiptRow {
+  validated: ReturnType<typeof validateIssue>, charge: Charge, now: Date):
+  store.NewCashReceiptRow {
   return {
     issuanceKey: newId('cashReceipt'), accountId: caller.accountId,
     environment: caller.environment, apiKeyId: caller.apiKeyId,
@@ -201,7 +198,7 @@ function issuanceRow(caller: Caller, referenceId: string,
     tradeOption: validated.tradeOption, supplyCost: validated.supplyCost,
     tax: validated.tax, serviceFee: validated.serviceFee,
     totalAmount: validated.totalAmount, itemName: validated.itemName,
-    customer: validated.customer, ...charge,
+    customer: validated.customer, ...charge, dueAt: now,
   };
 }
 
@@ -216,8 +213,8 @@ function requireAuthority(deps: Pick<ServiceDeps, 'authorityAvailable'>,
 // Issuance and cancellation: the five steps above.
 function createAcceptance(deps: ServiceDeps) {
   const { db } = deps;
-  const [recordIssuance, findEarlierClaim] = [createIssuanceBatches({ db,
-    stageMany: deps.stageMany }), createReplayFinder(db)];
+  const [recordIssuance, findEarlierClaim] = [createIssuanceBatches({ db }),
+    createReplayFinder(db)];
 
   // Steps 3–5: reserve, record with the claim in one transaction, capture (or release on a
   // replay or a failure).
@@ -233,9 +230,6 @@ function createAcceptance(deps: ServiceDeps) {
             const row = await build(tx, { reservationId: reservation?.reservationId ?? null,
               chargedPoints: reservation === null ? 0 : deps.prices[operation] });
             await store.insertReceipt(tx, row);
-            await deps.stage(tx, APPROVAL_QUEUE,
-              { issuanceKey: row.issuanceKey, attemptNumber: 1 } satisfies ApprovalJobData,
-              { id: stepJobId(row.issuanceKey, 'approval:1') });
             return { status: 202, body: { issuanceKey: row.issuanceKey } };
           }));
         return { value: result.body as Accepted, chargedUnits: result.replayed ? 0 : 1 };
@@ -263,7 +257,8 @@ function createAcceptance(deps: ServiceDeps) {
           referenceId: input.referenceId, fingerprint,
           row: issuanceRow(caller, input.referenceId, issuer, validated, {
             reservationId: reservation?.reservationId ?? null,
-            chargedPoints: reservation === null ? 0 : deps.prices[operation] }) });
+            chargedPoints: reservation === null ? 0 : deps.prices[operation] },
+            deps.now()) });
         if (recorded !== TAKEN) return { value: recorded, chargedUnits: 1 };
         // Claimed first by a request that has committed: replay it, or 409 for other content.
         const replay = await findReplay(db, claim);

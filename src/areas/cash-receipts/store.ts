@@ -86,10 +86,10 @@ export async function transition(
   tx: Executor,
   change: { issuanceKey: string; from: CashReceiptStatus; to: CashReceiptStatus;
     changes?: Partial<Pick<CashReceiptRow, 'approvalNumber' | 'failureCode' |
-      'failureMessage' | 'issuedAt' | 'transmittedAt'>> },
+      'failureMessage' | 'issuedAt' | 'transmittedAt' | 'dueAt'>> },
 ): Promise<CashReceiptRow | null> {
   const [row] = await tx.update(cashReceipts)
-    .set({ ...change.changes, status: change.to, updatedAt: sql`now()` })
+    .set({ ...change.changes, status: change.to, leasedUntil: null, updatedAt: sql`now()` })
     .where(and(eq(cashReceipts.issuanceKey, change.issuanceKey),
       eq(cashReceipts.status, change.from)))
     .returning();
@@ -106,18 +106,22 @@ const lockedIn = (issuanceKeys: readonly string[], status: CashReceiptStatus) =>
    order by c.issuance_key
      for update)`;
 
-// Moves many ACCEPTED receipts to ISSUED in one statement, each with its own approval number;
-// returns the receipts moved (the others were moved already, by a job that ran before).
+// Moves many ACCEPTED receipts to ISSUED in one statement, each with its own approval number
+// and the time its transmission is due; returns the receipts moved (the others were moved
+// already, by a worker that took the step before).
 export async function approveMany(tx: Executor,
-  approvals: ReadonlyArray<{ issuanceKey: string; approvalNumber: string }>, issuedAt: Date):
-  Promise<CashReceiptRow[]> {
+  approvals: ReadonlyArray<{ issuanceKey: string; approvalNumber: string;
+    transmissionDueAt: Date }>, issuedAt: Date): Promise<CashReceiptRow[]> {
   if (approvals.length === 0) return [];
-  const numbers = JSON.stringify(Object.fromEntries(approvals.map((approval) =>
-    [approval.issuanceKey, approval.approvalNumber])));
+  const byKey = JSON.stringify(Object.fromEntries(approvals.map((approval) =>
+    [approval.issuanceKey, { number: approval.approvalNumber,
+      due: approval.transmissionDueAt.toISOString() }])));
   const keys = approvals.map((approval) => approval.issuanceKey);
   return tx.update(cashReceipts)
     .set({ status: 'ISSUED', issuedAt, updatedAt: sql`now()`,
-      approvalNumber: sql`${numbers}::jsonb ->> ${cashReceipts.issuanceKey}` })
+      approvalNumber: sql`${byKey}::jsonb -> ${cashReceipts.issuanceKey} ->> 'number'`,
+      dueAt: sql`(${byKey}::jsonb -> ${cashReceipts.issuanceKey} ->> 'due')::timestamptz`,
+      attemptNumber: 1, leasedUntil: null })
     .where(inArray(cashReceipts.issuanceKey, lockedIn(keys, 'ACCEPTED')))
     .returning();
 }
@@ -127,9 +131,35 @@ export async function transmitMany(tx: Executor, issuanceKeys: readonly string[]
   transmittedAt: Date): Promise<CashReceiptRow[]> {
   if (issuanceKeys.length === 0) return [];
   return tx.update(cashReceipts)
-    .set({ status: 'TRANSMITTED', transmittedAt, updatedAt: sql`now()` })
+    .set({ status: 'TRANSMITTED', transmittedAt, updatedAt: sql`now()`, dueAt: null,
+      leasedUntil: null })
     .where(inArray(cashReceipts.issuanceKey, lockedIn(issuanceKeys, 'ISSUED')))
     .returning();
+}
+
+// Takes up to `limit` receipts in `status` whose step is due at `now` and that no worker holds,
+// oldest due first, and holds them until `leasedUntil`; rows another worker is taking at the same
+// moment are skipped, not waited for. The lease is the migration's cash_receipts_lease_due (it
+// says why it is a function). It changes no indexed column, so with the table's free space per
+// page (fillfactor) the row is rewritten in place. The rows come back as they were read.
+export async function leaseDue(tx: Executor, input: { status: 'ACCEPTED' | 'ISSUED';
+  now: Date; leasedUntil: Date; limit: number }): Promise<CashReceiptRow[]> {
+  return tx.select().from(cashReceipts).where(inArray(cashReceipts.issuanceKey, sql`(
+    select cash_receipts_lease_due(${input.status}, ${input.now.toISOString()}::timestamptz,
+      ${input.leasedUntil.toISOString()}::timestamptz, ${input.limit}::integer))`));
+}
+
+// Puts a receipt's step off until `dueAt`, as attempt `attemptNumber`, if it is still in
+// `status`; the lease ends. Answers whether it was.
+export async function postpone(tx: Executor, input: { issuanceKey: string;
+  status: CashReceiptStatus; attemptNumber: number; dueAt: Date }): Promise<boolean> {
+  const rows = await tx.update(cashReceipts)
+    .set({ attemptNumber: input.attemptNumber, dueAt: input.dueAt, leasedUntil: null,
+      updatedAt: sql`now()` })
+    .where(and(eq(cashReceipts.issuanceKey, input.issuanceKey),
+      eq(cashReceipts.status, input.status)))
+    .returning({ issuanceKey: cashReceipts.issuanceKey });
+  return rows.length === 1;
 }
 
 type Amounts = { supplyCost: number; tax: number; serviceFee: number; totalAmount: number };

@@ -74,6 +74,13 @@ export const cashReceipts = pgTable(
     // refunded when the authority does not approve it.
     chargedPoints: integer('charged_points').notNull(),
     reservationId: text('reservation_id'),
+    // The processing (docs/cash-receipts.md § Processing): when the receipt's next step is due
+    // (approval while ACCEPTED, transmission while ISSUED; null once it is decided), the attempt
+    // of that step, and until when a worker holds the step. A worker that dies lets its lease
+    // run out, and the step is taken up again.
+    dueAt: timestampTz('due_at'),
+    attemptNumber: integer('attempt_number').notNull().default(1),
+    leasedUntil: timestampTz('leased_until'),
     issuedAt: timestampTz('issued_at'),
     transmittedAt: timestampTz('transmitted_at'),
     // Paging order: a cursor is the last sequence of a page.
@@ -87,7 +94,11 @@ export const cashReceipts = pgTable(
     index('cash_receipts_scope_trade_date_idx')
       .on(table.accountId, table.environment, table.tradeDate, table.sequence),
     uniqueIndex('cash_receipts_reference_idx').on(table.apiKeyId, table.clientReferenceId),
-    index('cash_receipts_original_idx').on(table.originalIssuanceKey),
+    index('cash_receipts_original_idx').on(table.originalIssuanceKey)
+      .where(sql`${table.originalIssuanceKey} is not null`),
+    // The workers' queue: the receipts with a step to run, by step and time.
+    index('cash_receipts_due_idx').on(table.status, table.dueAt)
+      .where(sql`${table.dueAt} is not null`),
     check('cash_receipts_environment_known', sql`${table.environment} in ('test', 'live')`),
     check('cash_receipts_kind_known', sql`${table.kind} in ('ISSUANCE', 'CANCELLATION')`),
     check('cash_receipts_status_known',

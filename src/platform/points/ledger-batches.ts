@@ -70,7 +70,7 @@ export function createLedgerBatches(options: LedgerBatchesOptions): LedgerBatche
       }
       const unique = [...firstCaptures.values()];
       const rows = await retryingDeadlocks(() =>
-        store.captureMany(db.$client, unique, named('points_capture_many')), DEADLOCK_RETRY);
+        store.captureMany(db.$client, unique), DEADLOCK_RETRY);
       assert(rows.length <= unique.length);
       const byReservation = new Map(rows.map((row) => [row.reservationId, row]));
       return items.map((item) => (firstCaptures.get(item.reservationId) === item

@@ -323,7 +323,11 @@ const CAPTURE_MANY_SQL = `
         update point_reservations p
            set status = 'captured', captured_points = r.captured_points, settled_at = now()
           from request r
-         where p.id = r.reservation_id and p.status = 'reserved'
+         -- coalesce keeps the planner off the open-reservations index: its predicate would
+         -- match a bare status test, and under load that index is mostly entries of
+         -- reservations already settled (a bitmap scan of thousands of rows per batch).
+         -- Found by primary key instead, one probe per reservation.
+         where p.id = r.reservation_id and coalesce(p.status, '') = 'reserved'
            and p.reserved_points >= r.captured_points
            and (select count(*) from locked) >= 0
         returning p.id, p.account_id, p.environment, p.reserved_points, r.captured_points,
