@@ -1,4 +1,5 @@
 DROP INDEX "cash_receipts_original_idx";--> statement-breakpoint
+ALTER TABLE "cash_receipts" ADD COLUMN "charge_entry_id" text;--> statement-breakpoint
 ALTER TABLE "cash_receipts" ADD COLUMN "due_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "cash_receipts" ADD COLUMN "attempt_number" integer DEFAULT 1 NOT NULL;--> statement-breakpoint
 ALTER TABLE "cash_receipts" ADD COLUMN "leased_until" timestamp with time zone;--> statement-breakpoint

@@ -2,10 +2,11 @@ import { isDeepStrictEqual } from 'node:util';
 import type pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { ADVISORY_LOCKS, withAdvisoryLock } from './db/advisory-lock.ts';
 import { retryingDeadlocks } from './db/deadlock.ts';
 import type { Executor } from './db/connect.ts';
+import { numberedSql } from './db/numbered-sql.ts';
 import { markPhase } from './startup-phases.ts';
 
 // pg-boss on the application database runs every background job.
@@ -77,19 +78,6 @@ export type StageJobs = (
   jobs: Array<{ data: object; id?: string; startAfter?: Date }>,
 ) => Promise<void>;
 
-// pg-boss speaks text with $n placeholders; Drizzle executors take SQL objects. A placeholder may
-// appear more than once, so each occurrence is bound to its value again.
-function asDrizzleSql(text: string, values: unknown[]): SQL {
-  const parts = text.split(/\$(\d+)/);
-  const query = [sql.raw(parts[0]!)];
-  for (let index = 1; index < parts.length; index += 2) {
-    // Drizzle drops an undefined value from the text; pg binds undefined as NULL.
-    const value = values[Number(parts[index]) - 1] ?? null;
-    query.push(sql`${value}`, sql.raw(parts[index + 1]!));
-  }
-  return sql.join(query);
-}
-
 // pg-boss's insert reads `startAfter` three times, as an ISO time or as an interval; the adapter
 // above binds each occurrence as its own parameter, which PostgreSQL then types differently, so
 // only an absolute time (a Date, sent as ISO text) is valid. A delay in seconds becomes one here.
@@ -107,7 +95,7 @@ function absoluteStartAfter(options: PgBoss.SendOptions): PgBoss.SendOptions {
 function executorDb(executor: Executor) {
   return {
     async executeSql(text: string, values: unknown[]) {
-      const result = await executor.execute(asDrizzleSql(text, values ?? []));
+      const result = await executor.execute(numberedSql(text, values ?? []));
       return { rows: result.rows };
     },
   };

@@ -183,10 +183,11 @@ describe('resuming a job whose retries are spent', () => {
       'jobs failed after their last retry; staged again');
     expect(resumed.length).toBeGreaterThanOrEqual(1);
     expect(resumed[0]).toMatchObject({ queue: RESUMED_QUEUE });
-    const states = await app.platform.database.pool.query(
-      'select state, count(*)::int as count from pgboss.job where name = $1 group by 1',
-      [RESUMED_QUEUE]);
-    expect(Object.fromEntries(states.rows.map((row) => [row.state, row.count])))
-      .toMatchObject({ completed: 1 });
+    // The job is completed just after its work returns.
+    const states = await pollUntil(async () => Object.fromEntries((await app.platform.database
+      .pool.query('select state, count(*)::int as count from pgboss.job where name = $1 ' +
+        'group by 1', [RESUMED_QUEUE])).rows.map((row) => [row.state, row.count])),
+    (found) => found.completed === 1, { attemptsMax: 100, intervalMs: 100 });
+    expect(states).toMatchObject({ completed: 1 });
   }, 60_000);
 });

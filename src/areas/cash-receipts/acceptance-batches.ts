@@ -1,21 +1,25 @@
 import { createBatcher } from '../../platform/batcher.ts';
 import type { Db, Tx } from '../../platform/db/connect.ts';
 import { recordTogetherOrAlone } from '../../platform/db/together-or-alone.ts';
-import { claimReplayable } from '../../platform/idempotency/claims.ts';
+import type { ApiError } from '../../platform/errors.ts';
+import { claimReplayable, releaseClaims } from '../../platform/idempotency/claims.ts';
+import type { PointsService } from '../../platform/points/service.ts';
 import * as store from './store.ts';
 
 // Recording accepted issuance requests: one transaction claims their reference ids (each with
-// the 202 it answers) and inserts their receipts, due for approval (processing/steps.ts), each
-// in one statement. Issuance requests accepted at the same moment are recorded together
-// (platform/batcher.ts says how a batch forms): under load the round trips and the commit are
-// paid once per batch instead of once per request. Cancellations lock their original and are
-// recorded alone (service.ts).
+// the 202 it answers), debits their price and inserts their receipts, due for approval
+// (processing/steps.ts), each in one statement. Issuance requests accepted at the same moment
+// are recorded together (platform/batcher.ts says how a batch forms): under load the round trips
+// and the commit are paid once per batch instead of once per request. Cancellations lock their
+// original and are recorded alone (service.ts).
 //
-// What each request gets is exactly what it would get alone: its issuance key, or TAKEN when
-// its reference id was claimed first (by a committed request, which the claim waits for, or by
-// an earlier request of the same batch); the request then replays or conflicts as the claim
-// says (service.ts). A failing statement rolls back the whole batch, so the batch is then
-// recorded again one request at a time, in order, and only the request that fails alone fails.
+// What each request gets is exactly what it would get alone: its issuance key; TAKEN when its
+// reference id was claimed first (by a committed request, which the claim waits for, or by an
+// earlier request of the same batch), and the request then replays or conflicts as the claim
+// says (service.ts); or the 402 or 409 of a price the points available no longer cover, its
+// claim taken back in the same transaction. A failing statement rolls back the whole batch, so
+// the batch is then recorded again one request at a time, in order, and only the request that
+// fails alone fails.
 
 const BATCHES_IN_FLIGHT_MAX = 2;
 const REQUESTS_PER_BATCH_MAX = 100;
@@ -24,24 +28,53 @@ export type IssuanceRecording = {
   apiKeyId: string;
   referenceId: string;
   fingerprint: string;
-  row: store.NewCashReceiptRow;
+  // The receipt, without its charge; `priceInPoints` is debited with it (0: free).
+  row: Omit<store.NewCashReceiptRow, 'chargedPoints' | 'chargeEntryId' | 'reservationId'>;
+  priceInPoints: number;
 };
 
 export const TAKEN = 'TAKEN';
-export type RecordedIssuance = { issuanceKey: string } | typeof TAKEN;
+export type RecordedIssuance = { issuanceKey: string } | typeof TAKEN | ApiError;
 
-type RecordingDeps = { db: Db };
+type RecordingDeps = { db: Db; points: Pick<PointsService, 'debitInTransaction'> };
 
-async function recordInTransaction(tx: Tx,
+const claimOf = (item: IssuanceRecording) => ({ apiKeyId: item.apiKeyId,
+  namespace: 'cashReceipt' as const, referenceId: item.referenceId,
+  fingerprint: item.fingerprint });
+
+// The charges of the claimed requests, in batch order: the ledger entry of each, or its refusal.
+async function debitClaimed(tx: Tx, deps: RecordingDeps, claimed: readonly IssuanceRecording[]):
+  Promise<Map<IssuanceRecording, { ledgerEntryId: string | null } | ApiError>> {
+  const paid = claimed.filter((item) => item.priceInPoints > 0);
+  const debits = await deps.points.debitInTransaction(tx, paid.map((item) => ({
+    accountId: item.row.accountId, environment: item.row.environment as 'test' | 'live',
+    operation: 'cashReceipts.issue', points: item.priceInPoints })));
+  const charges = new Map<IssuanceRecording, { ledgerEntryId: string | null } | ApiError>(
+    claimed.map((item) => [item, { ledgerEntryId: null }]));
+  paid.forEach((item, index) => charges.set(item, debits[index]!));
+  return charges;
+}
+
+async function recordInTransaction(tx: Tx, deps: RecordingDeps,
   items: readonly IssuanceRecording[]): Promise<RecordedIssuance[]> {
-  const claimed = await claimReplayable(tx, items.map((item) => ({ apiKeyId: item.apiKeyId,
-    namespace: 'cashReceipt' as const, referenceId: item.referenceId,
-    fingerprint: item.fingerprint,
+  const claimedFlags = await claimReplayable(tx, items.map((item) => ({ ...claimOf(item),
     response: { status: 202, body: { issuanceKey: item.row.issuanceKey } } })));
-  const rows = items.filter((_, index) => claimed[index]).map((item) => item.row);
+  const claimed = items.filter((_, index) => claimedFlags[index]);
+  const charges = await debitClaimed(tx, deps, claimed);
+  const refused = claimed.filter((item) => !('ledgerEntryId' in charges.get(item)!));
+  await releaseClaims(tx, refused.map(claimOf));
+  const rows = claimed.flatMap((item) => {
+    const charge = charges.get(item)!;
+    return 'ledgerEntryId' in charge ? [{ ...item.row, chargeEntryId: charge.ledgerEntryId,
+      chargedPoints: charge.ledgerEntryId === null ? 0 : item.priceInPoints,
+      reservationId: null }] : [];
+  });
   await store.insertReceipts(tx, rows);
-  return items.map((item, index) => (claimed[index]
-    ? { issuanceKey: item.row.issuanceKey } : TAKEN));
+  return items.map((item) => {
+    const charge = charges.get(item);
+    if (charge === undefined) return TAKEN;
+    return 'ledgerEntryId' in charge ? { issuanceKey: item.row.issuanceKey } : charge;
+  });
 }
 
 export function createIssuanceBatches(deps: RecordingDeps) {
@@ -50,7 +83,7 @@ export function createIssuanceBatches(deps: RecordingDeps) {
     itemsPerBatchMax: REQUESTS_PER_BATCH_MAX,
     // An answer that is an Error rejects its own request only.
     run: (items) => recordTogetherOrAlone(deps.db, items,
-      (tx, batch) => recordInTransaction(tx, batch)) as Promise<RecordedIssuance[]>,
+      (tx, batch) => recordInTransaction(tx, deps, batch)) as Promise<RecordedIssuance[]>,
   });
 }
 

@@ -73,7 +73,7 @@ export function createCashReceiptsModule(
   const renderPdf = async (row: CashReceiptRow) =>
     (await import('./pdf.ts')).renderCashReceiptPdf(row);
   const service = createCashReceiptsService({
-    db, charge: platform.charge, issuers: deps.issuers,
+    db, points: platform.points, issuers: deps.issuers,
     authorityAvailable: (environment) => authorityFor(environment) !== null,
     prices: { 'cashReceipts.issue': platform.prices['cashReceipts.issue'],
       'cashReceipts.cancel': platform.prices['cashReceipts.cancel'] },

@@ -15,7 +15,7 @@ import * as store from './store.ts';
 // authority answered) finds nothing to change, and so refunds, mails and announces nothing.
 
 export type LifecycleDeps = {
-  points: Pick<PointsService, 'refundCapture'>;
+  points: Pick<PointsService, 'refundCapture' | 'refundCharge'>;
   recordEvents: RecordEvents;
   queueMails: QueueMails;
 };
@@ -67,11 +67,16 @@ export async function recordFailed(deps: LifecycleDeps, tx: Tx, issuanceKey: str
   if (row.kind === 'CANCELLATION') {
     await store.addCanceled(tx, row.originalIssuanceKey!, row, -1);
   }
-  if (row.chargedPoints > 0 && row.reservationId !== null) {
-    await deps.points.refundCapture({ ...scope, reservationId: row.reservationId,
-      points: row.chargedPoints,
+  if (row.chargedPoints > 0) {
+    const refund = { ...scope, points: row.chargedPoints,
       ledgerEntryId: deterministicId('ledgerEntry', 'refund', row.issuanceKey),
-      memo: `refund: cash receipt ${row.issuanceKey} was not approved` }, tx);
+      memo: `refund: cash receipt ${row.issuanceKey} was not approved` };
+    // Debited with the receipt; a receipt accepted before that was so was captured from a
+    // reservation.
+    if (row.chargeEntryId !== null) await deps.points.refundCharge(refund, tx);
+    else if (row.reservationId !== null) {
+      await deps.points.refundCapture({ ...refund, reservationId: row.reservationId }, tx);
+    }
   }
   await deps.recordEvents(tx, [{ scope, event: { type: 'CASH_RECEIPT_FAILED', data: {
     issuanceKey, clientReferenceId: row.clientReferenceId, kind: row.kind, cause } } }]);

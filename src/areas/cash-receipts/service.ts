@@ -11,10 +11,10 @@ import {
   runIdempotent,
 } from '../../platform/idempotency/claims.ts';
 import type { PriceRow } from '../../platform/operations.ts';
-import type { Charger } from '../../platform/points/charge.ts';
+import type { PointsService } from '../../platform/points/service.ts';
 import type { Caller, Scope } from '../../platform/scope.ts';
 import type { IssuersService } from '../issuers/index.ts';
-import { createIssuanceBatches, TAKEN } from './acceptance-batches.ts';
+import { createIssuanceBatches, TAKEN, type IssuanceRecording } from './acceptance-batches.ts';
 import type { CancelInput, CashReceiptView, IssueInput } from './schemas.ts';
 import * as store from './store.ts';
 import type { CashReceiptStatus } from './tables.ts';
@@ -34,16 +34,17 @@ import {
 //   1. a reference id this key used before answers its stored response (202 with the same
 //      issuanceKey) or 409 IDEMPOTENCY_CONFLICT, before anything else is checked or charged;
 //   2. the body is validated and the merchant resolved, so bad input costs nothing;
-//   3. the price is reserved;
-//   4. one transaction claims the reference id and records the receipt, due for approval at
-//      once (a cancellation locks its original and checks what remains); issuances accepted
-//      at the same moment share that transaction (acceptance-batches.ts);
-//   5. the charge is captured. A duplicate that lost the race to the claim replays (or
-//      conflicts) instead, and its reservation is released.
+//   3. one transaction claims the reference id, debits the price (402 or 409 when the points
+//      available do not cover it, and the claim is taken back) and records the receipt, due
+//      for approval at once (a cancellation locks its original and checks what remains);
+//      issuances accepted at the same moment share that transaction (acceptance-batches.ts).
+//      The charge commits exactly when the receipt does, so there is no reservation to settle
+//      afterwards. A duplicate that lost the race to the claim replays (or conflicts) instead,
+//      and pays nothing.
 
 type ServiceDeps = {
   db: Db;
-  charge: Charger;
+  points: Pick<PointsService, 'debitInTransaction'>;
   issuers: Pick<IssuersService, 'resolveSupplierKey'>;
   // False when receipts of this environment cannot reach the authority (no live gateway).
   authorityAvailable(environment: Environment): boolean;
@@ -136,8 +137,7 @@ async function requireReceipt(db: Db, scope: Scope, issuanceKey: string) {
 // cancellations of one receipt take turns, each seeing what the others took.
 async function cancellationRow(tx: Tx, input: { caller: Caller; issuanceKey: string;
   referenceId: string; body: CancelInput; requested: CancelAmounts | null; now: Date },
-charge: { chargedPoints: number; reservationId: string | null }):
-  Promise<store.NewCashReceiptRow> {
+): Promise<IssuanceRecording['row']> {
   const scope = { accountId: input.caller.accountId, environment: input.caller.environment };
   const { requested } = input;
   const original = await store.lockReceipt(tx, scope, input.issuanceKey);
@@ -177,16 +177,14 @@ charge: { chargedPoints: number; reservationId: string | null }):
     customer: original.customer, cancelReason: input.body.reason,
     originalIssuanceKey: original.issuanceKey,
     originalApprovalNumber: original.approvalNumber,
-    originalTradeDate: original.tradeDate, ...charge, dueAt: input.now,
+    originalTradeDate: original.tradeDate, dueAt: input.now,
   };
 }
 
-type Charge = { chargedPoints: number; reservationId: string | null };
-
 function issuanceRow(caller: Caller, referenceId: string,
   issuer: Awaited<ReturnType<ServiceDeps['issuers']['resolveSupplierKey']>>,
-  validated: ReturnType<typeof validateIssue>, charge: Charge, now: Date):
-  store.NewCashReceiptRow {
+  validated: ReturnType<typeof validateIssue>, now: Date):
+  IssuanceRecording['row'] {
   return {
     issuanceKey: newId('cashReceipt'), accountId: caller.accountId,
     environment: caller.environment, apiKeyId: caller.apiKeyId,
@@ -198,7 +196,7 @@ function issuanceRow(caller: Caller, referenceId: string,
     tradeOption: validated.tradeOption, supplyCost: validated.supplyCost,
     tax: validated.tax, serviceFee: validated.serviceFee,
     totalAmount: validated.totalAmount, itemName: validated.itemName,
-    customer: validated.customer, ...charge, dueAt: now,
+    customer: validated.customer, dueAt: now,
   };
 }
 
@@ -213,28 +211,32 @@ function requireAuthority(deps: Pick<ServiceDeps, 'authorityAvailable'>,
 // Issuance and cancellation: the five steps above.
 function createAcceptance(deps: ServiceDeps) {
   const { db } = deps;
-  const [recordIssuance, findEarlierClaim] = [createIssuanceBatches({ db }),
-    createReplayFinder(db)];
+  const [recordIssuance, findEarlierClaim] = [createIssuanceBatches({ db,
+    points: deps.points }), createReplayFinder(db)];
 
-  // Steps 3–5: reserve, record with the claim in one transaction, capture (or release on a
-  // replay or a failure).
-  async function record(caller: Caller, claim: { referenceId: string; fingerprint: string },
-    operation: 'cashReceipts.issue' | 'cashReceipts.cancel',
-    build: (tx: Tx, charge: { chargedPoints: number; reservationId: string | null }) =>
-      Promise<store.NewCashReceiptRow>): Promise<Accepted> {
-    const scope = { accountId: caller.accountId, environment: caller.environment };
-    const { value } = await deps.charge({ scope, operation, unitsMax: 1 },
-      async (reservation) => {
-        const result = await db.transaction((tx) => runIdempotent(tx,
-          { apiKeyId: caller.apiKeyId, namespace: 'cashReceipt', ...claim }, async () => {
-            const row = await build(tx, { reservationId: reservation?.reservationId ?? null,
-              chargedPoints: reservation === null ? 0 : deps.prices[operation] });
-            await store.insertReceipt(tx, row);
-            return { status: 202, body: { issuanceKey: row.issuanceKey } };
-          }));
-        return { value: result.body as Accepted, chargedUnits: result.replayed ? 0 : 1 };
-      });
-    return value;
+  // Step 3 for a cancellation: the claim, the debit and the receipt in one transaction; a
+  // refused debit rolls the claim back with it.
+  async function recordCancellation(caller: Caller, claim: { referenceId: string;
+    fingerprint: string }, build: (tx: Tx) => Promise<IssuanceRecording['row']>):
+    Promise<Accepted> {
+    const operation = 'cashReceipts.cancel';
+    const price = deps.prices[operation];
+    const result = await db.transaction((tx) => runIdempotent(tx,
+      { apiKeyId: caller.apiKeyId, namespace: 'cashReceipt', ...claim }, async () => {
+        const row = await build(tx);
+        let chargeEntryId: string | null = null;
+        if (price > 0) {
+          const [charge] = await deps.points.debitInTransaction(tx, [{
+            accountId: caller.accountId, environment: caller.environment, operation,
+            points: price }]);
+          if (charge instanceof ApiError) throw charge;
+          chargeEntryId = charge!.ledgerEntryId;
+        }
+        await store.insertReceipt(tx, { ...row, chargeEntryId, reservationId: null,
+          chargedPoints: chargeEntryId === null ? 0 : price });
+        return { status: 202, body: { issuanceKey: row.issuanceKey } };
+      }));
+    return result.body as Accepted;
   }
 
   async function issue(input: { caller: Caller; supplierKey: string; referenceId: string;
@@ -249,23 +251,17 @@ function createAcceptance(deps: ServiceDeps) {
     const scope = { accountId: caller.accountId, environment: caller.environment };
     const issuer = await deps.issuers.resolveSupplierKey(scope, input.supplierKey);
     requireAuthority(deps, caller.environment);
-    // Steps 3–5 with the claim, the receipt and its job recorded in a batch's transaction.
-    const operation = 'cashReceipts.issue';
-    const { value } = await deps.charge({ scope, operation, unitsMax: 1 },
-      async (reservation) => {
-        const recorded = await recordIssuance({ apiKeyId: caller.apiKeyId,
-          referenceId: input.referenceId, fingerprint,
-          row: issuanceRow(caller, input.referenceId, issuer, validated, {
-            reservationId: reservation?.reservationId ?? null,
-            chargedPoints: reservation === null ? 0 : deps.prices[operation] },
-            deps.now()) });
-        if (recorded !== TAKEN) return { value: recorded, chargedUnits: 1 };
-        // Claimed first by a request that has committed: replay it, or 409 for other content.
-        const replay = await findReplay(db, claim);
-        if (replay === null) throw new Error('a taken claim must be visible once committed');
-        return { value: replay.body as Accepted, chargedUnits: 0 };
-      });
-    return value;
+    // Step 3 in a batch's transaction.
+    const recorded = await recordIssuance({ apiKeyId: caller.apiKeyId,
+      referenceId: input.referenceId, fingerprint,
+      row: issuanceRow(caller, input.referenceId, issuer, validated, deps.now()),
+      priceInPoints: deps.prices['cashReceipts.issue'] });
+    if (recorded instanceof Error) throw recorded;
+    if (recorded !== TAKEN) return recorded;
+    // Claimed first by a request that has committed: replay it, or 409 for other content.
+    const earlier = await findReplay(db, claim);
+    if (earlier === null) throw new Error('a taken claim must be visible once committed');
+    return earlier.body as Accepted;
   }
 
   async function cancel(input: { caller: Caller; issuanceKey: string; referenceId: string;
@@ -281,8 +277,8 @@ function createAcceptance(deps: ServiceDeps) {
     const requested = validateCancelAmounts(input.body);
     await requireReceipt(db, scope, input.issuanceKey);
     requireAuthority(deps, caller.environment);
-    return record(caller, claim, 'cashReceipts.cancel', (tx, charge) =>
-      cancellationRow(tx, { ...input, requested, now: deps.now() }, charge));
+    return recordCancellation(caller, claim, (tx) =>
+      cancellationRow(tx, { ...input, requested, now: deps.now() }));
   }
 
   return { issue, cancel };

@@ -70,9 +70,12 @@ export const cashReceipts = pgTable(
     approvalNumber: text('approval_number'),
     failureCode: text('failure_code'),
     failureMessage: text('failure_message'),
-    // Points captured when the request was accepted, and the reservation they came from;
-    // refunded when the authority does not approve it.
+    // Points charged when the request was accepted, refunded when the authority does not
+    // approve it: debited in the transaction that recorded the receipt, as the ledger entry
+    // `chargeEntryId`; receipts accepted before that was so were captured from a reservation
+    // (`reservationId`).
     chargedPoints: integer('charged_points').notNull(),
+    chargeEntryId: text('charge_entry_id'),
     reservationId: text('reservation_id'),
     // The processing (docs/cash-receipts.md § Processing): when the receipt's next step is due
     // (approval while ACCEPTED, transmission while ISSUED; null once it is decided), the attempt

@@ -109,6 +109,12 @@ export async function claimReplayable(tx: Tx, claims: Array<Claim & {
   return idOf.map((id) => id !== null && inserted.has(id));
 }
 
+// Takes back claims made by claimReplayable earlier in the same transaction, for requests
+// refused after their claim (store.deleteClaims).
+export async function releaseClaims(tx: Tx, claims: readonly Claim[]): Promise<void> {
+  await store.deleteClaims(tx, claims);
+}
+
 export async function runIdempotent(
   tx: Tx,
   claim: Claim,

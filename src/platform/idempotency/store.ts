@@ -89,3 +89,14 @@ export async function findClaims(tx: Executor, keys: readonly ClaimKey[]): Promi
   return tx.select().from(idempotencyClaims).where(sql`(${idempotencyClaims.apiKeyId},
     ${idempotencyClaims.namespace}, ${idempotencyClaims.referenceId}) in (${wanted})`);
 }
+
+// Removes claims made earlier in the same transaction, for requests refused after their claim
+// (a batch member whose charge was refused): as if they had never been made, so a retry of the
+// same request is a first request and a claim waiting on one of them goes ahead.
+export async function deleteClaims(tx: Executor, keys: readonly ClaimKey[]): Promise<void> {
+  if (keys.length === 0) return;
+  const unwanted = sql.join(keys.map((key) =>
+    sql`(${key.apiKeyId}, ${key.namespace}, ${key.referenceId})`), sql`, `);
+  await tx.delete(idempotencyClaims).where(sql`(${idempotencyClaims.apiKeyId},
+    ${idempotencyClaims.namespace}, ${idempotencyClaims.referenceId}) in (${unwanted})`);
+}

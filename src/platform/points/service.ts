@@ -98,6 +98,40 @@ async function debit(
   if (!row.accepted) throw refusal(row.postedPoints, input.requiredPoints);
 }
 
+// Debits many charges inside the caller's transaction, for work that is recorded in that
+// transaction (an accepted cash receipt): the charge commits exactly when the work does, and
+// there is no reservation to capture afterwards. Each item is debited only while the points
+// available cover it, in order; answers per item its 'charge' ledger entry, or the 402 or 409 a
+// reservation would have got. Rolling the transaction back undoes the debits.
+async function debitInTransaction(
+  tx: Executor,
+  items: ReadonlyArray<Scope & { operation: string; points: number }>,
+): Promise<Array<{ ledgerEntryId: string } | ApiError>> {
+  const debits = items.map((item) => {
+    assert(Number.isSafeInteger(item.points) && item.points > 0, 'a debit must be positive');
+    return { ...item, requiredPoints: item.points, ledgerEntryId: newId('ledgerEntry') };
+  });
+  const rows = await store.debitManyIn(tx, debits);
+  assert.equal(rows.length, debits.length);
+  return rows.map((row, index) => {
+    const debit = debits[index]!;
+    assert.equal(row.ledgerEntryId, debit.ledgerEntryId);
+    return row.accepted ? { ledgerEntryId: debit.ledgerEntryId }
+      : refusal(row.postedPoints, debit.points);
+  });
+}
+
+// Gives back a charge debited with its work (debitInTransaction) whose work then did not
+// happen, in the caller's transaction. `ledgerEntryId` is derived from what is refunded, so a
+// repeated refund pays nothing; answers whether this one paid.
+async function refundCharge(
+  tx: Executor,
+  input: Scope & { points: number; ledgerEntryId: string; memo: string },
+): Promise<boolean> {
+  assert(Number.isSafeInteger(input.points) && input.points > 0, 'a refund must be positive');
+  return (await store.refund(tx, input)) !== null;
+}
+
 // Captures exactly what the operation charges and releases the rest, at most once.
 async function capture(
   batches: LedgerBatches,
@@ -208,6 +242,10 @@ export function createPointsService(deps: Deps) {
     grant: (input: Parameters<typeof grant>[1], tx: Executor = db) => grant(tx, input),
     refundCapture: (input: Parameters<typeof refundCapture>[1], tx: Executor) =>
       refundCapture(tx, input),
+    debitInTransaction: (tx: Executor, items: Parameters<typeof debitInTransaction>[1]) =>
+      debitInTransaction(tx, items),
+    refundCharge: (input: Parameters<typeof refundCharge>[1], tx: Executor) =>
+      refundCharge(tx, input),
     expireStaleReservations: (tx: Executor = db) => expireStaleReservations(tx),
     holdReservation: (input: Parameters<typeof store.holdReservation>[1], tx: Executor = db) =>
       store.holdReservation(tx, input),

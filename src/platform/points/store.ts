@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { Db, Executor } from '../db/connect.ts';
+import { numberedSql } from '../db/numbered-sql.ts';
 import type { Scope } from '../scope.ts';
 import { pointBalances } from '../db/tables.ts';
 
@@ -444,6 +445,17 @@ const DEBIT_MANY_SQL = `
 // and writes a 'charge' ledger entry with the balance after it (LOCK_AND_WALK_BALANCES). A
 // refused item gets the posted balance it met (null without a balance), so the caller can tell
 // 402 from 409.
+function debitValues(items: readonly DebitItem[]): unknown[] {
+  return [
+    items.map((item) => item.ledgerEntryId),
+    items.map((item) => item.accountId),
+    items.map((item) => item.environment),
+    items.map((item) => item.operation),
+    items.map((item) => item.points),
+    items.map((item) => item.requiredPoints),
+  ];
+}
+
 export async function debitMany(
   pool: pg.Pool,
   items: readonly DebitItem[],
@@ -452,14 +464,16 @@ export async function debitMany(
   const result = await pool.query<DebitManyRow>({
     name: statementName,
     text: DEBIT_MANY_SQL,
-    values: [
-      items.map((item) => item.ledgerEntryId),
-      items.map((item) => item.accountId),
-      items.map((item) => item.environment),
-      items.map((item) => item.operation),
-      items.map((item) => item.points),
-      items.map((item) => item.requiredPoints),
-    ],
+    values: debitValues(items),
   });
+  return result.rows;
+}
+
+// debitMany inside the caller's transaction, for work recorded in the same transaction as its
+// charge: the debit commits exactly when the work does. The balances stay locked until then.
+export async function debitManyIn(tx: Executor, items: readonly DebitItem[]):
+  Promise<DebitManyRow[]> {
+  if (items.length === 0) return [];
+  const result = await tx.execute<DebitManyRow>(numberedSql(DEBIT_MANY_SQL, debitValues(items)));
   return result.rows;
 }
