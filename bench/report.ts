@@ -29,7 +29,16 @@ export type DocumentProcessing = {
 export type ScenarioResult = { scenario: Scenario; median: RunFigures; runs: RunFigures[];
   processing?: DocumentProcessing };
 export type ReportOptions = { keys: number; connections: number; pipelining: number;
-  warmup: number; runs: number; duration: number };
+  warmup: number; runs: number; duration: number; workerProcesses: number };
+
+// Where the background jobs ran: in the measured server, or in processes of their own.
+function workersLine(workerProcesses: number): string {
+  return workerProcesses === 0
+    ? '- Workers: in the server process (one `etax serve`); server CPU counts both'
+    : `- Workers: ${workerProcesses} separate \`etax serve\` process` +
+      `${workerProcesses === 1 ? '' : 'es'} (WORKERS_ENABLED=true) sent no requests; the ` +
+      'measured server is API-only (WORKERS_ENABLED=false) and its CPU column counts it alone';
+}
 
 function failedResponseCount(result: ScenarioResult): number {
   return result.runs.reduce(
@@ -83,9 +92,10 @@ function formatLatencyGoals(results: ScenarioResult[]): string[] {
   return lines;
 }
 
-function formatProcessing(results: ScenarioResult[]): string[] {
+function formatProcessing(results: ScenarioResult[], workerProcesses: number): string[] {
+  const who = workerProcesses === 0 ? 'the same process\'s workers' : 'the worker processes';
   return results.flatMap(({ scenario, processing }) => (processing === undefined ? [] : [
-    `- ${scenario.name}: meanwhile the same process's workers ` +
+    `- ${scenario.name}: meanwhile ${who} ` +
     `${scenario.makesDocuments === 'cashReceipts' ? 'approved' : 'signed'} ` +
     `${processing.signedPerSecond.toFixed(0)} and transmitted ` +
     `${processing.transmittedPerSecond.toFixed(0)} documents/s; ` +
@@ -95,9 +105,11 @@ function formatProcessing(results: ScenarioResult[]): string[] {
 }
 
 // One line per scenario with a goal: its throughput as a share of the baseline's.
-function formatGoals(results: ScenarioResult[]): string[] {
+function formatGoals(results: ScenarioResult[], workerProcesses: number): string[] {
   const baseline = results.find((result) => result.scenario.baseline);
-  if (!baseline) return [...formatLatencyGoals(results), ...formatProcessing(results)];
+  if (!baseline) {
+    return [...formatLatencyGoals(results), ...formatProcessing(results, workerProcesses)];
+  }
   const lines: string[] = [];
   for (const { scenario, median } of results) {
     if (scenario.baselineFractionMin === undefined) continue;
@@ -114,7 +126,7 @@ function formatGoals(results: ScenarioResult[]): string[] {
       `req/s (goal ≥ ${goalPercent}%): ${verdict}${cpuNote}.`,
     );
   }
-  return [...lines, ...formatLatencyGoals(results), ...formatProcessing(results),
+  return [...lines, ...formatLatencyGoals(results), ...formatProcessing(results, workerProcesses),
     ...formatPeerGoals(results)];
 }
 
@@ -187,11 +199,12 @@ export function formatSection(input: SectionInput, loadAverage: number): string 
     `- Load: ${options.connections} connections unless a scenario names its own, ` +
     `pipelining ${options.pipelining}, ` +
     `${options.warmup} s warm-up, then ${options.runs} runs of ${options.duration} s per scenario`,
+    workersLine(options.workerProcesses),
     '- The table shows the median run by req/s; the last column lists every run',
     '',
     formatTable(results),
     '',
-    ...formatGoals(results),
+    ...formatGoals(results, options.workerProcesses),
     ...formatSkipped(input.skipped),
     ...formatInvalid(results),
     `<!-- /results:${mode} -->`,

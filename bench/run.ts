@@ -53,6 +53,10 @@ const OPTION_SPECS = {
   runs: { env: 'BENCH_RUNS', fallback: 3, min: 1, max: 20 },
   keys: { env: 'BENCH_KEYS', fallback: 200, min: 1, max: 10_000 },
   profiles: { env: 'BENCH_PROFILES', fallback: 1_000_000, min: 1, max: 10_000_000 },
+  // 0: the server works the background jobs itself. N: the server is API-only
+  // (WORKERS_ENABLED=false) and N more `etax serve` processes, sent no requests, work them, as
+  // docs/operations.md recommends for production.
+  workerProcesses: { env: 'BENCH_WORKER_PROCESSES', fallback: 0, min: 0, max: 8 },
 } as const;
 type OptionName = keyof typeof OPTION_SPECS;
 type Options = Record<OptionName, number>;
@@ -158,7 +162,8 @@ async function createBenchDatabase(
   };
 }
 
-function startServer(env: Record<string, string>, port: number): ServerProcess {
+function startServer(env: Record<string, string>, port: number,
+  role: 'all' | 'api' | 'workers' = 'all'): ServerProcess {
   const operations = [...new Set(SCENARIOS.flatMap((scenario) => scenario.operations))];
   const overrides = Object.fromEntries(operations.map((name) => [name, UNTHROTTLED_POLICY]));
   const scenarioEnv = Object.assign({}, ...SCENARIOS.map((scenario) => scenario.serverEnv ?? {}));
@@ -168,6 +173,7 @@ function startServer(env: Record<string, string>, port: number): ServerProcess {
       ...process.env,
       ...env,
       ...scenarioEnv,
+      ...(role === 'all' ? {} : { WORKERS_ENABLED: role === 'workers' ? 'true' : 'false' }),
       LOG_LEVEL: 'warn',
       RATE_LIMIT_OVERRIDES: JSON.stringify(overrides),
     },
@@ -360,13 +366,17 @@ async function benchmark(
 ): Promise<ScenarioResult[]> {
   process.stderr.write(`seeding ${options.keys} accounts (${database.mode})…\n`);
   const keys = await seedKeys(database.env, options.keys);
-  const server = startServer(database.env, await freePort());
+  const split = options.workerProcesses > 0;
+  const server = startServer(database.env, await freePort(), split ? 'api' : 'all');
+  const workers: ServerProcess[] = [];
   let prism: PrismPeer | null = null;
   try {
-    await waitUntilReady(server, {
-      attemptsMax: READY_ATTEMPTS_MAX,
-      pollIntervalMs: READY_POLL_INTERVAL_MS,
-    });
+    const ready = { attemptsMax: READY_ATTEMPTS_MAX, pollIntervalMs: READY_POLL_INTERVAL_MS };
+    await waitUntilReady(server, ready);
+    for (let index = 0; index < options.workerProcesses; index += 1) {
+      workers.push(startServer(database.env, await freePort(), 'workers'));
+      await waitUntilReady(workers.at(-1)!, ready);
+    }
     const etax: Target = { baseUrl: server.baseUrl, pid: server.child.pid };
     const suppliers = scenarios.some((scenario) => scenario.suppliers)
       ? await registerSuppliers(server.baseUrl, keys.keys.slice(0, SUPPLIER_KEYS_MAX))
@@ -390,6 +400,7 @@ async function benchmark(
     return results;
   } finally {
     await prism?.stop();
+    for (const worker of workers) await stopServerProcess(worker, { exitWaitMs: EXIT_WAIT_MS });
     await stopServerProcess(server, { exitWaitMs: EXIT_WAIT_MS });
   }
 }
