@@ -211,10 +211,10 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     // Accepting a cash receipt: the schema and the rules between fields, the replay lookup of its
-    // reference id, the Supplier-Key's issuer, a reservation, one transaction that claims the
-    // reference id, stores the receipt and stages its approval job, and the capture. The workers
-    // of the same process approve and transmit the accepted receipts meanwhile.
-    name: 'POST /v1/cashReceipts/issue (accept: validate, claim reference id, stage job)',
+    // reference id, the Supplier-Key's issuer, and one transaction that claims the reference id,
+    // debits the price and stores the receipt, due for approval. The workers (of the same process,
+    // or of --worker-processes) approve and transmit the accepted receipts meanwhile.
+    name: 'POST /v1/cashReceipts/issue (accept: validate, claim reference id, debit, record)',
     requestsPerSecondMin: 1_000,
     p99MsMax: 100,
     merchants: true,
