@@ -79,8 +79,9 @@ export type StageJobs = (
 ) => Promise<void>;
 
 // pg-boss's insert reads `startAfter` three times, as an ISO time or as an interval; the adapter
-// above binds each occurrence as its own parameter, which PostgreSQL then types differently, so
-// only an absolute time (a Date, sent as ISO text) is valid. A delay in seconds becomes one here.
+// below (numberedSql) binds each occurrence as its own parameter, which PostgreSQL then types
+// differently, so only an absolute time (a Date, sent as ISO text) is valid. A delay in seconds
+// becomes one here.
 function absoluteStartAfter(options: PgBoss.SendOptions): PgBoss.SendOptions {
   const { startAfter } = options;
   if (startAfter === undefined || startAfter instanceof Date) return options;

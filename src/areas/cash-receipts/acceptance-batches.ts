@@ -1,9 +1,10 @@
 import { createBatcher } from '../../platform/batcher.ts';
 import type { Db, Tx } from '../../platform/db/connect.ts';
 import { recordTogetherOrAlone } from '../../platform/db/together-or-alone.ts';
-import type { ApiError } from '../../platform/errors.ts';
+import { ApiError } from '../../platform/errors.ts';
 import { claimReplayable, releaseClaims } from '../../platform/idempotency/claims.ts';
 import type { PointsService } from '../../platform/points/service.ts';
+import { chargeReceipts, type UnchargedReceipt } from './charges.ts';
 import * as store from './store.ts';
 
 // Recording accepted issuance requests: one transaction claims their reference ids (each with
@@ -29,7 +30,7 @@ export type IssuanceRecording = {
   referenceId: string;
   fingerprint: string;
   // The receipt, without its charge; `priceInPoints` is debited with it (0: free).
-  row: Omit<store.NewCashReceiptRow, 'chargedPoints' | 'chargeEntryId' | 'reservationId'>;
+  row: UnchargedReceipt;
   priceInPoints: number;
 };
 
@@ -42,38 +43,23 @@ const claimOf = (item: IssuanceRecording) => ({ apiKeyId: item.apiKeyId,
   namespace: 'cashReceipt' as const, referenceId: item.referenceId,
   fingerprint: item.fingerprint });
 
-// The charges of the claimed requests, in batch order: the ledger entry of each, or its refusal.
-async function debitClaimed(tx: Tx, deps: RecordingDeps, claimed: readonly IssuanceRecording[]):
-  Promise<Map<IssuanceRecording, { ledgerEntryId: string | null } | ApiError>> {
-  const paid = claimed.filter((item) => item.priceInPoints > 0);
-  const debits = await deps.points.debitInTransaction(tx, paid.map((item) => ({
-    accountId: item.row.accountId, environment: item.row.environment as 'test' | 'live',
-    operation: 'cashReceipts.issue', points: item.priceInPoints })));
-  const charges = new Map<IssuanceRecording, { ledgerEntryId: string | null } | ApiError>(
-    claimed.map((item) => [item, { ledgerEntryId: null }]));
-  paid.forEach((item, index) => charges.set(item, debits[index]!));
-  return charges;
-}
-
 async function recordInTransaction(tx: Tx, deps: RecordingDeps,
   items: readonly IssuanceRecording[]): Promise<RecordedIssuance[]> {
   const claimedFlags = await claimReplayable(tx, items.map((item) => ({ ...claimOf(item),
     response: { status: 202, body: { issuanceKey: item.row.issuanceKey } } })));
   const claimed = items.filter((_, index) => claimedFlags[index]);
-  const charges = await debitClaimed(tx, deps, claimed);
-  const refused = claimed.filter((item) => !('ledgerEntryId' in charges.get(item)!));
-  await releaseClaims(tx, refused.map(claimOf));
-  const rows = claimed.flatMap((item) => {
-    const charge = charges.get(item)!;
-    return 'ledgerEntryId' in charge ? [{ ...item.row, chargeEntryId: charge.ledgerEntryId,
-      chargedPoints: charge.ledgerEntryId === null ? 0 : item.priceInPoints,
-      reservationId: null }] : [];
-  });
-  await store.insertReceipts(tx, rows);
+  const charged = await chargeReceipts(tx, deps.points, claimed.map((item) => ({
+    row: item.row, operation: 'cashReceipts.issue' as const,
+    priceInPoints: item.priceInPoints })));
+  const outcomes = new Map(claimed.map((item, index) => [item, charged[index]!]));
+  await releaseClaims(tx, claimed.filter((item) => outcomes.get(item) instanceof ApiError)
+    .map(claimOf));
+  await store.insertReceipts(tx, charged.filter((outcome): outcome is
+    store.NewCashReceiptRow => !(outcome instanceof ApiError)));
   return items.map((item) => {
-    const charge = charges.get(item);
-    if (charge === undefined) return TAKEN;
-    return 'ledgerEntryId' in charge ? { issuanceKey: item.row.issuanceKey } : charge;
+    const outcome = outcomes.get(item);
+    if (outcome === undefined) return TAKEN;
+    return outcome instanceof ApiError ? outcome : { issuanceKey: item.row.issuanceKey };
   });
 }
 

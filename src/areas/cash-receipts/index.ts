@@ -20,6 +20,7 @@ import type { CashReceiptRow } from './store.ts';
 //   routes.ts, schemas.ts   HTTP and its TypeBox schemas
 //   service.ts              acceptance (reference ids, points, the cancel rules), retrieval
 //   acceptance-batches.ts   issuances accepted at the same moment, recorded in one transaction
+//   charges.ts              the price debited in the transaction that records a receipt
 //   validation.ts           the rules between fields of a request
 //   store.ts, tables.ts     SQL and the table
 //   lifecycle.ts            the status changes that decide a receipt, with their events,

@@ -14,7 +14,8 @@ import type { PriceRow } from '../../platform/operations.ts';
 import type { PointsService } from '../../platform/points/service.ts';
 import type { Caller, Scope } from '../../platform/scope.ts';
 import type { IssuersService } from '../issuers/index.ts';
-import { createIssuanceBatches, TAKEN, type IssuanceRecording } from './acceptance-batches.ts';
+import { createIssuanceBatches, TAKEN } from './acceptance-batches.ts';
+import { chargeReceipts, type UnchargedReceipt } from './charges.ts';
 import type { CancelInput, CashReceiptView, IssueInput } from './schemas.ts';
 import * as store from './store.ts';
 import type { CashReceiptStatus } from './tables.ts';
@@ -137,7 +138,7 @@ async function requireReceipt(db: Db, scope: Scope, issuanceKey: string) {
 // cancellations of one receipt take turns, each seeing what the others took.
 async function cancellationRow(tx: Tx, input: { caller: Caller; issuanceKey: string;
   referenceId: string; body: CancelInput; requested: CancelAmounts | null; now: Date },
-): Promise<IssuanceRecording['row']> {
+): Promise<UnchargedReceipt> {
   const scope = { accountId: input.caller.accountId, environment: input.caller.environment };
   const { requested } = input;
   const original = await store.lockReceipt(tx, scope, input.issuanceKey);
@@ -183,8 +184,7 @@ async function cancellationRow(tx: Tx, input: { caller: Caller; issuanceKey: str
 
 function issuanceRow(caller: Caller, referenceId: string,
   issuer: Awaited<ReturnType<ServiceDeps['issuers']['resolveSupplierKey']>>,
-  validated: ReturnType<typeof validateIssue>, now: Date):
-  IssuanceRecording['row'] {
+  validated: ReturnType<typeof validateIssue>, now: Date): UnchargedReceipt {
   return {
     issuanceKey: newId('cashReceipt'), accountId: caller.accountId,
     environment: caller.environment, apiKeyId: caller.apiKeyId,
@@ -217,24 +217,15 @@ function createAcceptance(deps: ServiceDeps) {
   // Step 3 for a cancellation: the claim, the debit and the receipt in one transaction; a
   // refused debit rolls the claim back with it.
   async function recordCancellation(caller: Caller, claim: { referenceId: string;
-    fingerprint: string }, build: (tx: Tx) => Promise<IssuanceRecording['row']>):
-    Promise<Accepted> {
+    fingerprint: string }, build: (tx: Tx) => Promise<UnchargedReceipt>): Promise<Accepted> {
     const operation = 'cashReceipts.cancel';
-    const price = deps.prices[operation];
     const result = await db.transaction((tx) => runIdempotent(tx,
       { apiKeyId: caller.apiKeyId, namespace: 'cashReceipt', ...claim }, async () => {
-        const row = await build(tx);
-        let chargeEntryId: string | null = null;
-        if (price > 0) {
-          const [charge] = await deps.points.debitInTransaction(tx, [{
-            accountId: caller.accountId, environment: caller.environment, operation,
-            points: price }]);
-          if (charge instanceof ApiError) throw charge;
-          chargeEntryId = charge!.ledgerEntryId;
-        }
-        await store.insertReceipt(tx, { ...row, chargeEntryId, reservationId: null,
-          chargedPoints: chargeEntryId === null ? 0 : price });
-        return { status: 202, body: { issuanceKey: row.issuanceKey } };
+        const [charged] = await chargeReceipts(tx, deps.points, [{ row: await build(tx),
+          operation, priceInPoints: deps.prices[operation] }]);
+        if (charged instanceof ApiError) throw charged;
+        await store.insertReceipt(tx, charged!);
+        return { status: 202, body: { issuanceKey: charged!.issuanceKey } };
       }));
     return result.body as Accepted;
   }

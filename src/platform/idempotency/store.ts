@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/connect.ts';
 import { insertJsonRows } from '../db/json-rows.ts';
 import { idempotencyClaims } from '../db/tables.ts';
@@ -81,13 +81,18 @@ export async function storeResponse(
   return rows.length;
 }
 
+// The claims whose (key, namespace, reference id) is one of `keys`.
+function withKeyIn(keys: readonly ClaimKey[]): SQL {
+  const wanted = sql.join(keys.map((key) =>
+    sql`(${key.apiKeyId}, ${key.namespace}, ${key.referenceId})`), sql`, `);
+  return sql`(${idempotencyClaims.apiKeyId}, ${idempotencyClaims.namespace},
+    ${idempotencyClaims.referenceId}) in (${wanted})`;
+}
+
 // The claims of many reference ids in one round trip; absent ones are left out.
 export async function findClaims(tx: Executor, keys: readonly ClaimKey[]): Promise<ClaimRow[]> {
   if (keys.length === 0) return [];
-  const wanted = sql.join(keys.map((key) =>
-    sql`(${key.apiKeyId}, ${key.namespace}, ${key.referenceId})`), sql`, `);
-  return tx.select().from(idempotencyClaims).where(sql`(${idempotencyClaims.apiKeyId},
-    ${idempotencyClaims.namespace}, ${idempotencyClaims.referenceId}) in (${wanted})`);
+  return tx.select().from(idempotencyClaims).where(withKeyIn(keys));
 }
 
 // Removes claims made earlier in the same transaction, for requests refused after their claim
@@ -95,8 +100,5 @@ export async function findClaims(tx: Executor, keys: readonly ClaimKey[]): Promi
 // same request is a first request and a claim waiting on one of them goes ahead.
 export async function deleteClaims(tx: Executor, keys: readonly ClaimKey[]): Promise<void> {
   if (keys.length === 0) return;
-  const unwanted = sql.join(keys.map((key) =>
-    sql`(${key.apiKeyId}, ${key.namespace}, ${key.referenceId})`), sql`, `);
-  await tx.delete(idempotencyClaims).where(sql`(${idempotencyClaims.apiKeyId},
-    ${idempotencyClaims.namespace}, ${idempotencyClaims.referenceId}) in (${unwanted})`);
+  await tx.delete(idempotencyClaims).where(withKeyIn(keys));
 }

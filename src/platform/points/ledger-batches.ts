@@ -69,6 +69,8 @@ export function createLedgerBatches(options: LedgerBatchesOptions): LedgerBatche
         if (!firstCaptures.has(item.reservationId)) firstCaptures.set(item.reservationId, item);
       }
       const unique = [...firstCaptures.values()];
+      // Planned for each batch, not named: a plan made once per connection, while the
+      // reservations table was small, would scan it whole for ever after.
       const rows = await retryingDeadlocks(() =>
         store.captureMany(db.$client, unique), DEADLOCK_RETRY);
       assert(rows.length <= unique.length);

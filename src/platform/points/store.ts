@@ -440,11 +440,7 @@ const DEBIT_MANY_SQL = `
         left join locked l on l.account_id = r.account_id and l.environment = r.environment
        order by r.position`;
 
-// Charges many requests for work already done, in one statement and without reservations: each
-// item is debited only when the points available (posted − reserved) cover its required points,
-// and writes a 'charge' ledger entry with the balance after it (LOCK_AND_WALK_BALANCES). A
-// refused item gets the posted balance it met (null without a balance), so the caller can tell
-// 402 from 409.
+// DEBIT_MANY_SQL's parameters, one array per column.
 function debitValues(items: readonly DebitItem[]): unknown[] {
   return [
     items.map((item) => item.ledgerEntryId),
@@ -456,6 +452,11 @@ function debitValues(items: readonly DebitItem[]): unknown[] {
   ];
 }
 
+// Charges many requests for work already done, in one statement and without reservations: each
+// item is debited only when the points available (posted − reserved) cover its required points,
+// and writes a 'charge' ledger entry with the balance after it (LOCK_AND_WALK_BALANCES). A
+// refused item gets the posted balance it met (null without a balance), so the caller can tell
+// 402 from 409.
 export async function debitMany(
   pool: pg.Pool,
   items: readonly DebitItem[],
