@@ -97,19 +97,26 @@ function selectScenarios(): readonly Scenario[] {
   return selected;
 }
 
+// An option's command-line flag: its name in kebab case (workerProcesses → --worker-processes).
+function flagOf(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+}
+
 function readOptions(): Options {
   const { values } = parseArgs({
     options: Object.fromEntries(
-      [...Object.keys(OPTION_SPECS), 'only'].map((name) => [name, { type: 'string' as const }]),
+      [...Object.keys(OPTION_SPECS).map(flagOf), 'only']
+        .map((flag) => [flag, { type: 'string' as const }]),
     ),
   });
   const options = {} as Options;
   for (const name of Object.keys(OPTION_SPECS) as OptionName[]) {
     const spec = OPTION_SPECS[name];
-    const raw = (values[name] as string | undefined) ?? process.env[spec.env] ?? '';
+    const raw = (values[flagOf(name)] as string | undefined) ?? process.env[spec.env] ?? '';
     const value = raw === '' ? spec.fallback : Number(raw);
     if (!Number.isSafeInteger(value) || value < spec.min || value > spec.max) {
-      throw new Error(`--${name} (${spec.env}) must be an integer from ${spec.min} to ${spec.max}`);
+      throw new Error(
+        `--${flagOf(name)} (${spec.env}) must be an integer from ${spec.min} to ${spec.max}`);
     }
     options[name] = value;
   }

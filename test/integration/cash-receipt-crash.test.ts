@@ -70,8 +70,9 @@ describe.skipIf(!clusterEnabled)(`killing a worker mid-approval (${CLUSTER_SKIP_
     expect(accepted.map((response) => response.status)).toEqual(Array(RECEIPT_COUNT).fill(202));
     // Kill while approvals are in flight.
     const leased = () => query<{ count: number }>(`select count(*)::int as count
-      from cash_receipts where account_id = $1 and status = 'ACCEPTED'
-      and leased_until > now()`, [account.accountId]);
+      from cash_receipts r join cash_receipt_steps s using (issuance_key)
+      where r.account_id = $1 and r.status = 'ACCEPTED' and s.leased_until > now()`,
+    [account.accountId]);
     await pollUntil(leased, (rows) => rows[0]!.count > 0, JOB_POLL);
     await cluster!.kill(0);
     const atCrash = await statusCounts();
@@ -79,8 +80,9 @@ describe.skipIf(!clusterEnabled)(`killing a worker mid-approval (${CLUSTER_SKIP_
     expect((await leased())[0]!.count).toBeGreaterThan(0);
 
     await cluster!.restart(0);
-    await query(`update cash_receipts set leased_until = now()
-      where account_id = $1 and leased_until > now()`, [account.accountId]);
+    await query(`update cash_receipt_steps s set leased_until = now() from cash_receipts r
+      where r.issuance_key = s.issuance_key and r.account_id = $1
+        and s.leased_until > now()`, [account.accountId]);
     const final = await pollUntil(statusCounts, (rows) => rows.length === 1 &&
       rows[0]!.status === 'TRANSMITTED', JOB_POLL);
     expect(final).toEqual([{ status: 'TRANSMITTED', count: RECEIPT_COUNT }]);

@@ -37,7 +37,8 @@ export type IssuanceRecording = {
 export const TAKEN = 'TAKEN';
 export type RecordedIssuance = { issuanceKey: string } | typeof TAKEN | ApiError;
 
-type RecordingDeps = { db: Db; points: Pick<PointsService, 'debitInTransaction'> };
+type RecordingDeps = { db: Db; points: Pick<PointsService, 'debitInTransaction'>;
+  now: () => Date };
 
 const claimOf = (item: IssuanceRecording) => ({ apiKeyId: item.apiKeyId,
   namespace: 'cashReceipt' as const, referenceId: item.referenceId,
@@ -55,7 +56,7 @@ async function recordInTransaction(tx: Tx, deps: RecordingDeps,
   await releaseClaims(tx, claimed.filter((item) => outcomes.get(item) instanceof ApiError)
     .map(claimOf));
   await store.insertReceipts(tx, charged.filter((outcome): outcome is
-    store.NewCashReceiptRow => !(outcome instanceof ApiError)));
+    store.NewCashReceiptRow => !(outcome instanceof ApiError)), deps.now());
   return items.map((item) => {
     const outcome = outcomes.get(item);
     if (outcome === undefined) return TAKEN;

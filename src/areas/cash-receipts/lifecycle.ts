@@ -61,8 +61,9 @@ function approvedEvent(row: store.CashReceiptRow, original: store.CashReceiptRow
 export async function recordFailed(deps: LifecycleDeps, tx: Tx, issuanceKey: string,
   cause: Cause): Promise<boolean> {
   const row = await store.transition(tx, { issuanceKey, from: 'ACCEPTED', to: 'FAILED',
-    changes: { failureCode: cause.code, failureMessage: cause.message, dueAt: null } });
+    changes: { failureCode: cause.code, failureMessage: cause.message } });
   if (row === null) return false;
+  await store.endSteps(tx, [issuanceKey]);
   const scope = store.scopeOfRow(row);
   if (row.kind === 'CANCELLATION') {
     await store.addCanceled(tx, row.originalIssuanceKey!, row, -1);

@@ -178,7 +178,7 @@ async function cancellationRow(tx: Tx, input: { caller: Caller; issuanceKey: str
     customer: original.customer, cancelReason: input.body.reason,
     originalIssuanceKey: original.issuanceKey,
     originalApprovalNumber: original.approvalNumber,
-    originalTradeDate: original.tradeDate, dueAt: input.now,
+    originalTradeDate: original.tradeDate,
   };
 }
 
@@ -196,7 +196,7 @@ function issuanceRow(caller: Caller, referenceId: string,
     tradeOption: validated.tradeOption, supplyCost: validated.supplyCost,
     tax: validated.tax, serviceFee: validated.serviceFee,
     totalAmount: validated.totalAmount, itemName: validated.itemName,
-    customer: validated.customer, dueAt: now,
+    customer: validated.customer,
   };
 }
 
@@ -212,7 +212,7 @@ function requireAuthority(deps: Pick<ServiceDeps, 'authorityAvailable'>,
 function createAcceptance(deps: ServiceDeps) {
   const { db } = deps;
   const [recordIssuance, findEarlierClaim] = [createIssuanceBatches({ db,
-    points: deps.points }), createReplayFinder(db)];
+    points: deps.points, now: deps.now }), createReplayFinder(db)];
 
   // Step 3 for a cancellation: the claim, the debit and the receipt in one transaction; a
   // refused debit rolls the claim back with it.
@@ -224,7 +224,7 @@ function createAcceptance(deps: ServiceDeps) {
         const [charged] = await chargeReceipts(tx, deps.points, [{ row: await build(tx),
           operation, priceInPoints: deps.prices[operation] }]);
         if (charged instanceof ApiError) throw charged;
-        await store.insertReceipt(tx, charged!);
+        await store.insertReceipt(tx, charged!, deps.now());
         return { status: 202, body: { issuanceKey: charged!.issuanceKey } };
       }));
     return result.body as Accepted;

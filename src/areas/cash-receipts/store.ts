@@ -1,8 +1,15 @@
 import { and, asc, eq, gt, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../platform/db/connect.ts';
 import { insertJsonRows } from '../../platform/db/json-rows.ts';
+import { executePrepared } from '../../platform/db/prepared.ts';
 import type { Scope } from '../../platform/scope.ts';
-import { cashReceipts, type CashReceiptKind, type CashReceiptStatus } from './tables.ts';
+import {
+  cashReceipts,
+  cashReceiptSteps,
+  type CashReceiptKind,
+  type CashReceiptStatus,
+  type CashReceiptStep,
+} from './tables.ts';
 
 // SQL of the cash-receipts area. Every function takes the executor first and never opens a
 // transaction; reads for a caller filter by its account and environment.
@@ -17,14 +24,21 @@ export function scopeOfRow(row: CashReceiptRow): Scope {
   return { accountId: row.accountId, environment: row.environment as Scope['environment'] };
 }
 
-export async function insertReceipt(tx: Executor, row: NewCashReceiptRow): Promise<void> {
-  await tx.insert(cashReceipts).values(row);
+// A receipt's row with its approval step, due at `approvalDueAt`.
+export async function insertReceipt(tx: Executor, row: NewCashReceiptRow, approvalDueAt: Date):
+  Promise<void> {
+  await insertReceipts(tx, [row], approvalDueAt);
 }
 
-// The receipts of an acceptance batch, as one parameter (platform/db/json-rows.ts).
-export async function insertReceipts(tx: Executor, rows: NewCashReceiptRow[]):
-  Promise<void> {
-  if (rows.length > 0) await tx.execute(insertJsonRows(cashReceipts, rows));
+// The receipts of an acceptance batch and their approval steps, in one statement: the rows as
+// one parameter (platform/db/json-rows.ts), the steps made from what was inserted.
+export async function insertReceipts(tx: Executor, rows: NewCashReceiptRow[],
+  approvalDueAt: Date): Promise<void> {
+  if (rows.length === 0) return;
+  await executePrepared(tx, sql`with inserted as (
+      ${insertJsonRows(cashReceipts, rows, { returning: 'issuance_key' })})
+    insert into cash_receipt_steps (issuance_key, step, due_at)
+    select issuance_key, 'APPROVAL', ${approvalDueAt.toISOString()}::timestamptz from inserted`);
 }
 
 export async function findReceipt(tx: Executor, scope: Scope, issuanceKey: string):
@@ -86,10 +100,10 @@ export async function transition(
   tx: Executor,
   change: { issuanceKey: string; from: CashReceiptStatus; to: CashReceiptStatus;
     changes?: Partial<Pick<CashReceiptRow, 'approvalNumber' | 'failureCode' |
-      'failureMessage' | 'issuedAt' | 'transmittedAt' | 'dueAt'>> },
+      'failureMessage' | 'issuedAt' | 'transmittedAt'>> },
 ): Promise<CashReceiptRow | null> {
   const [row] = await tx.update(cashReceipts)
-    .set({ ...change.changes, status: change.to, leasedUntil: null, updatedAt: sql`now()` })
+    .set({ ...change.changes, status: change.to, updatedAt: sql`now()` })
     .where(and(eq(cashReceipts.issuanceKey, change.issuanceKey),
       eq(cashReceipts.status, change.from)))
     .returning();
@@ -106,59 +120,78 @@ const lockedIn = (issuanceKeys: readonly string[], status: CashReceiptStatus) =>
    order by c.issuance_key
      for update)`;
 
-// Moves many ACCEPTED receipts to ISSUED in one statement, each with its own approval number
-// and the time its transmission is due; returns the receipts moved (the others were moved
-// already, by a worker that took the step before).
+// Moves many ACCEPTED receipts to ISSUED in one statement, each with its own approval number,
+// and makes their next step the transmission, due when given; returns the receipts moved (the
+// others were moved already, by a worker that took the step before).
 export async function approveMany(tx: Executor,
   approvals: ReadonlyArray<{ issuanceKey: string; approvalNumber: string;
     transmissionDueAt: Date }>, issuedAt: Date): Promise<CashReceiptRow[]> {
   if (approvals.length === 0) return [];
-  const byKey = JSON.stringify(Object.fromEntries(approvals.map((approval) =>
-    [approval.issuanceKey, { number: approval.approvalNumber,
-      due: approval.transmissionDueAt.toISOString() }])));
+  const numbers = JSON.stringify(Object.fromEntries(approvals.map((approval) =>
+    [approval.issuanceKey, approval.approvalNumber])));
   const keys = approvals.map((approval) => approval.issuanceKey);
-  return tx.update(cashReceipts)
+  const moved = await tx.update(cashReceipts)
     .set({ status: 'ISSUED', issuedAt, updatedAt: sql`now()`,
-      approvalNumber: sql`${byKey}::jsonb -> ${cashReceipts.issuanceKey} ->> 'number'`,
-      dueAt: sql`(${byKey}::jsonb -> ${cashReceipts.issuanceKey} ->> 'due')::timestamptz`,
-      attemptNumber: 1, leasedUntil: null })
+      approvalNumber: sql`${numbers}::jsonb ->> ${cashReceipts.issuanceKey}` })
     .where(inArray(cashReceipts.issuanceKey, lockedIn(keys, 'ACCEPTED')))
     .returning();
+  const movedKeys = new Set(moved.map((row) => row.issuanceKey));
+  const steps = approvals.filter((approval) => movedKeys.has(approval.issuanceKey));
+  await executePrepared(tx, sql`update cash_receipt_steps s
+       set step = 'TRANSMISSION', due_at = given.due_at, attempt_number = 1, leased_until = null
+      from unnest(${sql.param(steps.map((step) => step.issuanceKey))}::text[],
+                  ${sql.param(steps.map((step) => step.transmissionDueAt.toISOString()))}
+                    ::timestamptz[]) as given(issuance_key, due_at)
+     where s.issuance_key = given.issuance_key`);
+  return moved;
 }
 
-// Moves many ISSUED receipts to TRANSMITTED in one statement; returns the receipts moved.
+// Moves many ISSUED receipts to TRANSMITTED in one statement, and ends their steps; returns
+// the receipts moved.
 export async function transmitMany(tx: Executor, issuanceKeys: readonly string[],
   transmittedAt: Date): Promise<CashReceiptRow[]> {
   if (issuanceKeys.length === 0) return [];
-  return tx.update(cashReceipts)
-    .set({ status: 'TRANSMITTED', transmittedAt, updatedAt: sql`now()`, dueAt: null,
-      leasedUntil: null })
+  const moved = await tx.update(cashReceipts)
+    .set({ status: 'TRANSMITTED', transmittedAt, updatedAt: sql`now()` })
     .where(inArray(cashReceipts.issuanceKey, lockedIn(issuanceKeys, 'ISSUED')))
     .returning();
+  await endSteps(tx, moved.map((row) => row.issuanceKey));
+  return moved;
 }
 
-// Takes up to `limit` receipts in `status` whose step is due at `now` and that no worker holds,
-// oldest due first, and holds them until `leasedUntil`; rows another worker is taking at the same
-// moment are skipped, not waited for. The lease is the migration's cash_receipts_lease_due (it
-// says why it is a function). It changes no indexed column, so with the table's free space per
-// page (fillfactor) the row is rewritten in place. The rows come back as they were read.
-export async function leaseDue(tx: Executor, input: { status: 'ACCEPTED' | 'ISSUED';
-  now: Date; leasedUntil: Date; limit: number }): Promise<CashReceiptRow[]> {
-  return tx.select().from(cashReceipts).where(inArray(cashReceipts.issuanceKey, sql`(
-    select cash_receipts_lease_due(${input.status}, ${input.now.toISOString()}::timestamptz,
-      ${input.leasedUntil.toISOString()}::timestamptz, ${input.limit}::integer))`));
+// Ends the steps of receipts that are decided (transmitted, failed).
+export async function endSteps(tx: Executor, issuanceKeys: readonly string[]): Promise<void> {
+  if (issuanceKeys.length === 0) return;
+  await executePrepared(tx, sql`delete from cash_receipt_steps
+    where issuance_key = any(${sql.param([...issuanceKeys])}::text[])`);
 }
 
-// Puts a receipt's step off until `dueAt`, as attempt `attemptNumber`, if it is still in
-// `status`; the lease ends. Answers whether it was.
+export type DueReceipt = { row: CashReceiptRow; attemptNumber: number };
+
+// Takes up to `limit` receipts whose `step` is due at `now` and that no worker holds, oldest due
+// first, and holds their steps until `leasedUntil`; steps another worker is taking at the same
+// moment are skipped, not waited for. The lease is the migration's cash_receipt_steps_lease (it
+// says why it is a function). It changes no indexed column of the narrow steps row, which is
+// rewritten in place. The receipts come back as they were read, with their step's attempt.
+export async function leaseDue(db: Executor, input: { step: CashReceiptStep; now: Date;
+  leasedUntil: Date; limit: number }): Promise<DueReceipt[]> {
+  const leased = sql`cash_receipt_steps_lease(${input.step},
+    ${input.now.toISOString()}::timestamptz, ${input.leasedUntil.toISOString()}::timestamptz,
+    ${input.limit}::integer) as leased`;
+  return db.select({ row: cashReceipts, attemptNumber: sql<number>`leased.attempt_number` })
+    .from(cashReceipts)
+    .innerJoin(leased, sql`leased.issuance_key = ${cashReceipts.issuanceKey}`);
+}
+
+// Puts a receipt's step off until `dueAt`, as attempt `attemptNumber`, if that is still its
+// step; the lease ends. Answers whether it was.
 export async function postpone(tx: Executor, input: { issuanceKey: string;
-  status: CashReceiptStatus; attemptNumber: number; dueAt: Date }): Promise<boolean> {
-  const rows = await tx.update(cashReceipts)
-    .set({ attemptNumber: input.attemptNumber, dueAt: input.dueAt, leasedUntil: null,
-      updatedAt: sql`now()` })
-    .where(and(eq(cashReceipts.issuanceKey, input.issuanceKey),
-      eq(cashReceipts.status, input.status)))
-    .returning({ issuanceKey: cashReceipts.issuanceKey });
+  step: CashReceiptStep; attemptNumber: number; dueAt: Date }): Promise<boolean> {
+  const rows = await tx.update(cashReceiptSteps)
+    .set({ attemptNumber: input.attemptNumber, dueAt: input.dueAt, leasedUntil: null })
+    .where(and(eq(cashReceiptSteps.issuanceKey, input.issuanceKey),
+      eq(cashReceiptSteps.step, input.step)))
+    .returning({ issuanceKey: cashReceiptSteps.issuanceKey });
   return rows.length === 1;
 }
 

@@ -77,13 +77,6 @@ export const cashReceipts = pgTable(
     chargedPoints: integer('charged_points').notNull(),
     chargeEntryId: text('charge_entry_id'),
     reservationId: text('reservation_id'),
-    // The processing (docs/cash-receipts.md § Processing): when the receipt's next step is due
-    // (approval while ACCEPTED, transmission while ISSUED; null once it is decided), the attempt
-    // of that step, and until when a worker holds the step. A worker that dies lets its lease
-    // run out, and the step is taken up again.
-    dueAt: timestampTz('due_at'),
-    attemptNumber: integer('attempt_number').notNull().default(1),
-    leasedUntil: timestampTz('leased_until'),
     issuedAt: timestampTz('issued_at'),
     transmittedAt: timestampTz('transmitted_at'),
     // Paging order: a cursor is the last sequence of a page.
@@ -99,9 +92,6 @@ export const cashReceipts = pgTable(
     uniqueIndex('cash_receipts_reference_idx').on(table.apiKeyId, table.clientReferenceId),
     index('cash_receipts_original_idx').on(table.originalIssuanceKey)
       .where(sql`${table.originalIssuanceKey} is not null`),
-    // The workers' queue: the receipts with a step to run, by step and time.
-    index('cash_receipts_due_idx').on(table.status, table.dueAt)
-      .where(sql`${table.dueAt} is not null`),
     check('cash_receipts_environment_known', sql`${table.environment} in ('test', 'live')`),
     check('cash_receipts_kind_known', sql`${table.kind} in ('ISSUANCE', 'CANCELLATION')`),
     check('cash_receipts_status_known',
@@ -122,5 +112,33 @@ export const cashReceipts = pgTable(
     check('cash_receipts_issued_has_approval_number', sql`${table.status} in ('ACCEPTED',
       'FAILED') or ${table.approvalNumber} ~ '^[0-9]{9}$'`),
     check('cash_receipts_charged_points', sql`${table.chargedPoints} >= 0`),
+  ],
+);
+
+export type CashReceiptStep = 'APPROVAL' | 'TRANSMISSION';
+
+// The workers' queue (docs/cash-receipts.md § Processing): one row per receipt with a step still
+// to run (approval while ACCEPTED, transmission while ISSUED), when it is due, its attempt and
+// its lease. It is a table of its own so that the receipt's own changes (status, approval
+// number, times) touch none of the receipt's indexes and PostgreSQL rewrites the row in place (a
+// heap-only update), and the queue's changes, leases included, are those of a narrow row with
+// one index. The row is written in the same transaction as the receipt's status, and deleted
+// once the receipt is decided; no foreign key, whose check would cost a lookup per accepted
+// receipt.
+export const cashReceiptSteps = pgTable(
+  'cash_receipt_steps',
+  {
+    issuanceKey: text('issuance_key').primaryKey(),
+    step: text('step').$type<CashReceiptStep>().notNull(),
+    dueAt: timestampTz('due_at').notNull(),
+    attemptNumber: integer('attempt_number').notNull().default(1),
+    // Until when a worker holds the step; a worker that dies lets it run out, and the step is
+    // taken up again.
+    leasedUntil: timestampTz('leased_until'),
+  },
+  (table) => [
+    index('cash_receipt_steps_due_idx').on(table.step, table.dueAt),
+    check('cash_receipt_steps_step_known', sql`${table.step} in ('APPROVAL', 'TRANSMISSION')`),
+    check('cash_receipt_steps_attempt_positive', sql`${table.attemptNumber} >= 1`),
   ],
 );

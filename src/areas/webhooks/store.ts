@@ -3,6 +3,7 @@ import {
 } from 'drizzle-orm';
 import type { Executor } from '../../platform/db/connect.ts';
 import { insertJsonRows } from '../../platform/db/json-rows.ts';
+import { executePrepared } from '../../platform/db/prepared.ts';
 import {
   webhookDeliveries,
   webhookDeliveryAttempts,
@@ -162,7 +163,7 @@ export async function insertEvents(
 ): Promise<void> {
   if (rows.length === 0) return;
   // As one parameter (platform/db/json-rows.ts): a batch of documents records one event each.
-  await tx.execute(insertJsonRows(webhookEvents, rows.map((row) => ({
+  await executePrepared(tx, insertJsonRows(webhookEvents, rows.map((row) => ({
     id: row.id,
     accountId: row.scope.accountId,
     environment: row.scope.environment,

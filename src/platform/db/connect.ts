@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { PreparingClient } from './prepared.ts';
 import * as schema from './tables.ts';
 import type { EmbeddedDatabase, EmbeddedOpenOptions } from './embedded.ts';
 import { markPhase } from '../startup-phases.ts';
@@ -89,8 +90,8 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
     max: options.poolMax,
     idleTimeoutMillis: POOL_IDLE_TIMEOUT_MS,
     connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
-    // The embedded database has no JIT to turn off.
-    ...(embedded ? {} : { options: SESSION_OPTIONS }),
+    // The embedded database has no JIT to turn off, and names no statements (prepared.ts).
+    ...(embedded ? {} : { options: SESSION_OPTIONS, Client: PreparingClient }),
   });
   surviveLostConnections(pool);
   const relaxedPool = embedded ? pool : new pg.Pool({

@@ -1,6 +1,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/connect.ts';
 import { insertJsonRows } from '../db/json-rows.ts';
+import { executePrepared } from '../db/prepared.ts';
 import { idempotencyClaims } from '../db/tables.ts';
 
 type ClaimKey = { apiKeyId: string; namespace: string; referenceId: string };
@@ -44,7 +45,7 @@ export async function insertClaimsWithResponses(
     response: { status: number; body: unknown } }>,
 ): Promise<Set<string>> {
   if (claims.length === 0) return new Set();
-  const result = await tx.execute<{ id: string }>(insertJsonRows(idempotencyClaims,
+  const result = await executePrepared<{ id: string }>(tx, insertJsonRows(idempotencyClaims,
     claims.map(({ response, ...claim }) => ({ ...claim, responseStatus: response.status,
       responseBody: response.body })), { onConflictDoNothing: true, returning: 'id' }));
   return new Set(result.rows.map((row) => row.id));

@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { Db, Executor } from '../db/connect.ts';
 import { numberedSql } from '../db/numbered-sql.ts';
+import { executePrepared } from '../db/prepared.ts';
 import type { Scope } from '../scope.ts';
 import { pointBalances } from '../db/tables.ts';
 
@@ -475,6 +476,7 @@ export async function debitMany(
 export async function debitManyIn(tx: Executor, items: readonly DebitItem[]):
   Promise<DebitManyRow[]> {
   if (items.length === 0) return [];
-  const result = await tx.execute<DebitManyRow>(numberedSql(DEBIT_MANY_SQL, debitValues(items)));
+  const result = await executePrepared<DebitManyRow>(tx,
+    numberedSql(DEBIT_MANY_SQL, debitValues(items)));
   return result.rows;
 }

@@ -1,4 +1,4 @@
-// The processing steps over the receipts table (docs/cash-receipts.md § Processing), on the
+// The processing steps over the receipts' queue (docs/cash-receipts.md § Processing), on the
 // app's clock: an authority that cannot be reached is asked again after each documented delay
 // and the receipt then fails with APPROVAL_UNAVAILABLE, refunded; a transmission the authority
 // does not take is tried again later; a leased receipt is taken by one worker at a time and
@@ -43,13 +43,16 @@ afterAll(async () => {
   await app?.close();
 });
 
-type StepRow = { status: string; attempt_number: number; due_at: Date | null;
-  leased_until: Date | null; failure_code: string | null; approval_number: string | null };
+// A receipt with its step; the step's columns are null once the receipt is decided.
+type StepRow = { status: string; step: string | null; attempt_number: number | null;
+  due_at: Date | null; leased_until: Date | null; failure_code: string | null;
+  approval_number: string | null };
 
 async function stepOf(issuanceKey: string): Promise<StepRow> {
-  const result = await app.platform.database.pool.query(`select status, attempt_number,
-    due_at, leased_until, failure_code, approval_number from cash_receipts
-    where issuance_key = $1`, [issuanceKey]);
+  const result = await app.platform.database.pool.query(`select r.status, s.step,
+    s.attempt_number, s.due_at, s.leased_until, r.failure_code, r.approval_number
+    from cash_receipts r left join cash_receipt_steps s using (issuance_key)
+    where r.issuance_key = $1`, [issuanceKey]);
   return result.rows[0] as StepRow;
 }
 
@@ -90,7 +93,8 @@ describe('approval', () => {
 
     await drain(() => approveDueReceipts(processing));
     let row = await stepOf(issuanceKey);
-    expect(row).toMatchObject({ status: 'ACCEPTED', attempt_number: 2, leased_until: null });
+    expect(row).toMatchObject({ status: 'ACCEPTED', step: 'APPROVAL', attempt_number: 2,
+      leased_until: null });
     expect(row.due_at!.getTime()).toBe(clockMs + 30_000);
     // Not due yet: nothing happens.
     clockMs += 29_000;
@@ -105,7 +109,7 @@ describe('approval', () => {
 
     clockMs += 120_000;
     await drain(() => approveDueReceipts(processing));
-    expect(await stepOf(issuanceKey)).toMatchObject({ status: 'FAILED', due_at: null,
+    expect(await stepOf(issuanceKey)).toMatchObject({ status: 'FAILED', step: null,
       failure_code: 'APPROVAL_UNAVAILABLE', approval_number: null });
     expect(await balance()).toBe(before);
     expect(await eventTypes(issuanceKey)).toEqual(['CASH_RECEIPT_FAILED']);
@@ -137,7 +141,8 @@ describe('approval', () => {
       expect((await first) + (await second)).toBe(keys.length);
       expect(new Set(asked).size).toBe(keys.length);
       for (const key of keys) {
-        expect(await stepOf(key)).toMatchObject({ status: 'ISSUED', leased_until: null });
+        expect(await stepOf(key)).toMatchObject({ status: 'ISSUED', step: 'TRANSMISSION',
+          attempt_number: 1, leased_until: null });
         expect(await eventTypes(key)).toEqual(['CASH_RECEIPT_ISSUED']);
       }
     });
@@ -170,7 +175,8 @@ describe('transmission', () => {
 
     await drain(() => transmitDueReceipts(deps(down)));
     let row = await stepOf(issuanceKey);
-    expect(row).toMatchObject({ status: 'ISSUED', attempt_number: 2, leased_until: null });
+    expect(row).toMatchObject({ status: 'ISSUED', step: 'TRANSMISSION', attempt_number: 2,
+      leased_until: null });
     expect(row.due_at!.getTime()).toBe(clockMs + 2_000);
     clockMs += 2_000;
     await drain(() => transmitDueReceipts(deps(down)));
@@ -180,7 +186,7 @@ describe('transmission', () => {
 
     clockMs += 4_000;
     await drain(() => transmitDueReceipts(deps(sandbox)));
-    expect(await stepOf(issuanceKey)).toMatchObject({ status: 'TRANSMITTED', due_at: null });
+    expect(await stepOf(issuanceKey)).toMatchObject({ status: 'TRANSMITTED', step: null });
     expect(await eventTypes(issuanceKey)).toEqual(['CASH_RECEIPT_ISSUED',
       'CASH_RECEIPT_TRANSMITTED']);
   });

@@ -15,19 +15,20 @@ import {
   type LifecycleDeps,
 } from '../lifecycle.ts';
 import * as store from '../store.ts';
+import type { CashReceiptStep } from '../tables.ts';
 
 // The steps that take an accepted receipt to the tax authority (docs/cash-receipts.md §
-// Processing), run by workers over the receipts table itself (platform/due-work.ts):
+// Processing), run by workers over the receipts' queue of steps (platform/due-work.ts):
 //
 //   approval:      ACCEPTED → ISSUED (approval number, transmission due) or FAILED, or tried
 //                  again later while the authority cannot be reached
 //   transmission:  ISSUED → TRANSMITTED, the next day in production
 //
-// A worker leases a batch of due receipts, asks the authority about them concurrently, and
-// records the answers in one transaction. Every change is conditional on the status, so a step
-// taken again (its worker died after the authority answered, and the lease ran out) finds the
-// receipt already moved and changes, refunds, mails and announces nothing; the authority answers
-// a repeated request for the same issuance key with the same approval number.
+// A worker leases a batch of due steps, asks the authority about them concurrently, and records
+// the answers in one transaction. Every change is conditional on the status, so a step taken
+// again (its worker died after the authority answered, and the lease ran out) finds the receipt
+// already moved and changes, refunds, mails and announces nothing; the authority answers a
+// repeated request for the same issuance key with the same approval number.
 
 export type ProcessingDeps = LifecycleDeps & {
   db: Db;
@@ -69,10 +70,10 @@ function approvalRequest(row: store.CashReceiptRow): ApprovalRequest {
   };
 }
 
-type Asked = { row: store.CashReceiptRow; result: ApprovalResult };
+type Asked = store.DueReceipt & { result: ApprovalResult };
 
 // An adapter that throws is an authority that could not be asked.
-async function askForApproval(deps: ProcessingDeps, row: store.CashReceiptRow):
+async function askForApproval(deps: ProcessingDeps, { row, attemptNumber }: store.DueReceipt):
   Promise<Asked> {
   const authority = deps.authorityFor(store.scopeOfRow(row).environment);
   let result: ApprovalResult;
@@ -83,56 +84,59 @@ async function askForApproval(deps: ProcessingDeps, row: store.CashReceiptRow):
     deps.log.warn({ err: error, issuanceKey: row.issuanceKey }, 'cash receipt approval failed');
     result = { kind: 'unavailable' };
   }
-  deps.log.info({ issuanceKey: row.issuanceKey, attemptNumber: row.attemptNumber,
-    result: result.kind }, 'cash receipt approval attempt');
-  return { row, result };
+  deps.log.info({ issuanceKey: row.issuanceKey, attemptNumber, result: result.kind },
+    'cash receipt approval attempt');
+  return { row, attemptNumber, result };
 }
 
-function leaseFor(deps: ProcessingDeps, status: 'ACCEPTED' | 'ISSUED') {
+// Leases a batch of due steps and runs `work` on them; answers how many it took.
+async function withLeased(deps: ProcessingDeps, step: CashReceiptStep,
+  work: (due: store.DueReceipt[]) => Promise<void>): Promise<number> {
   const now = deps.now();
-  return store.leaseDue(deps.db, { status, now, limit: RECEIPTS_PER_BATCH,
+  const due = await store.leaseDue(deps.db, { step, now, limit: RECEIPTS_PER_BATCH,
     leasedUntil: new Date(now.getTime() + deps.gatewayTimeoutMs + LEASE_MARGIN_MS) });
+  if (due.length > 0) await work(due);
+  return due.length;
 }
 
 // Records the items in one transaction, or each alone when that fails (recordTogetherOrAlone).
-// An item that cannot be recorded even alone keeps its status and is taken up again later, with
-// an error logged, so one bad receipt holds back no other and is not retried in a tight loop.
-async function recordOrPutOff<Item extends { row: store.CashReceiptRow }>(
-  deps: ProcessingDeps, items: readonly Item[],
+// An item that cannot be recorded even alone keeps its status and its step is put off, with an
+// error logged, so one bad receipt holds back no other and is not retried in a tight loop.
+async function recordOrPutOff<Item extends store.DueReceipt>(
+  deps: ProcessingDeps, step: CashReceiptStep, items: readonly Item[],
   write: (tx: Tx, items: readonly Item[]) => Promise<void>) {
-  if (items.length === 0) return;
   const answers = await recordTogetherOrAlone(deps.db, items, async (tx, batch) => {
     await write(tx, batch);
     return batch.map(() => null);
   });
-  for (const [index, { row }] of items.entries()) {
+  for (const [index, { row, attemptNumber }] of items.entries()) {
     const answer = answers[index];
     if (!(answer instanceof Error)) continue;
     const dueAt = new Date(deps.now().getTime() + RECORDING_FAILED_RETRY_MS);
     deps.log.error({ err: answer, issuanceKey: row.issuanceKey, status: row.status,
       dueAt: dueAt.toISOString() },
     'cash receipt step could not be recorded; it will be taken up again');
-    await store.postpone(deps.db, { issuanceKey: row.issuanceKey, status: row.status,
-      attemptNumber: row.attemptNumber, dueAt });
+    await store.postpone(deps.db, { issuanceKey: row.issuanceKey, step, attemptNumber, dueAt });
   }
 }
 
 // What an answer that is not an approval does to its receipt: FAILED when the authority
 // refused it or the retries are spent, else the attempt after the next delay.
-async function recordNotApproved(deps: ProcessingDeps, tx: Tx, { row, result }: Asked) {
+async function recordNotApproved(deps: ProcessingDeps, tx: Tx,
+  { row, attemptNumber, result }: Asked) {
   if (result.kind === 'rejected') {
     await recordFailed(deps, tx, row.issuanceKey, { code: result.code,
       message: result.message });
     return;
   }
-  const delaySeconds = deps.approvalRetryDelaysSeconds[row.attemptNumber - 1];
+  const delaySeconds = deps.approvalRetryDelaysSeconds[attemptNumber - 1];
   if (delaySeconds === undefined) {
     await recordFailed(deps, tx, row.issuanceKey, { code: 'APPROVAL_UNAVAILABLE',
       message: 'The tax authority could not be reached; the cash receipt was not issued.' });
     return;
   }
-  await store.postpone(tx, { issuanceKey: row.issuanceKey, status: 'ACCEPTED',
-    attemptNumber: row.attemptNumber + 1,
+  await store.postpone(tx, { issuanceKey: row.issuanceKey, step: 'APPROVAL',
+    attemptNumber: attemptNumber + 1,
     dueAt: new Date(deps.now().getTime() + delaySeconds * 1_000) });
 }
 
@@ -149,53 +153,54 @@ async function recordAnswers(deps: ProcessingDeps, tx: Tx, asked: readonly Asked
 }
 
 // One approval batch: answers how many receipts it took.
-export async function approveDueReceipts(deps: ProcessingDeps): Promise<number> {
-  const rows = await leaseFor(deps, 'ACCEPTED');
-  const asked = await Promise.all(rows.map((row) => askForApproval(deps, row)));
-  await recordOrPutOff(deps, asked, (tx, items) => recordAnswers(deps, tx, items));
-  return rows.length;
+export function approveDueReceipts(deps: ProcessingDeps): Promise<number> {
+  return withLeased(deps, 'APPROVAL', async (due) => {
+    const asked = await Promise.all(due.map((item) => askForApproval(deps, item)));
+    await recordOrPutOff(deps, 'APPROVAL', asked, (tx, items) => recordAnswers(deps, tx, items));
+  });
 }
 
-type Transmitted = { row: store.CashReceiptRow; transmitted: boolean };
+type Transmitted = store.DueReceipt & { transmitted: boolean };
 
-async function transmit(deps: ProcessingDeps, row: store.CashReceiptRow):
-  Promise<Transmitted> {
+async function transmit(deps: ProcessingDeps, due: store.DueReceipt): Promise<Transmitted> {
+  const { row } = due;
   const authority = deps.authorityFor(store.scopeOfRow(row).environment);
   try {
     const result = authority === null ? { kind: 'unavailable' as const }
       : await authority.transmit({ issuanceKey: row.issuanceKey,
         approvalNumber: row.approvalNumber! }, AbortSignal.timeout(deps.gatewayTimeoutMs));
-    return { row, transmitted: result.kind === 'transmitted' };
+    return { ...due, transmitted: result.kind === 'transmitted' };
   } catch (error) {
     deps.log.warn({ err: error, issuanceKey: row.issuanceKey }, 'cash receipt transmission failed');
-    return { row, transmitted: false };
+    return { ...due, transmitted: false };
   }
 }
 
 // A transmission the authority did not take: tried again, further apart each time.
-async function transmitLater(deps: ProcessingDeps, tx: Tx, row: store.CashReceiptRow) {
-  const waitMs = Math.min(TRANSMISSION_RETRY_FIRST_MS * 2 ** (row.attemptNumber - 1),
+async function transmitLater(deps: ProcessingDeps, tx: Tx,
+  { row, attemptNumber }: store.DueReceipt) {
+  const waitMs = Math.min(TRANSMISSION_RETRY_FIRST_MS * 2 ** (attemptNumber - 1),
     TRANSMISSION_RETRY_MAX_MS);
   const dueAt = new Date(deps.now().getTime() + waitMs);
-  const level = row.attemptNumber >= TRANSMISSION_ATTEMPTS_BEFORE_ALERT ? 'error' : 'warn';
-  deps.log[level]({ issuanceKey: row.issuanceKey, attemptNumber: row.attemptNumber,
+  const level = attemptNumber >= TRANSMISSION_ATTEMPTS_BEFORE_ALERT ? 'error' : 'warn';
+  deps.log[level]({ issuanceKey: row.issuanceKey, attemptNumber,
     dueAt: dueAt.toISOString() }, 'cash receipt transmission not taken; it will be tried again');
-  await store.postpone(tx, { issuanceKey: row.issuanceKey, status: 'ISSUED',
-    attemptNumber: row.attemptNumber + 1, dueAt });
+  await store.postpone(tx, { issuanceKey: row.issuanceKey, step: 'TRANSMISSION',
+    attemptNumber: attemptNumber + 1, dueAt });
 }
 
 // One transmission batch: answers how many receipts it took.
-export async function transmitDueReceipts(deps: ProcessingDeps): Promise<number> {
-  const rows = await leaseFor(deps, 'ISSUED');
-  const answers = await Promise.all(rows.map((row) => transmit(deps, row)));
-  await recordOrPutOff(deps, answers, async (tx, items) => {
-    await recordTransmitted(deps, tx, items.filter((item) => item.transmitted)
-      .map((item) => item.row.issuanceKey), deps.now());
-    for (const item of items) {
-      if (!item.transmitted) await transmitLater(deps, tx, item.row);
-    }
+export function transmitDueReceipts(deps: ProcessingDeps): Promise<number> {
+  return withLeased(deps, 'TRANSMISSION', async (due) => {
+    const answers = await Promise.all(due.map((item) => transmit(deps, item)));
+    await recordOrPutOff(deps, 'TRANSMISSION', answers, async (tx, items) => {
+      await recordTransmitted(deps, tx, items.filter((item) => item.transmitted)
+        .map((item) => item.row.issuanceKey), deps.now());
+      for (const item of items) {
+        if (!item.transmitted) await transmitLater(deps, tx, item);
+      }
+    });
   });
-  return rows.length;
 }
 
 export function processingSteps(deps: ProcessingDeps): DueWorkDefinition[] {
