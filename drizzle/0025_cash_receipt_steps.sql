@@ -33,6 +33,7 @@ ALTER TABLE "cash_receipts" DROP COLUMN "leased_until";--> statement-breakpoint
 CREATE FUNCTION cash_receipt_steps_lease(p_step text, p_now timestamptz, p_until timestamptz,
   p_limit integer) RETURNS TABLE (issuance_key text, attempt_number integer)
 LANGUAGE plpgsql
+ROWS 50
 SET enable_bitmapscan = off
 AS $$
 BEGIN

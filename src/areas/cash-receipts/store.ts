@@ -175,12 +175,16 @@ export type DueReceipt = { row: CashReceiptRow; attemptNumber: number };
 // rewritten in place. The receipts come back as they were read, with their step's attempt.
 export async function leaseDue(db: Executor, input: { step: CashReceiptStep; now: Date;
   leasedUntil: Date; limit: number }): Promise<DueReceipt[]> {
-  const leased = sql`cash_receipt_steps_lease(${input.step},
-    ${input.now.toISOString()}::timestamptz, ${input.leasedUntil.toISOString()}::timestamptz,
-    ${input.limit}::integer) as leased`;
-  return db.select({ row: cashReceipts, attemptNumber: sql<number>`leased.attempt_number` })
-    .from(cashReceipts)
-    .innerJoin(leased, sql`leased.issuance_key = ${cashReceipts.issuanceKey}`);
+  const { rows: leased } = await executePrepared<{ issuance_key: string;
+    attempt_number: number }>(db, sql`select issuance_key, attempt_number
+      from cash_receipt_steps_lease(${input.step}, ${input.now.toISOString()}::timestamptz,
+        ${input.leasedUntil.toISOString()}::timestamptz, ${input.limit}::integer)`);
+  const rows = new Map((await findReceiptsByKeys(db, leased.map((step) => step.issuance_key)))
+    .map((row) => [row.issuanceKey, row]));
+  return leased.flatMap((step) => {
+    const row = rows.get(step.issuance_key);
+    return row === undefined ? [] : [{ row, attemptNumber: step.attempt_number }];
+  });
 }
 
 // Puts a receipt's step off until `dueAt`, as attempt `attemptNumber`, if that is still its
