@@ -184,7 +184,7 @@ async function cancellationRow(tx: Tx, input: { caller: Caller; issuanceKey: str
 
 function issuanceRow(caller: Caller, referenceId: string,
   issuer: Awaited<ReturnType<ServiceDeps['issuers']['resolveSupplierKey']>>,
-  validated: ReturnType<typeof validateIssue>, now: Date): UnchargedReceipt {
+  validated: ReturnType<typeof validateIssue>): UnchargedReceipt {
   return {
     issuanceKey: newId('cashReceipt'), accountId: caller.accountId,
     environment: caller.environment, apiKeyId: caller.apiKeyId,
@@ -245,7 +245,7 @@ function createAcceptance(deps: ServiceDeps) {
     // Step 3 in a batch's transaction.
     const recorded = await recordIssuance({ apiKeyId: caller.apiKeyId,
       referenceId: input.referenceId, fingerprint,
-      row: issuanceRow(caller, input.referenceId, issuer, validated, deps.now()),
+      row: issuanceRow(caller, input.referenceId, issuer, validated),
       priceInPoints: deps.prices['cashReceipts.issue'] });
     if (recorded instanceof Error) throw recorded;
     if (recorded !== TAKEN) return recorded;
