@@ -147,6 +147,31 @@ describe('approval', () => {
       }
     });
 
+  it('takes up to 200 receipts in one batch and asks about them 50 at a time', async () => {
+    const keys = await Promise.all(Array.from({ length: 60 }, async () => accepted(
+      await issueReceipt(app, merchant.key, merchant.supplierKey, receiptBody()))));
+    let inFlight = 0;
+    let mostAtOnce = 0;
+    const asked = new Set<string>();
+    const counting: CashReceiptAuthority = {
+      async approve(request, signal) {
+        inFlight += 1;
+        mostAtOnce = Math.max(mostAtOnce, inFlight);
+        asked.add(request.issuanceKey);
+        await new Promise((resolve) => { setTimeout(resolve, 5); });
+        inFlight -= 1;
+        return sandbox.approve(request, signal);
+      },
+      transmit: sandbox.transmit,
+    };
+    expect(await approveDueReceipts(deps(counting))).toBeGreaterThanOrEqual(keys.length);
+    expect(mostAtOnce).toBe(50);
+    for (const key of keys) {
+      expect(asked.has(key)).toBe(true);
+      expect(await stepOf(key)).toMatchObject({ status: 'ISSUED', step: 'TRANSMISSION' });
+    }
+  });
+
   it('takes a receipt again once the lease of a worker that died has run out', async () => {
     const issuanceKey = await accepted(await issueReceipt(app, merchant.key,
       merchant.supplierKey, receiptBody()));

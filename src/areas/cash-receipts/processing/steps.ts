@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import type { Environment } from '../../../platform/accounts/keys.ts';
 import type { Db, Tx } from '../../../platform/db/connect.ts';
@@ -45,10 +46,18 @@ export type ProcessingDeps = LifecycleDeps & {
 
 export const APPROVAL_RETRY_DELAYS_SECONDS = [30, 120, 600, 3_600, 3 * 3_600];
 
-const RECEIPTS_PER_BATCH = 50;
+// A batch's statements and its transaction are paid once for all its receipts, so under load a
+// larger batch costs less per receipt: at 1,000 receipts a second, batches of 200 instead of 50
+// cut the CPU per receipt, server and database together, by about a fifth (bench/RESULTS.md).
+const RECEIPTS_PER_BATCH = 200;
+// The authority calls of one batch that run at once, so that a batch never opens 200 connections
+// to the live gateway.
+const CALLS_AT_ONCE_PER_BATCH = 50;
 const POLL_INTERVAL_MS = 500;
 const BATCHES_PER_STEP_AT_ONCE = 2;
-// A lease outlives the authority calls of its batch, which time out, with room to record them.
+// A lease outlives the authority calls of its batch, which time out, round after round, with
+// room to record them.
+const CALL_ROUNDS_PER_BATCH = Math.ceil(RECEIPTS_PER_BATCH / CALLS_AT_ONCE_PER_BATCH);
 const LEASE_MARGIN_MS = 60_000;
 // A receipt whose answer could not be recorded is taken up again after this long.
 const RECORDING_FAILED_RETRY_MS = 60_000;
@@ -94,7 +103,8 @@ async function withLeased(deps: ProcessingDeps, step: CashReceiptStep,
   work: (due: store.DueReceipt[]) => Promise<void>): Promise<number> {
   const now = deps.now();
   const due = await store.leaseDue(deps.db, { step, now, limit: RECEIPTS_PER_BATCH,
-    leasedUntil: new Date(now.getTime() + deps.gatewayTimeoutMs + LEASE_MARGIN_MS) });
+    leasedUntil: new Date(now.getTime() + deps.gatewayTimeoutMs * CALL_ROUNDS_PER_BATCH +
+      LEASE_MARGIN_MS) });
   if (due.length > 0) await work(due);
   return due.length;
 }
@@ -155,7 +165,8 @@ async function recordAnswers(deps: ProcessingDeps, tx: Tx, asked: readonly Asked
 // One approval batch: answers how many receipts it took.
 export function approveDueReceipts(deps: ProcessingDeps): Promise<number> {
   return withLeased(deps, 'APPROVAL', async (due) => {
-    const asked = await Promise.all(due.map((item) => askForApproval(deps, item)));
+    const limit = pLimit(CALLS_AT_ONCE_PER_BATCH);
+    const asked = await Promise.all(due.map((item) => limit(() => askForApproval(deps, item))));
     await recordOrPutOff(deps, 'APPROVAL', asked, (tx, items) => recordAnswers(deps, tx, items));
   });
 }
@@ -192,7 +203,8 @@ async function transmitLater(deps: ProcessingDeps, tx: Tx,
 // One transmission batch: answers how many receipts it took.
 export function transmitDueReceipts(deps: ProcessingDeps): Promise<number> {
   return withLeased(deps, 'TRANSMISSION', async (due) => {
-    const answers = await Promise.all(due.map((item) => transmit(deps, item)));
+    const limit = pLimit(CALLS_AT_ONCE_PER_BATCH);
+    const answers = await Promise.all(due.map((item) => limit(() => transmit(deps, item))));
     await recordOrPutOff(deps, 'TRANSMISSION', answers, async (tx, items) => {
       await recordTransmitted(deps, tx, items.filter((item) => item.transmitted)
         .map((item) => item.row.issuanceKey), deps.now());
