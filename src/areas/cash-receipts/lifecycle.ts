@@ -24,11 +24,17 @@ type Cause = { code: string; message: string };
 
 // Approved receipts, many at once (the approvals of one worker's batch): moved to ISSUED with their
 // approval numbers, announced and mailed in the caller's transaction, with one statement per
-// table. Returns the receipts moved; a receipt already moved is left out, with nothing sent.
+// table. Returns the receipts moved, as they now are; a receipt already moved is left out, with
+// nothing sent.
 export async function recordApproved(deps: LifecycleDeps, tx: Tx,
-  approvals: ReadonlyArray<{ issuanceKey: string; approvalNumber: string;
+  approvals: ReadonlyArray<{ row: store.CashReceiptRow; approvalNumber: string;
     transmissionDueAt: Date }>, issuedAt: Date): Promise<store.CashReceiptRow[]> {
-  const rows = await store.approveMany(tx, approvals, issuedAt);
+  const moved = await store.approveMany(tx, approvals.map((approval) => ({
+    issuanceKey: approval.row.issuanceKey, approvalNumber: approval.approvalNumber,
+    transmissionDueAt: approval.transmissionDueAt })), issuedAt);
+  const rows = approvals.filter((approval) => moved.has(approval.row.issuanceKey))
+    .map((approval): store.CashReceiptRow => ({ ...approval.row, status: 'ISSUED',
+      approvalNumber: approval.approvalNumber, issuedAt, updatedAt: issuedAt }));
   if (rows.length === 0) return rows;
   const originals = new Map((await store.findReceiptsByKeys(tx, rows
     .filter((row) => row.kind === 'CANCELLATION').map((row) => row.originalIssuanceKey!)))
@@ -85,10 +91,15 @@ export async function recordFailed(deps: LifecycleDeps, tx: Tx, issuanceKey: str
 }
 
 // Transmitted receipts, many at once: moved to TRANSMITTED and announced in the caller's
-// transaction. Returns the receipts moved.
+// transaction. Returns the receipts moved, as they now are.
 export async function recordTransmitted(deps: Pick<LifecycleDeps, 'recordEvents'>, tx: Tx,
-  issuanceKeys: readonly string[], transmittedAt: Date): Promise<store.CashReceiptRow[]> {
-  const rows = await store.transmitMany(tx, issuanceKeys, transmittedAt);
+  receipts: readonly store.CashReceiptRow[], transmittedAt: Date):
+  Promise<store.CashReceiptRow[]> {
+  const moved = await store.transmitMany(tx, receipts.map((row) => row.issuanceKey),
+    transmittedAt);
+  const rows = receipts.filter((row) => moved.has(row.issuanceKey))
+    .map((row): store.CashReceiptRow => ({ ...row, status: 'TRANSMITTED', transmittedAt,
+      updatedAt: transmittedAt }));
   if (rows.length === 0) return rows;
   await deps.recordEvents(tx, rows.map((row) => ({ scope: store.scopeOfRow(row), event: {
     type: 'CASH_RECEIPT_TRANSMITTED' as const,

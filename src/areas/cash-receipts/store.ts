@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../platform/db/connect.ts';
 import { insertJsonRows } from '../../platform/db/json-rows.ts';
+import { numberedSql } from '../../platform/db/numbered-sql.ts';
 import { executePrepared } from '../../platform/db/prepared.ts';
 import type { Scope } from '../../platform/scope.ts';
 import {
@@ -110,53 +111,64 @@ export async function transition(
   return row ?? null;
 }
 
-// The receipts among `issuanceKeys` that are still in `status`, locked in key order until the
-// transaction ends: batches that overlap (a job run twice) wait for each other instead of
-// deadlocking, and the one that comes second finds nothing left to move.
-const lockedIn = (issuanceKeys: readonly string[], status: CashReceiptStatus) => sql`(
+// The receipts among the keys bound as $1 (a text array) that are still in `status`, locked in
+// key order until the transaction ends: batches that overlap (a step taken twice) wait for each
+// other instead of deadlocking, and the one that comes second finds nothing left to move.
+const lockedIn = (status: 'ACCEPTED' | 'ISSUED') => `(
   select c.issuance_key from cash_receipts c
-   where c.issuance_key in (${sql.join(issuanceKeys.map((key) => sql`${key}`), sql`, `)})
-     and c.status = ${status}
+   where c.issuance_key = any($1::text[]) and c.status = '${status}'
    order by c.issuance_key
      for update)`;
 
-// Moves many ACCEPTED receipts to ISSUED in one statement, each with its own approval number,
-// and makes their next step the transmission, due when given; returns the receipts moved (the
-// others were moved already, by a worker that took the step before).
+// Moves many ACCEPTED receipts to ISSUED, each with its own approval number, and makes their
+// next step the transmission, due when given, in one statement of a constant text (a prepared
+// statement: platform/db/prepared.ts). Answers the keys of the receipts moved; the others were
+// moved already, by a worker that took the step before.
 export async function approveMany(tx: Executor,
   approvals: ReadonlyArray<{ issuanceKey: string; approvalNumber: string;
-    transmissionDueAt: Date }>, issuedAt: Date): Promise<CashReceiptRow[]> {
-  if (approvals.length === 0) return [];
-  const numbers = JSON.stringify(Object.fromEntries(approvals.map((approval) =>
-    [approval.issuanceKey, approval.approvalNumber])));
-  const keys = approvals.map((approval) => approval.issuanceKey);
-  const moved = await tx.update(cashReceipts)
-    .set({ status: 'ISSUED', issuedAt, updatedAt: sql`now()`,
-      approvalNumber: sql`${numbers}::jsonb ->> ${cashReceipts.issuanceKey}` })
-    .where(inArray(cashReceipts.issuanceKey, lockedIn(keys, 'ACCEPTED')))
-    .returning();
-  const movedKeys = new Set(moved.map((row) => row.issuanceKey));
-  const steps = approvals.filter((approval) => movedKeys.has(approval.issuanceKey));
-  await executePrepared(tx, sql`update cash_receipt_steps s
-       set step = 'TRANSMISSION', due_at = given.due_at, attempt_number = 1, leased_until = null
-      from unnest(${sql.param(steps.map((step) => step.issuanceKey))}::text[],
-                  ${sql.param(steps.map((step) => step.transmissionDueAt.toISOString()))}
-                    ::timestamptz[]) as given(issuance_key, due_at)
-     where s.issuance_key = given.issuance_key`);
-  return moved;
+    transmissionDueAt: Date }>, issuedAt: Date): Promise<Set<string>> {
+  if (approvals.length === 0) return new Set();
+  const { rows } = await executePrepared<{ issuance_key: string }>(tx, numberedSql(`
+    with moved as (
+      update cash_receipts r
+         set status = 'ISSUED', approval_number = given.approval_number, issued_at = $4,
+             updated_at = now()
+        from unnest($1::text[], $2::text[], $3::timestamptz[])
+               as given(issuance_key, approval_number, due_at)
+       where r.issuance_key = given.issuance_key
+         and r.issuance_key in ${lockedIn('ACCEPTED')}
+      returning r.issuance_key, given.due_at
+    ), stepped as (
+      update cash_receipt_steps s
+         set step = 'TRANSMISSION', due_at = moved.due_at, attempt_number = 1,
+             leased_until = null
+        from moved
+       where s.issuance_key = moved.issuance_key
+    )
+    select issuance_key from moved`, [
+    approvals.map((approval) => approval.issuanceKey),
+    approvals.map((approval) => approval.approvalNumber),
+    approvals.map((approval) => approval.transmissionDueAt.toISOString()),
+    issuedAt.toISOString()]));
+  return new Set(rows.map((row) => row.issuance_key));
 }
 
-// Moves many ISSUED receipts to TRANSMITTED in one statement, and ends their steps; returns
-// the receipts moved.
+// Moves many ISSUED receipts to TRANSMITTED and ends their steps, in one statement; answers the
+// keys of the receipts moved.
 export async function transmitMany(tx: Executor, issuanceKeys: readonly string[],
-  transmittedAt: Date): Promise<CashReceiptRow[]> {
-  if (issuanceKeys.length === 0) return [];
-  const moved = await tx.update(cashReceipts)
-    .set({ status: 'TRANSMITTED', transmittedAt, updatedAt: sql`now()` })
-    .where(inArray(cashReceipts.issuanceKey, lockedIn(issuanceKeys, 'ISSUED')))
-    .returning();
-  await endSteps(tx, moved.map((row) => row.issuanceKey));
-  return moved;
+  transmittedAt: Date): Promise<Set<string>> {
+  if (issuanceKeys.length === 0) return new Set();
+  const { rows } = await executePrepared<{ issuance_key: string }>(tx, numberedSql(`
+    with moved as (
+      update cash_receipts r
+         set status = 'TRANSMITTED', transmitted_at = $2, updated_at = now()
+       where r.issuance_key in ${lockedIn('ISSUED')}
+      returning r.issuance_key
+    ), ended as (
+      delete from cash_receipt_steps s using moved where s.issuance_key = moved.issuance_key
+    )
+    select issuance_key from moved`, [[...issuanceKeys], transmittedAt.toISOString()]));
+  return new Set(rows.map((row) => row.issuance_key));
 }
 
 // Ends the steps of receipts that are decided (transmitted, failed).

@@ -153,7 +153,7 @@ async function recordNotApproved(deps: ProcessingDeps, tx: Tx,
 async function recordAnswers(deps: ProcessingDeps, tx: Tx, asked: readonly Asked[]) {
   const approvedAt = deps.now();
   await recordApproved(deps, tx, asked.flatMap(({ row, result }) => (result.kind === 'approved'
-    ? [{ issuanceKey: row.issuanceKey, approvalNumber: result.approvalNumber,
+    ? [{ row, approvalNumber: result.approvalNumber,
       transmissionDueAt: deps.transmissionDueAt(store.scopeOfRow(row).environment,
         approvedAt) }]
     : [])), approvedAt);
@@ -207,7 +207,7 @@ export function transmitDueReceipts(deps: ProcessingDeps): Promise<number> {
     const answers = await Promise.all(due.map((item) => limit(() => transmit(deps, item))));
     await recordOrPutOff(deps, 'TRANSMISSION', answers, async (tx, items) => {
       await recordTransmitted(deps, tx, items.filter((item) => item.transmitted)
-        .map((item) => item.row.issuanceKey), deps.now());
+        .map((item) => item.row), deps.now());
       for (const item of items) {
         if (!item.transmitted) await transmitLater(deps, tx, item);
       }
