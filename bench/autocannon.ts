@@ -29,19 +29,23 @@ export type AutocannonOptions = {
 // connections queueing on one account's balance row instead of the server.
 // A request that asks for a unique reference id gets one made of this run's random prefix and a
 // counter, so no two requests of any run share one.
-export function roundRobin(requests: ScenarioRequest[]): AutocannonRequest[] {
+export function createRotation(requests: ScenarioRequest[]) {
   let nextIndex = 0;
   const runPrefix = randomBytes(6).toString('hex');
-  return [{
-    setupRequest(request) {
-      const { uniqueReferenceId, ...chosen } = requests[nextIndex % requests.length]!;
-      nextIndex += 1;
-      if (!uniqueReferenceId) return { ...request, ...chosen };
-      const headers = { ...chosen.headers,
-        'service-client-reference-id': `bench-${runPrefix}-${nextIndex}` };
-      return { ...request, ...chosen, headers };
-    },
-  }];
+  return (): Omit<ScenarioRequest, 'uniqueReferenceId'> & { headers: Record<string, string> } => {
+    const { uniqueReferenceId, ...chosen } = requests[nextIndex % requests.length]!;
+    nextIndex += 1;
+    const headers: Record<string, string> = { ...chosen.headers };
+    if (uniqueReferenceId) {
+      headers['service-client-reference-id'] = `bench-${runPrefix}-${nextIndex}`;
+    }
+    return { ...chosen, headers };
+  };
+}
+
+export function roundRobin(requests: ScenarioRequest[]): AutocannonRequest[] {
+  const next = createRotation(requests);
+  return [{ setupRequest: (request) => ({ ...request, ...next() }) }];
 }
 
 // autocannon ships no types; this is the part of its programmatic API we use.

@@ -19,7 +19,8 @@ import {
   waitUntilReady,
   type ServerProcess,
 } from '../test/helpers/server-process.ts';
-import { autocannon, roundRobin } from './autocannon.ts';
+import { autocannon, createRotation, roundRobin } from './autocannon.ts';
+import { runAtSteadyRate, type SteadyRateFigures } from './open-loop.ts';
 import { databaseUrl, withClient } from './postgres.ts';
 import { createDatabaseFromTemplate, ensureProfileTemplate } from './profile-dataset.ts';
 import { startPrism, type PrismPeer } from './prism.ts';
@@ -57,6 +58,9 @@ const OPTION_SPECS = {
   // (WORKERS_ENABLED=false) and N more `etax serve` processes, sent no requests, work them, as
   // docs/operations.md recommends for production.
   workerProcesses: { env: 'BENCH_WORKER_PROCESSES', fallback: 0, min: 0, max: 8 },
+  // 0: the scenarios' own steady rates (Scenario.steadyRatePerSecond). N: N requests a second
+  // instead, to see a scenario's latency at other rates.
+  steadyRate: { env: 'BENCH_STEADY_RATE', fallback: 0, min: 0, max: 100_000 },
 } as const;
 type OptionName = keyof typeof OPTION_SPECS;
 type Options = Record<OptionName, number>;
@@ -73,6 +77,9 @@ const EXIT_WAIT_MS = 30_000;
 const SUPPLIER_KEYS_MAX = 50;
 // A request that takes this long counts as a timeout, which makes the run invalid.
 const REQUEST_TIMEOUT_SECONDS = 10;
+// Connections the steady-rate load may open: enough that requests due while the server is slow
+// wait in the server, where their latency is measured, rather than for a connection.
+const STEADY_RATE_CONNECTIONS_MAX = 256;
 
 type BenchDatabase = {
   mode: DatabaseMode;
@@ -363,7 +370,45 @@ async function runScenario(input: ScenarioInput) {
     ? processingBetween(documentsBefore, await countDocuments(documentsUrl, documentKind))
     : undefined;
   const sorted = [...runs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
-  return { scenario, runs, median: sorted[Math.floor((sorted.length - 1) / 2)]!, processing };
+  const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
+  const steadyRate = scenario.steadyRatePerSecond === undefined ? undefined
+    : options.steadyRate || scenario.steadyRatePerSecond;
+  // A rate above the most the server answered would only measure a queue that grows for the
+  // whole run, and leave its backlog to the next scenario.
+  const steady = steadyRate === undefined || median.requestsPerSecond < steadyRate ? undefined
+    : await runSteadyRate({ ...input, requests, ratePerSecond: steadyRate });
+  return { scenario, runs, median, processing, steady };
+}
+
+// The scenario's runs at its steady arrival rate, after the workers have caught up with the
+// autocannon runs; the median run is the one with the median p99.
+async function runSteadyRate(input: ScenarioInput & { requests: ScenarioRequest[];
+  ratePerSecond: number }) {
+  const { scenario, options } = input;
+  if (input.databaseUrl !== undefined) await waitForIdleWorkers(input.databaseUrl);
+  const documentsUrl = scenario.makesDocuments ? input.databaseUrl : undefined;
+  const documentKind = scenario.makesDocuments;
+  const nextRequest = createRotation(input.requests);
+  const steadyRun = (durationSeconds: number) => runAtSteadyRate({ url: input.target.baseUrl,
+    nextRequest, ratePerSecond: input.ratePerSecond, durationSeconds,
+    connectionsMax: STEADY_RATE_CONNECTIONS_MAX, timeoutSeconds: REQUEST_TIMEOUT_SECONDS });
+  if (options.warmup > 0) await steadyRun(options.warmup);
+  const documentsBefore = documentsUrl && documentKind &&
+    await countDocuments(documentsUrl, documentKind);
+  const runs: SteadyRateFigures[] = [];
+  for (let runIndex = 0; runIndex < options.runs; runIndex += 1) {
+    const figures = await steadyRun(options.duration);
+    process.stderr.write(
+      `  ${scenario.name} at ${input.ratePerSecond} req/s, run ${runIndex + 1}/${options.runs}: ` +
+      `${figures.answeredPerSecond.toFixed(0)} req/s answered, p99 ${figures.p99Ms} ms\n`,
+    );
+    runs.push(figures);
+  }
+  const processing = documentsUrl && documentKind && documentsBefore
+    ? processingBetween(documentsBefore, await countDocuments(documentsUrl, documentKind))
+    : undefined;
+  const sorted = [...runs].sort((a, b) => a.p99Ms - b.p99Ms);
+  return { runs, median: sorted[Math.floor((sorted.length - 1) / 2)]!, processing };
 }
 
 async function benchmark(

@@ -2,7 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeResults } from '../../bench/report.ts';
+import { formatSection, writeResults, type RunFigures } from '../../bench/report.ts';
+import type { SteadyRateFigures } from '../../bench/open-loop.ts';
+import type { Scenario } from '../../bench/scenarios.ts';
 import { marked as markedSection, writeResultsSection } from '../../bench/results-file.ts';
 
 // bench/RESULTS.md holds the sections of several benchmarks; a run of `npm run bench` replaces
@@ -47,5 +49,53 @@ describe('writing one benchmark\'s section', () => {
     expect(written).toBe([marked('history', 'history'),
       marked('certificates', 'new ocr costs $1 $&'), marked('results:bank-transactions', 'bank'),
       marked('results:revenue-expense-feed', 'feed')].join('\n\n') + '\n');
+  });
+});
+
+describe('judging a goal of a rate and a latency together', () => {
+  const scenario: Scenario = { name: 'POST /accept', requestsPerSecondMin: 1_000,
+    steadyRatePerSecond: 1_000, p99MsMax: 100, operations: [], buildRequests: () => [] };
+  const closedLoop: RunFigures = { requestsPerSecond: 1_200, serverCpuMicrosecondsPerRequest: 500,
+    p50Ms: 35, p97_5Ms: 110, p99Ms: 130, non2xxCount: 0, errorCount: 0, timeoutCount: 0 };
+  const steady = (p99Ms: number): SteadyRateFigures => ({ offeredPerSecond: 1_000,
+    answeredPerSecond: 998, p50Ms: 9, p97_5Ms: p99Ms - 10, p99Ms, maxMs: p99Ms + 20,
+    non2xxCount: 0, errorCount: 0 });
+  const section = (steadyP99Ms: number) => formatSection({ mode: 'postgres', skipped: [],
+    options: { keys: 1, connections: 50, pipelining: 1, warmup: 0, runs: 1, duration: 1,
+      workerProcesses: 0 }, profileCount: null,
+    results: [{ scenario, median: closedLoop, runs: [closedLoop],
+      steady: { median: steady(steadyP99Ms), runs: [steady(steadyP99Ms)] } }] }, 0);
+
+  it('judges the throughput on the autocannon runs and the latency at the steady rate', () => {
+    const met = section(80);
+    expect(met).toContain('- POST /accept: p99 at a steady 1000 req/s 80 ms (goal ≤ 100 ms): met.');
+    expect(met).toContain('- POST /accept: 1200 req/s with every connection kept busy ' +
+      '(goal ≥ 1000): met.');
+    expect(met).toContain('| POST /accept | 1000 | 998 | 9 | 70 | 80 | 100 | 80 |');
+    expect(section(180)).toContain('p99 at a steady 1000 req/s 180 ms (goal ≤ 100 ms): ' +
+      '**NOT met**.');
+  });
+
+  it('does not judge the latency on the autocannon runs when the steady rate was not reached',
+    () => {
+      const slow = { ...closedLoop, requestsPerSecond: 120, p99Ms: 1_400 };
+      const text = formatSection({ mode: 'postgres', skipped: [], profileCount: null,
+        options: { keys: 1, connections: 50, pipelining: 1, warmup: 0, runs: 1, duration: 1,
+          workerProcesses: 0 },
+        results: [{ scenario, median: slow, runs: [slow] }] }, 0);
+      expect(text).toContain('- POST /accept: latency at its steady rate not measured, since it ' +
+        'answered only 120 req/s with every connection kept busy: **NOT met**.');
+      expect(text).not.toContain('p99 1400 ms');
+      expect(text).toContain('- POST /accept: 120 req/s (goal ≥ 1000): **NOT met**.');
+    });
+
+  it('makes a run with failed answers at the steady rate invalid', () => {
+    const failing = { ...steady(50), non2xxCount: 3 };
+    const text = formatSection({ mode: 'postgres', skipped: [], profileCount: null,
+      options: { keys: 1, connections: 50, pipelining: 1, warmup: 0, runs: 1, duration: 1,
+        workerProcesses: 0 },
+      results: [{ scenario, median: closedLoop, runs: [closedLoop],
+        steady: { median: failing, runs: [failing] } }] }, 0);
+    expect(text).toContain('**INVALID: POST /accept had 3 non-2xx responses');
   });
 });

@@ -33,7 +33,8 @@ import {
 //
 // Accepting a request:
 //   1. a reference id this key used before answers its stored response (202 with the same
-//      issuanceKey) or 409 IDEMPOTENCY_CONFLICT, before anything else is checked or charged;
+//      issuanceKey) or 409 IDEMPOTENCY_CONFLICT, whatever else would now be refused, and
+//      nothing is charged (an issuance finds it in step 3 unless step 2 refuses it; see issue);
 //   2. the body is validated and the merchant resolved, so bad input costs nothing;
 //   3. one transaction claims the reference id, debits the price (402 or 409 when the points
 //      available do not cover it, and the claim is taken back) and records the receipt, due
@@ -230,26 +231,44 @@ function createAcceptance(deps: ServiceDeps) {
     return result.body as Accepted;
   }
 
+  // What an issuance request records, or the ApiError that refuses it.
+  async function checkIssuance(input: { caller: Caller; supplierKey: string;
+    referenceId: string; body: IssueInput }): Promise<UnchargedReceipt> {
+    const { caller } = input;
+    const validated = validateIssue(input.body, deps.now());
+    const scope = { accountId: caller.accountId, environment: caller.environment };
+    const issuer = await deps.issuers.resolveSupplierKey(scope, input.supplierKey);
+    requireAuthority(deps, caller.environment);
+    return issuanceRow(caller, input.referenceId, issuer, validated);
+  }
+
+  // Step 1 comes last on the way of a request that passes step 2: its claim in step 3 finds the
+  // reference id taken, and the request replays or conflicts without being charged. Only a
+  // request refused in step 2 looks for an earlier claim first, so that a replay is answered
+  // even when its content would now be refused. Every request still gets the answer the steps'
+  // order says, and a new request, the common case, costs no lookup.
   async function issue(input: { caller: Caller; supplierKey: string; referenceId: string;
     body: IssueInput }): Promise<Accepted> {
     const { caller } = input;
     const fingerprint = requestFingerprint({ method: 'POST', route: ISSUE_ROUTE, ...input });
     const claim = { apiKeyId: caller.apiKeyId, namespace: 'cashReceipt' as const,
       referenceId: input.referenceId, fingerprint };
-    const replay = await findEarlierClaim(claim);
-    if (replay !== null) return replay.body as Accepted;
-    const validated = validateIssue(input.body, deps.now());
-    const scope = { accountId: caller.accountId, environment: caller.environment };
-    const issuer = await deps.issuers.resolveSupplierKey(scope, input.supplierKey);
-    requireAuthority(deps, caller.environment);
+    let row: UnchargedReceipt;
+    try {
+      row = await checkIssuance(input);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const replay = await findEarlierClaim(claim);
+      if (replay !== null) return replay.body as Accepted;
+      throw error;
+    }
     // Step 3 in a batch's transaction.
     const recorded = await recordIssuance({ apiKeyId: caller.apiKeyId,
-      referenceId: input.referenceId, fingerprint,
-      row: issuanceRow(caller, input.referenceId, issuer, validated),
+      referenceId: input.referenceId, fingerprint, row,
       priceInPoints: deps.prices['cashReceipts.issue'] });
     if (recorded instanceof Error) throw recorded;
     if (recorded !== TAKEN) return recorded;
-    // Claimed first by a request that has committed: replay it, or 409 for other content.
+    // Claimed first (by a request that has committed): replay it, or 409 for other content.
     const earlier = await findReplay(db, claim);
     if (earlier === null) throw new Error('a taken claim must be visible once committed');
     return earlier.body as Accepted;

@@ -3,7 +3,7 @@
 // the same request replays its issuanceKey, other content or the other request type is 409
 // IDEMPOTENCY_CONFLICT, and reference ids are per key, independent of tax invoices'.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays } from '../../../src/domain/business-days.ts';
+import { addDays, seoulDate } from '../../../src/domain/business-days.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { expectError } from '../../helpers/errors.ts';
 import { invoiceBody, registerSupplier } from '../tax-invoices/helpers.ts';
@@ -284,6 +284,74 @@ describe('Service-Client-Reference-Id', () => {
     expectError(await app.server.inject(request(otherKey, 'GET',
       `/v1/cashReceipts/issue/status?clientReferenceId=${encodeURIComponent(reference)}`)), 404,
     'NOT_FOUND');
+  });
+});
+
+describe('a reference id used before, with a request that would now be refused', () => {
+  // The app's clock moves on between a request and its resend.
+  let clockApp: TestApp;
+  let clock: Date;
+  let clockMerchant: MerchantAccount & { issuerId: string };
+
+  beforeAll(async () => {
+    clock = new Date();
+    clockApp = await createTestApp({ jobs: true, env: { WORKERS_ENABLED: 'false' },
+      now: () => clock });
+    const account = await clockApp.platform.accounts.createAccount({ name: 'Clock account',
+      plan: 'FREE' });
+    const supplier = await registerSupplier(clockApp, account.keys.test, { certificate: false });
+    clockMerchant = { accountId: account.accountId, key: account.keys.test,
+      liveKey: account.keys.live, supplierKey: supplier.supplierKey,
+      issuerId: supplier.issuerId };
+  });
+  afterAll(async () => {
+    await clockApp?.close();
+  });
+
+  const issueAt = (body: unknown, reference?: string) =>
+    issueReceipt(clockApp, clockMerchant.key, clockMerchant.supplierKey, body, reference);
+  const clockBalance = () => clockApp.platform.points.getBalance({
+    accountId: clockMerchant.accountId, environment: 'test' });
+
+  it('replays its issuanceKey days later, when its trade date is refused, and charges nothing',
+    async () => {
+      const reference = referenceId();
+      const body = receiptBody({ tradeDate: seoulDate(clock) });
+      const first = await accepted(await issueAt(body, reference));
+      const before = await clockBalance();
+      clock = new Date(clock.getTime() + 10 * 86_400_000);
+      try {
+        expect(await accepted(await issueAt(body, reference))).toBe(first);
+        // The same body under a new reference id is refused now.
+        expectError(await issueAt(body), 400, 'INVALID_REQUEST');
+        // Other content with the used reference id conflicts, valid or not.
+        expectError(await issueAt({ ...body, itemName: '다른 품목' }, reference), 409,
+          'IDEMPOTENCY_CONFLICT');
+        expectError(await issueAt({ ...body, totalAmount: 1 }, reference), 409,
+          'IDEMPOTENCY_CONFLICT');
+        expect(await clockBalance()).toEqual(before);
+      } finally {
+        clock = new Date();
+      }
+    });
+
+  it('leaves a refused request\'s reference id free for a request that is accepted',
+    async () => {
+      const reference = referenceId();
+      expectError(await issueAt(receiptBody({ totalAmount: 1 }), reference), 400,
+        'INVALID_REQUEST');
+      await accepted(await issueAt(receiptBody({ tradeDate: seoulDate(clock) }), reference));
+    });
+
+  it('replays its issuanceKey after the merchant is deactivated', async () => {
+    const reference = referenceId();
+    const body = receiptBody({ tradeDate: seoulDate(clock) });
+    const first = await accepted(await issueAt(body, reference));
+    const deactivated = await clockApp.server.inject(request(clockMerchant.key, 'DELETE',
+      `/v1/issuers/${clockMerchant.issuerId}`));
+    expect(deactivated.statusCode, deactivated.body).toBeLessThan(300);
+    expect(await accepted(await issueAt(body, reference))).toBe(first);
+    expectError(await issueAt(body), 409, 'ISSUER_DEACTIVATED');
   });
 });
 
