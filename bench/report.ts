@@ -270,10 +270,14 @@ DATABASE_URL=postgres://postgres@127.0.0.1:5432/test REDIS_URL= npm run bench   
 npm run bench                                                                  # embedded
 npm run bench -- --duration 5 --connections 100 --runs 1   # or BENCH_DURATION_SECONDS etc.
 npm run bench -- --only businessProfiles                   # some scenarios; RESULTS.md untouched
+npm run bench -- --only cashReceipts --steady-rate 500    # latency at another steady rate
 \`\`\`
 
 The server runs as a child process (\`etax serve\`, LOG_LEVEL=warn, workers on) on a fresh
-database with many accounts; the rate limits of the benchmarked operations are lifted. Scenarios
+database with many accounts; with \`--worker-processes N\` (\`BENCH_WORKER_PROCESSES\`) the server
+is API-only and N more \`etax serve\` processes, sent no requests, work the background jobs, as
+docs/operations.md recommends for production; the rate limits of the benchmarked operations are
+lifted. Scenarios
 are listed in bench/scenarios.ts. A run with any non-2xx response is invalid. autocannon records
 latency in whole milliseconds (0 means under 1 ms). Server CPU µs/req is the server process's
 CPU time divided by the requests answered; it is steadier than req/s when other work competes for
