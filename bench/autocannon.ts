@@ -29,10 +29,13 @@ export type AutocannonOptions = {
 // connections queueing on one account's balance row instead of the server.
 // A request that asks for a unique reference id gets one made of this run's random prefix and a
 // counter, so no two requests of any run share one.
-export function createRotation(requests: ScenarioRequest[]) {
+export type RotatedRequest = Omit<ScenarioRequest, 'uniqueReferenceId'> &
+  { headers: Record<string, string> };
+
+export function createRotation(requests: ScenarioRequest[]): () => RotatedRequest {
   let nextIndex = 0;
   const runPrefix = randomBytes(6).toString('hex');
-  return (): Omit<ScenarioRequest, 'uniqueReferenceId'> & { headers: Record<string, string> } => {
+  return () => {
     const { uniqueReferenceId, ...chosen } = requests[nextIndex % requests.length]!;
     nextIndex += 1;
     const headers: Record<string, string> = { ...chosen.headers };

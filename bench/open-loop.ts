@@ -1,5 +1,5 @@
 import { Pool } from 'undici';
-import type { ScenarioRequest } from './scenarios.ts';
+import type { RotatedRequest } from './autocannon.ts';
 
 // The load of a steady arrival rate ("open loop"): request i is due at start + i / rate, whether
 // or not earlier ones have been answered, and its latency counts from when it was due. That is
@@ -14,7 +14,7 @@ import type { ScenarioRequest } from './scenarios.ts';
 export type SteadyRateInput = {
   url: string;
   // The next request to send, each call a new one (autocannon.ts's rotation).
-  nextRequest(): Omit<ScenarioRequest, 'uniqueReferenceId'> & { headers: Record<string, string> };
+  nextRequest(): RotatedRequest;
   ratePerSecond: number;
   durationSeconds: number;
   // Connections the load generator may open; requests due while all are busy wait for one.
@@ -53,11 +53,11 @@ export async function runAtSteadyRate(input: SteadyRateInput): Promise<SteadyRat
   let answered = 0;
   let non2xxCount = 0;
   let errorCount = 0;
-  const inFlight = new Set<Promise<void>>();
+  const sent: Array<Promise<void>> = [];
 
   function send(dueAt: number) {
     const { method, path, headers, body } = input.nextRequest();
-    const sent = pool.request({ method: method as 'POST', path, headers, body })
+    sent.push(pool.request({ method: method as 'POST', path, headers, body })
       .then(async (response) => {
         await response.body.dump();
         latencies[answered] = performance.now() - dueAt;
@@ -65,29 +65,25 @@ export async function runAtSteadyRate(input: SteadyRateInput): Promise<SteadyRat
         if (response.statusCode < 200 || response.statusCode > 299) non2xxCount += 1;
       }, () => {
         errorCount += 1;
-      })
-      .finally(() => inFlight.delete(sent));
-    inFlight.add(sent);
+      }));
   }
 
   const startedAt = performance.now();
-  let sentCount = 0;
+  // Request i is due at startedAt + i × intervalMs; `sent.length` is the next i.
+  const nextDueAt = () => startedAt + sent.length * intervalMs;
   await new Promise<void>((resolve) => {
     const tick = () => {
       const now = performance.now();
-      while (sentCount < total && startedAt + sentCount * intervalMs <= now) {
-        send(startedAt + sentCount * intervalMs);
-        sentCount += 1;
-      }
-      if (sentCount === total) {
+      while (sent.length < total && nextDueAt() <= now) send(nextDueAt());
+      if (sent.length === total) {
         resolve();
         return;
       }
-      setTimeout(tick, Math.max(0, startedAt + sentCount * intervalMs - performance.now()));
+      setTimeout(tick, Math.max(0, nextDueAt() - performance.now()));
     };
     tick();
   });
-  while (inFlight.size > 0) await Promise.all([...inFlight]);
+  await Promise.all(sent);
   const elapsedSeconds = (performance.now() - startedAt) / 1_000;
   await pool.close();
   const sorted = latencies.slice(0, answered).sort();

@@ -277,15 +277,15 @@ The server runs as a child process (\`etax serve\`, LOG_LEVEL=warn, workers on) 
 database with many accounts; with \`--worker-processes N\` (\`BENCH_WORKER_PROCESSES\`) the server
 is API-only and N more \`etax serve\` processes, sent no requests, work the background jobs, as
 docs/operations.md recommends for production; the rate limits of the benchmarked operations are
-lifted. Scenarios
-are listed in bench/scenarios.ts. A run with any non-2xx response is invalid. autocannon records
-latency in whole milliseconds (0 means under 1 ms). Server CPU µs/req is the server process's
-CPU time divided by the requests answered; it is steadier than req/s when other work competes for
-the cores. autocannon keeps every connection busy, so it finds the most the server answers, and
-its latency is then the connections' queue (connections ÷ throughput). A scenario whose goal is
-a rate and a latency together is also run at that steady rate (bench/open-loop.ts: request i is
-sent at i ÷ rate seconds whether or not earlier ones were answered, and its latency counts from
-then); its latency goals are judged there, its throughput goal on the autocannon runs.
+lifted. Scenarios are listed in bench/scenarios.ts. A run with any non-2xx response is invalid.
+autocannon records latency in whole milliseconds (0 means under 1 ms). Server CPU µs/req is the
+server process's CPU time divided by the requests answered; it is steadier than req/s when other
+work competes for the cores. autocannon keeps every connection busy, so it finds the most the
+server answers, and its latency is then the connections' queue (connections ÷ throughput). A
+scenario whose goal is a rate and a latency together is also run at that steady rate
+(bench/open-loop.ts: request i is sent at i ÷ rate seconds whether or not earlier ones were
+answered, and its latency counts from then); its latency goals are judged there, its throughput
+goal on the autocannon runs.
 
 The search scenario runs on PostgreSQL only, over \`BENCH_PROFILES\` (default 1,000,000) profiles
 from \`etax generate profiles\`, imported once into a template database

@@ -340,10 +340,39 @@ async function waitForIdleWorkers(url: string): Promise<void> {
   }
 }
 
+// The warm-up, then the timed runs, with what the workers did with the scenario's documents
+// meanwhile; the median run is the median by `rankBy`.
+async function timedRuns<Figures>(input: ScenarioInput, spec: {
+  run(durationSeconds: number): Promise<Figures>;
+  // What the progress line of each run says between the scenario's name and "run i/n", and
+  // after it.
+  phase: string;
+  describe(figures: Figures): string;
+  rankBy(figures: Figures): number;
+}) {
+  const { scenario, options } = input;
+  if (options.warmup > 0) await spec.run(options.warmup);
+  const documentsUrl = scenario.makesDocuments ? input.databaseUrl : undefined;
+  const documentKind = scenario.makesDocuments;
+  const documentsBefore = documentsUrl && documentKind &&
+    await countDocuments(documentsUrl, documentKind);
+  const runs: Figures[] = [];
+  for (let runIndex = 0; runIndex < options.runs; runIndex += 1) {
+    const figures = await spec.run(options.duration);
+    process.stderr.write(`  ${scenario.name}${spec.phase} run ${runIndex + 1}/${options.runs}: ` +
+      `${spec.describe(figures)}\n`);
+    runs.push(figures);
+  }
+  const processing = documentsUrl && documentKind && documentsBefore
+    ? processingBetween(documentsBefore, await countDocuments(documentsUrl, documentKind))
+    : undefined;
+  const sorted = [...runs].sort((a, b) => spec.rankBy(a) - spec.rankBy(b));
+  return { runs, median: sorted[Math.floor((sorted.length - 1) / 2)]!, processing };
+}
+
 async function runScenario(input: ScenarioInput) {
   const { target, scenario, context, options } = input;
   if (input.databaseUrl !== undefined) await waitForIdleWorkers(input.databaseUrl);
-  const documentsUrl = scenario.makesDocuments ? input.databaseUrl : undefined;
   const requests = scenario.buildRequests(context);
   await checkScenario(target.baseUrl, requests);
   const connections = scenario.connections ?? options.connections;
@@ -353,24 +382,12 @@ async function runScenario(input: ScenarioInput) {
     requests,
     options: { ...options, connections },
   };
-  if (options.warmup > 0) await measure({ ...common, durationSeconds: options.warmup });
-  const documentKind = scenario.makesDocuments;
-  const documentsBefore = documentsUrl && documentKind &&
-    await countDocuments(documentsUrl, documentKind);
-  const runs: RunFigures[] = [];
-  for (let runIndex = 0; runIndex < options.runs; runIndex += 1) {
-    const figures = await measure({ ...common, durationSeconds: options.duration });
-    process.stderr.write(
-      `  ${scenario.name} run ${runIndex + 1}/${options.runs}: ` +
-      `${figures.requestsPerSecond.toFixed(0)} req/s\n`,
-    );
-    runs.push(figures);
-  }
-  const processing = documentsUrl && documentKind && documentsBefore
-    ? processingBetween(documentsBefore, await countDocuments(documentsUrl, documentKind))
-    : undefined;
-  const sorted = [...runs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
-  const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
+  const { runs, median, processing } = await timedRuns(input, {
+    run: (durationSeconds) => measure({ ...common, durationSeconds }),
+    phase: '',
+    describe: (figures) => `${figures.requestsPerSecond.toFixed(0)} req/s`,
+    rankBy: (figures) => figures.requestsPerSecond,
+  });
   const steadyRate = scenario.steadyRatePerSecond === undefined ? undefined
     : options.steadyRate || scenario.steadyRatePerSecond;
   // A rate above the most the server answered would only measure a queue that grows for the
@@ -384,31 +401,17 @@ async function runScenario(input: ScenarioInput) {
 // autocannon runs; the median run is the one with the median p99.
 async function runSteadyRate(input: ScenarioInput & { requests: ScenarioRequest[];
   ratePerSecond: number }) {
-  const { scenario, options } = input;
   if (input.databaseUrl !== undefined) await waitForIdleWorkers(input.databaseUrl);
-  const documentsUrl = scenario.makesDocuments ? input.databaseUrl : undefined;
-  const documentKind = scenario.makesDocuments;
   const nextRequest = createRotation(input.requests);
-  const steadyRun = (durationSeconds: number) => runAtSteadyRate({ url: input.target.baseUrl,
-    nextRequest, ratePerSecond: input.ratePerSecond, durationSeconds,
-    connectionsMax: STEADY_RATE_CONNECTIONS_MAX, timeoutSeconds: REQUEST_TIMEOUT_SECONDS });
-  if (options.warmup > 0) await steadyRun(options.warmup);
-  const documentsBefore = documentsUrl && documentKind &&
-    await countDocuments(documentsUrl, documentKind);
-  const runs: SteadyRateFigures[] = [];
-  for (let runIndex = 0; runIndex < options.runs; runIndex += 1) {
-    const figures = await steadyRun(options.duration);
-    process.stderr.write(
-      `  ${scenario.name} at ${input.ratePerSecond} req/s, run ${runIndex + 1}/${options.runs}: ` +
-      `${figures.answeredPerSecond.toFixed(0)} req/s answered, p99 ${figures.p99Ms} ms\n`,
-    );
-    runs.push(figures);
-  }
-  const processing = documentsUrl && documentKind && documentsBefore
-    ? processingBetween(documentsBefore, await countDocuments(documentsUrl, documentKind))
-    : undefined;
-  const sorted = [...runs].sort((a, b) => a.p99Ms - b.p99Ms);
-  return { runs, median: sorted[Math.floor((sorted.length - 1) / 2)]!, processing };
+  return timedRuns<SteadyRateFigures>(input, {
+    run: (durationSeconds) => runAtSteadyRate({ url: input.target.baseUrl, nextRequest,
+      ratePerSecond: input.ratePerSecond, durationSeconds,
+      connectionsMax: STEADY_RATE_CONNECTIONS_MAX, timeoutSeconds: REQUEST_TIMEOUT_SECONDS }),
+    phase: ` at ${input.ratePerSecond} req/s,`,
+    describe: (figures) => `${figures.answeredPerSecond.toFixed(0)} req/s answered, ` +
+      `p99 ${figures.p99Ms} ms`,
+    rankBy: (figures) => figures.p99Ms,
+  });
 }
 
 async function benchmark(

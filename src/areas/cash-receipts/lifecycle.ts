@@ -24,8 +24,8 @@ type Cause = { code: string; message: string };
 
 // Approved receipts, many at once (the approvals of one worker's batch): moved to ISSUED with their
 // approval numbers, announced and mailed in the caller's transaction, with one statement per
-// table. Returns the receipts moved, as they now are; a receipt already moved is left out, with
-// nothing sent.
+// table. Returns the receipts moved, with their new status, approval number and times (built
+// from the rows given, not read back); a receipt already moved is left out, with nothing sent.
 export async function recordApproved(deps: LifecycleDeps, tx: Tx,
   approvals: ReadonlyArray<{ row: store.CashReceiptRow; approvalNumber: string;
     transmissionDueAt: Date }>, issuedAt: Date): Promise<store.CashReceiptRow[]> {
@@ -91,7 +91,8 @@ export async function recordFailed(deps: LifecycleDeps, tx: Tx, issuanceKey: str
 }
 
 // Transmitted receipts, many at once: moved to TRANSMITTED and announced in the caller's
-// transaction. Returns the receipts moved, as they now are.
+// transaction. Returns the receipts moved, with their new status and times (built from the rows
+// given, not read back).
 export async function recordTransmitted(deps: Pick<LifecycleDeps, 'recordEvents'>, tx: Tx,
   receipts: readonly store.CashReceiptRow[], transmittedAt: Date):
   Promise<store.CashReceiptRow[]> {

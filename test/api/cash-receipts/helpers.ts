@@ -15,14 +15,14 @@ type WithAccounts = Injector & { issuers: { processUpload(id: string): Promise<u
 export { request };
 
 export type MerchantAccount = { accountId: string; key: string; liveKey: string;
-  supplierKey: string };
+  issuerId: string; supplierKey: string };
 
 export async function createMerchantAccount(app: WithAccounts, name = 'Cash account'):
   Promise<MerchantAccount> {
   const account = await app.platform.accounts.createAccount({ name, plan: 'FREE' });
   const supplier = await registerSupplier(app, account.keys.test, { certificate: false });
   return { accountId: account.accountId, key: account.keys.test, liveKey: account.keys.live,
-    supplierKey: supplier.supplierKey };
+    issuerId: supplier.issuerId, supplierKey: supplier.supplierKey };
 }
 
 export function today(): string {

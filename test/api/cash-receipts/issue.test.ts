@@ -291,18 +291,13 @@ describe('a reference id used before, with a request that would now be refused',
   // The app's clock moves on between a request and its resend.
   let clockApp: TestApp;
   let clock: Date;
-  let clockMerchant: MerchantAccount & { issuerId: string };
+  let clockMerchant: MerchantAccount;
 
   beforeAll(async () => {
     clock = new Date();
     clockApp = await createTestApp({ jobs: true, env: { WORKERS_ENABLED: 'false' },
       now: () => clock });
-    const account = await clockApp.platform.accounts.createAccount({ name: 'Clock account',
-      plan: 'FREE' });
-    const supplier = await registerSupplier(clockApp, account.keys.test, { certificate: false });
-    clockMerchant = { accountId: account.accountId, key: account.keys.test,
-      liveKey: account.keys.live, supplierKey: supplier.supplierKey,
-      issuerId: supplier.issuerId };
+    clockMerchant = await createMerchantAccount(clockApp, 'Clock account');
   });
   afterAll(async () => {
     await clockApp?.close();
