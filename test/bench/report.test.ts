@@ -76,6 +76,18 @@ describe('judging a goal of a rate and a latency together', () => {
       '**NOT met**.');
   });
 
+  it('judges no latency goal on runs at another rate than the goal\'s', () => {
+    const other = { ...steady(60), offeredPerSecond: 300 };
+    const text = formatSection({ mode: 'postgres', skipped: [], profileCount: null,
+      options: { keys: 1, connections: 50, pipelining: 1, warmup: 0, runs: 1, duration: 1,
+        workerProcesses: 0 },
+      results: [{ scenario, median: closedLoop, runs: [closedLoop],
+        steady: { median: other, runs: [other] } }] }, 0);
+    expect(text).toContain('- POST /accept: p99 at a steady 300 req/s 60 ms (goal ≤ 100 ms at ' +
+      '1000 req/s): not judged at this rate.');
+    expect(text).not.toContain('(goal ≤ 100 ms): met.');
+  });
+
   it('does not judge the latency on the autocannon runs when the steady rate was not reached',
     () => {
       const slow = { ...closedLoop, requestsPerSecond: 120, p99Ms: 1_400 };
