@@ -111,32 +111,35 @@ export async function transition(
   return row ?? null;
 }
 
-// The receipts among the keys bound as $1 (a text array) that are still in `status`, locked in
-// key order until the transaction ends: batches that overlap (a step taken twice) wait for each
-// other instead of deadlocking, and the one that comes second finds nothing left to move.
-const lockedIn = (status: 'ACCEPTED' | 'ISSUED') => `(
+// The worker's batch statements below run unnamed, planned on every run with the tables' sizes
+// at that moment, not as prepared statements (platform/db/prepared.ts): the steps queue empties
+// and fills, and a plan kept from when a table was empty turns a batch into a scan per row.
+
+// `locked`: the receipts among the keys bound as $1 (a text array) that are still in `status`,
+// locked in key order until the transaction ends: batches that overlap (a step taken twice) wait
+// for each other instead of deadlocking, and the one that comes second finds nothing left to
+// move. MATERIALIZED, so the rows are locked once, whatever the plan joins them with.
+const lockedIn = (status: 'ACCEPTED' | 'ISSUED') => `locked as materialized (
   select c.issuance_key from cash_receipts c
    where c.issuance_key = any($1::text[]) and c.status = '${status}'
    order by c.issuance_key
      for update)`;
 
 // Moves many ACCEPTED receipts to ISSUED, each with its own approval number, and makes their
-// next step the transmission, due when given, in one statement of a constant text (a prepared
-// statement: platform/db/prepared.ts). Answers the keys of the receipts moved; the others were
-// moved already, by a worker that took the step before.
+// next step the transmission, due when given, in one statement. Answers the keys of the receipts
+// moved; the others were moved already, by a worker that took the step before.
 export async function approveMany(tx: Executor,
   approvals: ReadonlyArray<{ issuanceKey: string; approvalNumber: string;
     transmissionDueAt: Date }>, issuedAt: Date): Promise<Set<string>> {
   if (approvals.length === 0) return new Set();
-  const { rows } = await executePrepared<{ issuance_key: string }>(tx, numberedSql(`
-    with moved as (
+  const { rows } = await tx.execute<{ issuance_key: string }>(numberedSql(`
+    with ${lockedIn('ACCEPTED')}, moved as (
       update cash_receipts r
          set status = 'ISSUED', approval_number = given.approval_number, issued_at = $4,
              updated_at = now()
-        from unnest($1::text[], $2::text[], $3::timestamptz[])
+        from locked, unnest($1::text[], $2::text[], $3::timestamptz[])
                as given(issuance_key, approval_number, due_at)
-       where r.issuance_key = given.issuance_key
-         and r.issuance_key in ${lockedIn('ACCEPTED')}
+       where r.issuance_key = locked.issuance_key and given.issuance_key = locked.issuance_key
       returning r.issuance_key, given.due_at
     ), stepped as (
       update cash_receipt_steps s
@@ -158,11 +161,12 @@ export async function approveMany(tx: Executor,
 export async function transmitMany(tx: Executor, issuanceKeys: readonly string[],
   transmittedAt: Date): Promise<Set<string>> {
   if (issuanceKeys.length === 0) return new Set();
-  const { rows } = await executePrepared<{ issuance_key: string }>(tx, numberedSql(`
-    with moved as (
+  const { rows } = await tx.execute<{ issuance_key: string }>(numberedSql(`
+    with ${lockedIn('ISSUED')}, moved as (
       update cash_receipts r
          set status = 'TRANSMITTED', transmitted_at = $2, updated_at = now()
-       where r.issuance_key in ${lockedIn('ISSUED')}
+        from locked
+       where r.issuance_key = locked.issuance_key
       returning r.issuance_key
     ), ended as (
       delete from cash_receipt_steps s using moved where s.issuance_key = moved.issuance_key
@@ -174,7 +178,7 @@ export async function transmitMany(tx: Executor, issuanceKeys: readonly string[]
 // Ends the steps of receipts that are decided (transmitted, failed).
 export async function endSteps(tx: Executor, issuanceKeys: readonly string[]): Promise<void> {
   if (issuanceKeys.length === 0) return;
-  await executePrepared(tx, sql`delete from cash_receipt_steps
+  await tx.execute(sql`delete from cash_receipt_steps
     where issuance_key = any(${sql.param([...issuanceKeys])}::text[])`);
 }
 
@@ -182,9 +186,10 @@ export type DueReceipt = { row: CashReceiptRow; attemptNumber: number };
 
 // Takes up to `limit` receipts whose `step` is due at `now` and that no worker holds, oldest due
 // first, and holds their steps until `leasedUntil`; steps another worker is taking at the same
-// moment are skipped, not waited for. The lease is the migration's cash_receipt_steps_lease (it
-// says why it is a function). It changes no indexed column of the narrow steps row, which is
-// rewritten in place. The receipts come back as they were read, with their step's attempt.
+// moment are skipped, not waited for. The lease is the function cash_receipt_steps_lease
+// (drizzle/0026_cash_receipt_steps_lease_plan.sql says how it is planned). It changes no indexed
+// column of the narrow steps row, which is rewritten in place. The receipts come back as they
+// were read, with their step's attempt.
 export async function leaseDue(db: Executor, input: { step: CashReceiptStep; now: Date;
   leasedUntil: Date; limit: number }): Promise<DueReceipt[]> {
   const { rows: leased } = await executePrepared<{ issuance_key: string;

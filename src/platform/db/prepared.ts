@@ -9,8 +9,11 @@ import type { Executor } from './connect.ts';
 // planned on every run; for the ledger's debit that was more than its execution. A named one is
 // parsed once per connection, and after five runs PostgreSQL keeps a generic plan when it costs
 // no more than the custom ones. Use it only for statements whose best plan does not depend on
-// the values bound (no range or status test whose selectivity varies), and whose text takes a
-// bounded number of forms: each form is prepared once on every connection that runs it.
+// the values bound (no range or status test whose selectivity varies), that read no table whose
+// size swings (a queue that empties and fills: the generic plan is made with the sizes of its
+// moment and kept by the connection, so a plan for an empty queue meets a full one), and whose
+// text takes a bounded number of forms: each form is prepared once on every connection that
+// runs it.
 //
 // The name is a hash of the text, so two texts never share a name (node-postgres refuses a name
 // reused with another text). The embedded database serves every connection from one PGlite
