@@ -21,6 +21,8 @@ export type RunFigures = {
 };
 // What the workers did with the documents a scenario made, over all its timed runs.
 export type DocumentProcessing = {
+  // Documents the scenario made (accepted) per second over the same window.
+  acceptedPerSecond: number;
   signedPerSecond: number;
   transmittedPerSecond: number;
   // Accepted but not yet signed when the last run ended: a backlog that grows run after run
@@ -139,6 +141,15 @@ function formatLatencyGoals(results: ScenarioResult[]): string[] {
   return lines;
 }
 
+// Whether the backlog at the end is within the scenario's goal, when it has one.
+function backlogVerdict(scenario: Scenario, figures: DocumentProcessing): string {
+  if (scenario.backlogSecondsMax === undefined) return '';
+  const allowed = Math.round(figures.acceptedPerSecond * scenario.backlogSecondsMax);
+  const verdict = figures.pendingAtEnd <= allowed ? 'met' : '**NOT met**';
+  return ` (goal: the workers keep up, at most ${scenario.backlogSecondsMax} s of what was ` +
+    `accepted left waiting, ${allowed}): ${verdict}`;
+}
+
 function formatProcessing(results: ScenarioResult[], workerProcesses: number): string[] {
   const who = workerProcesses === 0 ? 'the same process\'s workers' : 'the worker processes';
   return results.flatMap(({ scenario, processing, steady }) => {
@@ -149,10 +160,10 @@ function formatProcessing(results: ScenarioResult[], workerProcesses: number): s
         when: `the runs at a steady ${steady?.median.offeredPerSecond} req/s` },
     ];
     return during.flatMap(({ figures, when }) => (figures === undefined ? [] : [
-      `- ${scenario.name}: during ${when} ${who} ${verb} ` +
-      `${figures.signedPerSecond.toFixed(0)} and transmitted ` +
+      `- ${scenario.name}: during ${when} ${figures.acceptedPerSecond.toFixed(0)} documents/s ` +
+      `were accepted; ${who} ${verb} ${figures.signedPerSecond.toFixed(0)} and transmitted ` +
       `${figures.transmittedPerSecond.toFixed(0)} documents/s; ${figures.pendingAtEnd} were ` +
-      `waiting to be ${verb} when the last run ended.`]));
+      `waiting to be ${verb} when the last run ended${backlogVerdict(scenario, figures)}.`]));
   });
 }
 
@@ -289,7 +300,10 @@ server answers, and its latency is then the connections' queue (connections ÷ t
 scenario whose goal is a rate and a latency together is also run at that steady rate
 (bench/open-loop.ts: request i is sent at i ÷ rate seconds whether or not earlier ones were
 answered, and its latency counts from then); its latency goals are judged there, its throughput
-goal on the autocannon runs.
+goal on the autocannon runs. For a scenario that makes documents, each phase also says how many
+were accepted, signed (or approved) and transmitted per second meanwhile, and how many were left
+waiting; where its goal is that the workers keep up, at most \`backlogSecondsMax\` seconds of
+what was accepted may be left waiting.
 
 The search scenario runs on PostgreSQL only, over \`BENCH_PROFILES\` (default 1,000,000) profiles
 from \`etax generate profiles\`, imported once into a template database

@@ -308,6 +308,7 @@ async function countDocuments(url: string, kind: keyof typeof DOCUMENT_TABLES):
 function processingBetween(before: DocumentCounts, after: DocumentCounts): DocumentProcessing {
   const seconds = (after.at - before.at) / 1_000;
   return {
+    acceptedPerSecond: (after.signed + after.pending - before.signed - before.pending) / seconds,
     signedPerSecond: (after.signed - before.signed) / seconds,
     transmittedPerSecond: (after.transmitted - before.transmitted) / seconds,
     pendingAtEnd: after.pending,

@@ -51,6 +51,10 @@ export type Scenario = {
   // workers of the same process signed (approved) and transmitted them during the timed runs,
   // and what was left waiting.
   makesDocuments?: 'taxInvoices' | 'cashReceipts';
+  // The goal that the workers keep up with what is accepted: the documents still waiting to be
+  // signed (approved) when the timed runs of a phase end are at most this many seconds of the
+  // documents accepted meanwhile. A backlog that grows run after run fails it.
+  backlogSecondsMax?: number;
   // Connections for this scenario instead of the run's --connections.
   connections?: number;
   // Needs the generated profile store (PostgreSQL only; bench/profile-dataset.ts).
@@ -223,6 +227,7 @@ export const SCENARIOS: readonly Scenario[] = [
     requestsPerSecondMin: 1_000,
     steadyRatePerSecond: 1_000,
     p99MsMax: 100,
+    backlogSecondsMax: 2,
     merchants: true,
     makesDocuments: 'cashReceipts',
     operations: ['cashReceipts.issue'],

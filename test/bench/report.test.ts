@@ -111,3 +111,41 @@ describe('judging a goal of a rate and a latency together', () => {
     expect(text).toContain('**INVALID: POST /accept had 3 non-2xx responses');
   });
 });
+
+describe('judging whether the workers keep up', () => {
+  const scenario: Scenario = { name: 'POST /accept', requestsPerSecondMin: 1_000,
+    backlogSecondsMax: 2, makesDocuments: 'cashReceipts', operations: [],
+    buildRequests: () => [] };
+  const closedLoop: RunFigures = { requestsPerSecond: 1_300, serverCpuMicrosecondsPerRequest: 500,
+    p50Ms: 35, p97_5Ms: 60, p99Ms: 80, non2xxCount: 0, errorCount: 0, timeoutCount: 0 };
+  const section = (processing: { signedPerSecond: number; pendingAtEnd: number },
+    subject: Scenario = scenario) => formatSection({ mode: 'postgres', skipped: [],
+    profileCount: null, options: { keys: 1, connections: 50, pipelining: 1, warmup: 0, runs: 3,
+      duration: 10, workerProcesses: 0 },
+    results: [{ scenario: subject, median: closedLoop, runs: [closedLoop],
+      processing: { acceptedPerSecond: 1_300, transmittedPerSecond: 1_250, ...processing } }] },
+  0);
+
+  it('meets the goal with a backlog of at most its seconds of what was accepted', () => {
+    expect(section({ signedPerSecond: 1_280, pendingAtEnd: 2_600 })).toContain(
+      '- POST /accept: during the autocannon runs 1300 documents/s were accepted; the same ' +
+      'process\'s workers approved 1280 and transmitted 1250 documents/s; 2600 were waiting to ' +
+      'be approved when the last run ended (goal: the workers keep up, at most 2 s of what was ' +
+      'accepted left waiting, 2600): met.');
+  });
+
+  it('fails it when the backlog grew beyond that, however fast the requests were answered',
+    () => {
+      const text = section({ signedPerSecond: 151, pendingAtEnd: 46_964 });
+      expect(text).toContain('46964 were waiting to be approved when the last run ended (goal: ' +
+        'the workers keep up, at most 2 s of what was accepted left waiting, 2600): **NOT met**.');
+      expect(text).toContain('- POST /accept: 1300 req/s (goal ≥ 1000): met.');
+    });
+
+  it('reports the backlog without a verdict for a scenario without the goal', () => {
+    const text = section({ signedPerSecond: 151, pendingAtEnd: 46_964 },
+      { ...scenario, backlogSecondsMax: undefined });
+    expect(text).toContain('46964 were waiting to be approved when the last run ended.');
+    expect(text).not.toContain('keep up');
+  });
+});
