@@ -1,5 +1,6 @@
 import { Pool } from 'undici';
 import type { RotatedRequest } from './autocannon.ts';
+import { percentile } from './percentile.ts';
 
 // The load of a steady arrival rate ("open loop"): request i is due at start + i / rate, whether
 // or not earlier ones have been answered, and its latency counts from when it was due. That is
@@ -34,12 +35,6 @@ export type SteadyRateFigures = {
   non2xxCount: number;
   errorCount: number;
 };
-
-function percentile(sorted: Float64Array, fraction: number): number {
-  if (sorted.length === 0) return 0;
-  const index = Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1);
-  return sorted[Math.max(0, index)]!;
-}
 
 const roundedMs = (ms: number) => Math.round(ms * 10) / 10;
 

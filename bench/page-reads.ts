@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
+import { percentile } from './percentile.ts';
 
 // The listing benchmarks (bench/revenue-expense-feed.ts, bench/bank-transactions.ts): pages of a
 // listing read through the whole HTTP stack with fastify.inject, one at a time, from random
@@ -8,10 +9,6 @@ import type { FastifyInstance } from 'fastify';
 export const WARM_UP_READS = 50;
 
 export type Latency = { p50: number; p95: number; p99: number };
-
-function percentile(sorted: readonly number[], p: number) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 export async function measurePageReads(input: {
   server: FastifyInstance;
@@ -37,8 +34,8 @@ export async function measurePageReads(input: {
     if (read >= WARM_UP_READS) timings.push(elapsed);
   }
   timings.sort((a, b) => a - b);
-  return { p50: percentile(timings, 50), p95: percentile(timings, 95),
-    p99: percentile(timings, 99) };
+  return { p50: percentile(timings, 0.5), p95: percentile(timings, 0.95),
+    p99: percentile(timings, 0.99) };
 }
 
 // The table of a run's scenarios, as RESULTS.md shows it.

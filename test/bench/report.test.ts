@@ -2,7 +2,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatSection, writeResults, type RunFigures } from '../../bench/report.ts';
+import {
+  formatSection,
+  writeResults,
+  type RunFigures,
+  type ScenarioResult,
+} from '../../bench/report.ts';
 import type { SteadyRateFigures } from '../../bench/open-loop.ts';
 import type { Scenario } from '../../bench/scenarios.ts';
 import { marked as markedSection, writeResultsSection } from '../../bench/results-file.ts';
@@ -52,6 +57,11 @@ describe('writing one benchmark\'s section', () => {
   });
 });
 
+// The PostgreSQL section of these results, from one 1-second run each.
+const sectionOf = (results: ScenarioResult[]) => formatSection({ mode: 'postgres', skipped: [],
+  profileCount: null, options: { keys: 1, connections: 50, pipelining: 1, warmup: 0, runs: 1,
+    duration: 1, workerProcesses: 0 }, results }, 0);
+
 describe('judging a goal of a rate and a latency together', () => {
   const scenario: Scenario = { name: 'POST /accept', requestsPerSecondMin: 1_000,
     steadyRatePerSecond: 1_000, p99MsMax: 100, operations: [], buildRequests: () => [] };
@@ -60,11 +70,8 @@ describe('judging a goal of a rate and a latency together', () => {
   const steady = (p99Ms: number): SteadyRateFigures => ({ offeredPerSecond: 1_000,
     answeredPerSecond: 998, p50Ms: 9, p97_5Ms: p99Ms - 10, p99Ms, maxMs: p99Ms + 20,
     non2xxCount: 0, errorCount: 0 });
-  const section = (steadyP99Ms: number) => formatSection({ mode: 'postgres', skipped: [],
-    options: { keys: 1, connections: 50, pipelining: 1, warmup: 0, runs: 1, duration: 1,
-      workerProcesses: 0 }, profileCount: null,
-    results: [{ scenario, median: closedLoop, runs: [closedLoop],
-      steady: { median: steady(steadyP99Ms), runs: [steady(steadyP99Ms)] } }] }, 0);
+  const section = (steadyP99Ms: number) => sectionOf([{ scenario, median: closedLoop,
+    runs: [closedLoop], steady: { median: steady(steadyP99Ms), runs: [steady(steadyP99Ms)] } }]);
 
   it('judges the throughput on the autocannon runs and the latency at the steady rate', () => {
     const met = section(80);
@@ -78,11 +85,8 @@ describe('judging a goal of a rate and a latency together', () => {
 
   it('judges no latency goal on runs at another rate than the goal\'s', () => {
     const other = { ...steady(60), offeredPerSecond: 300 };
-    const text = formatSection({ mode: 'postgres', skipped: [], profileCount: null,
-      options: { keys: 1, connections: 50, pipelining: 1, warmup: 0, runs: 1, duration: 1,
-        workerProcesses: 0 },
-      results: [{ scenario, median: closedLoop, runs: [closedLoop],
-        steady: { median: other, runs: [other] } }] }, 0);
+    const text = sectionOf([{ scenario, median: closedLoop, runs: [closedLoop],
+      steady: { median: other, runs: [other] } }]);
     expect(text).toContain('- POST /accept: p99 at a steady 300 req/s 60 ms (goal ≤ 100 ms at ' +
       '1000 req/s): not judged at this rate.');
     expect(text).not.toContain('(goal ≤ 100 ms): met.');
@@ -91,10 +95,7 @@ describe('judging a goal of a rate and a latency together', () => {
   it('does not judge the latency on the autocannon runs when the steady rate was not reached',
     () => {
       const slow = { ...closedLoop, requestsPerSecond: 120, p99Ms: 1_400 };
-      const text = formatSection({ mode: 'postgres', skipped: [], profileCount: null,
-        options: { keys: 1, connections: 50, pipelining: 1, warmup: 0, runs: 1, duration: 1,
-          workerProcesses: 0 },
-        results: [{ scenario, median: slow, runs: [slow] }] }, 0);
+      const text = sectionOf([{ scenario, median: slow, runs: [slow] }]);
       expect(text).toContain('- POST /accept: latency at its steady rate not measured, since it ' +
         'answered only 120 req/s with every connection kept busy: **NOT met**.');
       expect(text).not.toContain('p99 1400 ms');
@@ -103,11 +104,8 @@ describe('judging a goal of a rate and a latency together', () => {
 
   it('makes a run with failed answers at the steady rate invalid', () => {
     const failing = { ...steady(50), non2xxCount: 3 };
-    const text = formatSection({ mode: 'postgres', skipped: [], profileCount: null,
-      options: { keys: 1, connections: 50, pipelining: 1, warmup: 0, runs: 1, duration: 1,
-        workerProcesses: 0 },
-      results: [{ scenario, median: closedLoop, runs: [closedLoop],
-        steady: { median: failing, runs: [failing] } }] }, 0);
+    const text = sectionOf([{ scenario, median: closedLoop, runs: [closedLoop],
+      steady: { median: failing, runs: [failing] } }]);
     expect(text).toContain('**INVALID: POST /accept had 3 non-2xx responses');
   });
 });
@@ -119,12 +117,9 @@ describe('judging whether the workers keep up', () => {
   const closedLoop: RunFigures = { requestsPerSecond: 1_300, serverCpuMicrosecondsPerRequest: 500,
     p50Ms: 35, p97_5Ms: 60, p99Ms: 80, non2xxCount: 0, errorCount: 0, timeoutCount: 0 };
   const section = (processing: { signedPerSecond: number; pendingAtEnd: number },
-    subject: Scenario = scenario) => formatSection({ mode: 'postgres', skipped: [],
-    profileCount: null, options: { keys: 1, connections: 50, pipelining: 1, warmup: 0, runs: 3,
-      duration: 10, workerProcesses: 0 },
-    results: [{ scenario: subject, median: closedLoop, runs: [closedLoop],
-      processing: { acceptedPerSecond: 1_300, transmittedPerSecond: 1_250, ...processing } }] },
-  0);
+    subject: Scenario = scenario) => sectionOf([{ scenario: subject, median: closedLoop,
+    runs: [closedLoop],
+    processing: { acceptedPerSecond: 1_300, transmittedPerSecond: 1_250, ...processing } }]);
 
   it('meets the goal with a backlog of at most its seconds of what was accepted', () => {
     expect(section({ signedPerSecond: 1_280, pendingAtEnd: 2_600 })).toContain(
