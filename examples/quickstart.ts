@@ -5,9 +5,10 @@
 //   ETAX_API_KEY=test_… npx tsx examples/quickstart.ts
 //
 // ETAX_BASE_URL (default http://localhost:8080) names another server. The PDF is written to
-// ./quickstart-invoice.pdf, or to ETAX_PDF_PATH.
+// ./quickstart-invoice.pdf, or to ETAX_PDF_PATH. The program exits when it is done, and removes
+// what it made only for itself: the key file on disk, its webhook receiver and endpoint.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -50,7 +51,22 @@ async function waitFor<T>(what: string, check: () => Promise<T | null>): Promise
   }
 }
 
+// `promise`, or an error once `ms` have passed; the timer never outlives the answer, so the
+// program ends as soon as its work does.
+async function within<T>(what: string, ms: number, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`gave up waiting for ${what}`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 // Today in Korea, the write date of the invoice.
+
 const today = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Seoul' }).format(new Date());
 
 // 1. The supplier: an issuer, and its joint certificate from the sandbox CA. A key has one
@@ -76,13 +92,15 @@ const etaxCli = fileURLToPath(new URL('../bin/etax.js', import.meta.url));
 const made = JSON.parse(execFileSync(process.execPath, [etaxCli, 'sandbox', 'certificate',
   '--business-number', SUPPLIER_NUMBER, '--out', folder, '--json'], { encoding: 'utf8' })) as
   { password: string };
+const certificate = {
+  signCert: readFileSync(join(folder, 'signCert.der')).toString('base64'),
+  signPri: readFileSync(join(folder, 'signPri.key')).toString('base64'),
+  password: made.password,
+};
+// The key file is not left on disk once it is read.
+rmSync(folder, { recursive: true, force: true });
 const upload = await unwrap(etax.POST('/v1/issuers/{issuerId}/certificates', {
-  params: { path: { issuerId: issuer.issuerId } },
-  body: {
-    signCert: readFileSync(join(folder, 'signCert.der')).toString('base64'),
-    signPri: readFileSync(join(folder, 'signPri.key')).toString('base64'),
-    password: made.password,
-  } }));
+  params: { path: { issuerId: issuer.issuerId } }, body: certificate }));
 const registered = await waitFor('the certificate check', async () => {
   const { data } = await etax.GET('/v1/issuers/{issuerId}/certificates/latestHistory',
     { params: { path: { issuerId: issuer.issuerId } } });
@@ -116,38 +134,44 @@ const endpoint = await unwrap(etax.POST('/v1/webhookEndpoints', { body: {
 secret = endpoint.secret;
 step(`webhook endpoint ${endpoint.id} → ${endpoint.url}`);
 
-// 3. Issue, with the supplier's key and a reference id of our own.
-const clientReferenceId = newReferenceId('quickstart');
-const draft: TaxInvoiceDraft = {
-  date: today,
-  purpose: 'CLAIM',
-  supplier: { identificationNumber: SUPPLIER_NUMBER, organizationName: '주식회사 퀵스타트',
-    representativeName: '홍길동', address: '서울특별시 중구 세종대로 110',
-    manager: { email: 'tax@example.co.kr', name: '김담당' } },
-  supplied: { identificationNumber: RECIPIENT_NUMBER, organizationName: '주식회사 받는곳',
-    representativeName: '이영희', managers: [{ email: 'account@example.com' }] },
-  items: [{ date: today, name: '클라우드 사용료', quantity: 10, unitPrice: 5_000,
-    supplyCost: 50_000, tax: 5_000 }],
-} as TaxInvoiceDraft;
-const { issuanceKey } = await issueTaxInvoice(etax, { supplierKey: issuer.supplierKey,
-  clientReferenceId, draft });
-step(`issued ${issuanceKey} (reference ${clientReferenceId})`);
+// The receiver lives only as long as this program: its endpoint is removed and the receiver
+// closed however the steps below end.
+try {
+  // 3. Issue, with the supplier's key and a reference id of our own.
+  const clientReferenceId = newReferenceId('quickstart');
+  const draft: TaxInvoiceDraft = {
+    date: today,
+    purpose: 'CLAIM',
+    supplier: { identificationNumber: SUPPLIER_NUMBER, organizationName: '주식회사 퀵스타트',
+      representativeName: '홍길동', address: '서울특별시 중구 세종대로 110',
+      manager: { email: 'tax@example.co.kr', name: '김담당' } },
+    supplied: { identificationNumber: RECIPIENT_NUMBER, organizationName: '주식회사 받는곳',
+      representativeName: '이영희', managers: [{ email: 'account@example.com' }] },
+    items: [{ date: today, name: '클라우드 사용료', quantity: 10, unitPrice: 5_000,
+      supplyCost: 50_000, tax: 5_000 }],
+  } as TaxInvoiceDraft;
+  const { issuanceKey } = await issueTaxInvoice(etax, { supplierKey: issuer.supplierKey,
+    clientReferenceId, draft });
+  step(`issued ${issuanceKey} (reference ${clientReferenceId})`);
 
-// 4. Poll its status until the tax authority has it.
-const final = await waitFor('transmission', async () => {
-  const status = await issueStatus(etax, clientReferenceId);
-  return status && ['TRANSMITTED', 'FAILED'].includes(status.status) ? status : null;
-});
-if (final.status !== 'TRANSMITTED') throw new Error(`${final.status}: ${final.message}`);
-step(`status ${final.status}: ${final.message}`);
+  // 4. Poll its status until the tax authority has it.
+  const final = await waitFor('transmission', async () => {
+    const status = await issueStatus(etax, clientReferenceId);
+    return status && ['TRANSMITTED', 'FAILED'].includes(status.status) ? status : null;
+  });
+  if (final.status !== 'TRANSMITTED') throw new Error(`${final.status}: ${final.message}`);
+  step(`status ${final.status}: ${final.message}`);
 
-// 5. The signed webhook, checked by the receiver above.
-const event = await Promise.race([delivered, new Promise<never>((_, reject) =>
-  setTimeout(() => reject(new Error('no webhook arrived')), WAIT_MS))]);
-step(`webhook ${event.type} for ${event.data.issuanceKey}, signature verified`);
-receiver.close();
+  // 5. The signed webhook, checked by the receiver above.
+  const event = await within('the webhook', WAIT_MS, delivered);
+  step(`webhook ${event.type} for ${event.data.issuanceKey}, signature verified`);
 
-// 6. The PDF.
-const pdfPath = process.env.ETAX_PDF_PATH ?? 'quickstart-invoice.pdf';
-writeFileSync(pdfPath, await downloadTaxInvoicePdf(etax, issuanceKey));
-step(`PDF written to ${pdfPath}`);
+  // 6. The PDF.
+  const pdfPath = process.env.ETAX_PDF_PATH ?? 'quickstart-invoice.pdf';
+  writeFileSync(pdfPath, await downloadTaxInvoicePdf(etax, issuanceKey));
+  step(`PDF written to ${pdfPath}`);
+} finally {
+  await etax.DELETE('/v1/webhookEndpoints/{endpointId}',
+    { params: { path: { endpointId: endpoint.id } } });
+  receiver.close();
+}

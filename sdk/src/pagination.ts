@@ -1,8 +1,10 @@
 import { unwrap, type EtaxClient } from './client.js';
 import type { paths } from './schema.js';
 
-// Lists and searches answer a page of items and `nextCursor`, null on the last page. `paginate`
-// walks every page as one sequence: `for await (const invoice of paginate(etax,
+// Lists and searches answer a page of items and `nextCursor`, null on the last page. Feeds
+// (revenue/expense items, bank transactions) always answer a cursor, to be polled again later
+// for what arrives after, and say with `hasMore: false` that nothing follows right now. `paginate`
+// walks every page there is now as one sequence: `for await (const invoice of paginate(etax,
 // '/v1/taxInvoices', { query: { status: ['ISSUED'] } })) …`.
 
 type GetOperation<Path extends keyof paths> = paths[Path] extends { get: infer Operation }
@@ -47,6 +49,7 @@ export async function* paginate<Path extends PaginatedPath>(client: EtaxClient, 
     const page = await unwrap(get(path, { params })) as Record<string, unknown>;
     const items = Object.values(page).find(Array.isArray) as PageItem<Path>[] | undefined;
     for (const item of items ?? []) yield item;
-    cursor = typeof page.nextCursor === 'string' ? page.nextCursor : undefined;
+    cursor = typeof page.nextCursor === 'string' && page.hasMore !== false
+      ? page.nextCursor : undefined;
   } while (cursor !== undefined);
 }

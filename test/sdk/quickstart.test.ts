@@ -1,14 +1,18 @@
 // examples/quickstart.ts, the program of docs/quickstart.md, runs end to end against a real
 // `etax serve` started as the quick start says (private webhook targets allowed): from a new
 // account's test key to a transmitted invoice, a verified webhook and a PDF on disk.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccountWithCli } from '../helpers/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { basicAuth } from '../helpers/http.ts';
+import { pollUntil } from '../helpers/poll.ts';
 import {
   freePort,
   startServerProcess,
@@ -20,6 +24,8 @@ import {
 const run = promisify(execFile);
 const EXAMPLE = join(import.meta.dirname, '../../examples/quickstart.ts');
 const READY = { attemptsMax: 240, pollIntervalMs: 250 };
+// Far shorter than the program's own 60 s waits, far longer than ending takes.
+const EXIT_AFTER_LAST_LINE_MS = 15_000;
 
 let database: TestDatabase;
 let server: ServerProcess;
@@ -61,6 +67,29 @@ describe('the quick start program', () => {
       timeout: 120_000,
     });
     expect(again.stdout).toContain('✓ PDF written');
+    // Each run removed the endpoint of its own receiver, which closed with the program.
+    const endpoints = await fetch(`${server.baseUrl}/v1/webhookEndpoints`,
+      { headers: { authorization: basicAuth(account.keys.test) } });
+    expect(await endpoints.json()).toMatchObject({ results: [] });
+  }, 300_000);
+
+  it('exits when its work is done, with no timer left running', async () => {
+    const account = await createAccountWithCli(env);
+    const pdfPath = join(mkdtempSync(join(tmpdir(), 'etax-quickstart-')), 'invoice.pdf');
+    const child = spawn(process.execPath, ['--import', 'tsx', EXAMPLE], {
+      env: { ...process.env, ETAX_API_KEY: account.keys.test, ETAX_BASE_URL: server.baseUrl,
+        ETAX_PDF_PATH: pdfPath } });
+    const exit = once(child, 'exit');
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString('utf8'); });
+    // The last line is printed; the process must then end on its own, not on a timer that
+    // fires long after (the program's own waits are 60 s).
+    await pollUntil(async () => stdout, (seen) => seen.includes('✓ PDF written'),
+      { attemptsMax: 480, intervalMs: 250 });
+    const exited = await Promise.race([exit,
+      delay(EXIT_AFTER_LAST_LINE_MS).then(() => 'still running')]);
+    child.kill('SIGKILL');
+    expect(exited).toEqual([0, null]);
   }, 300_000);
 
   it('refuses a live key before calling anything', async () => {

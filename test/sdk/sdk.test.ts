@@ -141,6 +141,24 @@ describe('pagination', () => {
     }
     expect(seen.sort()).toEqual(created.sort());
   });
+
+  it('ends a feed that says nothing more follows, though it always answers a cursor', async () => {
+    const { keys } = await app.createAccount();
+    const etax = createEtaxClient({ apiKey: keys.test, baseUrl });
+    const pages: Array<{ hasMore: boolean; nextCursor: string }> = [];
+    const counting = async (request: Request) => {
+      const response = await fetch(request);
+      pages.push(await response.clone().json() as { hasMore: boolean; nextCursor: string });
+      return response;
+    };
+    const feed = createEtaxClient({ apiKey: keys.test, baseUrl, fetch: counting });
+    const items = [];
+    for await (const item of paginate(feed, '/v1/revenueExpenses/taxInvoices',
+      { query: { limit: 5 } })) items.push(item);
+    expect(items).toEqual([]);
+    expect(pages).toEqual([{ items: [], hasMore: false, nextCursor: expect.any(String) }]);
+    expect(await unwrap(etax.GET('/v1/points'))).toMatchObject({ balance: expect.any(Number) });
+  });
 });
 
 describe('a tax invoice', () => {
