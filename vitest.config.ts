@@ -43,6 +43,7 @@ const UNIT = [
   'test/platform/embedded-queries.test.ts',
   'test/platform/error-table.test.ts',
   'test/platform/lazy-request-logger.test.ts',
+  'test/platform/live-services.test.ts',
   'test/platform/points/balance-reader.test.ts',
   'test/platform/accounts/keys.test.ts',
   'test/platform/points/prices.test.ts',

@@ -2887,6 +2887,17 @@ export interface components {
                 database: boolean;
                 migrations: boolean;
             };
+            liveServices: {
+                /** @description Outside services live keys cannot reach on this server because their setting is not set: their live requests are refused with the 503 each operation documents. Test keys use the sandboxes and are not affected; readiness does not depend on this list. */
+                notConfigured: {
+                    /** @description The outside service, e.g. `TAX_INVOICE_TRANSMISSION`. */
+                    service: string;
+                    /** @description The setting that connects it. */
+                    setting: string;
+                    /** @description What live keys cannot do without it. */
+                    serves: string;
+                }[];
+            };
         };
         /** Registration */
         Registration: {

@@ -1,5 +1,6 @@
 import { createApp } from '../app.ts';
 import type { Config } from '../config.ts';
+import { unconfiguredLiveServices } from '../platform/live-services.ts';
 import type { Platform } from '../platform/platform.ts';
 import { markPhase, takeStartupPhases } from '../platform/startup-phases.ts';
 
@@ -22,6 +23,7 @@ export async function serve(config: Config): Promise<void> {
   await server.listen({ port: config.PORT, host: config.HOST });
   markPhase('listening');
   platform.log.info(takeStartupPhases(), 'started');
+  logUnconfiguredLiveServices(platform, config);
   if (firstStart) await announceSandboxAccount(platform, config);
 
   let closing = false;
@@ -44,6 +46,16 @@ export async function serve(config: Config): Promise<void> {
   }
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+// One line naming every live service this server cannot reach, so that an operator learns it
+// at start rather than from a customer's 503.
+function logUnconfiguredLiveServices(platform: Platform, config: Config): void {
+  const unconfigured = unconfiguredLiveServices(config);
+  if (unconfigured.length === 0) return;
+  const settings = unconfigured.map(({ setting, serves }) => `${setting} (${serves})`);
+  platform.log.warn({ liveServicesNotConfigured: unconfigured.map(({ service }) => service) },
+    `live keys cannot reach these services until their settings are set: ${settings.join('; ')}`);
 }
 
 // Only on the very first start of a new embedded database: create a sandbox account and show

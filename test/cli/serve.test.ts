@@ -131,6 +131,25 @@ describe('serve on a new embedded database', () => {
     });
   });
 
+  it('names every live service it cannot reach, in one line at start and in /readyz', async () => {
+    await waitUntilReady(server!);
+    const lines = server!.stdout().split('\n')
+      .filter((line) => line.includes('liveServicesNotConfigured'));
+    expect(lines).toHaveLength(1);
+    const logged = JSON.parse(lines[0]!) as { level: number; msg: string;
+      liveServicesNotConfigured: string[] };
+    expect(logged.level).toBe(40);
+    const ready = await (await fetch(`${server!.baseUrl}/readyz`)).json() as
+      { liveServices: { notConfigured: Array<{ service: string; setting: string }> } };
+    const notConfigured = ready.liveServices.notConfigured;
+    expect(notConfigured.map(({ service }) => service)).toEqual(logged.liveServicesNotConfigured);
+    expect(notConfigured.map(({ setting }) => setting)).toEqual(['TAX_AUTHORITY_SERVICE_KEY',
+      'BANK_GATEWAY_URL', 'TAX_INVOICE_GATEWAY_URL', 'TAX_PORTAL_GATEWAY_URL',
+      'BANK_ACCOUNT_GATEWAY_URL', 'DOCUMENTS_CIVIL_GATEWAY_URL', 'DOCUMENTS_REGISTRY_GATEWAY_URL',
+      'CASH_RECEIPT_GATEWAY_URL']);
+    for (const { setting } of notConfigured) expect(logged.msg).toContain(setting);
+  });
+
   it('lets the CLI grant points through the running server\'s socket', async () => {
     const args = grantArgs(sandbox.accountId, 'test', '500');
     const printed = await runJson({ DATA_DIR: dataDir }, args);

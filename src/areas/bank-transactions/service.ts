@@ -6,6 +6,7 @@ import type { Environment } from '../../platform/accounts/keys.ts';
 import { decodeCursorTuple, encodeCursor, invalidCursor } from '../../platform/cursor.ts';
 import type { Db, Executor } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
+import { notConfiguredMessage } from '../../platform/live-services.ts';
 import type { StageJob } from '../../platform/jobs.ts';
 import type { Scope } from '../../platform/scope.ts';
 import type { ConnectionsService } from '../connections/index.ts';
@@ -204,8 +205,7 @@ export function createBankTransactionsService(deps: ServiceDeps) {
         'it again before syncing it.');
     }
     if (!deps.bankAvailable(scope.environment)) {
-      throw new ApiError('SERVICE_UNAVAILABLE', 'The banks cannot be reached from this ' +
-        'environment now. Retry later.');
+      throw new ApiError('SERVICE_UNAVAILABLE', notConfiguredMessage('BANK_ACCOUNTS'));
     }
     // The active sync may end between the insert that found it and the read, or be abandoned:
     // then try again.

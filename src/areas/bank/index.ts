@@ -1,4 +1,5 @@
 import type { AreaModule } from '../../platform/module.ts';
+import { liveServiceConfigured } from '../../platform/live-services.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { createLiveBanks } from '../../upstream/banks/live.ts';
 import { createSandboxBanks } from '../../upstream/banks/sandbox.ts';
@@ -21,6 +22,8 @@ export function createBankModule(platform: Platform): BankModule {
   const service = createBankService({
     charge: platform.charge,
     banksFor: (environment) => (environment === 'live' ? live : sandbox),
+    banksConfigured: (environment) => environment === 'test' ||
+      liveServiceConfigured(config, 'BANK_HOLDER_LOOKUP'),
     concurrency: config.BANK_LOOKUP_CONCURRENCY,
     timeoutMs: config.BANK_LOOKUP_TIMEOUT_MS,
   });

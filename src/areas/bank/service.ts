@@ -3,6 +3,7 @@ import pLimit from 'p-limit';
 import { findBank, normalizeAccountNumber } from '../../domain/bank-codes.ts';
 import type { Environment } from '../../platform/accounts/keys.ts';
 import { ApiError } from '../../platform/errors.ts';
+import { notConfiguredMessage } from '../../platform/live-services.ts';
 import type { Charger } from '../../platform/points/charge.ts';
 import type { Scope } from '../../platform/scope.ts';
 import {
@@ -56,6 +57,8 @@ type BankServiceDeps = {
   charge: Charger;
   // The bank network of an environment: test keys get the sandbox, live keys the gateway.
   banksFor: (environment: Environment) => BankAdapter;
+  // Whether the environment's bank network is connected: live keys need the gateway.
+  banksConfigured: (environment: Environment) => boolean;
   // Bank calls one request runs at once.
   concurrency: number;
   // The longest one bank call may take before its account is BANK_UNAVAILABLE.
@@ -119,6 +122,15 @@ export function createBankService(deps: BankServiceDeps) {
   assert(Number.isSafeInteger(deps.concurrency) && deps.concurrency >= 1);
   assert(Number.isSafeInteger(deps.timeoutMs) && deps.timeoutMs >= 1);
 
+  // The bank network of the environment, refused before anything is reserved when live keys
+  // have no gateway on this server.
+  function connectedBanks(environment: Environment): BankAdapter {
+    if (!deps.banksConfigured(environment)) {
+      throw new ApiError('LOOKUP_UNAVAILABLE', notConfiguredMessage('BANK_HOLDER_LOOKUP'));
+    }
+    return deps.banksFor(environment);
+  }
+
   // Looks up many accounts; one result item per account, in the order sent.
   async function inquireHolders(input: { caller: Scope; accounts: AccountRef[] }) {
     const checked = input.accounts.map(checkAccount);
@@ -134,7 +146,7 @@ export function createBankService(deps: BankServiceDeps) {
       });
     if (lookups.length === 0) return { results: answerItems(new Map()) };
 
-    const banks = deps.banksFor(input.caller.environment);
+    const banks = connectedBanks(input.caller.environment);
     const { value } = await deps.charge(
       { scope: input.caller, operation: PRICE_ROW, unitsMax: lookups.length },
       async () => {
@@ -163,7 +175,7 @@ export function createBankService(deps: BankServiceDeps) {
       );
     }
     assert(typeof lookup !== 'string');
-    const banks = deps.banksFor(input.caller.environment);
+    const banks = connectedBanks(input.caller.environment);
     const { value } = await deps.charge(
       { scope: input.caller, operation: PRICE_ROW, unitsMax: 1 },
       async () => {

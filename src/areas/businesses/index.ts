@@ -1,4 +1,5 @@
 import type { AreaModule } from '../../platform/module.ts';
+import { liveServiceConfigured } from '../../platform/live-services.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { createSandboxProfiles } from '../../upstream/business-profiles/sandbox.ts';
 import { createLiveTaxAuthority } from '../../upstream/tax-authority/live.ts';
@@ -72,14 +73,18 @@ export function createBusinessProfilesModule(platform: Platform): BusinessProfil
 export function createRegistrationStatusModule(platform: Platform): RegistrationStatusModule {
   const { config } = platform;
   const sandbox = createSandboxTaxAuthority({ latencyMs: config.TAX_AUTHORITY_SANDBOX_LATENCY_MS });
-  const live = platform.outside.upstreams?.taxAuthority ?? createLiveTaxAuthority({
+  const injected = platform.outside.upstreams?.taxAuthority;
+  const live = injected ?? createLiveTaxAuthority({
     baseUrl: config.TAX_AUTHORITY_BASE_URL,
     serviceKey: config.TAX_AUTHORITY_SERVICE_KEY,
     timeoutMs: config.TAX_AUTHORITY_TIMEOUT_MS,
   });
+  const liveConfigured = injected !== undefined ||
+    liveServiceConfigured(config, 'TAX_AUTHORITY');
   const service = createRegistrationStatusService({
     charge: platform.charge,
     authorityFor: (environment) => (environment === 'live' ? live : sandbox),
+    authorityConfigured: (environment) => environment === 'test' || liveConfigured,
     db: platform.database.db,
     timeoutMs: config.TAX_AUTHORITY_TIMEOUT_MS,
   });

@@ -3,6 +3,7 @@ import type { SealingKey } from '../../domain/sealed-box.ts';
 import type { Environment } from '../../platform/accounts/keys.ts';
 import type { Db, Executor } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
+import { notConfiguredMessage } from '../../platform/live-services.ts';
 import type { Scope } from '../../platform/scope.ts';
 import type { BankAccountPortal } from '../../upstream/bank-accounts/index.ts';
 import type { PortalCredentials, TaxPortal } from '../../upstream/tax-portal/index.ts';
@@ -77,6 +78,11 @@ function unavailable(): never {
     'Retry later.');
 }
 
+// A live connection to a system this server has no gateway for: no retry will help.
+function notConfigured(service: 'TAX_PORTAL' | 'BANK_ACCOUNTS'): never {
+  throw new ApiError('SERVICE_UNAVAILABLE', notConfiguredMessage(service));
+}
+
 async function credentialsOf(deps: ServiceDeps, scope: Scope, input: ConnectInput):
   Promise<{ subject: string; stored: StoredCredentials }> {
   if (input.kind === 'BANK_ACCOUNT') {
@@ -97,12 +103,12 @@ async function login(deps: ServiceDeps, environment: Environment, stored: Stored
   const adapters = deps.adapters(environment);
   const signal = AbortSignal.timeout(deps.timeoutMs);
   if (stored.kind === 'HOMETAX') {
-    if (adapters.taxPortal === null) unavailable();
+    if (adapters.taxPortal === null) notConfigured('TAX_PORTAL');
     const answer = await adapters.taxPortal.login(stored.portal, signal);
     return answer.kind === 'connected' ? { ...answer, displayName: answer.businessName }
       : answer;
   }
-  if (adapters.bankAccounts === null) unavailable();
+  if (adapters.bankAccounts === null) notConfigured('BANK_ACCOUNTS');
   const answer = await adapters.bankAccounts.login(stored.bank, signal);
   return answer.kind === 'connected' ? { ...answer, displayName: answer.holderName } : answer;
 }

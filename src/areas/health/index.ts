@@ -1,6 +1,7 @@
 import type { AreaModule } from '../../platform/module.ts';
 import type { Platform } from '../../platform/platform.ts';
 import { committedMigrationCount, migrationsApplied } from '../../platform/db/migrate.ts';
+import { unconfiguredLiveServices } from '../../platform/live-services.ts';
 import { loggingReadinessChanges } from './readiness-log.ts';
 import { registerHealthRoutes } from './routes.ts';
 
@@ -15,6 +16,7 @@ export async function createHealthModule(platform: Platform): Promise<AreaModule
   }, platform.log);
   return {
     name: 'health',
-    pages: async (app) => app.register(registerHealthRoutes, { readiness }),
+    pages: async (app) => app.register(registerHealthRoutes,
+      { readiness, notConfigured: unconfiguredLiveServices(platform.config) }),
   };
 }

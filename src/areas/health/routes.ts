@@ -2,6 +2,7 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { sendError } from '../../platform/error-handler.ts';
 import { errorResponses } from '../../platform/error-responses.ts';
 import { ApiError } from '../../platform/errors.ts';
+import type { UnconfiguredLiveService } from '../../platform/live-services.ts';
 import type { ReadinessChecks } from './readiness-log.ts';
 
 // Never throws: a database that cannot be reached is a check that failed (readiness-log.ts).
@@ -15,17 +16,28 @@ const ReadyBody = Type.Object(
   {
     status: Type.Literal('ready'),
     checks: Type.Object({ database: Type.Boolean(), migrations: Type.Boolean() }),
+    liveServices: Type.Object({
+      notConfigured: Type.Array(Type.Object({
+        service: Type.String({
+          description: 'The outside service, e.g. `TAX_INVOICE_TRANSMISSION`.' }),
+        setting: Type.String({ description: 'The setting that connects it.' }),
+        serves: Type.String({ description: 'What live keys cannot do without it.' }),
+      }, { additionalProperties: false }), { description: 'Outside services live keys cannot ' +
+        'reach on this server because their setting is not set: their live requests are ' +
+        'refused with the 503 each operation documents. Test keys use the sandboxes and are ' +
+        'not affected; readiness does not depend on this list.' }),
+    }, { additionalProperties: false }),
   },
   { title: 'Readiness', description: 'The process can serve requests.',
     additionalProperties: false },
 );
 
-type Options = { readiness: Readiness };
+type Options = { readiness: Readiness; notConfigured: UnconfiguredLiveService[] };
 
 // Health endpoints for process managers and load balancers; no authentication.
 export const registerHealthRoutes: FastifyPluginAsyncTypebox<Options> = async (
   app,
-  { readiness },
+  { readiness, notConfigured },
 ) => {
   app.get('/healthz', {
     schema: {
@@ -55,6 +67,6 @@ export const registerHealthRoutes: FastifyPluginAsyncTypebox<Options> = async (
       return sendError(request, reply,
         new ApiError('SERVICE_UNAVAILABLE', `Not ready: ${failed}.`));
     }
-    return { status: 'ready' as const, checks };
+    return { status: 'ready' as const, checks, liveServices: { notConfigured } };
   });
 };

@@ -3,6 +3,7 @@ import type { Environment } from '../../platform/accounts/keys.ts';
 import { decodeCursorTuple, encodeCursor, invalidCursor } from '../../platform/cursor.ts';
 import type { Db, Executor } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
+import { notConfiguredMessage } from '../../platform/live-services.ts';
 import type { IssuedInvoiceChange } from '../../platform/issued-invoices.ts';
 import type { StageJob } from '../../platform/jobs.ts';
 import type { Scope } from '../../platform/scope.ts';
@@ -148,8 +149,7 @@ export function createRevenueExpensesService(deps: ServiceDeps) {
     const connection = await deps.connections.firstConnection(scope, 'HOMETAX');
     if (connection === null) throw new ApiError('CONNECTION_REQUIRED');
     if (!deps.portalAvailable(scope.environment)) {
-      throw new ApiError('SERVICE_UNAVAILABLE', 'The tax portal cannot be reached from this ' +
-        'environment now. Retry later.');
+      throw new ApiError('SERVICE_UNAVAILABLE', notConfiguredMessage('TAX_PORTAL'));
     }
     return db.transaction(async (tx) => {
       const id = newId('revenueExpenseCollection');

@@ -57,6 +57,7 @@ describe('bank service', () => {
       const calls: ChargeCall[] = [];
       const service = createBankService({
         charge: recordingCharger(calls),
+        banksConfigured: () => true,
         banksFor: () => banks,
         concurrency: 7,
         timeoutMs: 5_000,
@@ -73,6 +74,7 @@ describe('bank service', () => {
     const calls: ChargeCall[] = [];
     const service = createBankService({
       charge: recordingCharger(calls),
+      banksConfigured: () => true,
       banksFor: () => banks,
       concurrency: 20,
       timeoutMs: 5_000,
@@ -99,6 +101,7 @@ describe('bank service', () => {
       };
       const service = createBankService({
         charge: recordingCharger([]),
+        banksConfigured: () => true,
         banksFor: () => deaf,
         concurrency: 20,
         timeoutMs: 50,
@@ -112,6 +115,7 @@ describe('bank service', () => {
     const { banks } = countingBank(0, found);
     const service = createBankService({
       charge: recordingCharger([]),
+      banksConfigured: () => true,
       banksFor: (environment) => {
         chosen.push(environment);
         return banks;
@@ -132,6 +136,7 @@ describe('bank service', () => {
     const calls: ChargeCall[] = [];
     const service = createBankService({
       charge: recordingCharger(calls),
+      banksConfigured: () => true,
       banksFor: () => banks,
       concurrency: 20,
       timeoutMs: 1_000,
@@ -155,6 +160,7 @@ describe('bank service', () => {
     const calls: ChargeCall[] = [];
     const service = createBankService({
       charge: recordingCharger(calls),
+      banksConfigured: () => true,
       banksFor: () => banks,
       concurrency: 20,
       timeoutMs: 1_000,

@@ -6,6 +6,7 @@ import {
 import type { Environment } from '../../../platform/accounts/keys.ts';
 import type { Executor } from '../../../platform/db/connect.ts';
 import { ApiError } from '../../../platform/errors.ts';
+import { notConfiguredMessage } from '../../../platform/live-services.ts';
 import type { Charger } from '../../../platform/points/charge.ts';
 import type { Scope } from '../../../platform/scope.ts';
 import {
@@ -39,6 +40,8 @@ type RegistrationStatusDeps = {
   charge: Charger;
   // The tax authority of an environment: test keys get the sandbox, live keys the public API.
   authorityFor: (environment: Environment) => TaxAuthority;
+  // Whether the environment's tax authority is connected: live keys need a service key.
+  authorityConfigured: (environment: Environment) => boolean;
   // The profile store results are written back to. Only live results are stored: the store is
   // shared by every account, and sandbox answers are not facts about real businesses.
   db: Executor | null;
@@ -94,6 +97,9 @@ export function createRegistrationStatusService(deps: RegistrationStatusDeps) {
   // Checks the given ten-digit numbers; one item per number, in the order given.
   async function check(caller: Scope, numbers: string[]): Promise<RegistrationStatusItem[]> {
     const distinct = [...new Set(numbers)];
+    if (!deps.authorityConfigured(caller.environment)) {
+      throw new ApiError('LOOKUP_UNAVAILABLE', notConfiguredMessage('TAX_AUTHORITY'));
+    }
     const authority = deps.authorityFor(caller.environment);
     const { value } = await deps.charge(
       { scope: caller, operation: PRICE_ROW, unitsMax: distinct.length },
