@@ -65,8 +65,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(auth);
   await app.register(routeContract);
   await app.register(bodyRules);
-  await app.register(openApi,
-    { serverUrl: deps.publicBaseUrl, guidesBaseUrl: deps.guidesBaseUrl });
+  await app.register(openApi, { serverUrl: deps.publicBaseUrl, guidesBaseUrl: deps.guidesBaseUrl,
+    sections: deps.modules.flatMap((module) => module.reference ?? []) });
 
   for (const module of deps.modules) {
     if (module.pages) await app.register(module.pages);

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { DueWorkDefinition } from './due-work.ts';
 import type { JobDefinition } from './jobs.ts';
+import type { ReferenceSection } from './reference-guides.ts';
 import type { ResealCount } from './reseal.ts';
 
 // The shape every area module has (docs/architecture.md § Area modules). An area's index.ts
@@ -10,6 +11,9 @@ import type { ResealCount } from './reseal.ts';
 export type AreaModule = {
   // Names the module in logs and errors.
   name: string;
+  // The sections of the API reference its operations belong to: each operation's tag is one
+  // of these (test/platform/openapi.test.ts), declared with its description and guides.
+  reference?: readonly ReferenceSection[];
   // Routes under /v1, behind authentication and the rate limiter; every route names its
   // operation (src/platform/operations.ts).
   routes?: FastifyPluginAsync;

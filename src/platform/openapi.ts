@@ -5,7 +5,8 @@ import fp from 'fastify-plugin';
 import { nameSchemas } from './openapi-components.ts';
 import { addResponseHeaders } from './openapi-headers.ts';
 import { describeRequests, withBodyRule } from './openapi-requests.ts';
-import { referenceGuidesMarkdown } from './reference-guides.ts';
+import { referenceGuides, referenceGuidesMarkdown, type ReferenceSection }
+  from './reference-guides.ts';
 
 // OpenAPI 3.1.0 generated from the route schemas: served at /openapi.json, with a reference page
 // at /docs, and committed as openapi/openapi.json (`npm run openapi`).
@@ -27,18 +28,22 @@ const DESCRIPTION = [
 
 type OpenApiOptions = {
   serverUrl: string;
+  // The sections of the reference, from the area modules: the declared tags and the guides.
+  sections: readonly ReferenceSection[];
   // Where the repository's files are read (GUIDES_BASE_URL); unset, guides are named by path.
   guidesBaseUrl?: string;
 };
 
-async function openApiPlugin(app: FastifyInstance, { serverUrl, guidesBaseUrl }: OpenApiOptions) {
+async function openApiPlugin(app: FastifyInstance,
+  { serverUrl, sections, guidesBaseUrl }: OpenApiOptions) {
+  const guides = referenceGuidesMarkdown(referenceGuides(sections), guidesBaseUrl);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'etax API',
         version: API_VERSION,
-        description: `${DESCRIPTION}\n\n${referenceGuidesMarkdown(guidesBaseUrl)}`,
+        description: `${DESCRIPTION}\n\n${guides}`,
         license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: serverUrl }],
@@ -52,28 +57,7 @@ async function openApiPlugin(app: FastifyInstance, { serverUrl, guidesBaseUrl }:
         },
       },
       security: [{ basicAuth: [] }],
-      tags: [
-        { name: 'Points', description: 'Point balances (docs/points.md).' },
-        {
-          name: 'Bank account holders',
-          description: 'Holder names of bank accounts (docs/bank-account-holders.md).',
-        },
-        {
-          name: 'Business profiles',
-          description: 'Profiles of Korean businesses (docs/business-profiles.md).',
-        },
-        {
-          name: 'Business registration status',
-          description: 'Registration state and tax type at call time, from the tax authority ' +
-            '(docs/registration-status.md).',
-        },
-        {
-          name: 'Issuers',
-          description: 'Businesses that issue tax invoices under a key, and their joint ' +
-            'certificates (docs/issuers.md).',
-        },
-        { name: 'Health', description: 'Liveness and readiness probes.' },
-      ],
+      tags: sections.map(({ tag, description }) => ({ name: tag, description })),
     },
     transform: ({ schema, url, route }) => ({ schema: withBodyRule(schema ?? {}, route), url }),
     // What the route schemas cannot say: the headers and the requests as the server treats

@@ -4,13 +4,12 @@
 // are files of the repository, and that the running server serves the same document at
 // /openapi.json, linking the guides where GUIDES_BASE_URL says, and a reference page titled
 // after etax at /docs.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPENAPI_FILE, renderOpenApiDocument } from '../../src/cli/openapi.ts';
 import { REFERENCE_PAGE_TITLE } from '../../src/platform/openapi.ts';
-import { REFERENCE_GUIDES } from '../../src/platform/reference-guides.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 const REPOSITORY_ROOT = path.resolve(import.meta.dirname, '../..');
@@ -23,6 +22,7 @@ type SecurityRequirement = Record<string, string[]>;
 type Content = Record<string, { schema?: { $ref?: string } }>;
 type Operation = {
   operationId?: string;
+  tags?: string[];
   security?: SecurityRequirement[];
   parameters?: Array<{ name: string; in: string; required?: boolean;
     schema?: { default?: unknown } }>;
@@ -31,6 +31,7 @@ type Operation = {
 type OpenApiDocument = {
   openapi: string;
   info: { title: string; version: string; description: string };
+  tags?: Array<{ name: string; description?: string }>;
   security?: SecurityRequirement[];
   components?: { securitySchemes?: Record<string, { type: string; scheme?: string }> };
   paths: Record<string, Record<string, Operation>>;
@@ -52,6 +53,12 @@ function operations(): Array<{ where: string; path: string; operation: Operation
         return { where: `${method.toUpperCase()} ${path}`, path, operation };
       }),
   );
+}
+
+// The guides the rendered document's description lists, as `- Title: \`path\``.
+function listedGuides(): Array<{ title: string; path: string }> {
+  return [...document.info.description.matchAll(/^- (.+): `([^`]+)`$/gm)]
+    .map(([, title, path]) => ({ title: title!, path: path! }));
 }
 
 function basicSchemeNames(): string[] {
@@ -145,14 +152,33 @@ describe('the rendered document', () => {
   });
 
   it('names every guide by its path in the repository, without links', () => {
-    for (const guide of REFERENCE_GUIDES) {
+    const guides = listedGuides();
+    for (const guide of guides) {
       expect(existsSync(path.join(REPOSITORY_ROOT, guide.path)), guide.path).toBe(true);
-      expect(document.info.description).toContain(`${guide.title}: \`${guide.path}\``);
     }
     expect(document.info.description).not.toMatch(/\]\(/);
-    expect(REFERENCE_GUIDES.map((guide) => guide.path)).toEqual(expect.arrayContaining([
-      'README.md', 'docs/quickstart.md', 'docs/errors.md', 'docs/webhooks.md',
+    expect(guides.map((guide) => guide.path)).toEqual(expect.arrayContaining([
+      'README.md', 'docs/quickstart.md', 'docs/errors.md', 'docs/webhooks.md', 'sdk/README.md',
     ]));
+  });
+
+  it('lists every guide of docs/ once', () => {
+    const listed = listedGuides().map((guide) => guide.path);
+    const docs = readdirSync(path.join(REPOSITORY_ROOT, 'docs'))
+      .filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`);
+    expect(docs.filter((doc) => !listed.includes(doc))).toEqual([]);
+    expect(new Set(listed).size).toBe(listed.length);
+  });
+
+  it('declares every tag its operations use, with a description, and uses every tag', () => {
+    const declared = (document.tags ?? []).map((tag) => tag.name);
+    const used = new Set(operations().flatMap(({ operation }) => operation.tags ?? []));
+    expect(operations().filter(({ operation }) => (operation.tags ?? []).length === 0)
+      .map(({ where }) => where)).toEqual([]);
+    expect([...used].filter((tag) => !declared.includes(tag))).toEqual([]);
+    expect(declared.filter((tag) => !used.has(tag))).toEqual([]);
+    expect(new Set(declared).size).toBe(declared.length);
+    for (const tag of document.tags ?? []) expect(tag.description, tag.name).toBeTruthy();
   });
 
   it('does not list the documentation routes themselves', () => {
@@ -185,7 +211,9 @@ describe('the running server', () => {
   it('links every guide under GUIDES_BASE_URL in the served document', async () => {
     const served = (await app.server.inject({ method: 'GET', url: '/openapi.json' }))
       .json() as OpenApiDocument;
-    for (const guide of REFERENCE_GUIDES) {
+    const guides = listedGuides();
+    expect(guides.length).toBeGreaterThan(20);
+    for (const guide of guides) {
       expect(served.info.description)
         .toContain(`[${guide.title}](${GUIDES_BASE_URL}${guide.path})`);
     }

@@ -1,6 +1,7 @@
 import type { RecordEvents } from '../../platform/events.ts';
 import type { AreaModule } from '../../platform/module.ts';
 import type { Platform } from '../../platform/platform.ts';
+import type { ReferenceSection } from '../../platform/reference-guides.ts';
 import type { ConnectionsModule } from '../connections/index.ts';
 import type { IssuedInvoicesByTotals } from '../tax-invoices/index.ts';
 import { registerBankTransactionRoutes } from './routes.ts';
@@ -10,6 +11,17 @@ import {
   type BankTransactionsService,
 } from './service.ts';
 import { createSyncRunner, syncJobDefinition } from './sync-job.ts';
+
+// The sections of the API reference its operations belong to (docs/architecture.md).
+const REFERENCE: readonly ReferenceSection[] = [
+  {
+    tag: 'Bank transactions',
+    description: 'Transactions of connected bank accounts, and their matching.',
+    guides: [
+      { path: 'docs/bank-transactions.md', title: 'Bank transactions' },
+    ],
+  },
+];
 
 // Bank accounts and transactions (docs/bank-transactions.md): the accounts connected through
 // BANK_ACCOUNT connections, their transactions in booking order with matching hints, and syncs
@@ -60,6 +72,7 @@ export function createBankTransactionsModule(platform: Platform, deps: BankTrans
   ];
   return {
     name: 'bank-transactions',
+    reference: REFERENCE,
     routes: async (v1) => v1.register(registerBankTransactionRoutes, { bank: service }),
     jobs,
     service,

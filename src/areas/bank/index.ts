@@ -1,10 +1,22 @@
 import type { AreaModule } from '../../platform/module.ts';
 import { liveServiceConfigured } from '../../platform/live-services.ts';
 import type { Platform } from '../../platform/platform.ts';
+import type { ReferenceSection } from '../../platform/reference-guides.ts';
 import { createLiveBanks } from '../../upstream/banks/live.ts';
 import { createSandboxBanks } from '../../upstream/banks/sandbox.ts';
 import { registerBankRoutes } from './routes.ts';
 import { createBankService, type BankService } from './service.ts';
+
+// The sections of the API reference its operations belong to (docs/architecture.md).
+const REFERENCE: readonly ReferenceSection[] = [
+  {
+    tag: 'Bank account holders',
+    description: 'Holder names of bank accounts.',
+    guides: [
+      { path: 'docs/bank-account-holders.md', title: 'Bank account holders' },
+    ],
+  },
+];
 
 // Bank account holder lookup (docs/bank-account-holders.md): one account or up to 100 at once,
 // 50 points per holder found.
@@ -29,6 +41,7 @@ export function createBankModule(platform: Platform): BankModule {
   });
   return {
     name: 'bank',
+    reference: REFERENCE,
     routes: async (v1) => v1.register(registerBankRoutes, { bank: service }),
     service,
   };

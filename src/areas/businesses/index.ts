@@ -1,6 +1,7 @@
 import type { AreaModule } from '../../platform/module.ts';
 import { liveServiceConfigured } from '../../platform/live-services.ts';
 import type { Platform } from '../../platform/platform.ts';
+import type { ReferenceSection } from '../../platform/reference-guides.ts';
 import { createSandboxProfiles } from '../../upstream/business-profiles/sandbox.ts';
 import { createLiveTaxAuthority } from '../../upstream/tax-authority/live.ts';
 import { createSandboxTaxAuthority } from '../../upstream/tax-authority/sandbox.ts';
@@ -17,6 +18,28 @@ import {
   createRegistrationStatusService,
   type RegistrationStatusService,
 } from './registration-status/service.ts';
+
+// The sections of the API reference its operations belong to (docs/architecture.md).
+const BUSINESS_PROFILES_REFERENCE: readonly ReferenceSection[] = [
+  {
+    tag: 'Business profiles',
+    description: 'Profiles of Korean businesses.',
+    guides: [
+      { path: 'docs/business-profiles.md', title: 'Business profiles' },
+    ],
+  },
+];
+
+// The sections of the API reference its operations belong to (docs/architecture.md).
+const REGISTRATION_STATUS_REFERENCE: readonly ReferenceSection[] = [
+  {
+    tag: 'Business registration status',
+    description: 'Registration state and tax type at call time, from the tax authority.',
+    guides: [
+      { path: 'docs/registration-status.md', title: 'Business registration status' },
+    ],
+  },
+];
 
 // Businesses: what is known about a business by its registration number. Two capabilities,
 // each a module of its own over the same tables (tables.ts):
@@ -64,6 +87,7 @@ export function createBusinessProfilesModule(platform: Platform): BusinessProfil
   });
   return {
     name: 'business-profiles',
+    reference: BUSINESS_PROFILES_REFERENCE,
     routes: async (v1) => v1.register(registerBusinessRoutes, { businesses: service }),
     service,
   };
@@ -90,6 +114,7 @@ export function createRegistrationStatusModule(platform: Platform): Registration
   });
   return {
     name: 'registration-status',
+    reference: REGISTRATION_STATUS_REFERENCE,
     routes: async (v1) => v1.register(registerRegistrationStatusRoutes,
       { registrationStatuses: service }),
     service,

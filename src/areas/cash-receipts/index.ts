@@ -6,6 +6,7 @@ import type { RecordEvents } from '../../platform/events.ts';
 import type { DueWorkDefinition } from '../../platform/due-work.ts';
 import type { AreaModule } from '../../platform/module.ts';
 import type { Platform } from '../../platform/platform.ts';
+import type { ReferenceSection } from '../../platform/reference-guides.ts';
 import { createGatewayCashReceiptAuthority } from '../../upstream/cash-receipts/gateway.ts';
 import type { CashReceiptAuthority } from '../../upstream/cash-receipts/index.ts';
 import { createSandboxCashReceiptAuthority } from '../../upstream/cash-receipts/sandbox.ts';
@@ -15,6 +16,17 @@ import { APPROVAL_RETRY_DELAYS_SECONDS, processingSteps } from './processing/ste
 import { cashReceiptRoutes } from './routes.ts';
 import { createCashReceiptsService, type CashReceiptsService } from './service.ts';
 import type { CashReceiptRow } from './store.ts';
+
+// The sections of the API reference its operations belong to (docs/architecture.md).
+const REFERENCE: readonly ReferenceSection[] = [
+  {
+    tag: 'Cash receipts',
+    description: 'Issuing and canceling cash receipts.',
+    guides: [
+      { path: 'docs/cash-receipts.md', title: 'Cash receipts' },
+    ],
+  },
+];
 
 // Cash receipts (docs/cash-receipts.md): the area's one front door. The files:
 //   routes.ts, schemas.ts   HTTP and its TypeBox schemas
@@ -91,6 +103,7 @@ export function createCashReceiptsModule(
   });
   return {
     name: 'cash-receipts',
+    reference: REFERENCE,
     async routes(v1) {
       await v1.register(cashReceiptRoutes, { cashReceipts: service });
     },

@@ -1,5 +1,6 @@
 import type { AreaModule } from '../../platform/module.ts';
 import type { Platform } from '../../platform/platform.ts';
+import type { ReferenceSection } from '../../platform/reference-guides.ts';
 import { createLiveTaxAuthority } from '../../upstream/tax-authority/live.ts';
 import { createSandboxTaxAuthority } from '../../upstream/tax-authority/sandbox.ts';
 import { createOcrPool } from './ocr-pool.ts';
@@ -9,6 +10,17 @@ import {
   createCertificateVerificationService,
   type CertificateVerificationService,
 } from './service.ts';
+
+// The sections of the API reference its operations belong to (docs/architecture.md).
+const REFERENCE: readonly ReferenceSection[] = [
+  {
+    tag: 'Business registration certificates',
+    description: 'Reading and verifying business registration certificates.',
+    guides: [
+      { path: 'docs/certificate-verification.md', title: 'Business registration certificates' },
+    ],
+  },
+];
 
 // Business registration certificate verification (docs/certificate-verification.md): the fields
 // of a certificate read from a PDF's text layer or by offline OCR of an image, then checked with
@@ -55,6 +67,7 @@ export function createCertificateVerificationModule(
   });
   return {
     name: 'certificate-verification',
+    reference: REFERENCE,
     routes: async (v1) => v1.register(registerCertificateVerificationRoutes,
       { certificates: service }),
     service,

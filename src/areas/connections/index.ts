@@ -4,6 +4,7 @@ import type { Environment } from '../../platform/accounts/keys.ts';
 import { ApiError, isApiError } from '../../platform/errors.ts';
 import type { AreaModule } from '../../platform/module.ts';
 import type { Platform } from '../../platform/platform.ts';
+import type { ReferenceSection } from '../../platform/reference-guides.ts';
 import { resealColumn } from '../../platform/reseal.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { createGatewayBankAccountPortal } from '../../upstream/bank-accounts/gateway.ts';
@@ -18,6 +19,17 @@ import { registerConnectionPageRoutes } from './page-routes.ts';
 import { registerConnectionRoutes } from './routes.ts';
 import { createConnectionsService, type ConnectionsService } from './service.ts';
 import * as store from './store.ts';
+
+// The sections of the API reference its operations belong to (docs/architecture.md).
+const REFERENCE: readonly ReferenceSection[] = [
+  {
+    tag: 'Connections',
+    description: 'The tax portal and bank accounts, connected for the books and transactions.',
+    guides: [
+      { path: 'docs/connections.md', title: 'Connections' },
+    ],
+  },
+];
 
 // Connections (docs/connections.md): the outside systems an account connects (the tax portal,
 // bank accounts), with credentials sealed at rest. A shared capability: the revenue and expense
@@ -85,6 +97,7 @@ export function createConnectionsModule(platform: Platform, deps: ConnectionsDep
     publicBaseUrl: config.PUBLIC_BASE_URL, now: platform.outside.now });
   return {
     name: 'connections',
+    reference: REFERENCE,
     routes: async (v1) => v1.register(registerConnectionRoutes, { connections: service, links }),
     // The hosted connection page: outside /v1, its one-time token is the credential.
     pages: async (app) => app.register(registerConnectionPageRoutes, { links }),

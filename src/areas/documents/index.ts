@@ -3,6 +3,7 @@ import type { Environment } from '../../platform/accounts/keys.ts';
 import type { RecordEvent } from '../../platform/events.ts';
 import type { AreaModule } from '../../platform/module.ts';
 import type { Platform } from '../../platform/platform.ts';
+import type { ReferenceSection } from '../../platform/reference-guides.ts';
 import { createCivilDocumentsGateway } from '../../upstream/civil-documents/live.ts';
 import { createSandboxCivilDocuments } from '../../upstream/civil-documents/sandbox.ts';
 import { createCourtRegistryGateway } from '../../upstream/court-registry/live.ts';
@@ -13,6 +14,17 @@ import { createOwnerBusinesses, type OwnerBusinesses } from './owner-business.ts
 import { documentJobDefinitions, processDocument, type Upstreams } from './processing.ts';
 import { documentRoutes } from './routes.ts';
 import { createDocumentsService, type DocumentsService } from './service.ts';
+
+// The sections of the API reference its operations belong to (docs/architecture.md).
+const REFERENCE: readonly ReferenceSection[] = [
+  {
+    tag: 'Documents',
+    description: 'Tax-authority certificates and corporate registry copies.',
+    guides: [
+      { path: 'docs/documents.md', title: 'Documents' },
+    ],
+  },
+];
 
 // Document issuance (docs/documents.md): tax-authority certificates of the account's own
 // business and certified copies of corporations' registers, issued by a job through two
@@ -87,6 +99,7 @@ export function createDocumentsModule(
   };
   return {
     name: 'documents',
+    reference: REFERENCE,
     routes: async (v1) => v1.register(documentRoutes, { documents: service, owners }),
     jobs: documentJobDefinitions(processing) as AreaModule['jobs'],
     service,

@@ -1,11 +1,23 @@
 import type { RecordEvent } from '../../platform/events.ts';
 import type { AreaModule } from '../../platform/module.ts';
 import type { Platform } from '../../platform/platform.ts';
+import type { ReferenceSection } from '../../platform/reference-guides.ts';
 import type { SealingKey } from '../../domain/sealed-box.ts';
 import { registerCertificatePageRoutes } from './page-routes.ts';
 import { registerIssuerRoutes } from './routes.ts';
 import { resealIssuerSecrets } from './sealed-columns.ts';
 import { createIssuersService, type IssuersService } from './service.ts';
+
+// The sections of the API reference its operations belong to (docs/architecture.md).
+const REFERENCE: readonly ReferenceSection[] = [
+  {
+    tag: 'Issuers',
+    description: 'Businesses that issue tax invoices under a key, and their joint certificates.',
+    guides: [
+      { path: 'docs/issuers.md', title: 'Issuers and joint certificates' },
+    ],
+  },
+];
 
 // Issuers and their joint certificates (docs/issuers.md): the businesses that issue tax
 // invoices under an API key, the certificate registration by API and on the hosted page, and
@@ -52,6 +64,7 @@ export async function createIssuersModule(
   });
   return {
     name: 'issuers',
+    reference: REFERENCE,
     routes: async (v1) => v1.register(registerIssuerRoutes, { issuers: service }),
     // The hosted certificate registration page: outside /v1, its one-time token is the
     // credential.

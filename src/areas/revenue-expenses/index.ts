@@ -1,10 +1,22 @@
 import type { AreaModule } from '../../platform/module.ts';
 import type { Platform } from '../../platform/platform.ts';
 import type { RecordIssuedInvoices } from '../../platform/issued-invoices.ts';
+import type { ReferenceSection } from '../../platform/reference-guides.ts';
 import type { ConnectionsModule } from '../connections/index.ts';
 import { collectionJobDefinition, createCollectionRunner } from './collection-job.ts';
 import { registerRevenueExpenseRoutes } from './routes.ts';
 import { createRevenueExpensesService, type RevenueExpensesService } from './service.ts';
+
+// The sections of the API reference its operations belong to (docs/architecture.md).
+const REFERENCE: readonly ReferenceSection[] = [
+  {
+    tag: 'Revenue and expense',
+    description: 'The books: tax invoices collected from the tax portal.',
+    guides: [
+      { path: 'docs/revenue-expense.md', title: 'Revenue and expense' },
+    ],
+  },
+];
 
 // Revenue and expense books (docs/revenue-expense.md): own tax invoices in the order of change,
 // from invoices issued through etax (recordIssuedInvoices, which the tax-invoices area calls in
@@ -34,6 +46,7 @@ export function createRevenueExpensesModule(platform: Platform,
     now: platform.outside.now, log: platform.log });
   return {
     name: 'revenue-expenses',
+    reference: REFERENCE,
     routes: async (v1) => v1.register(registerRevenueExpenseRoutes, { books: service }),
     jobs: [collectionJobDefinition(runner, config.CONNECTION_GATEWAY_TIMEOUT_MS)] as
       AreaModule['jobs'],

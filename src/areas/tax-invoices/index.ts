@@ -6,6 +6,7 @@ import type { RecordIssuedInvoices } from '../../platform/issued-invoices.ts';
 import type { JobDefinition } from '../../platform/jobs.ts';
 import type { AreaModule } from '../../platform/module.ts';
 import type { Platform } from '../../platform/platform.ts';
+import type { ReferenceSection } from '../../platform/reference-guides.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { createGatewayTransmitter } from '../../upstream/tax-invoices/gateway.ts';
 import type { InvoiceTransmitter } from '../../upstream/tax-invoices/index.ts';
@@ -34,6 +35,32 @@ import {
   createReverseIssuanceService,
   type ReverseIssuanceService,
 } from './reverse-issuance/service.ts';
+
+// The sections of the API reference its operations belong to (docs/architecture.md).
+const REFERENCE: readonly ReferenceSection[] = [
+  {
+    tag: 'Tax invoices',
+    description: 'Issuing, finding, canceling and downloading tax invoices.',
+    guides: [
+      { path: 'docs/tax-invoices.md', title: 'Tax invoices' },
+      { path: 'docs/tax-invoice-xml.md', title: 'Tax invoice XML, signature and transmission' },
+    ],
+  },
+  {
+    tag: 'Tax invoice amendments',
+    description: 'Amended tax invoices, for each of the six reasons.',
+    guides: [
+      { path: 'docs/tax-invoice-amendments.md', title: 'Tax invoice amendments' },
+    ],
+  },
+  {
+    tag: 'Reverse issuance',
+    description: 'Invoices the recipient requests and the supplier approves.',
+    guides: [
+      { path: 'docs/reverse-issuance.md', title: 'Reverse issuance' },
+    ],
+  },
+];
 
 // Tax invoices (docs/tax-invoices.md): the area's one front door. Each capability is a
 // sub-folder with the house files (routes.ts HTTP only, schemas.ts TypeBox, service.ts rules,
@@ -205,7 +232,7 @@ export function createTaxInvoicesModule(
     mailTransmitted: invoiceMail.queueTransmitted,
   }) as JobDefinition<never>[];
   return {
-    name: 'tax-invoices',
+    name: 'tax-invoices', reference: REFERENCE,
     ...createTaxInvoicesPlugins({
       service, reverseIssuance, invoiceMail, xml: createXmlService({ db }),
     }),

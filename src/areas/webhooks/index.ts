@@ -2,12 +2,24 @@ import type { SealingKey } from '../../domain/sealed-box.ts';
 import type { RecordEvent, RecordEvents } from '../../platform/events.ts';
 import type { AreaModule } from '../../platform/module.ts';
 import type { Platform } from '../../platform/platform.ts';
+import type { ReferenceSection } from '../../platform/reference-guides.ts';
 import { createDeliverer, type Deliverer } from './delivery.ts';
 import { deliveryJobDefinition } from './jobs.ts';
 import { createDeliveryQueuer, createEventRecorder, oneAtATime } from './recorder.ts';
 import { registerWebhookRoutes } from './routes.ts';
 import { resealSecrets, sealPlaintextSecrets } from './secrets-at-rest.ts';
 import { createWebhooksService, type WebhooksService } from './service.ts';
+
+// The sections of the API reference its operations belong to (docs/architecture.md).
+const REFERENCE: readonly ReferenceSection[] = [
+  {
+    tag: 'Webhooks',
+    description: 'Endpoints that receive signed events, and their deliveries.',
+    guides: [
+      { path: 'docs/webhooks.md', title: 'Webhooks' },
+    ],
+  },
+];
 
 // Webhooks (docs/webhooks.md): endpoints an account registers, the events of its scope, and the
 // signed delivery of every event to every subscribed endpoint, retried on a schedule.
@@ -59,6 +71,7 @@ export function createWebhooksModule(
   });
   return {
     name: 'webhooks',
+    reference: REFERENCE,
     routes: async (v1) => v1.register(registerWebhookRoutes, { webhooks: service }),
     jobs: [deliveryJobDefinition(deliverer, config.WEBHOOK_DELIVERY_TIMEOUT_MS)] as
       AreaModule['jobs'],
