@@ -4067,7 +4067,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -4109,7 +4109,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -4171,7 +4171,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -4193,7 +4193,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -4216,7 +4216,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -4298,7 +4298,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -4329,7 +4329,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYMENT_REQUIRED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -4351,7 +4351,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "AVAILABLE_POINTS_INSUFFICIENT";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -4371,7 +4371,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -4391,7 +4391,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -4414,7 +4414,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -4436,7 +4436,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -4459,7 +4459,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -4522,7 +4522,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST" | "AMOUNT_REQUIRED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -4553,7 +4553,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYMENT_REQUIRED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -4575,7 +4575,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -4597,7 +4597,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "AVAILABLE_POINTS_INSUFFICIENT";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -4617,7 +4617,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -4637,7 +4637,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -4660,7 +4660,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -4682,7 +4682,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -4705,7 +4705,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -4820,7 +4820,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -4851,7 +4851,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYMENT_REQUIRED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -4873,7 +4873,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "AVAILABLE_POINTS_INSUFFICIENT";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -4896,7 +4896,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -4918,7 +4918,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -4941,7 +4941,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5048,7 +5048,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5079,7 +5079,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYMENT_REQUIRED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5101,7 +5101,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5123,7 +5123,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "AVAILABLE_POINTS_INSUFFICIENT";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5146,7 +5146,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5168,7 +5168,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5191,7 +5191,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5276,7 +5276,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5307,7 +5307,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYMENT_REQUIRED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5329,7 +5329,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "AVAILABLE_POINTS_INSUFFICIENT";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5349,7 +5349,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5369,7 +5369,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5392,7 +5392,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5414,7 +5414,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5437,7 +5437,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5497,7 +5497,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5528,7 +5528,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYMENT_REQUIRED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5550,7 +5550,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "AVAILABLE_POINTS_INSUFFICIENT";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5573,7 +5573,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5595,7 +5595,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5618,7 +5618,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5741,7 +5741,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST" | "INVALID_FILE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5772,7 +5772,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYMENT_REQUIRED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5794,7 +5794,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "AVAILABLE_POINTS_INSUFFICIENT";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5816,7 +5816,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5838,7 +5838,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE" | "UNSUPPORTED_FILE_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5861,7 +5861,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5883,7 +5883,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5906,7 +5906,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5961,7 +5961,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -5983,7 +5983,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6006,7 +6006,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6065,7 +6065,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST" | "WEBHOOK_URL_NOT_ALLOWED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6096,7 +6096,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "WEBHOOK_ENDPOINT_LIMIT_REACHED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6116,7 +6116,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6136,7 +6136,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6159,7 +6159,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6181,7 +6181,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6204,7 +6204,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6250,7 +6250,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6281,7 +6281,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6304,7 +6304,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6326,7 +6326,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6349,7 +6349,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6393,7 +6393,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6424,7 +6424,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6444,7 +6444,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6464,7 +6464,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6487,7 +6487,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6509,7 +6509,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6532,7 +6532,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6589,7 +6589,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST" | "WEBHOOK_URL_NOT_ALLOWED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6620,7 +6620,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6640,7 +6640,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6660,7 +6660,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6683,7 +6683,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6705,7 +6705,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6728,7 +6728,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6783,7 +6783,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6814,7 +6814,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6834,7 +6834,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6854,7 +6854,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6877,7 +6877,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6899,7 +6899,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6922,7 +6922,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -6976,7 +6976,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7007,7 +7007,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7030,7 +7030,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7052,7 +7052,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7075,7 +7075,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7130,7 +7130,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7161,7 +7161,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7183,7 +7183,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "WEBHOOK_ENDPOINT_DISABLED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7203,7 +7203,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7223,7 +7223,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7246,7 +7246,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7268,7 +7268,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7291,7 +7291,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7343,7 +7343,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7375,7 +7375,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7397,7 +7397,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7420,7 +7420,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7466,7 +7466,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7497,7 +7497,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7520,7 +7520,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7542,7 +7542,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7565,7 +7565,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7616,7 +7616,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7647,7 +7647,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7669,7 +7669,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "WEBHOOK_ENDPOINT_DISABLED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7689,7 +7689,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7709,7 +7709,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7732,7 +7732,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7754,7 +7754,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7777,7 +7777,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7852,7 +7852,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7884,7 +7884,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7906,7 +7906,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7929,7 +7929,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -7998,7 +7998,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8029,7 +8029,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "ISSUER_ALREADY_REGISTERED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8049,7 +8049,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8069,7 +8069,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8092,7 +8092,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8114,7 +8114,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8137,7 +8137,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8203,7 +8203,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8234,7 +8234,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8257,7 +8257,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8279,7 +8279,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8302,7 +8302,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8368,7 +8368,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8399,7 +8399,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8419,7 +8419,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8439,7 +8439,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8462,7 +8462,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8484,7 +8484,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8507,7 +8507,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8578,7 +8578,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8609,7 +8609,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8631,7 +8631,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "ISSUER_DEACTIVATED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8651,7 +8651,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8671,7 +8671,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8694,7 +8694,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8716,7 +8716,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8739,7 +8739,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8803,7 +8803,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8834,7 +8834,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8857,7 +8857,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8879,7 +8879,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8902,7 +8902,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8958,7 +8958,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -8989,7 +8989,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9011,7 +9011,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "ISSUER_DEACTIVATED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9031,7 +9031,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9051,7 +9051,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9074,7 +9074,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9096,7 +9096,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9119,7 +9119,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9163,7 +9163,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9194,7 +9194,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9214,7 +9214,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9234,7 +9234,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9257,7 +9257,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9279,7 +9279,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9302,7 +9302,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9354,7 +9354,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9385,7 +9385,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9407,7 +9407,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "ISSUER_DEACTIVATED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9430,7 +9430,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9452,7 +9452,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9475,7 +9475,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9532,7 +9532,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9563,7 +9563,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND" | "CERTIFICATE_HISTORY_NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9586,7 +9586,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9608,7 +9608,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9631,7 +9631,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9691,7 +9691,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9713,7 +9713,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9736,7 +9736,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9794,7 +9794,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9823,7 +9823,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9843,7 +9843,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9866,7 +9866,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9888,7 +9888,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -9911,7 +9911,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10032,7 +10032,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10063,7 +10063,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYMENT_REQUIRED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10085,7 +10085,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10107,7 +10107,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10127,7 +10127,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10147,7 +10147,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10170,7 +10170,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10192,7 +10192,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10215,7 +10215,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10277,7 +10277,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10309,7 +10309,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10331,7 +10331,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10354,7 +10354,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10411,7 +10411,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10443,7 +10443,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10465,7 +10465,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10488,7 +10488,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10548,7 +10548,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10580,7 +10580,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10602,7 +10602,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10625,7 +10625,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10671,7 +10671,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10702,7 +10702,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10725,7 +10725,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10747,7 +10747,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10770,7 +10770,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10818,7 +10818,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10849,7 +10849,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10872,7 +10872,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10894,7 +10894,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10917,7 +10917,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10968,7 +10968,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -10999,7 +10999,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11021,7 +11021,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "TAX_INVOICE_NOT_CANCELABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11041,7 +11041,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11061,7 +11061,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11084,7 +11084,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11106,7 +11106,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11129,7 +11129,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11187,7 +11187,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11218,7 +11218,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11240,7 +11240,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "TAX_INVOICE_NOT_TRANSMITTED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11260,7 +11260,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11280,7 +11280,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11303,7 +11303,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11325,7 +11325,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11348,7 +11348,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11396,7 +11396,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11427,7 +11427,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11449,7 +11449,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "TAX_INVOICE_NOT_SIGNED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11472,7 +11472,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11494,7 +11494,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11517,7 +11517,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11587,7 +11587,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11618,7 +11618,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYMENT_REQUIRED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11640,7 +11640,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11662,7 +11662,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11682,7 +11682,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11702,7 +11702,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11725,7 +11725,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11747,7 +11747,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11770,7 +11770,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11879,7 +11879,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11910,7 +11910,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYMENT_REQUIRED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11932,7 +11932,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11954,7 +11954,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11974,7 +11974,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -11994,7 +11994,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12017,7 +12017,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12039,7 +12039,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12062,7 +12062,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12128,7 +12128,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12159,7 +12159,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYMENT_REQUIRED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12181,7 +12181,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12203,7 +12203,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12223,7 +12223,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12243,7 +12243,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12266,7 +12266,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12288,7 +12288,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12311,7 +12311,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12389,7 +12389,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12420,7 +12420,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYMENT_REQUIRED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12442,7 +12442,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12464,7 +12464,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12484,7 +12484,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12504,7 +12504,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12527,7 +12527,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12549,7 +12549,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12572,7 +12572,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12651,7 +12651,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12682,7 +12682,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYMENT_REQUIRED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12704,7 +12704,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12726,7 +12726,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12746,7 +12746,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12766,7 +12766,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12789,7 +12789,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12811,7 +12811,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12834,7 +12834,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12903,7 +12903,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12934,7 +12934,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYMENT_REQUIRED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12956,7 +12956,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12978,7 +12978,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER" | "TAX_INVOICE_NOT_AMENDABLE" | "TAX_INVOICE_ALREADY_AMENDED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -12998,7 +12998,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13018,7 +13018,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13041,7 +13041,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13063,7 +13063,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13086,7 +13086,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13207,7 +13207,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13238,7 +13238,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYMENT_REQUIRED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13260,7 +13260,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13282,7 +13282,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13302,7 +13302,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13322,7 +13322,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13345,7 +13345,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13367,7 +13367,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13390,7 +13390,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13442,7 +13442,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13473,7 +13473,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13495,7 +13495,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "ISSUE_REQUEST_ALREADY_APPROVED" | "ISSUE_REQUEST_ALREADY_CANCELED" | "ISSUE_DEADLINE_PASSED" | "CERTIFICATE_NOT_REGISTERED" | "ISSUER_DEACTIVATED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13518,7 +13518,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13540,7 +13540,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13563,7 +13563,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13620,7 +13620,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13651,7 +13651,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13673,7 +13673,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "ISSUE_REQUEST_ALREADY_APPROVED" | "ISSUE_REQUEST_ALREADY_CANCELED" | "ISSUER_DEACTIVATED" | "ISSUE_DEADLINE_PASSED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13693,7 +13693,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13713,7 +13713,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13736,7 +13736,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13758,7 +13758,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13781,7 +13781,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13837,7 +13837,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13868,7 +13868,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13890,7 +13890,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "ISSUE_REQUEST_ALREADY_APPROVED" | "ISSUE_REQUEST_ALREADY_CANCELED" | "ISSUER_DEACTIVATED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13910,7 +13910,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13930,7 +13930,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13953,7 +13953,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13975,7 +13975,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -13998,7 +13998,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14054,7 +14054,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14085,7 +14085,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14107,7 +14107,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "ISSUE_REQUEST_ALREADY_APPROVED" | "ISSUE_REQUEST_ALREADY_CANCELED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14127,7 +14127,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14147,7 +14147,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14170,7 +14170,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14192,7 +14192,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14215,7 +14215,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14281,7 +14281,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14313,7 +14313,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14335,7 +14335,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14358,7 +14358,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14410,7 +14410,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14442,7 +14442,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14464,7 +14464,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14487,7 +14487,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14531,7 +14531,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14562,7 +14562,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14582,7 +14582,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14602,7 +14602,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14625,7 +14625,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14647,7 +14647,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14670,7 +14670,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14755,7 +14755,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14784,7 +14784,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PLAN_UPGRADE_REQUIRED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14807,7 +14807,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14829,7 +14829,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14852,7 +14852,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14912,7 +14912,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14941,7 +14941,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PLAN_UPGRADE_REQUIRED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14963,7 +14963,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "CONNECTION_REQUIRED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -14983,7 +14983,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15003,7 +15003,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15026,7 +15026,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15048,7 +15048,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15071,7 +15071,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15117,7 +15117,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15146,7 +15146,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PLAN_UPGRADE_REQUIRED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15168,7 +15168,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15191,7 +15191,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15213,7 +15213,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15236,7 +15236,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15307,7 +15307,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PLAN_UPGRADE_REQUIRED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15330,7 +15330,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15352,7 +15352,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15375,7 +15375,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15459,7 +15459,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15488,7 +15488,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PLAN_UPGRADE_REQUIRED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15510,7 +15510,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15533,7 +15533,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15555,7 +15555,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15578,7 +15578,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15634,7 +15634,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15663,7 +15663,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PLAN_UPGRADE_REQUIRED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15685,7 +15685,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15707,7 +15707,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "CONNECTION_REQUIRED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15727,7 +15727,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15747,7 +15747,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15770,7 +15770,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15792,7 +15792,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15815,7 +15815,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15883,7 +15883,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15912,7 +15912,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PLAN_UPGRADE_REQUIRED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15934,7 +15934,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15957,7 +15957,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -15979,7 +15979,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16002,7 +16002,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16083,7 +16083,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16114,7 +16114,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYMENT_REQUIRED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16136,7 +16136,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16158,7 +16158,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "AVAILABLE_POINTS_INSUFFICIENT" | "IDEMPOTENCY_CONFLICT" | "ISSUER_DEACTIVATED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16178,7 +16178,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16198,7 +16198,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16221,7 +16221,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16243,7 +16243,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16266,7 +16266,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16327,7 +16327,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16358,7 +16358,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16381,7 +16381,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16403,7 +16403,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16426,7 +16426,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16484,7 +16484,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16516,7 +16516,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16538,7 +16538,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16561,7 +16561,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16607,7 +16607,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16638,7 +16638,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16661,7 +16661,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16683,7 +16683,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16706,7 +16706,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16754,7 +16754,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16785,7 +16785,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16808,7 +16808,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16830,7 +16830,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16853,7 +16853,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16914,7 +16914,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16945,7 +16945,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYMENT_REQUIRED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16967,7 +16967,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -16989,7 +16989,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "AVAILABLE_POINTS_INSUFFICIENT" | "IDEMPOTENCY_CONFLICT" | "CASH_RECEIPT_NOT_CANCELABLE" | "CASH_RECEIPT_CANCEL_EXCEEDS_REMAINING";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17009,7 +17009,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17029,7 +17029,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17052,7 +17052,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17074,7 +17074,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17097,7 +17097,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17162,7 +17162,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "OWNER_BUSINESS_NOT_REGISTERED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17185,7 +17185,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17207,7 +17207,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17230,7 +17230,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17297,7 +17297,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17328,7 +17328,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "ISSUER_ALREADY_REGISTERED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17348,7 +17348,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17368,7 +17368,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17391,7 +17391,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17413,7 +17413,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17436,7 +17436,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17489,7 +17489,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST" | "INVALID_CORPORATE_REGISTRATION_NUMBER" | "CORPORATION_TYPE_NOT_SUPPORTED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17520,7 +17520,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYMENT_REQUIRED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17542,7 +17542,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "AVAILABLE_POINTS_INSUFFICIENT" | "IDEMPOTENCY_CONFLICT" | "OWNER_BUSINESS_NOT_REGISTERED" | "CERTIFICATE_NOT_REGISTERED" | "ISSUER_DEACTIVATED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17562,7 +17562,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "PAYLOAD_TOO_LARGE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17582,7 +17582,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17605,7 +17605,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17627,7 +17627,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17650,7 +17650,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17704,7 +17704,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17736,7 +17736,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17758,7 +17758,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17781,7 +17781,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17850,7 +17850,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17881,7 +17881,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17904,7 +17904,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17926,7 +17926,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17949,7 +17949,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -17997,7 +17997,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INVALID_REQUEST";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -18028,7 +18028,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -18050,7 +18050,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "DOCUMENT_NOT_ISSUED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -18073,7 +18073,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "RATE_LIMITED";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -18095,7 +18095,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "INTERNAL_SERVER_ERROR";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;
@@ -18118,7 +18118,7 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "SERVICE_UNAVAILABLE";
-                        /** @description Human-readable description. */
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
                         traceId: string;

@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isDatabaseUnavailable } from './db/unavailable.ts';
-import { ApiError, isApiError, type ErrorBody, type ErrorCode } from './errors.ts';
+import { ApiError, ERRORS, isApiError, type ErrorBody, type ErrorCode } from './errors.ts';
+import { preferredLanguage, type MessageLanguage } from './language.ts';
 import { TRACE_ID_HEADER } from './trace.ts';
 import { validationMessage } from './validation-messages.ts';
 
@@ -22,9 +23,21 @@ const FRAMEWORK_ERROR_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
 };
 
+// The message in the request's language. A Korean request gets the code's Korean message; where
+// the error carries a message of its own (which field, which limit), that detail follows in
+// parentheses, as written: details are English.
+function localizedMessage(error: ApiError, language: MessageLanguage): string {
+  if (language === 'en') return error.message;
+  const { message, messageKo } = ERRORS[error.code];
+  return error.message === message ? messageKo : `${messageKo} (${error.message})`;
+}
+
 export function sendError(request: FastifyRequest, reply: FastifyReply, error: ApiError) {
-  const body: ErrorBody = { code: error.code, message: error.message, traceId: request.id };
-  return reply.code(error.status).type('application/json; charset=utf-8').send(body);
+  const language = preferredLanguage(request);
+  const body: ErrorBody = { code: error.code, message: localizedMessage(error, language),
+    traceId: request.id };
+  return reply.code(error.status).header('content-language', language)
+    .type('application/json; charset=utf-8').send(body);
 }
 
 function toApiError(error: FastifyError | Error): ApiError | null {

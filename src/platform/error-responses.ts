@@ -64,7 +64,8 @@ function errorBody(codes: ErrorCode[], counted: Counted): TSchema {
         description: 'Error type identifier (docs/errors.md): one of the codes this operation ' +
           'answers with this status.',
       }),
-      message: Type.String({ description: 'Human-readable description.' }),
+      message: Type.String({ description: 'Human-readable description: in Korean when the ' +
+        'request\'s Accept-Language prefers Korean (`ko`), in English otherwise.' }),
       traceId: Type.String({ description: 'Request trace id; equals the Trace-Id header.' }),
     },
     { additionalProperties: false, description: `Error. ${list}`, [COUNTED_KEYWORD]: counted },

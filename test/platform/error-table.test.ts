@@ -184,3 +184,14 @@ describe('openapi/openapi.json', () => {
     expect(silent.map(({ where }) => where)).toEqual([]);
   });
 });
+
+describe('the messages of every code', () => {
+  it('are written in English and in Korean', () => {
+    for (const code of CODES) {
+      const { message, messageKo } = ERRORS[code];
+      expect(message, code).toMatch(/^[A-Z]/);
+      expect(messageKo, code).toMatch(/[\uAC00-\uD7A3]/);
+      expect(messageKo, code).not.toBe(message);
+    }
+  });
+});
