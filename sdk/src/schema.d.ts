@@ -3291,7 +3291,7 @@ export interface components {
         };
         /**
          * TAX_INVOICE_ISSUANCE_SUCCESS_Event
-         * @description A tax invoice was issued.
+         * @description A tax invoice was transmitted to the tax authority, which gave it its approval number (status TRANSMITTED).
          */
         TAX_INVOICE_ISSUANCE_SUCCESS_Event: {
             /** @description Event id; receivers dedupe on it. */

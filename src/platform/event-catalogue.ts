@@ -51,7 +51,8 @@ export const EVENT_CATALOGUE = {
   TAX_INVOICE_ISSUANCE_SUCCESS: {
     area: 'tax-invoices',
     subscribable: true,
-    description: 'A tax invoice was issued.',
+    description: 'A tax invoice was transmitted to the tax authority, which gave it its ' +
+      'approval number (status TRANSMITTED).',
     data: Type.Object(
       {
         issuanceKey: Type.String({ description: 'The issuance key of the tax invoice.' }),
