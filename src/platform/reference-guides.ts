@@ -18,6 +18,8 @@ export type ReferenceSection = { tag: string; description: string; guides: reado
 const PLATFORM_GUIDES: readonly Guide[] = [
   { path: 'README.md', title: 'Overview: running etax and its settings' },
   { path: 'docs/quickstart.md', title: 'Quick start: from a key to a transmitted tax invoice' },
+  { path: 'README.ko.md', title: '한국어: etax 소개와 실행' },
+  { path: 'docs/ko/quickstart.md', title: '빠른 시작 (한국어)' },
   { path: 'docs/auth.md', title: 'Authentication and API keys' },
   { path: 'docs/errors.md', title: 'Errors' },
   { path: 'docs/limits.md', title: 'Limits' },

@@ -1,4 +1,4 @@
-// The guides point only at files of this repository: every relative link of the README, the
+// The guides point only at files of this repository: every relative link of the READMEs, the
 // SDK's README and docs/ names a file or folder that exists, and none names a document kept
 // outside the repository.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -6,9 +6,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = path.join(import.meta.dirname, '../..');
-const GUIDES = ['README.md', 'sdk/README.md',
-  ...readdirSync(path.join(ROOT, 'docs')).filter((name) => name.endsWith('.md'))
-    .map((name) => `docs/${name}`)];
+// docs/ and its translations (docs/ko/).
+const GUIDES = ['README.md', 'README.ko.md', 'sdk/README.md',
+  ...readdirSync(path.join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
 const LINK = /\]\(([^)\s#]+)(?:#[^)]*)?\)/g;
 
 describe('the guides', () => {
