@@ -180,7 +180,7 @@ describe('happy', () => {
     // good's certificate with the key of another one.
     const mismatched = { ...good, pkcs8: (await issueCertificate(ca, { subject })).pkcs8 };
     const cases: Array<[ReturnType<typeof form>, string, string]> = [
-      [form(PASSWORD, 'pbes2', another), 'NOT_ISSUERS_CERTIFICATE', 'Another business'],
+      [form(PASSWORD, 'pbes2', another), 'VID_MISMATCH', 'Another business'],
       [form(PASSWORD, 'pbes2', expired), 'CERTIFICATE_EXPIRED', 'The certificate has expired'],
       [form(PASSWORD, 'pbes2', mismatched), 'KEY_MISMATCH', 'do not belong together'],
       [multipartBody([
