@@ -126,5 +126,19 @@ export function createIssuerSigning(deps: SigningDeps) {
     return { issuer, signer };
   }
 
-  return { resolveSupplierKey, requireIssuerCertificate };
+  // The random value R of the certificate that signed a document, for its transmission: the R of
+  // the issuer's registered certificate when that is still the signing certificate (a
+  // deactivated issuer's documents still go out), else null: the signing certificate was replaced
+  // or removed since, and its key file with it.
+  async function signingRandomNumber(scope: Scope, supplierKey: string, certificate: Buffer):
+    Promise<Buffer | null> {
+    const found = supplierKey.length > SUPPLIER_KEY_LENGTH_MAX ? null
+      : await findIssuer({ ...scope, supplierKey });
+    if (found === null || found.certificate === null) return null;
+    const signer = await signerOf(found.issuer, found.certificate.registrationIdentifier);
+    if (signer === null || signer === 'unverified') return null;
+    return signer.certificate.equals(certificate) ? signer.randomNumber : null;
+  }
+
+  return { resolveSupplierKey, requireIssuerCertificate, signingRandomNumber };
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DOMParser } from '@xmldom/xmldom';
+import { checkIdentity, readCertificate } from '../../domain/joint-certificate.ts';
 import { verifyXmlDocument } from '../../domain/xml-signature.ts';
 import {
   TRANSMISSION_UNAVAILABLE,
@@ -65,6 +66,18 @@ export function signedXmlDefect(request: TransmissionRequest & { approvalNumber:
   return null;
 }
 
+// Whether the signer's R, when the request carries one, proves with the certificate's VID that
+// the certificate is the supplier's, as the authority checks it; null when it does.
+export function signerIdentityDefect(request: TransmissionRequest): string | null {
+  const { signerRandomNumber } = request;
+  if (signerRandomNumber === undefined || signerRandomNumber === null) return null;
+  const facts = readCertificate(Buffer.from(request.certificate, 'base64'));
+  const identity = facts === null ? 'missing'
+    : checkIdentity(facts, Buffer.from(signerRandomNumber, 'base64'), request.supplierNumber);
+  return identity === 'match' ? null
+    : 'The signer\'s R-value and the certificate\'s VID do not prove the supplier\'s number.';
+}
+
 function answer(request: TransmissionRequest): TransmissionResult {
   if (request.recipientNumber === SANDBOX_RECIPIENTS.rejected) {
     return rejected('The tax authority rejected the invoice (sandbox test recipient).');
@@ -74,7 +87,7 @@ function answer(request: TransmissionRequest): TransmissionResult {
   if (approvalNumber === null) {
     return { kind: 'accepted', ntsTransactionId: sandboxApprovalNumber(request) };
   }
-  const defect = signedXmlDefect({ ...request, approvalNumber });
+  const defect = signedXmlDefect({ ...request, approvalNumber }) ?? signerIdentityDefect(request);
   if (defect !== null) {
     return rejected(`The tax authority rejected the signed document: ${defect}`);
   }
