@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DOMParser } from '@xmldom/xmldom';
+import { LRUCache } from 'lru-cache';
 import { checkIdentity, readCertificate } from '../../domain/joint-certificate.ts';
 import { verifyXmlDocument } from '../../domain/xml-signature.ts';
 import {
@@ -66,15 +67,28 @@ export function signedXmlDefect(request: TransmissionRequest & { approvalNumber:
   return null;
 }
 
+// Reading a certificate costs more than the rest of the check, and an issuer's documents all
+// come with the same certificate and R: the answers are kept for the most recent signers.
+const IDENTITY_CHECKS_CACHED_MAX = 1_000;
+const identityChecks = new LRUCache<string, boolean>({ max: IDENTITY_CHECKS_CACHED_MAX });
+
+function provesSupplier(certificate: string, randomNumber: string, supplierNumber: string) {
+  const key = `${supplierNumber}:${randomNumber}:${certificate}`;
+  const cached = identityChecks.get(key);
+  if (cached !== undefined) return cached;
+  const facts = readCertificate(Buffer.from(certificate, 'base64'));
+  const proves = facts !== null &&
+    checkIdentity(facts, Buffer.from(randomNumber, 'base64'), supplierNumber) === 'match';
+  identityChecks.set(key, proves);
+  return proves;
+}
+
 // Whether the signer's R, when the request carries one, proves with the certificate's VID that
 // the certificate is the supplier's, as the authority checks it; null when it does.
 export function signerIdentityDefect(request: TransmissionRequest): string | null {
   const { signerRandomNumber } = request;
   if (signerRandomNumber === undefined || signerRandomNumber === null) return null;
-  const facts = readCertificate(Buffer.from(request.certificate, 'base64'));
-  const identity = facts === null ? 'missing'
-    : checkIdentity(facts, Buffer.from(signerRandomNumber, 'base64'), request.supplierNumber);
-  return identity === 'match' ? null
+  return provesSupplier(request.certificate, signerRandomNumber, request.supplierNumber) ? null
     : 'The signer\'s R-value and the certificate\'s VID do not prove the supplier\'s number.';
 }
 
