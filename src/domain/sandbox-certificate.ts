@@ -64,7 +64,8 @@ export type SandboxCertificate = {
 };
 
 // The subject in the style of a corporate joint certificate: the organization name with the
-// registration number in the CN, which is how registration ties the certificate to the issuer.
+// registration number in the CN, for people to read. Registration ties the certificate to the
+// issuer by the VID, not by the subject.
 function subjectOf(request: SandboxCertificateRequest): JsonName {
   return [
     { CN: [`${request.organizationName}(${request.businessRegistrationNumber})`] },

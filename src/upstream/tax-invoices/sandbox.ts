@@ -13,7 +13,8 @@ import {
 
 // The tax authority of test keys. A signed standard XML document is checked as the authority
 // would: its enveloped signature must verify with the certificate in its KeyInfo, its IssueID
-// must be the approval number sent with it and its InvoicerParty the supplier; it is then
+// must be the approval number sent with it and its InvoicerParty the supplier, and the signer's
+// R-value sent beside it must prove the supplier's number with the certificate's VID; it is then
 // accepted under that approval number, or rejected (TRANSMISSION_REJECTED) naming what is wrong.
 // A document issued before the standard XML (no approval number) is accepted with a number made
 // from the write date and a hash of the issuance key. Either way a repeated transmission gets the
