@@ -145,6 +145,18 @@ describe('checkCertificateUpload', () => {
       expect(checkCertificateUpload(upload(sha1), OWNER, AT).code).toBe('REGISTERED');
     });
 
+  it('checks a VID that names no hash with the certificate\'s signature hash', async () => {
+    const subject = corporateSubject('이택스', OWNER.identificationNumber);
+    const unnamedHash = await issueCertificate(ca, { subject, identity: { number:
+      OWNER.identificationNumber, hash: null } });
+    expect(readCertificate(unnamedHash.certificateDer)?.vid).toMatchObject({ hash: 'sha256' });
+    expect(checkCertificateUpload(upload(unnamedHash), OWNER, AT).code).toBe('REGISTERED');
+    const forAnother = await issueCertificate(ca, { subject, identity: { number: '1048123454',
+      hash: null } });
+    expect(checkCertificateUpload(upload(forAnother), OWNER, AT))
+      .toEqual({ code: 'VID_MISMATCH' });
+  });
+
   it('answers VID_MISMATCH to a sandbox certificate of another business, with a test key',
     async () => {
       const sandbox = await issueSandboxCertificate({ businessRegistrationNumber: '1048123454',
