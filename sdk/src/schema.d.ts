@@ -2149,7 +2149,7 @@ export interface components {
              * @description When the result was recorded.
              */
             occurredAt: string;
-            /** @description One of `REGISTERED`, `DEREGISTERED`, `UNSUPPORTED_CERTIFICATE_FORMAT`, `SANDBOX_CERTIFICATE`, `UNSUPPORTED_KEY_FORMAT`, `WRONG_PASSWORD`, `KEY_MISMATCH`, `CERTIFICATE_EXPIRED`, `CERTIFICATE_NOT_YET_VALID`, `NOT_SIGNING_CERTIFICATE`, `NOT_ISSUERS_CERTIFICATE` (docs/issuers.md). */
+            /** @description One of `REGISTERED`, `DEREGISTERED`, `UNSUPPORTED_CERTIFICATE_FORMAT`, `SANDBOX_CERTIFICATE`, `UNSUPPORTED_KEY_FORMAT`, `WRONG_PASSWORD`, `KEY_MISMATCH`, `CERTIFICATE_EXPIRED`, `CERTIFICATE_NOT_YET_VALID`, `NOT_SIGNING_CERTIFICATE`, `VID_MISSING`, `VID_MISMATCH`, `NOT_ISSUERS_CERTIFICATE` (docs/issuers.md). */
             code: string;
             message: string;
         };

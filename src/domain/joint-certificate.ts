@@ -6,7 +6,7 @@ import {
   KeyUsagesExtension,
   X509Certificate,
 } from '@peculiar/x509';
-import { isValidBusinessRegistrationNumber } from './business-registration-number.ts';
+import { readVid, vidMatches, type VidHash, type VidReading } from './virtual-id.ts';
 
 // The public facts of a joint certificate's signing certificate (signCert.der, from the owner's
 // NPKI folder), and the checks that tie it to a private key and a business. This is data and
@@ -22,7 +22,25 @@ export type CertificateFacts = {
   policies: string[];
   // The SubjectPublicKeyInfo, DER, to compare with the private key's public half.
   subjectPublicKeyInfo: Buffer;
+  // The VID of its subjectAltName (virtual-id.ts), with the hash it is made with: the one it
+  // names, else the hash of the certificate's own signature (SHA-256, or SHA-1 on old ones).
+  vid: VidReading;
 };
+
+const SUBJECT_ALT_NAME_OID = '2.5.29.17';
+const SIGNATURE_HASHES: Record<string, VidHash> = {
+  'SHA-1': 'sha1', 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512',
+};
+
+function vidOf(certificate: X509Certificate): VidReading {
+  const extension = certificate.getExtension(SUBJECT_ALT_NAME_OID);
+  if (extension === null) return 'missing';
+  const vid = readVid(extension.value);
+  if (typeof vid === 'string' || vid.hash !== null) return vid;
+  const { hash } = certificate.signatureAlgorithm as { hash?: { name?: string } };
+  const signatureHash = SIGNATURE_HASHES[hash?.name ?? ''];
+  return signatureHash === undefined ? 'unsupported' : { ...vid, hash: signatureHash };
+}
 
 const KEY_USAGE_NAMES: Array<[KeyUsageFlags, string]> = [
   [KeyUsageFlags.digitalSignature, 'digitalSignature'],
@@ -55,6 +73,7 @@ export function readCertificate(der: Buffer): CertificateFacts | null {
       : [],
     policies: policy ? [...policy.policies] : [],
     subjectPublicKeyInfo: Buffer.from(certificate.publicKey.rawData),
+    vid: vidOf(certificate),
   };
 }
 
@@ -90,40 +109,18 @@ export function keyMatchesCertificate(privateKey: KeyObject, facts: CertificateF
   return publicKey.equals(facts.subjectPublicKeyInfo);
 }
 
-// Corporate-form words that certificates and registrations write in different ways.
-const CORPORATE_FORM_PATTERN = /\(주\)|㈜|주식회사|\(유\)|유한회사|\(사\)|사단법인|\(재\)|재단법인/g;
+type IdentityCheck = 'match' | 'mismatch' | 'missing';
 
-function comparableName(name: string): string {
-  return name.normalize('NFC').replace(CORPORATE_FORM_PATTERN, '')
-    .replace(/[\s().,\-_]/g, '').toLowerCase();
-}
-
-// Ten-digit runs in the subject (hyphens ignored) that could be business registration numbers.
-function numbersInSubject(subject: string): string[] {
-  const digitsOnly = subject.replaceAll('-', '');
-  return (digitsOnly.match(/(?<![0-9])[0-9]{10}(?![0-9])/g) ?? [])
-    .filter(isValidBusinessRegistrationNumber);
-}
-
-function subjectValues(subject: string, attribute: string): string[] {
-  const pattern = new RegExp(`(?:^|,)\\s*${attribute}=([^,]+)`, 'gi');
-  return [...subject.matchAll(pattern)].map((match) => match[1]!.trim());
-}
-
-type BusinessMatch = 'registrationNumber' | 'organizationName' | 'none';
-
-// Whether the certificate names the business: its registration number appears in the subject,
-// or, when the subject carries no registration number at all, its organization name appears in
-// the subject's CN or O. A subject with a different registration number never matches by name.
-export function certificateNamesBusiness(
-  facts: CertificateFacts,
-  business: { identificationNumber: string; organizationName: string },
-): BusinessMatch {
-  const numbers = numbersInSubject(facts.subject);
-  if (numbers.includes(business.identificationNumber)) return 'registrationNumber';
-  if (numbers.length > 0) return 'none';
-  const wanted = comparableName(business.organizationName);
-  if (wanted.length === 0) return 'none';
-  const names = [...subjectValues(facts.subject, 'CN'), ...subjectValues(facts.subject, 'O')];
-  return names.some((name) => comparableName(name).includes(wanted)) ? 'organizationName' : 'none';
+// Whether the certificate was issued for this identity number (a business registration number):
+// its VID, recomputed with the random value R from its key file. 'missing' when either half is
+// absent or the VID's hash is unknown, so nothing can be proved either way.
+export function checkIdentity(
+  facts: Pick<CertificateFacts, 'vid'>,
+  randomNumber: Buffer | null,
+  identityNumber: string,
+): IdentityCheck {
+  const { vid } = facts;
+  if (typeof vid === 'string' || vid.hash === null || randomNumber === null) return 'missing';
+  return vidMatches({ ...vid, hash: vid.hash }, identityNumber, randomNumber) ? 'match'
+    : 'mismatch';
 }

@@ -1,10 +1,16 @@
 import { createHash, pbkdf2Sync } from 'node:crypto';
-import { AsnConvert, OctetString } from '@peculiar/asn1-schema';
-import { EncryptedData, EncryptedPrivateKeyInfo, PrivateKeyInfo } from '@peculiar/asn1-pkcs8';
-import { AlgorithmIdentifier } from '@peculiar/asn1-x509';
+import { AsnConvert, BitString, OctetString } from '@peculiar/asn1-schema';
+import {
+  Attributes,
+  EncryptedData,
+  EncryptedPrivateKeyInfo,
+  PrivateKeyInfo,
+} from '@peculiar/asn1-pkcs8';
+import { AlgorithmIdentifier, Attribute } from '@peculiar/asn1-x509';
 import { DerError, parseDer } from './der.ts';
 import { PbeParameter, Pbes2Parameters, Pbkdf2Parameters } from './pkcs5.ts';
 import { SEED_BLOCK_BYTES, seedCbcDecrypt, seedCbcEncrypt, SeedPaddingError } from './seed.ts';
+import { RANDOM_NUMBER_OID } from './virtual-id.ts';
 
 // The encrypted private key of a Korean joint certificate (signPri.key, from the owner's NPKI
 // folder): an EncryptedPrivateKeyInfo whose content is a PKCS#8 PrivateKeyInfo encrypted with
@@ -33,7 +39,9 @@ export const KEY_FILE_ITERATIONS_MAX = 100_000;
 export const KEY_FILE_PASSWORD_LENGTH_MAX = 128;
 
 export type KeyFileResult =
-  | { kind: 'decrypted'; pkcs8: Buffer }
+  // The PrivateKeyInfo as decrypted, attributes and all, and the random value R among them (null
+  // when the key file carries none, or carries it in a form that cannot be read).
+  | { kind: 'decrypted'; pkcs8: Buffer; randomNumber: Buffer | null }
   | { kind: 'wrongPassword' }
   | { kind: 'unsupportedFormat'; reason: string };
 
@@ -106,13 +114,35 @@ function cipherParameters(
 // A PrivateKeyInfo is a SEQUENCE that starts with INTEGER 0; anything else after decryption
 // means the password was wrong, as a padding failure does: that is how CAs' software tells.
 // Its three untagged fields come first; the optional attributes after them are tagged [0].
-function looksLikePrivateKeyInfo(plaintext: Buffer): boolean {
+function readPrivateKeyInfo(plaintext: Buffer): PrivateKeyInfo | null {
   try {
-    return parseDer(plaintext, PrivateKeyInfo, { universalFieldCount: 3 }).version === 0;
+    const info = parseDer(plaintext, PrivateKeyInfo, { universalFieldCount: 3 });
+    return info.version === 0 ? info : null;
   } catch (error) {
-    if (error instanceof DerError) return false;
+    if (error instanceof DerError) return null;
     throw error;
   }
+}
+
+// R: the one value of the one randomNum attribute, a BIT STRING of whole bytes. Two randomNum
+// attributes, or two values, would leave it open which one the certificate was made with.
+function randomNumberOf(info: PrivateKeyInfo): Buffer | null {
+  const attributes = (info.attributes ?? []).filter(({ type }) => type === RANDOM_NUMBER_OID);
+  const values = attributes.length === 1 ? attributes[0]!.values : [];
+  if (values.length !== 1) return null;
+  try {
+    const bits = parseDer(values[0]!, BitString);
+    return bits.unusedBits === 0 && bits.value.byteLength > 0 ? Buffer.from(bits.value) : null;
+  } catch (error) {
+    if (error instanceof DerError) return null;
+    throw error;
+  }
+}
+
+// The R of a decrypted PrivateKeyInfo (as sealed at registration), or null.
+export function readRandomNumber(pkcs8: Buffer): Buffer | null {
+  const info = readPrivateKeyInfo(pkcs8);
+  return info === null ? null : randomNumberOf(info);
 }
 
 // The password is hashed as its UTF-8 bytes, which is what every CA's software does for the
@@ -132,8 +162,9 @@ export function decryptSigningKeyFile(file: Buffer, password: string): KeyFileRe
   }
   try {
     const plaintext = seedCbcDecrypt(parameters.key, parameters.iv, encrypted);
-    if (!looksLikePrivateKeyInfo(plaintext)) return { kind: 'wrongPassword' };
-    return { kind: 'decrypted', pkcs8: plaintext };
+    const info = readPrivateKeyInfo(plaintext);
+    if (info === null) return { kind: 'wrongPassword' };
+    return { kind: 'decrypted', pkcs8: plaintext, randomNumber: randomNumberOf(info) };
   } catch (error) {
     if (error instanceof SeedPaddingError) return { kind: 'wrongPassword' };
     throw error;
@@ -182,4 +213,14 @@ export function encryptSigningKeyFile(
     encryptionAlgorithm: new AlgorithmIdentifier({ algorithm: oid, parameters }),
     encryptedData: new EncryptedData(seedCbcEncrypt(key, iv, pkcs8)),
   })));
+}
+
+// The PrivateKeyInfo with R as its randomNum attribute, as a CA's software writes it into the key
+// file beside the key. Used by the sandbox CA.
+export function withRandomNumber(pkcs8: Buffer, randomNumber: Buffer): Buffer {
+  const info = readPrivateKeyInfo(pkcs8);
+  if (info === null) throw new DerError('not a PrivateKeyInfo');
+  info.attributes = new Attributes([new Attribute({ type: RANDOM_NUMBER_OID,
+    values: [AsnConvert.serialize(new BitString(Uint8Array.from(randomNumber)))] })]);
+  return Buffer.from(AsnConvert.serialize(info));
 }

@@ -46,13 +46,15 @@ export type Platform = {
   close(): Promise<void>;
 };
 
-// Secrets a request body may carry (certificate passwords and key files, docs/issuers.md) are
-// censored wherever a logged object holds them, and so are the credentials of request headers:
+// Secrets a request body may carry (certificate passwords and key files, docs/issuers.md) and the
+// signer's R-value a transmission carries (docs/tax-invoices.md) are censored wherever a logged
+// object holds them, and so are the credentials of request headers:
 // no log line of etax holds headers, but a library logging at trace may (the multipart parser
 // logs its options, request headers included).
 const CREDENTIAL_HEADERS = ['.authorization', '.cookie', '["proxy-authorization"]'];
 const LOG_REDACT_PATHS = [
   'password', '*.password', '*.*.password', 'signPri', '*.signPri', '*.*.signPri',
+  'signerRandomNumber', '*.signerRandomNumber', '*.*.signerRandomNumber',
   ...CREDENTIAL_HEADERS.flatMap((header) => [`headers${header}`, `*.headers${header}`,
     `*.*.headers${header}`]),
 ];

@@ -131,8 +131,8 @@ describe('the certificate registration page', () => {
       const another = await issueCertificate(ca, { keys: good.keys,
         subject: corporateSubject('남의회사', '1048123454') });
       expect(await upload(filesOf(another))).toBe(422);
-      await checkPage('certificate-wrong-business', ['Another business',
-        'NOT_ISSUERS_CERTIFICATE']);
+      await checkPage('certificate-wrong-business', ['Another business', 'VID_MISMATCH',
+        'identity data (VID)']);
 
       const expired = await issueCertificate(ca, { keys: good.keys,
         subject: corporateSubject('이택스', BUSINESS_NUMBER),

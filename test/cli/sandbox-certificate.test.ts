@@ -1,14 +1,15 @@
 // `etax sandbox certificate`, black-box as an operator runs it: it writes signCert.der and
 // signPri.key into the --out folder, the key file opens with the password it prints (or the one
-// given), the certificate names the business and comes from the etax Sandbox CA; and it refuses
-// a number that fails the checksum, with `etax:` on stderr and no file written. It opens no
-// database: DATA_DIR names a folder that must still not exist afterwards.
+// given), the certificate carries the business's VID, made with the R of the key file, and comes
+// from the etax Sandbox CA; and it refuses a number that fails the checksum, with `etax:` on
+// stderr and no file written. It opens no database: DATA_DIR names a folder that must still not
+// exist afterwards.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
   from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCertificate } from '../../src/domain/joint-certificate.ts';
+import { checkIdentity, readCertificate } from '../../src/domain/joint-certificate.ts';
 import { isIssuedBySandboxCa } from '../../src/domain/sandbox-ca.ts';
 import { decryptSigningKeyFile } from '../../src/domain/signing-key-file.ts';
 import { runEtax } from '../helpers/cli.ts';
@@ -49,7 +50,13 @@ describe.concurrent('etax sandbox certificate', () => {
     expect(facts?.issuerName).toBe('CN=etax Sandbox CA, OU=Sandbox, O=etax, C=KR');
     expect(facts?.keyUsages).toEqual(['digitalSignature', 'nonRepudiation']);
     expect(isIssuedBySandboxCa(files.signCert)).toBe(true);
-    expect(decryptSigningKeyFile(files.signPri, password!).kind).toBe('decrypted');
+    const decrypted = decryptSigningKeyFile(files.signPri, password!);
+    expect(decrypted.kind).toBe('decrypted');
+    // The key file's R and the certificate's VID prove this number, and no other.
+    const randomNumber = decrypted.kind === 'decrypted' ? decrypted.randomNumber : null;
+    expect(randomNumber).toHaveLength(20);
+    expect(checkIdentity(facts!, randomNumber, '1248100998')).toBe('match');
+    expect(checkIdentity(facts!, randomNumber, '1234567891')).toBe('mismatch');
     expect(decryptSigningKeyFile(files.signPri, `${password}x`).kind).toBe('wrongPassword');
     // A key file is readable by its owner only, as CAs' software writes it.
     expect(statSync(path.join(out, 'signPri.key')).mode & 0o777).toBe(0o600);

@@ -6,7 +6,8 @@
 // own primitives as a second opinion. Malformed files are built with asn1js or written in hex.
 import { createHash, generateKeyPairSync, pbkdf2Sync, randomBytes } from 'node:crypto';
 import {
-  Integer, Null, ObjectIdentifier, OctetString, Sequence, type BaseBlock,
+  BitString, Constructed, Integer, Null, ObjectIdentifier, OctetString, Sequence, Set,
+  type BaseBlock,
 } from 'asn1js';
 import { describe, expect, it } from 'vitest';
 import { seedCbcDecrypt, seedCbcEncrypt } from '../../src/domain/seed.ts';
@@ -14,8 +15,11 @@ import {
   decryptSigningKeyFile,
   encryptSigningKeyFile,
   KEY_FILE_FORMATS,
+  readRandomNumber,
+  withRandomNumber,
   type KeyFileFormat,
 } from '../../src/domain/signing-key-file.ts';
+import { RANDOM_NUMBER_OID } from '../../src/domain/virtual-id.ts';
 
 const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const PKCS8 = privateKey.export({ type: 'pkcs8', format: 'der' });
@@ -31,7 +35,8 @@ function write(format: KeyFileFormat, password = PASSWORD, iterations = 2048) {
 describe('decryptSigningKeyFile', () => {
   it.each(FORMATS)('decrypts a %s file with the right password', (format) => {
     const result = decryptSigningKeyFile(write(format), PASSWORD);
-    expect(result).toEqual({ kind: 'decrypted', pkcs8: PKCS8 });
+    expect(result).toEqual({ kind: 'decrypted', pkcs8: PKCS8,
+      randomNumber: null });
   });
 
   it.each(FORMATS)('answers wrongPassword for a %s file with a wrong password', (format) => {
@@ -245,7 +250,8 @@ describe('decryptSigningKeyFile with the optional PBKDF2 fields', () => {
       seq(oid(HMAC_SHA1), new Null()));
     const data = octets(seedCbcEncrypt(key, iv, PKCS8));
     const file = keyFile(seq(oid(KEY_FILE_FORMATS.pbes2), seq(kdf, seedCbc(iv))), data);
-    expect(decryptSigningKeyFile(file, PASSWORD)).toEqual({ kind: 'decrypted', pkcs8: PKCS8 });
+    expect(decryptSigningKeyFile(file, PASSWORD)).toEqual({ kind: 'decrypted', pkcs8: PKCS8,
+      randomNumber: null });
   });
 });
 
@@ -263,5 +269,51 @@ describe('encryptSigningKeyFile', () => {
     expect(header('pbes2')).toMatch(new RegExp('^304806092a864886f70d01050d303b' +
       '301b06092a864886f70d01050c' + pbe + '301c06082a831a8c9a440104' +
       '0410000102030405060708090a0b0c0d0e0f048'));
+  });
+});
+
+describe('the random value R among the key\'s attributes', () => {
+  const R = randomBytes(20);
+
+  // PKCS8 with the given attributes ([0] SET OF Attribute) appended, built by hand.
+  function withAttributes(...attributes: BaseBlock[]): Buffer {
+    const body = Buffer.from(PKCS8);
+    const tagged = Buffer.from(new Constructed({ idBlock: { tagClass: 3, tagNumber: 0 },
+      value: attributes }).toBER());
+    const inner = Buffer.concat([body.subarray(4), tagged]);
+    const length = Buffer.alloc(2);
+    length.writeUInt16BE(inner.length);
+    return Buffer.concat([Buffer.from([0x30, 0x82]), length, inner]);
+  }
+  const attribute = (type: string, ...values: BaseBlock[]) =>
+    new Sequence({ value: [new ObjectIdentifier({ value: type }), new Set({ value: values })] });
+  const bits = (bytes: Buffer, unusedBits = 0) =>
+    new BitString({ valueHex: Uint8Array.from(bytes), unusedBits });
+
+  it('keeps R through encryption and decryption, in every format', () => {
+    for (const format of FORMATS) {
+      const file = encryptSigningKeyFile(withRandomNumber(PKCS8, R), PASSWORD,
+        { format, salt: randomBytes(8), iterations: 2048, iv: randomBytes(16) });
+      const result = decryptSigningKeyFile(file, PASSWORD);
+      expect(result.kind === 'decrypted' && result.randomNumber).toEqual(R);
+    }
+  });
+
+  it('reads R from a key written as CAs write it, beside other attributes', () => {
+    const pkcs8 = withAttributes(attribute('1.2.3.4', new Null()),
+      attribute(RANDOM_NUMBER_OID, bits(R)));
+    expect(readRandomNumber(pkcs8)).toEqual(R);
+  });
+
+  it('reads no R when it is absent, doubled, partial or not a BIT STRING', () => {
+    expect(readRandomNumber(PKCS8)).toBeNull();
+    expect(readRandomNumber(withAttributes(attribute(RANDOM_NUMBER_OID, bits(R)),
+      attribute(RANDOM_NUMBER_OID, bits(R))))).toBeNull();
+    expect(readRandomNumber(withAttributes(attribute(RANDOM_NUMBER_OID, bits(R), bits(R)))))
+      .toBeNull();
+    expect(readRandomNumber(withAttributes(attribute(RANDOM_NUMBER_OID, bits(R, 3))))).toBeNull();
+    expect(readRandomNumber(withAttributes(attribute(RANDOM_NUMBER_OID,
+      new OctetString({ valueHex: Uint8Array.from(R) }))))).toBeNull();
+    expect(readRandomNumber(Buffer.from('not a key'))).toBeNull();
   });
 });

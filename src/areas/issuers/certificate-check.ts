@@ -1,6 +1,6 @@
 import {
   allowsSigning,
-  certificateNamesBusiness,
+  checkIdentity,
   keyMatchesCertificate,
   readCertificate,
   readPrivateKey,
@@ -33,6 +33,14 @@ export const REGISTRATION_CODES = {
   CERTIFICATE_NOT_YET_VALID: 'The certificate is not valid yet.',
   NOT_SIGNING_CERTIFICATE:
     'The certificate is not for signing (send signCert.der, not kmCert.der).',
+  VID_MISSING: 'The certificate cannot be tied to the issuer\'s business: it carries no ' +
+    'identity data (VID) in its subjectAltName, or signPri.key carries no random value (R) to ' +
+    'check it with.',
+  VID_MISMATCH: 'The certificate was not issued for the issuer\'s business registration ' +
+    'number: its identity data (VID) does not match the number with the random value (R) in ' +
+    'signPri.key.',
+  // Recorded by earlier versions, which matched the number or name in the subject; the VID
+  // check replaced it, and old history records keep the code.
   NOT_ISSUERS_CERTIFICATE: 'The certificate does not name the issuer\'s business.',
 } as const;
 
@@ -40,7 +48,7 @@ export type RegistrationCode = keyof typeof REGISTRATION_CODES;
 export type FailureCode = Exclude<RegistrationCode, 'REGISTERED' | 'DEREGISTERED'>;
 
 export type CertificateUpload = { signCert: Buffer; signPri: Buffer; password: string };
-type CertificateOwner = { identificationNumber: string; organizationName: string };
+type CertificateOwner = { identificationNumber: string };
 // When and for which environment's key the attempt is checked.
 type CheckContext = { now: Date; environment: Environment };
 
@@ -70,6 +78,8 @@ export function checkCertificateUpload(
   if (validity === 'expired') return { code: 'CERTIFICATE_EXPIRED' };
   if (validity === 'notYetValid') return { code: 'CERTIFICATE_NOT_YET_VALID' };
   if (!allowsSigning(facts)) return { code: 'NOT_SIGNING_CERTIFICATE' };
-  if (certificateNamesBusiness(facts, owner) === 'none') return { code: 'NOT_ISSUERS_CERTIFICATE' };
+  const identity = checkIdentity(facts, decrypted.randomNumber, owner.identificationNumber);
+  if (identity === 'missing') return { code: 'VID_MISSING' };
+  if (identity === 'mismatch') return { code: 'VID_MISMATCH' };
   return { code: 'REGISTERED', facts, pkcs8: decrypted.pkcs8 };
 }

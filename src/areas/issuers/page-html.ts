@@ -22,6 +22,19 @@ const FAILURES: Record<FailureCode, Outcome> = {
     advice: '인증서 비밀번호를 확인하고 다시 입력해 주세요. Check the certificate password and ' +
       'type it again.',
   },
+  VID_MISMATCH: {
+    title: '다른 사업자의 인증서입니다 · Another business’s certificate',
+    advice: '이 인증서의 본인확인 정보(VID)가 위 사업자등록번호와 맞지 않습니다. 위 사업자에게 ' +
+      '발급된 공동인증서를 선택해 주세요. The certificate’s identity data (VID) does not match ' +
+      'the registration number above: choose the joint certificate issued to this business.',
+  },
+  VID_MISSING: {
+    title: '본인확인 정보가 없는 인증서입니다 · The certificate cannot be checked',
+    advice: '인증서에 본인확인 정보(VID)가 없거나 개인키 파일에 식별번호(R)가 없습니다. 인증기관이 ' +
+      '발급한 사업자용 공동인증서의 signCert.der와 signPri.key를 선택해 주세요. The certificate ' +
+      'has no identity data (VID), or the key file no random value (R): choose signCert.der and ' +
+      'signPri.key of a joint certificate a certificate authority issued to the business.',
+  },
   NOT_ISSUERS_CERTIFICATE: {
     title: '다른 사업자의 인증서입니다 · Another business’s certificate',
     advice: '위 사업자에게 발급된 공동인증서를 선택해 주세요. Choose the joint certificate issued ' +

@@ -250,6 +250,7 @@ export function createIssuersService(deps: IssuersDeps) {
     submitHostedCertificate: links.submit,
     resolveSupplierKey: signing.resolveSupplierKey,
     requireIssuerCertificate: signing.requireIssuerCertificate,
+    signingRandomNumber: signing.signingRandomNumber,
     processUpload: registration.processUpload,
     jobDefinitions: () => [registration.jobDefinition],
   };

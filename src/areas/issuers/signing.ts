@@ -2,7 +2,8 @@ import { createPrivateKey, sign } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { createBatcher } from '../../platform/batcher.ts';
 import type { SealingKey } from '../../domain/sealed-box.ts';
-import { validityAt, readCertificate } from '../../domain/joint-certificate.ts';
+import { checkIdentity, readCertificate, validityAt } from '../../domain/joint-certificate.ts';
+import { readRandomNumber } from '../../domain/signing-key-file.ts';
 import type { Db } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { Scope } from '../../platform/scope.ts';
@@ -28,7 +29,17 @@ export type IssuerSigner = {
   certificate: Buffer;
   // RSA PKCS#1 v1.5 over SHA-256 of the data, the signature of the tax invoice XML standard.
   sign(data: Buffer): Buffer;
+  // The random value R of the key file, which the tax authority checks the certificate's VID
+  // with; it goes beside the signed document in a transmission.
+  randomNumber: Buffer;
 };
+
+// Why a registered certificate cannot sign now.
+const NOT_VALID_NOW = 'The issuer\'s registered joint certificate is not valid now; register a ' +
+  'new one.';
+const IDENTITY_NOT_CHECKED = 'The issuer\'s registered joint certificate cannot be tied to its ' +
+  'business registration number by its identity data (VID) and the random value (R) of its key ' +
+  'file; register it again.';
 
 type SigningDeps = { db: Db; sealing: SealingKey; now: () => Date };
 
@@ -70,25 +81,34 @@ export function createIssuerSigning(deps: SigningDeps) {
   // key cost more than the rest of an issuance, so it is made once per registration and kept
   // for a while. A new registration has a new identifier, and a removed certificate is no longer
   // found by the query below, so a cached signer is never used for a certificate not in force.
-  async function signerOf(issuerId: string, registrationIdentifier: string) {
-    const cacheKey = `${issuerId}:${registrationIdentifier}`;
+  // The identity check of registration runs again here, so a certificate registered before etax
+  // checked the VID (or one whose key file has no R) signs nothing: 'unverified'.
+  async function signerOf(issuer: store.IssuerRow, registrationIdentifier: string):
+    Promise<IssuerSigner | 'unverified' | null> {
+    const cacheKey = `${issuer.id}:${registrationIdentifier}`;
     const cached = signers.get(cacheKey);
     if (cached !== undefined) return cached;
-    const row = await store.findCertificate(deps.db, issuerId);
+    const row = await store.findCertificate(deps.db, issuer.id);
     if (row === null || row.registrationIdentifier !== registrationIdentifier) return null;
     const certificate = Buffer.from(row.certificateBase64, 'base64');
-    if (readCertificate(certificate) === null) return null;
-    const privateKey = createPrivateKey({
-      key: deps.sealing.open(row.sealedPrivateKey, issuerId), format: 'der', type: 'pkcs8',
-    });
-    const signer: IssuerSigner = { certificate, sign: (data) => sign('sha256', data, privateKey) };
+    const facts = readCertificate(certificate);
+    if (facts === null) return null;
+    const pkcs8 = deps.sealing.open(row.sealedPrivateKey, issuer.id);
+    const randomNumber = readRandomNumber(pkcs8);
+    if (checkIdentity(facts, randomNumber, issuer.identificationNumber) !== 'match') {
+      return 'unverified';
+    }
+    const privateKey = createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' });
+    const signer: IssuerSigner = { certificate, randomNumber: randomNumber!,
+      sign: (data) => sign('sha256', data, privateKey) };
     signers.set(cacheKey, signer);
     return signer;
   }
 
   // The issuer and, where the issuance type is signed, its signer. Throws 404 NOT_FOUND for an
   // unknown Supplier-Key, 409 ISSUER_DEACTIVATED, and 409 CERTIFICATE_NOT_REGISTERED when a
-  // certificate is needed and none is registered or the registered one is no longer valid.
+  // certificate is needed and none is registered, the registered one is no longer valid, or it
+  // fails the identity check.
   async function requireIssuerCertificate(
     scope: Scope,
     supplierKey: string,
@@ -98,13 +118,27 @@ export function createIssuerSigning(deps: SigningDeps) {
     if (!CERTIFICATE_REQUIRED[issuanceType]) return { issuer, signer: null };
     if (certificate === null) throw new ApiError('CERTIFICATE_NOT_REGISTERED');
     const signer = validityAt(certificate, deps.now()) === 'valid'
-      ? await signerOf(issuer.id, certificate.registrationIdentifier) : null;
-    if (signer === null) {
-      throw new ApiError('CERTIFICATE_NOT_REGISTERED',
-        'The issuer\'s registered joint certificate is not valid now; register a new one.');
+      ? await signerOf(issuer, certificate.registrationIdentifier) : null;
+    if (signer === null) throw new ApiError('CERTIFICATE_NOT_REGISTERED', NOT_VALID_NOW);
+    if (signer === 'unverified') {
+      throw new ApiError('CERTIFICATE_NOT_REGISTERED', IDENTITY_NOT_CHECKED);
     }
     return { issuer, signer };
   }
 
-  return { resolveSupplierKey, requireIssuerCertificate };
+  // The random value R of the certificate that signed a document, for its transmission: the R of
+  // the issuer's registered certificate when that is still the signing certificate (a
+  // deactivated issuer's documents still go out), else null: the signing certificate was replaced
+  // or removed since, and its key file with it.
+  async function signingRandomNumber(scope: Scope, supplierKey: string, certificate: Buffer):
+    Promise<Buffer | null> {
+    const found = supplierKey.length > SUPPLIER_KEY_LENGTH_MAX ? null
+      : await findIssuer({ ...scope, supplierKey });
+    if (found === null || found.certificate === null) return null;
+    const signer = await signerOf(found.issuer, found.certificate.registrationIdentifier);
+    if (signer === null || signer === 'unverified') return null;
+    return signer.certificate.equals(certificate) ? signer.randomNumber : null;
+  }
+
+  return { resolveSupplierKey, requireIssuerCertificate, signingRandomNumber };
 }

@@ -10,7 +10,8 @@ import {
 // which has no public contract, so etax talks to an operator-run gateway
 // (TAX_INVOICE_GATEWAY_URL) over a small JSON contract, documented in docs/tax-invoices.md:
 //   POST {TAX_INVOICE_GATEWAY_URL}/taxInvoices:transmit  {issuanceKey, writeDate, supplierNumber,
-//     recipientNumber, signedDocument, signature, certificate}
+//     recipientNumber, approvalNumber, signedDocument, signature, certificate,
+//     signerRandomNumber}
 //   200 {"result":"ACCEPTED","ntsTransactionId":"<24 digits>"}
 //     | {"result":"REJECTED","code":"…","message":"…"}
 // Anything else (another status or body, a network error, a timeout) is `unavailable`.

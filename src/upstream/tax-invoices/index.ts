@@ -22,6 +22,13 @@ export type TransmissionRequest = {
   signedDocument: string;
   signature: string;
   certificate: string;
+  // The random value R (base64) of the signer's key file, which the authority checks the
+  // certificate's VID against the supplier's registration number with; it goes beside the signed
+  // document in the package sent to the authority. Null when the signing certificate has been
+  // replaced or removed since the document was signed (docs/tax-invoices.md § The
+  // signer's R-value).
+  // etax always sends it; it is optional for callers that build a request of their own.
+  signerRandomNumber?: string | null;
 };
 
 export type TransmissionResult =

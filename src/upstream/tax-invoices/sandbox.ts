@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DOMParser } from '@xmldom/xmldom';
+import { LRUCache } from 'lru-cache';
+import { checkIdentity, readCertificate } from '../../domain/joint-certificate.ts';
 import { verifyXmlDocument } from '../../domain/xml-signature.ts';
 import {
   TRANSMISSION_UNAVAILABLE,
@@ -11,7 +13,8 @@ import {
 
 // The tax authority of test keys. A signed standard XML document is checked as the authority
 // would: its enveloped signature must verify with the certificate in its KeyInfo, its IssueID
-// must be the approval number sent with it and its InvoicerParty the supplier; it is then
+// must be the approval number sent with it and its InvoicerParty the supplier, and the signer's
+// R-value sent beside it must prove the supplier's number with the certificate's VID; it is then
 // accepted under that approval number, or rejected (TRANSMISSION_REJECTED) naming what is wrong.
 // A document issued before the standard XML (no approval number) is accepted with a number made
 // from the write date and a hash of the issuance key. Either way a repeated transmission gets the
@@ -65,6 +68,31 @@ export function signedXmlDefect(request: TransmissionRequest & { approvalNumber:
   return null;
 }
 
+// Reading a certificate costs more than the rest of the check, and an issuer's documents all
+// come with the same certificate and R: the answers are kept for the most recent signers.
+const IDENTITY_CHECKS_CACHED_MAX = 1_000;
+const identityChecks = new LRUCache<string, boolean>({ max: IDENTITY_CHECKS_CACHED_MAX });
+
+function provesSupplier(certificate: string, randomNumber: string, supplierNumber: string) {
+  const key = `${supplierNumber}:${randomNumber}:${certificate}`;
+  const cached = identityChecks.get(key);
+  if (cached !== undefined) return cached;
+  const facts = readCertificate(Buffer.from(certificate, 'base64'));
+  const proves = facts !== null &&
+    checkIdentity(facts, Buffer.from(randomNumber, 'base64'), supplierNumber) === 'match';
+  identityChecks.set(key, proves);
+  return proves;
+}
+
+// Whether the signer's R, when the request carries one, proves with the certificate's VID that
+// the certificate is the supplier's, as the authority checks it; null when it does.
+export function signerIdentityDefect(request: TransmissionRequest): string | null {
+  const { signerRandomNumber } = request;
+  if (signerRandomNumber === undefined || signerRandomNumber === null) return null;
+  return provesSupplier(request.certificate, signerRandomNumber, request.supplierNumber) ? null
+    : 'The signer\'s R-value and the certificate\'s VID do not prove the supplier\'s number.';
+}
+
 function answer(request: TransmissionRequest): TransmissionResult {
   if (request.recipientNumber === SANDBOX_RECIPIENTS.rejected) {
     return rejected('The tax authority rejected the invoice (sandbox test recipient).');
@@ -74,7 +102,7 @@ function answer(request: TransmissionRequest): TransmissionResult {
   if (approvalNumber === null) {
     return { kind: 'accepted', ntsTransactionId: sandboxApprovalNumber(request) };
   }
-  const defect = signedXmlDefect({ ...request, approvalNumber });
+  const defect = signedXmlDefect({ ...request, approvalNumber }) ?? signerIdentityDefect(request);
   if (defect !== null) {
     return rejected(`The tax authority rejected the signed document: ${defect}`);
   }

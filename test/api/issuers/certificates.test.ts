@@ -139,6 +139,7 @@ describe.concurrent('happy', () => {
         const data = Buffer.from('<TaxInvoice/>');
         const { publicKey } = new X509Certificate(signer!.certificate);
         expect(verify('sha256', data, publicKey, signer!.sign(data))).toBe(true);
+        expect(signer!.randomNumber).toEqual(good.randomNumber);
       }
     });
 });
@@ -167,10 +168,16 @@ describe.concurrent('registration codes', () => {
       return uploadBody(good.certificateDer, signPriKey(other.pkcs8, PASSWORD, 'pbes2'),
         PASSWORD);
     }],
-    ['NOT_ISSUERS_CERTIFICATE', async () => {
-      const other = await issueCertificate(ca, { keys: good.keys,
-        subject: corporateSubject('다른회사', '2208112341') });
-      return uploadBody(other.certificateDer, signPriKey(good.pkcs8, PASSWORD, 'pbes2'),
+    ['VID_MISMATCH', async () => {
+      const other = await issueCertificate(ca, { subject: corporateSubject('다른회사',
+        '2208112341') });
+      return uploadBody(other.certificateDer, signPriKey(other.pkcs8, PASSWORD, 'pbes2'),
+        PASSWORD);
+    }],
+    ['VID_MISSING', async () => {
+      const bare = await issueCertificate(ca, { identity: null,
+        subject: corporateSubject('이택스', VALID_NUMBER) });
+      return uploadBody(bare.certificateDer, signPriKey(bare.pkcs8, PASSWORD, 'pbes2'),
         PASSWORD);
     }],
     ['UNSUPPORTED_CERTIFICATE_FORMAT', async () => uploadBody(Buffer.from('garbage cert'),

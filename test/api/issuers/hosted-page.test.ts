@@ -180,7 +180,7 @@ describe('happy', () => {
     // good's certificate with the key of another one.
     const mismatched = { ...good, pkcs8: (await issueCertificate(ca, { subject })).pkcs8 };
     const cases: Array<[ReturnType<typeof form>, string, string]> = [
-      [form(PASSWORD, 'pbes2', another), 'NOT_ISSUERS_CERTIFICATE', 'Another business'],
+      [form(PASSWORD, 'pbes2', another), 'VID_MISMATCH', 'Another business'],
       [form(PASSWORD, 'pbes2', expired), 'CERTIFICATE_EXPIRED', 'The certificate has expired'],
       [form(PASSWORD, 'pbes2', mismatched), 'KEY_MISMATCH', 'do not belong together'],
       [multipartBody([
@@ -340,7 +340,7 @@ describe('security', () => {
     expect(page.body).toContain('&lt;img src=x onerror=alert(1)&gt;');
   });
 
-  it('never writes the password to the log, even at trace level', async () => {
+  it('never writes the password or an R-value to the log, even at trace level', async () => {
     const { key, issuerId } = await newIssuer();
     const accepted = await app.server.inject(request(key, 'POST',
       `/v1/issuers/${issuerId}/certificates`, {
@@ -352,10 +352,12 @@ describe('security', () => {
     await waitForHistory(app, key, issuerId, identifier);
     await postForm(await registrationPath(key, issuerId));
     app.platform.log.info({ body: { password: PASSWORD, signPri: 'secret-file' } }, 'probe');
+    app.platform.log.info({ request: { signerRandomNumber: 'secret-r-value' } }, 'probe');
     const logs = logLines.join('');
     expect(logs).toContain('probe');
     expect(logs).toContain('[redacted]');
     expect(logs).not.toContain(PASSWORD);
     expect(logs).not.toContain('secret-file');
+    expect(logs).not.toContain('secret-r-value');
   });
 });

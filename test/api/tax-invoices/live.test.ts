@@ -11,6 +11,7 @@ import { TRANSMISSION_QUEUE } from '../../../src/areas/tax-invoices/processing/q
 import {
   businessRegistrationCheckDigit,
 } from '../../../src/domain/business-registration-number.ts';
+import { checkIdentity, readCertificate } from '../../../src/domain/joint-certificate.ts';
 import { verifyXmlDocument } from '../../../src/domain/xml-signature.ts';
 import type { TransmissionRequest } from '../../../src/upstream/tax-invoices/index.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
@@ -168,6 +169,19 @@ describe('issuing with a live key', () => {
         failure: { code: 'NTS_DUPLICATE', message: '이미 전송된 세금계산서입니다.' } });
       expect(requestsFor(issuanceKey)).toHaveLength(1);
       expect(await balances()).toEqual(before);
+    });
+
+  it('sends the signer\'s R-value beside the signed document, which the certificate\'s VID proves',
+    async () => {
+      const issuanceKey = await issued(liveKey, liveSupplier, RECIPIENTS.accepted);
+      await waitForStatus(app, liveKey, issuanceKey, ['TRANSMITTED', 'FAILED']);
+      const { certificate, signerRandomNumber } = requestsFor(issuanceKey)[0]!.body;
+      expect(signerRandomNumber).toMatch(/^[A-Za-z0-9+/]+=*$/);
+      const facts = readCertificate(Buffer.from(certificate, 'base64'))!;
+      const randomNumber = Buffer.from(signerRandomNumber!, 'base64');
+      expect(checkIdentity(facts, randomNumber, liveSupplier.identificationNumber))
+        .toBe('match');
+      expect(checkIdentity(facts, randomNumber, RECIPIENTS.accepted)).toBe('mismatch');
     });
 });
 

@@ -1,8 +1,9 @@
 // The registration rules (src/areas/issuers/certificate-check.ts) on real certificates made by a
 // test CA: one test per registration code, in the documented order of checks, plus how a
-// certificate is tied to the issuer's business (registration number in the subject, or the
-// organization name when the subject carries no number). The checks run for a live key unless
-// a test says otherwise: the test CA is not the sandbox CA, so its certificates register there.
+// certificate is tied to the issuer's business: by the VID its CA made from the business
+// number and the random value R in the key file, whatever the subject says. The checks run for
+// a live key unless a test says otherwise: the test CA is not the sandbox CA, so its
+// certificates register there.
 import 'reflect-metadata';
 import { KeyUsageFlags } from '@peculiar/x509';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import { checkCertificateUpload } from '../../../src/areas/issuers/certificate-c
 import { readCertificate } from '../../../src/domain/joint-certificate.ts';
 import { SANDBOX_CA_NAME } from '../../../src/domain/sandbox-ca.ts';
 import { issueSandboxCertificate } from '../../../src/domain/sandbox-certificate.ts';
+import { withRandomNumber } from '../../../src/domain/signing-key-file.ts';
 import {
   corporateSubject,
   createTestCa,
@@ -20,7 +22,7 @@ import {
   type TestCertificate,
 } from './certificate-fixtures.ts';
 
-const OWNER = { identificationNumber: '1234567891', organizationName: '주식회사 이택스' };
+const OWNER = { identificationNumber: '1234567891' };
 const PASSWORD = 'Cert-Pa$$word1';
 const NOW = new Date();
 const AT = { now: NOW, environment: 'live' as const };
@@ -100,22 +102,69 @@ describe('checkCertificateUpload', () => {
       .toEqual({ code: 'NOT_SIGNING_CERTIFICATE' });
   });
 
-  it('answers NOT_ISSUERS_CERTIFICATE when the subject names another number', async () => {
-    const other = await issueCertificate(ca, { subject: corporateSubject('이택스', '1048123454'),
-      keys: good.keys });
-    expect(checkCertificateUpload(upload(other), OWNER, AT))
-      .toEqual({ code: 'NOT_ISSUERS_CERTIFICATE' });
+  it('answers VID_MISMATCH for a certificate issued for another business', async () => {
+    const other = await issueCertificate(ca, { subject: corporateSubject('이택스', '1048123454') });
+    expect(checkCertificateUpload(upload(other), OWNER, AT)).toEqual({ code: 'VID_MISMATCH' });
   });
 
-  it('matches by organization name only when the subject has no registration number', async () => {
-    const byName = await issueCertificate(ca, { keys: good.keys,
-      subject: 'CN=(주)이택스()0012345678901,OU=corporation4EC,O=yessign,C=KR' });
-    const stranger = await issueCertificate(ca, { keys: good.keys,
-      subject: 'CN=다른회사()0012345678901,OU=corporation4EC,O=yessign,C=KR' });
-    expect(checkCertificateUpload(upload(byName), OWNER, AT).code).toBe('REGISTERED');
-    expect(checkCertificateUpload(upload(stranger), OWNER, AT))
-      .toEqual({ code: 'NOT_ISSUERS_CERTIFICATE' });
+  it('answers VID_MISMATCH when only the subject names the issuer\'s number', async () => {
+    const disguised = await issueCertificate(ca, { subject: corporateSubject('이택스',
+      OWNER.identificationNumber), identity: { number: '1048123454' } });
+    expect(checkCertificateUpload(upload(disguised), OWNER, AT))
+      .toEqual({ code: 'VID_MISMATCH' });
   });
+
+  it('answers VID_MISMATCH for a key file whose R was changed', () => {
+    const tampered = Buffer.from(good.randomNumber!);
+    tampered[0] = tampered[0]! ^ 0x01;
+    const result = checkCertificateUpload({ signCert: good.certificateDer,
+      signPri: signPriKey(withRandomNumber(good.pkcs8, tampered), PASSWORD, 'pbes2'),
+      password: PASSWORD }, OWNER, AT);
+    expect(result).toEqual({ code: 'VID_MISMATCH' });
+  });
+
+  it('answers VID_MISSING for a certificate without a VID or a key file without R', async () => {
+    const subject = corporateSubject('이택스', OWNER.identificationNumber);
+    const noVid = await issueCertificate(ca, { subject, identity: null });
+    expect(checkCertificateUpload(upload(noVid), OWNER, AT)).toEqual({ code: 'VID_MISSING' });
+    const bareKey = Buffer.from(await crypto.subtle.exportKey('pkcs8', good.keys.privateKey));
+    const withoutR = checkCertificateUpload({ signCert: good.certificateDer,
+      signPri: signPriKey(bareKey, PASSWORD, 'seedCbcWithSha1'), password: PASSWORD }, OWNER, AT);
+    expect(withoutR).toEqual({ code: 'VID_MISSING' });
+  });
+
+  it('ties the certificate by its VID alone: the subject may name nothing, the hash be SHA-1',
+    async () => {
+      const unnamed = await issueCertificate(ca, { identity: { number:
+        OWNER.identificationNumber }, subject: 'CN=다른회사()0012345678901,OU=corporation4EC,' +
+        'O=yessign,C=KR' });
+      expect(checkCertificateUpload(upload(unnamed), OWNER, AT).code).toBe('REGISTERED');
+      const sha1 = await issueCertificate(ca, { subject: corporateSubject('이택스',
+        OWNER.identificationNumber), identity: { number: OWNER.identificationNumber,
+        hash: 'sha1' } });
+      expect(checkCertificateUpload(upload(sha1), OWNER, AT).code).toBe('REGISTERED');
+    });
+
+  it('checks a VID that names no hash with the certificate\'s signature hash', async () => {
+    const subject = corporateSubject('이택스', OWNER.identificationNumber);
+    const unnamedHash = await issueCertificate(ca, { subject, identity: { number:
+      OWNER.identificationNumber, hash: null } });
+    expect(readCertificate(unnamedHash.certificateDer)?.vid).toMatchObject({ hash: 'sha256' });
+    expect(checkCertificateUpload(upload(unnamedHash), OWNER, AT).code).toBe('REGISTERED');
+    const forAnother = await issueCertificate(ca, { subject, identity: { number: '1048123454',
+      hash: null } });
+    expect(checkCertificateUpload(upload(forAnother), OWNER, AT))
+      .toEqual({ code: 'VID_MISMATCH' });
+  });
+
+  it('answers VID_MISMATCH to a sandbox certificate of another business, with a test key',
+    async () => {
+      const sandbox = await issueSandboxCertificate({ businessRegistrationNumber: '1048123454',
+        organizationName: '이택스', password: PASSWORD, now: NOW });
+      expect(checkCertificateUpload({ signCert: sandbox.signCert, signPri: sandbox.signPri,
+        password: PASSWORD }, OWNER, { now: NOW, environment: 'test' }))
+        .toEqual({ code: 'VID_MISMATCH' });
+    });
 
   it('answers SANDBOX_CERTIFICATE to a live key for a sandbox certificate, before the password',
     async () => {

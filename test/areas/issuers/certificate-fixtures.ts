@@ -5,17 +5,30 @@ import {
   KeyUsageFlags,
   KeyUsagesExtension,
   BasicConstraintsExtension,
+  Extension,
   X509CertificateGenerator,
   type X509Certificate,
 } from '@peculiar/x509';
 import {
   encryptSigningKeyFile,
+  withRandomNumber,
   type KeyFileFormat,
 } from '../../../src/domain/signing-key-file.ts';
+import { AsnConvert } from '@peculiar/asn1-schema';
+import { GeneralName, GeneralNames, OtherName } from '@peculiar/asn1-x509';
+import { Constructed, ObjectIdentifier, OctetString, Sequence, Utf8String } from 'asn1js';
+import {
+  computeVirtualId,
+  IDENTIFY_DATA_OID,
+  identifyDataSubjectAltName,
+  VID_OID,
+} from '../../../src/domain/virtual-id.ts';
 
 // Real joint certificates made at test time: a test CA in the style of the Korean accredited CAs
 // and end-entity signing certificates with a Korean subject, the NPKI key usage and policy OIDs,
 // and signPri.key written in each of the three encrypted formats with our SEED (encrypt side).
+// As a CA issues them, a certificate carries in its subjectAltName the VID of its holder's
+// identity number, made with the random value R that its key (pkcs8) carries beside it.
 
 const RSA = {
   name: 'RSASSA-PKCS1-v1_5',
@@ -61,13 +74,50 @@ export type IssueOptions = {
   keyUsages?: number;
   policies?: string[];
   keys?: CryptoKeyPair;
+  // Whose VID the certificate carries: by default the ten-digit number in the subject's CN
+  // (none if it has none) with a fresh R and SHA-256; null leaves the VID and R out. A `hash` of
+  // null writes a VID that names no algorithm, made with SHA-256 (the certificate's signature
+  // hash).
+  identity?: { number: string; randomNumber?: Buffer; hash?: 'sha1' | 'sha256' | null } | null;
 };
 
-export type TestCertificate = { certificateDer: Buffer; pkcs8: Buffer; keys: CryptoKeyPair };
+export type TestCertificate = {
+  certificateDer: Buffer;
+  // The key with R among its attributes when the certificate has a VID.
+  pkcs8: Buffer;
+  keys: CryptoKeyPair;
+  randomNumber: Buffer | null;
+};
+
+// identifyData whose VID has no hashAlg, only the [0] virtualID, written by hand since etax
+// itself never writes one.
+function subjectAltNameWithoutHashAlgorithm(number: string, randomNumber: Buffer): ArrayBuffer {
+  const virtualId = computeVirtualId(number, randomNumber, 'sha256');
+  const vid = new Sequence({ value: [new Constructed({ idBlock: { tagClass: 3, tagNumber: 0 },
+    value: [new OctetString({ valueHex: Uint8Array.from(virtualId) })] })] });
+  const identifyData = new Sequence({ value: [new Utf8String({ value: '테스트' }),
+    new Sequence({ value: [new Sequence({ value: [new ObjectIdentifier({ value: VID_OID }),
+      vid] })] })] });
+  return AsnConvert.serialize(new GeneralNames([new GeneralName({ otherName: new OtherName({
+    typeId: IDENTIFY_DATA_OID, value: identifyData.toBER() }) })]));
+}
+
+function identityOf(options: IssueOptions) {
+  if (options.identity !== undefined) return options.identity;
+  const number = /\(([0-9]{10})\)/.exec(options.subject)?.[1];
+  return number === undefined ? null : { number };
+}
 
 export async function issueCertificate(ca: TestCa, options: IssueOptions):
   Promise<TestCertificate> {
   const keys = options.keys ?? await generateKeys();
+  const identity = identityOf(options);
+  const randomNumber = identity === null ? null : identity.randomNumber ?? randomBytes(20);
+  const subjectAltName = identity === null ? null : identity.hash === null
+    ? subjectAltNameWithoutHashAlgorithm(identity.number, randomNumber!)
+    : identifyDataSubjectAltName('테스트', identity.number, randomNumber!,
+      identity.hash ?? 'sha256');
+  const vid = subjectAltName === null ? [] : [new Extension('2.5.29.17', false, subjectAltName)];
   const certificate = await X509CertificateGenerator.create({
     serialNumber: randomBytes(8).toString('hex').replace(/^[89a-f]/, '1'),
     subject: options.subject,
@@ -81,10 +131,12 @@ export async function issueCertificate(ca: TestCa, options: IssueOptions):
       new KeyUsagesExtension(options.keyUsages
         ?? (KeyUsageFlags.digitalSignature | KeyUsageFlags.nonRepudiation), true),
       new CertificatePolicyExtension(options.policies ?? [NPKI_POLICIES.corporateGeneralPurpose]),
+      ...vid,
     ],
   });
-  const pkcs8 = Buffer.from(await crypto.subtle.exportKey('pkcs8', keys.privateKey));
-  return { certificateDer: Buffer.from(certificate.rawData), pkcs8, keys };
+  const bare = Buffer.from(await crypto.subtle.exportKey('pkcs8', keys.privateKey));
+  const pkcs8 = randomNumber === null ? bare : withRandomNumber(bare, randomNumber);
+  return { certificateDer: Buffer.from(certificate.rawData), pkcs8, keys, randomNumber };
 }
 
 // A corporate certificate subject in the NPKI style, with the business registration number.

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Environment } from '../../../platform/accounts/keys.ts';
 import type { Db, Tx } from '../../../platform/db/connect.ts';
 import type { StageJob } from '../../../platform/jobs.ts';
+import type { IssuersService } from '../../issuers/index.ts';
 import type {
   InvoiceTransmitter,
   TransmissionRequest,
@@ -21,6 +22,7 @@ export type TransmissionJobDeps = LifecycleDeps & {
   db: Db;
   stage: StageJob;
   transmitterFor(environment: Environment): InvoiceTransmitter | null;
+  issuers: Pick<IssuersService, 'signingRandomNumber'>;
   transmissionTimeoutMs: number;
   now: () => Date;
   log: Logger;
@@ -35,9 +37,15 @@ export type TransmissionJobDeps = LifecycleDeps & {
 export const TRANSMISSION_RETRY_DELAYS_SECONDS = [30, 120, 600, 3_600, 3 * 3_600, 6 * 3_600];
 
 // The signed standard XML and its approval number; a document issued before the XML existed
-// has none and goes with the canonical JSON it was signed as.
-function transmissionRequest(row: store.TaxInvoiceRow, xml: XmlDocumentRow | undefined):
-  TransmissionRequest {
+// has none and goes with the canonical JSON it was signed as. The signer's R comes from the
+// issuers area, which keeps it sealed with the key.
+async function transmissionRequest(
+  deps: TransmissionJobDeps,
+  row: store.TaxInvoiceRow,
+  xml: XmlDocumentRow | undefined,
+): Promise<TransmissionRequest> {
+  const randomNumber = await deps.issuers.signingRandomNumber(store.scopeOfRow(row),
+    row.supplierKey, Buffer.from(row.signingCertificate!, 'base64'));
   return {
     issuanceKey: row.issuanceKey,
     writeDate: row.writeDate,
@@ -47,6 +55,7 @@ function transmissionRequest(row: store.TaxInvoiceRow, xml: XmlDocumentRow | und
     signedDocument: xml?.signedXml ?? canonicalDocument(row),
     signature: row.signature!,
     certificate: row.signingCertificate!,
+    signerRandomNumber: randomNumber?.toString('base64') ?? null,
   };
 }
 
@@ -73,8 +82,8 @@ export async function transmitDocuments(deps: TransmissionJobDeps, jobs: Transmi
       const row = transmitting.get(job.issuanceKey)!;
       const transmitter = deps.transmitterFor(store.scopeOfRow(row).environment);
       const result = transmitter === null ? { kind: 'unavailable' as const }
-        : await transmitter.transmit(transmissionRequest(row, xmlDocuments.get(row.issuanceKey)),
-          AbortSignal.timeout(deps.transmissionTimeoutMs));
+        : await transmitter.transmit(await transmissionRequest(deps, row,
+          xmlDocuments.get(row.issuanceKey)), AbortSignal.timeout(deps.transmissionTimeoutMs));
       return { job, row, result };
     }));
   await settleTransmissions(deps, calls.flatMap((call) =>
