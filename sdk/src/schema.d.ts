@@ -3627,6 +3627,8 @@ export interface components {
             openedOn: string;
             /** @description Positions (from 0) in the original's `items` of the items the letter of credit covers. Defaults to every item with a tax other than 0. */
             items?: number[];
+            /** @description The payment breakdown of the zero-rated document, its parts adding up to at most its total; without this it has none. The negative document keeps the original's breakdown when it covers every item of the original, and has none otherwise. */
+            payment?: components["schemas"]["TaxInvoicePayment"] | null;
         };
         /** TaxInvoiceManager */
         TaxInvoiceManager: {
@@ -3697,6 +3699,8 @@ export interface components {
             /** @description The returned goods in positive amounts; the document negates them. */
             items: components["schemas"]["TaxInvoiceReturnedItem"][];
             description?: string | null;
+            /** @description The payment breakdown of the return (what is refunded or no longer owed by each means), its parts adding up to at most the size of its total. The original's breakdown is not copied; without this the document has none. */
+            payment?: components["schemas"]["TaxInvoicePayment"] | null;
         };
         /** TaxInvoiceReturnedItem */
         TaxInvoiceReturnedItem: {
@@ -3778,6 +3782,8 @@ export interface components {
             /** @description The differences: positive for an increase, negative for a decrease. */
             items: components["schemas"]["TaxInvoiceAmendmentItem"][];
             description?: string | null;
+            /** @description The payment breakdown of the difference (what is paid, refunded or no longer owed by each means), its parts adding up to at most the size of its total. The original's breakdown is not copied; without this the document has none. */
+            payment?: components["schemas"]["TaxInvoicePayment"] | null;
         };
         /** TaxInvoiceTerminationBody */
         TaxInvoiceTerminationBody: {

@@ -368,7 +368,8 @@ function checkTotals(totals: ValidatedInvoice['totals'], rule: AmountRule): void
 
 // The parts of the payment breakdown add up to at most the total (of an amendment that lowers
 // the amounts, at most the size of its negative total): what is left is simply not broken down.
-function checkPayment(payment: Payment | null | undefined, totals: ValidatedInvoice['totals']) {
+export function checkPayment(payment: Payment | null | undefined,
+  totals: ValidatedInvoice['totals']): void {
   if (payment == null) return;
   const sum = (payment.cash ?? 0) + (payment.check ?? 0) + (payment.note ?? 0) +
     (payment.credit ?? 0);
