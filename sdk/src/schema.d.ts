@@ -2410,6 +2410,7 @@ export interface components {
              * @example 0001
              */
             taxRegistrationId?: string;
+            fiscalYearEndMonth?: number | null;
             contactName?: string | null;
             contactEmail?: string | null;
             contactPhone?: string | null;
@@ -2722,6 +2723,7 @@ export interface components {
          *       "contactName": "김담당",
          *       "contactEmail": "tax@example.co.kr",
          *       "contactPhone": "02-1234-5678",
+         *       "fiscalYearEndMonth": null,
          *       "active": true,
          *       "certificate": {
          *         "issuedAt": "2026-01-02T00:00:00.000Z",
@@ -2748,6 +2750,8 @@ export interface components {
             contactEmail: string | null;
             /** @description Contact phone, or null. */
             contactPhone: string | null;
+            /** @description The last month of the business year, or null for the calendar year. */
+            fiscalYearEndMonth: number | null;
             /** @description False once deactivated. */
             active: boolean;
             /** @description The registered joint certificate's validity, or null when none. */
@@ -3796,7 +3800,7 @@ export interface components {
         };
         /**
          * UpdateIssuerBody
-         * @description Fields to change; absent fields stay, null clears a contact field. The business registration number and sub-place cannot change: register a new issuer.
+         * @description Fields to change; absent fields stay, null clears a contact field. The business registration number and sub-place cannot change: register a new issuer. null clears `fiscalYearEndMonth` (the calendar year).
          */
         UpdateIssuerBody: {
             /**
@@ -3809,6 +3813,7 @@ export interface components {
              * @example 홍길동
              */
             representativeName?: string;
+            fiscalYearEndMonth?: number | null;
             contactName?: string | null;
             contactEmail?: string | null;
             contactPhone?: string | null;
@@ -7817,6 +7822,7 @@ export interface operations {
                      *           "contactName": "김담당",
                      *           "contactEmail": "tax@example.co.kr",
                      *           "contactPhone": "02-1234-5678",
+                     *           "fiscalYearEndMonth": null,
                      *           "active": true,
                      *           "certificate": {
                      *             "issuedAt": "2026-01-02T00:00:00.000Z",
@@ -7966,6 +7972,7 @@ export interface operations {
                      *       "contactName": "김담당",
                      *       "contactEmail": "tax@example.co.kr",
                      *       "contactPhone": "02-1234-5678",
+                     *       "fiscalYearEndMonth": null,
                      *       "active": true,
                      *       "certificate": {
                      *         "issuedAt": "2026-01-02T00:00:00.000Z",
@@ -8173,6 +8180,7 @@ export interface operations {
                      *       "contactName": "김담당",
                      *       "contactEmail": "tax@example.co.kr",
                      *       "contactPhone": "02-1234-5678",
+                     *       "fiscalYearEndMonth": null,
                      *       "active": true,
                      *       "certificate": {
                      *         "issuedAt": "2026-01-02T00:00:00.000Z",
@@ -8338,6 +8346,7 @@ export interface operations {
                      *       "contactName": "김담당",
                      *       "contactEmail": "tax@example.co.kr",
                      *       "contactPhone": "02-1234-5678",
+                     *       "fiscalYearEndMonth": null,
                      *       "active": true,
                      *       "certificate": {
                      *         "issuedAt": "2026-01-02T00:00:00.000Z",
@@ -8521,7 +8530,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Fields to change; absent fields stay, null clears a contact field. The business registration number and sub-place cannot change: register a new issuer. */
+        /** @description Fields to change; absent fields stay, null clears a contact field. The business registration number and sub-place cannot change: register a new issuer. null clears `fiscalYearEndMonth` (the calendar year). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["UpdateIssuerBody"];
@@ -8548,6 +8557,7 @@ export interface operations {
                      *       "contactName": "김담당",
                      *       "contactEmail": "tax@example.co.kr",
                      *       "contactPhone": "02-1234-5678",
+                     *       "fiscalYearEndMonth": null,
                      *       "active": true,
                      *       "certificate": {
                      *         "issuedAt": "2026-01-02T00:00:00.000Z",
@@ -8564,6 +8574,8 @@ export interface operations {
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -35,6 +35,7 @@ export type AmendmentContext = {
   today: string; // YYYY-MM-DD in Asia/Seoul
   supplier: ValidationContext['supplier'];
   holidays: ValidationContext['holidays'];
+  supplierPeriods: ValidationContext['supplierPeriods'];
 };
 
 // One document an amendment makes, before validation.
@@ -205,7 +206,8 @@ function validateDocument(document: PlannedDocument, context: AmendmentContext) 
   try {
     return validateInvoice(document.invoice, { today: context.today,
       supplier: context.supplier, amounts: document.amounts, deadline: document.deadline,
-      holidays: context.holidays, amountsFrom: document.amountsFrom });
+      holidays: context.holidays, supplierPeriods: context.supplierPeriods,
+      amountsFrom: document.amountsFrom });
   } catch (error) {
     if (!(error instanceof ApiError) || document.bodyPath === 'body') throw error;
     throw new ApiError(error.code, error.message.replaceAll('body.', `${document.bodyPath}.`));
