@@ -22,7 +22,12 @@ import {
   waitForStatus,
   type Supplier,
 } from './helpers.ts';
-import { createReverseTestApp, type ReverseTestApp } from './reverse-helpers.ts';
+import {
+  createReverseTestApp,
+  decide,
+  newRequest,
+  type ReverseTestApp,
+} from './reverse-helpers.ts';
 
 let app: ReverseTestApp;
 let key: string;
@@ -205,7 +210,8 @@ describe('late-issuance limits beyond the VAT half year', () => {
     };
     const ownBalance = async () => (await app.platform.points.getBalance({
       accountId: account.accountId, environment: 'test' })).balance;
-    return { issueOne, setFiscalYearEnd, late, ownBalance };
+    return { issueOne, setFiscalYearEnd, late, ownBalance, body, key: account.keys.test,
+      supplierKey: own.supplierKey };
   }
 
   it('issues an individual\'s late 계산서 until 25 January, with no recipient penalty',
@@ -242,4 +248,23 @@ describe('late-issuance limits beyond the VAT half year', () => {
     await setFiscalYearEnd(null);
     expect((await late(await issueOne(true))).lateIssuance).toBe(true);
   });
+
+  it('approves a reverse issuance request for a 계산서 by the supplier\'s business year',
+    async () => {
+      setToday(issueOn);
+      const { setFiscalYearEnd, body, key: ownKey, supplierKey } =
+        await supplierNumbered(CORPORATION);
+      await setFiscalYearEnd(3);
+      const issuanceKey = await newRequest(app, ownKey, supplierKey, body(true));
+      // With a business year that ended in June, the limit has passed: it cannot be approved.
+      await setFiscalYearEnd(6);
+      const refused = expectError(await decide(app, ownKey, issuanceKey, 'approve',
+        { supplierKey }), 409, 'ISSUE_DEADLINE_PASSED');
+      expect(refused.message).toContain('the end of the supplier\'s business year');
+      await setFiscalYearEnd(3);
+      const approved = await decide(app, ownKey, issuanceKey, 'approve', { supplierKey });
+      expect(approved.statusCode, approved.body).toBe(200);
+      expect(await getInvoice(app, ownKey, issuanceKey)).toMatchObject({ status: 'APPROVED',
+        lateIssuance: true, lateIssuancePenalty: { supplierRate: 0.01, recipientRate: 0 } });
+    });
 });
