@@ -2410,6 +2410,7 @@ export interface components {
              * @example 0001
              */
             taxRegistrationId?: string;
+            fiscalYearEndMonth?: number | null;
             contactName?: string | null;
             contactEmail?: string | null;
             contactPhone?: string | null;
@@ -2722,6 +2723,7 @@ export interface components {
          *       "contactName": "김담당",
          *       "contactEmail": "tax@example.co.kr",
          *       "contactPhone": "02-1234-5678",
+         *       "fiscalYearEndMonth": null,
          *       "active": true,
          *       "certificate": {
          *         "issuedAt": "2026-01-02T00:00:00.000Z",
@@ -2748,6 +2750,8 @@ export interface components {
             contactEmail: string | null;
             /** @description Contact phone, or null. */
             contactPhone: string | null;
+            /** @description The last month of the business year, or null for the calendar year. */
+            fiscalYearEndMonth: number | null;
             /** @description False once deactivated. */
             active: boolean;
             /** @description The registered joint certificate's validity, or null when none. */
@@ -3638,6 +3642,8 @@ export interface components {
             openedOn: string;
             /** @description Positions (from 0) in the original's `items` of the items the letter of credit covers. Defaults to every item with a tax other than 0. */
             items?: number[];
+            /** @description The payment breakdown of the zero-rated document, its parts adding up to at most its total; without this it has none. The negative document keeps the original's breakdown when it covers every item of the original, and has none otherwise. */
+            payment?: components["schemas"]["TaxInvoicePayment"] | null;
         };
         /** TaxInvoiceManager */
         TaxInvoiceManager: {
@@ -3708,6 +3714,8 @@ export interface components {
             /** @description The returned goods in positive amounts; the document negates them. */
             items: components["schemas"]["TaxInvoiceReturnedItem"][];
             description?: string | null;
+            /** @description The payment breakdown of the return (what is refunded or no longer owed by each means), its parts adding up to at most the size of its total. The original's breakdown is not copied; without this the document has none. */
+            payment?: components["schemas"]["TaxInvoicePayment"] | null;
         };
         /** TaxInvoiceReturnedItem */
         TaxInvoiceReturnedItem: {
@@ -3789,6 +3797,8 @@ export interface components {
             /** @description The differences: positive for an increase, negative for a decrease. */
             items: components["schemas"]["TaxInvoiceAmendmentItem"][];
             description?: string | null;
+            /** @description The payment breakdown of the difference (what is paid, refunded or no longer owed by each means), its parts adding up to at most the size of its total. The original's breakdown is not copied; without this the document has none. */
+            payment?: components["schemas"]["TaxInvoicePayment"] | null;
         };
         /** TaxInvoiceTerminationBody */
         TaxInvoiceTerminationBody: {
@@ -3801,7 +3811,7 @@ export interface components {
         };
         /**
          * UpdateIssuerBody
-         * @description Fields to change; absent fields stay, null clears a contact field. The business registration number and sub-place cannot change: register a new issuer.
+         * @description Fields to change; absent fields stay, null clears a contact field. The business registration number and sub-place cannot change: register a new issuer. null clears `fiscalYearEndMonth` (the calendar year).
          */
         UpdateIssuerBody: {
             /**
@@ -3814,6 +3824,7 @@ export interface components {
              * @example 홍길동
              */
             representativeName?: string;
+            fiscalYearEndMonth?: number | null;
             contactName?: string | null;
             contactEmail?: string | null;
             contactPhone?: string | null;
@@ -7822,6 +7833,7 @@ export interface operations {
                      *           "contactName": "김담당",
                      *           "contactEmail": "tax@example.co.kr",
                      *           "contactPhone": "02-1234-5678",
+                     *           "fiscalYearEndMonth": null,
                      *           "active": true,
                      *           "certificate": {
                      *             "issuedAt": "2026-01-02T00:00:00.000Z",
@@ -7971,6 +7983,7 @@ export interface operations {
                      *       "contactName": "김담당",
                      *       "contactEmail": "tax@example.co.kr",
                      *       "contactPhone": "02-1234-5678",
+                     *       "fiscalYearEndMonth": null,
                      *       "active": true,
                      *       "certificate": {
                      *         "issuedAt": "2026-01-02T00:00:00.000Z",
@@ -8178,6 +8191,7 @@ export interface operations {
                      *       "contactName": "김담당",
                      *       "contactEmail": "tax@example.co.kr",
                      *       "contactPhone": "02-1234-5678",
+                     *       "fiscalYearEndMonth": null,
                      *       "active": true,
                      *       "certificate": {
                      *         "issuedAt": "2026-01-02T00:00:00.000Z",
@@ -8343,6 +8357,7 @@ export interface operations {
                      *       "contactName": "김담당",
                      *       "contactEmail": "tax@example.co.kr",
                      *       "contactPhone": "02-1234-5678",
+                     *       "fiscalYearEndMonth": null,
                      *       "active": true,
                      *       "certificate": {
                      *         "issuedAt": "2026-01-02T00:00:00.000Z",
@@ -8526,7 +8541,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description Fields to change; absent fields stay, null clears a contact field. The business registration number and sub-place cannot change: register a new issuer. */
+        /** @description Fields to change; absent fields stay, null clears a contact field. The business registration number and sub-place cannot change: register a new issuer. null clears `fiscalYearEndMonth` (the calendar year). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["UpdateIssuerBody"];
@@ -8553,6 +8568,7 @@ export interface operations {
                      *       "contactName": "김담당",
                      *       "contactEmail": "tax@example.co.kr",
                      *       "contactPhone": "02-1234-5678",
+                     *       "fiscalYearEndMonth": null,
                      *       "active": true,
                      *       "certificate": {
                      *         "issuedAt": "2026-01-02T00:00:00.000Z",
@@ -8569,6 +8585,8 @@ export interface operations {
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {

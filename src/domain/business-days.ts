@@ -244,6 +244,31 @@ export function vatReturnDeadline(
   return nextBusinessDayOnOrAfter(format(utcDate(due)), added);
 }
 
+// The 25th of the month after the end of the year (of twelve months, ending with
+// `yearEndMonth`, 1–12) in which `writeDate` falls, moved to the next business day: the late
+// window of a supply whose period is a whole year. 25 January of the next year for a calendar
+// year (yearEndMonth 12): a simplified taxpayer's VAT period (부가가치세법 §5①2, return by §67),
+// an individual's business year (소득세법 §5); the month after a corporation's fiscal year
+// (법인세법 §6) otherwise. A tax-exempt invoice (계산서) issued late by that day is a late
+// issuance (법인세법 §75의8①4, 소득세법 §81의10①4). Null when the day would fall past the year
+// 9999.
+export function yearEndReturnDeadline(
+  writeDate: string,
+  yearEndMonth: number,
+  added: AddedHolidays = NO_ADDED_HOLIDAYS,
+): string | null {
+  assert(Number.isInteger(yearEndMonth) && yearEndMonth >= 1 && yearEndMonth <= 12,
+    'yearEndMonth is a month, 1 to 12');
+  const { year, month } = parseOrFail(writeDate);
+  const endYear = month <= yearEndMonth ? year : year + 1;
+  // The 25th of the month after the year's last month: January of the next year after December.
+  const due = yearEndMonth === 12 ? { year: endYear + 1, month: 1 }
+    : { year: endYear, month: yearEndMonth + 1 };
+  if (due.year > 9999) return null;
+  return nextBusinessDayOnOrAfter(format(utcDate({ ...due, day: VAT_RETURN_DAY_OF_MONTH })),
+    added);
+}
+
 // Today's date in Seoul: the date the tax authority reads write dates and deadlines in.
 export function seoulDate(now: Date): string {
   const time = now.getTime();

@@ -62,3 +62,16 @@ export function businessRegistrationNumberDefect(digits: string): string | null 
 export function formatBusinessRegistrationNumber(digits: string): string {
   return `${digits.slice(0, 3)}-${digits.slice(3, 5)}-${digits.slice(5)}`;
 }
+
+// Digits 4–5 of a number say what kind of taxpayer it was given to. 81 to 88 are corporations
+// (법인): 81, 86, 87 and 88 the head offices of for-profit corporations, 85 their branches, 82
+// non-profit corporations, 83 the state and local governments, 84 foreign corporations. Every
+// other code is not a corporation: 01–79 individuals with taxable business, 90–99 individuals
+// with tax-exempt business, 80 apartment management offices and door-to-door sellers, 89
+// religious bodies that are not corporations. Corporations are taxed by 법인세법, the others by
+// 소득세법 (docs/tax-invoices.md § Late issuance).
+export function isCorporationNumber(digits: string): boolean {
+  if (!DIGITS_PATTERN.test(digits)) return false;
+  const code = Number(digits.slice(3, 5));
+  return code >= 81 && code <= 88;
+}

@@ -8,6 +8,7 @@ import {
   businessRegistrationNumberDefect,
   formatBusinessRegistrationNumber,
   hasValidChecksum,
+  isCorporationNumber,
   isValidBusinessRegistrationNumber,
   normalizeBusinessRegistrationNumber,
 } from '../../src/domain/business-registration-number.ts';
@@ -94,5 +95,21 @@ describe('isValidBusinessRegistrationNumber', () => {
 describe('formatBusinessRegistrationNumber', () => {
   it('writes the XXX-XX-XXXXX form', () => {
     expect(formatBusinessRegistrationNumber('9999900005')).toBe('999-99-00005');
+  });
+});
+
+describe('isCorporationNumber', () => {
+  it.each([
+    ['2208162517', true], // 81: a for-profit corporation's head office
+    ['1248100998', true],
+    ['1058212345', true], // 82: a non-profit corporation
+    ['1018812345', true], // 88
+    ['1234567891', false], // 45: an individual
+    ['1018012345', false], // 80: an apartment office or a door-to-door seller
+    ['1018912345', false], // 89: a religious body that is not a corporation
+    ['1019012345', false], // 90: an individual with tax-exempt business
+    ['220-81-62517', false], // not normalised
+  ])('says whether %s is a corporation\'s number: %s', (digits, corporation) => {
+    expect(isCorporationNumber(digits)).toBe(corporation);
   });
 });

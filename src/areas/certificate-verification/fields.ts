@@ -1,4 +1,7 @@
-import { isValidBusinessRegistrationNumber } from '../../domain/business-registration-number.ts';
+import {
+  isCorporationNumber,
+  isValidBusinessRegistrationNumber,
+} from '../../domain/business-registration-number.ts';
 import { isValidCorporateRegistrationNumber } from '../../domain/corporate-registration-number.ts';
 
 // Reads the fields of a business registration certificate (사업자등록증) from its lines of text,
@@ -372,8 +375,7 @@ function inferKind(fields: CertificateReading['fields']) {
   if (fields.corporateRegistrationNumber !== undefined) {
     fields.kind = { value: 'corporate', confidence: fields.corporateRegistrationNumber.confidence };
   } else if (number !== undefined) {
-    const type = Number(number.value.slice(3, 5));
-    const corporate = type >= 81 && type <= 88;
+    const corporate = isCorporationNumber(number.value);
     fields.kind = { value: corporate ? 'corporate' : 'individual', confidence: number.confidence };
   }
 }

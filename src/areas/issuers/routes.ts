@@ -77,7 +77,9 @@ const registerIssuerResource: FastifyPluginAsyncTypebox<Options> = async (app, {
     schema: {
       operationId: 'updateIssuer', tags: TAGS, summary: 'Update an issuer',
       params: IssuerIdParams, body: UpdateIssuerBody,
-      response: { 200: Issuer, ...bodyErrors('NOT_FOUND', 'ISSUER_DEACTIVATED') },
+      // A fiscal year for an individual's number is refused once the issuer is read.
+      response: { 200: Issuer, ...bodyErrors(INPUT_CHECKED_AFTER_COUNTING, 'NOT_FOUND',
+        'ISSUER_DEACTIVATED') },
     },
   }, async (request) => issuers.updateIssuer({ scope: requestScope(request), ...request.params,
     changes: request.body }));

@@ -34,6 +34,15 @@ const Contact = {
     examples: ['02-1234-5678'] })),
 };
 
+// A corporation's business year (사업연도) may end in any month; an individual's is the calendar
+// year (소득세법 §5). It decides how late a tax-exempt invoice (계산서) can still be issued.
+const FiscalYearEndMonth = Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 12,
+  description: 'The last month (1–12) of the business year (사업연도) of a corporation ' +
+    '(digits 4–5 of its number 81 to 88); null or absent for the calendar year. An ' +
+    'individual\'s business year is the calendar year: for one, only 12 or null. It decides ' +
+    'the late-issuance limit of its tax-exempt invoices (계산서): the 25th of the month after ' +
+    'the business year ends.', examples: [3] }), Type.Null()]));
+
 const OrganizationName = text(1, 100, 'Business name as registered.', '주식회사 이택스');
 const RepresentativeName = text(1, 50, 'Representative name as registered.', '홍길동');
 
@@ -54,6 +63,7 @@ export const CreateIssuerBody = Type.Object(
       description: 'Sub-place (종사업장) number: four digits, not 0000.',
       examples: ['0001'],
     })),
+    fiscalYearEndMonth: FiscalYearEndMonth,
     ...Contact,
   },
   { title: 'CreateIssuerBody', additionalProperties: false },
@@ -64,12 +74,14 @@ export const UpdateIssuerBody = Type.Object(
   {
     organizationName: Type.Optional(OrganizationName),
     representativeName: Type.Optional(RepresentativeName),
+    fiscalYearEndMonth: FiscalYearEndMonth,
     ...Contact,
   },
   {
     title: 'UpdateIssuerBody',
     description: 'Fields to change; absent fields stay, null clears a contact field. The ' +
-      'business registration number and sub-place cannot change: register a new issuer.',
+      'business registration number and sub-place cannot change: register a new issuer. ' +
+      'null clears `fiscalYearEndMonth` (the calendar year).',
     additionalProperties: false,
     minProperties: 1,
   },
@@ -89,6 +101,7 @@ const ISSUER_EXAMPLE = {
   contactName: '김담당',
   contactEmail: 'tax@example.co.kr',
   contactPhone: '02-1234-5678',
+  fiscalYearEndMonth: null,
   active: true,
   certificate: { issuedAt: '2026-01-02T00:00:00.000Z', expiresAt: '2027-01-02T23:59:59.000Z' },
   createdAt: '2026-11-20T01:02:03.000Z',
@@ -108,6 +121,8 @@ export const Issuer = Type.Object(
     contactName: NullableString('Contact person, or null.'),
     contactEmail: NullableString('Contact email, or null.'),
     contactPhone: NullableString('Contact phone, or null.'),
+    fiscalYearEndMonth: Type.Union([Type.Integer({ minimum: 1, maximum: 12 }), Type.Null()], {
+      description: 'The last month of the business year, or null for the calendar year.' }),
     active: Type.Boolean({ description: 'False once deactivated.' }),
     certificate: Type.Union([
       Type.Object({ issuedAt: Timestamp('Start of validity.'),

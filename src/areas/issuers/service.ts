@@ -1,5 +1,6 @@
 import {
   businessRegistrationNumberDefect,
+  isCorporationNumber,
   normalizeBusinessRegistrationNumber,
 } from '../../domain/business-registration-number.ts';
 import { newId } from '../../domain/ids.ts';
@@ -41,10 +42,11 @@ type IssuerInput = {
   contactName?: string | null | undefined;
   contactEmail?: string | null | undefined;
   contactPhone?: string | null | undefined;
+  fiscalYearEndMonth?: number | null | undefined;
 };
 
 export type IssuerChanges = Partial<Pick<IssuerInput, 'organizationName' | 'representativeName' |
-  'contactName' | 'contactEmail' | 'contactPhone'>>;
+  'contactName' | 'contactEmail' | 'contactPhone' | 'fiscalYearEndMonth'>>;
 
 function toIssuer(row: store.IssuerRow, certificate: store.IssuerCertificateRow | null) {
   return {
@@ -57,6 +59,7 @@ function toIssuer(row: store.IssuerRow, certificate: store.IssuerCertificateRow 
     contactName: row.contactName,
     contactEmail: row.contactEmail,
     contactPhone: row.contactPhone,
+    fiscalYearEndMonth: row.fiscalYearEndMonth,
     active: row.deactivatedAt === null,
     certificate: certificate === null ? null : {
       issuedAt: certificate.notBefore.toISOString(),
@@ -97,6 +100,16 @@ function checkIdentificationNumber(input: string): string {
   return digits;
 }
 
+// Only a corporation's business year can end before December: an individual's is the calendar
+// year (소득세법 §5), so a fiscal year of another end would move its late-issuance limits wrongly.
+function checkFiscalYearEndMonth(identificationNumber: string, month: number | null | undefined) {
+  if (month === undefined || month === null || month === 12) return;
+  if (isCorporationNumber(identificationNumber)) return;
+  throw new ApiError('INVALID_REQUEST', `body.fiscalYearEndMonth must be 12 or null: ` +
+    `${identificationNumber} is not a corporation's number (digits 4–5 are not 81 to 88), ` +
+    'and an individual\'s business year is the calendar year.');
+}
+
 const CURSOR_PATTERN = /^[0-9]{1,15}$/;
 
 function decodeCursor(cursor: string | undefined): number | null {
@@ -130,6 +143,7 @@ function createIssuerRecords(db: Db, now: () => Date) {
   async function createIssuer(input: { scope: Scope; issuer: IssuerInput }) {
     const { scope, issuer } = input;
     const identificationNumber = checkIdentificationNumber(issuer.identificationNumber);
+    checkFiscalYearEndMonth(identificationNumber, issuer.fiscalYearEndMonth);
     const taxRegistrationId = issuer.taxRegistrationId ?? null;
     const row = await store.insertIssuer(db, {
       ...issuer, ...scope, identificationNumber, taxRegistrationId,
@@ -167,7 +181,8 @@ function createIssuerRecords(db: Db, now: () => Date) {
   }
 
   async function updateIssuer(input: ScopedIssuer & { changes: IssuerChanges }) {
-    await requireActiveIssuer(db, input.scope, input.issuerId);
+    const current = await requireActiveIssuer(db, input.scope, input.issuerId);
+    checkFiscalYearEndMonth(current.identificationNumber, input.changes.fiscalYearEndMonth);
     const row = await store.updateIssuer(db, input.scope, input.issuerId, input.changes);
     if (row === null) throw new ApiError('NOT_FOUND', NO_SUCH_ISSUER);
     return toIssuer(row, await store.findCertificate(db, row.id));

@@ -109,7 +109,7 @@ export async function listIssuers(
 }
 
 export type IssuerChanges = Partial<Pick<IssuerRow, 'organizationName' | 'representativeName' |
-  'contactName' | 'contactEmail' | 'contactPhone' | 'deactivatedAt'>>;
+  'contactName' | 'contactEmail' | 'contactPhone' | 'fiscalYearEndMonth' | 'deactivatedAt'>>;
 
 export async function updateIssuer(
   tx: Executor,

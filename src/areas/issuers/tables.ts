@@ -4,6 +4,7 @@ import {
   check,
   index,
   pgTable,
+  smallint,
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
@@ -30,6 +31,9 @@ export const issuers = pgTable(
     contactName: text('contact_name'),
     contactEmail: text('contact_email'),
     contactPhone: text('contact_phone'),
+    // The last month (1–12) of a corporation's business year (사업연도); null for the calendar
+    // year. It decides the late-issuance limit of its tax-exempt invoices (docs/issuers.md).
+    fiscalYearEndMonth: smallint('fiscal_year_end_month'),
     // Paging order: a cursor is the last sequence of a page.
     sequence: bigserial('sequence', { mode: 'number' }).notNull(),
     createdAt: createdAt(),
@@ -54,6 +58,8 @@ export const issuers = pgTable(
         and char_length(${table.contactName}) <= 50
         and char_length(${table.contactEmail}) <= 254
         and char_length(${table.contactPhone}) <= 30`),
+    check('issuers_fiscal_year_end_month',
+      sql`${table.fiscalYearEndMonth} between 1 and 12`),
   ],
 );
 

@@ -122,6 +122,18 @@ describe('who may request what', () => {
       options: { registryScope: 'ALL', registryEntries: 'CURRENT' } });
   });
 
+  // Numbers with their check digits: 사회복지법인 (32), 의료법인 (33), 회계법인 (34), 법무법인
+  // (46), a corporation no other kind number fits (71).
+  it.each(['110132-0000016', '110133-0000014', '110134-0000012', '110146-0000017',
+    '110171-0000014'])('issues a registry copy for %s, a kind of the registry\'s table',
+    async (corporationNumber) => {
+      const account = await app.createFundedAccount(FUNDS);
+      const issuanceKey = await acceptedKey(app, account.keys.test,
+        { type: 'CORPORATE_REGISTRY_VIEW', corporationNumber });
+      expect(await getDocument(app, account.keys.test, issuanceKey)).toMatchObject({
+        status: 'ACCEPTED', points: 1_000 });
+    });
+
   it('answers 503 SERVICE_UNAVAILABLE for live keys without a gateway, charging nothing',
     async () => {
       const account = await app.createFundedAccount(FUNDS, 'live');
@@ -182,6 +194,8 @@ describe('each type\'s rules', () => {
       corporationNumber: '1101110062433' }, 'INVALID_CORPORATE_REGISTRATION_NUMBER'],
     ['a corporation of an unsupported kind', { type: 'CORPORATE_REGISTRY_SUBMISSION',
       corporationNumber: '1101811234562' }, 'CORPORATION_TYPE_NOT_SUPPORTED'],
+    ['a corporation of a kind number outside the table', { type: 'CORPORATE_REGISTRY_VIEW',
+      corporationNumber: '110154-0000010' }, 'CORPORATION_TYPE_NOT_SUPPORTED'],
     ['an unknown registry scope', { type: 'CORPORATE_REGISTRY_VIEW',
       corporationNumber: CORPORATION_NUMBER, registryScope: 'SOME' }, 'INVALID_REQUEST'],
     ['a tax option on a registry copy', { type: 'CORPORATE_REGISTRY_VIEW',

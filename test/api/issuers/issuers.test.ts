@@ -42,6 +42,7 @@ describe('happy', () => {
       contactName: '김담당',
       contactEmail: 'tax@example.co.kr',
       contactPhone: '02-1234-5678',
+      fiscalYearEndMonth: null,
       active: true,
       certificate: null,
       createdAt: expect.any(String),
@@ -113,6 +114,51 @@ describe('happy', () => {
     const { issuerId } = await createIssuer(app, keys.test, { organizationName: name });
     const response = await app.server.inject(request(keys.test, 'GET', `/v1/issuers/${issuerId}`));
     expect(response.json()).toMatchObject({ organizationName: name });
+  });
+});
+
+// A corporation's business year may end in any month; it decides how late its tax-exempt
+// invoices can be issued (docs/tax-invoices.md § Late issuance).
+describe('the business year', () => {
+  const CORPORATION = '2208112341'; // digits 4–5: 81
+
+  it('keeps a corporation\'s fiscal year end month, changes it and clears it', async () => {
+    const { keys } = await app.createAccount();
+    const created = await post(keys.test, issuerBody({ identificationNumber: CORPORATION,
+      fiscalYearEndMonth: 3 }));
+    expect(created.statusCode, created.body).toBe(201);
+    const { issuerId } = created.json() as { issuerId: string };
+    expect(created.json()).toMatchObject({ fiscalYearEndMonth: 3 });
+    const path = `/v1/issuers/${issuerId}`;
+    const changed = await app.server.inject(request(keys.test, 'PATCH', path,
+      { fiscalYearEndMonth: 6 }));
+    expect(changed.json()).toMatchObject({ fiscalYearEndMonth: 6 });
+    const cleared = await app.server.inject(request(keys.test, 'PATCH', path,
+      { fiscalYearEndMonth: null }));
+    expect(cleared.json()).toMatchObject({ fiscalYearEndMonth: null });
+    const read = await app.server.inject(request(keys.test, 'GET', path));
+    expect(read.json()).toMatchObject({ fiscalYearEndMonth: null });
+  });
+
+  it('refuses a business year not ending in December for an individual with 400', async () => {
+    const { keys } = await app.createAccount();
+    const refused = await post(keys.test, issuerBody({ identificationNumber: VALID_NUMBER,
+      fiscalYearEndMonth: 3 }));
+    expectError(refused, 400, 'INVALID_REQUEST', /fiscalYearEndMonth must be 12 or null/);
+    const list = await app.server.inject(request(keys.test, 'GET', '/v1/issuers'));
+    expect(list.json()).toEqual({ issuers: [], nextCursor: null });
+    const december = await post(keys.test, issuerBody({ identificationNumber: VALID_NUMBER,
+      fiscalYearEndMonth: 12 }));
+    expect(december.statusCode).toBe(201);
+    const { issuerId } = december.json() as { issuerId: string };
+    expectError(await app.server.inject(request(keys.test, 'PATCH', `/v1/issuers/${issuerId}`,
+      { fiscalYearEndMonth: 6 })), 400, 'INVALID_REQUEST', /not a corporation's number/);
+  });
+
+  it.each([0, 13, 2.5, '3', true])('refuses the month %j with 400', async (month) => {
+    const { keys } = await app.createAccount();
+    expectError(await post(keys.test, issuerBody({ identificationNumber: CORPORATION,
+      fiscalYearEndMonth: month })), 400, 'INVALID_REQUEST', /fiscalYearEndMonth/);
   });
 });
 

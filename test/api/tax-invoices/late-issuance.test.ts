@@ -17,11 +17,17 @@ import {
   issue,
   registerSupplier,
   request,
+  SUPPLIER_NUMBER,
   today,
   waitForStatus,
   type Supplier,
 } from './helpers.ts';
-import { createReverseTestApp, type ReverseTestApp } from './reverse-helpers.ts';
+import {
+  createReverseTestApp,
+  decide,
+  newRequest,
+  type ReverseTestApp,
+} from './reverse-helpers.ts';
 
 let app: ReverseTestApp;
 let key: string;
@@ -162,4 +168,103 @@ describe('supplier eligibility (sandbox numbers)', () => {
         headers: { 'supplier-key': own.supplierKey } }));
     expectError(response, 409, 'SUPPLIER_CLOSED');
   });
+});
+
+// The late-issuance limit by document and supplier (docs/tax-invoices.md § Late issuance): a
+// write date of a first half-year whose VAT return deadline has passed but whose calendar year's
+// (25 January) has not. A general taxpayer's tax invoice of that date is refused; a 계산서 of an
+// individual, or of a corporation whose business year has not ended long enough ago, and a
+// simplified taxpayer's tax invoice, are issued late.
+describe('late-issuance limits beyond the VAT half year', () => {
+  // The write date, and the day (today or later: the clock only moves forward) to issue it on.
+  function firstHalfPastItsReturn(): { writeDate: string; issueOn: string } {
+    const now = today();
+    const year = Number(now.slice(0, 4));
+    if (now.slice(5) <= '01-25') return { writeDate: `${year - 1}-06-30`, issueOn: now };
+    const writeDate = now.slice(5, 7) <= '06' ? now : `${year}-06-30`;
+    const afterReturn = addDays(vatReturnDeadline(writeDate)!, 1);
+    return { writeDate, issueOn: afterReturn > now ? afterReturn : now };
+  }
+  const { writeDate, issueOn } = firstHalfPastItsReturn();
+  const CORPORATION = '1248100998'; // digits 4–5: 81
+
+  async function supplierNumbered(identificationNumber: string) {
+    const account = await app.platform.accounts.createAccount({ name: identificationNumber,
+      plan: 'FREE' });
+    const own = await registerSupplier(app, account.keys.test, { identificationNumber });
+    const body = (taxFree: boolean) => {
+      const written = writtenOn(writeDate);
+      return { ...written, supplier: { ...written.supplier, identificationNumber },
+        items: written.items.map((item) => ({ ...item, tax: taxFree ? null : item.tax })) };
+    };
+    const issueOne = (taxFree: boolean) =>
+      issue(app, account.keys.test, own.supplierKey, body(taxFree));
+    const setFiscalYearEnd = async (month: number | null) => {
+      const changed = await app.server.inject(request(account.keys.test, 'PATCH',
+        `/v1/issuers/${own.issuerId}`, { body: { fiscalYearEndMonth: month } }));
+      expect(changed.statusCode, changed.body).toBe(200);
+    };
+    const late = async (response: Awaited<ReturnType<typeof issueOne>>) => {
+      expect(response.statusCode, response.body).toBe(200);
+      return getInvoice(app, account.keys.test, response.json().issuanceKey);
+    };
+    const ownBalance = async () => (await app.platform.points.getBalance({
+      accountId: account.accountId, environment: 'test' })).balance;
+    return { issueOne, setFiscalYearEnd, late, ownBalance, body, key: account.keys.test,
+      supplierKey: own.supplierKey };
+  }
+
+  it('issues an individual\'s late 계산서 until 25 January, with no recipient penalty',
+    async () => {
+      setToday(issueOn);
+      const { issueOne, late } = await supplierNumbered(SUPPLIER_NUMBER);
+      const taxInvoice = expectError(await issueOne(false), 400, 'INVALID_REQUEST');
+      expect(taxInvoice.message).toContain('the final VAT return deadline of its tax period');
+      expect(await late(await issueOne(true))).toMatchObject({ taxType: 'TAX_FREE',
+        lateIssuance: true, lateIssuancePenalty: { supplierRate: 0.01, recipientRate: 0 } });
+    });
+
+  it('issues a simplified taxpayer\'s late tax invoice until 25 January', async () => {
+    setToday(issueOn);
+    const { issueOne, late } = await supplierNumbered(N.activeSimplifiedTaxInvoiceIssuer);
+    expect(await late(await issueOne(false))).toMatchObject({ taxType: 'TAXABLE',
+      lateIssuance: true, lateIssuancePenalty: { supplierRate: 0.01, recipientRate: 0.005 } });
+  });
+
+  it('runs a corporation\'s 계산서 to the 25th after its business year ends', async () => {
+    setToday(issueOn);
+    const { issueOne, setFiscalYearEnd, late, ownBalance } = await supplierNumbered(CORPORATION);
+    // A business year that ended on 30 June of the write date: its limit was in July.
+    await setFiscalYearEnd(6);
+    const before = await ownBalance();
+    const refused = expectError(await issueOne(true), 400, 'INVALID_REQUEST');
+    expect(refused.message).toContain('A tax-exempt invoice');
+    expect(refused.message).toContain('the 25th of the month after the end of the supplier\'s ' +
+      'business year');
+    expect(await ownBalance()).toBe(before);
+    // A business year ending in March of the next year, and the calendar year: not yet.
+    await setFiscalYearEnd(3);
+    expect((await late(await issueOne(true))).lateIssuance).toBe(true);
+    await setFiscalYearEnd(null);
+    expect((await late(await issueOne(true))).lateIssuance).toBe(true);
+  });
+
+  it('approves a reverse issuance request for a 계산서 by the supplier\'s business year',
+    async () => {
+      setToday(issueOn);
+      const { setFiscalYearEnd, body, key: ownKey, supplierKey } =
+        await supplierNumbered(CORPORATION);
+      await setFiscalYearEnd(3);
+      const issuanceKey = await newRequest(app, ownKey, supplierKey, body(true));
+      // With a business year that ended in June, the limit has passed: it cannot be approved.
+      await setFiscalYearEnd(6);
+      const refused = expectError(await decide(app, ownKey, issuanceKey, 'approve',
+        { supplierKey }), 409, 'ISSUE_DEADLINE_PASSED');
+      expect(refused.message).toContain('the end of the supplier\'s business year');
+      await setFiscalYearEnd(3);
+      const approved = await decide(app, ownKey, issuanceKey, 'approve', { supplierKey });
+      expect(approved.statusCode, approved.body).toBe(200);
+      expect(await getInvoice(app, ownKey, issuanceKey)).toMatchObject({ status: 'APPROVED',
+        lateIssuance: true, lateIssuancePenalty: { supplierRate: 0.01, recipientRate: 0 } });
+    });
 });

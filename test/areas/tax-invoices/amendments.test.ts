@@ -28,6 +28,9 @@ import {
 import { validateInvoice } from '../../../src/areas/tax-invoices/issuance/validation.ts';
 import { NO_ADDED_HOLIDAYS } from '../../../src/domain/business-days.ts';
 import { ApiError } from '../../../src/platform/errors.ts';
+import {
+  GENERAL_SUPPLIER_PERIODS,
+} from '../../../src/areas/tax-invoices/issuance/late-issuance.ts';
 
 const SUPPLIER_NUMBER = '1248100998';
 const RECIPIENT_NUMBER = '2208162517';
@@ -35,7 +38,8 @@ const WRITE_DATE = '2026-11-20';
 const APPROVAL_NUMBER = '202611204100000000000001';
 const TODAY = '2026-12-03';
 const SUPPLIER = { identificationNumber: SUPPLIER_NUMBER, taxRegistrationId: null };
-const CONTEXT = { today: TODAY, supplier: SUPPLIER, holidays: NO_ADDED_HOLIDAYS };
+const CONTEXT = { today: TODAY, supplier: SUPPLIER, holidays: NO_ADDED_HOLIDAYS,
+  supplierPeriods: GENERAL_SUPPLIER_PERIODS };
 
 const INVOICE: Invoice = {
   date: WRITE_DATE,
@@ -68,7 +72,7 @@ function original(edit: (invoice: Invoice) => void = () => {},
   // Stored originals may predate the VAT rate check (a taxed and a zero tax on one document).
   const validated = validateInvoice(invoice, { today: WRITE_DATE, supplier: SUPPLIER,
     amounts: 'forward', deadline: 'enforced', holidays: NO_ADDED_HOLIDAYS,
-    amountsFrom: 'original' });
+    supplierPeriods: GENERAL_SUPPLIER_PERIODS, amountsFrom: 'original' });
   return {
     issuanceKey: 'txi_ORIGINAL', status: 'TRANSMITTED', invoice: validated.invoice,
     writeDate: invoice.date, taxType: validated.taxType, ntsTransactionId: APPROVAL_NUMBER,

@@ -10,6 +10,7 @@ import { ITEMS_MAX, type Invoice, type Item } from '../../../src/areas/tax-invoi
 import type { PdfInput } from '../../../src/areas/tax-invoices/pdf/input.ts';
 import { renderTaxInvoicePdf } from '../../../src/areas/tax-invoices/pdf/render.ts';
 import { formatAmount } from '../../../src/areas/tax-invoices/pdf/format.ts';
+import { formatPaymentBreakdown } from '../../../src/areas/tax-invoices/pdf/layout-table.ts';
 import {
   PAGE_HEIGHT_POINTS, PAGE_MARGIN_POINTS, PAGE_WIDTH_POINTS, type Cell,
 } from '../../../src/areas/tax-invoices/pdf/cells.ts';
@@ -404,6 +405,20 @@ describe('payment breakdown', () => {
     const { text: plain } = await render(input({}));
     expect(plain).not.toContain('외상미수금');
   });
+
+  it('gives the parts the sign of a negative total, as the XML does, and a positive total none',
+    () => {
+      const invoice = document({ payment: { cash: 200_000, check: null, credit: 20_000 } });
+      const negative = { supplyCost: -200_000, tax: -20_000, total: -220_000 };
+      expect(formatPaymentBreakdown(input({ invoice, totals: negative })))
+        .toBe(`현금 ${formatAmount(-200_000)} · 외상미수금 ${formatAmount(-20_000)}`);
+      expect(formatPaymentBreakdown(input({ invoice })))
+        .toBe(`현금 ${formatAmount(200_000)} · 외상미수금 ${formatAmount(20_000)}`);
+      expect(formatAmount(-200_000)).toMatch(/^-/);
+      const zero = document({ payment: { cash: 0 } });
+      expect(formatPaymentBreakdown(input({ invoice: zero, totals: negative })))
+        .toBe(`현금 ${formatAmount(0)}`);
+    });
 });
 
 describe('late issuance (지연발급)', () => {

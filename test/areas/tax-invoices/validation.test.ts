@@ -16,6 +16,9 @@ import {
   type Invoice,
 } from '../../../src/areas/tax-invoices/schemas.ts';
 import { ApiError } from '../../../src/platform/errors.ts';
+import {
+  GENERAL_SUPPLIER_PERIODS,
+} from '../../../src/areas/tax-invoices/issuance/late-issuance.ts';
 
 const SUPPLIER_NUMBER = '1248100998';
 const RECIPIENT_NUMBER = '2208162517';
@@ -26,6 +29,7 @@ const CONTEXT: ValidationContext = {
   amounts: 'forward',
   deadline: 'enforced',
   holidays: NO_ADDED_HOLIDAYS,
+  supplierPeriods: GENERAL_SUPPLIER_PERIODS,
 };
 
 const BASE: Invoice = {

@@ -1,4 +1,5 @@
-import type { ValidatedInvoice } from '../issuance/validation.ts';
+import { checkPayment, type ValidatedInvoice } from '../issuance/validation.ts';
+import type { Payment } from '../schemas.ts';
 import {
   addDays,
   nextBusinessDayOnOrAfter,
@@ -12,6 +13,7 @@ import {
   notAmendable,
   remark,
   validateDocuments,
+  withPayment,
   type AmendmentContext,
   type AmendmentRule,
   type OriginalDocument,
@@ -21,10 +23,12 @@ import {
 // local letter of credit or purchase confirmation opened after the supply makes it zero-rated.
 // Two documents with the original's write date and the opening date in the remark: the covered
 // items negated, then the same items zero-rated (tax 0), which replace the original from then
-// on. Once per original, and only for a taxable one with a taxed item.
+// on. Once per original, and only for a taxable one with a taxed item. The negative half keeps
+// the original's payment breakdown only when it takes back the whole original (it covers every
+// item); the zero-rated half carries the breakdown the request gives, or none.
 
 export type LocalLetterOfCreditRequest = { reason: 'LOCAL_LETTER_OF_CREDIT'; openedOn: string;
-  items?: number[] | undefined };
+  items?: number[] | undefined; payment?: Payment | null | undefined };
 
 // A local letter of credit opened after the supply makes it zero-rated when it is opened within
 // 25 days after the end of the VAT period of the supply, the 25th day moved to the next business
@@ -92,16 +96,22 @@ export function localLetterOfCreditDocuments(
     .map((index) => original.invoice.items[index]!);
   const description = remark(letterOfCreditNote(request.openedOn),
     original.invoice.description);
-  const taxable = { ...original.invoice, description,
+  const wholeOriginal = covered.length === original.invoice.items.length;
+  const takenBack = wholeOriginal ? original.invoice.payment : null;
+  const taxable = { ...withPayment(original.invoice, takenBack), description,
     items: covered.map((item) => negatedItem(item)) };
-  const zeroRated = { ...original.invoice, description,
+  const zeroRated = { ...withPayment(original.invoice, request.payment), description,
     items: covered.map((item) => ({ ...item, tax: 0 })) };
-  return validateDocuments([
+  const documents = validateDocuments([
     { invoice: taxable, amounts: 'amendment', amountsFrom: 'original', deadline: 'ignored',
       bodyPath: 'body' },
     { invoice: zeroRated, amounts: 'amendment', amountsFrom: 'original', deadline: 'ignored',
       bodyPath: 'body' },
   ], context);
+  // The zero-rated half's amounts are the original's, so validation leaves its payment alone;
+  // the breakdown is the request's, and must fit within that half's total.
+  checkPayment(documents[1]!.invoice.payment, documents[1]!.totals);
+  return documents;
 }
 
 export const localLetterOfCredit: AmendmentRule<LocalLetterOfCreditRequest> = {

@@ -12,6 +12,7 @@ import {
   type AmendmentReason,
   type Invoice,
   type Item,
+  type Payment,
 } from '../schemas.ts';
 import type { TaxInvoiceRow } from '../store.ts';
 
@@ -34,6 +35,7 @@ export type AmendmentContext = {
   today: string; // YYYY-MM-DD in Asia/Seoul
   supplier: ValidationContext['supplier'];
   holidays: ValidationContext['holidays'];
+  supplierPeriods: ValidationContext['supplierPeriods'];
 };
 
 // One document an amendment makes, before validation.
@@ -137,6 +139,19 @@ export function negatedItem(item: Item, date: string = item.date): Item {
   };
 }
 
+// The payment breakdown (결제방법별 금액) of an amendment document describes that document's own
+// total, never the original's (docs/tax-invoice-amendments.md § The payment breakdown). Its
+// parts are sizes; the XML and the PDF give them the sign of the document's total. A document
+// that reverses the whole original (a termination, a double issuance, the cancelling half of an
+// entry correction, a local letter of credit's negative half that covers every item) keeps the
+// original's breakdown: it takes back what was paid. A document of other amounts (a change, a
+// return, a zero-rated replacement) carries the breakdown its request gives, or none.
+export function withPayment(invoice: Invoice, payment: Payment | null | undefined): Invoice {
+  const rest = { ...invoice };
+  delete rest.payment;
+  return payment == null ? rest : { ...rest, payment };
+}
+
 export function remark(note: string, text: string | null | undefined): string {
   if (text === null || text === undefined) return note;
   return `${note} ${text}`.slice(0, REMARK_LENGTH_MAX);
@@ -191,7 +206,8 @@ function validateDocument(document: PlannedDocument, context: AmendmentContext) 
   try {
     return validateInvoice(document.invoice, { today: context.today,
       supplier: context.supplier, amounts: document.amounts, deadline: document.deadline,
-      holidays: context.holidays, amountsFrom: document.amountsFrom });
+      holidays: context.holidays, supplierPeriods: context.supplierPeriods,
+      amountsFrom: document.amountsFrom });
   } catch (error) {
     if (!(error instanceof ApiError) || document.bodyPath === 'body') throw error;
     throw new ApiError(error.code, error.message.replaceAll('body.', `${document.bodyPath}.`));

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { AMOUNT_ABS_MAX, Invoice, Item, ITEMS_MAX, PRINTABLE } from '../schemas.ts';
+import { AMOUNT_ABS_MAX, Invoice, Item, ITEMS_MAX, Payment, PRINTABLE } from '../schemas.ts';
 import { AMENDMENT_DESCRIPTION_LENGTH_MAX } from './reason-rule.ts';
 
 // Request and response schemas of the amendment routes (docs/tax-invoice-amendments.md). The
@@ -13,6 +13,11 @@ const AmendmentDescription = Type.Optional(Type.Union([Type.String({
   minLength: 1, maxLength: AMENDMENT_DESCRIPTION_LENGTH_MAX, pattern: PRINTABLE,
   description: 'Your remark. The document\'s remark (비고) is `당초 작성일자 <original write ' +
     'date>`, then a space and this text.', examples: ['단가 인하 합의'] }), Type.Null()]));
+
+// The payment breakdown of the one document an amendment makes from the request's amounts: that
+// document's own, never the original's (docs/tax-invoice-amendments.md § The payment breakdown).
+const AmendmentPayment = (description: string) =>
+  Type.Optional(Type.Union([Payment, Type.Null()], { description }));
 
 const itemDate = Type.Optional(DateString('Supply date (공급일자): in the month of `date` and ' +
   'not after it. Defaults to `date`.', '2026-12-03'));
@@ -59,6 +64,9 @@ export const SupplyCostChangeBody = Type.Object(
     items: Type.Array(AmendmentItem, { minItems: 1, maxItems: ITEMS_MAX,
       description: 'The differences: positive for an increase, negative for a decrease.' }),
     description: AmendmentDescription,
+    payment: AmendmentPayment('The payment breakdown of the difference (what is paid, ' +
+      'refunded or no longer owed by each means), its parts adding up to at most the size of ' +
+      'its total. The original\'s breakdown is not copied; without this the document has none.'),
   },
   { title: 'TaxInvoiceSupplyCostChangeBody', additionalProperties: false,
     examples: [{ date: '2026-12-03', items: [{ name: '클라우드 사용료 단가 인하',
@@ -73,6 +81,9 @@ export const ReturnedGoodsBody = Type.Object(
     items: Type.Array(ReturnedItem, { minItems: 1, maxItems: ITEMS_MAX,
       description: 'The returned goods in positive amounts; the document negates them.' }),
     description: AmendmentDescription,
+    payment: AmendmentPayment('The payment breakdown of the return (what is refunded or no ' +
+      'longer owed by each means), its parts adding up to at most the size of its total. The ' +
+      'original\'s breakdown is not copied; without this the document has none.'),
   },
   { title: 'TaxInvoiceReturnedGoodsBody', additionalProperties: false,
     examples: [{ date: '2026-12-03', items: [{ name: '클라우드 사용료', quantity: 2,
@@ -113,6 +124,10 @@ export const LocalLetterOfCreditBody = Type.Object(
       minItems: 1, maxItems: ITEMS_MAX, uniqueItems: true,
       description: 'Positions (from 0) in the original\'s `items` of the items the letter of ' +
         'credit covers. Defaults to every item with a tax other than 0.' })),
+    payment: AmendmentPayment('The payment breakdown of the zero-rated document, its parts ' +
+      'adding up to at most its total; without this it has none. The negative document keeps ' +
+      'the original\'s breakdown when it covers every item of the original, and has none ' +
+      'otherwise.'),
   },
   { title: 'TaxInvoiceLocalLetterOfCreditBody', additionalProperties: false,
     examples: [{ openedOn: '2026-12-15' }, { openedOn: '2026-12-15', items: [0] }] },

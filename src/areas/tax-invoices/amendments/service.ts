@@ -98,10 +98,11 @@ export function createAmendmentService(deps: AmendmentDeps) {
     const accepted = await deps.accept({
       caller: input.caller, supplierKey: input.supplierKey, referenceId: input.referenceId,
       route: amendmentRoute(input), body: input.request, issuanceType: 'STANDARD',
-      async draft(issuer) {
+      async draft(issuer, supplierPeriods) {
         const original = await findOriginal(scope, input.issuanceKey, issuer);
         const existing = await store.findAmendments(deps.db, original.issuanceKey);
         const drafts = draftAmendment(original, existing, input.request, { today, holidays,
+          supplierPeriods,
           supplier: { identificationNumber: issuer.identificationNumber,
             taxRegistrationId: issuer.taxRegistrationId } });
         added = drafts.map((draft) => draft.validated.totals);

@@ -11,6 +11,7 @@ import type { IssuersService } from '../../issuers/index.ts';
 import { AMENDMENT_REASONS, type AmendmentReason, type TaxInvoiceStatus } from '../schemas.ts';
 import type * as store from '../store.ts';
 import { createAcceptanceBatches, recordAlone, type Recording } from './acceptance-batches.ts';
+import { supplierPeriodsOf, type SupplierPeriods } from './late-issuance.ts';
 import type { SupplierEligibility } from './supplier-eligibility.ts';
 import type { ValidatedInvoice } from './validation.ts';
 
@@ -18,8 +19,10 @@ import type { ValidatedInvoice } from './validation.ts';
 // requests (docs/tax-invoices.md § Accepting a request):
 //   1. the Supplier-Key names an active issuer of the caller's scope, with a valid certificate
 //      when the request will be signed (issuers area, requireIssuerCertificate);
-//   2. the documents are built and validated (the caller's `draft`), so bad input costs nothing,
-//      and the supplier's registration status must allow them (./supplier-eligibility.ts);
+//   2. the supplier's registration status is learned (./supplier-eligibility.ts), the documents
+//      are built and validated (the caller's `draft`, with the supplier's periods, which decide
+//      the late-issuance limit: ./late-issuance.ts), so bad input costs nothing, and then the
+//      status must allow them;
 //   3. the points for every document are reserved;
 //   4. one transaction claims the reference id (never reusable), inserts the
 //      documents with their first status and stages their processing jobs;
@@ -47,8 +50,10 @@ type AcceptRequest = {
   route: string;
   body: unknown;
   issuanceType: 'STANDARD' | 'REVERSE';
-  // Builds the documents once the issuer is known; throws ApiError for bad input.
-  draft(issuer: SupplierIssuer): DocumentDraft[] | Promise<DocumentDraft[]>;
+  // Builds the documents once the issuer and its periods are known; throws ApiError for bad
+  // input.
+  draft(issuer: SupplierIssuer, supplierPeriods: SupplierPeriods):
+    DocumentDraft[] | Promise<DocumentDraft[]>;
   // Runs in the transaction that records the documents, just before they are inserted, to
   // check again what a concurrent request may have changed since `draft` (an amendment locks
   // its original and counts its amendments again). Throws ApiError to refuse; nothing is kept.
@@ -139,9 +144,11 @@ export function createAcceptance(deps: AcceptanceDeps) {
       environment: request.caller.environment };
     const { issuer } = await deps.issuers.requireIssuerCertificate(scope, request.supplierKey,
       request.issuanceType === 'STANDARD' ? 'STANDARD' : 'REVERSE_REQUEST');
-    const drafts = await request.draft(issuer);
+    // Learned first, judged after the body: bad input is 400 whatever the status.
+    const status = await deps.eligibility.statusOf(scope.environment, issuer.identificationNumber);
+    const drafts = await request.draft(issuer, supplierPeriodsOf(issuer, status));
     assert(drafts.length >= 1 && drafts.length <= DOCUMENTS_PER_REQUEST_MAX);
-    await deps.eligibility.check(scope.environment, issuer.identificationNumber,
+    deps.eligibility.judge(scope.environment, issuer.identificationNumber, status,
       drafts.map((draft) => draft.validated.taxType));
     if (!deps.transmissionAvailable(scope.environment)) {
       throw new ApiError('SERVICE_UNAVAILABLE',

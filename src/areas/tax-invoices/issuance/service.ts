@@ -20,7 +20,7 @@ import {
 import * as store from '../store.ts';
 import type { Accept } from './acceptance.ts';
 import type { TaxInvoiceView } from './schemas.ts';
-import { LATE_ISSUANCE_PENALTY } from './late-issuance.ts';
+import { lateIssuancePenaltyOf } from './late-issuance.ts';
 import { validateInvoice } from './validation.ts';
 
 // Tax invoices (docs/tax-invoices.md): issuance, its status by reference id, retrieval, lists,
@@ -79,7 +79,7 @@ function toTaxInvoice(row: store.TaxInvoiceRow): TaxInvoiceView {
       : { code: row.failureCode, message: row.failureMessage ?? '' },
     issueDeadline: row.issueDeadline,
     lateIssuance: row.lateIssuance,
-    lateIssuancePenalty: row.lateIssuance ? { ...LATE_ISSUANCE_PENALTY } : null,
+    lateIssuancePenalty: row.lateIssuance ? lateIssuancePenaltyOf(row.taxType) : null,
     transmittedAt: row.transmittedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -153,8 +153,8 @@ export function createIssuanceService(deps: IssuanceDeps) {
     const accepted = await deps.accept({
       caller: input.caller, supplierKey: input.supplierKey, referenceId: input.referenceId,
       route: ISSUE_ROUTE, body: input.body, issuanceType: 'STANDARD',
-      draft: (issuer) => [{ amendment: null, validated: validateInvoice(input.body, {
-        today, amounts: 'forward', deadline: 'enforced', holidays,
+      draft: (issuer, supplierPeriods) => [{ amendment: null, validated: validateInvoice(
+        input.body, { today, amounts: 'forward', deadline: 'enforced', holidays, supplierPeriods,
         supplier: { identificationNumber: issuer.identificationNumber,
           taxRegistrationId: issuer.taxRegistrationId } }) }],
     }, deps.unitPoints);

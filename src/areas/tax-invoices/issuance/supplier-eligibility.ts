@@ -35,7 +35,14 @@ type EligibilityDeps = {
 };
 
 export type SupplierEligibility = {
-  // Throws the ApiError that refuses the supplier; resolves when it may issue.
+  // The supplier's registration status, or null when the authority did not answer.
+  statusOf(environment: Environment, identificationNumber: string):
+    Promise<StatusOfNumber | null>;
+  // Throws the ApiError that refuses the supplier for a status learned by statusOf (503 when
+  // it is null and the policy refuses); returns when it may issue.
+  judge(environment: Environment, identificationNumber: string, status: StatusOfNumber | null,
+    taxTypes: readonly TaxType[]): void;
+  // Both at once.
   check(environment: Environment, identificationNumber: string,
     taxTypes: readonly TaxType[]): Promise<void>;
 };
@@ -111,8 +118,8 @@ export function createSupplierEligibility(deps: EligibilityDeps): SupplierEligib
     return pending;
   }
 
-  async function check(environment: Environment, number: string, taxTypes: readonly TaxType[]) {
-    const status = await statusOf(environment, number);
+  function judge(environment: Environment, number: string, status: StatusOfNumber | null,
+    taxTypes: readonly TaxType[]) {
     if (status === null) {
       if (deps.unavailable === 'refuse') {
         throw new ApiError('LOOKUP_UNAVAILABLE', 'The tax authority did not answer whether ' +
@@ -127,5 +134,9 @@ export function createSupplierEligibility(deps: EligibilityDeps): SupplierEligib
     if (refusal !== null) throw refusal;
   }
 
-  return { check };
+  async function check(environment: Environment, number: string, taxTypes: readonly TaxType[]) {
+    judge(environment, number, await statusOf(environment, number), taxTypes);
+  }
+
+  return { statusOf, judge, check };
 }

@@ -24,7 +24,12 @@ import {
   isTaxTotalAtRate,
   taxTotalToleranceWon,
 } from './amounts.ts';
-import { issueTiming, tooLateReason } from './late-issuance.ts';
+import {
+  issueTiming,
+  tooLateReason,
+  type SupplierPeriods,
+  type TimingBasis,
+} from './late-issuance.ts';
 
 // The rules between the fields of a tax invoice document that its schema (../schemas.ts)
 // cannot express. Every failure is a 400 whose message names the field, as the schema's own
@@ -46,6 +51,9 @@ export type ValidationContext = {
   deadline: 'enforced' | 'ignored';
   // The operator's holidays (holidays/calendar.ts), which move deadlines like the table's.
   holidays: AddedHolidays;
+  // What of the supplier decides the late-issuance limit (./late-issuance.ts): whether its VAT
+  // period is the calendar year, and its business year for a tax-exempt invoice.
+  supplierPeriods: SupplierPeriods;
   // 'original' for an amendment document whose items are those of the document it amends
   // (negated or copied): their amounts were accepted when that document was issued, perhaps
   // before the VAT rate and quantity × unit price were checked, and a reversal must never be
@@ -58,7 +66,7 @@ export type ValidatedInvoice = {
   taxType: TaxType;
   totals: { supplyCost: number; tax: number; total: number }; // tax is 0 unless TAXABLE
   issueDeadline: string;
-  // Issued after its issue deadline but by the VAT return deadline (./late-issuance.ts).
+  // Issued after its issue deadline but by its late-issuance limit (./late-issuance.ts).
   lateIssuance: boolean;
   counterpartNumber: string; // invoice.supplied.identificationNumber
 };
@@ -73,7 +81,7 @@ export function validateInvoice(invoice: Invoice, context: ValidationContext): V
   assert(isCalendarDate(context.today), 'context.today must be a YYYY-MM-DD date');
   const normalised = normaliseInvoice(invoice);
   checkText(normalised, ROOT);
-  const lateIssuance = checkWriteDate(normalised.date, context);
+  const lateIssuance = checkWriteDate(normalised, context);
   checkItemDates(normalised);
   checkSupplier(normalised.supplier, context.supplier);
   checkSupplied(normalised.supplied, normalised.supplier);
@@ -199,18 +207,28 @@ function checkString(text: string, path: string): void {
 
 // ---- Dates --------------------------------------------------------------------------------
 
-// True when the document is issued late (지연발급): after its issue deadline, by the VAT
-// return deadline of its tax period. Later than that it is refused.
-function checkWriteDate(date: string, context: ValidationContext): boolean {
+// The tax type that decides the late window, before the items' taxes are checked: the first
+// item's null tax makes a tax-exempt invoice (checkTaxType), and a taxable and a zero-rated tax
+// invoice have the same window.
+function windowTaxType(invoice: Invoice): TaxType {
+  return invoice.items[0]!.tax === null ? 'TAX_FREE' : 'TAXABLE';
+}
+
+// True when the document is issued late (지연발급): after its issue deadline, by its
+// late-issuance limit (./late-issuance.ts). Later than that it is refused.
+function checkWriteDate(invoice: Invoice, context: ValidationContext): boolean {
+  const { date } = invoice;
   if (!isCalendarDate(date)) throw invalid(`${ROOT}.date is not a calendar date.`);
   if (date > context.today) {
     throw invalid(`${ROOT}.date must not be after today (${context.today} in Korea).`);
   }
   if (context.deadline === 'ignored') return false;
-  const timing = issueTiming(date, context.today, context.holidays);
+  const basis: TimingBasis = { taxType: windowTaxType(invoice),
+    supplier: context.supplierPeriods, added: context.holidays };
+  const timing = issueTiming(date, context.today, basis);
   if (timing.kind === 'too-late') {
     throw invalid(`${ROOT}.date ${date} is past its late-issuance limit. ` +
-      tooLateReason(date, timing));
+      tooLateReason(date, timing, basis));
   }
   return timing.kind === 'late';
 }
@@ -368,7 +386,8 @@ function checkTotals(totals: ValidatedInvoice['totals'], rule: AmountRule): void
 
 // The parts of the payment breakdown add up to at most the total (of an amendment that lowers
 // the amounts, at most the size of its negative total): what is left is simply not broken down.
-function checkPayment(payment: Payment | null | undefined, totals: ValidatedInvoice['totals']) {
+export function checkPayment(payment: Payment | null | undefined,
+  totals: ValidatedInvoice['totals']): void {
   if (payment == null) return;
   const sum = (payment.cash ?? 0) + (payment.check ?? 0) + (payment.note ?? 0) +
     (payment.credit ?? 0);

@@ -111,11 +111,14 @@ export function layOutItems(input: PdfInput, y: number, items: readonly Item[],
 const PAYMENT_LABELS = [['cash', '현금'], ['check', '수표'], ['note', '어음'],
   ['credit', '외상미수금']] as const;
 
+// The parts are sizes; like the XML's PaidAmount they carry the sign of the total, so a
+// negative amendment document shows what it takes back as negative amounts.
 export function formatPaymentBreakdown(input: PdfInput): string | null {
   const payment = input.invoice.payment;
   if (payment == null) return null;
+  const sign = input.totals.total < 0 ? -1 : 1;
   const parts = PAYMENT_LABELS.filter(([field]) => payment[field] != null)
-    .map(([field, label]) => `${label} ${formatAmount(payment[field]!)}`);
+    .map(([field, label]) => `${label} ${formatAmount(sign * payment[field]! || 0)}`);
   return parts.length === 0 ? null : parts.join(' · ');
 }
 

@@ -7,7 +7,12 @@ import type { IssuersService } from '../../issuers/index.ts';
 import type { HolidayCalendar } from '../holidays/calendar.ts';
 import type { TaxInvoiceStatus } from '../schemas.ts';
 import { endWithoutIssuance, type LifecycleDeps } from '../lifecycle.ts';
-import { issueTiming, tooLateReason } from '../issuance/late-issuance.ts';
+import {
+  issueTiming,
+  supplierPeriodsOf,
+  tooLateReason,
+  type TimingBasis,
+} from '../issuance/late-issuance.ts';
 import type { SupplierEligibility } from '../issuance/supplier-eligibility.ts';
 import { ISSUANCE_QUEUE, type IssuanceJobData } from '../processing/queues.ts';
 import * as store from '../store.ts';
@@ -50,7 +55,7 @@ export function closedRequestError(status: TaxInvoiceStatus, attempt: Attempt): 
     `${status}: the supplier already approved it. ${only}`);
 }
 
-type ApprovalClock = Pick<DecisionDeps, 'holidays' | 'now'>;
+type ApprovalClock = Pick<DecisionDeps, 'holidays' | 'now' | 'issuers' | 'eligibility'>;
 
 // The issue deadline is a date in Seoul; the request can be approved through that whole day. A
 // holiday the operator added after the request was recorded moves it later, never earlier.
@@ -59,19 +64,32 @@ async function deadlineOf(clock: ApprovalClock, row: store.TaxInvoiceRow): Promi
   return current > row.issueDeadline ? current : row.issueDeadline;
 }
 
+// What the late-issuance limit of a request depends on: its tax type, and the supplier's
+// periods (its issuer's fiscal year, and whether the tax authority says it is a simplified
+// taxpayer), learned only for a request past its issue deadline.
+async function timingBasisOf(clock: ApprovalClock, row: store.TaxInvoiceRow): Promise<TimingBasis> {
+  const { issuer } = await clock.issuers.requireIssuerCertificate(store.scopeOfRow(row),
+    row.supplierKey, 'REVERSE_REQUEST');
+  const status = await clock.eligibility.statusOf(row.environment as Environment,
+    issuer.identificationNumber);
+  return { taxType: row.taxType, supplier: supplierPeriodsOf(issuer, status),
+    added: await clock.holidays.added() };
+}
+
 // The checks every path to approval makes, in this order: the status, then the deadline. After
 // the issue deadline the request can still be approved, as a late issuance (지연발급), until
-// the final VAT return deadline of its tax period; the answer says whether it is late.
+// its late-issuance limit (../issuance/late-issuance.ts); the answer says whether it is late.
 export async function requireApprovable(clock: ApprovalClock, row: store.TaxInvoiceRow,
   attempt: Attempt): Promise<{ lateIssuance: boolean }> {
   if (row.status !== 'REQUESTED') throw closedRequestError(row.status, attempt);
   const deadline = await deadlineOf(clock, row);
   const today = seoulDate(clock.now());
   if (today <= deadline) return { lateIssuance: false };
-  const timing = issueTiming(row.writeDate, today, await clock.holidays.added());
+  const basis = await timingBasisOf(clock, row);
+  const timing = issueTiming(row.writeDate, today, basis);
   if (timing.kind === 'too-late') {
     throw new ApiError('ISSUE_DEADLINE_PASSED', 'The late-issuance limit of this request ' +
-      `has passed; it can no longer be approved. ${tooLateReason(row.writeDate, timing)} ` +
+      `has passed; it can no longer be approved. ${tooLateReason(row.writeDate, timing, basis)} ` +
       'The requester can cancel it to get its points back.');
   }
   return { lateIssuance: true };

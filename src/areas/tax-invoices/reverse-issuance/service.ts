@@ -77,10 +77,10 @@ async function request(deps: Deps, input: RequestInput) {
   const accepted = await deps.accept({
     caller: input.caller, supplierKey: input.supplierKey, referenceId: input.referenceId,
     route: ISSUE_REQUEST_ROUTE, body: input.body, issuanceType: 'REVERSE',
-    draft: (issuer) => {
+    draft: (issuer, supplierPeriods) => {
       supplier = issuer;
       return [{ amendment: null, validated: validateInvoice(input.body, {
-        today, amounts: 'forward', deadline: 'enforced', holidays,
+        today, amounts: 'forward', deadline: 'enforced', holidays, supplierPeriods,
         supplier: { identificationNumber: issuer.identificationNumber,
           taxRegistrationId: issuer.taxRegistrationId } }) }];
     },

@@ -1,0 +1,2 @@
+ALTER TABLE "issuers" ADD COLUMN "fiscal_year_end_month" smallint;--> statement-breakpoint
+ALTER TABLE "issuers" ADD CONSTRAINT "issuers_fiscal_year_end_month" CHECK ("issuers"."fiscal_year_end_month" between 1 and 12);
