@@ -154,7 +154,7 @@ describe('issuing with a live key', () => {
     expect(x509.subject).toContain(liveSupplier.identificationNumber);
     expect(verifyXmlDocument(signedDocument)).toEqual({ valid: true,
       certificate: Buffer.from(certificate, 'base64') });
-    expect(signedDocument).toContain(`<SignatureValue>${signature}</SignatureValue>`);
+    expect(signedDocument).toContain(`<ds:SignatureValue>${signature}</ds:SignatureValue>`);
     expect(approvalNumber).toMatch(/^[0-9]{24}$/);
     expect(signedDocument).toContain(`<IssueID>${approvalNumber}</IssueID>`);
   });

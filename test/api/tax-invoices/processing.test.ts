@@ -79,7 +79,7 @@ describe('a successful issuance', () => {
         taxInvoiceUrl: `https://etax.example.com/v1/taxInvoices/${issuanceKey}/pdf` } }]);
   });
 
-  it('carries an enveloped RSA-SHA256 signature over its standard XML that the registered ' +
+  it('carries the standard RSA-SHA256 signature over its standard XML that the registered ' +
     'certificate verifies', async () => {
     const issuanceKey = await issued();
     await waitForStatus(app, key, issuanceKey, ['TRANSMITTED']);

@@ -1,5 +1,5 @@
 // The signed standard XML of a tax invoice through the API: made when the document is issued
-// (on the workers), with the approval number as its IssueID, verified by xml-crypto with the
+// (on the workers), with the approval number as its IssueID, verified with the
 // certificate it carries; served at GET /v1/taxInvoices/{issuanceKey}/xml to its owner only (404
 // for any other account or an unknown key, 409 TAX_INVOICE_NOT_SIGNED while there is none); and
 // transmitted, the sandbox authority answering with that same approval number. The payment
@@ -40,7 +40,7 @@ const getXml = (callerKey: string, issuanceKey: string) =>
   app.server.inject(request(callerKey, 'GET', `/v1/taxInvoices/${issuanceKey}/xml`));
 
 const element = (xml: string, name: string) =>
-  new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1] ?? null;
+  new RegExp(`<(?:ds:)?${name}>([^<]*)</(?:ds:)?${name}>`).exec(xml)?.[1] ?? null;
 
 describe('GET /v1/taxInvoices/{issuanceKey}/xml', () => {
   it('serves the signed XML of a transmitted invoice: verified, numbered, transmitted as is',

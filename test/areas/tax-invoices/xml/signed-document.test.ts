@@ -1,14 +1,22 @@
 // The standard e-tax-invoice XML of every kind of document etax issues (normal, zero-rated,
-// tax-free, and each amendment reason), signed with a joint certificate of the sandbox CA:
-// xml-crypto verifies each signature, any change to the signed document breaks it, and each
-// document has the elements of the standard's published element list, in its order. No schema
-// of the standard is published openly, so the structure is checked element by element.
+// tax-free, and each amendment reason), signed with a joint certificate of the sandbox CA in the
+// standard's signature profile: etax's verifier and xmlsec1 (with the sandbox CA as its trust
+// anchor, test/helpers/xmlsec1.ts) verify each signature, also after ExchangedDocument is
+// rewritten; any change to an amount, a party or an item breaks it; and each document has the
+// elements of the standard's published element list, in its order. No schema of the standard is
+// published openly, so the structure is checked element by element.
 import { createPrivateKey, sign } from 'node:crypto';
 import { DOMParser } from '@xmldom/xmldom';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { issueSandboxCertificate } from '../../../../src/domain/sandbox-certificate.ts';
 import { decryptSigningKeyFile } from '../../../../src/domain/signing-key-file.ts';
-import { verifyXmlDocument, type XmlSigner } from '../../../../src/domain/xml-signature.ts';
+import {
+  INCLUSIVE_C14N,
+  NTS_XPATH,
+  verifyXmlDocument,
+  XPATH_FILTER,
+  type XmlSigner,
+} from '../../../../src/domain/xml-signature.ts';
 import type { Invoice, TaxType } from '../../../../src/areas/tax-invoices/schemas.ts';
 import type { TaxInvoiceRow } from '../../../../src/areas/tax-invoices/store.ts';
 import {
@@ -21,6 +29,7 @@ import {
   approvalNumberOf,
   signTaxInvoiceXml,
 } from '../../../../src/areas/tax-invoices/xml/signed-document.ts';
+import { xmlsec1Verify } from '../../../helpers/xmlsec1.ts';
 
 const PASSWORD = 'sandbox-password-1';
 const ISSUED_AT = new Date('2026-11-20T15:30:00Z'); // 2026-11-21 00:30 in Korea
@@ -82,8 +91,8 @@ const text = (xml: string, name: string) => parse(xml)
   .getElementsByTagNameNS(TAX_INVOICE_NAMESPACE, name)[0]?.textContent ?? null;
 
 // The elements of the standard's element list, in its order.
-const ROOT_CHILDREN = ['ExchangedDocument', 'TaxInvoiceDocument', 'TaxInvoiceTradeSettlement',
-  'TaxInvoiceTradeLineItem', 'TaxInvoiceTradeLineItem', 'Signature'];
+const ROOT_CHILDREN = ['ExchangedDocument', 'Signature', 'TaxInvoiceDocument',
+  'TaxInvoiceTradeSettlement', 'TaxInvoiceTradeLineItem', 'TaxInvoiceTradeLineItem'];
 const DOCUMENT_ORDER = ['IssueID', 'TypeCode', 'DescriptionText', 'IssueDateTime',
   'AmendmentStatusCode', 'PurposeCode', 'OriginalIssueID'];
 const SETTLEMENT_CHILDREN = ['InvoicerParty', 'InvoiceeParty', 'SpecifiedPaymentMeans',
@@ -138,13 +147,15 @@ describe('the signed standard XML of each kind of document', () => {
         const signed = signTaxInvoiceXml(input, signer, ISSUED_AT);
         const check = verifyXmlDocument(signed.xml);
         expect(check).toEqual({ valid: true, certificate: signer.certificate });
+        expect(xmlsec1Verify(signed.xml)).toMatchObject({ referenceValid: true,
+          signatureValid: true });
 
         const document = parse(signed.xml);
         const root = document.documentElement!;
         expect(root.localName).toBe('TaxInvoice');
         expect(root.namespaceURI).toBe(TAX_INVOICE_NAMESPACE);
         expect(childNames(root)).toEqual(ROOT_CHILDREN);
-        const [, taxInvoiceDocument, settlement, line] = Array.from(root.childNodes)
+        const [, , taxInvoiceDocument, settlement, line] = Array.from(root.childNodes)
           .filter((node) => node.nodeType === 1) as Element[];
         expectInOrder(childNames(taxInvoiceDocument!), DOCUMENT_ORDER);
         expect(childNames(settlement!)).toEqual(SETTLEMENT_CHILDREN);
@@ -175,19 +186,48 @@ describe('the signed standard XML of each kind of document', () => {
 });
 
 describe('the signature', () => {
-  it('breaks when any signed byte changes: an amount, a name, the approval number', () => {
+  it('breaks when an amount, a party, an item or the approval number changes', () => {
     const signed = signTaxInvoiceXml(row('TAXABLE', null), signer, ISSUED_AT);
     for (const [from, to] of [['<GrandTotalAmount>220000<', '<GrandTotalAmount>220001<'],
-      ['주식회사 받는곳', '주식회사 다른곳'], [signed.approvalNumber, '2026112141' + '0'.repeat(14)]]) {
+      ['<TaxTotalAmount>20000<', '<TaxTotalAmount>2000<'], ['주식회사 받는곳', '주식회사 다른곳'],
+      ['<ID>2208162517<', '<ID>2208162518<'], ['<InvoiceAmount>50000<', '<InvoiceAmount>5000<'],
+      ['<NameText>기술 지원<', '<NameText>기술  지원<'],
+      ['<SequenceNumeric>2<', '<SequenceNumeric>3<'],
+      [signed.approvalNumber, signed.approvalNumber.replace(/.$/, (last) =>
+        (last === '0' ? '1' : '0'))]]) {
       expect(signed.xml).toContain(from);
-      const check = verifyXmlDocument(signed.xml.replace(from!, to!));
-      expect(check.valid).toBe(false);
+      const changed = signed.xml.replace(from!, to!);
+      expect(verifyXmlDocument(changed).valid, `${from} → ${to}`).toBe(false);
+      expect(xmlsec1Verify(changed).referenceValid, `${from} → ${to}`).toBe(false);
+    }
+    // An item removed, or one added.
+    const items = /<TaxInvoiceTradeLineItem>[\s\S]*?<\/TaxInvoiceTradeLineItem>/
+      .exec(signed.xml)![0];
+    for (const changed of [signed.xml.replace(items, ''),
+      signed.xml.replace(items, items + items)]) {
+      expect(verifyXmlDocument(changed).valid).toBe(false);
+      expect(xmlsec1Verify(changed).referenceValid).toBe(false);
     }
   });
 
-  it('is refused when removed, doubled or the document is not XML', () => {
+  it('still verifies when the transmitting system rewrites ExchangedDocument', () => {
     const signed = signTaxInvoiceXml(row('TAXABLE', null), signer, ISSUED_AT);
-    const signature = /<Signature[\s\S]*<\/Signature>/.exec(signed.xml)![0];
+    const exchanged = /<ExchangedDocument>[\s\S]*<\/ExchangedDocument>/.exec(signed.xml)![0];
+    const rewritten = signed.xml.replace(exchanged, '<ExchangedDocument><ID>ASP-0001</ID>' +
+      '<IssueDateTime>20261121093000</IssueDateTime><ReferencedDocument><ID>etax</ID>' +
+      '</ReferencedDocument></ExchangedDocument>');
+    expect(verifyXmlDocument(rewritten)).toEqual({ valid: true, certificate: signer.certificate });
+    expect(xmlsec1Verify(rewritten)).toMatchObject({ referenceValid: true,
+      signatureValid: true });
+  });
+
+  it('is refused when removed, doubled, moved or the document is not XML', () => {
+    const signed = signTaxInvoiceXml(row('TAXABLE', null), signer, ISSUED_AT);
+    const signature = /<ds:Signature[\s\S]*<\/ds:Signature>/.exec(signed.xml)![0];
+    const moved = signed.xml.replace(signature, '').replace('</TaxInvoice>',
+      `${signature}</TaxInvoice>`);
+    expect(verifyXmlDocument(moved)).toMatchObject({ valid: false,
+      reason: expect.stringContaining('between ExchangedDocument and TaxInvoiceDocument') });
     expect(verifyXmlDocument(signed.xml.replace(signature, '')).valid).toBe(false);
     expect(verifyXmlDocument(signed.xml.replace(signature, signature + signature)).valid)
       .toBe(false);
@@ -195,13 +235,27 @@ describe('the signature', () => {
     expect(verifyXmlDocument('not xml at all').valid).toBe(false);
   });
 
-  it('carries RSA-SHA256, a SHA-256 digest of the whole document and the certificate', () => {
+  it('is the standard\'s profile: inclusive c14n then the XPath filter, SHA-256, RSA-SHA256, ' +
+    'the certificate in KeyInfo, ds: declared on the Signature', () => {
     const signed = signTaxInvoiceXml(row('TAXABLE', null), signer, ISSUED_AT);
-    expect(signed.xml).toContain('Algorithm="http://www.w3.org/2001/04/xmldsig-more#rsa-sha256"');
-    expect(signed.xml).toContain('Algorithm="http://www.w3.org/2001/04/xmlenc#sha256"');
-    expect(signed.xml).toContain('Algorithm="http://www.w3.org/2000/09/xmldsig#enveloped-signature"');
-    expect(signed.xml).toContain('<Reference URI="">');
-    expect(signed.xml).toContain(`<X509Certificate>${signer.certificate.toString('base64')}`);
+    const signedInfo = /<ds:SignedInfo>([\s\S]*)<\/ds:SignedInfo>/.exec(signed.xml)![1];
+    expect(signedInfo).toBe(
+      `<ds:CanonicalizationMethod Algorithm="${INCLUSIVE_C14N}"></ds:CanonicalizationMethod>` +
+      '<ds:SignatureMethod Algorithm="http://www.w3.org/2001/04/xmldsig-more#rsa-sha256">' +
+      '</ds:SignatureMethod><ds:Reference URI=""><ds:Transforms>' +
+      `<ds:Transform Algorithm="${INCLUSIVE_C14N}"></ds:Transform>` +
+      `<ds:Transform Algorithm="${XPATH_FILTER}"><ds:XPath>${NTS_XPATH}</ds:XPath>` +
+      '</ds:Transform></ds:Transforms>' +
+      '<ds:DigestMethod Algorithm="http://www.w3.org/2001/04/xmlenc#sha256"></ds:DigestMethod>' +
+      `<ds:DigestValue>${/<ds:DigestValue>([^<]+)</.exec(signed.xml)![1]}</ds:DigestValue>` +
+      '</ds:Reference>');
+    expect(NTS_XPATH).toBe("not(self::*[name()='TaxInvoice'] | ancestor-or-self::*" +
+      "[name()='ExchangedDocument'] | ancestor-or-self::ds:Signature)");
+    expect(signed.xml).toContain('</ExchangedDocument><ds:Signature ' +
+      'xmlns:ds="http://www.w3.org/2000/09/xmldsig#"><ds:SignedInfo>');
+    expect(signed.xml).toContain('</ds:Signature><TaxInvoiceDocument>');
+    expect(signed.xml).toContain('<ds:KeyInfo><ds:X509Data><ds:X509Certificate>' +
+      `${signer.certificate.toString('base64')}</ds:X509Certificate>`);
     expect(signed.certificate).toBe(signer.certificate.toString('base64'));
   });
 });
