@@ -112,8 +112,8 @@ function lineItems(input: XmlDocumentInput): Child[] {
     ['InformationText', item.specification],
     ['NameText', item.name],
     ['PurchaseExpiryDateTime', compactDate(item.date)],
-    // A tax-exempt item has no tax at all, not a tax of 0.
-    ['TotalTax', [['CalculatedAmount', input.taxType === 'TAX_FREE' ? null : item.tax]]],
+    // A tax-exempt item carries a tax of 0, as the documents Hometax itself issues do.
+    ['TotalTax', [['CalculatedAmount', input.taxType === 'TAX_FREE' ? 0 : item.tax]]],
     ['UnitPrice', [['UnitAmount', item.unitPrice]]],
   ]]);
 }
@@ -144,7 +144,7 @@ export function buildTaxInvoiceXml(input: XmlDocumentInput): UnsignedXmlDocument
       ...paymentMeans(invoice.payment, totals.total),
       ['SpecifiedMonetarySummation', [
         ['ChargeTotalAmount', totals.supplyCost],
-        ['TaxTotalAmount', input.taxType === 'TAX_FREE' ? null : totals.tax],
+        ['TaxTotalAmount', input.taxType === 'TAX_FREE' ? 0 : totals.tax],
         ['GrandTotalAmount', totals.total],
       ]],
     ]],

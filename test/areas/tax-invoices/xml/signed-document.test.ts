@@ -177,10 +177,12 @@ describe('the signed standard XML of each kind of document', () => {
           .toBe(kind.reason === null ? null : '202611194100000000000001');
         expect(text(signed.xml, 'ChargeTotalAmount')).toBe(String(input.supplyCostTotal));
         expect(text(signed.xml, 'GrandTotalAmount')).toBe(String(input.totalAmount));
-        expect(text(signed.xml, 'TaxTotalAmount'))
-          .toBe(kind.taxType === 'TAX_FREE' ? null : String(input.taxTotal));
-        expect(document.getElementsByTagNameNS(TAX_INVOICE_NAMESPACE, 'CalculatedAmount').length)
-          .toBe(kind.taxType === 'TAX_FREE' ? 0 : 2);
+        // A tax-exempt document carries a tax of 0, in the total and on every item.
+        expect(text(signed.xml, 'TaxTotalAmount')).toBe(String(input.taxTotal));
+        expect(Array.from(document.getElementsByTagNameNS(TAX_INVOICE_NAMESPACE,
+          'CalculatedAmount')).map((element) => element.textContent))
+          .toEqual(input.invoice.items.map((item) => String(item.tax ?? 0)));
+        if (kind.taxType === 'TAX_FREE') expect(input.taxTotal).toBe(0);
       });
   }
 });
@@ -278,8 +280,10 @@ describe('the document', () => {
     expect(signTaxInvoiceXml(input, signer, ISSUED_AT).xml).not.toContain('SpecifiedPaymentMeans');
   });
 
-  it('names a thirteen-digit recipient as a resident or a foreigner', () => {
-    for (const [number, code] of [['9001011234567', '02'], ['9001015234567', '03']]) {
+  it('names a thirteen-digit recipient as a resident or a foreigner, and thirteen nines (a ' +
+    'foreigner without a number) as a foreigner', () => {
+    for (const [number, code] of [['9001011234567', '02'], ['9001015234567', '03'],
+      ['9999999999999', '03'], ['2208162517', '01']]) {
       const input = row('TAXABLE', null);
       input.invoice = { ...input.invoice,
         supplied: { ...input.invoice.supplied, identificationNumber: number! } };
