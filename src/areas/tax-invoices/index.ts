@@ -200,8 +200,7 @@ export function createTaxInvoicesModule(
     transmitterFor,
     transmissionDelaySeconds: config.TAX_INVOICE_TRANSMISSION_DELAY_SECONDS,
     transmissionTimeoutMs: config.TAX_INVOICE_GATEWAY_TIMEOUT_MS,
-    now,
-    log: platform.log,
+    ntsSystemCode: config.TAX_INVOICE_NTS_SYSTEM_CODE, now, log: platform.log,
     mailTransmitted: invoiceMail.queueTransmitted,
   }) as JobDefinition<never>[];
   return {

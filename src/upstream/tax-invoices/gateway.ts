@@ -11,9 +11,11 @@ import {
 // (TAX_INVOICE_GATEWAY_URL) over a small JSON contract, documented in docs/tax-invoices.md:
 //   POST {TAX_INVOICE_GATEWAY_URL}/taxInvoices:transmit  {issuanceKey, writeDate, supplierNumber,
 //     recipientNumber, signedDocument, signature, certificate}
-//   200 {"result":"ACCEPTED","ntsTransactionId":"<24 digits>"}
+//   200 {"result":"ACCEPTED","ntsTransactionId":"<the approval number>"}
 //     | {"result":"REJECTED","code":"…","message":"…"}
-// Anything else (another status or body, a network error, a timeout) is `unavailable`.
+// etax is the issuing system: the number is the one it signed (approvalNumber), and an ACCEPTED
+// answer with another is outside the contract. Anything else (another status or body, a network
+// error, a timeout) is `unavailable`.
 
 const RESPONSE_BYTES_MAX = 16_384;
 const REJECTION_TEXT_LENGTH_MAX = 500;
@@ -55,7 +57,10 @@ export function createGatewayTransmitter(options: {
       try {
         const text = await postJson({ url, body: request, signal, timeoutMs: options.timeoutMs,
           responseBytesMax: RESPONSE_BYTES_MAX });
-        return (text === null ? null : parseTransmissionAnswer(text)) ?? TRANSMISSION_UNAVAILABLE;
+        const answer = text === null ? null : parseTransmissionAnswer(text);
+        if (answer?.kind === 'accepted' && request.approvalNumber !== null &&
+          answer.ntsTransactionId !== request.approvalNumber) return TRANSMISSION_UNAVAILABLE;
+        return answer ?? TRANSMISSION_UNAVAILABLE;
       } catch {
         return TRANSMISSION_UNAVAILABLE;
       }
