@@ -80,6 +80,13 @@ function signedInfoContent(digestValue: string): string {
     `<ds:DigestValue>${digestValue}</ds:DigestValue></ds:Reference>`;
 }
 
+// NEL (U+0085) and LINE SEPARATOR (U+2028) are text in XML 1.0 but line ends to XML 1.1 and to
+// some parsers (xmldom among them), which would read them as a line feed and no longer find the
+// signed text. The document writes them as character references, which every parser reads as the
+// character itself; the canonical octets keep the characters.
+const asDocumentText = (canonical: string) => canonical.replace(/[\u0085\u2028]/g,
+  (character) => `&#x${character.charCodeAt(0).toString(16).toUpperCase()};`);
+
 export function signXmlDocument(document: UnsignedXmlDocument, signer: XmlSigner):
   SignedXmlDocument {
   const referenceOctets = declarations(document.namespaces) + document.signedContent;
@@ -90,12 +97,12 @@ export function signXmlDocument(document: UnsignedXmlDocument, signer: XmlSigner
   const canonicalSignedInfo = `<ds:SignedInfo${declarations(inScope)}>${content}</ds:SignedInfo>`;
   const signatureValue = signer.sign(Buffer.from(canonicalSignedInfo, 'utf8')).toString('base64');
   const xml = '<?xml version="1.0" encoding="UTF-8"?>\n' + document.rootStartTag +
-    document.exchangedDocument +
+    asDocumentText(document.exchangedDocument) +
     `<ds:Signature xmlns:ds="${DSIG_NS}"><ds:SignedInfo>${content}</ds:SignedInfo>` +
     `<ds:SignatureValue>${signatureValue}</ds:SignatureValue><ds:KeyInfo><ds:X509Data>` +
     `<ds:X509Certificate>${signer.certificate.toString('base64')}</ds:X509Certificate>` +
     '</ds:X509Data></ds:KeyInfo></ds:Signature>' +
-    document.signedContent + document.rootEndTag;
+    asDocumentText(document.signedContent) + document.rootEndTag;
   return { xml, signatureValue,
     digest: createHash('sha256').update(xml, 'utf8').digest('hex') };
 }
