@@ -1,4 +1,9 @@
-import { createHash, verify as verifyRsa, X509Certificate } from 'node:crypto';
+import {
+  createHash,
+  verify as verifyRsa,
+  X509Certificate,
+  type KeyObject,
+} from 'node:crypto';
 import { DOMParser } from '@xmldom/xmldom';
 
 // XML-DSig signatures of the e-tax-invoice standard (docs/tax-invoice-xml.md § The signature):
@@ -214,7 +219,8 @@ function canonicalSubtree(element: Element): string {
   return canonicalElement(element, () => 'visible', new Map(), [...inScope]);
 }
 
-function parse(xml: string): Document | null {
+// The document parsed as the verifier reads it; null when it is not well-formed XML.
+export function parseXmlDocument(xml: string): Document | null {
   try {
     const document = new DOMParser({ errorHandler: (level, message) => {
       if (level !== 'warning') throw new Error(String(message));
@@ -260,8 +266,30 @@ function signedInfoDefect(signedInfo: Element): string | null {
 // profile's transforms; the signature of SignedInfo with the key of the certificate in KeyInfo.
 // The caller decides whether that certificate is one it trusts.
 export function verifyXmlDocument(xml: string): XmlSignatureCheck {
-  const document = parse(xml);
+  const document = parseXmlDocument(xml);
   if (document === null) return { valid: false, reason: 'The document is not well-formed XML.' };
+  return verifyParsedXmlDocument(document);
+}
+
+// Public keys by certificate: a verifier sees the same few certificates again and again, and
+// reading one costs more than the RSA check. Bounded, so that many certificates cannot fill
+// memory.
+const publicKeys = new Map<string, KeyObject>();
+const PUBLIC_KEYS_MAX = 1_000;
+
+function publicKeyOf(certificate: Buffer): KeyObject {
+  const id = certificate.toString('base64');
+  let key = publicKeys.get(id);
+  if (key === undefined) {
+    key = new X509Certificate(certificate).publicKey;
+    if (publicKeys.size >= PUBLIC_KEYS_MAX) publicKeys.clear();
+    publicKeys.set(id, key);
+  }
+  return key;
+}
+
+// verifyXmlDocument for a document already parsed with parseXmlDocument.
+export function verifyParsedXmlDocument(document: Document): XmlSignatureCheck {
   const root = document.documentElement!;
   // xmldom keeps the XML declaration as a processing instruction named `xml`, and the
   // whitespace around the root as text.
@@ -300,7 +328,7 @@ export function verifyXmlDocument(xml: string): XmlSignatureCheck {
   const certificate = base64Of(certificates[0]);
   let publicKey;
   try {
-    publicKey = new X509Certificate(certificate).publicKey;
+    publicKey = publicKeyOf(certificate);
   } catch {
     return { valid: false, reason: 'The certificate in KeyInfo is not an X.509 certificate.' };
   }

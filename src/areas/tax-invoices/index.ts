@@ -70,6 +70,8 @@ import {
 
 // The holidays an operator adds, for `etax holidays` (src/cli/holidays.ts).
 export { HOLIDAYS_REFRESH_MS } from './holidays/calendar.ts';
+// Building and signing a document's standard XML, for bench/xml-signature.ts.
+export { signTaxInvoiceXml } from './xml/signed-document.ts';
 export { addHoliday, listHolidays, removeHoliday } from './holidays/store.ts';
 
 // Issued sales invoices of a scope by total, for the bank transactions area's matching hints.

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DOMParser } from '@xmldom/xmldom';
-import { verifyXmlDocument } from '../../domain/xml-signature.ts';
+import { parseXmlDocument, verifyParsedXmlDocument } from '../../domain/xml-signature.ts';
 import {
   TRANSMISSION_UNAVAILABLE,
   type InvoiceTransmitter,
@@ -45,9 +44,10 @@ const rejected = (message: string): TransmissionResult =>
 // What is wrong with a signed standard XML document, or null when the authority takes it.
 export function signedXmlDefect(request: TransmissionRequest & { approvalNumber: string }):
   string | null {
-  const check = verifyXmlDocument(request.signedDocument);
+  const document = parseXmlDocument(request.signedDocument);
+  if (document === null) return 'The document is not well-formed XML.';
+  const check = verifyParsedXmlDocument(document);
   if (!check.valid) return check.reason;
-  const document = new DOMParser().parseFromString(request.signedDocument, 'application/xml');
   const first = (name: string) =>
     document.getElementsByTagNameNS(TAX_INVOICE_NAMESPACE, name)[0]?.textContent ?? null;
   if (document.documentElement?.localName !== 'TaxInvoice' ||
