@@ -4,7 +4,7 @@ import {
   X509Certificate,
   type KeyObject,
 } from 'node:crypto';
-import { DOMParser } from '@xmldom/xmldom';
+import { readXml, XmlReadError, type XmlElement } from './xml-reader.ts';
 
 // XML-DSig signatures of the e-tax-invoice standard (docs/tax-invoice-xml.md § The signature):
 // the profile the tax authority and the accredited certificate authorities' signing components
@@ -22,11 +22,9 @@ import { DOMParser } from '@xmldom/xmldom';
 // written, and its children do not repeat the declarations. No library on npm implements either
 // the XPath filter transform or that rendering, so both are here, for the documents of this
 // profile only: the signer writes the canonical octets of the document it built directly, the
-// verifier canonicalizes any parsed document.
+// verifier canonicalizes any document its strict reader (xml-reader.ts) reads.
 
 const DSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
-const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
-const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 
 export const INCLUSIVE_C14N = 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315';
 export const XPATH_FILTER = 'http://www.w3.org/TR/1999/REC-xpath-19991116';
@@ -118,146 +116,152 @@ export type XmlSignatureCheck =
 
 class OutsideProfile extends Error {}
 
-const elementChildren = (node: Node): Element[] => Array.from(node.childNodes)
-  .filter((child): child is Element => child.nodeType === child.ELEMENT_NODE);
-const isSignature = (element: Element) =>
+const elementChildren = (element: XmlElement): XmlElement[] => element.children
+  .filter((child): child is XmlElement => child.kind === 'element');
+const isDsig = (element: XmlElement | undefined, localName: string): element is XmlElement =>
+  element?.namespaceURI === DSIG_NS && element.localName === localName;
+const isSignature = (element: XmlElement) =>
   element.namespaceURI === DSIG_NS && element.localName === 'Signature';
-
-// The namespace declarations an element carries, as [prefix, uri] ('' for the default one).
-function ownDeclarations(element: Element): Array<[string, string]> {
-  const found: Array<[string, string]> = [];
-  for (const attribute of Array.from(element.attributes)) {
-    if (attribute.namespaceURI !== XMLNS_NS) continue;
-    const prefix = attribute.prefix === 'xmlns' ? attribute.localName! : '';
-    if (prefix !== 'xml') found.push([prefix, attribute.value]);
-  }
-  return found;
-}
+const textOf = (element: XmlElement): string => element.children
+  .map((child) => (child.kind === 'text' ? child.data : textOf(child))).join('');
 
 // The attributes other than namespace declarations, in canonical order (namespace URI, then
 // local name; attributes without a namespace first).
-function ownAttributes(element: Element): string {
-  return Array.from(element.attributes)
-    .filter((attribute) => attribute.namespaceURI !== XMLNS_NS)
-    .map((attribute) => ({
-      key: `${attribute.namespaceURI ?? ''}\u0000${attribute.localName ?? attribute.name}`,
+function ownAttributes(element: XmlElement): string {
+  if (element.attributes.length === 0) return '';
+  return element.attributes
+    .map((attribute) => ({ key: `${attribute.namespaceURI}\u0000${attribute.localName}`,
       text: ` ${attribute.name}="${escapeAttribute(attribute.value)}"` }))
     .sort((a, b) => (a.key < b.key ? -1 : 1))
     .map((attribute) => attribute.text).join('');
 }
 
 // Writes the declarations among `candidates` that change what is already written in scope.
-function newDeclarations(candidates: Iterable<[string, string]>, written: Map<string, string>):
-  string {
+function newDeclarations(candidates: Iterable<readonly [string, string]>,
+  written: Map<string, string>): string {
   const changed: Array<[string, string]> = [];
   for (const [prefix, uri] of candidates) {
+    if (prefix === 'xml') continue;
     const current = written.get(prefix) ?? '';
     if (current === uri) continue;
     written.set(prefix, uri);
     changed.push([prefix, uri]);
   }
-  return declarations(changed);
+  return changed.length === 0 ? '' : declarations(changed);
 }
 
-type Filter = (element: Element) => 'visible' | 'hidden' | 'excluded';
+type Filter = (element: XmlElement) => 'visible' | 'hidden' | 'excluded';
 
-// Canonical XML (inclusive, without comments) of `node`'s children under `filter`: a visible
+// Canonical XML (inclusive, without comments) of `element`'s children under `filter`: a visible
 // element is written with its tags, a hidden one (the root of this profile) only through its
 // namespace declarations and its children, an excluded one not at all.
-function canonicalChildren(node: Node, filter: Filter, written: Map<string, string>): string {
+function canonicalChildren(element: XmlElement, filter: Filter, written: Map<string, string>):
+  string {
   let out = '';
-  for (const child of Array.from(node.childNodes)) {
-    if (child.nodeType === child.TEXT_NODE || child.nodeType === child.CDATA_SECTION_NODE) {
-      out += escapeText((child as Text).data);
-    } else if (child.nodeType === child.PROCESSING_INSTRUCTION_NODE) {
-      const instruction = child as ProcessingInstruction;
-      out += `<?${instruction.target}${instruction.data === '' ? '' : ` ${instruction.data}`}?>`;
-    } else if (child.nodeType === child.ELEMENT_NODE) {
-      out += canonicalElement(child as Element, filter, new Map(written),
-        ownDeclarations(child as Element));
-    }
+  for (const child of element.children) {
+    out += child.kind === 'text' ? escapeText(child.data)
+      : canonicalElement(child, filter, written, child.declarations);
   }
   return out;
 }
 
-function canonicalElement(element: Element, filter: Filter, written: Map<string, string>,
-  candidates: Array<[string, string]>): string {
+function canonicalElement(element: XmlElement, filter: Filter, inherited: Map<string, string>,
+  candidates: ReadonlyArray<readonly [string, string]>): string {
   const visibility = filter(element);
   if (visibility === 'excluded') return '';
+  const written = candidates.length === 0 ? inherited : new Map(inherited);
   if (visibility === 'hidden') {
-    if (Array.from(element.attributes).some((attribute) => attribute.namespaceURI === XML_NS)) {
+    if (element.attributes.some((attribute) => attribute.prefix === 'xml')) {
       throw new OutsideProfile('xml: attributes on the root are outside the profile');
     }
     return newDeclarations(candidates, written) + canonicalChildren(element, filter, written);
   }
-  return `<${element.tagName}${newDeclarations(candidates, written)}${ownAttributes(element)}>` +
-    `${canonicalChildren(element, filter, written)}</${element.tagName}>`;
+  return `<${element.name}${newDeclarations(candidates, written)}${ownAttributes(element)}>` +
+    `${canonicalChildren(element, filter, written)}</${element.name}>`;
 }
 
 // The octets the Reference digests: the document through both transforms.
-function referenceOctets(root: Element): string {
+function referenceOctets(root: XmlElement): string {
   const filter: Filter = (element) => {
-    if (isSignature(element) || element.tagName === 'ExchangedDocument') return 'excluded';
-    return element.tagName === 'TaxInvoice' ? 'hidden' : 'visible';
+    if (isSignature(element) || element.name === 'ExchangedDocument') return 'excluded';
+    return element.name === 'TaxInvoice' ? 'hidden' : 'visible';
   };
-  return canonicalElement(root, filter, new Map(), ownDeclarations(root));
+  return canonicalElement(root, filter, new Map(), root.declarations);
 }
 
 // SignedInfo canonicalized on its own: it writes every namespace in scope.
-function canonicalSubtree(element: Element): string {
-  const inScope = new Map<string, string>();
-  const chain: Element[] = [];
-  for (let node: Node | null = element; node?.nodeType === 1; node = node.parentNode) {
-    chain.unshift(node as Element);
-  }
-  for (const ancestor of chain) {
-    if (Array.from(ancestor.attributes).some((attribute) => attribute.namespaceURI === XML_NS)) {
+function canonicalSubtree(element: XmlElement): string {
+  for (let ancestor: XmlElement | null = element; ancestor !== null; ancestor = ancestor.parent) {
+    if (ancestor.attributes.some((attribute) => attribute.prefix === 'xml')) {
       throw new OutsideProfile('xml: attributes are outside the profile');
     }
-    for (const [prefix, uri] of ownDeclarations(ancestor)) inScope.set(prefix, uri);
   }
-  return canonicalElement(element, () => 'visible', new Map(), [...inScope]);
+  return canonicalElement(element, () => 'visible', new Map(), [...element.scope]);
 }
 
-// The document parsed as the verifier reads it; null when it is not well-formed XML.
-export function parseXmlDocument(xml: string): Document | null {
+// The document read as the verifier reads it; null when it is not well-formed XML or holds what
+// signed documents never do (a DOCTYPE, CDATA, processing instructions).
+export function parseXmlDocument(xml: string): XmlElement | null {
   try {
-    const document = new DOMParser({ errorHandler: (level, message) => {
-      if (level !== 'warning') throw new Error(String(message));
-    } }).parseFromString(xml, 'application/xml');
-    return document.documentElement === null ? null : document;
-  } catch {
-    return null;
+    return readXml(xml);
+  } catch (error) {
+    if (error instanceof XmlReadError) return null;
+    throw error;
   }
 }
 
-const isDsig = (element: Element | undefined, localName: string): element is Element =>
-  element?.namespaceURI === DSIG_NS && element.localName === localName;
-const algorithmOf = (element: Element | undefined) => element?.getAttribute('Algorithm') ?? null;
-const base64Of = (element: Element | null | undefined) =>
-  Buffer.from((element?.textContent ?? '').replace(/\s+/g, ''), 'base64');
+// The first element of `namespace` and `localName` under `element`, in document order.
+export function findElement(element: XmlElement, namespace: string, localName: string):
+  XmlElement | null {
+  for (const child of elementChildren(element)) {
+    if (child.namespaceURI === namespace && child.localName === localName) return child;
+    const found = findElement(child, namespace, localName);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+export const elementText = textOf;
+
+function countSignatures(element: XmlElement): number {
+  return elementChildren(element).reduce((sum, child) =>
+    sum + (isSignature(child) ? 1 : 0) + countSignatures(child), 0);
+}
+
+const algorithmOf = (element: XmlElement | undefined) => element?.attributes
+  .find((attribute) => attribute.name === 'Algorithm')?.value ?? null;
+const base64Of = (element: XmlElement | null | undefined) =>
+  Buffer.from((element === null || element === undefined ? '' : textOf(element))
+    .replace(/\s+/g, ''), 'base64');
 
 // SignedInfo must be exactly the profile's; the reason names the first difference.
-function signedInfoDefect(signedInfo: Element): string | null {
+function signedInfoDefect(signedInfo: XmlElement): string | null {
   const [method, signatureMethod, reference, ...rest] = elementChildren(signedInfo);
-  if (algorithmOf(method) !== INCLUSIVE_C14N) {
+  if (!isDsig(method, 'CanonicalizationMethod') || algorithmOf(method) !== INCLUSIVE_C14N) {
     return 'SignedInfo must be canonicalized with inclusive Canonical XML 1.0.';
   }
-  if (algorithmOf(signatureMethod) !== RSA_SHA256) return 'The signature must be RSA-SHA256.';
-  if (reference === undefined || rest.length > 0 || reference.localName !== 'Reference' ||
-    reference.getAttribute('URI') !== '' || !reference.hasAttribute('URI')) {
+  if (!isDsig(signatureMethod, 'SignatureMethod') || algorithmOf(signatureMethod) !== RSA_SHA256) {
+    return 'The signature must be RSA-SHA256.';
+  }
+  const uri = reference?.attributes.find((attribute) => attribute.name === 'URI');
+  if (!isDsig(reference, 'Reference') || rest.length > 0 || uri?.value !== '' ||
+    reference.attributes.length !== 1) {
     return 'The signature must have one Reference to the whole document (URI "").';
   }
-  const [transforms, digestMethod] = elementChildren(reference);
-  const steps = transforms?.localName === 'Transforms' ? elementChildren(transforms) : [];
+  const [transforms, digestMethod, digestValue, ...others] = elementChildren(reference);
+  const steps = isDsig(transforms, 'Transforms') ? elementChildren(transforms) : [];
   const xpath = steps[1] === undefined ? undefined : elementChildren(steps[1])[0];
-  if (steps.length !== 2 || algorithmOf(steps[0]) !== INCLUSIVE_C14N ||
-    algorithmOf(steps[1]) !== XPATH_FILTER || xpath?.localName !== 'XPath' ||
-    xpath.textContent?.trim() !== NTS_XPATH || xpath.lookupNamespaceURI('ds') !== DSIG_NS) {
+  if (steps.length !== 2 || !isDsig(steps[0], 'Transform') || !isDsig(steps[1], 'Transform') ||
+    algorithmOf(steps[0]) !== INCLUSIVE_C14N || algorithmOf(steps[1]) !== XPATH_FILTER ||
+    !isDsig(xpath, 'XPath') || textOf(xpath).trim() !== NTS_XPATH ||
+    xpath.scope.get('ds') !== DSIG_NS) {
     return 'The Reference must be transformed by inclusive Canonical XML, then the standard\'s ' +
       'XPath filter that leaves out the root, ExchangedDocument and the signature.';
   }
-  if (algorithmOf(digestMethod) !== SHA256) return 'The Reference must be digested with SHA-256.';
+  if (!isDsig(digestMethod, 'DigestMethod') || algorithmOf(digestMethod) !== SHA256 ||
+    !isDsig(digestValue, 'DigestValue') || others.length > 0) {
+    return 'The Reference must be digested with SHA-256.';
+  }
   return null;
 }
 
@@ -266,9 +270,9 @@ function signedInfoDefect(signedInfo: Element): string | null {
 // profile's transforms; the signature of SignedInfo with the key of the certificate in KeyInfo.
 // The caller decides whether that certificate is one it trusts.
 export function verifyXmlDocument(xml: string): XmlSignatureCheck {
-  const document = parseXmlDocument(xml);
-  if (document === null) return { valid: false, reason: 'The document is not well-formed XML.' };
-  return verifyParsedXmlDocument(document);
+  const root = parseXmlDocument(xml);
+  if (root === null) return { valid: false, reason: 'The document is not well-formed XML.' };
+  return verifyParsedXmlDocument(root);
 }
 
 // Public keys by certificate: a verifier sees the same few certificates again and again, and
@@ -288,28 +292,16 @@ function publicKeyOf(certificate: Buffer): KeyObject {
   return key;
 }
 
-// verifyXmlDocument for a document already parsed with parseXmlDocument.
-export function verifyParsedXmlDocument(document: Document): XmlSignatureCheck {
-  const root = document.documentElement!;
-  // xmldom keeps the XML declaration as a processing instruction named `xml`, and the
-  // whitespace around the root as text.
-  const outside = (node: Node) => node.nodeType === node.ELEMENT_NODE ||
-    node.nodeType === node.COMMENT_NODE ||
-    (node.nodeType === node.TEXT_NODE && (node as Text).data.trim() === '') ||
-    (node.nodeType === node.PROCESSING_INSTRUCTION_NODE &&
-      (node as ProcessingInstruction).target === 'xml');
-  if (!Array.from(document.childNodes).every(outside)) {
-    return { valid: false, reason: 'The document may hold nothing but its root element.' };
-  }
-  const signatures = Array.from(document.getElementsByTagNameNS(DSIG_NS, 'Signature'));
-  if (signatures.length !== 1 || signatures[0]!.parentNode !== root) {
+// verifyXmlDocument for a document already read with parseXmlDocument.
+export function verifyParsedXmlDocument(root: XmlElement): XmlSignatureCheck {
+  const siblings = elementChildren(root);
+  const at = siblings.findIndex(isSignature);
+  if (at < 0 || countSignatures(root) !== 1) {
     return { valid: false, reason: 'The document must carry one Signature, under its root.' };
   }
-  const signature = signatures[0]!;
-  const siblings = elementChildren(root);
-  const at = siblings.indexOf(signature);
-  if (root.tagName !== 'TaxInvoice' || siblings[at - 1]?.tagName !== 'ExchangedDocument' ||
-    siblings[at + 1]?.tagName !== 'TaxInvoiceDocument') {
+  const signature = siblings[at]!;
+  if (root.name !== 'TaxInvoice' || siblings[at - 1]?.name !== 'ExchangedDocument' ||
+    siblings[at + 1]?.name !== 'TaxInvoiceDocument') {
     return { valid: false, reason: 'The Signature must sit between ExchangedDocument and ' +
       'TaxInvoiceDocument, under TaxInvoice.' };
   }
@@ -321,8 +313,10 @@ export function verifyParsedXmlDocument(document: Document): XmlSignatureCheck {
   }
   const defect = signedInfoDefect(signedInfo);
   if (defect !== null) return { valid: false, reason: defect };
-  const certificates = keyInfo.getElementsByTagNameNS(DSIG_NS, 'X509Certificate');
-  if (certificates.length !== 1) {
+  const [x509Data, ...otherKeyInfo] = elementChildren(keyInfo);
+  const certificates = isDsig(x509Data, 'X509Data') ? elementChildren(x509Data) : [];
+  if (otherKeyInfo.length > 0 || certificates.length !== 1 ||
+    !isDsig(certificates[0], 'X509Certificate')) {
     return { valid: false, reason: 'The signature must name one certificate in KeyInfo.' };
   }
   const certificate = base64Of(certificates[0]);
@@ -338,10 +332,10 @@ export function verifyParsedXmlDocument(document: Document): XmlSignatureCheck {
     octets = referenceOctets(root);
     canonicalSignedInfo = canonicalSubtree(signedInfo);
   } catch (error) {
-    return { valid: false, reason: `The document is outside the profile: ${
-      (error as Error).message}.` };
+    if (!(error instanceof OutsideProfile)) throw error;
+    return { valid: false, reason: `The document is outside the profile: ${error.message}.` };
   }
-  const digestValue = signedInfo.getElementsByTagNameNS(DSIG_NS, 'DigestValue')[0];
+  const digestValue = findElement(signedInfo, DSIG_NS, 'DigestValue');
   const digest = createHash('sha256').update(octets, 'utf8').digest();
   if (!digest.equals(base64Of(digestValue))) {
     return { valid: false, reason: 'The signature is not valid: the signed content changed.' };
