@@ -10,14 +10,11 @@
 // Goals (issue 33): sign ≤ 2 × raw, verify ≤ 1 × raw. The three are measured in turns, round
 // after round, so that other work on the machine weighs on each alike; the medians of the
 // rounds are reported. Prints a Markdown table for bench/RESULTS.md.
-import { createPrivateKey, sign } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { signTaxInvoiceXml } from '../src/areas/tax-invoices/index.ts';
-import { issueSandboxCertificate } from '../src/domain/sandbox-certificate.ts';
-import { decryptSigningKeyFile } from '../src/domain/signing-key-file.ts';
-import type { XmlSigner } from '../src/domain/xml-signature.ts';
 import { signedXmlDefect } from '../src/upstream/tax-invoices/sandbox.ts';
+import { sandboxSigner } from '../test/helpers/sandbox-signer.ts';
 
 const { values } = parseArgs({ options: {
   rounds: { type: 'string', default: '7' },
@@ -25,15 +22,8 @@ const { values } = parseArgs({ options: {
 } });
 const ROUNDS = Number(values.rounds);
 const ITERATIONS = Number(values.iterations);
-const PASSWORD = 'bench-password-1';
 
-const certificate = await issueSandboxCertificate({ businessRegistrationNumber: '1234567891',
-  organizationName: '주식회사 이택스', password: PASSWORD, now: new Date() });
-const key = decryptSigningKeyFile(certificate.signPri, PASSWORD);
-if (key.kind !== 'decrypted') throw new Error('the sandbox key file did not open');
-const privateKey = createPrivateKey({ key: key.pkcs8, format: 'der', type: 'pkcs8' });
-const signer: XmlSigner = { certificate: certificate.signCert,
-  sign: (data) => sign('sha256', data, privateKey) };
+const { signer } = await sandboxSigner();
 
 const row = {
   issuanceKey: 'txi_8D529FAD3EBAE050B79CE943CC', taxType: 'TAXABLE',

@@ -3,11 +3,9 @@
 // is the approval number sent with it and the InvoicerParty is the supplier. It accepts the
 // document under that approval number, or rejects it naming what is wrong: a document signed
 // with another profile (exclusive canonicalization and an enveloped signature) is rejected.
-import { createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
+import { generateKeyPairSync, sign } from 'node:crypto';
 import { SignedXml } from 'xml-crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { issueSandboxCertificate } from '../../../src/domain/sandbox-certificate.ts';
-import { decryptSigningKeyFile } from '../../../src/domain/signing-key-file.ts';
 import {
   signXmlDocument,
   type UnsignedXmlDocument,
@@ -15,22 +13,18 @@ import {
 } from '../../../src/domain/xml-signature.ts';
 import type { TransmissionRequest } from '../../../src/upstream/tax-invoices/index.ts';
 import { createSandboxTransmitter } from '../../../src/upstream/tax-invoices/sandbox.ts';
+import { sandboxSigner } from '../../helpers/sandbox-signer.ts';
 
 const NS = 'urn:kr:or:kec:standard:Tax:ReusableAggregateBusinessInformationEntitySchemaModule:1:0';
 const APPROVAL_NUMBER = '202611214112345678901234';
-const PASSWORD = 'sandbox-password-1';
 
 let signer: XmlSigner;
 let privateKeyPem: string;
 
 beforeAll(async () => {
-  const certificate = await issueSandboxCertificate({ businessRegistrationNumber: '1234567891',
-    organizationName: '주식회사 이택스', password: PASSWORD, now: new Date() });
-  const key = decryptSigningKeyFile(certificate.signPri, PASSWORD);
-  if (key.kind !== 'decrypted') throw new Error('the sandbox key file did not open');
-  const privateKey = createPrivateKey({ key: key.pkcs8, format: 'der', type: 'pkcs8' });
-  privateKeyPem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-  signer = { certificate: certificate.signCert, sign: (data) => sign('sha256', data, privateKey) };
+  const made = await sandboxSigner();
+  signer = made.signer;
+  privateKeyPem = made.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
 });
 
 const document = (issueId: string, invoicer: string): UnsignedXmlDocument => ({

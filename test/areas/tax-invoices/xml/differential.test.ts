@@ -7,7 +7,7 @@
 // the canonical SignedInfo xmlsec1 printed: the two agree on every digest and signature. etax's
 // own verifier accepts every document too.
 import { execFileSync } from 'node:child_process';
-import { createPrivateKey, sign, verify, X509Certificate } from 'node:crypto';
+import { createHash, verify, X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,30 +15,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Invoice, TaxType } from '../../../../src/areas/tax-invoices/schemas.ts';
 import type { TaxInvoiceRow } from '../../../../src/areas/tax-invoices/store.ts';
 import { signTaxInvoiceXml } from '../../../../src/areas/tax-invoices/xml/signed-document.ts';
-import { issueSandboxCertificate } from '../../../../src/domain/sandbox-certificate.ts';
-import { decryptSigningKeyFile } from '../../../../src/domain/signing-key-file.ts';
 import {
   NTS_XPATH,
   verifyXmlDocument,
   type XmlSigner,
 } from '../../../../src/domain/xml-signature.ts';
+import { sandboxSigner } from '../../../helpers/sandbox-signer.ts';
 import { SPELLED_OUT_XPATH } from '../../../helpers/xmlsec1.ts';
 
 const DOCUMENT_COUNT = 1_000;
 const BATCH_SIZE = 100;
-const PASSWORD = 'sandbox-password-1';
 
 let signer: XmlSigner;
 let folder: string;
 let keyFile: string;
 
 beforeAll(async () => {
-  const certificate = await issueSandboxCertificate({ businessRegistrationNumber: '1234567891',
-    organizationName: '주식회사 이택스', password: PASSWORD, now: new Date() });
-  const key = decryptSigningKeyFile(certificate.signPri, PASSWORD);
-  if (key.kind !== 'decrypted') throw new Error('the sandbox key file did not open');
-  const privateKey = createPrivateKey({ key: key.pkcs8, format: 'der', type: 'pkcs8' });
-  signer = { certificate: certificate.signCert, sign: (data) => sign('sha256', data, privateKey) };
+  const made = await sandboxSigner();
+  signer = made.signer;
+  const { privateKey } = made;
   folder = mkdtempSync(join(tmpdir(), 'etax-xml-differential-'));
   keyFile = join(folder, 'key.pem');
   writeFileSync(keyFile, privateKey.export({ format: 'pem', type: 'pkcs8' }));
@@ -47,16 +42,12 @@ afterAll(() => {
   if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
 });
 
-// A deterministic generator, so that a failure names a document that can be made again.
+// A deterministic generator (SHA-256 of the seed and a count), so that a failure names a
+// document that can be made again.
 function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  let count = 0;
+  const next = () => createHash('sha256').update(`${seed}:${count++}`).digest()
+    .readUInt32BE(0) / 4_294_967_296;
   const integer = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
   const hangul = (length: number) => Array.from({ length },
     () => String.fromCharCode(integer(0xac00, 0xd7a3))).join('');

@@ -5,11 +5,8 @@
 // rewritten; any change to an amount, a party or an item breaks it; and each document has the
 // elements of the standard's published element list, in its order. No schema of the standard is
 // published openly, so the structure is checked element by element.
-import { createPrivateKey, sign } from 'node:crypto';
 import { DOMParser } from '@xmldom/xmldom';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { issueSandboxCertificate } from '../../../../src/domain/sandbox-certificate.ts';
-import { decryptSigningKeyFile } from '../../../../src/domain/signing-key-file.ts';
 import {
   INCLUSIVE_C14N,
   NTS_XPATH,
@@ -26,9 +23,9 @@ import {
   TAX_INVOICE_NAMESPACE,
 } from '../../../../src/areas/tax-invoices/xml/codes.ts';
 import { signTaxInvoiceXml } from '../../../../src/areas/tax-invoices/xml/signed-document.ts';
+import { sandboxSigner } from '../../../helpers/sandbox-signer.ts';
 import { xmlsec1Verify } from '../../../helpers/xmlsec1.ts';
 
-const PASSWORD = 'sandbox-password-1';
 const ISSUED_AT = new Date('2026-11-20T15:30:00Z'); // 2026-11-21 00:30 in Korea
 // A registered system's code and the counter value whose serial is the standard's sample's.
 const NUMBERING = { systemCode: '41000008', counter: BigInt(parseInt('a1b2c3d4', 36)) };
@@ -36,12 +33,7 @@ const NUMBERING = { systemCode: '41000008', counter: BigInt(parseInt('a1b2c3d4',
 let signer: XmlSigner;
 
 beforeAll(async () => {
-  const certificate = await issueSandboxCertificate({ businessRegistrationNumber: '1234567891',
-    organizationName: '주식회사 이택스', password: PASSWORD, now: new Date() });
-  const key = decryptSigningKeyFile(certificate.signPri, PASSWORD);
-  if (key.kind !== 'decrypted') throw new Error('the sandbox key file did not open');
-  const privateKey = createPrivateKey({ key: key.pkcs8, format: 'der', type: 'pkcs8' });
-  signer = { certificate: certificate.signCert, sign: (data) => sign('sha256', data, privateKey) };
+  ({ signer } = await sandboxSigner());
 });
 
 function invoice(tax: (supplyCost: number) => number | null, sign = 1): Invoice {
