@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Type, type Static } from 'typebox';
 import Value from 'typebox/value';
+import { SANDBOX_NTS_SYSTEM_CODE } from './domain/approval-number.ts';
 import { ACCOUNTS_PER_REQUEST_MAX } from './domain/bank-codes.ts';
 
 // 32 bytes in base64.
@@ -79,6 +80,11 @@ const ConfigSchema = Type.Object({
   TAX_INVOICE_GATEWAY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000,
     default: 10_000 }),
   TAX_INVOICE_SANDBOX_LATENCY_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 0 }),
+  // The eight-digit code the tax authority registered for this issuing system: the middle of
+  // every approval number etax gives (docs/tax-invoice-xml.md § The approval number). The
+  // default is for the sandbox only; live transmission (TAX_INVOICE_GATEWAY_URL) requires it.
+  TAX_INVOICE_NTS_SYSTEM_CODE: Type.String({ pattern: '^[0-9]{8}$',
+    default: SANDBOX_NTS_SYSTEM_CODE }),
   // Connections and the revenue and expense books (docs/connections.md,
   // docs/revenue-expense.md). Live keys reach the tax portal and banks through operator-run
   // gateways; unset, live connections and collections are refused with 503 SERVICE_UNAVAILABLE.
@@ -184,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const config = converted as RawConfig;
   checkBankLookupFitsReservation(config);
   checkMailSender(config);
+  checkIssuingSystemCode(env, config);
   return Object.freeze({
     ...config,
     DATA_DIR: path.resolve(config.DATA_DIR),
@@ -217,6 +224,17 @@ function checkMailSender(config: RawConfig): void {
   if (config.SMTP_URL !== undefined && config.MAIL_FROM === undefined) {
     throw new ConfigError('Invalid configuration:\n  MAIL_FROM: required when SMTP_URL is set ' +
       '(the From address of every mail, e.g. "etax <no-reply@example.com>")');
+  }
+}
+
+// Live approval numbers carry the code the tax authority registered for this system; numbers made
+// with the sandbox default would be refused by it, so live transmission needs the code set.
+function checkIssuingSystemCode(env: NodeJS.ProcessEnv, config: RawConfig): void {
+  const code = env.TAX_INVOICE_NTS_SYSTEM_CODE;
+  if (config.TAX_INVOICE_GATEWAY_URL !== undefined && (code === undefined || code === '')) {
+    throw new ConfigError('Invalid configuration:\n  TAX_INVOICE_NTS_SYSTEM_CODE: required when ' +
+      'TAX_INVOICE_GATEWAY_URL is set (the eight-digit code the tax authority registered for ' +
+      'this issuing system, the middle of every approval number)');
   }
 }
 

@@ -59,6 +59,9 @@ describe('loading the configuration', () => {
     ['TAX_AUTHORITY_TIMEOUT_MS', '10'],
     ['TAX_AUTHORITY_TIMEOUT_MS', '30001'],
     ['TAX_AUTHORITY_SANDBOX_LATENCY_MS', '-1'],
+    ['TAX_INVOICE_NTS_SYSTEM_CODE', '4100000'],
+    ['TAX_INVOICE_NTS_SYSTEM_CODE', '410000081'],
+    ['TAX_INVOICE_NTS_SYSTEM_CODE', '4100000a'],
     // Without the final '/', a guide's path would replace the last segment of the address.
     ['GUIDES_BASE_URL', 'https://git.example.com/etax/files/main'],
     ['GUIDES_BASE_URL', 'ftp://git.example.com/etax/'],
@@ -96,6 +99,20 @@ describe('relations between bounds', () => {
     expect(bulkLookupDurationMaxMs(config)).toBe(config.BANK_LOOKUP_TIMEOUT_MS * roundCount);
     expect(config.RESERVATION_TTL_MS).toBe(300_000);
     expect(config.RESERVATION_TTL_MS).toBeGreaterThan(config.BANK_LOOKUP_TIMEOUT_MS * roundCount);
+  });
+
+  it('numbers tax invoices with the sandbox issuing system code unless told, and needs the ' +
+    'registered code for live transmission', () => {
+    expect(loadConfig({}).TAX_INVOICE_NTS_SYSTEM_CODE).toBe('41000000');
+    expect(loadConfig({ TAX_INVOICE_NTS_SYSTEM_CODE: '41000008' }).TAX_INVOICE_NTS_SYSTEM_CODE)
+      .toBe('41000008');
+    const live = { TAX_INVOICE_GATEWAY_URL: 'https://gateway.example.com/' };
+    expect(() => loadConfig(live)).toThrow(ConfigError);
+    expect(() => loadConfig(live)).toThrow('TAX_INVOICE_NTS_SYSTEM_CODE: required when ' +
+      'TAX_INVOICE_GATEWAY_URL is set');
+    expect(() => loadConfig({ ...live, TAX_INVOICE_NTS_SYSTEM_CODE: '' })).toThrow(ConfigError);
+    expect(loadConfig({ ...live, TAX_INVOICE_NTS_SYSTEM_CODE: '41000008' })
+      .TAX_INVOICE_NTS_SYSTEM_CODE).toBe('41000008');
   });
 
   it('refuses bank lookup settings whose slowest bulk lookup outlives a reservation', () => {

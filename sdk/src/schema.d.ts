@@ -3051,7 +3051,7 @@ export interface components {
             direction: "SALES" | "PURCHASE";
             /** @description `ISSUED_HERE`: issued through etax; `COLLECTED`: collected from the tax portal. */
             source: "ISSUED_HERE" | "COLLECTED";
-            /** @description The tax authority's approval number (국세청 승인번호), 24 digits. */
+            /** @description The tax authority's approval number (국세청 승인번호): 24 characters, the issue date, the issuing system's code and a serial of digits or lower-case letters. */
             approvalNumber: string;
             /** @description The etax tax invoice, for ISSUED_HERE sales; null otherwise. */
             issuanceKey: string | null;
@@ -3441,7 +3441,10 @@ export interface components {
              * @enum {unknown}
              */
             status: "REQUESTED" | "APPROVED" | "REFUSED" | "REQUEST_CANCELED" | "PENDING" | "ISSUED" | "TRANSMITTING" | "TRANSMITTED" | "CANCELED" | "FAILED";
-            /** @description The 24-digit approval number (국세청 승인번호); null until transmitted. */
+            /**
+             * @description The approval number (국세청 승인번호): 24 characters, the issue date, the issuing system's code and a serial of digits or lower-case letters; null until transmitted.
+             * @example 2026112041000000000012ab
+             */
             ntsTransactionId: string | null;
             /** @description When the supplier's signature issued it; null before. */
             issuedAt: string | null;
@@ -3467,6 +3470,7 @@ export interface components {
                 /** @description The tax authority code. */
                 reasonCode: number;
                 originalIssuanceKey: string;
+                /** @description The original's approval number. */
                 originalNtsTransactionId: string;
             } | null;
             /** @description Why a FAILED document failed, or why the supplier REFUSED a reverse issuance request; null otherwise. */

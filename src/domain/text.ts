@@ -27,6 +27,12 @@ export function firstNonBmpCharacter(text: string): NonBmpCharacter | null {
   return null;
 }
 
+// U+FFFE and U+FFFF are noncharacters that XML cannot carry: a document holding one is not
+// well-formed, so they cannot go on a document signed as XML. The index of the first, or -1.
+export function firstXmlNoncharacter(text: string): number {
+  return text.search(/[\uFFFE\uFFFF]/);
+}
+
 // `U+1F600`, the way Unicode names a code point, for messages.
 export function formatCodePoint(codePoint: number): string {
   return `U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}`;

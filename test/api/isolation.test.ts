@@ -193,7 +193,7 @@ beforeAll(async () => {
   app = await createTestApp({
     jobs: true, env: { WORKERS_ENABLED: 'false', WEBHOOK_PRIVATE_TARGETS_ALLOWED: 'true',
       // Live invoices are accepted; without workers nothing is ever sent to it.
-      TAX_INVOICE_GATEWAY_URL: 'http://127.0.0.1:9' },
+      TAX_INVOICE_GATEWAY_URL: 'http://127.0.0.1:9', TAX_INVOICE_NTS_SYSTEM_CODE: '41000008' },
   });
   for (const accountName of ['A', 'B']) {
     const { accountId, keys } = await app.createAccount({ name: accountName });

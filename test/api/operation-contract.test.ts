@@ -81,7 +81,7 @@ beforeAll(async () => {
       WEBHOOK_PRIVATE_TARGETS_ALLOWED: 'true',
       PUBLIC_BASE_URL: 'https://etax.example.com',
       // Live invoices are accepted; without workers nothing is ever sent to it.
-      TAX_INVOICE_GATEWAY_URL: 'http://127.0.0.1:9',
+      TAX_INVOICE_GATEWAY_URL: 'http://127.0.0.1:9', TAX_INVOICE_NTS_SYSTEM_CODE: '41000008',
       DOCUMENTS_REGISTRY_GATEWAY_URL: 'http://127.0.0.1:9',
     },
   });

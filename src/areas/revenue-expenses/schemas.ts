@@ -1,4 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
+import { APPROVAL_NUMBER_PATTERN_SOURCE } from '../../domain/approval-number.ts';
 import { COLLECTION_MONTHS_MAX, FEED_LIMIT_MAX } from './service.ts';
 
 // The request and response schemas of the revenue and expense routes (docs/revenue-expense.md).
@@ -39,8 +40,9 @@ export const FeedItem = Type.Object(
     source: Type.Union([Type.Literal('ISSUED_HERE'), Type.Literal('COLLECTED')], {
       description: '`ISSUED_HERE`: issued through etax; `COLLECTED`: collected from the tax ' +
         'portal.' }),
-    approvalNumber: Type.String({ description: 'The tax authority\'s approval number ' +
-      '(국세청 승인번호), 24 digits.' }),
+    approvalNumber: Type.String({ pattern: APPROVAL_NUMBER_PATTERN_SOURCE,
+      description: 'The tax authority\'s approval number (국세청 승인번호): 24 characters, the ' +
+        'issue date, the issuing system\'s code and a serial of digits or lower-case letters.' }),
     issuanceKey: Type.Union([Type.String(), Type.Null()], { description: 'The etax tax ' +
       'invoice, for ISSUED_HERE sales; null otherwise.' }),
     writeDate: DateString('Write date (작성일자).'),
@@ -59,7 +61,8 @@ export const FeedItem = Type.Object(
       'or `TAX_FREE` (계산서).' }),
     amendment: Type.Union([Type.Object({
       reason: Type.Integer({ minimum: 1, maximum: 6, description: 'Amendment reason code.' }),
-      originalApprovalNumber: Type.String({ description: 'The amended invoice.' }),
+      originalApprovalNumber: Type.String({ pattern: APPROVAL_NUMBER_PATTERN_SOURCE,
+        description: 'The amended invoice.' }),
     }, { additionalProperties: false }), Type.Null()], { description: 'For an amended ' +
       'invoice (수정세금계산서); null otherwise.' }),
     status: Type.Union([Type.Literal('ISSUED'), Type.Literal('TRANSMITTED')], {

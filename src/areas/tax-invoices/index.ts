@@ -97,6 +97,8 @@ const REFERENCE: readonly ReferenceSection[] = [
 
 // The holidays an operator adds, for `etax holidays` (src/cli/holidays.ts).
 export { HOLIDAYS_REFRESH_MS } from './holidays/calendar.ts';
+// Building and signing a document's standard XML, for bench/xml-signature.ts.
+export { signTaxInvoiceXml } from './xml/signed-document.ts';
 export { addHoliday, listHolidays, removeHoliday } from './holidays/store.ts';
 
 // Issued sales invoices of a scope by total, for the bank transactions area's matching hints.
@@ -227,8 +229,7 @@ export function createTaxInvoicesModule(
     transmitterFor,
     transmissionDelaySeconds: config.TAX_INVOICE_TRANSMISSION_DELAY_SECONDS,
     transmissionTimeoutMs: config.TAX_INVOICE_GATEWAY_TIMEOUT_MS,
-    now,
-    log: platform.log,
+    ntsSystemCode: config.TAX_INVOICE_NTS_SYSTEM_CODE, now, log: platform.log,
     mailTransmitted: invoiceMail.queueTransmitted,
   }) as JobDefinition<never>[];
   return {

@@ -104,7 +104,7 @@ export const taxInvoices = pgTable(
       ${table.supplyCostTotal} + ${table.taxTotal}`),
     check('tax_invoices_charged_points', sql`${table.chargedPoints} >= 0`),
     check('tax_invoices_transmitted_has_approval_number', sql`${table.status} <> 'TRANSMITTED'
-      or ${table.ntsTransactionId} ~ '^[0-9]{24}$'`),
+      or ${table.ntsTransactionId} ~ '^[0-9]{16}[0-9a-z]{8}$'`),
   ],
 );
 

@@ -12,9 +12,11 @@ import {
 //   POST {TAX_INVOICE_GATEWAY_URL}/taxInvoices:transmit  {issuanceKey, writeDate, supplierNumber,
 //     recipientNumber, approvalNumber, signedDocument, signature, certificate,
 //     signerRandomNumber}
-//   200 {"result":"ACCEPTED","ntsTransactionId":"<24 digits>"}
+//   200 {"result":"ACCEPTED","ntsTransactionId":"<the approval number>"}
 //     | {"result":"REJECTED","code":"…","message":"…"}
-// Anything else (another status or body, a network error, a timeout) is `unavailable`.
+// etax is the issuing system: the number is the one it signed (approvalNumber), and an ACCEPTED
+// answer with another is outside the contract. Anything else (another status or body, a network
+// error, a timeout) is `unavailable`.
 
 const RESPONSE_BYTES_MAX = 16_384;
 const REJECTION_TEXT_LENGTH_MAX = 500;
@@ -56,7 +58,10 @@ export function createGatewayTransmitter(options: {
       try {
         const text = await postJson({ url, body: request, signal, timeoutMs: options.timeoutMs,
           responseBytesMax: RESPONSE_BYTES_MAX });
-        return (text === null ? null : parseTransmissionAnswer(text)) ?? TRANSMISSION_UNAVAILABLE;
+        const answer = text === null ? null : parseTransmissionAnswer(text);
+        if (answer?.kind === 'accepted' && request.approvalNumber !== null &&
+          answer.ntsTransactionId !== request.approvalNumber) return TRANSMISSION_UNAVAILABLE;
+        return answer ?? TRANSMISSION_UNAVAILABLE;
       } catch {
         return TRANSMISSION_UNAVAILABLE;
       }

@@ -1,6 +1,6 @@
 // Transmission of issued tax invoices to the tax authority (docs/tax-invoices.md §
-// Transmission). An issued invoice is sent once it has been signed; the answer is the 24-digit
-// approval number (국세청 승인번호), a rejection, or `unavailable` (any trouble
+// Transmission). An issued invoice is sent once it has been signed; the answer is the approval
+// number (국세청 승인번호, src/domain/approval-number.ts), a rejection, or `unavailable` (any trouble
 // reaching the authority), which the caller retries later. Two implementations exist: sandbox.ts
 // for test keys and gateway.ts for live keys.
 //
@@ -13,8 +13,8 @@ export type TransmissionRequest = {
   writeDate: string;
   supplierNumber: string;
   recipientNumber: string;
-  // The 24-digit approval number given at issuance, the signed XML's IssueID; null for a
-  // document issued before the standard XML, which the authority numbers itself.
+  // The approval number etax gave at issuance, the signed XML's IssueID; null for a document
+  // issued before the standard XML, which the authority numbers itself.
   approvalNumber: string | null;
   // The signed standard XML (its enveloped signature holds the certificate), or for a document
   // issued before it the canonical JSON that was signed; the signature value (base64) and the
@@ -42,4 +42,4 @@ export type InvoiceTransmitter = {
 
 export const TRANSMISSION_UNAVAILABLE: TransmissionResult = Object.freeze({ kind: 'unavailable' });
 
-export const APPROVAL_NUMBER_PATTERN = /^[0-9]{24}$/;
+export { APPROVAL_NUMBER_PATTERN } from '../../domain/approval-number.ts';

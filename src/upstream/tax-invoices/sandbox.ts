@@ -1,9 +1,13 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DOMParser } from '@xmldom/xmldom';
 import { LRUCache } from 'lru-cache';
 import { checkIdentity, readCertificate } from '../../domain/joint-certificate.ts';
-import { verifyXmlDocument } from '../../domain/xml-signature.ts';
+import {
+  elementText,
+  findElement,
+  parseXmlDocument,
+  verifyParsedXmlDocument,
+} from '../../domain/xml-signature.ts';
 import {
   TRANSMISSION_UNAVAILABLE,
   type InvoiceTransmitter,
@@ -48,21 +52,21 @@ const rejected = (message: string): TransmissionResult =>
 // What is wrong with a signed standard XML document, or null when the authority takes it.
 export function signedXmlDefect(request: TransmissionRequest & { approvalNumber: string }):
   string | null {
-  const check = verifyXmlDocument(request.signedDocument);
+  const root = parseXmlDocument(request.signedDocument);
+  if (root === null) return 'The document is not well-formed XML.';
+  const check = verifyParsedXmlDocument(root);
   if (!check.valid) return check.reason;
-  const document = new DOMParser().parseFromString(request.signedDocument, 'application/xml');
-  const first = (name: string) =>
-    document.getElementsByTagNameNS(TAX_INVOICE_NAMESPACE, name)[0]?.textContent ?? null;
-  if (document.documentElement?.localName !== 'TaxInvoice' ||
-    document.documentElement.namespaceURI !== TAX_INVOICE_NAMESPACE) {
+  if (root.localName !== 'TaxInvoice' || root.namespaceURI !== TAX_INVOICE_NAMESPACE) {
     return 'The document is not a standard TaxInvoice.';
   }
-  if (first('IssueID') !== request.approvalNumber) {
+  const issueId = findElement(root, TAX_INVOICE_NAMESPACE, 'IssueID');
+  if (issueId === null || elementText(issueId) !== request.approvalNumber) {
     return 'The signed IssueID is not the approval number sent with the document.';
   }
-  const invoicer = document.getElementsByTagNameNS(TAX_INVOICE_NAMESPACE, 'InvoicerParty')[0];
-  const invoicerId = invoicer?.getElementsByTagNameNS(TAX_INVOICE_NAMESPACE, 'ID')[0];
-  if (invoicerId?.textContent !== request.supplierNumber) {
+  const invoicer = findElement(root, TAX_INVOICE_NAMESPACE, 'InvoicerParty');
+  const invoicerId = invoicer === null ? null
+    : findElement(invoicer, TAX_INVOICE_NAMESPACE, 'ID');
+  if (invoicerId === null || elementText(invoicerId) !== request.supplierNumber) {
     return 'The signed InvoicerParty is not the supplier.';
   }
   return null;

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import Value from 'typebox/value';
+import { APPROVAL_NUMBER_PATTERN_SOURCE } from '../../domain/approval-number.ts';
 import { parseJsonObject, postJson } from '../http.ts';
 import {
   PORTAL_UNAVAILABLE,
@@ -25,15 +26,18 @@ const Party = Type.Object({ businessRegistrationNumber: Type.String({ pattern: '
   name: Text(200) });
 const Won = Type.Integer({ minimum: -1e14, maximum: 1e14 });
 const DateText = Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' });
+// As the tax authority makes them: the serial may hold lower-case letters. One number outside
+// this would make the whole collection `unavailable`.
+const ApprovalNumber = Type.String({ pattern: APPROVAL_NUMBER_PATTERN_SOURCE });
 const PortalInvoiceSchema = Type.Object({
   direction: Type.Union([Type.Literal('SALES'), Type.Literal('PURCHASE')]),
-  approvalNumber: Type.String({ pattern: '^[0-9]{24}$' }),
+  approvalNumber: ApprovalNumber,
   writeDate: DateText, issueDate: DateText, supplier: Party, recipient: Party,
   supplyCost: Won, tax: Won, totalAmount: Won,
   taxType: Type.Union([Type.Literal('TAXABLE'), Type.Literal('ZERO_RATED'),
     Type.Literal('TAX_FREE')]),
   amendment: Type.Union([Type.Null(), Type.Object({ reason: Type.Integer({ minimum: 1,
-    maximum: 6 }), originalApprovalNumber: Type.String({ pattern: '^[0-9]{24}$' }) })]),
+    maximum: 6 }), originalApprovalNumber: ApprovalNumber })]),
   status: Type.Union([Type.Literal('ISSUED'), Type.Literal('TRANSMITTED')]),
   late: Type.Boolean(),
 });

@@ -23,7 +23,8 @@ export type PortalParty = { businessRegistrationNumber: string; name: string };
 // One tax invoice as the portal lists it, from the connected business's side.
 export type PortalInvoice = {
   direction: 'SALES' | 'PURCHASE';
-  // 24 digits (국세청 승인번호).
+  // 국세청 승인번호: 16 digits and a serial of 8 digits or lower-case letters
+  // (src/domain/approval-number.ts).
   approvalNumber: string;
   writeDate: string;
   issueDate: string;

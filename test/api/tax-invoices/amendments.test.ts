@@ -66,7 +66,7 @@ async function newSupplier() {
   async function transmitted(issuanceKey: string): Promise<TaxInvoiceView> {
     const invoice = await waitForStatus(app, key, issuanceKey, ['TRANSMITTED', 'FAILED']);
     expect(invoice.status).toBe('TRANSMITTED');
-    expect(invoice.ntsTransactionId).toMatch(/^[0-9]{24}$/);
+    expect(invoice.ntsTransactionId).toMatch(/^[0-9]{8}41000000[0-9a-z]{8}$/);
     return invoice;
   }
 

@@ -36,7 +36,7 @@ describe('issuing a tax invoice', () => {
     expect(issuanceKey).toMatch(/^txi_/);
     const invoice = await waitForStatus(app, key, issuanceKey, ['TRANSMITTED', 'FAILED']);
     expect(invoice.status).toBe('TRANSMITTED');
-    expect(invoice.ntsTransactionId).toMatch(/^[0-9]{24}$/);
+    expect(invoice.ntsTransactionId).toMatch(/^[0-9]{8}41000000[0-9a-z]{8}$/);
     expect(invoice.totals).toEqual({ supplyCost: 200_000, tax: 20_000, total: 220_000 });
     const after = await app.platform.points.getBalance({ accountId, environment: 'test' });
     expect(before.balance - after.balance).toBe(100);

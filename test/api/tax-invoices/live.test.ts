@@ -49,11 +49,13 @@ let accountId: string;
 let liveSupplier: Supplier;
 let testSupplier: Supplier;
 
-// One number per document, unlike any the sandbox makes (its digits 9 and 10 are 41).
+// etax is the issuing system: the gateway transmits under the number etax signed. A document
+// issued before the standard XML has none; the gateway numbers it.
 function gatewayApprovalNumber(request: TransmissionRequest): string {
+  if (request.approvalNumber !== null) return request.approvalNumber;
   const serial = BigInt(`0x${createHash('sha256').update(request.issuanceKey).digest('hex')}`)
-    % 10n ** 14n;
-  return `${request.writeDate.replaceAll('-', '')}77${serial.toString().padStart(14, '0')}`;
+    % 10n ** 8n;
+  return `${request.writeDate.replaceAll('-', '')}77000000${serial.toString().padStart(8, '0')}`;
 }
 
 function reply(body: TransmissionRequest): { status: number; text: string } {
@@ -86,7 +88,7 @@ async function startGateway(): Promise<string> {
 beforeAll(async () => {
   const gatewayUrl = await startGateway();
   app = await createTestApp({ jobs: true, env: { TAX_INVOICE_TRANSMISSION_DELAY_SECONDS: '0',
-    TAX_INVOICE_GATEWAY_URL: gatewayUrl } });
+    TAX_INVOICE_GATEWAY_URL: gatewayUrl, TAX_INVOICE_NTS_SYSTEM_CODE: '41000008' } });
   const account = await app.createAccount();
   accountId = account.accountId;
   liveKey = account.keys.live;
@@ -127,14 +129,15 @@ async function statusHistory(issuanceKey: string): Promise<string[]> {
 }
 
 describe('issuing with a live key', () => {
-  it('charges the live balance 100 points and ends TRANSMITTED with the gateway\'s number',
+  it('charges the live balance 100 points and ends TRANSMITTED with the number it signed',
     async () => {
       const before = await balances();
       const issuanceKey = await issued(liveKey, liveSupplier, RECIPIENTS.accepted);
       const invoice = await waitForStatus(app, liveKey, issuanceKey, ['TRANSMITTED', 'FAILED']);
       const [sent] = requestsFor(issuanceKey);
       expect(invoice).toMatchObject({ status: 'TRANSMITTED', failure: null,
-        ntsTransactionId: gatewayApprovalNumber(sent!.body) });
+        ntsTransactionId: sent!.body.approvalNumber });
+      expect(invoice.ntsTransactionId).toMatch(/^[0-9]{8}41000008[0-9a-z]{8}$/);
       expect(await statusHistory(issuanceKey))
         .toEqual(['PENDING', 'ISSUED', 'TRANSMITTING', 'TRANSMITTED']);
       expect(await balances()).toEqual({ live: before.live - 100, test: before.test });
@@ -155,8 +158,9 @@ describe('issuing with a live key', () => {
     expect(x509.subject).toContain(liveSupplier.identificationNumber);
     expect(verifyXmlDocument(signedDocument)).toEqual({ valid: true,
       certificate: Buffer.from(certificate, 'base64') });
-    expect(signedDocument).toContain(`<SignatureValue>${signature}</SignatureValue>`);
-    expect(approvalNumber).toMatch(/^[0-9]{24}$/);
+    expect(signedDocument).toContain(`<ds:SignatureValue>${signature}</ds:SignatureValue>`);
+    // The issue date, the configured issuing system code, the serial.
+    expect(approvalNumber).toMatch(/^[0-9]{8}41000008[0-9a-z]{8}$/);
     expect(signedDocument).toContain(`<IssueID>${approvalNumber}</IssueID>`);
   });
 
@@ -235,8 +239,8 @@ describe('issuing with a test key on the same app', () => {
       const issuanceKey = await issued(testKey, testSupplier, RECIPIENTS.accepted);
       const invoice = await waitForStatus(app, testKey, issuanceKey, ['TRANSMITTED', 'FAILED']);
       expect(invoice.status).toBe('TRANSMITTED');
-      // The sandbox's numbers carry 41 after the date; the fake gateway's carry 77.
-      expect(invoice.ntsTransactionId).toMatch(/^[0-9]{8}41[0-9]{14}$/);
+      // The sandbox accepts the number etax gave, with the same issuing system code.
+      expect(invoice.ntsTransactionId).toMatch(/^[0-9]{8}41000008[0-9a-z]{8}$/);
       expect(requestsFor(issuanceKey)).toEqual([]);
       expect(await balances()).toEqual({ live: before.live, test: before.test - 100 });
     });

@@ -65,7 +65,7 @@ describe('a successful issuance', () => {
     const issuanceKey = await issued();
     const invoice = await waitForStatus(app, key, issuanceKey, ['TRANSMITTED', 'FAILED']);
     expect(invoice).toMatchObject({ status: 'TRANSMITTED', failure: null });
-    expect(invoice.ntsTransactionId).toMatch(/^[0-9]{24}$/);
+    expect(invoice.ntsTransactionId).toMatch(/^[0-9]{8}41000000[0-9a-z]{8}$/);
     // Approval numbers start with the issue date in Korea.
     expect(invoice.ntsTransactionId!.slice(0, 8))
       .toBe(seoulDate(new Date(invoice.issuedAt!)).replaceAll('-', ''));
@@ -79,7 +79,7 @@ describe('a successful issuance', () => {
         taxInvoiceUrl: `https://etax.example.com/v1/taxInvoices/${issuanceKey}/pdf` } }]);
   });
 
-  it('carries an enveloped RSA-SHA256 signature over its standard XML that the registered ' +
+  it('carries the standard RSA-SHA256 signature over its standard XML that the registered ' +
     'certificate verifies', async () => {
     const issuanceKey = await issued();
     await waitForStatus(app, key, issuanceKey, ['TRANSMITTED']);

@@ -108,7 +108,7 @@ describe('the approval page', () => {
       expect(response.body).toContain('Approved');
       const invoice = await waitForStatus(app, key, issuanceKey, ['TRANSMITTED', 'FAILED']);
       expect(invoice.status).toBe('TRANSMITTED');
-      expect(invoice.ntsTransactionId).toMatch(/^[0-9]{24}$/);
+      expect(invoice.ntsTransactionId).toMatch(/^[0-9]{8}41000000[0-9a-z]{8}$/);
       expect(await actorsOf(app, issuanceKey)).toEqual(['REQUESTED:API',
         'APPROVED:APPROVAL_PAGE', 'ISSUED:JOB', 'TRANSMITTING:JOB', 'TRANSMITTED:JOB']);
       expect(await balance()).toBe(charged);

@@ -30,7 +30,8 @@ const apps: TestApp[] = [];
 
 async function liveApp(env: Record<string, string> = {}) {
   const app = await createTestApp({ jobs: true, liveTaxAuthority: authority, env: {
-    TAX_INVOICE_GATEWAY_URL: `${gateway.origin}/`, TAX_INVOICE_SUPPLIER_STATUS_CACHE_SECONDS: '0',
+    TAX_INVOICE_GATEWAY_URL: `${gateway.origin}/`, TAX_INVOICE_NTS_SYSTEM_CODE: '41000008',
+    TAX_INVOICE_SUPPLIER_STATUS_CACHE_SECONDS: '0',
     ...env } });
   apps.push(app);
   const account = await app.createAccount();

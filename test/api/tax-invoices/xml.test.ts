@@ -1,10 +1,12 @@
 // The signed standard XML of a tax invoice through the API: made when the document is issued
-// (on the workers), with the approval number as its IssueID, verified by xml-crypto with the
+// (on the workers), with the approval number as its IssueID, verified with the
 // certificate it carries; served at GET /v1/taxInvoices/{issuanceKey}/xml to its owner only (404
 // for any other account or an unknown key, 409 TAX_INVOICE_NOT_SIGNED while there is none); and
 // transmitted, the sandbox authority answering with that same approval number. The payment
 // breakdown is accepted within the total, returned on retrieval and written on the XML.
 import { X509Certificate } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyXmlDocument } from '../../../src/domain/xml-signature.ts';
 import { seoulDate } from '../../../src/domain/business-days.ts';
@@ -40,7 +42,7 @@ const getXml = (callerKey: string, issuanceKey: string) =>
   app.server.inject(request(callerKey, 'GET', `/v1/taxInvoices/${issuanceKey}/xml`));
 
 const element = (xml: string, name: string) =>
-  new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1] ?? null;
+  new RegExp(`<(?:ds:)?${name}>([^<]*)</(?:ds:)?${name}>`).exec(xml)?.[1] ?? null;
 
 describe('GET /v1/taxInvoices/{issuanceKey}/xml', () => {
   it('serves the signed XML of a transmitted invoice: verified, numbered, transmitted as is',
@@ -102,6 +104,35 @@ describe('GET /v1/taxInvoices/{issuanceKey}/xml', () => {
       expect(element(xml, 'OriginalIssueID')).toBe(original.ntsTransactionId);
       expect(element(xml, 'GrandTotalAmount')).toBe(String(-original.totals.total));
     });
+
+  it('numbers documents as the tax authority does, letters in the serial; such a number is ' +
+    'transmitted, amended and printed', async () => {
+    // The counter where the serials read `a1b2c3…`, as the standard's sample number ends.
+    await app.platform.database.db.execute(sql`select setval('tax_invoice_approval_serials',
+      ${parseInt('a1b2c300', 36)})`);
+    const original = await issueTransmitted(app, key, supplier.supplierKey);
+    const number = original.ntsTransactionId!;
+    expect(number).toMatch(new RegExp(`^${seoulDate(new Date(original.issuedAt!))
+      .replaceAll('-', '')}41000000a1b2c3[0-9a-z]{2}$`));
+    const response = await amend(app, key, supplier.supplierKey,
+      { issuanceKey: original.issuanceKey, reason: 'termination', body: { date: today() } });
+    expect(response.statusCode, response.body).toBe(200);
+    const { issuanceKey } = response.json() as { issuanceKey: string };
+    const amendment = await waitForStatus(app, key, issuanceKey, ['TRANSMITTED']);
+    expect(amendment.amendment).toMatchObject({ originalNtsTransactionId: number });
+    expect(amendment.ntsTransactionId).toMatch(/^[0-9]{8}41000000a1b2c3[0-9a-z]{2}$/);
+    const xml = (await getXml(key, issuanceKey)).body;
+    expect(verifyXmlDocument(xml).valid).toBe(true);
+    expect(element(xml, 'OriginalIssueID')).toBe(number);
+    const pdf = await app.server.inject(request(key, 'GET', `/v1/taxInvoices/${issuanceKey}/pdf`));
+    expect(pdf.statusCode).toBe(200);
+    const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf.rawPayload)),
+      { mergePages: true });
+    const printed = (approval: string) =>
+      `${approval.slice(0, 8)}-${approval.slice(8, 16)}-${approval.slice(16)}`;
+    expect(text).toContain(printed(amendment.ntsTransactionId!));
+    expect(text).toContain(printed(number));
+  });
 
   it('is 404 for another account\'s document and for an unknown key', async () => {
     const invoice = await issueTransmitted(app, key, supplier.supplierKey);

@@ -518,6 +518,25 @@ describe('validating a tax invoice', () => {
     });
 
     it.each([
+      ['body.items[0].name', (draft: Invoice) => { draft.items[0]!.name = '부품\uFFFE'; },
+        'U+FFFE', 2],
+      ['body.supplied.organizationName', (draft: Invoice) => {
+        draft.supplied.organizationName = '\uFFFF받는곳';
+      }, 'U+FFFF', 0],
+    ])('refuses a noncharacter XML cannot carry in %s', (path, edit, codePoint, index) => {
+      expectInvalid(failure(build(edit)), `${path} contains ${codePoint} at position ${index}, ` +
+        'a noncharacter that the tax invoice\'s XML cannot carry.');
+    });
+
+    it('takes every other character of the BMP but the control characters', () => {
+      const allowed = Array.from({ length: 0xfffe - 0x80 }, (_, index) => 0x80 + index)
+        .filter((code) => code < 0xd800 || code > 0xdfff).map((code) => String.fromCharCode(code))
+        .join('');
+      expect(() => validateInvoice(build((draft) => { draft.description = `비고 ${allowed}`; }),
+        CONTEXT)).not.toThrow();
+    });
+
+    it.each([
       ['body.supplier.representativeName', (draft: Invoice) => {
         draft.supplier.representativeName = '   ';
       }],

@@ -58,13 +58,14 @@ afterAll(async () => {
 
 const APPROVAL_NUMBER = '202511284100000000001234';
 
-function transmission(issuanceKey: string): TransmissionRequest {
+function transmission(issuanceKey: string, approvalNumber = APPROVAL_NUMBER):
+  TransmissionRequest {
   return {
     issuanceKey,
     writeDate: '2025-11-28',
     supplierNumber: '1234567891',
     recipientNumber: '2208162517',
-    approvalNumber: APPROVAL_NUMBER,
+    approvalNumber,
     signedDocument: '<TaxInvoice>signed standard XML</TaxInvoice>',
     signature: Buffer.from('signature bytes').toString('base64'),
     certificate: Buffer.from('certificate bytes').toString('base64'),
@@ -75,7 +76,7 @@ let transmissionCount = 0;
 
 // Transmits a new document whose gateway answer is `reply`.
 function transmit(reply: Reply, options: { timeoutMs?: number; gatewayUrl?: string;
-  signal?: AbortSignal } = {}) {
+  signal?: AbortSignal; approvalNumber?: string } = {}) {
   transmissionCount += 1;
   const issuanceKey = `txi_gateway_${transmissionCount}`;
   replies.set(issuanceKey, reply);
@@ -84,7 +85,7 @@ function transmit(reply: Reply, options: { timeoutMs?: number; gatewayUrl?: stri
     timeoutMs: options.timeoutMs ?? 2_000,
   });
   const signal = options.signal ?? AbortSignal.timeout(5_000);
-  return transmitter.transmit(transmission(issuanceKey), signal);
+  return transmitter.transmit(transmission(issuanceKey, options.approvalNumber), signal);
 }
 
 const ok = (body: unknown) => ({ status: 200, body: JSON.stringify(body) });
@@ -117,10 +118,21 @@ describe('the gateway transmitter', () => {
     expect(result).toEqual({ kind: 'accepted', ntsTransactionId: APPROVAL_NUMBER });
   });
 
-  it('maps ACCEPTED with a 24-digit number to accepted', async () => {
-    expect(await transmit(accepted))
-      .toEqual({ kind: 'accepted', ntsTransactionId: APPROVAL_NUMBER });
-  });
+  it('maps ACCEPTED with the number sent to accepted, letters in the serial included',
+    async () => {
+      expect(await transmit(accepted))
+        .toEqual({ kind: 'accepted', ntsTransactionId: APPROVAL_NUMBER });
+      for (const number of ['2025112841000008a1b2c3d4', '2025112841000008uwh00005']) {
+        expect(await transmit(ok({ result: 'ACCEPTED', ntsTransactionId: number }),
+          { approvalNumber: number })).toEqual({ kind: 'accepted', ntsTransactionId: number });
+      }
+    });
+
+  it('treats ACCEPTED with another number than the one signed as outside the contract',
+    async () => {
+      expect(await transmit(ok({ result: 'ACCEPTED',
+        ntsTransactionId: '202511284100000000001235' }))).toEqual({ kind: 'unavailable' });
+    });
 
   it('maps REJECTED with a code and a message to rejected, both trimmed', async () => {
     expect(await transmit(ok({ result: 'REJECTED', code: ' NTS_DUPLICATE ',
@@ -148,6 +160,8 @@ describe('the gateway transmitter', () => {
       ntsTransactionId: `${APPROVAL_NUMBER}0` })],
     ['ACCEPTED with a non-digit number', ok({ result: 'ACCEPTED',
       ntsTransactionId: `${APPROVAL_NUMBER.slice(0, 23)}A` })],
+    ['a letter before the serial', ok({ result: 'ACCEPTED',
+      ntsTransactionId: `${APPROVAL_NUMBER.slice(0, 15)}a${APPROVAL_NUMBER.slice(16)}` })],
     ['ACCEPTED with a hyphenated number', ok({ result: 'ACCEPTED',
       ntsTransactionId: '20251128-41000000-00001234' })],
     ['ACCEPTED with a number padded by spaces', ok({ result: 'ACCEPTED',
@@ -228,6 +242,20 @@ describe('parseTransmissionAnswer', () => {
     expect(parseTransmissionAnswer(JSON.stringify({ result: 'REJECTED', code: 'NTS_REJECTED',
       message: '\n  공급받는자 사업자번호 오류 😀\r\n' }))).toEqual({ kind: 'rejected',
       code: 'NTS_REJECTED', message: '공급받는자 사업자번호 오류 😀' });
+  });
+
+  it('reads approval numbers as the tax authority makes them: 16 digits, then 8 digits or ' +
+    'lower-case letters', () => {
+    const read = (ntsTransactionId: string) =>
+      parseTransmissionAnswer(JSON.stringify({ result: 'ACCEPTED', ntsTransactionId }));
+    for (const number of ['2025112841000008a1b2c3d4', '2025112841000008uwh00005',
+      '2025112841000008zzzzzzzz', APPROVAL_NUMBER]) {
+      expect(read(number)).toEqual({ kind: 'accepted', ntsTransactionId: number });
+    }
+    for (const number of ['2025112841000008A1B2C3D4', '202511284100000a00000001',
+      '2025112841000008a1b2c3d', '2025112841000008a1b2c3d4e', '2025112841000008a1b2c3-4']) {
+      expect(read(number), number).toBeNull();
+    }
   });
 
   it('ignores fields outside the contract', () => {

@@ -61,14 +61,19 @@ describe('signerIdentityDefect', () => {
 
 describe('the sandbox transmitter', () => {
   it('accepts a signed document with the signer\'s R and rejects it with another', async () => {
-    const xml = signXmlDocument([
-      `<TaxInvoice xmlns="${NS}">`,
-      `<TaxInvoiceDocument><IssueID>${APPROVAL_NUMBER}</IssueID><TypeCode>0101</TypeCode>`,
-      '</TaxInvoiceDocument><TaxInvoiceTradeSettlement>',
-      `<InvoicerParty><ID>${SUPPLIER}</ID></InvoicerParty>`,
-      '<InvoiceeParty><ID>2208162517</ID></InvoiceeParty>',
-      '</TaxInvoiceTradeSettlement></TaxInvoice>',
-    ].join(''), signer).xml;
+    const xml = signXmlDocument({
+      rootStartTag: `<TaxInvoice xmlns="${NS}">`,
+      namespaces: [['', NS]],
+      exchangedDocument: '<ExchangedDocument><ID>txi_identity</ID></ExchangedDocument>',
+      signedContent: [
+        `<TaxInvoiceDocument><IssueID>${APPROVAL_NUMBER}</IssueID><TypeCode>0101</TypeCode>`,
+        '</TaxInvoiceDocument><TaxInvoiceTradeSettlement>',
+        `<InvoicerParty><ID>${SUPPLIER}</ID></InvoicerParty>`,
+        '<InvoiceeParty><ID>2208162517</ID></InvoiceeParty>',
+        '</TaxInvoiceTradeSettlement>',
+      ].join(''),
+      rootEndTag: '</TaxInvoice>',
+    }, signer).xml;
     const transmitter = createSandboxTransmitter({ latencyMs: 0 });
     const transmit = (changes: Partial<TransmissionRequest>) => transmitter.transmit(
       request({ signedDocument: xml, ...changes }), new AbortController().signal);

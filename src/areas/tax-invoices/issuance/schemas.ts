@@ -1,4 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
+import { APPROVAL_NUMBER_PATTERN_SOURCE } from '../../../domain/approval-number.ts';
 import { Invoice, TAX_INVOICE_STATUSES } from '../schemas.ts';
 
 // Request and response schemas of the issuance and retrieval routes (docs/tax-invoices.md); the
@@ -44,8 +45,10 @@ export const TaxInvoice = Type.Object(
   {
     issuanceKey: Type.String(),
     status: Status,
-    ntsTransactionId: NullableString('The 24-digit approval number (국세청 승인번호); null ' +
-      'until transmitted.'),
+    ntsTransactionId: Type.Union([Type.String({ pattern: APPROVAL_NUMBER_PATTERN_SOURCE }),
+      Type.Null()], { description: 'The approval number (국세청 승인번호): 24 characters, the ' +
+      'issue date, the issuing system\'s code and a serial of digits or lower-case letters; null ' +
+      'until transmitted.', examples: ['2026112041000000000012ab'] }),
     issuedAt: NullableTimestamp('When the supplier\'s signature issued it; null before.'),
     invoice: Invoice,
     issuanceType: Type.Union([Type.Literal('STANDARD'), Type.Literal('REVERSE')], {
@@ -64,7 +67,8 @@ export const TaxInvoice = Type.Object(
         'Amendments).' }),
       reasonCode: Type.Integer({ minimum: 1, maximum: 6, description: 'The tax authority code.' }),
       originalIssuanceKey: Type.String(),
-      originalNtsTransactionId: Type.String(),
+      originalNtsTransactionId: Type.String({ pattern: APPROVAL_NUMBER_PATTERN_SOURCE,
+        description: 'The original\'s approval number.' }),
     }, { additionalProperties: false }), Type.Null()], {
       description: 'For an amended document, what it amends; null otherwise.' }),
     failure: Type.Union([Type.Object({ code: Type.String(), message: Type.String() },

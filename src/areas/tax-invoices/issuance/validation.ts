@@ -5,7 +5,12 @@ import {
   issueDeadline,
   type AddedHolidays,
 } from '../../../domain/business-days.ts';
-import { firstNonBmpCharacter, formatCodePoint, isBlank } from '../../../domain/text.ts';
+import {
+  firstNonBmpCharacter,
+  firstXmlNoncharacter,
+  formatCodePoint,
+  isBlank,
+} from '../../../domain/text.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import type {
   Invoice,
@@ -201,6 +206,11 @@ function checkString(text: string, path: string): void {
     throw invalid(`${path} contains ${formatCodePoint(found.codePoint)} at position ` +
       `${found.index}, a character outside the Basic Multilingual Plane (such as an emoji); ` +
       'such characters cannot be put on a tax invoice.');
+  }
+  const noncharacter = firstXmlNoncharacter(text);
+  if (noncharacter >= 0) {
+    throw invalid(`${path} contains ${formatCodePoint(text.charCodeAt(noncharacter))} at ` +
+      `position ${noncharacter}, a noncharacter that the tax invoice's XML cannot carry.`);
   }
   if (isBlank(text)) throw invalid(`${path} must not be blank.`);
 }

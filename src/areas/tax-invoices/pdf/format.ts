@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
+import { APPROVAL_NUMBER_PATTERN } from '../../../domain/approval-number.ts';
 import { formatBusinessRegistrationNumber } from '../../../domain/business-registration-number.ts';
 import type { AmendmentReason, TaxType } from '../schemas.ts';
 
 // How values read on the printed form. Pure string work, so the wording of the
 // PDF can be tested without drawing it.
 
-const APPROVAL_NUMBER_PATTERN = /^[0-9]{24}$/;
 const APPROVAL_NUMBER_GROUP_LENGTH = 8;
 
 // The wording on the form, by the amendment reason code.
@@ -53,11 +53,11 @@ export function formatQuantity(quantity: number): string {
   return quantity < 0 && unsigned !== '0' ? `-${unsigned}` : unsigned;
 }
 
-// 24 digits as three groups of eight joined by hyphens; "미전송" (not yet
+// The 24 characters as three groups of eight joined by hyphens; "미전송" (not yet
 // transmitted) while the tax authority has not given one.
 export function formatApprovalNumber(ntsTransactionId: string | null): string {
   if (ntsTransactionId === null) return '미전송';
-  assert(APPROVAL_NUMBER_PATTERN.test(ntsTransactionId), 'approval numbers are 24 digits');
+  assert(APPROVAL_NUMBER_PATTERN.test(ntsTransactionId), 'approval numbers are 24 characters');
   const size = APPROVAL_NUMBER_GROUP_LENGTH;
   return [0, 1, 2].map((index) => ntsTransactionId.slice(index * size, (index + 1) * size))
     .join('-');

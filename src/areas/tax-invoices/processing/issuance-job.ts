@@ -5,14 +5,15 @@ import type { StageJobs } from '../../../platform/jobs.ts';
 import type { IssuersService } from '../../issuers/index.ts';
 import { endWithoutIssuance, type LifecycleDeps } from '../lifecycle.ts';
 import * as store from '../store.ts';
-import { signTaxInvoiceXml } from '../xml/signed-document.ts';
-import { insertXmlDocuments } from '../xml/store.ts';
+import { signTaxInvoiceXml, type ApprovalNumbering } from '../xml/signed-document.ts';
+import { allocateApprovalCounters, insertXmlDocuments } from '../xml/store.ts';
 import { TRANSMISSION_QUEUE, transmissionJobId, type TransmissionJobData } from './queues.ts';
 
 // The issuance job (docs/tax-invoices.md § Processing): PENDING | APPROVED → ISSUED for the
-// documents of one fetch. Each is given its approval number and its standard XML signed under its
-// issuer's certificate (../xml/), then all are moved, their signed XML kept and their
-// transmissions staged, to run after the cancel window
+// documents of one fetch. Each is given its approval number (the issue date, the issuing system's
+// code, a serial from one database counter taken for the whole fetch in one round trip) and its
+// standard XML signed under its issuer's certificate (../xml/), then all are moved, their signed
+// XML kept and their transmissions staged, to run after the cancel window
 // (TAX_INVOICE_TRANSMISSION_DELAY_SECONDS), in one transaction. A document whose issuer can no
 // longer sign fails instead, and gets its points back.
 
@@ -21,6 +22,8 @@ export type IssuanceJobDeps = LifecycleDeps & {
   stageMany: StageJobs;
   issuers: Pick<IssuersService, 'requireIssuerCertificate'>;
   transmissionDelaySeconds: number;
+  // The issuing system's code registered with the tax authority (TAX_INVOICE_NTS_SYSTEM_CODE).
+  ntsSystemCode: string;
   now: () => Date;
 };
 
@@ -37,8 +40,12 @@ export async function issueDocuments(deps: IssuanceJobDeps, issuanceKeys: string
   const rows = (await store.findInvoicesByKeys(deps.db, issuanceKeys))
     .filter((row) => (ISSUABLE as readonly string[]).includes(row.status));
   // The issue date is part of the approval number, so it is fixed before anything is signed.
+  // A counter value left unused (a document that fails, or a fetch that ends before its commit)
+  // is a gap in the serials, which numbers may have.
   const issuedAt = deps.now();
-  const signed = (await Promise.all(rows.map((row) => signOrFail(deps, row, issuedAt))))
+  const counters = await allocateApprovalCounters(deps.db, rows.length);
+  const signed = (await Promise.all(rows.map((row, index) => signOrFail(deps, row, issuedAt,
+    { systemCode: deps.ntsSystemCode, counter: counters[index]! }))))
     .filter((document) => document !== null);
   if (signed.length === 0) return;
   const startAfter = new Date(Date.now() + deps.transmissionDelaySeconds * 1_000);
@@ -62,7 +69,8 @@ export async function issueDocuments(deps: IssuanceJobDeps, issuanceKeys: string
 }
 
 // The document signed, or null when its issuer can no longer sign: the document then fails.
-async function signOrFail(deps: IssuanceJobDeps, row: store.TaxInvoiceRow, issuedAt: Date) {
+async function signOrFail(deps: IssuanceJobDeps, row: store.TaxInvoiceRow, issuedAt: Date,
+  numbering: ApprovalNumbering) {
   let signer;
   try {
     ({ signer } = await deps.issuers.requireIssuerCertificate(store.scopeOfRow(row),
@@ -77,5 +85,5 @@ async function signOrFail(deps: IssuanceJobDeps, row: store.TaxInvoiceRow, issue
   // A signed XML takes a few milliseconds of CPU; a fetch's signatures take turns with
   // requests instead of holding the event loop for all of them at once.
   await setImmediate();
-  return { row, document: signTaxInvoiceXml(row, signer!, issuedAt) };
+  return { row, document: signTaxInvoiceXml(row, signer!, issuedAt, numbering) };
 }

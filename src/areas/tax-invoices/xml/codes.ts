@@ -60,10 +60,18 @@ export const RECIPIENT_ID_CODES = {
   FOREIGNER: '03', // 외국인
 } as const;
 
+// The number issuing systems write for a foreign recipient who has none (a non-resident buyer):
+// thirteen nines, coded as a foreigner.
+export const FOREIGN_RECIPIENT_WITHOUT_NUMBER = '9999999999999';
+
 // A thirteen-digit number is a foreigner registration number when its seventh digit (the
-// gender and century digit) is 5 to 8, a resident registration number otherwise.
+// gender and century digit) is 5 to 8, or the stand-in for a foreigner without a number; it is a
+// resident registration number otherwise.
 export function recipientIdCode(identificationNumber: string): string {
   if (identificationNumber.length === 10) return RECIPIENT_ID_CODES.BUSINESS_REGISTRATION_NUMBER;
+  if (identificationNumber === FOREIGN_RECIPIENT_WITHOUT_NUMBER) {
+    return RECIPIENT_ID_CODES.FOREIGNER;
+  }
   return '5678'.includes(identificationNumber[6]!) ? RECIPIENT_ID_CODES.FOREIGNER
     : RECIPIENT_ID_CODES.RESIDENT_REGISTRATION_NUMBER;
 }

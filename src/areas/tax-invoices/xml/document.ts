@@ -1,4 +1,4 @@
-import { DOMImplementation, XMLSerializer } from '@xmldom/xmldom';
+import type { UnsignedXmlDocument } from '../../../domain/xml-signature.ts';
 import type { Invoice, Manager, Payment, TaxType } from '../schemas.ts';
 import {
   amendmentStatusCode,
@@ -12,8 +12,11 @@ import {
 
 // The standard e-tax-invoice XML document (KEC/NTS `TaxInvoice`, docs/tax-invoice-xml.md) of one
 // etax document, before it is signed. Elements come in the order of the standard's schema;
-// optional ones are left out when the document has no value for them. Text is escaped by the
-// serializer, so names and remarks can hold any character the validation let through.
+// optional ones are left out when the document has no value for them. The elements are written
+// as Canonical XML writes them (no attributes or namespace declarations below the root, an end
+// tag for every element, text escaped), so the signature's canonical octets are the text itself
+// (src/domain/xml-signature.ts): names and remarks can hold any character the validation let
+// through.
 
 const XSI_NAMESPACE = 'http://www.w3.org/2001/XMLSchema-instance';
 
@@ -35,21 +38,24 @@ const compactDate = (date: string) => date.replaceAll('-', '');
 type Child = [name: string, value: string | number | null | undefined] | [name: string,
   children: Child[]];
 
-// Appends `children` to `parent`: [name, text] elements (left out when the text is null or
-// empty) and [name, [...]] elements (left out when they would be empty).
-function append(parent: Element, children: Child[]): void {
-  const document = parent.ownerDocument;
+// Text as Canonical XML escapes it. The validation lets no control character through, so there
+// is no carriage return to escape.
+const escapeText = (value: string) => value.replace(/[&<>]/g, (character) =>
+  (character === '&' ? '&amp;' : character === '<' ? '&lt;' : '&gt;'));
+
+// `children` written out: [name, text] elements (left out when the text is null or empty) and
+// [name, [...]] elements (left out when they would be empty).
+function write(children: Child[]): string {
+  let out = '';
   for (const [name, content] of children) {
     if (Array.isArray(content)) {
-      const element = document.createElementNS(TAX_INVOICE_NAMESPACE, name);
-      append(element, content);
-      if (element.childNodes.length > 0) parent.appendChild(element);
+      const inner = write(content);
+      if (inner !== '') out += `<${name}>${inner}</${name}>`;
     } else if (content !== null && content !== undefined && content !== '') {
-      const element = document.createElementNS(TAX_INVOICE_NAMESPACE, name);
-      element.appendChild(document.createTextNode(String(content)));
-      parent.appendChild(element);
+      out += `<${name}>${escapeText(String(content))}</${name}>`;
     }
   }
+  return out;
 }
 
 function contact(manager: Manager | undefined): Child[] {
@@ -106,21 +112,22 @@ function lineItems(input: XmlDocumentInput): Child[] {
     ['InformationText', item.specification],
     ['NameText', item.name],
     ['PurchaseExpiryDateTime', compactDate(item.date)],
-    // A tax-exempt item has no tax at all, not a tax of 0.
-    ['TotalTax', [['CalculatedAmount', input.taxType === 'TAX_FREE' ? null : item.tax]]],
+    // A tax-exempt item carries a tax of 0, as the documents Hometax itself issues do.
+    ['TotalTax', [['CalculatedAmount', input.taxType === 'TAX_FREE' ? 0 : item.tax]]],
     ['UnitPrice', [['UnitAmount', item.unitPrice]]],
   ]]);
 }
 
-export function buildTaxInvoiceXml(input: XmlDocumentInput): string {
+const ROOT_START_TAG = `<TaxInvoice xmlns="${TAX_INVOICE_NAMESPACE}" xmlns:xsi="${
+  XSI_NAMESPACE}" xsi:schemaLocation="${TAX_INVOICE_SCHEMA_LOCATION}">`;
+const ROOT_NAMESPACES = [['', TAX_INVOICE_NAMESPACE], ['xsi', XSI_NAMESPACE]] as const;
+
+export function buildTaxInvoiceXml(input: XmlDocumentInput): UnsignedXmlDocument {
   const { invoice, totals, amendment } = input;
-  const document = new DOMImplementation().createDocument(TAX_INVOICE_NAMESPACE, 'TaxInvoice',
-    null);
-  const root = document.documentElement!;
-  root.setAttributeNS('http://www.w3.org/2000/xmlns/', 'xmlns:xsi', XSI_NAMESPACE);
-  root.setAttributeNS(XSI_NAMESPACE, 'xsi:schemaLocation', TAX_INVOICE_SCHEMA_LOCATION);
-  append(root, [
+  const exchangedDocument = write([
     ['ExchangedDocument', [['ID', input.issuanceKey], ['IssueDateTime', input.issuedAt]]],
+  ]);
+  const signedContent = write([
     ['TaxInvoiceDocument', [
       ['IssueID', input.approvalNumber],
       ['TypeCode', documentTypeCode(input.taxType, amendment !== null)],
@@ -137,12 +144,12 @@ export function buildTaxInvoiceXml(input: XmlDocumentInput): string {
       ...paymentMeans(invoice.payment, totals.total),
       ['SpecifiedMonetarySummation', [
         ['ChargeTotalAmount', totals.supplyCost],
-        ['TaxTotalAmount', input.taxType === 'TAX_FREE' ? null : totals.tax],
+        ['TaxTotalAmount', input.taxType === 'TAX_FREE' ? 0 : totals.tax],
         ['GrandTotalAmount', totals.total],
       ]],
     ]],
     ...lineItems(input),
   ]);
-  const body = new XMLSerializer().serializeToString(document);
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${body}`;
+  return { rootStartTag: ROOT_START_TAG, namespaces: ROOT_NAMESPACES, exchangedDocument,
+    signedContent, rootEndTag: '</TaxInvoice>' };
 }

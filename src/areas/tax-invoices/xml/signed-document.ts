@@ -1,24 +1,14 @@
-import { createHash } from 'node:crypto';
+import { approvalNumber } from '../../../domain/approval-number.ts';
 import { seoulDate } from '../../../domain/business-days.ts';
 import { signXmlDocument, type XmlSigner } from '../../../domain/xml-signature.ts';
 import type { TaxInvoiceRow } from '../store.ts';
 import { buildTaxInvoiceXml } from './document.ts';
 
 // The signed standard XML of a document being issued (docs/tax-invoice-xml.md): its approval
-// number is given now, from the issue date, and is part of what the supplier signs.
+// number is given now, from the issue date in Korea, etax's issuing system code and a counter
+// value, and is part of what the supplier signs.
 
-// The middle block of an approval number names the issuing system; 41 is an ASP. The first eight
-// digits are the issue date in Korea, the last fourteen a serial made from the issuance key, so
-// the same document issued the same day always gets the same number.
-const ISSUING_SYSTEM = '41';
-const SERIAL_DIGITS = 14;
-
-export function approvalNumberOf(issuanceKey: string, issuedAt: Date): string {
-  const digest = createHash('sha256').update(issuanceKey).digest();
-  const serial = (digest.readBigUInt64BE(0) % 10n ** BigInt(SERIAL_DIGITS)).toString()
-    .padStart(SERIAL_DIGITS, '0');
-  return `${seoulDate(issuedAt).replaceAll('-', '')}${ISSUING_SYSTEM}${serial}`;
-}
+export type ApprovalNumbering = { systemCode: string; counter: bigint };
 
 // `YYYYMMDDhhmmss` in Korea (UTC+9, no daylight saving).
 function seoulTimestamp(at: Date): string {
@@ -39,8 +29,9 @@ export function signTaxInvoiceXml(
   row: TaxInvoiceRow,
   signer: XmlSigner,
   issuedAt: Date,
+  numbering: ApprovalNumbering,
 ): SignedTaxInvoiceXml {
-  const approvalNumber = approvalNumberOf(row.issuanceKey, issuedAt);
+  const number = approvalNumber({ issueDate: seoulDate(issuedAt), ...numbering });
   const xml = buildTaxInvoiceXml({
     issuanceKey: row.issuanceKey,
     invoice: row.invoice,
@@ -48,10 +39,10 @@ export function signTaxInvoiceXml(
     totals: { supplyCost: row.supplyCostTotal, tax: row.taxTotal, total: row.totalAmount },
     amendment: row.amendmentReason === null ? null : { reasonCode: row.amendmentReason,
       originalNtsTransactionId: row.originalNtsTransactionId },
-    approvalNumber,
+    approvalNumber: number,
     issuedAt: seoulTimestamp(issuedAt),
   });
   const signed = signXmlDocument(xml, signer);
-  return { approvalNumber, xml: signed.xml, signatureValue: signed.signatureValue,
+  return { approvalNumber: number, xml: signed.xml, signatureValue: signed.signatureValue,
     digest: signed.digest, certificate: signer.certificate.toString('base64') };
 }

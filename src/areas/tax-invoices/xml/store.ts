@@ -1,13 +1,22 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../../platform/db/connect.ts';
 import type { Scope } from '../../../platform/scope.ts';
 import { taxInvoices } from '../tables.ts';
-import { taxInvoiceXmlDocuments } from './tables.ts';
+import { approvalSerials, taxInvoiceXmlDocuments } from './tables.ts';
 
 // SQL of the signed XML documents. Reads for a client join the document, whose account and
 // environment decide who sees it.
 
 export type XmlDocumentRow = typeof taxInvoiceXmlDocuments.$inferSelect;
+
+// `count` fresh counter values for approval number serials, in one round trip.
+export async function allocateApprovalCounters(tx: Executor, count: number): Promise<bigint[]> {
+  if (count === 0) return [];
+  const result = await tx.execute<{ value: string }>(sql`select nextval(${
+    sql.raw(`'${approvalSerials.seqName!}'`)})::text as value
+    from generate_series(1, ${count}::integer)`);
+  return result.rows.map((row) => BigInt(row.value));
+}
 
 export async function insertXmlDocuments(
   tx: Executor,

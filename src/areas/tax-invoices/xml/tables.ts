@@ -1,4 +1,4 @@
-import { pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { pgSequence, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt } from '../../../platform/db/columns.ts';
 import { taxInvoices } from '../tables.ts';
 
@@ -9,7 +9,7 @@ export const taxInvoiceXmlDocuments = pgTable(
   'tax_invoice_xml_documents',
   {
     issuanceKey: text('issuance_key').primaryKey().references(() => taxInvoices.issuanceKey),
-    // The 24-digit approval number given at issuance, the document's IssueID.
+    // The approval number given at issuance, the document's IssueID.
     approvalNumber: text('approval_number').notNull(),
     signedXml: text('signed_xml').notNull(),
     createdAt: createdAt(),
@@ -18,3 +18,8 @@ export const taxInvoiceXmlDocuments = pgTable(
     uniqueIndex('tax_invoice_xml_documents_approval_number_idx').on(table.approvalNumber),
   ],
 );
+
+// The counter behind approval numbers' serials (src/domain/approval-number.ts): never reused, so
+// two numbers of one day never share a serial. The issuance job takes the values of a whole fetch
+// in one statement (xml/store.ts); the gaps a failed fetch leaves are harmless.
+export const approvalSerials = pgSequence('tax_invoice_approval_serials', { startWith: 1 });

@@ -1,14 +1,19 @@
 // The standard e-tax-invoice XML of every kind of document etax issues (normal, zero-rated,
-// tax-free, and each amendment reason), signed with a joint certificate of the sandbox CA:
-// xml-crypto verifies each signature, any change to the signed document breaks it, and each
-// document has the elements of the standard's published element list, in its order. No schema
-// of the standard is published openly, so the structure is checked element by element.
-import { createPrivateKey, sign } from 'node:crypto';
+// tax-free, and each amendment reason), signed with a joint certificate of the sandbox CA in the
+// standard's signature profile: etax's verifier and xmlsec1 (with the sandbox CA as its trust
+// anchor, test/helpers/xmlsec1.ts) verify each signature, also after ExchangedDocument is
+// rewritten; any change to an amount, a party or an item breaks it; and each document has the
+// elements of the standard's published element list, in its order. No schema of the standard is
+// published openly, so the structure is checked element by element.
 import { DOMParser } from '@xmldom/xmldom';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { issueSandboxCertificate } from '../../../../src/domain/sandbox-certificate.ts';
-import { decryptSigningKeyFile } from '../../../../src/domain/signing-key-file.ts';
-import { verifyXmlDocument, type XmlSigner } from '../../../../src/domain/xml-signature.ts';
+import {
+  INCLUSIVE_C14N,
+  NTS_XPATH,
+  verifyXmlDocument,
+  XPATH_FILTER,
+  type XmlSigner,
+} from '../../../../src/domain/xml-signature.ts';
 import type { Invoice, TaxType } from '../../../../src/areas/tax-invoices/schemas.ts';
 import type { TaxInvoiceRow } from '../../../../src/areas/tax-invoices/store.ts';
 import {
@@ -17,23 +22,18 @@ import {
   documentTypeCode,
   TAX_INVOICE_NAMESPACE,
 } from '../../../../src/areas/tax-invoices/xml/codes.ts';
-import {
-  approvalNumberOf,
-  signTaxInvoiceXml,
-} from '../../../../src/areas/tax-invoices/xml/signed-document.ts';
+import { signTaxInvoiceXml } from '../../../../src/areas/tax-invoices/xml/signed-document.ts';
+import { sandboxSigner } from '../../../helpers/sandbox-signer.ts';
+import { xmlsec1Verify } from '../../../helpers/xmlsec1.ts';
 
-const PASSWORD = 'sandbox-password-1';
 const ISSUED_AT = new Date('2026-11-20T15:30:00Z'); // 2026-11-21 00:30 in Korea
+// A registered system's code and the counter value whose serial is the standard's sample's.
+const NUMBERING = { systemCode: '41000008', counter: BigInt(parseInt('a1b2c3d4', 36)) };
 
 let signer: XmlSigner;
 
 beforeAll(async () => {
-  const certificate = await issueSandboxCertificate({ businessRegistrationNumber: '1234567891',
-    organizationName: '주식회사 이택스', password: PASSWORD, now: new Date() });
-  const key = decryptSigningKeyFile(certificate.signPri, PASSWORD);
-  if (key.kind !== 'decrypted') throw new Error('the sandbox key file did not open');
-  const privateKey = createPrivateKey({ key: key.pkcs8, format: 'der', type: 'pkcs8' });
-  signer = { certificate: certificate.signCert, sign: (data) => sign('sha256', data, privateKey) };
+  ({ signer } = await sandboxSigner());
 });
 
 function invoice(tax: (supplyCost: number) => number | null, sign = 1): Invoice {
@@ -82,8 +82,8 @@ const text = (xml: string, name: string) => parse(xml)
   .getElementsByTagNameNS(TAX_INVOICE_NAMESPACE, name)[0]?.textContent ?? null;
 
 // The elements of the standard's element list, in its order.
-const ROOT_CHILDREN = ['ExchangedDocument', 'TaxInvoiceDocument', 'TaxInvoiceTradeSettlement',
-  'TaxInvoiceTradeLineItem', 'TaxInvoiceTradeLineItem', 'Signature'];
+const ROOT_CHILDREN = ['ExchangedDocument', 'Signature', 'TaxInvoiceDocument',
+  'TaxInvoiceTradeSettlement', 'TaxInvoiceTradeLineItem', 'TaxInvoiceTradeLineItem'];
 const DOCUMENT_ORDER = ['IssueID', 'TypeCode', 'DescriptionText', 'IssueDateTime',
   'AmendmentStatusCode', 'PurposeCode', 'OriginalIssueID'];
 const SETTLEMENT_CHILDREN = ['InvoicerParty', 'InvoiceeParty', 'SpecifiedPaymentMeans',
@@ -135,16 +135,18 @@ describe('the signed standard XML of each kind of document', () => {
     it(`${kind.name}: TypeCode ${kind.typeCode}, signed and verified, in the standard's order`,
       () => {
         const input = row(kind.taxType, kind.reason, kind.sign);
-        const signed = signTaxInvoiceXml(input, signer, ISSUED_AT);
+        const signed = signTaxInvoiceXml(input, signer, ISSUED_AT, NUMBERING);
         const check = verifyXmlDocument(signed.xml);
         expect(check).toEqual({ valid: true, certificate: signer.certificate });
+        expect(xmlsec1Verify(signed.xml)).toMatchObject({ referenceValid: true,
+          signatureValid: true });
 
         const document = parse(signed.xml);
         const root = document.documentElement!;
         expect(root.localName).toBe('TaxInvoice');
         expect(root.namespaceURI).toBe(TAX_INVOICE_NAMESPACE);
         expect(childNames(root)).toEqual(ROOT_CHILDREN);
-        const [, taxInvoiceDocument, settlement, line] = Array.from(root.childNodes)
+        const [, , taxInvoiceDocument, settlement, line] = Array.from(root.childNodes)
           .filter((node) => node.nodeType === 1) as Element[];
         expectInOrder(childNames(taxInvoiceDocument!), DOCUMENT_ORDER);
         expect(childNames(settlement!)).toEqual(SETTLEMENT_CHILDREN);
@@ -157,7 +159,7 @@ describe('the signed standard XML of each kind of document', () => {
         expect(childNames(invoicee!)).toEqual(INVOICEE_CHILDREN);
 
         expect(text(signed.xml, 'IssueID')).toBe(signed.approvalNumber);
-        expect(signed.approvalNumber).toMatch(/^2026112141[0-9]{14}$/);
+        expect(signed.approvalNumber).toBe('2026112141000008a1b2c3d4');
         expect(text(signed.xml, 'TypeCode')).toBe(kind.typeCode);
         expect(text(signed.xml, 'PurposeCode')).toBe('02');
         expect(text(signed.xml, 'AmendmentStatusCode'))
@@ -166,28 +168,59 @@ describe('the signed standard XML of each kind of document', () => {
           .toBe(kind.reason === null ? null : '202611194100000000000001');
         expect(text(signed.xml, 'ChargeTotalAmount')).toBe(String(input.supplyCostTotal));
         expect(text(signed.xml, 'GrandTotalAmount')).toBe(String(input.totalAmount));
-        expect(text(signed.xml, 'TaxTotalAmount'))
-          .toBe(kind.taxType === 'TAX_FREE' ? null : String(input.taxTotal));
-        expect(document.getElementsByTagNameNS(TAX_INVOICE_NAMESPACE, 'CalculatedAmount').length)
-          .toBe(kind.taxType === 'TAX_FREE' ? 0 : 2);
+        // A tax-exempt document carries a tax of 0, in the total and on every item.
+        expect(text(signed.xml, 'TaxTotalAmount')).toBe(String(input.taxTotal));
+        expect(Array.from(document.getElementsByTagNameNS(TAX_INVOICE_NAMESPACE,
+          'CalculatedAmount')).map((element) => element.textContent))
+          .toEqual(input.invoice.items.map((item) => String(item.tax ?? 0)));
+        if (kind.taxType === 'TAX_FREE') expect(input.taxTotal).toBe(0);
       });
   }
 });
 
 describe('the signature', () => {
-  it('breaks when any signed byte changes: an amount, a name, the approval number', () => {
-    const signed = signTaxInvoiceXml(row('TAXABLE', null), signer, ISSUED_AT);
+  it('breaks when an amount, a party, an item or the approval number changes', () => {
+    const signed = signTaxInvoiceXml(row('TAXABLE', null), signer, ISSUED_AT, NUMBERING);
     for (const [from, to] of [['<GrandTotalAmount>220000<', '<GrandTotalAmount>220001<'],
-      ['주식회사 받는곳', '주식회사 다른곳'], [signed.approvalNumber, '2026112141' + '0'.repeat(14)]]) {
+      ['<TaxTotalAmount>20000<', '<TaxTotalAmount>2000<'], ['주식회사 받는곳', '주식회사 다른곳'],
+      ['<ID>2208162517<', '<ID>2208162518<'], ['<InvoiceAmount>50000<', '<InvoiceAmount>5000<'],
+      ['<NameText>기술 지원<', '<NameText>기술  지원<'],
+      ['<SequenceNumeric>2<', '<SequenceNumeric>3<'],
+      [signed.approvalNumber, signed.approvalNumber.replace(/.$/, (last) =>
+        (last === '0' ? '1' : '0'))]]) {
       expect(signed.xml).toContain(from);
-      const check = verifyXmlDocument(signed.xml.replace(from!, to!));
-      expect(check.valid).toBe(false);
+      const changed = signed.xml.replace(from!, to!);
+      expect(verifyXmlDocument(changed).valid, `${from} → ${to}`).toBe(false);
+      expect(xmlsec1Verify(changed).referenceValid, `${from} → ${to}`).toBe(false);
+    }
+    // An item removed, or one added.
+    const items = /<TaxInvoiceTradeLineItem>[\s\S]*?<\/TaxInvoiceTradeLineItem>/
+      .exec(signed.xml)![0];
+    for (const changed of [signed.xml.replace(items, ''),
+      signed.xml.replace(items, items + items)]) {
+      expect(verifyXmlDocument(changed).valid).toBe(false);
+      expect(xmlsec1Verify(changed).referenceValid).toBe(false);
     }
   });
 
-  it('is refused when removed, doubled or the document is not XML', () => {
-    const signed = signTaxInvoiceXml(row('TAXABLE', null), signer, ISSUED_AT);
-    const signature = /<Signature[\s\S]*<\/Signature>/.exec(signed.xml)![0];
+  it('still verifies when the transmitting system rewrites ExchangedDocument', () => {
+    const signed = signTaxInvoiceXml(row('TAXABLE', null), signer, ISSUED_AT, NUMBERING);
+    const exchanged = /<ExchangedDocument>[\s\S]*<\/ExchangedDocument>/.exec(signed.xml)![0];
+    const rewritten = signed.xml.replace(exchanged, '<ExchangedDocument><ID>ASP-0001</ID>' +
+      '<IssueDateTime>20261121093000</IssueDateTime><ReferencedDocument><ID>etax</ID>' +
+      '</ReferencedDocument></ExchangedDocument>');
+    expect(verifyXmlDocument(rewritten)).toEqual({ valid: true, certificate: signer.certificate });
+    expect(xmlsec1Verify(rewritten)).toMatchObject({ referenceValid: true,
+      signatureValid: true });
+  });
+
+  it('is refused when removed, doubled, moved or the document is not XML', () => {
+    const signed = signTaxInvoiceXml(row('TAXABLE', null), signer, ISSUED_AT, NUMBERING);
+    const signature = /<ds:Signature[\s\S]*<\/ds:Signature>/.exec(signed.xml)![0];
+    const moved = signed.xml.replace(signature, '').replace('</TaxInvoice>',
+      `${signature}</TaxInvoice>`);
+    expect(verifyXmlDocument(moved)).toMatchObject({ valid: false,
+      reason: expect.stringContaining('between ExchangedDocument and TaxInvoiceDocument') });
     expect(verifyXmlDocument(signed.xml.replace(signature, '')).valid).toBe(false);
     expect(verifyXmlDocument(signed.xml.replace(signature, signature + signature)).valid)
       .toBe(false);
@@ -195,49 +228,67 @@ describe('the signature', () => {
     expect(verifyXmlDocument('not xml at all').valid).toBe(false);
   });
 
-  it('carries RSA-SHA256, a SHA-256 digest of the whole document and the certificate', () => {
-    const signed = signTaxInvoiceXml(row('TAXABLE', null), signer, ISSUED_AT);
-    expect(signed.xml).toContain('Algorithm="http://www.w3.org/2001/04/xmldsig-more#rsa-sha256"');
-    expect(signed.xml).toContain('Algorithm="http://www.w3.org/2001/04/xmlenc#sha256"');
-    expect(signed.xml).toContain('Algorithm="http://www.w3.org/2000/09/xmldsig#enveloped-signature"');
-    expect(signed.xml).toContain('<Reference URI="">');
-    expect(signed.xml).toContain(`<X509Certificate>${signer.certificate.toString('base64')}`);
+  it('is the standard\'s profile: inclusive c14n then the XPath filter, SHA-256, RSA-SHA256, ' +
+    'the certificate in KeyInfo, ds: declared on the Signature', () => {
+    const signed = signTaxInvoiceXml(row('TAXABLE', null), signer, ISSUED_AT, NUMBERING);
+    const signedInfo = /<ds:SignedInfo>([\s\S]*)<\/ds:SignedInfo>/.exec(signed.xml)![1];
+    expect(signedInfo).toBe(
+      `<ds:CanonicalizationMethod Algorithm="${INCLUSIVE_C14N}"></ds:CanonicalizationMethod>` +
+      '<ds:SignatureMethod Algorithm="http://www.w3.org/2001/04/xmldsig-more#rsa-sha256">' +
+      '</ds:SignatureMethod><ds:Reference URI=""><ds:Transforms>' +
+      `<ds:Transform Algorithm="${INCLUSIVE_C14N}"></ds:Transform>` +
+      `<ds:Transform Algorithm="${XPATH_FILTER}"><ds:XPath>${NTS_XPATH}</ds:XPath>` +
+      '</ds:Transform></ds:Transforms>' +
+      '<ds:DigestMethod Algorithm="http://www.w3.org/2001/04/xmlenc#sha256"></ds:DigestMethod>' +
+      `<ds:DigestValue>${/<ds:DigestValue>([^<]+)</.exec(signed.xml)![1]}</ds:DigestValue>` +
+      '</ds:Reference>');
+    expect(NTS_XPATH).toBe("not(self::*[name()='TaxInvoice'] | ancestor-or-self::*" +
+      "[name()='ExchangedDocument'] | ancestor-or-self::ds:Signature)");
+    expect(signed.xml).toContain('</ExchangedDocument><ds:Signature ' +
+      'xmlns:ds="http://www.w3.org/2000/09/xmldsig#"><ds:SignedInfo>');
+    expect(signed.xml).toContain('</ds:Signature><TaxInvoiceDocument>');
+    expect(signed.xml).toContain('<ds:KeyInfo><ds:X509Data><ds:X509Certificate>' +
+      `${signer.certificate.toString('base64')}</ds:X509Certificate>`);
     expect(signed.certificate).toBe(signer.certificate.toString('base64'));
   });
 });
 
 describe('the document', () => {
   it('escapes text and writes the payment breakdown with the sign of the total', () => {
-    const positive = signTaxInvoiceXml(row('TAXABLE', null), signer, ISSUED_AT).xml;
+    const positive = signTaxInvoiceXml(row('TAXABLE', null), signer, ISSUED_AT, NUMBERING).xml;
     expect(positive).toContain('클라우드 사용료 &lt;월&gt; &amp; "부가"');
     expect(positive).toMatch(/<TypeCode>10<\/TypeCode><PaidAmount>100000<\/PaidAmount>/);
     expect(positive).toMatch(/<TypeCode>30<\/TypeCode><PaidAmount>20000<\/PaidAmount>/);
     expect(positive).toMatch(/<TypeCode>40<\/TypeCode><PaidAmount>60000<\/PaidAmount>/);
     expect(positive).not.toMatch(/<TypeCode>20<\/TypeCode>/);
-    const negative = signTaxInvoiceXml(row('TAXABLE', 4, -1), signer, ISSUED_AT).xml;
+    const negative = signTaxInvoiceXml(row('TAXABLE', 4, -1), signer, ISSUED_AT, NUMBERING).xml;
     expect(negative).toMatch(/<TypeCode>10<\/TypeCode><PaidAmount>-100000<\/PaidAmount>/);
   });
 
   it('leaves out the payment means when none is given', () => {
     const input = row('TAXABLE', null);
     input.invoice = { ...input.invoice, payment: null };
-    expect(signTaxInvoiceXml(input, signer, ISSUED_AT).xml).not.toContain('SpecifiedPaymentMeans');
+    expect(signTaxInvoiceXml(input, signer, ISSUED_AT, NUMBERING).xml)
+      .not.toContain('SpecifiedPaymentMeans');
   });
 
-  it('names a thirteen-digit recipient as a resident or a foreigner', () => {
-    for (const [number, code] of [['9001011234567', '02'], ['9001015234567', '03']]) {
+  it('names a thirteen-digit recipient as a resident or a foreigner, and thirteen nines (a ' +
+    'foreigner without a number) as a foreigner', () => {
+    for (const [number, code] of [['9001011234567', '02'], ['9001015234567', '03'],
+      ['9999999999999', '03'], ['2208162517', '01']]) {
       const input = row('TAXABLE', null);
       input.invoice = { ...input.invoice,
         supplied: { ...input.invoice.supplied, identificationNumber: number! } };
-      expect(text(signTaxInvoiceXml(input, signer, ISSUED_AT).xml, 'BusinessTypeCode'))
+      expect(text(signTaxInvoiceXml(input, signer, ISSUED_AT, NUMBERING).xml, 'BusinessTypeCode'))
         .toBe(code);
     }
   });
 
-  it('numbers a document by its issue date in Korea, the same way every time', () => {
-    expect(approvalNumberOf('txi_a', ISSUED_AT)).toBe(approvalNumberOf('txi_a', ISSUED_AT));
-    expect(approvalNumberOf('txi_a', ISSUED_AT)).not.toBe(approvalNumberOf('txi_b', ISSUED_AT));
-    expect(approvalNumberOf('txi_a', new Date('2026-11-20T14:59:59Z'))).toMatch(/^20261120/);
+  it('numbers a document by its issue date in Korea, the system code and the counter', () => {
+    const number = (issuedAt: Date, counter: bigint) => signTaxInvoiceXml(row('TAXABLE', null),
+      signer, issuedAt, { systemCode: '41000008', counter }).approvalNumber;
+    expect(number(ISSUED_AT, 1n)).toBe('202611214100000800000001');
+    expect(number(new Date('2026-11-20T14:59:59Z'), 35n)).toBe('20261120410000080000000z');
   });
 
   it('keeps the type codes in one table', () => {
