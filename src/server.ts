@@ -14,6 +14,7 @@ import { lazyChildLogger } from './platform/lazy-request-logger.ts';
 import { shutdown } from './platform/shutdown.ts';
 import { newTraceId, trace } from './platform/trace.ts';
 import { createValidatorCompiler } from './platform/validation.ts';
+import { wellFormedText } from './platform/well-formed-text.ts';
 
 export type ServerDeps = {
   logger: Logger | false;
@@ -65,6 +66,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(auth);
   await app.register(routeContract);
   await app.register(bodyRules);
+  await app.register(wellFormedText);
   await app.register(openApi,
     { serverUrl: deps.publicBaseUrl, guidesBaseUrl: deps.guidesBaseUrl });
 
