@@ -2,6 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../platform/errors.ts';
+import { multipartOptions } from '../../platform/multipart.ts';
 import { requestScope } from '../../platform/scope.ts';
 import { CERTIFICATE_FILE_BYTES_MAX } from './file-type.ts';
 import { OcrBusy } from './ocr-pool.ts';
@@ -65,10 +66,8 @@ export const registerCertificateVerificationRoutes: FastifyPluginAsyncTypebox<Op
   app,
   { certificates },
 ) => {
-  await app.register(multipart, {
-    limits: { fileSize: CERTIFICATE_FILE_BYTES_MAX, files: 1, fields: 0, parts: 2,
-      headerPairs: 20 },
-  });
+  await app.register(multipart, multipartOptions({ fileSize: CERTIFICATE_FILE_BYTES_MAX,
+    files: 1, fields: 0, parts: 2, headerPairs: 20 }));
 
   app.post('/businessRegistrationCertificates::verify', {
     config: { operation: 'businesses.certificates.verify' },
