@@ -79,6 +79,9 @@ const ConfigSchema = Type.Object({
   // many images may wait for one before a request is 503 SERVICE_UNAVAILABLE.
   CERTIFICATE_OCR_WORKERS: Type.Integer({ minimum: 1, maximum: 8, default: 1 }),
   CERTIFICATE_OCR_QUEUE_MAX: Type.Integer({ minimum: 0, maximum: 100, default: 4 }),
+  // PDF reader threads, and how many PDFs may wait for one (the same 503 past it).
+  CERTIFICATE_PDF_READERS: Type.Integer({ minimum: 1, maximum: 8, default: 1 }),
+  CERTIFICATE_PDF_QUEUE_MAX: Type.Integer({ minimum: 0, maximum: 100, default: 4 }),
   // Tax invoices (docs/tax-invoices.md). Live keys transmit through an operator-run gateway;
   // unset, live issuance is refused with 503 SERVICE_UNAVAILABLE. Test keys always use the
   // sandbox, which answers after TAX_INVOICE_SANDBOX_LATENCY_MS.
