@@ -15,33 +15,36 @@ function memberPath(path: string, key: string): string {
     : `${path}[${JSON.stringify(key)}]`;
 }
 
-// The first string holding a lone surrogate, depth first, with its path in the style of the
-// validation messages (`body.items[0].name`).
-function findLoneSurrogate(value: unknown, path: string): Found | null {
-  if (typeof value === 'string') {
-    const codePoint = firstLoneSurrogate(value);
-    return codePoint === null ? null : { path, codePoint };
-  }
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) {
-      const found = findLoneSurrogate(item, `${path}[${index}]`);
-      if (found !== null) return found;
-    }
-    return null;
-  }
-  if (typeof value === 'object' && value !== null) {
-    for (const [key, member] of Object.entries(value)) {
-      const keyPoint = firstLoneSurrogate(key);
-      if (keyPoint !== null) return { path: `${path} (a member name)`, codePoint: keyPoint };
-      const found = findLoneSurrogate(member, memberPath(path, key));
-      if (found !== null) return found;
+// The first string holding a lone surrogate, in document order, with its path in the style of
+// the validation messages (`body.items[0].name`). Walked with a stack of its own, not by
+// recursion: a body may be nested deeper than the call stack goes.
+function findLoneSurrogate(body: unknown): Found | null {
+  const pending: { value: unknown; path: string }[] = [{ value: body, path: 'body' }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { value, path } = next;
+    if (typeof value === 'string') {
+      const codePoint = firstLoneSurrogate(value);
+      if (codePoint !== null) return { path, codePoint };
+    } else if (Array.isArray(value)) {
+      for (let index = value.length - 1; index >= 0; index -= 1) {
+        pending.push({ value: value[index], path: `${path}[${index}]` });
+      }
+    } else if (typeof value === 'object' && value !== null) {
+      const members = Object.entries(value);
+      for (const [key] of members) {
+        const codePoint = firstLoneSurrogate(key);
+        if (codePoint !== null) return { path: `${path} (a member name)`, codePoint };
+      }
+      for (const [key, member] of members.reverse()) {
+        pending.push({ value: member, path: memberPath(path, key) });
+      }
     }
   }
   return null;
 }
 
 async function refuseLoneSurrogates(request: FastifyRequest) {
-  const found = findLoneSurrogate(request.body, 'body');
+  const found = findLoneSurrogate(request.body);
   if (found === null) return;
   throw new ApiError('INVALID_REQUEST', `${found.path} holds a lone surrogate ` +
     `(${formatCodePoint(found.codePoint)}): half of a UTF-16 pair is not a character.`);
