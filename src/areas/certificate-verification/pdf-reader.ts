@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { TextLine } from './fields.ts';
+import type { CertificateReading } from './fields.ts';
 import { PDF_READ_DEADLINE_MS, PDF_READ_MEMORY_MAX_BYTES } from './file-type.ts';
 import { PdfRefused } from './pdf-streams.ts';
 import type { PdfThreadAnswer } from './pdf-thread.ts';
@@ -26,9 +26,10 @@ export type PdfReaderOptions = {
 };
 
 export type PdfReader = {
-  // The lines of the first pages; empty for a PDF without a text layer. Throws PdfRefused for
-  // a PDF that cannot be read within the bounds, ReadersBusy when the queue is full.
-  read(pdf: Buffer): Promise<TextLine[]>;
+  // The certificate's fields read from the text layer of the first pages; null for a PDF
+  // without one. Throws PdfRefused for a PDF that cannot be read within the bounds,
+  // ReadersBusy when the queue is full.
+  read(pdf: Buffer): Promise<CertificateReading | null>;
   close(): Promise<void>;
 };
 
@@ -80,13 +81,14 @@ function startThread(): Promise<Thread> {
 
 const OUT_OF_MEMORY = 'Reading the PDF needs more memory than the limit.';
 
-function readOn(thread: Thread, pdf: Buffer, options: PdfReaderOptions): Promise<string[]> {
+function readOn(thread: Thread, pdf: Buffer, options: PdfReaderOptions):
+Promise<CertificateReading | null> {
   const { worker } = thread;
   return new Promise((resolve, reject) => {
     const baseline = process.memoryUsage.rss();
     const onMessage = (answer: PdfThreadAnswer) => {
       finish();
-      if ('lines' in answer) resolve(answer.lines);
+      if ('reading' in answer) resolve(answer.reading);
       else if ('refused' in answer) reject(new PdfRefused(answer.refused));
     };
     const onError = (error: Error & { code?: string }) => refuse(
@@ -129,10 +131,7 @@ export function createPdfReader(options: PdfReaderOptions): PdfReader {
     usable: (thread) => thread.usable,
   });
   return {
-    async read(pdf) {
-      const lines = await pool.run((thread) => readOn(thread, pdf, options));
-      return lines.map((text) => ({ text, confidence: 1 }));
-    },
+    read: (pdf) => pool.run((thread) => readOn(thread, pdf, options)),
     close: pool.close,
   };
 }

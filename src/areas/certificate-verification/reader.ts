@@ -7,7 +7,6 @@ import {
   withInferredKind,
   type CertificateReading,
   type FieldName,
-  type TextLine,
   type TextSource,
 } from './fields.ts';
 import type { FileKind } from './file-type.ts';
@@ -111,17 +110,17 @@ Promise<CertificateReading> {
 
 export function createCertificateReader(pool: OcrPool, pdfReader: PdfReader) {
   async function readPdf(bytes: Buffer): Promise<FileReading> {
-    let lines: TextLine[];
+    let reading: CertificateReading | null;
     try {
       // The reader refuses at once when its queue is full, before the file is looked at.
-      lines = await pdfReader.read(bytes);
+      reading = await pdfReader.read(bytes);
     } catch (error) {
       if (error instanceof PdfRefused) throw new ApiError('INVALID_FILE', error.message);
       throw error;
     }
     // A scan saved as a PDF has no text layer; rendering its pages is not supported.
-    if (lines.length === 0) return { ...EMPTY, source: null };
-    return { ...readCertificate(lines, 'PDF_TEXT'), source: 'PDF_TEXT' };
+    if (reading === null) return { ...EMPTY, source: null };
+    return { ...reading, source: 'PDF_TEXT' };
   }
 
   async function readImage(bytes: Buffer): Promise<FileReading> {

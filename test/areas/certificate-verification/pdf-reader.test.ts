@@ -1,9 +1,10 @@
 // PDF reading off the request thread (src/areas/certificate-verification/pdf-reader.ts) and the
-// worker pool it shares with OCR (worker-pool.ts): a certificate's lines come back from a reader
-// thread, a read past its deadline is refused and its thread replaced, a full queue refuses at
-// once, and lines are grouped by baseline in one sorted sweep.
+// worker pool it shares with OCR (worker-pool.ts): a certificate's fields come back from a reader
+// thread, a read past its deadline or its memory bound is refused and its thread replaced, a
+// full queue refuses at once, and lines are grouped by baseline in one sorted sweep.
 import { describe, expect, it } from 'vitest';
 import { certificatePdf } from '../../../bench/certificates/fixtures.ts';
+import { manyItemPdf } from '../../helpers/hostile-files.ts';
 import {
   createPdfReader,
   PDF_READER_DEFAULTS,
@@ -30,18 +31,19 @@ const FACTS = {
 };
 
 describe('the PDF reader', () => {
-  it('reads a certificate\'s lines in a reader thread', async () => {
+  it('reads a certificate\'s fields in a reader thread', async () => {
     const reader = createPdfReader({ ...PDF_READER_DEFAULTS, workers: 1, queueMax: 0 });
     try {
-      const lines = await reader.read(await certificatePdf(FACTS));
-      expect(lines.map((line) => line.text).join('\n')).toContain('홍길동');
-      expect(lines.every((line) => line.confidence === 1)).toBe(true);
+      const reading = await reader.read(await certificatePdf(FACTS));
+      expect(reading?.titled).toBe(true);
+      expect(reading?.fields.representativeName).toEqual({ value: '홍길동', confidence: 1 });
+      expect(reading?.fields.businessRegistrationNumber?.value).toBe('9999900005');
     } finally {
       await reader.close();
     }
   }, 60_000);
 
-  it('refuses a read past its deadline, and reads again on a new thread', async () => {
+  it('refuses every read past its deadline, the thread of each replaced', async () => {
     const pdf = await certificatePdf(FACTS);
     const reader = createPdfReader({ ...PDF_READER_DEFAULTS, deadlineMs: 1, workers: 1,
       queueMax: 0 });
@@ -53,13 +55,26 @@ describe('the PDF reader', () => {
     }
   }, 60_000);
 
+  it('refuses a read during which the process\'s memory grew past the bound', async () => {
+    // 20,000 text items take pdf.js a second or more and megabytes: far past one byte.
+    const pdf = await manyItemPdf(20_000);
+    const reader = createPdfReader({ ...PDF_READER_DEFAULTS, memoryMaxBytes: 1, workers: 1,
+      queueMax: 0 });
+    try {
+      await expect(reader.read(pdf)).rejects.toThrow(
+        'Reading the PDF needs more memory than the limit.');
+    } finally {
+      await reader.close();
+    }
+  }, 60_000);
+
   it('refuses a read at once when its thread is busy and the queue is full', async () => {
     const pdf = await certificatePdf(FACTS);
     const reader = createPdfReader({ ...PDF_READER_DEFAULTS, workers: 1, queueMax: 0 });
     try {
       const first = reader.read(pdf);
       await expect(reader.read(pdf)).rejects.toBeInstanceOf(ReadersBusy);
-      expect((await first).length).toBeGreaterThan(5);
+      expect((await first)?.fields.openedOn?.value).toBe(FACTS.openedOn);
     } finally {
       await reader.close();
     }
