@@ -30,12 +30,11 @@ afterAll(async () => {
 
 type Outcome = { status: number | null; response: string; closed: boolean };
 
-// Sends the request head and `body` in one write, declaring `missing` bytes more than it sends,
-// and reads until the server closes the connection or ANSWER_BOUND_MS has passed.
-function sendRaw(target: { port: number; path: string; headers: string }, body: Buffer,
-  missing = 0): Promise<Outcome> {
+// Writes `bytes` on a new connection and reads until the server closes it or ANSWER_BOUND_MS
+// has passed.
+function exchange(bytes: Buffer): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(target.port, '127.0.0.1');
+    const socket = net.connect(port, '127.0.0.1');
     let response = '';
     const finish = (closed: boolean) => {
       clearTimeout(timer);
@@ -49,15 +48,16 @@ function sendRaw(target: { port: number; path: string; headers: string }, body: 
     });
     socket.on('close', () => finish(true));
     socket.on('error', reject);
-    socket.write(Buffer.concat([Buffer.from(`POST ${target.path} HTTP/1.1\r\n` +
-      `Host: 127.0.0.1\r\n${target.headers}` +
-      `Content-Length: ${body.length + missing}\r\nConnection: close\r\n\r\n`), body]));
+    socket.write(bytes);
   });
 }
 
+// An upload of `body` whose Content-Length declares `missing` bytes more than are sent.
 function upload(body: Buffer, missing = 0): Promise<Outcome> {
-  return sendRaw({ port, path: VERIFY_PATH, headers: `Authorization: ${basicAuth(key)}\r\n` +
-    `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\n` }, body, missing);
+  return exchange(Buffer.concat([Buffer.from(`POST ${VERIFY_PATH} HTTP/1.1\r\n` +
+    `Host: 127.0.0.1\r\nAuthorization: ${basicAuth(key)}\r\n` +
+    `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\n` +
+    `Content-Length: ${body.length + missing}\r\nConnection: close\r\n\r\n`), body]));
 }
 
 // One part with the given header lines and 20 KiB of content.
@@ -101,24 +101,8 @@ describe('an upload that stops arriving', () => {
   });
 
   it('is answered 408 when even its headers never end', async () => {
-    const outcome = await new Promise<Outcome>((resolve, reject) => {
-      const socket = net.connect(port, '127.0.0.1');
-      let response = '';
-      const timer = setTimeout(() => {
-        socket.destroy();
-        resolve({ status: null, response, closed: false });
-      }, ANSWER_BOUND_MS);
-      socket.on('data', (chunk) => {
-        response += chunk.toString('utf8');
-      });
-      socket.on('close', () => {
-        clearTimeout(timer);
-        resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/u.exec(response)?.[1] ?? 0) || null,
-          response, closed: true });
-      });
-      socket.on('error', reject);
-      socket.write(`POST ${VERIFY_PATH} HTTP/1.1\r\nHost: 127.0.0.1\r\n`);
-    });
+    const outcome = await exchange(Buffer.from(`POST ${VERIFY_PATH} HTTP/1.1\r\n` +
+      'Host: 127.0.0.1\r\n'));
     expect(outcome.status, outcome.response).toBe(408);
     expect(outcome.closed).toBe(true);
   });
