@@ -100,10 +100,13 @@ describe('a text PDF of many thousands of text items', () => {
       expectError(response, 400, 'INVALID_FILE');
       expect(response.json().message).toBe('The PDF could not be read within 10 seconds.');
     }
-    // The server answered throughout: health checks while the PDF was read, and never a
-    // second without its event loop (pairwise grouping on it blocked it for minutes).
-    expect(healthAnswers).toBeGreaterThanOrEqual(3);
-    expect(delay.max / 1e6).toBeLessThan(1_000);
+    // The server answered throughout: health checks while the PDF was read, and its event loop
+    // never held up for seconds (pairwise grouping on it held it for 33 s without other load).
+    // The bound is generous: a machine shared with other work delays any thread now and then.
+    const summary = `${healthAnswers} health answers, event loop delayed ` +
+      `${Math.round(delay.max / 1e6)} ms at most`;
+    expect(healthAnswers, summary).toBeGreaterThanOrEqual(3);
+    expect(delay.max / 1e6, summary).toBeLessThan(5_000);
     await expectBalance(account, PRICE_POINTS);
   }, 120_000);
 });
