@@ -138,6 +138,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const server = await buildServer({
     logger: platform.log,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    requestReceiveTimeoutMs: config.REQUEST_RECEIVE_TIMEOUT_MS,
     publicBaseUrl: config.PUBLIC_BASE_URL,
     guidesBaseUrl: config.GUIDES_BASE_URL,
     keys: createKeyCache(platform.accounts, config.AUTH_CACHE_TTL_MS),
@@ -161,7 +162,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       for (const module of list) await module.start?.();
     },
     async close() {
-      await server.close();
+      // Requests in flight get SHUTDOWN_GRACE_MS to finish; then their connections are closed,
+      // so a client that never finishes sending, or a request that never ends, cannot hold the
+      // shutdown.
+      const cut = setTimeout(() => server.server.closeAllConnections(),
+        config.SHUTDOWN_GRACE_MS);
+      try {
+        await server.close();
+      } finally {
+        clearTimeout(cut);
+      }
       await dueWork.stop();
       await platform.jobs.stop();
       for (const module of list) await module.close?.();

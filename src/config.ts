@@ -35,6 +35,13 @@ const ConfigSchema = Type.Object({
   RESERVATION_TTL_MS: Type.Integer({ minimum: 60_000, maximum: 86_400_000, default: 300_000 }),
   // 1 MiB: the largest request any operation needs (100 bank accounts is ~10 KiB).
   BODY_LIMIT_BYTES: Type.Integer({ minimum: 1_024, maximum: 16_777_216, default: 1_048_576 }),
+  // How long a client has to send a whole request, headers and body (a 10 MiB upload at 1 Mbit/s
+  // takes 84 s); then it is answered 408 and its connection closed (docs/operations.md § Time
+  // limits).
+  REQUEST_RECEIVE_TIMEOUT_MS: Type.Integer({ minimum: 1_000, maximum: 600_000,
+    default: 120_000 }),
+  // How long a shutdown lets requests in flight finish before it closes their connections.
+  SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, maximum: 20_000, default: 10_000 }),
   DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 200, default: 20 }),
   // How long a start waits for its database: PostgreSQL to accept connections (a machine or a
   // compose file that starts both at once), or another etax process that holds the embedded
@@ -73,6 +80,9 @@ const ConfigSchema = Type.Object({
   // many images may wait for one before a request is 503 SERVICE_UNAVAILABLE.
   CERTIFICATE_OCR_WORKERS: Type.Integer({ minimum: 1, maximum: 8, default: 1 }),
   CERTIFICATE_OCR_QUEUE_MAX: Type.Integer({ minimum: 0, maximum: 100, default: 4 }),
+  // PDF reader threads, and how many PDFs may wait for one (the same 503 past it).
+  CERTIFICATE_PDF_READERS: Type.Integer({ minimum: 1, maximum: 8, default: 1 }),
+  CERTIFICATE_PDF_QUEUE_MAX: Type.Integer({ minimum: 0, maximum: 100, default: 4 }),
   // Tax invoices (docs/tax-invoices.md). Live keys transmit through an operator-run gateway;
   // unset, live issuance is refused with 503 SERVICE_UNAVAILABLE. Test keys always use the
   // sandbox, which answers after TAX_INVOICE_SANDBOX_LATENCY_MS.

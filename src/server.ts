@@ -14,10 +14,13 @@ import { lazyChildLogger } from './platform/lazy-request-logger.ts';
 import { shutdown } from './platform/shutdown.ts';
 import { newTraceId, trace } from './platform/trace.ts';
 import { createValidatorCompiler } from './platform/validation.ts';
+import { wellFormedText } from './platform/well-formed-text.ts';
 
 export type ServerDeps = {
   logger: Logger | false;
   bodyLimitBytes: number;
+  // The longest a client may take to send a whole request (REQUEST_RECEIVE_TIMEOUT_MS).
+  requestReceiveTimeoutMs: number;
   publicBaseUrl: string;
   // Where the reference page links the repository's guides (GUIDES_BASE_URL).
   guidesBaseUrl?: string;
@@ -34,6 +37,10 @@ export type ServerDeps = {
 // Seconds a keep-alive connection may idle; above common load balancer idle timeouts (60 s) so
 // the balancer, not us, closes idle connections.
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+// How often Node looks for requests past their receive timeout: a tenth of it, at most its own
+// default of 30 s, so a request is answered within 110 % of the timeout.
+const receiveCheckIntervalMs = (timeoutMs: number) => Math.min(30_000,
+  Math.max(100, Math.floor(timeoutMs / 10)));
 // A path parameter longer than this is refused before routing (Fastify's maxParamLength).
 const PATH_PARAMETER_LENGTH_MAX = 200;
 
@@ -44,6 +51,13 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     ...(deps.logger ? { loggerInstance: deps.logger as FastifyBaseLogger } : { logger: false }),
     bodyLimit: deps.bodyLimitBytes,
     keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    // A client that stops sending in the middle of a request (or whose body a parser stopped
+    // reading) is answered 408 and its connection closed, instead of holding it forever.
+    // Given to Node when it makes the server as well: set only afterwards, as Fastify does, Node
+    // never applies it to a request whose headers have arrived.
+    requestTimeout: deps.requestReceiveTimeoutMs,
+    http: { requestTimeout: deps.requestReceiveTimeoutMs,
+      connectionsCheckingInterval: receiveCheckIntervalMs(deps.requestReceiveTimeoutMs) },
     routerOptions: { maxParamLength: PATH_PARAMETER_LENGTH_MAX },
     genReqId: newTraceId,
     requestIdHeader: false,
@@ -65,6 +79,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(auth);
   await app.register(routeContract);
   await app.register(bodyRules);
+  await app.register(wellFormedText);
   await app.register(openApi, { serverUrl: deps.publicBaseUrl, guidesBaseUrl: deps.guidesBaseUrl,
     sections: deps.modules.flatMap((module) => module.reference ?? []) });
 

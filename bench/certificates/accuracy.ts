@@ -14,7 +14,9 @@ import { parseArgs } from 'node:util';
 import {
   createCertificateReader,
   createOcrPool,
+  createPdfReader,
   FIELD_NAMES,
+  PDF_READER_DEFAULTS,
   type FieldName,
 } from '../../src/areas/certificate-verification/index.ts';
 import { marked, writeResultsSection } from '../results-file.ts';
@@ -60,7 +62,9 @@ async function main() {
   const seed = Number(values.seed);
   const random = seededRandom(seed);
   const pool = createOcrPool({ workers: 1, queueMax: 0 });
-  const reader = createCertificateReader(pool);
+  // Only images are read here; the PDF reader starts no thread unless given a PDF.
+  const pdfReader = createPdfReader({ ...PDF_READER_DEFAULTS, workers: 1, queueMax: 0 });
+  const reader = createCertificateReader(pool, pdfReader);
   const right = Object.fromEntries(FIELD_NAMES.map((name) => [name, 0])) as Record<FieldName,
     number>;
   let allRight = 0;
@@ -91,7 +95,7 @@ async function main() {
       if (every) allRight += 1;
     }
   } finally {
-    await pool.close();
+    await Promise.all([pool.close(), pdfReader.close()]);
   }
   durations.sort((a, b) => a - b);
   const mean = durations.reduce((sum, value) => sum + value, 0) / durations.length;

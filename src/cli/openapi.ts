@@ -67,6 +67,7 @@ export async function buildSchemaOnlyServer(
   return buildServer({
     logger: false,
     bodyLimitBytes: SCHEMA_ONLY_CONFIG.BODY_LIMIT_BYTES,
+    requestReceiveTimeoutMs: SCHEMA_ONLY_CONFIG.REQUEST_RECEIVE_TIMEOUT_MS,
     publicBaseUrl: 'http://localhost:8080',
     keys: { resolveHeader: unavailableRequest, forget: unavailableRequest },
     rateLimiter: { hook: unavailableRequest },

@@ -43,3 +43,15 @@ export function formatCodePoint(codePoint: number): string {
 export function isBlank(text: string): boolean {
   return text.trim().length === 0;
 }
+
+// With the `u` flag a surrogate pair reads as the one character it encodes, so only a lone half
+// of a pair is in the category Cs (surrogate).
+const LONE_SURROGATE = /\p{Cs}/u;
+
+// The first lone surrogate of the text (half of a UTF-16 pair, which JSON can carry as
+// `"\ud800"`), or null when there is none. It is not a character: no character set, and no
+// PostgreSQL text column, can hold it.
+export function firstLoneSurrogate(text: string): number | null {
+  const match = LONE_SURROGATE.exec(text);
+  return match === null ? null : match[0].charCodeAt(0);
+}

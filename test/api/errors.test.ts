@@ -373,12 +373,34 @@ describe('errors: hostile input never causes a 500', () => {
   ];
 
   it('echoes hostile account numbers unchanged', async () => {
-    for (const text of HOSTILE_STRINGS) {
+    for (const text of HOSTILE_STRINGS.filter((hostile) => hostile !== LONE_SURROGATE)) {
       const accounts = [{ bankCode: '004', accountNumber: text }];
       const response = await postHolders(JSON.stringify({ accounts }));
       expect(response.statusCode, JSON.stringify(text)).toBe(200);
-      if (text !== LONE_SURROGATE) expect(response.json()).toEqual({ accounts });
+      expect(response.json()).toEqual({ accounts });
     }
+  });
+
+  it('refuses a lone surrogate in any string of a body, member names included, with 400',
+    async () => {
+    const bodies = [
+      { accounts: [{ bankCode: '004', accountNumber: LONE_SURROGATE }] },
+      { accounts: [{ bankCode: '004', accountNumber: `a${LONE_SURROGATE}b` }] },
+      { accounts: [{ bankCode: '004', accountNumber: '1', [LONE_SURROGATE]: 'x' }] },
+      // A low half alone, and a high half followed by a character that is not its low half.
+      { accounts: [{ bankCode: '004', accountNumber: '\udc00' }] },
+      { accounts: [{ bankCode: '004', accountNumber: '\ud83dx' }] },
+    ];
+    for (const body of bodies) {
+      const response = await postHolders(JSON.stringify(body));
+      expectError(response, 400, 'INVALID_REQUEST');
+      expect(response.json().message)
+        .toMatch(/^body\.accounts\[0\].* lone surrogate \(U\+D[89A-F][0-9A-F]{2}\)/u);
+    }
+    // A whole pair is one character (U+1F642) and is accepted.
+    const pair = await postHolders(JSON.stringify(
+      { accounts: [{ bankCode: '004', accountNumber: '\ud83d\ude42' }] }));
+    expect(pair.statusCode).toBe(200);
   });
 
   it('answers hostile bank codes with 200 or a well-formed 400', async () => {

@@ -40,6 +40,10 @@ const FORMS: { label: string; type: string; payload: string | Buffer }[] = [
     payload: `--b\r\nContent-Disposition: form-data; name="${'x'.repeat(20_000)}` },
   { label: 'a part without Content-Disposition', type: 'multipart/form-data; boundary=b',
     payload: '--b\r\nContent-Type: text/plain\r\n\r\nx\r\n--b--\r\n' },
+  // Over the parser's 16 KiB part buffer in one chunk, such a part once stopped the parser
+  // for good, and the form was never answered.
+  { label: 'a part of 20 KiB without Content-Disposition', type: 'multipart/form-data; boundary=b',
+    payload: `--b\r\nContent-Type: text/plain\r\n\r\n${'x'.repeat(20 * 1024)}\r\n--b--\r\n` },
   { label: 'binary noise', type: 'multipart/form-data; boundary=b',
     payload: Buffer.from(Array.from({ length: 4096 }, (_, index) => (index * 151) % 256)) },
   { label: 'an empty body', type: 'multipart/form-data; boundary=b', payload: '' },

@@ -3,7 +3,13 @@ import { findBank } from '../../domain/bank-codes.ts';
 import { addDays, seoulDate } from '../../domain/business-days.ts';
 import { deterministicId, newId } from '../../domain/ids.ts';
 import type { Environment } from '../../platform/accounts/keys.ts';
-import { decodeCursorTuple, encodeCursor, invalidCursor } from '../../platform/cursor.ts';
+import {
+  cursorDate,
+  cursorInteger,
+  decodeCursorTuple,
+  encodeCursor,
+  INTEGER_COLUMN_MAX,
+} from '../../platform/cursor.ts';
 import type { Db, Executor } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { notConfiguredMessage } from '../../platform/live-services.ts';
@@ -64,12 +70,9 @@ export function syncRange(lastSyncedThrough: string | null, now: Date) {
 
 function decodePosition(cursor: string | undefined): readonly [string, number] {
   if (cursor === undefined) return START;
-  const [date, sequence] = decodeCursorTuple(cursor, 2);
-  if (typeof date !== 'string' || !/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(date) ||
-    typeof sequence !== 'number' || !Number.isSafeInteger(sequence) || sequence < 0) {
-    throw invalidCursor();
-  }
-  return [date, sequence];
+  // The sequence column is an integer (int4).
+  return decodeCursorTuple<[string, number]>(cursor,
+    [cursorDate, cursorInteger(0, INTEGER_COLUMN_MAX)]);
 }
 
 export const bookedAtOf = (row: { bookedDate: string; bookedTime: string | null }) =>

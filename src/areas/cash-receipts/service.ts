@@ -1,7 +1,12 @@
 import { seoulDate } from '../../domain/business-days.ts';
 import { newId } from '../../domain/ids.ts';
 import type { Environment } from '../../platform/accounts/keys.ts';
-import { decodeCursorTuple, encodeCursor, invalidCursor } from '../../platform/cursor.ts';
+import {
+  BIGINT_COLUMN_MAX,
+  cursorInteger,
+  decodeCursorTuple,
+  encodeCursor,
+} from '../../platform/cursor.ts';
 import type { Db, Tx } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
 import {
@@ -107,9 +112,9 @@ export function toCashReceipt(row: store.CashReceiptRow): CashReceiptView {
 
 function decodeListCursor(cursor: string | undefined): number | undefined {
   if (cursor === undefined) return undefined;
-  const [sequence] = decodeCursorTuple(cursor, 1);
-  if (!Number.isSafeInteger(sequence) || (sequence as number) < 0) throw invalidCursor();
-  return sequence as number;
+  const [sequence] = decodeCursorTuple<[number]>(cursor,
+    [cursorInteger(0, BIGINT_COLUMN_MAX)]);
+  return sequence;
 }
 
 // What remains of an issuance, per amount.

@@ -8,10 +8,17 @@ export type FileKind = 'PDF' | 'PNG' | 'JPEG';
 export const CERTIFICATE_FILE_BYTES_MAX = 10 * 1024 * 1024;
 // Decoded pixels of an image; 40 megapixels holds a 7000 × 5700 photo.
 export const IMAGE_PIXELS_MAX = 40_000_000;
+// How much longer one side of an image may be than the other: an A4 page is 1.41, a photo of
+// one taken from an angle a little more.
+export const IMAGE_SIDE_RATIO_MAX = 4;
 // What a PDF's streams may inflate to in total: a certificate's are well under 5 MB.
 export const PDF_INFLATED_BYTES_MAX = 32 * 1024 * 1024;
 // A certificate is one page, two with an attachment; later pages are not read.
 export const PDF_PAGES_READ = 2;
+// A certificate's text layer is read in well under a second.
+export const PDF_READ_DEADLINE_MS = 10_000;
+// What the process's memory may grow by while a PDF is read: a certificate needs some 50 MB.
+export const PDF_READ_MEMORY_MAX_BYTES = 256 * 1024 * 1024;
 
 const SIGNATURES: ReadonlyArray<[FileKind, number[]]> = [
   ['PDF', [0x25, 0x50, 0x44, 0x46, 0x2d]], // %PDF-

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { IMAGE_PIXELS_MAX } from './file-type.ts';
+import { IMAGE_PIXELS_MAX, IMAGE_SIDE_RATIO_MAX } from './file-type.ts';
 
 // Prepares a PNG or JPEG for OCR with sharp (libvips): refuses what cannot be decoded or is
 // larger than the pixel limit before decoding it, turns the page upright by its EXIF orientation,
@@ -23,8 +23,11 @@ export type Preparation = {
   stretch: boolean;
 };
 
-export async function prepareForOcr(image: Buffer, options: Preparation = { stretch: true }):
-Promise<Buffer> {
+// Throws ImageRefused for an image whose header says it is too large or not shaped like a page,
+// read from the header alone: nothing is decoded, so a refusal is immediate. A strip of one
+// pixel by forty million is within the pixel limit, but brought to the OCR width it would be
+// billions of pixels.
+export async function checkImageHeader(image: Buffer): Promise<void> {
   let metadata;
   try {
     metadata = await sharp(image, { limitInputPixels: false }).metadata();
@@ -36,6 +39,15 @@ Promise<Buffer> {
   if (width * height > IMAGE_PIXELS_MAX) {
     throw new ImageRefused(`The image has more than ${IMAGE_PIXELS_MAX} pixels.`);
   }
+  if (Math.max(width, height) > IMAGE_SIDE_RATIO_MAX * Math.min(width, height)) {
+    throw new ImageRefused(`The image is ${width} × ${height} pixels: one side is more than ` +
+      `${IMAGE_SIDE_RATIO_MAX} times the other, which no page is.`);
+  }
+}
+
+export async function prepareForOcr(image: Buffer, options: Preparation = { stretch: true }):
+Promise<Buffer> {
+  await checkImageHeader(image);
   try {
     const upright = sharp(image, { limitInputPixels: IMAGE_PIXELS_MAX, failOn: 'truncated' })
       .rotate();

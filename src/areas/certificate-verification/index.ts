@@ -4,6 +4,7 @@ import type { ReferenceSection } from '../../platform/reference-guides.ts';
 import { createLiveTaxAuthority } from '../../upstream/tax-authority/live.ts';
 import { createSandboxTaxAuthority } from '../../upstream/tax-authority/sandbox.ts';
 import { createOcrPool } from './ocr-pool.ts';
+import { createPdfReader, PDF_READER_DEFAULTS } from './pdf-reader.ts';
 import { createCertificateReader } from './reader.ts';
 import { registerCertificateVerificationRoutes } from './routes.ts';
 import {
@@ -29,15 +30,20 @@ const REFERENCE: readonly ReferenceSection[] = [
 //
 //   fields.ts      the fields from lines of text: labels, numbers with checksums, dates
 //   file-type.ts   PDF, PNG or JPEG by the first bytes, and the limits
-//   pdf-text.ts    a PDF's text layer (unpdf), with a cap on what its streams inflate to
+//   worker-pool.ts a fixed number of workers and a bounded queue, for OCR and PDFs alike
+//   pdf-reader.ts  PDF reader threads, each read bounded in time and memory
+//   pdf-thread.ts  (in a reader thread) one PDF at a time: pdf-text.ts
+//   pdf-text.ts    a PDF's text layer as lines (unpdf)
+//   pdf-streams.ts what a PDF's streams inflate to, checked before it is opened
 //   image.ts       an image made ready for OCR (sharp)
-//   ocr-pool.ts    tesseract.js workers, a bounded queue
+//   ocr-pool.ts    tesseract.js workers in a worker pool
 //   reader.ts      file → fields
 //   service.ts     the rules: charge, read, ask, answer
 
 // What the accuracy benchmark (bench/certificates/accuracy.ts) runs: the service's own reader.
 export { FIELD_NAMES, type FieldName } from './fields.ts';
 export { createOcrPool } from './ocr-pool.ts';
+export { createPdfReader, PDF_READER_DEFAULTS } from './pdf-reader.ts';
 export { createCertificateReader } from './reader.ts';
 
 export type CertificateVerificationModule = AreaModule & {
@@ -54,14 +60,20 @@ export function createCertificateVerificationModule(
     serviceKey: config.TAX_AUTHORITY_SERVICE_KEY,
     timeoutMs: config.TAX_AUTHORITY_TIMEOUT_MS,
   });
-  // Workers start on the first image, not at boot: a process that never sees one pays nothing.
+  // Workers start on the first image or PDF, not at boot: a process that never sees one pays
+  // nothing.
   const pool = createOcrPool({
     workers: config.CERTIFICATE_OCR_WORKERS,
     queueMax: config.CERTIFICATE_OCR_QUEUE_MAX,
   });
+  const pdfReader = createPdfReader({
+    ...PDF_READER_DEFAULTS,
+    workers: config.CERTIFICATE_PDF_READERS,
+    queueMax: config.CERTIFICATE_PDF_QUEUE_MAX,
+  });
   const service = createCertificateVerificationService({
     charge: platform.charge,
-    reader: createCertificateReader(pool),
+    reader: createCertificateReader(pool, pdfReader),
     validatorFor: (environment) => (environment === 'live' ? live : sandbox),
     timeoutMs: config.TAX_AUTHORITY_TIMEOUT_MS,
   });
@@ -71,6 +83,8 @@ export function createCertificateVerificationModule(
     routes: async (v1) => v1.register(registerCertificateVerificationRoutes,
       { certificates: service }),
     service,
-    close: () => pool.close(),
+    close: async () => {
+      await Promise.all([pool.close(), pdfReader.close()]);
+    },
   };
 }

@@ -1,16 +1,14 @@
 import { createRequire } from 'node:module';
 import { createWorker, type Worker } from 'tesseract.js';
 import type { TextLine } from './fields.ts';
+import { createWorkerPool } from './worker-pool.ts';
 
 // Offline Korean OCR (tesseract.js, which runs Tesseract compiled to WebAssembly in a worker
 // thread of its own). The trained data comes from the npm packages @tesseract.js-data/kor and
 // @tesseract.js-data/eng, read from node_modules: nothing is downloaded, at install or at run
 // time, and no cache is written. A fixed number of workers recognise one image each at a time;
 // a bounded number of requests may wait for one, and past that a request is refused at once
-// (OcrBusy → 503 SERVICE_UNAVAILABLE with Retry-After) instead of joining a backlog that grows
-// without bound.
-
-export class OcrBusy extends Error {}
+// (worker-pool.ts: ReadersBusy → 503 SERVICE_UNAVAILABLE with Retry-After).
 
 const require = createRequire(import.meta.url);
 const KOREAN = require('@tesseract.js-data/kor') as { langPath: string };
@@ -28,8 +26,8 @@ export type Recognizer = {
 };
 
 export type OcrPool = {
-  // Runs `work` with a worker held for its whole duration; throws OcrBusy when every worker is
-  // busy and the queue is full.
+  // Runs `work` with a worker held for its whole duration; throws ReadersBusy when every worker
+  // is busy and the queue is full.
   run<T>(work: (recognize: Recognizer) => Promise<T>): Promise<T>;
   // Requests holding or waiting for a worker now.
   inFlight(): number;
@@ -103,58 +101,14 @@ function recognizerOf(worker: Worker): Recognizer {
 }
 
 export function createOcrPool(options: { workers: number; queueMax: number }): OcrPool {
-  const idle: Worker[] = [];
-  const waiting: ((worker: Worker) => void)[] = [];
-  let started = 0;
-  let busy = 0;
-  let closed = false;
-  const all: Promise<Worker>[] = [];
-
-  async function acquire(): Promise<Worker> {
-    const free = idle.pop();
-    if (free !== undefined) return free;
-    if (started < options.workers) {
-      started += 1;
-      const worker = startWorker();
-      all.push(worker);
-      try {
-        return await worker;
-      } catch (error) {
-        started -= 1;
-        all.splice(all.indexOf(worker), 1);
-        throw error;
-      }
-    }
-    return new Promise((resolve) => waiting.push(resolve));
-  }
-
-  function release(worker: Worker) {
-    const next = waiting.shift();
-    if (next !== undefined) next(worker);
-    else idle.push(worker);
-  }
-
+  const pool = createWorkerPool<Worker>({
+    ...options,
+    start: startWorker,
+    stop: (worker) => worker.terminate(),
+  });
   return {
-    async run(work) {
-      if (closed || busy >= options.workers + options.queueMax) throw new OcrBusy();
-      busy += 1;
-      try {
-        const worker = await acquire();
-        try {
-          return await work(recognizerOf(worker));
-        } finally {
-          release(worker);
-        }
-      } finally {
-        busy -= 1;
-      }
-    },
-    inFlight: () => busy,
-    async close() {
-      closed = true;
-      const workers = await Promise.allSettled(all);
-      await Promise.all(workers.map((result) =>
-        (result.status === 'fulfilled' ? result.value.terminate() : undefined)));
-    },
+    run: (work) => pool.run((worker) => work(recognizerOf(worker))),
+    inFlight: pool.inFlight,
+    close: pool.close,
   };
 }

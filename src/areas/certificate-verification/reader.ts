@@ -7,13 +7,20 @@ import {
   withInferredKind,
   type CertificateReading,
   type FieldName,
-  type TextLine,
   type TextSource,
 } from './fields.ts';
 import type { FileKind } from './file-type.ts';
-import { ImageRefused, numberRegion, prepareForOcr, turned, type Preparation } from './image.ts';
+import {
+  checkImageHeader,
+  ImageRefused,
+  numberRegion,
+  prepareForOcr,
+  turned,
+  type Preparation,
+} from './image.ts';
 import type { OcrLine, OcrPool, Recognizer } from './ocr-pool.ts';
-import { PdfRefused, readPdfText } from './pdf-text.ts';
+import type { PdfReader } from './pdf-reader.ts';
+import { PdfRefused } from './pdf-streams.ts';
 
 // From a file to the certificate's fields: a PDF by its text layer, an image by OCR. A file
 // that cannot be decoded or is over the limits is 400 INVALID_FILE; a file that decodes but
@@ -101,22 +108,30 @@ Promise<CertificateReading> {
   return withInferredKind({ ...reading, fields });
 }
 
-export function createCertificateReader(pool: OcrPool) {
+export function createCertificateReader(pool: OcrPool, pdfReader: PdfReader) {
   async function readPdf(bytes: Buffer): Promise<FileReading> {
-    let lines: TextLine[];
+    let reading: CertificateReading | null;
     try {
-      lines = await readPdfText(bytes);
+      // The reader refuses at once when its queue is full, before the file is looked at.
+      reading = await pdfReader.read(bytes);
     } catch (error) {
       if (error instanceof PdfRefused) throw new ApiError('INVALID_FILE', error.message);
       throw error;
     }
     // A scan saved as a PDF has no text layer; rendering its pages is not supported.
-    if (lines.length === 0) return { ...EMPTY, source: null };
-    return { ...readCertificate(lines, 'PDF_TEXT'), source: 'PDF_TEXT' };
+    if (reading === null) return { ...EMPTY, source: null };
+    return { ...reading, source: 'PDF_TEXT' };
   }
 
   async function readImage(bytes: Buffer): Promise<FileReading> {
-    // The pool refuses at once when it is full, before the image is decoded.
+    // An image the header shows is over the limits is refused before it takes an OCR worker;
+    // the pool refuses at once when it is full, before the image is decoded.
+    try {
+      await checkImageHeader(bytes);
+    } catch (error) {
+      if (error instanceof ImageRefused) throw new ApiError('INVALID_FILE', error.message);
+      throw error;
+    }
     return pool.run(async (ocr) => {
       const page = await recognize(ocr, bytes);
       return { ...(await rereadNumbers(ocr, page)), source: 'OCR' as const };

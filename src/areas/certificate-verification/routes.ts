@@ -2,16 +2,17 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../platform/errors.ts';
+import { multipartOptions } from '../../platform/multipart.ts';
 import { requestScope } from '../../platform/scope.ts';
 import { CERTIFICATE_FILE_BYTES_MAX } from './file-type.ts';
-import { OcrBusy } from './ocr-pool.ts';
 import { UploadBody, VERIFY_DESCRIPTION, VERIFY_ERRORS, VerificationAnswer } from './schemas.ts';
 import type { CertificateVerificationService } from './service.ts';
+import { ReadersBusy } from './worker-pool.ts';
 
 // POST /v1/businessRegistrationCertificates:verify: one multipart `file` part in, the reading
 // and the verdict out.
 
-// Seconds a client waits before trying again when every OCR worker is busy: about one image.
+// Seconds a client waits before trying again when every reader is busy: about one image.
 const BUSY_RETRY_AFTER_SECONDS = 2;
 
 function isClientError(error: unknown): boolean {
@@ -65,10 +66,8 @@ export const registerCertificateVerificationRoutes: FastifyPluginAsyncTypebox<Op
   app,
   { certificates },
 ) => {
-  await app.register(multipart, {
-    limits: { fileSize: CERTIFICATE_FILE_BYTES_MAX, files: 1, fields: 0, parts: 2,
-      headerPairs: 20 },
-  });
+  await app.register(multipart, multipartOptions({ fileSize: CERTIFICATE_FILE_BYTES_MAX,
+    files: 1, fields: 0, parts: 2, headerPairs: 20 }));
 
   app.post('/businessRegistrationCertificates::verify', {
     config: { operation: 'businesses.certificates.verify' },
@@ -88,10 +87,10 @@ export const registerCertificateVerificationRoutes: FastifyPluginAsyncTypebox<Op
     try {
       return await certificates.verify({ caller: requestScope(request), file });
     } catch (error) {
-      if (!(error instanceof OcrBusy)) throw error;
+      if (!(error instanceof ReadersBusy)) throw error;
       reply.header('Retry-After', String(BUSY_RETRY_AFTER_SECONDS));
-      throw new ApiError('SERVICE_UNAVAILABLE',
-        'Every OCR worker is busy and the queue is full. Retry after the Retry-After seconds.');
+      throw new ApiError('SERVICE_UNAVAILABLE', 'Every reader of this kind of file is busy and ' +
+        'the queue is full. Retry after the Retry-After seconds.');
     }
   });
 };

@@ -148,9 +148,10 @@ export const VERIFY_DESCRIPTION =
   '`NOT_MATCHED`; `UNREADABLE` and `UNAVAILABLE` are free. The points are reserved before the ' +
   'file is read (402/409). A file that is not a PDF, PNG or JPEG is 415 ' +
   'UNSUPPORTED_FILE_TYPE, one that cannot be decoded or is over the limits 400 INVALID_FILE, ' +
-  'one over the size limit 413. When every OCR worker is busy and the queue is full the answer ' +
-  'is 503 SERVICE_UNAVAILABLE with `Retry-After`. Test keys use the sandbox certificates of ' +
-  'docs/sandbox.md.';
+  'one over the size limit 413. PDFs are read in threads of their own, bounded in time and ' +
+  'memory. When every reader of the file\'s kind (OCR workers for images, reader threads for ' +
+  'PDFs) is busy and its queue is full the answer is 503 SERVICE_UNAVAILABLE with ' +
+  '`Retry-After`. Test keys use the sandbox certificates of docs/sandbox.md.';
 
 // The form is read by the handler, after the rate limit counted the request: its 400, 413 and
 // 415 carry the RateLimit headers, while a body refused earlier by the framework does not.

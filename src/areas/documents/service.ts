@@ -1,4 +1,9 @@
-import { decodeCursorTuple, encodeCursor, invalidCursor } from '../../platform/cursor.ts';
+import {
+  BIGINT_COLUMN_MAX,
+  cursorInteger,
+  decodeCursorTuple,
+  encodeCursor,
+} from '../../platform/cursor.ts';
 import type { Db } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { Scope } from '../../platform/scope.ts';
@@ -37,9 +42,9 @@ function toView(row: store.DocumentSummaryRow): DocumentView {
 
 function decodeCursor(cursor: string | undefined): number | null {
   if (cursor === undefined) return null;
-  const [sequence] = decodeCursorTuple(cursor, 1);
-  if (!Number.isSafeInteger(sequence) || (sequence as number) < 1) throw invalidCursor();
-  return sequence as number;
+  const [sequence] = decodeCursorTuple<[number]>(cursor,
+    [cursorInteger(1, BIGINT_COLUMN_MAX)]);
+  return sequence;
 }
 
 export function createDocumentsService(deps: { db: Db; accept: AcceptDocument }) {

@@ -9,6 +9,7 @@ import {
   sendPage as sendHtmlPage,
   UNAVAILABLE_PAGE_MESSAGE,
 } from '../../platform/html-page.ts';
+import { multipartOptions } from '../../platform/multipart.ts';
 import { PageLinkError } from '../../platform/page-links.ts';
 import type { CertificateUpload } from './certificate-check.ts';
 import { failedPage, formPage, registeredPage } from './page-html.ts';
@@ -89,10 +90,8 @@ function redirectTarget(url: string, attempt: PageAttempt) {
 type Options = { issuers: IssuersService };
 
 export async function registerCertificatePageRoutes(app: FastifyInstance, { issuers }: Options) {
-  await app.register(multipart, {
-    limits: { fileSize: CERTIFICATE_FILE_BYTES_MAX, files: 2, fields: 1, parts: 3,
-      fieldSize: KEY_FILE_PASSWORD_LENGTH_MAX * 4 },
-  });
+  await app.register(multipart, multipartOptions({ fileSize: CERTIFICATE_FILE_BYTES_MAX,
+    files: 2, fields: 1, parts: 3, fieldSize: KEY_FILE_PASSWORD_LENGTH_MAX * 4 }));
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof PageLinkError) {

@@ -1,6 +1,11 @@
 import { newId } from '../../domain/ids.ts';
 import type { Environment } from '../../platform/accounts/keys.ts';
-import { decodeCursorTuple, encodeCursor, invalidCursor } from '../../platform/cursor.ts';
+import {
+  BIGINT_COLUMN_MAX,
+  cursorInteger,
+  decodeCursorTuple,
+  encodeCursor,
+} from '../../platform/cursor.ts';
 import type { Db, Executor } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { notConfiguredMessage } from '../../platform/live-services.ts';
@@ -89,10 +94,8 @@ export function toCollection(row: store.CollectionRow) {
 // A cursor is the position of the last item a client read: [sequence].
 function decodeFeedCursor(cursor: string | undefined): number {
   if (cursor === undefined) return 0;
-  const [sequence] = decodeCursorTuple(cursor, 1);
-  if (typeof sequence !== 'number' || !Number.isSafeInteger(sequence) || sequence < 0) {
-    throw invalidCursor();
-  }
+  const [sequence] = decodeCursorTuple<[number]>(cursor,
+    [cursorInteger(0, BIGINT_COLUMN_MAX)]);
   return sequence;
 }
 

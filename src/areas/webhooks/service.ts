@@ -20,7 +20,12 @@ import {
 } from './target-policy.ts';
 import * as store from './store.ts';
 import { ENDPOINTS_PER_SCOPE_MAX } from './store.ts';
-import { decodeCursorTuple, encodeCursor, invalidCursor } from '../../platform/cursor.ts';
+import {
+  BIGINT_COLUMN_MAX,
+  cursorInteger,
+  decodeCursorTuple,
+  encodeCursor,
+} from '../../platform/cursor.ts';
 import type { ResolveHost } from '../../platform/outside.ts';
 
 // The webhook management API (docs/webhooks.md): endpoints of the caller's account and
@@ -104,9 +109,9 @@ function toDelivery(row: store.DeliveryRow, eventType: string, attempts: store.A
 // The position of the last row of the previous page (platform/cursor.ts).
 function decodeSequenceCursor(cursor: string | undefined): number | null {
   if (cursor === undefined) return null;
-  const [sequence] = decodeCursorTuple(cursor, 1);
-  if (!Number.isSafeInteger(sequence) || (sequence as number) < 1) throw invalidCursor();
-  return sequence as number;
+  const [sequence] = decodeCursorTuple<[number]>(cursor,
+    [cursorInteger(1, BIGINT_COLUMN_MAX)]);
+  return sequence;
 }
 
 // The page and the cursor of the next one, from rows fetched with one row to spare.

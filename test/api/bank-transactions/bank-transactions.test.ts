@@ -412,6 +412,13 @@ describe('bad input', () => {
       `${base}?cursor=not-a-cursor`,
       `${base}?cursor=${Buffer.from('[1,2]').toString('base64url')}`,
       `${base}?cursor=${Buffer.from('["2026-11-01",-1]').toString('base64url')}`,
+      // Tampered cursors the database cannot compare: no such month or day, a sequence past
+      // the column's integer type.
+      `${base}?cursor=${Buffer.from('["2026-13-45",1]').toString('base64url')}`,
+      `${base}?cursor=${Buffer.from('["2026-02-30",1]').toString('base64url')}`,
+      `${base}?cursor=${Buffer.from('["0000-01-01",1]').toString('base64url')}`,
+      `${base}?cursor=${Buffer.from(`["2026-11-01",${2 ** 31}]`).toString('base64url')}`,
+      `${base}?cursor=${Buffer.from('["2026-11-01",1e300]').toString('base64url')}`,
       `${base}?limit=0`,
       `${base}?limit=1001`,
       `${base}?limit=ten`,

@@ -156,6 +156,8 @@ describe('each type\'s rules', () => {
     ['a blank purpose', { type: 'TAX_PAYMENT_CERTIFICATE', purpose: '' }, 'INVALID_REQUEST'],
     ['a purpose with control characters', { type: 'TAX_PAYMENT_CERTIFICATE',
       purpose: 'a\nb' }, 'INVALID_REQUEST'],
+    ['a purpose with a lone surrogate', { type: 'TAX_PAYMENT_CERTIFICATE',
+      purpose: '\ud800' }, 'INVALID_REQUEST'],
     ['an unknown language', { type: 'TAX_PAYMENT_CERTIFICATE', language: 'JA' },
       'INVALID_REQUEST'],
     ['a language on financial statements', { type: 'STANDARD_FINANCIAL_STATEMENTS',

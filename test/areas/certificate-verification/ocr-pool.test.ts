@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import {
   createOcrPool,
   LANGUAGE_PATHS,
-  OcrBusy,
 } from '../../../src/areas/certificate-verification/ocr-pool.ts';
+import { ReadersBusy } from '../../../src/areas/certificate-verification/worker-pool.ts';
 
 describe('trained data', () => {
   it('is read from the npm packages in node_modules, never from the network', () => {
@@ -32,7 +32,7 @@ describe('the queue bound', () => {
     try {
       const first = pool.run(() => held);
       const second = pool.run(async () => 'second');
-      await expect(pool.run(async () => 'third')).rejects.toBeInstanceOf(OcrBusy);
+      await expect(pool.run(async () => 'third')).rejects.toBeInstanceOf(ReadersBusy);
       expect(pool.inFlight()).toBe(2);
       release();
       await first;
@@ -42,6 +42,6 @@ describe('the queue bound', () => {
     } finally {
       await pool.close();
     }
-    await expect(pool.run(async () => 'closed')).rejects.toBeInstanceOf(OcrBusy);
+    await expect(pool.run(async () => 'closed')).rejects.toBeInstanceOf(ReadersBusy);
   }, 60_000);
 });

@@ -1,4 +1,9 @@
-import { decodeCursorTuple, encodeCursor, invalidCursor } from '../../../platform/cursor.ts';
+import {
+  cursorInteger,
+  cursorString,
+  decodeCursorTuple,
+  encodeCursor,
+} from '../../../platform/cursor.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import type { BusinessProfile } from '../../../upstream/business-profiles/index.ts';
 import {
@@ -58,15 +63,9 @@ export function encodeSearchCursor(rank: SearchRankKey): string {
 
 // The rank key of a cursor (platform/cursor.ts).
 export function decodeSearchCursor(cursor: string): SearchRankKey {
-  const [tier, score, number] = decodeCursorTuple(cursor, 3);
-  if (!Number.isSafeInteger(tier) || (tier as number) < 0 || (tier as number) > TIER_NAME) {
-    throw invalidCursor();
-  }
-  if (!Number.isSafeInteger(score) || (score as number) < 0 || (score as number) > SCORE_MAX) {
-    throw invalidCursor();
-  }
-  if (typeof number !== 'string' || !/^[0-9]{10}$/.test(number)) throw invalidCursor();
-  return { tier: tier as number, score: score as number, businessRegistrationNumber: number };
+  const [tier, score, number] = decodeCursorTuple<[number, number, string]>(cursor, [
+    cursorInteger(0, TIER_NAME), cursorInteger(0, SCORE_MAX), cursorString(/^[0-9]{10}$/u)]);
+  return { tier, score, businessRegistrationNumber: number };
 }
 
 // -1 when a ranks before b, 1 after, 0 for the same key.

@@ -5,7 +5,12 @@ import {
   vatReturnDeadline,
 } from '../../../domain/business-days.ts';
 import type { Db } from '../../../platform/db/connect.ts';
-import { decodeCursorTuple, encodeCursor, invalidCursor } from '../../../platform/cursor.ts';
+import {
+  BIGINT_COLUMN_MAX,
+  cursorInteger,
+  decodeCursorTuple,
+  encodeCursor,
+} from '../../../platform/cursor.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import type { Caller, Scope } from '../../../platform/scope.ts';
 import type { HolidayCalendar } from '../holidays/calendar.ts';
@@ -107,9 +112,9 @@ function pdfInput(row: store.TaxInvoiceRow): PdfInput {
 
 function decodeListCursor(cursor: string | undefined): number | undefined {
   if (cursor === undefined) return undefined;
-  const [sequence] = decodeCursorTuple(cursor, 1);
-  if (!Number.isSafeInteger(sequence) || (sequence as number) < 0) throw invalidCursor();
-  return sequence as number;
+  const [sequence] = decodeCursorTuple<[number]>(cursor,
+    [cursorInteger(0, BIGINT_COLUMN_MAX)]);
+  return sequence;
 }
 
 // After a network failure the client learns the outcome here instead of resending.

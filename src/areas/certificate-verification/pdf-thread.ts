@@ -1,0 +1,37 @@
+import { parentPort } from 'node:worker_threads';
+import { readCertificate, type CertificateReading } from './fields.ts';
+import { PdfRefused, readPdfText } from './pdf-text.ts';
+
+// A PDF reader thread (pdf-reader.ts): reads one PDF at a time and answers the certificate's
+// fields read from its text layer (null when it has none), or why it was refused. The fields
+// are read here too: a text layer of tens of thousands of lines takes seconds to search for
+// labels, which must not be spent on the thread that answers requests. It says when it is
+// ready, so the first read does not count the start.
+
+export type PdfThreadRequest = { pdf: Uint8Array };
+export type PdfThreadAnswer =
+  | { ready: true }
+  | { reading: CertificateReading | null }
+  | { refused: string };
+
+async function readingOf(pdf: Buffer): Promise<CertificateReading | null> {
+  const lines = await readPdfText(pdf);
+  // A scan saved as a PDF has no text layer.
+  if (lines.length === 0) return null;
+  return readCertificate(lines.map((text) => ({ text, confidence: 1 })), 'PDF_TEXT');
+}
+
+const port = parentPort!;
+
+port.on('message', async ({ pdf }: PdfThreadRequest) => {
+  let answer: PdfThreadAnswer;
+  try {
+    answer = { reading: await readingOf(Buffer.from(pdf.buffer, pdf.byteOffset,
+      pdf.byteLength)) };
+  } catch (error) {
+    const message = error instanceof PdfRefused ? error.message : 'The PDF could not be read.';
+    answer = { refused: message };
+  }
+  port.postMessage(answer);
+});
+port.postMessage({ ready: true } satisfies PdfThreadAnswer);
