@@ -13,7 +13,7 @@ describe('live services', () => {
     const bare = loadConfig({});
     expect(unconfiguredLiveServices(bare)).toHaveLength(8);
     const config = loadConfig({ TAX_INVOICE_GATEWAY_URL: 'https://gateway.example/',
-      TAX_AUTHORITY_SERVICE_KEY: 'k' });
+      TAX_INVOICE_NTS_SYSTEM_CODE: '41000008', TAX_AUTHORITY_SERVICE_KEY: 'k' });
     const listed = unconfiguredLiveServices(config).map(({ service }) => service);
     expect(listed).not.toContain('TAX_INVOICE_TRANSMISSION');
     expect(listed).not.toContain('TAX_AUTHORITY');

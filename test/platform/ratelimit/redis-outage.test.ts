@@ -64,6 +64,7 @@ async function call(limiter: RateLimiter, keyId: string) {
   };
   const request = {
     id: 'trace',
+    headers: {},
     routeOptions: { config: { operation: OPERATION } },
     auth: { keyId, accountId: 'acc', environment: 'test', plan: 'FREE' },
   };
