@@ -68,7 +68,8 @@ export async function buildSchemaOnlyServer(
     logger: false,
     bodyLimitBytes: SCHEMA_ONLY_CONFIG.BODY_LIMIT_BYTES,
     publicBaseUrl: 'http://localhost:8080',
-    keys: { resolveHeader: unavailableRequest, forget: unavailableRequest },
+    keys: { resolveHeader: unavailableRequest, forget: unavailableRequest,
+      forgetKeyId: unavailableRequest },
     rateLimiter: { hook: unavailableRequest },
     modules: extraModule ? [...list, extraModule] : list,
   });

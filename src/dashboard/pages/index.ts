@@ -1,0 +1,15 @@
+import type { DashboardPage } from '../context.ts';
+import { homePage } from './home.tsx';
+import { keysPage } from './keys.tsx';
+import { sessionControls } from './session.tsx';
+import { settingsPage } from './settings.tsx';
+
+// Every page of the dashboard, one module each, in the order of the navigation within each of
+// its sections (docs/dashboard.md § Adding a page). A new page is a module under pages/ and a
+// line here; the router, the navigation and the role checks take it from this list.
+export const PAGES: readonly DashboardPage[] = [
+  homePage,
+  keysPage,
+  settingsPage,
+  sessionControls,
+];
