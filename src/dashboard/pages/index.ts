@@ -1,6 +1,8 @@
 import type { DashboardPage } from '../context.ts';
 import { homePage } from './home.tsx';
 import { keysPage } from './keys.tsx';
+import { planPage } from './plan.tsx';
+import { pointsPage } from './points.tsx';
 import { sessionControls } from './session.tsx';
 import { settingsPage } from './settings.tsx';
 
@@ -9,6 +11,8 @@ import { settingsPage } from './settings.tsx';
 // line here; the router, the navigation and the role checks take it from this list.
 export const PAGES: readonly DashboardPage[] = [
   homePage,
+  pointsPage,
+  planPage,
   keysPage,
   settingsPage,
   sessionControls,
