@@ -30,6 +30,8 @@ function Document(props: { locale: Locale; title: string; children: ComponentChi
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="htmx-config" content={HTMX_CONFIG} />
         <title>{props.title}</title>
+        {/* No icon: keeps browsers from asking for /favicon.ico, which this server has not. */}
+        <link rel="icon" href="data:," />
         <link rel="stylesheet" href={ASSET_PATHS.stylesheet} />
         <script src={ASSET_PATHS.htmx} defer></script>
         <script src={ASSET_PATHS.script} type="module"></script>

@@ -25,7 +25,8 @@ export const planPage: DashboardPage = {
           <p class="figure">{t('plan.current', { plan: current })}</p>
           <p>{t('plan.lead')}</p>
           <Section title={t('plan.title')} id="plans">
-            <div class="table-wrap">
+            {/* Wider than a phone: it scrolls sideways by itself, so it takes keyboard focus. */}
+            <div class="table-wrap" tabIndex={0} role="region" aria-label={t('plan.title')}>
               <table>
                 <thead><tr>
                   <th>{t('plan.operation')}</th><th class="num">{t('plan.price')}</th>
