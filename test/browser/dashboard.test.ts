@@ -155,6 +155,8 @@ describe('the dashboard in Chromium', () => {
 
     await page.click('nav a[href="/dashboard/plan"]');
     await checkPage(session, 'plan', ['현재 요금제: STANDARD', 'bank.holders.inquire']);
+    await page.click('nav a[href="/dashboard/audit"]');
+    await checkPage(session, 'audit', ['감사 로그', 'API 키 생성', owner.email]);
     await page.click('nav a[href="/dashboard/settings"]');
     await checkPage(session, 'settings', ['로그인된 세션', '모든 기기에서 로그아웃']);
 

@@ -158,6 +158,28 @@ describe('plan', () => {
     });
 });
 
+describe('audit log', () => {
+  it('shows the account\'s own entries to Owner and Admin only', async () => {
+    const { browser, user } = await signedInAccount(app, 'admin');
+    await browser.get('/dashboard/keys');
+    await browser.post('/dashboard/keys', { label: 'audited' });
+    const other = await signedInAccount(app, 'owner');
+    const page = await browser.get('/dashboard/audit');
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('API 키 생성');
+    expect(page.body).toContain(user.email);
+    expect(page.body).not.toContain(other.user.email);
+    expect(page.body).toContain('href="/dashboard/audit"');
+    for (const role of ['developer', 'issuer', 'viewer'] as const) {
+      const member = await signedInAccount(app, role);
+      expect((await member.browser.get('/dashboard/audit')).statusCode, role).toBe(403);
+      expect((await member.browser.get('/dashboard')).body)
+        .not.toContain('href="/dashboard/audit"');
+    }
+    expect((await browser.get('/dashboard/audit?before=nonsense')).statusCode).toBe(404);
+  });
+});
+
 describe('settings', () => {
   it('changes the password, which ends the user\'s other sessions', async () => {
     const { browser, user } = await signedInAccount(app, 'viewer');

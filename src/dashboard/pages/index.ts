@@ -1,4 +1,5 @@
 import type { DashboardPage } from '../context.ts';
+import { auditPage } from './audit.tsx';
 import { homePage } from './home.tsx';
 import { keysPage } from './keys.tsx';
 import { planPage } from './plan.tsx';
@@ -13,6 +14,7 @@ export const PAGES: readonly DashboardPage[] = [
   homePage,
   pointsPage,
   planPage,
+  auditPage,
   keysPage,
   settingsPage,
   sessionControls,

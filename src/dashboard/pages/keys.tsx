@@ -56,8 +56,10 @@ async function keysBody(ctx: PageContext, problem?: MessageKey) {
                   <tr key={key.id}>
                     <td data-label={t('keys.label')}>{key.label ?? t('keys.noLabel')}</td>
                     <td data-label={t('keys.key')}><code>{key.redacted}</code></td>
-                    <td data-label={t('keys.createdAt')}>{formatDateTime(key.createdAt)}</td>
-                    <td data-label={t('keys.lastUsed')}>
+                    <td data-label={t('keys.createdAt')} class="nowrap">
+                      {formatDateTime(key.createdAt)}
+                    </td>
+                    <td data-label={t('keys.lastUsed')} class="nowrap">
                       {key.lastUsedAt ? formatDateTime(key.lastUsedAt) : t('keys.never')}
                     </td>
                     <td data-label={t('keys.status')}>{key.revokedAt

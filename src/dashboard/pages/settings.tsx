@@ -29,11 +29,17 @@ function SessionsSection({ ctx, sessions }: { ctx: PageContext;
           <tbody>
             {sessions.map((row) => (
               <tr key={row.id}>
-                <td data-label={t('settings.sessionStarted')}>{formatDateTime(row.createdAt)}</td>
-                <td data-label={t('settings.sessionLastSeen')}>{formatDateTime(row.lastSeenAt)}</td>
-                <td data-label={t('settings.sessionAddress')}>{row.address ?? ''}</td>
+                <td data-label={t('settings.sessionStarted')} class="nowrap">
+                  {formatDateTime(row.createdAt)}
+                </td>
+                <td data-label={t('settings.sessionLastSeen')} class="nowrap">
+                  {formatDateTime(row.lastSeenAt)}
+                </td>
+                <td data-label={t('settings.sessionAddress')} class="nowrap">
+                  {row.address ?? ''}
+                </td>
                 <td data-label={t('settings.sessionBrowser')}>{row.userAgent ?? ''}</td>
-                <td data-label="">
+                <td data-label="" class="nowrap">
                   {row.id === session.sessionId ? <strong>{t('settings.thisSession')}</strong> : (
                     <PostForm ctx={ctx} action={`/settings/sessions/${row.id}/end`}>
                       <button type="submit" class="danger">{t('settings.endSession')}</button>

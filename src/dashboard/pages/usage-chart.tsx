@@ -1,13 +1,15 @@
 import type { UsageRow } from '../../platform/points/ledger-reads.ts';
-import { formatNumber, formatPoints } from '../format.ts';
+import { formatPoints } from '../format.ts';
 
 // Points spent per day as a bar chart drawn on the server (SVG: no script, nothing inline the
 // CSP would refuse; colours come from the stylesheet). Each bar carries its day and amount as a
 // title, and the whole chart a label, for screen readers.
 
 const WIDTH = 600;
-const HEIGHT = 160;
-const AXIS = 18;
+const HEIGHT = 180;
+// Room for the largest day's figure above the bars and the dates below them.
+const TOP = 20;
+const AXIS = 20;
 
 export function UsageChart(props: { days: string[]; usage: UsageRow[]; label: string }) {
   const perDay = new Map<string, number>();
@@ -21,7 +23,7 @@ export function UsageChart(props: { days: string[]; usage: UsageRow[]; label: st
       <line class="axis" x1="0" y1={HEIGHT} x2={WIDTH} y2={HEIGHT} />
       {props.days.map((day, index) => {
         const points = perDay.get(day) ?? 0;
-        const height = Math.round((points / most) * (HEIGHT - 4));
+        const height = Math.round((points / most) * (HEIGHT - TOP));
         return (
           <rect key={day} class="bar" x={(index * slot + (slot - barWidth) / 2).toFixed(1)}
             y={HEIGHT - height} width={barWidth.toFixed(1)} height={height}>
@@ -30,10 +32,11 @@ export function UsageChart(props: { days: string[]; usage: UsageRow[]; label: st
         );
       })}
       {[0, props.days.length - 1].map((index) => (
-        <text key={index} x={index === 0 ? 0 : WIDTH} y={HEIGHT + 14}
+        <text key={index} x={index === 0 ? 0 : WIDTH} y={HEIGHT + 16}
           text-anchor={index === 0 ? 'start' : 'end'}>{props.days[index]}</text>
       ))}
-      <text x={WIDTH} y="10" text-anchor="end">{formatNumber(most)}</text>
+      <line class="axis" x1="0" y1={TOP} x2={WIDTH} y2={TOP} />
+      <text x="0" y={TOP - 6}>{formatPoints(most)}</text>
     </svg>
   );
 }
