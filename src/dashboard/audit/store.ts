@@ -7,7 +7,7 @@ import { dashboardAuditEvents } from '../tables.ts';
 
 export const AUDIT_ACTIONS = ['user.signedIn', 'user.signedOut', 'user.signedOutEverywhere',
   'user.created', 'user.passwordChanged', 'user.passwordReset', 'key.created', 'key.revoked',
-  'points.testTopUp'] as const;
+  'points.testTopUp', 'user.roleChanged', 'user.removed'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export type AuditEntry = {

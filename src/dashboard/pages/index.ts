@@ -6,6 +6,7 @@ import { planPage } from './plan.tsx';
 import { pointsPage } from './points.tsx';
 import { sessionControls } from './session.tsx';
 import { settingsPage } from './settings.tsx';
+import { teamPageModule } from './team.tsx';
 
 // Every page of the dashboard, one module each, in the order of the navigation within each of
 // its sections (docs/dashboard.md § Adding a page). A new page is a module under pages/ and a
@@ -14,6 +15,7 @@ export const PAGES: readonly DashboardPage[] = [
   homePage,
   pointsPage,
   planPage,
+  teamPageModule,
   auditPage,
   keysPage,
   settingsPage,

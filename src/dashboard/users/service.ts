@@ -119,8 +119,22 @@ export function createUsersService({ db, accounts }: Deps) {
     await store.updateLocale(db, userId, locale);
   }
 
+  // A member of the account by id; null for a user of another account, as for none.
+  async function findMember(accountId: string, userId: string): Promise<DashboardUser | null> {
+    const row = await store.findUser(db, userId);
+    return row === null || row.accountId !== accountId ? null : toUser(row);
+  }
+
+  async function changeRole(accountId: string, userId: string, role: Role) {
+    const row = await store.updateRole(db, accountId, userId, role);
+    return row === null ? null : toUser(row);
+  }
+
+  const removeUser = (accountId: string, userId: string) =>
+    store.deleteUser(db, accountId, userId);
+
   return { createUser, authenticate, findUser, findUserByEmail, listUsers, setPassword,
-    changePassword, setLocale };
+    changePassword, setLocale, findMember, changeRole, removeUser };
 }
 
 export type UsersService = ReturnType<typeof createUsersService>;

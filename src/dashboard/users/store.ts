@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../platform/db/connect.ts';
 import { dashboardUsers } from '../tables.ts';
 
@@ -40,4 +40,21 @@ export async function updatePasswordHash(tx: Executor, userId: string, passwordH
 
 export async function updateLocale(tx: Executor, userId: string, locale: string) {
   await tx.update(dashboardUsers).set({ locale }).where(eq(dashboardUsers.id, userId));
+}
+
+// Changes the role of a user of the account; null when the account has no such user.
+export async function updateRole(tx: Executor, accountId: string, userId: string, role: string) {
+  const [row] = await tx.update(dashboardUsers).set({ role })
+    .where(and(eq(dashboardUsers.accountId, accountId), eq(dashboardUsers.id, userId)))
+    .returning();
+  return row ?? null;
+}
+
+// Removes a user of the account (their sessions and links go with them); false when the account
+// has no such user.
+export async function deleteUser(tx: Executor, accountId: string, userId: string) {
+  const rows = await tx.delete(dashboardUsers)
+    .where(and(eq(dashboardUsers.accountId, accountId), eq(dashboardUsers.id, userId)))
+    .returning({ id: dashboardUsers.id });
+  return rows.length > 0;
 }
