@@ -155,6 +155,8 @@ describe('the dashboard in Chromium', () => {
 
     await page.click('nav a[href="/dashboard/plan"]');
     await checkPage(session, 'plan', ['현재 요금제: STANDARD', 'bank.holders.inquire']);
+    await page.click('nav a[href="/dashboard/team"]');
+    await checkPage(session, 'team', ['구성원', owner.email, viewerEmail]);
     await page.click('nav a[href="/dashboard/audit"]');
     await checkPage(session, 'audit', ['감사 로그', 'API 키 생성', owner.email]);
     await page.click('nav a[href="/dashboard/settings"]');
@@ -210,7 +212,8 @@ describe('the dashboard in Chromium', () => {
           form.append(input);
         }
         document.body.append(form);
-        form.submit();
+        // After evaluate has returned: the navigation would otherwise end it.
+        setTimeout(() => form.submit(), 0);
       }),
     ]);
     expect(response.status()).toBe(403);
