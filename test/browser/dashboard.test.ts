@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { basicAuth } from '../helpers/http.ts';
 import { createUser, PASSWORD } from '../dashboard/helpers.ts';
+import { expectLaidOut } from './layout-checks.ts';
 
 // Debian's Chromium; CI installs it (.ci/run). CHROMIUM_PATH points elsewhere.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -100,16 +101,7 @@ async function checkPage(session: Session, name: string, texts: string[]) {
   const { page } = session;
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: HEIGHT });
-    const overflow = await page.evaluate(() => ({
-      scrollWidth: document.documentElement.scrollWidth,
-      clientWidth: document.documentElement.clientWidth,
-    }));
-    expect(overflow.scrollWidth, `${name} at ${width}px scrolls sideways`)
-      .toBeLessThanOrEqual(overflow.clientWidth);
-    for (const text of texts) {
-      expect(await page.getByText(text, { exact: false }).first().isVisible(),
-        `${name} at ${width}px: "${text}"`).toBe(true);
-    }
+    await expectLaidOut(page, `${name} at ${width}px`, texts);
     expect(await accessibilityProblems(page), `${name} at ${width}px`).toEqual([]);
     writeFileSync(path.join(SCREENSHOTS, `${name}-${width}.png`),
       await page.screenshot({ fullPage: true }));
