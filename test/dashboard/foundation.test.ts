@@ -159,6 +159,8 @@ describe('sessions', () => {
       where user_id = ${user.userId}`);
     expect((await browser.get('/dashboard')).statusCode).toBe(303);
     const again = await signIn(app, user.email);
+    // The idle session's row went at this sign-in.
+    expect(await sessionRows(user.userId)).toHaveLength(1);
     await db.execute(sql`update dashboard_sessions
       set created_at = now() - interval '12 hours 1 minute'
       where user_id = ${user.userId}`);

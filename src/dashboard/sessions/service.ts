@@ -40,6 +40,8 @@ export function createSessionsService({ db }: { db: Db }) {
     userAgent: string | undefined }): Promise<{ token: string; sessionId: string }> {
     const token = randomBytes(TOKEN_BYTES).toString('base64url');
     const sessionId = newId('dashboardSession');
+    // The user's sessions that ended without a sign-out go at their next sign-in.
+    await store.deleteEndedSessions(db, input.userId, LIMITS);
     await store.insertSession(db, { id: sessionId, tokenHash: hashSessionToken(token),
       userId: input.userId, environment: input.environment ?? 'test', address: input.address,
       userAgent: input.userAgent?.slice(0, USER_AGENT_LENGTH_MAX) ?? null });
@@ -71,7 +73,6 @@ export function createSessionsService({ db }: { db: Db }) {
     list: (userId: string) => store.listUserSessions(db, userId),
     setEnvironment: (sessionId: string, environment: Environment) =>
       store.updateEnvironment(db, sessionId, environment),
-    deleteEnded: () => store.deleteEndedSessions(db, LIMITS),
   };
 }
 

@@ -60,10 +60,12 @@ export async function listUserSessions(tx: Executor, userId: string) {
     .orderBy(desc(dashboardSessions.lastSeenAt));
 }
 
-// Removes sessions past their absolute lifetime or idle for longer than theirs.
-export async function deleteEndedSessions(tx: Executor,
+// Removes a user's sessions past their absolute lifetime or idle for longer than theirs (they
+// are refused already; this keeps the table from growing with them).
+export async function deleteEndedSessions(tx: Executor, userId: string,
   limits: { idleSeconds: number; absoluteSeconds: number }) {
-  await tx.delete(dashboardSessions).where(sql`${dashboardSessions.lastSeenAt}
-    <= now() - make_interval(secs => ${limits.idleSeconds}) or ${dashboardSessions.createdAt}
-    <= now() - make_interval(secs => ${limits.absoluteSeconds})`);
+  await tx.delete(dashboardSessions).where(and(eq(dashboardSessions.userId, userId),
+    sql`(${dashboardSessions.lastSeenAt} <= now() - make_interval(secs => ${limits.idleSeconds})
+      or ${dashboardSessions.createdAt}
+        <= now() - make_interval(secs => ${limits.absoluteSeconds}))`));
 }
