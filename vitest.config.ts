@@ -20,6 +20,7 @@ const UNIT = [
   'test/bench/**/*.test.ts',
   'test/docs/**/*.test.ts',
   'test/config.test.ts',
+  'test/dashboard/i18n.test.ts',
   'test/domain/**/*.test.ts',
   'test/upstream/**/*.test.ts',
   'test/areas/bank/service.test.ts',

@@ -63,12 +63,13 @@ export function buildEntry(fingerprint) {
 const keepImportMetaUrl = {
   name: 'keep-import-meta-url',
   setup(build) {
-    build.onLoad({ filter: /\.ts$/ }, (args) => {
+    build.onLoad({ filter: /\.tsx?$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');
       if (!source.includes('import.meta.url')) return undefined;
       const fromChunk = `../../${path.relative(ROOT, args.path).split(path.sep).join('/')}`;
       const url = `new URL(${JSON.stringify(fromChunk)}, import.meta.url).href`;
-      return { contents: source.replaceAll('import.meta.url', url), loader: 'ts' };
+      const loader = args.path.endsWith('.tsx') ? 'tsx' : 'ts';
+      return { contents: source.replaceAll('import.meta.url', url), loader };
     });
   },
 };

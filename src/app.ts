@@ -21,7 +21,8 @@ import {
 } from './areas/revenue-expenses/index.ts';
 import { createTaxInvoicesModule, type TaxInvoicesModule } from './areas/tax-invoices/index.ts';
 import { createWebhooksModule, type WebhooksModule } from './areas/webhooks/index.ts';
-import type { Config } from './config.ts';
+import { trustProxySetting, type Config } from './config.ts';
+import { dashboardPlugin } from './dashboard/mount.ts';
 import { createKeyCache } from './platform/auth.ts';
 import { loadSealingKey } from './platform/encryption-key.ts';
 import { createDueWorkRunner } from './platform/due-work.ts';
@@ -135,15 +136,21 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     policies: buildRateLimitPolicies(config.RATE_LIMIT_OVERRIDES),
     log: platform.log,
   });
+  const keys = createKeyCache(platform.accounts, config.AUTH_CACHE_TTL_MS);
   const server = await buildServer({
     logger: platform.log,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
     requestReceiveTimeoutMs: config.REQUEST_RECEIVE_TIMEOUT_MS,
     publicBaseUrl: config.PUBLIC_BASE_URL,
     guidesBaseUrl: config.GUIDES_BASE_URL,
-    keys: createKeyCache(platform.accounts, config.AUTH_CACHE_TTL_MS),
+    trustProxy: trustProxySetting(config.TRUST_PROXY),
+    keys,
     rateLimiter,
     modules: list,
+    // The dashboard shares the API's key cache (a key revoked there stops here at once) and
+    // rate limiter, and reaches areas through what their index.ts offers.
+    dashboard: dashboardPlugin(() => ({ platform, keys, rateLimiter,
+      areas: { taxInvoices: named.taxInvoices.service } })),
     instrument: options.instrument,
   });
   const dueWork = createDueWorkRunner({ workersEnabled: platform.config.WORKERS_ENABLED,

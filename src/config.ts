@@ -22,6 +22,11 @@ const ConfigSchema = Type.Object({
     { default: 'info' },
   ),
   PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  // Which proxies' X-Forwarded-For and X-Forwarded-Proto headers to believe (Fastify's
+  // trustProxy): `true` for any, or a comma-separated list of addresses and CIDR ranges. Unset:
+  // none, so the dashboard's cookie is Secure only when etax itself serves HTTPS
+  // (docs/dashboard.md § Sessions).
+  TRUST_PROXY: Type.Optional(Type.String({ pattern: '^(true|[0-9A-Fa-f.:/, ]+)$' })),
   // The address under which the repository's files are read, ending in '/' so a guide's path
   // resolves under it rather than beside its last segment; the API reference links its guides
   // there. Unset: it names their paths, since a guess would be a link to nowhere.
@@ -267,4 +272,9 @@ export function parseOverrides<T>(
     if (!isValue(value)) throw new ConfigError(`${name}: invalid value for "${key}"`);
   }
   return parsed as Record<string, T>;
+}
+
+// TRUST_PROXY as Fastify's trustProxy option takes it: true, or the list.
+export function trustProxySetting(value: string | undefined): boolean | string {
+  return value === undefined ? false : value === 'true' || value;
 }

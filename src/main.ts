@@ -75,12 +75,35 @@ const key = program.command('key').description('manage API keys');
 key.command('create')
   .requiredOption('--account <id>', 'account id')
   .requiredOption('--env <env>', 'test or live')
+  .option('--label <label>', 'what the account calls the key, shown in the dashboard')
   .option('--json', 'print JSON')
   .action(async (options) => (await admin()).createKey(await config(), options));
 key.command('revoke')
   .requiredOption('--key <key>', 'the API key to revoke')
   .option('--json', 'print JSON')
   .action(async (options) => (await admin()).revokeKey(await config(), options));
+
+const userCli = () => import('./cli/users.ts');
+const user = program.command('user').description('people who sign in to the dashboard');
+user.command('create')
+  .description('create a user of an account; prints a generated password once')
+  .requiredOption('--account <id>', 'account id')
+  .requiredOption('--email <email>', 'the email they sign in with')
+  .requiredOption('--role <role>', 'owner, admin, developer, issuer or viewer')
+  .option('--operator', 'may also use the operator\'s pages')
+  .option('--password-stdin', 'read the password from the first line of standard input')
+  .option('--json', 'print JSON')
+  .action(async (options) => (await userCli()).createUser(await config(), options));
+user.command('list')
+  .option('--account <id>', 'only the users of this account')
+  .option('--json', 'print JSON')
+  .action(async (options) => (await userCli()).listUsers(await config(), options));
+user.command('reset-password')
+  .description('set a new password (generated unless --password-stdin) and end their sessions')
+  .requiredOption('--email <email>', 'the user\'s email')
+  .option('--password-stdin', 'read the password from the first line of standard input')
+  .option('--json', 'print JSON')
+  .action(async (options) => (await userCli()).resetPassword(await config(), options));
 
 const points = program.command('points').description('manage point balances');
 points.command('grant')

@@ -1,4 +1,9 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyPluginAsync,
+} from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
 import { auth, authenticateWith, type KeyCache } from './platform/auth.ts';
@@ -22,6 +27,10 @@ export type ServerDeps = {
   // The longest a client may take to send a whole request (REQUEST_RECEIVE_TIMEOUT_MS).
   requestReceiveTimeoutMs: number;
   publicBaseUrl: string;
+  // TRUST_PROXY as Fastify takes it (src/config.ts); false when unset.
+  trustProxy?: boolean | string;
+  // The dashboard under /dashboard (src/dashboard/mount.ts), loaded on its first request.
+  dashboard?: FastifyPluginAsync;
   // Where the reference page links the repository's guides (GUIDES_BASE_URL).
   guidesBaseUrl?: string;
   keys: KeyCache;
@@ -44,8 +53,8 @@ const receiveCheckIntervalMs = (timeoutMs: number) => Math.min(30_000,
 // A path parameter longer than this is refused before routing (Fastify's maxParamLength).
 const PATH_PARAMETER_LENGTH_MAX = 200;
 
-// Builds the HTTP server: platform plugins first, then every module's pages outside /v1, then
-// every module's routes under /v1 behind authentication and the rate limiter.
+// Builds the HTTP server: platform plugins first, then every module's pages outside /v1 and the
+// dashboard, then every module's routes under /v1 behind authentication and the rate limiter.
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger as FastifyBaseLogger } : { logger: false }),
@@ -59,6 +68,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     http: { requestTimeout: deps.requestReceiveTimeoutMs,
       connectionsCheckingInterval: receiveCheckIntervalMs(deps.requestReceiveTimeoutMs) },
     routerOptions: { maxParamLength: PATH_PARAMETER_LENGTH_MAX },
+    trustProxy: deps.trustProxy ?? false,
     genReqId: newTraceId,
     requestIdHeader: false,
     // Requests are not logged one by one: at thousands per second that is the main cost of a
@@ -86,6 +96,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   for (const module of deps.modules) {
     if (module.pages) await app.register(module.pages);
   }
+  if (deps.dashboard) await app.register(deps.dashboard);
   await app.register(async (v1) => {
     v1.addHook('onRequest', authenticateWith(deps.keys));
     v1.addHook('onRequest', requirePlan);

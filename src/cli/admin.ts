@@ -1,7 +1,7 @@
 import pino from 'pino';
 import type { Config } from '../config.ts';
 import { ENVIRONMENTS, PLANS, type Environment } from '../platform/accounts/keys.ts';
-import { AccountNotFoundError } from '../platform/accounts/service.ts';
+import { AccountNotFoundError, API_KEY_LABEL_LENGTH_MAX } from '../platform/accounts/service.ts';
 import { systemOutside } from '../platform/outside.ts';
 import { openPlatform, type Platform } from '../platform/platform.ts';
 import { CliError, parseChoice, parsePositiveInteger, printResult } from './output.ts';
@@ -61,13 +61,17 @@ export async function changePlan(config: Config,
   printResult(Boolean(options.json), changed, `account ${changed.accountId} is on ${plan}`);
 }
 
-type KeyOptions = { account: string; env: string; json?: boolean };
+type KeyOptions = { account: string; env: string; label?: string; json?: boolean };
 
 export async function createKey(config: Config, options: KeyOptions) {
   const environment = parseChoice('--env', options.env, ENVIRONMENTS);
-  const key = await withPlatform(config, (platform) =>
-    platform.accounts.createKey({ accountId: options.account, environment }));
-  printResult(Boolean(options.json), { key }, key);
+  const label = options.label === undefined ? null : options.label.trim();
+  if (label !== null && (label.length === 0 || label.length > API_KEY_LABEL_LENGTH_MAX)) {
+    throw new CliError(`--label must be 1 to ${API_KEY_LABEL_LENGTH_MAX} characters`);
+  }
+  const { key, keyId } = await withPlatform(config, (platform) =>
+    platform.accounts.createKey({ accountId: options.account, environment, label }));
+  printResult(Boolean(options.json), { key, keyId }, key);
 }
 
 export async function revokeKey(config: Config, options: { key: string; json?: boolean }) {

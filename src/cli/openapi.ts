@@ -69,7 +69,8 @@ export async function buildSchemaOnlyServer(
     bodyLimitBytes: SCHEMA_ONLY_CONFIG.BODY_LIMIT_BYTES,
     requestReceiveTimeoutMs: SCHEMA_ONLY_CONFIG.REQUEST_RECEIVE_TIMEOUT_MS,
     publicBaseUrl: 'http://localhost:8080',
-    keys: { resolveHeader: unavailableRequest, forget: unavailableRequest },
+    keys: { resolveHeader: unavailableRequest, forget: unavailableRequest,
+      forgetKeyId: unavailableRequest },
     rateLimiter: { hook: unavailableRequest },
     modules: extraModule ? [...list, extraModule] : list,
   });

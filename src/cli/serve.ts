@@ -58,11 +58,27 @@ function logUnconfiguredLiveServices(platform: Platform, config: Config): void {
     `live keys cannot reach these services until their settings are set: ${settings.join('; ')}`);
 }
 
+// The sandbox account's owner, with a generated password. The dashboard's users module is
+// imported here only, so a start that is not the first never loads it.
+async function createSandboxOwner(platform: Platform, accountId: string) {
+  const { createUsersService } = await import('../dashboard/users/service.ts');
+  const users = createUsersService({ db: platform.database.db, accounts: platform.accounts });
+  const { user, password } = await users.createUser({ accountId, email: SANDBOX_OWNER_EMAIL,
+    role: 'owner' });
+  return { email: user.email, password };
+}
+
+// The sandbox owner's sign-in: a name only this server uses (the .test top-level domain is
+// reserved, RFC 2606), so it never reaches anyone's mailbox.
+const SANDBOX_OWNER_EMAIL = 'owner@sandbox.etax.test';
+
 // Only on the very first start of a new embedded database: create a sandbox account and show
-// its test key once, with a request to paste. Keys are never printed in any other case.
+// its test key and its owner's dashboard sign-in once, with a request to paste. Keys and
+// passwords are never printed in any other case.
 async function announceSandboxAccount(platform: Platform, config: Config): Promise<void> {
   const account = await platform.accounts.createAccount({ name: 'Sandbox', plan: 'FREE' });
   const credentials = Buffer.from(`${account.keys.test}:`).toString('base64');
+  const owner = await createSandboxOwner(platform, account.accountId);
   const lines = [
     '',
     'etax is running with a new embedded database. A sandbox account was created:',
@@ -70,6 +86,10 @@ async function announceSandboxAccount(platform: Platform, config: Config): Promi
     `  test key:   ${account.keys.test}`,
     'The key is shown this once. Try it:',
     `  curl -H "Authorization: Basic ${credentials}" ${config.PUBLIC_BASE_URL}/v1/points`,
+    `Sign in to the dashboard at ${config.PUBLIC_BASE_URL}/dashboard as its owner:`,
+    `  email:    ${owner.email}`,
+    `  password: ${owner.password}`,
+    'The password is shown this once; change it under Settings.',
     '',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -24,6 +24,9 @@ export const ID_PREFIXES = {
   bankAccountSync: 'bsy',
   cashReceipt: 'csr',
   documentIssuanceKey: 'doc',
+  dashboardUser: 'usr',
+  dashboardSession: 'ses',
+  auditEvent: 'aud',
 } as const;
 
 type IdKind = keyof typeof ID_PREFIXES;

@@ -45,6 +45,9 @@ export type KeyCache = {
   // Resolves an Authorization header to its key, or null for any authentication failure.
   resolveHeader(header: string | undefined): Promise<AuthenticatedKey | null>;
   forget(key: string): void;
+  // Drops every cached header of a key known only by its id (revoked in the dashboard, which
+  // never sees the key itself). Walks the cache: revocations are rare.
+  forgetKeyId(keyId: string): void;
 };
 
 function canonicalHeader(key: string): string {
@@ -78,6 +81,11 @@ export function createKeyCache(accounts: AccountsService, ttlMs: number): KeyCac
     },
     forget(key) {
       cache.delete(canonicalHeader(key));
+    },
+    forgetKeyId(keyId) {
+      for (const [header, value] of cache.entries()) {
+        if (!('unknown' in value) && value.keyId === keyId) cache.delete(header);
+      }
     },
   };
 }

@@ -79,7 +79,7 @@ describe('GET /v1/points rate limit', () => {
       const account = await app.createAccount();
       await exhaustPoints(account.keys.test);
       expect((await getPoints(account.keys.test)).statusCode).toBe(429);
-      const secondTestKey = await app.platform.accounts.createKey({
+      const { key: secondTestKey } = await app.platform.accounts.createKey({
         accountId: account.accountId,
         environment: 'test',
       });

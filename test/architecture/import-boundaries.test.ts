@@ -1,6 +1,7 @@
 // The layers of docs/architecture.md, checked on every import of src/ and bench/: code outside an
 // area reaches it only through its index.ts; the platform, domain and upstream layers never
-// reach into an area; domain code depends on nothing of ours but other domain code. Method: read
+// reach into an area; nothing below the dashboard (areas, platform, domain, upstream) reaches
+// into it; domain code depends on nothing of ours but other domain code. Method: read
 // each file's imports with the TypeScript compiler's own pre-processor and resolve them.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,7 +13,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(path.join(ROOT, folder), { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name))
     .map((entry) => path.relative(ROOT, path.join(entry.parentPath, entry.name)));
 }
 
@@ -43,6 +44,10 @@ export function boundaryBroken({ from, to }: Import): string | null {
     if (to !== `src/areas/${targetArea}/index.ts`) {
       return `reach the ${targetArea} area through src/areas/${targetArea}/index.ts`;
     }
+  }
+  if (layerOf(to) === 'dashboard' && ['platform', 'domain', 'upstream', 'areas']
+    .includes(layerOf(from) ?? '')) {
+    return `the ${layerOf(from)} layer must not depend on the dashboard`;
   }
   if (layerOf(from) === 'domain' && to.startsWith('src/') && layerOf(to) !== 'domain') {
     return 'domain code depends on other domain code only';
@@ -78,6 +83,10 @@ describe('import boundaries', () => {
     [{ from: 'src/areas/bank/index.ts', to: 'src/areas/issuers/store.ts' }, /issuers\/index/],
     [{ from: 'src/platform/jobs.ts', to: 'src/areas/bank/index.ts' }, /platform layer/],
     [{ from: 'src/domain/seed.ts', to: 'src/platform/errors.ts' }, /domain code/],
+    [{ from: 'src/dashboard/pages/home.tsx', to: 'src/areas/tax-invoices/store.ts' },
+      /through src\/areas\/tax-invoices\/index/],
+    [{ from: 'src/platform/auth.ts', to: 'src/dashboard/roles.ts' }, /platform layer/],
+    [{ from: 'src/areas/points/index.ts', to: 'src/dashboard/context.ts' }, /areas layer/],
   ])('refuses %o', (imported, reason) => {
     expect(boundaryBroken(imported)).toMatch(reason);
   });
@@ -87,6 +96,9 @@ describe('import boundaries', () => {
     { from: 'src/areas/bank/index.ts', to: 'src/areas/bank/service.ts' },
     { from: 'src/areas/tax-invoices/pdf/paint.ts', to: 'src/areas/tax-invoices/tables.ts' },
     { from: 'src/areas/bank/service.ts', to: 'src/platform/errors.ts' },
+    { from: 'src/dashboard/context.ts', to: 'src/areas/tax-invoices/index.ts' },
+    { from: 'src/dashboard/pages/keys.tsx', to: 'src/platform/accounts/service.ts' },
+    { from: 'src/app.ts', to: 'src/dashboard/mount.ts' },
   ])('allows %o', (imported) => {
     expect(boundaryBroken(imported)).toBeNull();
   });

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectLaidOut } from './layout-checks.ts';
 import { issueSandboxCertificate } from '../../src/domain/sandbox-certificate.ts';
 import {
   corporateSubject,
@@ -67,16 +68,7 @@ afterAll(async () => {
 async function checkPage(name: string, texts: string[]) {
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: HEIGHT });
-    const overflow = await page.evaluate(() => ({
-      scrollWidth: document.documentElement.scrollWidth,
-      clientWidth: document.documentElement.clientWidth,
-    }));
-    expect(overflow.scrollWidth, `${name} at ${width}px scrolls sideways`)
-      .toBeLessThanOrEqual(overflow.clientWidth);
-    for (const text of texts) {
-      expect(await page.getByText(text, { exact: false }).first().isVisible(),
-        `${name} at ${width}px: "${text}"`).toBe(true);
-    }
+    await expectLaidOut(page, `${name} at ${width}px`, texts);
     writeFileSync(path.join(screenshots, `${name}-${width}.png`),
       await page.screenshot({ fullPage: true }));
   }

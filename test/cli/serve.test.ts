@@ -150,6 +150,27 @@ describe('serve on a new embedded database', () => {
     for (const { setting } of notConfigured) expect(logged.msg).toContain(setting);
   });
 
+  it('signs the printed owner in to the dashboard at the printed address', async () => {
+    const stdout = server!.stdout();
+    expect(stdout).toContain(`Sign in to the dashboard at http://localhost:${port}/dashboard`);
+    const email = /email:\s+(\S+)/.exec(stdout)?.[1];
+    const password = /password:\s+(\S+)/.exec(stdout)?.[1];
+    expect(email).toBe('owner@sandbox.etax.test');
+    expect(password).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    const base = `http://127.0.0.1:${port}`;
+    const form = await fetch(`${base}/dashboard/sign-in`);
+    const cookie = form.headers.getSetCookie()[0]!.split(';')[0]!;
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+    const signedIn = await fetch(`${base}/dashboard/sign-in`, { method: 'POST', redirect: 'manual',
+      headers: { cookie, origin: base, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ _csrf: csrf, email: email!, password: password! }) });
+    expect(signedIn.status).toBe(303);
+    const session = signedIn.headers.getSetCookie()[0]!.split(';')[0]!;
+    const home = await fetch(`${base}/dashboard`, { headers: { cookie: session } });
+    expect(home.status).toBe(200);
+    expect(await home.text()).toContain('Sandbox');
+  }, SERVE_TEST_TIMEOUT_MS);
+
   it('lets the CLI grant points through the running server\'s socket', async () => {
     const args = grantArgs(sandbox.accountId, 'test', '500');
     const printed = await runJson({ DATA_DIR: dataDir }, args);
@@ -174,6 +195,7 @@ describe('serve on a new embedded database', () => {
     expect(shown.balance).toBe(1_000_500);
     expect(await stopServer(server)).toBe(0);
     expect(server.stdout()).not.toContain('test_');
+    expect(server.stdout()).not.toContain('password');
   }, SERVE_TEST_TIMEOUT_MS);
 
   it('prints no key when the CLI created the database before the first start', async () => {

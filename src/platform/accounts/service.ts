@@ -11,7 +11,11 @@ import {
   type Environment,
   type Plan,
 } from './keys.ts';
+import type { Scope } from '../scope.ts';
 import * as store from './store.ts';
+
+// The longest label a key may carry.
+export const API_KEY_LABEL_LENGTH_MAX = 100;
 
 export type CreatedAccount = {
   accountId: string;
@@ -31,7 +35,8 @@ export class AccountNotFoundError extends Error {}
 type AccountsServiceOptions = { db: Db; points: PointsService; testSignupPoints: number };
 
 export function createAccountsService({ db, points, testSignupPoints }: AccountsServiceOptions) {
-  async function issueKey(tx: Executor, accountId: string, environment: Environment) {
+  async function issueKey(tx: Executor, accountId: string, environment: Environment,
+    label: string | null = null) {
     const key = generateApiKey(environment);
     const inserted = await store.insertApiKey(tx, {
       id: newId('apiKey'),
@@ -39,9 +44,10 @@ export function createAccountsService({ db, points, testSignupPoints }: Accounts
       environment,
       keyHash: hashApiKey(key),
       redacted: redactApiKey(key),
+      label,
     });
     assert(inserted !== null);
-    return key;
+    return { key, keyId: inserted.id };
   }
 
   // Creates the account, one key per environment and both balances; the test balance starts
@@ -57,14 +63,30 @@ export function createAccountsService({ db, points, testSignupPoints }: Accounts
       }
       const test = await issueKey(tx, accountId, 'test');
       const live = await issueKey(tx, accountId, 'live');
-      return { accountId, plan: input.plan, keys: { test, live } };
+      return { accountId, plan: input.plan, keys: { test: test.key, live: live.key } };
     });
   }
 
-  async function createKey(input: { accountId: string; environment: Environment }) {
+  // The one way a key is made after the account's first two, for the CLI and the dashboard
+  // alike. `label` is what the account calls it (API_KEY_LABEL_LENGTH_MAX characters at most).
+  async function createKey(input: { accountId: string; environment: Environment;
+    label?: string | null }): Promise<{ key: string; keyId: string }> {
     const account = await store.findAccount(db, input.accountId);
     if (!account) throw new AccountNotFoundError(`No account ${input.accountId}`);
-    return issueKey(db, input.accountId, input.environment);
+    const label = input.label ?? null;
+    assert(label === null || (label.length > 0 && label.length <= API_KEY_LABEL_LENGTH_MAX));
+    return issueKey(db, input.accountId, input.environment, label);
+  }
+
+  // The keys of one account's environment, newest first, revoked ones included.
+  async function listKeys(scope: Scope) {
+    return store.listKeys(db, scope);
+  }
+
+  // Revokes a key of the scope by id; false when the scope has no such active key. The caller
+  // drops it from its process's key cache (KeyCache.forgetKeyId).
+  async function revokeKeyById(scope: Scope, keyId: string): Promise<boolean> {
+    return (await store.revokeKeyById(db, scope, keyId)) !== null;
   }
 
   // Returns false when the key was unknown or already revoked.
@@ -77,6 +99,9 @@ export function createAccountsService({ db, points, testSignupPoints }: Accounts
     const row = await store.findActiveKeyByHash(db, keyHash);
     if (!row) return null;
     assert((ENVIRONMENTS as readonly string[]).includes(row.environment));
+    // Not awaited: the request does not wait for a bookkeeping write, and a failed one only
+    // leaves "last used" older.
+    store.touchLastUsed(db, row.keyId).catch(() => {});
     return row as AuthenticatedKey;
   }
 
@@ -94,7 +119,8 @@ export function createAccountsService({ db, points, testSignupPoints }: Accounts
     return { accountId, plan };
   }
 
-  return { createAccount, createKey, revokeKey, findActiveKey, requireAccount, changePlan };
+  return { createAccount, createKey, listKeys, revokeKey, revokeKeyById, findActiveKey,
+    requireAccount, changePlan };
 }
 
 export type AccountsService = ReturnType<typeof createAccountsService>;

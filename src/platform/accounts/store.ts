@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/connect.ts';
 import { accounts, apiKeys } from '../db/tables.ts';
 
@@ -53,6 +53,42 @@ export async function revokeKeyByHash(tx: Executor, keyHash: string): Promise<Ap
     .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
     .returning();
   return row ?? null;
+}
+
+export type KeyListRow = Pick<ApiKeyRow, 'id' | 'redacted' | 'label' | 'createdAt' |
+  'revokedAt' | 'lastUsedAt'>;
+
+// Every key of one account's environment, newest first.
+export async function listKeys(tx: Executor, scope: { accountId: string; environment: string }):
+  Promise<KeyListRow[]> {
+  return tx.select({ id: apiKeys.id, redacted: apiKeys.redacted, label: apiKeys.label,
+    createdAt: apiKeys.createdAt, revokedAt: apiKeys.revokedAt, lastUsedAt: apiKeys.lastUsedAt })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.accountId, scope.accountId), eq(apiKeys.environment, scope.environment)))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+}
+
+// Revokes a key of one account's environment by its id; null when there is no such active key
+// there (another account's key is no different from a missing one).
+export async function revokeKeyById(
+  tx: Executor,
+  scope: { accountId: string; environment: string },
+  keyId: string,
+): Promise<ApiKeyRow | null> {
+  const [row] = await tx
+    .update(apiKeys)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.accountId, scope.accountId),
+      eq(apiKeys.environment, scope.environment), isNull(apiKeys.revokedAt)))
+    .returning();
+  return row ?? null;
+}
+
+// Records that a key authenticated a request, at most once a minute per key.
+export async function touchLastUsed(tx: Executor, keyId: string): Promise<void> {
+  await tx.update(apiKeys).set({ lastUsedAt: sql`now()` })
+    .where(and(eq(apiKeys.id, keyId), or(isNull(apiKeys.lastUsedAt),
+      lt(apiKeys.lastUsedAt, sql`now() - interval '1 minute'`))));
 }
 
 export async function updatePlan(tx: Executor, accountId: string, plan: string) {

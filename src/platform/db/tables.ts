@@ -43,13 +43,18 @@ export const apiKeys = pgTable(
     keyHash: text('key_hash').notNull(),
     // Prefix and last four characters, for display and support.
     redacted: text('redacted').notNull(),
+    // What the account calls the key (the dashboard, `etax key create --label`).
+    label: text('label'),
     createdAt: createdAt(),
     revokedAt: timestampTz('revoked_at'),
+    // When a request last authenticated with it, to the minute (src/platform/auth.ts).
+    lastUsedAt: timestampTz('last_used_at'),
   },
   (table) => [
     uniqueIndex('api_keys_key_hash_unique').on(table.keyHash),
     index('api_keys_account_idx').on(table.accountId),
     check('api_keys_environment_known', sql`${table.environment} in ('test', 'live')`),
+    check('api_keys_label_length', sql`char_length(${table.label}) between 1 and 100`),
   ],
 );
 

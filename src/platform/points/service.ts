@@ -7,6 +7,7 @@ import { ApiError } from '../errors.ts';
 import { createBalanceReader, type BalanceReader } from './balance-reader.ts';
 import { createLedgerBatches, type LedgerBatches } from './ledger-batches.ts';
 import { settle } from './settle.ts';
+import * as reads from './ledger-reads.ts';
 import * as store from './store.ts';
 
 // The only door through which point balances change: reserve → capture | release | expire,
@@ -251,6 +252,12 @@ export function createPointsService(deps: Deps) {
       store.holdReservation(tx, input),
     ensureBalances: (accountId: string, tx: Executor = db) =>
       store.ensureBalances(tx, accountId, ['test', 'live']),
+    // A balance's history (ledger-reads.ts), for the dashboard.
+    ledgerEntries: (scope: Scope, filter: reads.LedgerFilter) =>
+      reads.listLedgerEntries(db, scope, filter),
+    usageSince: (scope: Scope, fromDate: string) => reads.usageSince(db, scope, fromDate),
+    openReservations: (scope: Scope, limit: number) =>
+      reads.listOpenReservations(db, scope, limit),
   };
 }
 

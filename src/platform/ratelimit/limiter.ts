@@ -19,8 +19,15 @@ import { connectRateLimitRedis } from './redis-connection.ts';
 export type RateLimiter = {
   policyFor(operation: string): RateLimitPolicy;
   hook(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
+  // Counts one attempt against a counter that is not an operation's (the dashboard's sign-in,
+  // per email and per address), in Redis or in memory as the operations' counters are.
+  // Answers whether the attempt is within the policy and, if not, when the window ends.
+  attempt(counter: NamedCounter, key: string): Promise<AttemptOutcome>;
   close(): Promise<void>;
 };
+
+export type NamedCounter = { name: string; policy: RateLimitPolicy };
+export type AttemptOutcome = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 export type RateLimiterOptions = {
   redisUrl?: string;
@@ -41,6 +48,22 @@ function setHeaders(
   const remaining = Math.max(0, state.remainingPoints);
   reply.header('RateLimit', `"${operation}";r=${remaining};t=${resetSeconds}`);
   return resetSeconds;
+}
+
+// A named counter's attempt: consumed like an operation's call, answered without throwing.
+async function attemptWith(
+  consume: (name: string, key: string, policy: RateLimitPolicy) => Promise<RateLimiterRes>,
+  counter: NamedCounter,
+  key: string,
+): Promise<AttemptOutcome> {
+  try {
+    await consume(counter.name, key, counter.policy);
+    return { allowed: true };
+  } catch (rejection) {
+    if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    return { allowed: false,
+      retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
+  }
 }
 
 export function createRateLimiter({ redisUrl, policies, log }: RateLimiterOptions): RateLimiter {
@@ -69,22 +92,20 @@ export function createRateLimiter({ redisUrl, policies, log }: RateLimiterOption
     return policyOf(policies, operation);
   }
 
-  function countersFor(operation: string): OperationCounters {
-    const existing = counters.get(operation);
+  // One set of counters per operation (or named counter), made on first use.
+  function countersFor(name: string, policy: RateLimitPolicy): OperationCounters {
+    const existing = counters.get(name);
     if (existing) return existing;
-    const created = createOperationCounters({
-      policy: policyFor(operation),
-      keyPrefix: `etax:rl:${operation}`,
-      redis,
-    });
-    counters.set(operation, created);
+    const created = createOperationCounters({ policy, keyPrefix: `etax:rl:${name}`, redis });
+    counters.set(name, created);
     return created;
   }
 
   // Resolves to the key's state after this call, or rejects with it when the call is over the
   // limit.
-  async function consume(operation: string, keyId: string): Promise<RateLimiterRes> {
-    const operationCounters = countersFor(operation);
+  async function consume(operation: string, keyId: string,
+    policy: RateLimitPolicy = policyFor(operation)): Promise<RateLimiterRes> {
+    const operationCounters = countersFor(operation, policy);
     if (breaker?.countsInRedis()) {
       try {
         return await operationCounters.consumeInRedis(keyId);
@@ -116,5 +137,6 @@ export function createRateLimiter({ redisUrl, policies, log }: RateLimiterOption
     if (redis) await redis.quit().catch(() => redis.disconnect());
   }
 
-  return { policyFor, hook, close };
+  return { policyFor, hook, close,
+    attempt: (counter, key) => attemptWith(consume, counter, key) };
 }

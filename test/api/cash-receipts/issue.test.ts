@@ -248,8 +248,8 @@ describe('Service-Client-Reference-Id', () => {
   it('is per API key: another key of the account uses the same value for a receipt of its own',
     async () => {
       const reference = referenceId();
-      const otherKey = await app.platform.accounts.createKey({ accountId: merchant.accountId,
-        environment: 'test' });
+      const { key: otherKey } = await app.platform.accounts.createKey({
+        accountId: merchant.accountId, environment: 'test' });
       const first = await accepted(await issue(receiptBody(), reference));
       const second = await accepted(await issueReceipt(app, otherKey, merchant.supplierKey,
         receiptBody(), reference));
@@ -279,8 +279,8 @@ describe('Service-Client-Reference-Id', () => {
       status: 'ACCEPTED', approvalNumber: null, message: expect.any(String) });
     expectError(await app.server.inject(request(merchant.key, 'GET',
       '/v1/cashReceipts/issue/status?clientReferenceId=never-used')), 404, 'NOT_FOUND');
-    const otherKey = await app.platform.accounts.createKey({ accountId: merchant.accountId,
-      environment: 'test' });
+    const { key: otherKey } = await app.platform.accounts.createKey({
+      accountId: merchant.accountId, environment: 'test' });
     expectError(await app.server.inject(request(otherKey, 'GET',
       `/v1/cashReceipts/issue/status?clientReferenceId=${encodeURIComponent(reference)}`)), 404,
     'NOT_FOUND');

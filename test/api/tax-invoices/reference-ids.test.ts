@@ -25,7 +25,7 @@ let supplier: Supplier;
 beforeAll(async () => {
   app = await createTestApp({ jobs: true, env: { WORKERS_ENABLED: 'false' } });
   ({ key, accountId, supplier } = await createSupplierAccount(app));
-  otherKey = await app.platform.accounts.createKey({ accountId, environment: 'test' });
+  ({ key: otherKey } = await app.platform.accounts.createKey({ accountId, environment: 'test' }));
 });
 afterAll(async () => {
   await app?.close();

@@ -1,0 +1,40 @@
+import { and, desc, eq, lt, or } from 'drizzle-orm';
+import { newId } from '../../domain/ids.ts';
+import type { Executor } from '../../platform/db/connect.ts';
+import { dashboardAuditEvents } from '../tables.ts';
+
+// The audit log (docs/dashboard.md § Audit log): who did what from the dashboard or the CLI.
+
+export const AUDIT_ACTIONS = ['user.signedIn', 'user.signedOut', 'user.signedOutEverywhere',
+  'user.created', 'user.passwordChanged', 'user.passwordReset', 'key.created', 'key.revoked',
+  'points.testTopUp', 'user.roleChanged', 'user.removed'] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export type AuditEntry = {
+  accountId: string;
+  environment?: string | null;
+  actor: { userId: string; email: string } | null;
+  action: AuditAction;
+  target?: string | null;
+  address?: string | null;
+};
+
+export async function recordAudit(tx: Executor, entry: AuditEntry): Promise<void> {
+  await tx.insert(dashboardAuditEvents).values({ id: newId('auditEvent'),
+    accountId: entry.accountId, environment: entry.environment ?? null,
+    actorUserId: entry.actor?.userId ?? null, actorEmail: entry.actor?.email ?? null,
+    action: entry.action, target: entry.target ?? null, address: entry.address ?? null });
+}
+
+export type AuditRow = typeof dashboardAuditEvents.$inferSelect;
+
+// One page of an account's audit log, newest first, before the cursor's (createdAt, id).
+export async function listAudit(tx: Executor, accountId: string, limit: number,
+  before?: { createdAt: Date; id: string }): Promise<AuditRow[]> {
+  const { createdAt, id } = dashboardAuditEvents;
+  return tx.select().from(dashboardAuditEvents)
+    .where(and(eq(dashboardAuditEvents.accountId, accountId), before === undefined ? undefined
+      : or(lt(createdAt, before.createdAt),
+        and(eq(createdAt, before.createdAt), lt(id, before.id)))))
+    .orderBy(desc(createdAt), desc(id)).limit(limit);
+}

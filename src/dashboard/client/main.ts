@@ -1,0 +1,33 @@
+// The dashboard's own script, bundled by esbuild (src/dashboard/assets.ts). Pages work without
+// it; it adds what plain HTML cannot: a copy button, and a confirmation before a destructive
+// form is sent. Nothing here reads or writes anything but the page.
+
+function setUpCopyButtons(root: ParentNode) {
+  for (const button of root.querySelectorAll<HTMLButtonElement>('button[data-copy]')) {
+    if (button.dataset.ready === 'true') continue;
+    button.dataset.ready = 'true';
+    button.hidden = false;
+    button.addEventListener('click', async () => {
+      const source = document.getElementById(button.dataset.copy ?? '');
+      if (source === null) return;
+      await navigator.clipboard.writeText(source.textContent ?? '');
+      const label = button.textContent;
+      button.textContent = button.dataset.copied ?? label;
+      setTimeout(() => { button.textContent = label; }, 2000);
+    });
+  }
+}
+
+// Forms with data-confirm ask before they are sent.
+document.addEventListener('submit', (event) => {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement)) return;
+  const question = form.dataset.confirm;
+  if (question !== undefined && !window.confirm(question)) event.preventDefault();
+});
+
+setUpCopyButtons(document);
+// Parts of a page htmx puts in get the same treatment.
+document.addEventListener('htmx:afterSwap', (event) => {
+  if (event.target instanceof Element) setUpCopyButtons(event.target);
+});

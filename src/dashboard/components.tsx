@@ -1,0 +1,43 @@
+import type { ComponentChildren } from 'preact';
+import type { PageContext } from './context.ts';
+import type { MessageKey } from './i18n/index.ts';
+
+// Pieces every page uses. Values are always children or attributes, which Preact escapes:
+// no page builds HTML from strings.
+
+// A form that posts to the dashboard with the page's CSRF token.
+export function PostForm(props: { ctx: Pick<PageContext, 'csrf'>; action: string;
+  class?: string; confirm?: string; children: ComponentChildren }) {
+  return (
+    <form method="post" action={`/dashboard${props.action}`} class={props.class}
+      data-confirm={props.confirm}>
+      <input type="hidden" name="_csrf" value={props.ctx.csrf} />
+      {props.children}
+    </form>
+  );
+}
+
+export function Notice(props: { kind: 'success' | 'error' | 'info'; children: ComponentChildren }) {
+  return (
+    <div class={`notice ${props.kind}`} role={props.kind === 'error' ? 'alert' : 'status'}>
+      {props.children}
+    </div>
+  );
+}
+
+// The notice a redirect asked for (`?notice=<key>`), when it is one the page knows.
+export function RedirectNotice(props: { ctx: PageContext; known: readonly MessageKey[] }) {
+  const key = props.ctx.query.get('notice');
+  const found = props.known.find((known) => known === key);
+  return found === undefined ? null : <Notice kind="success">{props.ctx.t(found)}</Notice>;
+}
+
+export function Section(props: { title: string; id?: string; children: ComponentChildren }) {
+  const headingId = `${props.id ?? props.title.replace(/\W+/g, '-').toLowerCase()}-title`;
+  return (
+    <section class="card" aria-labelledby={headingId}>
+      <h2 id={headingId}>{props.title}</h2>
+      {props.children}
+    </section>
+  );
+}

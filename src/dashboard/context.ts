@@ -1,0 +1,86 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { VNode } from 'preact';
+import type { TaxInvoicesService } from '../areas/tax-invoices/index.ts';
+import type { KeyCache } from '../platform/auth.ts';
+import type { Platform } from '../platform/platform.ts';
+import type { RateLimiter } from '../platform/ratelimit/limiter.ts';
+import type { Scope } from '../platform/scope.ts';
+import type { MessageKey, Translate, Locale } from './i18n/index.ts';
+import type { Permission } from './roles.ts';
+import type { SessionsService, SignedIn } from './sessions/service.ts';
+import type { UsersService } from './users/service.ts';
+
+// What every dashboard page and action is given, and what it gives back
+// (docs/dashboard.md § Adding a page).
+
+// What the dashboard is built from: the platform's services, and what the server made for the
+// API that the dashboard must share (the key cache, to drop a revoked key at once; the rate
+// limiter, for sign-in attempts). Areas are reached only through their index.ts.
+export type DashboardDeps = {
+  platform: Platform;
+  keys: Pick<KeyCache, 'forgetKeyId'>;
+  rateLimiter: Pick<RateLimiter, 'attempt'>;
+  areas: DashboardAreas;
+};
+
+// The area services pages call, each typed by its area's index.ts.
+export type DashboardAreas = {
+  // The issue deadline of a write date: the tax-invoices area's rule.
+  taxInvoices: Pick<TaxInvoicesService, 'issueDueDate'>;
+};
+
+export type DashboardServices = DashboardDeps & {
+  users: UsersService;
+  sessions: SessionsService;
+};
+
+export type PageContext = {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  params: Record<string, string | undefined>;
+  query: URLSearchParams;
+  // The POSTed form; empty for a GET.
+  form: URLSearchParams;
+  session: SignedIn;
+  // The account and environment the session acts for: every read and write is scoped by it.
+  scope: Scope;
+  account: { name: string; plan: string };
+  locale: Locale;
+  t: Translate;
+  // The synchronizer token every form of the page posts back (src/dashboard/http.ts).
+  csrf: string;
+  services: DashboardServices;
+  // Whether the session's role has a permission (roles.ts), for what a page shows.
+  may(permission: Permission): boolean;
+  // Records what was done in the audit log, as this session's user, from its address.
+  audit(action: import('./audit/store.ts').AuditAction, target?: string | null,
+    environment?: string | null): Promise<void>;
+};
+
+export type Outcome =
+  // A whole page in the layout.
+  | { kind: 'page'; title: MessageKey; body: VNode; status?: number }
+  // Part of a page, for an htmx request (HX-Request), without the layout.
+  | { kind: 'fragment'; body: VNode }
+  // After a POST: 303 to a path under /dashboard (post/redirect/get).
+  | { kind: 'redirect'; to: string }
+  | { kind: 'download'; filename: string; contentType: string; body: string };
+
+export type DashboardRoute = {
+  method: 'GET' | 'POST';
+  // Under /dashboard, in find-my-way's syntax (`/keys/:keyId/revoke`).
+  path: string;
+  // What the session's role must be allowed (roles.ts); checked before `handle` runs.
+  permission: Permission;
+  handle(context: PageContext): Promise<Outcome>;
+};
+
+// One page of the dashboard: its place in the navigation and its routes. pages/index.ts lists
+// them.
+export type DashboardPage = {
+  nav?: { label: MessageKey; path: string; section: NavSection; permission: Permission };
+  routes: DashboardRoute[];
+};
+
+export const NAV_SECTIONS = ['account', 'developers', 'you'] as const;
+export type NavSection = (typeof NAV_SECTIONS)[number];

@@ -1,0 +1,152 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay, { type HTTPVersion } from 'find-my-way';
+import { isDatabaseUnavailable } from '../platform/db/unavailable.ts';
+import { findAsset } from './assets.ts';
+import { recordAudit, type AuditAction } from './audit/store.ts';
+import type { DashboardDeps, DashboardRoute, DashboardServices, Outcome, PageContext } from
+  './context.ts';
+import { clientAddress, csrfToken, csrfTokenMatches, readSessionCookie, sameOrigin } from
+  './http.ts';
+import { translator } from './i18n/index.ts';
+import { Layout, type NavItem } from './layout.tsx';
+import { errorOutcome, StandaloneErrorPage, type ErrorKind } from './pages/errors.tsx';
+import { PAGES } from './pages/index.ts';
+import { publicRoutes, signInRedirect } from './pages/sign-in.tsx';
+import { SECURITY_HEADERS, sendHtml } from './render.ts';
+import { roleMay } from './roles.ts';
+import { createSessionsService, type SignedIn } from './sessions/service.ts';
+import { createUsersService } from './users/service.ts';
+
+// The dashboard behind /dashboard (docs/dashboard.md): loaded by mount.ts on the first request,
+// it routes each request to a page's route, after the checks every route shares, in this order:
+// a session (else the sign-in page), the same origin and the CSRF token for a POST, the role's
+// permission (roles.ts). Pages then call area services through their index.ts, scoped by the
+// session's account and environment.
+
+export type Dashboard = { handle(request: FastifyRequest, reply: FastifyReply): Promise<unknown> };
+
+type Params = Record<string, string | undefined>;
+type Handler = (request: FastifyRequest, reply: FastifyReply, params: Params) => Promise<unknown>;
+
+const ASSET_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
+
+const formOf = (request: FastifyRequest) =>
+  (request.body instanceof URLSearchParams ? request.body : new URLSearchParams());
+
+const navItems = (session: SignedIn): NavItem[] => PAGES.flatMap((page) =>
+  (page.nav && roleMay(session.user.role, page.nav.permission) ? [page.nav] : []));
+
+async function contextFor(services: DashboardServices, request: FastifyRequest,
+  reply: FastifyReply, session: SignedIn, params: Params): Promise<PageContext> {
+  const account = await services.platform.accounts.requireAccount(session.user.accountId);
+  const scope = { accountId: session.user.accountId, environment: session.environment };
+  const actor = { userId: session.user.userId, email: session.user.email };
+  const audit = (action: AuditAction, target?: string | null, environment?: string | null) =>
+    recordAudit(services.platform.database.db, { accountId: scope.accountId, environment, actor,
+      action, target, address: clientAddress(request) });
+  return { request, reply, params, query: new URLSearchParams(request.url.split('?')[1] ?? ''),
+    form: formOf(request), session, scope, account: { name: account.name, plan: account.plan },
+    locale: session.user.locale, t: translator(session.user.locale),
+    csrf: csrfToken(session.token), services,
+    may: (permission) => roleMay(session.user.role, permission), audit };
+}
+
+function send(context: PageContext, outcome: Outcome) {
+  const { reply } = context;
+  switch (outcome.kind) {
+    case 'redirect':
+      return reply.header('cache-control', 'no-store').redirect(outcome.to, 303);
+    case 'fragment':
+      return sendHtml(reply, 200, outcome.body, false);
+    case 'download':
+      return reply.code(200).header('cache-control', 'no-store')
+        .header('content-disposition', `attachment; filename="${outcome.filename}"`)
+        .type(outcome.contentType).send(outcome.body);
+    case 'page':
+      return sendHtml(reply, outcome.status ?? 200, (
+        <Layout ctx={context} title={outcome.title} nav={navItems(context.session)}>
+          {outcome.body}
+        </Layout>
+      ));
+  }
+}
+
+// A page's route behind the checks every route shares.
+function signedInRoute(services: DashboardServices, route: DashboardRoute): Handler {
+  return async (request, reply, params) => {
+    const session = await services.sessions.resolve(readSessionCookie(request));
+    if (session === null) return signInRedirect(request, reply);
+    const context = await contextFor(services, request, reply, session, params);
+    const token = context.form.get('_csrf') ?? request.headers['x-csrf-token'];
+    if (request.method === 'POST' &&
+      !(sameOrigin(request) && csrfTokenMatches(session.token, token))) {
+      return send(context, errorOutcome(context.t, 'csrf', 403));
+    }
+    if (!context.may(route.permission)) {
+      return send(context, errorOutcome(context.t, 'forbidden', 403,
+        { role: context.t(`role.${session.user.role}`) }));
+    }
+    return send(context, await route.handle(context));
+  };
+}
+
+async function serveAsset(_request: FastifyRequest, reply: FastifyReply, params: Params) {
+  const asset = findAsset(params.name ?? '');
+  if (asset === null) return reply.code(404).type('text/plain; charset=utf-8').send('');
+  return reply.header('cache-control', `public, max-age=${ASSET_MAX_AGE_SECONDS}, immutable`)
+    .type(asset.contentType).send(await asset.body());
+}
+
+// A page that failed for no reason of its own: 503 while the database cannot be reached,
+// 500 otherwise, logged with the trace id the page shows.
+function failed(request: FastifyRequest, reply: FastifyReply, error: unknown) {
+  const unavailable = isDatabaseUnavailable(error);
+  if (!unavailable) request.log.error({ err: error }, 'dashboard request failed');
+  const kind: ErrorKind = unavailable ? 'unavailable' : 'internal';
+  return sendHtml(reply, unavailable ? 503 : 500,
+    <StandaloneErrorPage kind={kind} values={{ traceId: request.id }} />);
+}
+
+// An address the dashboard does not have: inside the layout for a signed-in user.
+async function notFound(services: DashboardServices, request: FastifyRequest,
+  reply: FastifyReply) {
+  const session = await services.sessions.resolve(readSessionCookie(request));
+  if (session === null) return sendHtml(reply, 404, <StandaloneErrorPage kind="notFound" />);
+  const context = await contextFor(services, request, reply, session, {});
+  return send(context, errorOutcome(context.t, 'notFound', 404));
+}
+
+export function createDashboard(deps: DashboardDeps): Dashboard {
+  const { db } = deps.platform.database;
+  const services: DashboardServices = {
+    ...deps,
+    users: createUsersService({ db, accounts: deps.platform.accounts }),
+    sessions: createSessionsService({ db }),
+  };
+  const router = FindMyWay<HTTPVersion.V1>({ ignoreTrailingSlash: true, caseSensitive: true });
+  const add = (method: 'GET' | 'POST', path: string, handle: Handler) =>
+    router.on(method, path, () => {}, { handle });
+  for (const page of PAGES) {
+    for (const route of page.routes) {
+      add(route.method, `/dashboard${route.path === '/' ? '' : route.path}`,
+        signedInRoute(services, route));
+    }
+  }
+  for (const route of publicRoutes(services)) add(route.method, route.path, route.handle);
+  add('GET', '/dashboard/assets/:name', serveAsset);
+
+  return {
+    async handle(request, reply) {
+      reply.headers(SECURITY_HEADERS);
+      const method = request.method === 'HEAD' ? 'GET' : request.method;
+      const found = router.find(method as 'GET', request.url.split('?')[0] ?? '');
+      const handle = (found?.store as { handle?: Handler } | undefined)?.handle;
+      try {
+        if (found === null || handle === undefined) return await notFound(services, request, reply);
+        return await handle(request, reply, found.params);
+      } catch (error) {
+        return failed(request, reply, error);
+      }
+    },
+  };
+}

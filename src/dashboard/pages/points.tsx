@@ -1,0 +1,249 @@
+import { LEDGER_KINDS, type LedgerEntry, type LedgerFilter, type LedgerKind } from
+  '../../platform/points/ledger-reads.ts';
+import { Notice, PostForm, RedirectNotice, Section } from '../components.tsx';
+import type { DashboardPage, Outcome, PageContext } from '../context.ts';
+import { formatDateTime, formatNumber, formatPoints } from '../format.ts';
+import type { MessageKey } from '../i18n/index.ts';
+import { toCsv } from '../csv.ts';
+
+// Points: the ledger of the session's environment with the reservations still open, filtered
+// by kind and Seoul dates (an htmx request gets the table alone), paged newest first, and as
+// CSV. The test balance can be topped up here through the same ledger grant as the operator's
+// `etax points grant`; live points stay the operator's to grant.
+
+const PAGE_SIZE = 50;
+const CSV_ROWS_MAX = 50_000;
+const OPEN_RESERVATIONS_SHOWN = 50;
+export const TEST_TOP_UP_POINTS_MAX = 10_000_000;
+const NOTICES = ['points.toppedUp'] as const satisfies readonly MessageKey[];
+const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+const CURSOR = /^(\d{4}-\d{2}-\d{2}T[\d:.]+Z)_(led_[A-Za-z0-9_-]{1,80})$/;
+
+type Filters = { kind: LedgerKind | null; from: string | null; to: string | null;
+  cursor: string | null };
+
+const isKind = (value: string): value is LedgerKind =>
+  (LEDGER_KINDS as readonly string[]).includes(value);
+
+// The filters of the query string, or null when one of them is not a value the form offers.
+function readFilters(query: URLSearchParams): Filters | null {
+  const pick = (name: string) => {
+    const value = query.get(name);
+    return value === null || value === '' ? null : value;
+  };
+  const filters = { kind: pick('kind'), from: pick('from'), to: pick('to'),
+    cursor: pick('before') };
+  if (filters.kind !== null && !isKind(filters.kind)) return null;
+  for (const date of [filters.from, filters.to]) {
+    if (date !== null && (!DATE.test(date) || Number.isNaN(Date.parse(date)))) return null;
+  }
+  if (filters.cursor !== null && !CURSOR.test(filters.cursor)) return null;
+  return filters as Filters;
+}
+
+function ledgerFilter(filters: Filters, limit: number): LedgerFilter {
+  const cursor = filters.cursor === null ? null : CURSOR.exec(filters.cursor);
+  return { limit, kinds: filters.kind === null ? undefined : [filters.kind],
+    from: filters.from ?? undefined, to: filters.to ?? undefined,
+    before: cursor ? { createdAt: new Date(cursor[1]!), id: cursor[2]! } : undefined };
+}
+
+function queryOf(filters: Filters, before?: string): string {
+  const query = new URLSearchParams();
+  if (filters.kind) query.set('kind', filters.kind);
+  if (filters.from) query.set('from', filters.from);
+  if (filters.to) query.set('to', filters.to);
+  if (before) query.set('before', before);
+  return query.toString();
+}
+
+function LedgerTable({ ctx, entries, filters }: { ctx: PageContext; entries: LedgerEntry[];
+  filters: Filters }) {
+  const { t } = ctx;
+  const last = entries.length === PAGE_SIZE ? entries.at(-1) : undefined;
+  return (
+    <div id="ledger">
+      {entries.length === 0 ? <p class="muted">{t('points.noEntries')}</p> : (
+        <div class="table-wrap">
+          <table class="cards">
+            <thead><tr>
+              <th>{t('points.when')}</th><th>{t('points.kind')}</th>
+              <th>{t('points.operation')}</th><th class="num">{t('points.amount')}</th>
+              <th class="num">{t('points.balanceAfter')}</th><th>{t('points.reference')}</th>
+              <th>{t('points.memo')}</th>
+            </tr></thead>
+            <tbody>
+              {entries.map((entry) => (
+                <tr key={entry.id}>
+                  <td data-label={t('points.when')}>{formatDateTime(entry.createdAt)}</td>
+                  <td data-label={t('points.kind')}>{t(`points.kind.${entry.kind}`)}</td>
+                  <td data-label={t('points.operation')}>
+                    {entry.operation && <code>{entry.operation}</code>}
+                  </td>
+                  <td data-label={t('points.amount')} class="num">
+                    {entry.amountPoints > 0 ? '+' : ''}{formatNumber(entry.amountPoints)}
+                  </td>
+                  <td data-label={t('points.balanceAfter')} class="num">
+                    {formatPoints(entry.balanceAfterPoints)}
+                  </td>
+                  <td data-label={t('points.reference')}>
+                    {entry.reservationId && <code>{entry.reservationId}</code>}
+                  </td>
+                  <td data-label={t('points.memo')}>{entry.memo ?? ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {last && (
+        <p><a href={`/dashboard/points?${queryOf(filters,
+          `${last.createdAt.toISOString()}_${last.id}`)}`}>{t('points.more')}</a></p>
+      )}
+    </div>
+  );
+}
+
+function FilterForm({ ctx, filters }: { ctx: PageContext; filters: Filters }) {
+  const { t } = ctx;
+  return (
+    <form method="get" action="/dashboard/points" class="row" hx-get="/dashboard/points"
+      hx-target="#ledger" hx-swap="outerHTML" hx-push-url="true">
+      <label>{t('points.filterKind')}
+        <select name="kind">
+          <option value="">{t('points.filterAll')}</option>
+          {(['grant', 'capture', 'charge', 'refund'] as const).map((kind) => (
+            <option key={kind} value={kind} selected={filters.kind === kind}>
+              {t(`points.kind.${kind}`)} ({kind})
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>{t('points.filterFrom')}
+        <input type="date" name="from" value={filters.from ?? ''} />
+      </label>
+      <label>{t('points.filterTo')}
+        <input type="date" name="to" value={filters.to ?? ''} />
+      </label>
+      <button type="submit" class="secondary">{t('points.apply')}</button>
+      <a href={`/dashboard/points.csv?${queryOf(filters)}`} download>{t('points.csv')}</a>
+    </form>
+  );
+}
+
+function TopUp({ ctx, problem }: { ctx: PageContext; problem?: MessageKey }) {
+  const { t } = ctx;
+  if (ctx.scope.environment === 'live') return <p class="muted">{t('points.liveGrants')}</p>;
+  if (!ctx.may('points.topUpTest')) return null;
+  return (
+    <Section title={t('points.topUp')} id="top-up">
+      <p>{t('points.topUpLead')}</p>
+      {problem && <Notice kind="error">
+        {t(problem, { max: formatNumber(TEST_TOP_UP_POINTS_MAX) })}
+      </Notice>}
+      <PostForm ctx={ctx} action="/points/top-up" class="row">
+        <label>{t('points.topUpAmount')}
+          <input type="number" name="points" min={1} max={TEST_TOP_UP_POINTS_MAX} step={1}
+            required inputMode="numeric" />
+        </label>
+        <button type="submit" class="primary">{t('points.topUpSubmit')}</button>
+      </PostForm>
+    </Section>
+  );
+}
+
+async function pointsOutcome(ctx: PageContext, problem?: MessageKey): Promise<Outcome> {
+  const { t } = ctx;
+  const filters = readFilters(ctx.query);
+  const { points } = ctx.services.platform;
+  if (filters === null) {
+    return { kind: 'page', title: 'points.title', status: 400,
+      body: <Notice kind="error">{t('points.filterInvalid')}</Notice> };
+  }
+  const entries = await points.ledgerEntries(ctx.scope, ledgerFilter(filters, PAGE_SIZE));
+  if (ctx.request.headers['hx-request'] === 'true') {
+    return { kind: 'fragment',
+      body: <LedgerTable ctx={ctx} entries={entries} filters={filters} /> };
+  }
+  const open = await points.openReservations(ctx.scope, OPEN_RESERVATIONS_SHOWN);
+  return { kind: 'page', title: 'points.title', status: problem ? 400 : 200, body: (
+    <>
+      <RedirectNotice ctx={ctx} known={NOTICES} />
+      <TopUp ctx={ctx} problem={problem} />
+      <Section title={t('points.reservations')} id="reservations">
+        {open.length === 0 ? <p class="muted">{t('points.noReservations')}</p> : (
+          <div class="table-wrap">
+            <table class="cards">
+              <thead><tr>
+                <th>{t('points.when')}</th><th>{t('points.operation')}</th>
+                <th class="num">{t('points.amount')}</th><th>{t('points.reference')}</th>
+                <th>{t('points.expires')}</th>
+              </tr></thead>
+              <tbody>
+                {open.map((row) => (
+                  <tr key={row.id}>
+                    <td data-label={t('points.when')}>{formatDateTime(row.createdAt)}</td>
+                    <td data-label={t('points.operation')}><code>{row.operation}</code></td>
+                    <td data-label={t('points.amount')} class="num">
+                      {formatPoints(row.reservedPoints)}
+                    </td>
+                    <td data-label={t('points.reference')}><code>{row.id}</code></td>
+                    <td data-label={t('points.expires')}>{formatDateTime(row.expiresAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Section>
+      <Section title={t('points.ledger')} id="ledger-section">
+        <FilterForm ctx={ctx} filters={filters} />
+        <LedgerTable ctx={ctx} entries={entries} filters={filters} />
+      </Section>
+    </>
+  ) };
+}
+
+const CSV_COLUMNS = ['createdAt', 'kind', 'operation', 'amountPoints', 'balanceAfterPoints',
+  'reservationId', 'memo', 'id'] as const;
+
+export const pointsPage: DashboardPage = {
+  nav: { label: 'nav.points', path: '/points', section: 'account', permission: 'account.read' },
+  routes: [
+    { method: 'GET', path: '/points', permission: 'account.read',
+      handle: (ctx) => pointsOutcome(ctx) },
+    {
+      method: 'GET', path: '/points.csv', permission: 'account.read',
+      async handle(ctx) {
+        const filters = readFilters(ctx.query);
+        if (filters === null) return pointsOutcome(ctx);
+        const entries = await ctx.services.platform.points.ledgerEntries(ctx.scope,
+          ledgerFilter(filters, CSV_ROWS_MAX));
+        const rows = entries.map((entry) => ({ ...entry,
+          createdAt: entry.createdAt.toISOString() }));
+        return { kind: 'download', contentType: 'text/csv; charset=utf-8',
+          filename: `etax-points-${ctx.scope.environment}.csv`,
+          body: toCsv(CSV_COLUMNS, rows) };
+      },
+    },
+    {
+      method: 'POST', path: '/points/top-up', permission: 'points.topUpTest',
+      async handle(ctx) {
+        // Live points are the operator's: the form is not shown there, and a POST is refused.
+        if (ctx.scope.environment !== 'test') {
+          return { kind: 'redirect', to: '/dashboard/points' };
+        }
+        const raw = ctx.form.get('points') ?? '';
+        const amount = /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : 0;
+        if (amount < 1 || amount > TEST_TOP_UP_POINTS_MAX) {
+          return pointsOutcome(ctx, 'points.topUpInvalid');
+        }
+        await ctx.services.platform.points.grant({ accountId: ctx.scope.accountId,
+          environment: 'test', points: amount,
+          memo: `test top-up by ${ctx.session.user.email}` });
+        await ctx.audit('points.testTopUp', String(amount), 'test');
+        return { kind: 'redirect', to: '/dashboard/points?notice=points.toppedUp' };
+      },
+    },
+  ],
+};

@@ -1,0 +1,148 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { NamedCounter } from '../../platform/ratelimit/limiter.ts';
+import type { DashboardServices } from '../context.ts';
+import {
+  clientAddress,
+  csrfToken,
+  csrfTokenMatches,
+  readSessionCookie,
+  readSignInCookie,
+  sameOrigin,
+  setSessionCookie,
+  signInCookie,
+} from '../http.ts';
+import { isLocale, translator, type Locale } from '../i18n/index.ts';
+import { PlainLayout } from '../layout.tsx';
+import { recordAudit } from '../audit/store.ts';
+import { sendHtml } from '../render.ts';
+import { safeReturnPath } from '../return-path.ts';
+import { StandaloneErrorPage } from './errors.tsx';
+
+// Signing in (docs/dashboard.md § Signing in): the only page without a session. Attempts are
+// counted per address and per email, known or not, with the platform's rate limiter: past
+// either limit every attempt is refused with the same words until the window ends, so the
+// answer never tells whether an email has a user. A sign-in always starts a new session.
+
+export const SIGN_IN_PER_ADDRESS: NamedCounter = { name: 'dashboard.signIn.address',
+  policy: { limit: 30, windowSeconds: 15 * 60 } };
+export const SIGN_IN_PER_EMAIL: NamedCounter = { name: 'dashboard.signIn.email',
+  policy: { limit: 10, windowSeconds: 15 * 60 } };
+// Longer is not an email or a password anyone types; it is refused unhashed.
+const FIELD_LENGTH_MAX = 300;
+
+type PublicRoute = { method: 'GET' | 'POST'; path: string;
+  handle(request: FastifyRequest, reply: FastifyReply): Promise<unknown> };
+
+const SIGN_IN_PATH = '/dashboard/sign-in';
+function nextPath(value: string | null | undefined): string {
+  const path = safeReturnPath(value);
+  return path.startsWith(SIGN_IN_PATH) ? '/dashboard' : path;
+}
+
+// A page that needs a session, asked for without one: GETs come back after the sign-in.
+export function signInRedirect(request: FastifyRequest, reply: FastifyReply) {
+  const path = request.url.split('?')[0] ?? '';
+  const next = request.method === 'GET' && path !== '/dashboard'
+    ? `?next=${encodeURIComponent(path)}` : '';
+  return reply.code(303).header('cache-control', 'no-store').redirect(`${SIGN_IN_PATH}${next}`,
+    303);
+}
+
+const SIGN_IN_NOTICES = ['signedOut', 'expired'] as const;
+
+function SignInPage(props: { locale: Locale; csrf: string; next: string; email?: string;
+  problem?: string; notice?: string }) {
+  const t = translator(props.locale);
+  const other = props.locale === 'ko' ? 'en' : 'ko';
+  return (
+    <PlainLayout locale={props.locale} title={t('signIn.title')} appName={t('app.name')}>
+      {props.notice && <div class="notice success" role="status">{props.notice}</div>}
+      {props.problem && <div class="notice error" role="alert">{props.problem}</div>}
+      <p>{t('signIn.lead')}</p>
+      <form method="post" action={`${SIGN_IN_PATH}?lang=${props.locale}`} class="stack">
+        <input type="hidden" name="_csrf" value={props.csrf} />
+        <input type="hidden" name="next" value={props.next} />
+        <label>{t('signIn.email')}
+          <input type="email" name="email" autocomplete="username" required
+            maxLength={254} value={props.email ?? ''} />
+        </label>
+        <label>{t('signIn.password')}
+          <input type="password" name="password" autocomplete="current-password" required
+            maxLength={200} />
+        </label>
+        <div class="actions">
+          <button type="submit" class="primary">{t('signIn.submit')}</button>
+        </div>
+      </form>
+      <p>
+        <a href={`${SIGN_IN_PATH}?lang=${other}`} lang={other}>{t('signIn.otherLanguage')}</a>
+      </p>
+    </PlainLayout>
+  );
+}
+
+function localeOf(request: FastifyRequest): Locale {
+  const lang = new URLSearchParams(request.url.split('?')[1] ?? '').get('lang');
+  return isLocale(lang) ? lang : 'ko';
+}
+
+export function publicRoutes(services: DashboardServices): PublicRoute[] {
+  const { users, sessions, rateLimiter } = services;
+  const { db } = services.platform.database;
+
+  function showForm(request: FastifyRequest, reply: FastifyReply, status: number,
+    extra: { email?: string; problem?: string; next?: string }) {
+    const locale = localeOf(request);
+    const query = new URLSearchParams(request.url.split('?')[1] ?? '');
+    const notice = SIGN_IN_NOTICES.find((known) => known === query.get('notice'));
+    const csrf = csrfToken(signInCookie(request, reply));
+    return sendHtml(reply, status, (
+      <SignInPage locale={locale} csrf={csrf} next={extra.next ?? nextPath(query.get('next'))}
+        email={extra.email} problem={extra.problem}
+        notice={notice === undefined ? undefined : translator(locale)(`signIn.${notice}`)} />
+    ));
+  }
+
+  async function signIn(request: FastifyRequest, reply: FastifyReply) {
+    const form = request.body instanceof URLSearchParams ? request.body : new URLSearchParams();
+    if (!sameOrigin(request) || !csrfTokenMatches(readSignInCookie(request), form.get('_csrf'))) {
+      return sendHtml(reply, 403, <StandaloneErrorPage kind="csrf" />);
+    }
+    const t = translator(localeOf(request));
+    const email = (form.get('email') ?? '').trim().slice(0, FIELD_LENGTH_MAX);
+    const password = form.get('password') ?? '';
+    const next = nextPath(form.get('next'));
+    const address = clientAddress(request);
+    for (const [counter, key] of [[SIGN_IN_PER_ADDRESS, address],
+      [SIGN_IN_PER_EMAIL, email.toLowerCase()]] as const) {
+      const attempt = await rateLimiter.attempt(counter, key);
+      if (!attempt.allowed) {
+        reply.header('retry-after', String(attempt.retryAfterSeconds));
+        return showForm(request, reply, 429, { email, next, problem: t('signIn.limited',
+          { minutes: Math.ceil(attempt.retryAfterSeconds / 60) }) });
+      }
+    }
+    const user = password.length > FIELD_LENGTH_MAX ? null
+      : await users.authenticate(email, password);
+    if (user === null) {
+      return showForm(request, reply, 401, { email, next, problem: t('signIn.failed') });
+    }
+    const started = await sessions.start({ userId: user.userId, address,
+      userAgent: request.headers['user-agent'] });
+    await recordAudit(db, { accountId: user.accountId, actor: { userId: user.userId,
+      email: user.email }, action: 'user.signedIn', address });
+    setSessionCookie(request, reply, started.token);
+    return reply.code(303).header('cache-control', 'no-store').redirect(next, 303);
+  }
+
+  return [
+    { method: 'GET', path: SIGN_IN_PATH, async handle(request, reply) {
+      // Already signed in: nothing to do here.
+      if (await sessions.resolve(readSessionCookie(request)) !== null) {
+        return reply.code(303).redirect('/dashboard', 303);
+      }
+      return showForm(request, reply, 200, {});
+    } },
+    { method: 'POST', path: SIGN_IN_PATH, handle: signIn },
+  ];
+}

@@ -1,0 +1,36 @@
+// Who may do what in the dashboard (docs/dashboard.md § Roles): one table, checked in one place
+// (the router, before a page's handler runs). A page or action names the permission it needs;
+// a role has it when the role is listed here.
+
+export const ROLES = ['owner', 'admin', 'developer', 'issuer', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+const EVERY_ROLE = ROLES;
+
+export const PERMISSIONS = {
+  // Read every page of the account: balances, usage, keys (never a key itself), the ledger.
+  'account.read': EVERY_ROLE,
+  // Create and revoke API keys.
+  'keys.manage': ['owner', 'admin', 'developer'],
+  // Add, edit and disable webhook endpoints, rotate their secrets, resend and test deliveries.
+  'webhooks.manage': ['owner', 'admin', 'developer'],
+  // Issue and cancel documents (tax invoices, cash receipts, documents).
+  'documents.issue': ['owner', 'admin', 'issuer'],
+  // Top up the test balance (live points are granted by the operator only).
+  'points.topUpTest': ['owner', 'admin', 'developer'],
+  // Invite, change the role of and remove members; read the audit log.
+  'team.manage': ['owner', 'admin'],
+  'audit.read': ['owner', 'admin'],
+  // What belongs to the owner alone: give ownership away, require a second factor.
+  'account.own': ['owner'],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+export function roleMay(role: Role, permission: Permission): boolean {
+  return (PERMISSIONS[permission] as readonly Role[]).includes(role);
+}
+
+export function isRole(value: string): value is Role {
+  return (ROLES as readonly string[]).includes(value);
+}

@@ -1,0 +1,79 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { newId } from '../../domain/ids.ts';
+import type { Environment } from '../../platform/accounts/keys.ts';
+import type { Db } from '../../platform/db/connect.ts';
+import type { Locale } from '../i18n/index.ts';
+import type { Role } from '../roles.ts';
+import * as store from './store.ts';
+
+// Server-side sessions (docs/dashboard.md § Sessions). The cookie carries 32 random bytes; the
+// database keeps only their SHA-256, so a copy of the table signs nobody in. A session ends
+// after 30 idle minutes or 12 hours, whichever comes first; a sign-in always makes a new one
+// (so a token planted before the sign-in is worth nothing after it).
+
+export const SESSION_IDLE_SECONDS = 30 * 60;
+export const SESSION_ABSOLUTE_SECONDS = 12 * 60 * 60;
+const LIMITS = { idleSeconds: SESSION_IDLE_SECONDS, absoluteSeconds: SESSION_ABSOLUTE_SECONDS };
+const TOKEN_BYTES = 32;
+// last_seen_at is written at most this often per session: a page load is a read, not a write.
+const TOUCH_INTERVAL_MS = 60_000;
+// What is kept of a browser's User-Agent for the sessions list.
+const USER_AGENT_LENGTH_MAX = 200;
+
+export type SignedIn = {
+  sessionId: string;
+  // The cookie's value: the CSRF token is derived from it (src/dashboard/csrf.ts).
+  token: string;
+  environment: Environment;
+  user: { userId: string; accountId: string; email: string; role: Role; operator: boolean;
+    locale: Locale };
+};
+
+export const hashSessionToken = (token: string) =>
+  createHash('sha256').update(token).digest('hex');
+
+// A cookie value that cannot be a session token is refused before any hashing or query.
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export function createSessionsService({ db }: { db: Db }) {
+  async function start(input: { userId: string; environment?: Environment; address: string;
+    userAgent: string | undefined }): Promise<{ token: string; sessionId: string }> {
+    const token = randomBytes(TOKEN_BYTES).toString('base64url');
+    const sessionId = newId('dashboardSession');
+    // The user's sessions that ended without a sign-out go at their next sign-in.
+    await store.deleteEndedSessions(db, input.userId, LIMITS);
+    await store.insertSession(db, { id: sessionId, tokenHash: hashSessionToken(token),
+      userId: input.userId, environment: input.environment ?? 'test', address: input.address,
+      userAgent: input.userAgent?.slice(0, USER_AGENT_LENGTH_MAX) ?? null });
+    return { token, sessionId };
+  }
+
+  async function resolve(token: string | undefined): Promise<SignedIn | null> {
+    if (token === undefined || !TOKEN_PATTERN.test(token)) return null;
+    const row = await store.findLiveSession(db, hashSessionToken(token), LIMITS);
+    if (row === null) return null;
+    const { session, user } = row;
+    if (Date.now() - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+      await store.touchSession(db, session.id);
+    }
+    return { sessionId: session.id, token, environment: session.environment as Environment,
+      user: { userId: user.id, accountId: user.accountId, email: user.email,
+        role: user.role as Role, operator: user.operator, locale: user.locale as Locale } };
+  }
+
+  return {
+    start,
+    resolve,
+    end: (token: string) => store.deleteByTokenHash(db, hashSessionToken(token)),
+    endOne: (userId: string, sessionId: string) => store.deleteUserSession(db, userId, sessionId),
+    // Every session of the user but `keepSessionId`: "sign out everywhere else", or all of them
+    // after a password reset.
+    endAll: (userId: string, keepSessionId?: string) =>
+      store.deleteUserSessions(db, userId, keepSessionId),
+    list: (userId: string) => store.listUserSessions(db, userId),
+    setEnvironment: (sessionId: string, environment: Environment) =>
+      store.updateEnvironment(db, sessionId, environment),
+  };
+}
+
+export type SessionsService = ReturnType<typeof createSessionsService>;

@@ -1,0 +1,71 @@
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import type { Executor } from '../../platform/db/connect.ts';
+import { dashboardSessions, dashboardUsers } from '../tables.ts';
+
+export type SessionRow = typeof dashboardSessions.$inferSelect;
+
+export async function insertSession(tx: Executor, row: typeof dashboardSessions.$inferInsert) {
+  await tx.insert(dashboardSessions).values(row);
+}
+
+// The session of a token hash with its user, while neither its idle nor its absolute lifetime
+// has ended.
+export async function findLiveSession(tx: Executor, tokenHash: string,
+  limits: { idleSeconds: number; absoluteSeconds: number }) {
+  const [row] = await tx.select({ session: dashboardSessions, user: dashboardUsers })
+    .from(dashboardSessions)
+    .innerJoin(dashboardUsers, eq(dashboardUsers.id, dashboardSessions.userId))
+    .where(and(eq(dashboardSessions.tokenHash, tokenHash),
+      sql`${dashboardSessions.lastSeenAt}
+        > now() - make_interval(secs => ${limits.idleSeconds})`,
+      sql`${dashboardSessions.createdAt}
+        > now() - make_interval(secs => ${limits.absoluteSeconds})`))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function touchSession(tx: Executor, sessionId: string) {
+  await tx.update(dashboardSessions).set({ lastSeenAt: sql`now()` })
+    .where(eq(dashboardSessions.id, sessionId));
+}
+
+export async function updateEnvironment(tx: Executor, sessionId: string, environment: string) {
+  await tx.update(dashboardSessions).set({ environment })
+    .where(eq(dashboardSessions.id, sessionId));
+}
+
+export async function deleteByTokenHash(tx: Executor, tokenHash: string) {
+  await tx.delete(dashboardSessions).where(eq(dashboardSessions.tokenHash, tokenHash));
+}
+
+// Ends one session of a user by its id; false when the user has no such session.
+export async function deleteUserSession(tx: Executor, userId: string, sessionId: string) {
+  const rows = await tx.delete(dashboardSessions)
+    .where(and(eq(dashboardSessions.userId, userId), eq(dashboardSessions.id, sessionId)))
+    .returning({ id: dashboardSessions.id });
+  return rows.length > 0;
+}
+
+// Ends every session of a user, but the one kept (if any); answers how many ended.
+export async function deleteUserSessions(tx: Executor, userId: string, keepSessionId?: string) {
+  const rows = await tx.delete(dashboardSessions)
+    .where(and(eq(dashboardSessions.userId, userId),
+      keepSessionId === undefined ? undefined : ne(dashboardSessions.id, keepSessionId)))
+    .returning({ id: dashboardSessions.id });
+  return rows.length;
+}
+
+export async function listUserSessions(tx: Executor, userId: string) {
+  return tx.select().from(dashboardSessions).where(eq(dashboardSessions.userId, userId))
+    .orderBy(desc(dashboardSessions.lastSeenAt));
+}
+
+// Removes a user's sessions past their absolute lifetime or idle for longer than theirs (they
+// are refused already; this keeps the table from growing with them).
+export async function deleteEndedSessions(tx: Executor, userId: string,
+  limits: { idleSeconds: number; absoluteSeconds: number }) {
+  await tx.delete(dashboardSessions).where(and(eq(dashboardSessions.userId, userId),
+    sql`(${dashboardSessions.lastSeenAt} <= now() - make_interval(secs => ${limits.idleSeconds})
+      or ${dashboardSessions.createdAt}
+        <= now() - make_interval(secs => ${limits.absoluteSeconds}))`));
+}

@@ -1,0 +1,119 @@
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../db/connect.ts';
+import type { Scope } from '../scope.ts';
+
+// Reading a balance's history: the ledger's entries with the operation that made each (the
+// reservation's operation for a capture, the debit's own for a charge, whose memo names it),
+// points spent per day and operation, and the reservations still open. Read-only; the ledger
+// is written only by store.ts.
+
+export const LEDGER_KINDS = ['grant', 'capture', 'charge', 'refund'] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
+
+export type LedgerEntry = {
+  id: string;
+  kind: LedgerKind;
+  amountPoints: number;
+  balanceAfterPoints: number;
+  operation: string | null;
+  reservationId: string | null;
+  memo: string | null;
+  createdAt: Date;
+};
+
+export type LedgerFilter = {
+  kinds?: readonly LedgerKind[];
+  // Seoul calendar dates, YYYY-MM-DD, both included.
+  from?: string;
+  to?: string;
+  // The entry after which the page continues, newest first.
+  before?: { createdAt: Date; id: string };
+  limit: number;
+};
+
+type RawEntry = Omit<LedgerEntry, 'amountPoints' | 'balanceAfterPoints' | 'createdAt'> & {
+  amountPoints: string | number; balanceAfterPoints: string | number; createdAt: Date | string };
+
+const toEntry = (row: RawEntry): LedgerEntry => ({ ...row, amountPoints: Number(row.amountPoints),
+  balanceAfterPoints: Number(row.balanceAfterPoints), createdAt: new Date(row.createdAt) });
+
+// The instant a Seoul calendar date begins.
+const seoulMidnight = (date: string) =>
+  sql`((${date}::date)::timestamp at time zone 'Asia/Seoul')`;
+
+// A page of a balance's entries, newest first.
+export async function listLedgerEntries(tx: Executor, scope: Scope, filter: LedgerFilter):
+  Promise<LedgerEntry[]> {
+  const conditions = [sql`e.account_id = ${scope.accountId}`,
+    sql`e.environment = ${scope.environment}`];
+  if (filter.kinds !== undefined && filter.kinds.length > 0) {
+    const kinds = sql.join(filter.kinds.map((kind) => sql`${kind}`), sql`, `);
+    conditions.push(sql`e.kind in (${kinds})`);
+  }
+  if (filter.from !== undefined) {
+    conditions.push(sql`e.created_at >= ${seoulMidnight(filter.from)}`);
+  }
+  if (filter.to !== undefined) {
+    conditions.push(sql`e.created_at < ${seoulMidnight(filter.to)} + interval '1 day'`);
+  }
+  if (filter.before !== undefined) {
+    const { createdAt, id } = filter.before;
+    conditions.push(sql`(e.created_at, e.id) < (${createdAt.toISOString()}::timestamptz, ${id})`);
+  }
+  const result = await tx.execute(sql`
+    select e.id, e.kind, e.amount_points as "amountPoints",
+           e.balance_after_points as "balanceAfterPoints",
+           case when e.kind = 'charge' then e.memo else r.operation end as "operation",
+           e.reservation_id as "reservationId",
+           case when e.kind = 'charge' then null else e.memo end as "memo",
+           e.created_at as "createdAt"
+      from point_ledger_entries e
+      left join point_reservations r on r.id = e.reservation_id
+     where ${sql.join(conditions, sql` and `)}
+     order by e.created_at desc, e.id desc
+     limit ${filter.limit}`);
+  return (result.rows as RawEntry[]).map(toEntry);
+}
+
+export type UsageRow = { day: string; operation: string; points: number; calls: number };
+
+// Points spent per Seoul day and operation since a Seoul date (included): captures and
+// charges, less nothing (a refund is shown in the ledger, not as negative usage).
+export async function usageSince(tx: Executor, scope: Scope, fromDate: string):
+  Promise<UsageRow[]> {
+  const result = await tx.execute(sql`
+    select to_char(e.created_at at time zone 'Asia/Seoul', 'YYYY-MM-DD') as "day",
+           coalesce(case when e.kind = 'charge' then e.memo else r.operation end, '')
+             as "operation",
+           sum(-e.amount_points) as "points", count(*) as "calls"
+      from point_ledger_entries e
+      left join point_reservations r on r.id = e.reservation_id
+     where e.account_id = ${scope.accountId} and e.environment = ${scope.environment}
+       and e.kind in ('capture', 'charge')
+       and e.created_at >= ${seoulMidnight(fromDate)}
+     group by 1, 2
+     order by 1, 2`);
+  return (result.rows as Array<{ day: string; operation: string; points: string | number;
+    calls: string | number }>).map((row) => ({ day: row.day, operation: row.operation,
+    points: Number(row.points), calls: Number(row.calls) }));
+}
+
+export type OpenReservation = { id: string; operation: string; reservedPoints: number;
+  createdAt: Date; expiresAt: Date };
+
+// The reservations of a balance still holding points, oldest first.
+export async function listOpenReservations(tx: Executor, scope: Scope, limit: number):
+  Promise<OpenReservation[]> {
+  const result = await tx.execute(sql`
+    select id, operation, reserved_points as "reservedPoints", created_at as "createdAt",
+           expires_at as "expiresAt"
+      from point_reservations
+     where account_id = ${scope.accountId} and environment = ${scope.environment}
+       and status = 'reserved'
+     order by created_at, id
+     limit ${limit}`);
+  return (result.rows as Array<OpenReservation & { reservedPoints: string | number;
+    createdAt: Date | string; expiresAt: Date | string }>).map((row) => ({ ...row,
+    reservedPoints: Number(row.reservedPoints), createdAt: new Date(row.createdAt),
+    expiresAt: new Date(row.expiresAt) }));
+}
