@@ -22,6 +22,7 @@ import {
 import { createTaxInvoicesModule, type TaxInvoicesModule } from './areas/tax-invoices/index.ts';
 import { createWebhooksModule, type WebhooksModule } from './areas/webhooks/index.ts';
 import type { Config } from './config.ts';
+import type { SealingKey } from './domain/sealed-box.ts';
 import { createKeyCache } from './platform/auth.ts';
 import { loadSealingKey } from './platform/encryption-key.ts';
 import { createDueWorkRunner } from './platform/due-work.ts';
@@ -47,12 +48,14 @@ export type AreaModules = {
   revenueExpenses: RevenueExpensesModule;
   bankTransactions: BankTransactionsModule;
   documents: DocumentsModule;
+  // The key that seals what the areas keep at rest (for tests that read what they sealed).
+  sealing: SealingKey;
 };
 
 export async function createAreaModules(platform: Platform): Promise<AreaModules> {
   const { config, database, log } = platform;
-  // One key seals every secret at rest: certificate keys, webhook signing secrets and
-  // connection credentials.
+  // One key seals every secret at rest: certificate keys, webhook signing secrets, connection
+  // credentials and bank account numbers, and cash receipts' identity numbers.
   const sealing = await loadSealingKey({
     configured: config.CERTIFICATE_ENCRYPTION_KEY,
     previous: config.CERTIFICATE_ENCRYPTION_PREVIOUS_KEYS,
@@ -79,6 +82,7 @@ export async function createAreaModules(platform: Platform): Promise<AreaModules
   const cashReceipts = createCashReceiptsModule(platform, {
     issuers: issuers.service,
     recordEvents: webhooks.recordEvents,
+    sealing,
   });
   const documents = createDocumentsModule(platform,
     { issuers: issuers.service, recordEvent: webhooks.recordEvent });
@@ -99,7 +103,7 @@ export async function createAreaModules(platform: Platform): Promise<AreaModules
     documents,
   ];
   return { list, webhooks, issuers: issuers.service, taxInvoices, connections, revenueExpenses,
-    bankTransactions, documents };
+    bankTransactions, documents, sealing };
 }
 
 export type App = Omit<AreaModules, 'list'> & {

@@ -18,6 +18,7 @@ import { registerConnectionPageRoutes } from './page-routes.ts';
 import { registerConnectionRoutes } from './routes.ts';
 import { createConnectionsService, type ConnectionsService } from './service.ts';
 import * as store from './store.ts';
+import { digestBankAccountSubjects } from './subjects-at-rest.ts';
 
 // Connections (docs/connections.md): the outside systems an account connects (the tax portal,
 // bank accounts), with credentials sealed at rest. A shared capability: the revenue and expense
@@ -27,6 +28,7 @@ import * as store from './store.ts';
 //   routes.ts, schemas.ts   list, disconnect, the one-time link
 //   links.ts, page-routes.ts, page-html.ts   the hosted page where connections are made
 //   service.ts, credentials.ts   connecting (the adapter logs in), sealing, opening
+//   subjects-at-rest.ts   bank account numbers as keyed digests, written again after a rotation
 //   store.ts, tables.ts
 
 export type { ConnectionsService, ConnectInput, ConnectionView } from './service.ts';
@@ -88,11 +90,19 @@ export function createConnectionsModule(platform: Platform, deps: ConnectionsDep
     routes: async (v1) => v1.register(registerConnectionRoutes, { connections: service, links }),
     // The hosted connection page: outside /v1, its one-time token is the credential.
     pages: async (app) => app.register(registerConnectionPageRoutes, { links }),
+    // Bank account connections made before account numbers were digested are digested at
+    // every start.
+    migrateData: async () => {
+      const { resealed } = await digestBankAccountSubjects(db, deps.sealing);
+      if (resealed > 0) {
+        platform.log.info({ connections: resealed }, 'digested bank account numbers');
+      }
+    },
     resealSecrets: async () => [await resealColumn(deps.sealing, {
       name: 'connections.sealed_credentials',
       nextBatch: (after, limit) => store.listSealedCredentials(db, after, limit),
       replace: (id, box, resealed) => store.replaceSealedCredentials(db, id, box, resealed),
-    })],
+    }), await digestBankAccountSubjects(db, deps.sealing)],
     service,
     links,
     taxPortalFor: (environment) => adapters(environment).taxPortal,
