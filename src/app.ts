@@ -30,7 +30,7 @@ import type { Jobs } from './platform/jobs.ts';
 import type { AreaModule } from './platform/module.ts';
 import { systemOutside, type Outside } from './platform/outside.ts';
 import { openPlatform, type Platform } from './platform/platform.ts';
-import { createRateLimiter } from './platform/ratelimit/limiter.ts';
+import { createRateLimiter, type AttemptCounter } from './platform/ratelimit/limiter.ts';
 import { buildRateLimitPolicies } from './platform/ratelimit/policies.ts';
 import { buildServer } from './server.ts';
 
@@ -52,7 +52,15 @@ export type AreaModules = {
   sealing: SealingKey;
 };
 
-export async function createAreaModules(platform: Platform): Promise<AreaModules> {
+export type AreaModulesOptions = {
+  // The counters of the server's rate limiter, for limits that are not an operation's (failed
+  // logins on the hosted connection page). Commands that serve no pages leave it out, and get
+  // counters in memory.
+  attempts?: AttemptCounter;
+};
+
+export async function createAreaModules(platform: Platform, options: AreaModulesOptions = {}):
+  Promise<AreaModules> {
   const { config, database, log } = platform;
   // One key seals every secret at rest: certificate keys, webhook signing secrets, connection
   // credentials and bank account numbers, and cash receipts' identity numbers.
@@ -68,7 +76,8 @@ export async function createAreaModules(platform: Platform): Promise<AreaModules
     { recordEvent: webhooks.recordEvent, sealing });
   // Connections seal their credentials with the same key; the books collect through them and
   // record every invoice issued here.
-  const connections = createConnectionsModule(platform, { sealing, issuers: issuers.service });
+  const connections = createConnectionsModule(platform, { sealing, issuers: issuers.service,
+    attempts: options.attempts });
   const revenueExpenses = createRevenueExpensesModule(platform, { connections });
   const taxInvoices = createTaxInvoicesModule(platform, {
     issuers: issuers.service,
@@ -131,17 +140,19 @@ export type AppOptions = {
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const platform = await openPlatform(config, systemOutside(options.outside),
     { embeddedHolder: 'server' });
-  const { list: ownModules, ...named } = await createAreaModules(platform);
-  const list = [...ownModules, ...(options.extraModules?.(platform) ?? [])];
-  for (const module of list) await module.migrateData?.();
   const rateLimiter = createRateLimiter({
     redisUrl: config.REDIS_URL,
     policies: buildRateLimitPolicies(config.RATE_LIMIT_OVERRIDES),
     log: platform.log,
   });
+  const { list: ownModules, ...named } = await createAreaModules(platform,
+    { attempts: rateLimiter });
+  const list = [...ownModules, ...(options.extraModules?.(platform) ?? [])];
+  for (const module of list) await module.migrateData?.();
   const server = await buildServer({
     logger: platform.log,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY,
     publicBaseUrl: config.PUBLIC_BASE_URL,
     guidesBaseUrl: config.GUIDES_BASE_URL,
     keys: createKeyCache(platform.accounts, config.AUTH_CACHE_TTL_MS),

@@ -25,6 +25,11 @@ const ConfigSchema = Type.Object({
   // resolves under it rather than beside its last segment; the API reference links its guides
   // there. Unset: it names their paths, since a guess would be a link to nowhere.
   GUIDES_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+/$' })),
+  // The proxies in front of the server whose X-Forwarded-For is believed (docs/operations.md): a
+  // number of hops, or addresses and CIDR ranges, comma-separated. Unset: none, and a client's
+  // address is the socket's.
+  TRUST_PROXY: Type.Optional(Type.String(
+    { pattern: '^([0-9]{1,2}|[0-9A-Fa-f.:/]+(,[0-9A-Fa-f.:/]+)*)$' })),
   // API-only processes set this to false; they still stage jobs, they just never run them.
   WORKERS_ENABLED: Type.Boolean({ default: true }),
   // A revoked key keeps working in other processes for at most this long (docs/auth.md).

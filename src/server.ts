@@ -18,6 +18,8 @@ import { createValidatorCompiler } from './platform/validation.ts';
 export type ServerDeps = {
   logger: Logger | false;
   bodyLimitBytes: number;
+  // TRUST_PROXY: hops or addresses whose X-Forwarded-For gives the client's address.
+  trustProxy?: string | undefined;
   publicBaseUrl: string;
   // Where the reference page links the repository's guides (GUIDES_BASE_URL).
   guidesBaseUrl?: string;
@@ -37,12 +39,22 @@ const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 // A path parameter longer than this is refused before routing (Fastify's maxParamLength).
 const PATH_PARAMETER_LENGTH_MAX = 200;
 
+// Fastify's trustProxy: the nearest `n` hops, or the proxies' addresses and ranges.
+function trustProxyOption(setting: string | undefined):
+  { trustProxy?: string | ((address: string, hop: number) => boolean) } {
+  if (setting === undefined) return {};
+  if (!/^[0-9]+$/.test(setting)) return { trustProxy: setting };
+  const hops = Number(setting);
+  return { trustProxy: (_address, hop) => hop < hops };
+}
+
 // Builds the HTTP server: platform plugins first, then every module's pages outside /v1, then
 // every module's routes under /v1 behind authentication and the rate limiter.
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger as FastifyBaseLogger } : { logger: false }),
     bodyLimit: deps.bodyLimitBytes,
+    ...trustProxyOption(deps.trustProxy),
     keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     routerOptions: { maxParamLength: PATH_PARAMETER_LENGTH_MAX },
     genReqId: newTraceId,

@@ -115,6 +115,15 @@ export async function useLink(tx: Executor, tokenHash: string, at: Date) {
   return row !== undefined;
 }
 
+// Counts a failed login through the link; returns the count.
+export async function countFailedLogin(tx: Executor, tokenHash: string): Promise<number> {
+  const [row] = await tx.update(connectionLinks)
+    .set({ failedLogins: sql`${connectionLinks.failedLogins} + 1` })
+    .where(eq(connectionLinks.tokenHash, tokenHash))
+    .returning({ failedLogins: connectionLinks.failedLogins });
+  return row?.failedLogins ?? 0;
+}
+
 export async function listSealedCredentials(tx: Executor, after: string | null, limit: number) {
   return tx.select({ key: connections.id, box: connections.sealedCredentials })
     .from(connections)

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, timestampTz } from '../../platform/db/columns.ts';
 
 // Tables of connections (docs/connections.md). Every row carries the account and environment it
@@ -58,6 +58,8 @@ export const connectionLinks = pgTable(
     kind: text('kind').notNull(),
     expiresAt: timestampTz('expires_at').notNull(),
     usedAt: timestampTz('used_at'),
+    // Failed logins through the link; at LINK_FAILED_LOGINS_MAX (login-limits.ts) it is spent.
+    failedLogins: integer('failed_logins').notNull().default(0),
     createdAt: createdAt(),
   },
   (table) => [

@@ -7,7 +7,7 @@ import { sendError } from '../error-handler.ts';
 import type { RateLimitPolicy } from '../operations.ts';
 import { createOperationCounters, type OperationCounters } from './operation-counters.ts';
 import { policyOf } from './policies.ts';
-import { createRedisBreaker } from './redis-breaker.ts';
+import { createRedisBreaker, type RedisBreaker } from './redis-breaker.ts';
 import { connectRateLimitRedis } from './redis-connection.ts';
 
 // Rate limits per API key and operation (docs/limits.md). Counters live in Redis when REDIS_URL
@@ -16,10 +16,20 @@ import { connectRateLimitRedis } from './redis-connection.ts';
 // Redis when it answers again. A window is fixed: `limit` calls per `windowSeconds`, counted
 // from the first call.
 
-export type RateLimiter = {
+export type RateLimiter = AttemptCounter & {
   policyFor(operation: string): RateLimitPolicy;
   hook(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
   close(): Promise<void>;
+};
+
+// Counters of attempts that are not operations (the failed logins of the hosted connection
+// page), with the same store, fallback and windows as the operations' limits.
+export type AttemptCounter = {
+  // Counts one attempt by `key` under `name`'s policy. Null while within the limit; over it,
+  // the whole seconds until the window resets.
+  attempt(name: string, policy: RateLimitPolicy, key: string): Promise<number | null>;
+  // Takes back an attempt that is not to count (a login that worked).
+  giveBack(name: string, policy: RateLimitPolicy, key: string): Promise<void>;
 };
 
 export type RateLimiterOptions = {
@@ -41,6 +51,22 @@ function setHeaders(
   const remaining = Math.max(0, state.remainingPoints);
   reply.header('RateLimit', `"${operation}";r=${remaining};t=${resetSeconds}`);
   return resetSeconds;
+}
+
+// Redis while the breaker lets calls through, else (or when Redis fails) this process's memory.
+// `answer` tells a rejection that is Redis's answer (a refusal) from a failure.
+async function inRedisOrMemory<T>(breaker: RedisBreaker | null, inRedis: () => Promise<T>,
+  inMemory: () => Promise<T>, answer: (rejection: unknown) => boolean = () => false):
+  Promise<T> {
+  if (breaker?.countsInRedis()) {
+    try {
+      return await inRedis();
+    } catch (failure) {
+      if (answer(failure)) throw failure;
+      breaker.trip(failure);
+    }
+  }
+  return inMemory();
 }
 
 export function createRateLimiter({ redisUrl, policies, log }: RateLimiterOptions): RateLimiter {
@@ -69,31 +95,21 @@ export function createRateLimiter({ redisUrl, policies, log }: RateLimiterOption
     return policyOf(policies, operation);
   }
 
-  function countersFor(operation: string): OperationCounters {
-    const existing = counters.get(operation);
+  function countersFor(name: string, policy = policyFor(name)): OperationCounters {
+    const existing = counters.get(name);
     if (existing) return existing;
-    const created = createOperationCounters({
-      policy: policyFor(operation),
-      keyPrefix: `etax:rl:${operation}`,
-      redis,
-    });
-    counters.set(operation, created);
+    const created = createOperationCounters({ policy, keyPrefix: `etax:rl:${name}`, redis });
+    counters.set(name, created);
     return created;
   }
 
   // Resolves to the key's state after this call, or rejects with it when the call is over the
   // limit.
-  async function consume(operation: string, keyId: string): Promise<RateLimiterRes> {
-    const operationCounters = countersFor(operation);
-    if (breaker?.countsInRedis()) {
-      try {
-        return await operationCounters.consumeInRedis(keyId);
-      } catch (failure) {
-        if (failure instanceof RateLimiterRes) throw failure;
-        breaker.trip(failure);
-      }
-    }
-    return operationCounters.consumeInMemory(keyId);
+  function consume(operation: string, keyId: string, policy?: RateLimitPolicy):
+    Promise<RateLimiterRes> {
+    const named = countersFor(operation, policy);
+    return inRedisOrMemory(breaker, () => named.consumeInRedis(keyId),
+      () => named.consumeInMemory(keyId), (failure) => failure instanceof RateLimiterRes);
   }
 
   async function hook(request: FastifyRequest, reply: FastifyReply) {
@@ -110,11 +126,27 @@ export function createRateLimiter({ redisUrl, policies, log }: RateLimiterOption
     }
   }
 
+  async function attempt(name: string, policy: RateLimitPolicy, key: string) {
+    try {
+      await consume(name, key, policy);
+      return null;
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+    }
+  }
+
+  async function giveBack(name: string, policy: RateLimitPolicy, key: string) {
+    const named = countersFor(name, policy);
+    await inRedisOrMemory(breaker, () => named.rewardInRedis(key),
+      () => named.rewardInMemory(key));
+  }
+
   async function close() {
     breaker?.close();
     await handBack;
     if (redis) await redis.quit().catch(() => redis.disconnect());
   }
 
-  return { policyFor, hook, close };
+  return { policyFor, hook, attempt, giveBack, close };
 }
