@@ -8,7 +8,7 @@ import type { RateLimitPolicy } from '../operations.ts';
 import { createOperationCounters, type OperationCounters } from './operation-counters.ts';
 import { policyOf } from './policies.ts';
 import { createRedisBreaker, type RedisBreaker } from './redis-breaker.ts';
-import { connectRateLimitRedis } from './redis-connection.ts';
+import { connectRateLimitRedis, REDIS_COMMAND_TIMEOUT_MS } from './redis-connection.ts';
 
 // Rate limits per API key and operation (docs/limits.md). Counters live in Redis when REDIS_URL
 // is set, so limits hold across server processes, and in memory otherwise. While Redis does not
@@ -53,14 +53,29 @@ function setHeaders(
   return resetSeconds;
 }
 
-// Redis while the breaker lets calls through, else (or when Redis fails) this process's memory.
-// `answer` tells a rejection that is Redis's answer (a refusal) from a failure.
+export class RedisDeadlineError extends Error {}
+
+// The call's own bound on Redis, from the moment it asks: the client's command timeout runs
+// from when the command is written, and a call could wait longer than that for its turn.
+function withinCommandTimeout<T>(work: Promise<T>): Promise<T> {
+  work.catch(() => {});
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new RedisDeadlineError(
+      `Redis did not answer within ${REDIS_COMMAND_TIMEOUT_MS} ms`)), REDIS_COMMAND_TIMEOUT_MS);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+// Redis while the breaker lets calls through, else (or when Redis fails or does not answer in
+// time) this process's memory. `answer` tells a rejection that is Redis's answer (a refusal)
+// from a failure.
 async function inRedisOrMemory<T>(breaker: RedisBreaker | null, inRedis: () => Promise<T>,
   inMemory: () => Promise<T>, answer: (rejection: unknown) => boolean = () => false):
   Promise<T> {
   if (breaker?.countsInRedis()) {
     try {
-      return await inRedis();
+      return await withinCommandTimeout(inRedis());
     } catch (failure) {
       if (answer(failure)) throw failure;
       breaker.trip(failure);
