@@ -23,6 +23,7 @@ import { createTaxInvoicesModule, type TaxInvoicesModule } from './areas/tax-inv
 import { createWebhooksModule, type WebhooksModule } from './areas/webhooks/index.ts';
 import { trustProxySetting, type Config } from './config.ts';
 import { dashboardPlugin } from './dashboard/mount.ts';
+import type { SealingKey } from './domain/sealed-box.ts';
 import { createKeyCache } from './platform/auth.ts';
 import { loadSealingKey } from './platform/encryption-key.ts';
 import { createDueWorkRunner } from './platform/due-work.ts';
@@ -30,7 +31,7 @@ import type { Jobs } from './platform/jobs.ts';
 import type { AreaModule } from './platform/module.ts';
 import { systemOutside, type Outside } from './platform/outside.ts';
 import { openPlatform, type Platform } from './platform/platform.ts';
-import { createRateLimiter } from './platform/ratelimit/limiter.ts';
+import { createRateLimiter, type AttemptCounter } from './platform/ratelimit/limiter.ts';
 import { buildRateLimitPolicies } from './platform/ratelimit/policies.ts';
 import { buildServer } from './server.ts';
 
@@ -48,12 +49,22 @@ export type AreaModules = {
   revenueExpenses: RevenueExpensesModule;
   bankTransactions: BankTransactionsModule;
   documents: DocumentsModule;
+  // The key that seals what the areas keep at rest (for tests that read what they sealed).
+  sealing: SealingKey;
 };
 
-export async function createAreaModules(platform: Platform): Promise<AreaModules> {
+export type AreaModulesOptions = {
+  // The counters of the server's rate limiter, for limits that are not an operation's (failed
+  // logins on the hosted connection page). Commands that serve no pages leave it out, and get
+  // counters in memory.
+  attempts?: AttemptCounter;
+};
+
+export async function createAreaModules(platform: Platform, options: AreaModulesOptions = {}):
+  Promise<AreaModules> {
   const { config, database, log } = platform;
-  // One key seals every secret at rest: certificate keys, webhook signing secrets and
-  // connection credentials.
+  // One key seals every secret at rest: certificate keys, webhook signing secrets, connection
+  // credentials and bank account numbers, and cash receipts' identity numbers.
   const sealing = await loadSealingKey({
     configured: config.CERTIFICATE_ENCRYPTION_KEY,
     previous: config.CERTIFICATE_ENCRYPTION_PREVIOUS_KEYS,
@@ -66,7 +77,8 @@ export async function createAreaModules(platform: Platform): Promise<AreaModules
     { recordEvent: webhooks.recordEvent, sealing });
   // Connections seal their credentials with the same key; the books collect through them and
   // record every invoice issued here.
-  const connections = createConnectionsModule(platform, { sealing, issuers: issuers.service });
+  const connections = createConnectionsModule(platform, { sealing, issuers: issuers.service,
+    attempts: options.attempts });
   const revenueExpenses = createRevenueExpensesModule(platform, { connections });
   const taxInvoices = createTaxInvoicesModule(platform, {
     issuers: issuers.service,
@@ -80,6 +92,7 @@ export async function createAreaModules(platform: Platform): Promise<AreaModules
   const cashReceipts = createCashReceiptsModule(platform, {
     issuers: issuers.service,
     recordEvents: webhooks.recordEvents,
+    sealing,
   });
   const documents = createDocumentsModule(platform,
     { issuers: issuers.service, recordEvent: webhooks.recordEvent });
@@ -100,7 +113,7 @@ export async function createAreaModules(platform: Platform): Promise<AreaModules
     documents,
   ];
   return { list, webhooks, issuers: issuers.service, taxInvoices, connections, revenueExpenses,
-    bankTransactions, documents };
+    bankTransactions, documents, sealing };
 }
 
 export type App = Omit<AreaModules, 'list'> & {
@@ -128,14 +141,15 @@ export type AppOptions = {
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const platform = await openPlatform(config, systemOutside(options.outside),
     { embeddedHolder: 'server' });
-  const { list: ownModules, ...named } = await createAreaModules(platform);
-  const list = [...ownModules, ...(options.extraModules?.(platform) ?? [])];
-  for (const module of list) await module.migrateData?.();
   const rateLimiter = createRateLimiter({
     redisUrl: config.REDIS_URL,
     policies: buildRateLimitPolicies(config.RATE_LIMIT_OVERRIDES),
     log: platform.log,
   });
+  const { list: ownModules, ...named } = await createAreaModules(platform,
+    { attempts: rateLimiter });
+  const list = [...ownModules, ...(options.extraModules?.(platform) ?? [])];
+  for (const module of list) await module.migrateData?.();
   const keys = createKeyCache(platform.accounts, config.AUTH_CACHE_TTL_MS);
   const server = await buildServer({
     logger: platform.log,

@@ -23,10 +23,12 @@ const ConfigSchema = Type.Object({
   ),
   PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   // Which proxies' X-Forwarded-For and X-Forwarded-Proto headers to believe (Fastify's
-  // trustProxy): `true` for any, or a comma-separated list of addresses and CIDR ranges. Unset:
-  // none, so the dashboard's cookie is Secure only when etax itself serves HTTPS
-  // (docs/dashboard.md § Sessions).
-  TRUST_PROXY: Type.Optional(Type.String({ pattern: '^(true|[0-9A-Fa-f.:/, ]+)$' })),
+  // trustProxy; docs/operations.md): `true` for any, a number of hops, or a comma-separated list
+  // of addresses and CIDR ranges. Unset: none, so a client's address is the socket's (the
+  // per-address limits count it) and the dashboard's cookie is Secure only when etax itself
+  // serves HTTPS (docs/dashboard.md § Sessions).
+  TRUST_PROXY: Type.Optional(Type.String(
+    { pattern: '^(true|[0-9]{1,2}|[0-9A-Fa-f.:/]+( *, *[0-9A-Fa-f.:/]+)*)$' })),
   // The address under which the repository's files are read, ending in '/' so a guide's path
   // resolves under it rather than beside its last segment; the API reference links its guides
   // there. Unset: it names their paths, since a guess would be a link to nowhere.
@@ -274,7 +276,12 @@ export function parseOverrides<T>(
   return parsed as Record<string, T>;
 }
 
-// TRUST_PROXY as Fastify's trustProxy option takes it: true, or the list.
-export function trustProxySetting(value: string | undefined): boolean | string {
-  return value === undefined ? false : value === 'true' || value;
+// TRUST_PROXY as Fastify's trustProxy option takes it: true, the nearest hops, or the list.
+export function trustProxySetting(value: string | undefined):
+  boolean | string | ((address: string, hop: number) => boolean) {
+  if (value === undefined) return false;
+  if (value === 'true') return true;
+  if (!/^[0-9]+$/.test(value)) return value;
+  const hops = Number(value);
+  return (_address, hop) => hop < hops;
 }

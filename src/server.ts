@@ -6,6 +6,7 @@ import Fastify, {
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
+import type { trustProxySetting } from './config.ts';
 import { auth, authenticateWith, type KeyCache } from './platform/auth.ts';
 import { bodyRules } from './platform/bodyless.ts';
 import { handleClientError } from './platform/client-errors.ts';
@@ -28,7 +29,7 @@ export type ServerDeps = {
   requestReceiveTimeoutMs: number;
   publicBaseUrl: string;
   // TRUST_PROXY as Fastify takes it (src/config.ts); false when unset.
-  trustProxy?: boolean | string;
+  trustProxy?: ReturnType<typeof trustProxySetting>;
   // The dashboard under /dashboard (src/dashboard/mount.ts), loaded on its first request.
   dashboard?: FastifyPluginAsync;
   // Where the reference page links the repository's guides (GUIDES_BASE_URL).

@@ -1,9 +1,21 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+} from 'node:crypto';
 
 // AES-256-GCM for secrets at rest (joint certificate private keys, uploads waiting for their
 // registration job, webhook signing secrets). A box is `v1.<iv>.<tag>.<ciphertext>` in base64url.
 // The context (e.g. the row's id) is bound as associated data, so a box copied to another row
 // does not open.
+//
+// The same key also gives keyed digests (HMAC-SHA256 under a key derived from it with HKDF): for
+// a personal number that must be found or kept unique by equality (a bank account number) but
+// not stored in clear. A plain hash of a number with so few digits is reversed by trying them
+// all; a keyed one needs the key. A digest is `d1.<base64url>`, and names its purpose, so equal
+// values of different kinds give different digests.
 
 export const SEALING_KEY_BYTES = 32;
 const IV_BYTES = 12;
@@ -12,11 +24,28 @@ const VERSION = 'v1';
 export class SealedBoxError extends Error {}
 
 export type SealingKey = { seal(plaintext: Buffer, context: string): string;
-  open(box: string, context: string): Buffer };
+  open(box: string, context: string): Buffer;
+  // The keyed digest of `value` for `purpose` under the current key.
+  digest(value: string, purpose: string): string;
+  // The digests under every configured key, the current key's first: what a lookup by equality
+  // matches until `etax reseal` has written every digest again with the current key.
+  digests(value: string, purpose: string): string[] };
+
+const DIGEST_VERSION = 'd1';
+
+function digester(key: Buffer) {
+  const digestKey = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0),
+    'etax keyed digest v1', SEALING_KEY_BYTES));
+  return (value: string, purpose: string) => `${DIGEST_VERSION}.${createHmac('sha256', digestKey)
+    .update(purpose).update('\u0000').update(value).digest('base64url')}`;
+}
 
 export function createSealingKey(key: Buffer): SealingKey {
   if (key.length !== SEALING_KEY_BYTES) throw new RangeError('a sealing key has 32 bytes');
+  const digest = digester(key);
   return {
+    digest,
+    digests: (value, purpose) => [digest(value, purpose)],
     seal(plaintext, context) {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
@@ -51,6 +80,9 @@ export function createSealingKeyring(current: Buffer, previous: readonly Buffer[
   const [sealer, ...openers] = [current, ...previous].map(createSealingKey);
   return {
     seal: (plaintext, context) => sealer!.seal(plaintext, context),
+    digest: (value, purpose) => sealer!.digest(value, purpose),
+    digests: (value, purpose) => [...new Set([sealer!, ...openers].map((key) =>
+      key.digest(value, purpose)))],
     open(box, context) {
       for (const key of [sealer!, ...openers]) {
         try {

@@ -55,3 +55,16 @@ export function firstLoneSurrogate(text: string): number | null {
   const match = LONE_SURROGATE.exec(text);
   return match === null ? null : match[0].charCodeAt(0);
 }
+
+// Characters no printed field may hold: controls (they break documents, logs and CSV exports)
+// and the bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069), which
+// make a name or an amount display in another order than it is stored ("Trojan Source").
+const NOT_PRINTED = '\\u0000-\\u001f\\u007f\\u202a-\\u202e\\u2066-\\u2069';
+
+// The schemas' pattern for text a person types and a document prints: none of those
+// characters, and not only whitespace (the ideographic and no-break spaces count as such).
+export const PRINTED_TEXT_PATTERN = `^(?!\\s+$)[^${NOT_PRINTED}]*$`;
+
+// What a request is told when a printed field breaks the pattern.
+export const PRINTED_TEXT_RULE = 'must be printable text: not only spaces, no control ' +
+  'characters and no bidirectional formatting characters (U+202A–U+202E, U+2066–U+2069)';

@@ -12,6 +12,7 @@ import {
   type QueueMail,
   type QueueMails,
 } from './mail/outbox.ts';
+import { serializeError } from './error-log.ts';
 import { mailJobDefinition, type MailKindHooks, type MailKinds } from './mail/send-job.ts';
 import { systemOutside, type Outside } from './outside.ts';
 import { createCharger, type Charger } from './points/charge.ts';
@@ -61,7 +62,9 @@ const LOG_REDACT_PATHS = [
 
 function createLogger(config: Config, outside: Pick<Outside, 'logDestination'>): Logger {
   const options = { level: config.LOG_LEVEL, base: { service: 'etax' },
-    redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } };
+    redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
+    // Errors without the values of the statements that failed (error-log.ts).
+    serializers: { err: serializeError } };
   return outside.logDestination ? pino(options, outside.logDestination) : pino(options);
 }
 

@@ -1,3 +1,4 @@
+import { PRINTED_TEXT_PATTERN, PRINTED_TEXT_RULE } from '../domain/text.ts';
 import type { FastifySchemaValidationError } from 'fastify';
 
 // The message of a 400 INVALID_REQUEST for a request that breaks its operation's schema
@@ -51,6 +52,10 @@ function problem(error: ValidationError, errors: ValidationError[]): string {
   if (unionValues) return `must be one of ${listed(unionValues)}`;
   if (error.keyword === 'enum') return `must be one of ${listed(params.allowedValues ?? [])}`;
   if (error.keyword === 'const') return `must be ${String(params.allowedValue)}`;
+  if (error.keyword === 'pattern' &&
+    (error.params as { pattern?: string }).pattern === PRINTED_TEXT_PATTERN) {
+    return PRINTED_TEXT_RULE;
+  }
   return error.message ?? 'is invalid';
 }
 

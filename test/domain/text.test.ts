@@ -1,9 +1,16 @@
 // The text checks for documents sent to the tax authority: characters outside the Basic
 // Multilingual Plane (and lone surrogates) are found with their position, Hangul, Hanja and
 // symbols inside the BMP pass, and whitespace-only text, Korean ideographic space included, is
-// blank.
+// blank. The printed-text pattern of the schemas refuses controls, bidirectional formatting
+// characters and whitespace-only text, and takes Korean text, spaces inside and the empty string
+// (which the schemas' minimum lengths govern).
 import { describe, expect, it } from 'vitest';
-import { firstNonBmpCharacter, formatCodePoint, isBlank } from '../../src/domain/text.ts';
+import {
+  firstNonBmpCharacter,
+  formatCodePoint,
+  isBlank,
+  PRINTED_TEXT_PATTERN,
+} from '../../src/domain/text.ts';
 
 describe('firstNonBmpCharacter', () => {
   it.each([
@@ -45,4 +52,19 @@ describe('isBlank', () => {
   it.each(['a', ' 홍길동 ', '-', '\u3000가'])('returns false for %j', (text) => {
     expect(isBlank(text)).toBe(false);
   });
+});
+
+describe('PRINTED_TEXT_PATTERN', () => {
+  const printed = new RegExp(PRINTED_TEXT_PATTERN, 'u');
+
+  it.each(['', '홍길동', ' 주식회사 이택스 ', '커피 외 2건', 'A&B <Co>', '\u3000가', '\u00a0-'])(
+    'takes %j', (text) => {
+      expect(printed.test(text)).toBe(true);
+    });
+
+  it.each([' ', '\u3000', ' \u00a0 ', 'a\u0000b', 'a\nb', 'a\u007fb', '\u202aa', 'abc\u202e',
+    '\u202b', '\u202c', '\u202d', '\u2066x', '\u2067', '\u2068', 'x\u2069'])(
+    'refuses %j', (text) => {
+      expect(printed.test(text)).toBe(false);
+    });
 });

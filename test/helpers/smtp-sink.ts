@@ -1,9 +1,11 @@
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
 // A real SMTP server on a random local port that keeps every message it accepts, for tests of
 // the mail outbox. It takes any user and password without TLS (the tests' SMTP_URL carries
-// them), and refuses recipients with 550 while `refuseRecipients` is set.
+// them), refuses recipients with 550 while `refuseRecipients` is set, and answers the end of a
+// message `replyDelayMs` late (a slow server). startSilentSmtpServer is a server that accepts
+// connections and never says a word (a black hole).
 
 export type ReceivedMail = {
   from: string;
@@ -20,6 +22,7 @@ export type SmtpSink = {
   url: string;
   received: ReceivedMail[];
   refuseRecipients: boolean;
+  replyDelayMs: number;
   close(): Promise<void>;
 };
 
@@ -68,7 +71,7 @@ export function decodeSubject(raw: string): string {
 }
 
 export async function startSmtpSink(): Promise<SmtpSink> {
-  const sink = { received: [] as ReceivedMail[], refuseRecipients: false };
+  const sink = { received: [] as ReceivedMail[], refuseRecipients: false, replyDelayMs: 0 };
   const server = new SMTPServer({
     secure: false,
     disabledCommands: ['STARTTLS'],
@@ -94,7 +97,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
           user: typeof session.user === 'string' ? session.user : null,
           raw, subject: decodeSubject(raw), parts: decodeParts(raw),
         });
-        callback();
+        setTimeout(callback, sink.replyDelayMs);
       });
     },
   });
@@ -104,5 +107,40 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     port,
     url: `smtp://etax:smtp-secret@127.0.0.1:${port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  });
+}
+
+export type SilentSmtpServer = {
+  url: string;
+  // Connections open now, and the most that were open at once.
+  open: number;
+  openMax: number;
+  // Connections the client closed.
+  closedByClient: number;
+  close(): Promise<void>;
+};
+
+export async function startSilentSmtpServer(): Promise<SilentSmtpServer> {
+  const sockets = new Set<net.Socket>();
+  const state = { open: 0, openMax: 0, closedByClient: 0 };
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    state.open += 1;
+    state.openMax = Math.max(state.openMax, state.open);
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      sockets.delete(socket);
+      state.open -= 1;
+      state.closedByClient += 1;
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return Object.assign(state, {
+    url: `smtp://etax:smtp-secret@127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      server.close(() => resolve());
+    }),
   });
 }

@@ -3,7 +3,10 @@
 // readable subject and the one-time link, which opens the approval page and approves. The
 // outbox row is SENT with the server's Message-ID, a second run of its job sends nothing, a
 // refused recipient is counted and retried, and the last attempt marks the mail FAILED. No log
-// line, at trace level, holds the link.
+// line, at trace level, holds the link. Against a slow server, overlapping attempts of one mail
+// (pg-boss runs a batch again once it outlives its expiry) send it once; against a silent one,
+// an attempt ends at its deadline with its connection closed, and a batch's mails are tried side
+// by side.
 import { Writable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import pino from 'pino';
@@ -13,12 +16,13 @@ import { createMailQueuer } from '../../src/platform/mail/outbox.ts';
 import { mailOutbox } from '../../src/platform/mail/tables.ts';
 import {
   MAIL_SEND_ATTEMPTS_MAX,
+  mailJobDefinition,
   sendMail,
   type MailSenderDeps,
 } from '../../src/platform/mail/send-job.ts';
 import { createSmtpTransport } from '../../src/platform/mail/transport.ts';
 import { pollUntil } from '../helpers/poll.ts';
-import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.ts';
+import { startSilentSmtpServer, startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.ts';
 import { registerSupplier, waitForStatus, type Supplier } from '../api/tax-invoices/helpers.ts';
 import {
   APPROVAL_URL_PATTERN,
@@ -142,6 +146,81 @@ describe('sending through SMTP', () => {
     expect(await sendMail(senderDeps({ transport: closed }), id)).toBe('retrying');
     expect((await rowOf(id)).lastError).toBe('ESOCKET');
     closed.close();
+  });
+});
+
+// A job of the mail queue as pg-boss hands it to the work function.
+const jobOf = (id: string, mailId: string) =>
+  ({ id, name: 'mail-outbox', data: { mailId }, expireInSeconds: 180 });
+
+describe('one mail per row, whatever the server does', () => {
+  const sentTo = (address: string) => sink.received.filter((mail) => mail.to.includes(address));
+
+  it('sends a mail once when two attempts overlap against a slow server', async () => {
+    const id = await pendingMail('slow-once@example.com');
+    const deps = senderDeps();
+    sink.replyDelayMs = 1_000;
+    try {
+      const outcomes = await Promise.all([sendMail(deps, id), sendMail(deps, id)]);
+      expect(outcomes.sort()).toEqual(['leased', 'sent']);
+      expect(await sendMail(deps, id)).toBe('skipped');
+    } finally {
+      sink.replyDelayMs = 0;
+    }
+    expect(sentTo('slow-once@example.com')).toHaveLength(1);
+    expect(await rowOf(id)).toMatchObject({ status: 'SENT', attemptCount: 1, leaseUntil: null });
+  });
+
+  it('sends each row of a batch once when the batch runs again while the first run sends',
+    async () => {
+      const addresses = Array.from({ length: 5 }, (_, index) => `batch-${index}@example.com`);
+      const ids = await Promise.all(addresses.map((address) => pendingMail(address)));
+      const definition = mailJobDefinition(senderDeps());
+      const jobsOf = (run: string) => ids.map((mailId) => jobOf(`${run}-${mailId}`, mailId));
+      sink.replyDelayMs = 500;
+      try {
+        // The second run stands for pg-boss's retry of the batch that outlived its expiry.
+        const runs = await Promise.allSettled([definition.work(jobsOf('first')),
+          definition.work(jobsOf('again'))]);
+        expect(runs.filter((run) => run.status === 'rejected')).toHaveLength(1);
+        await definition.work(jobsOf('later'));
+      } finally {
+        sink.replyDelayMs = 0;
+      }
+      for (const address of addresses) expect(sentTo(address)).toHaveLength(1);
+      for (const id of ids) expect((await rowOf(id)).status).toBe('SENT');
+    });
+
+  it('ends an attempt at its deadline against a silent server, closing its connection',
+    async () => {
+      const silent = await startSilentSmtpServer();
+      const id = await pendingMail();
+      try {
+        const deps = senderDeps({ attemptDeadlineMs: 300,
+          transport: createSmtpTransport({ url: silent.url, from: MAIL_FROM }) });
+        expect(await sendMail(deps, id)).toBe('retrying');
+        expect(await rowOf(id)).toMatchObject({ status: 'PENDING', attemptCount: 1,
+          lastError: 'EDEADLINE', leaseUntil: null });
+        expect(await pollUntil(async () => silent.closedByClient, (closed) => closed === 1))
+          .toBe(1);
+      } finally {
+        await silent.close();
+      }
+    });
+
+  it('tries the mails of a batch side by side against a silent server', async () => {
+    const silent = await startSilentSmtpServer();
+    const ids = await Promise.all(Array.from({ length: 4 }, () => pendingMail()));
+    try {
+      const definition = mailJobDefinition(senderDeps({ attemptDeadlineMs: 500,
+        transport: createSmtpTransport({ url: silent.url, from: MAIL_FROM }) }));
+      await expect(definition.work(ids.map((mailId) => jobOf(mailId, mailId))))
+        .rejects.toThrow('4 mail(s) will be tried again');
+      expect(silent.openMax).toBe(4);
+      for (const id of ids) expect((await rowOf(id)).lastError).toBe('EDEADLINE');
+    } finally {
+      await silent.close();
+    }
   });
 });
 

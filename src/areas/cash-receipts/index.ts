@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { addDays, seoulDate } from '../../domain/business-days.ts';
 import type { Config } from '../../config.ts';
+import type { SealingKey } from '../../domain/sealed-box.ts';
 import type { Environment } from '../../platform/accounts/keys.ts';
 import type { RecordEvents } from '../../platform/events.ts';
 import type { DueWorkDefinition } from '../../platform/due-work.ts';
@@ -11,6 +12,7 @@ import { createGatewayCashReceiptAuthority } from '../../upstream/cash-receipts/
 import type { CashReceiptAuthority } from '../../upstream/cash-receipts/index.ts';
 import { createSandboxCashReceiptAuthority } from '../../upstream/cash-receipts/sandbox.ts';
 import type { IssuersService } from '../issuers/index.ts';
+import { resealIdentityNumbers, sealPlaintextIdentityNumbers } from './identity-numbers.ts';
 import { CASH_RECEIPT_MAIL_KIND, customerMailHooks } from './mail.ts';
 import { APPROVAL_RETRY_DELAYS_SECONDS, processingSteps } from './processing/steps.ts';
 import { cashReceiptRoutes } from './routes.ts';
@@ -34,6 +36,7 @@ const REFERENCE: readonly ReferenceSection[] = [
 //   acceptance-batches.ts   issuances accepted at the same moment, recorded in one transaction
 //   charges.ts              the price debited in the transaction that records a receipt
 //   validation.ts           the rules between fields of a request
+//   identity-numbers.ts     the customer's identity number sealed at rest, and masked
 //   store.ts, tables.ts     SQL and the table
 //   lifecycle.ts            the status changes that decide a receipt, with their events,
 //                           refunds and mails
@@ -52,6 +55,8 @@ export type CashReceiptsDeps = {
   // Supplier-Key resolution: the merchant is an issuer of the caller's key.
   issuers: Pick<IssuersService, 'resolveSupplierKey'>;
   recordEvents: RecordEvents;
+  // Seals the customers' identity numbers (identity-numbers.ts).
+  sealing: SealingKey;
 };
 
 // Test keys reach the sandbox and live keys the configured gateway; without one, live requests
@@ -85,8 +90,9 @@ export function createCashReceiptsModule(
   // pdfkit and the fonts load with the first PDF, not at every start.
   const renderPdf = async (row: CashReceiptRow) =>
     (await import('./pdf.ts')).renderCashReceiptPdf(row);
+  const { sealing } = deps;
   const service = createCashReceiptsService({
-    db, points: platform.points, issuers: deps.issuers,
+    db, sealing, points: platform.points, issuers: deps.issuers,
     authorityAvailable: (environment) => authorityFor(environment) !== null,
     prices: { 'cashReceipts.issue': platform.prices['cashReceipts.issue'],
       'cashReceipts.cancel': platform.prices['cashReceipts.cancel'] },
@@ -95,7 +101,7 @@ export function createCashReceiptsModule(
   });
   platform.registerMailKind(CASH_RECEIPT_MAIL_KIND, customerMailHooks({ db, renderPdf }));
   const dueWork = processingSteps({
-    db, points: platform.points, recordEvents: deps.recordEvents,
+    db, sealing, points: platform.points, recordEvents: deps.recordEvents,
     queueMails: platform.queueMails, authorityFor,
     gatewayTimeoutMs: config.CASH_RECEIPT_GATEWAY_TIMEOUT_MS,
     transmissionDueAt: transmissionSchedule(config),
@@ -109,5 +115,13 @@ export function createCashReceiptsModule(
     },
     dueWork,
     service,
+    // Receipts written before identity numbers were sealed are sealed at every start.
+    migrateData: async () => {
+      const sealed = await sealPlaintextIdentityNumbers(db, sealing);
+      if (sealed > 0) {
+        platform.log.info({ receipts: sealed }, 'sealed cash receipt identity numbers');
+      }
+    },
+    resealSecrets: () => resealIdentityNumbers(db, sealing),
   };
 }

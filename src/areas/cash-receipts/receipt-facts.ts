@@ -1,6 +1,6 @@
 import { formatBusinessRegistrationNumber } from '../../domain/business-registration-number.ts';
 import type { CashReceiptRow } from './store.ts';
-import { maskIdentityNumber } from './validation.ts';
+import { maskedIdentityNumberOf } from './identity-numbers.ts';
 
 // What a receipt tells its customer, label and value, in the order the PDF and the mail print
 // them. Labels are Korean with English.
@@ -29,7 +29,7 @@ export function receiptFacts(row: CashReceiptRow): Array<[string, string]> {
     ['사업자번호 Business number', formatBusinessRegistrationNumber(row.merchantNumber)],
     ['대표자 Representative', row.merchantRepresentative],
     ['용도 Usage', USAGES[row.usage]],
-    ['식별번호 Identity number', maskIdentityNumber(row.identityNumber)],
+    ['식별번호 Identity number', maskedIdentityNumberOf(row)],
     ['거래구분 Trade option', TRADE_OPTIONS[row.tradeOption]],
     ['과세구분 Taxation', TAXATIONS[row.taxation]],
     ['품목 Item', row.itemName],

@@ -1,12 +1,13 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { ReferenceIdHeaderValue } from '../../platform/idempotency/reference-id-header.ts';
+import { PRINTED_TEXT_PATTERN } from '../../domain/text.ts';
 
 // Request and response schemas of the cash-receipt routes (docs/cash-receipts.md). The schemas
 // check shapes and lengths; the rules between fields (identity number per usage, amounts, the
 // trade date window) are in validation.ts, which names the field in every message.
 
-// Text a person types: no control characters (they break receipts, logs and exports).
-const PRINTABLE = '^[^\\u0000-\\u001f\\u007f]*$';
+// Text a person types and a receipt prints (src/domain/text.ts).
+const PRINTABLE = PRINTED_TEXT_PATTERN;
 // Whole won; eleven digits keep every sum a safe integer.
 export const AMOUNT_MAX = 99_999_999_999;
 

@@ -24,8 +24,13 @@ import { chargeReceipts, type UnchargedReceipt } from './charges.ts';
 import type { CancelInput, CashReceiptView, IssueInput } from './schemas.ts';
 import * as store from './store.ts';
 import type { CashReceiptStatus } from './tables.ts';
+import type { SealingKey } from '../../domain/sealed-box.ts';
 import {
-  maskIdentityNumber,
+  maskedIdentityNumberOf,
+  openIdentityNumber,
+  sealIdentityNumber,
+} from './identity-numbers.ts';
+import {
   validateCancelAmounts,
   validateIssue,
   type CancelAmounts,
@@ -51,6 +56,8 @@ import {
 
 type ServiceDeps = {
   db: Db;
+  // Seals identity numbers (identity-numbers.ts).
+  sealing: SealingKey;
   points: Pick<PointsService, 'debitInTransaction'>;
   issuers: Pick<IssuersService, 'resolveSupplierKey'>;
   // False when receipts of this environment cannot reach the authority (no live gateway).
@@ -88,7 +95,7 @@ export function toCashReceipt(row: store.CashReceiptRow): CashReceiptView {
       organizationName: row.merchantName, representativeName: row.merchantRepresentative },
     tradeDate: row.tradeDate,
     usage: row.usage,
-    identityNumber: maskIdentityNumber(row.identityNumber),
+    identityNumber: maskedIdentityNumberOf(row),
     taxation: row.taxation,
     tradeOption: row.tradeOption,
     supplyCost: row.supplyCost,
@@ -142,8 +149,9 @@ async function requireReceipt(db: Db, scope: Scope, issuanceKey: string) {
 
 // A cancellation, decided with its original locked until the transaction ends: concurrent
 // cancellations of one receipt take turns, each seeing what the others took.
-async function cancellationRow(tx: Tx, input: { caller: Caller; issuanceKey: string;
-  referenceId: string; body: CancelInput; requested: CancelAmounts | null; now: Date },
+async function cancellationRow(tx: Tx, sealing: SealingKey, input: { caller: Caller;
+  issuanceKey: string; referenceId: string; body: CancelInput; requested: CancelAmounts | null;
+  now: Date },
 ): Promise<UnchargedReceipt> {
   const scope = { accountId: input.caller.accountId, environment: input.caller.environment };
   const { requested } = input;
@@ -171,15 +179,18 @@ async function cancellationRow(tx: Tx, input: { caller: Caller; issuanceKey: str
       `${remaining.serviceFee}, totalAmount ${remaining.totalAmount}).`);
   }
   await store.addCanceled(tx, original.issuanceKey, amounts, 1);
+  // The cancellation names the original's customer: its number, sealed again for its own key.
+  const issuanceKey = newId('cashReceipt');
   return {
-    issuanceKey: newId('cashReceipt'), accountId: input.caller.accountId,
+    issuanceKey, accountId: input.caller.accountId,
     environment: input.caller.environment, apiKeyId: input.caller.apiKeyId,
     clientReferenceId: input.referenceId, kind: 'CANCELLATION', status: 'ACCEPTED',
     issuerId: original.issuerId, merchantNumber: original.merchantNumber,
     merchantName: original.merchantName,
     merchantRepresentative: original.merchantRepresentative,
     tradeDate: seoulDate(input.now), usage: original.usage,
-    identityNumber: original.identityNumber, taxation: original.taxation,
+    ...sealIdentityNumber(sealing, issuanceKey, openIdentityNumber(sealing, original)),
+    taxation: original.taxation,
     tradeOption: original.tradeOption, ...amounts, itemName: original.itemName,
     customer: original.customer, cancelReason: input.body.reason,
     originalIssuanceKey: original.issuanceKey,
@@ -188,17 +199,19 @@ async function cancellationRow(tx: Tx, input: { caller: Caller; issuanceKey: str
   };
 }
 
-function issuanceRow(caller: Caller, referenceId: string,
+function issuanceRow(sealing: SealingKey, caller: Caller, referenceId: string,
   issuer: Awaited<ReturnType<ServiceDeps['issuers']['resolveSupplierKey']>>,
   validated: ReturnType<typeof validateIssue>): UnchargedReceipt {
+  const issuanceKey = newId('cashReceipt');
   return {
-    issuanceKey: newId('cashReceipt'), accountId: caller.accountId,
+    issuanceKey, accountId: caller.accountId,
     environment: caller.environment, apiKeyId: caller.apiKeyId,
     clientReferenceId: referenceId, kind: 'ISSUANCE', status: 'ACCEPTED',
     issuerId: issuer.id, merchantNumber: issuer.identificationNumber,
     merchantName: issuer.organizationName, merchantRepresentative: issuer.representativeName,
     tradeDate: validated.tradeDate, usage: validated.usage,
-    identityNumber: validated.identityNumber, taxation: validated.taxation,
+    ...sealIdentityNumber(sealing, issuanceKey, validated.identityNumber),
+    taxation: validated.taxation,
     tradeOption: validated.tradeOption, supplyCost: validated.supplyCost,
     tax: validated.tax, serviceFee: validated.serviceFee,
     totalAmount: validated.totalAmount, itemName: validated.itemName,
@@ -244,7 +257,7 @@ function createAcceptance(deps: ServiceDeps) {
     const scope = { accountId: caller.accountId, environment: caller.environment };
     const issuer = await deps.issuers.resolveSupplierKey(scope, input.supplierKey);
     requireAuthority(deps, caller.environment);
-    return issuanceRow(caller, input.referenceId, issuer, validated);
+    return issuanceRow(deps.sealing, caller, input.referenceId, issuer, validated);
   }
 
   // Step 1 comes last on the way of a request that passes step 2: its claim in step 3 finds the
@@ -293,7 +306,7 @@ function createAcceptance(deps: ServiceDeps) {
     await requireReceipt(db, scope, input.issuanceKey);
     requireAuthority(deps, caller.environment);
     return recordCancellation(caller, claim, (tx) =>
-      cancellationRow(tx, { ...input, requested, now: deps.now() }));
+      cancellationRow(tx, deps.sealing, { ...input, requested, now: deps.now() }));
   }
 
   return { issue, cancel };

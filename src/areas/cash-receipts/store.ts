@@ -232,3 +232,39 @@ export async function addCanceled(tx: Executor, issuanceKey: string, amounts: Am
   if (row === undefined) throw new Error(`cash receipt ${issuanceKey} vanished`);
   return row;
 }
+
+// Receipts written before identity numbers were sealed, after issuance key `after`, in key
+// order: what migrateData seals.
+export async function listPlaintextIdentityNumbers(tx: Executor, after: string | null,
+  limit: number) {
+  return tx.select({ issuanceKey: cashReceipts.issuanceKey,
+    plaintext: cashReceipts.plaintextIdentityNumber }).from(cashReceipts)
+    .where(and(sql`${cashReceipts.plaintextIdentityNumber} is not null`,
+      after === null ? undefined : gt(cashReceipts.issuanceKey, after)))
+    .orderBy(asc(cashReceipts.issuanceKey)).limit(limit);
+}
+
+// Replaces the plain number of one receipt with its sealed and masked forms, where the row still
+// holds that number.
+export async function sealPlaintextIdentityNumber(tx: Executor, issuanceKey: string,
+  plaintext: string, sealed: { sealedIdentityNumber: string; maskedIdentityNumber: string }) {
+  await tx.update(cashReceipts).set({ ...sealed, plaintextIdentityNumber: null })
+    .where(and(eq(cashReceipts.issuanceKey, issuanceKey),
+      eq(cashReceipts.plaintextIdentityNumber, plaintext)));
+}
+
+export async function listSealedIdentityNumbers(tx: Executor, after: string | null,
+  limit: number) {
+  return tx.select({ key: cashReceipts.issuanceKey,
+    box: sql<string>`${cashReceipts.sealedIdentityNumber}` }).from(cashReceipts)
+    .where(and(sql`${cashReceipts.sealedIdentityNumber} is not null`,
+      after === null ? undefined : gt(cashReceipts.issuanceKey, after)))
+    .orderBy(asc(cashReceipts.issuanceKey)).limit(limit);
+}
+
+export async function replaceSealedIdentityNumber(tx: Executor, issuanceKey: string,
+  box: string, resealed: string) {
+  await tx.update(cashReceipts).set({ sealedIdentityNumber: resealed })
+    .where(and(eq(cashReceipts.issuanceKey, issuanceKey),
+      eq(cashReceipts.sealedIdentityNumber, box)));
+}

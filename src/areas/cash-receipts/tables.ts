@@ -44,8 +44,13 @@ export const cashReceipts = pgTable(
     merchantRepresentative: text('merchant_representative').notNull(),
     tradeDate: date('trade_date', { mode: 'string' }).notNull(),
     usage: text('usage').$type<'INCOME_DEDUCTION' | 'EXPENSE_PROOF'>().notNull(),
-    // Digits only. The authority needs it whole; responses show it masked.
-    identityNumber: text('identity_number').notNull(),
+    // The identity number, digits only (identity-numbers.ts): the authority needs it whole, so
+    // it is sealed with the issuance key as context; responses, the PDF and the mail show the
+    // masked form. `identity_number` holds it in clear only in rows written before sealing,
+    // until migrateData seals them at start.
+    sealedIdentityNumber: text('sealed_identity_number'),
+    maskedIdentityNumber: text('masked_identity_number'),
+    plaintextIdentityNumber: text('identity_number'),
     taxation: text('taxation').$type<'TAXABLE' | 'TAX_FREE'>().notNull(),
     tradeOption: text('trade_option')
       .$type<'GENERAL' | 'BOOKS_PERFORMANCES' | 'PUBLIC_TRANSPORT'>().notNull(),
@@ -112,6 +117,9 @@ export const cashReceipts = pgTable(
     check('cash_receipts_issued_has_approval_number', sql`${table.status} in ('ACCEPTED',
       'FAILED') or ${table.approvalNumber} ~ '^[0-9]{9}$'`),
     check('cash_receipts_charged_points', sql`${table.chargedPoints} >= 0`),
+    check('cash_receipts_identity_number_kept', sql`(${table.sealedIdentityNumber} is not null
+      and ${table.maskedIdentityNumber} is not null)
+      or ${table.plaintextIdentityNumber} is not null`),
   ],
 );
 

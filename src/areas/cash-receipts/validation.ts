@@ -106,9 +106,3 @@ export function validateCancelAmounts(body: CancelInput): CancelAmounts | null {
   checkAmounts(amounts, 'body');
   return amounts;
 }
-
-// Masks all but the first three and last four digits.
-export function maskIdentityNumber(digits: string): string {
-  if (digits.length <= 7) return '*'.repeat(digits.length);
-  return `${digits.slice(0, 3)}${'*'.repeat(digits.length - 7)}${digits.slice(-4)}`;
-}

@@ -5,6 +5,7 @@ import { ApiError, isApiError } from '../../platform/errors.ts';
 import type { AreaModule } from '../../platform/module.ts';
 import type { Platform } from '../../platform/platform.ts';
 import type { ReferenceSection } from '../../platform/reference-guides.ts';
+import { createRateLimiter, type AttemptCounter } from '../../platform/ratelimit/limiter.ts';
 import { resealColumn } from '../../platform/reseal.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { createGatewayBankAccountPortal } from '../../upstream/bank-accounts/gateway.ts';
@@ -15,10 +16,12 @@ import type { TaxPortal } from '../../upstream/tax-portal/index.ts';
 import { createSandboxTaxPortal } from '../../upstream/tax-portal/sandbox.ts';
 import type { IssuersService } from '../issuers/index.ts';
 import { createConnectionLinks, type ConnectionLinks } from './links.ts';
+import { createLoginLimits } from './login-limits.ts';
 import { registerConnectionPageRoutes } from './page-routes.ts';
 import { registerConnectionRoutes } from './routes.ts';
 import { createConnectionsService, type ConnectionsService } from './service.ts';
 import * as store from './store.ts';
+import { digestBankAccountSubjects } from './subjects-at-rest.ts';
 
 // The sections of the API reference its operations belong to (docs/architecture.md).
 const REFERENCE: readonly ReferenceSection[] = [
@@ -38,7 +41,9 @@ const REFERENCE: readonly ReferenceSection[] = [
 //
 //   routes.ts, schemas.ts   list, disconnect, the one-time link
 //   links.ts, page-routes.ts, page-html.ts   the hosted page where connections are made
+//   login-limits.ts        the bounds on failed logins through the page
 //   service.ts, credentials.ts   connecting (the adapter logs in), sealing, opening
+//   subjects-at-rest.ts   bank account numbers as keyed digests, written again after a rotation
 //   store.ts, tables.ts
 
 export type { ConnectionsService, ConnectInput, ConnectionView } from './service.ts';
@@ -53,6 +58,9 @@ export type ConnectionsDeps = {
   // The issuers of the account: a HOMETAX connection by certificate uses the joint certificate
   // an issuer registered.
   issuers: Pick<IssuersService, 'getIssuer' | 'getCertificate'>;
+  // Counters of failed logins on the hosted page; in memory when left out (commands that serve
+  // no pages).
+  attempts?: AttemptCounter;
 };
 
 // The registration number of an issuer of the scope with a registered joint certificate.
@@ -93,19 +101,30 @@ export function createConnectionsModule(platform: Platform, deps: ConnectionsDep
   const service = createConnectionsService({ db, sealing: deps.sealing, adapters,
     timeoutMs: config.CONNECTION_GATEWAY_TIMEOUT_MS, now: platform.outside.now,
     certificateBusiness: certificateBusinessOf(deps.issuers) });
+  const attempts = deps.attempts ?? createRateLimiter({ policies: {}, log: platform.log });
   const links = createConnectionLinks({ db, connections: service,
-    publicBaseUrl: config.PUBLIC_BASE_URL, now: platform.outside.now });
+    publicBaseUrl: config.PUBLIC_BASE_URL, now: platform.outside.now,
+    limits: createLoginLimits({ attempts, log: platform.log }),
+    accountName: async (accountId) => (await platform.accounts.requireAccount(accountId)).name });
   return {
     name: 'connections',
     reference: REFERENCE,
     routes: async (v1) => v1.register(registerConnectionRoutes, { connections: service, links }),
     // The hosted connection page: outside /v1, its one-time token is the credential.
     pages: async (app) => app.register(registerConnectionPageRoutes, { links }),
+    // Bank account connections made before account numbers were digested are digested at
+    // every start.
+    migrateData: async () => {
+      const { resealed } = await digestBankAccountSubjects(db, deps.sealing);
+      if (resealed > 0) {
+        platform.log.info({ connections: resealed }, 'digested bank account numbers');
+      }
+    },
     resealSecrets: async () => [await resealColumn(deps.sealing, {
       name: 'connections.sealed_credentials',
       nextBatch: (after, limit) => store.listSealedCredentials(db, after, limit),
       replace: (id, box, resealed) => store.replaceSealedCredentials(db, id, box, resealed),
-    })],
+    }), await digestBankAccountSubjects(db, deps.sealing)],
     service,
     links,
     taxPortalFor: (environment) => adapters(environment).taxPortal,

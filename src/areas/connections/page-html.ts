@@ -43,9 +43,17 @@ const SANDBOX_NOTICE = '<p class="notice sandbox">테스트 환경: 실제 홈�
 const expiry = (view: ConnectionPage) =>
   `<p class="hint">링크 만료 Link expires: ${escapeHtml(seoulTime.format(view.expiresAt))} (KST)</p>`;
 
+// Who receives the connection, so the owner knows whom the credentials serve before typing them.
+const recipient = (view: ConnectionPage) =>
+  '<table class="facts"><tbody><tr><th scope="row">연결받는 계정 Connecting to</th>' +
+  `<td>${escapeHtml(view.accountName)}</td></tr></tbody></table>` +
+  '<p class="hint">이 계정이 입력한 정보로 홈택스나 은행의 자료를 조회하게 됩니다. 모르는 계정이면 입력하지 ' +
+  '마세요. This account will read your records with what you type; if you do not know it, do ' +
+  'not type anything.</p>';
+
 export function formPage(token: string, view: ConnectionPage): string {
   return page(TITLES[view.kind], (view.environment === 'test' ? SANDBOX_NOTICE : '') +
-    formHtml(token, view) + expiry(view));
+    recipient(view) + formHtml(token, view) + expiry(view));
 }
 
 export function connectedPage(connection: ConnectionView): string {
@@ -67,5 +75,5 @@ export function failedPage(token: string, view: ConnectionPage,
     '<div class="notice error" role="alert"><strong>로그인에 실패했습니다 · The login failed' +
     `</strong><p>${escapeHtml(failure.code)}: ${escapeHtml(failure.message)}</p></div>` +
     '<p>이 링크로 다시 시도할 수 있습니다. You can try again with this link until it expires.</p>' +
-    formHtml(token, view) + expiry(view));
+    recipient(view) + formHtml(token, view) + expiry(view));
 }

@@ -15,6 +15,7 @@ import {
 } from '../../platform/html-page.ts';
 import { PageLinkError } from '../../platform/page-links.ts';
 import { CONNECTION_PAGE_PATH, type ConnectionLinks, type ConnectionPage } from './links.ts';
+import { TooManyFailedLogins } from './login-limits.ts';
 import { connectedPage, failedPage, formPage } from './page-html.ts';
 import type { ConnectInput } from './service.ts';
 
@@ -91,6 +92,12 @@ function pageError(error: FastifyError, request: FastifyRequest, reply: FastifyR
   const { token } = request.params as { token?: string };
   const retryPath = token === undefined ? undefined
     : `${CONNECTION_PAGE_PATH}/${encodeURIComponent(token)}`;
+  if (error instanceof TooManyFailedLogins) {
+    reply.header('retry-after', String(error.retryAfterSeconds));
+    return sendPage(reply, 429, problemPage(NOT_CONNECTED, '로그인 실패가 너무 많습니다. ' +
+      `${Math.ceil(error.retryAfterSeconds / 60)}분 후에 다시 시도해 주세요. Too many failed ` +
+      `logins; try again in ${Math.ceil(error.retryAfterSeconds / 60)} minutes.`));
+  }
   if (error instanceof FormError) {
     return sendPage(reply, 400, problemPage(NOT_CONNECTED, error.message, { retryPath }));
   }
@@ -131,7 +138,8 @@ export async function registerConnectionPageRoutes(app: FastifyInstance,
   app.post<{ Params: { token: string } }>(path, { schema }, async (request, reply) => {
     const { token } = request.params;
     const view = await links.openPage(token);
-    const { outcome, page } = await links.submit(token, readConnectForm(view, request.body));
+    const { outcome, page } = await links.submit(token, readConnectForm(view, request.body),
+      { address: request.ip });
     if (outcome.kind === 'failed') return sendPage(reply, 422, failedPage(token, page, outcome));
     return sendPage(reply, 200, connectedPage(outcome.connection));
   });

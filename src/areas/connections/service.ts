@@ -54,15 +54,27 @@ type ServiceDeps = {
 export const maskAccountNumber = (number: string) =>
   `${'*'.repeat(Math.max(number.length - 4, 0))}${number.slice(-4)}`;
 
+// What a bank account number's digest is for (src/domain/sealed-box.ts § keyed digests).
+const ACCOUNT_NUMBER_DIGEST = 'bank-account-number';
+
+// A bank account connection's subject: the bank code and the keyed digest of the number, under
+// the current key (subject) and every configured key (for lookups until `etax reseal`).
+export function bankAccountSubjects(sealing: SealingKey, bankCode: string,
+  accountNumber: string) {
+  const [subject, ...older] = sealing.digests(accountNumber, ACCOUNT_NUMBER_DIGEST)
+    .map((digest) => `${bankCode}:${digest}`);
+  return { subject: subject!, all: [subject!, ...older] };
+}
+
 export function toView(row: store.ConnectionRow) {
-  const [bankCode, accountNumber] = row.subject.split(':') as [string, string | undefined];
+  const [bankCode] = row.subject.split(':') as [string];
   return {
     id: row.id,
     kind: row.kind as store.ConnectionKind,
     method: row.method as 'PASSWORD' | 'CERTIFICATE',
     businessRegistrationNumber: row.kind === 'HOMETAX' ? row.subject : null,
     bankCode: row.kind === 'BANK_ACCOUNT' ? bankCode : null,
-    accountNumber: row.kind === 'BANK_ACCOUNT' ? maskAccountNumber(accountNumber ?? '') : null,
+    accountNumber: row.kind === 'BANK_ACCOUNT' ? row.maskedAccountNumber ?? '' : null,
     displayName: row.displayName,
     state: row.state as 'CONNECTED' | 'FAILED' | 'EXPIRED',
     failure: row.failureCode === null ? null
@@ -83,11 +95,14 @@ function notConfigured(service: 'TAX_PORTAL' | 'BANK_ACCOUNTS'): never {
   throw new ApiError('SERVICE_UNAVAILABLE', notConfiguredMessage(service));
 }
 
+type Subject = { subject: string; subjects: string[]; maskedAccountNumber: string | null };
+
 async function credentialsOf(deps: ServiceDeps, scope: Scope, input: ConnectInput):
-  Promise<{ subject: string; stored: StoredCredentials }> {
+  Promise<Subject & { stored: StoredCredentials }> {
   if (input.kind === 'BANK_ACCOUNT') {
     const { bankCode, accountNumber, userId, password } = input;
-    return { subject: `${bankCode}:${accountNumber}`,
+    const { subject, all } = bankAccountSubjects(deps.sealing, bankCode, accountNumber);
+    return { subject, subjects: all, maskedAccountNumber: maskAccountNumber(accountNumber),
       stored: { kind: 'BANK_ACCOUNT', bank: { bankCode, accountNumber, userId, password } } };
   }
   const portal: PortalCredentials = input.method === 'PASSWORD'
@@ -95,7 +110,9 @@ async function credentialsOf(deps: ServiceDeps, scope: Scope, input: ConnectInpu
       userId: input.userId, password: input.password }
     : { method: 'CERTIFICATE', issuerId: input.issuerId,
       businessRegistrationNumber: await deps.certificateBusiness(scope, input.issuerId) };
-  return { subject: portal.businessRegistrationNumber, stored: { kind: 'HOMETAX', portal } };
+  const subject = portal.businessRegistrationNumber;
+  return { subject, subjects: [subject], maskedAccountNumber: null,
+    stored: { kind: 'HOMETAX', portal } };
 }
 
 // The outside system's answer to a login with the credentials, within the timeout.
@@ -113,6 +130,28 @@ async function login(deps: ServiceDeps, environment: Environment, stored: Stored
   return answer.kind === 'connected' ? { ...answer, displayName: answer.holderName } : answer;
 }
 
+// A connection of the same subject keeps its id (its credentials are sealed with that id); one
+// found by a digest under a key that was replaced takes the current key's digest.
+async function connectionIdFor(tx: Executor, scope: Scope, kind: store.ConnectionKind,
+  { subject, subjects }: Pick<Subject, 'subject' | 'subjects'>): Promise<string> {
+  const existing = await store.findConnectionBySubjects(tx, scope, kind, subjects);
+  if (existing !== null && existing.subject !== subject) {
+    await store.replaceSubject(tx, existing.id, existing.subject, subject);
+  }
+  return existing?.id ?? newId('connection');
+}
+
+// A bank account connection with what reaches the account: its bank code and full account
+// number, opened from its credentials, for the area that keeps the account's transactions.
+// Never for a response.
+function withAccount(sealing: SealingKey, row: store.ConnectionRow) {
+  const credentials = openCredentials(sealing, row.id, row.sealedCredentials);
+  if (credentials.kind !== 'BANK_ACCOUNT') throw new Error(`${row.id} is not a bank account`);
+  const { bankCode, accountNumber } = credentials.bank;
+  return { connection: toView(row), scope: { accountId: row.accountId,
+    environment: row.environment as Environment }, bankCode, accountNumber };
+}
+
 export function createConnectionsService(deps: ServiceDeps) {
   const { db, sealing } = deps;
 
@@ -120,16 +159,15 @@ export function createConnectionsService(deps: ServiceDeps) {
   // login is answered and nothing is stored. 503 when the outside system cannot be reached.
   async function connect(scope: Scope, input: ConnectInput, tx: Executor = db):
     Promise<ConnectOutcome> {
-    const { subject, stored } = await credentialsOf(deps, scope, input);
+    const { subject, subjects, maskedAccountNumber, stored } =
+      await credentialsOf(deps, scope, input);
     const answer = await login(deps, scope.environment, stored);
     if (answer.kind === 'unavailable') unavailable();
     if (answer.kind === 'failed') return answer;
     const method = input.kind === 'HOMETAX' ? input.method : 'PASSWORD';
     const fields = { method, displayName: answer.displayName, state: 'CONNECTED',
-      connectedAt: deps.now() };
-    // A connection of the same subject keeps its id; its credentials are sealed with that id.
-    const existing = await store.findConnectionIdBySubject(tx, scope, input.kind, subject);
-    const id = existing ?? newId('connection');
+      connectedAt: deps.now(), maskedAccountNumber };
+    const id = await connectionIdFor(tx, scope, input.kind, { subject, subjects });
     const row = await store.upsertConnection(tx, { id, ...scope, kind: input.kind, subject,
       ...fields, sealedCredentials: sealCredentials(sealing, id, stored) });
     if (row.id !== id) {
@@ -164,21 +202,15 @@ export function createConnectionsService(deps: ServiceDeps) {
     return row === undefined ? null : toView(row);
   }
 
-  // A bank account connection with what reaches the account: its bank code and full account
-  // number, for the area that keeps the account's transactions. Never for a response.
-  const withAccount = (row: store.ConnectionRow) => {
-    const [bankCode, accountNumber] = row.subject.split(':') as [string, string];
-    return { connection: toView(row), scope: { accountId: row.accountId,
-      environment: row.environment as Environment }, bankCode, accountNumber };
-  };
-
   async function listBankAccounts(scope: Scope) {
-    return (await store.listConnections(db, scope, 'BANK_ACCOUNT')).map(withAccount);
+    return (await store.listConnections(db, scope, 'BANK_ACCOUNT'))
+      .map((row) => withAccount(sealing, row));
   }
 
   // The CONNECTED bank accounts of every scope, a page at a time in connection id order.
   async function connectedBankAccountsAfter(after: string | null, limit: number) {
-    return (await store.connectedBankAccountsAfter(db, after, limit)).map(withAccount);
+    return (await store.connectedBankAccountsAfter(db, after, limit))
+      .map((row) => withAccount(sealing, row));
   }
 
   return {

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Environment } from '../../platform/accounts/keys.ts';
 import type { Executor } from '../../platform/db/connect.ts';
 import type { Scope } from '../../platform/scope.ts';
@@ -32,18 +32,29 @@ export async function upsertConnection(tx: Executor, row: typeof connections.$in
       set: { method: row.method, displayName: row.displayName, state: row.state,
         failureCode: row.failureCode ?? null, failureMessage: row.failureMessage ?? null,
         sealedCredentials: row.sealedCredentials, connectedAt: row.connectedAt ?? null,
+        maskedAccountNumber: row.maskedAccountNumber ?? null,
         updatedAt: sql`now()` },
     })
     .returning();
   return saved!;
 }
 
-export async function findConnectionIdBySubject(tx: Executor, scope: Scope,
-  kind: ConnectionKind, subject: string) {
-  const [row] = await tx.select({ id: connections.id }).from(connections)
-    .where(and(inScope(scope), eq(connections.kind, kind), eq(connections.subject, subject)))
+// The scope's connection of `kind` whose subject is one of `subjects` (a bank account's digests
+// under every configured key).
+export async function findConnectionBySubjects(tx: Executor, scope: Scope,
+  kind: ConnectionKind, subjects: string[]) {
+  const [row] = await tx.select({ id: connections.id, subject: connections.subject })
+    .from(connections)
+    .where(and(inScope(scope), eq(connections.kind, kind), inArray(connections.subject, subjects)))
     .limit(1);
-  return row?.id ?? null;
+  return row ?? null;
+}
+
+// Rewrites a subject (a digest under a replaced key) where the row still holds `subject`.
+export async function replaceSubject(tx: Executor, id: string, subject: string,
+  replacement: string) {
+  await tx.update(connections).set({ subject: replacement, updatedAt: sql`now()` })
+    .where(and(eq(connections.id, id), eq(connections.subject, subject)));
 }
 
 export async function deleteConnection(tx: Executor, scope: Scope, id: string) {
@@ -104,6 +115,15 @@ export async function useLink(tx: Executor, tokenHash: string, at: Date) {
   return row !== undefined;
 }
 
+// Counts a failed login through the link; returns the count.
+export async function countFailedLogin(tx: Executor, tokenHash: string): Promise<number> {
+  const [row] = await tx.update(connectionLinks)
+    .set({ failedLogins: sql`${connectionLinks.failedLogins} + 1` })
+    .where(eq(connectionLinks.tokenHash, tokenHash))
+    .returning({ failedLogins: connectionLinks.failedLogins });
+  return row?.failedLogins ?? 0;
+}
+
 export async function listSealedCredentials(tx: Executor, after: string | null, limit: number) {
   return tx.select({ key: connections.id, box: connections.sealedCredentials })
     .from(connections)
@@ -115,4 +135,22 @@ export async function replaceSealedCredentials(tx: Executor, id: string, box: st
   resealed: string) {
   await tx.update(connections).set({ sealedCredentials: resealed })
     .where(and(eq(connections.id, id), eq(connections.sealedCredentials, box)));
+}
+
+// Bank account connections, after id `after` in id order: what migrateData and `etax reseal`
+// walk to keep every subject a digest under the current key.
+export async function listBankAccountSubjects(tx: Executor, after: string | null,
+  limit: number) {
+  return tx.select({ id: connections.id, subject: connections.subject,
+    maskedAccountNumber: connections.maskedAccountNumber,
+    sealedCredentials: connections.sealedCredentials }).from(connections)
+    .where(and(eq(connections.kind, 'BANK_ACCOUNT'),
+      after === null ? undefined : gt(connections.id, after)))
+    .orderBy(asc(connections.id)).limit(limit);
+}
+
+export async function replaceBankAccountSubject(tx: Executor, id: string, subject: string,
+  replacement: { subject: string; maskedAccountNumber: string }) {
+  await tx.update(connections).set({ ...replacement, updatedAt: sql`now()` })
+    .where(and(eq(connections.id, id), eq(connections.subject, subject)));
 }

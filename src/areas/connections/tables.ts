@@ -1,10 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, timestampTz } from '../../platform/db/columns.ts';
 
 // Tables of connections (docs/connections.md). Every row carries the account and environment it
 // belongs to, and every read filters by both. Credentials live only in `sealed_credentials`,
-// sealed with the encryption key and the connection id as context; no other column holds them.
+// sealed with the encryption key and the connection id as context; no other column holds them,
+// nor a bank account's whole number.
 
 export const connections = pgTable(
   'connections',
@@ -14,9 +15,12 @@ export const connections = pgTable(
     environment: text('environment').notNull(),
     // HOMETAX (the tax portal) or BANK_ACCOUNT.
     kind: text('kind').notNull(),
-    // What the connection reaches, shown to the account: the business registration number for
-    // HOMETAX, the bank code and the masked account number for BANK_ACCOUNT.
+    // What the connection reaches, one connection per subject: the business registration number
+    // for HOMETAX; for BANK_ACCOUNT the bank code and the account number's keyed digest,
+    // `004:d1.…` (the number itself is only in the sealed credentials; docs/connections.md).
     subject: text('subject').notNull(),
+    // BANK_ACCOUNT: the account number with all but its last four digits masked, for display.
+    maskedAccountNumber: text('masked_account_number'),
     // HOMETAX: PASSWORD or CERTIFICATE; BANK_ACCOUNT: PASSWORD.
     method: text('method').notNull(),
     // The business or holder name the outside system answered the login with.
@@ -54,6 +58,8 @@ export const connectionLinks = pgTable(
     kind: text('kind').notNull(),
     expiresAt: timestampTz('expires_at').notNull(),
     usedAt: timestampTz('used_at'),
+    // Failed logins through the link; at LINK_FAILED_LOGINS_MAX (login-limits.ts) it is spent.
+    failedLogins: integer('failed_logins').notNull().default(0),
     createdAt: createdAt(),
   },
   (table) => [

@@ -1,9 +1,10 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { referenceIdHeaders } from '../../platform/idempotency/reference-id-header.ts';
+import { PRINTED_TEXT_PATTERN } from '../../domain/text.ts';
 
 // Request and response schemas of the documents routes (docs/documents.md).
 
-const PRINTABLE = '^[^\\u0000-\\u001f\\u007f]*$';
+const PRINTABLE = PRINTED_TEXT_PATTERN;
 const YEAR_MONTH = '^[0-9]{4}-(0[1-9]|1[0-2])$';
 
 export const TAX_AUTHORITY_TYPES = [

@@ -1,12 +1,13 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { KEY_FILE_PASSWORD_LENGTH_MAX } from '../../domain/signing-key-file.ts';
 import { REGISTRATION_CODES } from './certificate-check.ts';
+import { PRINTED_TEXT_PATTERN } from '../../domain/text.ts';
 
 // Request and response schemas of the issuers routes (docs/issuers.md). The examples use the
 // sandbox business 123-45-67890 of docs/sandbox.md.
 
-// Text a person types: no control characters (they break logs, CSV exports and invoices).
-const PRINTABLE = '^[^\\u0000-\\u001f\\u007f]*$';
+// Text a person types and invoices print (src/domain/text.ts).
+const PRINTABLE = PRINTED_TEXT_PATTERN;
 const text = (minLength: number, maxLength: number, description: string, example: string) =>
   Type.String({ minLength, maxLength, pattern: PRINTABLE, description, examples: [example] });
 const nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>

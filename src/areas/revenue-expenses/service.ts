@@ -111,7 +111,9 @@ function issuedEntries(change: IssuedInvoiceChange, recipients: readonly Scope[]
   const sale = { scope: change.scope, entry: { ...common, direction: 'SALES' as const,
     counterpartNumber: change.recipient.businessRegistrationNumber,
     counterpartName: change.recipient.name } };
-  return [sale, ...recipients.map((scope) => ({ scope, entry: { ...common,
+  // A purchase is booked to the recipient's accounts, which must not learn the supplier's own
+  // key for the invoice (it names the document in the supplier's account only).
+  return [sale, ...recipients.map((scope) => ({ scope, entry: { ...common, issuanceKey: null,
     direction: 'PURCHASE' as const, counterpartNumber: change.supplier.businessRegistrationNumber,
     counterpartName: change.supplier.name } }))];
 }

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { ReferenceIdHeaderValue } from '../../platform/idempotency/reference-id-header.ts';
+import { PRINTED_TEXT_PATTERN } from '../../domain/text.ts';
 
 // The TypeBox schemas every capability of the area shares (docs/tax-invoices.md): the tax
 // invoice document, its statuses and amendment reason codes, and the headers, path parameters,
@@ -12,10 +13,11 @@ import { ReferenceIdHeaderValue } from '../../platform/idempotency/reference-id-
 // totals, dates, deadlines) are in issuance/validation.ts, which names the field in every
 // message.
 
-// Text a person types: no control characters (they break invoices, logs and CSV exports).
+// Text a person types and a document prints (src/domain/text.ts: no control or bidirectional
+// formatting characters, not only spaces).
 // Characters outside the Basic Multilingual Plane are refused by issuance/validation.ts with a
 // message of their own, because the tax authority's forms cannot hold them.
-export const PRINTABLE = '^[^\\u0000-\\u001f\\u007f]*$';
+export const PRINTABLE = PRINTED_TEXT_PATTERN;
 const text = (minLength: number, maxLength: number, description: string, example: string) =>
   Type.String({ minLength, maxLength, pattern: PRINTABLE, description, examples: [example] });
 const optionalText = (maxLength: number, description: string, example: string) =>

@@ -237,7 +237,10 @@ function secretsAndDeletion(deps: WebhooksServiceDeps) {
       assert(input.overlapSeconds >= 0 && input.overlapSeconds <= ROTATION_OVERLAP_SECONDS_MAX);
       const secret = generateSigningSecret();
       const row = await deps.db.transaction(async (tx) => {
-        const current = await store.findEndpoint(tx, input.caller, input.endpointId);
+        // Locked: concurrent rotations take turns, each keeping the one before it as the
+        // previous secret, so every secret answered is one that signs, in the order answered.
+        const current = await store.findEndpoint(tx, input.caller, input.endpointId,
+          { forUpdate: true });
         if (current === null) throw notFound('webhook endpoint');
         const overlapping = input.overlapSeconds > 0;
         // The database clock decides expiry, the same clock that stamps every other row.

@@ -53,9 +53,13 @@ export async function listEndpoints(tx: Executor, scope: Scope) {
     .orderBy(webhookEndpoints.sequence).limit(ENDPOINTS_PER_SCOPE_MAX);
 }
 
-export async function findEndpoint(tx: Executor, scope: Scope, endpointId: string) {
-  const [row] = await tx.select().from(webhookEndpoints)
+// With `forUpdate`, the row stays locked until the transaction ends, so changes that read it
+// first (a secret rotation) take turns.
+export async function findEndpoint(tx: Executor, scope: Scope, endpointId: string,
+  options = { forUpdate: false }) {
+  const query = tx.select().from(webhookEndpoints)
     .where(and(inScope(scope), eq(webhookEndpoints.id, endpointId))).limit(1);
+  const [row] = options.forUpdate ? await query.for('update') : await query;
   return row ?? null;
 }
 

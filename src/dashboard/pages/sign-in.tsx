@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { NamedCounter } from '../../platform/ratelimit/limiter.ts';
+import type { RateLimitPolicy } from '../../platform/operations.ts';
 import type { DashboardServices } from '../context.ts';
 import {
   clientAddress,
@@ -23,9 +23,10 @@ import { StandaloneErrorPage } from './errors.tsx';
 // either limit every attempt is refused with the same words until the window ends, so the
 // answer never tells whether an email has a user. A sign-in always starts a new session.
 
-export const SIGN_IN_PER_ADDRESS: NamedCounter = { name: 'dashboard.signIn.address',
+type SignInCounter = { name: string; policy: RateLimitPolicy };
+export const SIGN_IN_PER_ADDRESS: SignInCounter = { name: 'dashboard.signIn.address',
   policy: { limit: 30, windowSeconds: 15 * 60 } };
-export const SIGN_IN_PER_EMAIL: NamedCounter = { name: 'dashboard.signIn.email',
+export const SIGN_IN_PER_EMAIL: SignInCounter = { name: 'dashboard.signIn.email',
   policy: { limit: 10, windowSeconds: 15 * 60 } };
 // Longer is not an email or a password anyone types; it is refused unhashed.
 const FIELD_LENGTH_MAX = 300;
@@ -115,11 +116,11 @@ export function publicRoutes(services: DashboardServices): PublicRoute[] {
     const address = clientAddress(request);
     for (const [counter, key] of [[SIGN_IN_PER_ADDRESS, address],
       [SIGN_IN_PER_EMAIL, email.toLowerCase()]] as const) {
-      const attempt = await rateLimiter.attempt(counter, key);
-      if (!attempt.allowed) {
-        reply.header('retry-after', String(attempt.retryAfterSeconds));
+      const retryAfterSeconds = await rateLimiter.attempt(counter.name, counter.policy, key);
+      if (retryAfterSeconds !== null) {
+        reply.header('retry-after', String(retryAfterSeconds));
         return showForm(request, reply, 429, { email, next, problem: t('signIn.limited',
-          { minutes: Math.ceil(attempt.retryAfterSeconds / 60) }) });
+          { minutes: Math.ceil(retryAfterSeconds / 60) }) });
       }
     }
     const user = password.length > FIELD_LENGTH_MAX ? null

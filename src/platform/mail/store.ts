@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/connect.ts';
 import { mailOutbox, type MailStatus } from './tables.ts';
 
@@ -22,6 +22,19 @@ export async function findMail(tx: Executor, id: string): Promise<MailRow | null
   return row ?? null;
 }
 
+// Claims a PENDING mail for one attempt: sets its lease unless another attempt holds it. Null
+// when the mail is not PENDING or is leased; the one row when this attempt may send it.
+export async function claimMail(tx: Executor, id: string, leaseSeconds: number):
+  Promise<MailRow | null> {
+  const [claimed] = await tx.update(mailOutbox)
+    .set({ leaseUntil: sql`now() + make_interval(secs => ${leaseSeconds})`,
+      updatedAt: sql`now()` })
+    .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'PENDING'),
+      or(isNull(mailOutbox.leaseUntil), lte(mailOutbox.leaseUntil, sql`now()`))))
+    .returning();
+  return claimed ?? null;
+}
+
 // PENDING → `status`, with the columns that go with it; false when the mail is not PENDING.
 export async function settleMail(
   tx: Executor,
@@ -29,19 +42,21 @@ export async function settleMail(
   change: { status: Exclude<MailStatus, 'PENDING'> } &
     Partial<Pick<NewMailRow, 'messageId' | 'sentAt' | 'lastError' | 'attemptCount'>>,
 ): Promise<boolean> {
-  const settled = await tx.update(mailOutbox).set({ ...change, updatedAt: sql`now()` })
+  const settled = await tx.update(mailOutbox)
+    .set({ ...change, leaseUntil: null, updatedAt: sql`now()` })
     .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'PENDING')))
     .returning({ id: mailOutbox.id });
   return settled.length === 1;
 }
 
-// Counts a failed attempt of a PENDING mail that will be tried again.
+// Counts a failed attempt of a PENDING mail that will be tried again, and ends its lease.
 export async function recordAttemptFailure(
   tx: Executor,
   id: string,
   change: { attemptCount: number; lastError: string },
 ): Promise<boolean> {
-  const updated = await tx.update(mailOutbox).set({ ...change, updatedAt: sql`now()` })
+  const updated = await tx.update(mailOutbox)
+    .set({ ...change, leaseUntil: null, updatedAt: sql`now()` })
     .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'PENDING')))
     .returning({ id: mailOutbox.id });
   return updated.length === 1;

@@ -7,7 +7,8 @@ import { createdAt, timestampTz } from '../db/columns.ts';
 // change committed. A job sends it; without an SMTP server it is kept here to be read with
 // `etax mail outbox`.
 
-//   PENDING: waiting for its job (or for the next attempt after an SMTP failure)
+//   PENDING: waiting for its job (or for the next attempt after an SMTP failure); while one
+//            attempt is under way its `lease_until` is in the future and no other may start
 //   SENT:    the SMTP server accepted it
 //   KEPT:    no SMTP server is configured; the mail stays readable here
 //   FAILED:  every attempt failed; `last_error` says why
@@ -44,6 +45,9 @@ export const mailOutbox = pgTable(
     htmlBody: text('html_body'),
     status: text('status').$type<MailStatus>().notNull(),
     attemptCount: integer('attempt_count').notNull().default(0),
+    // Set when an attempt claims the mail, cleared when it ends: until then no other attempt
+    // sends it (send-job.ts). A lease that ran out was left by a process that died mid-attempt.
+    leaseUntil: timestampTz('lease_until'),
     // Our summary of the last SMTP failure (an error code and the SMTP reply code), never a body.
     lastError: text('last_error'),
     // The Message-ID the SMTP server accepted.

@@ -1,4 +1,6 @@
+import net from 'node:net';
 import nodemailer from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 
 // The one way etax sends mail: SMTP through nodemailer, configured by SMTP_URL
 // (docs/operations.md § Mail). smtp://user:pass@host:587 upgrades to TLS with STARTTLS when the
@@ -16,19 +18,26 @@ type MailMessage = {
 };
 
 export type MailTransport = {
-  // Resolves with the Message-ID once the server accepted the mail; rejects otherwise.
-  send(message: MailMessage): Promise<{ messageId: string }>;
+  // Resolves with the Message-ID once the server accepted the mail; rejects otherwise. When
+  // `signal` aborts, the connection is destroyed and the send rejects at once: nothing of the
+  // attempt reaches the server afterwards.
+  send(message: MailMessage, signal: AbortSignal): Promise<{ messageId: string }>;
   close(): void;
 };
 
-// Every SMTP step has a bound, well inside the send job's expiry (send-job.ts): a server that
-// does not answer costs one attempt, never a stuck worker.
+// Every SMTP step has a bound, so a server that does not answer costs one attempt, never a
+// stuck worker; the attempt as a whole is bounded by the caller's signal (send-job.ts), since a
+// server may answer each step just inside these and still take minutes.
 const SMTP_CONNECTION_TIMEOUT_MS = 10_000;
 const SMTP_GREETING_TIMEOUT_MS = 10_000;
 const SMTP_SOCKET_TIMEOUT_MS = 30_000;
 
+export class MailAttemptAborted extends Error {
+  readonly code = 'EDEADLINE';
+}
+
 export function createSmtpTransport(options: { url: string; from: string }): MailTransport {
-  const transporter = nodemailer.createTransport({
+  const settings: SMTPTransport.Options = {
     url: options.url,
     connectionTimeout: SMTP_CONNECTION_TIMEOUT_MS,
     greetingTimeout: SMTP_GREETING_TIMEOUT_MS,
@@ -36,10 +45,32 @@ export function createSmtpTransport(options: { url: string; from: string }): Mai
     // nodemailer logs nothing unless asked; mails carry one-time links and must stay out of logs.
     logger: false,
     debug: false,
-  });
+  };
   return {
-    async send(message) {
-      const info = await transporter.sendMail({
+    async send(message, signal) {
+      signal.throwIfAborted();
+      // One connection per mail, on a socket of ours (nodemailer connects it, and starts TLS on
+      // it for smtps), so that the deadline can destroy it.
+      let socket: net.Socket | null = null;
+      const transporter = nodemailer.createTransport({
+        ...settings,
+        getSocket(_options, callback) {
+          if (signal.aborted) {
+            return callback(new MailAttemptAborted('aborted before connecting'), {});
+          }
+          socket = new net.Socket();
+          callback(null, { socket });
+        },
+      });
+      let abort = () => {};
+      const aborted = new Promise<never>((_resolve, reject) => {
+        abort = () => {
+          (socket as net.Socket | null)?.destroy();
+          reject(new MailAttemptAborted('the mail attempt passed its deadline'));
+        };
+      });
+      signal.addEventListener('abort', abort, { once: true });
+      const sending = transporter.sendMail({
         from: options.from,
         to: message.to,
         ...(message.cc?.length ? { cc: [...message.cc] } : {}),
@@ -49,8 +80,17 @@ export function createSmtpTransport(options: { url: string; from: string }): Mai
         text: message.text,
         ...(message.html === null ? {} : { html: message.html }),
       });
-      return { messageId: info.messageId };
+      // Its rejection after an abort is the destroyed socket's, already answered by the abort.
+      sending.catch(() => {});
+      try {
+        const info = await Promise.race([aborted, sending]);
+        return { messageId: info.messageId };
+      } finally {
+        signal.removeEventListener('abort', abort);
+        transporter.close();
+      }
     },
-    close: () => transporter.close(),
+    // Nothing is held between mails: each one's connection ends with its send.
+    close: () => {},
   };
 }

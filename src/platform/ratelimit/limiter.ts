@@ -7,8 +7,8 @@ import { sendError } from '../error-handler.ts';
 import type { RateLimitPolicy } from '../operations.ts';
 import { createOperationCounters, type OperationCounters } from './operation-counters.ts';
 import { policyOf } from './policies.ts';
-import { createRedisBreaker } from './redis-breaker.ts';
-import { connectRateLimitRedis } from './redis-connection.ts';
+import { createRedisBreaker, type RedisBreaker } from './redis-breaker.ts';
+import { connectRateLimitRedis, REDIS_COMMAND_TIMEOUT_MS } from './redis-connection.ts';
 
 // Rate limits per API key and operation (docs/limits.md). Counters live in Redis when REDIS_URL
 // is set, so limits hold across server processes, and in memory otherwise. While Redis does not
@@ -16,18 +16,22 @@ import { connectRateLimitRedis } from './redis-connection.ts';
 // Redis when it answers again. A window is fixed: `limit` calls per `windowSeconds`, counted
 // from the first call.
 
-export type RateLimiter = {
+export type RateLimiter = AttemptCounter & {
   policyFor(operation: string): RateLimitPolicy;
   hook(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
-  // Counts one attempt against a counter that is not an operation's (the dashboard's sign-in,
-  // per email and per address), in Redis or in memory as the operations' counters are.
-  // Answers whether the attempt is within the policy and, if not, when the window ends.
-  attempt(counter: NamedCounter, key: string): Promise<AttemptOutcome>;
   close(): Promise<void>;
 };
 
-export type NamedCounter = { name: string; policy: RateLimitPolicy };
-export type AttemptOutcome = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+// Counters of attempts that are not operations (the failed logins of the hosted connection
+// page, the dashboard's sign-ins per email and per address), with the same store, fallback and
+// windows as the operations' limits.
+export type AttemptCounter = {
+  // Counts one attempt by `key` under `name`'s policy. Null while within the limit; over it,
+  // the whole seconds until the window resets.
+  attempt(name: string, policy: RateLimitPolicy, key: string): Promise<number | null>;
+  // Takes back an attempt that is not to count (a login that worked).
+  giveBack(name: string, policy: RateLimitPolicy, key: string): Promise<void>;
+};
 
 export type RateLimiterOptions = {
   redisUrl?: string;
@@ -50,20 +54,35 @@ function setHeaders(
   return resetSeconds;
 }
 
-// A named counter's attempt: consumed like an operation's call, answered without throwing.
-async function attemptWith(
-  consume: (name: string, key: string, policy: RateLimitPolicy) => Promise<RateLimiterRes>,
-  counter: NamedCounter,
-  key: string,
-): Promise<AttemptOutcome> {
-  try {
-    await consume(counter.name, key, counter.policy);
-    return { allowed: true };
-  } catch (rejection) {
-    if (!(rejection instanceof RateLimiterRes)) throw rejection;
-    return { allowed: false,
-      retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
+export class RedisDeadlineError extends Error {}
+
+// The call's own bound on Redis, from the moment it asks: the client's command timeout runs
+// from when the command is written, and a call could wait longer than that for its turn.
+function withinCommandTimeout<T>(work: Promise<T>): Promise<T> {
+  work.catch(() => {});
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new RedisDeadlineError(
+      `Redis did not answer within ${REDIS_COMMAND_TIMEOUT_MS} ms`)), REDIS_COMMAND_TIMEOUT_MS);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+// Redis while the breaker lets calls through, else (or when Redis fails or does not answer in
+// time) this process's memory. `answer` tells a rejection that is Redis's answer (a refusal)
+// from a failure.
+async function inRedisOrMemory<T>(breaker: RedisBreaker | null, inRedis: () => Promise<T>,
+  inMemory: () => Promise<T>, answer: (rejection: unknown) => boolean = () => false):
+  Promise<T> {
+  if (breaker?.countsInRedis()) {
+    try {
+      return await withinCommandTimeout(inRedis());
+    } catch (failure) {
+      if (answer(failure)) throw failure;
+      breaker.trip(failure);
+    }
   }
+  return inMemory();
 }
 
 export function createRateLimiter({ redisUrl, policies, log }: RateLimiterOptions): RateLimiter {
@@ -92,8 +111,7 @@ export function createRateLimiter({ redisUrl, policies, log }: RateLimiterOption
     return policyOf(policies, operation);
   }
 
-  // One set of counters per operation (or named counter), made on first use.
-  function countersFor(name: string, policy: RateLimitPolicy): OperationCounters {
+  function countersFor(name: string, policy = policyFor(name)): OperationCounters {
     const existing = counters.get(name);
     if (existing) return existing;
     const created = createOperationCounters({ policy, keyPrefix: `etax:rl:${name}`, redis });
@@ -103,18 +121,11 @@ export function createRateLimiter({ redisUrl, policies, log }: RateLimiterOption
 
   // Resolves to the key's state after this call, or rejects with it when the call is over the
   // limit.
-  async function consume(operation: string, keyId: string,
-    policy: RateLimitPolicy = policyFor(operation)): Promise<RateLimiterRes> {
-    const operationCounters = countersFor(operation, policy);
-    if (breaker?.countsInRedis()) {
-      try {
-        return await operationCounters.consumeInRedis(keyId);
-      } catch (failure) {
-        if (failure instanceof RateLimiterRes) throw failure;
-        breaker.trip(failure);
-      }
-    }
-    return operationCounters.consumeInMemory(keyId);
+  function consume(operation: string, keyId: string, policy?: RateLimitPolicy):
+    Promise<RateLimiterRes> {
+    const named = countersFor(operation, policy);
+    return inRedisOrMemory(breaker, () => named.consumeInRedis(keyId),
+      () => named.consumeInMemory(keyId), (failure) => failure instanceof RateLimiterRes);
   }
 
   async function hook(request: FastifyRequest, reply: FastifyReply) {
@@ -131,12 +142,27 @@ export function createRateLimiter({ redisUrl, policies, log }: RateLimiterOption
     }
   }
 
+  async function attempt(name: string, policy: RateLimitPolicy, key: string) {
+    try {
+      await consume(name, key, policy);
+      return null;
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+    }
+  }
+
+  async function giveBack(name: string, policy: RateLimitPolicy, key: string) {
+    const named = countersFor(name, policy);
+    await inRedisOrMemory(breaker, () => named.rewardInRedis(key),
+      () => named.rewardInMemory(key));
+  }
+
   async function close() {
     breaker?.close();
     await handBack;
     if (redis) await redis.quit().catch(() => redis.disconnect());
   }
 
-  return { policyFor, hook, close,
-    attempt: (counter, key) => attemptWith(consume, counter, key) };
+  return { policyFor, hook, attempt, giveBack, close };
 }

@@ -21,6 +21,9 @@ export type OperationCounters = {
   // also rejects with its own error when it fails.
   consumeInRedis(keyId: string): Promise<RateLimiterRes>;
   consumeInMemory(keyId: string): Promise<RateLimiterRes>;
+  // Takes one count back (an attempt that is not to count after all).
+  rewardInRedis(keyId: string): Promise<unknown>;
+  rewardInMemory(keyId: string): Promise<unknown>;
   // Adds every count kept in memory to its counter in Redis and empties memory. A count that
   // Redis does not take goes back into memory, and the error that Redis gave is returned.
   handBackToRedis(): Promise<unknown>;
@@ -139,6 +142,8 @@ export function createOperationCounters(options: OperationCountersOptions): Oper
       startInMemory(keyId);
       return inMemory.consume(keyId, 1);
     },
+    rewardInRedis: async (keyId) => inRedis!.reward(keyId, 1),
+    rewardInMemory: (keyId) => (startInMemory(keyId), inMemory.reward(keyId, 1)),
     handBackToRedis,
   };
 }

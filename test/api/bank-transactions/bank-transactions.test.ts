@@ -335,8 +335,11 @@ describe('one sync at a time across servers', () => {
   // Two API processes on one PostgreSQL database: the partial unique index, not the process,
   // decides. The embedded database serves one process only.
   it.runIf(process.env.DATABASE_URL)('joins requests made through two servers', async () => {
+    // The same encryption key too (here the one generated in DATA_DIR): a request for a sync
+    // opens the account's sealed credentials for its number.
     const other = await createTestApp({ now: clock, env: { WORKERS_ENABLED: 'false',
-      AUTH_CACHE_TTL_MS: '0', DATABASE_URL: idle.platform.config.DATABASE_URL! } });
+      AUTH_CACHE_TTL_MS: '0', DATABASE_URL: idle.platform.config.DATABASE_URL!,
+      DATA_DIR: idle.platform.config.DATA_DIR } });
     try {
       const { keys } = await idle.createAccount({ plan: 'STANDARD' });
       const account = await connectBankAccount(idle, keys.test, '011', '3021234567891');

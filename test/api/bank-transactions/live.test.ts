@@ -5,6 +5,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sealCredentials } from '../../../src/areas/connections/credentials.ts';
+import { bankAccountSubjects } from '../../../src/areas/connections/service.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { request } from '../tax-invoices/helpers.ts';
 import {
@@ -72,10 +74,14 @@ describe('live keys', () => {
   it('are refused with 503 without a gateway', async () => {
     const { accountId, keys } = await withoutGateway.createAccount({ plan: 'STANDARD' });
     // A live connection made while a gateway was configured.
+    const { sealing } = withoutGateway;
+    const sealed = sealCredentials(sealing, 'con_live_test', { kind: 'BANK_ACCOUNT',
+      bank: { bankCode: '004', accountNumber: '110999888777', userId: 'user', password: 'pw' } });
+    const { subject } = bankAccountSubjects(sealing, '004', '110999888777');
     await withoutGateway.platform.database.db.execute(sql`insert into connections (id,
-      account_id, environment, kind, subject, method, display_name, state, sealed_credentials)
-      values ('con_live_test', ${accountId}, 'live', 'BANK_ACCOUNT', '004:110999888777',
-      'PASSWORD', '주식회사 라이브', 'CONNECTED', 'sealed')`);
+      account_id, environment, kind, subject, masked_account_number, method, display_name, state,
+      sealed_credentials) values ('con_live_test', ${accountId}, 'live', 'BANK_ACCOUNT',
+      ${subject}, '********8777', 'PASSWORD', '주식회사 라이브', 'CONNECTED', ${sealed})`);
     const [account] = await listBankAccounts(withoutGateway, keys.live);
     const response = await withoutGateway.server.inject(request(keys.live, 'POST',
       `/v1/bankAccounts/${account!.bankAccountId}:sync`));

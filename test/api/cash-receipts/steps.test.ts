@@ -58,7 +58,7 @@ async function stepOf(issuanceKey: string): Promise<StepRow> {
 
 function deps(authority: CashReceiptAuthority | null): ProcessingDeps {
   return {
-    db: app.platform.database.db, points: app.platform.points,
+    db: app.platform.database.db, sealing: app.sealing, points: app.platform.points,
     recordEvents: app.webhooks.recordEvents, queueMails: app.platform.queueMails,
     authorityFor: () => authority, gatewayTimeoutMs: 1_000,
     transmissionDueAt: (_, approvedAt) => approvedAt,

@@ -342,8 +342,9 @@ describe('invoices issued through etax', () => {
 
       const purchases = await readAll(app, recipientAccount.keys.test, before.cursor);
       expect(purchases.items).toHaveLength(1);
+      // The supplier's issuance key stays the supplier's.
       expect(purchases.items[0]).toMatchObject({ direction: 'PURCHASE',
-        source: 'ISSUED_HERE', approvalNumber: invoice.ntsTransactionId,
+        source: 'ISSUED_HERE', approvalNumber: invoice.ntsTransactionId, issuanceKey: null,
         counterpart: { businessRegistrationNumber: supplier.identificationNumber } });
       expect((await readAll(app, bystander.keys.test)).items).toEqual([]);
       expect((await readAll(app, supplierAccount.keys.live)).items).toEqual([]);

@@ -4,9 +4,13 @@
 // https for live keys; never an IPv6 address that embeds an IPv4 address);
 // bad input is 400 in the error shape; another account's or environment's ids are
 // 404; nothing charges points.
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signingSecrets } from '../../../src/areas/webhooks/secrets-at-rest.ts';
+import { webhookEndpoints } from '../../../src/areas/webhooks/tables.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
 import { expectError } from '../../helpers/errors.ts';
+import { pollUntil } from '../../helpers/poll.ts';
 import {
   createFakeDns,
   INTERNAL_HOSTS,
@@ -125,6 +129,54 @@ describe('happy', () => {
       `/v1/webhookEndpoints/${id}:rotateSecret`, { overlapSeconds: 0 });
     expect(immediate.json().previousSecretExpiresAt).toBeNull();
   });
+
+  // The secrets an endpoint signs with now: its own, and the previous one while it overlaps.
+  async function signingNow(id: string) {
+    const [row] = await app.platform.database.db.select().from(webhookEndpoints)
+      .where(eq(webhookEndpoints.id, id));
+    return signingSecrets(app.sealing, row!, new Date());
+  }
+
+  const rotate = (id: string) => request(app, account.keys.test, 'POST',
+    `/v1/webhookEndpoints/${id}:rotateSecret`, { overlapSeconds: 3_600 });
+
+  it('answers ten concurrent rotations with secrets that each signed in turn', async () => {
+    const { id, secret: first } = await created(account.keys.test);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => rotate(id)));
+    expect(answers.map((answer) => answer.statusCode)).toEqual(Array(10).fill(200));
+    const answered = answers.map((answer) => answer.json().secret as string);
+    expect(new Set([first, ...answered]).size).toBe(11);
+    const [current, previous] = await signingNow(id);
+    expect(answered).toContain(current);
+    expect(answered).toContain(previous);
+  });
+
+  // Two rotations held at the same moment by a transaction of the test that locks the
+  // endpoint: each must read the endpoint as the other left it. Without turns both read the
+  // first secret, and the one that wrote last kept it as the previous secret, so the secret
+  // answered to the other never signed. The embedded database serves one transaction at a time.
+  it.runIf(process.env.DATABASE_URL)('lets a rotation keep the secret of the one before it',
+    async () => {
+      const { id } = await created(account.keys.test);
+      const holder = await app.platform.database.pool.connect();
+      let answers: Array<{ statusCode: number; json(): { secret: string } }>;
+      try {
+        await holder.query('begin');
+        await holder.query('select 1 from webhook_endpoints where id = $1 for update', [id]);
+        const rotations = Promise.all([rotate(id), rotate(id)]);
+        const waiting = await pollUntil(async () => (await holder.query(`select count(*)::int
+          as n from pg_stat_activity where datname = current_database()
+          and wait_event_type = 'Lock'`)).rows[0].n as number, (count) => count === 2);
+        expect(waiting).toBe(2);
+        await holder.query('commit');
+        answers = await rotations;
+      } finally {
+        holder.release();
+      }
+      expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
+      const answered = answers.map((answer) => answer.json().secret);
+      expect([...await signingNow(id)].sort()).toEqual([...answered].sort());
+    });
 
   it('returns 204 on delete, then 404', async () => {
     const { id } = await created(account.keys.test);

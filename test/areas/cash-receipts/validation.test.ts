@@ -2,8 +2,8 @@
 // clock fixed: identity numbers per usage, amounts, the trade date window, partial cancellation
 // amounts and masking.
 import { describe, expect, it } from 'vitest';
+import { maskIdentityNumber } from '../../../src/areas/cash-receipts/identity-numbers.ts';
 import {
-  maskIdentityNumber,
   normalizeIdentityNumber,
   validateCancelAmounts,
   validateIssue,

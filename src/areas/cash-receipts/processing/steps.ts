@@ -1,3 +1,5 @@
+import type { SealingKey } from '../../../domain/sealed-box.ts';
+import { openIdentityNumber } from '../identity-numbers.ts';
 import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import type { Environment } from '../../../platform/accounts/keys.ts';
@@ -33,6 +35,8 @@ import type { CashReceiptStep } from '../tables.ts';
 
 export type ProcessingDeps = LifecycleDeps & {
   db: Db;
+  // Opens the identity number the authority needs (identity-numbers.ts).
+  sealing: SealingKey;
   authorityFor(environment: Environment): CashReceiptAuthority | null;
   gatewayTimeoutMs: number;
   // When an approved receipt of this environment is transmitted.
@@ -67,10 +71,10 @@ const TRANSMISSION_RETRY_MAX_MS = 3_600_000;
 // From this attempt on, each failed transmission is logged as an error, not a warning.
 const TRANSMISSION_ATTEMPTS_BEFORE_ALERT = 10;
 
-function approvalRequest(row: store.CashReceiptRow): ApprovalRequest {
+function approvalRequest(sealing: SealingKey, row: store.CashReceiptRow): ApprovalRequest {
   return {
     issuanceKey: row.issuanceKey, kind: row.kind, merchantNumber: row.merchantNumber,
-    tradeDate: row.tradeDate, usage: row.usage, identityNumber: row.identityNumber,
+    tradeDate: row.tradeDate, usage: row.usage, identityNumber: openIdentityNumber(sealing, row),
     taxation: row.taxation, tradeOption: row.tradeOption, supplyCost: row.supplyCost,
     tax: row.tax, serviceFee: row.serviceFee, totalAmount: row.totalAmount,
     itemName: row.itemName,
@@ -88,7 +92,8 @@ async function askForApproval(deps: ProcessingDeps, { row, attemptNumber }: stor
   let result: ApprovalResult;
   try {
     result = authority === null ? { kind: 'unavailable' }
-      : await authority.approve(approvalRequest(row), AbortSignal.timeout(deps.gatewayTimeoutMs));
+      : await authority.approve(approvalRequest(deps.sealing, row),
+        AbortSignal.timeout(deps.gatewayTimeoutMs));
   } catch (error) {
     deps.log.warn({ err: error, issuanceKey: row.issuanceKey }, 'cash receipt approval failed');
     result = { kind: 'unavailable' };
