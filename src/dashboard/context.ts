@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { VNode } from 'preact';
 import type { TaxInvoicesService } from '../areas/tax-invoices/index.ts';
+import type { WebhooksService } from '../areas/webhooks/index.ts';
 import type { KeyCache } from '../platform/auth.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { RateLimiter } from '../platform/ratelimit/limiter.ts';
@@ -27,6 +28,8 @@ export type DashboardDeps = {
 export type DashboardAreas = {
   // The issue deadline of a write date: the tax-invoices area's rule.
   taxInvoices: Pick<TaxInvoicesService, 'issueDueDate'>;
+  // Endpoints, secrets, deliveries and test events: the same service as /v1/webhookEndpoints.
+  webhooks: WebhooksService;
 };
 
 export type DashboardServices = DashboardDeps & {

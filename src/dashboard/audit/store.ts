@@ -7,7 +7,11 @@ import { dashboardAuditEvents } from '../tables.ts';
 
 export const AUDIT_ACTIONS = ['user.signedIn', 'user.signedOut', 'user.signedOutEverywhere',
   'user.created', 'user.passwordChanged', 'user.passwordReset', 'key.created', 'key.revoked',
-  'points.testTopUp', 'environment.switched'] as const;
+  'points.testTopUp', 'environment.switched',
+  // The webhooks page.
+  'webhook.endpointCreated', 'webhook.endpointUpdated', 'webhook.endpointEnabled',
+  'webhook.endpointDisabled', 'webhook.secretRotated', 'webhook.eventResent',
+] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export type AuditEntry = {

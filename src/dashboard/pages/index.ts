@@ -3,6 +3,7 @@ import { homePage } from './home.tsx';
 import { keysPage } from './keys.tsx';
 import { sessionControls } from './session.tsx';
 import { settingsPage } from './settings.tsx';
+import { webhooksPage } from './webhooks.tsx';
 
 // Every page of the dashboard, one module each, in the order of the navigation within each of
 // its sections (docs/dashboard.md § Adding a page). A new page is a module under pages/ and a
@@ -10,6 +11,7 @@ import { settingsPage } from './settings.tsx';
 export const PAGES: readonly DashboardPage[] = [
   homePage,
   keysPage,
+  webhooksPage,
   settingsPage,
   sessionControls,
 ];
