@@ -150,7 +150,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // rate limiter, and reaches areas through what their index.ts offers.
     dashboard: dashboardPlugin(() => ({ platform, keys, rateLimiter,
       areas: { taxInvoices: named.taxInvoices.service,
-        webhooks: named.webhooks.service } })),
+        webhooks: named.webhooks.service, owners: named.documents.owners,
+        issuers: named.issuers } })),
     instrument: options.instrument,
   });
   const dueWork = createDueWorkRunner({ workersEnabled: platform.config.WORKERS_ENABLED,

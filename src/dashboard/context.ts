@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { VNode } from 'preact';
+import type { OwnerBusinesses } from '../areas/documents/index.ts';
+import type { IssuersService } from '../areas/issuers/index.ts';
 import type { TaxInvoicesService } from '../areas/tax-invoices/index.ts';
 import type { WebhooksService } from '../areas/webhooks/index.ts';
 import type { KeyCache } from '../platform/auth.ts';
@@ -30,6 +32,10 @@ export type DashboardAreas = {
   taxInvoices: Pick<TaxInvoicesService, 'issueDueDate'>;
   // Endpoints, secrets, deliveries and test events: the same service as /v1/webhookEndpoints.
   webhooks: WebhooksService;
+  // The owner business (the same service as PUT /v1/account/business and `etax
+  // account-business set`) and its issuer's certificate, registered on the hosted page.
+  owners: Pick<OwnerBusinesses, 'get' | 'save'>;
+  issuers: Pick<IssuersService, 'getCertificate' | 'listHistory' | 'createRegistrationUrl'>;
 };
 
 export type DashboardServices = DashboardDeps & {

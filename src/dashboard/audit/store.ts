@@ -11,6 +11,8 @@ export const AUDIT_ACTIONS = ['user.signedIn', 'user.signedOut', 'user.signedOut
   // The webhooks page.
   'webhook.endpointCreated', 'webhook.endpointUpdated', 'webhook.endpointEnabled',
   'webhook.endpointDisabled', 'webhook.secretRotated', 'webhook.eventResent',
+  // The owner business page.
+  'business.saved', 'business.certificateLinkCreated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,4 +1,5 @@
 import type { DashboardPage } from '../context.ts';
+import { businessPage } from './business.tsx';
 import { homePage } from './home.tsx';
 import { keysPage } from './keys.tsx';
 import { sessionControls } from './session.tsx';
@@ -10,6 +11,7 @@ import { webhooksPage } from './webhooks.tsx';
 // line here; the router, the navigation and the role checks take it from this list.
 export const PAGES: readonly DashboardPage[] = [
   homePage,
+  businessPage,
   keysPage,
   webhooksPage,
   settingsPage,
