@@ -22,7 +22,7 @@ import type { UsersService } from './users/service.ts';
 export type DashboardDeps = {
   platform: Platform;
   keys: Pick<KeyCache, 'forgetKeyId'>;
-  rateLimiter: Pick<RateLimiter, 'attempt'>;
+  rateLimiter: Pick<RateLimiter, 'attempt' | 'countingIn'>;
   areas: DashboardAreas;
 };
 
@@ -77,6 +77,8 @@ export type Outcome =
 
 export type DashboardRoute = {
   method: 'GET' | 'POST';
+  // For users flagged operator only (`etax user create --operator`), whatever their role.
+  operator?: true;
   // Under /dashboard, in find-my-way's syntax (`/keys/:keyId/revoke`).
   path: string;
   // What the session's role must be allowed (roles.ts); checked before `handle` runs.
@@ -87,9 +89,10 @@ export type DashboardRoute = {
 // One page of the dashboard: its place in the navigation and its routes. pages/index.ts lists
 // them.
 export type DashboardPage = {
-  nav?: { label: MessageKey; path: string; section: NavSection; permission: Permission };
+  nav?: { label: MessageKey; path: string; section: NavSection; permission: Permission;
+    operator?: true };
   routes: DashboardRoute[];
 };
 
-export const NAV_SECTIONS = ['account', 'developers', 'you'] as const;
+export const NAV_SECTIONS = ['account', 'developers', 'you', 'operator'] as const;
 export type NavSection = (typeof NAV_SECTIONS)[number];

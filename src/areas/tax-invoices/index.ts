@@ -70,7 +70,8 @@ import {
 
 // The holidays an operator adds, for `etax holidays` (src/cli/holidays.ts).
 export { HOLIDAYS_REFRESH_MS } from './holidays/calendar.ts';
-export { addHoliday, listHolidays, removeHoliday } from './holidays/store.ts';
+export { addHoliday, HOLIDAY_NAME_LENGTH_MAX, listHolidays, removeHoliday } from
+  './holidays/store.ts';
 
 // Issued sales invoices of a scope by total, for the bank transactions area's matching hints.
 export type IssuedInvoicesByTotals = (scope: Scope, totals: readonly number[], from: string,

@@ -13,6 +13,9 @@ export const AUDIT_ACTIONS = ['user.signedIn', 'user.signedOut', 'user.signedOut
   'webhook.endpointDisabled', 'webhook.secretRotated', 'webhook.eventResent',
   // The owner business page.
   'business.saved', 'business.certificateLinkCreated',
+  // The operator's pages.
+  'operator.accountCreated', 'operator.planChanged', 'operator.pointsGranted',
+  'operator.holidayAdded', 'operator.holidayRemoved',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -2,6 +2,7 @@ import type { DashboardPage } from '../context.ts';
 import { businessPage } from './business.tsx';
 import { homePage } from './home.tsx';
 import { keysPage } from './keys.tsx';
+import { operatorPage } from './operator.tsx';
 import { sessionControls } from './session.tsx';
 import { settingsPage } from './settings.tsx';
 import { webhooksPage } from './webhooks.tsx';
@@ -16,4 +17,5 @@ export const PAGES: readonly DashboardPage[] = [
   webhooksPage,
   settingsPage,
   sessionControls,
+  operatorPage,
 ];

@@ -23,6 +23,9 @@ export type RateLimiter = {
   // per email and per address), in Redis or in memory as the operations' counters are.
   // Answers whether the attempt is within the policy and, if not, when the window ends.
   attempt(counter: NamedCounter, key: string): Promise<AttemptOutcome>;
+  // Where counts are kept now: in Redis, in memory because Redis stopped answering (the
+  // fallback), or in memory because no REDIS_URL is set. The operator's health page shows it.
+  countingIn(): 'redis' | 'memoryFallback' | 'memory';
   close(): Promise<void>;
 };
 
@@ -138,5 +141,7 @@ export function createRateLimiter({ redisUrl, policies, log }: RateLimiterOption
   }
 
   return { policyFor, hook, close,
-    attempt: (counter, key) => attemptWith(consume, counter, key) };
+    attempt: (counter, key) => attemptWith(consume, counter, key),
+    countingIn: () => (breaker === null ? 'memory'
+      : breaker.countsInRedis() ? 'redis' : 'memoryFallback') };
 }
