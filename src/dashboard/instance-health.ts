@@ -41,7 +41,9 @@ export async function readInstanceHealth(deps: Pick<DashboardDeps, 'platform' | 
   if (database.ok) {
     try {
       const { boss } = platform.jobs;
-      const names = (await boss.getQueues()).map((queue) => queue.name).sort();
+      // pg-boss's own queues (`__pgboss__…`) are its bookkeeping, not work of etax.
+      const names = (await boss.getQueues()).map((queue) => queue.name)
+        .filter((name) => !name.startsWith('__pgboss')).sort();
       queues = await Promise.all(names.map(async (name) =>
         ({ name, waiting: await boss.getQueueSize(name) })));
     } catch {

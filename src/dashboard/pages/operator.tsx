@@ -78,7 +78,7 @@ function Health({ ctx, health }: { ctx: PageContext;
 function OperatorLinks({ ctx }: { ctx: PageContext }) {
   const { t } = ctx;
   return (
-    <p class="actions">
+    <p class="actions operator-links">
       <a href="/dashboard/operator">{t('operator.title')}</a>
       <a href="/dashboard/operator/holidays">{t('operator.holidays')}</a>
       <a href="/dashboard/operator/outbox">{t('operator.outbox')}</a>
