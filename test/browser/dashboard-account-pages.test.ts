@@ -12,8 +12,9 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HEIGHT, launchChromium, WIDTHS } from '../helpers/chromium.ts';
 import {
   corporateSubject,
   createTestCa,
@@ -24,12 +25,6 @@ import { startReceiver, type Receiver } from '../api/webhooks/harness.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { PASSWORD, usersOf } from '../dashboard/helpers.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
-  '--no-first-run', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync'];
-const WIDTHS = [390, 1280] as const;
-const HEIGHT = 844;
 const BUSINESS_NUMBER = '1234567891';
 const CERTIFICATE_PASSWORD = 'Browser-Dashboard-Cert-7';
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
@@ -58,7 +53,7 @@ beforeAll(async () => {
     WEBHOOK_PRIVATE_TARGETS_ALLOWED: 'true' } });
   await app.server.listen({ host: '127.0.0.1', port });
   receiver = await startReceiver();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  browser = await launchChromium();
   screenshots = mkdtempSync(path.join(os.tmpdir(), 'etax-dashboard-pages-'));
   console.info(`dashboard page screenshots: ${screenshots}`);
 });
