@@ -164,7 +164,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // The dashboard shares the API's key cache (a key revoked there stops here at once) and
     // rate limiter, and reaches areas through what their index.ts offers.
     dashboard: dashboardPlugin(() => ({ platform, keys, rateLimiter,
-      areas: { taxInvoices: named.taxInvoices.service } })),
+      areas: { taxInvoices: named.taxInvoices.service,
+        webhooks: named.webhooks.service, owners: named.documents.owners,
+        issuers: named.issuers } })),
     instrument: options.instrument,
   });
   const dueWork = createDueWorkRunner({ workersEnabled: platform.config.WORKERS_ENABLED,

@@ -1,7 +1,8 @@
 import pino from 'pino';
 import type { Config } from '../config.ts';
 import { ENVIRONMENTS, PLANS, type Environment } from '../platform/accounts/keys.ts';
-import { AccountNotFoundError, API_KEY_LABEL_LENGTH_MAX } from '../platform/accounts/service.ts';
+import { AccountNotFoundError, ACCOUNT_NAME_LENGTH_MAX, API_KEY_LABEL_LENGTH_MAX } from
+  '../platform/accounts/service.ts';
 import { systemOutside } from '../platform/outside.ts';
 import { openPlatform, type Platform } from '../platform/platform.ts';
 import { CliError, parseChoice, parsePositiveInteger, printResult } from './output.ts';
@@ -27,9 +28,6 @@ export async function withPlatform<T>(config: Config, work: (platform: Platform)
     await platform.close();
   }
 }
-
-// Account names are shown in the dashboard and logs; 200 characters is plenty for a company.
-const ACCOUNT_NAME_LENGTH_MAX = 200;
 
 export async function migrate(config: Config) {
   await withPlatform(config, async () => {});

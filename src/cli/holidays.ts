@@ -2,6 +2,7 @@ import type { Config } from '../config.ts';
 import { isCalendarDate } from '../domain/business-days.ts';
 import {
   addHoliday,
+  HOLIDAY_NAME_LENGTH_MAX,
   HOLIDAYS_REFRESH_MS,
   listHolidays,
   removeHoliday,
@@ -13,8 +14,6 @@ import { CliError, printResult } from './output.ts';
 // (docs/tax-invoices.md § Holidays the table does not know). Running servers read them again
 // within HOLIDAYS_REFRESH_MS, so the commands say when a change takes effect.
 
-// A holiday's name is shown in listings only; 100 characters fit any official name.
-const HOLIDAY_NAME_LENGTH_MAX = 100;
 const TAKES_EFFECT = `running servers use it within ${HOLIDAYS_REFRESH_MS / 1000} seconds`;
 
 function parseDate(raw: string): string {

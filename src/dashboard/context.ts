@@ -1,6 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { VNode } from 'preact';
+import type { OwnerBusinesses } from '../areas/documents/index.ts';
+import type { IssuersService } from '../areas/issuers/index.ts';
 import type { TaxInvoicesService } from '../areas/tax-invoices/index.ts';
+import type { WebhooksService } from '../areas/webhooks/index.ts';
 import type { KeyCache } from '../platform/auth.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { RateLimiter } from '../platform/ratelimit/limiter.ts';
@@ -19,7 +22,7 @@ import type { UsersService } from './users/service.ts';
 export type DashboardDeps = {
   platform: Platform;
   keys: Pick<KeyCache, 'forgetKeyId'>;
-  rateLimiter: Pick<RateLimiter, 'attempt'>;
+  rateLimiter: Pick<RateLimiter, 'attempt' | 'countingIn'>;
   areas: DashboardAreas;
 };
 
@@ -27,6 +30,12 @@ export type DashboardDeps = {
 export type DashboardAreas = {
   // The issue deadline of a write date: the tax-invoices area's rule.
   taxInvoices: Pick<TaxInvoicesService, 'issueDueDate'>;
+  // Endpoints, secrets, deliveries and test events: the same service as /v1/webhookEndpoints.
+  webhooks: WebhooksService;
+  // The owner business (the same service as PUT /v1/account/business and `etax
+  // account-business set`) and its issuer's certificate, registered on the hosted page.
+  owners: Pick<OwnerBusinesses, 'get' | 'save'>;
+  issuers: Pick<IssuersService, 'getCertificate' | 'listHistory' | 'createRegistrationUrl'>;
 };
 
 export type DashboardServices = DashboardDeps & {
@@ -68,6 +77,8 @@ export type Outcome =
 
 export type DashboardRoute = {
   method: 'GET' | 'POST';
+  // For users flagged operator only (`etax user create --operator`), whatever their role.
+  operator?: true;
   // Under /dashboard, in find-my-way's syntax (`/keys/:keyId/revoke`).
   path: string;
   // What the session's role must be allowed (roles.ts); checked before `handle` runs.
@@ -78,9 +89,10 @@ export type DashboardRoute = {
 // One page of the dashboard: its place in the navigation and its routes. pages/index.ts lists
 // them.
 export type DashboardPage = {
-  nav?: { label: MessageKey; path: string; section: NavSection; permission: Permission };
+  nav?: { label: MessageKey; path: string; section: NavSection; permission: Permission;
+    operator?: true };
   routes: DashboardRoute[];
 };
 
-export const NAV_SECTIONS = ['account', 'developers', 'you'] as const;
+export const NAV_SECTIONS = ['account', 'developers', 'you', 'operator'] as const;
 export type NavSection = (typeof NAV_SECTIONS)[number];

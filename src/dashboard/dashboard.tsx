@@ -34,7 +34,8 @@ const formOf = (request: FastifyRequest) =>
   (request.body instanceof URLSearchParams ? request.body : new URLSearchParams());
 
 const navItems = (session: SignedIn): NavItem[] => PAGES.flatMap((page) =>
-  (page.nav && roleMay(session.user.role, page.nav.permission) ? [page.nav] : []));
+  (page.nav && roleMay(session.user.role, page.nav.permission) &&
+    (page.nav.operator !== true || session.user.operator) ? [page.nav] : []));
 
 async function contextFor(services: DashboardServices, request: FastifyRequest,
   reply: FastifyReply, session: SignedIn, params: Params): Promise<PageContext> {
@@ -81,6 +82,9 @@ function signedInRoute(services: DashboardServices, route: DashboardRoute): Hand
     if (request.method === 'POST' &&
       !(sameOrigin(request) && csrfTokenMatches(session.token, token))) {
       return send(context, errorOutcome(context.t, 'csrf', 403));
+    }
+    if (route.operator === true && !session.user.operator) {
+      return send(context, errorOutcome(context.t, 'notOperator', 403));
     }
     if (!context.may(route.permission)) {
       return send(context, errorOutcome(context.t, 'forbidden', 403,

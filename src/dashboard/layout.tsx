@@ -15,6 +15,7 @@ const SECTION_TITLES: Record<NavSection, MessageKey> = {
   account: 'nav.section.account',
   developers: 'nav.section.developers',
   you: 'nav.section.you',
+  operator: 'nav.section.operator',
 };
 
 // htmx's settings: no inline styles (the CSP allows none), no eval, requests to this server only.

@@ -16,6 +16,8 @@ export const PERMISSIONS = {
   'webhooks.manage': ['owner', 'admin', 'developer'],
   // Issue and cancel documents (tax invoices, cash receipts, documents).
   'documents.issue': ['owner', 'admin', 'issuer'],
+  // Set the owner business and register its joint certificate.
+  'business.manage': ['owner', 'admin'],
   // Top up the test balance (live points are granted by the operator only).
   'points.topUpTest': ['owner', 'admin', 'developer'],
   // Invite, change the role of and remove members; read the audit log.

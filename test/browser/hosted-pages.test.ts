@@ -8,8 +8,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HEIGHT, launchChromium, WIDTHS } from '../helpers/chromium.ts';
 import { expectLaidOut } from './layout-checks.ts';
 import { issueSandboxCertificate } from '../../src/domain/sandbox-certificate.ts';
 import {
@@ -29,13 +30,6 @@ import {
   type ReverseTestApp,
 } from '../api/tax-invoices/reverse-helpers.ts';
 
-// Debian's Chromium; CI installs it (.ci/run). CHROMIUM_PATH points elsewhere.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
-  '--no-first-run', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync'];
-const WIDTHS = [390, 1280] as const;
-const HEIGHT = 844;
 const BUSINESS_NUMBER = '1234567891';
 const PASSWORD = 'Browser-Cert-Pass-41';
 const DAY_MS = 86_400_000;
@@ -51,7 +45,7 @@ let good: TestCertificate;
 beforeAll(async () => {
   app = await createReverseTestApp();
   baseUrl = await app.server.listen({ host: '127.0.0.1', port: 0 });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: WIDTHS[0], height: HEIGHT } });
   screenshots = mkdtempSync(path.join(os.tmpdir(), 'etax-hosted-pages-'));
   console.info(`hosted page screenshots: ${screenshots}`);

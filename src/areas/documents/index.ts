@@ -37,6 +37,9 @@ const REFERENCE: readonly ReferenceSection[] = [
 //   service.ts, routes.ts, schemas.ts, store.ts, tables.ts
 
 export type { OwnerBusinesses };
+// What an owner business may be set to, as PUT /v1/account/business checks it: the dashboard's
+// form is checked with the same schema.
+export { OwnerBusinessBody as OwnerBusinessInput } from './schemas.ts';
 
 export type DocumentsModule = AreaModule & {
   service: DocumentsService;

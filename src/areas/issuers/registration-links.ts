@@ -82,11 +82,13 @@ const pageOf = (issuer: store.IssuerRow, row: TokenRow): RegistrationPage => ({
 export function createRegistrationLinks(deps: LinkDeps) {
   const { db } = deps;
 
-  async function createLink(scope: Scope, apiKeyId: string, issuerId: string) {
+  // `apiKeyId` is the key that asked, whose redirect URL the page goes to after a registration;
+  // null for a link made in the dashboard, whose page ends on etax's own answer.
+  async function createLink(scope: Scope, apiKeyId: string | null, issuerId: string) {
     const token = newPageToken();
     const expiresAt = new Date(deps.now().getTime() + REGISTRATION_LINK_TTL_MS);
     await db.transaction(async (tx) => {
-      const redirectUrl = await store.findRedirectUrl(tx, apiKeyId);
+      const redirectUrl = apiKeyId === null ? null : await store.findRedirectUrl(tx, apiKeyId);
       await store.insertToken(tx, { tokenHash: hashPageToken(token), issuerId, ...scope,
         redirectUrl, expiresAt });
     });

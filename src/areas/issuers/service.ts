@@ -240,12 +240,22 @@ function createCertificateOperations(
       code, message } };
   }
 
-  async function createRegistrationUrl(input: ScopedIssuer & { apiKeyId: string }) {
+  // Every registration attempt of the issuer, newest first: what the latest record is one of.
+  async function listHistory(input: ScopedIssuer & { limit: number }) {
+    await requireIssuer(db, input.scope, input.issuerId);
+    const rows = await store.listHistory(db, input.scope, input.issuerId, input.limit);
+    return rows.map(({ identifier, issuerId, code, message, occurredAt }) =>
+      ({ identifier, issuerId, occurredAt: occurredAt.toISOString(), code, message }));
+  }
+
+  // The hosted page's one-time link; `apiKeyId` null when the dashboard asks (no key's
+  // redirect URL applies).
+  async function createRegistrationUrl(input: ScopedIssuer & { apiKeyId: string | null }) {
     await requireActiveIssuer(db, input.scope, input.issuerId);
     return links.createLink(input.scope, input.apiKeyId, input.issuerId);
   }
 
-  return { submitCertificate, getCertificate, deregisterCertificate, latestHistory,
+  return { submitCertificate, getCertificate, deregisterCertificate, latestHistory, listHistory,
     createRegistrationUrl };
 }
 

@@ -213,19 +213,29 @@ export async function insertHistory(tx: Executor, row: HistoryRow): Promise<void
   await tx.insert(certificateRegistrationHistory).values(row);
 }
 
-export async function findLatestHistory(
+// The issuer's registration records of the scope, newest first.
+export async function listHistory(
   tx: Executor,
   scope: Scope,
   issuerId: string,
-): Promise<HistoryRow | null> {
-  const [row] = await tx.select().from(certificateRegistrationHistory).where(and(
+  limit: number,
+): Promise<HistoryRow[]> {
+  return tx.select().from(certificateRegistrationHistory).where(and(
     eq(certificateRegistrationHistory.issuerId, issuerId),
     eq(certificateRegistrationHistory.accountId, scope.accountId),
     eq(certificateRegistrationHistory.environment, scope.environment),
   )).orderBy(
     desc(certificateRegistrationHistory.occurredAt),
     desc(certificateRegistrationHistory.identifier),
-  ).limit(1);
+  ).limit(limit);
+}
+
+export async function findLatestHistory(
+  tx: Executor,
+  scope: Scope,
+  issuerId: string,
+): Promise<HistoryRow | null> {
+  const [row] = await listHistory(tx, scope, issuerId, 1);
   return row ?? null;
 }
 

@@ -99,7 +99,8 @@ const REFERENCE: readonly ReferenceSection[] = [
 export { HOLIDAYS_REFRESH_MS } from './holidays/calendar.ts';
 // Building and signing a document's standard XML, for bench/xml-signature.ts.
 export { signTaxInvoiceXml } from './xml/signed-document.ts';
-export { addHoliday, listHolidays, removeHoliday } from './holidays/store.ts';
+export { addHoliday, HOLIDAY_NAME_LENGTH_MAX, listHolidays, removeHoliday } from
+  './holidays/store.ts';
 
 // Issued sales invoices of a scope by total, for the bank transactions area's matching hints.
 export type IssuedInvoicesByTotals = (scope: Scope, totals: readonly number[], from: string,

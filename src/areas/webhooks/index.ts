@@ -10,6 +10,12 @@ import { registerWebhookRoutes } from './routes.ts';
 import { resealSecrets, sealPlaintextSecrets } from './secrets-at-rest.ts';
 import { createWebhooksService, type WebhooksService } from './service.ts';
 
+export type { WebhooksService } from './service.ts';
+// What an endpoint may be given, as the API checks it: the dashboard checks its forms with the
+// same schemas, so both refuse the same input.
+export { CreateEndpointBody as WebhookEndpointInput, UpdateEndpointBody as WebhookEndpointChanges }
+  from './schemas.ts';
+
 // The sections of the API reference its operations belong to (docs/architecture.md).
 const REFERENCE: readonly ReferenceSection[] = [
   {

@@ -7,7 +7,16 @@ import { dashboardAuditEvents } from '../tables.ts';
 
 export const AUDIT_ACTIONS = ['user.signedIn', 'user.signedOut', 'user.signedOutEverywhere',
   'user.created', 'user.passwordChanged', 'user.passwordReset', 'key.created', 'key.revoked',
-  'points.testTopUp', 'user.roleChanged', 'user.removed'] as const;
+  'points.testTopUp', 'user.roleChanged', 'user.removed', 'environment.switched',
+  // The webhooks page.
+  'webhook.endpointCreated', 'webhook.endpointUpdated', 'webhook.endpointEnabled',
+  'webhook.endpointDisabled', 'webhook.secretRotated', 'webhook.eventResent',
+  // The owner business page.
+  'business.saved', 'business.certificateLinkCreated',
+  // The operator's pages.
+  'operator.accountCreated', 'operator.planChanged', 'operator.pointsGranted',
+  'operator.holidayAdded', 'operator.holidayRemoved',
+] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export type AuditEntry = {

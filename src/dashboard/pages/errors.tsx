@@ -5,7 +5,8 @@ import { PlainLayout } from '../layout.tsx';
 // The dashboard's error pages: inside the layout, in the session's language, for a signed-in
 // user; alone, in Korean with the English under it, otherwise.
 
-export type ErrorKind = 'notFound' | 'forbidden' | 'csrf' | 'unavailable' | 'internal';
+export type ErrorKind = 'notFound' | 'forbidden' | 'csrf' | 'unavailable' | 'internal' |
+  'notOperator';
 
 const ko = translator('ko');
 const en = translator('en');

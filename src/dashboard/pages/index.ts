@@ -1,12 +1,15 @@
 import type { DashboardPage } from '../context.ts';
 import { auditPage } from './audit.tsx';
+import { businessPage } from './business.tsx';
 import { homePage } from './home.tsx';
 import { keysPage } from './keys.tsx';
+import { operatorPage } from './operator.tsx';
 import { planPage } from './plan.tsx';
 import { pointsPage } from './points.tsx';
 import { sessionControls } from './session.tsx';
 import { settingsPage } from './settings.tsx';
 import { teamPageModule } from './team.tsx';
+import { webhooksPage } from './webhooks.tsx';
 
 // Every page of the dashboard, one module each, in the order of the navigation within each of
 // its sections (docs/dashboard.md § Adding a page). A new page is a module under pages/ and a
@@ -17,7 +20,10 @@ export const PAGES: readonly DashboardPage[] = [
   planPage,
   teamPageModule,
   auditPage,
+  businessPage,
   keysPage,
+  webhooksPage,
   settingsPage,
   sessionControls,
+  operatorPage,
 ];

@@ -16,6 +16,9 @@ import * as store from './store.ts';
 
 // The longest label a key may carry.
 export const API_KEY_LABEL_LENGTH_MAX = 100;
+// Account names are shown in the dashboard and logs; 200 characters is plenty for a company (the
+// table's check says the same).
+export const ACCOUNT_NAME_LENGTH_MAX = 200;
 
 export type CreatedAccount = {
   accountId: string;
@@ -33,6 +36,13 @@ export type AuthenticatedKey = {
 export class AccountNotFoundError extends Error {}
 
 type AccountsServiceOptions = { db: Db; points: PointsService; testSignupPoints: number };
+
+// The newest accounts, for the operator's pages.
+async function listAccounts(db: Executor, limit: number) {
+  const rows = await store.listAccounts(db, limit);
+  return rows.map((row) => ({ accountId: row.id, name: row.name, plan: row.plan as Plan,
+    createdAt: row.createdAt }));
+}
 
 export function createAccountsService({ db, points, testSignupPoints }: AccountsServiceOptions) {
   async function issueKey(tx: Executor, accountId: string, environment: Environment,
@@ -120,7 +130,7 @@ export function createAccountsService({ db, points, testSignupPoints }: Accounts
   }
 
   return { createAccount, createKey, listKeys, revokeKey, revokeKeyById, findActiveKey,
-    requireAccount, changePlan };
+    requireAccount, changePlan, listAccounts: (limit: number) => listAccounts(db, limit) };
 }
 
 export type AccountsService = ReturnType<typeof createAccountsService>;

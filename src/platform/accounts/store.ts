@@ -91,6 +91,12 @@ export async function touchLastUsed(tx: Executor, keyId: string): Promise<void> 
       lt(apiKeys.lastUsedAt, sql`now() - interval '1 minute'`))));
 }
 
+// The newest accounts first, for the operator's list.
+export async function listAccounts(tx: Executor, limit: number): Promise<AccountRow[]> {
+  return tx.select().from(accounts).orderBy(desc(accounts.createdAt), desc(accounts.id))
+    .limit(limit);
+}
+
 export async function updatePlan(tx: Executor, accountId: string, plan: string) {
   const [row] = await tx.update(accounts).set({ plan }).where(eq(accounts.id, accountId))
     .returning();

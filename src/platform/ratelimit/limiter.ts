@@ -19,6 +19,9 @@ import { connectRateLimitRedis, REDIS_COMMAND_TIMEOUT_MS } from './redis-connect
 export type RateLimiter = AttemptCounter & {
   policyFor(operation: string): RateLimitPolicy;
   hook(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
+  // Where counts are kept now: in Redis, in memory because Redis stopped answering (the
+  // fallback), or in memory because no REDIS_URL is set. The operator's health page shows it.
+  countingIn(): 'redis' | 'memoryFallback' | 'memory';
   close(): Promise<void>;
 };
 
@@ -164,5 +167,7 @@ export function createRateLimiter({ redisUrl, policies, log }: RateLimiterOption
     if (redis) await redis.quit().catch(() => redis.disconnect());
   }
 
-  return { policyFor, hook, attempt, giveBack, close };
+  return { policyFor, hook, attempt, giveBack, close,
+    countingIn: () => (breaker === null ? 'memory'
+      : breaker.countsInRedis() ? 'redis' : 'memoryFallback') };
 }

@@ -157,6 +157,8 @@ describe('rate limits while Redis does not answer', () => {
     'counts made meanwhile, once it is started again', async () => {
     const keyId = newKeyId();
     const { limiter: orphaned, lines } = await startCountingInRedis(keyId, 2);
+    // What the operator's health page shows, through each phase.
+    expect(orphaned.countingIn()).toBe('redis');
 
     await redis.kill();
     const results = [];
@@ -167,12 +169,14 @@ describe('rate limits while Redis does not answer', () => {
     expect(Math.max(...results.map((result) => result.ms))).toBeLessThan(FROM_MEMORY_MS_MAX);
     expect(lines.filter((line) => LOSS_MESSAGE.test(line.msg)))
       .toEqual([expect.objectContaining({ level: WARN })]);
+    expect(orphaned.countingIn()).toBe('memoryFallback');
 
     await redis.restart();
     // The killed Redis lost the 2 counted before; the calls counted in memory come back.
     await waitUntilRedisHas(keyId, CALLS_WHILE_DOWN);
     expect((await call(orphaned, keyId)).statusCode).toBe(200);
     expect(await redisCount(keyId)).toBe(CALLS_WHILE_DOWN + 1);
+    expect(orphaned.countingIn()).toBe('redis');
     expect(lines.filter((line) => RETURN_MESSAGE.test(line.msg)))
       .toEqual([expect.objectContaining({ level: INFO })]);
     expect(lines.filter((line) => LOSS_MESSAGE.test(line.msg))).toHaveLength(1);

@@ -12,6 +12,9 @@ export async function listHolidays(db: Executor): Promise<OperatorHoliday[]> {
 }
 
 // Adds the day, or renames it when it is already there: adding the same day twice is harmless.
+// A holiday's name is shown in listings only; 100 characters fit any official name.
+export const HOLIDAY_NAME_LENGTH_MAX = 100;
+
 export async function addHoliday(db: Executor, holiday: OperatorHoliday): Promise<void> {
   await db.insert(operatorHolidays).values(holiday).onConflictDoUpdate({
     target: operatorHolidays.date, set: { name: holiday.name } });
