@@ -68,6 +68,7 @@ export function createWebhooksModule(
     now: outside.now,
     random: outside.random,
     log,
+    onAttempt: platform.metrics.webhookAttempt,
   });
   return {
     name: 'webhooks',

@@ -19,6 +19,8 @@ import { connectRateLimitRedis } from './redis-connection.ts';
 export type RateLimiter = {
   policyFor(operation: string): RateLimitPolicy;
   hook(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
+  // True while Redis is configured and does not answer, so this process counts alone.
+  countsInMemory(): boolean;
   close(): Promise<void>;
 };
 
@@ -116,5 +118,7 @@ export function createRateLimiter({ redisUrl, policies, log }: RateLimiterOption
     if (redis) await redis.quit().catch(() => redis.disconnect());
   }
 
-  return { policyFor, hook, close };
+  const countsInMemory = () => breaker !== null && !breaker.countsInRedis();
+
+  return { policyFor, hook, countsInMemory, close };
 }
