@@ -123,8 +123,8 @@ export function createMetrics() {
     registers: [registry],
   });
 
-  // The label values of a request's series, made once per operation and status: no label
-  // object is built per request.
+  // The series of each operation and status, looked up once: a request builds no label
+  // object of its own.
   const requestSeries = new Map<string, Map<number, Histogram.Internal<'operation' | 'status'>>>();
   function observeRequest(operation: string, status: number, seconds: number) {
     let byStatus = requestSeries.get(operation);
