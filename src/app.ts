@@ -27,6 +27,7 @@ import type { SealingKey } from './domain/sealed-box.ts';
 import { createKeyCache } from './platform/auth.ts';
 import { loadSealingKey } from './platform/encryption-key.ts';
 import { createDueWorkRunner } from './platform/due-work.ts';
+import { jobQueueBacklogs, mailOutboxPending } from './platform/metrics/backlogs.ts';
 import type { Jobs } from './platform/jobs.ts';
 import type { AreaModule } from './platform/module.ts';
 import { systemOutside, type Outside } from './platform/outside.ts';
@@ -168,6 +169,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         webhooks: named.webhooks.service, owners: named.documents.owners,
         issuers: named.issuers } })),
     instrument: options.instrument,
+    metrics: { registry: platform.metrics, token: config.METRICS_TOKEN },
+  });
+  const { db } = platform.database;
+  platform.metrics.readAtScrape({
+    backlogs: async () => (await Promise.all([jobQueueBacklogs(db),
+      ...list.flatMap((module) => module.backlogs?.() ?? [])])).flat(),
+    mailOutboxPending: () => mailOutboxPending(db),
+    rateLimiterInMemory: () => rateLimiter.countingIn() === 'memoryFallback',
+    pool: platform.database.embedded ? null : platform.database.pool,
   });
   const dueWork = createDueWorkRunner({ workersEnabled: platform.config.WORKERS_ENABLED,
     log: platform.log });

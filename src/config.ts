@@ -178,6 +178,20 @@ const ConfigSchema = Type.Object({
   // The From of every mail, an address or `Name <address>`; required when SMTP_URL is set, so a
   // missing sender stops the start instead of every send.
   MAIL_FROM: Type.Optional(Type.String({ minLength: 3, maxLength: 320, pattern: '^[^\\r\\n]+$' })),
+  // GET /metrics (docs/operations.md § Metrics) answers a scraper that sends
+  // `Authorization: Bearer <METRICS_TOKEN>`. Unset: /metrics is not served (404). At least 16
+  // characters, so it is not guessed.
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, maxLength: 200,
+    pattern: '^[\\x21-\\x7e]+$' })),
+  // Named prepared statements for the hot statements (src/platform/db/prepared.ts). Set false
+  // behind a pooler in transaction mode that does not track them (PgBouncer before 1.21):
+  // a statement prepared on one server connection is not on the next (docs/operations.md
+  // § Behind PgBouncer).
+  DATABASE_PREPARED_STATEMENTS: Type.Boolean({ default: true }),
+  // PostgreSQL itself, when DATABASE_URL is a pooler in transaction mode: the migrations and the
+  // job queues' setup take session-level advisory locks, which only a direct connection holds.
+  // Unset: DATABASE_URL.
+  DATABASE_DIRECT_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
 });
 
 type RawConfig = Static<typeof ConfigSchema>;

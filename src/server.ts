@@ -17,6 +17,8 @@ import { requirePlan } from './platform/plans.ts';
 import type { RateLimiter } from './platform/ratelimit/limiter.ts';
 import { routeContract } from './platform/route-contract.ts';
 import { lazyChildLogger } from './platform/lazy-request-logger.ts';
+import { metricsRoutes } from './platform/metrics/http.ts';
+import type { Metrics } from './platform/metrics/registry.ts';
 import { shutdown } from './platform/shutdown.ts';
 import { newTraceId, trace } from './platform/trace.ts';
 import { createValidatorCompiler } from './platform/validation.ts';
@@ -42,6 +44,8 @@ export type ServerDeps = {
   // every route: an embedding application's instrumentation, or a test's check of every
   // response against the OpenAPI document.
   instrument?: (server: FastifyInstance) => void;
+  // Request timing and GET /metrics behind METRICS_TOKEN (src/platform/metrics/http.ts).
+  metrics?: { registry: Metrics; token: string | undefined };
 };
 
 // Seconds a keep-alive connection may idle; above common load balancer idle timeouts (60 s) so
@@ -85,6 +89,10 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   deps.instrument?.(app);
   app.setValidatorCompiler(createValidatorCompiler());
   await app.register(trace);
+  if (deps.metrics) {
+    await app.register(metricsRoutes, { metrics: deps.metrics.registry,
+      token: deps.metrics.token });
+  }
   await app.register(errorHandler);
   await app.register(shutdown);
   await app.register(auth);

@@ -1,3 +1,4 @@
+import { createMetrics } from '../platform/metrics/registry.ts';
 import type { FastifyInstance } from 'fastify';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -43,8 +44,9 @@ function schemaOnlyPlatform(): Platform {
     config: SCHEMA_ONLY_CONFIG,
     log: pino({ level: 'silent' }),
     outside: systemOutside(),
-    database: { db: unavailable, pool: unavailable, relaxedPool: unavailable, url: '',
-      embedded: false, created: false, markReady() {}, close: async () => {} },
+    database: { db: unavailable, pool: unavailable, relaxedPool: unavailable,
+      sessionPool: unavailable, url: '', embedded: false, preparedStatements: false,
+      created: false, markReady() {}, close: async () => {} },
     accounts: unavailable,
     points: unavailable,
     prices: buildPriceTable('{}'),
@@ -54,6 +56,7 @@ function schemaOnlyPlatform(): Platform {
     queueMails: unavailable,
     registerMailKind: () => {},
     jobDefinitions: [],
+    metrics: createMetrics(),
     close: async () => {},
   };
 }

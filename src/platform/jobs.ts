@@ -44,7 +44,7 @@ const DEFAULT_POLLING_INTERVAL_SECONDS = 2;
 
 type JobsOptions = {
   databaseUrl: string;
-  // The application pool, for the advisory lock that serializes queue setup across processes.
+  // Database.sessionPool, for the advisory lock that serializes queue setup across processes.
   pool: pg.Pool;
   workersEnabled: boolean;
   log: Logger;

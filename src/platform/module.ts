@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { DueWorkDefinition } from './due-work.ts';
 import type { JobDefinition } from './jobs.ts';
+import type { QueueBacklog } from './metrics/registry.ts';
 import type { ReferenceSection } from './reference-guides.ts';
 import type { ResealCount } from './reseal.ts';
 
@@ -23,6 +24,8 @@ export type AreaModule = {
   jobs?: JobDefinition<never>[];
   // Work queued in the area's own table (src/platform/due-work.ts), run in worker processes.
   dueWork?: DueWorkDefinition[];
+  // The work of its own tables that is due and waits, per queue, read when /metrics is scraped.
+  backlogs?(): Promise<QueueBacklog[]>;
   // Changes to the area's rows that SQL migrations cannot make because they need what only a
   // process has (the encryption key): every process runs it once the schema is migrated, before
   // it serves, so it must be cheap when there is nothing to do and safe when processes race.

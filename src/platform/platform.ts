@@ -13,6 +13,7 @@ import {
   type QueueMails,
 } from './mail/outbox.ts';
 import { serializeError } from './error-log.ts';
+import { createMetrics, type Metrics } from './metrics/registry.ts';
 import { mailJobDefinition, type MailKindHooks, type MailKinds } from './mail/send-job.ts';
 import { systemOutside, type Outside } from './outside.ts';
 import { createCharger, type Charger } from './points/charge.ts';
@@ -44,6 +45,8 @@ export type Platform = {
   registerMailKind(kind: string, hooks: MailKindHooks): void;
   // The platform's own queues: reservation expiry and mail sending.
   jobDefinitions: JobDefinition<never>[];
+  // The process's figures for GET /metrics (docs/operations.md § Metrics).
+  metrics: Metrics;
   close(): Promise<void>;
 };
 
@@ -84,11 +87,13 @@ async function openMigratedDatabase(
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     poolMax: config.DB_POOL_MAX,
+    preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
+    directUrl: config.DATABASE_DIRECT_URL,
     embedded: { holder: options.embeddedHolder ?? 'command', waitMs },
   });
   try {
     if (!database.embedded) await waitForDatabase(database.url, { timeoutMs: waitMs, log });
-    await runMigrations(database.pool);
+    await runMigrations(database.sessionPool);
   } catch (error) {
     await database.close();
     throw error;
@@ -105,18 +110,20 @@ export async function openPlatform(
   const log = createLogger(config, outside);
   const prices = buildPriceTable(config.PRICE_OVERRIDES);
   const database = await openMigratedDatabase(config, log, options);
+  const metrics = createMetrics();
   const points = createPointsService({
     db: database.db,
     relaxedPool: database.relaxedPool,
     reservationTtlMs: config.RESERVATION_TTL_MS,
-    preparedStatements: !database.embedded,
+    preparedStatements: database.preparedStatements,
+    movements: metrics.points,
   });
   const accounts = createAccountsService({
     db: database.db,
     points,
     testSignupPoints: config.TEST_SIGNUP_POINTS,
   });
-  const jobs = createJobs({ databaseUrl: database.url, pool: database.pool,
+  const jobs = createJobs({ databaseUrl: database.url, pool: database.sessionPool,
     workersEnabled: config.WORKERS_ENABLED, log });
   // loadConfig refuses SMTP_URL without MAIL_FROM. nodemailer loads only where SMTP_URL is set
   // (docs/operations.md § Start-up).
@@ -142,6 +149,7 @@ export async function openPlatform(
       expireReservationsJobDefinition(points, log),
       mailJobDefinition({ db: database.db, transport, now: outside.now, log, kinds: mailKinds }),
     ] as JobDefinition<never>[],
+    metrics,
     async close() {
       await jobs.stop();
       transport?.close();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { traceIdOfTraceparent } from './traceparent.ts';
 
 export const TRACE_ID_HEADER = 'Trace-Id';
 
@@ -13,9 +14,12 @@ export function newTraceId(): string {
 }
 
 // Sets the Trace-Id header first thing, so every response, including 401 and 404, carries it.
+// A caller's W3C traceparent is logged beside it (callerTraceId) on every line of the request.
 async function tracePlugin(app: FastifyInstance) {
   app.addHook('onRequest', async (request, reply) => {
     reply.header(TRACE_ID_HEADER, request.id);
+    const callerTraceId = traceIdOfTraceparent(request.headers.traceparent);
+    if (callerTraceId !== null) request.log = request.log.child({ callerTraceId });
   });
 }
 

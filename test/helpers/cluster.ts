@@ -35,6 +35,9 @@ export type ClusterOptions = {
   // The URL the processes and the CLI reach the database by, made from its own (such as the
   // URL of a proxy in front of it); the test's own connection always uses the database's.
   serverDatabaseUrl?: (databaseUrl: string) => string;
+  // With serverDatabaseUrl: give the processes the database's own URL as DATABASE_DIRECT_URL
+  // (a pooler in transaction mode in front of it).
+  directDatabaseUrl?: boolean;
 };
 
 export type { CreatedAccount };
@@ -64,6 +67,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   };
   if (options.serverDatabaseUrl) {
     env.DATABASE_URL = options.serverDatabaseUrl(database.env.DATABASE_URL!);
+    if (options.directDatabaseUrl) env.DATABASE_DIRECT_URL = database.env.DATABASE_URL;
   }
   // The test database is a copy of the run's migrated template (test/helpers/database.ts), so
   // the processes start on a ready database.

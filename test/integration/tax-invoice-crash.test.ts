@@ -8,13 +8,7 @@
 // event each, and 100 points charged per invoice with no drift in the ledger.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditBalance } from '../../src/platform/points/store.ts';
-import {
-  corporateSubject,
-  createTestCa,
-  issueCertificate,
-  signPriKey,
-} from '../areas/issuers/certificate-fixtures.ts';
-import { invoiceBody, SUPPLIER_NUMBER } from '../api/tax-invoices/helpers.ts';
+import { invoiceBody } from '../api/tax-invoices/helpers.ts';
 import { basicAuth } from '../helpers/app.ts';
 import {
   CLUSTER_SKIP_REASON,
@@ -25,6 +19,7 @@ import {
 } from '../helpers/cluster.ts';
 import { ledgerSnapshot } from '../helpers/ledger-audit.ts';
 import { pollUntil } from '../helpers/poll.ts';
+import { registerSupplier } from '../helpers/registered-supplier.ts';
 
 const INVOICE_COUNT = 30;
 const SERVER_ENV = {
@@ -60,25 +55,6 @@ async function query<T>(text: string, values: unknown[] = []): Promise<T[]> {
   return (await cluster!.assertions.pool.query(text, values)).rows as T[];
 }
 
-// A supplier whose certificate the server's registration job has registered.
-async function registerSupplier(): Promise<string> {
-  const issuer = await call('POST', '/v1/issuers', { identificationNumber: SUPPLIER_NUMBER,
-    organizationName: '주식회사 이택스', representativeName: '홍길동' });
-  expect(issuer.status).toBe(201);
-  const certificate = await issueCertificate(await createTestCa(),
-    { subject: corporateSubject('주식회사 이택스', SUPPLIER_NUMBER) });
-  const upload = await call('POST', `/v1/issuers/${issuer.body.issuerId}/certificates`, {
-    signCert: certificate.certificateDer.toString('base64'),
-    signPri: signPriKey(certificate.pkcs8, 'pass1234!', 'pbes2').toString('base64'),
-    password: 'pass1234!',
-  });
-  expect(upload.status).toBe(202);
-  const history = await pollUntil(() => call('GET',
-    `/v1/issuers/${issuer.body.issuerId}/certificates/latestHistory`),
-  (response) => response.status === 200, JOB_POLL);
-  expect(history.body.latestHistory).toMatchObject({ code: 'REGISTERED' });
-  return issuer.body.supplierKey as string;
-}
 
 type StatusCount = { status: string; count: number };
 
@@ -87,7 +63,7 @@ const statusCounts = () => query<StatusCount>(`select status, count(*)::int as c
 
 describe.skipIf(!clusterEnabled)(`killing a worker mid-issuance (${CLUSTER_SKIP_REASON})`, () => {
   it('issues and announces every accepted invoice exactly once', async () => {
-    const supplierKey = await registerSupplier();
+    const supplierKey = await registerSupplier(call, JOB_POLL);
     const before = await ledgerSnapshot(cluster!.assertions.db, account.accountId, 'test');
     const accepted = await Promise.all(Array.from({ length: INVOICE_COUNT }, (_, index) =>
       call('POST', '/v1/taxInvoices/issue', invoiceBody(), { 'supplier-key': supplierKey,

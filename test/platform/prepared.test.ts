@@ -48,3 +48,38 @@ describe('executePrepared', () => {
     expect(rows).toEqual([{ ok: true }]);
   });
 });
+
+describe('DATABASE_PREPARED_STATEMENTS=false', () => {
+  let unnamed: TestApp;
+  beforeAll(async () => {
+    // One connection, so the check below reads the session the statements ran on.
+    unnamed = await createTestApp({ env: { DATABASE_PREPARED_STATEMENTS: 'false',
+      DB_POOL_MAX: '1' } });
+  });
+  afterAll(async () => {
+    await unnamed?.close();
+  });
+
+  it('runs every statement unnamed, so a pooler in transaction mode can serve it', async () => {
+    const { db, preparedStatements } = unnamed.platform.database;
+    expect(preparedStatements).toBe(false);
+    const marker = `marker_${Date.now()}`;
+    await db.transaction(async (tx) => {
+      const { rows } = await executePrepared<{ n: number }>(tx,
+        sql`select 1 + ${2}::int as n /* ${sql.raw(marker)} */`);
+      expect(rows).toEqual([{ n: 3 }]);
+      const named = await tx.execute<{ count: number }>(preparedWith(marker));
+      expect(named.rows[0]!.count).toBe(0);
+    });
+    // The points service's own statements (reserve, capture, the balance read) too.
+    const { accountId } = await unnamed.createAccount();
+    const scope = { accountId, environment: 'test' as const };
+    const reservation = await unnamed.platform.points.reserve({ ...scope,
+      operation: 'taxInvoices.issue', points: 100 });
+    await unnamed.platform.points.capture({ reservation, chargePoints: 100 });
+    await unnamed.platform.points.getBalance(scope);
+    const { rows } = await db.execute<{ count: number }>(sql`select count(*)::int as count
+      from pg_prepared_statements where name like 'etax_%' or name like 'points_%'`);
+    expect(rows[0]!.count).toBe(0);
+  });
+});

@@ -75,11 +75,11 @@ export type RegistrationStatusModule = AreaModule & { service: RegistrationStatu
 
 // Test keys read the sandbox profiles and live keys the profile store; both are built once.
 export function createBusinessProfilesModule(platform: Platform): BusinessProfilesModule {
-  const { db, embedded } = platform.database;
+  const { db, preparedStatements } = platform.database;
   const sandbox = createSandboxProfiles();
   const live = createStoreProfiles(db);
   const sandboxSearch = createSandboxProfileSearch();
-  const liveSearch = createStoreProfileSearch(db, { preparedStatements: !embedded });
+  const liveSearch = createStoreProfileSearch(db, { preparedStatements });
   const service = createBusinessesService({
     charge: platform.charge,
     profilesFor: (environment) => (environment === 'live' ? live : sandbox),

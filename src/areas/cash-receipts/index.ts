@@ -17,7 +17,7 @@ import { CASH_RECEIPT_MAIL_KIND, customerMailHooks } from './mail.ts';
 import { APPROVAL_RETRY_DELAYS_SECONDS, processingSteps } from './processing/steps.ts';
 import { cashReceiptRoutes } from './routes.ts';
 import { createCashReceiptsService, type CashReceiptsService } from './service.ts';
-import type { CashReceiptRow } from './store.ts';
+import { stepBacklogs, type CashReceiptRow } from './store.ts';
 
 // The sections of the API reference its operations belong to (docs/architecture.md).
 const REFERENCE: readonly ReferenceSection[] = [
@@ -114,6 +114,7 @@ export function createCashReceiptsModule(
       await v1.register(cashReceiptRoutes, { cashReceipts: service });
     },
     dueWork,
+    backlogs: () => stepBacklogs(db),
     service,
     // Receipts written before identity numbers were sealed are sealed at every start.
     migrateData: async () => {

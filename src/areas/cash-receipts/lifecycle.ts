@@ -80,7 +80,10 @@ export async function recordFailed(deps: LifecycleDeps, tx: Tx, issuanceKey: str
       memo: `refund: cash receipt ${row.issuanceKey} was not approved` };
     // Debited with the receipt; a receipt accepted before that was so was captured from a
     // reservation.
-    if (row.chargeEntryId !== null) await deps.points.refundCharge(refund, tx);
+    if (row.chargeEntryId !== null) {
+      const operation = row.kind === 'CANCELLATION' ? 'cashReceipts.cancel' : 'cashReceipts.issue';
+      await deps.points.refundCharge({ ...refund, operation }, tx);
+    }
     else if (row.reservationId !== null) {
       await deps.points.refundCapture({ ...refund, reservationId: row.reservationId }, tx);
     }

@@ -36,6 +36,8 @@ type DelivererDeps = {
   now: () => Date;
   random: () => number;
   log: Logger;
+  // Told what came of each attempt made (the metrics).
+  onAttempt?: (result: 'canceled' | 'succeeded' | 'retrying' | 'failed') => void;
 };
 
 type AttemptResult = 'skipped' | 'canceled' | 'succeeded' | 'retrying' | 'failed';
@@ -144,6 +146,7 @@ export function createDeliverer(deps: DelivererDeps) {
     });
     const attemptsMax = attemptsMaxFor(found.event.type as EventType);
     const result = await recordAttempt(deps, { ...job, attemptsMax }, startedAt, outcome);
+    if (result !== 'skipped') deps.onAttempt?.(result);
     const details = { ...job, result, responseStatus: outcome.responseStatus };
     // A delivery that used up its attempts is worth an operator's look; the rest is routine, a
     // failed test event too: it checked a receiver for its owner, who reads the delivery log.

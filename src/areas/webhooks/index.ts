@@ -74,6 +74,7 @@ export function createWebhooksModule(
     now: outside.now,
     random: outside.random,
     log,
+    onAttempt: platform.metrics.webhookAttempt,
   });
   return {
     name: 'webhooks',

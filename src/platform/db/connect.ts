@@ -19,8 +19,16 @@ export type Database = {
   // hold on the balance with it, in the same transaction. Any later durable commit flushes it
   // too. The embedded database uses the main pool.
   relaxedPool: pg.Pool;
+  // Connections for session-level advisory locks (the migrations and the job queues' setup),
+  // which a pooler in transaction mode cannot hold: to DATABASE_DIRECT_URL when it is set,
+  // otherwise the main pool.
+  sessionPool: pg.Pool;
   url: string;
   embedded: boolean;
+  // Whether the hot statements run as named prepared statements (prepared.ts): never on the
+  // embedded database, and not where DATABASE_PREPARED_STATEMENTS is false (a pooler in
+  // transaction mode that does not track them).
+  preparedStatements: boolean;
   // True when this process just created the embedded database files.
   created: boolean;
   // The database is migrated. An embedded database held by a server then lets other etax
@@ -40,6 +48,10 @@ type ConnectOptions = {
   databaseUrl?: string;
   dataDir: string;
   poolMax: number;
+  // False turns named prepared statements off (Database.preparedStatements); default true.
+  preparedStatements?: boolean;
+  // PostgreSQL itself when databaseUrl is a pooler in transaction mode (Database.sessionPool).
+  directUrl?: string;
   // How the embedded database (no databaseUrl) is opened. Without it: as a command that waits
   // for another holder of DATA_DIR for at most EMBEDDED_WAIT_DEFAULT_MS.
   embedded?: EmbeddedOpenOptions;
@@ -53,6 +65,8 @@ const POOL_IDLE_TIMEOUT_MS = 30_000;
 const POOL_CONNECT_TIMEOUT_MS = 10_000;
 // The relaxed pool serves the reservation batches, of which at most two run at once.
 const RELAXED_POOL_MAX = 4;
+// The session pool holds one lock at a time, with a query beside it at most.
+const SESSION_POOL_MAX = 2;
 // Every statement here answers a request in milliseconds. PostgreSQL compiles a statement
 // whose estimated cost passes jit_above_cost, and its estimates for the profile search (a GIN
 // lookup per search bucket) pass it: half a second of compiling for a 5 ms query.
@@ -85,13 +99,15 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
   // A mark costs microseconds.
   markPhase('database');
   const url = options.databaseUrl ?? embedded!.url;
+  const preparedStatements = embedded === null && options.preparedStatements !== false;
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolMax,
     idleTimeoutMillis: POOL_IDLE_TIMEOUT_MS,
     connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
     // The embedded database has no JIT to turn off, and names no statements (prepared.ts).
-    ...(embedded ? {} : { options: SESSION_OPTIONS, Client: PreparingClient }),
+    ...(embedded ? {} : { options: SESSION_OPTIONS }),
+    ...(preparedStatements ? { Client: PreparingClient } : {}),
   });
   surviveLostConnections(pool);
   const relaxedPool = embedded ? pool : new pg.Pool({
@@ -102,16 +118,27 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
     options: `${SESSION_OPTIONS} -c synchronous_commit=off`,
   });
   if (relaxedPool !== pool) surviveLostConnections(relaxedPool);
+  const sessionPool = embedded || options.directUrl === undefined ? pool : new pg.Pool({
+    connectionString: options.directUrl,
+    max: SESSION_POOL_MAX,
+    idleTimeoutMillis: POOL_IDLE_TIMEOUT_MS,
+    connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
+    options: SESSION_OPTIONS,
+  });
+  if (sessionPool !== pool) surviveLostConnections(sessionPool);
   return {
     db: drizzle(pool, { schema }),
     pool,
     relaxedPool,
+    sessionPool,
     url,
     embedded: embedded !== null,
+    preparedStatements,
     created: embedded?.created ?? false,
     markReady: () => embedded?.markReady(),
     async close() {
       if (relaxedPool !== pool) await relaxedPool.end();
+      if (sessionPool !== pool) await sessionPool.end();
       await pool.end();
       await embedded?.close();
     },

@@ -31,7 +31,17 @@ type Deps = {
   reservationTtlMs: number;
   // Named prepared statements for the hot reads; false on the embedded database.
   preparedStatements?: boolean;
+  // Told of points charged and refunded by price row, for the metrics (docs/operations.md
+  // § Metrics), once the statement that moved them succeeded.
+  movements?: PointMovements;
 };
+
+export type PointMovements = {
+  charged(operation: string, points: number): void;
+  refunded(operation: string, points: number): void;
+};
+
+const UNTOLD: PointMovements = { charged() {}, refunded() {} };
 
 function toBalance(row: store.BalanceRow): PointBalance {
   assert(row.reservedPoints >= 0);
@@ -91,12 +101,14 @@ async function requireAvailable(
 // call was priced at); otherwise 402 or 409 by that amount, and nothing changes.
 async function debit(
   batches: LedgerBatches,
+  movements: PointMovements,
   input: Scope & { operation: string; points: number; requiredPoints: number },
 ): Promise<void> {
   assert(Number.isSafeInteger(input.points) && input.points > 0, 'a debit must be positive');
   assert(Number.isSafeInteger(input.requiredPoints) && input.requiredPoints >= input.points);
   const row = await batches.debit({ ...input, ledgerEntryId: newId('ledgerEntry') });
   if (!row.accepted) throw refusal(row.postedPoints, input.requiredPoints);
+  movements.charged(input.operation, input.points);
 }
 
 // Debits many charges inside the caller's transaction, for work that is recorded in that
@@ -106,6 +118,7 @@ async function debit(
 // reservation would have got. Rolling the transaction back undoes the debits.
 async function debitInTransaction(
   tx: Executor,
+  movements: PointMovements,
   items: ReadonlyArray<Scope & { operation: string; points: number }>,
 ): Promise<Array<{ ledgerEntryId: string } | ApiError>> {
   const debits = items.map((item) => {
@@ -117,8 +130,9 @@ async function debitInTransaction(
   return rows.map((row, index) => {
     const debit = debits[index]!;
     assert.equal(row.ledgerEntryId, debit.ledgerEntryId);
-    return row.accepted ? { ledgerEntryId: debit.ledgerEntryId }
-      : refusal(row.postedPoints, debit.points);
+    if (!row.accepted) return refusal(row.postedPoints, debit.points);
+    movements.charged(debit.operation, debit.points);
+    return { ledgerEntryId: debit.ledgerEntryId };
   });
 }
 
@@ -127,15 +141,19 @@ async function debitInTransaction(
 // repeated refund pays nothing; answers whether this one paid.
 async function refundCharge(
   tx: Executor,
-  input: Scope & { points: number; ledgerEntryId: string; memo: string },
+  movements: PointMovements,
+  input: Scope & { operation: string; points: number; ledgerEntryId: string; memo: string },
 ): Promise<boolean> {
   assert(Number.isSafeInteger(input.points) && input.points > 0, 'a refund must be positive');
-  return (await store.refund(tx, input)) !== null;
+  const paid = (await store.refund(tx, input)) !== null;
+  if (paid) movements.refunded(input.operation, input.points);
+  return paid;
 }
 
 // Captures exactly what the operation charges and releases the rest, at most once.
 async function capture(
   batches: LedgerBatches,
+  movements: PointMovements,
   input: { reservation: Reservation; chargePoints: number },
 ): Promise<SettleOutcome> {
   const { capturedPoints, releasedPoints } = settle({
@@ -152,6 +170,7 @@ async function capture(
   assert.equal(row.reservationPoints, input.reservation.reservedPoints);
   assert.equal(row.ledgerEntryCount, capturedPoints > 0 ? 1 : 0);
   assert(row.postedPoints >= row.reservedPoints);
+  if (capturedPoints > 0) movements.charged(row.operation, capturedPoints);
   return { kind: 'settled', capturedPoints, releasedPoints };
 }
 
@@ -194,17 +213,21 @@ class CapturePendingError extends Error {}
 
 async function refundCapture(
   tx: Executor,
+  movements: PointMovements,
   input: Scope & { reservationId: string; points: number; ledgerEntryId: string;
     memo: string },
 ): Promise<'refunded' | 'alreadyRefunded' | 'nothingCaptured'> {
   assert(Number.isSafeInteger(input.points) && input.points > 0, 'a refund must be positive');
-  const status = await store.lockReservationStatus(tx, input);
+  const { status, operation } = await store.lockReservationStatus(tx, input) ??
+    { status: null, operation: '' };
   if (status === 'reserved') {
     throw new CapturePendingError(`reservation ${input.reservationId} is not settled yet`);
   }
   if (status !== 'captured') return 'nothingCaptured';
   const row = await store.refund(tx, input);
-  return row === null ? 'alreadyRefunded' : 'refunded';
+  if (row === null) return 'alreadyRefunded';
+  movements.refunded(operation, input.points);
+  return 'refunded';
 }
 
 // Expires stale reservations in one bounded batch; returns how many were expired.
@@ -220,6 +243,7 @@ async function expireStaleReservations(tx: Executor): Promise<number> {
 export function createPointsService(deps: Deps) {
   assert(Number.isSafeInteger(deps.reservationTtlMs) && deps.reservationTtlMs > 0);
   const { db } = deps;
+  const movements = deps.movements ?? UNTOLD;
   const readBalance = createBalanceReader({
     db,
     preparedStatements: deps.preparedStatements ?? false,
@@ -237,16 +261,16 @@ export function createPointsService(deps: Deps) {
     reserve: (input: Parameters<typeof reserve>[1]) => reserve(batches, input),
     requireAvailable: (input: Parameters<typeof requireAvailable>[1]) =>
       requireAvailable(readBalance, input),
-    debit: (input: Parameters<typeof debit>[1]) => debit(batches, input),
-    capture: (input: Parameters<typeof capture>[1]) => capture(batches, input),
+    debit: (input: Parameters<typeof debit>[2]) => debit(batches, movements, input),
+    capture: (input: Parameters<typeof capture>[2]) => capture(batches, movements, input),
     release: (reservation: Reservation, tx: Executor = db) => release(tx, reservation),
     grant: (input: Parameters<typeof grant>[1], tx: Executor = db) => grant(tx, input),
-    refundCapture: (input: Parameters<typeof refundCapture>[1], tx: Executor) =>
-      refundCapture(tx, input),
-    debitInTransaction: (tx: Executor, items: Parameters<typeof debitInTransaction>[1]) =>
-      debitInTransaction(tx, items),
-    refundCharge: (input: Parameters<typeof refundCharge>[1], tx: Executor) =>
-      refundCharge(tx, input),
+    refundCapture: (input: Parameters<typeof refundCapture>[2], tx: Executor) =>
+      refundCapture(tx, movements, input),
+    debitInTransaction: (tx: Executor, items: Parameters<typeof debitInTransaction>[2]) =>
+      debitInTransaction(tx, movements, items),
+    refundCharge: (input: Parameters<typeof refundCharge>[2], tx: Executor) =>
+      refundCharge(tx, movements, input),
     expireStaleReservations: (tx: Executor = db) => expireStaleReservations(tx),
     holdReservation: (input: Parameters<typeof store.holdReservation>[1], tx: Executor = db) =>
       store.holdReservation(tx, input),

@@ -60,6 +60,8 @@ export type SettledRow = {
   accountId: string;
   environment: string;
   reservationPoints: number;
+  // The price row of the reservation.
+  operation: string;
   postedPoints: number;
   reservedPoints: number;
   ledgerEntryCount: number;
@@ -164,13 +166,13 @@ type ReservationStatus = 'reserved' | 'captured' | 'released' | 'expired';
 export async function lockReservationStatus(
   tx: Executor,
   key: Scope & { reservationId: string },
-): Promise<ReservationStatus | null> {
-  const result = await tx.execute<{ status: ReservationStatus }>(sql`
-    select status from point_reservations
+): Promise<{ status: ReservationStatus; operation: string } | null> {
+  const result = await tx.execute<{ status: ReservationStatus; operation: string }>(sql`
+    select status, operation from point_reservations
      where id = ${key.reservationId} and account_id = ${key.accountId}
        and environment = ${key.environment}
        for update`);
-  return result.rows[0]?.status ?? null;
+  return result.rows[0] ?? null;
 }
 
 // Adds a refund entry and its points, once: the entry id is derived from what is refunded, and a
@@ -332,8 +334,8 @@ const CAPTURE_MANY_SQL = `
          where p.id = r.reservation_id and coalesce(p.status, '') = 'reserved'
            and p.reserved_points >= r.captured_points
            and (select count(*) from locked) >= 0
-        returning p.id, p.account_id, p.environment, p.reserved_points, r.captured_points,
-                  r.ledger_entry_id, r.position
+        returning p.id, p.account_id, p.environment, p.operation, p.reserved_points,
+                  r.captured_points, r.ledger_entry_id, r.position
       ), totals as (
         select account_id, environment, sum(captured_points)::bigint as captured_points,
                sum(reserved_points)::bigint as reserved_points
@@ -365,6 +367,7 @@ const CAPTURE_MANY_SQL = `
       )
       select o.id as "reservationId", o.account_id as "accountId",
              o.environment as "environment", o.reserved_points as "reservationPoints",
+             o.operation as "operation",
              o.final_posted_points + o.later_captured_points as "postedPoints",
              o.final_reserved_points as "reservedPoints",
              (select count(*) from entry e where e.reservation_id = o.id)::int

@@ -88,6 +88,12 @@ async function inRedisOrMemory<T>(breaker: RedisBreaker | null, inRedis: () => P
   return inMemory();
 }
 
+// Where a limiter with this breaker keeps its counts now.
+function countingIn(breaker: RedisBreaker | null): 'redis' | 'memoryFallback' | 'memory' {
+  if (breaker === null) return 'memory';
+  return breaker.countsInRedis() ? 'redis' : 'memoryFallback';
+}
+
 export function createRateLimiter({ redisUrl, policies, log }: RateLimiterOptions): RateLimiter {
   const redis = redisUrl ? connectRateLimitRedis(redisUrl) : null;
   const counters = new Map<string, OperationCounters>();
@@ -167,7 +173,5 @@ export function createRateLimiter({ redisUrl, policies, log }: RateLimiterOption
     if (redis) await redis.quit().catch(() => redis.disconnect());
   }
 
-  return { policyFor, hook, attempt, giveBack, close,
-    countingIn: () => (breaker === null ? 'memory'
-      : breaker.countsInRedis() ? 'redis' : 'memoryFallback') };
+  return { policyFor, hook, attempt, giveBack, close, countingIn: () => countingIn(breaker) };
 }
