@@ -26,6 +26,7 @@ const PLATFORM_GUIDES: readonly Guide[] = [
   { path: 'docs/idempotency.md', title: 'Idempotency' },
   { path: 'docs/plans.md', title: 'Plans' },
   { path: 'docs/sandbox.md', title: 'Sandbox' },
+  { path: 'docs/dashboard.md', title: 'The dashboard: pages, roles and sessions' },
   { path: 'docs/operations.md', title: 'Operating etax: processes, health, jobs and mail' },
   { path: 'docs/architecture.md', title: 'Architecture: how the code is laid out' },
 ];

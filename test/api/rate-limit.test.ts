@@ -228,6 +228,7 @@ async function callHook(limiter: RateLimiter, operation: string, keyId: string) 
   };
   const request = {
     id: 'trace',
+    headers: {},
     routeOptions: { config: { operation } },
     auth: { keyId, accountId: 'acc', environment: 'test', plan: 'FREE' },
   };
