@@ -67,9 +67,9 @@ export async function createKey(config: Config, options: KeyOptions) {
   if (label !== null && (label.length === 0 || label.length > API_KEY_LABEL_LENGTH_MAX)) {
     throw new CliError(`--label must be 1 to ${API_KEY_LABEL_LENGTH_MAX} characters`);
   }
-  const { key, keyId } = await withPlatform(config, (platform) =>
+  const { key } = await withPlatform(config, (platform) =>
     platform.accounts.createKey({ accountId: options.account, environment, label }));
-  printResult(Boolean(options.json), { key, keyId }, key);
+  printResult(Boolean(options.json), { key }, key);
 }
 
 export async function revokeKey(config: Config, options: { key: string; json?: boolean }) {
