@@ -1,24 +1,11 @@
 import { sql } from 'drizzle-orm';
-import type { Config } from '../config.ts';
+import { unconfiguredLiveServices } from '../platform/live-services.ts';
 import type { DashboardDeps } from './context.ts';
 
 // The instance's health as the operator's page shows it: whether the database answers, where
 // rate-limit counts are kept (Redis, or memory as its fallback), the jobs waiting in each queue,
 // and which live gateways are not configured (live calls of that kind answer 503 until they
 // are). Read fresh on every request: nothing here is cached.
-
-// The settings each live service needs; without one, its live calls are refused.
-export const LIVE_GATEWAY_SETTINGS = [
-  'TAX_AUTHORITY_SERVICE_KEY',
-  'TAX_INVOICE_GATEWAY_URL',
-  'CASH_RECEIPT_GATEWAY_URL',
-  'TAX_PORTAL_GATEWAY_URL',
-  'BANK_ACCOUNT_GATEWAY_URL',
-  'BANK_GATEWAY_URL',
-  'DOCUMENTS_CIVIL_GATEWAY_URL',
-  'DOCUMENTS_REGISTRY_GATEWAY_URL',
-  'SMTP_URL',
-] as const satisfies ReadonlyArray<keyof Config>;
 
 export type InstanceHealth = {
   database: { ok: true } | { ok: false; error: string };
@@ -51,7 +38,11 @@ export async function readInstanceHealth(deps: Pick<DashboardDeps, 'platform' | 
       queues = null;
     }
   }
-  const unconfigured = LIVE_GATEWAY_SETTINGS.filter((setting) =>
-    platform.config[setting] === undefined);
+  // The live services' settings (the API's own list), and mail, which is kept rather than sent
+  // without SMTP_URL.
+  const unconfigured = [
+    ...unconfiguredLiveServices(platform.config).map(({ setting }) => setting),
+    ...(platform.config.SMTP_URL === undefined ? ['SMTP_URL'] : []),
+  ];
   return { database, rateLimits: deps.rateLimiter.countingIn(), queues, unconfigured };
 }

@@ -14,7 +14,8 @@ let app: TestApp;
 beforeAll(async () => {
   // Jobs started, so the health section reads the job queues.
   app = await createTestApp({ jobs: true, env: { WORKERS_ENABLED: 'false',
-    TAX_INVOICE_GATEWAY_URL: 'https://gateway.example.com' } });
+    TAX_INVOICE_GATEWAY_URL: 'https://gateway.example.com',
+    TAX_INVOICE_NTS_SYSTEM_CODE: '41000008' } });
 });
 afterAll(async () => {
   await app?.close();
