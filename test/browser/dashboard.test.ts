@@ -209,6 +209,9 @@ describe('the dashboard in Chromium', () => {
       }),
     ]);
     expect(response.status()).toBe(403);
+    // The refusal's page replaces the form's: wait until it is the one shown, so nothing reads
+    // a document that is being navigated away from.
+    await page.getByText('권한이 없습니다').first().waitFor();
     await page.waitForLoadState('load');
     await checkPage({ ...session, problems: [] }, 'viewer-refused', ['권한이 없습니다',
       'Viewer']);
