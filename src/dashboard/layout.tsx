@@ -12,6 +12,8 @@ import { PostForm } from './components.tsx';
 export type NavItem = { label: MessageKey; path: string; section: NavSection };
 
 const SECTION_TITLES: Record<NavSection, MessageKey> = {
+  issuing: 'nav.section.issuing',
+  records: 'nav.section.records',
   account: 'nav.section.account',
   developers: 'nav.section.developers',
   you: 'nav.section.you',

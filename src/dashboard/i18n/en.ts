@@ -11,6 +11,8 @@ export const en: Dictionary = {
   'nav.points': 'Points',
   'nav.plan': 'Plan',
   'nav.settings': 'Settings',
+  'nav.section.issuing': 'Issuing',
+  'nav.section.records': 'Books and connections',
   'nav.section.account': 'Account',
   'nav.section.developers': 'Developers',
   'nav.section.you': 'You',

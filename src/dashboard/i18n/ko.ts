@@ -9,6 +9,8 @@ export const ko = {
   'nav.points': '포인트',
   'nav.plan': '요금제',
   'nav.settings': '설정',
+  'nav.section.issuing': '발행',
+  'nav.section.records': '장부·연결',
   'nav.section.account': '계정',
   'nav.section.developers': '개발',
   'nav.section.you': '내 설정',
