@@ -1,7 +1,7 @@
 // A cancel racing an approval of the same reverse issuance request has exactly one winner, on
 // the real database: in every round the two requests are sent at once, exactly one answers 200,
 // the other answers the 409 of the winner's status, and the request ends as the winner left it.
-// The points follow the winner (refunded only when the cancel won), the issuance job is staged
+// The points follow the winner (refunded only when the cancel won), the issuance step is added
 // only when the approval won, and the ledger sums to the balance after every round. Half the
 // rounds approve with the API and half through the mailed link's page, and the cancel is sent
 // after a delay that sweeps across the approval's own work. Workers are off, so an
@@ -9,7 +9,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ISSUANCE_QUEUE } from '../../src/areas/tax-invoices/processing/queues.ts';
 import { usingPostgres } from '../helpers/database.ts';
 import { expectLedgerConsistent } from '../helpers/ledger-audit.ts';
 import {
@@ -56,10 +55,10 @@ describe.skipIf(!usingPostgres)('a cancel racing an approval', () => {
   const balance = async () =>
     (await app.platform.points.getBalance({ accountId, environment: 'test' })).balance;
 
-  async function stagedIssuanceJobs(issuanceKey: string): Promise<number> {
+  async function stagedIssuanceSteps(issuanceKey: string): Promise<number> {
     const result = await app.platform.database.db.execute<{ count: number }>(sql`
-      select count(*)::int as count from pgboss.job
-      where name = ${ISSUANCE_QUEUE} and data->>'issuanceKey' = ${issuanceKey}`);
+      select count(*)::int as count from tax_invoice_steps
+      where step = 'ISSUANCE' and issuance_key = ${issuanceKey}`);
     return result.rows[0]!.count;
   }
 
@@ -94,7 +93,7 @@ describe.skipIf(!usingPostgres)('a cancel racing an approval', () => {
         expect(approved.status).toBe(409);
         if (approved.code !== null) expect(approved.code).toBe('ISSUE_REQUEST_ALREADY_CANCELED');
         expect(await balance()).toBe(before);
-        expect(await stagedIssuanceJobs(issuanceKey)).toBe(0);
+        expect(await stagedIssuanceSteps(issuanceKey)).toBe(0);
       } else {
         wins.approval += 1;
         expect(status).toBe('APPROVED');
@@ -102,7 +101,7 @@ describe.skipIf(!usingPostgres)('a cancel racing an approval', () => {
         expect((canceled.json() as { code: string }).code)
           .toBe('ISSUE_REQUEST_ALREADY_APPROVED');
         expect(await balance()).toBe(before - UNIT_POINTS);
-        expect(await stagedIssuanceJobs(issuanceKey)).toBe(1);
+        expect(await stagedIssuanceSteps(issuanceKey)).toBe(1);
       }
       expect(await actorsOf(app, issuanceKey)).toHaveLength(2);
       await expectLedgerConsistent(app.platform, accountId, 'test');

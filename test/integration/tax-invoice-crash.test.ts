@@ -2,8 +2,8 @@
 // Method: one `etax serve` with workers on PostgreSQL, a sandbox tax
 // authority that takes 3 s per transmission, and no cancel window, so invoices are signed at once
 // and sit TRANSMITTING with the call in flight. The process is killed with SIGKILL then, and
-// started again. pg-boss hands the dead worker's jobs out again once they expire; waiting out
-// the expiry would make the test slow, so it is moved into the past in the database. Then:
+// started again. The dead worker's steps are taken up again once their leases run out; waiting
+// them out would make the test slow, so they are moved into the past in the database. Then:
 // every invoice ends TRANSMITTED with one approval number, each step recorded once, one success
 // event each, and 100 points charged per invoice with no drift in the ledger.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,9 +77,9 @@ describe.skipIf(!clusterEnabled)(`killing a worker mid-issuance (${CLUSTER_SKIP_
     expect(atCrash.some((row) => row.status !== 'TRANSMITTED')).toBe(true);
 
     await cluster!.restart(0);
-    // What pg-boss does once the dead worker's jobs expire, without waiting for it.
-    await query(`update pgboss.job set state = 'retry', start_after = now()
-      where state = 'active' and name like 'tax-invoices-%'`);
+    // The dead worker's leases run out, without waiting for it.
+    await query(`update tax_invoice_steps set leased_until = now() - interval '1 second'
+      where leased_until is not null`);
     const final = await pollUntil(statusCounts, (rows) => rows.length === 1 &&
       rows[0]!.status === 'TRANSMITTED', JOB_POLL);
     expect(final).toEqual([{ status: 'TRANSMITTED', count: INVOICE_COUNT }]);

@@ -3,7 +3,7 @@ import type { Config } from '../../config.ts';
 import type { Environment } from '../../platform/accounts/keys.ts';
 import type { RecordEvents } from '../../platform/events.ts';
 import type { RecordIssuedInvoices } from '../../platform/issued-invoices.ts';
-import type { JobDefinition } from '../../platform/jobs.ts';
+import type { DueWorkDefinition } from '../../platform/due-work.ts';
 import type { AreaModule } from '../../platform/module.ts';
 import type { Platform } from '../../platform/platform.ts';
 import type { ReferenceSection } from '../../platform/reference-guides.ts';
@@ -25,7 +25,8 @@ import { INVOICE_MAIL_KIND } from './mail/invoice-mail.ts';
 import { createInvoiceMailService, type InvoiceMailService } from './mail/service.ts';
 import { createSupplierEligibility } from './issuance/supplier-eligibility.ts';
 import { createIssuanceService, type IssuanceService } from './issuance/service.ts';
-import { processingJobDefinitions } from './processing/jobs.ts';
+import { processingSteps } from './processing/steps.ts';
+import { stepBacklogs } from './processing/steps-store.ts';
 import { registerApprovalPageRoutes } from './reverse-issuance/page-routes.ts';
 import { findIssuedByTotals } from './store.ts';
 import { xmlRoutes } from './xml/routes.ts';
@@ -92,7 +93,7 @@ const REFERENCE: readonly ReferenceSection[] = [
 // schemas.ts (the document and the request pieces every document-making route takes),
 // lifecycle.ts (the status changes that end a document or record its transmission) and
 // route-errors.ts. Of each other, sub-folders use only issuance's acceptance and validation (how
-// every request that makes documents is accepted and checked), processing's queues (where the
+// every request that makes documents is accepted and checked), processing's steps (where the
 // accepted work goes), the PDF and the holiday calendar; never another's routes, service or store.
 
 // The holidays an operator adds, for `etax holidays` (src/cli/holidays.ts).
@@ -113,8 +114,8 @@ export type TaxInvoicesService = IssuanceService & AmendmentService;
 export type TaxInvoicesModule = AreaModule & {
   routes: FastifyPluginAsync;
   pages: FastifyPluginAsync;
-  // The processing jobs: issuance (signing) and transmission.
-  jobs: JobDefinition<never>[];
+  // The processing steps: issuance (signing) and transmission.
+  dueWork: DueWorkDefinition[];
   service: TaxInvoicesService;
   reverseIssuance: ReverseIssuanceService;
   invoiceMail: InvoiceMailService;
@@ -203,8 +204,8 @@ export function createTaxInvoicesModule(
   });
   const accept = createAcceptance({
     db,
+    now,
     eligibility,
-    stageMany: platform.jobs.stageMany,
     charge: platform.charge,
     issuers: deps.issuers,
     transmissionAvailable: (environment) => transmitterFor(environment) !== null,
@@ -216,29 +217,28 @@ export function createTaxInvoicesModule(
       holidays, now }),
   };
   const reverseIssuance = createReverseIssuanceService({ ...lifecycle, db, accept, eligibility,
-    stage: platform.jobs.stage, issuers: deps.issuers, queueMail: platform.queueMail,
+    issuers: deps.issuers, queueMail: platform.queueMail,
     unitPoints, publicBaseUrl: config.PUBLIC_BASE_URL, holidays, now });
   const invoiceMail = createInvoiceMailService({ db, queueMails: platform.queueMails,
     recordEvents: deps.recordEvents });
   platform.registerMailKind(INVOICE_MAIL_KIND, invoiceMail.hooks);
-  const jobs = processingJobDefinitions({
+  const dueWork = processingSteps({
     ...lifecycle,
     db,
-    stage: platform.jobs.stage,
-    stageMany: platform.jobs.stageMany,
     issuers: deps.issuers,
     transmitterFor,
     transmissionDelaySeconds: config.TAX_INVOICE_TRANSMISSION_DELAY_SECONDS,
     transmissionTimeoutMs: config.TAX_INVOICE_GATEWAY_TIMEOUT_MS,
     ntsSystemCode: config.TAX_INVOICE_NTS_SYSTEM_CODE, now, log: platform.log,
     mailTransmitted: invoiceMail.queueTransmitted,
-  }) as JobDefinition<never>[];
+  });
   return {
     name: 'tax-invoices', reference: REFERENCE,
     ...createTaxInvoicesPlugins({
       service, reverseIssuance, invoiceMail, xml: createXmlService({ db }),
     }),
-    jobs,
+    dueWork,
+    backlogs: () => stepBacklogs(db),
     service,
     reverseIssuance,
     invoiceMail,

@@ -3,14 +3,16 @@ import type { Tx } from '../../platform/db/connect.ts';
 import type { RecordEvents } from '../../platform/events.ts';
 import type { IssuedInvoiceChange, RecordIssuedInvoices } from '../../platform/issued-invoices.ts';
 import type { PointsService } from '../../platform/points/service.ts';
+import { endSteps } from './processing/steps-store.ts';
 import type { TaxInvoiceStatus } from './schemas.ts';
 import * as store from './store.ts';
 
 // The status changes that end a document, with what goes with them in the same transaction: a
 // document that ends without being issued gets its points back, and issuance outcomes are
-// webhook events (TAX_INVOICE_ISSUANCE_SUCCESS and _FAILURE, docs/webhooks.md). Because the
-// change is conditional (store.transition), a retried job or a racing request that loses finds
-// nothing to change, and so refunds and emits nothing.
+// webhook events (TAX_INVOICE_ISSUANCE_SUCCESS and _FAILURE, docs/webhooks.md), and a decided
+// document leaves the workers' queue. Because the change is conditional (store.transition), a
+// retried step or a racing request that loses finds nothing to change, and so refunds and emits
+// nothing.
 
 type Cause = { code: string; message: string };
 
@@ -72,6 +74,7 @@ export async function endWithoutIssuance(
   const row = await store.transition(tx, { ...change, changes,
     message: change.message ?? change.cause?.message ?? null });
   if (row === null) return null;
+  await endSteps(tx, [row.issuanceKey]);
   await refund(deps, tx, row);
   if (change.to === 'FAILED') {
     await deps.recordEvents(tx, [{ scope: store.scopeOfRow(row), event: {
@@ -98,6 +101,7 @@ export async function recordTransmitted(
       changes: { ntsTransactionId, transmittedAt },
     })),
   }));
+  await endSteps(tx, [...moved]);
   const transmitted = approvals.filter(({ row }) => moved.has(row.issuanceKey));
   await deps.recordIssuedInvoices?.(tx, transmitted.map(({ row, ntsTransactionId,
     transmittedAt }) => issuedInvoiceChange(row, ntsTransactionId, transmittedAt)));

@@ -1,6 +1,6 @@
 // Accepting POST /v1/taxInvoices/issue: every refusal is a 4xx in the spec's error shape that
-// leaves nothing behind (no document, no claim, no job, no charge), and what is accepted is
-// charged once to the key's own balance. The rules themselves are unit-tested in
+// leaves nothing behind (no document, no claim, no processing step, no charge), and what is
+// accepted is charged once to the key's own balance. The rules themselves are unit-tested in
 // test/areas/tax-invoices/validation.test.ts; here each kind of rule is proven wired in.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../../src/domain/business-days.ts';
@@ -22,7 +22,8 @@ let accountId: string;
 let supplier: Supplier;
 
 beforeAll(async () => {
-  app = await createTestApp({ jobs: true, env: { WORKERS_ENABLED: 'false' } });
+  // No workers: a step added stays to be counted.
+  app = await createTestApp({ env: { WORKERS_ENABLED: 'false' } });
   ({ key, accountId, supplier } = await createSupplierAccount(app));
 });
 afterAll(async () => {
@@ -37,9 +38,9 @@ async function documentCount(): Promise<number> {
   return result.rows[0].count as number;
 }
 
-async function stagedJobCount(): Promise<number> {
+async function stagedStepCount(): Promise<number> {
   const result = await app.platform.database.pool.query(
-    "select count(*)::int as count from pgboss.job where name = 'tax-invoices-issuance'");
+    'select count(*)::int as count from tax_invoice_steps');
   return result.rows[0].count as number;
 }
 
@@ -50,13 +51,13 @@ async function expectRefused(
   code: string,
   messagePart?: string,
 ) {
-  const [pointsBefore, documentsBefore, jobsBefore] =
-    [await balance(), await documentCount(), await stagedJobCount()];
+  const [pointsBefore, documentsBefore, stepsBefore] =
+    [await balance(), await documentCount(), await stagedStepCount()];
   const body = expectError(await send(), status, code);
   if (messagePart !== undefined) expect(body.message).toContain(messagePart);
   expect(await balance()).toEqual(pointsBefore);
   expect(await documentCount()).toBe(documentsBefore);
-  expect(await stagedJobCount()).toBe(jobsBefore);
+  expect(await stagedStepCount()).toBe(stepsBefore);
 }
 
 const withItem = (changes: Record<string, unknown>) => {

@@ -163,7 +163,7 @@ export async function getInvoice(app: Injector, key: string, issuanceKey: string
   return response.json() as TaxInvoiceView;
 }
 
-// Polls until the document reaches one of `statuses` (its jobs run on pg-boss workers).
+// Polls until the document reaches one of `statuses` (its steps run on the workers).
 export async function waitForStatus(
   app: Injector,
   key: string,

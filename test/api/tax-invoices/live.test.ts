@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   TRANSMISSION_RETRY_DELAYS_SECONDS,
 } from '../../../src/areas/tax-invoices/processing/transmission-job.ts';
-import { TRANSMISSION_QUEUE } from '../../../src/areas/tax-invoices/processing/queues.ts';
 import {
   businessRegistrationCheckDigit,
 } from '../../../src/domain/business-registration-number.ts';
@@ -189,39 +188,36 @@ describe('issuing with a live key', () => {
     });
 });
 
-type StagedJob = { data: { issuanceKey: string; attemptNumber: number }; startAfterMs: number;
-  createdOnMs: number };
+type TransmissionStep = { attemptNumber: number; dueAtMs: number; leased: boolean };
 
-async function transmissionJobs(issuanceKey: string): Promise<StagedJob[]> {
+async function transmissionStep(issuanceKey: string): Promise<TransmissionStep | null> {
   const result = await app.platform.database.pool.query(
-    `select data, start_after, created_on from pgboss.job
-      where name = $1 and data->>'issuanceKey' = $2 order by created_on`,
-    [TRANSMISSION_QUEUE, issuanceKey]);
-  return result.rows.map((row) => ({ data: row.data, startAfterMs: row.start_after.getTime(),
-    createdOnMs: row.created_on.getTime() }));
+    `select attempt_number, due_at, leased_until from tax_invoice_steps
+      where step = 'TRANSMISSION' and issuance_key = $1`, [issuanceKey]);
+  const row = result.rows[0];
+  return row === undefined ? null : { attemptNumber: row.attempt_number,
+    dueAtMs: row.due_at.getTime(), leased: row.leased_until !== null };
 }
 
 describe('a gateway answer outside the contract', () => {
   it.each([
     ['an HTML page', RECIPIENTS.garbage],
     ['a rejection whose message PostgreSQL cannot store', RECIPIENTS.unstorable],
-  ])('for %s keeps the document TRANSMITTING and stages attempt 2 about 30 s later',
+  ])('for %s keeps the document TRANSMITTING and puts attempt 2 off about 30 s',
     async (_name, recipient) => {
       const before = await balances();
       const issuanceKey = await issued(liveKey, liveSupplier, recipient);
-      const jobs = await pollUntil(() => transmissionJobs(issuanceKey),
-        (found) => found.some((job) => job.data.attemptNumber === 2));
-      // The retry was staged before this moment and after the gateway answered: its start is
-      // 30 s after a time between the two, however long the machine took in between.
+      const retry = await pollUntil(() => transmissionStep(issuanceKey),
+        (found) => found?.attemptNumber === 2);
+      // The retry was put off before this moment and after the gateway answered: it is due 30 s
+      // after a time between the two, however long the machine took in between.
       const seenAtMs = Date.now();
-      const retry = jobs.find((job) => job.data.attemptNumber === 2);
-      expect(retry?.data).toEqual({ issuanceKey, attemptNumber: 2 });
       const [sent] = requestsFor(issuanceKey);
       expect(TRANSMISSION_RETRY_DELAYS_SECONDS[0]).toBe(30);
-      expect(retry!.startAfterMs).toBeGreaterThanOrEqual(sent!.receivedAtMs + 30_000);
-      expect(retry!.startAfterMs).toBeLessThanOrEqual(seenAtMs + 30_000);
-      // Recorded no later than 30 s before it is due: not staged to start at once.
-      expect(retry!.createdOnMs).toBeLessThanOrEqual(retry!.startAfterMs - 30_000);
+      expect(retry!.dueAtMs).toBeGreaterThanOrEqual(sent!.receivedAtMs + 30_000);
+      expect(retry!.dueAtMs).toBeLessThanOrEqual(seenAtMs + 30_000);
+      // No worker holds it meanwhile: it waits for its time.
+      expect(retry!.leased).toBe(false);
       const response = await app.server.inject(request(liveKey, 'GET',
         `/v1/taxInvoices/${issuanceKey}`));
       expect(response.json()).toMatchObject({ status: 'TRANSMITTING', ntsTransactionId: null,

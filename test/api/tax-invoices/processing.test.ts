@@ -123,28 +123,35 @@ describe('a failed issuance', () => {
 
   it('fails with NOT_FOUND_CERTIFICATE when the certificate is removed before signing',
     async () => {
-      const account = await app.createAccount();
-      const own = await registerSupplier(app, account.keys.test);
-      const before = await app.platform.points.getBalance({ accountId: account.accountId,
-        environment: 'test' });
-      // Stop the workers from taking the job until the certificate is gone.
-      await app.jobs.boss.offWork('tax-invoices-issuance');
+      // An app of its own without workers: the test runs the issuance step itself, after the
+      // certificate is gone.
+      const paused = await createTestApp({ env: { WORKERS_ENABLED: 'false' } });
       try {
-        const response = await issue(app, account.keys.test, own.supplierKey);
+        const own = await createSupplierAccount(paused, 'Removed certificate');
+        const pausedBalance = () => paused.platform.points.getBalance({
+          accountId: own.accountId, environment: 'test' });
+        const before = await pausedBalance();
+        const response = await issue(paused, own.key, own.supplier.supplierKey);
+        expect(response.statusCode, response.body).toBe(200);
         const { issuanceKey } = response.json() as { issuanceKey: string };
-        const removed = await app.server.inject(request(account.keys.test, 'DELETE',
-          `/v1/issuers/${own.issuerId}/certificates`));
+        const removed = await paused.server.inject(request(own.key, 'DELETE',
+          `/v1/issuers/${own.supplier.issuerId}/certificates`));
         expect(removed.statusCode).toBe(204);
-        await app.jobs.start(app.taxInvoices.jobs.filter((definition) =>
-          definition.queue === 'tax-invoices-issuance') as never);
-        const invoice = await waitForStatus(app, account.keys.test, issuanceKey, ['FAILED',
-          'TRANSMITTED']);
-        expect(invoice.failure).toEqual({ code: 'NOT_FOUND_CERTIFICATE',
-          message: expect.any(String) });
-        expect(await app.platform.points.getBalance({ accountId: account.accountId,
-          environment: 'test' })).toEqual(before);
+        const issuance = paused.taxInvoices.dueWork
+          .find((definition) => definition.name === 'tax-invoices-issuance')!;
+        expect(await issuance.runBatch()).toBe(1);
+        const invoice = await getInvoice(paused, own.key, issuanceKey);
+        expect(invoice).toMatchObject({ status: 'FAILED', failure: {
+          code: 'NOT_FOUND_CERTIFICATE', message: expect.any(String) } });
+        expect(await pausedBalance()).toEqual(before);
+        // The document left the workers' queue with its failure.
+        expect(await issuance.runBatch()).toBe(0);
+        const steps = await paused.platform.database.pool.query(
+          'select count(*)::int as count from tax_invoice_steps where issuance_key = $1',
+          [issuanceKey]);
+        expect(steps.rows[0].count).toBe(0);
       } finally {
-        await app.jobs.start(app.taxInvoices.jobs as never).catch(() => undefined);
+        await paused.close();
       }
     });
 });

@@ -7,12 +7,11 @@ import {
   claimNeverReusable,
   REFERENCE_ID_REUSED_MESSAGE,
 } from '../../../platform/idempotency/claims.ts';
-import type { StageJobs } from '../../../platform/jobs.ts';
-import { stageIssuanceJobs } from '../processing/queues.ts';
+import { addSteps } from '../processing/steps-store.ts';
 import * as store from '../store.ts';
 
 // Recording accepted requests: one transaction claims their reference ids, inserts their
-// documents and history rows, and stages their issuance jobs, each in one statement. Plain
+// documents and history rows, and adds their issuance steps, each in one statement. Plain
 // issuance requests accepted at the same moment are recorded together (platform/batcher.ts says
 // how a batch forms): under load the round trips and the commit are paid once per batch instead
 // of once per request, which is what bounds how many invoices a process accepts per second. The
@@ -40,7 +39,7 @@ export type Recording = {
 
 type RecordedDocuments = { issuanceKeys: string[] };
 
-type RecordingDeps = { db: Db; stageMany: StageJobs };
+type RecordingDeps = { db: Db; now: () => Date };
 
 // The positions of the items whose reference id was used before.
 async function claimReferenceIds(tx: Tx, items: readonly Recording[]): Promise<Set<number>> {
@@ -63,9 +62,9 @@ async function recordInTransaction(
   const rows = accepted.flatMap((item) => item.rows);
   assert.equal(await store.insertInvoices(tx, rows, 'API'), rows.length);
   for (const item of accepted) await item.onRecorded?.(tx, item.rows);
-  // A reverse issuance request waits for approval; its issuance job is staged then.
-  await stageIssuanceJobs(deps.stageMany, tx, rows
-    .filter((row) => row.issuanceType === 'STANDARD').map((row) => row.issuanceKey));
+  // A reverse issuance request waits for approval; its issuance step is added then.
+  await addSteps(tx, 'ISSUANCE', rows.filter((row) => row.issuanceType === 'STANDARD')
+    .map((row) => row.issuanceKey), deps.now());
   return items.map((item, index) => (refused.has(index)
     ? new ApiError('INVALID_REQUEST', REFERENCE_ID_REUSED_MESSAGE)
     : { issuanceKeys: item.rows.map((row) => row.issuanceKey) }));

@@ -4,7 +4,6 @@ import type { Environment } from '../../../platform/accounts/keys.ts';
 import type { Db, Tx } from '../../../platform/db/connect.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import { requestFingerprint } from '../../../platform/idempotency/claims.ts';
-import type { StageJobs } from '../../../platform/jobs.ts';
 import type { Charger } from '../../../platform/points/charge.ts';
 import type { Caller } from '../../../platform/scope.ts';
 import type { IssuersService } from '../../issuers/index.ts';
@@ -25,9 +24,9 @@ import type { ValidatedInvoice } from './validation.ts';
 //      status must allow them;
 //   3. the points for every document are reserved;
 //   4. one transaction claims the reference id (never reusable), inserts the
-//      documents with their first status and stages their processing jobs;
+//      documents with their first status and adds their processing steps;
 //   5. the charge is captured.
-// A failure in 1–4 leaves nothing behind: no document, no claim, no job, no charge.
+// A failure in 1–4 leaves nothing behind: no document, no claim, no step, no charge.
 
 // The issuer the Supplier-Key names, as the issuers area gives it.
 export type SupplierIssuer =
@@ -67,7 +66,7 @@ type Accepted = { issuanceKeys: string[] };
 
 type AcceptanceDeps = {
   db: Db;
-  stageMany: StageJobs;
+  now: () => Date;
   charge: Charger;
   issuers: Pick<IssuersService, 'requireIssuerCertificate'>;
   // False when documents of this environment cannot be transmitted (no live gateway).

@@ -1,25 +1,24 @@
 import { setImmediate } from 'node:timers/promises';
 import type { Db } from '../../../platform/db/connect.ts';
 import { isApiError } from '../../../platform/errors.ts';
-import type { StageJobs } from '../../../platform/jobs.ts';
 import type { IssuersService } from '../../issuers/index.ts';
 import { endWithoutIssuance, type LifecycleDeps } from '../lifecycle.ts';
 import * as store from '../store.ts';
 import { signTaxInvoiceXml, type ApprovalNumbering } from '../xml/signed-document.ts';
 import { allocateApprovalCounters, insertXmlDocuments } from '../xml/store.ts';
-import { TRANSMISSION_QUEUE, transmissionJobId, type TransmissionJobData } from './queues.ts';
+import { endSteps, moveToTransmission } from './steps-store.ts';
 
-// The issuance job (docs/tax-invoices.md § Processing): PENDING | APPROVED → ISSUED for the
-// documents of one fetch. Each is given its approval number (the issue date, the issuing system's
-// code, a serial from one database counter taken for the whole fetch in one round trip) and its
+// The issuance step (docs/tax-invoices.md § Processing): PENDING | APPROVED → ISSUED for the
+// documents of one batch. Each is given its approval number (the issue date, the issuing system's
+// code, a serial from one database counter taken for the whole batch in one round trip) and its
 // standard XML signed under its issuer's certificate (../xml/), then all are moved, their signed
-// XML kept and their transmissions staged, to run after the cancel window
+// XML kept and their next step made transmission, due after the cancel window
 // (TAX_INVOICE_TRANSMISSION_DELAY_SECONDS), in one transaction. A document whose issuer can no
-// longer sign fails instead, and gets its points back.
+// longer sign fails instead, and gets its points back; one that moved on meanwhile (canceled)
+// loses its step.
 
 export type IssuanceJobDeps = LifecycleDeps & {
   db: Db;
-  stageMany: StageJobs;
   issuers: Pick<IssuersService, 'requireIssuerCertificate'>;
   transmissionDelaySeconds: number;
   // The issuing system's code registered with the tax authority (TAX_INVOICE_NTS_SYSTEM_CODE).
@@ -37,10 +36,13 @@ const CERTIFICATE_CAUSES: Record<string, { code: string; message: string }> = {
 const ISSUABLE = ['PENDING', 'APPROVED'] as const;
 
 export async function issueDocuments(deps: IssuanceJobDeps, issuanceKeys: string[]) {
-  const rows = (await store.findInvoicesByKeys(deps.db, issuanceKeys))
-    .filter((row) => (ISSUABLE as readonly string[]).includes(row.status));
+  const found = await store.findInvoicesByKeys(deps.db, issuanceKeys);
+  const rows = found.filter((row) => (ISSUABLE as readonly string[]).includes(row.status));
+  // A document canceled or issued since its step was due has nothing left for this step.
+  const issuable = new Set(rows.map((row) => row.issuanceKey));
+  await endSteps(deps.db, issuanceKeys.filter((issuanceKey) => !issuable.has(issuanceKey)));
   // The issue date is part of the approval number, so it is fixed before anything is signed.
-  // A counter value left unused (a document that fails, or a fetch that ends before its commit)
+  // A counter value left unused (a document that fails, or a batch that ends before its commit)
   // is a gap in the serials, which numbers may have.
   const issuedAt = deps.now();
   const counters = await allocateApprovalCounters(deps.db, rows.length);
@@ -48,7 +50,8 @@ export async function issueDocuments(deps: IssuanceJobDeps, issuanceKeys: string
     { systemCode: deps.ntsSystemCode, counter: counters[index]! }))))
     .filter((document) => document !== null);
   if (signed.length === 0) return;
-  const startAfter = new Date(Date.now() + deps.transmissionDelaySeconds * 1_000);
+  const transmissionDueAt = new Date(deps.now().getTime() +
+    deps.transmissionDelaySeconds * 1_000);
   await deps.db.transaction(async (tx) => {
     const issued = await store.transitionMany(tx, {
       from: ISSUABLE, to: 'ISSUED', actor: 'JOB',
@@ -60,11 +63,10 @@ export async function issueDocuments(deps: IssuanceJobDeps, issuanceKeys: string
     await insertXmlDocuments(tx, issued.map((issuanceKey) => ({ issuanceKey,
       approvalNumber: documents.get(issuanceKey)!.approvalNumber,
       signedXml: documents.get(issuanceKey)!.xml })));
-    await deps.stageMany(tx, TRANSMISSION_QUEUE, issued.map((issuanceKey) => ({
-      data: { issuanceKey, attemptNumber: 1 } satisfies TransmissionJobData,
-      id: transmissionJobId(issuanceKey, 1),
-      startAfter,
-    })));
+    await moveToTransmission(tx, issued, transmissionDueAt);
+    const issuedKeys = new Set(issued);
+    await endSteps(tx, signed.map(({ row }) => row.issuanceKey)
+      .filter((issuanceKey) => !issuedKeys.has(issuanceKey)));
   });
 }
 
@@ -82,7 +84,7 @@ async function signOrFail(deps: IssuanceJobDeps, row: store.TaxInvoiceRow, issue
       issuanceKey: row.issuanceKey, from: ISSUABLE, to: 'FAILED', actor: 'JOB', cause }));
     return null;
   }
-  // A signed XML takes a few milliseconds of CPU; a fetch's signatures take turns with
+  // A signed XML takes a millisecond of CPU; a batch's signatures take turns with
   // requests instead of holding the event loop for all of them at once.
   await setImmediate();
   return { row, document: signTaxInvoiceXml(row, signer!, issuedAt, numbering) };

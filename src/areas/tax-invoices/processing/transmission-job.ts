@@ -1,7 +1,6 @@
 import type { Logger } from 'pino';
 import type { Environment } from '../../../platform/accounts/keys.ts';
 import type { Db, Tx } from '../../../platform/db/connect.ts';
-import type { StageJob } from '../../../platform/jobs.ts';
 import type { IssuersService } from '../../issuers/index.ts';
 import type {
   InvoiceTransmitter,
@@ -10,17 +9,17 @@ import type {
 import { endWithoutIssuance, recordTransmitted, type LifecycleDeps } from '../lifecycle.ts';
 import * as store from '../store.ts';
 import { findXmlDocumentsByKeys, type XmlDocumentRow } from '../xml/store.ts';
-import { TRANSMISSION_QUEUE, transmissionJobId, type TransmissionJobData } from './queues.ts';
+import { endSteps, postpone, type LeasedStep } from './steps-store.ts';
 import { canonicalDocument } from './signing.ts';
 
-// The transmission job (docs/tax-invoices.md § Processing): ISSUED → TRANSMITTING (committed
-// before the call, so a cancel can no longer win), then the call, then → TRANSMITTED or FAILED.
-// A crash after the call leaves TRANSMITTING; the retried job calls again, and the authority
-// answers a repeated document with the same approval number.
+// The transmission step (docs/tax-invoices.md § Processing): ISSUED → TRANSMITTING (committed
+// before the call, so a cancel can no longer win), then the call, then → TRANSMITTED or FAILED,
+// or the step put off to its next attempt. A crash after the call leaves TRANSMITTING; the step,
+// taken up again once its lease runs out, calls again, and the authority answers a repeated
+// document with the same approval number.
 
 export type TransmissionJobDeps = LifecycleDeps & {
   db: Db;
-  stage: StageJob;
   transmitterFor(environment: Environment): InvoiceTransmitter | null;
   issuers: Pick<IssuersService, 'signingRandomNumber'>;
   transmissionTimeoutMs: number;
@@ -60,31 +59,33 @@ async function transmissionRequest(
 }
 
 type TransmissionAttempt = {
-  job: TransmissionJobData;
+  step: LeasedStep;
   row: store.TaxInvoiceRow;
   result: Awaited<ReturnType<InvoiceTransmitter['transmit']>>;
 };
 
-// ISSUED → TRANSMITTING for the documents of one fetch (committed before the calls), then one
+// ISSUED → TRANSMITTING for the documents of one batch (committed before the calls), then one
 // call per document, side by side, each aborted at the gateway timeout, then the outcomes. A
-// document a previous run of its job left TRANSMITTING is called again.
-export async function transmitDocuments(deps: TransmissionJobDeps, jobs: TransmissionJobData[]) {
-  const issuanceKeys = jobs.map((job) => job.issuanceKey);
+// document an earlier attempt of its step left TRANSMITTING is called again; one that moved on
+// meanwhile (canceled in its cancel window) loses its step.
+export async function transmitDocuments(deps: TransmissionJobDeps, steps: LeasedStep[]) {
+  const issuanceKeys = steps.map((step) => step.issuanceKey);
   await deps.db.transaction((tx) => store.transitionMany(tx, { from: ['ISSUED'],
     to: 'TRANSMITTING', actor: 'JOB',
     items: issuanceKeys.map((issuanceKey) => ({ issuanceKey })) }));
   const transmitting = new Map((await store.findInvoicesByKeys(deps.db, issuanceKeys))
     .filter((row) => row.status === 'TRANSMITTING').map((row) => [row.issuanceKey, row]));
+  await endSteps(deps.db, issuanceKeys.filter((issuanceKey) => !transmitting.has(issuanceKey)));
   const xmlDocuments = new Map((await findXmlDocumentsByKeys(deps.db, [...transmitting.keys()]))
     .map((xml) => [xml.issuanceKey, xml]));
-  const calls = await Promise.allSettled(jobs.filter((job) => transmitting.has(job.issuanceKey))
-    .map(async (job): Promise<TransmissionAttempt> => {
-      const row = transmitting.get(job.issuanceKey)!;
+  const calls = await Promise.allSettled(steps.filter((step) =>
+    transmitting.has(step.issuanceKey)).map(async (step): Promise<TransmissionAttempt> => {
+      const row = transmitting.get(step.issuanceKey)!;
       const transmitter = deps.transmitterFor(store.scopeOfRow(row).environment);
       const result = transmitter === null ? { kind: 'unavailable' as const }
         : await transmitter.transmit(await transmissionRequest(deps, row,
           xmlDocuments.get(row.issuanceKey)), AbortSignal.timeout(deps.transmissionTimeoutMs));
-      return { job, row, result };
+      return { step, row, result };
     }));
   await settleTransmissions(deps, calls.flatMap((call) =>
     (call.status === 'fulfilled' ? [call.value] : [])));
@@ -104,34 +105,33 @@ async function settleTransmissions(deps: TransmissionJobDeps, attempts: Transmis
         .map(({ row, ntsTransactionId }) => ({ ...row, ntsTransactionId })));
     });
   }
-  for (const { job, result } of attempts) {
-    if (result.kind !== 'accepted') await settleFailedTransmission(deps, job, result);
-    deps.log.info({ issuanceKey: job.issuanceKey, attemptNumber: job.attemptNumber,
+  for (const { step, result } of attempts) {
+    if (result.kind !== 'accepted') await settleFailedTransmission(deps, step, result);
+    deps.log.info({ issuanceKey: step.issuanceKey, attemptNumber: step.attemptNumber,
       result: result.kind }, 'tax invoice transmission attempt');
   }
 }
 
 async function settleFailedTransmission(
   deps: TransmissionJobDeps,
-  job: TransmissionJobData,
+  step: LeasedStep,
   result: Exclude<TransmissionAttempt['result'], { kind: 'accepted' }>,
 ): Promise<void> {
-  const { issuanceKey } = job;
+  const { issuanceKey } = step;
   await deps.db.transaction(async (tx) => {
     if (result.kind === 'rejected') {
       await endWithoutIssuance(deps, tx, { issuanceKey, from: ['TRANSMITTING'], to: 'FAILED',
         actor: 'JOB', cause: { code: result.code, message: result.message } });
       return;
     }
-    const delay = TRANSMISSION_RETRY_DELAYS_SECONDS[job.attemptNumber - 1];
+    const delay = TRANSMISSION_RETRY_DELAYS_SECONDS[step.attemptNumber - 1];
     if (delay === undefined) {
       await endWithoutIssuance(deps, tx, { issuanceKey, from: ['TRANSMITTING'], to: 'FAILED',
         actor: 'JOB', cause: { code: 'TRANSMISSION_UNAVAILABLE',
           message: 'The tax authority could not be reached; the invoice was not transmitted.' } });
       return;
     }
-    const next: TransmissionJobData = { issuanceKey, attemptNumber: job.attemptNumber + 1 };
-    await deps.stage(tx, TRANSMISSION_QUEUE, next,
-      { startAfter: delay, id: transmissionJobId(issuanceKey, next.attemptNumber) });
+    await postpone(tx, { issuanceKey, step: 'TRANSMISSION', attemptNumber: step.attemptNumber + 1,
+      dueAt: new Date(deps.now().getTime() + delay * 1_000) });
   });
 }

@@ -2,7 +2,6 @@ import { issueDeadline, seoulDate } from '../../../domain/business-days.ts';
 import type { Environment } from '../../../platform/accounts/keys.ts';
 import type { Db, Tx } from '../../../platform/db/connect.ts';
 import { ApiError } from '../../../platform/errors.ts';
-import type { StageJob } from '../../../platform/jobs.ts';
 import type { IssuersService } from '../../issuers/index.ts';
 import type { HolidayCalendar } from '../holidays/calendar.ts';
 import type { TaxInvoiceStatus } from '../schemas.ts';
@@ -14,11 +13,11 @@ import {
   type TimingBasis,
 } from '../issuance/late-issuance.ts';
 import type { SupplierEligibility } from '../issuance/supplier-eligibility.ts';
-import { ISSUANCE_QUEUE, type IssuanceJobData } from '../processing/queues.ts';
+import { addSteps } from '../processing/steps-store.ts';
 import * as store from '../store.ts';
 
 // What can happen to a reverse issuance request, whoever decides (docs/reverse-issuance.md §
-// Transitions): the supplier approves it (REQUESTED → APPROVED, and the issuance job is staged in
+// Transitions): the supplier approves it (REQUESTED → APPROVED, and its issuance step is added in
 // the same transaction) or refuses it (→ REFUSED), or the requester cancels it
 // (→ REQUEST_CANCELED). Each is one conditional status change (store.transition), so of two
 // racing decisions exactly one wins; the loser reads the winner's status and gets its 409. An
@@ -27,7 +26,6 @@ import * as store from '../store.ts';
 
 export type DecisionDeps = LifecycleDeps & {
   db: Db;
-  stage: StageJob;
   issuers: Pick<IssuersService, 'requireIssuerCertificate'>;
   holidays: Pick<HolidayCalendar, 'added'>;
   now: () => Date;
@@ -100,7 +98,7 @@ async function lostRace(tx: Tx, issuanceKey: string, attempt: Attempt): Promise<
   throw closedRequestError(current!.status, attempt);
 }
 
-// REQUESTED → APPROVED, with the issuance job that signs it under the supplier's certificate.
+// REQUESTED → APPROVED, with the issuance step that signs it under the supplier's certificate.
 export async function approveRequest(
   deps: DecisionDeps,
   row: store.TaxInvoiceRow,
@@ -121,8 +119,7 @@ export async function approveRequest(
     });
     if (approved === null) return lostRace(tx, row.issuanceKey, 'approved');
     if (lateIssuance) await store.markLateIssuance(tx, row.issuanceKey);
-    const data: IssuanceJobData = { issuanceKey: row.issuanceKey };
-    await deps.stage(tx, ISSUANCE_QUEUE, data);
+    await addSteps(tx, 'ISSUANCE', [row.issuanceKey], deps.now());
     await deps.recordEvents(tx, [{ scope: store.scopeOfRow(approved), event: {
       type: 'TAX_INVOICE_REVERSE_ISSUANCE_APPROVED', data: { issuanceKey: approved.issuanceKey },
     } }]);

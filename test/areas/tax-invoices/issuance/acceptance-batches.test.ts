@@ -1,6 +1,6 @@
 // Issuance requests accepted at the same moment are recorded in one transaction
 // (acceptance-batches.ts). This file proves that a batch in which one request fails fails only
-// that request: the others keep their documents, history rows, reference id claims and jobs,
+// that request: the others keep their documents, history rows, reference id claims and steps,
 // exactly as if each had been recorded alone. Method: requests sent in the same tick join one
 // batch; one of them carries a document the database refuses (a check constraint), which no
 // validated request can, so the row is forced at the store level. Run this file with
@@ -25,11 +25,10 @@ let record: (recording: Recording) => Promise<{ issuanceKeys: string[] }>;
 const API_KEY_ID = 'key_batch_test';
 
 beforeAll(async () => {
-  // The issuance queue must exist for jobs to be staged; no worker takes them.
-  app = await createTestApp({ jobs: true, env: { WORKERS_ENABLED: 'false' } });
+  // No worker takes the steps staged.
+  app = await createTestApp({ env: { WORKERS_ENABLED: 'false' } });
   ({ accountId } = await app.createAccount());
-  record = createAcceptanceBatches({ db: app.platform.database.db,
-    stageMany: app.jobs.stageMany });
+  record = createAcceptanceBatches({ db: app.platform.database.db, now: () => new Date() });
 });
 afterAll(async () => {
   await app?.close();
@@ -82,10 +81,10 @@ function constraintOf(error: unknown): string | undefined {
   return undefined;
 }
 
-async function stagedIssuanceJobs(issuanceKeys: string[]): Promise<string[]> {
+async function stagedIssuanceSteps(issuanceKeys: string[]): Promise<string[]> {
   const result = await app.platform.database.db.execute<{ key: string }>(sql`
-    select data->>'issuanceKey' as key from pgboss.job
-     where name = 'tax-invoices-issuance' and data->>'issuanceKey' in (${sql.join(
+    select issuance_key as key from tax_invoice_steps
+     where step = 'ISSUANCE' and issuance_key in (${sql.join(
        issuanceKeys.map((key) => sql`${key}`), sql`, `)})`);
   return result.rows.map((row) => row.key).sort();
 }
@@ -113,7 +112,7 @@ describe('recording issuance requests together', () => {
 
     const allKeys = items.map(keyOf);
     expect(await storedKeys(allKeys)).toEqual(accepted.map(keyOf).sort());
-    expect(await stagedIssuanceJobs(allKeys)).toEqual(accepted.map(keyOf).sort());
+    expect(await stagedIssuanceSteps(allKeys)).toEqual(accepted.map(keyOf).sort());
     for (const item of accepted) {
       const history = await store.findStatusChanges(app.platform.database.db, keyOf(item));
       expect(history.map((change) => [change.fromStatus, change.toStatus, change.actor]))
