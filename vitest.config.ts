@@ -35,6 +35,7 @@ const UNIT = [
   'test/areas/tax-invoices/late-issuance.test.ts',
   'test/areas/tax-invoices/supplier-eligibility.test.ts',
   'test/areas/tax-invoices/pdf*.test.ts',
+  'test/areas/tax-invoices/processing/steps.test.ts',
   'test/areas/tax-invoices/validation.test.ts',
   'test/areas/tax-invoices/xml/**/*.test.ts',
   'test/areas/cash-receipts/validation.test.ts',

@@ -23,7 +23,7 @@ let supplier: Supplier;
 
 beforeAll(async () => {
   // No workers: a step added stays to be counted.
-  app = await createTestApp({ env: { WORKERS_ENABLED: 'false' } });
+  app = await createTestApp({ jobs: true, env: { WORKERS_ENABLED: 'false' } });
   ({ key, accountId, supplier } = await createSupplierAccount(app));
 });
 afterAll(async () => {

@@ -125,7 +125,7 @@ describe('a failed issuance', () => {
     async () => {
       // An app of its own without workers: the test runs the issuance step itself, after the
       // certificate is gone.
-      const paused = await createTestApp({ env: { WORKERS_ENABLED: 'false' } });
+      const paused = await createTestApp({ jobs: true, env: { WORKERS_ENABLED: 'false' } });
       try {
         const own = await createSupplierAccount(paused, 'Removed certificate');
         const pausedBalance = () => paused.platform.points.getBalance({
