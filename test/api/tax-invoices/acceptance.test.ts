@@ -66,7 +66,7 @@ const withItem = (changes: Record<string, unknown>) => {
 };
 
 describe('accepting an issuance', () => {
-  it('answers {issuanceKey}, stores the document PENDING and stages its job', async () => {
+  it('answers {issuanceKey}, stores the document PENDING and adds its issuance step', async () => {
     const before = await balance();
     const response = await issue(app, key, supplier.supplierKey);
     expect(response.statusCode).toBe(200);
@@ -77,6 +77,10 @@ describe('accepting an issuance', () => {
       issuedAt: null, issuanceType: 'STANDARD', taxType: 'TAXABLE',
       invoice: { date: today(), purpose: 'CLAIM' } });
     expect((await balance()).balance).toBe(before.balance - 100);
+    const steps = await app.platform.database.pool.query(`select step, attempt_number,
+      leased_until from tax_invoice_steps where issuance_key = $1`,
+    [response.json().issuanceKey]);
+    expect(steps.rows).toEqual([{ step: 'ISSUANCE', attempt_number: 1, leased_until: null }]);
   });
 });
 

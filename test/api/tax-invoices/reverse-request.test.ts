@@ -91,7 +91,7 @@ describe('happy', () => {
     expect(response.statusCode).toBe(200);
   });
 
-  it('is not issued by the jobs: it stays REQUESTED while an issuance goes through', async () => {
+  it('is not issued by the workers: stays REQUESTED while an issuance goes through', async () => {
     const { issuanceKey } = (await requestReverse(app, key, supplier.supplierKey))
       .json() as { issuanceKey: string };
     const issued = (await issue(app, key, supplier.supplierKey)).json() as { issuanceKey: string };
