@@ -200,6 +200,7 @@ export const SCENARIOS: readonly Scenario[] = [
     requestsPerSecondMin: 1_000,
     steadyRatePerSecond: 1_000,
     p99MsMax: 100,
+    backlogSecondsMax: 2,
     suppliers: true,
     makesDocuments: 'taxInvoices',
     operations: ['taxInvoices.issue'],
