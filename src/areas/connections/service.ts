@@ -49,6 +49,8 @@ type ServiceDeps = {
   // The registration number of an issuer of the scope with a registered joint certificate;
   // throws NOT_FOUND or CERTIFICATE_NOT_REGISTERED otherwise.
   certificateBusiness(scope: Scope, issuerId: string): Promise<string>;
+  // Whether an active issuer of the scope has this business registration number.
+  issuesFor(scope: Scope, businessRegistrationNumber: string): Promise<boolean>;
 };
 
 export const maskAccountNumber = (number: string) =>
@@ -104,6 +106,13 @@ async function credentialsOf(deps: ServiceDeps, scope: Scope, input: ConnectInpu
     const { subject, all } = bankAccountSubjects(deps.sealing, bankCode, accountNumber);
     return { subject, subjects: all, maskedAccountNumber: maskAccountNumber(accountNumber),
       stored: { kind: 'BANK_ACCOUNT', bank: { bankCode, accountNumber, userId, password } } };
+  }
+  // The sandbox portal logs any number in, so a test key could read, as purchases, the invoices
+  // other accounts issue to a number it merely typed: it connects only businesses it issues
+  // for. Checked before the login, so a refusal tries nothing and keeps nothing.
+  if (input.method === 'PASSWORD' && scope.environment === 'test' &&
+    !(await deps.issuesFor(scope, input.businessRegistrationNumber))) {
+    throw new ApiError('SANDBOX_CONNECTION_NOT_ALLOWED');
   }
   const portal: PortalCredentials = input.method === 'PASSWORD'
     ? { method: 'PASSWORD', businessRegistrationNumber: input.businessRegistrationNumber,

@@ -198,7 +198,13 @@ function createIssuerRecords(db: Db, now: () => Date) {
     return toIssuer(row, await store.findCertificate(db, row.id));
   }
 
-  return { createIssuer, getIssuer, listIssuers, updateIssuer, deactivateIssuer };
+  // Whether the business is one the scope issues for: an active issuer of the scope has its
+  // number. The sandbox lets a test key connect only such a business (docs/connections.md).
+  async function issuesFor(scope: Scope, identificationNumber: string) {
+    return store.hasActiveIssuerOfNumber(db, scope, identificationNumber);
+  }
+
+  return { createIssuer, getIssuer, listIssuers, updateIssuer, deactivateIssuer, issuesFor };
 }
 
 // The certificate routes: upload, facts, deregistration, history and hosted links.
