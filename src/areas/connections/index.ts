@@ -102,7 +102,7 @@ export function createConnectionsModule(platform: Platform, deps: ConnectionsDep
   const service = createConnectionsService({ db, sealing: deps.sealing, adapters,
     timeoutMs: config.CONNECTION_GATEWAY_TIMEOUT_MS, now: platform.outside.now,
     certificateBusiness: certificateBusinessOf(deps.issuers),
-    issuesFor: (scope, number) => deps.issuers.issuesFor(scope, number) });
+    issuesFor: (scope, number, executor) => deps.issuers.issuesFor(scope, number, executor) });
   const attempts = deps.attempts ?? createRateLimiter({ policies: {}, log: platform.log });
   const links = createConnectionLinks({ db, connections: service,
     publicBaseUrl: config.PUBLIC_BASE_URL, now: platform.outside.now,
