@@ -68,6 +68,16 @@ export const ERRORS = {
     message: 'This operation needs a higher plan. Upgrade the account\'s plan to use it.',
     messageKo: '이 작업은 더 높은 요금제가 필요합니다. 계정의 요금제를 변경한 뒤 사용하세요.',
   },
+  // 403: designed by etax: in the sandbox, a HOMETAX connection is made only to a business the
+  // account issues for, so that no test account reads another's invoices through a number it
+  // merely typed (docs/connections.md § Sandbox).
+  SANDBOX_CONNECTION_NOT_ALLOWED: {
+    status: 403,
+    message: 'Test keys connect the tax portal only for a business the account issues for: ' +
+      'register it as an issuer with a test key first (POST /v1/issuers).',
+    messageKo: '테스트 키로는 계정이 발행하는 사업자의 홈택스만 연결할 수 있습니다. 먼저 테스트 키로 ' +
+      '사업자를 발행자로 등록하세요(POST /v1/issuers).',
+  },
   // 404: nothing there.
   NOT_FOUND: {
     status: 404,

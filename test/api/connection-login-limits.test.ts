@@ -11,6 +11,7 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { validNumbers } from '../helpers/business-numbers.ts';
 import {
   connectionLink,
+  issueFor,
   PORTAL_PASSWORD,
   PORTAL_USER_ID,
 } from './revenue-expenses/helpers.ts';
@@ -36,12 +37,21 @@ afterAll(async () => {
   await app?.close();
 });
 
+const NUMBER = validNumbers(1, '5678')[0]!;
+
 function login(path: string, address: string, password = WRONG_PASSWORD) {
   return app.server.inject({ method: 'POST', url: path,
     headers: { 'content-type': 'application/x-www-form-urlencoded',
       'x-forwarded-for': address },
-    payload: new URLSearchParams({ businessRegistrationNumber: validNumbers(1, '5678')[0]!,
+    payload: new URLSearchParams({ businessRegistrationNumber: NUMBER,
       userId: PORTAL_USER_ID, password }).toString() });
+}
+
+// An account whose test key may connect NUMBER: one of its issuers has it.
+async function connectingAccount() {
+  const account = await app.createAccount();
+  await issueFor(app, account.keys.test, NUMBER);
+  return account;
 }
 
 async function connections(key: string) {
@@ -63,7 +73,7 @@ describe('the hosted connection page', () => {
 
 describe('failed logins', () => {
   it('spend a link after five, and then not even the right password connects', async () => {
-    const { accountId, keys } = await app.createAccount();
+    const { accountId, keys } = await connectingAccount();
     const path = await connectionLink(app, keys.test);
     for (let attempt = 1; attempt <= 5; attempt += 1) {
       expect((await login(path, newAddress())).statusCode).toBe(422);
@@ -89,7 +99,7 @@ describe('failed logins', () => {
   });
 
   it('are bounded per account over all its links, whatever the addresses', async () => {
-    const { accountId, keys } = await app.createAccount();
+    const { accountId, keys } = await connectingAccount();
     for (let link = 0; link < 4; link += 1) {
       const path = await connectionLink(app, keys.test);
       for (let attempt = 0; attempt < 5; attempt += 1) {
@@ -106,7 +116,7 @@ describe('failed logins', () => {
       line.msg === 'connection page logins refused: too many failed logins'))
       .toMatchObject([{ level: 50, limitedBy: 'account' }]);
     // Another account is not held back.
-    const other = await app.createAccount();
+    const other = await connectingAccount();
     const connected = await login(await connectionLink(app, other.keys.test), newAddress(),
       PORTAL_PASSWORD);
     expect(connected.statusCode).toBe(200);
@@ -116,7 +126,7 @@ describe('failed logins', () => {
     async () => {
       const address = newAddress();
       for (let account = 0; account < 2; account += 1) {
-        const { keys } = await app.createAccount();
+        const { keys } = await connectingAccount();
         for (let attempt = 0; attempt < 4; attempt += 1) {
           expect((await login(await connectionLink(app, keys.test), address)).statusCode)
             .toBe(422);
@@ -124,11 +134,11 @@ describe('failed logins', () => {
       }
       // Eight failures so far; two that work change nothing.
       for (let account = 0; account < 2; account += 1) {
-        const { keys } = await app.createAccount();
+        const { keys } = await connectingAccount();
         expect((await login(await connectionLink(app, keys.test), address, PORTAL_PASSWORD))
           .statusCode).toBe(200);
       }
-      const { keys } = await app.createAccount();
+      const { keys } = await connectingAccount();
       const path = await connectionLink(app, keys.test);
       expect((await login(path, address)).statusCode).toBe(422);
       expect((await login(path, address)).statusCode).toBe(422);

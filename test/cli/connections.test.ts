@@ -4,6 +4,8 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
 import { cliEnv, runEtaxJson, type CliSettings } from '../helpers/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
@@ -47,7 +49,28 @@ describe('plan and connection commands', () => {
     expect(unknownAccount.code).toBe(2);
   });
 
+  it('connection add refuses a test business the account does not issue for', async () => {
+    const refused = await runWithStdin(env, ['connection', 'add', '--account', accountId,
+      '--env', 'test', '--kind', 'HOMETAX', '--business-number', '123-45-67891', '--json'],
+    `owner-id\n${SECRET}\n`);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('SANDBOX_CONNECTION_NOT_ALLOWED');
+    const listed = await runWithStdin(env, ['connection', 'list', '--account', accountId,
+      '--env', 'test', '--json'], '');
+    expect(JSON.parse(listed.stdout).items).toEqual([]);
+  });
+
   it('connection add logs in with stdin credentials and list shows no secret', async () => {
+    // A test key connects only a business its account issues for.
+    const app = await createApp(loadConfig({ LOG_LEVEL: 'silent', REDIS_URL: undefined,
+      ...database.env }));
+    try {
+      await app.issuers.createIssuer({ scope: { accountId, environment: 'test' },
+        issuer: { identificationNumber: '1234567891', organizationName: '주식회사 이택스',
+          representativeName: '홍길동' } });
+    } finally {
+      await app.close();
+    }
     const added = await runWithStdin(env, ['connection', 'add', '--account', accountId, '--env',
       'test', '--kind', 'HOMETAX', '--business-number', '123-45-67891', '--json'],
     `owner-id\n${SECRET}\n`);

@@ -57,7 +57,8 @@ export type ConnectionsDeps = {
   sealing: SealingKey;
   // The issuers of the account: a HOMETAX connection by certificate uses the joint certificate
   // an issuer registered.
-  issuers: Pick<IssuersService, 'getIssuer' | 'getCertificate'>;
+  // A test key connects the tax portal only for a business one of its issuers has.
+  issuers: Pick<IssuersService, 'getIssuer' | 'getCertificate' | 'issuesFor'>;
   // Counters of failed logins on the hosted page; in memory when left out (commands that serve
   // no pages).
   attempts?: AttemptCounter;
@@ -100,7 +101,8 @@ export function createConnectionsModule(platform: Platform, deps: ConnectionsDep
   const adapters = createAdapters(config, platform.outside.now);
   const service = createConnectionsService({ db, sealing: deps.sealing, adapters,
     timeoutMs: config.CONNECTION_GATEWAY_TIMEOUT_MS, now: platform.outside.now,
-    certificateBusiness: certificateBusinessOf(deps.issuers) });
+    certificateBusiness: certificateBusinessOf(deps.issuers),
+    issuesFor: (scope, number, executor) => deps.issuers.issuesFor(scope, number, executor) });
   const attempts = deps.attempts ?? createRateLimiter({ policies: {}, log: platform.log });
   const links = createConnectionLinks({ db, connections: service,
     publicBaseUrl: config.PUBLIC_BASE_URL, now: platform.outside.now,

@@ -1,5 +1,6 @@
 import type { Environment } from '../../platform/accounts/keys.ts';
 import type { Db } from '../../platform/db/connect.ts';
+import { isApiError } from '../../platform/errors.ts';
 import {
   hashPageToken,
   isPageToken,
@@ -97,8 +98,12 @@ export function createConnectionLinks(deps: LinksDeps) {
       }
       return answer;
     }).catch(async (error: unknown) => {
-      // Nothing was tried through a link that is no longer usable.
-      if (error instanceof PageLinkError) await deps.limits.succeeded(attempt);
+      // Nothing was tried through a link that is no longer usable, nor for a connection refused
+      // before its login (a 4xx of the service, such as a sandbox number the account does not
+      // issue for): neither uses the allowance of failed logins.
+      if (error instanceof PageLinkError || (isApiError(error) && error.status < 500)) {
+        await deps.limits.succeeded(attempt);
+      }
       throw error;
     });
     if (outcome.kind === 'connected') await deps.limits.succeeded(attempt);

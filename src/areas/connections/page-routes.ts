@@ -4,7 +4,7 @@ import {
   isValidBusinessRegistrationNumber,
   normalizeBusinessRegistrationNumber,
 } from '../../domain/business-registration-number.ts';
-import { isApiError } from '../../platform/errors.ts';
+import { ERRORS, isApiError } from '../../platform/errors.ts';
 import {
   linkProblemPage,
   pageFailureStatus,
@@ -102,7 +102,9 @@ function pageError(error: FastifyError, request: FastifyRequest, reply: FastifyR
     return sendPage(reply, 400, problemPage(NOT_CONNECTED, error.message, { retryPath }));
   }
   if (isApiError(error) && error.status < 500) {
-    return sendPage(reply, error.status, problemPage(NOT_CONNECTED, error.message, { retryPath }));
+    // The page is read in Korean and in English, as its form errors are.
+    const message = `${ERRORS[error.code].messageKo} ${error.message}`;
+    return sendPage(reply, error.status, problemPage(NOT_CONNECTED, message, { retryPath }));
   }
   const status = pageFailureStatus(error);
   if (status >= 500) request.log.error({ err: error }, 'connection page failed');

@@ -49,6 +49,9 @@ type ServiceDeps = {
   // The registration number of an issuer of the scope with a registered joint certificate;
   // throws NOT_FOUND or CERTIFICATE_NOT_REGISTERED otherwise.
   certificateBusiness(scope: Scope, issuerId: string): Promise<string>;
+  // Whether an active issuer of the scope has this business registration number.
+  issuesFor(scope: Scope, businessRegistrationNumber: string, executor: Executor):
+    Promise<boolean>;
 };
 
 export const maskAccountNumber = (number: string) =>
@@ -97,13 +100,21 @@ function notConfigured(service: 'TAX_PORTAL' | 'BANK_ACCOUNTS'): never {
 
 type Subject = { subject: string; subjects: string[]; maskedAccountNumber: string | null };
 
-async function credentialsOf(deps: ServiceDeps, scope: Scope, input: ConnectInput):
+async function credentialsOf(deps: ServiceDeps, tx: Executor, scope: Scope,
+  input: ConnectInput):
   Promise<Subject & { stored: StoredCredentials }> {
   if (input.kind === 'BANK_ACCOUNT') {
     const { bankCode, accountNumber, userId, password } = input;
     const { subject, all } = bankAccountSubjects(deps.sealing, bankCode, accountNumber);
     return { subject, subjects: all, maskedAccountNumber: maskAccountNumber(accountNumber),
       stored: { kind: 'BANK_ACCOUNT', bank: { bankCode, accountNumber, userId, password } } };
+  }
+  // The sandbox portal logs any number in, so a test key could read, as purchases, the invoices
+  // other accounts issue to a number it merely typed: it connects only businesses it issues
+  // for. Checked before the login, so a refusal tries nothing and keeps nothing.
+  if (input.method === 'PASSWORD' && scope.environment === 'test' &&
+    !(await deps.issuesFor(scope, input.businessRegistrationNumber, tx))) {
+    throw new ApiError('SANDBOX_CONNECTION_NOT_ALLOWED');
   }
   const portal: PortalCredentials = input.method === 'PASSWORD'
     ? { method: 'PASSWORD', businessRegistrationNumber: input.businessRegistrationNumber,
@@ -160,7 +171,7 @@ export function createConnectionsService(deps: ServiceDeps) {
   async function connect(scope: Scope, input: ConnectInput, tx: Executor = db):
     Promise<ConnectOutcome> {
     const { subject, subjects, maskedAccountNumber, stored } =
-      await credentialsOf(deps, scope, input);
+      await credentialsOf(deps, tx, scope, input);
     const answer = await login(deps, scope.environment, stored);
     if (answer.kind === 'unavailable') unavailable();
     if (answer.kind === 'failed') return answer;

@@ -5,7 +5,7 @@ import {
 } from '../../domain/business-registration-number.ts';
 import { newId } from '../../domain/ids.ts';
 import type { SealingKey } from '../../domain/sealed-box.ts';
-import type { Db } from '../../platform/db/connect.ts';
+import type { Db, Executor } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { StageJob } from '../../platform/jobs.ts';
 import type { Logger } from 'pino';
@@ -198,7 +198,15 @@ function createIssuerRecords(db: Db, now: () => Date) {
     return toIssuer(row, await store.findCertificate(db, row.id));
   }
 
-  return { createIssuer, getIssuer, listIssuers, updateIssuer, deactivateIssuer };
+  // Whether the business is one the scope issues for: an active issuer of the scope has its
+  // number. The sandbox lets a test key connect only such a business (docs/connections.md).
+  // Reads through `executor`, so that a caller inside a transaction asks on its own connection.
+  async function issuesFor(scope: Scope, identificationNumber: string,
+    executor: Executor = db) {
+    return store.hasActiveIssuerOfNumber(executor, scope, identificationNumber);
+  }
+
+  return { createIssuer, getIssuer, listIssuers, updateIssuer, deactivateIssuer, issuesFor };
 }
 
 // The certificate routes: upload, facts, deregistration, history and hosted links.

@@ -55,6 +55,15 @@ export async function findActiveIssuerOfBusiness(
   return row ?? null;
 }
 
+// Whether the scope has an active issuer of the business, whatever its sub-place.
+export async function hasActiveIssuerOfNumber(tx: Executor, scope: Scope,
+  identificationNumber: string): Promise<boolean> {
+  const rows = await tx.select({ id: issuers.id }).from(issuers).where(and(inScope(scope),
+    eq(issuers.identificationNumber, identificationNumber), isNull(issuers.deactivatedAt)))
+    .limit(1);
+  return rows.length === 1;
+}
+
 export async function findIssuer(
   tx: Executor,
   scope: Scope,

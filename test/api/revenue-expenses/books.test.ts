@@ -23,6 +23,7 @@ import {
   connectHometax,
   connectionLink,
   getCollection,
+  issueFor,
   monthsAgo,
   PORTAL_PASSWORD,
   PORTAL_USER_ID,
@@ -126,6 +127,7 @@ describe('connections', () => {
       expect(page.headers['content-security-policy']).toContain("default-src 'none'");
       expect(page.body).toContain('name="businessRegistrationNumber"');
       const number = businessNumber(1);
+      await issueFor(app, keys.test, number);
       const failed = await postForm(app, path, { businessRegistrationNumber: number,
         userId: PORTAL_USER_ID, password: 'wrong-password' });
       expect(failed.statusCode).toBe(422);
@@ -150,6 +152,59 @@ describe('connections', () => {
         .toEqual({ items: [] });
     });
 
+  it('connects a test business only when the account issues for it, refusing with no effect',
+    async () => {
+      const { accountId, keys } = await app.createAccount();
+      const other = await app.createAccount();
+      const number = businessNumber(7);
+      // Another account's issuer of the number, and a live issuer of it, do not count; nor does
+      // an issuer that was deactivated.
+      await issueFor(app, other.keys.test, number);
+      await issueFor(app, keys.live, number);
+      await issueFor(app, keys.test, businessNumber(8));
+      const deactivated = (await app.server.inject(request(keys.test, 'GET',
+        '/v1/issuers'))).json().issuers[0].issuerId as string;
+      expect((await app.server.inject(request(keys.test, 'DELETE',
+        `/v1/issuers/${deactivated}`))).statusCode).toBe(200);
+      const pointsBefore = (await app.server.inject(request(keys.test, 'GET', '/v1/points')))
+        .json();
+      const path = await connectionLink(app, keys.test);
+      for (const refusedNumber of [number, businessNumber(8)]) {
+        const refused = await postForm(app, path, { businessRegistrationNumber: refusedNumber,
+          userId: PORTAL_USER_ID, password: PORTAL_PASSWORD });
+        expect(refused.statusCode).toBe(403);
+        expect(refused.headers['content-type']).toContain('text/html');
+        expect(refused.body).toContain('테스트 키로는 계정이 발행하는 사업자의 홈택스만');
+        expect(refused.body).toContain('register it as an issuer with a test key first');
+      }
+      // Nothing kept, charged or counted: no connection, the link unspent and usable.
+      expect((await app.server.inject(request(keys.test, 'GET', '/v1/connections'))).json())
+        .toEqual({ items: [] });
+      const rows = await app.platform.database.db.execute(sql`select count(*)::int as count
+        from connections where account_id = ${accountId}`);
+      expect(('rows' in rows ? rows.rows : rows)[0]).toEqual({ count: 0 });
+      const links = await app.platform.database.db.execute(sql`select failed_logins, used_at
+        from connection_links where account_id = ${accountId}`);
+      expect('rows' in links ? links.rows : links).toEqual([{ failed_logins: 0, used_at: null }]);
+      expect(logLines.some((line) => line.includes(accountId) &&
+        line.includes('connection page login failed'))).toBe(false);
+      expect((await app.server.inject(request(keys.test, 'GET', '/v1/points'))).json())
+        .toEqual(pointsBefore);
+      // The service (what `etax connection add` calls) refuses the same way.
+      await expect(app.connections.service.connect({ accountId, environment: 'test' },
+        { kind: 'HOMETAX', method: 'PASSWORD', businessRegistrationNumber: number,
+          userId: PORTAL_USER_ID, password: PORTAL_PASSWORD }))
+        .rejects.toMatchObject({ code: 'SANDBOX_CONNECTION_NOT_ALLOWED', status: 403 });
+
+      // Once the account issues for the business, the same link connects it.
+      await issueFor(app, keys.test, number);
+      const connected = await postForm(app, path, { businessRegistrationNumber: number,
+        userId: PORTAL_USER_ID, password: PORTAL_PASSWORD });
+      expect(connected.statusCode, connected.body).toBe(200);
+      expect((await app.server.inject(request(keys.test, 'GET', '/v1/connections'))).json()
+        .items).toMatchObject([{ businessRegistrationNumber: number, state: 'CONNECTED' }]);
+    });
+
   it('refuses a malformed form, an unknown link and a link of another kind', async () => {
     const { keys } = await app.createAccount();
     const path = await connectionLink(app, keys.test);
@@ -162,6 +217,7 @@ describe('connections', () => {
     const unknown = await app.server.inject({ method: 'GET',
       url: '/connections/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
     expect(unknown.statusCode).toBe(404);
+    await issueFor(app, keys.test, businessNumber(3));
     const hostile = await postForm(app, path, { businessRegistrationNumber: businessNumber(3),
       userId: '<script>alert(1)</script>', password: 'wrong-password' });
     expect(hostile.statusCode).toBe(422);
@@ -356,6 +412,7 @@ describe('credentials at rest', () => {
     const secret = `Unique-Portal-Secret-${Date.now()}`;
     const userId = `unique-user-${Date.now()}`;
     const { keys } = await app.createAccount();
+    await issueFor(app, keys.test, businessNumber(20));
     const path = await connectionLink(app, keys.test);
     const response = await postForm(app, path, { businessRegistrationNumber: businessNumber(20),
       userId, password: secret });

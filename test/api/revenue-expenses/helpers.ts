@@ -23,9 +23,23 @@ export function postForm(app: Injector, path: string, fields: Record<string, str
     payload: new URLSearchParams(fields).toString() });
 }
 
-// Connects the HOMETAX portal of `number` for `key` through the hosted page.
+// Makes `number` a business the key's account issues for (an active issuer of the key's
+// environment), which a test key needs before it connects that business's tax portal.
+export async function issueFor(app: Injector, key: string, number: string) {
+  const response = await app.server.inject(request(key, 'POST', '/v1/issuers', { body: {
+    identificationNumber: number, organizationName: '주식회사 연결', representativeName: '홍길동' } }));
+  if (response.statusCode === 409) {
+    expect(response.json()).toMatchObject({ code: 'ISSUER_ALREADY_REGISTERED' });
+  } else {
+    expect(response.statusCode, response.body).toBe(201);
+  }
+}
+
+// Connects the HOMETAX portal of `number` for `key` through the hosted page, after making it a
+// business the account issues for.
 export async function connectHometax(app: Injector, key: string, number: string,
   password = PORTAL_PASSWORD) {
+  await issueFor(app, key, number);
   const path = await connectionLink(app, key);
   const response = await postForm(app, path, { businessRegistrationNumber: number,
     userId: PORTAL_USER_ID, password });
