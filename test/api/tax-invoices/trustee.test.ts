@@ -124,7 +124,8 @@ describe('a trustee tax invoice (위수탁)', () => {
     const { key, trustee, balance } = await trusteeAccount();
     const original = await issueTransmitted(app, key, trustee.supplierKey, trusteeBody());
     const before = await balance();
-    const { broker: _dropped, ...withoutBroker } = trusteeBody({ description: '정정' });
+    const withoutBroker: Record<string, unknown> = trusteeBody({ description: '정정' });
+    delete withoutBroker.broker;
     expectError(await amend(app, key, trustee.supplierKey, { issuanceKey: original.issuanceKey,
       reason: 'entryCorrection', body: { invoice: withoutBroker } }), 400, 'INVALID_REQUEST',
     /^body\.invoice\.supplier\.identificationNumber must be the number of the issuer/);
