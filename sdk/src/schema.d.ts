@@ -3540,6 +3540,32 @@ export interface components {
             issuanceKeys: string[];
         };
         /**
+         * TaxInvoiceBroker
+         * @description The trustee (수탁자) that issues in the supplier's name: a consignment seller or an agent. With it the document is a trustee tax invoice (위수탁, type 0103, 0105 or 0303); `supplier` is then the business the goods or services are supplied for (위탁자).
+         */
+        TaxInvoiceBroker: {
+            /**
+             * @description The trustee's business registration number, ten digits without hyphens. It must be the number of the issuer the `Supplier-Key` header names: the trustee signs the document with its certificate.
+             * @example 1234567891
+             */
+            identificationNumber: string;
+            taxRegistrationId?: string | null;
+            /**
+             * @description Business name (상호).
+             * @example 주식회사 이택스
+             */
+            organizationName: string;
+            /**
+             * @description Representative name (대표자명).
+             * @example 홍길동
+             */
+            representativeName: string;
+            address?: string | null;
+            businessType?: string | null;
+            businessItem?: string | null;
+            manager?: components["schemas"]["TaxInvoiceManager"] | null;
+        };
+        /**
          * TaxInvoiceCanceled
          * @description The tax invoice, now CANCELED.
          */
@@ -3565,6 +3591,7 @@ export interface components {
             /** @description Also send the supplier's manager a copy (Cc) of the mail that delivers the invoice to the recipient. Default false. */
             emailSupplierCopy?: boolean;
             payment?: components["schemas"]["TaxInvoicePayment"] | null;
+            broker?: components["schemas"]["TaxInvoiceBroker"] | null;
         };
         /**
          * TaxInvoiceEmailQueued
@@ -3600,6 +3627,7 @@ export interface components {
             /** @description Also send the supplier's manager a copy (Cc) of the mail that delivers the invoice to the recipient. Default false. */
             emailSupplierCopy?: boolean;
             payment?: components["schemas"]["TaxInvoicePayment"] | null;
+            broker?: components["schemas"]["TaxInvoiceBroker"] | null;
         };
         /**
          * TaxInvoiceIssueDueDate
@@ -3770,7 +3798,7 @@ export interface components {
         /** TaxInvoiceSupplier */
         TaxInvoiceSupplier: {
             /**
-             * @description Business registration number, ten digits without hyphens. It must be the number of the issuer the `Supplier-Key` header names.
+             * @description Business registration number, ten digits without hyphens. It must be the number of the issuer the `Supplier-Key` header names, unless the document has a `broker`: then the broker is that issuer and the supplier is the business it issues for.
              * @example 1234567891
              */
             identificationNumber: string;

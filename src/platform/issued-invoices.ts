@@ -17,6 +17,9 @@ export type IssuedInvoiceChange = {
   issueDate: string;
   supplier: IssuedInvoiceParty;
   recipient: IssuedInvoiceParty;
+  // The trustee that issued it in the supplier's name (위수탁), or null. Its sale is then the
+  // supplier's, not the issuing account's.
+  broker: IssuedInvoiceParty | null;
   supplyCost: number;
   tax: number;
   totalAmount: number;

@@ -32,6 +32,9 @@ import {
 } from './identity-numbers.ts';
 import {
   validateCancelAmounts,
+  checkVat,
+  isVatOfSupply,
+  vatOfSupply,
   validateIssue,
   type CancelAmounts,
 } from './validation.ts';
@@ -139,6 +142,25 @@ function exceeds(requested: CancelAmounts, remaining: CancelAmounts): boolean {
     requested.serviceFee > remaining.serviceFee || requested.totalAmount > remaining.totalAmount;
 }
 
+// A partial cancellation of a taxable receipt keeps the VAT in proportion, in what it takes and
+// in what it leaves, so no sequence of them ends in a cancellation of tax without supply (or the
+// reverse). Cancelling what remains is never refused for it: it reverses the rest as it is,
+// and a receipt issued before the VAT was checked may leave a rest out of proportion.
+function checkProportions(original: store.CashReceiptRow, requested: CancelAmounts,
+  remaining: CancelAmounts) {
+  if (original.taxation !== 'TAXABLE') return;
+  checkVat(requested, 'body', 'a partial cancellation of a TAXABLE receipt');
+  const left = { supplyCost: remaining.supplyCost - requested.supplyCost,
+    tax: remaining.tax - requested.tax };
+  if (!isVatOfSupply(original.supplyCost, original.tax) ||
+    isVatOfSupply(left.supplyCost, left.tax)) return;
+  throw new ApiError('INVALID_REQUEST', `body: the cancellation would leave supplyCost ` +
+    `${left.supplyCost} and tax ${left.tax} of the receipt, a tax that is not the VAT of the ` +
+    `supply cost left (${vatOfSupply(left.supplyCost)} within rounding). Give a tax that keeps ` +
+    `both in proportion (${remaining.tax - vatOfSupply(left.supplyCost)} for this supply cost), ` +
+    'or omit the amounts to cancel what remains.');
+}
+
 type Accepted = { issuanceKey: string };
 
 async function requireReceipt(db: Db, scope: Scope, issuanceKey: string) {
@@ -178,6 +200,7 @@ async function cancellationRow(tx: Tx, sealing: SealingKey, input: { caller: Cal
       `(supplyCost ${remaining.supplyCost}, tax ${remaining.tax}, serviceFee ` +
       `${remaining.serviceFee}, totalAmount ${remaining.totalAmount}).`);
   }
+  if (requested !== null) checkProportions(original, requested, remaining);
   await store.addCanceled(tx, original.issuanceKey, amounts, 1);
   // The cancellation names the original's customer: its number, sealed again for its own key.
   const issuanceKey = newId('cashReceipt');

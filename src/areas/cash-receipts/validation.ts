@@ -64,6 +64,26 @@ function checkAmounts(amounts: { supplyCost: number; tax: number; serviceFee: nu
   if (amounts.totalAmount === 0) invalid(`${field}.totalAmount must be more than 0.`);
 }
 
+// Whether a taxable receipt's tax is the VAT of its supply cost as issuers compute it: 10% of
+// the supply cost, or 1/11 of supply cost + tax (the price with VAT, the service fee apart,
+// since it bears none), each truncated, rounded or rounded up. The first allows |10·tax −
+// supplyCost| < 10, the second < 11, so one rule takes both: at most 10.
+export function isVatOfSupply(supplyCost: number, tax: number): boolean {
+  return Math.abs(10 * tax - supplyCost) <= 10;
+}
+
+// What a tax of `supplyCost` would be, for the messages: 10% of it, rounded.
+export const vatOfSupply = (supplyCost: number) => Math.round(supplyCost / 10);
+
+export function checkVat(amounts: { supplyCost: number; tax: number }, field: string,
+  what = 'a TAXABLE receipt') {
+  if (isVatOfSupply(amounts.supplyCost, amounts.tax)) return;
+  invalid(`${field}.tax must be the VAT of ${field}.supplyCost for ${what}: 10% of the supply ` +
+    `cost (${vatOfSupply(amounts.supplyCost)}) or 1/11 of supplyCost + tax, within rounding ` +
+    `(|10 × tax − supplyCost| at most 10); got tax ${amounts.tax} on supplyCost ` +
+    `${amounts.supplyCost}.`);
+}
+
 export type ValidatedIssue = Omit<IssueInput, 'tradeOption' | 'customer'> & {
   tradeOption: NonNullable<IssueInput['tradeOption']>;
   customer: NonNullable<IssueInput['customer']> | null;
@@ -75,6 +95,7 @@ export function validateIssue(body: IssueInput, now: Date): ValidatedIssue {
   if (body.taxation === 'TAX_FREE' && body.tax !== 0) {
     invalid('body.tax must be 0 for a TAX_FREE receipt.');
   }
+  if (body.taxation === 'TAXABLE') checkVat(body, 'body');
   const today = seoulDate(now);
   const daysBack = identityNumber === SELF_ISSUE_NUMBER ? SELF_ISSUE_DAYS_BACK
     : TRADE_DATE_DAYS_BACK;

@@ -100,26 +100,46 @@ function decodeFeedCursor(cursor: string | undefined): number {
 }
 
 // The books' entries for an invoice issued through etax: the issuer's sale, and a purchase of
-// every account of the environment connected to the recipient's business.
-function issuedEntries(change: IssuedInvoiceChange, recipients: readonly Scope[]) {
+// every account of the environment connected to the recipient's business. A trustee's document
+// (위수탁) is the supplier's sale, not the trustee's (부가가치세법 시행령 §69①: it is issued in the
+// supplier's name): it is booked to every account connected to the supplier's business, and to
+// the issuing account only when that account is one of them.
+function issuedEntries(change: IssuedInvoiceChange, recipients: readonly Scope[],
+  suppliers: readonly Scope[]) {
   const common = { source: 'ISSUED_HERE' as const, approvalNumber: change.approvalNumber,
     issuanceKey: change.issuanceKey, writeDate: change.writeDate, issueDate: change.issueDate,
     supplyCost: change.supplyCost, tax: change.tax, totalAmount: change.totalAmount,
     taxType: change.taxType, amendmentReason: change.amendment?.reason ?? null,
     originalApprovalNumber: change.amendment?.originalApprovalNumber ?? null,
     status: change.status, late: change.late };
-  const sale = { scope: change.scope, entry: { ...common, direction: 'SALES' as const,
+  const saleEntry = { ...common, direction: 'SALES' as const,
     counterpartNumber: change.recipient.businessRegistrationNumber,
-    counterpartName: change.recipient.name } };
+    counterpartName: change.recipient.name };
+  // The issuance key names the document in the issuing account only.
+  const sales = change.broker === null ? [{ scope: change.scope, entry: saleEntry }]
+    : suppliers.map((scope) => ({ scope, entry: scopeKey(scope) === scopeKey(change.scope)
+      ? saleEntry : { ...saleEntry, issuanceKey: null } }));
   // A purchase is booked to the recipient's accounts, which must not learn the supplier's own
   // key for the invoice (it names the document in the supplier's account only).
-  return [sale, ...recipients.map((scope) => ({ scope, entry: { ...common, issuanceKey: null,
+  return [...sales, ...recipients.map((scope) => ({ scope, entry: { ...common, issuanceKey: null,
     direction: 'PURCHASE' as const, counterpartNumber: change.supplier.businessRegistrationNumber,
     counterpartName: change.supplier.name } }))];
 }
 
 const recipientKey = (change: IssuedInvoiceChange) =>
   `${change.scope.environment}:${change.recipient.businessRegistrationNumber}`;
+
+const supplierKey = (change: IssuedInvoiceChange) =>
+  `${change.scope.environment}:${change.supplier.businessRegistrationNumber}`;
+
+// The businesses whose connected accounts book an invoice: every recipient, and the supplier of a
+// trustee's document.
+const connectedBusinesses = (changes: readonly IssuedInvoiceChange[]) => [
+  ...changes.map((change) => ({ environment: change.scope.environment,
+    number: change.recipient.businessRegistrationNumber })),
+  ...changes.filter((change) => change.broker !== null).map((change) => ({
+    environment: change.scope.environment, number: change.supplier.businessRegistrationNumber })),
+];
 
 const scopeKey = (scope: Scope) => `${scope.accountId}\u0000${scope.environment}`;
 
@@ -181,13 +201,12 @@ export function createRevenueExpensesService(deps: ServiceDeps) {
   // invoices and accounts (store.recordEntriesOfScopes).
   async function recordIssuedInvoices(tx: Executor, changes: readonly IssuedInvoiceChange[]) {
     if (changes.length === 0) return;
-    const recipients = await deps.connections.scopesConnectedTo(tx, changes.map((change) => ({
-      environment: change.scope.environment,
-      number: change.recipient.businessRegistrationNumber })));
+    const connected = await deps.connections.scopesConnectedTo(tx, connectedBusinesses(changes));
     const byScope = new Map<string, { scope: Scope; entries: store.BookEntry[] }>();
     for (const change of changes) {
       for (const { scope, entry } of issuedEntries(change,
-        recipients.get(recipientKey(change)) ?? [])) {
+        connected.get(recipientKey(change)) ?? [],
+        connected.get(supplierKey(change)) ?? [])) {
         const group = byScope.get(scopeKey(scope)) ?? { scope, entries: [] };
         group.entries.push(entry);
         byScope.set(scopeKey(scope), group);

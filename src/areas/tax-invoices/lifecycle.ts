@@ -39,6 +39,9 @@ function issuedInvoiceChange(row: store.TaxInvoiceRow, ntsTransactionId: string,
       name: supplier.organizationName },
     recipient: { businessRegistrationNumber: supplied.identificationNumber,
       name: supplied.organizationName },
+    broker: row.invoice.broker == null ? null
+      : { businessRegistrationNumber: row.invoice.broker.identificationNumber,
+        name: row.invoice.broker.organizationName },
     supplyCost: row.supplyCostTotal, tax: row.taxTotal, totalAmount: row.totalAmount,
     taxType: row.taxType,
     amendment: row.amendmentReason === null || row.originalNtsTransactionId === null ? null

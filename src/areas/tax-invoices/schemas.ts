@@ -66,7 +66,9 @@ export const Supplier = Type.Object(
   {
     identificationNumber: Type.String({ pattern: '^[0-9]{10}$',
       description: 'Business registration number, ten digits without hyphens. It must be the ' +
-        'number of the issuer the `Supplier-Key` header names.', examples: ['1234567891'] }),
+        'number of the issuer the `Supplier-Key` header names, unless the document has a ' +
+        '`broker`: then the broker is that issuer and the supplier is the business it issues ' +
+        'for.', examples: ['1234567891'] }),
     ...partyFields,
     manager: Manager,
   },
@@ -84,6 +86,25 @@ export const Supplied = Type.Object(
       description: 'The first receives the invoice; the second, if any, a copy.' }),
   },
   { title: 'TaxInvoiceSupplied', additionalProperties: false },
+);
+
+// The trustee (수탁자) of a trustee or agent issuance (위수탁): a consignment seller or an agent
+// that issues and signs in the name of the supplier (위탁자), who stays the `supplier`
+// (부가가치세법 시행령 §69①; docs/tax-invoices.md § Trustee issuance). On the XML as BrokerParty.
+export const Broker = Type.Object(
+  {
+    identificationNumber: Type.String({ pattern: '^[0-9]{10}$',
+      description: 'The trustee\'s business registration number, ten digits without hyphens. ' +
+        'It must be the number of the issuer the `Supplier-Key` header names: the trustee ' +
+        'signs the document with its certificate.', examples: ['1234567891'] }),
+    ...partyFields,
+    manager: Type.Optional(Type.Union([Manager, Type.Null()])),
+  },
+  { title: 'TaxInvoiceBroker', additionalProperties: false,
+    description: 'The trustee (수탁자) that issues in the supplier\'s name: a consignment ' +
+      'seller or an agent. With it the document is a trustee tax invoice (위수탁, type ' +
+      '0103, 0105 or 0303); `supplier` is then the business the goods or services are ' +
+      'supplied for (위탁자).' },
 );
 
 export const Item = Type.Object(
@@ -139,6 +160,7 @@ export const Invoice = Type.Object(
       'manager a copy (Cc) of the mail that delivers the invoice to the recipient. Default ' +
       'false.' })),
     payment: Type.Optional(Type.Union([Payment, Type.Null()])),
+    broker: Type.Optional(Type.Union([Broker, Type.Null()])),
   },
   { title: 'TaxInvoiceDocument', additionalProperties: false },
 );
@@ -146,6 +168,7 @@ export const Invoice = Type.Object(
 export type Manager = Static<typeof Manager>;
 export type Supplier = Static<typeof Supplier>;
 export type Supplied = Static<typeof Supplied>;
+export type Broker = Static<typeof Broker>;
 export type Item = Static<typeof Item>;
 export type Invoice = Static<typeof Invoice>;
 export type Payment = Static<typeof Payment>;

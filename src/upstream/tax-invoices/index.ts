@@ -13,6 +13,10 @@ export type TransmissionRequest = {
   writeDate: string;
   supplierNumber: string;
   recipientNumber: string;
+  // The trustee (수탁자) that issued and signed a trustee document (위수탁) in the supplier's
+  // name, its BrokerParty; the signer's R proves this number then, not the supplier's. Null (or
+  // absent, for callers that build a request of their own) for every other document.
+  brokerNumber?: string | null;
   // The approval number etax gave at issuance, the signed XML's IssueID; null for a document
   // issued before the standard XML, which the authority numbers itself.
   approvalNumber: string | null;

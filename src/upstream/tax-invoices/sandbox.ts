@@ -17,8 +17,10 @@ import {
 
 // The tax authority of test keys. A signed standard XML document is checked as the authority
 // would: its enveloped signature must verify with the certificate in its KeyInfo, its IssueID
-// must be the approval number sent with it and its InvoicerParty the supplier, and the signer's
-// R-value sent beside it must prove the supplier's number with the certificate's VID; it is then
+// must be the approval number sent with it, its InvoicerParty the supplier and its BrokerParty
+// the trustee sent with it (none for a document without one), and the signer's R-value sent
+// beside it must prove the signer's number (the trustee's of a trustee document, the supplier's
+// of any other) with the certificate's VID; it is then
 // accepted under that approval number, or rejected (TRANSMISSION_REJECTED) naming what is wrong.
 // A document issued before the standard XML (no approval number) is accepted with a number made
 // from the write date and a hash of the issuance key. Either way a repeated transmission gets the
@@ -69,6 +71,13 @@ export function signedXmlDefect(request: TransmissionRequest & { approvalNumber:
   if (invoicerId === null || elementText(invoicerId) !== request.supplierNumber) {
     return 'The signed InvoicerParty is not the supplier.';
   }
+  const broker = findElement(root, TAX_INVOICE_NAMESPACE, 'BrokerParty');
+  const brokerId = broker === null ? null : findElement(broker, TAX_INVOICE_NAMESPACE, 'ID');
+  const brokerNumber = request.brokerNumber ?? null;
+  if ((brokerId === null ? null : elementText(brokerId)) !== brokerNumber) {
+    return brokerNumber === null ? 'The signed document names a trustee (BrokerParty) that ' +
+      'was not sent with it.' : 'The signed BrokerParty is not the trustee sent with it.';
+  }
   return null;
 }
 
@@ -93,8 +102,11 @@ function provesSupplier(certificate: string, randomNumber: string, supplierNumbe
 export function signerIdentityDefect(request: TransmissionRequest): string | null {
   const { signerRandomNumber } = request;
   if (signerRandomNumber === undefined || signerRandomNumber === null) return null;
-  return provesSupplier(request.certificate, signerRandomNumber, request.supplierNumber) ? null
-    : 'The signer\'s R-value and the certificate\'s VID do not prove the supplier\'s number.';
+  // A trustee document is signed by the trustee, whose number the R must prove.
+  const signer = request.brokerNumber ?? request.supplierNumber;
+  return provesSupplier(request.certificate, signerRandomNumber, signer) ? null
+    : `The signer's R-value and the certificate's VID do not prove the ${
+      request.brokerNumber == null ? 'supplier' : 'trustee'}'s number.`;
 }
 
 function answer(request: TransmissionRequest): TransmissionResult {

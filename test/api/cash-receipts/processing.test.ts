@@ -229,6 +229,33 @@ describe('cancellation', () => {
       .toMatchObject({ canceledAmount: 12_000, remainingAmount: 0 });
   });
 
+  it('keeps the VAT in proportion in every partial cancellation and in what it leaves',
+    async () => {
+      const original = await issued();
+      const balance = await getReceipt(app, merchant.key, original);
+      // Tax without its supply, or a part that would leave the rest out of proportion.
+      expectError(await cancelReceipt(app, merchant.key, original, { reason: 'OTHER',
+        supplyCost: 0, tax: 500, serviceFee: 0, totalAmount: 500 }), 400, 'INVALID_REQUEST',
+      /^body\.tax must be the VAT of body\.supplyCost for a partial cancellation/);
+      expectError(await cancelReceipt(app, merchant.key, original, { reason: 'OTHER',
+        supplyCost: 4_000, tax: 1_000, serviceFee: 0, totalAmount: 5_000 }), 400,
+      'INVALID_REQUEST', /must be the VAT/);
+      const first = await accepted(await cancelReceipt(app, merchant.key, original,
+        { reason: 'OTHER', supplyCost: 3_005, tax: 301, serviceFee: 0, totalAmount: 3_306 }));
+      // In proportion itself (699 on 6,980), but it would leave 15 won of supply without tax.
+      expectError(await cancelReceipt(app, merchant.key, original, { reason: 'OTHER',
+        supplyCost: 6_980, tax: 699, serviceFee: 0, totalAmount: 7_679 }), 400,
+      'INVALID_REQUEST', /would leave supplyCost 15 and tax 0/);
+      expect(await getReceipt(app, merchant.key, original)).toMatchObject({
+        canceledAmount: 3_306 });
+      await waitForStatus(app, merchant.key, first, ['TRANSMITTED']);
+      const rest = await accepted(await cancelReceipt(app, merchant.key, original,
+        { reason: 'OTHER' }));
+      expect(await waitForStatus(app, merchant.key, rest, ['TRANSMITTED'])).toMatchObject({
+        supplyCost: 6_995, tax: 699, totalAmount: 7_694 });
+      expect(balance.remainingAmount).toBe(11_000);
+    });
+
   it('lets exactly one of two concurrent partial cancellations exceeding the rest win',
     async () => {
       const original = await issued();

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { maskIdentityNumber } from '../../../src/areas/cash-receipts/identity-numbers.ts';
 import {
+  isVatOfSupply,
   normalizeIdentityNumber,
   validateCancelAmounts,
   validateIssue,
@@ -58,6 +59,35 @@ describe('amounts', () => {
     expect(() => validateIssue(body({ supplyCost: 0, tax: 0, totalAmount: 0 }), NOW))
       .toThrow(/more than 0/);
     expect(() => validateIssue(body({ taxation: 'TAX_FREE' }), NOW)).toThrow(/tax must be 0/);
+  });
+
+  it('checks a taxable receipt\'s tax against its supply cost, as issuers compute VAT', () => {
+    // 10% of the supply cost, truncated, rounded or rounded up.
+    expect(validateIssue(body(), NOW).tax).toBe(1_000);
+    expect(validateIssue(body({ supplyCost: 10_005, tax: 1_000, totalAmount: 11_005 }), NOW)
+      .tax).toBe(1_000);
+    expect(validateIssue(body({ supplyCost: 10_005, tax: 1_001, totalAmount: 11_006 }), NOW)
+      .tax).toBe(1_001);
+    // 1/11 of a price of 10,000 with VAT: tax 909 (truncated) or 910 (rounded up).
+    expect(validateIssue(body({ supplyCost: 9_091, tax: 909, totalAmount: 10_000 }), NOW).tax)
+      .toBe(909);
+    expect(validateIssue(body({ supplyCost: 9_090, tax: 910, totalAmount: 10_000 }), NOW).tax)
+      .toBe(910);
+    // The service fee bears no VAT.
+    expect(validateIssue(body({ serviceFee: 5_000, totalAmount: 16_000 }), NOW).serviceFee)
+      .toBe(5_000);
+    // Small amounts: 5 won of supply has a tax of 0 or 1.
+    expect(validateIssue(body({ supplyCost: 5, tax: 0, totalAmount: 5 }), NOW).tax).toBe(0);
+    for (const [supplyCost, tax] of [[10_000, 5_000], [10_000, 0], [10_000, 1_002],
+      [10_000, 998], [100, 0], [0, 2]] as const) {
+      expect(() => validateIssue(body({ supplyCost, tax, totalAmount: supplyCost + tax }), NOW),
+        `${supplyCost}/${tax}`).toThrow(/body\.tax must be the VAT of body\.supplyCost/);
+    }
+    // A tax-free receipt has no VAT to check beyond its 0.
+    expect(validateIssue(body({ taxation: 'TAX_FREE', tax: 0, totalAmount: 10_000 }), NOW)
+      .taxation).toBe('TAX_FREE');
+    expect(isVatOfSupply(9_091, 909)).toBe(true);
+    expect(isVatOfSupply(9_079, 909)).toBe(false);
   });
 
   it('takes partial cancellation amounts all together or not at all', () => {

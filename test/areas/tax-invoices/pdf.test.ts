@@ -10,7 +10,7 @@ import { ITEMS_MAX, type Invoice, type Item } from '../../../src/areas/tax-invoi
 import type { PdfInput } from '../../../src/areas/tax-invoices/pdf/input.ts';
 import { renderTaxInvoicePdf } from '../../../src/areas/tax-invoices/pdf/render.ts';
 import { formatAmount } from '../../../src/areas/tax-invoices/pdf/format.ts';
-import { formatPaymentBreakdown } from '../../../src/areas/tax-invoices/pdf/layout-table.ts';
+import { paymentCells } from '../../../src/areas/tax-invoices/pdf/layout-table.ts';
 import {
   PAGE_HEIGHT_POINTS, PAGE_MARGIN_POINTS, PAGE_WIDTH_POINTS, type Cell,
 } from '../../../src/areas/tax-invoices/pdf/cells.ts';
@@ -133,7 +133,7 @@ describe('rendering a tax invoice', () => {
     expect(text).toContain('전자계산서');
     expect(text).not.toContain('전자세금계산서');
     expect(text).not.toContain('세액');
-    expect(text).toContain('합계금액 1,000,000');
+    expect(text).toMatch(/합계금액 현금 수표 어음 외상미수금\s+1,000,000/);
   });
 
   it('marks a zero-rated invoice 영세율 in its title and keeps its tax column at 0', async () => {
@@ -374,8 +374,8 @@ describe('items beyond the first page', () => {
   });
 });
 
-describe('contacts', () => {
-  it('prints the managers\' names and telephones beside their emails', async () => {
+describe('이메일 row', () => {
+  it('prints each manager\'s email in the form\'s 이메일 row, and no contact row', async () => {
     const invoice = document({
       supplier: { ...document().supplier,
         manager: { email: 'tax@etax.example', name: '김공급', telephone: '02-1234-5678' } },
@@ -384,41 +384,96 @@ describe('contacts', () => {
         { email: 'copy@recipient.example', name: '최참조' }] },
     });
     const { text } = await render(input({ invoice }));
-    expect(text).toContain('김공급 · 02-1234-5678 · tax@etax.example');
-    expect(text).toContain('박수신 · 010-2222-3333 · buyer@recipient.example');
-    expect(text).toContain('최참조 · copy@recipient.example');
-    expect(text).toContain('담당자');
+    expect(text).toContain('tax@etax.example');
+    expect(text).toContain('buyer@recipient.example');
+    expect(text).toContain('copy@recipient.example');
+    expect(text.match(/이메일/g)).toHaveLength(2);
+    expect(text).not.toContain('담당자');
+    expect(text).not.toContain('010-2222-3333');
   });
 });
 
-describe('payment breakdown', () => {
-  it('prints the means the document names beside the total, and none without them', async () => {
-    const invoice = document({ payment: { cash: 1_000, check: null, credit: 10_000 } });
-    const { text } = await render(input({ invoice }));
-    expect(text).toContain(`현금 ${formatAmount(1_000)} · 외상미수금 ${formatAmount(10_000)}`);
-    expect(text).not.toContain('수표');
-    const cells = layOutTaxInvoice(input({ invoice })).pages.flat();
-    const overlapping = cells.filter((cell, index) => cells.slice(index + 1).some((other) =>
-      cell.x + cell.width > other.x + 0.5 && other.x + other.width > cell.x + 0.5 &&
-      cell.y + cell.height > other.y + 0.5 && other.y + other.height > cell.y + 0.5));
-    expect(overlapping).toEqual([]);
-    const { text: plain } = await render(input({}));
-    expect(plain).not.toContain('외상미수금');
-  });
+describe('payment means (현금, 수표, 어음, 외상미수금)', () => {
+  const cellText = (options: Partial<PdfInput>) =>
+    layOutTaxInvoice(input(options)).pages.flat().map((cell) => cell.text);
+
+  it('has the four cells under their labels on every document, filled only for the means named',
+    async () => {
+      const invoice = document({ payment: { cash: 1_000, check: null, credit: 10_000 } });
+      const { text } = await render(input({ invoice }));
+      for (const label of ['합계금액', '현금', '수표', '어음', '외상미수금']) {
+        expect(text).toContain(label);
+      }
+      const cells = layOutTaxInvoice(input({ invoice })).pages.flat();
+      const labelCell = (label: string) => cells.find((cell) => cell.text === label)!;
+      const below = (label: string) => cells.find((cell) =>
+        cell.x === labelCell(label).x && cell.y > labelCell(label).y && cell.style === 'amount')!;
+      expect(below('현금').text).toBe(formatAmount(1_000));
+      expect(below('수표').text).toBe('');
+      expect(below('어음').text).toBe('');
+      expect(below('외상미수금').text).toBe(formatAmount(10_000));
+      expect(below('합계금액').text).toBe(formatAmount(1_100_000));
+      const overlapping = cells.filter((cell, index) => cells.slice(index + 1).some((other) =>
+        cell.x + cell.width > other.x + 0.5 && other.x + other.width > cell.x + 0.5 &&
+        cell.y + cell.height > other.y + 0.5 && other.y + other.height > cell.y + 0.5));
+      expect(overlapping).toEqual([]);
+      // Without a breakdown the cells are there, empty.
+      expect(cellText({})).toContain('외상미수금');
+      expect(paymentCells(input({}))).toEqual(['', '', '', '']);
+    });
 
   it('gives the parts the sign of a negative total, as the XML does, and a positive total none',
     () => {
       const invoice = document({ payment: { cash: 200_000, check: null, credit: 20_000 } });
       const negative = { supplyCost: -200_000, tax: -20_000, total: -220_000 };
-      expect(formatPaymentBreakdown(input({ invoice, totals: negative })))
-        .toBe(`현금 ${formatAmount(-200_000)} · 외상미수금 ${formatAmount(-20_000)}`);
-      expect(formatPaymentBreakdown(input({ invoice })))
-        .toBe(`현금 ${formatAmount(200_000)} · 외상미수금 ${formatAmount(20_000)}`);
+      expect(paymentCells(input({ invoice, totals: negative })))
+        .toEqual([formatAmount(-200_000), '', '', formatAmount(-20_000)]);
+      expect(paymentCells(input({ invoice })))
+        .toEqual([formatAmount(200_000), '', '', formatAmount(20_000)]);
       expect(formatAmount(-200_000)).toMatch(/^-/);
       const zero = document({ payment: { cash: 0 } });
-      expect(formatPaymentBreakdown(input({ invoice: zero, totals: negative })))
-        .toBe(`현금 ${formatAmount(0)}`);
+      expect(paymentCells(input({ invoice: zero, totals: negative })))
+        .toEqual([formatAmount(0), '', '', '']);
     });
+});
+
+describe('trustee documents (위수탁)', () => {
+  const broker = { identificationNumber: '2208162517', taxRegistrationId: '0002',
+    organizationName: '수탁판매 주식회사', representativeName: '최수탁', address: null,
+    businessType: null, businessItem: null, manager: null };
+  const trustee = document({ supplied: { ...document().supplied,
+    identificationNumber: '1248100998' }, broker });
+
+  it('titles the form 위수탁 and prints the trustee\'s row under the parties', async () => {
+    const { text, totalPages } = await render(input({ invoice: trustee }));
+    expect(totalPages).toBe(1);
+    expect(text).toContain('전자세금계산서(위수탁)');
+    expect(text).toContain('수탁자');
+    expect(text).toContain('220-81-62517 (0002)');
+    expect(text).toContain('수탁판매 주식회사');
+    expect(text).toContain('최수탁');
+    const amended = await render(input({ invoice: trustee, taxType: 'ZERO_RATED',
+      amendment: { reason: 'SUPPLY_COST_CHANGE', originalNtsTransactionId:
+        ORIGINAL_APPROVAL_NUMBER } }));
+    expect(amended.text).toContain('수정 전자세금계산서(영세율)(위수탁)');
+    const plain = await render(input({}));
+    expect(plain.text).not.toContain('위수탁');
+    expect(plain.text).not.toContain('수탁자');
+  });
+
+  it('keeps sixteen item rows on one A4 page with no overlapping cells', () => {
+    const [page, ...rest] = layOutTaxInvoice(input({ invoice: { ...trustee,
+      items: manyItems(FIRST_PAGE_ITEM_ROWS) } })).pages;
+    expect(rest).toEqual([]);
+    for (const cell of page!) {
+      expect(cell.y + cell.height).toBeLessThanOrEqual(PAGE_HEIGHT_POINTS - PAGE_MARGIN_POINTS +
+        0.01);
+    }
+    const overlapping = page!.filter((cell, index) => page!.slice(index + 1).some((other) =>
+      cell.x + cell.width > other.x + 0.5 && other.x + other.width > cell.x + 0.5 &&
+      cell.y + cell.height > other.y + 0.5 && other.y + other.height > cell.y + 0.5));
+    expect(overlapping).toEqual([]);
+  });
 });
 
 describe('late issuance (지연발급)', () => {

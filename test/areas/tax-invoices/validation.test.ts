@@ -629,3 +629,68 @@ describe('the payment breakdown', () => {
       amountsFrom: 'original' })).not.toThrow();
   });
 });
+
+describe('a trustee document (위수탁)', () => {
+  // The issuer named by Supplier-Key (SUPPLIER_NUMBER) is the trustee; it issues for the
+  // supplier 123-45-67891 to the recipient.
+  const CONSIGNOR = '1234567891';
+  const trustee = (edit: (invoice: Invoice) => void = () => {}) => build((invoice) => {
+    invoice.supplier.identificationNumber = CONSIGNOR;
+    invoice.broker = { identificationNumber: SUPPLIER_NUMBER, organizationName: '수탁판매',
+      representativeName: '최수탁' };
+    edit(invoice);
+  });
+
+  it('passes with the trustee as the issuer and the supplier another business, normalised', () => {
+    const result = validateInvoice(trustee(), CONTEXT);
+    expect(result.invoice.supplier.identificationNumber).toBe(CONSIGNOR);
+    expect(result.invoice.broker).toEqual({ identificationNumber: SUPPLIER_NUMBER,
+      taxRegistrationId: null, organizationName: '수탁판매', representativeName: '최수탁',
+      address: null, businessType: null, businessItem: null, manager: null });
+    expect(result.counterpartNumber).toBe(RECIPIENT_NUMBER);
+    // Without a broker the document has none at all, as before.
+    expect(validateInvoice(build(), CONTEXT).invoice).not.toHaveProperty('broker');
+    expect(validateInvoice(build((invoice) => { invoice.broker = null; }), CONTEXT).invoice)
+      .not.toHaveProperty('broker');
+  });
+
+  it('refuses a trustee that is not the issuer named by Supplier-Key', () => {
+    expectInvalid(failure(trustee((invoice) => {
+      invoice.broker!.identificationNumber = RECIPIENT_NUMBER;
+    })), new RegExp('^body\\.broker\\.identificationNumber must be the number of the issuer ' +
+      'named by Supplier-Key: the trustee'));
+    expectInvalid(failure(trustee((invoice) => {
+      invoice.broker!.taxRegistrationId = '0001';
+    })), /^body\.broker\.taxRegistrationId must be null/);
+  });
+
+  it('refuses a supplier with a bad number, the trustee itself, or the trustee as buyer', () => {
+    const bad = failure(trustee((invoice) => {
+      invoice.supplier.identificationNumber = '1234567890';
+    }));
+    expect(bad.code).toBe('INVALID_BUSINESS_REGISTRATION_NUMBER');
+    expect(bad.message).toMatch(/^body\.supplier\.identificationNumber /);
+    expectInvalid(failure(trustee((invoice) => {
+      invoice.supplier.identificationNumber = SUPPLIER_NUMBER;
+    })), /^body\.supplier\.identificationNumber must differ from body\.broker/);
+    expectInvalid(failure(trustee((invoice) => {
+      invoice.supplied.identificationNumber = SUPPLIER_NUMBER;
+    })), /^body\.supplied must be a business other than body\.broker/);
+    // The same number at another sub-place is another business.
+    expect(validateInvoice(trustee((invoice) => {
+      invoice.supplied.identificationNumber = SUPPLIER_NUMBER;
+      invoice.supplied.taxRegistrationId = '0002';
+    }), CONTEXT).invoice.supplied.taxRegistrationId).toBe('0002');
+  });
+
+  it('refuses a trustee on a reverse issuance request, and hostile text in its fields', () => {
+    expectInvalid(failure(trustee(), { broker: 'refused' }),
+      /^body\.broker must be null: a reverse issuance request/);
+    expectInvalid(failure(trustee((invoice) => {
+      invoice.broker!.organizationName = '수탁 😀';
+    })), /^body\.broker\.organizationName contains U\+1F600/);
+    expectInvalid(failure(trustee((invoice) => {
+      invoice.broker!.representativeName = '   ';
+    })), 'body.broker.representativeName must not be blank.');
+  });
+});

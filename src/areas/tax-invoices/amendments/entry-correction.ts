@@ -25,6 +25,22 @@ function checkCorrection(original: OriginalDocument, corrected: ValidatedInvoice
       `${original.taxType}): a tax invoice issued as the wrong type is amended with ` +
       'doubleIssuance, then issued again.');
   }
+  // The trustee signs in the supplier's name; which business issued for which is what the
+  // original said, and a document issued as the wrong kind is amended by doubleIssuance.
+  const trustee = original.invoice.broker != null;
+  if ((corrected.invoice.broker != null) !== trustee) {
+    throw invalid(trustee ? 'body.invoice.broker must be given: the original is a trustee ' +
+      'tax invoice (위수탁), and its correction is one too.' : 'body.invoice.broker must be ' +
+      'null: the original is not a trustee tax invoice (위수탁); one issued as the wrong kind ' +
+      'is amended with doubleIssuance, then issued again.');
+  }
+  if (trustee && corrected.invoice.supplier.identificationNumber !==
+    original.invoice.supplier.identificationNumber) {
+    throw invalid('body.invoice.supplier.identificationNumber must stay ' +
+      `${original.invoice.supplier.identificationNumber}, the supplier the original was ` +
+      'issued for: a trustee tax invoice issued for the wrong business is amended with ' +
+      'doubleIssuance, then issued again for the right one.');
+  }
   if (canonicalJson(corrected.invoice) === canonicalJson(original.invoice)) {
     throw invalid('body.invoice is the same as the tax invoice it amends: an entry ' +
       'correction must correct something.');

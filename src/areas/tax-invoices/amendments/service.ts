@@ -98,6 +98,12 @@ export function createAmendmentService(deps: AmendmentDeps) {
     const accepted = await deps.accept({
       caller: input.caller, supplierKey: input.supplierKey, referenceId: input.referenceId,
       route: amendmentRoute(input), body: input.request, issuanceType: 'STANDARD',
+      // An amendment of a trustee document is the trustee's again, for the same supplier.
+      async consignor(issuer) {
+        const original = await findOriginal(scope, input.issuanceKey, issuer);
+        return original.invoice.broker == null ? null
+          : original.invoice.supplier.identificationNumber;
+      },
       async draft(issuer, supplierPeriods) {
         const original = await findOriginal(scope, input.issuanceKey, issuer);
         const existing = await store.findAmendments(deps.db, original.issuanceKey);

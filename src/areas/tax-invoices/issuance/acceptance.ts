@@ -49,6 +49,10 @@ type AcceptRequest = {
   route: string;
   body: unknown;
   issuanceType: 'STANDARD' | 'REVERSE';
+  // The supplier a trustee issues for (위탁자), when the issuer named by Supplier-Key issues the
+  // documents as a trustee (위수탁): its number, from the body or the original amended. Its
+  // registration status, not the trustee's, decides what it may supply and its late window.
+  consignor?(issuer: SupplierIssuer): string | null | Promise<string | null>;
   // Builds the documents once the issuer and its periods are known; throws ApiError for bad
   // input.
   draft(issuer: SupplierIssuer, supplierPeriods: SupplierPeriods):
@@ -145,10 +149,27 @@ export function createAcceptance(deps: AcceptanceDeps) {
       request.issuanceType === 'STANDARD' ? 'STANDARD' : 'REVERSE_REQUEST');
     // Learned first, judged after the body: bad input is 400 whatever the status.
     const status = await deps.eligibility.statusOf(scope.environment, issuer.identificationNumber);
-    const drafts = await request.draft(issuer, supplierPeriodsOf(issuer, status));
+    const consignor = (await request.consignor?.(issuer)) ?? null;
+    const consignorStatus = consignor === null ? null
+      : await deps.eligibility.statusOf(scope.environment, consignor);
+    // A consignor is not an issuer of the account: its business year is not known, so a
+    // corporation's is taken to end in December (docs/tax-invoices.md § Trustee issuance).
+    const periods = consignor === null ? supplierPeriodsOf(issuer, status)
+      : supplierPeriodsOf({ identificationNumber: consignor, fiscalYearEndMonth: null },
+        consignorStatus);
+    const drafts = await request.draft(issuer, periods);
     assert(drafts.length >= 1 && drafts.length <= DOCUMENTS_PER_REQUEST_MAX);
-    deps.eligibility.judge(scope.environment, issuer.identificationNumber, status,
-      drafts.map((draft) => draft.validated.taxType));
+    const taxTypes = drafts.map((draft) => draft.validated.taxType);
+    if (consignor === null) {
+      deps.eligibility.judge(scope.environment, issuer.identificationNumber, status, taxTypes);
+    } else {
+      // Every document of the request is the consignor's (the drafts keep its number).
+      assert(drafts.every((draft) =>
+        draft.validated.invoice.supplier.identificationNumber === consignor &&
+        draft.validated.invoice.broker != null));
+      deps.eligibility.judge(scope.environment, consignor, consignorStatus, taxTypes);
+      deps.eligibility.judgeTrustee(scope.environment, issuer.identificationNumber, status);
+    }
     if (!deps.transmissionAvailable(scope.environment)) {
       throw new ApiError('SERVICE_UNAVAILABLE',
         'Tax invoices cannot be issued with live keys: this server has no transmission ' +

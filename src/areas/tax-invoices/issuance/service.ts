@@ -158,6 +158,8 @@ export function createIssuanceService(deps: IssuanceDeps) {
     const accepted = await deps.accept({
       caller: input.caller, supplierKey: input.supplierKey, referenceId: input.referenceId,
       route: ISSUE_ROUTE, body: input.body, issuanceType: 'STANDARD',
+      consignor: () => (input.body.broker == null ? null
+        : input.body.supplier.identificationNumber),
       draft: (issuer, supplierPeriods) => [{ amendment: null, validated: validateInvoice(
         input.body, { today, amounts: 'forward', deadline: 'enforced', holidays, supplierPeriods,
         supplier: { identificationNumber: issuer.identificationNumber,

@@ -42,16 +42,21 @@ export type SupplierEligibility = {
   // it is null and the policy refuses); returns when it may issue.
   judge(environment: Environment, identificationNumber: string, status: StatusOfNumber | null,
     taxTypes: readonly TaxType[]): void;
+  // The trustee of a trustee document (위수탁): only a closed business is refused, since what
+  // is supplied, and so taxed, is the consignor's (judged by judge).
+  judgeTrustee(environment: Environment, identificationNumber: string,
+    status: StatusOfNumber | null): void;
   // Both at once.
   check(environment: Environment, identificationNumber: string,
     taxTypes: readonly TaxType[]): Promise<void>;
 };
 
 // Each rule by name: the status it refuses and why.
-export function closedBusinessRule(status: StatusOfNumber, number: string): ApiError | null {
+export function closedBusinessRule(status: StatusOfNumber, number: string,
+  role: 'supplier' | 'trustee' = 'supplier'): ApiError | null {
   if (status.status !== 'CLOSED') return null;
   const since = status.closedOn === null ? '' : ` on ${status.closedOn}`;
-  return new ApiError('SUPPLIER_CLOSED', `The supplier ${number} was closed (폐업)${since} ` +
+  return new ApiError('SUPPLIER_CLOSED', `The ${role} ${number} was closed (폐업)${since} ` +
     'according to the tax authority; a closed business cannot issue tax invoices.');
 }
 
@@ -134,9 +139,19 @@ export function createSupplierEligibility(deps: EligibilityDeps): SupplierEligib
     if (refusal !== null) throw refusal;
   }
 
+  function judgeTrustee(environment: Environment, number: string,
+    status: StatusOfNumber | null) {
+    if (status === null) {
+      judge(environment, number, status, []);
+      return;
+    }
+    const refusal = closedBusinessRule(status, number, 'trustee');
+    if (refusal !== null) throw refusal;
+  }
+
   async function check(environment: Environment, number: string, taxTypes: readonly TaxType[]) {
     judge(environment, number, await statusOf(environment, number), taxTypes);
   }
 
-  return { statusOf, judge, check };
+  return { statusOf, judge, judgeTrustee, check };
 }

@@ -13,6 +13,7 @@ import {
 } from '../../../domain/text.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import type {
+  Broker,
   Invoice,
   Item,
   Manager,
@@ -64,6 +65,9 @@ export type ValidationContext = {
   // before the VAT rate and quantity × unit price were checked, and a reversal must never be
   // refused for them. Everything else is 'request', the default.
   amountsFrom?: 'request' | 'original';
+  // 'refused' where a trustee (broker) cannot issue: a reverse issuance request, which the
+  // buyer sends to the supplier itself. Default 'allowed'.
+  broker?: 'allowed' | 'refused';
 };
 
 export type ValidatedInvoice = {
@@ -88,8 +92,13 @@ export function validateInvoice(invoice: Invoice, context: ValidationContext): V
   checkText(normalised, ROOT);
   const lateIssuance = checkWriteDate(normalised, context);
   checkItemDates(normalised);
-  checkSupplier(normalised.supplier, context.supplier);
+  if (normalised.broker == null) {
+    checkSupplier(normalised.supplier, context.supplier);
+  } else {
+    checkTrustee(normalised, normalised.broker, context);
+  }
   checkSupplied(normalised.supplied, normalised.supplier);
+  if (normalised.broker != null) checkNotBroker(normalised.supplied, normalised.broker);
   const taxType = checkTaxType(normalised.items);
   normalised.items.forEach((item, index) => checkItemAmounts(item, index, context.amounts));
   const checkArithmetic = (context.amountsFrom ?? 'request') === 'request';
@@ -136,7 +145,7 @@ function normaliseManager(manager: Manager): Manager {
   return { email: manager.email, name: manager.name ?? null, telephone: manager.telephone ?? null };
 }
 
-function normaliseParty(party: Supplier | Supplied) {
+function normaliseParty(party: Supplier | Supplied | Broker) {
   return {
     identificationNumber: party.identificationNumber,
     taxRegistrationId: party.taxRegistrationId ?? null,
@@ -179,6 +188,11 @@ function normaliseInvoice(invoice: Invoice): Invoice {
     ...(invoice.emailSupplierCopy === true ? { emailSupplierCopy: true } : {}),
     // Only when given, so documents without one read back as they always did.
     ...(invoice.payment == null ? {} : { payment: normalisePayment(invoice.payment) }),
+    // Only on a trustee document, so every other document reads as it always did.
+    ...(invoice.broker == null ? {} : { broker: {
+      ...normaliseParty(invoice.broker),
+      manager: invoice.broker.manager == null ? null : normaliseManager(invoice.broker.manager),
+    } }),
   };
 }
 
@@ -257,8 +271,10 @@ function checkItemDates(invoice: Invoice): void {
 
 // ---- Parties ------------------------------------------------------------------------------
 
-function checkSupplier(supplier: Supplier, issuer: ValidationContext['supplier']): void {
-  const path = `${ROOT}.supplier`;
+// The party that signs (the supplier, or the trustee of a trustee document) is the issuer the
+// Supplier-Key names.
+function checkSupplier(supplier: Supplier | Broker, issuer: ValidationContext['supplier'],
+  path = `${ROOT}.supplier`, why = 'the supplier must be that issuer'): void {
   const defect = businessRegistrationNumberDefect(supplier.identificationNumber);
   if (defect !== null) {
     throw new ApiError('INVALID_BUSINESS_REGISTRATION_NUMBER',
@@ -266,12 +282,46 @@ function checkSupplier(supplier: Supplier, issuer: ValidationContext['supplier']
   }
   if (supplier.identificationNumber !== issuer.identificationNumber) {
     throw invalid(`${path}.identificationNumber must be the number of the issuer named by ` +
-      'Supplier-Key: the supplier must be that issuer.');
+      `Supplier-Key: ${why}.`);
   }
   if ((supplier.taxRegistrationId ?? null) !== issuer.taxRegistrationId) {
     const expected = issuer.taxRegistrationId ?? 'null';
     throw invalid(`${path}.taxRegistrationId must be ${expected}, that of the issuer named ` +
-      'by Supplier-Key: the supplier must be that issuer.');
+      `by Supplier-Key: ${why}.`);
+  }
+}
+
+// A trustee document (위수탁): the trustee (broker) issues and signs, so it is the issuer the
+// Supplier-Key names; the supplier is the business it issues for (위탁자), another business
+// with a valid number. Whose number goes where follows 부가가치세법 시행령 §69①: the document is
+// in the supplier's name, with the trustee's number added.
+function checkTrustee(invoice: Invoice, broker: Broker, context: ValidationContext): void {
+  const path = `${ROOT}.broker`;
+  if (context.broker === 'refused') {
+    throw invalid(`${path} must be null: a reverse issuance request is issued by the supplier ` +
+      'itself, never by a trustee.');
+  }
+  checkSupplier(broker, context.supplier, path, 'the trustee must be that issuer, which ' +
+    'signs the document');
+  const supplierPath = `${ROOT}.supplier`;
+  const defect = businessRegistrationNumberDefect(invoice.supplier.identificationNumber);
+  if (defect !== null) {
+    throw new ApiError('INVALID_BUSINESS_REGISTRATION_NUMBER',
+      `${supplierPath}.identificationNumber ${defect}.`);
+  }
+  if (invoice.supplier.identificationNumber === broker.identificationNumber) {
+    throw invalid(`${supplierPath}.identificationNumber must differ from ${path}` +
+      '.identificationNumber: a trustee issues for another business (위탁자); a business ' +
+      'issuing for itself leaves broker out.');
+  }
+}
+
+// The trustee sells for the supplier to someone else; it is never the buyer.
+function checkNotBroker(supplied: Supplied, broker: Broker): void {
+  if (supplied.identificationNumber === broker.identificationNumber &&
+    (supplied.taxRegistrationId ?? null) === (broker.taxRegistrationId ?? null)) {
+    throw invalid(`${ROOT}.supplied must be a business other than ${ROOT}.broker: both have the ` +
+      'same identificationNumber and taxRegistrationId.');
   }
 }
 

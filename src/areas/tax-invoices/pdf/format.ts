@@ -74,7 +74,7 @@ export function formatIdentificationNumber(identificationNumber: string): string
   return `${identificationNumber.slice(0, 6)}-*******`;
 }
 
-type TitleOptions = { taxType: TaxType; amended: boolean };
+type TitleOptions = { taxType: TaxType; amended: boolean; trustee?: boolean };
 
 const TITLE_OF_TAX_TYPE: Record<TaxType, string> = {
   TAXABLE: '전자세금계산서',
@@ -84,8 +84,9 @@ const TITLE_OF_TAX_TYPE: Record<TaxType, string> = {
 };
 
 // 전자세금계산서 for VAT-taxable supply, 전자계산서 for exempt supply.
-export function formatTitle({ taxType, amended }: TitleOptions): string {
-  const kind = TITLE_OF_TAX_TYPE[taxType];
+// A trustee's document (위수탁) says so after the kind, as the tax portal's forms do.
+export function formatTitle({ taxType, amended, trustee = false }: TitleOptions): string {
+  const kind = `${TITLE_OF_TAX_TYPE[taxType]}${trustee ? '(위수탁)' : ''}`;
   return amended ? `수정 ${kind}` : kind;
 }
 

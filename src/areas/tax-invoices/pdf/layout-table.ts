@@ -19,8 +19,6 @@ const REMARK_LABEL_WIDTH_POINTS = 60;
 // Item names and remarks run to 100 characters: four lines at the smallest type.
 export const ITEM_ROW_HEIGHT_POINTS = 26;
 export const TOTAL_ROW_HEIGHT_POINTS = 28;
-const TOTAL_LABEL_WIDTH_POINTS = 80;
-const TOTAL_VALUE_WIDTH_POINTS = 180;
 
 const DATE_WIDTH_POINTS = 90;
 const REASON_WIDTH_POINTS = 149.28;
@@ -107,34 +105,49 @@ export function layOutItems(input: PdfInput, y: number, items: readonly Item[],
   return { cells, bottom: top };
 }
 
-// The form's payment cells (현금, 수표, 어음, 외상미수금), for the means the document names.
+// The form's payment cells (현금, 수표, 어음, 외상미수금), each in its own column under its label
+// as on the paper form, blank for a means the document does not name.
 const PAYMENT_LABELS = [['cash', '현금'], ['check', '수표'], ['note', '어음'],
   ['credit', '외상미수금']] as const;
+const TOTAL_HEADER_HEIGHT_POINTS = 12;
+const TOTAL_AMOUNT_WIDTH_POINTS = 110;
+const PAYMENT_WIDTH_POINTS = 82;
 
-// The parts are sizes; like the XML's PaidAmount they carry the sign of the total, so a
-// negative amendment document shows what it takes back as negative amounts.
-export function formatPaymentBreakdown(input: PdfInput): string | null {
+// The four payment cells' amounts, in form order. Like the XML's PaidAmount they carry the sign
+// of the total, so a negative amendment document shows what it takes back as negative amounts.
+export function paymentCells(input: PdfInput): [string, string, string, string] {
   const payment = input.invoice.payment;
-  if (payment == null) return null;
   const sign = input.totals.total < 0 ? -1 : 1;
-  const parts = PAYMENT_LABELS.filter(([field]) => payment[field] != null)
-    .map(([field, label]) => `${label} ${formatAmount(sign * payment[field]! || 0)}`);
-  return parts.length === 0 ? null : parts.join(' · ');
+  const cell = (field: (typeof PAYMENT_LABELS)[number][0]) => {
+    const part = payment?.[field];
+    return part == null ? '' : formatAmount(sign * part || 0);
+  };
+  return [cell('cash'), cell('check'), cell('note'), cell('credit')];
 }
 
+// The form's closing block: 합계금액 and the four payment means, labels above amounts, then the
+// 영수/청구 mark across both rows.
 export function layOutTotals(input: PdfInput, y: number): Section {
-  const restWidth = CONTENT_WIDTH_POINTS - TOTAL_LABEL_WIDTH_POINTS - TOTAL_VALUE_WIDTH_POINTS;
-  const breakdown = formatPaymentBreakdown(input);
-  // With a breakdown, it takes the part of the row before the 영수/청구 mark.
-  const breakdownWidth = breakdown === null ? 0 : Math.round(restWidth * 0.6);
-  const cells = rowCells(PAGE_MARGIN_POINTS, y, TOTAL_ROW_HEIGHT_POINTS, [
-    { width: TOTAL_LABEL_WIDTH_POINTS, text: '합계금액', style: 'label' },
-    { width: TOTAL_VALUE_WIDTH_POINTS, text: formatAmount(input.totals.total), style: 'amount' },
-    ...(breakdown === null ? []
-      : [{ width: breakdownWidth, text: breakdown, style: 'text' as const }]),
-    { width: restWidth - breakdownWidth, text: formatPurpose(input.invoice.purpose),
-      style: 'marker' },
-  ]);
+  const amounts = paymentCells(input);
+  const markWidth = CONTENT_WIDTH_POINTS - TOTAL_AMOUNT_WIDTH_POINTS -
+    PAYMENT_LABELS.length * PAYMENT_WIDTH_POINTS;
+  const valuesTop = y + TOTAL_HEADER_HEIGHT_POINTS;
+  const valuesHeight = TOTAL_ROW_HEIGHT_POINTS - TOTAL_HEADER_HEIGHT_POINTS;
+  const cells = [
+    ...rowCells(PAGE_MARGIN_POINTS, y, TOTAL_HEADER_HEIGHT_POINTS, [
+      { width: TOTAL_AMOUNT_WIDTH_POINTS, text: '합계금액', style: 'label' },
+      ...PAYMENT_LABELS.map(([, label]) => ({ width: PAYMENT_WIDTH_POINTS, text: label,
+        style: 'label' as const })),
+    ]),
+    ...rowCells(PAGE_MARGIN_POINTS, valuesTop, valuesHeight, [
+      { width: TOTAL_AMOUNT_WIDTH_POINTS, text: formatAmount(input.totals.total),
+        style: 'amount' },
+      ...amounts.map((text) => ({ width: PAYMENT_WIDTH_POINTS, text, style: 'amount' as const })),
+    ]),
+    { x: PAGE_MARGIN_POINTS + CONTENT_WIDTH_POINTS - markWidth, y, width: markWidth,
+      height: TOTAL_ROW_HEIGHT_POINTS, text: formatPurpose(input.invoice.purpose),
+      style: 'marker' as const },
+  ];
   return { cells, bottom: y + TOTAL_ROW_HEIGHT_POINTS };
 }
 

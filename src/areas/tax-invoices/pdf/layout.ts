@@ -10,7 +10,7 @@ import {
   HEADER_ROW_HEIGHT_POINTS, ITEM_ROW_HEIGHT_POINTS, layOutContinued, layOutItems, layOutSummary,
   layOutTotals, TOTAL_ROW_HEIGHT_POINTS,
 } from './layout-table.ts';
-import type { Item, Manager, Supplied, Supplier } from '../schemas.ts';
+import type { Broker, Item, Manager, Supplied, Supplier } from '../schemas.ts';
 import type { PdfInput } from './input.ts';
 
 // Where every cell of the standard e-tax-invoice form goes: the sandbox notice, the title with
@@ -32,9 +32,15 @@ const TITLE_LABEL_WIDTH_POINTS = 70;
 const FOOTER_HEIGHT_POINTS = 12;
 
 // Party rows: names, addresses, business type and item run to 100–200 characters, so their
-// rows are tall enough for six lines at the smallest type; the last, the managers' contacts,
-// has a line per manager.
+// rows are tall enough for six lines at the smallest type; the last, the form's 이메일 row, has a
+// line per manager's address. A trustee document (위수탁) gives three of them four points each
+// for the trustee's row below the block, so the first page keeps its sixteen item rows.
 const PARTY_ROW_HEIGHTS_POINTS = [20, 40, 40, 40, 24] as const;
+const TRUSTEE_PARTY_ROW_HEIGHTS_POINTS = [20, 36, 36, 36, 24] as const;
+const TRUSTEE_ROW_HEIGHT_POINTS = 20;
+const TRUSTEE_LABEL_WIDTH_POINTS = 40;
+const partyRowHeights = (input: PdfInput) => (input.invoice.broker == null
+  ? PARTY_ROW_HEIGHTS_POINTS : TRUSTEE_PARTY_ROW_HEIGHTS_POINTS);
 
 // The item rows of the first page's form, and how many fit on a continuation page below its
 // title block and above the total and footer.
@@ -94,7 +100,8 @@ function layOutPage(input: PdfInput, { items, page, pageCount }: PageOptions): C
 }
 
 function layOutTitle(input: PdfInput, y: number, continued: boolean): Section {
-  const form = formatTitle({ taxType: input.taxType, amended: input.amendment !== null });
+  const form = formatTitle({ taxType: input.taxType, amended: input.amendment !== null,
+    trustee: input.invoice.broker != null });
   const title = continued ? `${form} (계속)` : form;
   const cells: Cell[] = [{ x: PAGE_MARGIN_POINTS, y, width: TITLE_WIDTH_POINTS,
     height: TITLE_BLOCK_HEIGHT_POINTS, text: title, style: 'title' }];
@@ -119,15 +126,40 @@ function layOutTitle(input: PdfInput, y: number, continued: boolean): Section {
 
 function layOutParties(input: PdfInput, y: number): Section {
   const sideWidth = CONTENT_WIDTH_POINTS / 2;
-  const { supplier, supplied } = input.invoice;
+  const { supplier, supplied, broker } = input.invoice;
+  const rowHeights = partyRowHeights(input);
   const cells = [
     ...layOutParty({ party: supplier, managers: [supplier.manager], tone: 'supplier',
-      x: PAGE_MARGIN_POINTS, y, width: sideWidth }),
+      x: PAGE_MARGIN_POINTS, y, width: sideWidth, rowHeights }),
     ...layOutParty({ party: supplied, managers: supplied.managers,
-      tone: 'recipient', x: PAGE_MARGIN_POINTS + sideWidth, y, width: sideWidth }),
+      tone: 'recipient', x: PAGE_MARGIN_POINTS + sideWidth, y, width: sideWidth, rowHeights }),
   ];
-  const height = PARTY_ROW_HEIGHTS_POINTS.reduce((sum, rowHeight) => sum + rowHeight, 0);
-  return { cells, bottom: y + height };
+  const height = rowHeights.reduce((sum, rowHeight) => sum + rowHeight, 0);
+  if (broker == null) return { cells, bottom: y + height };
+  return { cells: [...cells, ...layOutTrustee(broker, y + height)],
+    bottom: y + height + TRUSTEE_ROW_HEIGHT_POINTS };
+}
+
+// The trustee's row of a trustee document (위수탁): who issued it in the supplier's name, by its
+// registration number (with its sub-place), name and representative.
+function layOutTrustee(broker: Broker, y: number): Cell[] {
+  const tone = 'supplier' as const;
+  const label = PARTY_LABEL_WIDTH_POINTS;
+  const numberWidth = 96;
+  const nameWidth = 190;
+  const number = formatIdentificationNumber(broker.identificationNumber) +
+    (broker.taxRegistrationId == null ? '' : ` (${printable(broker.taxRegistrationId)})`);
+  const used = TRUSTEE_LABEL_WIDTH_POINTS + 3 * label + numberWidth + nameWidth;
+  return rowCells(PAGE_MARGIN_POINTS, y, TRUSTEE_ROW_HEIGHT_POINTS, [
+    { width: TRUSTEE_LABEL_WIDTH_POINTS, text: '수탁자', style: 'label', tone },
+    { width: label, text: '등록번호', style: 'label', tone },
+    { width: numberWidth, text: number, style: 'text' },
+    { width: label, text: '상호', style: 'label', tone },
+    { width: nameWidth, text: printable(broker.organizationName), style: 'text' },
+    { width: label, text: '성명', style: 'label', tone },
+    { width: CONTENT_WIDTH_POINTS - used, text: printable(broker.representativeName),
+      style: 'text' },
+  ]);
 }
 
 type PartyOptions = {
@@ -137,18 +169,14 @@ type PartyOptions = {
   x: number;
   y: number;
   width: number;
+  rowHeights: readonly number[];
 };
 
-// One side of the party block: 공급자 (supplier) or 공급받는자 (recipient), five rows.
-// A manager's contact on one line: name, telephone and email, each when given.
-function contactLine(manager: Manager): string {
-  return [manager.name, manager.telephone, manager.email]
-    .filter((part): part is string => typeof part === 'string' && part.trim() !== '')
-    .map(printable).join(' · ');
-}
-
-function layOutParty({ party, managers, tone, x, y, width }: PartyOptions): Cell[] {
-  const height = PARTY_ROW_HEIGHTS_POINTS.reduce((sum, rowHeight) => sum + rowHeight, 0);
+// One side of the party block: 공급자 (supplier) or 공급받는자 (recipient), the form's five rows,
+// the last its 이메일 row: the address each manager receives the document at (the names and
+// telephones are on the XML, not on the form).
+function layOutParty({ party, managers, tone, x, y, width, rowHeights }: PartyOptions): Cell[] {
+  const height = rowHeights.reduce((sum, rowHeight) => sum + rowHeight, 0);
   const side = tone === 'supplier' ? '공\n급\n자' : '공\n급\n받\n는\n자';
   const cells: Cell[] = [{ x, y, width: PARTY_SIDE_LABEL_WIDTH_POINTS, height, text: side,
     style: 'label', tone }];
@@ -172,11 +200,11 @@ function layOutParty({ party, managers, tone, x, y, width }: PartyOptions): Cell
     pair('상호', printable(party.organizationName), '성명', printable(party.representativeName)),
     single('사업장\n주소', printable(party.address)),
     pair('업태', printable(party.businessType), '종목', printable(party.businessItem)),
-    single('담당자', managers.map(contactLine).join('\n')),
+    single('이메일', managers.map((manager) => printable(manager.email)).join('\n')),
   ];
   let top = y;
   rows.forEach((columns, index) => {
-    const rowHeight = PARTY_ROW_HEIGHTS_POINTS[index]!;
+    const rowHeight = rowHeights[index]!;
     cells.push(...rowCells(left, top, rowHeight, columns));
     top += rowHeight;
   });

@@ -50,6 +50,7 @@ async function transmissionRequest(
     writeDate: row.writeDate,
     supplierNumber: row.invoice.supplier.identificationNumber,
     recipientNumber: row.counterpartNumber,
+    brokerNumber: row.invoice.broker?.identificationNumber ?? null,
     approvalNumber: xml?.approvalNumber ?? null,
     signedDocument: xml?.signedXml ?? canonicalDocument(row),
     signature: row.signature!,

@@ -81,6 +81,7 @@ async function request(deps: Deps, input: RequestInput) {
       supplier = issuer;
       return [{ amendment: null, validated: validateInvoice(input.body, {
         today, amounts: 'forward', deadline: 'enforced', holidays, supplierPeriods,
+        broker: 'refused',
         supplier: { identificationNumber: issuer.identificationNumber,
           taxRegistrationId: issuer.taxRegistrationId } }) }];
     },

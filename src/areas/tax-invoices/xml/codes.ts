@@ -9,8 +9,8 @@ export const TAX_INVOICE_SCHEMA_LOCATION =
   `${TAX_INVOICE_NAMESPACE} http://www.kec.or.kr/standard/Tax/TaxInvoiceSchemaModule_1.0.xsd`;
 
 // TaxInvoiceDocument/TypeCode: four digits, the first two the classification (세금계산서, its
-// amendment, 계산서, its amendment), the last two the kind. etax issues the 일반 and 영세율 kinds;
-// the others are listed so that the table is whole.
+// amendment, 계산서, its amendment), the last two the kind. etax issues the 일반, 영세율, 위수탁 and
+// 영세율 위수탁 kinds; the import kinds are listed so that the table is whole.
 export const DOCUMENT_CLASSIFICATIONS = {
   TAX_INVOICE: '01', // 세금계산서
   AMENDED_TAX_INVOICE: '02', // 수정세금계산서
@@ -27,13 +27,18 @@ export const DOCUMENT_KINDS = {
   IMPORT_DEFERRED_PAYMENT: '06', // 수입 납부유예
 } as const;
 
-// The TypeCode of a document etax issues: its tax type, and whether it amends another.
-export function documentTypeCode(taxType: TaxType, amended: boolean): string {
+// The TypeCode of a document etax issues: its tax type, whether it amends another and whether a
+// trustee issues it (위수탁: 0103, 0105, 0303 and their amendments 0203, 0205, 0403). A tax-exempt
+// invoice has no zero-rated kind, so a trustee's one is 위수탁 (03).
+export function documentTypeCode(taxType: TaxType, amended: boolean, trustee = false): string {
   const classification = taxType === 'TAX_FREE'
     ? (amended ? DOCUMENT_CLASSIFICATIONS.AMENDED_INVOICE : DOCUMENT_CLASSIFICATIONS.INVOICE)
     : (amended ? DOCUMENT_CLASSIFICATIONS.AMENDED_TAX_INVOICE
       : DOCUMENT_CLASSIFICATIONS.TAX_INVOICE);
-  const kind = taxType === 'ZERO_RATED' ? DOCUMENT_KINDS.ZERO_RATED : DOCUMENT_KINDS.NORMAL;
+  const zeroRated = taxType === 'ZERO_RATED';
+  const kind = trustee
+    ? (zeroRated ? DOCUMENT_KINDS.CONSIGNMENT_ZERO_RATED : DOCUMENT_KINDS.CONSIGNMENT)
+    : (zeroRated ? DOCUMENT_KINDS.ZERO_RATED : DOCUMENT_KINDS.NORMAL);
   return `${classification}${kind}`;
 }
 

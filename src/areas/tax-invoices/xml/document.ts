@@ -1,5 +1,5 @@
 import type { UnsignedXmlDocument } from '../../../domain/xml-signature.ts';
-import type { Invoice, Manager, Payment, TaxType } from '../schemas.ts';
+import type { Broker, Invoice, Manager, Payment, TaxType } from '../schemas.ts';
 import {
   amendmentStatusCode,
   documentTypeCode,
@@ -92,6 +92,22 @@ function invoiceeParty(supplied: Invoice['supplied']): Child[] {
   ];
 }
 
+// The trustee of a trustee document (위수탁), in the shape of the supplier's party: the standard
+// puts it after the recipient, with one DefinedContact.
+function brokerParty(broker: Broker | null | undefined): Child[] {
+  if (broker == null) return [];
+  return [
+    ['ID', broker.identificationNumber],
+    ['TypeCode', broker.businessType],
+    ['NameText', broker.organizationName],
+    ['ClassificationCode', broker.businessItem],
+    ['SpecifiedOrganization', [['TaxRegistrationID', broker.taxRegistrationId]]],
+    ['SpecifiedPerson', [['NameText', broker.representativeName]]],
+    ['DefinedContact', contact(broker.manager ?? undefined)],
+    ['SpecifiedAddress', [['LineOneText', broker.address]]],
+  ];
+}
+
 // One SpecifiedPaymentMeans per part given and not zero. The parts carry the sign of the
 // total: an amendment that lowers the amounts lowers what was paid.
 function paymentMeans(payment: Payment | null | undefined, total: number): Child[] {
@@ -130,7 +146,7 @@ export function buildTaxInvoiceXml(input: XmlDocumentInput): UnsignedXmlDocument
   const signedContent = write([
     ['TaxInvoiceDocument', [
       ['IssueID', input.approvalNumber],
-      ['TypeCode', documentTypeCode(input.taxType, amendment !== null)],
+      ['TypeCode', documentTypeCode(input.taxType, amendment !== null, invoice.broker != null)],
       ['DescriptionText', invoice.description],
       ['IssueDateTime', compactDate(invoice.date)],
       ['AmendmentStatusCode', amendment === null ? null
@@ -141,6 +157,7 @@ export function buildTaxInvoiceXml(input: XmlDocumentInput): UnsignedXmlDocument
     ['TaxInvoiceTradeSettlement', [
       ['InvoicerParty', invoicerParty(invoice.supplier)],
       ['InvoiceeParty', invoiceeParty(invoice.supplied)],
+      ['BrokerParty', brokerParty(invoice.broker)],
       ...paymentMeans(invoice.payment, totals.total),
       ['SpecifiedMonetarySummation', [
         ['ChargeTotalAmount', totals.supplyCost],

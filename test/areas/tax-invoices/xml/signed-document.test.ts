@@ -298,3 +298,72 @@ describe('the document', () => {
       .toBe(DOCUMENT_CLASSIFICATIONS.AMENDED_INVOICE + DOCUMENT_KINDS.NORMAL);
   });
 });
+
+describe('a trustee document (위수탁)', () => {
+  // The trustee 220-81-62517 issues for the supplier 123-45-67891; the recipient is another
+  // business. The trustee signs (the sandbox signer stands for its certificate).
+  function trusteeRow(taxType: TaxType, reason: number | null, sign = 1): TaxInvoiceRow {
+    const input = row(taxType, reason, sign);
+    input.invoice = { ...input.invoice,
+      supplied: { ...input.invoice.supplied, identificationNumber: '1248100998' },
+      broker: { identificationNumber: '2208162517', taxRegistrationId: '0002',
+        organizationName: '수탁판매 주식회사', representativeName: '최수탁',
+        address: '서울특별시 강남구 테헤란로 1', businessType: '도소매', businessItem: '위탁판매',
+        manager: { email: 'trustee@example.co.kr', name: '김수탁', telephone: null } } };
+    return input;
+  }
+
+  for (const [taxType, reason, sign, typeCode] of [['TAXABLE', null, 1, '0103'],
+    ['ZERO_RATED', null, 1, '0105'], ['TAX_FREE', null, 1, '0303'], ['TAXABLE', 2, 1, '0203'],
+    ['ZERO_RATED', 5, 1, '0205'], ['TAX_FREE', 4, -1, '0403']] as const) {
+    it(`${taxType}${reason === null ? '' : ` amendment ${reason}`}: TypeCode ${typeCode}, ` +
+      'BrokerParty after InvoiceeParty, signed and verified by etax and xmlsec1', () => {
+      const input = trusteeRow(taxType, reason, sign);
+      const signed = signTaxInvoiceXml(input, signer, ISSUED_AT, NUMBERING);
+      expect(verifyXmlDocument(signed.xml)).toEqual({ valid: true,
+        certificate: signer.certificate });
+      expect(xmlsec1Verify(signed.xml)).toMatchObject({ referenceValid: true,
+        signatureValid: true });
+      expect(text(signed.xml, 'TypeCode')).toBe(typeCode);
+      const settlement = parse(signed.xml).getElementsByTagNameNS(TAX_INVOICE_NAMESPACE,
+        'TaxInvoiceTradeSettlement')[0]!;
+      expect(childNames(settlement)).toEqual(['InvoicerParty', 'InvoiceeParty', 'BrokerParty',
+        'SpecifiedPaymentMeans', 'SpecifiedPaymentMeans', 'SpecifiedPaymentMeans',
+        'SpecifiedMonetarySummation']);
+      const [invoicer, , broker] = Array.from(settlement.childNodes)
+        .filter((node) => node.nodeType === 1) as Element[];
+      // The document is in the supplier's name; the trustee's number is added as BrokerParty.
+      expect(childNames(invoicer!)[0]).toBe('ID');
+      expect(invoicer!.getElementsByTagNameNS(TAX_INVOICE_NAMESPACE, 'ID')[0]!.textContent)
+        .toBe('1234567891');
+      expect(childNames(broker!)).toEqual(['ID', 'TypeCode', 'NameText', 'ClassificationCode',
+        'SpecifiedOrganization', 'SpecifiedPerson', 'DefinedContact', 'SpecifiedAddress']);
+      expect(broker!.getElementsByTagNameNS(TAX_INVOICE_NAMESPACE, 'ID')[0]!.textContent)
+        .toBe('2208162517');
+      expect(broker!.getElementsByTagNameNS(TAX_INVOICE_NAMESPACE, 'TaxRegistrationID')[0]!
+        .textContent).toBe('0002');
+      expect(broker!.getElementsByTagNameNS(TAX_INVOICE_NAMESPACE, 'PersonNameText')[0]!
+        .textContent).toBe('김수탁');
+    });
+  }
+
+  it('breaks when the trustee changes', () => {
+    const signed = signTaxInvoiceXml(trusteeRow('TAXABLE', null), signer, ISSUED_AT, NUMBERING);
+    for (const [from, to] of [['<NameText>수탁판매 주식회사<', '<NameText>다른 수탁<'],
+      ['<TaxRegistrationID>0002<', '<TaxRegistrationID>0003<']]) {
+      expect(signed.xml).toContain(from);
+      const changed = signed.xml.replace(from!, to!);
+      expect(verifyXmlDocument(changed).valid).toBe(false);
+      expect(xmlsec1Verify(changed).referenceValid).toBe(false);
+    }
+    const withoutBroker = signed.xml.replace(/<BrokerParty>[\s\S]*<\/BrokerParty>/, '');
+    expect(verifyXmlDocument(withoutBroker).valid).toBe(false);
+  });
+
+  it('has no BrokerParty and a 01 kind without a trustee', () => {
+    const signed = signTaxInvoiceXml(row('TAXABLE', null), signer, ISSUED_AT, NUMBERING);
+    expect(signed.xml).not.toContain('BrokerParty');
+    expect(documentTypeCode('ZERO_RATED', false, true))
+      .toBe(DOCUMENT_CLASSIFICATIONS.TAX_INVOICE + DOCUMENT_KINDS.CONSIGNMENT_ZERO_RATED);
+  });
+});
