@@ -19,7 +19,10 @@ export async function measurePageReads(input: {
   reads: number;
   // The URL of the page that starts at a row.
   url(position: number): string;
+  // The rows of a page's body; `items` unless the listing names them otherwise.
+  items?(body: Record<string, unknown[]>): unknown[];
 }): Promise<Latency> {
+  const items = input.items ?? ((body) => body.items!);
   const timings: number[] = [];
   for (let read = 0; read < input.reads + WARM_UP_READS; read += 1) {
     const position = Math.floor(Math.random() * (input.rows - 3 * input.page));
@@ -28,7 +31,7 @@ export async function measurePageReads(input: {
       headers: { authorization: input.authorization } });
     const elapsed = performance.now() - begin;
     if (response.statusCode !== 200) throw new Error(response.body);
-    if ((response.json() as { items: unknown[] }).items.length !== input.page) {
+    if (items(response.json() as Record<string, unknown[]>).length !== input.page) {
       throw new Error('short page');
     }
     if (read >= WARM_UP_READS) timings.push(elapsed);

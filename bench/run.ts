@@ -40,6 +40,7 @@ import {
   type ScenarioRequest,
 } from './scenarios.ts';
 import { seedKeys } from './seed-keys.ts';
+import { startPgBouncer, temporaryFolder } from '../test/helpers/topology.ts';
 import { registerMerchants, registerSuppliers } from './suppliers.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -61,6 +62,10 @@ const OPTION_SPECS = {
   // 0: the scenarios' own steady rates (Scenario.steadyRatePerSecond). N: N requests a second
   // instead, to see a scenario's latency at other rates.
   steadyRate: { env: 'BENCH_STEADY_RATE', fallback: 0, min: 0, max: 100_000 },
+  // 1: the servers reach PostgreSQL through PgBouncer in transaction pooling mode, with
+  // unnamed statements, as docs/operations.md § Behind a load balancer and PgBouncer sets them
+  // up; the benchmark's own queries go to PostgreSQL. PostgreSQL only.
+  pgbouncer: { env: 'BENCH_PGBOUNCER', fallback: 0, min: 0, max: 1 },
 } as const;
 type OptionName = keyof typeof OPTION_SPECS;
 type Options = Record<OptionName, number>;
@@ -422,15 +427,17 @@ async function benchmark(
 ): Promise<ScenarioResult[]> {
   process.stderr.write(`seeding ${options.keys} accounts (${database.mode})…\n`);
   const keys = await seedKeys(database.env, options.keys);
+  const pooler = options.pgbouncer === 1 ? await pgBouncerInFront(database) : null;
+  const serverEnv = pooler?.env ?? database.env;
   const split = options.workerProcesses > 0;
-  const server = startServer(database.env, await freePort(), split ? 'api' : 'all');
+  const server = startServer(serverEnv, await freePort(), split ? 'api' : 'all');
   const workers: ServerProcess[] = [];
   let prism: PrismPeer | null = null;
   try {
     const ready = { attemptsMax: READY_ATTEMPTS_MAX, pollIntervalMs: READY_POLL_INTERVAL_MS };
     await waitUntilReady(server, ready);
     for (let index = 0; index < options.workerProcesses; index += 1) {
-      workers.push(startServer(database.env, await freePort(), 'workers'));
+      workers.push(startServer(serverEnv, await freePort(), 'workers'));
       await waitUntilReady(workers.at(-1)!, ready);
     }
     const etax: Target = { baseUrl: server.baseUrl, pid: server.child.pid };
@@ -458,7 +465,29 @@ async function benchmark(
     await prism?.stop();
     for (const worker of workers) await stopServerProcess(worker, { exitWaitMs: EXIT_WAIT_MS });
     await stopServerProcess(server, { exitWaitMs: EXIT_WAIT_MS });
+    await pooler?.stop();
   }
+}
+
+// PgBouncer (Debian's, 1.18) in front of the benchmark database; the servers' settings for it.
+async function pgBouncerInFront(database: BenchDatabase) {
+  if (database.mode !== 'postgres') throw new Error('--pgbouncer needs DATABASE_URL');
+  const direct = new URL(database.env.DATABASE_URL!);
+  const { folder, remove } = temporaryFolder();
+  const port = await freePort();
+  const daemon = await startPgBouncer({ folder, port,
+    postgresPort: Number(direct.port || 5432), user: decodeURIComponent(direct.username) });
+  const pooled = new URL(direct);
+  pooled.hostname = '127.0.0.1';
+  pooled.port = String(port);
+  return {
+    env: { ...database.env, DATABASE_URL: pooled.toString(),
+      DATABASE_DIRECT_URL: direct.toString(), DATABASE_PREPARED_STATEMENTS: 'false' },
+    async stop() {
+      await daemon.stop();
+      remove();
+    },
+  };
 }
 
 async function main(): Promise<void> {

@@ -42,6 +42,21 @@ program.command('migrate')
   .description('apply database migrations')
   .action(async () => (await admin()).migrate(await config()));
 
+const backupCli = () => import('./cli/backup.ts');
+program.command('backup')
+  .description('write the embedded database of DATA_DIR, and its generated key, to one file ' +
+    '(the server must be stopped)')
+  .requiredOption('--out <file>', 'the backup file to write; never replaces one')
+  .option('--json', 'print JSON')
+  .action(async (options: { out: string; json?: boolean }) =>
+    (await backupCli()).backup(await config(), options));
+
+program.command('restore <file>')
+  .description('restore a backup file into an empty DATA_DIR, after checking all of it')
+  .option('--json', 'print JSON')
+  .action(async (file: string, options: { json?: boolean }) =>
+    (await backupCli()).restore(await config(), file, options));
+
 program.command('reseal')
   .description('seal every secret at rest again with CERTIFICATE_ENCRYPTION_KEY (after a rotation)')
   .option('--json', 'print JSON')

@@ -100,6 +100,18 @@ async function openNow(
   }
 }
 
+// Opens the PostgreSQL files of an embedded database in this process, as the server does. Only
+// for a process that holds their DATA_DIR (or a folder no server knows, as a restore's).
+export function openDatabaseFiles(pgdataDir: string): Promise<PGlite> {
+  return PGlite.create(pgdataDir, {
+    // pg_trgm backs profile search (migration 0002 creates the extension).
+    extensions: { pg_trgm },
+    // PGlite's own start parameters, plus ours; command-line settings leave postgresql.conf
+    // in DATA_DIR as it is.
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
+  });
+}
+
 // Opens the database of a DATA_DIR this process holds, and serves it on the socket.
 async function openHeld(dataDir: string, lock: DataDirLock): Promise<EmbeddedDatabase> {
   const socketFile = socketPath(dataDir);
@@ -108,13 +120,7 @@ async function openHeld(dataDir: string, lock: DataDirLock): Promise<EmbeddedDat
   const pgdataDir = path.join(dataDir, 'pgdata');
   const created = !existsSync(path.join(pgdataDir, 'PG_VERSION'));
   if (created) await copyTemplateDatabase(pgdataDir);
-  const db = await PGlite.create(pgdataDir, {
-    // pg_trgm backs profile search (migration 0002 creates the extension).
-    extensions: { pg_trgm },
-    // PGlite's own start parameters, plus ours; command-line settings leave postgresql.conf
-    // in DATA_DIR as it is.
-    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
-  });
+  const db = await openDatabaseFiles(pgdataDir);
   const server = new PGLiteSocketServer({
     db,
     path: socketFile,
