@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import type { BankService } from './areas/bank/index.ts';
+import type { BusinessesService, RegistrationStatusService } from './areas/businesses/index.ts';
 import { createBankModule } from './areas/bank/index.ts';
 import {
   createBankTransactionsModule,
@@ -22,6 +24,7 @@ import {
 import { createTaxInvoicesModule, type TaxInvoicesModule } from './areas/tax-invoices/index.ts';
 import { createWebhooksModule, type WebhooksModule } from './areas/webhooks/index.ts';
 import { trustProxySetting, type Config } from './config.ts';
+import type { DashboardAreas } from './dashboard/context.ts';
 import { dashboardPlugin } from './dashboard/mount.ts';
 import type { SealingKey } from './domain/sealed-box.ts';
 import { createKeyCache } from './platform/auth.ts';
@@ -52,6 +55,9 @@ export type AreaModules = {
   documents: DocumentsModule;
   // The key that seals what the areas keep at rest (for tests that read what they sealed).
   sealing: SealingKey;
+  // The charged lookups, for the dashboard's lookups page.
+  lookups: { businessProfiles: BusinessesService; registrationStatus: RegistrationStatusService;
+    bankHolders: BankService };
 };
 
 export type AreaModulesOptions = {
@@ -97,12 +103,15 @@ export async function createAreaModules(platform: Platform, options: AreaModules
   });
   const documents = createDocumentsModule(platform,
     { issuers: issuers.service, recordEvent: webhooks.recordEvent });
+  const bank = createBankModule(platform);
+  const businessProfiles = createBusinessProfilesModule(platform);
+  const registrationStatus = createRegistrationStatusModule(platform);
   const list = [
     await createHealthModule(platform),
     createPointsModule(platform),
-    createBankModule(platform),
-    createBusinessProfilesModule(platform),
-    createRegistrationStatusModule(platform),
+    bank,
+    businessProfiles,
+    registrationStatus,
     createCertificateVerificationModule(platform),
     webhooks,
     issuers,
@@ -114,7 +123,9 @@ export async function createAreaModules(platform: Platform, options: AreaModules
     documents,
   ];
   return { list, webhooks, issuers: issuers.service, taxInvoices, connections, revenueExpenses,
-    bankTransactions, documents, sealing };
+    bankTransactions, documents, sealing,
+    lookups: { businessProfiles: businessProfiles.service,
+      registrationStatus: registrationStatus.service, bankHolders: bank.service } };
 }
 
 export type App = Omit<AreaModules, 'list'> & {
@@ -138,6 +149,16 @@ export type AppOptions = {
   // Hooks on the server that run for every route (ServerDeps.instrument).
   instrument?: (server: FastifyInstance) => void;
 };
+
+// What the dashboard's pages reach of the areas: each area's services, through its index.ts.
+function dashboardAreas(named: Omit<AreaModules, 'list'>): DashboardAreas {
+  return { taxInvoices: named.taxInvoices.service,
+    webhooks: named.webhooks.service, owners: named.documents.owners,
+    issuers: named.issuers,
+    connections: named.connections.service, connectionLinks: named.connections.links,
+    revenueExpenses: named.revenueExpenses.service,
+    bankTransactions: named.bankTransactions.service, ...named.lookups };
+}
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const platform = await openPlatform(config, systemOutside(options.outside),
@@ -165,9 +186,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // The dashboard shares the API's key cache (a key revoked there stops here at once) and
     // rate limiter, and reaches areas through what their index.ts offers.
     dashboard: dashboardPlugin(() => ({ platform, keys, rateLimiter,
-      areas: { taxInvoices: named.taxInvoices.service,
-        webhooks: named.webhooks.service, owners: named.documents.owners,
-        issuers: named.issuers } })),
+      areas: dashboardAreas(named) })),
     instrument: options.instrument,
     metrics: { registry: platform.metrics, token: config.METRICS_TOKEN },
   });

@@ -6,11 +6,12 @@ import type { MessageKey } from './i18n/index.ts';
 // no page builds HTML from strings.
 
 // A form that posts to the dashboard with the page's CSRF token.
+// `once`: the dashboard's script sends it at most once (a double click sends nothing more).
 export function PostForm(props: { ctx: Pick<PageContext, 'csrf'>; action: string;
-  class?: string; confirm?: string; children: ComponentChildren }) {
+  class?: string; confirm?: string; once?: boolean; children: ComponentChildren }) {
   return (
     <form method="post" action={`/dashboard${props.action}`} class={props.class}
-      data-confirm={props.confirm}>
+      data-confirm={props.confirm} data-once={props.once === true ? '' : undefined}>
       <input type="hidden" name="_csrf" value={props.ctx.csrf} />
       {props.children}
     </form>

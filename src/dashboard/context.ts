@@ -1,7 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { VNode } from 'preact';
 import type { OwnerBusinesses } from '../areas/documents/index.ts';
+import type { BankService } from '../areas/bank/index.ts';
+import type { BankTransactionsService } from '../areas/bank-transactions/index.ts';
+import type {
+  BusinessesService,
+  RegistrationStatusService,
+} from '../areas/businesses/index.ts';
+import type { ConnectionLinks, ConnectionsService } from '../areas/connections/index.ts';
 import type { IssuersService } from '../areas/issuers/index.ts';
+import type { RevenueExpensesService } from '../areas/revenue-expenses/index.ts';
 import type { TaxInvoicesService } from '../areas/tax-invoices/index.ts';
 import type { WebhooksService } from '../areas/webhooks/index.ts';
 import type { KeyCache } from '../platform/auth.ts';
@@ -22,7 +30,7 @@ import type { UsersService } from './users/service.ts';
 export type DashboardDeps = {
   platform: Platform;
   keys: Pick<KeyCache, 'forgetKeyId'>;
-  rateLimiter: Pick<RateLimiter, 'attempt' | 'countingIn'>;
+  rateLimiter: Pick<RateLimiter, 'attempt' | 'countingIn' | 'policyFor'>;
   areas: DashboardAreas;
 };
 
@@ -35,7 +43,19 @@ export type DashboardAreas = {
   // The owner business (the same service as PUT /v1/account/business and `etax
   // account-business set`) and its issuer's certificate, registered on the hosted page.
   owners: Pick<OwnerBusinesses, 'get' | 'save'>;
-  issuers: Pick<IssuersService, 'getCertificate' | 'listHistory' | 'createRegistrationUrl'>;
+  issuers: Pick<IssuersService, 'getCertificate' | 'listHistory' | 'createRegistrationUrl' |
+    'listIssuers' | 'getIssuer' | 'createIssuer' | 'updateIssuer'>;
+  // The connections page: the same services as /v1/connections and the hosted connection page,
+  // and what "collect now" and "sync now" start (POST /v1/revenueExpenses:collect,
+  // POST /v1/bankAccounts/{id}/syncs).
+  connections: Pick<ConnectionsService, 'list' | 'disconnect'>;
+  connectionLinks: Pick<ConnectionLinks, 'createLink'>;
+  revenueExpenses: Pick<RevenueExpensesService, 'collect' | 'getCollection'>;
+  bankTransactions: Pick<BankTransactionsService, 'listAccounts' | 'requestSync' | 'getSync'>;
+  // The lookups page: the same charged services as the API's lookups.
+  businessProfiles: Pick<BusinessesService, 'retrieveProfile'>;
+  registrationStatus: Pick<RegistrationStatusService, 'inquireStatuses'>;
+  bankHolders: Pick<BankService, 'inquireHolders'>;
 };
 
 export type DashboardServices = DashboardDeps & {
@@ -96,5 +116,6 @@ export type DashboardPage = {
 
 // Issuing holds tax invoices, cash receipts and documents; records holds connections, books, bank
 // transactions and lookups. The navigation shows sections in the order pages/index.ts lists pages.
-export const NAV_SECTIONS = ['issuing', 'records', 'account', 'developers', 'you', 'operator'] as const;
+export const NAV_SECTIONS = ['issuing', 'records', 'account', 'developers', 'you',
+  'operator'] as const;
 export type NavSection = (typeof NAV_SECTIONS)[number];

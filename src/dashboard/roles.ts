@@ -18,6 +18,12 @@ export const PERMISSIONS = {
   'documents.issue': ['owner', 'admin', 'issuer'],
   // Set the owner business and register its joint certificate.
   'business.manage': ['owner', 'admin'],
+  // Connect the tax portal and bank accounts, collect or sync now, disconnect.
+  'connections.manage': ['owner', 'admin'],
+  // Create and edit issuers, register their joint certificates.
+  'issuers.manage': ['owner', 'admin'],
+  // Run charged lookups (business profiles, registration status, bank account holders).
+  'lookups.run': ['owner', 'admin', 'developer', 'issuer'],
   // Top up the test balance (live points are granted by the operator only).
   'points.topUpTest': ['owner', 'admin', 'developer'],
   // Invite, change the role of and remove members; read the audit log.

@@ -21,6 +21,10 @@ const REFERENCE: readonly ReferenceSection[] = [
 // Bank account holder lookup (docs/bank-account-holders.md): one account or up to 100 at once,
 // 50 points per holder found.
 
+export type { BankService };
+// The API's body of the bulk holder lookup, so the dashboard refuses what the API refuses.
+export { HolderLookupBody } from './schemas.ts';
+
 export type BankModule = AreaModule & { service: BankService };
 
 // Test keys always reach the sandbox and live keys the gateway; both adapters are built once.

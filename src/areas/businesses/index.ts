@@ -70,6 +70,10 @@ export {
   type ProfileFileFormat,
 } from './profiles/generate.ts';
 
+export type { BusinessesService, RegistrationStatusService };
+// The API's body of the bulk status check, so the dashboard refuses what the API refuses.
+export { BulkBody as RegistrationStatusBulkBody } from './registration-status/schemas.ts';
+
 export type BusinessProfilesModule = AreaModule & { service: BusinessesService };
 export type RegistrationStatusModule = AreaModule & { service: RegistrationStatusService };
 

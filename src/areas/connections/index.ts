@@ -48,6 +48,7 @@ const REFERENCE: readonly ReferenceSection[] = [
 
 export type { ConnectionsService, ConnectInput, ConnectionView } from './service.ts';
 export type { StoredCredentials } from './credentials.ts';
+export type { ConnectionLinks } from './links.ts';
 
 export type ConnectionsModule = AreaModule & { service: ConnectionsService;
   links: ConnectionLinks; taxPortalFor(environment: Environment): TaxPortal | null;

@@ -1,3 +1,4 @@
+import { BANKS, findBank } from '../../domain/bank-codes.ts';
 import { formatBusinessRegistrationNumber } from '../../domain/business-registration-number.ts';
 import { escapeHtml, page } from '../../platform/html-page.ts';
 import { CONNECTION_PAGE_PATH, type ConnectionPage } from './links.ts';
@@ -19,13 +20,26 @@ const field = (label: string, name: string, type: string, extra = '') =>
   `<label>${label}<input type="${type}" name="${name}" required autocomplete="off"${extra}>` +
   '</label>';
 
+// The bank is chosen by its name: banks first, then securities firms (codes 2xx), each in the
+// order of their codes. The code is only the option's value, what the form posts.
+const bankOption = (bank: { code: string; nameKorean: string; nameEnglish: string }) =>
+  `<option value="${bank.code}">${escapeHtml(bank.nameKorean)} · ${escapeHtml(bank.nameEnglish)}` +
+  '</option>';
+const ALL_BANKS = Object.values(BANKS).sort((a, b) => a.code.localeCompare(b.code));
+const BANK_SELECT = '<label>은행 Bank<select name="bankCode" required>' +
+  '<option value="">은행을 고르세요 Choose the bank</option>' +
+  `<optgroup label="은행 Banks">${ALL_BANKS.filter((bank) => !bank.code.startsWith('2'))
+    .map(bankOption).join('')}</optgroup>` +
+  `<optgroup label="증권사 Securities firms">${ALL_BANKS.filter((bank) =>
+    bank.code.startsWith('2')).map(bankOption).join('')}</optgroup></select></label>`;
+
 function formHtml(token: string, view: ConnectionPage) {
   const fields = view.kind === 'HOMETAX'
     ? field('사업자등록번호 Business registration no.', 'businessRegistrationNumber', 'text',
       ' inputmode="numeric" maxlength="12"') +
       field('홈택스 아이디 Hometax user id', 'userId', 'text', ' maxlength="50"') +
       field('홈택스 비밀번호 Hometax password', 'password', 'password', ' maxlength="100"')
-    : field('은행 코드 Bank code', 'bankCode', 'text', ' inputmode="numeric" maxlength="3"') +
+    : BANK_SELECT +
       field('계좌번호 Account number', 'accountNumber', 'text', ' maxlength="30"') +
       field('인터넷뱅킹 아이디 Online banking user id', 'userId', 'text', ' maxlength="50"') +
       field('인터넷뱅킹 비밀번호 Online banking password', 'password', 'password',
@@ -59,7 +73,8 @@ export function formPage(token: string, view: ConnectionPage): string {
 export function connectedPage(connection: ConnectionView): string {
   const subject = connection.kind === 'HOMETAX'
     ? formatBusinessRegistrationNumber(connection.businessRegistrationNumber ?? '')
-    : `${connection.bankCode ?? ''} ${connection.accountNumber ?? ''}`;
+    : `${findBank(connection.bankCode ?? '')?.nameKorean ?? connection.bankCode ?? ''} ` +
+      `${connection.accountNumber ?? ''}`;
   return page({ ko: '연결 완료', en: 'Connected' },
     '<p class="notice success">로그인을 확인하고 연결했습니다. The login worked and the ' +
     'connection is made.</p>' +

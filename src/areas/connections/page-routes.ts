@@ -76,9 +76,11 @@ export function readConnectForm(view: ConnectionPage, body: unknown): ConnectInp
     return { kind: 'HOMETAX', method: 'PASSWORD', businessRegistrationNumber: number, userId,
       password };
   }
-  const bankCode = text(fields, 'bankCode', '은행 코드 code').trim();
+  const bankCode = text(fields, 'bankCode', '은행 bank').trim();
   const accountNumber = normalizeAccountNumber(text(fields, 'accountNumber', '계좌번호 number'));
-  if (findBank(bankCode) === null) throw new FormError('은행 코드가 올바르지 않습니다. Unknown bank code.');
+  if (findBank(bankCode) === null) {
+    throw new FormError('은행을 목록에서 고르세요. Choose the bank from the list.');
+  }
   if (accountNumber === null) {
     throw new FormError('계좌번호가 올바르지 않습니다. The account number is not valid.');
   }

@@ -29,6 +29,8 @@ const REFERENCE: readonly ReferenceSection[] = [
 //   store.ts, tables.ts
 
 export type { IssuersService };
+// The API's own body schemas, so the dashboard's issuer forms refuse what the API refuses.
+export { CreateIssuerBody, UpdateIssuerBody } from './schemas.ts';
 // What tax-invoice work reads of an issuer, and signs with.
 export type { IssuerRow } from './store.ts';
 export type { IssuerSigner } from './signing.ts';

@@ -30,6 +30,8 @@ const REFERENCE: readonly ReferenceSection[] = [
 // live keys), built by the connections module.
 
 export type { RevenueExpensesService };
+// The API's body of a collection request, so the dashboard refuses what the API refuses.
+export { CollectBody } from './schemas.ts';
 
 export type RevenueExpensesModule = AreaModule & { service: RevenueExpensesService;
   recordIssuedInvoices: RecordIssuedInvoices };

@@ -13,6 +13,11 @@ export const AUDIT_ACTIONS = ['user.signedIn', 'user.signedOut', 'user.signedOut
   'webhook.endpointDisabled', 'webhook.secretRotated', 'webhook.eventResent',
   // The owner business page.
   'business.saved', 'business.certificateLinkCreated',
+  // The connections, issuers and lookups pages.
+  'connection.linkCreated', 'connection.disconnected', 'connection.collectRequested',
+  'connection.syncRequested', 'issuer.created', 'issuer.updated',
+  'issuer.certificateLinkCreated', 'lookup.businessProfile', 'lookup.registrationStatus',
+  'lookup.bankHolders',
   // The operator's pages.
   'operator.accountCreated', 'operator.planChanged', 'operator.pointsGranted',
   'operator.holidayAdded', 'operator.holidayRemoved',

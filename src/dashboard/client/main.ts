@@ -23,11 +23,25 @@ document.addEventListener('submit', (event) => {
   const form = event.target;
   if (!(form instanceof HTMLFormElement)) return;
   const question = form.dataset.confirm;
-  if (question !== undefined && !window.confirm(question)) event.preventDefault();
+  if (question !== undefined && !window.confirm(question)) {
+    event.preventDefault();
+    return;
+  }
+  // A form that charges or starts work is sent once: a double click sends nothing more.
+  if (form.dataset.once !== undefined) {
+    if (form.dataset.sent === 'true') event.preventDefault();
+    form.dataset.sent = 'true';
+  }
 });
 
 setUpCopyButtons(document);
 // Parts of a page htmx puts in get the same treatment.
 document.addEventListener('htmx:afterSwap', (event) => {
   if (event.target instanceof Element) setUpCopyButtons(event.target);
+});
+// A page restored from the back-forward cache may be sent again.
+window.addEventListener('pageshow', () => {
+  for (const form of document.querySelectorAll<HTMLFormElement>('form[data-sent]')) {
+    delete form.dataset.sent;
+  }
 });

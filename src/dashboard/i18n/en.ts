@@ -1,4 +1,7 @@
 import type { Dictionary } from './index.ts';
+import { connectionsEn } from './en/connections.ts';
+import { issuersEn } from './en/issuers.ts';
+import { lookupsEn } from './en/lookups.ts';
 
 // The dashboard's English texts: every key of the Korean dictionary (ko.ts), checked by the
 // type and by test/dashboard/i18n.test.ts.
@@ -342,4 +345,7 @@ export const en: Dictionary = {
   'operator.filter': 'Show',
   'operator.mailTo': 'To',
   'operator.mailText': 'Text',
+  ...connectionsEn,
+  ...issuersEn,
+  ...lookupsEn,
 };

@@ -4,6 +4,9 @@ import { businessPage } from './business.tsx';
 import { homePage } from './home.tsx';
 import { keysPage } from './keys.tsx';
 import { operatorPage } from './operator.tsx';
+import { connectionsPage } from './records/connections.tsx';
+import { issuersPage } from './records/issuers.tsx';
+import { lookupsPage } from './records/lookups.tsx';
 import { planPage } from './plan.tsx';
 import { pointsPage } from './points.tsx';
 import { sessionControls } from './session.tsx';
@@ -16,6 +19,9 @@ import { webhooksPage } from './webhooks.tsx';
 // line here; the router, the navigation and the role checks take it from this list.
 export const PAGES: readonly DashboardPage[] = [
   homePage,
+  connectionsPage,
+  issuersPage,
+  lookupsPage,
   pointsPage,
   planPage,
   teamPageModule,

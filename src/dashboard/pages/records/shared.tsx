@@ -1,0 +1,88 @@
+import type { Plan } from '../../../platform/accounts/keys.ts';
+import { ApiError, ERRORS } from '../../../platform/errors.ts';
+import { minimumPlanOf, type Operation } from '../../../platform/operations.ts';
+import { planAtLeast } from '../../../platform/plans.ts';
+import { Notice } from '../../components.tsx';
+import type { Outcome, PageContext } from '../../context.ts';
+import type { MessageKey } from '../../i18n/index.ts';
+
+// What the records pages (connections, issuers, lookups) share: the typed confirmation a live
+// action needs, the plan gate of an operation, the API's rate limit of an operation for a
+// dashboard user, and an area's error in the session's language.
+
+// What a person types to act in live. One fixed word in both languages: it is read, not
+// translated, so a habit of pressing Enter is not enough.
+export const LIVE_PHRASE = 'LIVE';
+
+// The box a live action's form carries; nothing in test.
+export function LiveConfirmation({ ctx }: { ctx: PageContext }) {
+  if (ctx.scope.environment !== 'live') return null;
+  const { t } = ctx;
+  return (
+    <fieldset class="confirm">
+      <legend>{t('records.liveConfirmHint')}</legend>
+      <label>{t('records.liveConfirm', { phrase: LIVE_PHRASE })}
+        <input type="text" name="confirm" required autocomplete="off" spellcheck={false}
+          pattern={LIVE_PHRASE} />
+      </label>
+    </fieldset>
+  );
+}
+
+// Whether a POST may act: always in test; in live only with the phrase typed.
+export const liveConfirmed = (ctx: PageContext) => ctx.scope.environment !== 'live' ||
+  (ctx.form.get('confirm') ?? '').trim() === LIVE_PHRASE;
+
+// The plan an operation needs when the account's is below it (the API answers 403
+// PLAN_UPGRADE_REQUIRED from the same table), else null.
+export function planShortfall(ctx: PageContext, operation: Operation):
+  { minimum: Plan; plan: string } | null {
+  const minimum = minimumPlanOf(operation);
+  if (minimum === null || planAtLeast(ctx.account.plan as Plan, minimum)) return null;
+  return { minimum, plan: ctx.account.plan };
+}
+
+export function PlanNotice({ ctx, what, shortfall }: { ctx: PageContext; what: MessageKey;
+  shortfall: { minimum: Plan; plan: string } }) {
+  const { t } = ctx;
+  return (
+    <Notice kind="info">
+      {t('records.planNeeded', { what: t(what), minimum: shortfall.minimum,
+        plan: shortfall.plan })} <a href="/dashboard/plan">{t('records.planLink')}</a>
+    </Notice>
+  );
+}
+
+// The API limits each key per operation (docs/limits.md); a dashboard user is counted the same
+// way, under the operation's own policy, as a key of its own in the session's environment.
+// Null within the limit, else the seconds until the window resets.
+export function countCall(ctx: PageContext, operation: Operation): Promise<number | null> {
+  const { rateLimiter } = ctx.services;
+  return rateLimiter.attempt(operation, rateLimiter.policyFor(operation),
+    `dashboard:${ctx.session.user.userId}:${ctx.scope.environment}`);
+}
+
+// An area's refusal, in the session's language: the error table's message, and the detail the
+// service wrote (in English) when it says more than the table.
+export function ApiProblem({ ctx, error }: { ctx: PageContext; error: ApiError }) {
+  const row = ERRORS[error.code];
+  const general = ctx.locale === 'ko' ? row.messageKo : row.message;
+  return (
+    <Notice kind="error">
+      {general}
+      {error.message !== row.message && <> <span lang="en" class="break">{error.message}</span></>}
+      {' '}<span class="muted">({ctx.t('records.errorCode')}: <code>{error.code}</code>)</span>
+    </Notice>
+  );
+}
+
+// Rethrows what is not an area's refusal; a 5xx refusal keeps its status.
+export function asApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  throw error;
+}
+
+// A page answered with a refusal: the status of the API's answer for the same refusal.
+export function refused(outcome: Extract<Outcome, { kind: 'page' }>, status: number): Outcome {
+  return { ...outcome, status };
+}
