@@ -58,6 +58,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/points/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the points ledger
+         * @description The movements of the calling key's balance, newest first: grants, captures of reservations, charges debited with their work and refunds, each with its price row, the request (`Trace-Id`) and document it belongs to and, for a capture, the reservation it settled. Filtered by kind, price row and Seoul dates, paged with an opaque cursor. A test key sees the test ledger, a live key the live one. Free of charge.
+         */
+        get: operations["listPointLedgerEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/bankAccountHolders:bulkInquire": {
         parameters: {
             query?: never;
@@ -1330,6 +1350,57 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * LedgerEntry
+         * @description One movement of the posted balance.
+         */
+        LedgerEntry: {
+            /** @description The entry (`led_…`). */
+            id: string;
+            /**
+             * @description What moved the points. Known values: `grant`, `capture`, `charge`, `refund`. Read a value you do not know as "other": more may be added.
+             * @example grant
+             */
+            kind: string;
+            /** @description Signed: grants and refunds are positive, captures and charges negative. */
+            points: number;
+            /** @description The posted balance right after the entry. */
+            balanceAfter: number;
+            /** @description The price row charged or refunded (docs/points.md); null for grants. */
+            operation: string | null;
+            /** @description The `Trace-Id` of the request that made the charge; null for grants, refunds and charges made by background work. */
+            requestId: string | null;
+            /** @description The document a charge or refund is for (a tax invoice's or cash receipt's `issuanceKey`) when it is for exactly one; null otherwise. */
+            documentId: string | null;
+            /** @description For a capture, the reservation it settled: what was held and what was taken. Null for other kinds. */
+            reservation: {
+                /** @description The reservation (`rsv_…`). */
+                id: string;
+                /**
+                 * @description Where the reservation stands. Known values: `reserved`, `captured`, `released`, `expired`. Read a value you do not know as "other": more may be added.
+                 * @example reserved
+                 */
+                status: string;
+                /** @description Points the reservation held: the worst case the request was priced at. */
+                reserved: number;
+                /** @description Points taken of it; the rest went back to the available balance. Null while it is open, released or expired. */
+                captured: number | null;
+                /**
+                 * Format: date-time
+                 * @description When it was reserved.
+                 */
+                createdAt: string;
+                /** @description When it was captured, released or expired; null while open. */
+                settledAt: string | null;
+            } | null;
+            /** @description The operator's note of a grant, or why a refund was paid. */
+            memo: string | null;
+            /**
+             * Format: date-time
+             * @description When the entry was made.
+             */
+            createdAt: string;
+        };
         /** Address */
         Address: {
             /** @description Road name address. */
@@ -2822,6 +2893,18 @@ export interface components {
             nextCursor: string | null;
         };
         /**
+         * LedgerPage
+         * @description A page of the points ledger of the calling key's environment.
+         */
+        LedgerPage: {
+            /** @description Entries, newest first. */
+            ledgerEntries: components["schemas"]["LedgerEntry"][];
+            /** @description True when another page follows. */
+            hasMore: boolean;
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        /**
          * ListedWebhookEvent
          * @description An event, exactly as it is delivered.
          */
@@ -4159,6 +4242,168 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["PointBalance"];
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    listPointLedgerEntries: {
+        parameters: {
+            query?: {
+                /** @description Only entries of this kind: `grant` (points added by the operator or a top-up), `capture` (a reservation settled), `charge` (debited with its work) or `refund`. */
+                kind?: "grant" | "capture" | "charge" | "refund";
+                /** @description Only entries charging or refunding this price row (docs/points.md). */
+                operation?: "businesses.profiles.retrieve" | "businesses.profiles.search" | "businesses.registrationStatus.inquire" | "businesses.certificates.verify" | "bank.holders.inquire" | "documents.taxAuthority.issue" | "documents.registry.viewCopy" | "documents.registry.submissionCopy" | "taxInvoices.issue" | "cashReceipts.issue" | "cashReceipts.cancel";
+                /** @description Only entries made on or after this date (Asia/Seoul). */
+                createdDateFrom?: string;
+                /** @description Only entries made on or before this date (Asia/Seoul). */
+                createdDateTo?: string;
+                /** @description Most entries on the page. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, unchanged; omit for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the points ledger of the calling key's environment. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ledgerEntries": [
+                     *         {
+                     *           "id": "led_Yq3EXAMPLE0pX2aVb7nTQw",
+                     *           "kind": "capture",
+                     *           "points": -100,
+                     *           "balanceAfter": 999900,
+                     *           "operation": "taxInvoices.issue",
+                     *           "requestId": "4bf92f3577b34da6a3ce929d0e0e4736",
+                     *           "documentId": null,
+                     *           "reservation": {
+                     *             "id": "rsv_Hc2EXAMPLEw9Lk1mP0sQzA",
+                     *             "status": "captured",
+                     *             "reserved": 100,
+                     *             "captured": 100,
+                     *             "createdAt": "2026-11-27T04:12:09.120Z",
+                     *             "settledAt": "2026-11-27T04:12:09.180Z"
+                     *           },
+                     *           "memo": null,
+                     *           "createdAt": "2026-11-27T04:12:09.180Z"
+                     *         }
+                     *       ],
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LedgerPage"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
