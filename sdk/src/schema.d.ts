@@ -931,7 +931,7 @@ export interface paths {
         };
         /**
          * List connections
-         * @description The connections of the key's account and environment with their state and last sync. Credentials are never returned.
+         * @description The connections of the key's account and environment with their state and last sync, oldest first, a page at a time. Credentials are never returned.
          */
         get: operations["listConnections"];
         put?: never;
@@ -1051,7 +1051,7 @@ export interface paths {
         };
         /**
          * List connected bank accounts
-         * @description The bank accounts connected through BANK_ACCOUNT connections of the key's account and environment, with the balance of their last sync. Standard plan or higher. Free.
+         * @description The bank accounts connected through BANK_ACCOUNT connections of the key's account and environment, with the balance of their last sync, oldest connection first, a page at a time. Standard plan or higher. Free.
          */
         get: operations["listBankAccounts"];
         put?: never;
@@ -1556,10 +1556,14 @@ export interface components {
         };
         /**
          * BankAccountList
-         * @description The connected bank accounts of the key's account and environment, oldest connection first.
+         * @description A page of the connected bank accounts of the key's account and environment, oldest connection first.
          */
         BankAccountList: {
             items: components["schemas"]["BankAccount"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+            /** @description True when another page follows: pass `nextCursor` as `cursor` to read it. Stop when false. */
+            hasMore: boolean;
         };
         /**
          * BankAccountRef
@@ -1802,6 +1806,8 @@ export interface components {
             results: components["schemas"]["BusinessProfile"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
+            /** @description True when another page follows: pass `nextCursor` as `cursor` to read it. Stop when false. */
+            hasMore: boolean;
         };
         /**
          * CASH_RECEIPT_CANCELED_Event
@@ -2100,6 +2106,8 @@ export interface components {
             cashReceipts: components["schemas"]["CashReceipt"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
+            /** @description True when another page follows: pass `nextCursor` as `cursor` to read it. Stop when false. */
+            hasMore: boolean;
         };
         /**
          * CashReceiptReferenceStatus
@@ -2429,10 +2437,14 @@ export interface components {
         };
         /**
          * ConnectionList
-         * @description The connections of the key's account and environment, oldest first.
+         * @description A page of the connections of the key's account and environment, oldest first.
          */
         ConnectionList: {
             items: components["schemas"]["Connection"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+            /** @description True when another page follows: pass `nextCursor` as `cursor` to read it. Stop when false. */
+            hasMore: boolean;
         };
         /**
          * ConnectionUrl
@@ -2643,6 +2655,8 @@ export interface components {
             documents: components["schemas"]["Document"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
+            /** @description True when another page follows: pass `nextCursor` as `cursor` to read it. Stop when false. */
+            hasMore: boolean;
         };
         /** FormerOrganizationName */
         FormerOrganizationName: {
@@ -2891,6 +2905,8 @@ export interface components {
             issuers: components["schemas"]["Issuer"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
+            /** @description True when another page follows: pass `nextCursor` as `cursor` to read it. Stop when false. */
+            hasMore: boolean;
         };
         /**
          * LedgerPage
@@ -3752,6 +3768,8 @@ export interface components {
             taxInvoices: components["schemas"]["TaxInvoice"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
+            /** @description True when another page follows: pass `nextCursor` as `cursor` to read it. Stop when false. */
+            hasMore: boolean;
         };
         /**
          * TaxInvoicePayment
@@ -4021,6 +4039,8 @@ export interface components {
             results: components["schemas"]["WebhookDelivery"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
+            /** @description True when another page follows: pass `nextCursor` as `cursor` to read it. Stop when false. */
+            hasMore: boolean;
         };
         /**
          * WebhookEndpoint
@@ -4057,6 +4077,10 @@ export interface components {
         WebhookEndpointList: {
             /** @description Oldest first; at most 20. */
             results: components["schemas"]["WebhookEndpoint"][];
+            /** @description Always null: every endpoint is on this page. */
+            nextCursor: null;
+            /** @description Always false: every endpoint is on this page. */
+            hasMore: boolean;
         };
         /**
          * WebhookEndpointWithSecret
@@ -4105,6 +4129,8 @@ export interface components {
             results: components["schemas"]["ListedWebhookEvent"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
+            /** @description True when another page follows: pass `nextCursor` as `cursor` to read it. Stop when false. */
+            hasMore: boolean;
         };
     };
     responses: never;
@@ -5059,7 +5085,8 @@ export interface operations {
                      *           }
                      *         }
                      *       ],
-                     *       "nextCursor": null
+                     *       "nextCursor": null,
+                     *       "hasMore": false
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileSearchPage"];
@@ -8092,7 +8119,8 @@ export interface operations {
                      *           "updatedAt": "2026-11-20T01:02:03.000Z"
                      *         }
                      *       ],
-                     *       "nextCursor": null
+                     *       "nextCursor": null,
+                     *       "hasMore": false
                      *     }
                      */
                     "application/json": components["schemas"]["IssuerPage"];
@@ -14496,6 +14524,10 @@ export interface operations {
             query?: {
                 /** @description `HOMETAX`: the tax authority's web portal; `BANK_ACCOUNT`: a bank account. */
                 kind?: "HOMETAX" | "BANK_ACCOUNT";
+                /** @description Most connections on the page. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, unchanged; omit for the first page. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -14503,7 +14535,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The connections of the key's account and environment, oldest first. */
+            /** @description A page of the connections of the key's account and environment, oldest first. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -14529,7 +14561,9 @@ export interface operations {
                      *           "lastSyncedAt": "2026-11-20T01:05:00.000Z",
                      *           "createdAt": "2026-11-20T01:02:03.000Z"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "hasMore": false
                      *     }
                      */
                     "application/json": components["schemas"]["ConnectionList"];
@@ -14539,6 +14573,8 @@ export interface operations {
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15514,14 +15550,19 @@ export interface operations {
     };
     listBankAccounts: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Most accounts on the page. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, unchanged; omit for the first page. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The connected bank accounts of the key's account and environment, oldest connection first. */
+            /** @description A page of the connected bank accounts of the key's account and environment, oldest connection first. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -15546,10 +15587,34 @@ export interface operations {
                      *           "lastSyncedAt": "2026-11-20T01:05:00.000Z",
                      *           "balance": 12345678
                      *         }
-                     *       ]
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "hasMore": false
                      *     }
                      */
                     "application/json": components["schemas"]["BankAccountList"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */

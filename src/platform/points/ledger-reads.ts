@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { timestampPosition } from '../cursor-timestamps.ts';
 import type { Executor } from '../db/connect.ts';
 import type { Scope } from '../scope.ts';
 
@@ -117,8 +118,7 @@ export async function listLedgerEntries(tx: Executor, scope: Scope, filter: Ledg
            e.request_id as "requestId", e.document_id as "documentId",
            case when e.kind = 'charge' then null else e.memo end as "memo",
            e.created_at as "createdAt",
-           to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-             as "position",
+           ${timestampPosition(sql`e.created_at`)} as "position",
            r.status as "reservationStatus", r.reserved_points as "reservedPoints",
            r.captured_points as "capturedPoints", r.created_at as "reservationCreatedAt",
            r.settled_at as "reservationSettledAt"

@@ -4,6 +4,7 @@ import type pg from 'pg';
 import type { Db, Executor } from '../db/connect.ts';
 import type { Scope } from '../scope.ts';
 import { cursorDate, cursorString, decodeCursorTuple, encodeCursor } from '../cursor.ts';
+import { cursorTimestamp } from '../cursor-timestamps.ts';
 import { ApiError } from '../errors.ts';
 import { createBalanceReader, type BalanceReader } from './balance-reader.ts';
 import { createLedgerBatches, type LedgerBatches } from './ledger-batches.ts';
@@ -262,12 +263,7 @@ export type LedgerPage = { entries: reads.LedgerEntry[]; hasMore: boolean;
   nextCursor: string | null };
 
 // A cursor names the last entry of its page: its creation to the microsecond and its id.
-const LEDGER_CURSOR = [
-  (value: unknown): value is string =>
-    cursorString(/^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}Z$/)(value) &&
-    cursorDate(value.slice(0, 10)),
-  cursorString(/^led_[A-Za-z0-9_-]{1,200}$/),
-] as const;
+const LEDGER_CURSOR = [cursorTimestamp, cursorString(/^led_[A-Za-z0-9_-]{1,200}$/)] as const;
 
 function ledgerDate(name: string, value: string | undefined): string | undefined {
   if (value !== undefined && !cursorDate(value)) {
