@@ -79,6 +79,11 @@ account.command('create')
   .option('--plan <plan>', 'FREE, STANDARD or PREMIUM', 'FREE')
   .option('--json', 'print JSON')
   .action(async (options) => (await admin()).createAccount(await config(), options));
+account.command('list')
+  .description('list accounts, newest first, with their plan')
+  .option('--limit <n>', 'most accounts listed, 1 to 1000', '100')
+  .option('--json', 'print JSON')
+  .action(async (options) => (await admin()).listAccounts(await config(), options));
 account.command('plan')
   .description('change the plan of an account (docs/plans.md)')
   .requiredOption('--account <id>', 'account id')

@@ -58,6 +58,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/points/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the points ledger
+         * @description The movements of the calling key's balance, newest first: grants, captures of reservations, charges debited with their work and refunds, each with its price row, the request (`Trace-Id`) and document it belongs to and, for a capture, the reservation it settled. Filtered by kind, price row and Seoul dates, paged with an opaque cursor. A test key sees the test ledger, a live key the live one. Free of charge.
+         */
+        get: operations["listPointLedgerEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/bankAccountHolders:bulkInquire": {
         parameters: {
             query?: never;
@@ -911,7 +931,7 @@ export interface paths {
         };
         /**
          * List connections
-         * @description The connections of the key's account and environment with their state and last sync. Credentials are never returned.
+         * @description The connections of the key's account and environment with their state and last sync, oldest first, a page at a time. Credentials are never returned.
          */
         get: operations["listConnections"];
         put?: never;
@@ -1031,7 +1051,7 @@ export interface paths {
         };
         /**
          * List connected bank accounts
-         * @description The bank accounts connected through BANK_ACCOUNT connections of the key's account and environment, with the balance of their last sync. Standard plan or higher. Free.
+         * @description The bank accounts connected through BANK_ACCOUNT connections of the key's account and environment, with the balance of their last sync, oldest connection first, a page at a time. Standard plan or higher. Free.
          */
         get: operations["listBankAccounts"];
         put?: never;
@@ -1330,6 +1350,57 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * LedgerEntry
+         * @description One movement of the posted balance.
+         */
+        LedgerEntry: {
+            /** @description The entry (`led_…`). */
+            id: string;
+            /**
+             * @description What moved the points. Known values: `grant`, `capture`, `charge`, `refund`. Read a value you do not know as "other": more may be added.
+             * @example grant
+             */
+            kind: string;
+            /** @description Signed: grants and refunds are positive, captures and charges negative. */
+            points: number;
+            /** @description The posted balance right after the entry. */
+            balanceAfter: number;
+            /** @description The price row charged or refunded (docs/points.md); null for grants. */
+            operation: string | null;
+            /** @description The `Trace-Id` of the request that made the charge; null for grants, refunds and charges made by background work. */
+            requestId: string | null;
+            /** @description The document a charge or refund is for (a tax invoice's or cash receipt's `issuanceKey`) when it is for exactly one; null otherwise. */
+            documentId: string | null;
+            /** @description For a capture, the reservation it settled: what was held and what was taken. Null for other kinds. */
+            reservation: {
+                /** @description The reservation (`rsv_…`). */
+                id: string;
+                /**
+                 * @description Where the reservation stands. Known values: `reserved`, `captured`, `released`, `expired`. Read a value you do not know as "other": more may be added.
+                 * @example reserved
+                 */
+                status: string;
+                /** @description Points the reservation held: the worst case the request was priced at. */
+                reserved: number;
+                /** @description Points taken of it; the rest went back to the available balance. Null while it is open, released or expired. */
+                captured: number | null;
+                /**
+                 * Format: date-time
+                 * @description When it was reserved.
+                 */
+                createdAt: string;
+                /** @description When it was captured, released or expired; null while open. */
+                settledAt: string | null;
+            } | null;
+            /** @description The operator's note of a grant, or why a refund was paid. */
+            memo: string | null;
+            /**
+             * Format: date-time
+             * @description When the entry was made.
+             */
+            createdAt: string;
+        };
         /** Address */
         Address: {
             /** @description Road name address. */
@@ -1485,10 +1556,14 @@ export interface components {
         };
         /**
          * BankAccountList
-         * @description The connected bank accounts of the key's account and environment, oldest connection first.
+         * @description A page of the connected bank accounts of the key's account and environment, oldest connection first.
          */
         BankAccountList: {
             items: components["schemas"]["BankAccount"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+            /** @description True when another page follows: pass `nextCursor` as `cursor` to read it. Stop when false. */
+            hasMore: boolean;
         };
         /**
          * BankAccountRef
@@ -1731,6 +1806,8 @@ export interface components {
             results: components["schemas"]["BusinessProfile"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
+            /** @description True when another page follows: pass `nextCursor` as `cursor` to read it. Stop when false. */
+            hasMore: boolean;
         };
         /**
          * CASH_RECEIPT_CANCELED_Event
@@ -2029,6 +2106,8 @@ export interface components {
             cashReceipts: components["schemas"]["CashReceipt"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
+            /** @description True when another page follows: pass `nextCursor` as `cursor` to read it. Stop when false. */
+            hasMore: boolean;
         };
         /**
          * CashReceiptReferenceStatus
@@ -2358,10 +2437,14 @@ export interface components {
         };
         /**
          * ConnectionList
-         * @description The connections of the key's account and environment, oldest first.
+         * @description A page of the connections of the key's account and environment, oldest first.
          */
         ConnectionList: {
             items: components["schemas"]["Connection"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+            /** @description True when another page follows: pass `nextCursor` as `cursor` to read it. Stop when false. */
+            hasMore: boolean;
         };
         /**
          * ConnectionUrl
@@ -2572,6 +2655,8 @@ export interface components {
             documents: components["schemas"]["Document"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
+            /** @description True when another page follows: pass `nextCursor` as `cursor` to read it. Stop when false. */
+            hasMore: boolean;
         };
         /** FormerOrganizationName */
         FormerOrganizationName: {
@@ -2818,6 +2903,20 @@ export interface components {
         IssuerPage: {
             /** @description Issuers in registration order. */
             issuers: components["schemas"]["Issuer"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+            /** @description True when another page follows: pass `nextCursor` as `cursor` to read it. Stop when false. */
+            hasMore: boolean;
+        };
+        /**
+         * LedgerPage
+         * @description A page of the points ledger of the calling key's environment.
+         */
+        LedgerPage: {
+            /** @description Entries, newest first. */
+            ledgerEntries: components["schemas"]["LedgerEntry"][];
+            /** @description True when another page follows. */
+            hasMore: boolean;
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
         };
@@ -3697,6 +3796,8 @@ export interface components {
             taxInvoices: components["schemas"]["TaxInvoice"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
+            /** @description True when another page follows: pass `nextCursor` as `cursor` to read it. Stop when false. */
+            hasMore: boolean;
         };
         /**
          * TaxInvoicePayment
@@ -3966,6 +4067,8 @@ export interface components {
             results: components["schemas"]["WebhookDelivery"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
+            /** @description True when another page follows: pass `nextCursor` as `cursor` to read it. Stop when false. */
+            hasMore: boolean;
         };
         /**
          * WebhookEndpoint
@@ -4002,6 +4105,10 @@ export interface components {
         WebhookEndpointList: {
             /** @description Oldest first; at most 20. */
             results: components["schemas"]["WebhookEndpoint"][];
+            /** @description Always null: every endpoint is on this page. */
+            nextCursor: null;
+            /** @description Always false: every endpoint is on this page. */
+            hasMore: boolean;
         };
         /**
          * WebhookEndpointWithSecret
@@ -4050,6 +4157,8 @@ export interface components {
             results: components["schemas"]["ListedWebhookEvent"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
+            /** @description True when another page follows: pass `nextCursor` as `cursor` to read it. Stop when false. */
+            hasMore: boolean;
         };
     };
     responses: never;
@@ -4187,6 +4296,168 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["PointBalance"];
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    listPointLedgerEntries: {
+        parameters: {
+            query?: {
+                /** @description Only entries of this kind: `grant` (points added by the operator or a top-up), `capture` (a reservation settled), `charge` (debited with its work) or `refund`. */
+                kind?: "grant" | "capture" | "charge" | "refund";
+                /** @description Only entries charging or refunding this price row (docs/points.md). */
+                operation?: "businesses.profiles.retrieve" | "businesses.profiles.search" | "businesses.registrationStatus.inquire" | "businesses.certificates.verify" | "bank.holders.inquire" | "documents.taxAuthority.issue" | "documents.registry.viewCopy" | "documents.registry.submissionCopy" | "taxInvoices.issue" | "cashReceipts.issue" | "cashReceipts.cancel";
+                /** @description Only entries made on or after this date (Asia/Seoul). */
+                createdDateFrom?: string;
+                /** @description Only entries made on or before this date (Asia/Seoul). */
+                createdDateTo?: string;
+                /** @description Most entries on the page. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, unchanged; omit for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the points ledger of the calling key's environment. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ledgerEntries": [
+                     *         {
+                     *           "id": "led_Yq3EXAMPLE0pX2aVb7nTQw",
+                     *           "kind": "capture",
+                     *           "points": -100,
+                     *           "balanceAfter": 999900,
+                     *           "operation": "taxInvoices.issue",
+                     *           "requestId": "4bf92f3577b34da6a3ce929d0e0e4736",
+                     *           "documentId": null,
+                     *           "reservation": {
+                     *             "id": "rsv_Hc2EXAMPLEw9Lk1mP0sQzA",
+                     *             "status": "captured",
+                     *             "reserved": 100,
+                     *             "captured": 100,
+                     *             "createdAt": "2026-11-27T04:12:09.120Z",
+                     *             "settledAt": "2026-11-27T04:12:09.180Z"
+                     *           },
+                     *           "memo": null,
+                     *           "createdAt": "2026-11-27T04:12:09.180Z"
+                     *         }
+                     *       ],
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LedgerPage"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */
@@ -4842,7 +5113,8 @@ export interface operations {
                      *           }
                      *         }
                      *       ],
-                     *       "nextCursor": null
+                     *       "nextCursor": null,
+                     *       "hasMore": false
                      *     }
                      */
                     "application/json": components["schemas"]["BusinessProfileSearchPage"];
@@ -7875,7 +8147,8 @@ export interface operations {
                      *           "updatedAt": "2026-11-20T01:02:03.000Z"
                      *         }
                      *       ],
-                     *       "nextCursor": null
+                     *       "nextCursor": null,
+                     *       "hasMore": false
                      *     }
                      */
                     "application/json": components["schemas"]["IssuerPage"];
@@ -14279,6 +14552,10 @@ export interface operations {
             query?: {
                 /** @description `HOMETAX`: the tax authority's web portal; `BANK_ACCOUNT`: a bank account. */
                 kind?: "HOMETAX" | "BANK_ACCOUNT";
+                /** @description Most connections on the page. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, unchanged; omit for the first page. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -14286,7 +14563,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The connections of the key's account and environment, oldest first. */
+            /** @description A page of the connections of the key's account and environment, oldest first. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -14312,7 +14589,9 @@ export interface operations {
                      *           "lastSyncedAt": "2026-11-20T01:05:00.000Z",
                      *           "createdAt": "2026-11-20T01:02:03.000Z"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "hasMore": false
                      *     }
                      */
                     "application/json": components["schemas"]["ConnectionList"];
@@ -14322,6 +14601,8 @@ export interface operations {
             400: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15297,14 +15578,19 @@ export interface operations {
     };
     listBankAccounts: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Most accounts on the page. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, unchanged; omit for the first page. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The connected bank accounts of the key's account and environment, oldest connection first. */
+            /** @description A page of the connected bank accounts of the key's account and environment, oldest connection first. */
             200: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -15329,10 +15615,34 @@ export interface operations {
                      *           "lastSyncedAt": "2026-11-20T01:05:00.000Z",
                      *           "balance": 12345678
                      *         }
-                     *       ]
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "hasMore": false
                      *     }
                      */
                     "application/json": components["schemas"]["BankAccountList"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
                 };
             };
             /** @description Authentication failed. The body is empty. */

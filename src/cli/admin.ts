@@ -51,6 +51,23 @@ export async function createAccount(config: Config, options: AccountOptions) {
   ].join('\n'));
 }
 
+// The operator's view of who is on the server, newest first.
+export const ACCOUNT_LIST_LIMIT_MAX = 1_000;
+
+export async function listAccounts(config: Config, options: { limit: string; json?: boolean }) {
+  const limit = parsePositiveInteger('--limit', options.limit);
+  if (limit > ACCOUNT_LIST_LIMIT_MAX) {
+    throw new CliError(`--limit must be at most ${ACCOUNT_LIST_LIMIT_MAX}`);
+  }
+  const accounts = await withPlatform(config, (platform) =>
+    platform.accounts.listAccounts(limit));
+  const rows = accounts.map((account) => ({ accountId: account.accountId, name: account.name,
+    plan: account.plan, createdAt: account.createdAt.toISOString() }));
+  printResult(Boolean(options.json), { accounts: rows }, rows.length === 0 ? 'no accounts'
+    : rows.map((row) => `${row.accountId}  ${row.plan.padEnd(8)}  ${row.createdAt}  ` +
+      `${row.name}`).join('\n'));
+}
+
 export async function changePlan(config: Config,
   options: { account: string; plan: string; json?: boolean }) {
   const plan = parseChoice('--plan', options.plan, PLANS);

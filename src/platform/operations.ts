@@ -47,6 +47,7 @@ type OperationRow = {
 
 export const OPERATIONS = {
   'points.retrieve': {},
+  'points.ledger.list': {},
 
   'bank.holders.inquire': { price: 'bank.holders.inquire' },
   'bank.holders.bulkInquire': { price: 'bank.holders.inquire' },

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { runInRequest } from './request-context.ts';
 import { traceIdOfTraceparent } from './traceparent.ts';
 
 export const TRACE_ID_HEADER = 'Trace-Id';
@@ -20,6 +21,13 @@ async function tracePlugin(app: FastifyInstance) {
     reply.header(TRACE_ID_HEADER, request.id);
     const callerTraceId = traceIdOfTraceparent(request.headers.traceparent);
     if (callerTraceId !== null) request.log = request.log.child({ callerTraceId });
+  });
+  // The handler runs inside the request's context (request-context.ts). Entered in the last
+  // hook before it rather than at onRequest: a body is read in the socket's own async context,
+  // which would lose a context entered earlier. The handler is called from `done`, so it and
+  // everything it awaits inherit the context.
+  app.addHook('preHandler', (request, _reply, done) => {
+    runInRequest(request.id, done);
   });
 }
 

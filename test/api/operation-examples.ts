@@ -98,6 +98,7 @@ const unavailableLive = 'live keys reach the real upstream, which this app has n
 
 export const EXAMPLES: Record<string, Example> = {
   'GET /v1/points': { operation: 'points.retrieve', status: 200, erroring: null },
+  'GET /v1/points/ledger': { operation: 'points.ledger.list', status: 200 },
 
   'POST /v1/bankAccountHolders:bulkInquire': {
     operation: 'bank.holders.bulkInquire',

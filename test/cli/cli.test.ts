@@ -37,6 +37,27 @@ describe('account, key and points commands', () => {
       expect(keys.live).toMatch(KEY_PATTERN('live'));
     });
 
+    it('account list --json lists accounts newest first, with their plan and no keys',
+      async () => {
+        const newer = await runJson(env, ['account', 'create', '--name', '새 계정 "quoted"']);
+        const listed = await runJson(env, ['account', 'list']) as { accounts: Array<
+          Record<string, unknown>> };
+        const ids = listed.accounts.map((row) => row.accountId);
+        expect(ids.indexOf(newer.accountId)).toBeLessThan(ids.indexOf(accountId));
+        const row = listed.accounts.find((entry) => entry.accountId === accountId)!;
+        expect(Object.keys(row).sort()).toEqual(['accountId', 'createdAt', 'name', 'plan']);
+        expect(row).toMatchObject({ name: 'X', plan: 'STANDARD' });
+        expect(Date.parse(String(row.createdAt))).not.toBeNaN();
+        expect(JSON.stringify(listed)).not.toMatch(/(test|live)_[A-Za-z0-9_-]{43}/);
+        const one = await runJson(env, ['account', 'list', '--limit', '1']) as {
+          accounts: unknown[] };
+        expect(one.accounts).toHaveLength(1);
+        const text = await runCli(env, ['account', 'list', '--limit', '2']);
+        expect(text.code).toBe(0);
+        expect(text.stdout.trimEnd().split('\n')[0]).toMatch(
+          new RegExp(`^${String(newer.accountId)}  FREE {6}\\S+Z  새 계정 "quoted"$`));
+      });
+
     it('account create without --plan makes a FREE account', async () => {
       const account = await runJson(env, ['account', 'create', '--name', 'Y']);
       expect(account.plan).toBe('FREE');
@@ -92,6 +113,9 @@ describe('account, key and points commands', () => {
       ['an unknown account for show', () => showArgs('acc_unknown', 'test'), /acc_unknown/],
       ['an unknown account for a key', () => keyArgs('acc_unknown', 'test'), /acc_unknown/],
       ['a malformed key to revoke', () => ['key', 'revoke', '--key', 'test_nope'], /no active key/],
+      ['a limit of 0', () => ['account', 'list', '--limit', '0'], /--limit/],
+      ['a limit above 1000', () => ['account', 'list', '--limit', '1001'], /--limit/],
+      ['a limit that is not a number', () => ['account', 'list', '--limit', 'all'], /--limit/],
     ];
 
     it.each(badInputs)('exits 2 with a message on stderr and no stdout for %s', async (

@@ -99,7 +99,8 @@ describe('points', () => {
       'attachment; filename="etax-points-test.csv"');
     const lines = csv.body.replace('\uFEFF', '').trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      'createdAt,kind,operation,amountPoints,balanceAfterPoints,reservationId,memo,id');
+      'createdAt,kind,operation,amountPoints,balanceAfterPoints,reservationId,requestId,' +
+      'documentId,memo,id');
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain(',"\'=HYPERLINK(""http://evil.example"")",');
   });

@@ -8,6 +8,7 @@ import {
 import { requestScope } from '../../platform/scope.ts';
 import {
   BankAccountList,
+  BankAccountListQuery,
   BankAccountParams,
   BankTransactionPage,
   Sync,
@@ -34,12 +35,13 @@ export const registerBankTransactionRoutes: FastifyPluginAsyncTypebox<Options> =
       operationId: 'listBankAccounts', tags: TAGS,
       summary: 'List connected bank accounts',
       description: 'The bank accounts connected through BANK_ACCOUNT connections of the key\'s ' +
-        'account and environment, with the balance of their last sync. Standard plan or ' +
-        'higher. Free.',
+        'account and environment, with the balance of their last sync, oldest connection ' +
+        'first, a page at a time. Standard plan or higher. Free.',
+      querystring: BankAccountListQuery,
       response: { 200: BankAccountList, ...errorResponses(...PLATFORM_ERRORS,
-        'PLAN_UPGRADE_REQUIRED') },
+        'PLAN_UPGRADE_REQUIRED', 'INVALID_REQUEST', INPUT_CHECKED_AFTER_COUNTING) },
     },
-  }, async (request) => bank.listAccounts(requestScope(request)));
+  }, async (request) => bank.listAccounts(requestScope(request), request.query));
 
   app.get('/bankAccounts/:bankAccountId/transactions', {
     config: { operation: 'bankAccounts.transactions.list' },

@@ -1,4 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
+import { HasMore, NextCursor, PageCursor, PageLimit } from '../../platform/paging.ts';
 import { TRANSACTIONS_LIMIT_MAX } from './service.ts';
 
 // The request and response schemas of the bank account routes (docs/bank-transactions.md).
@@ -61,11 +62,16 @@ export const BankAccount = Type.Object(
   { title: 'BankAccount', additionalProperties: false, examples: [ACCOUNT_EXAMPLE] },
 );
 
+export const BankAccountListQuery = Type.Object(
+  { limit: PageLimit(100, 'accounts'), cursor: PageCursor },
+  { additionalProperties: false },
+);
+
 export const BankAccountList = Type.Object(
-  { items: Type.Array(BankAccount) },
-  { title: 'BankAccountList', description: 'The connected bank accounts of the key\'s account ' +
-    'and environment, oldest connection first.', additionalProperties: false,
-  examples: [{ items: [ACCOUNT_EXAMPLE] }] },
+  { items: Type.Array(BankAccount), nextCursor: NextCursor, hasMore: HasMore },
+  { title: 'BankAccountList', description: 'A page of the connected bank accounts of the key\'s ' +
+    'account and environment, oldest connection first.', additionalProperties: false,
+  examples: [{ items: [ACCOUNT_EXAMPLE], nextCursor: null, hasMore: false }] },
 );
 
 export const BankAccountParams = Type.Object(

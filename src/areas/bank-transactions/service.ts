@@ -164,12 +164,16 @@ export function createBankTransactionsService(deps: ServiceDeps) {
       id: bankAccountIdOf(scope, connected.bankCode, connected.accountNumber), connected }));
   }
 
-  async function listAccounts(scope: Scope) {
-    const connected = await connectedAccounts(scope);
+  // A page of the connected accounts, oldest connection first, with their last syncs.
+  async function listAccounts(scope: Scope, input: { cursor?: string; limit: number }) {
+    const { accounts, nextCursor, hasMore } =
+      await deps.connections.listBankAccountsPage(scope, input);
+    const connected = accounts.map((entry) => ({
+      id: bankAccountIdOf(scope, entry.bankCode, entry.accountNumber), connected: entry }));
     const stored = new Map((await store.findBankAccounts(db, scope,
       connected.map(({ id }) => id))).map((row) => [row.id, row]));
     return { items: connected.map(({ id, connected: entry }) =>
-      toAccount(id, entry, stored.get(id))) };
+      toAccount(id, entry, stored.get(id))), nextCursor, hasMore };
   }
 
   // The account's connection, or null when it was disconnected after a sync; 404 when the scope

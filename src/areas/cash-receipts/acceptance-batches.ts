@@ -32,6 +32,8 @@ export type IssuanceRecording = {
   // The receipt, without its charge; `priceInPoints` is debited with it (0: free).
   row: UnchargedReceipt;
   priceInPoints: number;
+  // The Trace-Id of the request, for its ledger entry: a batch records many requests' receipts.
+  requestId: string | null;
 };
 
 export const TAKEN = 'TAKEN';
@@ -51,7 +53,7 @@ async function recordInTransaction(tx: Tx, deps: RecordingDeps,
   const claimed = items.filter((_, index) => claimedFlags[index]);
   const charged = await chargeReceipts(tx, deps.points, claimed.map((item) => ({
     row: item.row, operation: 'cashReceipts.issue' as const,
-    priceInPoints: item.priceInPoints })));
+    priceInPoints: item.priceInPoints, requestId: item.requestId })));
   const outcomes = new Map(claimed.map((item, index) => [item, charged[index]!]));
   await releaseClaims(tx, claimed.filter((item) => outcomes.get(item) instanceof ApiError)
     .map(claimOf));

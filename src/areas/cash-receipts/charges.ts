@@ -16,6 +16,8 @@ export type ReceiptToCharge = {
   operation: 'cashReceipts.issue' | 'cashReceipts.cancel';
   // 0: free, nothing is debited.
   priceInPoints: number;
+  // The Trace-Id of the request that asked for the receipt.
+  requestId: string | null;
 };
 
 // Debits the receipts' prices in one statement, in order, in the caller's transaction; answers
@@ -24,8 +26,9 @@ export async function chargeReceipts(tx: Tx, points: Pick<PointsService, 'debitI
   receipts: readonly ReceiptToCharge[]): Promise<Array<store.NewCashReceiptRow | ApiError>> {
   const paid = receipts.filter((receipt) => receipt.priceInPoints > 0);
   const debits = await points.debitInTransaction(tx, paid.map(({ row, operation,
-    priceInPoints }) => ({ accountId: row.accountId, environment: row.environment as Environment,
-    operation, points: priceInPoints })));
+    priceInPoints, requestId }) => ({ accountId: row.accountId,
+    environment: row.environment as Environment, operation, points: priceInPoints, requestId,
+    documentId: row.issuanceKey })));
   const debitOf = new Map(paid.map((receipt, index) => [receipt, debits[index]!]));
   return receipts.map((receipt) => {
     const debit = debitOf.get(receipt);

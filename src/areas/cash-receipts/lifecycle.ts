@@ -77,7 +77,8 @@ export async function recordFailed(deps: LifecycleDeps, tx: Tx, issuanceKey: str
   if (row.chargedPoints > 0) {
     const refund = { ...scope, points: row.chargedPoints,
       ledgerEntryId: deterministicId('ledgerEntry', 'refund', row.issuanceKey),
-      memo: `refund: cash receipt ${row.issuanceKey} was not approved` };
+      memo: `refund: cash receipt ${row.issuanceKey} was not approved`,
+      documentId: row.issuanceKey };
     // Debited with the receipt; a receipt accepted before that was so was captured from a
     // reservation.
     if (row.chargeEntryId !== null) {

@@ -1,4 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { withHasMore } from '../../platform/paging.ts';
 import {
   BODY_ERRORS,
   errorResponses,
@@ -90,7 +91,8 @@ const registerRetrieval: FastifyPluginAsyncTypebox<Options> = async (app, { cash
     },
   }, async (request) => {
     const { limit, cursor, ...filters } = request.query;
-    return cashReceipts.list({ scope: requestScope(request), limit, cursor, filters });
+    return withHasMore(await cashReceipts.list({ scope: requestScope(request), limit, cursor,
+      filters }));
   });
 
   app.get('/cashReceipts/:issuanceKey', {

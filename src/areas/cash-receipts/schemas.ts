@@ -1,4 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
+import { HasMore } from '../../platform/paging.ts';
 import { ReferenceIdHeaderValue } from '../../platform/idempotency/reference-id-header.ts';
 import { PRINTED_TEXT_PATTERN } from '../../domain/text.ts';
 
@@ -231,6 +232,7 @@ export const CashReceiptPage = Type.Object(
   {
     cashReceipts: Type.Array(CashReceipt, { description: 'Receipts in the order they were made.' }),
     nextCursor: NullableString('Pass as `cursor` for the next page; null on the last page.'),
+    hasMore: HasMore,
   },
   { title: 'CashReceiptPage', description: 'A page of cash receipts.',
     additionalProperties: false },

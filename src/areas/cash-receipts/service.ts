@@ -17,6 +17,7 @@ import {
 } from '../../platform/idempotency/claims.ts';
 import type { PriceRow } from '../../platform/operations.ts';
 import type { PointsService } from '../../platform/points/service.ts';
+import { currentRequestId } from '../../platform/request-context.ts';
 import type { Caller, Scope } from '../../platform/scope.ts';
 import type { IssuersService } from '../issuers/index.ts';
 import { createIssuanceBatches, TAKEN } from './acceptance-batches.ts';
@@ -264,7 +265,7 @@ function createAcceptance(deps: ServiceDeps) {
     const result = await db.transaction((tx) => runIdempotent(tx,
       { apiKeyId: caller.apiKeyId, namespace: 'cashReceipt', ...claim }, async () => {
         const [charged] = await chargeReceipts(tx, deps.points, [{ row: await build(tx),
-          operation, priceInPoints: deps.prices[operation] }]);
+          operation, priceInPoints: deps.prices[operation], requestId: currentRequestId() }]);
         if (charged instanceof ApiError) throw charged;
         await store.insertReceipt(tx, charged!, deps.now());
         return { status: 202, body: { issuanceKey: charged!.issuanceKey } };
@@ -306,7 +307,7 @@ function createAcceptance(deps: ServiceDeps) {
     // Step 3 in a batch's transaction.
     const recorded = await recordIssuance({ apiKeyId: caller.apiKeyId,
       referenceId: input.referenceId, fingerprint, row,
-      priceInPoints: deps.prices['cashReceipts.issue'] });
+      priceInPoints: deps.prices['cashReceipts.issue'], requestId: currentRequestId() });
     if (recorded instanceof Error) throw recorded;
     if (recorded !== TAKEN) return recorded;
     // Claimed first (by a request that has committed): replay it, or 409 for other content.

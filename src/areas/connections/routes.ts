@@ -3,6 +3,7 @@ import { Type } from '@fastify/type-provider-typebox';
 import {
   BODY_ERRORS,
   errorResponses,
+  INPUT_CHECKED_AFTER_COUNTING,
   PLATFORM_ERRORS,
 } from '../../platform/error-responses.ts';
 import { requestScope } from '../../platform/scope.ts';
@@ -31,13 +32,12 @@ export const registerConnectionRoutes: FastifyPluginAsyncTypebox<Options> = asyn
       operationId: 'listConnections', tags: TAGS,
       summary: 'List connections',
       description: 'The connections of the key\'s account and environment with their state ' +
-        'and last sync. Credentials are never returned.',
+        'and last sync, oldest first, a page at a time. Credentials are never returned.',
       querystring: ConnectionListQuery,
       response: { 200: ConnectionList,
-        ...errorResponses(...PLATFORM_ERRORS, 'INVALID_REQUEST') },
+        ...errorResponses(...PLATFORM_ERRORS, 'INVALID_REQUEST', INPUT_CHECKED_AFTER_COUNTING) },
     },
-  }, async (request) => ({ items: await connections.list(requestScope(request),
-    request.query.kind) }));
+  }, async (request) => connections.listPage(requestScope(request), request.query));
 
   app.get('/connections/url', {
     config: { operation: 'connections.url' },

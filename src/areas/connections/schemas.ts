@@ -1,4 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
+import { HasMore, NextCursor, PageCursor, PageLimit } from '../../platform/paging.ts';
 
 // The request and response schemas of the connection routes (docs/connections.md).
 
@@ -16,7 +17,8 @@ export const ConnectionIdParams = Type.Object(
 );
 
 export const ConnectionListQuery = Type.Object(
-  { kind: Type.Optional(ConnectionKind) },
+  { kind: Type.Optional(ConnectionKind), limit: PageLimit(100, 'connections'),
+    cursor: PageCursor },
   { additionalProperties: false },
 );
 
@@ -63,10 +65,10 @@ export const Connection = Type.Object(
 );
 
 export const ConnectionList = Type.Object(
-  { items: Type.Array(Connection) },
-  { title: 'ConnectionList', description: 'The connections of the key\'s account and ' +
-    'environment, oldest first.', additionalProperties: false,
-  examples: [{ items: [CONNECTION_EXAMPLE] }] },
+  { items: Type.Array(Connection), nextCursor: NextCursor, hasMore: HasMore },
+  { title: 'ConnectionList', description: 'A page of the connections of the key\'s account ' +
+    'and environment, oldest first.', additionalProperties: false,
+  examples: [{ items: [CONNECTION_EXAMPLE], nextCursor: null, hasMore: false }] },
 );
 
 export const ConnectionUrl = Type.Object(

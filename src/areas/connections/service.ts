@@ -2,6 +2,8 @@ import { newId } from '../../domain/ids.ts';
 import type { SealingKey } from '../../domain/sealed-box.ts';
 import type { Environment } from '../../platform/accounts/keys.ts';
 import type { Db, Executor } from '../../platform/db/connect.ts';
+import { cursorString, decodeCursorTuple, encodeCursor } from '../../platform/cursor.ts';
+import { cursorTimestamp } from '../../platform/cursor-timestamps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { notConfiguredMessage } from '../../platform/live-services.ts';
 import type { Scope } from '../../platform/scope.ts';
@@ -190,8 +192,31 @@ export function createConnectionsService(deps: ServiceDeps) {
     return { kind: 'connected', connection: toView(row) };
   }
 
+  // One page of the scope's connections, oldest first, and the cursor of the next.
+  async function page(scope: Scope, input: { kind?: store.ConnectionKind; cursor?: string;
+    limit: number }) {
+    const after = input.cursor === undefined ? undefined
+      : (([position, id]) => ({ position, id }))(decodeCursorTuple(input.cursor,
+        [cursorTimestamp, cursorString(/^con_[A-Za-z0-9_-]{1,200}$/)]));
+    const rows = await store.listConnectionsPage(db, scope, { kind: input.kind, after,
+      limit: input.limit + 1 });
+    const shown = rows.slice(0, input.limit);
+    const last = shown.at(-1);
+    const nextCursor = rows.length > input.limit && last !== undefined
+      ? encodeCursor([last.position, last.row.id]) : null;
+    return { rows: shown.map(({ row }) => row), nextCursor, hasMore: nextCursor !== null };
+  }
+
+  // Every connection of the scope, for the operator's CLI.
   async function list(scope: Scope, kind?: store.ConnectionKind) {
     return (await store.listConnections(db, scope, kind)).map(toView);
+  }
+
+  // A page of them, for GET /v1/connections.
+  async function listPage(scope: Scope, input: { kind?: store.ConnectionKind; cursor?: string;
+    limit: number }) {
+    const { rows, ...paging } = await page(scope, input);
+    return { items: rows.map(toView), ...paging };
   }
 
   async function disconnect(scope: Scope, id: string) {
@@ -213,6 +238,12 @@ export function createConnectionsService(deps: ServiceDeps) {
     return row === undefined ? null : toView(row);
   }
 
+  // A page of the scope's bank accounts, oldest connection first (GET /v1/bankAccounts).
+  async function listBankAccountsPage(scope: Scope, input: { cursor?: string; limit: number }) {
+    const { rows, ...paging } = await page(scope, { ...input, kind: 'BANK_ACCOUNT' });
+    return { accounts: rows.map((row) => withAccount(sealing, row)), ...paging };
+  }
+
   async function listBankAccounts(scope: Scope) {
     return (await store.listConnections(db, scope, 'BANK_ACCOUNT'))
       .map((row) => withAccount(sealing, row));
@@ -225,7 +256,8 @@ export function createConnectionsService(deps: ServiceDeps) {
   }
 
   return {
-    connect, list, disconnect, openConnection, firstConnection, listBankAccounts,
+    connect, list, listPage, disconnect, openConnection, firstConnection, listBankAccounts,
+    listBankAccountsPage,
     connectedBankAccountsAfter,
     // A sync that worked, or failed: the list shows the connection's state and last sync.
     recordSync: (tx: Executor, id: string, change: Parameters<typeof store.recordSync>[2]) =>

@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Environment } from '../../platform/accounts/keys.ts';
+import { timestampPosition } from '../../platform/cursor-timestamps.ts';
 import type { Executor } from '../../platform/db/connect.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { connectionLinks, connections } from './tables.ts';
@@ -14,6 +15,22 @@ export async function listConnections(tx: Executor, scope: Scope, kind?: Connect
   return tx.select().from(connections)
     .where(and(inScope(scope), kind === undefined ? undefined : eq(connections.kind, kind)))
     .orderBy(asc(connections.createdAt), asc(connections.id));
+}
+
+// A page of the scope's connections, oldest first, each with its position for the next page's
+// cursor (src/platform/cursor-timestamps.ts).
+export async function listConnectionsPage(tx: Executor, scope: Scope, input: {
+  kind?: ConnectionKind; after?: { position: string; id: string }; limit: number }) {
+  const { after } = input;
+  return tx.select({ row: connections, position: timestampPosition(connections.createdAt) })
+    .from(connections)
+    .where(and(inScope(scope),
+      input.kind === undefined ? undefined : eq(connections.kind, input.kind),
+      after === undefined ? undefined
+        : sql`(${connections.createdAt}, ${connections.id}) >
+              (${after.position}::timestamptz, ${after.id})`))
+    .orderBy(asc(connections.createdAt), asc(connections.id))
+    .limit(input.limit);
 }
 
 export async function findConnection(tx: Executor, scope: Scope, id: string) {

@@ -1,4 +1,5 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
+import { withHasMore } from '../../platform/paging.ts';
 import {
   bodyErrors,
   inputErrors,
@@ -94,7 +95,8 @@ const registerReads: FastifyPluginAsyncTypebox<Options> = async (app, { document
       querystring: ListDocumentsQuery,
       response: { 200: DocumentPage, ...inputErrors(INPUT_CHECKED_AFTER_COUNTING) },
     },
-  }, async (request) => documents.list({ scope: requestScope(request), ...request.query }));
+  }, async (request) => withHasMore(await documents.list({ scope: requestScope(request),
+    ...request.query })));
 
   app.get('/documents/:issuanceKey', {
     config: { operation: 'documents.get' },

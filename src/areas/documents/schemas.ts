@@ -1,4 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
+import { HasMore } from '../../platform/paging.ts';
 import { referenceIdHeaders } from '../../platform/idempotency/reference-id-header.ts';
 import { PRINTED_TEXT_PATTERN } from '../../domain/text.ts';
 
@@ -156,6 +157,7 @@ export const DocumentPage = Type.Object(
   {
     documents: Type.Array(DocumentSchema, { description: 'Newest first.' }),
     nextCursor: NullableString('Pass as `cursor` for the next page; null on the last page.'),
+    hasMore: HasMore,
   },
   { title: 'DocumentPage', additionalProperties: false,
     description: 'A page of document requests, newest first.' },

@@ -1,4 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { withHasMore } from '../../platform/paging.ts';
 import { requestCaller, requestScope } from '../../platform/scope.ts';
 import {
   bodyErrors,
@@ -60,7 +61,7 @@ const registerIssuerResource: FastifyPluginAsyncTypebox<Options> = async (app, {
     },
   }, async (request) => {
     const { limit, cursor } = request.query;
-    return issuers.listIssuers({ scope: requestScope(request), limit, cursor });
+    return withHasMore(await issuers.listIssuers({ scope: requestScope(request), limit, cursor }));
   });
 
   app.get('/issuers/:issuerId', {

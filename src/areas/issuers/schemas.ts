@@ -1,4 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
+import { HasMore } from '../../platform/paging.ts';
 import { KEY_FILE_PASSWORD_LENGTH_MAX } from '../../domain/signing-key-file.ts';
 import { REGISTRATION_CODES } from './certificate-check.ts';
 import { PRINTED_TEXT_PATTERN } from '../../domain/text.ts';
@@ -151,10 +152,11 @@ export const IssuerPage = Type.Object(
   {
     issuers: Type.Array(Issuer, { description: 'Issuers in registration order.' }),
     nextCursor: NullableString('Pass as `cursor` for the next page; null on the last page.'),
+    hasMore: HasMore,
   },
   { title: 'IssuerPage', description: 'A page of issuers, in registration order.',
     additionalProperties: false,
-    examples: [{ issuers: [ISSUER_EXAMPLE], nextCursor: null }] },
+    examples: [{ issuers: [ISSUER_EXAMPLE], nextCursor: null, hasMore: false }] },
 );
 
 // 16 KiB covers any real signCert.der (about 2 KB) or signPri.key (about 1.3 KB) with room.

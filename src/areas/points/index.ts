@@ -7,15 +7,15 @@ import { registerPointsRoutes } from './routes.ts';
 const REFERENCE: readonly ReferenceSection[] = [
   {
     tag: 'Points',
-    description: 'Point balances.',
+    description: 'Point balances and the ledger of their movements.',
     guides: [
       { path: 'docs/points.md', title: 'Points' },
     ],
   },
 ];
 
-// The point balance of the calling key's environment (docs/points.md). The ledger itself is a
-// platform mechanism (src/platform/points); this area only shows it.
+// The point balance and the ledger of the calling key's environment (docs/points.md). The
+// ledger is a platform mechanism (src/platform/points); this area only shows it.
 export function createPointsModule(platform: Platform): AreaModule {
   return {
     name: 'points',

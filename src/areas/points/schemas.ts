@@ -1,4 +1,7 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
+import { openEnum } from '../../platform/open-enum.ts';
+import { DEFAULT_PRICES, type PriceRow } from '../../platform/operations.ts';
+import { LEDGER_KINDS, RESERVATION_STATUSES } from '../../platform/points/ledger-reads.ts';
 
 // The request and response schemas of these routes: one TypeBox schema drives validation,
 // serialization, the types and the OpenAPI document.
@@ -18,3 +21,96 @@ export const PointBalance = Type.Object(
   },
 );
 export type PointBalance = Static<typeof PointBalance>;
+
+const PRICE_ROWS = Object.keys(DEFAULT_PRICES) as PriceRow[];
+
+export const LedgerQuery = Type.Object(
+  {
+    kind: Type.Optional(Type.Enum(LEDGER_KINDS, {
+      description: 'Only entries of this kind: `grant` (points added by the operator or a ' +
+        'top-up), `capture` (a reservation settled), `charge` (debited with its work) or ' +
+        '`refund`.' })),
+    operation: Type.Optional(Type.Enum(PRICE_ROWS, {
+      description: 'Only entries charging or refunding this price row (docs/points.md).' })),
+    createdDateFrom: Type.Optional(Type.String({ format: 'date',
+      description: 'Only entries made on or after this date (Asia/Seoul).' })),
+    createdDateTo: Type.Optional(Type.String({ format: 'date',
+      description: 'Only entries made on or before this date (Asia/Seoul).' })),
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20,
+      description: 'Most entries on the page.' }),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 400,
+      description: 'The `nextCursor` of the previous page, unchanged; omit for the first page.' })),
+  },
+  { additionalProperties: false },
+);
+
+const NullableString = (description: string) =>
+  Type.Union([Type.String(), Type.Null()], { description });
+
+const LedgerReservation = Type.Object(
+  {
+    id: Type.String({ description: 'The reservation (`rsv_…`).' }),
+    status: openEnum(RESERVATION_STATUSES, 'Where the reservation stands.'),
+    reserved: Type.Integer({ description: 'Points the reservation held: the worst case the ' +
+      'request was priced at.' }),
+    captured: Type.Union([Type.Integer(), Type.Null()], { description: 'Points taken of it; ' +
+      'the rest went back to the available balance. Null while it is open, released or ' +
+      'expired.' }),
+    createdAt: Type.String({ format: 'date-time', description: 'When it was reserved.' }),
+    settledAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()],
+      { description: 'When it was captured, released or expired; null while open.' }),
+  },
+  { title: 'LedgerReservation', description: 'The reservation a capture settled.',
+    additionalProperties: false },
+);
+
+export const LedgerEntry = Type.Object(
+  {
+    id: Type.String({ description: 'The entry (`led_…`).' }),
+    kind: openEnum(LEDGER_KINDS, 'What moved the points.'),
+    points: Type.Integer({ description: 'Signed: grants and refunds are positive, captures ' +
+      'and charges negative.' }),
+    balanceAfter: Type.Integer({ description: 'The posted balance right after the entry.' }),
+    operation: NullableString('The price row charged or refunded (docs/points.md); null for ' +
+      'grants.'),
+    requestId: NullableString('The `Trace-Id` of the request that made the charge; null for ' +
+      'grants, refunds and charges made by background work.'),
+    documentId: NullableString('The document a charge or refund is for (a tax invoice\'s or ' +
+      'cash receipt\'s `issuanceKey`) when it is for exactly one; null otherwise.'),
+    reservation: Type.Union([LedgerReservation, Type.Null()], { description: 'For a ' +
+      'capture, the reservation it settled: what was held and what was taken. Null for other ' +
+      'kinds.' }),
+    memo: NullableString('The operator\'s note of a grant, or why a refund was paid.'),
+    createdAt: Type.String({ format: 'date-time', description: 'When the entry was made.' }),
+  },
+  { $id: 'LedgerEntry', title: 'LedgerEntry', description: 'One movement of the posted balance.',
+    additionalProperties: false },
+);
+
+export const LedgerPage = Type.Object(
+  {
+    ledgerEntries: Type.Array(LedgerEntry, { description: 'Entries, newest first.' }),
+    hasMore: Type.Boolean({ description: 'True when another page follows.' }),
+    nextCursor: NullableString('Pass as `cursor` for the next page; null on the last page.'),
+  },
+  {
+    $id: 'LedgerPage',
+    title: 'LedgerPage',
+    description: 'A page of the points ledger of the calling key\'s environment.',
+    additionalProperties: false,
+    examples: [{
+      ledgerEntries: [{
+        id: 'led_Yq3EXAMPLE0pX2aVb7nTQw', kind: 'capture', points: -100, balanceAfter: 999_900,
+        operation: 'taxInvoices.issue', requestId: '4bf92f3577b34da6a3ce929d0e0e4736',
+        documentId: null,
+        reservation: { id: 'rsv_Hc2EXAMPLEw9Lk1mP0sQzA', status: 'captured', reserved: 100,
+          captured: 100, createdAt: '2026-11-27T04:12:09.120Z',
+          settledAt: '2026-11-27T04:12:09.180Z' },
+        memo: null, createdAt: '2026-11-27T04:12:09.180Z',
+      }],
+      hasMore: false,
+      nextCursor: null,
+    }],
+  },
+);
+export type LedgerPage = Static<typeof LedgerPage>;

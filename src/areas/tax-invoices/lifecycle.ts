@@ -59,6 +59,7 @@ async function refund(deps: LifecycleDeps, tx: Tx, row: store.TaxInvoiceRow) {
     points: row.chargedPoints,
     ledgerEntryId: deterministicId('ledgerEntry', 'refund', row.issuanceKey),
     memo: `refund: tax invoice ${row.issuanceKey} ended ${row.status}`,
+    documentId: row.issuanceKey,
   }, tx);
 }
 

@@ -1,4 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { withHasMore } from '../../platform/paging.ts';
 import { acceptEmptyJsonBodies } from '../../platform/bodyless.ts';
 import { requestScope } from '../../platform/scope.ts';
 import {
@@ -76,7 +77,8 @@ const registerEndpointRoutes: FastifyPluginAsyncTypebox<Options> = async (app, {
       description: 'Lists the endpoints of the key\'s account and environment, oldest first. Free.',
       response: { 200: WebhookEndpointList, ...operationErrors() },
     },
-  }, async (request) => webhooks.listEndpoints({ caller: requestScope(request) }));
+  }, async (request) => ({ ...await webhooks.listEndpoints({ caller: requestScope(request) }),
+    nextCursor: null, hasMore: false }));
 
   app.get(`/webhookEndpoints/${ENDPOINT_ID_PARAMETER}`, {
     config: { operation: 'webhooks.endpoints.retrieve' },
@@ -166,9 +168,9 @@ const registerDeliveryAndEventRoutes: FastifyPluginAsyncTypebox<Options> = async
       response: { 200: WebhookDeliveryPage,
         ...inputErrors(INPUT_CHECKED_AFTER_COUNTING, 'NOT_FOUND') },
     },
-  }, async (request) => webhooks.listDeliveries({
+  }, async (request) => withHasMore(await webhooks.listDeliveries({
     caller: requestScope(request), endpointId: request.params.endpointId, ...request.query,
-  }));
+  })));
 
   app.post(`/webhookEndpoints/${ENDPOINT_ID_PARAMETER}/deliveries::resend`, {
     config: { operation: 'webhooks.deliveries.resend' },
@@ -203,7 +205,8 @@ const registerDeliveryAndEventRoutes: FastifyPluginAsyncTypebox<Options> = async
       querystring: EventListQuery,
       response: { 200: WebhookEventPage, ...inputErrors(INPUT_CHECKED_AFTER_COUNTING) },
     },
-  }, async (request) => webhooks.listEvents({ caller: requestScope(request), ...request.query }));
+  }, async (request) => withHasMore(await webhooks.listEvents({ caller: requestScope(request),
+    ...request.query })));
 
   app.get('/webhookEvents/:eventId', {
     config: { operation: 'webhooks.events.retrieve' },

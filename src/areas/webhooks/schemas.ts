@@ -1,4 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
+import { HasMore } from '../../platform/paging.ts';
 import assert from 'node:assert/strict';
 import {
   EVENT_CATALOGUE,
@@ -152,7 +153,10 @@ export const WebhookEndpointWithSecret = Type.Object(
 );
 
 export const WebhookEndpointList = Type.Object(
-  { results: Type.Array(WebhookEndpoint, { description: 'Oldest first; at most 20.' }) },
+  { results: Type.Array(WebhookEndpoint, { description: 'Oldest first; at most 20.' }),
+    // Every endpoint fits one page: the fields every list has, for clients that page them all.
+    nextCursor: Type.Null({ description: 'Always null: every endpoint is on this page.' }),
+    hasMore: Type.Boolean({ description: 'Always false: every endpoint is on this page.' }) },
   { title: 'WebhookEndpointList', description: 'Every webhook endpoint of the key\'s account ' +
     'and environment.', additionalProperties: false },
 );
@@ -238,6 +242,7 @@ export const WebhookEventPage = Type.Object(
       description: 'Newest first. Test events are not listed; read one by its id.',
     }),
     nextCursor,
+    hasMore: HasMore,
   },
   { title: 'WebhookEventPage', description: 'A page of events, newest first.',
     additionalProperties: false },
@@ -284,7 +289,8 @@ export const WebhookDelivery = Type.Object(
 );
 
 export const WebhookDeliveryPage = Type.Object(
-  { results: Type.Array(WebhookDelivery, { description: 'Newest first.' }), nextCursor },
+  { results: Type.Array(WebhookDelivery, { description: 'Newest first.' }), nextCursor,
+    hasMore: HasMore },
   { title: 'WebhookDeliveryPage', description: 'A page of deliveries, newest first.',
     additionalProperties: false },
 );

@@ -1,5 +1,7 @@
-import { LEDGER_KINDS, type LedgerEntry, type LedgerFilter, type LedgerKind } from
+import { ApiError } from '../../platform/errors.ts';
+import { LEDGER_KINDS, type LedgerEntry, type LedgerKind } from
   '../../platform/points/ledger-reads.ts';
+import type { LedgerPage, LedgerQuery } from '../../platform/points/service.ts';
 import { Notice, PostForm, RedirectNotice, Section } from '../components.tsx';
 import type { DashboardPage, Outcome, PageContext } from '../context.ts';
 import { formatDateTime, formatNumber, formatPoints } from '../format.ts';
@@ -17,7 +19,8 @@ const OPEN_RESERVATIONS_SHOWN = 50;
 export const TEST_TOP_UP_POINTS_MAX = 10_000_000;
 const NOTICES = ['points.toppedUp'] as const satisfies readonly MessageKey[];
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
-const CURSOR = /^(\d{4}-\d{2}-\d{2}T[\d:.]+Z)_(led_[A-Za-z0-9_-]{1,80})$/;
+// The API's ledger cursor (GET /v1/points/ledger), which the service reads and checks.
+const CURSOR = /^[A-Za-z0-9_-]{1,400}$/;
 
 type Filters = { kind: LedgerKind | null; from: string | null; to: string | null;
   cursor: string | null };
@@ -41,11 +44,22 @@ function readFilters(query: URLSearchParams): Filters | null {
   return filters as Filters;
 }
 
-function ledgerFilter(filters: Filters, limit: number): LedgerFilter {
-  const cursor = filters.cursor === null ? null : CURSOR.exec(filters.cursor);
+function ledgerQuery(filters: Filters, limit: number): LedgerQuery {
   return { limit, kinds: filters.kind === null ? undefined : [filters.kind],
     from: filters.from ?? undefined, to: filters.to ?? undefined,
-    before: cursor ? { createdAt: new Date(cursor[1]!), id: cursor[2]! } : undefined };
+    cursor: filters.cursor ?? undefined };
+}
+
+// A page of the ledger, or null when the service refuses the filters (a day that does not
+// exist, a cursor it did not write): the same checks as the API's.
+async function ledgerPageOf(ctx: PageContext, filters: Filters, limit: number):
+  Promise<LedgerPage | null> {
+  try {
+    return await ctx.services.platform.points.ledgerPage(ctx.scope, ledgerQuery(filters, limit));
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'INVALID_REQUEST') return null;
+    throw error;
+  }
 }
 
 function queryOf(filters: Filters, before?: string): string {
@@ -57,10 +71,9 @@ function queryOf(filters: Filters, before?: string): string {
   return query.toString();
 }
 
-function LedgerTable({ ctx, entries, filters }: { ctx: PageContext; entries: LedgerEntry[];
-  filters: Filters }) {
+function LedgerTable({ ctx, entries, nextCursor, filters }: { ctx: PageContext;
+  entries: LedgerEntry[]; nextCursor: string | null; filters: Filters }) {
   const { t } = ctx;
-  const last = entries.length === PAGE_SIZE ? entries.at(-1) : undefined;
   return (
     <div id="ledger">
       {entries.length === 0 ? <p class="muted">{t('points.noEntries')}</p> : (
@@ -96,9 +109,9 @@ function LedgerTable({ ctx, entries, filters }: { ctx: PageContext; entries: Led
           </table>
         </div>
       )}
-      {last && (
-        <p><a href={`/dashboard/points?${queryOf(filters,
-          `${last.createdAt.toISOString()}_${last.id}`)}`}>{t('points.more')}</a></p>
+      {nextCursor !== null && (
+        <p><a href={`/dashboard/points?${queryOf(filters, nextCursor)}`}>{t('points.more')}</a>
+        </p>
       )}
     </div>
   );
@@ -156,14 +169,15 @@ async function pointsOutcome(ctx: PageContext, problem?: MessageKey): Promise<Ou
   const { t } = ctx;
   const filters = readFilters(ctx.query);
   const { points } = ctx.services.platform;
-  if (filters === null) {
+  const page = filters === null ? null : await ledgerPageOf(ctx, filters, PAGE_SIZE);
+  if (filters === null || page === null) {
     return { kind: 'page', title: 'points.title', status: 400,
       body: <Notice kind="error">{t('points.filterInvalid')}</Notice> };
   }
-  const entries = await points.ledgerEntries(ctx.scope, ledgerFilter(filters, PAGE_SIZE));
+  const { entries, nextCursor } = page;
   if (ctx.request.headers['hx-request'] === 'true') {
-    return { kind: 'fragment',
-      body: <LedgerTable ctx={ctx} entries={entries} filters={filters} /> };
+    return { kind: 'fragment', body: <LedgerTable ctx={ctx} entries={entries}
+      nextCursor={nextCursor} filters={filters} /> };
   }
   const open = await points.openReservations(ctx.scope, OPEN_RESERVATIONS_SHOWN);
   return { kind: 'page', title: 'points.title', status: problem ? 400 : 200, body: (
@@ -198,14 +212,14 @@ async function pointsOutcome(ctx: PageContext, problem?: MessageKey): Promise<Ou
       </Section>
       <Section title={t('points.ledger')} id="ledger-section">
         <FilterForm ctx={ctx} filters={filters} />
-        <LedgerTable ctx={ctx} entries={entries} filters={filters} />
+        <LedgerTable ctx={ctx} entries={entries} nextCursor={nextCursor} filters={filters} />
       </Section>
     </>
   ) };
 }
 
 const CSV_COLUMNS = ['createdAt', 'kind', 'operation', 'amountPoints', 'balanceAfterPoints',
-  'reservationId', 'memo', 'id'] as const;
+  'reservationId', 'requestId', 'documentId', 'memo', 'id'] as const;
 
 export const pointsPage: DashboardPage = {
   nav: { label: 'nav.points', path: '/points', section: 'account', permission: 'account.read' },
@@ -216,10 +230,9 @@ export const pointsPage: DashboardPage = {
       method: 'GET', path: '/points.csv', permission: 'account.read',
       async handle(ctx) {
         const filters = readFilters(ctx.query);
-        if (filters === null) return pointsOutcome(ctx);
-        const entries = await ctx.services.platform.points.ledgerEntries(ctx.scope,
-          ledgerFilter(filters, CSV_ROWS_MAX));
-        const rows = entries.map((entry) => ({ ...entry,
+        const page = filters === null ? null : await ledgerPageOf(ctx, filters, CSV_ROWS_MAX);
+        if (page === null) return pointsOutcome(ctx);
+        const rows = page.entries.map((entry) => ({ ...entry,
           createdAt: entry.createdAt.toISOString() }));
         return { kind: 'download', contentType: 'text/csv; charset=utf-8',
           filename: `etax-points-${ctx.scope.environment}.csv`,

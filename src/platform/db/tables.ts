@@ -88,6 +88,8 @@ export const pointReservations = pgTable(
     reservedPoints: points('reserved_points').notNull(),
     status: text('status').notNull().default('reserved'),
     capturedPoints: points('captured_points'),
+    // The Trace-Id of the request that reserved; null for reservations made outside a request.
+    requestId: text('request_id'),
     expiresAt: timestampTz('expires_at').notNull(),
     createdAt: createdAt(),
     settledAt: timestampTz('settled_at'),
@@ -122,6 +124,13 @@ export const pointLedgerEntries = pgTable(
     balanceAfterPoints: points('balance_after_points').notNull(),
     reservationId: text('reservation_id'),
     memo: text('memo'),
+    // What the entry belongs to, for the customer's ledger (docs/points.md § The ledger): the
+    // price row of a refund (a capture's is its reservation's; older charges name theirs in
+    // `memo`), the Trace-Id of the request that charged (a capture copies its reservation's),
+    // and the document a charge or refund is for when it is for exactly one.
+    operation: text('operation'),
+    requestId: text('request_id'),
+    documentId: text('document_id'),
     createdAt: createdAt(),
   },
   (table) => [

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { timestampPosition } from '../cursor-timestamps.ts';
 import type { Executor } from '../db/connect.ts';
 import type { Scope } from '../scope.ts';
 
@@ -10,36 +11,80 @@ import type { Scope } from '../scope.ts';
 export const LEDGER_KINDS = ['grant', 'capture', 'charge', 'refund'] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
+export const RESERVATION_STATUSES = ['reserved', 'captured', 'released', 'expired'] as const;
+export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
+
+// The reservation a capture settled: what was held, what was taken of it and when.
+export type LedgerReservation = {
+  id: string;
+  status: ReservationStatus;
+  reservedPoints: number;
+  capturedPoints: number | null;
+  createdAt: Date;
+  settledAt: Date | null;
+};
+
 export type LedgerEntry = {
   id: string;
   kind: LedgerKind;
   amountPoints: number;
   balanceAfterPoints: number;
+  // The price row charged or refunded; null for grants.
   operation: string | null;
   reservationId: string | null;
+  reservation: LedgerReservation | null;
+  // The Trace-Id of the request that charged, when the charge was made by a request.
+  requestId: string | null;
+  // The one document a charge or refund is for, when it is for exactly one.
+  documentId: string | null;
   memo: string | null;
   createdAt: Date;
+  // createdAt to the microsecond (UTC, ISO 8601), where the next page continues: a Date holds
+  // milliseconds only, and entries made in the same millisecond would be skipped.
+  position: string;
 };
 
 export type LedgerFilter = {
   kinds?: readonly LedgerKind[];
+  operations?: readonly string[];
   // Seoul calendar dates, YYYY-MM-DD, both included.
   from?: string;
   to?: string;
   // The entry after which the page continues, newest first.
-  before?: { createdAt: Date; id: string };
+  before?: { position: string; id: string };
   limit: number;
 };
 
-type RawEntry = Omit<LedgerEntry, 'amountPoints' | 'balanceAfterPoints' | 'createdAt'> & {
-  amountPoints: string | number; balanceAfterPoints: string | number; createdAt: Date | string };
+type RawEntry = Omit<LedgerEntry, 'amountPoints' | 'balanceAfterPoints' | 'createdAt' |
+  'reservation'> & {
+  amountPoints: string | number; balanceAfterPoints: string | number; createdAt: Date | string;
+  reservationStatus: ReservationStatus | null; reservedPoints: string | number | null;
+  capturedPoints: string | number | null; reservationCreatedAt: Date | string | null;
+  reservationSettledAt: Date | string | null };
 
-const toEntry = (row: RawEntry): LedgerEntry => ({ ...row, amountPoints: Number(row.amountPoints),
-  balanceAfterPoints: Number(row.balanceAfterPoints), createdAt: new Date(row.createdAt) });
+const numberOrNull = (value: string | number | null) => (value === null ? null : Number(value));
+const dateOrNull = (value: Date | string | null) => (value === null ? null : new Date(value));
+
+function toEntry(row: RawEntry): LedgerEntry {
+  const { reservationStatus, reservedPoints, capturedPoints, reservationCreatedAt,
+    reservationSettledAt, ...entry } = row;
+  const reservation = entry.reservationId === null || reservationStatus === null ? null : {
+    id: entry.reservationId, status: reservationStatus, reservedPoints: Number(reservedPoints),
+    capturedPoints: numberOrNull(capturedPoints), createdAt: new Date(reservationCreatedAt!),
+    settledAt: dateOrNull(reservationSettledAt) };
+  return { ...entry, amountPoints: Number(row.amountPoints),
+    balanceAfterPoints: Number(row.balanceAfterPoints), createdAt: new Date(row.createdAt),
+    reservation };
+}
 
 // The instant a Seoul calendar date begins.
 const seoulMidnight = (date: string) =>
   sql`((${date}::date)::timestamp at time zone 'Asia/Seoul')`;
+
+// An entry's price row: its own column; a capture's reservation's; a charge made before the
+// column existed names it in its memo.
+const OPERATION = sql`coalesce(e.operation, r.operation,
+  case when e.kind = 'charge' then e.memo end)`;
 
 // A page of a balance's entries, newest first.
 export async function listLedgerEntries(tx: Executor, scope: Scope, filter: LedgerFilter):
@@ -50,6 +95,11 @@ export async function listLedgerEntries(tx: Executor, scope: Scope, filter: Ledg
     const kinds = sql.join(filter.kinds.map((kind) => sql`${kind}`), sql`, `);
     conditions.push(sql`e.kind in (${kinds})`);
   }
+  if (filter.operations !== undefined && filter.operations.length > 0) {
+    const operations = sql.join(filter.operations.map((operation) => sql`${operation}`),
+      sql`, `);
+    conditions.push(sql`${OPERATION} in (${operations})`);
+  }
   if (filter.from !== undefined) {
     conditions.push(sql`e.created_at >= ${seoulMidnight(filter.from)}`);
   }
@@ -57,16 +107,21 @@ export async function listLedgerEntries(tx: Executor, scope: Scope, filter: Ledg
     conditions.push(sql`e.created_at < ${seoulMidnight(filter.to)} + interval '1 day'`);
   }
   if (filter.before !== undefined) {
-    const { createdAt, id } = filter.before;
-    conditions.push(sql`(e.created_at, e.id) < (${createdAt.toISOString()}::timestamptz, ${id})`);
+    const { position, id } = filter.before;
+    conditions.push(sql`(e.created_at, e.id) < (${position}::timestamptz, ${id})`);
   }
   const result = await tx.execute(sql`
     select e.id, e.kind, e.amount_points as "amountPoints",
            e.balance_after_points as "balanceAfterPoints",
-           case when e.kind = 'charge' then e.memo else r.operation end as "operation",
+           ${OPERATION} as "operation",
            e.reservation_id as "reservationId",
+           e.request_id as "requestId", e.document_id as "documentId",
            case when e.kind = 'charge' then null else e.memo end as "memo",
-           e.created_at as "createdAt"
+           e.created_at as "createdAt",
+           ${timestampPosition(sql`e.created_at`)} as "position",
+           r.status as "reservationStatus", r.reserved_points as "reservedPoints",
+           r.captured_points as "capturedPoints", r.created_at as "reservationCreatedAt",
+           r.settled_at as "reservationSettledAt"
       from point_ledger_entries e
       left join point_reservations r on r.id = e.reservation_id
      where ${sql.join(conditions, sql` and `)}
@@ -83,8 +138,7 @@ export async function usageSince(tx: Executor, scope: Scope, fromDate: string):
   Promise<UsageRow[]> {
   const result = await tx.execute(sql`
     select to_char(e.created_at at time zone 'Asia/Seoul', 'YYYY-MM-DD') as "day",
-           coalesce(case when e.kind = 'charge' then e.memo else r.operation end, '')
-             as "operation",
+           coalesce(${OPERATION}, '') as "operation",
            sum(-e.amount_points) as "points", count(*) as "calls"
       from point_ledger_entries e
       left join point_reservations r on r.id = e.reservation_id

@@ -3,11 +3,14 @@ import { newId } from '../../domain/ids.ts';
 import type pg from 'pg';
 import type { Db, Executor } from '../db/connect.ts';
 import type { Scope } from '../scope.ts';
+import { cursorDate, cursorString, decodeCursorTuple, encodeCursor } from '../cursor.ts';
+import { cursorTimestamp } from '../cursor-timestamps.ts';
 import { ApiError } from '../errors.ts';
 import { createBalanceReader, type BalanceReader } from './balance-reader.ts';
 import { createLedgerBatches, type LedgerBatches } from './ledger-batches.ts';
 import { settle } from './settle.ts';
 import * as reads from './ledger-reads.ts';
+import { currentRequestId } from '../request-context.ts';
 import * as store from './store.ts';
 
 // The only door through which point balances change: reserve → capture | release | expire,
@@ -69,7 +72,7 @@ async function reserve(
   assert(Number.isSafeInteger(input.points));
   assert(input.points > 0, 'a reservation must be for a positive amount');
   const reservationId = newId('reservation');
-  const row = await batches.reserve({ ...input, reservationId });
+  const row = await batches.reserve({ ...input, reservationId, requestId: currentRequestId() });
   if (row.reservationId !== null) {
     assert.equal(row.reservationId, reservationId);
     return { reservationId, reservedPoints: input.points };
@@ -106,7 +109,8 @@ async function debit(
 ): Promise<void> {
   assert(Number.isSafeInteger(input.points) && input.points > 0, 'a debit must be positive');
   assert(Number.isSafeInteger(input.requiredPoints) && input.requiredPoints >= input.points);
-  const row = await batches.debit({ ...input, ledgerEntryId: newId('ledgerEntry') });
+  const row = await batches.debit({ ...input, ledgerEntryId: newId('ledgerEntry'),
+    requestId: currentRequestId(), documentId: null });
   if (!row.accepted) throw refusal(row.postedPoints, input.requiredPoints);
   movements.charged(input.operation, input.points);
 }
@@ -119,11 +123,15 @@ async function debit(
 async function debitInTransaction(
   tx: Executor,
   movements: PointMovements,
-  items: ReadonlyArray<Scope & { operation: string; points: number }>,
+  // Each item names its request (and document): the transaction may record several requests'
+  // work together, so the request being served is not necessarily the item's.
+  items: ReadonlyArray<Scope & { operation: string; points: number; requestId: string | null;
+    documentId?: string }>,
 ): Promise<Array<{ ledgerEntryId: string } | ApiError>> {
   const debits = items.map((item) => {
     assert(Number.isSafeInteger(item.points) && item.points > 0, 'a debit must be positive');
-    return { ...item, requiredPoints: item.points, ledgerEntryId: newId('ledgerEntry') };
+    return { ...item, requiredPoints: item.points, ledgerEntryId: newId('ledgerEntry'),
+      documentId: item.documentId ?? null };
   });
   const rows = await store.debitManyIn(tx, debits);
   assert.equal(rows.length, debits.length);
@@ -142,10 +150,12 @@ async function debitInTransaction(
 async function refundCharge(
   tx: Executor,
   movements: PointMovements,
-  input: Scope & { operation: string; points: number; ledgerEntryId: string; memo: string },
+  input: Scope & { operation: string; points: number; ledgerEntryId: string; memo: string;
+    documentId?: string },
 ): Promise<boolean> {
   assert(Number.isSafeInteger(input.points) && input.points > 0, 'a refund must be positive');
-  const paid = (await store.refund(tx, input)) !== null;
+  const paid = (await store.refund(tx, { ...input, documentId: input.documentId ?? null }))
+    !== null;
   if (paid) movements.refunded(input.operation, input.points);
   return paid;
 }
@@ -215,7 +225,7 @@ async function refundCapture(
   tx: Executor,
   movements: PointMovements,
   input: Scope & { reservationId: string; points: number; ledgerEntryId: string;
-    memo: string },
+    memo: string; documentId?: string },
 ): Promise<'refunded' | 'alreadyRefunded' | 'nothingCaptured'> {
   assert(Number.isSafeInteger(input.points) && input.points > 0, 'a refund must be positive');
   const { status, operation } = await store.lockReservationStatus(tx, input) ??
@@ -224,7 +234,8 @@ async function refundCapture(
     throw new CapturePendingError(`reservation ${input.reservationId} is not settled yet`);
   }
   if (status !== 'captured') return 'nothingCaptured';
-  const row = await store.refund(tx, input);
+  const row = await store.refund(tx, { ...input, operation,
+    documentId: input.documentId ?? null });
   if (row === null) return 'alreadyRefunded';
   movements.refunded(operation, input.points);
   return 'refunded';
@@ -235,6 +246,50 @@ async function expireStaleReservations(tx: Executor): Promise<number> {
   const expiredCount = await store.expireDue(tx, EXPIRY_BATCH_SIZE);
   assert(expiredCount >= 0 && expiredCount <= EXPIRY_BATCH_SIZE);
   return expiredCount;
+}
+
+export type LedgerQuery = {
+  kinds?: readonly reads.LedgerKind[];
+  operations?: readonly string[];
+  // Seoul calendar dates, YYYY-MM-DD, both included.
+  from?: string;
+  to?: string;
+  // A ledgerPage's nextCursor, unchanged.
+  cursor?: string;
+  limit: number;
+};
+
+export type LedgerPage = { entries: reads.LedgerEntry[]; hasMore: boolean;
+  nextCursor: string | null };
+
+// A cursor names the last entry of its page: its creation to the microsecond and its id.
+const LEDGER_CURSOR = [cursorTimestamp, cursorString(/^led_[A-Za-z0-9_-]{1,200}$/)] as const;
+
+function ledgerDate(name: string, value: string | undefined): string | undefined {
+  if (value !== undefined && !cursorDate(value)) {
+    throw new ApiError('INVALID_REQUEST', `query.${name} is not a date that exists.`);
+  }
+  return value;
+}
+
+// One page of a balance's ledger, newest first, with the cursor of the next.
+async function ledgerPage(tx: Executor, scope: Scope, query: LedgerQuery): Promise<LedgerPage> {
+  assert(Number.isSafeInteger(query.limit) && query.limit >= 1);
+  const from = ledgerDate('createdDateFrom', query.from);
+  const to = ledgerDate('createdDateTo', query.to);
+  if (from !== undefined && to !== undefined && from > to) {
+    throw new ApiError('INVALID_REQUEST', 'query.createdDateFrom is after query.createdDateTo.');
+  }
+  const before = query.cursor === undefined ? undefined
+    : (([position, id]) => ({ position, id }))(decodeCursorTuple(query.cursor, [...LEDGER_CURSOR]));
+  // One more than the page, to know whether another follows.
+  const rows = await reads.listLedgerEntries(tx, scope, { kinds: query.kinds,
+    operations: query.operations, from, to, before, limit: query.limit + 1 });
+  const entries = rows.slice(0, query.limit);
+  const last = entries.at(-1);
+  const hasMore = rows.length > query.limit && last !== undefined;
+  return { entries, hasMore,
+    nextCursor: hasMore ? encodeCursor([last.position, last.id]) : null };
 }
 
 // Reservations and captures share statements with concurrent requests (ledger-batches.ts), so
@@ -276,9 +331,9 @@ export function createPointsService(deps: Deps) {
       store.holdReservation(tx, input),
     ensureBalances: (accountId: string, tx: Executor = db) =>
       store.ensureBalances(tx, accountId, ['test', 'live']),
-    // A balance's history (ledger-reads.ts), for the dashboard.
-    ledgerEntries: (scope: Scope, filter: reads.LedgerFilter) =>
-      reads.listLedgerEntries(db, scope, filter),
+    // A balance's history (ledger-reads.ts), a page at a time: GET /v1/points/ledger and the
+    // dashboard's points page.
+    ledgerPage: (scope: Scope, query: LedgerQuery) => ledgerPage(db, scope, query),
     usageSince: (scope: Scope, fromDate: string) => reads.usageSince(db, scope, fromDate),
     openReservations: (scope: Scope, limit: number) =>
       reads.listOpenReservations(db, scope, limit),

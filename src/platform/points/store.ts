@@ -179,7 +179,8 @@ export async function lockReservationStatus(
 // second refund with the same id changes nothing (null).
 export async function refund(
   tx: Executor,
-  input: Scope & { points: number; ledgerEntryId: string; memo: string },
+  input: Scope & { points: number; ledgerEntryId: string; memo: string; operation: string;
+    documentId: string | null },
 ): Promise<BalanceRow | null> {
   const result = await tx.execute<BalanceRow>(sql`
     with balance as (
@@ -188,9 +189,11 @@ export async function refund(
          for update
     ), entry as (
       insert into point_ledger_entries
-        (id, account_id, environment, kind, amount_points, balance_after_points, memo)
+        (id, account_id, environment, kind, amount_points, balance_after_points, memo,
+         operation, document_id)
       select ${input.ledgerEntryId}, ${input.accountId}, ${input.environment}, 'refund',
-             ${input.points}, posted_points + ${input.points}, ${input.memo}
+             ${input.points}, posted_points + ${input.points}, ${input.memo}, ${input.operation},
+             ${input.documentId}
         from balance
       on conflict (id) do nothing
       returning amount_points
@@ -216,7 +219,8 @@ export async function auditBalance(tx: Executor, key: Scope) {
   return result.rows[0]!;
 }
 
-export type ReserveItem = Scope & { reservationId: string; operation: string; points: number };
+export type ReserveItem = Scope & { reservationId: string; operation: string; points: number;
+  requestId: string | null };
 type ReserveManyRow = { reservationId: string; accepted: boolean; postedPoints: number | null };
 
 // The first half of every batched balance statement (reserveMany, debitMany). It locks the
@@ -256,8 +260,9 @@ const LOCK_AND_WALK_BALANCES = `
 const RESERVE_MANY_SQL = `
       with recursive request as (
         select r.*, r.points as required_points
-          from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[])
-          with ordinality as r(id, account_id, environment, operation, points, position)
+          from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $7::text[])
+          with ordinality as r(id, account_id, environment, operation, points, request_id,
+                               position)
       ), ${LOCK_AND_WALK_BALANCES}, accepted as (
         select r.* from ranked r join walk w on w.id = r.id where w.accepted
       ), totals as (
@@ -271,9 +276,9 @@ const RESERVE_MANY_SQL = `
         returning b.account_id
       ), inserted as (
         insert into point_reservations
-          (id, account_id, environment, operation, reserved_points, expires_at)
+          (id, account_id, environment, operation, reserved_points, expires_at, request_id)
         select id, account_id, environment, operation, points,
-               now() + $6::bigint * interval '1 millisecond'
+               now() + $6::bigint * interval '1 millisecond', request_id
           from accepted
         returning id
       )
@@ -303,6 +308,7 @@ export async function reserveMany(
       items.map((item) => item.operation),
       items.map((item) => item.points),
       ttlMs,
+      items.map((item) => item.requestId),
     ],
   });
   return result.rows;
@@ -335,7 +341,7 @@ const CAPTURE_MANY_SQL = `
            and p.reserved_points >= r.captured_points
            and (select count(*) from locked) >= 0
         returning p.id, p.account_id, p.environment, p.operation, p.reserved_points,
-                  r.captured_points, r.ledger_entry_id, r.position
+                  p.request_id, r.captured_points, r.ledger_entry_id, r.position
       ), totals as (
         select account_id, environment, sum(captured_points)::bigint as captured_points,
                sum(reserved_points)::bigint as reserved_points
@@ -358,9 +364,10 @@ const CAPTURE_MANY_SQL = `
           join balance bal on bal.account_id = s.account_id and bal.environment = s.environment
       ), entry as (
         insert into point_ledger_entries
-          (id, account_id, environment, kind, amount_points, balance_after_points, reservation_id)
+          (id, account_id, environment, kind, amount_points, balance_after_points, reservation_id,
+           request_id)
         select ledger_entry_id, account_id, environment, 'capture', -captured_points,
-               final_posted_points + later_captured_points, id
+               final_posted_points + later_captured_points, id, request_id
           from ordered
          where captured_points > 0
         returning reservation_id
@@ -404,18 +411,22 @@ export type DebitItem = Scope & {
   operation: string;
   points: number;
   requiredPoints: number;
+  // What the charge belongs to (point_ledger_entries): the request's Trace-Id, and the one
+  // document it pays for when it pays for exactly one.
+  requestId: string | null;
+  documentId: string | null;
 };
 type DebitManyRow = { ledgerEntryId: string; accepted: boolean; postedPoints: number | null };
 
 const DEBIT_MANY_SQL = `
       with recursive request as (
         select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[],
-                             $6::bigint[])
+                             $6::bigint[], $7::text[], $8::text[])
           with ordinality as r(id, account_id, environment, operation, points,
-                               required_points, position)
+                               required_points, request_id, document_id, position)
       ), ${LOCK_AND_WALK_BALANCES}, accepted as (
-        select w.id, w.account_id, w.environment, r.points, r.operation,
-               l.posted_points - w.spent_points as balance_after_points
+        select w.id, w.account_id, w.environment, r.points, r.operation, r.request_id,
+               r.document_id, l.posted_points - w.spent_points as balance_after_points
           from walk w
           join ranked r on r.id = w.id
           join locked l on l.account_id = w.account_id and l.environment = w.environment
@@ -431,8 +442,10 @@ const DEBIT_MANY_SQL = `
         returning b.account_id
       ), entries as (
         insert into point_ledger_entries
-          (id, account_id, environment, kind, amount_points, balance_after_points, memo)
-        select id, account_id, environment, 'charge', -points, balance_after_points, operation
+          (id, account_id, environment, kind, amount_points, balance_after_points, memo,
+           operation, request_id, document_id)
+        select id, account_id, environment, 'charge', -points, balance_after_points, operation,
+               operation, request_id, document_id
           from accepted
         returning id
       )
@@ -453,6 +466,8 @@ function debitValues(items: readonly DebitItem[]): unknown[] {
     items.map((item) => item.operation),
     items.map((item) => item.points),
     items.map((item) => item.requiredPoints),
+    items.map((item) => item.requestId),
+    items.map((item) => item.documentId),
   ];
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { withHasMore } from '../../../platform/paging.ts';
 import {
   errorResponses,
   INPUT_CHECKED_AFTER_COUNTING,
@@ -39,7 +40,8 @@ export const registerBusinessRoutes: FastifyPluginAsyncTypebox<Options> = async 
     },
   }, async (request) => {
     const { query, limit, cursor } = request.query;
-    return businesses.searchProfiles({ caller: requestScope(request), query, limit, cursor });
+    return withHasMore(await businesses.searchProfiles({ caller: requestScope(request), query,
+      limit, cursor }));
   });
 
   app.get('/businessProfiles/:businessRegistrationNumber', {

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
+import { HasMore } from '../../../platform/paging.ts';
 import { openEnum } from '../../../platform/open-enum.ts';
 import {
   BUSINESS_KINDS,
@@ -191,12 +192,13 @@ export const SearchPage = Type.Object(
     nextCursor: Type.Union([Type.String(), Type.Null()], {
       description: 'Pass as `cursor` for the next page; null on the last page.',
     }),
+    hasMore: HasMore,
   },
   {
     title: 'BusinessProfileSearchPage',
     description: 'A page of matching business profiles, best first.',
     additionalProperties: false,
-    examples: [{ results: [SANDBOX_CORPORATION], nextCursor: null }],
+    examples: [{ results: [SANDBOX_CORPORATION], nextCursor: null, hasMore: false }],
   },
 );
 

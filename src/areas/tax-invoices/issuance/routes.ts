@@ -1,4 +1,5 @@
 import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { withHasMore } from '../../../platform/paging.ts';
 import { Type } from '@fastify/type-provider-typebox';
 import { requestCaller, requestScope } from '../../../platform/scope.ts';
 import { acceptEmptyJsonBodies } from '../../../platform/bodyless.ts';
@@ -94,8 +95,8 @@ const registerRetrieval: FastifyPluginAsyncTypebox<Options> = async (app, { taxI
     },
   }, async (request) => {
     const { limit, cursor, status, ...filters } = request.query;
-    return taxInvoices.list({ scope: requestScope(request), limit, cursor,
-      filters: { ...filters, statuses: status } });
+    return withHasMore(await taxInvoices.list({ scope: requestScope(request), limit, cursor,
+      filters: { ...filters, statuses: status } }));
   });
 
   app.get('/taxInvoices/:issuanceKey', {

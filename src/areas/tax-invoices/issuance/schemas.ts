@@ -1,4 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
+import { HasMore } from '../../../platform/paging.ts';
 import { APPROVAL_NUMBER_PATTERN_SOURCE } from '../../../domain/approval-number.ts';
 import { Invoice, TAX_INVOICE_STATUSES } from '../schemas.ts';
 
@@ -121,6 +122,7 @@ export const TaxInvoicePage = Type.Object(
   {
     taxInvoices: Type.Array(TaxInvoice, { description: 'Documents in the order they were made.' }),
     nextCursor: NullableString('Pass as `cursor` for the next page; null on the last page.'),
+    hasMore: HasMore,
   },
   { title: 'TaxInvoicePage', description: 'A page of tax invoice documents.',
     additionalProperties: false },
