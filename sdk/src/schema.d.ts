@@ -551,7 +551,7 @@ export interface paths {
         };
         /**
          * Status of a request by client reference id
-         * @description The processing status of the tax invoice request this key made with the `Service-Client-Reference-Id`. A value this key never used is 400 INVALID_REQUEST.
+         * @description The processing status of the tax invoice request this key made with the `Service-Client-Reference-Id`. A value this key never used is 404 NOT_FOUND.
          */
         get: operations["getTaxInvoiceRequestStatus"];
         put?: never;
@@ -10615,6 +10615,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
             };
             /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
             429: {

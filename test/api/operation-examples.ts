@@ -260,7 +260,7 @@ export const EXAMPLES: Record<string, Example> = {
   },
   'GET /v1/taxInvoices/issue/status': {
     operation: 'taxInvoices.status',
-    status: 400, because: 'the document\'s reference id was never used by this key',
+    status: 404, because: 'the document\'s reference id was never used by this key',
   },
   'GET /v1/taxInvoiceIssueDueDates': {
     operation: 'taxInvoices.issueDueDate', status: 200, query: { date: today() },

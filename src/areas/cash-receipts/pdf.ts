@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
-import { receiptFacts, receiptTitle } from './receipt-facts.ts';
+import { receiptFacts, receiptTitle, receiptTitleLines } from './receipt-facts.ts';
 import type { CashReceiptRow } from './store.ts';
 
 // A cash receipt as a one-page PDF in the layout of a Korean receipt slip: title, the facts of
@@ -48,10 +48,15 @@ export async function renderCashReceiptPdf(row: CashReceiptRow): Promise<Buffer>
     doc.on('error', reject);
   });
   const width = PAGE_WIDTH - MARGIN * 2;
-  doc.font('bold').fontSize(13).text(receiptTitle(row), MARGIN, MARGIN,
-    { width, align: 'center' });
-  doc.font('regular').fontSize(8).text(row.merchantName, MARGIN, MARGIN + 24,
-    { width, align: 'center' });
+  // Each line of the head has a fixed place and never wraps (a long merchant name ends in an
+  // ellipsis), so nothing overlaps.
+  const [title, subtitle] = receiptTitleLines(row);
+  const line = { width, align: 'center' as const, lineBreak: false, ellipsis: true };
+  doc.font('bold').fontSize(13).text(title, MARGIN, MARGIN, { ...line, height: 16 });
+  doc.font('regular').fontSize(7).fillColor('#555555').text(subtitle, MARGIN, MARGIN + 17,
+    { ...line, height: 9 });
+  doc.font('regular').fontSize(8).fillColor('#000000').text(row.merchantName, MARGIN,
+    MARGIN + 31, { ...line, height: 10 });
   let y = MARGIN + 50;
   doc.moveTo(MARGIN, y).lineTo(PAGE_WIDTH - MARGIN, y).stroke();
   for (const [label, value] of facts) {

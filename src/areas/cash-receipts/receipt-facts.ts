@@ -21,6 +21,13 @@ export function receiptTitle(row: Pick<CashReceiptRow, 'kind'>): string {
     : '현금영수증 (Cash receipt)';
 }
 
+// The slip's title on two lines of their own, Korean then English: the cancellation's title is
+// too wide for one line of the narrow slip, and wrapped it ran into the merchant's name.
+export function receiptTitleLines(row: Pick<CashReceiptRow, 'kind'>): [string, string] {
+  return row.kind === 'CANCELLATION' ? ['현금영수증 취소', 'Cash receipt cancellation']
+    : ['현금영수증', 'Cash receipt'];
+}
+
 export function receiptFacts(row: CashReceiptRow): Array<[string, string]> {
   const facts: Array<[string, string]> = [
     ['승인번호 Approval number', row.approvalNumber ?? `— (${row.status})`],

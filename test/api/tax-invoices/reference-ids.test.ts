@@ -101,13 +101,15 @@ describe('GET /v1/taxInvoices/issue/status', () => {
       clientReferenceId: '주문/2026 #7', status: 'PENDING', message: expect.any(String) });
   });
 
-  it('is 400 INVALID_REQUEST for a reference id this key never used', async () => {
-    expectError(await statusOf('never-used'), 400, 'INVALID_REQUEST');
-  });
+  it('is 404 NOT_FOUND for a reference id this key never used, as for cash receipts',
+    async () => {
+      expectError(await statusOf('never-used'), 404, 'NOT_FOUND',
+        /^No tax invoice request was made with this clientReferenceId and API key\.$/);
+    });
 
-  it('is 400 INVALID_REQUEST for another key\'s reference id', async () => {
+  it('is 404 NOT_FOUND for another key\'s reference id', async () => {
     await issue(app, key, supplier.supplierKey, invoiceBody(), 'order-private');
-    expectError(await statusOf('order-private', otherKey), 400, 'INVALID_REQUEST');
+    expectError(await statusOf('order-private', otherKey), 404, 'NOT_FOUND');
   });
 
   it('is 400 INVALID_REQUEST without the query parameter', async () => {

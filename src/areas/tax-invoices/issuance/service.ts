@@ -118,12 +118,13 @@ function decodeListCursor(cursor: string | undefined): number | undefined {
 }
 
 // After a network failure the client learns the outcome here instead of resending.
-// A reference id this key never used is 400 INVALID_REQUEST (docs/tax-invoices.md).
+// A reference id this key never used names no request: 404 NOT_FOUND, as for cash receipts and
+// for an unknown issuance key (docs/tax-invoices.md); 400 is for a malformed one.
 async function statusByReference(db: Db, input: { caller: Caller; referenceId: string }) {
   const rows = await store.findByReferenceId(db, input.caller.apiKeyId, input.referenceId);
   const first = rows[0];
   if (first === undefined) {
-    throw new ApiError('INVALID_REQUEST',
+    throw new ApiError('NOT_FOUND',
       'No tax invoice request was made with this clientReferenceId and API key.');
   }
   return {
