@@ -159,7 +159,8 @@ describe('etax backup and etax restore', () => {
     const bytes = readFileSync(backupFile);
     bytes[Math.floor(bytes.length / 3)]! ^= 0xff;
     writeFileSync(flipped, bytes);
-    await expectRefusedRestore(flipped, {}, /cannot be read as an etax backup.*nothing was restored/);
+    await expectRefusedRestore(flipped, {},
+      /cannot be read as an etax backup.*nothing was restored/);
     const text = path.join(root, 'notes.txt');
     writeFileSync(text, 'not a backup\n');
     await expectRefusedRestore(text, {}, /not a gzipped tar archive\); nothing was restored/);

@@ -134,7 +134,9 @@ function describeFileError(error: unknown): string {
 export async function backupDataDir(options: BackupOptions): Promise<BackupManifest> {
   const dataDir = path.resolve(options.dataDir);
   const out = path.resolve(options.out);
-  if (existsSync(out)) throw new BackupError(`${out} already exists; a backup never replaces a file`);
+  if (existsSync(out)) {
+    throw new BackupError(`${out} already exists; a backup never replaces a file`);
+  }
   if (!existsSync(path.dirname(out))) {
     throw new BackupError(`the folder of ${out} does not exist`);
   }
