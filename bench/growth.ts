@@ -9,7 +9,7 @@
 // afterwards. The seeded database, etax_bench_growth, is kept for the next run, which measures
 // at once, or goes on seeding where a stopped run left off; drop it with BENCH_GROWTH_DROP=1.
 //
-//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/growth.ts
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:growth
 //   BENCH_GROWTH_ROWS=2000000 …   (a smaller point)
 //
 // Replaces its section of bench/RESULTS.md.
