@@ -9,7 +9,7 @@
 // afterwards. The seeded database, etax_bench_growth, is kept for the next run, which measures
 // at once, or goes on seeding where a stopped run left off; drop it with BENCH_GROWTH_DROP=1.
 //
-//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/growth.ts
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:growth
 //   BENCH_GROWTH_ROWS=2000000 …   (a smaller point)
 //
 // Replaces its section of bench/RESULTS.md.
@@ -122,7 +122,8 @@ async function withoutIndexes(table: string, load: () => Promise<void>) {
   }
   await load();
   const dropped = await rows<{ name: string; definition: string }>(sql`
-    select name, definition from bench_growth_indexes where definition like ${`% ON public.${table} %`}`);
+    select name, definition from bench_growth_indexes
+    where definition like ${`% ON public.${table} %`}`);
   for (const index of dropped) {
     const started = performance.now();
     await db.execute(sql.raw(index.definition.replace(/^CREATE (UNIQUE )?INDEX /,
@@ -135,7 +136,8 @@ async function withoutIndexes(table: string, load: () => Promise<void>) {
 
 const seconds = (started: number) => ((performance.now() - started) / 1000).toFixed(1);
 function log(line: string) {
-  process.stderr.write(`${new Date().toISOString()} ${line} (load ${os.loadavg()[0]!.toFixed(1)})\n`);
+  const load = os.loadavg()[0]!.toFixed(1);
+  process.stderr.write(`${new Date().toISOString()} ${line} (load ${load})\n`);
 }
 
 async function seedTaxInvoices(meta: Meta) {
@@ -191,7 +193,8 @@ async function seedFeed(meta: Meta) {
               else 'acc_growth_' || (n % ${others}) end,
             'test', case when n % 2 = 0 then 'SALES' else 'PURCHASE' end,
             'COLLECTED', lpad(n::text, 24, '0'), null,
-            date '2023-01-01' + (n % 1000)::int, date '2023-01-01' + (n % 1000)::int + 1, '2208162517',
+            date '2023-01-01' + (n % 1000)::int, date '2023-01-01' + (n % 1000)::int + 1,
+            '2208162517',
             '주식회사 상대방 ' || (n % 1000), 10000 * (1 + n % 5000), 1000 * (1 + n % 5000),
             11000 * (1 + n % 5000), 'TAXABLE', null, null, 'TRANSMITTED', false, md5(n::text),
             case when n % ${share} = 0 then n / ${share} else n end, now()
@@ -199,7 +202,8 @@ async function seedFeed(meta: Meta) {
         await tx.execute(sql`update bench_growth set feed = ${to}`);
       });
       meta.feed = to;
-      log(`revenue_expense_invoices ${to.toLocaleString('en-US')} (batch in ${seconds(started)} s)`);
+      log(`revenue_expense_invoices ${to.toLocaleString('en-US')} ` +
+        `(batch in ${seconds(started)} s)`);
     }
   });
   await db.execute(sql`insert into revenue_expense_change_counters
@@ -208,9 +212,9 @@ async function seedFeed(meta: Meta) {
 }
 
 async function explainMs(query: ReturnType<typeof sql>): Promise<string> {
+  type PlanNode = { 'Node Type': string; 'Index Name'?: string; Plans?: PlanNode[] };
   const [plan] = await rows<{ 'QUERY PLAN': Array<{ 'Execution Time': number;
-    Plan: { 'Node Type': string; Plans?: Array<{ 'Node Type': string; 'Index Name'?: string }> } }> }>(
-    sql`explain (analyze, format json) ${query}`);
+    Plan: PlanNode }> }>(sql`explain (analyze, format json) ${query}`);
   const explained = plan!['QUERY PLAN'][0]!;
   const node = explained.Plan.Plans?.[0] ?? explained.Plan;
   return `${explained['Execution Time'].toFixed(2)} ms, ${node['Node Type']}` +
@@ -275,7 +279,8 @@ try {
       `tax invoices and ${seededBefore.feed.toLocaleString('en-US')} collected invoices)`;
   const lines = ['## Growth: lists over 10,000,000 invoices (PostgreSQL)', '',
     `- Date: ${new Date().toISOString()}`,
-    `- Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node.js ${process.version}, ` +
+    `- Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ` +
+      `Node.js ${process.version}, ` +
       'PostgreSQL on the same machine, shared with other work',
     `- ${ROWS.toLocaleString('en-US')} tax invoices (${sizes!.tax_invoices} with indexes) and ` +
       `${ROWS.toLocaleString('en-US')} collected invoices of the feed (${sizes!.feed}), ` +

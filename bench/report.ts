@@ -36,7 +36,9 @@ export type SteadyRateResult = { median: SteadyRateFigures; runs: SteadyRateFigu
 export type ScenarioResult = { scenario: Scenario; median: RunFigures; runs: RunFigures[];
   processing?: DocumentProcessing | undefined; steady?: SteadyRateResult | undefined };
 export type ReportOptions = { keys: number; connections: number; pipelining: number;
-  warmup: number; runs: number; duration: number; workerProcesses: number };
+  warmup: number; runs: number; duration: number; workerProcesses: number;
+  // 1 when the servers reached PostgreSQL through PgBouncer (bench/run.ts --pgbouncer).
+  pgbouncer?: number };
 
 // Where the background jobs ran: in the measured server, or in processes of their own.
 function workersLine(workerProcesses: number): string {
@@ -257,7 +259,9 @@ export function formatSection(input: SectionInput, loadAverage: number): string 
     // Other work on the machine takes CPU from the server and the load generator alike.
     `- System load average (1 min) when the benchmark started: ${loadAverage.toFixed(2)}`,
     `- Database: ${MODE_TITLES[mode]}, fresh for the run, ${options.keys} accounts` +
-    (input.profileCount ? `, ${input.profileCount.toLocaleString('en-US')} profiles` : ''),
+    (input.profileCount ? `, ${input.profileCount.toLocaleString('en-US')} profiles` : '') +
+    (options.pgbouncer === 1 ? '; the servers reach it through PgBouncer (transaction ' +
+      'pooling, DATABASE_PREPARED_STATEMENTS=false)' : ''),
     `- Rate limiter: ${limiter}; the benchmarked operations' limits are lifted`,
     `- Load: ${options.connections} connections unless a scenario names its own, ` +
     `pipelining ${options.pipelining}, ` +

@@ -25,7 +25,7 @@ export function parseDockerfile(text: string): Instruction[] {
     current = '';
   }
   return joined.map((line) => {
-    const [keyword, ...rest] = line.split(/\s+/);
+    const [keyword] = line.split(/\s+/);
     return { keyword: keyword!.toUpperCase(), args: line.slice(keyword!.length).trim() };
   });
 }

@@ -6,7 +6,7 @@
 // and on PostgreSQL when the run has one, and its HEALTHCHECK must pass against it and fail
 // once it stopped. compose.yaml is checked for what the guide promises of it.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -113,12 +113,12 @@ describe('the Dockerfile', () => {
     expect(image.cmd).toEqual(['node', 'bin/etax.js', 'serve']);
     expect(image.healthcheck!.join(' ')).toContain('/readyz');
     // Only production dependencies in the image: no development dependency is installed.
-    const lock = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as
+    const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as
       { devDependencies: Record<string, string> };
     const modules = hostPath(image, `${image.workdir}/node_modules`);
     for (const name of ['vitest', 'eslint', 'typescript', 'playwright-core']) {
-      expect(name in lock.devDependencies).toBe(true);
-      expect(spawnSync('test', ['-e', path.join(modules, name)]).status).toBe(1);
+      expect(name in manifest.devDependencies).toBe(true);
+      expect(existsSync(path.join(modules, name)), name).toBe(false);
     }
   });
 

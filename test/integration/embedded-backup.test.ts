@@ -159,7 +159,8 @@ describe('etax backup and etax restore', () => {
     const bytes = readFileSync(backupFile);
     bytes[Math.floor(bytes.length / 3)]! ^= 0xff;
     writeFileSync(flipped, bytes);
-    await expectRefusedRestore(flipped, {}, /cannot be read as an etax backup.*nothing was restored/);
+    await expectRefusedRestore(flipped, {},
+      /cannot be read as an etax backup.*nothing was restored/);
     const text = path.join(root, 'notes.txt');
     writeFileSync(text, 'not a backup\n');
     await expectRefusedRestore(text, {}, /not a gzipped tar archive\); nothing was restored/);
@@ -175,6 +176,13 @@ describe('etax backup and etax restore', () => {
     await tar.c({ gzip: true, cwd: foreign, file: climbing, preservePaths: true },
       ['../foreign/pgdata/PG_VERSION']);
     await expectRefusedRestore(climbing, {}, /an entry etax does not write/);
+    // With PostgreSQL, PostgreSQL's own backups: neither command touches DATA_DIR.
+    const postgres = { DATABASE_URL: 'postgres://etax@127.0.0.1:1/etax' };
+    await expectRefusedRestore(backupFile, postgres, /use PostgreSQL's own backups/);
+    const onPostgres = await runEtax({ DATA_DIR: dataDir, ...postgres },
+      ['backup', '--out', path.join(root, 'postgres.backup')]);
+    expect(onPostgres.code).toBe(2);
+    expect(onPostgres.stderr).toMatch(/etax backup is for the embedded database/);
     // The right file with the wrong key configured: its secrets would not open.
     const otherKey = randomBytes(32).toString('base64');
     await expectRefusedRestore(backupFile, { CERTIFICATE_ENCRYPTION_KEY: otherKey },

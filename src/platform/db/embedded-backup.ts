@@ -134,7 +134,9 @@ function describeFileError(error: unknown): string {
 export async function backupDataDir(options: BackupOptions): Promise<BackupManifest> {
   const dataDir = path.resolve(options.dataDir);
   const out = path.resolve(options.out);
-  if (existsSync(out)) throw new BackupError(`${out} already exists; a backup never replaces a file`);
+  if (existsSync(out)) {
+    throw new BackupError(`${out} already exists; a backup never replaces a file`);
+  }
   if (!existsSync(path.dirname(out))) {
     throw new BackupError(`the folder of ${out} does not exist`);
   }
@@ -328,8 +330,10 @@ async function restoreFrom(file: string, options: RestoreOptions): Promise<Backu
   try {
     refuseExistingData(dataDir, inspected.key);
     mkdirSync(staging, { mode: 0o700 });
+    // The files belong to whoever restores (the archive records no owner), as a database the
+    // same user opened would.
     await tar.x({
-      file, cwd: staging, strict: true,
+      file, cwd: staging, strict: true, preserveOwner: false,
       filter: (entryPath, entry) =>
         allowedEntry(entryPath, 'type' in entry ? entry.type : 'File'),
     });
