@@ -3,7 +3,9 @@
 // when to stop, and a cursor the server did not write or a limit out of bounds is 400. A cursor
 // never reaches another account's or the other environment's connections.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { businessRegistrationCheckDigit } from '../../../src/domain/business-registration-number.ts';
+import {
+  businessRegistrationCheckDigit,
+} from '../../../src/domain/business-registration-number.ts';
 import { encodeCursor } from '../../../src/platform/cursor.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { expectError } from '../../helpers/errors.ts';
