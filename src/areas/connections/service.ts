@@ -165,6 +165,38 @@ function withAccount(sealing: SealingKey, row: store.ConnectionRow) {
     environment: row.environment as Environment }, bankCode, accountNumber };
 }
 
+type PageInput = { cursor?: string; limit: number };
+
+// One page of the scope's connections, oldest first, and the cursor of the next.
+async function connectionsPage(db: Db, scope: Scope,
+  input: { kind?: store.ConnectionKind; cursor?: string; limit: number }) {
+  const after = input.cursor === undefined ? undefined
+    : (([position, id]) => ({ position, id }))(decodeCursorTuple(input.cursor,
+      [cursorTimestamp, cursorString(/^con_[A-Za-z0-9_-]{1,200}$/)]));
+  const rows = await store.listConnectionsPage(db, scope, { kind: input.kind, after,
+    limit: input.limit + 1 });
+  const shown = rows.slice(0, input.limit);
+  const last = shown.at(-1);
+  const nextCursor = rows.length > input.limit && last !== undefined
+    ? encodeCursor([last.position, last.row.id]) : null;
+  return { rows: shown.map(({ row }) => row), nextCursor, hasMore: nextCursor !== null };
+}
+
+// A page of them, for GET /v1/connections.
+async function listPage(db: Db, scope: Scope,
+  input: PageInput & { kind?: store.ConnectionKind }) {
+  const { rows, ...paging } = await connectionsPage(db, scope, input);
+  return { items: rows.map(toView), ...paging };
+}
+
+// A page of the bank accounts, oldest connection first (GET /v1/bankAccounts).
+async function listBankAccountsPage(db: Db, sealing: SealingKey, scope: Scope,
+  input: PageInput) {
+  const { rows, ...paging } = await connectionsPage(db, scope, { ...input,
+    kind: 'BANK_ACCOUNT' });
+  return { accounts: rows.map((row) => withAccount(sealing, row)), ...paging };
+}
+
 export function createConnectionsService(deps: ServiceDeps) {
   const { db, sealing } = deps;
 
@@ -192,32 +224,11 @@ export function createConnectionsService(deps: ServiceDeps) {
     return { kind: 'connected', connection: toView(row) };
   }
 
-  // One page of the scope's connections, oldest first, and the cursor of the next.
-  async function page(scope: Scope, input: { kind?: store.ConnectionKind; cursor?: string;
-    limit: number }) {
-    const after = input.cursor === undefined ? undefined
-      : (([position, id]) => ({ position, id }))(decodeCursorTuple(input.cursor,
-        [cursorTimestamp, cursorString(/^con_[A-Za-z0-9_-]{1,200}$/)]));
-    const rows = await store.listConnectionsPage(db, scope, { kind: input.kind, after,
-      limit: input.limit + 1 });
-    const shown = rows.slice(0, input.limit);
-    const last = shown.at(-1);
-    const nextCursor = rows.length > input.limit && last !== undefined
-      ? encodeCursor([last.position, last.row.id]) : null;
-    return { rows: shown.map(({ row }) => row), nextCursor, hasMore: nextCursor !== null };
-  }
-
   // Every connection of the scope, for the operator's CLI.
   async function list(scope: Scope, kind?: store.ConnectionKind) {
     return (await store.listConnections(db, scope, kind)).map(toView);
   }
 
-  // A page of them, for GET /v1/connections.
-  async function listPage(scope: Scope, input: { kind?: store.ConnectionKind; cursor?: string;
-    limit: number }) {
-    const { rows, ...paging } = await page(scope, input);
-    return { items: rows.map(toView), ...paging };
-  }
 
   async function disconnect(scope: Scope, id: string) {
     if (!(await store.deleteConnection(db, scope, id))) {
@@ -238,11 +249,6 @@ export function createConnectionsService(deps: ServiceDeps) {
     return row === undefined ? null : toView(row);
   }
 
-  // A page of the scope's bank accounts, oldest connection first (GET /v1/bankAccounts).
-  async function listBankAccountsPage(scope: Scope, input: { cursor?: string; limit: number }) {
-    const { rows, ...paging } = await page(scope, { ...input, kind: 'BANK_ACCOUNT' });
-    return { accounts: rows.map((row) => withAccount(sealing, row)), ...paging };
-  }
 
   async function listBankAccounts(scope: Scope) {
     return (await store.listConnections(db, scope, 'BANK_ACCOUNT'))
@@ -256,8 +262,11 @@ export function createConnectionsService(deps: ServiceDeps) {
   }
 
   return {
-    connect, list, listPage, disconnect, openConnection, firstConnection, listBankAccounts,
-    listBankAccountsPage,
+    connect, list, disconnect, openConnection, firstConnection, listBankAccounts,
+    listPage: (scope: Scope, input: PageInput & { kind?: store.ConnectionKind }) =>
+      listPage(db, scope, input),
+    listBankAccountsPage: (scope: Scope, input: PageInput) =>
+      listBankAccountsPage(db, sealing, scope, input),
     connectedBankAccountsAfter,
     // A sync that worked, or failed: the list shows the connection's state and last sync.
     recordSync: (tx: Executor, id: string, change: Parameters<typeof store.recordSync>[2]) =>

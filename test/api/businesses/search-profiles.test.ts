@@ -173,7 +173,7 @@ describe('happy: live keys search the profile store', () => {
   it('never answers a live key from the sandbox', async () => {
     const account = await fundedAccount(1_000, 'live');
     const page = await searchOk(account.keys.live, { query: NUMBERS.corporation });
-    expect(page).toEqual({ results: [], nextCursor: null });
+    expect(page).toEqual({ results: [], nextCursor: null, hasMore: false });
     expect((await searchOk(account.keys.live, { query: '이택스' })).results).toEqual([]);
   });
 });
@@ -349,7 +349,7 @@ describe('charging', () => {
   it('charges nothing for an empty page', async () => {
     const account = await fundedAccount(180);
     expect(await searchOk(account.keys.test, { query: '없는회사' }))
-      .toEqual({ results: [], nextCursor: null });
+      .toEqual({ results: [], nextCursor: null, hasMore: false });
     await expectBalance(account, 180);
   });
 

@@ -397,6 +397,6 @@ describe('points and environments', () => {
     expectError(await cancelReceipt(app, other.key, issuanceKey,
       { reason: 'OTHER' }), 404, 'NOT_FOUND');
     const list = await app.server.inject(request(other.key, 'GET', '/v1/cashReceipts'));
-    expect(list.json()).toEqual({ cashReceipts: [], nextCursor: null });
+    expect(list.json()).toEqual({ cashReceipts: [], nextCursor: null, hasMore: false });
   });
 });

@@ -326,7 +326,7 @@ describe('listing', () => {
     expect(first.cashReceipts.map((receipt) => receipt.issuanceKey)).toEqual(keys.slice(0, 2));
     const second = await list(`limit=2&cursor=${first.nextCursor}`);
     expect(second).toEqual({ cashReceipts: [expect.objectContaining({ issuanceKey: keys[2] })],
-      nextCursor: null });
+      nextCursor: null, hasMore: false });
     expect((await list('kind=CANCELLATION')).cashReceipts).toEqual([]);
     expect((await list('tradeDateTo=2000-01-01')).cashReceipts).toEqual([]);
     await waitForStatus(app, account.key, keys[2]!, ['TRANSMITTED']);

@@ -417,7 +417,7 @@ describe('reading', () => {
       expectError(await app.server.inject(request(caller, 'GET', url)), 404, 'NOT_FOUND');
     }
     const list = await app.server.inject(request(other.keys.test, 'GET', '/v1/documents'));
-    expect(list.json()).toEqual({ documents: [], nextCursor: null });
+    expect(list.json()).toEqual({ documents: [], nextCursor: null, hasMore: false });
   });
 
   it('lists newest first with a cursor, filtered by status and type', async () => {
@@ -434,7 +434,7 @@ describe('reading', () => {
     const second = await app.server.inject(request(account.key, 'GET',
       `/v1/documents?limit=2&cursor=${first.json().nextCursor}`));
     expect(second.json()).toMatchObject({ documents: [{ issuanceKey: keys[0] }],
-      nextCursor: null });
+      nextCursor: null, hasMore: false });
     const issued = await app.server.inject(request(account.key, 'GET',
       '/v1/documents?status=ISSUED&type=CORPORATE_REGISTRY_VIEW'));
     expect(issued.json().documents.map((d: { issuanceKey: string }) => d.issuanceKey))

@@ -71,7 +71,7 @@ describe('happy', () => {
     expect(page.issuers.map((issuer) => issuer.issuerId)).toEqual(ids.slice(0, 2));
     const second = await app.server.inject(request(keys.test, 'GET',
       `/v1/issuers?limit=2&cursor=${page.nextCursor}`));
-    expect(second.json()).toMatchObject({ issuers: [{ issuerId: ids[2] }], nextCursor: null });
+    expect(second.json()).toMatchObject({ issuers: [{ issuerId: ids[2] }], nextCursor: null, hasMore: false });
   });
 
   it('allows one business again under another sub-place, and again once deactivated',
@@ -146,7 +146,7 @@ describe('the business year', () => {
       fiscalYearEndMonth: 3 }));
     expectError(refused, 400, 'INVALID_REQUEST', /fiscalYearEndMonth must be 12 or null/);
     const list = await app.server.inject(request(keys.test, 'GET', '/v1/issuers'));
-    expect(list.json()).toEqual({ issuers: [], nextCursor: null });
+    expect(list.json()).toEqual({ issuers: [], nextCursor: null, hasMore: false });
     const december = await post(keys.test, issuerBody({ identificationNumber: VALID_NUMBER,
       fiscalYearEndMonth: 12 }));
     expect(december.statusCode).toBe(201);
@@ -268,7 +268,7 @@ describe('security', () => {
         `/v1/issuers/${issuerId}`, payload)), 404, 'NOT_FOUND');
     }
     const list = await app.server.inject(request(stranger.keys.test, 'GET', '/v1/issuers'));
-    expect(list.json()).toEqual({ issuers: [], nextCursor: null });
+    expect(list.json()).toEqual({ issuers: [], nextCursor: null, hasMore: false });
   });
 
   it('returns 404 for a test issuer with the live key, and registers the same business live',

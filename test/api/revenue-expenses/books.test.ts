@@ -133,7 +133,7 @@ describe('connections', () => {
       expect(failed.statusCode).toBe(422);
       expect(failed.body).toContain('INVALID_CREDENTIALS');
       expect((await app.server.inject(request(keys.test, 'GET', '/v1/connections'))).json())
-        .toEqual({ items: [] });
+        .toEqual({ items: [], nextCursor: null, hasMore: false });
       const connected = await postForm(app, path, { businessRegistrationNumber: number,
         userId: PORTAL_USER_ID, password: PORTAL_PASSWORD });
       expect(connected.statusCode).toBe(200);
@@ -149,7 +149,7 @@ describe('connections', () => {
       expect(JSON.stringify(list)).not.toContain(PORTAL_USER_ID);
       // The live key sees none of the test environment's connections.
       expect((await app.server.inject(request(keys.live, 'GET', '/v1/connections'))).json())
-        .toEqual({ items: [] });
+        .toEqual({ items: [], nextCursor: null, hasMore: false });
     });
 
   it('connects a test business only when the account issues for it, refusing with no effect',
@@ -250,7 +250,7 @@ describe('connections', () => {
       `/v1/connections/${connection.id}`));
     expect(deleted.statusCode).toBe(204);
     expect((await app.server.inject(request(owner.keys.test, 'GET', '/v1/connections'))).json())
-      .toEqual({ items: [] });
+      .toEqual({ items: [], nextCursor: null, hasMore: false });
   });
 
   it('connects by an issuer\'s registered certificate (CLI and service path)', async () => {

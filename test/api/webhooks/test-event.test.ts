@@ -140,7 +140,7 @@ describe('happy', () => {
     const next = await request(app, account.keys.test, 'GET',
       `/v1/webhookEvents?limit=1&cursor=${listed.json().nextCursor}`);
     expect(next.json()).toEqual({ results: [expect.objectContaining({ id: before.id })],
-      nextCursor: null });
+      nextCursor: null, hasMore: false });
     expect(await testEventCount(account)).toBe(1);
   });
 
