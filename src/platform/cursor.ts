@@ -54,6 +54,9 @@ const CURSOR_TEXT = /^[A-Za-z0-9_.-]+$/;
 // Longer than any cursor this writes (their tuples are a few dozen bytes).
 export const CURSOR_LENGTH_MAX = 200;
 
+// Every tuple this writes fits one block, so every cursor has the same length.
+const PADDING_BLOCK = 64;
+
 const context = ({ list, scope }: CursorList) =>
   ['page cursor', list, scope.accountId, scope.environment].join('\u0000');
 
@@ -61,7 +64,11 @@ export function createPageCursors(sealing: SealingKey) {
   const key = sealing.derived('page cursors');
   return {
     encode(at: CursorList, position: readonly unknown[]): string {
-      return key.seal(Buffer.from(JSON.stringify(position)), context(at));
+      // Padded with spaces (which JSON ignores) to a whole block, so that the length of a
+      // cursor does not tell how many digits its position has.
+      const json = JSON.stringify(position);
+      const padded = json.padEnd(Math.ceil(json.length / PADDING_BLOCK) * PADDING_BLOCK, ' ');
+      return key.seal(Buffer.from(padded), context(at));
     },
     // The tuple of a cursor written by `encode` for the same list and caller, each member
     // checked by its own rule; 400 INVALID_REQUEST otherwise.
