@@ -12,7 +12,8 @@ import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { expectError } from '../helpers/errors.ts';
 import { issuerBody, request } from './issuers/helpers.ts';
 
-const REFUSED = /^query\.cursor is not a cursor this operation returned to this account and environment\.$/;
+const REFUSED =
+  /^query\.cursor is not a cursor this operation returned to this account and environment\.$/;
 const NUMBERS = validNumbers(3, '3121');
 
 type Injector = Pick<TestApp, 'server'>;
