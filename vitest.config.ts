@@ -44,6 +44,7 @@ const UNIT = [
   'test/platform/database-unavailable.test.ts',
   'test/platform/data-dir-lock.test.ts',
   'test/platform/embedded-queries.test.ts',
+  'test/platform/cursor.test.ts',
   'test/platform/error-table.test.ts',
   'test/platform/lazy-request-logger.test.ts',
   'test/platform/live-services.test.ts',

@@ -19,7 +19,6 @@ import { sql } from 'drizzle-orm';
 import { createApp } from '../src/app.ts';
 import { bankAccountIdOf } from '../src/areas/bank-transactions/index.ts';
 import { loadConfig } from '../src/config.ts';
-import { encodeCursor } from '../src/platform/cursor.ts';
 import { latencyTable, measurePageReads, WARM_UP_READS } from './page-reads.ts';
 import { createScratchDatabase } from './postgres.ts';
 import { marked, writeResultsSection } from './results-file.ts';
@@ -77,7 +76,9 @@ try {
   const measure = (query: (line: number) => string) => measurePageReads({ server,
     authorization, rows: ROWS, page: PAGE, reads: READS,
     url: (line) => `/v1/bankAccounts/${stored}/transactions?${query(line)}` });
-  const position = (line: number) => encodeCursor([addDays('2020-01-01',
+  // A cursor as the server writes it for this bank account's list (platform/cursor.ts).
+  const list = { list: `bankAccounts.transactions.list ${stored}`, scope };
+  const position = (line: number) => app!.platform.cursors.encode(list, [addDays('2020-01-01',
     Math.floor(line / PER_DAY)), (line % PER_DAY) + 1]);
   const monthOf = (line: number) => {
     const day = addDays('2020-01-01', Math.floor(line / PER_DAY));

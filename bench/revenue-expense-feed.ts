@@ -14,7 +14,6 @@ import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { encodeCursor } from '../src/platform/cursor.ts';
 import { latencyTable, measurePageReads, WARM_UP_READS } from './page-reads.ts';
 import { createScratchDatabase } from './postgres.ts';
 import { marked, writeResultsSection } from './results-file.ts';
@@ -62,7 +61,10 @@ try {
   const measure = (query: (position: number) => string) => measurePageReads({ server,
     authorization, rows: ROWS, page: PAGE, reads: READS,
     url: (position) => `/v1/revenueExpenses/taxInvoices?${query(position)}` });
-  const cursor = (position: number) => encodeCursor([position]);
+  // A cursor as the server writes it for the account's feed (platform/cursor.ts).
+  const feed = { list: 'revenueExpenses.taxInvoices.list',
+    scope: { accountId: account.accountId, environment: 'test' as const } };
+  const cursor = (position: number) => app!.platform.cursors.encode(feed, [position]);
   const scenarios = {
     'page of 100 from a random cursor': await measure((position) =>
       `limit=${PAGE}&cursor=${cursor(position)}`),

@@ -28,7 +28,6 @@ import type { DashboardAreas } from './dashboard/context.ts';
 import { dashboardPlugin } from './dashboard/mount.ts';
 import type { SealingKey } from './domain/sealed-box.ts';
 import { createKeyCache } from './platform/auth.ts';
-import { loadSealingKey } from './platform/encryption-key.ts';
 import { createDueWorkRunner } from './platform/due-work.ts';
 import { jobQueueBacklogs, mailOutboxPending } from './platform/metrics/backlogs.ts';
 import type { Jobs } from './platform/jobs.ts';
@@ -69,16 +68,7 @@ export type AreaModulesOptions = {
 
 export async function createAreaModules(platform: Platform, options: AreaModulesOptions = {}):
   Promise<AreaModules> {
-  const { config, database, log } = platform;
-  // One key seals every secret at rest: certificate keys, webhook signing secrets, connection
-  // credentials and bank account numbers, and cash receipts' identity numbers.
-  const sealing = await loadSealingKey({
-    configured: config.CERTIFICATE_ENCRYPTION_KEY,
-    previous: config.CERTIFICATE_ENCRYPTION_PREVIOUS_KEYS,
-    dataDir: config.DATA_DIR,
-    sharedDatabase: !database.embedded,
-    log,
-  });
+  const { sealing } = platform;
   const webhooks = createWebhooksModule(platform, { sealing });
   const issuers = await createIssuersModule(platform,
     { recordEvent: webhooks.recordEvent, sealing });

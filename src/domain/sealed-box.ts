@@ -29,9 +29,17 @@ export type SealingKey = { seal(plaintext: Buffer, context: string): string;
   digest(value: string, purpose: string): string;
   // The digests under every configured key, the current key's first: what a lookup by equality
   // matches until `etax reseal` has written every digest again with the current key.
-  digests(value: string, purpose: string): string[] };
+  digests(value: string, purpose: string): string[];
+  // A key of its own for `purpose`, derived from this one (and from each key it replaced) with
+  // HKDF: what it seals opens with no other purpose's key, nor with the secrets' own key.
+  derived(purpose: string): SealingKey };
 
 const DIGEST_VERSION = 'd1';
+
+function deriveKey(key: Buffer, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `etax derived key v1: ${purpose}`,
+    SEALING_KEY_BYTES));
+}
 
 function digester(key: Buffer) {
   const digestKey = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0),
@@ -46,6 +54,7 @@ export function createSealingKey(key: Buffer): SealingKey {
   return {
     digest,
     digests: (value, purpose) => [digest(value, purpose)],
+    derived: (purpose) => createSealingKey(deriveKey(key, purpose)),
     seal(plaintext, context) {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
@@ -57,11 +66,15 @@ export function createSealingKey(key: Buffer): SealingKey {
     open(box, context) {
       const [version, iv, tag, ciphertext] = box.split('.');
       const parts = [iv, tag, ciphertext];
-      if (version !== VERSION || parts.some((part) => part === undefined)) {
+      if (version !== VERSION || parts.some((part) => part === undefined) ||
+        box.split('.').length !== 4) {
         throw new SealedBoxError('not a sealed box');
       }
       try {
-        const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv!, 'base64url'));
+        // The whole 16-byte tag, never a shorter one: GCM would otherwise accept a tag cut to
+        // 4 bytes, which a forger can guess.
+        const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv!, 'base64url'),
+          { authTagLength: 16 });
         decipher.setAAD(Buffer.from(context, 'utf8'));
         decipher.setAuthTag(Buffer.from(tag!, 'base64url'));
         const encrypted = Buffer.from(ciphertext!, 'base64url');
@@ -80,6 +93,8 @@ export function createSealingKeyring(current: Buffer, previous: readonly Buffer[
   const [sealer, ...openers] = [current, ...previous].map(createSealingKey);
   return {
     seal: (plaintext, context) => sealer!.seal(plaintext, context),
+    derived: (purpose) => createSealingKeyring(deriveKey(current, purpose),
+      previous.map((key) => deriveKey(key, purpose))),
     digest: (value, purpose) => sealer!.digest(value, purpose),
     digests: (value, purpose) => [...new Set([sealer!, ...openers].map((key) =>
       key.digest(value, purpose)))],

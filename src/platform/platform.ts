@@ -17,6 +17,9 @@ import { createMetrics, type Metrics } from './metrics/registry.ts';
 import { mailJobDefinition, type MailKindHooks, type MailKinds } from './mail/send-job.ts';
 import { systemOutside, type Outside } from './outside.ts';
 import { createCharger, type Charger } from './points/charge.ts';
+import type { SealingKey } from '../domain/sealed-box.ts';
+import { createPageCursors, type PageCursors } from './cursor.ts';
+import { loadSealingKey } from './encryption-key.ts';
 import { expireReservationsJobDefinition } from './points/expire-job.ts';
 import { buildPriceTable, type PriceTable } from './points/prices.ts';
 import { createPointsService, type PointsService } from './points/service.ts';
@@ -47,6 +50,10 @@ export type Platform = {
   jobDefinitions: JobDefinition<never>[];
   // The process's figures for GET /metrics (docs/operations.md § Metrics).
   metrics: Metrics;
+  // The key that seals secrets at rest (encryption-key.ts), loaded once per process, and the
+  // page cursors sealed with a key derived from it (cursor.ts).
+  sealing: SealingKey;
+  cursors: PageCursors;
   close(): Promise<void>;
 };
 
@@ -131,6 +138,18 @@ export async function openPlatform(
     : (await import('./mail/transport.ts'))
       .createSmtpTransport({ url: config.SMTP_URL, from: config.MAIL_FROM! });
   const mailKinds: MailKinds = new Map();
+  // One key seals every secret at rest: certificate keys, webhook signing secrets, connection
+  // credentials and bank account numbers, cash receipts' identity numbers, and page cursors.
+  const sealing = await loadSealingKey({
+    configured: config.CERTIFICATE_ENCRYPTION_KEY,
+    previous: config.CERTIFICATE_ENCRYPTION_PREVIOUS_KEYS,
+    dataDir: config.DATA_DIR,
+    sharedDatabase: !database.embedded,
+    log,
+  }).catch(async (error: unknown) => {
+    await database.close();
+    throw error;
+  });
   return {
     config,
     log,
@@ -150,6 +169,8 @@ export async function openPlatform(
       mailJobDefinition({ db: database.db, transport, now: outside.now, log, kinds: mailKinds }),
     ] as JobDefinition<never>[],
     metrics,
+    sealing,
+    cursors: createPageCursors(sealing),
     async close() {
       await jobs.stop();
       transport?.close();

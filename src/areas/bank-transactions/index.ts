@@ -57,7 +57,8 @@ export function createBankTransactionsModule(platform: Platform, deps: BankTrans
   const bankAvailable = (environment: 'test' | 'live') =>
     deps.connections.bankAccountsFor(environment) !== null;
   const service = createBankTransactionsService({ db, stage: platform.jobs.stage, connections,
-    bankAvailable, issuedByTotals: deps.issuedByTotals, now: platform.outside.now });
+    bankAvailable, issuedByTotals: deps.issuedByTotals, now: platform.outside.now,
+    cursors: platform.cursors });
   const runner = createSyncRunner({ db, connections, bankFor: deps.connections.bankAccountsFor,
     recordEvents: deps.recordEvents, timeoutMs: config.CONNECTION_GATEWAY_TIMEOUT_MS,
     now: platform.outside.now, log: platform.log });

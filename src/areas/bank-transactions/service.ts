@@ -6,8 +6,8 @@ import type { Environment } from '../../platform/accounts/keys.ts';
 import {
   cursorDate,
   cursorInteger,
-  decodeCursorTuple,
-  encodeCursor,
+  type CursorList,
+  type PageCursors,
   INTEGER_COLUMN_MAX,
 } from '../../platform/cursor.ts';
 import type { Db, Executor } from '../../platform/db/connect.ts';
@@ -45,6 +45,7 @@ type ServiceDeps = {
   bankAvailable(environment: Environment): boolean;
   issuedByTotals: IssuedInvoicesByTotals;
   now: () => Date;
+  cursors: PageCursors;
 };
 
 export type TransactionsQuery = { from?: string; to?: string; cursor?: string; limit: number };
@@ -68,10 +69,16 @@ export function syncRange(lastSyncedThrough: string | null, now: Date) {
   return { from: from < today ? from : today, to: today };
 }
 
-function decodePosition(cursor: string | undefined): readonly [string, number] {
+// The cursors of one bank account's transactions: [booked date, sequence] of the last one read,
+// opening for that bank account of the caller's scope only.
+const transactionsList = (scope: Scope, bankAccountId: string): CursorList =>
+  ({ list: `bankAccounts.transactions.list ${bankAccountId}`, scope });
+
+function decodePosition(cursors: PageCursors, at: CursorList, cursor: string | undefined):
+  readonly [string, number] {
   if (cursor === undefined) return START;
   // The sequence column is an integer (int4).
-  return decodeCursorTuple<[string, number]>(cursor,
+  return cursors.decode<[string, number]>(at, cursor,
     [cursorDate, cursorInteger(0, INTEGER_COLUMN_MAX)]);
 }
 
@@ -188,7 +195,8 @@ export function createBankTransactionsService(deps: ServiceDeps) {
 
   async function listTransactions(scope: Scope, bankAccountId: string,
     query: TransactionsQuery) {
-    const after = decodePosition(query.cursor);
+    const list = transactionsList(scope, bankAccountId);
+    const after = decodePosition(deps.cursors, list, query.cursor);
     if (query.from !== undefined && query.to !== undefined && query.from > query.to) {
       throw new ApiError('INVALID_REQUEST', 'query.from must not be after query.to.');
     }
@@ -200,7 +208,8 @@ export function createBankTransactionsService(deps: ServiceDeps) {
     const last = page.at(-1);
     return {
       items: page.map((row) => toTransaction(row, matches.get(row.id) ?? [])),
-      nextCursor: encodeCursor(last === undefined ? after : [last.bookedDate, last.sequence]),
+      nextCursor: deps.cursors.encode(list,
+        last === undefined ? after : [last.bookedDate, last.sequence]),
       hasMore: rows.length > query.limit,
     };
   }

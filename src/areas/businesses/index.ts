@@ -88,6 +88,7 @@ export function createBusinessProfilesModule(platform: Platform): BusinessProfil
     charge: platform.charge,
     profilesFor: (environment) => (environment === 'live' ? live : sandbox),
     searchFor: (environment) => (environment === 'live' ? liveSearch : sandboxSearch),
+    cursors: platform.cursors,
   });
   return {
     name: 'business-profiles',

@@ -92,7 +92,7 @@ export function createCashReceiptsModule(
     (await import('./pdf.ts')).renderCashReceiptPdf(row);
   const { sealing } = deps;
   const service = createCashReceiptsService({
-    db, sealing, points: platform.points, issuers: deps.issuers,
+    db, sealing, points: platform.points, issuers: deps.issuers, cursors: platform.cursors,
     authorityAvailable: (environment) => authorityFor(environment) !== null,
     prices: { 'cashReceipts.issue': platform.prices['cashReceipts.issue'],
       'cashReceipts.cancel': platform.prices['cashReceipts.cancel'] },

@@ -2,6 +2,7 @@ import { Type, type Static } from '@fastify/type-provider-typebox';
 import { HasMore } from '../../platform/paging.ts';
 import { ReferenceIdHeaderValue } from '../../platform/idempotency/reference-id-header.ts';
 import { PRINTED_TEXT_PATTERN } from '../../domain/text.ts';
+import { CURSOR_LENGTH_MAX } from '../../platform/cursor.ts';
 
 // Request and response schemas of the cash-receipt routes (docs/cash-receipts.md). The schemas
 // check shapes and lengths; the rules between fields (identity number per usage, amounts, the
@@ -222,7 +223,7 @@ export const ListQuery = Type.Object(
     kind: Type.Optional(Kind),
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 20,
       description: 'Most receipts on the page.' }),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 40,
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: CURSOR_LENGTH_MAX,
       description: 'The `nextCursor` of the previous page, unchanged; omit for the first page.' })),
   },
   { additionalProperties: false },

@@ -1,12 +1,7 @@
 import { seoulDate } from '../../domain/business-days.ts';
 import { newId } from '../../domain/ids.ts';
 import type { Environment } from '../../platform/accounts/keys.ts';
-import {
-  BIGINT_COLUMN_MAX,
-  cursorInteger,
-  decodeCursorTuple,
-  encodeCursor,
-} from '../../platform/cursor.ts';
+import { sequenceCursors, type PageCursors } from '../../platform/cursor.ts';
 import type { Db, Tx } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
 import {
@@ -69,6 +64,7 @@ type ServiceDeps = {
   prices: Record<Extract<PriceRow, `cashReceipts.${string}`>, number>;
   now: () => Date;
   renderPdf(row: store.CashReceiptRow): Promise<Buffer>;
+  cursors: PageCursors;
 };
 
 const ISSUE_ROUTE = '/v1/cashReceipts/issue';
@@ -121,12 +117,6 @@ export function toCashReceipt(row: store.CashReceiptRow): CashReceiptView {
   };
 }
 
-function decodeListCursor(cursor: string | undefined): number | undefined {
-  if (cursor === undefined) return undefined;
-  const [sequence] = decodeCursorTuple<[number]>(cursor,
-    [cursorInteger(0, BIGINT_COLUMN_MAX)]);
-  return sequence;
-}
 
 // What remains of an issuance, per amount.
 function remainingOf(row: store.CashReceiptRow): CancelAmounts {
@@ -337,8 +327,9 @@ function createAcceptance(deps: ServiceDeps) {
 }
 
 // Retrieval: one receipt, lists, status by reference id, the PDF.
-function createRetrieval(deps: Pick<ServiceDeps, 'db' | 'renderPdf'>) {
+function createRetrieval(deps: Pick<ServiceDeps, 'db' | 'renderPdf' | 'cursors'>) {
   const { db } = deps;
+  const listCursors = sequenceCursors(deps.cursors, 'cashReceipts.list');
 
   async function get(input: { scope: Scope; issuanceKey: string }) {
     return toCashReceipt(await requireReceipt(db, input.scope, input.issuanceKey));
@@ -346,14 +337,15 @@ function createRetrieval(deps: Pick<ServiceDeps, 'db' | 'renderPdf'>) {
 
   async function list(input: { scope: Scope; filters: Omit<store.ListFilters, 'afterSequence'>;
     limit: number; cursor?: string | undefined }) {
-    const afterSequence = decodeListCursor(input.cursor);
+    const afterSequence = listCursors.decode(input.scope, input.cursor);
     const rows = await store.listReceipts(db, input.scope, { ...input.filters, afterSequence },
       input.limit + 1);
     const page = rows.slice(0, input.limit);
     const last = page.at(-1);
     return {
       cashReceipts: page.map(toCashReceipt),
-      nextCursor: rows.length > input.limit && last ? encodeCursor([last.sequence]) : null,
+      nextCursor: rows.length > input.limit && last
+        ? listCursors.encode(input.scope, last.sequence) : null,
     };
   }
 

@@ -88,7 +88,7 @@ export function createDocumentsModule(
       ? upstreams.registry(environment) : upstreams.civil(environment)) !== null,
     now,
   });
-  const service = createDocumentsService({ db, accept });
+  const service = createDocumentsService({ db, accept, cursors: platform.cursors });
   const processing = {
     db,
     stage: platform.jobs.stage,

@@ -2,6 +2,7 @@ import { Type, type Static } from '@fastify/type-provider-typebox';
 import { HasMore } from '../../platform/paging.ts';
 import { referenceIdHeaders } from '../../platform/idempotency/reference-id-header.ts';
 import { PRINTED_TEXT_PATTERN } from '../../domain/text.ts';
+import { CURSOR_LENGTH_MAX } from '../../platform/cursor.ts';
 
 // Request and response schemas of the documents routes (docs/documents.md).
 
@@ -144,7 +145,7 @@ export const ListDocumentsQuery = Type.Object(
   {
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 20,
       description: 'Most documents on the page.' }),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 60,
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: CURSOR_LENGTH_MAX,
       description: 'The `nextCursor` of the previous page, unchanged; omit for the first page.' })),
     status: Type.Optional(Type.Unsafe<DocumentStatus>({ type: 'string',
       enum: [...DOCUMENT_STATUSES], description: 'Only documents in this status.' })),

@@ -1,9 +1,4 @@
-import {
-  BIGINT_COLUMN_MAX,
-  cursorInteger,
-  decodeCursorTuple,
-  encodeCursor,
-} from '../../platform/cursor.ts';
+import { sequenceCursors, type PageCursors } from '../../platform/cursor.ts';
 import type { Db } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { Scope } from '../../platform/scope.ts';
@@ -40,15 +35,10 @@ function toView(row: store.DocumentSummaryRow): DocumentView {
   };
 }
 
-function decodeCursor(cursor: string | undefined): number | null {
-  if (cursor === undefined) return null;
-  const [sequence] = decodeCursorTuple<[number]>(cursor,
-    [cursorInteger(1, BIGINT_COLUMN_MAX)]);
-  return sequence;
-}
-
-export function createDocumentsService(deps: { db: Db; accept: AcceptDocument }) {
+export function createDocumentsService(deps: { db: Db; accept: AcceptDocument;
+  cursors: PageCursors }) {
   const { db } = deps;
+  const listCursors = sequenceCursors(deps.cursors, 'documents.list');
   return {
     issue: deps.accept,
 
@@ -61,7 +51,8 @@ export function createDocumentsService(deps: { db: Db; accept: AcceptDocument })
     async list(input: { scope: Scope; limit: number; cursor?: string | undefined;
       status?: DocumentStatus | undefined; type?: DocumentType | undefined }) {
       const rows = await store.listDocuments(db, input.scope, {
-        beforeSequence: decodeCursor(input.cursor), limit: input.limit + 1,
+        beforeSequence: listCursors.decode(input.scope, input.cursor) ?? null,
+        limit: input.limit + 1,
         ...(input.status === undefined ? {} : { status: input.status }),
         ...(input.type === undefined ? {} : { type: input.type }),
       });
@@ -69,7 +60,8 @@ export function createDocumentsService(deps: { db: Db; accept: AcceptDocument })
       const last = page.at(-1);
       return {
         documents: page.map(toView),
-        nextCursor: rows.length > input.limit && last ? encodeCursor([last.sequence]) : null,
+        nextCursor: rows.length > input.limit && last
+          ? listCursors.encode(input.scope, last.sequence) : null,
       };
     },
 

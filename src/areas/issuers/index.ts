@@ -51,6 +51,7 @@ export async function createIssuersModule(
     db: database.db,
     stage: platform.jobs.stage,
     sealing: deps.sealing,
+    cursors: platform.cursors,
     publicBaseUrl: config.PUBLIC_BASE_URL,
     log,
     now: platform.outside.now,

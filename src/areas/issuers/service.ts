@@ -5,6 +5,7 @@ import {
 } from '../../domain/business-registration-number.ts';
 import { newId } from '../../domain/ids.ts';
 import type { SealingKey } from '../../domain/sealed-box.ts';
+import { sequenceCursors, type PageCursors } from '../../platform/cursor.ts';
 import type { Db, Executor } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { StageJob } from '../../platform/jobs.ts';
@@ -32,6 +33,7 @@ type IssuersDeps = {
   log: Logger;
   now?: () => Date;
   onRegistrationRecorded?: RegistrationRecordedHook;
+  cursors: PageCursors;
 };
 
 type IssuerInput = {
@@ -110,18 +112,6 @@ function checkFiscalYearEndMonth(identificationNumber: string, month: number | n
     'and an individual\'s business year is the calendar year.');
 }
 
-const CURSOR_PATTERN = /^[0-9]{1,15}$/;
-
-function decodeCursor(cursor: string | undefined): number | null {
-  if (cursor === undefined) return null;
-  const decoded = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!CURSOR_PATTERN.test(decoded) || Buffer.from(decoded).toString('base64url') !== cursor) {
-    throw new ApiError('INVALID_REQUEST',
-      'query.cursor is not a cursor returned by this operation.');
-  }
-  return Number(decoded);
-}
-
 const NO_SUCH_ISSUER = 'No issuer has this issuerId.';
 
 async function requireIssuer(db: Db, scope: Scope, issuerId: string) {
@@ -139,7 +129,8 @@ async function requireActiveIssuer(db: Db, scope: Scope, issuerId: string) {
 type ScopedIssuer = { scope: Scope; issuerId: string };
 
 // Registration, reading, change and deactivation of issuers.
-function createIssuerRecords(db: Db, now: () => Date) {
+function createIssuerRecords(db: Db, now: () => Date, cursors: PageCursors) {
+  const listCursors = sequenceCursors(cursors, 'issuers.list');
   async function createIssuer(input: { scope: Scope; issuer: IssuerInput }) {
     const { scope, issuer } = input;
     const identificationNumber = checkIdentificationNumber(issuer.identificationNumber);
@@ -165,7 +156,7 @@ function createIssuerRecords(db: Db, now: () => Date) {
 
   type ListInput = { scope: Scope; limit: number; cursor?: string | undefined };
   async function listIssuers(input: ListInput) {
-    const afterSequence = decodeCursor(input.cursor);
+    const afterSequence = listCursors.decode(input.scope, input.cursor) ?? null;
     const rows = await store.listIssuers(db, input.scope,
       { afterSequence, limit: input.limit + 1 });
     const page = rows.slice(0, input.limit);
@@ -175,8 +166,7 @@ function createIssuerRecords(db: Db, now: () => Date) {
     return {
       issuers: page.map((row) => toIssuer(row, byIssuer.get(row.id) ?? null)),
       nextCursor: rows.length > input.limit && last
-        ? Buffer.from(String(last.sequence)).toString('base64url')
-        : null,
+        ? listCursors.encode(input.scope, last.sequence) : null,
     };
   }
 
@@ -275,7 +265,7 @@ export function createIssuersService(deps: IssuersDeps) {
     now });
   const signing = createIssuerSigning({ db, sealing: deps.sealing, now });
   return {
-    ...createIssuerRecords(db, now),
+    ...createIssuerRecords(db, now, deps.cursors),
     ...createCertificateOperations(db, registration, links),
     getSettings: links.getSettings,
     saveSettings: links.saveSettings,

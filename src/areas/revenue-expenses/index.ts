@@ -42,7 +42,7 @@ export function createRevenueExpensesModule(platform: Platform,
   const connections = deps.connections.service;
   const service = createRevenueExpensesService({ db, stage: platform.jobs.stage, connections,
     portalAvailable: (environment) => deps.connections.taxPortalFor(environment) !== null,
-    now: platform.outside.now });
+    now: platform.outside.now, cursors: platform.cursors });
   const runner = createCollectionRunner({ db, connections,
     portalFor: deps.connections.taxPortalFor, timeoutMs: config.CONNECTION_GATEWAY_TIMEOUT_MS,
     now: platform.outside.now, log: platform.log });

@@ -1,11 +1,6 @@
 import { newId } from '../../domain/ids.ts';
 import type { Environment } from '../../platform/accounts/keys.ts';
-import {
-  BIGINT_COLUMN_MAX,
-  cursorInteger,
-  decodeCursorTuple,
-  encodeCursor,
-} from '../../platform/cursor.ts';
+import { sequenceCursors, type PageCursors } from '../../platform/cursor.ts';
 import type { Db, Executor } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { notConfiguredMessage } from '../../platform/live-services.ts';
@@ -31,6 +26,7 @@ type ServiceDeps = {
   // Whether collections can reach the portal in an environment (live needs the gateway).
   portalAvailable(environment: Environment): boolean;
   now: () => Date;
+  cursors: PageCursors;
 };
 
 export type FeedQuery = store.FeedFilter & { cursor?: string; limit: number };
@@ -91,13 +87,6 @@ export function toCollection(row: store.CollectionRow) {
   };
 }
 
-// A cursor is the position of the last item a client read: [sequence].
-function decodeFeedCursor(cursor: string | undefined): number {
-  if (cursor === undefined) return 0;
-  const [sequence] = decodeCursorTuple<[number]>(cursor,
-    [cursorInteger(0, BIGINT_COLUMN_MAX)]);
-  return sequence;
-}
 
 // The books' entries for an invoice issued through etax: the issuer's sale, and a purchase of
 // every account of the environment connected to the recipient's business. A trustee's document
@@ -145,9 +134,11 @@ const scopeKey = (scope: Scope) => `${scope.accountId}\u0000${scope.environment}
 
 export function createRevenueExpensesService(deps: ServiceDeps) {
   const { db } = deps;
+  // A cursor is the position of the last item a client read, in the account's order of change.
+  const feedCursors = sequenceCursors(deps.cursors, 'revenueExpenses.taxInvoices.list');
 
   async function readFeed(scope: Scope, query: FeedQuery) {
-    const after = decodeFeedCursor(query.cursor);
+    const after = feedCursors.decode(scope, query.cursor) ?? 0;
     if (query.writeDateFrom !== undefined && query.writeDateTo !== undefined &&
       query.writeDateFrom > query.writeDateTo) {
       throw new ApiError('INVALID_REQUEST', 'query.writeDateFrom must not be after ' +
@@ -156,7 +147,7 @@ export function createRevenueExpensesService(deps: ServiceDeps) {
     const rows = await store.readFeed(db, scope, after, query.limit + 1, query);
     const page = rows.slice(0, query.limit);
     const last = page.at(-1)?.changeSequence ?? after;
-    return { items: page.map(toItem), nextCursor: encodeCursor([last]),
+    return { items: page.map(toItem), nextCursor: feedCursors.encode(scope, last),
       hasMore: rows.length > query.limit };
   }
 

@@ -212,7 +212,8 @@ export function createTaxInvoicesModule(
   });
   const unitPoints = platform.prices['taxInvoices.issue'];
   const service: TaxInvoicesService = {
-    ...createIssuanceService({ ...lifecycle, db, accept, unitPoints, holidays, now }),
+    ...createIssuanceService({ ...lifecycle, db, accept, unitPoints, holidays, now,
+      cursors: platform.cursors }),
     ...createAmendmentService({ db, accept, unitPoints, recordEvents: deps.recordEvents,
       holidays, now }),
   };

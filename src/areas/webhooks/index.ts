@@ -62,7 +62,7 @@ export function createWebhooksModule(
   const { sealing } = deps;
   const service = createWebhooksService({
     db: database.db, sealing, queueDelivery, resolveHost: outside.resolveHost,
-    privateTargetsAllowed,
+    privateTargetsAllowed, cursors: platform.cursors,
   });
   const deliverer = createDeliverer({
     db: database.db,

@@ -20,12 +20,7 @@ import {
 } from './target-policy.ts';
 import * as store from './store.ts';
 import { ENDPOINTS_PER_SCOPE_MAX } from './store.ts';
-import {
-  BIGINT_COLUMN_MAX,
-  cursorInteger,
-  decodeCursorTuple,
-  encodeCursor,
-} from '../../platform/cursor.ts';
+import { sequenceCursors, type PageCursors } from '../../platform/cursor.ts';
 import type { ResolveHost } from '../../platform/outside.ts';
 
 // The webhook management API (docs/webhooks.md): endpoints of the caller's account and
@@ -40,6 +35,7 @@ type WebhooksServiceDeps = {
   queueDelivery: QueueDelivery;
   resolveHost: ResolveHost;
   privateTargetsAllowed: boolean;
+  cursors: PageCursors;
 };
 
 
@@ -106,18 +102,12 @@ function toDelivery(row: store.DeliveryRow, eventType: string, attempts: store.A
   };
 }
 
-// The position of the last row of the previous page (platform/cursor.ts).
-function decodeSequenceCursor(cursor: string | undefined): number | null {
-  if (cursor === undefined) return null;
-  const [sequence] = decodeCursorTuple<[number]>(cursor,
-    [cursorInteger(1, BIGINT_COLUMN_MAX)]);
-  return sequence;
-}
-
-// The page and the cursor of the next one, from rows fetched with one row to spare.
-function paginate<T extends { sequence: number }>(rows: T[], limit: number) {
+// The page and the cursor of the next one, from rows fetched with one row to spare; a cursor
+// is the position of the last row of the page (platform/cursor.ts).
+function paginate<T extends { sequence: number }>(rows: T[], limit: number,
+  encode: (sequence: number) => string) {
   const page = rows.slice(0, limit);
-  const nextCursor = rows.length > limit ? encodeCursor([page[page.length - 1]!.sequence]) : null;
+  const nextCursor = rows.length > limit ? encode(page[page.length - 1]!.sequence) : null;
   return { page, nextCursor };
 }
 
@@ -208,12 +198,14 @@ function managementReads(deps: WebhooksServiceDeps, endpointOrThrow: EndpointOrT
     async listEvents(input: {
       caller: Scope; limit: number; cursor?: string; type?: SubscribableEventType;
     }) {
-      const beforeSequence = decodeSequenceCursor(input.cursor);
+      const cursors = sequenceCursors(deps.cursors, 'webhooks.events.list');
+      const beforeSequence = cursors.decode(input.caller, input.cursor) ?? null;
       const rows = await store.listEvents(deps.db, input.caller, {
         beforeSequence, limit: input.limit,
         types: input.type === undefined ? SUBSCRIBABLE_EVENT_TYPES : [input.type],
       });
-      const { page, nextCursor } = paginate(rows, input.limit);
+      const { page, nextCursor } = paginate(rows, input.limit,
+        (sequence) => cursors.encode(input.caller, sequence));
       // The store returned events of subscribable types only.
       const results = page.map(toEvent) as Array<EventRecordOf<SubscribableEventType>>;
       return { results, nextCursor };
@@ -269,13 +261,17 @@ function deliveryLog(deps: WebhooksServiceDeps, endpointOrThrow: EndpointOrThrow
     async listDeliveries(input: {
       caller: Scope; endpointId: string; limit: number; cursor?: string; status?: string;
     }) {
-      const beforeSequence = decodeSequenceCursor(input.cursor);
+      // A cursor of one endpoint's deliveries opens for that endpoint only.
+      const cursors = sequenceCursors(deps.cursors,
+        `webhooks.deliveries.list ${input.endpointId}`);
+      const beforeSequence = cursors.decode(input.caller, input.cursor) ?? null;
       await endpointOrThrow(input.caller, input.endpointId);
       const rows = await store.listDeliveries(deps.db, input.endpointId, {
         beforeSequence, limit: input.limit, status: input.status ?? null,
       });
       const { page, nextCursor } = paginate(
-        rows.map((row) => ({ ...row, sequence: row.delivery.sequence })), input.limit);
+        rows.map((row) => ({ ...row, sequence: row.delivery.sequence })), input.limit,
+        (sequence) => cursors.encode(input.caller, sequence));
       const attempts = await store.listAttempts(
         deps.db, page.map((row) => row.delivery.id), DELIVERY_ATTEMPTS_MAX);
       const results = page.map((row) => toDelivery(row.delivery, row.eventType,

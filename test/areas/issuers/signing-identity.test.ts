@@ -35,7 +35,8 @@ beforeAll(async () => {
   ca = await createTestCa();
   good = await issueCertificate(ca, { subject: corporateSubject('이택스', NUMBER) });
   issuers = createIssuersService({ db: app.platform.database.db, stage: async () => 'job',
-    sealing, publicBaseUrl: 'http://localhost', log: pino({ level: 'silent' }) });
+    sealing, publicBaseUrl: 'http://localhost', log: pino({ level: 'silent' }),
+    cursors: app.platform.cursors });
 });
 afterAll(async () => {
   await app?.close();

@@ -1,9 +1,10 @@
 import {
   cursorInteger,
   cursorString,
-  decodeCursorTuple,
-  encodeCursor,
+  type CursorList,
+  type PageCursors,
 } from '../../../platform/cursor.ts';
+import type { Scope } from '../../../platform/scope.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import type { BusinessProfile } from '../../../upstream/business-profiles/index.ts';
 import {
@@ -57,14 +58,20 @@ function hasControlCharacter(text: string): boolean {
   return false;
 }
 
-export function encodeSearchCursor(rank: SearchRankKey): string {
-  return encodeCursor([rank.tier, rank.score, rank.businessRegistrationNumber]);
+const searchList = (scope: Scope): CursorList => ({ list: 'businesses.profiles.search', scope });
+
+export function encodeSearchCursor(cursors: PageCursors, scope: Scope,
+  rank: SearchRankKey): string {
+  return cursors.encode(searchList(scope),
+    [rank.tier, rank.score, rank.businessRegistrationNumber]);
 }
 
 // The rank key of a cursor (platform/cursor.ts).
-export function decodeSearchCursor(cursor: string): SearchRankKey {
-  const [tier, score, number] = decodeCursorTuple<[number, number, string]>(cursor, [
-    cursorInteger(0, TIER_NAME), cursorInteger(0, SCORE_MAX), cursorString(/^[0-9]{10}$/u)]);
+export function decodeSearchCursor(cursors: PageCursors, scope: Scope,
+  cursor: string): SearchRankKey {
+  const [tier, score, number] = cursors.decode<[number, number, string]>(searchList(scope),
+    cursor, [cursorInteger(0, TIER_NAME), cursorInteger(0, SCORE_MAX),
+      cursorString(/^[0-9]{10}$/u)]);
   return { tier, score, businessRegistrationNumber: number };
 }
 

@@ -6,6 +6,7 @@ import {
 } from '../../../domain/business-registration-number.ts';
 import { findKsicSection } from '../../../domain/ksic.ts';
 import type { Environment } from '../../../platform/accounts/keys.ts';
+import type { PageCursors } from '../../../platform/cursor.ts';
 import type { Db, Executor } from '../../../platform/db/connect.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import type { Charger } from '../../../platform/points/charge.ts';
@@ -62,6 +63,7 @@ type BusinessesServiceDeps = {
   profilesFor: (environment: Environment) => ProfileSource;
   // The search source of an environment: test keys search the sandbox, live keys the store.
   searchFor: (environment: Environment) => ProfileSearch;
+  cursors: PageCursors;
 };
 
 type CheckNumberOptions = { environment: Environment; businessRegistrationNumber: string };
@@ -130,7 +132,8 @@ export function createBusinessesService(deps: BusinessesServiceDeps) {
   // One page of search results; the query and cursor are checked before any points move.
   async function searchProfiles(input: SearchProfilesOptions): Promise<SearchProfilesPage> {
     const { text, digits } = parseSearchQuery(input.query);
-    const after = input.cursor === undefined ? null : decodeSearchCursor(input.cursor);
+    const after = input.cursor === undefined ? null
+      : decodeSearchCursor(deps.cursors, input.caller, input.cursor);
     const search = deps.searchFor(input.caller.environment);
     const { value } = await deps.charge(
       { scope: input.caller, operation: SEARCH_PRICE_ROW, unitsMax: input.limit, localWork: true },
@@ -140,7 +143,7 @@ export function createBusinessesService(deps: BusinessesServiceDeps) {
         const page = ranked.slice(0, input.limit);
         const last = page.at(-1);
         const nextCursor = ranked.length > input.limit && last !== undefined
-          ? encodeSearchCursor(last.rank)
+          ? encodeSearchCursor(deps.cursors, input.caller, last.rank)
           : null;
         const results = page.map((entry) => entry.profile);
         return { value: { results, nextCursor }, chargedUnits: results.length };

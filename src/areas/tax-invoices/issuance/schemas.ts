@@ -2,6 +2,7 @@ import { Type, type Static } from '@fastify/type-provider-typebox';
 import { HasMore } from '../../../platform/paging.ts';
 import { APPROVAL_NUMBER_PATTERN_SOURCE } from '../../../domain/approval-number.ts';
 import { Invoice, TAX_INVOICE_STATUSES } from '../schemas.ts';
+import { CURSOR_LENGTH_MAX } from '../../../platform/cursor.ts';
 
 // Request and response schemas of the issuance and retrieval routes (docs/tax-invoices.md); the
 // issue request's headers and body are shared with the other requests that make documents
@@ -112,7 +113,7 @@ export const ListQuery = Type.Object(
       pattern: '^[A-Za-z0-9_-]+$', description: 'Only documents of this supplier.' })),
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 20,
       description: 'Most documents on the page.' }),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 40,
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: CURSOR_LENGTH_MAX,
       description: 'The `nextCursor` of the previous page, unchanged; omit for the first page.' })),
   },
   { additionalProperties: false },

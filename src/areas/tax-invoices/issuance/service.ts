@@ -8,8 +8,8 @@ import type { Db } from '../../../platform/db/connect.ts';
 import {
   BIGINT_COLUMN_MAX,
   cursorInteger,
-  decodeCursorTuple,
-  encodeCursor,
+  type CursorList,
+  type PageCursors,
 } from '../../../platform/cursor.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import type { Caller, Scope } from '../../../platform/scope.ts';
@@ -39,6 +39,7 @@ type IssuanceDeps = LifecycleDeps & {
   unitPoints: number;
   holidays: Pick<HolidayCalendar, 'added'>;
   now: () => Date;
+  cursors: PageCursors;
 };
 
 const ISSUE_ROUTE = '/v1/taxInvoices/issue';
@@ -110,9 +111,12 @@ function pdfInput(row: store.TaxInvoiceRow): PdfInput {
   };
 }
 
-function decodeListCursor(cursor: string | undefined): number | undefined {
+const listOf = (scope: Scope): CursorList => ({ list: 'taxInvoices.list', scope });
+
+function decodeListCursor(cursors: PageCursors, scope: Scope, cursor: string | undefined):
+  number | undefined {
   if (cursor === undefined) return undefined;
-  const [sequence] = decodeCursorTuple<[number]>(cursor,
+  const [sequence] = cursors.decode<[number]>(listOf(scope), cursor,
     [cursorInteger(0, BIGINT_COLUMN_MAX)]);
   return sequence;
 }
@@ -174,14 +178,15 @@ export function createIssuanceService(deps: IssuanceDeps) {
   }
 
   async function list(input: ListInput) {
-    const afterSequence = decodeListCursor(input.cursor);
+    const afterSequence = decodeListCursor(deps.cursors, input.scope, input.cursor);
     const rows = await store.listInvoices(db, input.scope, { ...input.filters, afterSequence },
       input.limit + 1);
     const page = rows.slice(0, input.limit);
     const last = page.at(-1);
     return {
       taxInvoices: page.map(toTaxInvoice),
-      nextCursor: rows.length > input.limit && last ? encodeCursor([last.sequence]) : null,
+      nextCursor: rows.length > input.limit && last
+        ? deps.cursors.encode(listOf(input.scope), [last.sequence]) : null,
     };
   }
 
