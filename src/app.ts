@@ -4,7 +4,7 @@ import {
   createBankTransactionsModule,
   type BankTransactionsModule,
 } from './areas/bank-transactions/index.ts';
-import { createCashReceiptsModule } from './areas/cash-receipts/index.ts';
+import { createCashReceiptsModule, type CashReceiptsModule } from './areas/cash-receipts/index.ts';
 import {
   createBusinessProfilesModule,
   createRegistrationStatusModule,
@@ -22,6 +22,7 @@ import {
 import { createTaxInvoicesModule, type TaxInvoicesModule } from './areas/tax-invoices/index.ts';
 import { createWebhooksModule, type WebhooksModule } from './areas/webhooks/index.ts';
 import { trustProxySetting, type Config } from './config.ts';
+import type { DashboardAreas } from './dashboard/context.ts';
 import { dashboardPlugin } from './dashboard/mount.ts';
 import type { SealingKey } from './domain/sealed-box.ts';
 import { createKeyCache } from './platform/auth.ts';
@@ -49,6 +50,7 @@ export type AreaModules = {
   connections: ConnectionsModule;
   revenueExpenses: RevenueExpensesModule;
   bankTransactions: BankTransactionsModule;
+  cashReceipts: CashReceiptsModule;
   documents: DocumentsModule;
   // The key that seals what the areas keep at rest (for tests that read what they sealed).
   sealing: SealingKey;
@@ -114,7 +116,7 @@ export async function createAreaModules(platform: Platform, options: AreaModules
     documents,
   ];
   return { list, webhooks, issuers: issuers.service, taxInvoices, connections, revenueExpenses,
-    bankTransactions, documents, sealing };
+    bankTransactions, cashReceipts, documents, sealing };
 }
 
 export type App = Omit<AreaModules, 'list'> & {
@@ -138,6 +140,14 @@ export type AppOptions = {
   // Hooks on the server that run for every route (ServerDeps.instrument).
   instrument?: (server: FastifyInstance) => void;
 };
+
+// The area services the dashboard's pages call (src/dashboard/context.ts).
+function dashboardAreas(named: Omit<AreaModules, 'list'>): DashboardAreas {
+  return { taxInvoices: named.taxInvoices.service, webhooks: named.webhooks.service,
+    owners: named.documents.owners, issuers: named.issuers,
+    cashReceipts: named.cashReceipts.service, documents: named.documents.service,
+    books: named.revenueExpenses.service, bank: named.bankTransactions.service };
+}
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const platform = await openPlatform(config, systemOutside(options.outside),
@@ -165,9 +175,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // The dashboard shares the API's key cache (a key revoked there stops here at once) and
     // rate limiter, and reaches areas through what their index.ts offers.
     dashboard: dashboardPlugin(() => ({ platform, keys, rateLimiter,
-      areas: { taxInvoices: named.taxInvoices.service,
-        webhooks: named.webhooks.service, owners: named.documents.owners,
-        issuers: named.issuers } })),
+      areas: dashboardAreas(named) })),
     instrument: options.instrument,
     metrics: { registry: platform.metrics, token: config.METRICS_TOKEN },
   });

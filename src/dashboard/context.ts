@@ -1,7 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { VNode } from 'preact';
-import type { OwnerBusinesses } from '../areas/documents/index.ts';
+import type { BankTransactionsService } from '../areas/bank-transactions/index.ts';
+import type { CashReceiptsService } from '../areas/cash-receipts/index.ts';
+import type { DocumentsService, OwnerBusinesses } from '../areas/documents/index.ts';
 import type { IssuersService } from '../areas/issuers/index.ts';
+import type { RevenueExpensesService } from '../areas/revenue-expenses/index.ts';
 import type { TaxInvoicesService } from '../areas/tax-invoices/index.ts';
 import type { WebhooksService } from '../areas/webhooks/index.ts';
 import type { KeyCache } from '../platform/auth.ts';
@@ -22,7 +25,7 @@ import type { UsersService } from './users/service.ts';
 export type DashboardDeps = {
   platform: Platform;
   keys: Pick<KeyCache, 'forgetKeyId'>;
-  rateLimiter: Pick<RateLimiter, 'attempt' | 'countingIn'>;
+  rateLimiter: Pick<RateLimiter, 'attempt' | 'countingIn' | 'policyFor'>;
   areas: DashboardAreas;
 };
 
@@ -35,7 +38,14 @@ export type DashboardAreas = {
   // The owner business (the same service as PUT /v1/account/business and `etax
   // account-business set`) and its issuer's certificate, registered on the hosted page.
   owners: Pick<OwnerBusinesses, 'get' | 'save'>;
-  issuers: Pick<IssuersService, 'getCertificate' | 'listHistory' | 'createRegistrationUrl'>;
+  issuers: Pick<IssuersService, 'getCertificate' | 'listHistory' | 'createRegistrationUrl' |
+    'listIssuers'>;
+  // The business pages: the same services as /v1/cashReceipts, /v1/documents,
+  // /v1/revenueExpenses and /v1/bankAccounts.
+  cashReceipts: CashReceiptsService;
+  documents: DocumentsService;
+  books: RevenueExpensesService;
+  bank: BankTransactionsService;
 };
 
 export type DashboardServices = DashboardDeps & {
@@ -73,7 +83,8 @@ export type Outcome =
   | { kind: 'fragment'; body: VNode }
   // After a POST: 303 to a path under /dashboard (post/redirect/get).
   | { kind: 'redirect'; to: string }
-  | { kind: 'download'; filename: string; contentType: string; body: string };
+  | { kind: 'download'; filename: string; contentType: string;
+    body: string | Buffer };
 
 export type DashboardRoute = {
   method: 'GET' | 'POST';

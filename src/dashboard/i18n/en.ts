@@ -1,4 +1,6 @@
 import type { Dictionary } from './index.ts';
+import { cashReceiptsEn } from './en/cash-receipts.ts';
+import { documentsEn } from './en/documents.ts';
 
 // The dashboard's English texts: every key of the Korean dictionary (ko.ts), checked by the
 // type and by test/dashboard/i18n.test.ts.
@@ -342,4 +344,6 @@ export const en: Dictionary = {
   'operator.filter': 'Show',
   'operator.mailTo': 'To',
   'operator.mailText': 'Text',
+  ...cashReceiptsEn,
+  ...documentsEn,
 };

@@ -1,6 +1,8 @@
 import type { DashboardPage } from '../context.ts';
 import { auditPage } from './audit.tsx';
 import { businessPage } from './business.tsx';
+import { cashReceiptsPage } from './cash-receipts.tsx';
+import { documentsPage } from './documents.tsx';
 import { homePage } from './home.tsx';
 import { keysPage } from './keys.tsx';
 import { operatorPage } from './operator.tsx';
@@ -16,6 +18,8 @@ import { webhooksPage } from './webhooks.tsx';
 // line here; the router, the navigation and the role checks take it from this list.
 export const PAGES: readonly DashboardPage[] = [
   homePage,
+  cashReceiptsPage,
+  documentsPage,
   pointsPage,
   planPage,
   teamPageModule,
