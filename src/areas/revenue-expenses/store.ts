@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, asc, count, eq, gt, gte, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../platform/db/connect.ts';
 import type { Scope } from '../../platform/scope.ts';
 import {
@@ -150,7 +150,55 @@ export async function readFeed(tx: Executor, scope: Scope, after: number, limit:
     .limit(limit);
 }
 
+// The books by month of write date: per month and direction, the count and the sums, for the
+// months from `from` to `to` (first days). Read from the scope's write-date index alone
+// (revenue_expense_invoices_month_idx carries the amounts), so a year of a large book is one
+// index range, not a visit of every row.
+export type MonthTotals = { month: string; direction: Direction; count: number;
+  supplyCost: number; tax: number; totalAmount: number };
+
+export async function monthTotals(tx: Executor, scope: Scope, from: string, toExclusive: string):
+  Promise<MonthTotals[]> {
+  const month = sql<string>`to_char(${invoices.writeDate}, 'YYYY-MM')`;
+  const rows = await tx.select({ month, direction: invoices.direction,
+    count: sql<number>`count(*)::int`,
+    supplyCost: sql<string>`sum(${invoices.supplyCost})`,
+    tax: sql<string>`sum(${invoices.tax})`,
+    totalAmount: sql<string>`sum(${invoices.totalAmount})` })
+    .from(invoices)
+    .where(and(inScope(scope), gte(invoices.writeDate, from),
+      lt(invoices.writeDate, toExclusive)))
+    .groupBy(month, invoices.direction)
+    .orderBy(month, invoices.direction);
+  return rows.map((row) => ({ month: row.month, direction: row.direction as Direction,
+    count: row.count, supplyCost: Number(row.supplyCost), tax: Number(row.tax),
+    totalAmount: Number(row.totalAmount) }));
+}
+
+// The entries of a range of write dates and one direction, by write date then id, after the
+// position `after` ([writeDate, id]).
+export async function entriesByWriteDate(tx: Executor, scope: Scope, filter: { from: string;
+  toExclusive: string; direction: Direction; after: readonly [string, number] | null;
+  limit: number }): Promise<BookRow[]> {
+  const { after } = filter;
+  return tx.select().from(invoices)
+    .where(and(inScope(scope), eq(invoices.direction, filter.direction),
+      gte(invoices.writeDate, filter.from), lt(invoices.writeDate, filter.toExclusive),
+      after === null ? undefined : or(gt(invoices.writeDate, after[0]),
+        and(eq(invoices.writeDate, after[0]), gt(invoices.id, after[1])))))
+    .orderBy(asc(invoices.writeDate), asc(invoices.id))
+    .limit(filter.limit);
+}
+
 // Collections.
+
+export async function listCollections(tx: Executor, scope: Scope, limit: number) {
+  return tx.select().from(collections)
+    .where(and(eq(collections.accountId, scope.accountId),
+      eq(collections.environment, scope.environment)))
+    .orderBy(desc(collections.requestedAt), desc(collections.id))
+    .limit(limit);
+}
 
 export async function insertCollection(tx: Executor, row: typeof collections.$inferInsert) {
   const [inserted] = await tx.insert(collections).values(row).onConflictDoNothing().returning();

@@ -60,6 +60,14 @@ export const revenueExpenseInvoices = pgTable(
       .on(table.accountId, table.environment, table.changeSequence),
     index('revenue_expense_invoices_direction_feed_idx')
       .on(table.accountId, table.environment, table.direction, table.changeSequence),
+    // The books by month: a range of write dates of the scope with the amounts the sums need as
+    // trailing keys, so a year is summed from the index alone (an index-only scan).
+    index('revenue_expense_invoices_month_idx')
+      .on(table.accountId, table.environment, table.writeDate, table.direction,
+        table.supplyCost, table.tax, table.totalAmount),
+    // The entries behind one month's figure of one direction, in write-date order.
+    index('revenue_expense_invoices_direction_date_idx')
+      .on(table.accountId, table.environment, table.direction, table.writeDate, table.id),
     check('revenue_expense_invoices_environment_known',
       sql`${table.environment} in ('test', 'live')`),
     check('revenue_expense_invoices_direction_known',

@@ -1,6 +1,8 @@
 import type { Dictionary } from './index.ts';
 import { cashReceiptsEn } from './en/cash-receipts.ts';
 import { documentsEn } from './en/documents.ts';
+import { bankTransactionsEn } from './en/bank-transactions.ts';
+import { booksEn } from './en/books.ts';
 
 // The dashboard's English texts: every key of the Korean dictionary (ko.ts), checked by the
 // type and by test/dashboard/i18n.test.ts.
@@ -346,4 +348,6 @@ export const en: Dictionary = {
   'operator.mailText': 'Text',
   ...cashReceiptsEn,
   ...documentsEn,
+  ...booksEn,
+  ...bankTransactionsEn,
 };

@@ -1,5 +1,7 @@
 import { cashReceiptsKo } from './ko/cash-receipts.ts';
 import { documentsKo } from './ko/documents.ts';
+import { bankTransactionsKo } from './ko/bank-transactions.ts';
+import { booksKo } from './ko/books.ts';
 
 // The dashboard's Korean texts: the first language, and the shape every other dictionary has
 // (i18n/index.ts). `{name}` marks a value put in when the text is used.
@@ -345,4 +347,6 @@ export const ko = {
   'operator.mailText': '본문',
   ...cashReceiptsKo,
   ...documentsKo,
+  ...booksKo,
+  ...bankTransactionsKo,
 } as const;

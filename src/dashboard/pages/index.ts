@@ -1,5 +1,7 @@
 import type { DashboardPage } from '../context.ts';
 import { auditPage } from './audit.tsx';
+import { bankTransactionsPage } from './bank-transactions.tsx';
+import { booksPage } from './books.tsx';
 import { businessPage } from './business.tsx';
 import { cashReceiptsPage } from './cash-receipts.tsx';
 import { documentsPage } from './documents.tsx';
@@ -20,6 +22,8 @@ export const PAGES: readonly DashboardPage[] = [
   homePage,
   cashReceiptsPage,
   documentsPage,
+  booksPage,
+  bankTransactionsPage,
   pointsPage,
   planPage,
   teamPageModule,

@@ -1,0 +1,2 @@
+CREATE INDEX "revenue_expense_invoices_month_idx" ON "revenue_expense_invoices" USING btree ("account_id","environment","write_date","direction","supply_cost","tax","total_amount");--> statement-breakpoint
+CREATE INDEX "revenue_expense_invoices_direction_date_idx" ON "revenue_expense_invoices" USING btree ("account_id","environment","direction","write_date","id");
