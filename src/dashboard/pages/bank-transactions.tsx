@@ -126,7 +126,7 @@ function FlowTable({ ctx, id, flows, month }: { ctx: PageContext; id: string; fl
         <tbody>
           {flows.map((flow) => (
             <tr key={flow.month}>
-              <th scope="row" data-label={t('bank.month')}>
+              <th scope="row" class="nowrap" data-label={t('bank.month')}>
                 {flow.month === month ? <strong>{flow.month}</strong>
                   : <a href={`${accountPath(id)}?month=${flow.month}`}>{flow.month}</a>}
               </th>

@@ -93,14 +93,16 @@ function MonthTable({ ctx, rows }: { ctx: PageContext; rows: MonthRow[] }) {
         <tbody>
           {rows.map((row) => (
             <tr key={row.month}>
-              <th scope="row" data-label={t('books.month')}>{row.month}</th>
+              <th scope="row" class="nowrap" data-label={t('books.month')}>{row.month}</th>
               <FigureCells ctx={ctx} figures={row.sales} month={row.month} direction="SALES" />
               <FigureCells ctx={ctx} figures={row.purchases} month={row.month}
                 direction="PURCHASE" />
             </tr>
           ))}
           <tr>
-            <th scope="row" data-label={t('books.month')}>{t('books.yearTotal')}</th>
+            <th scope="row" class="nowrap" data-label={t('books.month')}>
+              {t('books.yearTotal')}
+            </th>
             <FigureCells ctx={ctx} figures={sum(rows, 'sales')} month={null} direction="SALES" />
             <FigureCells ctx={ctx} figures={sum(rows, 'purchases')} month={null}
               direction="PURCHASE" />
