@@ -6,6 +6,7 @@ import {
   revenueExpenseChangeCounters as counters,
   revenueExpenseCollections as collections,
   revenueExpenseInvoices as invoices,
+  revenueExpenseMonthTotals as monthTotalsTable,
 } from './tables.ts';
 
 export type BookRow = typeof invoices.$inferSelect;
@@ -151,28 +152,21 @@ export async function readFeed(tx: Executor, scope: Scope, after: number, limit:
 }
 
 // The books by month of write date: per month and direction, the count and the sums, for the
-// months from `from` to `to` (first days). Read from the scope's write-date index alone
-// (revenue_expense_invoices_month_idx carries the amounts), so a year of a large book is one
-// index range, not a visit of every row.
+// months from `from` to before `toExclusive` (first days). Read from the month totals the
+// invoices' triggers keep (tables.ts), a row per month and direction.
 export type MonthTotals = { month: string; direction: Direction; count: number;
   supplyCost: number; tax: number; totalAmount: number };
 
 export async function monthTotals(tx: Executor, scope: Scope, from: string, toExclusive: string):
   Promise<MonthTotals[]> {
-  const month = sql<string>`to_char(${invoices.writeDate}, 'YYYY-MM')`;
-  const rows = await tx.select({ month, direction: invoices.direction,
-    count: sql<number>`count(*)::int`,
-    supplyCost: sql<string>`sum(${invoices.supplyCost})`,
-    tax: sql<string>`sum(${invoices.tax})`,
-    totalAmount: sql<string>`sum(${invoices.totalAmount})` })
-    .from(invoices)
-    .where(and(inScope(scope), gte(invoices.writeDate, from),
-      lt(invoices.writeDate, toExclusive)))
-    .groupBy(month, invoices.direction)
-    .orderBy(month, invoices.direction);
-  return rows.map((row) => ({ month: row.month, direction: row.direction as Direction,
-    count: row.count, supplyCost: Number(row.supplyCost), tax: Number(row.tax),
-    totalAmount: Number(row.totalAmount) }));
+  const rows = await tx.select().from(monthTotalsTable)
+    .where(and(eq(monthTotalsTable.accountId, scope.accountId),
+      eq(monthTotalsTable.environment, scope.environment), gte(monthTotalsTable.month, from),
+      lt(monthTotalsTable.month, toExclusive)))
+    .orderBy(asc(monthTotalsTable.month), asc(monthTotalsTable.direction));
+  return rows.map((row) => ({ month: row.month.slice(0, 7), direction: row.direction as Direction,
+    count: row.entries, supplyCost: row.supplyCost, tax: row.tax,
+    totalAmount: row.totalAmount }));
 }
 
 // The entries of a range of write dates and one direction, by write date then id, after the
