@@ -226,6 +226,10 @@ describe('issuing and records pages in Chromium', () => {
       await checkPage(page, 'bank-accounts');
       await page.click(`a[href="/dashboard/bank-transactions/${bank.bankAccountId}"]`);
       await checkPage(page, 'bank-account');
+      // A month holds hundreds of transactions: the top of the page, for the guide.
+      await page.setViewportSize({ width: WIDTHS[1], height: HEIGHT });
+      writeFileSync(path.join(screenshots, `bank-account-top-${WIDTHS[1]}.png`),
+        await page.screenshot());
       expect(await page.locator('#flows tbody tr').count()).toBe(12);
       const csv = await download(page, 'a[href*="/export.csv"]');
       expect(csv.body.toString('utf8')).toMatch(/^\uFEFFbookedAt,direction,amount/);
