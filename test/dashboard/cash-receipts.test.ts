@@ -206,6 +206,29 @@ describe('cash receipts pages', () => {
     expect((await owner.browser.get('/dashboard/cash-receipts')).body).not.toContain(key);
   });
 
+  it('warns that live spends real points, and answers the service\'s 503 without a live ' +
+    'gateway, charging nothing', async () => {
+    const { browser, accountId } = await merchantAccount();
+    await app.platform.points.grant({ accountId, environment: 'live', points: 1_000 });
+    await browser.post('/dashboard/environment', { environment: 'live',
+      return: '/dashboard/cash-receipts' });
+    // The merchant registered is the test environment's: live has its own issuers.
+    const empty = await browser.get('/dashboard/cash-receipts/new');
+    expect(empty.body).toContain('발행자가 없습니다');
+    const liveIssuer = await app.issuers.createIssuer({ scope: { accountId, environment: 'live' },
+      issuer: { identificationNumber: '1234567891', organizationName: '라이브 가맹점',
+        representativeName: '홍길동' } });
+    const form = await browser.get('/dashboard/cash-receipts/new');
+    expect(form.body).toContain('라이브 환경입니다. 이 요청에 실제 10 P가 차감되고');
+    const referenceId = /name="referenceId" value="([^"]+)"/.exec(form.body)![1]!;
+    const refused = await browser.post('/dashboard/cash-receipts',
+      issueForm(liveIssuer.issuerId, referenceId));
+    expect(refused.statusCode).toBe(503);
+    expect(refused.body).toContain('SERVICE_UNAVAILABLE');
+    const live = await app.platform.points.getBalance({ accountId, environment: 'live' });
+    expect(live.available).toBe(1_000);
+  });
+
   it('filters by the API\'s filters and refuses what the form does not offer', async () => {
     const { browser, supplier, keys } = await merchantAccount();
     const key = await accepted(await issueReceipt(app, keys.test, supplier.supplierKey,

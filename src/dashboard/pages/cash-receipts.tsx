@@ -290,7 +290,9 @@ async function issueForm(ctx: PageContext, problem?: ApiError | MessageKey,
   const body = active.length === 0
     ? <Notice kind="info">{t('cashReceipts.noIssuers')}</Notice>
     : <IssueFields ctx={ctx} issuers={active} values={values} />;
-  return { kind: 'page', title: 'cashReceipts.newTitle', status: problem ? 400 : 200, body: (
+  // A refusal of the service answers its own status (400, 402, 409, 503), as the API would.
+  const status = problem === undefined ? 200 : typeof problem === 'string' ? 400 : problem.status;
+  return { kind: 'page', title: 'cashReceipts.newTitle', status, body: (
     <>
       {problem && <Refusal ctx={ctx} error={problem} />}
       <Section title={t('cashReceipts.newTitle')} id="issue">{body}</Section>
