@@ -205,6 +205,20 @@ describe('bank transactions page', () => {
       const owner = await booksAccount('owner');
       const account = await connectBankAccount(app, owner.keys.test, '004', '110123456780');
       await syncAndWait(app, owner.keys.test, account.bankAccountId);
+      // A counterparty's and a memo's hostile text, as a bank could send them, show as text.
+      const hostile = '<script>alert(1)</script>"><img src=x onerror=alert(2)>';
+      await app.platform.database.db.execute(sql`insert into bank_transactions (id,
+        bank_account_id, account_id, environment, booked_date, sequence, direction, amount,
+        counterparty_name, memo, content_hash, changed_at)
+        values ('btx_hostile_' || ${account.bankAccountId}, ${account.bankAccountId},
+          ${owner.accountId}, 'test', '2025-03-03', 1, 'DEPOSIT', 1000, ${hostile}, ${hostile},
+          'x', now())`);
+      const shown = await owner.browser.get(
+        `/dashboard/bank-transactions/${account.bankAccountId}?month=2025-03`);
+      expect(shown.statusCode).toBe(200);
+      expect(shown.body).not.toContain('<script>alert(1)');
+      expect(shown.body).not.toContain('<img src=x');
+      expect(shown.body).toContain('&lt;script>alert(1)&lt;/script>');
       const other = await booksAccount('owner');
       for (const path of [`/dashboard/bank-transactions/${account.bankAccountId}`,
         `/dashboard/bank-transactions/${account.bankAccountId}/export.csv`,
