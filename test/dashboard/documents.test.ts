@@ -127,6 +127,22 @@ describe('documents pages', () => {
     expect(documents).toHaveLength(0);
   });
 
+  it('says what a tax-authority document still needs, and the service refuses it the same',
+    async () => {
+      const account = await app.createFundedAccount(10_000);
+      const user = await createUser(app, account.accountId, 'owner');
+      const browser = await signIn(app, user.email);
+      const { page, referenceId } = await formOf(browser, 'TAX_PAYMENT_CERTIFICATE');
+      expect(page.body).toContain('계정 사업자가 아직 없습니다');
+      expect(page.body).toContain('href="/dashboard/business"');
+      const registry = await formOf(browser, 'CORPORATE_REGISTRY_VIEW');
+      expect(registry.page.body).not.toContain('계정 사업자가 아직 없습니다');
+      const refused = await browser.post('/dashboard/documents', { type: 'TAX_PAYMENT_CERTIFICATE',
+        referenceId, confirmation: '신청' });
+      expect(refused.body).toContain('OWNER_BUSINESS_NOT_REGISTERED');
+      expect(refused.statusCode).toBe(409);
+    });
+
   it('lets only Owner, Admin and Issuer request; every role reads', async () => {
     for (const role of ['developer', 'viewer'] as const) {
       const { browser } = await ownerWith(role);

@@ -282,9 +282,22 @@ function OptionField({ ctx, name, required, values }: { ctx: PageContext; name: 
   }
 }
 
+// What a tax-authority document still needs before it can be requested: the owner business,
+// then its registered certificate (docs/documents.md § The owner business); null when nothing.
+async function ownerMissing(ctx: PageContext, type: DocumentType): Promise<MessageKey | null> {
+  if (isRegistry(type)) return null;
+  const owner = await attempt(() => ctx.services.areas.owners.get(ctx.scope));
+  if (refused(owner)) {
+    if (owner.code === 'OWNER_BUSINESS_NOT_REGISTERED') return 'documents.needsBusiness';
+    throw owner;
+  }
+  return owner.certificate === null ? 'documents.needsCertificate' : null;
+}
+
 async function requestForm(ctx: PageContext, type: DocumentType, problem?: ApiError | MessageKey,
   values?: URLSearchParams): Promise<Outcome> {
   const { t } = ctx;
+  const missing = await ownerMissing(ctx, type);
   const { allowed, required } = documentOptionsOf(type);
   const price = priceOf(ctx, type);
   return { kind: 'page', title: 'documents.requestTitle', status: problem ? 400 : 200, body: (
@@ -292,6 +305,11 @@ async function requestForm(ctx: PageContext, type: DocumentType, problem?: ApiEr
       {problem && <Refusal ctx={ctx} error={problem} />}
       <Section title={t(`documents.type.${type}`)} id="request-form">
         <p>{t(isRegistry(type) ? 'documents.registryLead' : 'documents.taxAuthorityLead')}</p>
+        {missing !== null && (
+          <Notice kind="info">
+            {t(missing)} <a href="/dashboard/business">{t('documents.toBusiness')}</a>
+          </Notice>
+        )}
         <p><strong>{t('documents.priceIs', { points: formatPoints(price) })}</strong></p>
         <PostForm ctx={ctx} action="/documents" class="stack">
           <input type="hidden" name="type" value={type} />

@@ -63,4 +63,7 @@ export const documentsEn: Record<keyof typeof documentsKo, string> = {
   'documents.scope.PART': 'Part',
   'documents.entries.CURRENT': 'Current entries',
   'documents.entries.INCLUDING_STRUCK_OUT': 'Including struck-out entries',
+  'documents.needsBusiness': 'The account has no owner business yet. Set it and register its joint certificate before requesting a tax-authority document.',
+  'documents.needsCertificate': 'The owner business has no registered joint certificate. Register it before requesting a tax-authority document.',
+  'documents.toBusiness': 'Go to the business and certificate',
 } as const;

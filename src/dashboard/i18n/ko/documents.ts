@@ -62,4 +62,7 @@ export const documentsKo = {
   'documents.scope.PART': '일부',
   'documents.entries.CURRENT': '현재 유효사항',
   'documents.entries.INCLUDING_STRUCK_OUT': '말소사항 포함',
+  'documents.needsBusiness': '계정 사업자가 아직 없습니다. 국세청 증명서를 신청하려면 먼저 계정 사업자를 정하고 공동인증서를 등록하세요.',
+  'documents.needsCertificate': '계정 사업자의 공동인증서가 등록되지 않았습니다. 국세청 증명서를 신청하려면 먼저 인증서를 등록하세요.',
+  'documents.toBusiness': '사업자와 인증서로 가기',
 } as const;
