@@ -6,7 +6,7 @@ import {
   createBankTransactionsModule,
   type BankTransactionsModule,
 } from './areas/bank-transactions/index.ts';
-import { createCashReceiptsModule } from './areas/cash-receipts/index.ts';
+import { createCashReceiptsModule, type CashReceiptsModule } from './areas/cash-receipts/index.ts';
 import {
   createBusinessProfilesModule,
   createRegistrationStatusModule,
@@ -51,6 +51,7 @@ export type AreaModules = {
   connections: ConnectionsModule;
   revenueExpenses: RevenueExpensesModule;
   bankTransactions: BankTransactionsModule;
+  cashReceipts: CashReceiptsModule;
   documents: DocumentsModule;
   // The key that seals what the areas keep at rest (for tests that read what they sealed).
   sealing: SealingKey;
@@ -113,7 +114,7 @@ export async function createAreaModules(platform: Platform, options: AreaModules
     documents,
   ];
   return { list, webhooks, issuers: issuers.service, taxInvoices, connections, revenueExpenses,
-    bankTransactions, documents, sealing,
+    bankTransactions, cashReceipts, documents, sealing,
     lookups: { businessProfiles: businessProfiles.service,
       registrationStatus: registrationStatus.service, bankHolders: bank.service } };
 }
@@ -147,7 +148,9 @@ function dashboardAreas(named: Omit<AreaModules, 'list'>): DashboardAreas {
     issuers: named.issuers,
     connections: named.connections.service, connectionLinks: named.connections.links,
     revenueExpenses: named.revenueExpenses.service,
-    bankTransactions: named.bankTransactions.service, ...named.lookups };
+    bankTransactions: named.bankTransactions.service,
+    cashReceipts: named.cashReceipts.service, documents: named.documents.service,
+    ...named.lookups };
 }
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {

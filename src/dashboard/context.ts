@@ -1,13 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { VNode } from 'preact';
-import type { OwnerBusinesses } from '../areas/documents/index.ts';
 import type { BankService } from '../areas/bank/index.ts';
 import type { BankTransactionsService } from '../areas/bank-transactions/index.ts';
 import type {
   BusinessesService,
   RegistrationStatusService,
 } from '../areas/businesses/index.ts';
+import type { CashReceiptsService } from '../areas/cash-receipts/index.ts';
 import type { ConnectionLinks, ConnectionsService } from '../areas/connections/index.ts';
+import type { DocumentsService, OwnerBusinesses } from '../areas/documents/index.ts';
 import type { IssuersService } from '../areas/issuers/index.ts';
 import type { RevenueExpensesService } from '../areas/revenue-expenses/index.ts';
 import type { TaxInvoicesService } from '../areas/tax-invoices/index.ts';
@@ -45,13 +46,17 @@ export type DashboardAreas = {
   owners: Pick<OwnerBusinesses, 'get' | 'save'>;
   issuers: Pick<IssuersService, 'getCertificate' | 'listHistory' | 'createRegistrationUrl' |
     'listIssuers' | 'getIssuer' | 'createIssuer' | 'updateIssuer'>;
-  // The connections page: the same services as /v1/connections and the hosted connection page,
-  // and what "collect now" and "sync now" start (POST /v1/revenueExpenses:collect,
-  // POST /v1/bankAccounts/{id}/syncs).
+  // The connections page: the same services as /v1/connections and the hosted connection page.
   connections: Pick<ConnectionsService, 'list' | 'disconnect'>;
   connectionLinks: Pick<ConnectionLinks, 'createLink'>;
-  revenueExpenses: Pick<RevenueExpensesService, 'collect' | 'getCollection'>;
-  bankTransactions: Pick<BankTransactionsService, 'listAccounts' | 'requestSync' | 'getSync'>;
+  // The books and bank transactions pages, and what "collect now" and "sync now" start: the
+  // same services as /v1/revenueExpenses and /v1/bankAccounts.
+  revenueExpenses: RevenueExpensesService;
+  bankTransactions: BankTransactionsService;
+  // The cash receipts and documents pages: the same services as /v1/cashReceipts and
+  // /v1/documents.
+  cashReceipts: CashReceiptsService;
+  documents: DocumentsService;
   // The lookups page: the same charged services as the API's lookups.
   businessProfiles: Pick<BusinessesService, 'retrieveProfile'>;
   registrationStatus: Pick<RegistrationStatusService, 'inquireStatuses'>;
@@ -93,7 +98,8 @@ export type Outcome =
   | { kind: 'fragment'; body: VNode }
   // After a POST: 303 to a path under /dashboard (post/redirect/get).
   | { kind: 'redirect'; to: string }
-  | { kind: 'download'; filename: string; contentType: string; body: string };
+  | { kind: 'download'; filename: string; contentType: string;
+    body: string | Buffer };
 
 export type DashboardRoute = {
   method: 'GET' | 'POST';

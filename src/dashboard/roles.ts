@@ -16,6 +16,9 @@ export const PERMISSIONS = {
   'webhooks.manage': ['owner', 'admin', 'developer'],
   // Issue and cancel documents (tax invoices, cash receipts, documents).
   'documents.issue': ['owner', 'admin', 'issuer'],
+  // Ask the tax portal for the books, or a bank for an account's transactions, now: free, and
+  // changes nothing the account wrote, so everyone but a Viewer may.
+  'records.refresh': ['owner', 'admin', 'developer', 'issuer'],
   // Set the owner business and register its joint certificate.
   'business.manage': ['owner', 'admin'],
   // Connect the tax portal and bank accounts, collect or sync now, disconnect.

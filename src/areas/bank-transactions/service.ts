@@ -163,6 +163,38 @@ async function queueSync(deps: ServiceDeps, tx: Executor, scope: Scope, bankAcco
   return { syncId: active.id, joined: true };
 }
 
+// The months from `from` to `to` (`YYYY-MM`), and `extra` months after.
+function monthsOf(from: string, to: string, extra = 0): string[] {
+  const index = (month: string) => Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1;
+  const months: string[] = [];
+  for (let at = index(from); at <= index(to) + extra; at += 1) {
+    months.push(`${Math.floor(at / 12)}-${String((at % 12) + 1).padStart(2, '0')}`);
+  }
+  return months;
+}
+
+// Deposits and withdrawals per month, behind the same 404 as the account's transactions.
+function createMonthlyFlows(db: Db, resolve: (scope: Scope, bankAccountId: string) =>
+  Promise<unknown>) {
+  // Deposits and withdrawals per month of the range (`YYYY-MM`, at most 24 months), every month
+  // of it with zeros where nothing was booked.
+  return async function monthlyFlows(scope: Scope, bankAccountId: string,
+    range: { from: string; to: string }) {
+    const month = /^[0-9]{4}-(0[1-9]|1[0-2])$/;
+    if (!month.test(range.from) || !month.test(range.to) || range.from > range.to) {
+      throw new ApiError('INVALID_REQUEST', 'from and to are months (YYYY-MM), from first.');
+    }
+    const months = monthsOf(range.from, range.to);
+    if (months.length > 24) throw new ApiError('INVALID_REQUEST', 'At most 24 months at once.');
+    await resolve(scope, bankAccountId);
+    const after = monthsOf(range.to, range.to, 1)[1]!;
+    const rows = await store.monthFlows(db, scope, bankAccountId, `${range.from}-01`,
+      `${after}-01`);
+    return months.map((found) => rows.find((row) => row.month === found) ?? { month: found,
+      deposits: 0, depositAmount: 0, withdrawals: 0, withdrawalAmount: 0 });
+  };
+}
+
 export function createBankTransactionsService(deps: ServiceDeps) {
   const { db } = deps;
 
@@ -239,7 +271,8 @@ export function createBankTransactionsService(deps: ServiceDeps) {
     return toSync(row);
   }
 
-  return { listAccounts, listTransactions, requestSync, getSync,
+  const monthlyFlows = createMonthlyFlows(db, resolve);
+  return { listAccounts, listTransactions, requestSync, getSync, monthlyFlows,
     queueSync: (tx: Executor, scope: Scope, bankAccountId: string, connected: Connected,
       trigger: 'REQUEST' | 'SCHEDULE') =>
       queueSync(deps, tx, scope, bankAccountId, connected, trigger) };

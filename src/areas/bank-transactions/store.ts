@@ -88,6 +88,29 @@ export async function readTransactions(tx: Executor, scope: Scope, bankAccountId
     .limit(limit);
 }
 
+// The account's deposits and withdrawals by month of booking, from `from` to before
+// `toExclusive` (first days): counts and sums, read along the account's line index.
+export type MonthFlows = { month: string; deposits: number; depositAmount: number;
+  withdrawals: number; withdrawalAmount: number };
+
+export async function monthFlows(tx: Executor, scope: Scope, bankAccountId: string,
+  from: string, toExclusive: string): Promise<MonthFlows[]> {
+  const month = sql<string>`to_char(${lines.bookedDate}, 'YYYY-MM')`;
+  const deposit = sql`${lines.direction} = 'DEPOSIT'`;
+  const rows = await tx.select({ month,
+    deposits: sql<number>`(count(*) filter (where ${deposit}))::int`,
+    depositAmount: sql<string>`coalesce(sum(${lines.amount}) filter (where ${deposit}), 0)`,
+    withdrawals: sql<number>`(count(*) filter (where not ${deposit}))::int`,
+    withdrawalAmount: sql<string>`coalesce(sum(${lines.amount}) filter (where not ${deposit}), 0)`,
+  }).from(lines)
+    .where(and(eq(lines.bankAccountId, bankAccountId), eq(lines.accountId, scope.accountId),
+      eq(lines.environment, scope.environment), gte(lines.bookedDate, from),
+      sql`${lines.bookedDate} < ${toExclusive}::date`))
+    .groupBy(month).orderBy(month);
+  return rows.map((row) => ({ ...row, depositAmount: Number(row.depositAmount),
+    withdrawalAmount: Number(row.withdrawalAmount) }));
+}
+
 // Syncs.
 
 export async function insertSync(tx: Executor, row: typeof syncs.$inferInsert) {

@@ -44,6 +44,19 @@ const REFERENCE: readonly ReferenceSection[] = [
 //   receipt-facts.ts, pdf.ts, mail.ts   the customer's copy: PDF and mail
 
 export type { CashReceiptsService };
+// What an issuance and a cancellation may be, as the API checks them: the dashboard's forms are
+// checked with the same schemas and offer the same choices.
+export {
+  CANCEL_REASONS,
+  CASH_RECEIPT_KINDS,
+  CASH_RECEIPT_STATUSES,
+  CASH_RECEIPT_USAGES,
+  CancelBody as CashReceiptCancelInput,
+  IssueBody as CashReceiptIssueInput,
+  TAXATIONS,
+  TRADE_OPTIONS,
+} from './schemas.ts';
+export type { CashReceiptView } from './schemas.ts';
 
 export type CashReceiptsModule = AreaModule & {
   routes: FastifyPluginAsync;

@@ -40,6 +40,18 @@ export type { OwnerBusinesses };
 // What an owner business may be set to, as PUT /v1/account/business checks it: the dashboard's
 // form is checked with the same schema.
 export { OwnerBusinessBody as OwnerBusinessInput } from './schemas.ts';
+// What a document request may be, as POST /v1/documents/issue checks it, and what it costs: the
+// dashboard's forms offer the same types and options and show the price row's points.
+export {
+  DOCUMENT_STATUSES,
+  DOCUMENT_TYPES,
+  IssueDocumentBody as DocumentRequestInput,
+  REGISTRY_TYPES,
+} from './schemas.ts';
+export type { DocumentType, DocumentView } from './schemas.ts';
+export { priceRowOf as documentPriceRow } from './acceptance.ts';
+export { documentOptionsOf } from './validation.ts';
+export type { DocumentsService };
 
 export type DocumentsModule = AreaModule & {
   service: DocumentsService;

@@ -38,6 +38,11 @@ const ALLOWED: Record<IssueDocumentBody['type'], OptionName[]> = {
   CORPORATE_REGISTRY_SUBMISSION: ['corporationNumber', 'registryScope', 'registryEntries'],
 };
 
+// The options a type takes and the ones it needs, for forms that offer exactly those.
+export function documentOptionsOf(type: IssueDocumentBody['type']) {
+  return { allowed: ALLOWED[type], required: REQUIRED[type] ?? [] };
+}
+
 const REQUIRED: Partial<Record<IssueDocumentBody['type'], OptionName[]>> = {
   VAT_TAX_BASE_CERTIFICATE: ['startYearMonth', 'endYearMonth'],
   INCOME_AMOUNT_CERTIFICATE: ['taxYear'],

@@ -1,6 +1,12 @@
 import { newId } from '../../domain/ids.ts';
 import type { Environment } from '../../platform/accounts/keys.ts';
-import { sequenceCursors, type PageCursors } from '../../platform/cursor.ts';
+import {
+  BIGINT_COLUMN_MAX,
+  cursorDate,
+  cursorInteger,
+  sequenceCursors,
+  type PageCursors,
+} from '../../platform/cursor.ts';
 import type { Db, Executor } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { notConfiguredMessage } from '../../platform/live-services.ts';
@@ -40,6 +46,28 @@ export function monthsBetween(from: string, to: string): string[] {
   const months: string[] = [];
   for (let index = monthIndex(from); index <= monthIndex(to); index += 1) {
     months.push(`${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`);
+  }
+  return months;
+}
+
+// The longest range of months the books by month cover at once.
+export const BOOK_MONTHS_MAX = 24;
+const MONTH = /^[0-9]{4}-(0[1-9]|1[0-2])$/;
+
+function nextMonth(month: string): string {
+  const index = monthIndex(month) + 1;
+  return `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`;
+}
+
+// The months of a range, refused when a bound is not `YYYY-MM` or the range is too long.
+function checkedMonths(range: { from: string; to: string }): string[] {
+  if (!MONTH.test(range.from) || !MONTH.test(range.to)) {
+    throw new ApiError('INVALID_REQUEST', 'A month is written YYYY-MM.');
+  }
+  if (range.from > range.to) throw new ApiError('INVALID_REQUEST', 'from must not be after to.');
+  const months = monthsBetween(range.from, range.to);
+  if (months.length > BOOK_MONTHS_MAX) {
+    throw new ApiError('INVALID_REQUEST', `At most ${BOOK_MONTHS_MAX} months at once.`);
   }
   return months;
 }
@@ -132,6 +160,52 @@ const connectedBusinesses = (changes: readonly IssuedInvoiceChange[]) => [
 
 const scopeKey = (scope: Scope) => `${scope.accountId}\u0000${scope.environment}`;
 
+// The list a month's entries' cursors are bound to.
+const MONTH_ENTRIES_LIST = 'revenueExpenses.monthEntries';
+
+// The books by month, the entries behind a month's figures, and the latest collections: what
+// the dashboard's books page reads.
+function createMonthlyReads(db: Db, cursors: PageCursors) {
+  // The books by month from `from` to `to` (`YYYY-MM`, at most BOOK_MONTHS_MAX months): every
+  // month of the range, with zeros where nothing was written, sales and purchases apart.
+  async function monthlyTotals(scope: Scope, range: { from: string; to: string }) {
+    const months = checkedMonths(range);
+    const rows = await store.monthTotals(db, scope, `${range.from}-01`,
+      `${nextMonth(range.to)}-01`);
+    const zero = { count: 0, supplyCost: 0, tax: 0, totalAmount: 0 };
+    return months.map((month) => {
+      const of = (direction: store.Direction) => {
+        const row = rows.find((found) => found.month === month && found.direction === direction);
+        return row === undefined ? zero : { count: row.count, supplyCost: row.supplyCost,
+          tax: row.tax, totalAmount: row.totalAmount };
+      };
+      return { month, sales: of('SALES'), purchases: of('PURCHASE') };
+    });
+  }
+
+  // The entries behind one month's figure of one direction, by write date, paged.
+  async function monthEntries(scope: Scope, query: { month: string; direction: store.Direction;
+    cursor?: string | undefined; limit: number }) {
+    checkedMonths({ from: query.month, to: query.month });
+    const after = query.cursor === undefined ? null
+      : cursors.decode<[string, number]>({ list: MONTH_ENTRIES_LIST, scope }, query.cursor,
+        [cursorDate, cursorInteger(1, BIGINT_COLUMN_MAX)]);
+    const rows = await store.entriesByWriteDate(db, scope, { from: `${query.month}-01`,
+      toExclusive: `${nextMonth(query.month)}-01`, direction: query.direction, after,
+      limit: query.limit + 1 });
+    const page = rows.slice(0, query.limit);
+    const last = page.at(-1);
+    return { items: page.map(toItem), nextCursor: rows.length > query.limit && last
+      ? cursors.encode({ list: MONTH_ENTRIES_LIST, scope }, [last.writeDate, last.id]) : null };
+  }
+
+  async function listCollections(scope: Scope, limit: number) {
+    return (await store.listCollections(db, scope, limit)).map(toCollection);
+  }
+
+  return { monthlyTotals, monthEntries, listCollections };
+}
+
 export function createRevenueExpensesService(deps: ServiceDeps) {
   const { db } = deps;
   // A cursor is the position of the last item a client read, in the account's order of change.
@@ -206,7 +280,7 @@ export function createRevenueExpensesService(deps: ServiceDeps) {
     await store.recordEntriesOfScopes(tx, [...byScope.values()], deps.now());
   }
 
-  return { readFeed, collect, getCollection, recordIssuedInvoices };
+  return { readFeed, collect, getCollection, recordIssuedInvoices, ...createMonthlyReads(db, deps.cursors) };
 }
 
 export type RevenueExpensesService = ReturnType<typeof createRevenueExpensesService>;

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { and, asc, count, eq, gt, gte, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../platform/db/connect.ts';
 import type { Scope } from '../../platform/scope.ts';
 import {
   revenueExpenseChangeCounters as counters,
   revenueExpenseCollections as collections,
   revenueExpenseInvoices as invoices,
+  revenueExpenseMonthTotals as monthTotalsTable,
 } from './tables.ts';
 
 export type BookRow = typeof invoices.$inferSelect;
@@ -150,7 +151,48 @@ export async function readFeed(tx: Executor, scope: Scope, after: number, limit:
     .limit(limit);
 }
 
+// The books by month of write date: per month and direction, the count and the sums, for the
+// months from `from` to before `toExclusive` (first days). Read from the month totals the
+// invoices' triggers keep (tables.ts), a row per month and direction.
+export type MonthTotals = { month: string; direction: Direction; count: number;
+  supplyCost: number; tax: number; totalAmount: number };
+
+export async function monthTotals(tx: Executor, scope: Scope, from: string, toExclusive: string):
+  Promise<MonthTotals[]> {
+  const rows = await tx.select().from(monthTotalsTable)
+    .where(and(eq(monthTotalsTable.accountId, scope.accountId),
+      eq(monthTotalsTable.environment, scope.environment), gte(monthTotalsTable.month, from),
+      lt(monthTotalsTable.month, toExclusive)))
+    .orderBy(asc(monthTotalsTable.month), asc(monthTotalsTable.direction));
+  return rows.map((row) => ({ month: row.month.slice(0, 7), direction: row.direction as Direction,
+    count: row.entries, supplyCost: row.supplyCost, tax: row.tax,
+    totalAmount: row.totalAmount }));
+}
+
+// The entries of a range of write dates and one direction, by write date then id, after the
+// position `after` ([writeDate, id]).
+export async function entriesByWriteDate(tx: Executor, scope: Scope, filter: { from: string;
+  toExclusive: string; direction: Direction; after: readonly [string, number] | null;
+  limit: number }): Promise<BookRow[]> {
+  const { after } = filter;
+  return tx.select().from(invoices)
+    .where(and(inScope(scope), eq(invoices.direction, filter.direction),
+      gte(invoices.writeDate, filter.from), lt(invoices.writeDate, filter.toExclusive),
+      after === null ? undefined : or(gt(invoices.writeDate, after[0]),
+        and(eq(invoices.writeDate, after[0]), gt(invoices.id, after[1])))))
+    .orderBy(asc(invoices.writeDate), asc(invoices.id))
+    .limit(filter.limit);
+}
+
 // Collections.
+
+export async function listCollections(tx: Executor, scope: Scope, limit: number) {
+  return tx.select().from(collections)
+    .where(and(eq(collections.accountId, scope.accountId),
+      eq(collections.environment, scope.environment)))
+    .orderBy(desc(collections.requestedAt), desc(collections.id))
+    .limit(limit);
+}
 
 export async function insertCollection(tx: Executor, row: typeof collections.$inferInsert) {
   const [inserted] = await tx.insert(collections).values(row).onConflictDoNothing().returning();

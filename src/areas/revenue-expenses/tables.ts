@@ -60,6 +60,9 @@ export const revenueExpenseInvoices = pgTable(
       .on(table.accountId, table.environment, table.changeSequence),
     index('revenue_expense_invoices_direction_feed_idx')
       .on(table.accountId, table.environment, table.direction, table.changeSequence),
+    // The entries behind one month's figure of one direction, in write-date order.
+    index('revenue_expense_invoices_direction_date_idx')
+      .on(table.accountId, table.environment, table.direction, table.writeDate, table.id),
     check('revenue_expense_invoices_environment_known',
       sql`${table.environment} in ('test', 'live')`),
     check('revenue_expense_invoices_direction_known',
@@ -71,6 +74,27 @@ export const revenueExpenseInvoices = pgTable(
     check('revenue_expense_invoices_total',
       sql`${table.totalAmount} = ${table.supplyCost} + ${table.tax}`),
   ],
+);
+
+// The books by month: per scope, month of write date and direction, the count and the sums of
+// the invoices. Kept by triggers on revenue_expense_invoices (migration 0031), one statement per
+// write of any size, in the writing transaction: the monthly page reads a year as 24 rows
+// however many invoices the books hold (docs/revenue-expense.md § The books by month).
+export const revenueExpenseMonthTotals = pgTable(
+  'revenue_expense_month_totals',
+  {
+    accountId: text('account_id').notNull(),
+    environment: text('environment').notNull(),
+    // The first day of the month.
+    month: date('month', { mode: 'string' }).notNull(),
+    direction: text('direction').notNull(),
+    entries: bigint('entries', { mode: 'number' }).notNull(),
+    supplyCost: won('supply_cost').notNull(),
+    tax: won('tax').notNull(),
+    totalAmount: won('total_amount').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.accountId, table.environment, table.month,
+    table.direction] })],
 );
 
 // The last change sequence handed out per account and environment. A writer takes the next

@@ -21,6 +21,9 @@ export const AUDIT_ACTIONS = ['user.signedIn', 'user.signedOut', 'user.signedOut
   // The operator's pages.
   'operator.accountCreated', 'operator.planChanged', 'operator.pointsGranted',
   'operator.holidayAdded', 'operator.holidayRemoved',
+  // Cash receipts, documents, books and bank transactions.
+  'cashReceipt.issued', 'cashReceipt.canceled', 'document.requested', 'books.collectionRequested',
+  'bank.syncRequested',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

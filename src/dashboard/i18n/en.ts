@@ -2,6 +2,10 @@ import type { Dictionary } from './index.ts';
 import { connectionsEn } from './en/connections.ts';
 import { issuersEn } from './en/issuers.ts';
 import { lookupsEn } from './en/lookups.ts';
+import { cashReceiptsEn } from './en/cash-receipts.ts';
+import { documentsEn } from './en/documents.ts';
+import { bankTransactionsEn } from './en/bank-transactions.ts';
+import { booksEn } from './en/books.ts';
 
 // The dashboard's English texts: every key of the Korean dictionary (ko.ts), checked by the
 // type and by test/dashboard/i18n.test.ts.
@@ -348,4 +352,8 @@ export const en: Dictionary = {
   ...connectionsEn,
   ...issuersEn,
   ...lookupsEn,
+  ...cashReceiptsEn,
+  ...documentsEn,
+  ...booksEn,
+  ...bankTransactionsEn,
 };

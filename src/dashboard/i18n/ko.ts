@@ -1,6 +1,10 @@
 import { connectionsKo } from './ko/connections.ts';
 import { issuersKo } from './ko/issuers.ts';
 import { lookupsKo } from './ko/lookups.ts';
+import { cashReceiptsKo } from './ko/cash-receipts.ts';
+import { documentsKo } from './ko/documents.ts';
+import { bankTransactionsKo } from './ko/bank-transactions.ts';
+import { booksKo } from './ko/books.ts';
 
 // The dashboard's Korean texts: the first language, and the shape every other dictionary has
 // (i18n/index.ts). `{name}` marks a value put in when the text is used.
@@ -347,4 +351,8 @@ export const ko = {
   ...connectionsKo,
   ...issuersKo,
   ...lookupsKo,
+  ...cashReceiptsKo,
+  ...documentsKo,
+  ...booksKo,
+  ...bankTransactionsKo,
 } as const;

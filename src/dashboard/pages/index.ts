@@ -1,6 +1,10 @@
 import type { DashboardPage } from '../context.ts';
 import { auditPage } from './audit.tsx';
+import { bankTransactionsPage } from './bank-transactions.tsx';
+import { booksPage } from './books.tsx';
 import { businessPage } from './business.tsx';
+import { cashReceiptsPage } from './cash-receipts.tsx';
+import { documentsPage } from './documents.tsx';
 import { homePage } from './home.tsx';
 import { keysPage } from './keys.tsx';
 import { operatorPage } from './operator.tsx';
@@ -19,6 +23,10 @@ import { webhooksPage } from './webhooks.tsx';
 // line here; the router, the navigation and the role checks take it from this list.
 export const PAGES: readonly DashboardPage[] = [
   homePage,
+  cashReceiptsPage,
+  documentsPage,
+  booksPage,
+  bankTransactionsPage,
   connectionsPage,
   issuersPage,
   lookupsPage,

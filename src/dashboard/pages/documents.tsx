@@ -1,0 +1,482 @@
+import { Fragment } from 'preact';
+import Value from 'typebox/value';
+import {
+  documentOptionsOf,
+  documentPriceRow,
+  DOCUMENT_STATUSES,
+  DOCUMENT_TYPES,
+  DocumentRequestInput,
+  REGISTRY_TYPES,
+  type DocumentType,
+  type DocumentView,
+} from '../../areas/documents/index.ts';
+import type { ApiError } from '../../platform/errors.ts';
+import { Notice, PostForm, RedirectNotice, Section } from '../components.tsx';
+import type { DashboardPage, Outcome, PageContext } from '../context.ts';
+import { formatDateTime, formatPoints } from '../format.ts';
+import type { MessageKey } from '../i18n/index.ts';
+import {
+  attempt,
+  ConfirmationField,
+  confirmed,
+  dashboardCaller,
+  newReferenceId,
+  rateLimited,
+  readReferenceId,
+  Refusal,
+  refused,
+} from './acting.tsx';
+
+// Documents (docs/dashboard.md § Documents): tax-authority certificates of the owner business and
+// corporate registry copies, requested with the options each type takes and its price shown
+// first, listed with their status, and the original PDF downloaded once issued. Every call is
+// the documents area's service, the one behind /v1/documents.
+
+const PAGE_SIZE = 50;
+const KEY = /^[A-Za-z0-9_-]{1,100}$/;
+const CURSOR = /^[A-Za-z0-9_-]{1,60}$/;
+const NOTICES = ['documents.requested'] as const satisfies readonly MessageKey[];
+
+type Status = (typeof DOCUMENT_STATUSES)[number];
+type OptionName = ReturnType<typeof documentOptionsOf>['allowed'][number];
+
+const isType = (value: string): value is DocumentType =>
+  (DOCUMENT_TYPES as readonly string[]).includes(value);
+const isStatus = (value: string): value is Status =>
+  (DOCUMENT_STATUSES as readonly string[]).includes(value);
+const isRegistry = (type: DocumentType) => (REGISTRY_TYPES as readonly string[]).includes(type);
+
+const OPTION_NAMES = new Set<string>(DOCUMENT_TYPES.flatMap((type) =>
+  documentOptionsOf(type).allowed));
+const isOptionName = (name: string): name is OptionName => OPTION_NAMES.has(name);
+
+const priceOf = (ctx: PageContext, type: DocumentType) =>
+  ctx.services.platform.prices[documentPriceRow(type)];
+
+const documentPath = (issuanceKey: string) => `/dashboard/documents/${issuanceKey}`;
+
+type Filters = { status?: Status; type?: DocumentType; cursor?: string };
+
+function readFilters(query: URLSearchParams): Filters | null {
+  const filters: Filters = {};
+  for (const [name, value] of query) {
+    if (value === '' || name === 'notice') continue;
+    if (name === 'status' && isStatus(value)) filters.status = value;
+    else if (name === 'type' && isType(value)) filters.type = value;
+    else if (name === 'cursor' && CURSOR.test(value)) filters.cursor = value;
+    else return null;
+  }
+  return filters;
+}
+
+function queryOf(filters: Filters, cursor?: string) {
+  const query = new URLSearchParams();
+  if (filters.status) query.set('status', filters.status);
+  if (filters.type) query.set('type', filters.type);
+  if (cursor) query.set('cursor', cursor);
+  return query.toString();
+}
+
+function StatusBadge({ ctx, status }: { ctx: PageContext; status: Status }) {
+  return <span class={`badge status-${status.toLowerCase()}`}>
+    {ctx.t(`documents.status.${status}`)}
+  </span>;
+}
+
+function DocumentTable({ ctx, documents, next, filters }: { ctx: PageContext;
+  documents: DocumentView[]; next: string | null; filters: Filters }) {
+  const { t } = ctx;
+  return (
+    <div id="documents">
+      {documents.length === 0 ? <p class="muted">{t('documents.none')}</p> : (
+        <div class="table-wrap">
+          <table class="cards">
+            <thead><tr>
+              <th>{t('documents.acceptedAt')}</th><th>{t('documents.type')}</th>
+              <th>{t('documents.status')}</th><th class="num">{t('documents.price')}</th>
+              <th>{t('documents.pdf')}</th>
+            </tr></thead>
+            <tbody>
+              {documents.map((document) => (
+                <tr key={document.issuanceKey}>
+                  <td data-label={t('documents.acceptedAt')}>
+                    <a href={documentPath(document.issuanceKey)}>
+                      {formatDateTime(new Date(document.acceptedAt))}
+                    </a>
+                  </td>
+                  <td data-label={t('documents.type')}>{t(`documents.type.${document.type}`)}</td>
+                  <td data-label={t('documents.status')}>
+                    <StatusBadge ctx={ctx} status={document.status} />
+                  </td>
+                  <td data-label={t('documents.price')} class="num">
+                    {formatPoints(document.points)}
+                  </td>
+                  <td data-label={t('documents.pdf')}>
+                    {document.status === 'ISSUED' ? (
+                      <a href={`${documentPath(document.issuanceKey)}/pdf`} download>
+                        {t('documents.download')}
+                      </a>
+                    ) : '—'}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {next !== null && (
+        <p><a href={`/dashboard/documents?${queryOf(filters, next)}`}>{t('documents.more')}</a></p>
+      )}
+    </div>
+  );
+}
+
+function TypeChoices({ ctx }: { ctx: PageContext }) {
+  const { t } = ctx;
+  return (
+    <div class="table-wrap">
+      <table class="cards">
+        <thead><tr>
+          <th>{t('documents.type')}</th><th class="num">{t('documents.price')}</th><th></th>
+        </tr></thead>
+        <tbody>
+          {DOCUMENT_TYPES.map((type) => (
+            <tr key={type}>
+              <td data-label={t('documents.type')}>{t(`documents.type.${type}`)}</td>
+              <td data-label={t('documents.price')} class="num">
+                {formatPoints(priceOf(ctx, type))}
+              </td>
+              <td data-label="">
+                <a href={`/dashboard/documents/new?type=${type}`}>{t('documents.requestThis')}</a>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+async function listOutcome(ctx: PageContext): Promise<Outcome> {
+  const { t } = ctx;
+  const filters = readFilters(ctx.query);
+  const invalid = (): Outcome => ({ kind: 'page', title: 'documents.title', status: 400,
+    body: <Notice kind="error">{t('documents.filterInvalid')}</Notice> });
+  if (filters === null) return invalid();
+  const page = await attempt(() => ctx.services.areas.documents.list({ scope: ctx.scope,
+    limit: PAGE_SIZE, cursor: filters.cursor, status: filters.status, type: filters.type }));
+  if (refused(page)) return invalid();
+  const table = <DocumentTable ctx={ctx} documents={page.documents} next={page.nextCursor}
+    filters={filters} />;
+  if (ctx.request.headers['hx-request'] === 'true') return { kind: 'fragment', body: table };
+  return { kind: 'page', title: 'documents.title', body: (
+    <>
+      <RedirectNotice ctx={ctx} known={NOTICES} />
+      {ctx.may('documents.issue') && (
+        <Section title={t('documents.request')} id="request">
+          <p>{t('documents.requestLead')}</p>
+          <TypeChoices ctx={ctx} />
+        </Section>
+      )}
+      <Section title={t('documents.list')} id="list">
+        <form method="get" action="/dashboard/documents" class="row"
+          hx-get="/dashboard/documents" hx-target="#documents" hx-swap="outerHTML"
+          hx-push-url="true">
+          <label>{t('documents.type')}
+            <select name="type">
+              <option value="">{t('documents.filterAll')}</option>
+              {DOCUMENT_TYPES.map((type) => (
+                <option key={type} value={type} selected={filters.type === type}>
+                  {t(`documents.type.${type}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>{t('documents.status')}
+            <select name="status">
+              <option value="">{t('documents.filterAll')}</option>
+              {DOCUMENT_STATUSES.map((status) => (
+                <option key={status} value={status} selected={filters.status === status}>
+                  {t(`documents.status.${status}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" class="secondary">{t('documents.apply')}</button>
+        </form>
+        {table}
+      </Section>
+    </>
+  ) };
+}
+
+// The options chosen from a list, the default first.
+const CHOICES: Record<'showAddress' | 'showResidentNumber' | 'language' | 'registryScope' |
+  'registryEntries', ReadonlyArray<{ value: string; text: MessageKey }>> = {
+  showAddress: [{ value: 'true', text: 'documents.yes' }, { value: 'false', text: 'documents.no' }],
+  showResidentNumber: [{ value: 'false', text: 'documents.no' },
+    { value: 'true', text: 'documents.yes' }],
+  language: [{ value: 'KO', text: 'documents.language.KO' },
+    { value: 'EN', text: 'documents.language.EN' }],
+  registryScope: [{ value: 'ALL', text: 'documents.scope.ALL' },
+    { value: 'PART', text: 'documents.scope.PART' }],
+  registryEntries: [{ value: 'CURRENT', text: 'documents.entries.CURRENT' },
+    { value: 'INCLUDING_STRUCK_OUT', text: 'documents.entries.INCLUDING_STRUCK_OUT' }],
+};
+
+// One option's field, as the type's form shows it.
+function OptionField({ ctx, name, required, values }: { ctx: PageContext; name: OptionName;
+  required: boolean; values?: URLSearchParams | undefined }) {
+  const { t } = ctx;
+  const value = values?.get(name) ?? '';
+  const label = t(`documents.option.${name}`);
+  switch (name) {
+    case 'showAddress':
+    case 'showResidentNumber':
+    case 'language':
+    case 'registryScope':
+    case 'registryEntries': {
+      const choices = CHOICES[name];
+      const chosen = value === '' ? choices[0]?.value : value;
+      return (
+        <label>{label}
+          <select name={name}>
+            {choices.map((choice) => (
+              <option key={choice.value} value={choice.value} selected={chosen === choice.value}>
+                {t(choice.text)}
+              </option>
+            ))}
+          </select>
+        </label>
+      );
+    }
+    case 'startYearMonth':
+    case 'endYearMonth':
+    case 'fiscalYearEndMonth':
+      return (
+        <label>{label}
+          <input type="month" name={name} required={required} value={value}
+            placeholder="YYYY-MM" />
+        </label>
+      );
+    case 'taxYear':
+      return (
+        <label>{label}
+          <input type="number" name={name} required={required} min={1990} max={9999}
+            step={1} value={value} />
+        </label>
+      );
+    case 'corporationNumber':
+      return (
+        <label>{label} <span class="hint">{t('documents.corporationNumberHint')}</span>
+          <input type="text" name={name} required={required} maxLength={14}
+            inputMode="numeric" value={value} />
+        </label>
+      );
+    case 'purpose':
+      return (
+        <label>{label}
+          <input type="text" name={name} maxLength={100} value={value} />
+        </label>
+      );
+  }
+}
+
+// What a tax-authority document still needs before it can be requested: the owner business,
+// then its registered certificate (docs/documents.md § The owner business); null when nothing.
+async function ownerMissing(ctx: PageContext, type: DocumentType): Promise<MessageKey | null> {
+  if (isRegistry(type)) return null;
+  const owner = await attempt(() => ctx.services.areas.owners.get(ctx.scope));
+  if (refused(owner)) {
+    if (owner.code === 'OWNER_BUSINESS_NOT_REGISTERED') return 'documents.needsBusiness';
+    throw owner;
+  }
+  return owner.certificate === null ? 'documents.needsCertificate' : null;
+}
+
+async function requestForm(ctx: PageContext, type: DocumentType, problem?: ApiError | MessageKey,
+  values?: URLSearchParams): Promise<Outcome> {
+  const { t } = ctx;
+  const missing = await ownerMissing(ctx, type);
+  const { allowed, required } = documentOptionsOf(type);
+  const price = priceOf(ctx, type);
+  return { kind: 'page', title: 'documents.requestTitle', status: problem ? 400 : 200, body: (
+    <>
+      {problem && <Refusal ctx={ctx} error={problem} />}
+      <Section title={t(`documents.type.${type}`)} id="request-form">
+        <p>{t(isRegistry(type) ? 'documents.registryLead' : 'documents.taxAuthorityLead')}</p>
+        {missing !== null && (
+          <Notice kind="info">
+            {t(missing)} <a href="/dashboard/business">{t('documents.toBusiness')}</a>
+          </Notice>
+        )}
+        <p><strong>{t('documents.priceIs', { points: formatPoints(price) })}</strong></p>
+        <PostForm ctx={ctx} action="/documents" class="stack">
+          <input type="hidden" name="type" value={type} />
+          <input type="hidden" name="referenceId"
+            value={readReferenceId(values ?? new URLSearchParams()) ?? newReferenceId()} />
+          {allowed.map((name) => (
+            <OptionField key={name} ctx={ctx} name={name}
+              required={(required as readonly string[]).includes(name)} values={values} />
+          ))}
+          <ConfirmationField ctx={ctx} action="request" points={price} />
+          <button type="submit" class="primary">{t('documents.submit')}</button>
+        </PostForm>
+      </Section>
+      <p><a href="/dashboard/documents">{t('documents.back')}</a></p>
+    </>
+  ) };
+}
+
+// The API's body from the form: only the options of the type, each of its schema's shape; null
+// when one is not.
+function requestBodyOf(type: DocumentType, form: URLSearchParams): Record<string, unknown> | null {
+  const body: Record<string, unknown> = { type };
+  for (const name of documentOptionsOf(type).allowed) {
+    const raw = (form.get(name) ?? '').trim();
+    if (raw === '') continue;
+    if (name === 'showAddress' || name === 'showResidentNumber') {
+      if (raw !== 'true' && raw !== 'false') return null;
+      body[name] = raw === 'true';
+    } else if (name === 'taxYear') {
+      if (!/^\d{4}$/.test(raw)) return null;
+      body[name] = Number(raw);
+    } else {
+      body[name] = raw;
+    }
+  }
+  return Value.Check(DocumentRequestInput, body) ? body : null;
+}
+
+async function request(ctx: PageContext): Promise<Outcome> {
+  const type = ctx.form.get('type') ?? '';
+  if (!isType(type)) return listOutcome(ctx).then((outcome) => ({ ...outcome, status: 400 }) as
+    Outcome);
+  const referenceId = readReferenceId(ctx.form);
+  const body = requestBodyOf(type, ctx.form);
+  if (referenceId === null || body === null) {
+    return requestForm(ctx, type, 'documents.error.invalid', ctx.form);
+  }
+  if (!confirmed(ctx, 'request')) return requestForm(ctx, type, 'acting.notConfirmed', ctx.form);
+  if (await rateLimited(ctx, 'documents.issue') !== null) {
+    return requestForm(ctx, type, 'acting.rateLimited', ctx.form);
+  }
+  const accepted = await attempt(() => ctx.services.areas.documents.issue({
+    caller: dashboardCaller(ctx), referenceId,
+    body: body as Parameters<typeof ctx.services.areas.documents.issue>[0]['body'] }));
+  if (refused(accepted)) {
+    const outcome = await requestForm(ctx, type, accepted, ctx.form);
+    return { ...outcome, status: accepted.status } as Outcome;
+  }
+  await ctx.audit('document.requested', accepted.issuanceKey, ctx.scope.environment);
+  return { kind: 'redirect',
+    to: `${documentPath(accepted.issuanceKey)}?notice=documents.requested` };
+}
+
+async function documentOf(ctx: PageContext): Promise<DocumentView | null> {
+  const issuanceKey = ctx.params.issuanceKey ?? '';
+  if (!KEY.test(issuanceKey)) return null;
+  const found = await attempt(() => ctx.services.areas.documents.get({ scope: ctx.scope,
+    issuanceKey }));
+  return refused(found) ? null : found;
+}
+
+const notFound = (ctx: PageContext): Outcome => ({ kind: 'page', title: 'error.notFound.title',
+  status: 404, body: <div class="card"><p>{ctx.t('error.notFound')}</p></div> });
+
+function optionText(ctx: PageContext, value: unknown): string {
+  if (value === true) return ctx.t('documents.yes');
+  if (value === false) return ctx.t('documents.no');
+  if (value === null || value === undefined) return '—';
+  return String(value);
+}
+
+function detailBody(ctx: PageContext, document: DocumentView) {
+  const { t } = ctx;
+  const time = (value: string | null) => (value === null ? '—' : formatDateTime(new Date(value)));
+  const options = Object.entries(document.options).filter(([, value]) => value !== null);
+  return (
+    <>
+      <RedirectNotice ctx={ctx} known={NOTICES} />
+      <Section title={t(`documents.type.${document.type}`)} id="document">
+        <p><StatusBadge ctx={ctx} status={document.status} /></p>
+        {document.status !== 'ISSUED' && document.status !== 'FAILED' && (
+          <p class="muted">{t('documents.pending')}</p>
+        )}
+        {document.failure && (
+          <Notice kind="error">
+            <code>{document.failure.code}</code>{' '}
+            <span class="break">{document.failure.message}</span>
+          </Notice>
+        )}
+        <dl class="facts">
+          <dt>{t('documents.issuanceKey')}</dt><dd class="break">{document.issuanceKey}</dd>
+          <dt>{t('documents.price')}</dt><dd>{formatPoints(document.points)}</dd>
+          {document.corporationNumber !== null && <>
+            <dt>{t('documents.option.corporationNumber')}</dt>
+            <dd>{document.corporationNumber}</dd>
+          </>}
+          {options.map(([name, value]) => (
+            <Fragment key={name}>
+              <dt>{isOptionName(name) ? t(`documents.option.${name}`) : name}</dt>
+              <dd class="break">{optionText(ctx, value)}</dd>
+            </Fragment>
+          ))}
+          <dt>{t('documents.issueNumber')}</dt><dd>{document.issueNumber ?? '—'}</dd>
+          <dt>{t('documents.acceptedAt')}</dt><dd>{time(document.acceptedAt)}</dd>
+          <dt>{t('documents.issuedAt')}</dt><dd>{time(document.issuedAt)}</dd>
+          {document.pdfSha256 !== null && <>
+            <dt>SHA-256</dt><dd class="break"><code>{document.pdfSha256}</code></dd>
+          </>}
+        </dl>
+        <p class="actions">
+          {document.status === 'ISSUED' && (
+            <a class="button primary" href={`${documentPath(document.issuanceKey)}/pdf`}
+              download>{t('documents.download')}</a>
+          )}
+          <a href="/dashboard/documents">{t('documents.back')}</a>
+        </p>
+      </Section>
+    </>
+  );
+}
+
+export const documentsPage: DashboardPage = {
+  nav: { label: 'nav.documents', path: '/documents', section: 'issuing',
+    permission: 'account.read' },
+  routes: [
+    { method: 'GET', path: '/documents', permission: 'account.read', handle: listOutcome },
+    {
+      method: 'GET', path: '/documents/new', permission: 'documents.issue',
+      handle(ctx) {
+        const type = ctx.query.get('type') ?? '';
+        if (!isType(type)) return listOutcome(ctx);
+        return requestForm(ctx, type);
+      },
+    },
+    { method: 'POST', path: '/documents', permission: 'documents.issue', handle: request },
+    {
+      method: 'GET', path: '/documents/:issuanceKey', permission: 'account.read',
+      async handle(ctx) {
+        const document = await documentOf(ctx);
+        if (document === null) return notFound(ctx);
+        return { kind: 'page', title: 'documents.title', body: detailBody(ctx, document) };
+      },
+    },
+    {
+      method: 'GET', path: '/documents/:issuanceKey/pdf', permission: 'account.read',
+      async handle(ctx) {
+        const document = await documentOf(ctx);
+        if (document === null) return notFound(ctx);
+        const pdf = await attempt(() => ctx.services.areas.documents.pdf({ scope: ctx.scope,
+          issuanceKey: document.issuanceKey }));
+        if (refused(pdf)) {
+          return { kind: 'page', title: 'documents.title', status: pdf.status,
+            body: <>{<Refusal ctx={ctx} error={pdf} />}{detailBody(ctx, document)}</> };
+        }
+        return { kind: 'download', filename: `${document.issuanceKey}.pdf`,
+          contentType: 'application/pdf', body: pdf };
+      },
+    },
+  ],
+};
