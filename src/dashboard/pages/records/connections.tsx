@@ -214,7 +214,9 @@ function ConnectButton({ ctx, kind }: { ctx: PageContext; kind: Kind }) {
       <button type="submit" class="primary">
         {t(kind === 'HOMETAX' ? 'connections.connectHometax' : 'connections.connectBank')}
       </button>
-      <span class="hint">{t('connections.connectHint')}</span>
+      <span class="hint">
+        {t(kind === 'HOMETAX' ? 'connections.connectHint' : 'connections.connectHintBank')}
+      </span>
     </PostForm>
   );
 }
