@@ -158,6 +158,24 @@ describe('connections page', () => {
     expect(after.body).toMatch(/<dt>잔액<\/dt><dd>[0-9,]+원<\/dd>/);
   });
 
+  it('shows a failed sync as the connection\'s last outcome', async () => {
+    const { browser, keys } = await signedInAccount(app, 'owner');
+    // The sandbox connects an account ending in 9001, and refuses its syncs.
+    await connectBank(browser, '123456789001');
+    const [connection] = await connectionIds(keys.test);
+    const synced = await browser.post(`/dashboard/connections/${connection!.id}/sync`, {});
+    expect(synced.statusCode).toBe(303);
+    const after = await pollUntil(() => browser.get(synced.headers.location as string),
+      (response) => response.body.includes('동기화 요청: 실패'));
+    expect(after.body).toContain('동기화 요청: 실패');
+    expect(after.body).toContain('<span class="state bad">실패</span>');
+    expect(after.body).toMatch(/<dt>마지막 결과<\/dt><dd><code>INVALID_CREDENTIALS<\/code>/);
+    const viaApi = (await api(keys.test, '/v1/connections')).json() as { items: Array<{
+      state: string; failure: { code: string } | null }> };
+    expect(viaApi.items[0]).toMatchObject({ state: 'FAILED',
+      failure: { code: 'INVALID_CREDENTIALS' } });
+  });
+
   it('shows what plan collections and syncs need instead of a bare error', async () => {
     const account = await app.createAccount({ plan: 'FREE' });
     const user = await createUser(app, account.accountId, 'owner');

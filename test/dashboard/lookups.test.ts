@@ -203,6 +203,24 @@ describe('lookups page', () => {
     expect(await balance(accountId, 'live')).toBe(1_000);
   });
 
+  it('shows the records pages in English when the user chose it', async () => {
+    const { browser } = await signedInAccount(app, 'owner');
+    await browser.get('/dashboard');
+    expect((await browser.post('/dashboard/language', { locale: 'en', return: '/dashboard' }))
+      .statusCode).toBe(303);
+    const expected: Array<[string, string]> = [['/dashboard/lookups', 'See the price'],
+      ['/dashboard/connections', 'Connect the tax portal'],
+      ['/dashboard/issuers', 'Register an issuer']];
+    for (const [path, words] of expected) {
+      const page = await browser.get(path);
+      expect(page.statusCode, path).toBe(200);
+      expect(page.body).toContain('<html lang="en">');
+      expect(page.body, path).toContain(words);
+    }
+    const shown = await preview(browser, 'status', { input: '999-99-01004' });
+    expect(shown.body).toContain('10 P each, at most 10 P');
+  });
+
   it('lets a Viewer read the prices but look nothing up', async () => {
     const owner = await signedInAccount(app, 'owner');
     const viewer = await createUser(app, owner.accountId, 'viewer' as Role);

@@ -214,7 +214,9 @@ function ConnectButton({ ctx, kind }: { ctx: PageContext; kind: Kind }) {
       <button type="submit" class="primary">
         {t(kind === 'HOMETAX' ? 'connections.connectHometax' : 'connections.connectBank')}
       </button>
-      <span class="hint">{t('connections.connectHint')}</span>
+      <span class="hint">
+        {t(kind === 'HOMETAX' ? 'connections.connectHint' : 'connections.connectHintBank')}
+      </span>
     </PostForm>
   );
 }
@@ -222,6 +224,8 @@ function ConnectButton({ ctx, kind }: { ctx: PageContext; kind: Kind }) {
 async function connectionsBody(ctx: PageContext, problem?: ApiError | MessageKey) {
   const { t } = ctx;
   const { areas } = ctx.services;
+  // The run first: a connection read after it is at least as new as the run's outcome.
+  const run = await requestedRun(ctx);
   const all = await areas.connections.list(ctx.scope);
   const hometax = all.filter((connection) => connection.kind === 'HOMETAX');
   const banks = all.filter((connection) => connection.kind === 'BANK_ACCOUNT');
@@ -236,7 +240,7 @@ async function connectionsBody(ctx: PageContext, problem?: ApiError | MessageKey
       {typeof problem === 'string' && <Notice kind="error">{t(problem)}</Notice>}
       {problem !== undefined && typeof problem !== 'string' &&
         <ApiProblem ctx={ctx} error={problem} />}
-      {await requestedRun(ctx)}
+      {run}
       <p>{t('connections.lead', { environment: t(`env.${ctx.scope.environment}`) })}</p>
       {!manage && <p class="muted">{t('connections.readOnly')}</p>}
       <Section title={t('connections.hometax')} id="hometax">

@@ -68,9 +68,7 @@ type Problem = { key: MessageKey; values?: Record<string, string | number> };
 // What the form asks for, checked as the API checks its body; a problem otherwise.
 function parse(kind: Kind, form: URLSearchParams): Parsed | Problem {
   const text = form.get('input') ?? '';
-  if (text.length > TEXT_LENGTH_MAX) {
-    return { key: 'lookups.error.tooMany', values: { max: KINDS[kind].max, count: '…' } };
-  }
+  if (text.length > TEXT_LENGTH_MAX) return { key: 'lookups.error.invalid' };
   const lines = linesOf(text);
   if (lines.length === 0) return { key: 'lookups.error.empty' };
   if (lines.length > KINDS[kind].max) {

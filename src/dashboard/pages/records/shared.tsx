@@ -3,7 +3,7 @@ import { ApiError, ERRORS } from '../../../platform/errors.ts';
 import { minimumPlanOf, type Operation } from '../../../platform/operations.ts';
 import { planAtLeast } from '../../../platform/plans.ts';
 import { Notice } from '../../components.tsx';
-import type { Outcome, PageContext } from '../../context.ts';
+import type { PageContext } from '../../context.ts';
 import type { MessageKey } from '../../i18n/index.ts';
 
 // What the records pages (connections, issuers, lookups) share: the typed confirmation a live
@@ -76,13 +76,8 @@ export function ApiProblem({ ctx, error }: { ctx: PageContext; error: ApiError }
   );
 }
 
-// Rethrows what is not an area's refusal; a 5xx refusal keeps its status.
+// The area's refusal; anything else is rethrown, for the router to answer 500 (or 503).
 export function asApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   throw error;
-}
-
-// A page answered with a refusal: the status of the API's answer for the same refusal.
-export function refused(outcome: Extract<Outcome, { kind: 'page' }>, status: number): Outcome {
-  return { ...outcome, status };
 }
