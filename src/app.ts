@@ -25,12 +25,14 @@ import { trustProxySetting, type Config } from './config.ts';
 import { dashboardPlugin } from './dashboard/mount.ts';
 import type { SealingKey } from './domain/sealed-box.ts';
 import { createKeyCache } from './platform/auth.ts';
+import { createPageCursors, type PageCursors } from './platform/cursor.ts';
 import { createDueWorkRunner } from './platform/due-work.ts';
+import { loadSealingKey } from './platform/encryption-key.ts';
 import { jobQueueBacklogs, mailOutboxPending } from './platform/metrics/backlogs.ts';
 import type { Jobs } from './platform/jobs.ts';
 import type { AreaModule } from './platform/module.ts';
 import { systemOutside, type Outside } from './platform/outside.ts';
-import { openPlatform, type Platform } from './platform/platform.ts';
+import { openPlatform, type AreaPlatform, type Platform } from './platform/platform.ts';
 import { createRateLimiter, type AttemptCounter } from './platform/ratelimit/limiter.ts';
 import { buildRateLimitPolicies } from './platform/ratelimit/policies.ts';
 import { buildServer } from './server.ts';
@@ -49,8 +51,10 @@ export type AreaModules = {
   revenueExpenses: RevenueExpensesModule;
   bankTransactions: BankTransactionsModule;
   documents: DocumentsModule;
-  // The key that seals what the areas keep at rest (for tests that read what they sealed).
+  // The key that seals what the areas keep at rest (for tests that read what they sealed), and
+  // the page cursors sealed with a key derived from it.
   sealing: SealingKey;
+  cursors: PageCursors;
 };
 
 export type AreaModulesOptions = {
@@ -62,38 +66,50 @@ export type AreaModulesOptions = {
 
 export async function createAreaModules(platform: Platform, options: AreaModulesOptions = {}):
   Promise<AreaModules> {
-  const { sealing } = platform;
-  const webhooks = createWebhooksModule(platform, { sealing });
-  const issuers = await createIssuersModule(platform,
+  const { config, database, log } = platform;
+  // One key seals every secret at rest: certificate keys, webhook signing secrets, connection
+  // credentials and bank account numbers, cash receipts' identity numbers; a key derived from it
+  // seals page cursors.
+  const sealing = await loadSealingKey({
+    configured: config.CERTIFICATE_ENCRYPTION_KEY,
+    previous: config.CERTIFICATE_ENCRYPTION_PREVIOUS_KEYS,
+    dataDir: config.DATA_DIR,
+    sharedDatabase: !database.embedded,
+    log,
+  });
+  const cursors = createPageCursors(sealing);
+  const areaPlatform: AreaPlatform = { ...platform, sealing, cursors };
+  const webhooks = createWebhooksModule(areaPlatform, { sealing });
+  const issuers = await createIssuersModule(areaPlatform,
     { recordEvent: webhooks.recordEvent, sealing });
   // Connections seal their credentials with the same key; the books collect through them and
   // record every invoice issued here.
-  const connections = createConnectionsModule(platform, { sealing, issuers: issuers.service,
+  const connections = createConnectionsModule(areaPlatform, { sealing, issuers: issuers.service,
     attempts: options.attempts });
-  const revenueExpenses = createRevenueExpensesModule(platform, { connections });
-  const taxInvoices = createTaxInvoicesModule(platform, {
+  const revenueExpenses = createRevenueExpensesModule(areaPlatform, { connections });
+  const taxInvoices = createTaxInvoicesModule(areaPlatform, {
     issuers: issuers.service,
     recordEvents: webhooks.recordEvents,
     recordIssuedInvoices: revenueExpenses.recordIssuedInvoices,
   });
   // Bank transactions sync through BANK_ACCOUNT connections and hint at the issued invoices a
   // deposit may pay.
-  const bankTransactions = createBankTransactionsModule(platform, { connections,
+  const bankTransactions = createBankTransactionsModule(areaPlatform, { connections,
     recordEvents: webhooks.recordEvents, issuedByTotals: taxInvoices.issuedByTotals });
-  const cashReceipts = createCashReceiptsModule(platform, {
+  const cashReceipts = createCashReceiptsModule(areaPlatform, {
     issuers: issuers.service,
     recordEvents: webhooks.recordEvents,
     sealing,
   });
-  const documents = createDocumentsModule(platform,
+  const documents = createDocumentsModule(areaPlatform,
     { issuers: issuers.service, recordEvent: webhooks.recordEvent });
   const list = [
-    await createHealthModule(platform),
-    createPointsModule(platform),
-    createBankModule(platform),
-    createBusinessProfilesModule(platform),
-    createRegistrationStatusModule(platform),
-    createCertificateVerificationModule(platform),
+    await createHealthModule(areaPlatform),
+    createPointsModule(areaPlatform),
+    createBankModule(areaPlatform),
+    createBusinessProfilesModule(areaPlatform),
+    createRegistrationStatusModule(areaPlatform),
+    createCertificateVerificationModule(areaPlatform),
     webhooks,
     issuers,
     taxInvoices,
@@ -104,7 +120,7 @@ export async function createAreaModules(platform: Platform, options: AreaModules
     documents,
   ];
   return { list, webhooks, issuers: issuers.service, taxInvoices, connections, revenueExpenses,
-    bankTransactions, documents, sealing };
+    bankTransactions, documents, sealing, cursors };
 }
 
 export type App = Omit<AreaModules, 'list'> & {
