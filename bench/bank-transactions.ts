@@ -78,7 +78,7 @@ try {
     url: (line) => `/v1/bankAccounts/${stored}/transactions?${query(line)}` });
   // A cursor as the server writes it for this bank account's list (platform/cursor.ts).
   const list = { list: `bankAccounts.transactions.list ${stored}`, scope };
-  const position = (line: number) => app!.platform.cursors.encode(list, [addDays('2020-01-01',
+  const position = (line: number) => app!.cursors.encode(list, [addDays('2020-01-01',
     Math.floor(line / PER_DAY)), (line % PER_DAY) + 1]);
   const monthOf = (line: number) => {
     const day = addDays('2020-01-01', Math.floor(line / PER_DAY));

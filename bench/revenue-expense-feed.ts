@@ -64,7 +64,7 @@ try {
   // A cursor as the server writes it for the account's feed (platform/cursor.ts).
   const feed = { list: 'revenueExpenses.taxInvoices.list',
     scope: { accountId: account.accountId, environment: 'test' as const } };
-  const cursor = (position: number) => app!.platform.cursors.encode(feed, [position]);
+  const cursor = (position: number) => app!.cursors.encode(feed, [position]);
   const scenarios = {
     'page of 100 from a random cursor': await measure((position) =>
       `limit=${PAGE}&cursor=${cursor(position)}`),

@@ -28,12 +28,14 @@ import type { DashboardAreas } from './dashboard/context.ts';
 import { dashboardPlugin } from './dashboard/mount.ts';
 import type { SealingKey } from './domain/sealed-box.ts';
 import { createKeyCache } from './platform/auth.ts';
+import { createPageCursors, type PageCursors } from './platform/cursor.ts';
 import { createDueWorkRunner } from './platform/due-work.ts';
+import { loadSealingKey } from './platform/encryption-key.ts';
 import { jobQueueBacklogs, mailOutboxPending } from './platform/metrics/backlogs.ts';
 import type { Jobs } from './platform/jobs.ts';
 import type { AreaModule } from './platform/module.ts';
 import { systemOutside, type Outside } from './platform/outside.ts';
-import { openPlatform, type Platform } from './platform/platform.ts';
+import { openPlatform, type AreaPlatform, type Platform } from './platform/platform.ts';
 import { createRateLimiter, type AttemptCounter } from './platform/ratelimit/limiter.ts';
 import { buildRateLimitPolicies } from './platform/ratelimit/policies.ts';
 import { buildServer } from './server.ts';
@@ -53,11 +55,13 @@ export type AreaModules = {
   bankTransactions: BankTransactionsModule;
   cashReceipts: CashReceiptsModule;
   documents: DocumentsModule;
-  // The key that seals what the areas keep at rest (for tests that read what they sealed).
+  // The key that seals what the areas keep at rest (for tests that read what they sealed), and
+  // the page cursors sealed with a key derived from it.
   sealing: SealingKey;
   // The charged lookups, for the dashboard's lookups page.
   lookups: { businessProfiles: BusinessesService; registrationStatus: RegistrationStatusService;
     bankHolders: BankService };
+  cursors: PageCursors;
 };
 
 export type AreaModulesOptions = {
@@ -69,41 +73,53 @@ export type AreaModulesOptions = {
 
 export async function createAreaModules(platform: Platform, options: AreaModulesOptions = {}):
   Promise<AreaModules> {
-  const { sealing } = platform;
-  const webhooks = createWebhooksModule(platform, { sealing });
-  const issuers = await createIssuersModule(platform,
+  const { config, database, log } = platform;
+  // One key seals every secret at rest: certificate keys, webhook signing secrets, connection
+  // credentials and bank account numbers, cash receipts' identity numbers; a key derived from it
+  // seals page cursors.
+  const sealing = await loadSealingKey({
+    configured: config.CERTIFICATE_ENCRYPTION_KEY,
+    previous: config.CERTIFICATE_ENCRYPTION_PREVIOUS_KEYS,
+    dataDir: config.DATA_DIR,
+    sharedDatabase: !database.embedded,
+    log,
+  });
+  const cursors = createPageCursors(sealing);
+  const areaPlatform: AreaPlatform = { ...platform, sealing, cursors };
+  const webhooks = createWebhooksModule(areaPlatform, { sealing });
+  const issuers = await createIssuersModule(areaPlatform,
     { recordEvent: webhooks.recordEvent, sealing });
   // Connections seal their credentials with the same key; the books collect through them and
   // record every invoice issued here.
-  const connections = createConnectionsModule(platform, { sealing, issuers: issuers.service,
+  const connections = createConnectionsModule(areaPlatform, { sealing, issuers: issuers.service,
     attempts: options.attempts });
-  const revenueExpenses = createRevenueExpensesModule(platform, { connections });
-  const taxInvoices = createTaxInvoicesModule(platform, {
+  const revenueExpenses = createRevenueExpensesModule(areaPlatform, { connections });
+  const taxInvoices = createTaxInvoicesModule(areaPlatform, {
     issuers: issuers.service,
     recordEvents: webhooks.recordEvents,
     recordIssuedInvoices: revenueExpenses.recordIssuedInvoices,
   });
   // Bank transactions sync through BANK_ACCOUNT connections and hint at the issued invoices a
   // deposit may pay.
-  const bankTransactions = createBankTransactionsModule(platform, { connections,
+  const bankTransactions = createBankTransactionsModule(areaPlatform, { connections,
     recordEvents: webhooks.recordEvents, issuedByTotals: taxInvoices.issuedByTotals });
-  const cashReceipts = createCashReceiptsModule(platform, {
+  const cashReceipts = createCashReceiptsModule(areaPlatform, {
     issuers: issuers.service,
     recordEvents: webhooks.recordEvents,
     sealing,
   });
-  const documents = createDocumentsModule(platform,
+  const documents = createDocumentsModule(areaPlatform,
     { issuers: issuers.service, recordEvent: webhooks.recordEvent });
-  const bank = createBankModule(platform);
-  const businessProfiles = createBusinessProfilesModule(platform);
-  const registrationStatus = createRegistrationStatusModule(platform);
+  const bank = createBankModule(areaPlatform);
+  const businessProfiles = createBusinessProfilesModule(areaPlatform);
+  const registrationStatus = createRegistrationStatusModule(areaPlatform);
   const list = [
-    await createHealthModule(platform),
-    createPointsModule(platform),
+    await createHealthModule(areaPlatform),
+    createPointsModule(areaPlatform),
     bank,
     businessProfiles,
     registrationStatus,
-    createCertificateVerificationModule(platform),
+    createCertificateVerificationModule(areaPlatform),
     webhooks,
     issuers,
     taxInvoices,
@@ -114,7 +130,7 @@ export async function createAreaModules(platform: Platform, options: AreaModules
     documents,
   ];
   return { list, webhooks, issuers: issuers.service, taxInvoices, connections, revenueExpenses,
-    bankTransactions, cashReceipts, documents, sealing,
+    bankTransactions, cashReceipts, documents, sealing, cursors,
     lookups: { businessProfiles: businessProfiles.service,
       registrationStatus: registrationStatus.service, bankHolders: bank.service } };
 }

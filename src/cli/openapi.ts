@@ -1,14 +1,11 @@
 import { createMetrics } from '../platform/metrics/registry.ts';
 import type { FastifyInstance } from 'fastify';
-import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { createAreaModules } from '../app.ts';
 import { loadConfig } from '../config.ts';
-import { createSealingKey, SEALING_KEY_BYTES } from '../domain/sealed-box.ts';
-import { createPageCursors } from '../platform/cursor.ts';
 import type { AreaModule } from '../platform/module.ts';
 import { systemOutside } from '../platform/outside.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -43,7 +40,6 @@ const SCHEMA_ONLY_CONFIG = loadConfig({
 });
 
 function schemaOnlyPlatform(): Platform {
-  const sealing = createSealingKey(randomBytes(SEALING_KEY_BYTES));
   return {
     config: SCHEMA_ONLY_CONFIG,
     log: pino({ level: 'silent' }),
@@ -61,9 +57,6 @@ function schemaOnlyPlatform(): Platform {
     registerMailKind: () => {},
     jobDefinitions: [],
     metrics: createMetrics(),
-    // Nothing is sealed or paged without a database: a key of this process only.
-    sealing,
-    cursors: createPageCursors(sealing),
     close: async () => {},
   };
 }

@@ -18,8 +18,7 @@ import { mailJobDefinition, type MailKindHooks, type MailKinds } from './mail/se
 import { systemOutside, type Outside } from './outside.ts';
 import { createCharger, type Charger } from './points/charge.ts';
 import type { SealingKey } from '../domain/sealed-box.ts';
-import { createPageCursors, type PageCursors } from './cursor.ts';
-import { loadSealingKey } from './encryption-key.ts';
+import type { PageCursors } from './cursor.ts';
 import { expireReservationsJobDefinition } from './points/expire-job.ts';
 import { buildPriceTable, type PriceTable } from './points/prices.ts';
 import { createPointsService, type PointsService } from './points/service.ts';
@@ -50,12 +49,13 @@ export type Platform = {
   jobDefinitions: JobDefinition<never>[];
   // The process's figures for GET /metrics (docs/operations.md § Metrics).
   metrics: Metrics;
-  // The key that seals secrets at rest (encryption-key.ts), loaded once per process, and the
-  // page cursors sealed with a key derived from it (cursor.ts).
-  sealing: SealingKey;
-  cursors: PageCursors;
   close(): Promise<void>;
 };
+
+// What the area modules are built from: the platform, the key that seals secrets at rest
+// (encryption-key.ts, loaded once where the areas are built) and the page cursors sealed with a
+// key derived from it (cursor.ts).
+export type AreaPlatform = Platform & { sealing: SealingKey; cursors: PageCursors };
 
 // Secrets a request body may carry (certificate passwords and key files, docs/issuers.md) and the
 // signer's R-value a transmission carries (docs/tax-invoices.md) are censored wherever a logged
@@ -138,18 +138,6 @@ export async function openPlatform(
     : (await import('./mail/transport.ts'))
       .createSmtpTransport({ url: config.SMTP_URL, from: config.MAIL_FROM! });
   const mailKinds: MailKinds = new Map();
-  // One key seals every secret at rest: certificate keys, webhook signing secrets, connection
-  // credentials and bank account numbers, cash receipts' identity numbers, and page cursors.
-  const sealing = await loadSealingKey({
-    configured: config.CERTIFICATE_ENCRYPTION_KEY,
-    previous: config.CERTIFICATE_ENCRYPTION_PREVIOUS_KEYS,
-    dataDir: config.DATA_DIR,
-    sharedDatabase: !database.embedded,
-    log,
-  }).catch(async (error: unknown) => {
-    await database.close();
-    throw error;
-  });
   return {
     config,
     log,
@@ -169,8 +157,6 @@ export async function openPlatform(
       mailJobDefinition({ db: database.db, transport, now: outside.now, log, kinds: mailKinds }),
     ] as JobDefinition<never>[],
     metrics,
-    sealing,
-    cursors: createPageCursors(sealing),
     async close() {
       await jobs.stop();
       transport?.close();

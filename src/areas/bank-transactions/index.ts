@@ -1,6 +1,6 @@
 import type { RecordEvents } from '../../platform/events.ts';
 import type { AreaModule } from '../../platform/module.ts';
-import type { Platform } from '../../platform/platform.ts';
+import type { AreaPlatform } from '../../platform/platform.ts';
 import type { ReferenceSection } from '../../platform/reference-guides.ts';
 import type { ConnectionsModule } from '../connections/index.ts';
 import type { IssuedInvoicesByTotals } from '../tax-invoices/index.ts';
@@ -50,7 +50,7 @@ export type BankTransactionsDeps = {
   issuedByTotals: IssuedInvoicesByTotals;
 };
 
-export function createBankTransactionsModule(platform: Platform, deps: BankTransactionsDeps):
+export function createBankTransactionsModule(platform: AreaPlatform, deps: BankTransactionsDeps):
   BankTransactionsModule {
   const { config, database: { db } } = platform;
   const connections = deps.connections.service;

@@ -1,6 +1,6 @@
 import type { AreaModule } from '../../platform/module.ts';
 import { liveServiceConfigured } from '../../platform/live-services.ts';
-import type { Platform } from '../../platform/platform.ts';
+import type { AreaPlatform, Platform } from '../../platform/platform.ts';
 import type { ReferenceSection } from '../../platform/reference-guides.ts';
 import { createSandboxProfiles } from '../../upstream/business-profiles/sandbox.ts';
 import { createLiveTaxAuthority } from '../../upstream/tax-authority/live.ts';
@@ -78,7 +78,7 @@ export type BusinessProfilesModule = AreaModule & { service: BusinessesService }
 export type RegistrationStatusModule = AreaModule & { service: RegistrationStatusService };
 
 // Test keys read the sandbox profiles and live keys the profile store; both are built once.
-export function createBusinessProfilesModule(platform: Platform): BusinessProfilesModule {
+export function createBusinessProfilesModule(platform: AreaPlatform): BusinessProfilesModule {
   const { db, preparedStatements } = platform.database;
   const sandbox = createSandboxProfiles();
   const live = createStoreProfiles(db);

@@ -6,7 +6,7 @@ import type { Environment } from '../../platform/accounts/keys.ts';
 import type { RecordEvents } from '../../platform/events.ts';
 import type { DueWorkDefinition } from '../../platform/due-work.ts';
 import type { AreaModule } from '../../platform/module.ts';
-import type { Platform } from '../../platform/platform.ts';
+import type { AreaPlatform } from '../../platform/platform.ts';
 import type { ReferenceSection } from '../../platform/reference-guides.ts';
 import { createGatewayCashReceiptAuthority } from '../../upstream/cash-receipts/gateway.ts';
 import type { CashReceiptAuthority } from '../../upstream/cash-receipts/index.ts';
@@ -94,7 +94,7 @@ function transmissionSchedule(config: Config) {
 }
 
 export function createCashReceiptsModule(
-  platform: Platform,
+  platform: AreaPlatform,
   deps: CashReceiptsDeps,
 ): CashReceiptsModule {
   const { config, database: { db } } = platform;

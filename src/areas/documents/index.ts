@@ -2,7 +2,7 @@ import type { Config } from '../../config.ts';
 import type { Environment } from '../../platform/accounts/keys.ts';
 import type { RecordEvent } from '../../platform/events.ts';
 import type { AreaModule } from '../../platform/module.ts';
-import type { Platform } from '../../platform/platform.ts';
+import type { AreaPlatform } from '../../platform/platform.ts';
 import type { ReferenceSection } from '../../platform/reference-guides.ts';
 import { createCivilDocumentsGateway } from '../../upstream/civil-documents/live.ts';
 import { createSandboxCivilDocuments } from '../../upstream/civil-documents/sandbox.ts';
@@ -82,7 +82,7 @@ function createUpstreams(config: Config, now: () => Date): Upstreams {
 }
 
 export function createDocumentsModule(
-  platform: Platform,
+  platform: AreaPlatform,
   deps: { issuers: IssuersService; recordEvent: RecordEvent },
 ): DocumentsModule {
   const { config, database: { db } } = platform;

@@ -1,6 +1,6 @@
 import type { RecordEvent } from '../../platform/events.ts';
 import type { AreaModule } from '../../platform/module.ts';
-import type { Platform } from '../../platform/platform.ts';
+import type { AreaPlatform } from '../../platform/platform.ts';
 import type { ReferenceSection } from '../../platform/reference-guides.ts';
 import type { SealingKey } from '../../domain/sealed-box.ts';
 import { registerCertificatePageRoutes } from './page-routes.ts';
@@ -43,7 +43,7 @@ export type IssuersModule = AreaModule & { service: IssuersService };
 // that appends the history record; a deregistration, which the client asked for itself, is not
 // an event.
 export async function createIssuersModule(
-  platform: Platform,
+  platform: AreaPlatform,
   deps: { recordEvent: RecordEvent; sealing: SealingKey },
 ): Promise<IssuersModule> {
   const { config, database, log } = platform;

@@ -1,5 +1,5 @@
 import type { AreaModule } from '../../platform/module.ts';
-import type { Platform } from '../../platform/platform.ts';
+import type { AreaPlatform } from '../../platform/platform.ts';
 import type { RecordIssuedInvoices } from '../../platform/issued-invoices.ts';
 import type { ReferenceSection } from '../../platform/reference-guides.ts';
 import type { ConnectionsModule } from '../connections/index.ts';
@@ -36,7 +36,7 @@ export { CollectBody } from './schemas.ts';
 export type RevenueExpensesModule = AreaModule & { service: RevenueExpensesService;
   recordIssuedInvoices: RecordIssuedInvoices };
 
-export function createRevenueExpensesModule(platform: Platform,
+export function createRevenueExpensesModule(platform: AreaPlatform,
   deps: { connections: ConnectionsModule }): RevenueExpensesModule {
   const { config, database: { db } } = platform;
   const connections = deps.connections.service;

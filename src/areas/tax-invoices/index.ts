@@ -5,7 +5,7 @@ import type { RecordEvents } from '../../platform/events.ts';
 import type { RecordIssuedInvoices } from '../../platform/issued-invoices.ts';
 import type { DueWorkDefinition } from '../../platform/due-work.ts';
 import type { AreaModule } from '../../platform/module.ts';
-import type { Platform } from '../../platform/platform.ts';
+import type { AreaPlatform, Platform } from '../../platform/platform.ts';
 import type { ReferenceSection } from '../../platform/reference-guides.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { createGatewayTransmitter } from '../../upstream/tax-invoices/gateway.ts';
@@ -180,7 +180,7 @@ function createTaxInvoicesPlugins(
 }
 
 export function createTaxInvoicesModule(
-  platform: Platform,
+  platform: AreaPlatform,
   deps: TaxInvoicesDeps,
 ): TaxInvoicesModule {
   const { config, database: { db } } = platform;

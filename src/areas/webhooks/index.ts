@@ -1,7 +1,7 @@
 import type { SealingKey } from '../../domain/sealed-box.ts';
 import type { RecordEvent, RecordEvents } from '../../platform/events.ts';
 import type { AreaModule } from '../../platform/module.ts';
-import type { Platform } from '../../platform/platform.ts';
+import type { AreaPlatform } from '../../platform/platform.ts';
 import type { ReferenceSection } from '../../platform/reference-guides.ts';
 import { createDeliverer, type Deliverer } from './delivery.ts';
 import { deliveryJobDefinition } from './jobs.ts';
@@ -50,7 +50,7 @@ export type WebhooksModule = AreaModule & {
 
 // Signing secrets are sealed with the encryption key app.ts loads for every area that seals.
 export function createWebhooksModule(
-  platform: Platform,
+  platform: AreaPlatform,
   deps: { sealing: SealingKey },
 ): WebhooksModule {
   const { config, database, jobs, outside, log } = platform;

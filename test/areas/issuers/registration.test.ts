@@ -43,7 +43,7 @@ beforeAll(async () => {
       return 'job';
     },
     sealing: createSealingKey(randomBytes(32)),
-    cursors: app.platform.cursors,
+    cursors: app.cursors,
     publicBaseUrl: 'http://localhost',
     log: pino({ level: 'silent' }),
     onRegistrationRecorded: async (tx: Executor, scope, record) => {
