@@ -19,7 +19,6 @@ import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { encodeCursor } from '../src/platform/cursor.ts';
 import {
   corporateSubject, createTestCa, issueCertificate, signPriKey,
 } from '../test/areas/issuers/certificate-fixtures.ts';
@@ -249,19 +248,25 @@ try {
     server: app.server, authorization, rows: own, page: PAGE, reads: READS,
     url: (position) => `/v1/revenueExpenses/taxInvoices?limit=${PAGE}&${query(position)}` });
   const scaled = (position: number) => Math.floor(position * (Number(sequenceMax) / own));
+  // Cursors as the server writes them for the account's lists (platform/cursor.ts).
+  const scope = { accountId: meta.account_id, environment: 'test' as const };
+  const listCursor = (sequence: number) =>
+    app.cursors.encode({ list: 'taxInvoices.list', scope }, [sequence]);
+  const feedCursor = (position: number) =>
+    app.cursors.encode({ list: 'revenueExpenses.taxInvoices.list', scope }, [position]);
   const scenarios: Record<string, Latency> = {
     'tax invoices: page of 100 from a random cursor': await listPage((position) =>
-      `cursor=${encodeCursor([scaled(position)])}`),
+      `cursor=${listCursor(scaled(position))}`),
     'tax invoices: page of 100, status=FAILED (1 in 20), random cursor': await listPage(
-      (position) => `status=FAILED&cursor=${encodeCursor([scaled(position * 20)])}`, 1 / 20),
+      (position) => `status=FAILED&cursor=${listCursor(scaled(position * 20))}`, 1 / 20),
     'tax invoices: page of 100, one month of write dates': await listPage((position) => {
       const month = new Date(Date.UTC(2023, position % 30, 1)).toISOString().slice(0, 7);
       return `writeDateFrom=${month}-01&writeDateTo=${month}-28`;
     }),
     'revenue/expense feed: page of 100 from a random cursor': await feedPage((position) =>
-      `cursor=${encodeCursor([position])}`),
+      `cursor=${feedCursor(position)}`),
     'revenue/expense feed: page of 100, direction=SALES': await feedPage((position) =>
-      `direction=SALES&cursor=${encodeCursor([position])}`),
+      `direction=SALES&cursor=${feedCursor(position)}`),
   };
   loadAverages.push(os.loadavg()[0]!);
   const listPlan = await explainMs(sql`select * from tax_invoices
