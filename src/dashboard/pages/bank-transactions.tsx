@@ -218,7 +218,7 @@ async function accountOutcome(ctx: PageContext): Promise<Outcome> {
   if (query === 'notFound') return notFound(ctx);
   if (query === 'invalid') return invalid(ctx);
   const { id, month, cursor } = query;
-  const { bank } = ctx.services.areas;
+  const { bankTransactions: bank } = ctx.services.areas;
   const flows = await attempt(() => bank.monthlyFlows(ctx.scope, id,
     { from: monthShift(month, 1 - MONTHS_SHOWN), to: month }));
   if (refused(flows)) return flows.code === 'NOT_FOUND' ? notFound(ctx) : invalid(ctx);
