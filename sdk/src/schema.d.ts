@@ -1358,8 +1358,8 @@ export interface components {
             /** @description The entry (`led_…`). */
             id: string;
             /**
-             * @description What moved the points. Known values: `grant`, `capture`, `charge`, `refund`. Read a value you do not know as "other": more may be added.
-             * @example grant
+             * @description What moved the points. Known values: `GRANT`, `CAPTURE`, `CHARGE`, `REFUND`. Read a value you do not know as "other": more may be added.
+             * @example GRANT
              */
             kind: string;
             /** @description Signed: grants and refunds are positive, captures and charges negative. */
@@ -1377,8 +1377,8 @@ export interface components {
                 /** @description The reservation (`rsv_…`). */
                 id: string;
                 /**
-                 * @description Where the reservation stands. Known values: `reserved`, `captured`, `released`, `expired`. Read a value you do not know as "other": more may be added.
-                 * @example reserved
+                 * @description Where the reservation stands. Known values: `RESERVED`, `CAPTURED`, `RELEASED`, `EXPIRED`. Read a value you do not know as "other": more may be added.
+                 * @example RESERVED
                  */
                 status: string;
                 /** @description Points the reservation held: the worst case the request was priced at. */
@@ -4352,8 +4352,8 @@ export interface operations {
     listPointLedgerEntries: {
         parameters: {
             query?: {
-                /** @description Only entries of this kind: `grant` (points added by the operator or a top-up), `capture` (a reservation settled), `charge` (debited with its work) or `refund`. */
-                kind?: "grant" | "capture" | "charge" | "refund";
+                /** @description Only entries of this kind: `GRANT` (points added by the operator or a top-up), `CAPTURE` (a reservation settled), `CHARGE` (debited with its work) or `REFUND`. */
+                kind?: "GRANT" | "CAPTURE" | "CHARGE" | "REFUND";
                 /** @description Only entries charging or refunding this price row (docs/points.md). */
                 operation?: "businesses.profiles.retrieve" | "businesses.profiles.search" | "businesses.registrationStatus.inquire" | "businesses.certificates.verify" | "bank.holders.inquire" | "documents.taxAuthority.issue" | "documents.registry.viewCopy" | "documents.registry.submissionCopy" | "taxInvoices.issue" | "cashReceipts.issue" | "cashReceipts.cancel";
                 /** @description Only entries made on or after this date (Asia/Seoul). */
@@ -4385,7 +4385,7 @@ export interface operations {
                      *       "ledgerEntries": [
                      *         {
                      *           "id": "led_Yq3EXAMPLE0pX2aVb7nTQw",
-                     *           "kind": "capture",
+                     *           "kind": "CAPTURE",
                      *           "points": -100,
                      *           "balanceAfter": 999900,
                      *           "operation": "taxInvoices.issue",
@@ -4393,7 +4393,7 @@ export interface operations {
                      *           "documentId": null,
                      *           "reservation": {
                      *             "id": "rsv_Hc2EXAMPLEw9Lk1mP0sQzA",
-                     *             "status": "captured",
+                     *             "status": "CAPTURED",
                      *             "reserved": 100,
                      *             "captured": 100,
                      *             "createdAt": "2026-11-27T04:12:09.120Z",
