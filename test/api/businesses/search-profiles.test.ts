@@ -65,7 +65,7 @@ type Profile = Record<string, unknown> & {
   organizationName: string | null;
   formerOrganizationNames: Array<{ name: string; changedOn: string | null }>;
 };
-type Page = { results: Profile[]; nextCursor: string | null };
+type Page = { results: Profile[]; nextCursor: string | null; hasMore: boolean };
 
 const { fundedAccount, expectBalance } = accountHelpers(() => app);
 
