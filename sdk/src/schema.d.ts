@@ -1519,6 +1519,7 @@ export interface components {
          *       "holderName": "주식회사 이택스",
          *       "currency": "KRW",
          *       "state": "CONNECTED",
+         *       "status": "CONNECTED",
          *       "failure": null,
          *       "lastSyncedAt": "2026-11-20T01:05:00.000Z",
          *       "balance": 12345678
@@ -1542,8 +1543,13 @@ export interface components {
              * @enum {string}
              */
             currency: "KRW";
-            /** @description The connection's state: `FAILED` when the last sync failed at the bank (see `failure`). */
+            /**
+             * @deprecated
+             * @description Deprecated: the same value as `status`, kept for existing clients.
+             */
             state: "CONNECTED" | "FAILED" | "EXPIRED";
+            /** @description The connection's status: `FAILED` when the last sync failed at the bank (see `failure`). */
+            status: "CONNECTED" | "FAILED" | "EXPIRED";
             /** @description Why the connection is FAILED or EXPIRED; null when CONNECTED. */
             failure: {
                 code: string;
@@ -1594,7 +1600,13 @@ export interface components {
             bankAccountId: string;
             /** @description `REQUEST`: asked for through the API; `SCHEDULE`: queued by the schedule. */
             trigger: "REQUEST" | "SCHEDULE";
+            /**
+             * @deprecated
+             * @description Deprecated: the same value as `status`, kept for existing clients.
+             */
             state: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED";
+            /** @description Where the sync stands. */
+            status: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED";
             /** @description First booking day read; null until it runs. */
             from: string | null;
             /** @description Last booking day read; null until it runs. */
@@ -2397,6 +2409,7 @@ export interface components {
          *       "accountNumber": null,
          *       "displayName": "주식회사 이택스",
          *       "state": "CONNECTED",
+         *       "status": "CONNECTED",
          *       "failure": null,
          *       "connectedAt": "2026-11-20T01:02:03.000Z",
          *       "lastSyncedAt": "2026-11-20T01:05:00.000Z",
@@ -2418,8 +2431,13 @@ export interface components {
             accountNumber: string | null;
             /** @description The business or holder name the outside system answered the login with. */
             displayName: string | null;
-            /** @description `CONNECTED`; `FAILED` when the last login or sync failed (see `failure`); `EXPIRED` when the outside system no longer accepts the credentials. */
+            /**
+             * @deprecated
+             * @description Deprecated: the same value as `status`, kept for existing clients.
+             */
             state: "CONNECTED" | "FAILED" | "EXPIRED";
+            /** @description `CONNECTED`; `FAILED` when the last login or sync failed (see `failure`); `EXPIRED` when the outside system no longer accepts the credentials. */
+            status: "CONNECTED" | "FAILED" | "EXPIRED";
             /** @description Why the connection is FAILED or EXPIRED; null when CONNECTED. */
             failure: {
                 code: string;
@@ -3084,7 +3102,13 @@ export interface components {
             from: string;
             /** @description Last month. */
             to: string;
+            /**
+             * @deprecated
+             * @description Deprecated: the same value as `status`, kept for existing clients.
+             */
             state: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED";
+            /** @description Where the collection stands. */
+            status: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED";
             counts: {
                 /** @description Invoices the portal listed. */
                 collected: number;
@@ -14556,6 +14580,7 @@ export interface operations {
                      *           "accountNumber": null,
                      *           "displayName": "주식회사 이택스",
                      *           "state": "CONNECTED",
+                     *           "status": "CONNECTED",
                      *           "failure": null,
                      *           "connectedAt": "2026-11-20T01:02:03.000Z",
                      *           "lastSyncedAt": "2026-11-20T01:05:00.000Z",
@@ -15583,6 +15608,7 @@ export interface operations {
                      *           "holderName": "주식회사 이택스",
                      *           "currency": "KRW",
                      *           "state": "CONNECTED",
+                     *           "status": "CONNECTED",
                      *           "failure": null,
                      *           "lastSyncedAt": "2026-11-20T01:05:00.000Z",
                      *           "balance": 12345678
@@ -16185,6 +16211,7 @@ export interface operations {
                      *       "bankAccountId": "bac_Qm9yZWFsLWFjY291bnQtaWQ",
                      *       "trigger": "REQUEST",
                      *       "state": "SUCCEEDED",
+                     *       "status": "SUCCEEDED",
                      *       "from": "2026-08-22",
                      *       "to": "2026-11-20",
                      *       "counts": {

@@ -39,13 +39,14 @@ const okBody = (operation: Operation) =>
 // Every (name, schema) of the success responses, nested objects, arrays and unions included.
 function successFields(operation: Operation): Array<[string, Schema]> {
   const fields: Array<[string, Schema]> = [];
-  const walk = (raw: Schema | undefined, name: string) => {
+  // A union's members are read for their own fields; the field is the union itself.
+  const walk = (raw: Schema | undefined, name: string, isField = true) => {
     const schema = deref(raw);
     if (schema === undefined) return;
-    fields.push([name, schema]);
+    if (isField) fields.push([name, schema]);
     for (const [key, value] of Object.entries(schema.properties ?? {})) walk(value, key);
     for (const union of [schema.anyOf, schema.oneOf, schema.allOf]) {
-      for (const member of union ?? []) walk(member, name);
+      for (const member of union ?? []) walk(member, name, false);
     }
     if (schema.items !== undefined) walk(schema.items, name);
   };
@@ -91,7 +92,8 @@ const LEGACY_SLASH_ACTIONS = new Set([
 // Lowercase statuses of webhook deliveries, as the contract gives them.
 const LEGACY_LOWERCASE_STATUSES = new Set(['listWebhookDeliveries', 'resendWebhookEvent',
   'sendWebhookTestEvent']);
-// Operations whose lifecycle field is named `state`.
+// Operations whose lifecycle field was named `state`; `status` is beside it now, and `state` is
+// deprecated.
 const LEGACY_STATE_FIELDS = new Set(['listConnections', 'getRevenueExpenseCollection',
   'listBankAccounts', 'getBankAccountSync']);
 // Operations that answer closed enums, older than open enums.
@@ -203,7 +205,15 @@ describe('docs/api-conventions.md, over openapi/openapi.json', () => {
           ['status', 'kind', 'type'].includes(parameter.name))
           .map((parameter) => [parameter.name, parameter.schema ?? {}] as [string, Schema]),
       ];
-      if (successFields(operation).some(([name]) => name === 'state')) stateFields.add(id);
+      const fields = successFields(operation);
+      if (fields.some(([name]) => name === 'state')) stateFields.add(id);
+      // An older `state` is deprecated, with `status` beside it.
+      const stale = fields.filter(([name, schema]) => name === 'state' &&
+        (schema as { deprecated?: boolean }).deprecated !== true);
+      const hasStatus = fields.some(([name]) => name === 'status');
+      if (stale.length > 0 || (stateFields.has(id) && !hasStatus)) {
+        return [`${id}.state: not deprecated beside a status`];
+      }
       return values.flatMap(([name, schema]) => {
         const known = [...(schema.enum ?? []), ...(schema['x-extensible-enum'] ?? []),
           ...[schema.items, ...(schema.anyOf ?? [])].flatMap((member) =>
