@@ -9,18 +9,22 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { registerSupplier } from '../api/tax-invoices/helpers.ts';
+import {
+  invoiceBody, issue, registerSupplier, waitForStatus,
+} from '../api/tax-invoices/helpers.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 // Guides whose curl examples run here.
 const RUNNABLE = ['docs/auth.md', 'docs/points.md', 'docs/cash-receipts.md',
-  'docs/tax-invoices.md'];
+  'docs/tax-invoices.md', 'docs/idempotency.md', 'docs/tax-invoice-xml.md'];
+// Guides whose examples read a transmitted tax invoice: ISSUANCE_KEY and REFERENCE_ID.
+const NEEDS_INVOICE = new Set(['docs/idempotency.md', 'docs/tax-invoice-xml.md']);
 // Guides whose curl examples still use placeholders (`test_...`, ids to fill in) instead of the
 // variables above. The list only shrinks: a guide moves to RUNNABLE when its examples run.
-const NOT_YET_RUNNABLE = ['docs/certificate-verification.md', 'docs/idempotency.md',
-  'docs/quickstart.md', 'docs/reverse-issuance.md', 'docs/sandbox.md',
-  'docs/tax-invoice-amendments.md', 'docs/tax-invoice-xml.md', 'docs/ko/quickstart.md'];
+const NOT_YET_RUNNABLE = ['docs/certificate-verification.md', 'docs/quickstart.md',
+  'docs/reverse-issuance.md', 'docs/sandbox.md', 'docs/tax-invoice-amendments.md',
+  'docs/ko/quickstart.md'];
 
 // The shell blocks of a Markdown file that call curl, in order.
 export function curlBlocks(markdown: string): string[] {
@@ -99,8 +103,17 @@ describe('the curl examples of the guides', () => {
       // Ports and keys come from the variables, never written into an example.
       expect(block, guide).not.toMatch(/localhost:\d+|test_\.\.\.|live_\.\.\./);
     }
+    const invoice: Record<string, string> = {};
+    if (NEEDS_INVOICE.has(guide)) {
+      invoice.REFERENCE_ID = `docs-${Date.now()}`;
+      const issued = await issue(app, account.keys.test, supplier.supplierKey, invoiceBody(),
+        invoice.REFERENCE_ID);
+      expect(issued.statusCode, issued.body).toBe(200);
+      invoice.ISSUANCE_KEY = (issued.json() as { issuanceKey: string }).issuanceKey;
+      await waitForStatus(app, account.keys.test, invoice.ISSUANCE_KEY, ['TRANSMITTED']);
+    }
     const run = await runBlocks(blocks, { ETAX_URL: baseUrl, ETAX_KEY: account.keys.test,
-      SUPPLIER_KEY: supplier.supplierKey });
+      SUPPLIER_KEY: supplier.supplierKey, ...invoice });
     expect(run.code, `${run.stderr}\n${run.stdout}`).toBe(0);
   }, 60_000);
 });
