@@ -1358,8 +1358,8 @@ export interface components {
             /** @description The entry (`led_…`). */
             id: string;
             /**
-             * @description What moved the points. Known values: `grant`, `capture`, `charge`, `refund`. Read a value you do not know as "other": more may be added.
-             * @example grant
+             * @description What moved the points. Known values: `GRANT`, `CAPTURE`, `CHARGE`, `REFUND`. Read a value you do not know as "other": more may be added.
+             * @example GRANT
              */
             kind: string;
             /** @description Signed: grants and refunds are positive, captures and charges negative. */
@@ -1377,8 +1377,8 @@ export interface components {
                 /** @description The reservation (`rsv_…`). */
                 id: string;
                 /**
-                 * @description Where the reservation stands. Known values: `reserved`, `captured`, `released`, `expired`. Read a value you do not know as "other": more may be added.
-                 * @example reserved
+                 * @description Where the reservation stands. Known values: `RESERVED`, `CAPTURED`, `RELEASED`, `EXPIRED`. Read a value you do not know as "other": more may be added.
+                 * @example RESERVED
                  */
                 status: string;
                 /** @description Points the reservation held: the worst case the request was priced at. */
@@ -1519,6 +1519,7 @@ export interface components {
          *       "holderName": "주식회사 이택스",
          *       "currency": "KRW",
          *       "state": "CONNECTED",
+         *       "status": "CONNECTED",
          *       "failure": null,
          *       "lastSyncedAt": "2026-11-20T01:05:00.000Z",
          *       "balance": 12345678
@@ -1542,8 +1543,13 @@ export interface components {
              * @enum {string}
              */
             currency: "KRW";
-            /** @description The connection's state: `FAILED` when the last sync failed at the bank (see `failure`). */
+            /**
+             * @deprecated
+             * @description Deprecated: the same value as `status`, kept for existing clients.
+             */
             state: "CONNECTED" | "FAILED" | "EXPIRED";
+            /** @description The connection's status: `FAILED` when the last sync failed at the bank (see `failure`). */
+            status: "CONNECTED" | "FAILED" | "EXPIRED";
             /** @description Why the connection is FAILED or EXPIRED; null when CONNECTED. */
             failure: {
                 code: string;
@@ -1594,7 +1600,13 @@ export interface components {
             bankAccountId: string;
             /** @description `REQUEST`: asked for through the API; `SCHEDULE`: queued by the schedule. */
             trigger: "REQUEST" | "SCHEDULE";
+            /**
+             * @deprecated
+             * @description Deprecated: the same value as `status`, kept for existing clients.
+             */
             state: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED";
+            /** @description Where the sync stands. */
+            status: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED";
             /** @description First booking day read; null until it runs. */
             from: string | null;
             /** @description Last booking day read; null until it runs. */
@@ -2397,6 +2409,7 @@ export interface components {
          *       "accountNumber": null,
          *       "displayName": "주식회사 이택스",
          *       "state": "CONNECTED",
+         *       "status": "CONNECTED",
          *       "failure": null,
          *       "connectedAt": "2026-11-20T01:02:03.000Z",
          *       "lastSyncedAt": "2026-11-20T01:05:00.000Z",
@@ -2418,8 +2431,13 @@ export interface components {
             accountNumber: string | null;
             /** @description The business or holder name the outside system answered the login with. */
             displayName: string | null;
-            /** @description `CONNECTED`; `FAILED` when the last login or sync failed (see `failure`); `EXPIRED` when the outside system no longer accepts the credentials. */
+            /**
+             * @deprecated
+             * @description Deprecated: the same value as `status`, kept for existing clients.
+             */
             state: "CONNECTED" | "FAILED" | "EXPIRED";
+            /** @description `CONNECTED`; `FAILED` when the last login or sync failed (see `failure`); `EXPIRED` when the outside system no longer accepts the credentials. */
+            status: "CONNECTED" | "FAILED" | "EXPIRED";
             /** @description Why the connection is FAILED or EXPIRED; null when CONNECTED. */
             failure: {
                 code: string;
@@ -3084,7 +3102,13 @@ export interface components {
             from: string;
             /** @description Last month. */
             to: string;
+            /**
+             * @deprecated
+             * @description Deprecated: the same value as `status`, kept for existing clients.
+             */
             state: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED";
+            /** @description Where the collection stands. */
+            status: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED";
             counts: {
                 /** @description Invoices the portal listed. */
                 collected: number;
@@ -4380,8 +4404,8 @@ export interface operations {
     listPointLedgerEntries: {
         parameters: {
             query?: {
-                /** @description Only entries of this kind: `grant` (points added by the operator or a top-up), `capture` (a reservation settled), `charge` (debited with its work) or `refund`. */
-                kind?: "grant" | "capture" | "charge" | "refund";
+                /** @description Only entries of this kind: `GRANT` (points added by the operator or a top-up), `CAPTURE` (a reservation settled), `CHARGE` (debited with its work) or `REFUND`. */
+                kind?: "GRANT" | "CAPTURE" | "CHARGE" | "REFUND";
                 /** @description Only entries charging or refunding this price row (docs/points.md). */
                 operation?: "businesses.profiles.retrieve" | "businesses.profiles.search" | "businesses.registrationStatus.inquire" | "businesses.certificates.verify" | "bank.holders.inquire" | "documents.taxAuthority.issue" | "documents.registry.viewCopy" | "documents.registry.submissionCopy" | "taxInvoices.issue" | "cashReceipts.issue" | "cashReceipts.cancel";
                 /** @description Only entries made on or after this date (Asia/Seoul). */
@@ -4413,7 +4437,7 @@ export interface operations {
                      *       "ledgerEntries": [
                      *         {
                      *           "id": "led_Yq3EXAMPLE0pX2aVb7nTQw",
-                     *           "kind": "capture",
+                     *           "kind": "CAPTURE",
                      *           "points": -100,
                      *           "balanceAfter": 999900,
                      *           "operation": "taxInvoices.issue",
@@ -4421,7 +4445,7 @@ export interface operations {
                      *           "documentId": null,
                      *           "reservation": {
                      *             "id": "rsv_Hc2EXAMPLEw9Lk1mP0sQzA",
-                     *             "status": "captured",
+                     *             "status": "CAPTURED",
                      *             "reserved": 100,
                      *             "captured": 100,
                      *             "createdAt": "2026-11-27T04:12:09.120Z",
@@ -14606,6 +14630,7 @@ export interface operations {
                      *           "accountNumber": null,
                      *           "displayName": "주식회사 이택스",
                      *           "state": "CONNECTED",
+                     *           "status": "CONNECTED",
                      *           "failure": null,
                      *           "connectedAt": "2026-11-20T01:02:03.000Z",
                      *           "lastSyncedAt": "2026-11-20T01:05:00.000Z",
@@ -15633,6 +15658,7 @@ export interface operations {
                      *           "holderName": "주식회사 이택스",
                      *           "currency": "KRW",
                      *           "state": "CONNECTED",
+                     *           "status": "CONNECTED",
                      *           "failure": null,
                      *           "lastSyncedAt": "2026-11-20T01:05:00.000Z",
                      *           "balance": 12345678
@@ -16235,6 +16261,7 @@ export interface operations {
                      *       "bankAccountId": "bac_Qm9yZWFsLWFjY291bnQtaWQ",
                      *       "trigger": "REQUEST",
                      *       "state": "SUCCEEDED",
+                     *       "status": "SUCCEEDED",
                      *       "from": "2026-08-22",
                      *       "to": "2026-11-20",
                      *       "counts": {

@@ -22,6 +22,7 @@ const PLATFORM_GUIDES: readonly Guide[] = [
   { path: 'docs/ko/quickstart.md', title: '빠른 시작 (한국어)' },
   { path: 'docs/auth.md', title: 'Authentication and API keys' },
   { path: 'docs/errors.md', title: 'Errors' },
+  { path: 'docs/api-conventions.md', title: 'API conventions: lists, names, values, errors' },
   { path: 'docs/limits.md', title: 'Limits' },
   { path: 'docs/idempotency.md', title: 'Idempotency' },
   { path: 'docs/plans.md', title: 'Plans' },

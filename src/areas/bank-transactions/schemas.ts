@@ -2,6 +2,9 @@ import { Type } from '@fastify/type-provider-typebox';
 import { HasMore, NextCursor, PageCursor, PageLimit } from '../../platform/paging.ts';
 import { TRANSACTIONS_LIMIT_MAX } from './service.ts';
 
+// `state` was this area's name for `status` (docs/api-conventions.md).
+const STATE_DEPRECATED = 'Deprecated: the same value as `status`, kept for existing clients.';
+
 // The request and response schemas of the bank account routes (docs/bank-transactions.md).
 
 const DateString = (description: string) => Type.String({ format: 'date', description });
@@ -14,7 +17,8 @@ const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64,
 const ACCOUNT_EXAMPLE = {
   bankAccountId: 'bac_Qm9yZWFsLWFjY291bnQtaWQ', connectionId: 'con_3sUe0nB2m9K1aVtQx7YpLw',
   bankCode: '004', bankName: 'KB국민은행', accountNumber: '********5678',
-  holderName: '주식회사 이택스', currency: 'KRW', state: 'CONNECTED', failure: null,
+  holderName: '주식회사 이택스', currency: 'KRW', state: 'CONNECTED', status: 'CONNECTED',
+  failure: null,
   lastSyncedAt: '2026-11-20T01:05:00.000Z', balance: 12_345_678,
 };
 
@@ -29,7 +33,7 @@ const TRANSACTION_EXAMPLE = {
 
 const SYNC_EXAMPLE = {
   syncId: 'bsy_Yw3nK8pQ2rT5vX7zA9cE1g', bankAccountId: 'bac_Qm9yZWFsLWFjY291bnQtaWQ',
-  trigger: 'REQUEST', state: 'SUCCEEDED', from: '2026-08-22', to: '2026-11-20',
+  trigger: 'REQUEST', state: 'SUCCEEDED', status: 'SUCCEEDED', from: '2026-08-22', to: '2026-11-20',
   counts: { listed: 412, created: 410, updated: 2, unchanged: 0 }, failure: null,
   requestedAt: '2026-11-20T01:04:58.000Z', startedAt: '2026-11-20T01:04:59.000Z',
   finishedAt: '2026-11-20T01:05:00.000Z',
@@ -49,7 +53,9 @@ export const BankAccount = Type.Object(
     holderName: Nullable(Type.String(), 'The holder name the bank answered with.'),
     currency: Type.Literal('KRW', { description: 'Always KRW.' }),
     state: Type.Union([Type.Literal('CONNECTED'), Type.Literal('FAILED'),
-      Type.Literal('EXPIRED')], { description: 'The connection\'s state: `FAILED` when the ' +
+      Type.Literal('EXPIRED')], { deprecated: true, description: STATE_DEPRECATED }),
+    status: Type.Union([Type.Literal('CONNECTED'), Type.Literal('FAILED'),
+      Type.Literal('EXPIRED')], { description: 'The connection\'s status: `FAILED` when the ' +
       'last sync failed at the bank (see `failure`).' }),
     failure: Type.Union([Type.Object({ code: Type.String(), message: Type.String() },
       { additionalProperties: false }), Type.Null()], { description: 'Why the connection is ' +
@@ -156,7 +162,11 @@ export const Sync = Type.Object(
     trigger: Type.Union([Type.Literal('REQUEST'), Type.Literal('SCHEDULE')], {
       description: '`REQUEST`: asked for through the API; `SCHEDULE`: queued by the schedule.' }),
     state: Type.Union([Type.Literal('QUEUED'), Type.Literal('RUNNING'),
-      Type.Literal('SUCCEEDED'), Type.Literal('FAILED')]),
+      Type.Literal('SUCCEEDED'), Type.Literal('FAILED')], { deprecated: true,
+      description: STATE_DEPRECATED }),
+    status: Type.Union([Type.Literal('QUEUED'), Type.Literal('RUNNING'),
+      Type.Literal('SUCCEEDED'), Type.Literal('FAILED')], { description: 'Where the sync ' +
+      'stands.' }),
     from: Nullable(DateString('First booking day read.'), 'First booking day read; null until ' +
       'it runs.'),
     to: Nullable(DateString('Last booking day read.'), 'Last booking day read; null until it ' +

@@ -1,6 +1,9 @@
 import { Type } from '@fastify/type-provider-typebox';
 import { HasMore, NextCursor, PageCursor, PageLimit } from '../../platform/paging.ts';
 
+// `state` was this area's name for `status` (docs/api-conventions.md).
+const STATE_DEPRECATED = 'Deprecated: the same value as `status`, kept for existing clients.';
+
 // The request and response schemas of the connection routes (docs/connections.md).
 
 const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
@@ -30,7 +33,7 @@ export const ConnectionUrlQuery = Type.Object(
 const CONNECTION_EXAMPLE = {
   id: 'con_3sUe0nB2m9K1aVtQx7YpLw', kind: 'HOMETAX', method: 'PASSWORD',
   businessRegistrationNumber: '1234567891', bankCode: null, accountNumber: null,
-  displayName: '주식회사 이택스', state: 'CONNECTED', failure: null,
+  displayName: '주식회사 이택스', state: 'CONNECTED', status: 'CONNECTED', failure: null,
   connectedAt: '2026-11-20T01:02:03.000Z', lastSyncedAt: '2026-11-20T01:05:00.000Z',
   createdAt: '2026-11-20T01:02:03.000Z',
 };
@@ -49,6 +52,8 @@ export const Connection = Type.Object(
     displayName: Nullable(Type.String(), 'The business or holder name the outside system ' +
       'answered the login with.'),
     state: Type.Union([Type.Literal('CONNECTED'), Type.Literal('FAILED'), Type.Literal('EXPIRED')],
+      { deprecated: true, description: STATE_DEPRECATED }),
+    status: Type.Union([Type.Literal('CONNECTED'), Type.Literal('FAILED'), Type.Literal('EXPIRED')],
       { description: '`CONNECTED`; `FAILED` when the last login or sync failed (see ' +
         '`failure`); `EXPIRED` when the outside system no longer accepts the credentials.' }),
     failure: Type.Union([Type.Object({ code: Type.String(), message: Type.String() },

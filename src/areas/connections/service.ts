@@ -82,6 +82,7 @@ export function toView(row: store.ConnectionRow) {
     accountNumber: row.kind === 'BANK_ACCOUNT' ? row.maskedAccountNumber ?? '' : null,
     displayName: row.displayName,
     state: row.state as 'CONNECTED' | 'FAILED' | 'EXPIRED',
+    status: row.state as 'CONNECTED' | 'FAILED' | 'EXPIRED',
     failure: row.failureCode === null ? null
       : { code: row.failureCode, message: row.failureMessage ?? '' },
     connectedAt: row.connectedAt?.toISOString() ?? null,

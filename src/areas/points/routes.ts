@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, INPUT_CHECKED_AFTER_COUNTING, PLATFORM_ERRORS } from
   '../../platform/error-responses.ts';
-import type { LedgerEntry as LedgerEntryRow } from '../../platform/points/ledger-reads.ts';
+import type { LedgerEntry as LedgerEntryRow, LedgerKind, ReservationStatus } from
+  '../../platform/points/ledger-reads.ts';
 import type { PointsService } from '../../platform/points/service.ts';
 import { requestScope } from '../../platform/scope.ts';
 import {
@@ -53,7 +54,7 @@ export const registerPointsRoutes: FastifyPluginAsyncTypebox<Options> = async (a
   }, async (request): Promise<LedgerPage> => {
     const { kind, operation, createdDateFrom, createdDateTo, limit, cursor } = request.query;
     const page = await points.ledgerPage(requestScope(request), {
-      kinds: kind === undefined ? undefined : [kind],
+      kinds: kind === undefined ? undefined : [kind.toLowerCase() as LedgerKind],
       operations: operation === undefined ? undefined : [operation],
       from: createdDateFrom, to: createdDateTo, cursor, limit });
     return { ledgerEntries: page.entries.map(toLedgerEntry), hasMore: page.hasMore,
@@ -62,11 +63,13 @@ export const registerPointsRoutes: FastifyPluginAsyncTypebox<Options> = async (a
 };
 
 const toLedgerEntry = (entry: LedgerEntryRow): LedgerPage['ledgerEntries'][number] => ({
-  id: entry.id, kind: entry.kind, points: entry.amountPoints,
+  id: entry.id, kind: entry.kind.toUpperCase() as Uppercase<LedgerKind>,
+  points: entry.amountPoints,
   balanceAfter: entry.balanceAfterPoints, operation: entry.operation,
   requestId: entry.requestId, documentId: entry.documentId,
   reservation: entry.reservation === null ? null : {
-    id: entry.reservation.id, status: entry.reservation.status,
+    id: entry.reservation.id,
+    status: entry.reservation.status.toUpperCase() as Uppercase<ReservationStatus>,
     reserved: entry.reservation.reservedPoints, captured: entry.reservation.capturedPoints,
     createdAt: entry.reservation.createdAt.toISOString(),
     settledAt: entry.reservation.settledAt?.toISOString() ?? null },

@@ -24,12 +24,19 @@ export type PointBalance = Static<typeof PointBalance>;
 
 const PRICE_ROWS = Object.keys(DEFAULT_PRICES) as PriceRow[];
 
+// The API spells the ledger's kinds and reservation statuses in capitals, as every status of
+// the API is (docs/api-conventions.md); the ledger's own rows keep their lowercase names.
+const upper = <T extends string>(values: readonly T[]) =>
+  values.map((value) => value.toUpperCase() as Uppercase<T>);
+export const LEDGER_KIND_NAMES = upper(LEDGER_KINDS);
+export const RESERVATION_STATUS_NAMES = upper(RESERVATION_STATUSES);
+
 export const LedgerQuery = Type.Object(
   {
-    kind: Type.Optional(Type.Enum(LEDGER_KINDS, {
-      description: 'Only entries of this kind: `grant` (points added by the operator or a ' +
-        'top-up), `capture` (a reservation settled), `charge` (debited with its work) or ' +
-        '`refund`.' })),
+    kind: Type.Optional(Type.Enum(LEDGER_KIND_NAMES, {
+      description: 'Only entries of this kind: `GRANT` (points added by the operator or a ' +
+        'top-up), `CAPTURE` (a reservation settled), `CHARGE` (debited with its work) or ' +
+        '`REFUND`.' })),
     operation: Type.Optional(Type.Enum(PRICE_ROWS, {
       description: 'Only entries charging or refunding this price row (docs/points.md).' })),
     createdDateFrom: Type.Optional(Type.String({ format: 'date',
@@ -50,7 +57,7 @@ const NullableString = (description: string) =>
 const LedgerReservation = Type.Object(
   {
     id: Type.String({ description: 'The reservation (`rsv_…`).' }),
-    status: openEnum(RESERVATION_STATUSES, 'Where the reservation stands.'),
+    status: openEnum(RESERVATION_STATUS_NAMES, 'Where the reservation stands.'),
     reserved: Type.Integer({ description: 'Points the reservation held: the worst case the ' +
       'request was priced at.' }),
     captured: Type.Union([Type.Integer(), Type.Null()], { description: 'Points taken of it; ' +
@@ -67,7 +74,7 @@ const LedgerReservation = Type.Object(
 export const LedgerEntry = Type.Object(
   {
     id: Type.String({ description: 'The entry (`led_…`).' }),
-    kind: openEnum(LEDGER_KINDS, 'What moved the points.'),
+    kind: openEnum(LEDGER_KIND_NAMES, 'What moved the points.'),
     points: Type.Integer({ description: 'Signed: grants and refunds are positive, captures ' +
       'and charges negative.' }),
     balanceAfter: Type.Integer({ description: 'The posted balance right after the entry.' }),
@@ -100,10 +107,10 @@ export const LedgerPage = Type.Object(
     additionalProperties: false,
     examples: [{
       ledgerEntries: [{
-        id: 'led_Yq3EXAMPLE0pX2aVb7nTQw', kind: 'capture', points: -100, balanceAfter: 999_900,
+        id: 'led_Yq3EXAMPLE0pX2aVb7nTQw', kind: 'CAPTURE', points: -100, balanceAfter: 999_900,
         operation: 'taxInvoices.issue', requestId: '4bf92f3577b34da6a3ce929d0e0e4736',
         documentId: null,
-        reservation: { id: 'rsv_Hc2EXAMPLEw9Lk1mP0sQzA', status: 'captured', reserved: 100,
+        reservation: { id: 'rsv_Hc2EXAMPLEw9Lk1mP0sQzA', status: 'CAPTURED', reserved: 100,
           captured: 100, createdAt: '2026-11-27T04:12:09.120Z',
           settledAt: '2026-11-27T04:12:09.180Z' },
         memo: null, createdAt: '2026-11-27T04:12:09.180Z',

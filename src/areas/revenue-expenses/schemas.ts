@@ -2,6 +2,9 @@ import { Type } from '@fastify/type-provider-typebox';
 import { APPROVAL_NUMBER_PATTERN_SOURCE } from '../../domain/approval-number.ts';
 import { COLLECTION_MONTHS_MAX, FEED_LIMIT_MAX } from './service.ts';
 
+// `state` was this area's name for `status` (docs/api-conventions.md).
+const STATE_DEPRECATED = 'Deprecated: the same value as `status`, kept for existing clients.';
+
 // The request and response schemas of the revenue and expense routes (docs/revenue-expense.md).
 
 const Month = (description: string, example: string) => Type.String({
@@ -120,7 +123,11 @@ export const Collection = Type.Object(
     from: Type.String({ description: 'First month.' }),
     to: Type.String({ description: 'Last month.' }),
     state: Type.Union([Type.Literal('QUEUED'), Type.Literal('RUNNING'),
-      Type.Literal('SUCCEEDED'), Type.Literal('FAILED')]),
+      Type.Literal('SUCCEEDED'), Type.Literal('FAILED')], { deprecated: true,
+      description: STATE_DEPRECATED }),
+    status: Type.Union([Type.Literal('QUEUED'), Type.Literal('RUNNING'),
+      Type.Literal('SUCCEEDED'), Type.Literal('FAILED')], { description: 'Where the ' +
+      'collection stands.' }),
     counts: Type.Object({
       collected: Type.Integer({ description: 'Invoices the portal listed.' }),
       inserted: Type.Integer({ description: 'New in the books.' }),

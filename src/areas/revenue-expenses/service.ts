@@ -105,6 +105,7 @@ export function toCollection(row: store.CollectionRow) {
     from: row.fromMonth,
     to: row.toMonth,
     state: row.state as 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED',
+    status: row.state as 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED',
     counts: { collected: row.collectedCount, inserted: row.insertedCount,
       updated: row.updatedCount, unchanged: row.unchangedCount },
     failure: row.failureCode === null ? null

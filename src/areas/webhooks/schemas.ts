@@ -8,6 +8,7 @@ import {
   type EventType,
 } from '../../platform/event-catalogue.ts';
 import { DELIVERY_ATTEMPTS_MAX } from './retry-schedule.ts';
+import { ENDPOINTS_PER_SCOPE_MAX } from './store.ts';
 import { ROTATION_OVERLAP_SECONDS_MAX } from './service.ts';
 
 // Request and response schemas of the webhook management API (docs/webhooks.md).
@@ -153,7 +154,8 @@ export const WebhookEndpointWithSecret = Type.Object(
 );
 
 export const WebhookEndpointList = Type.Object(
-  { results: Type.Array(WebhookEndpoint, { description: 'Oldest first; at most 20.' }),
+  { results: Type.Array(WebhookEndpoint, { description: 'Oldest first; at most 20.',
+    maxItems: ENDPOINTS_PER_SCOPE_MAX }),
     // Every endpoint fits one page: the fields every list has, for clients that page them all.
     nextCursor: Type.Null({ description: 'Always null: every endpoint is on this page.' }),
     hasMore: Type.Boolean({ description: 'Always false: every endpoint is on this page.' }) },

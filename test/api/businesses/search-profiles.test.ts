@@ -65,7 +65,7 @@ type Profile = Record<string, unknown> & {
   organizationName: string | null;
   formerOrganizationNames: Array<{ name: string; changedOn: string | null }>;
 };
-type Page = { results: Profile[]; nextCursor: string | null };
+type Page = { results: Profile[]; nextCursor: string | null; hasMore: boolean };
 
 const { fundedAccount, expectBalance } = accountHelpers(() => app);
 
@@ -88,7 +88,8 @@ async function searchOk(key: string, params: Record<string, string | number>): P
   const response = await search(key, params);
   expect(response.statusCode).toBe(200);
   const page = response.json() as Page;
-  expect(Object.keys(page).sort()).toEqual(['nextCursor', 'results']);
+  expect(Object.keys(page).sort()).toEqual(['hasMore', 'nextCursor', 'results']);
+  expect(page.hasMore).toBe(page.nextCursor !== null);
   for (const profile of page.results) expect(Object.keys(profile).sort()).toEqual(PROFILE_KEYS);
   return page;
 }

@@ -71,7 +71,8 @@ describe('happy', () => {
     expect(page.issuers.map((issuer) => issuer.issuerId)).toEqual(ids.slice(0, 2));
     const second = await app.server.inject(request(keys.test, 'GET',
       `/v1/issuers?limit=2&cursor=${page.nextCursor}`));
-    expect(second.json()).toMatchObject({ issuers: [{ issuerId: ids[2] }], nextCursor: null, hasMore: false });
+    expect(second.json()).toMatchObject({ issuers: [{ issuerId: ids[2] }], nextCursor: null,
+      hasMore: false });
   });
 
   it('allows one business again under another sub-place, and again once deactivated',

@@ -59,7 +59,7 @@ describe('GET /v1/points/ledger', () => {
     expect(body.ledgerEntries).toHaveLength(1);
     const [entry] = body.ledgerEntries;
     expect(Object.keys(entry!).sort()).toEqual(ENTRY_KEYS);
-    expect(entry).toMatchObject({ kind: 'grant', points: 1_000_000, balanceAfter: 1_000_000,
+    expect(entry).toMatchObject({ kind: 'GRANT', points: 1_000_000, balanceAfter: 1_000_000,
       operation: null, requestId: null, documentId: null, reservation: null });
     expect(entry!.id).toMatch(/^led_/);
     expect(Date.parse(entry!.createdAt)).not.toBeNaN();
@@ -71,9 +71,9 @@ describe('GET /v1/points/ledger', () => {
       url: `/v1/businessProfiles/${NUMBERS.corporation}`,
       headers: { authorization: basicAuth(account.keys.test) } });
     expect(retrieved.statusCode, retrieved.body).toBe(200);
-    const { ledgerEntries } = await page(account.keys.test, '?kind=charge');
+    const { ledgerEntries } = await page(account.keys.test, '?kind=CHARGE');
     expect(ledgerEntries).toHaveLength(1);
-    expect(ledgerEntries[0]).toMatchObject({ kind: 'charge', points: -90, balanceAfter: 999_910,
+    expect(ledgerEntries[0]).toMatchObject({ kind: 'CHARGE', points: -90, balanceAfter: 999_910,
       operation: 'businesses.profiles.retrieve', requestId: retrieved.headers['trace-id'],
       documentId: null, reservation: null, memo: null });
   });
@@ -85,11 +85,11 @@ describe('GET /v1/points/ledger', () => {
       accountId: account.accountId, environment: 'test', operation: 'bank.holders.inquire',
       points: 100 }));
     await app.platform.points.capture({ reservation, chargePoints: 50 });
-    const [capture] = (await page(account.keys.test, '?kind=capture')).ledgerEntries;
-    expect(capture).toMatchObject({ kind: 'capture', points: -50, balanceAfter: 999_950,
+    const [capture] = (await page(account.keys.test, '?kind=CAPTURE')).ledgerEntries;
+    expect(capture).toMatchObject({ kind: 'CAPTURE', points: -50, balanceAfter: 999_950,
       operation: 'bank.holders.inquire', requestId, documentId: null, memo: null });
     expect(capture!.reservation).toMatchObject({ id: reservation.reservationId,
-      status: 'captured', reserved: 100, captured: 50 });
+      status: 'CAPTURED', reserved: 100, captured: 50 });
     expect(Date.parse(capture!.reservation!.settledAt!)).not.toBeNaN();
   });
 
@@ -100,7 +100,7 @@ describe('GET /v1/points/ledger', () => {
     const { issuanceKey } = issued.json() as { issuanceKey: string };
     const body = await page(merchant.key, '?operation=cashReceipts.issue');
     expect(body.ledgerEntries).toHaveLength(1);
-    expect(body.ledgerEntries[0]).toMatchObject({ kind: 'charge', points: -10,
+    expect(body.ledgerEntries[0]).toMatchObject({ kind: 'CHARGE', points: -10,
       operation: 'cashReceipts.issue', requestId: issued.headers['trace-id'],
       documentId: issuanceKey, reservation: null, memo: null });
   });
@@ -112,9 +112,9 @@ describe('GET /v1/points/ledger', () => {
       environment: 'test', operation: 'bank.holders.inquire', points: 50 });
     await app.platform.points.capture({ reservation, chargePoints: 50 });
     const key = account.keys.test;
-    expect((await page(key, '?kind=grant')).ledgerEntries.map((entry) => entry.points))
+    expect((await page(key, '?kind=GRANT')).ledgerEntries.map((entry) => entry.points))
       .toEqual([5, 1_000_000]);
-    expect((await page(key, '?kind=capture')).ledgerEntries.map((entry) => entry.points))
+    expect((await page(key, '?kind=CAPTURE')).ledgerEntries.map((entry) => entry.points))
       .toEqual([-50]);
     expect((await page(key, '?operation=bank.holders.inquire')).ledgerEntries).toHaveLength(1);
     expect((await page(key, '?operation=businesses.profiles.retrieve')).ledgerEntries)
@@ -126,7 +126,7 @@ describe('GET /v1/points/ledger', () => {
       .toHaveLength(3);
     expect((await page(key, `?createdDateFrom=${tomorrow}`)).ledgerEntries).toEqual([]);
     expect((await page(key, `?createdDateTo=${yesterday}`)).ledgerEntries).toEqual([]);
-    expect((await page(key, `?kind=grant&createdDateFrom=${today}`)).ledgerEntries)
+    expect((await page(key, `?kind=GRANT&createdDateFrom=${today}`)).ledgerEntries)
       .toHaveLength(2);
   });
 
@@ -195,7 +195,7 @@ describe('GET /v1/points/ledger', () => {
   it('refuses filters it does not know with 400 INVALID_REQUEST', async () => {
     const account = await app.createAccount();
     const key = account.keys.test;
-    for (const query of ['?kind=bogus', '?kind=', '?operation=points.retrieve',
+    for (const query of ['?kind=bogus', '?kind=grant', '?kind=', '?operation=points.retrieve',
       '?operation=%3Cscript%3E', '?createdDateFrom=2026-13-01', '?createdDateTo=yesterday',
       '?createdDateFrom=2026-02-30', '?createdDateFrom=2026-11-02&createdDateTo=2026-11-01',
       '?limit=0', '?limit=101', '?limit=ten', '?sort=asc', `?cursor=${'a'.repeat(401)}`]) {
