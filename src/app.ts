@@ -16,7 +16,7 @@ import { createConnectionsModule, type ConnectionsModule } from './areas/connect
 import { createDocumentsModule, type DocumentsModule } from './areas/documents/index.ts';
 import { createHealthModule } from './areas/health/index.ts';
 import { createIssuersModule, type IssuersService } from './areas/issuers/index.ts';
-import { createPointsModule } from './areas/points/index.ts';
+import { createPointsModule, type LedgerPages } from './areas/points/index.ts';
 import {
   createRevenueExpensesModule,
   type RevenueExpensesModule,
@@ -62,6 +62,8 @@ export type AreaModules = {
   lookups: { businessProfiles: BusinessesService; registrationStatus: RegistrationStatusService;
     bankHolders: BankService };
   cursors: PageCursors;
+  // The points ledger a page at a time, for the dashboard's points page.
+  pointsLedger: LedgerPages;
 };
 
 export type AreaModulesOptions = {
@@ -110,12 +112,13 @@ export async function createAreaModules(platform: Platform, options: AreaModules
   });
   const documents = createDocumentsModule(areaPlatform,
     { issuers: issuers.service, recordEvent: webhooks.recordEvent });
+  const points = createPointsModule(areaPlatform);
   const bank = createBankModule(areaPlatform);
   const businessProfiles = createBusinessProfilesModule(areaPlatform);
   const registrationStatus = createRegistrationStatusModule(areaPlatform);
   const list = [
     await createHealthModule(areaPlatform),
-    createPointsModule(areaPlatform),
+    points,
     bank,
     businessProfiles,
     registrationStatus,
@@ -130,7 +133,7 @@ export async function createAreaModules(platform: Platform, options: AreaModules
     documents,
   ];
   return { list, webhooks, issuers: issuers.service, taxInvoices, connections, revenueExpenses,
-    bankTransactions, cashReceipts, documents, sealing, cursors,
+    bankTransactions, cashReceipts, documents, sealing, cursors, pointsLedger: points.ledger,
     lookups: { businessProfiles: businessProfiles.service,
       registrationStatus: registrationStatus.service, bankHolders: bank.service } };
 }
@@ -166,7 +169,7 @@ function dashboardAreas(named: Omit<AreaModules, 'list'>): DashboardAreas {
     revenueExpenses: named.revenueExpenses.service,
     bankTransactions: named.bankTransactions.service,
     cashReceipts: named.cashReceipts.service, documents: named.documents.service,
-    ...named.lookups };
+    pointsLedger: named.pointsLedger, ...named.lookups };
 }
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {

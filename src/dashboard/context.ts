@@ -10,6 +10,7 @@ import type { CashReceiptsService } from '../areas/cash-receipts/index.ts';
 import type { ConnectionLinks, ConnectionsService } from '../areas/connections/index.ts';
 import type { DocumentsService, OwnerBusinesses } from '../areas/documents/index.ts';
 import type { IssuersService } from '../areas/issuers/index.ts';
+import type { LedgerPages } from '../areas/points/index.ts';
 import type { RevenueExpensesService } from '../areas/revenue-expenses/index.ts';
 import type { TaxInvoicesService } from '../areas/tax-invoices/index.ts';
 import type { WebhooksService } from '../areas/webhooks/index.ts';
@@ -57,6 +58,8 @@ export type DashboardAreas = {
   // /v1/documents.
   cashReceipts: CashReceiptsService;
   documents: DocumentsService;
+  // The points page's ledger: the same pages as GET /v1/points/ledger.
+  pointsLedger: LedgerPages;
   // The lookups page: the same charged services as the API's lookups.
   businessProfiles: Pick<BusinessesService, 'retrieveProfile'>;
   registrationStatus: Pick<RegistrationStatusService, 'inquireStatuses'>;

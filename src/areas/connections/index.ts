@@ -3,7 +3,7 @@ import type { SealingKey } from '../../domain/sealed-box.ts';
 import type { Environment } from '../../platform/accounts/keys.ts';
 import { ApiError, isApiError } from '../../platform/errors.ts';
 import type { AreaModule } from '../../platform/module.ts';
-import type { Platform } from '../../platform/platform.ts';
+import type { AreaPlatform } from '../../platform/platform.ts';
 import type { ReferenceSection } from '../../platform/reference-guides.ts';
 import { createRateLimiter, type AttemptCounter } from '../../platform/ratelimit/limiter.ts';
 import { resealColumn } from '../../platform/reseal.ts';
@@ -96,11 +96,12 @@ function createAdapters(config: Config, now: () => Date) {
   return (environment: Environment) => (environment === 'live' ? live : sandbox);
 }
 
-export function createConnectionsModule(platform: Platform, deps: ConnectionsDeps):
+export function createConnectionsModule(platform: AreaPlatform, deps: ConnectionsDeps):
   ConnectionsModule {
   const { config, database: { db } } = platform;
   const adapters = createAdapters(config, platform.outside.now);
-  const service = createConnectionsService({ db, sealing: deps.sealing, adapters,
+  const service = createConnectionsService({ db, sealing: deps.sealing,
+    cursors: platform.cursors, adapters,
     timeoutMs: config.CONNECTION_GATEWAY_TIMEOUT_MS, now: platform.outside.now,
     certificateBusiness: certificateBusinessOf(deps.issuers),
     issuesFor: (scope, number, executor) => deps.issuers.issuesFor(scope, number, executor) });

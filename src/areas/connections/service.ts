@@ -2,7 +2,7 @@ import { newId } from '../../domain/ids.ts';
 import type { SealingKey } from '../../domain/sealed-box.ts';
 import type { Environment } from '../../platform/accounts/keys.ts';
 import type { Db, Executor } from '../../platform/db/connect.ts';
-import { cursorString, decodeCursorTuple, encodeCursor } from '../../platform/cursor.ts';
+import { cursorString, type PageCursors } from '../../platform/cursor.ts';
 import { cursorTimestamp } from '../../platform/cursor-timestamps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { notConfiguredMessage } from '../../platform/live-services.ts';
@@ -45,6 +45,7 @@ export type ConnectionAdapters = (environment: Environment) => {
 type ServiceDeps = {
   db: Db;
   sealing: SealingKey;
+  cursors: PageCursors;
   adapters: ConnectionAdapters;
   timeoutMs: number;
   now: () => Date;
@@ -169,31 +170,33 @@ function withAccount(sealing: SealingKey, row: store.ConnectionRow) {
 type PageInput = { cursor?: string; limit: number };
 
 // One page of the scope's connections, oldest first, and the cursor of the next.
-async function connectionsPage(db: Db, scope: Scope,
+// A cursor opens only for the list it was written for: the connections of one kind, or all.
+async function connectionsPage(db: Db, cursors: PageCursors, scope: Scope,
   input: { kind?: store.ConnectionKind; cursor?: string; limit: number }) {
+  const at = { list: `connections.list.${input.kind ?? 'ALL'}`, scope };
   const after = input.cursor === undefined ? undefined
-    : (([position, id]) => ({ position, id }))(decodeCursorTuple(input.cursor,
+    : (([position, id]) => ({ position, id }))(cursors.decode(at, input.cursor,
       [cursorTimestamp, cursorString(/^con_[A-Za-z0-9_-]{1,200}$/)]));
   const rows = await store.listConnectionsPage(db, scope, { kind: input.kind, after,
     limit: input.limit + 1 });
   const shown = rows.slice(0, input.limit);
   const last = shown.at(-1);
   const nextCursor = rows.length > input.limit && last !== undefined
-    ? encodeCursor([last.position, last.row.id]) : null;
+    ? cursors.encode(at, [last.position, last.row.id]) : null;
   return { rows: shown.map(({ row }) => row), nextCursor, hasMore: nextCursor !== null };
 }
 
 // A page of them, for GET /v1/connections.
-async function listPage(db: Db, scope: Scope,
+async function listPage(db: Db, cursors: PageCursors, scope: Scope,
   input: PageInput & { kind?: store.ConnectionKind }) {
-  const { rows, ...paging } = await connectionsPage(db, scope, input);
+  const { rows, ...paging } = await connectionsPage(db, cursors, scope, input);
   return { items: rows.map(toView), ...paging };
 }
 
 // A page of the bank accounts, oldest connection first (GET /v1/bankAccounts).
-async function listBankAccountsPage(db: Db, sealing: SealingKey, scope: Scope,
-  input: PageInput) {
-  const { rows, ...paging } = await connectionsPage(db, scope, { ...input,
+async function listBankAccountsPage(db: Db, cursors: PageCursors, sealing: SealingKey,
+  scope: Scope, input: PageInput) {
+  const { rows, ...paging } = await connectionsPage(db, cursors, scope, { ...input,
     kind: 'BANK_ACCOUNT' });
   return { accounts: rows.map((row) => withAccount(sealing, row)), ...paging };
 }
@@ -265,9 +268,9 @@ export function createConnectionsService(deps: ServiceDeps) {
   return {
     connect, list, disconnect, openConnection, firstConnection, listBankAccounts,
     listPage: (scope: Scope, input: PageInput & { kind?: store.ConnectionKind }) =>
-      listPage(db, scope, input),
+      listPage(db, deps.cursors, scope, input),
     listBankAccountsPage: (scope: Scope, input: PageInput) =>
-      listBankAccountsPage(db, sealing, scope, input),
+      listBankAccountsPage(db, deps.cursors, sealing, scope, input),
     connectedBankAccountsAfter,
     // A sync that worked, or failed: the list shows the connection's state and last sync.
     recordSync: (tx: Executor, id: string, change: Parameters<typeof store.recordSync>[2]) =>

@@ -1,5 +1,8 @@
 import type { AreaModule } from '../../platform/module.ts';
-import type { Platform } from '../../platform/platform.ts';
+import type { AreaPlatform } from '../../platform/platform.ts';
+import { createLedgerPages, type LedgerPages } from '../../platform/points/service.ts';
+
+export type { LedgerPages };
 import type { ReferenceSection } from '../../platform/reference-guides.ts';
 import { registerPointsRoutes } from './routes.ts';
 
@@ -16,10 +19,17 @@ const REFERENCE: readonly ReferenceSection[] = [
 
 // The point balance and the ledger of the calling key's environment (docs/points.md). The
 // ledger is a platform mechanism (src/platform/points); this area only shows it.
-export function createPointsModule(platform: Platform): AreaModule {
+export type PointsModule = AreaModule & {
+  // The ledger a page at a time, for GET /v1/points/ledger and the dashboard's points page.
+  ledger: LedgerPages;
+};
+
+export function createPointsModule(platform: AreaPlatform): PointsModule {
+  const ledger = createLedgerPages(platform.database.db, platform.cursors);
   return {
     name: 'points',
     reference: REFERENCE,
-    routes: async (v1) => v1.register(registerPointsRoutes, { points: platform.points }),
+    routes: async (v1) => v1.register(registerPointsRoutes, { points: platform.points, ledger }),
+    ledger,
   };
 }

@@ -3,7 +3,7 @@ import { errorResponses, INPUT_CHECKED_AFTER_COUNTING, PLATFORM_ERRORS } from
   '../../platform/error-responses.ts';
 import type { LedgerEntry as LedgerEntryRow, LedgerKind, ReservationStatus } from
   '../../platform/points/ledger-reads.ts';
-import type { PointsService } from '../../platform/points/service.ts';
+import type { LedgerPages, PointsService } from '../../platform/points/service.ts';
 import { requestScope } from '../../platform/scope.ts';
 import {
   LedgerPage,
@@ -11,9 +11,10 @@ import {
   PointBalance,
 } from './schemas.ts';
 
-type Options = { points: PointsService };
+type Options = { points: PointsService; ledger: LedgerPages };
 
-export const registerPointsRoutes: FastifyPluginAsyncTypebox<Options> = async (app, { points }) => {
+export const registerPointsRoutes: FastifyPluginAsyncTypebox<Options> = async (app,
+  { points, ledger }) => {
   app.get('/points', {
     config: { operation: 'points.retrieve' },
     schema: {
@@ -53,7 +54,7 @@ export const registerPointsRoutes: FastifyPluginAsyncTypebox<Options> = async (a
     },
   }, async (request): Promise<LedgerPage> => {
     const { kind, operation, createdDateFrom, createdDateTo, limit, cursor } = request.query;
-    const page = await points.ledgerPage(requestScope(request), {
+    const page = await ledger.ledgerPage(requestScope(request), {
       kinds: kind === undefined ? undefined : [kind.toLowerCase() as LedgerKind],
       operations: operation === undefined ? undefined : [operation],
       from: createdDateFrom, to: createdDateTo, cursor, limit });

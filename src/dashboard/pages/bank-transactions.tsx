@@ -9,6 +9,9 @@ import { attempt, planGap, planGateOutcome, rateLimited, Refusal, refused } from
   './acting.tsx';
 import { workbook, XLSX_TYPE } from './spreadsheet.ts';
 
+// The bank accounts a page shows: one page of GET /v1/bankAccounts, the most an account has.
+const BANK_ACCOUNTS_SHOWN = 100;
+
 // Bank transactions (docs/dashboard.md § Bank transactions): the connected bank accounts with
 // their balance and last sync, a sync on request, and one account's deposits and withdrawals by
 // month with the transactions of a month and the issued tax invoices each deposit may pay; the
@@ -97,7 +100,8 @@ async function accountsOutcome(ctx: PageContext, problem?: ApiError): Promise<Ou
   const { t } = ctx;
   const minimum = gate(ctx);
   if (minimum !== null) return planGateOutcome(ctx, 'bank.title', minimum);
-  const { items } = await ctx.services.areas.bankTransactions.listAccounts(ctx.scope);
+  const { items } = await ctx.services.areas.bankTransactions.listAccounts(ctx.scope,
+    { limit: BANK_ACCOUNTS_SHOWN });
   return { kind: 'page', title: 'bank.title', status: problem?.status ?? 200, body: (
     <>
       <RedirectNotice ctx={ctx} known={NOTICES} />
@@ -225,7 +229,8 @@ async function accountOutcome(ctx: PageContext): Promise<Outcome> {
   const page = await attempt(() => bank.listTransactions(ctx.scope, id, { from: `${month}-01`,
     to: lastDay(month), cursor, limit: PAGE_SIZE }));
   if (refused(page)) return invalid(ctx);
-  const account = (await bank.listAccounts(ctx.scope)).items
+  const account = (await bank.listAccounts(ctx.scope, { limit: BANK_ACCOUNTS_SHOWN }))
+    .items
     .find((item) => item.bankAccountId === id);
   return { kind: 'page', title: 'bank.title', body: (
     <>

@@ -55,7 +55,8 @@ function ledgerQuery(filters: Filters, limit: number): LedgerQuery {
 async function ledgerPageOf(ctx: PageContext, filters: Filters, limit: number):
   Promise<LedgerPage | null> {
   try {
-    return await ctx.services.platform.points.ledgerPage(ctx.scope, ledgerQuery(filters, limit));
+    return await ctx.services.areas.pointsLedger.ledgerPage(ctx.scope,
+      ledgerQuery(filters, limit));
   } catch (error) {
     if (error instanceof ApiError && error.code === 'INVALID_REQUEST') return null;
     throw error;

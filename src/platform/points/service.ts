@@ -3,7 +3,7 @@ import { newId } from '../../domain/ids.ts';
 import type pg from 'pg';
 import type { Db, Executor } from '../db/connect.ts';
 import type { Scope } from '../scope.ts';
-import { cursorDate, cursorString, decodeCursorTuple, encodeCursor } from '../cursor.ts';
+import { cursorDate, cursorString, type CursorList, type PageCursors } from '../cursor.ts';
 import { cursorTimestamp } from '../cursor-timestamps.ts';
 import { ApiError } from '../errors.ts';
 import { createBalanceReader, type BalanceReader } from './balance-reader.ts';
@@ -272,8 +272,11 @@ function ledgerDate(name: string, value: string | undefined): string | undefined
   return value;
 }
 
+const ledgerList = (scope: Scope): CursorList => ({ list: 'points.ledger', scope });
+
 // One page of a balance's ledger, newest first, with the cursor of the next.
-async function ledgerPage(tx: Executor, scope: Scope, query: LedgerQuery): Promise<LedgerPage> {
+async function ledgerPage(tx: Executor, cursors: PageCursors, scope: Scope, query: LedgerQuery):
+  Promise<LedgerPage> {
   assert(Number.isSafeInteger(query.limit) && query.limit >= 1);
   const from = ledgerDate('createdDateFrom', query.from);
   const to = ledgerDate('createdDateTo', query.to);
@@ -281,7 +284,8 @@ async function ledgerPage(tx: Executor, scope: Scope, query: LedgerQuery): Promi
     throw new ApiError('INVALID_REQUEST', 'query.createdDateFrom is after query.createdDateTo.');
   }
   const before = query.cursor === undefined ? undefined
-    : (([position, id]) => ({ position, id }))(decodeCursorTuple(query.cursor, [...LEDGER_CURSOR]));
+    : (([position, id]) => ({ position, id }))(cursors.decode(ledgerList(scope), query.cursor,
+      [...LEDGER_CURSOR]));
   // One more than the page, to know whether another follows.
   const rows = await reads.listLedgerEntries(tx, scope, { kinds: query.kinds,
     operations: query.operations, from, to, before, limit: query.limit + 1 });
@@ -289,8 +293,19 @@ async function ledgerPage(tx: Executor, scope: Scope, query: LedgerQuery): Promi
   const last = entries.at(-1);
   const hasMore = rows.length > query.limit && last !== undefined;
   return { entries, hasMore,
-    nextCursor: hasMore ? encodeCursor([last.position, last.id]) : null };
+    nextCursor: hasMore ? cursors.encode(ledgerList(scope), [last.position, last.id]) : null };
 }
+
+// A balance's history (ledger-reads.ts), a page at a time: GET /v1/points/ledger and the
+// dashboard's points page. Its cursors are sealed like every list's (platform/cursor.ts), with
+// the key the areas are built with, so it is made beside them.
+export function createLedgerPages(db: Db, cursors: PageCursors) {
+  return {
+    ledgerPage: (scope: Scope, query: LedgerQuery) => ledgerPage(db, cursors, scope, query),
+  };
+}
+
+export type LedgerPages = ReturnType<typeof createLedgerPages>;
 
 // Reservations and captures share statements with concurrent requests (ledger-batches.ts), so
 // they run outside any transaction. The other functions take an optional transaction as their
@@ -331,9 +346,6 @@ export function createPointsService(deps: Deps) {
       store.holdReservation(tx, input),
     ensureBalances: (accountId: string, tx: Executor = db) =>
       store.ensureBalances(tx, accountId, ['test', 'live']),
-    // A balance's history (ledger-reads.ts), a page at a time: GET /v1/points/ledger and the
-    // dashboard's points page.
-    ledgerPage: (scope: Scope, query: LedgerQuery) => ledgerPage(db, scope, query),
     usageSince: (scope: Scope, fromDate: string) => reads.usageSince(db, scope, fromDate),
     openReservations: (scope: Scope, limit: number) =>
       reads.listOpenReservations(db, scope, limit),

@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   businessRegistrationCheckDigit,
 } from '../../../src/domain/business-registration-number.ts';
-import { encodeCursor } from '../../../src/platform/cursor.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { expectError } from '../../helpers/errors.ts';
 import { connectBankAccount } from '../bank-transactions/helpers.ts';
@@ -70,7 +69,7 @@ describe('GET /v1/connections', () => {
     expect((await list(keys.test, '/v1/connections?kind=BANK_ACCOUNT')).items).toEqual([]);
   });
 
-  it('never leads another account or the live environment to these connections', async () => {
+  it('refuses its cursor to another account and to the live environment', async () => {
     const owner = await app.createAccount();
     const other = await app.createAccount();
     for (let seed = 11; seed <= 12; seed += 1) {
@@ -78,20 +77,26 @@ describe('GET /v1/connections', () => {
     }
     const { nextCursor } = await list(owner.keys.test, '/v1/connections?limit=1');
     expect(nextCursor).not.toBeNull();
-    expect(await list(other.keys.test, `/v1/connections?cursor=${nextCursor}`))
-      .toEqual({ items: [], nextCursor: null, hasMore: false });
-    expect(await list(owner.keys.live, `/v1/connections?cursor=${nextCursor}`))
-      .toEqual({ items: [], nextCursor: null, hasMore: false });
+    for (const key of [other.keys.test, owner.keys.live]) {
+      expectError(await app.server.inject(request(key, 'GET',
+        `/v1/connections?cursor=${nextCursor}`)), 400, 'INVALID_REQUEST', /cursor/);
+    }
+    expect((await list(other.keys.test, '/v1/connections')).items).toEqual([]);
   });
 
   it('refuses a limit out of bounds or a cursor it did not write with 400', async () => {
-    const { keys } = await app.createAccount();
+    const { keys, accountId } = await app.createAccount();
     for (let seed = 21; seed <= 22; seed += 1) {
       await connectHometax(app, keys.test, businessNumber(seed));
     }
     const { nextCursor } = await list(keys.test, '/v1/connections?limit=1');
-    const [position, id] = JSON.parse(Buffer.from(nextCursor!, 'base64url').toString()) as
-      [string, string];
+    // Cursors sealed as the server seals them, for the same list and caller, holding what the
+    // server would never write.
+    const at = { list: 'connections.list.ALL', scope: { accountId, environment: 'test' as const } };
+    const anything = (value: unknown): value is string => typeof value === 'string';
+    const [position, id] = app.cursors.decode<[string, string]>(at, nextCursor!,
+      [anything, anything]);
+    const encodeCursor = (tuple: unknown[]) => app.cursors.encode(at, tuple);
     for (const query of ['limit=0', 'limit=101', 'limit=many', 'kind=OTHER', 'sort=desc']) {
       expectError(await app.server.inject(request(keys.test, 'GET', `/v1/connections?${query}`)),
         400, 'INVALID_REQUEST');
@@ -123,8 +128,10 @@ describe('GET /v1/bankAccounts', () => {
   });
 
   it('refuses a limit out of bounds or a foreign cursor with 400', async () => {
-    const { keys } = await app.createAccount({ plan: 'STANDARD' });
-    for (const query of ['limit=0', 'limit=101', `cursor=${encodeCursor(['x', 'y'])}`,
+    const { keys, accountId } = await app.createAccount({ plan: 'STANDARD' });
+    const foreign = app.cursors.encode({ list: 'connections.list.BANK_ACCOUNT',
+      scope: { accountId, environment: 'test' } }, ['x', 'y']);
+    for (const query of ['limit=0', 'limit=101', `cursor=${foreign}`,
       'cursor=', 'from=2026-01-01']) {
       expectError(await app.server.inject(request(keys.test, 'GET', `/v1/bankAccounts?${query}`)),
         400, 'INVALID_REQUEST');

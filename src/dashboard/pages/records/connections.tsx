@@ -20,6 +20,9 @@ import {
   PlanNotice,
 } from './shared.tsx';
 
+// The bank accounts a page shows: one page of GET /v1/bankAccounts, the most an account has.
+const BANK_ACCOUNTS_SHOWN = 100;
+
 // Connections (docs/dashboard.md § Connections): the tax portal (Hometax) and bank accounts of
 // the session's account and environment, made on the connections area's hosted page (the same
 // one-time link as GET /v1/connections/url: credentials are typed there, never in the
@@ -231,7 +234,8 @@ async function connectionsBody(ctx: PageContext, problem?: ApiError | MessageKey
   const banks = all.filter((connection) => connection.kind === 'BANK_ACCOUNT');
   // Balances are what GET /v1/bankAccounts answers, for the plans that may call it.
   const accounts = banks.length > 0 && planShortfall(ctx, 'bankAccounts.list') === null
-    ? (await areas.bankTransactions.listAccounts(ctx.scope)).items : [];
+    ? (await areas.bankTransactions.listAccounts(ctx.scope,
+      { limit: BANK_ACCOUNTS_SHOWN })).items : [];
   const manage = ctx.may('connections.manage');
   return (
     <>
@@ -394,7 +398,8 @@ export const connectionsPage: DashboardPage = {
         const refused = await refusal(ctx, 'bankAccounts.sync', 'connections.syncWhat');
         if (refused !== null) return refused;
         const { bankTransactions } = ctx.services.areas;
-        const account = (await bankTransactions.listAccounts(ctx.scope)).items
+        const account = (await bankTransactions.listAccounts(ctx.scope,
+          { limit: BANK_ACCOUNTS_SHOWN })).items
           .find((item) => item.connectionId === own.connection?.id);
         if (account === undefined) return errorOutcome(ctx.t, 'notFound', 404);
         try {
