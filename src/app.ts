@@ -166,6 +166,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // rate limiter, and reaches areas through what their index.ts offers.
     dashboard: dashboardPlugin(() => ({ platform, keys, rateLimiter,
       areas: { taxInvoices: named.taxInvoices.service,
+        reverseIssuance: named.taxInvoices.reverseIssuance,
+        invoiceMail: named.taxInvoices.invoiceMail, taxInvoiceXml: named.taxInvoices.xml,
         webhooks: named.webhooks.service, owners: named.documents.owners,
         issuers: named.issuers } })),
     instrument: options.instrument,

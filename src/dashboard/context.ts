@@ -2,7 +2,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { VNode } from 'preact';
 import type { OwnerBusinesses } from '../areas/documents/index.ts';
 import type { IssuersService } from '../areas/issuers/index.ts';
-import type { TaxInvoicesService } from '../areas/tax-invoices/index.ts';
+import type {
+  InvoiceMailService, ReverseIssuanceService, TaxInvoicesService, XmlService,
+} from '../areas/tax-invoices/index.ts';
 import type { WebhooksService } from '../areas/webhooks/index.ts';
 import type { KeyCache } from '../platform/auth.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -22,20 +24,26 @@ import type { UsersService } from './users/service.ts';
 export type DashboardDeps = {
   platform: Platform;
   keys: Pick<KeyCache, 'forgetKeyId'>;
-  rateLimiter: Pick<RateLimiter, 'attempt' | 'countingIn'>;
+  rateLimiter: Pick<RateLimiter, 'attempt' | 'countingIn' | 'policyFor'>;
   areas: DashboardAreas;
 };
 
 // The area services pages call, each typed by its area's index.ts.
 export type DashboardAreas = {
-  // The issue deadline of a write date: the tax-invoices area's rule.
-  taxInvoices: Pick<TaxInvoicesService, 'issueDueDate'>;
+  // Tax invoices: the same services as /v1/taxInvoices (issuance, lists, cancellation,
+  // amendments, the issue deadline of a write date), reverse issuance, the recipient's mail and
+  // the signed XML.
+  taxInvoices: TaxInvoicesService;
+  reverseIssuance: ReverseIssuanceService;
+  invoiceMail: Pick<InvoiceMailService, 'resendEmail'>;
+  taxInvoiceXml: XmlService;
   // Endpoints, secrets, deliveries and test events: the same service as /v1/webhookEndpoints.
   webhooks: WebhooksService;
   // The owner business (the same service as PUT /v1/account/business and `etax
   // account-business set`) and its issuer's certificate, registered on the hosted page.
   owners: Pick<OwnerBusinesses, 'get' | 'save'>;
-  issuers: Pick<IssuersService, 'getCertificate' | 'listHistory' | 'createRegistrationUrl'>;
+  issuers: Pick<IssuersService, 'getCertificate' | 'listHistory' | 'createRegistrationUrl' |
+    'listIssuers'>;
 };
 
 export type DashboardServices = DashboardDeps & {
@@ -73,7 +81,7 @@ export type Outcome =
   | { kind: 'fragment'; body: VNode }
   // After a POST: 303 to a path under /dashboard (post/redirect/get).
   | { kind: 'redirect'; to: string }
-  | { kind: 'download'; filename: string; contentType: string; body: string };
+  | { kind: 'download'; filename: string; contentType: string; body: string | Buffer };
 
 export type DashboardRoute = {
   method: 'GET' | 'POST';

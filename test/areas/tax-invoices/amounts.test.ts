@@ -1,4 +1,4 @@
-// The arithmetic of an item's amounts (issuance/amounts.ts): 10% VAT within 1 won per item and
+// The arithmetic of an item's amounts (src/domain/tax-amounts.ts): 10% VAT within 1 won per item and
 // within 1 won per item in total, and quantity × unit price within 1 won of the supply cost,
 // exact even where doubles are not.
 import { describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import {
   isItemTaxAtRate,
   isSupplyCostOfQuantity,
   isTaxTotalAtRate,
-} from '../../../src/areas/tax-invoices/issuance/amounts.ts';
+} from '../../../src/domain/tax-amounts.ts';
 import { AMOUNT_ABS_MAX } from '../../../src/areas/tax-invoices/schemas.ts';
 
 describe('the 10% VAT rate', () => {

@@ -23,7 +23,7 @@ import {
   type TaxInvoiceStatus,
 } from '../schemas.ts';
 import * as store from '../store.ts';
-import type { Accept } from './acceptance.ts';
+import { draftPreview, type Accept } from './acceptance.ts';
 import type { TaxInvoiceView } from './schemas.ts';
 import { lateIssuancePenaltyOf } from './late-issuance.ts';
 import { validateInvoice } from './validation.ts';
@@ -135,6 +135,16 @@ async function statusByReference(db: Db, input: { caller: Caller; referenceId: s
   };
 }
 
+type BrowseInput = {
+  scope: Scope;
+  filters: Omit<store.BrowseFilters, 'beforeSequence'>;
+  limit: number;
+  cursor?: string | undefined;
+};
+
+// How many of the latest documents the recipients offered again are taken from.
+const RECENT_RECIPIENT_DOCUMENTS = 500;
+
 type ListInput = {
   scope: Scope;
   filters: Omit<store.ListFilters, 'afterSequence'>;
@@ -151,19 +161,32 @@ export function createIssuanceService(deps: IssuanceDeps) {
     return row;
   }
 
-  async function issue(input: { caller: Caller; supplierKey: string;
-    referenceId: string | undefined; body: Invoice }) {
+  type IssueInput = { caller: Caller; supplierKey: string; referenceId: string | undefined;
+    body: Invoice };
+
+  async function issueRequest(input: IssueInput): Promise<Parameters<Accept>[0]> {
     const today = seoulDate(deps.now());
     const holidays = await deps.holidays.added();
-    const accepted = await deps.accept({
+    return {
       caller: input.caller, supplierKey: input.supplierKey, referenceId: input.referenceId,
       route: ISSUE_ROUTE, body: input.body, issuanceType: 'STANDARD',
       draft: (issuer, supplierPeriods) => [{ amendment: null, validated: validateInvoice(
         input.body, { today, amounts: 'forward', deadline: 'enforced', holidays, supplierPeriods,
         supplier: { identificationNumber: issuer.identificationNumber,
           taxRegistrationId: issuer.taxRegistrationId } }) }],
-    }, deps.unitPoints);
+    };
+  }
+
+  async function issue(input: IssueInput) {
+    const accepted = await deps.accept(await issueRequest(input), deps.unitPoints);
     return { issuanceKey: accepted.issuanceKeys[0]! };
+  }
+
+  // The document an issuance would make, checked as issue checks it; nothing is kept or
+  // charged.
+  async function previewIssue(input: IssueInput) {
+    const drafts = await deps.accept.preview(await issueRequest(input));
+    return drafts.map(draftPreview);
   }
 
   async function get(input: { scope: Scope; issuanceKey: string }) {
@@ -182,6 +205,34 @@ export function createIssuanceService(deps: IssuanceDeps) {
     };
   }
 
+  // Newest first, for people looking for documents (the dashboard's list and its exports); the
+  // cursor is the last sequence of a page, as the API list's.
+  async function browse(input: BrowseInput) {
+    const beforeSequence = decodeListCursor(input.cursor);
+    const rows = await store.browseInvoices(db, input.scope, { ...input.filters, beforeSequence },
+      input.limit + 1);
+    const page = rows.slice(0, input.limit);
+    const last = page.at(-1);
+    return {
+      taxInvoices: page.map(toTaxInvoice),
+      nextCursor: rows.length > input.limit && last ? encodeCursor([last.sequence]) : null,
+    };
+  }
+
+  // Every status change of a document, oldest first: who made it, when and why.
+  async function history(input: { scope: Scope; issuanceKey: string }) {
+    const row = await requireInvoice(input.scope, input.issuanceKey);
+    const changes = await store.findStatusChanges(db, row.issuanceKey);
+    return changes.map((change) => ({ from: change.fromStatus as TaxInvoiceStatus | null,
+      to: change.toStatus as TaxInvoiceStatus, actor: change.actor, message: change.message,
+      occurredAt: change.occurredAt.toISOString() }));
+  }
+
+  // The recipients of the scope's latest invoices, each once, newest first.
+  async function recentRecipients(input: { scope: Scope; limit: number }) {
+    return store.recentRecipients(db, input.scope, RECENT_RECIPIENT_DOCUMENTS, input.limit);
+  }
+
   async function pdf(input: { scope: Scope; issuanceKey: string }) {
     const row = await requireInvoice(input.scope, input.issuanceKey);
     // pdfkit and the fonts load with the first PDF, not at every start (docs/operations.md
@@ -192,10 +243,11 @@ export function createIssuanceService(deps: IssuanceDeps) {
 
   // Withdraws an issued document before it is transmitted; afterwards only an
   // amendment can change it. Its points are refunded.
-  async function cancel(input: { scope: Scope; issuanceKey: string }) {
+  async function cancel(input: { scope: Scope; issuanceKey: string; actor?: store.Actor }) {
     const row = await requireInvoice(input.scope, input.issuanceKey);
     const canceled = await db.transaction((tx) => endWithoutIssuance(deps, tx, {
-      issuanceKey: row.issuanceKey, from: ['PENDING', 'ISSUED'], to: 'CANCELED', actor: 'API',
+      issuanceKey: row.issuanceKey, from: ['PENDING', 'ISSUED'], to: 'CANCELED',
+      actor: input.actor ?? 'API',
       message: 'Canceled by the supplier before transmission.' }));
     if (canceled === null) {
       const current = await requireInvoice(input.scope, input.issuanceKey);
@@ -216,8 +268,9 @@ export function createIssuanceService(deps: IssuanceDeps) {
       lateIssuanceLimit: vatReturnDeadline(date, added) };
   }
 
-  return { issue, statusByReference: (input: Parameters<typeof statusByReference>[1]) =>
-    statusByReference(db, input), get, list, pdf, cancel, issueDueDate };
+  return { issue, previewIssue, statusByReference: (input: Parameters<typeof statusByReference>[1]) =>
+    statusByReference(db, input), get, list, browse, history, recentRecipients, pdf, cancel,
+  issueDueDate };
 }
 
 export type IssuanceService = ReturnType<typeof createIssuanceService>;
