@@ -139,6 +139,11 @@ export type AppOptions = {
   instrument?: (server: FastifyInstance) => void;
 };
 
+// What the dashboard's tax-invoice pages call: the module's services.
+const taxInvoicePages = (module: TaxInvoicesModule) => ({ taxInvoices: module.service,
+  reverseIssuance: module.reverseIssuance, invoiceMail: module.invoiceMail,
+  taxInvoiceXml: module.xml });
+
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const platform = await openPlatform(config, systemOutside(options.outside),
     { embeddedHolder: 'server' });
@@ -165,9 +170,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // The dashboard shares the API's key cache (a key revoked there stops here at once) and
     // rate limiter, and reaches areas through what their index.ts offers.
     dashboard: dashboardPlugin(() => ({ platform, keys, rateLimiter,
-      areas: { taxInvoices: named.taxInvoices.service,
-        reverseIssuance: named.taxInvoices.reverseIssuance,
-        invoiceMail: named.taxInvoices.invoiceMail, taxInvoiceXml: named.taxInvoices.xml,
+      areas: { ...taxInvoicePages(named.taxInvoices),
         webhooks: named.webhooks.service, owners: named.documents.owners,
         issuers: named.issuers } })),
     instrument: options.instrument,

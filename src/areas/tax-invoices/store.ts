@@ -231,6 +231,7 @@ export async function listInvoices(
 // filter is optional and they combine with "and".
 export type BrowseFilters = {
   statuses?: readonly TaxInvoiceStatus[] | undefined;
+  issuanceType?: 'STANDARD' | 'REVERSE' | undefined;
   writeDateFrom?: string | undefined;
   writeDateTo?: string | undefined;
   // The recipient: its registration number exactly (digits), or part of its name.
@@ -257,6 +258,7 @@ const recipientNameOf = sql`(${taxInvoices.invoice}->'supplied'->>'organizationN
 function browseConditions(scope: Scope, filters: BrowseFilters): SQL | undefined {
   const conditions: Array<SQL | undefined> = [inScope(scope)];
   if (filters.statuses?.length) conditions.push(inArray(taxInvoices.status, [...filters.statuses]));
+  if (filters.issuanceType) conditions.push(eq(taxInvoices.issuanceType, filters.issuanceType));
   if (filters.writeDateFrom) conditions.push(gte(taxInvoices.writeDate, filters.writeDateFrom));
   if (filters.writeDateTo) conditions.push(lte(taxInvoices.writeDate, filters.writeDateTo));
   if (filters.recipientNumber) {
@@ -265,8 +267,9 @@ function browseConditions(scope: Scope, filters: BrowseFilters): SQL | undefined
   if (filters.recipientName) {
     conditions.push(sql`${recipientNameOf} ilike ${likePattern(filters.recipientName)}`);
   }
-  if (filters.totalMin !== undefined) conditions.push(gte(taxInvoices.totalAmount, filters.totalMin));
-  if (filters.totalMax !== undefined) conditions.push(lte(taxInvoices.totalAmount, filters.totalMax));
+  const { totalMin, totalMax } = filters;
+  if (totalMin !== undefined) conditions.push(gte(taxInvoices.totalAmount, totalMin));
+  if (totalMax !== undefined) conditions.push(lte(taxInvoices.totalAmount, totalMax));
   if (filters.referenceId) conditions.push(eq(taxInvoices.clientReferenceId, filters.referenceId));
   if (filters.lateIssuance !== undefined) {
     conditions.push(eq(taxInvoices.lateIssuance, filters.lateIssuance));

@@ -16,6 +16,10 @@ export const AUDIT_ACTIONS = ['user.signedIn', 'user.signedOut', 'user.signedOut
   // The operator's pages.
   'operator.accountCreated', 'operator.planChanged', 'operator.pointsGranted',
   'operator.holidayAdded', 'operator.holidayRemoved',
+  // The tax-invoice pages (target: the document's issuance key; for an amendment, the
+  // original's).
+  'taxInvoice.issued', 'taxInvoice.canceled', 'taxInvoice.amended', 'taxInvoice.mailResent',
+  'taxInvoice.requestApproved', 'taxInvoice.requestRefused', 'taxInvoice.requestCanceled',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,3 +1,4 @@
+import { taxInvoices } from './en/tax-invoices.ts';
 import type { Dictionary } from './index.ts';
 
 // The dashboard's English texts: every key of the Korean dictionary (ko.ts), checked by the
@@ -342,4 +343,5 @@ export const en: Dictionary = {
   'operator.filter': 'Show',
   'operator.mailTo': 'To',
   'operator.mailText': 'Text',
+  ...taxInvoices,
 };

@@ -1,3 +1,4 @@
+import { taxInvoices } from './ko/tax-invoices.ts';
 // The dashboard's Korean texts: the first language, and the shape every other dictionary has
 // (i18n/index.ts). `{name}` marks a value put in when the text is used.
 export const ko = {
@@ -340,4 +341,5 @@ export const ko = {
   'operator.filter': '보기',
   'operator.mailTo': '받는 사람',
   'operator.mailText': '본문',
+  ...taxInvoices,
 } as const;

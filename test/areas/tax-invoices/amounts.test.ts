@@ -1,5 +1,5 @@
-// The arithmetic of an item's amounts (src/domain/tax-amounts.ts): 10% VAT within 1 won per item and
-// within 1 won per item in total, and quantity × unit price within 1 won of the supply cost,
+// The arithmetic of an item's amounts (src/domain/tax-amounts.ts): 10% VAT within 1 won per item
+// and within 1 won per item in total, and quantity × unit price within 1 won of the supply cost,
 // exact even where doubles are not.
 import { describe, expect, it } from 'vitest';
 import {

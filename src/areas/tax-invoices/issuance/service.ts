@@ -152,6 +152,59 @@ type ListInput = {
   cursor?: string | undefined;
 };
 
+type IssueInput = { caller: Caller; supplierKey: string; referenceId: string | undefined;
+  body: Invoice };
+
+// The acceptance request of an issuance: the document validated as the issue route requires.
+async function issueRequest(deps: IssuanceDeps, input: IssueInput):
+Promise<Parameters<Accept>[0]> {
+  const today = seoulDate(deps.now());
+  const holidays = await deps.holidays.added();
+  return {
+    caller: input.caller, supplierKey: input.supplierKey, referenceId: input.referenceId,
+    route: ISSUE_ROUTE, body: input.body, issuanceType: 'STANDARD',
+    draft: (issuer, supplierPeriods) => [{ amendment: null, validated: validateInvoice(
+      input.body, { today, amounts: 'forward', deadline: 'enforced', holidays, supplierPeriods,
+      supplier: { identificationNumber: issuer.identificationNumber,
+        taxRegistrationId: issuer.taxRegistrationId } }) }],
+  };
+}
+
+// What people looking for documents read (the dashboard): lists newest first, a document's
+// history, the recipients of the latest documents.
+function createBrowsing(db: Db) {
+  // Newest first, for people looking for documents (the dashboard's list and its exports); the
+  // cursor is the last sequence of a page, as the API list's.
+  async function browse(input: BrowseInput) {
+    const beforeSequence = decodeListCursor(input.cursor);
+    const rows = await store.browseInvoices(db, input.scope, { ...input.filters, beforeSequence },
+      input.limit + 1);
+    const page = rows.slice(0, input.limit);
+    const last = page.at(-1);
+    return {
+      taxInvoices: page.map(toTaxInvoice),
+      nextCursor: rows.length > input.limit && last ? encodeCursor([last.sequence]) : null,
+    };
+  }
+
+  // Every status change of a document, oldest first: who made it, when and why.
+  async function history(input: { scope: Scope; issuanceKey: string }) {
+    const row = await store.findInvoice(db, input.scope, input.issuanceKey);
+    if (row === null) throw new ApiError('NOT_FOUND', NO_SUCH_INVOICE);
+    const changes = await store.findStatusChanges(db, row.issuanceKey);
+    return changes.map((change) => ({ from: change.fromStatus as TaxInvoiceStatus | null,
+      to: change.toStatus as TaxInvoiceStatus, actor: change.actor, message: change.message,
+      occurredAt: change.occurredAt.toISOString() }));
+  }
+
+  // The recipients of the scope's latest invoices, each once, newest first.
+  async function recentRecipients(input: { scope: Scope; limit: number }) {
+    return store.recentRecipients(db, input.scope, RECENT_RECIPIENT_DOCUMENTS, input.limit);
+  }
+
+  return { browse, history, recentRecipients };
+}
+
 export function createIssuanceService(deps: IssuanceDeps) {
   const { db } = deps;
 
@@ -161,31 +214,15 @@ export function createIssuanceService(deps: IssuanceDeps) {
     return row;
   }
 
-  type IssueInput = { caller: Caller; supplierKey: string; referenceId: string | undefined;
-    body: Invoice };
-
-  async function issueRequest(input: IssueInput): Promise<Parameters<Accept>[0]> {
-    const today = seoulDate(deps.now());
-    const holidays = await deps.holidays.added();
-    return {
-      caller: input.caller, supplierKey: input.supplierKey, referenceId: input.referenceId,
-      route: ISSUE_ROUTE, body: input.body, issuanceType: 'STANDARD',
-      draft: (issuer, supplierPeriods) => [{ amendment: null, validated: validateInvoice(
-        input.body, { today, amounts: 'forward', deadline: 'enforced', holidays, supplierPeriods,
-        supplier: { identificationNumber: issuer.identificationNumber,
-          taxRegistrationId: issuer.taxRegistrationId } }) }],
-    };
-  }
-
   async function issue(input: IssueInput) {
-    const accepted = await deps.accept(await issueRequest(input), deps.unitPoints);
+    const accepted = await deps.accept(await issueRequest(deps, input), deps.unitPoints);
     return { issuanceKey: accepted.issuanceKeys[0]! };
   }
 
   // The document an issuance would make, checked as issue checks it; nothing is kept or
   // charged.
   async function previewIssue(input: IssueInput) {
-    const drafts = await deps.accept.preview(await issueRequest(input));
+    const drafts = await deps.accept.preview(await issueRequest(deps, input));
     return drafts.map(draftPreview);
   }
 
@@ -203,34 +240,6 @@ export function createIssuanceService(deps: IssuanceDeps) {
       taxInvoices: page.map(toTaxInvoice),
       nextCursor: rows.length > input.limit && last ? encodeCursor([last.sequence]) : null,
     };
-  }
-
-  // Newest first, for people looking for documents (the dashboard's list and its exports); the
-  // cursor is the last sequence of a page, as the API list's.
-  async function browse(input: BrowseInput) {
-    const beforeSequence = decodeListCursor(input.cursor);
-    const rows = await store.browseInvoices(db, input.scope, { ...input.filters, beforeSequence },
-      input.limit + 1);
-    const page = rows.slice(0, input.limit);
-    const last = page.at(-1);
-    return {
-      taxInvoices: page.map(toTaxInvoice),
-      nextCursor: rows.length > input.limit && last ? encodeCursor([last.sequence]) : null,
-    };
-  }
-
-  // Every status change of a document, oldest first: who made it, when and why.
-  async function history(input: { scope: Scope; issuanceKey: string }) {
-    const row = await requireInvoice(input.scope, input.issuanceKey);
-    const changes = await store.findStatusChanges(db, row.issuanceKey);
-    return changes.map((change) => ({ from: change.fromStatus as TaxInvoiceStatus | null,
-      to: change.toStatus as TaxInvoiceStatus, actor: change.actor, message: change.message,
-      occurredAt: change.occurredAt.toISOString() }));
-  }
-
-  // The recipients of the scope's latest invoices, each once, newest first.
-  async function recentRecipients(input: { scope: Scope; limit: number }) {
-    return store.recentRecipients(db, input.scope, RECENT_RECIPIENT_DOCUMENTS, input.limit);
   }
 
   async function pdf(input: { scope: Scope; issuanceKey: string }) {
@@ -268,9 +277,9 @@ export function createIssuanceService(deps: IssuanceDeps) {
       lateIssuanceLimit: vatReturnDeadline(date, added) };
   }
 
-  return { issue, previewIssue, statusByReference: (input: Parameters<typeof statusByReference>[1]) =>
-    statusByReference(db, input), get, list, browse, history, recentRecipients, pdf, cancel,
-  issueDueDate };
+  return { issue, previewIssue,
+    statusByReference: (input: Parameters<typeof statusByReference>[1]) =>
+    statusByReference(db, input), get, list, ...createBrowsing(db), pdf, cancel, issueDueDate };
 }
 
 export type IssuanceService = ReturnType<typeof createIssuanceService>;
