@@ -104,5 +104,6 @@ export type DashboardPage = {
 
 // Issuing holds tax invoices, cash receipts and documents; records holds connections, books, bank
 // transactions and lookups. The navigation shows sections in the order pages/index.ts lists pages.
-export const NAV_SECTIONS = ['issuing', 'records', 'account', 'developers', 'you', 'operator'] as const;
+export const NAV_SECTIONS = ['issuing', 'records', 'account', 'developers', 'you',
+  'operator'] as const;
 export type NavSection = (typeof NAV_SECTIONS)[number];
