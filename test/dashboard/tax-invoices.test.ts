@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { pollUntil } from '../helpers/poll.ts';
@@ -224,6 +225,36 @@ describe('the issue form', () => {
     expect((await viewer.get('/dashboard/tax-invoices/new')).statusCode).toBe(403);
     expect((await viewer.post('/dashboard/tax-invoices/new', issueForm(form.body))).statusCode)
       .toBe(403);
+  });
+
+  it('refuses a live mutation without the typed confirmation', async () => {
+    const transmitted = await issueTransmitted(app, account.key, account.supplier.supplierKey);
+    // The same document, as if made in live (no live gateway runs in tests).
+    const liveKey = `${transmitted.issuanceKey}L`;
+    await app.platform.database.db.transaction(async (tx) => {
+      await tx.execute(sql`create temp table live_copy on commit drop as
+        select * from tax_invoices where issuance_key = ${transmitted.issuanceKey}`);
+      await tx.execute(sql`update live_copy set issuance_key = ${liveKey}, environment = 'live'`);
+      await tx.execute(sql`insert into tax_invoices select * from live_copy`);
+    });
+    const live = await signIn(app, (await createUser(app, account.accountId, 'owner')).email);
+    await live.post('/dashboard/environment', { environment: 'live', return: '/dashboard' });
+    const page = await live.get(`/dashboard/tax-invoices/${liveKey}/amend?reason=TERMINATION`);
+    expect(page.body).toContain('name="confirm"');
+    const referenceId = /name="referenceId" value="([^"]+)"/.exec(page.body)![1]!;
+    const fields = { reason: 'TERMINATION', referenceId, date: today() };
+    const unconfirmed = await live.post(`/dashboard/tax-invoices/${liveKey}/amend`, fields);
+    expect(unconfirmed.statusCode).toBe(400);
+    expect(unconfirmed.body).toContain(liveKey);
+    expect((await live.post(`/dashboard/tax-invoices/${liveKey}/amend`,
+      { ...fields, confirm: 'yes' })).statusCode).toBe(400);
+    const wrongCancel = await live.post(`/dashboard/tax-invoices/${liveKey}/cancel`, {});
+    expect(wrongCancel.statusCode).toBe(400);
+    // Confirmed, the service decides: a transmitted document is not canceled.
+    expect((await live.post(`/dashboard/tax-invoices/${liveKey}/cancel`,
+      { confirm: liveKey })).statusCode).toBe(409);
+    expect((await live.get('/dashboard/tax-invoices')).body).not.toContain(
+      `/dashboard/tax-invoices/${transmitted.issuanceKey}"`);
   });
 
   it('asks for the typed confirmation in live', async () => {

@@ -26,6 +26,12 @@ import {
 type Form = URLSearchParams;
 const REASONS = Object.keys(AMENDMENT_REASONS) as AmendmentReason[];
 const LINES_SHOWN = 3;
+// The API operation of each reason, whose plan and rate limit an amendment passes.
+const OPERATION_SEGMENTS: Record<AmendmentReason, string> = {
+  ENTRY_CORRECTION: 'entryCorrection', SUPPLY_COST_CHANGE: 'changeSupplyCost',
+  RETURNED_GOODS: 'returnedGoods', TERMINATION: 'termination',
+  LOCAL_LETTER_OF_CREDIT: 'localLetterOfCredit', DOUBLE_ISSUANCE: 'doubleIssuance',
+};
 const isReason = (value: string | null): value is AmendmentReason =>
   REASONS.some((reason) => reason === value);
 
@@ -309,7 +315,7 @@ export async function amendOutcome(ctx: PageContext): Promise<Outcome> {
     return amendPage(ctx, original, reason, ctx.form, new ApiError('INVALID_REQUEST',
       ctx.t('taxInvoices.confirmMismatch', { text: original.issuanceKey })));
   }
-  const gate = await operationGate(ctx, 'taxInvoices.issue');
+  const gate = await operationGate(ctx, `taxInvoices.amend.${OPERATION_SEGMENTS[reason]}`);
   if (gate !== null) return amendPage(ctx, original, reason, ctx.form, gate);
   const done = (issuanceKey: string): Outcome => ({ kind: 'redirect',
     to: `/dashboard/tax-invoices/${issuanceKey}?notice=taxInvoices.notice.amended` });

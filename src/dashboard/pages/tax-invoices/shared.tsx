@@ -51,8 +51,7 @@ export function ConfirmField(props: { ctx: PageContext; expected: string }) {
   return (
     <label class="confirm-field">
       {ctx.t('taxInvoices.confirmLive', { text: props.expected })}
-      <input name="confirm" required autocomplete="off" spellcheck={false}
-        pattern={props.expected.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')} />
+      <input name="confirm" required autocomplete="off" spellcheck={false} />
     </label>
   );
 }
