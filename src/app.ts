@@ -7,6 +7,7 @@ import {
 import { createCashReceiptsModule } from './areas/cash-receipts/index.ts';
 import {
   createBusinessProfilesModule,
+  type BusinessProfilesModule,
   createRegistrationStatusModule,
 } from './areas/businesses/index.ts';
 import { createCertificateVerificationModule } from './areas/certificate-verification/index.ts';
@@ -50,6 +51,8 @@ export type AreaModules = {
   revenueExpenses: RevenueExpensesModule;
   bankTransactions: BankTransactionsModule;
   documents: DocumentsModule;
+  // Business profiles: the dashboard's issue form looks a recipient up with its service.
+  businessProfiles: BusinessProfilesModule;
   // The key that seals what the areas keep at rest (for tests that read what they sealed).
   sealing: SealingKey;
 };
@@ -97,11 +100,12 @@ export async function createAreaModules(platform: Platform, options: AreaModules
   });
   const documents = createDocumentsModule(platform,
     { issuers: issuers.service, recordEvent: webhooks.recordEvent });
+  const businessProfiles = createBusinessProfilesModule(platform);
   const list = [
     await createHealthModule(platform),
     createPointsModule(platform),
     createBankModule(platform),
-    createBusinessProfilesModule(platform),
+    businessProfiles,
     createRegistrationStatusModule(platform),
     createCertificateVerificationModule(platform),
     webhooks,
@@ -114,7 +118,7 @@ export async function createAreaModules(platform: Platform, options: AreaModules
     documents,
   ];
   return { list, webhooks, issuers: issuers.service, taxInvoices, connections, revenueExpenses,
-    bankTransactions, documents, sealing };
+    bankTransactions, documents, businessProfiles, sealing };
 }
 
 export type App = Omit<AreaModules, 'list'> & {
@@ -139,10 +143,11 @@ export type AppOptions = {
   instrument?: (server: FastifyInstance) => void;
 };
 
-// What the dashboard's tax-invoice pages call: the module's services.
-const taxInvoicePages = (module: TaxInvoicesModule) => ({ taxInvoices: module.service,
-  reverseIssuance: module.reverseIssuance, invoiceMail: module.invoiceMail,
-  taxInvoiceXml: module.xml });
+// What the dashboard's tax-invoice pages call: the module's services, and the profiles' for the
+// issue form's recipient lookup.
+const taxInvoicePages = (module: TaxInvoicesModule, profiles: BusinessProfilesModule) => ({
+  taxInvoices: module.service, reverseIssuance: module.reverseIssuance,
+  invoiceMail: module.invoiceMail, taxInvoiceXml: module.xml, businessProfiles: profiles.service });
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const platform = await openPlatform(config, systemOutside(options.outside),
@@ -170,7 +175,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // The dashboard shares the API's key cache (a key revoked there stops here at once) and
     // rate limiter, and reaches areas through what their index.ts offers.
     dashboard: dashboardPlugin(() => ({ platform, keys, rateLimiter,
-      areas: { ...taxInvoicePages(named.taxInvoices),
+      areas: { ...taxInvoicePages(named.taxInvoices, named.businessProfiles),
         webhooks: named.webhooks.service, owners: named.documents.owners,
         issuers: named.issuers } })),
     instrument: options.instrument,

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { VNode } from 'preact';
+import type { BusinessesService } from '../areas/businesses/index.ts';
 import type { OwnerBusinesses } from '../areas/documents/index.ts';
 import type { IssuersService } from '../areas/issuers/index.ts';
 import type {
@@ -37,6 +38,8 @@ export type DashboardAreas = {
   reverseIssuance: ReverseIssuanceService;
   invoiceMail: Pick<InvoiceMailService, 'resendEmail'>;
   taxInvoiceXml: XmlService;
+  // A business profile by its number (charged, like GET /v1/businesses/{number}).
+  businessProfiles: Pick<BusinessesService, 'retrieveProfile'>;
   // Endpoints, secrets, deliveries and test events: the same service as /v1/webhookEndpoints.
   webhooks: WebhooksService;
   // The owner business (the same service as PUT /v1/account/business and `etax

@@ -210,6 +210,34 @@ describe('the issue form', () => {
     expect(/<span class="badge [a-z]+">([^<]+)</.exec(done.body)?.[1]).toBe('전송 완료');
   });
 
+  it('looks the recipient up by number, at the price it shows', async () => {
+    const form = await owner.get('/dashboard/tax-invoices/new');
+    const price = app.platform.prices['businesses.profiles.retrieve'];
+    expect(form.body).toContain(`${price.toLocaleString('ko-KR')} 포인트`);
+    const balance = async () => (await app.platform.points.getBalance({
+      accountId: account.accountId, environment: 'test' })).balance;
+    const before = await balance();
+    const refused = await owner.post('/dashboard/tax-invoices/new/lookup',
+      issueForm(form.body, { 'recipient.number': '12', 'recipient.name': '' }));
+    expect(refused.statusCode).toBe(400);
+    expect(await balance()).toBe(before);
+    // Not a sandbox number: refused by the service, nothing spent.
+    expect((await owner.post('/dashboard/tax-invoices/new/lookup', issueForm(form.body)))
+      .statusCode).toBe(400);
+    expect(await balance()).toBe(before);
+    const looked = await owner.post('/dashboard/tax-invoices/new/lookup',
+      issueForm(form.body, { 'recipient.number': '999-99-00005', 'recipient.name': '',
+        'recipient.representative': '' }));
+    expect(looked.statusCode, looked.body).toBe(200);
+    expect(/name="recipient.name" type="text" value="([^"]+)"/.exec(looked.body)?.[1])
+      .toBeTruthy();
+    expect(looked.body).toContain('name="recipient.number" type="text" value="9999900005"');
+    expect(await balance()).toBe(before - price);
+    const viewer = await signIn(app, (await createUser(app, account.accountId, 'viewer')).email);
+    expect((await viewer.post('/dashboard/tax-invoices/new/lookup', issueForm(form.body)))
+      .statusCode).toBe(403);
+  });
+
   it('shows the service\'s refusal and keeps what was typed, escaped', async () => {
     const form = await owner.get('/dashboard/tax-invoices/new');
     const refused = await owner.post('/dashboard/tax-invoices/new/preview',

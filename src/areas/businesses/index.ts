@@ -70,6 +70,7 @@ export {
   type ProfileFileFormat,
 } from './profiles/generate.ts';
 
+export type { BusinessesService };
 export type BusinessProfilesModule = AreaModule & { service: BusinessesService };
 export type RegistrationStatusModule = AreaModule & { service: RegistrationStatusService };
 

@@ -200,4 +200,9 @@ export const taxInvoices = {
   'taxInvoices.requests.decided': 'Decided lately',
   'taxInvoices.requests.none': 'No requests.',
   'taxInvoices.requests.updated': 'As of {at}',
+  'taxInvoices.issue.lookup': 'Look up by number',
+  'taxInvoices.issue.lookupPrice': 'A lookup costs {points} points.',
+  'taxInvoices.issue.lookupNumber': 'Enter the ten-digit business registration number first.',
+  'taxInvoices.issue.lookedUp':
+    'Filled from the business profile; {points} points were spent.',
 } as const;

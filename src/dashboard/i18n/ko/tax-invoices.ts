@@ -189,4 +189,9 @@ export const taxInvoices = {
   'taxInvoices.requests.decided': '최근 처리된 요청',
   'taxInvoices.requests.none': '요청이 없습니다.',
   'taxInvoices.requests.updated': '{at} 기준',
+  'taxInvoices.issue.lookup': '사업자번호로 조회',
+  'taxInvoices.issue.lookupPrice': '조회할 때 {points} 포인트가 차감됩니다.',
+  'taxInvoices.issue.lookupNumber': '사업자등록번호 10자리를 입력한 뒤 조회하세요.',
+  'taxInvoices.issue.lookedUp':
+    '조회한 사업자 정보로 채웠습니다. {points} 포인트가 차감되었습니다.',
 } as const;

@@ -3,7 +3,7 @@ import { amendFormOutcome, amendOutcome, amendPreviewOutcome } from './amend.tsx
 import {
   approve, cancel, cancelRequest, detailOutcome, pdfOutcome, refuse, resend, xmlOutcome,
 } from './detail.tsx';
-import { issueOutcome, newOutcome, previewOutcome } from './issue.tsx';
+import { issueOutcome, lookupOutcome, newOutcome, previewOutcome } from './issue.tsx';
 import { exportOutcome, listOutcome } from './list.tsx';
 import { requestsOutcome } from './requests.tsx';
 
@@ -28,6 +28,8 @@ export const taxInvoicesPage: DashboardPage = {
       handle: previewOutcome },
     { method: 'POST', path: '/tax-invoices/new', permission: 'documents.issue',
       handle: issueOutcome },
+    { method: 'POST', path: '/tax-invoices/new/lookup', permission: 'documents.issue',
+      handle: lookupOutcome },
     { method: 'GET', path: '/tax-invoices/:issuanceKey', permission: 'account.read',
       handle: (ctx) => detailOutcome(ctx) },
     { method: 'GET', path: '/tax-invoices/:issuanceKey/pdf', permission: 'account.read',

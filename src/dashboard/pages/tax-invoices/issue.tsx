@@ -8,7 +8,7 @@ import { seoulDate } from '../../../domain/business-days.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import { Notice, PostForm, Section } from '../../components.tsx';
 import type { Outcome, PageContext } from '../../context.ts';
-import { formatWon } from '../../format.ts';
+import { formatNumber, formatWon } from '../../format.ts';
 import {
   ApiErrorNotice, asApiError, ConfirmField, confirmed, dashboardCaller, DocumentView,
   operationGate,
@@ -155,6 +155,12 @@ function RecipientFields({ ctx, form }: { ctx: PageContext; form: Form }) {
       <legend>{t('taxInvoices.doc.recipient')}</legend>
       <Field form={form} name="recipient.number" required inputMode="numeric"
         label={t('taxInvoices.doc.number')} />
+      <p class="lookup">
+        <button type="submit" class="secondary" formAction="/dashboard/tax-invoices/new/lookup"
+          formNoValidate>{t('taxInvoices.issue.lookup')}</button>
+        <span class="muted"> {t('taxInvoices.issue.lookupPrice', { points: formatNumber(
+          ctx.services.platform.prices['businesses.profiles.retrieve']) })}</span>
+      </p>
       <Field form={form} name="recipient.name" required maxLength={100}
         label={t('taxInvoices.doc.name')} />
       <Field form={form} name="recipient.representative" required maxLength={50}
@@ -298,7 +304,7 @@ export function Carried(props: { form: Form }) {
 }
 
 async function formPage(ctx: PageContext, form: Form, problem?: ApiError,
-  preview?: DocumentPreview[]): Promise<Outcome> {
+  preview?: DocumentPreview[], notice?: string): Promise<Outcome> {
   const { t } = ctx;
   const options = await suppliers(ctx);
   if (options.length === 0) {
@@ -313,6 +319,7 @@ async function formPage(ctx: PageContext, form: Form, problem?: ApiError,
     status: problem ? problem.status : 200, body: (
       <>
         {problem && <ApiErrorNotice ctx={ctx} error={problem} />}
+        {notice && <Notice kind="success">{notice}</Notice>}
         {previewed && (
           <Section title={t('taxInvoices.issue.previewTitle')} id="preview">
             <p>{t('taxInvoices.issue.previewLead', { points: ctx.services.platform.prices[
@@ -420,5 +427,36 @@ export async function issueOutcome(ctx: PageContext): Promise<Outcome> {
     const earlier = await ctx.services.areas.taxInvoices.statusByReference({ caller,
       referenceId: request.referenceId }).catch(() => null);
     return earlier === null ? formPage(ctx, ctx.form, refused) : issued(earlier.issuanceKey);
+  }
+}
+
+// The recipient looked up by its number with the business profiles' service (charged the
+// price the form shows, as GET /v1/businesses/{number}); its facts fill the recipient's fields.
+export async function lookupOutcome(ctx: PageContext): Promise<Outcome> {
+  const form = new URLSearchParams(ctx.form);
+  const number = (form.get('recipient.number') ?? '').trim();
+  if (!/^[0-9-]{10,12}$/.test(number)) {
+    return formPage(ctx, form, new ApiError('INVALID_REQUEST',
+      ctx.t('taxInvoices.issue.lookupNumber')));
+  }
+  const gate = await operationGate(ctx, 'businesses.profiles.retrieve');
+  if (gate !== null) return formPage(ctx, form, gate);
+  try {
+    const profile = await ctx.services.areas.businessProfiles.retrieveProfile({
+      caller: ctx.scope, businessRegistrationNumber: number });
+    for (const [name, value] of Object.entries({
+      'recipient.number': profile.businessRegistrationNumber,
+      'recipient.name': profile.organizationName,
+      'recipient.representative': profile.representativeName,
+      'recipient.address': profile.address?.roadAddress,
+      'recipient.businessType': profile.industry.businessType,
+      'recipient.businessItem': profile.industry.businessItem,
+      'recipient.email': profile.contact.email })) {
+      if (value) form.set(name, value);
+    }
+    return await formPage(ctx, form, undefined, undefined, ctx.t('taxInvoices.issue.lookedUp', {
+      points: formatNumber(ctx.services.platform.prices['businesses.profiles.retrieve']) }));
+  } catch (error) {
+    return formPage(ctx, form, asApiError(error));
   }
 }
