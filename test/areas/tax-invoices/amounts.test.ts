@@ -66,13 +66,13 @@ describe('quantity × unit price', () => {
 
 // What the dashboard's line editor fills in: values the API's checks accept, exactly.
 describe('the line editor\'s arithmetic', () => {
-  it.each([[3, 3_333], [0.5, 3], [0.01, 49], [-2.5, 1_001], [999_999_999, 9_999_999_999_999],
+  it.each([[3, 3_333], [0.5, 3], [0.01, 49], [-2.5, 1_001], [999.99, 9_999_999_999],
     [1.15, 10], [0.29, 5]])('fills a supply cost the API accepts for %d × %d',
   (quantity, price) => {
     const supplyCost = supplyCostOfQuantity(quantity, price);
     expect(isSupplyCostOfQuantity(quantity, price, supplyCost)).toBe(true);
     // Half a won rounds away from zero, the same for a negated line.
-    expect(supplyCostOfQuantity(-quantity, price)).toBe(-supplyCost);
+    expect(supplyCostOfQuantity(-quantity, price) + 0).toBe(-supplyCost + 0);
   });
 
   it('rounds half a won away from zero', () => {
