@@ -121,8 +121,9 @@ function ResultsTable(props: { ctx: PageContext; rows: TaxInvoiceView[];
                   <td data-label={t('taxInvoices.col.writeDate')}>
                     <a href={`/dashboard/tax-invoices/${row.issuanceKey}`}>{row.invoice.date}</a>
                   </td>
-                  <td data-label={t('taxInvoices.col.recipient')}>{recipientOf(row)}
-                    <span class="muted"> {row.invoice.supplied.identificationNumber}</span></td>
+                  <td data-label={t('taxInvoices.col.recipient')}><span>{recipientOf(row)}
+                    <span class="muted"> {row.invoice.supplied.identificationNumber}</span></span>
+                  </td>
                   <td data-label={t('taxInvoices.col.total')} class="num">
                     {formatWon(row.totals.total)}</td>
                   <td data-label={t('taxInvoices.col.status')}>
