@@ -9,6 +9,7 @@ import {
 import { createCashReceiptsModule, type CashReceiptsModule } from './areas/cash-receipts/index.ts';
 import {
   createBusinessProfilesModule,
+  type BusinessProfilesModule,
   createRegistrationStatusModule,
 } from './areas/businesses/index.ts';
 import { createCertificateVerificationModule } from './areas/certificate-verification/index.ts';
@@ -163,6 +164,8 @@ export type AppOptions = {
 // What the dashboard's pages reach of the areas: each area's services, through its index.ts.
 function dashboardAreas(named: Omit<AreaModules, 'list'>): DashboardAreas {
   return { taxInvoices: named.taxInvoices.service,
+    reverseIssuance: named.taxInvoices.reverseIssuance,
+    invoiceMail: named.taxInvoices.invoiceMail, taxInvoiceXml: named.taxInvoices.xml,
     webhooks: named.webhooks.service, owners: named.documents.owners,
     issuers: named.issuers,
     connections: named.connections.service, connectionLinks: named.connections.links,

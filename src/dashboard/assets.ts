@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -17,13 +17,21 @@ const hash = (text: string) => createHash('sha256').update(text).digest('hex').s
 const stylesheet = readFileSync(new URL('./assets/dashboard.css', import.meta.url), 'utf8');
 const htmx = readFileSync(require.resolve('htmx.org/dist/htmx.min.js'), 'utf8');
 const SCRIPT_ENTRY = fileURLToPath(new URL('./client/main.ts', import.meta.url));
+// What the script is bundled from: every file of client/ and the domain code it imports (the
+// line editor's arithmetic), so that a change to any of them is a new address.
+const SCRIPT_SOURCES = [
+  ...readdirSync(new URL('./client/', import.meta.url)).sort()
+    .map((name) => new URL(`./client/${name}`, import.meta.url)),
+  new URL('../domain/tax-amounts.ts', import.meta.url),
+];
 
 let script: Promise<string> | null = null;
 
 async function bundleScript(): Promise<string> {
   const esbuild = await import('esbuild');
   const result = await esbuild.build({ entryPoints: [SCRIPT_ENTRY], bundle: true, write: false,
-    format: 'esm', platform: 'browser', target: 'es2020', minify: true, logLevel: 'silent' });
+    format: 'esm', platform: 'browser', target: 'es2020', minify: true, logLevel: 'silent',
+    jsx: 'automatic', jsxImportSource: 'preact' });
   return result.outputFiles[0]!.text;
 }
 
@@ -40,7 +48,7 @@ const ASSETS: Record<string, Asset> = {
       });
       return script;
     },
-    version: hash(readFileSync(SCRIPT_ENTRY, 'utf8')) },
+    version: hash(SCRIPT_SOURCES.map((source) => readFileSync(source, 'utf8')).join('\n')) },
 };
 
 const pathOf = (name: string) => `/dashboard/assets/${name}?v=${ASSETS[name]!.version}`;

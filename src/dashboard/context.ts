@@ -12,7 +12,9 @@ import type { DocumentsService, OwnerBusinesses } from '../areas/documents/index
 import type { IssuersService } from '../areas/issuers/index.ts';
 import type { LedgerPages } from '../areas/points/index.ts';
 import type { RevenueExpensesService } from '../areas/revenue-expenses/index.ts';
-import type { TaxInvoicesService } from '../areas/tax-invoices/index.ts';
+import type {
+  InvoiceMailService, ReverseIssuanceService, TaxInvoicesService, XmlService,
+} from '../areas/tax-invoices/index.ts';
 import type { WebhooksService } from '../areas/webhooks/index.ts';
 import type { KeyCache } from '../platform/auth.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -38,8 +40,15 @@ export type DashboardDeps = {
 
 // The area services pages call, each typed by its area's index.ts.
 export type DashboardAreas = {
-  // The issue deadline of a write date: the tax-invoices area's rule.
-  taxInvoices: Pick<TaxInvoicesService, 'issueDueDate'>;
+  // Tax invoices: the same services as /v1/taxInvoices (issuance, lists, cancellation,
+  // amendments, the issue deadline of a write date), reverse issuance, the recipient's mail and
+  // the signed XML.
+  taxInvoices: TaxInvoicesService;
+  reverseIssuance: ReverseIssuanceService;
+  invoiceMail: Pick<InvoiceMailService, 'resendEmail'>;
+  taxInvoiceXml: XmlService;
+  // A business profile by its number (charged, like GET /v1/businesses/{number}).
+  businessProfiles: Pick<BusinessesService, 'retrieveProfile'>;
   // Endpoints, secrets, deliveries and test events: the same service as /v1/webhookEndpoints.
   webhooks: WebhooksService;
   // The owner business (the same service as PUT /v1/account/business and `etax
@@ -60,8 +69,8 @@ export type DashboardAreas = {
   documents: DocumentsService;
   // The points page's ledger: the same pages as GET /v1/points/ledger.
   pointsLedger: LedgerPages;
-  // The lookups page: the same charged services as the API's lookups.
-  businessProfiles: Pick<BusinessesService, 'retrieveProfile'>;
+  // The lookups page: the same charged services as the API's lookups (and businessProfiles,
+  // above).
   registrationStatus: Pick<RegistrationStatusService, 'inquireStatuses'>;
   bankHolders: Pick<BankService, 'inquireHolders'>;
 };
@@ -101,8 +110,7 @@ export type Outcome =
   | { kind: 'fragment'; body: VNode }
   // After a POST: 303 to a path under /dashboard (post/redirect/get).
   | { kind: 'redirect'; to: string }
-  | { kind: 'download'; filename: string; contentType: string;
-    body: string | Buffer };
+  | { kind: 'download'; filename: string; contentType: string; body: string | Buffer };
 
 export type DashboardRoute = {
   method: 'GET' | 'POST';

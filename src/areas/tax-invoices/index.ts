@@ -103,6 +103,25 @@ export { signTaxInvoiceXml } from './xml/signed-document.ts';
 export { addHoliday, HOLIDAY_NAME_LENGTH_MAX, listHolidays, removeHoliday } from
   './holidays/store.ts';
 
+// What the dashboard's tax-invoice pages use besides the services: the document's shape, its
+// statuses and amendment reasons, the request schemas its forms are checked with, and the
+// filters of its list.
+export {
+  AMENDMENT_REASONS, IssueBody, ITEMS_MAX, TAX_INVOICE_STATUSES, type AmendmentReason,
+  type Invoice, type TaxInvoiceStatus,
+} from './schemas.ts';
+export type { TaxInvoiceView } from './issuance/schemas.ts';
+export type { DocumentPreview } from './issuance/acceptance.ts';
+export type { BrowseFilters } from './store.ts';
+export {
+  EntryCorrectionBody, LocalLetterOfCreditBody, ReturnedGoodsBody, SupplyCostChangeBody,
+  TerminationBody,
+} from './amendments/schemas.ts';
+export type { AmendmentRequest } from './amendments/draft.ts';
+export type { XmlService } from './xml/service.ts';
+export type { InvoiceMailService } from './mail/service.ts';
+export type { ReverseIssuanceService } from './reverse-issuance/service.ts';
+
 // Issued sales invoices of a scope by total, for the bank transactions area's matching hints.
 export type IssuedInvoicesByTotals = (scope: Scope, totals: readonly number[], from: string,
   to: string) => Promise<Array<{ issuanceKey: string; totalAmount: number; writeDate: string;
@@ -119,6 +138,7 @@ export type TaxInvoicesModule = AreaModule & {
   service: TaxInvoicesService;
   reverseIssuance: ReverseIssuanceService;
   invoiceMail: InvoiceMailService;
+  xml: XmlService;
   issuedByTotals: IssuedInvoicesByTotals;
 };
 
@@ -233,16 +253,16 @@ export function createTaxInvoicesModule(
     ntsSystemCode: config.TAX_INVOICE_NTS_SYSTEM_CODE, now, log: platform.log,
     mailTransmitted: invoiceMail.queueTransmitted,
   });
+  const xml = createXmlService({ db });
   return {
     name: 'tax-invoices', reference: REFERENCE,
-    ...createTaxInvoicesPlugins({
-      service, reverseIssuance, invoiceMail, xml: createXmlService({ db }),
-    }),
+    ...createTaxInvoicesPlugins({ service, reverseIssuance, invoiceMail, xml }),
     dueWork,
     backlogs: () => stepBacklogs(db),
     service,
     reverseIssuance,
     invoiceMail,
+    xml,
     issuedByTotals: (scope, totals, from, to) =>
       findIssuedByTotals(db, scope, totals, from, to),
     start: () => holidays.warnWhenEndingSoon(),

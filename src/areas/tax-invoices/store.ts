@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
-import { and, asc, eq, getTableColumns, gt, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import {
+  and, asc, desc, eq, getTableColumns, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql,
+  type SQL,
+} from 'drizzle-orm';
 import type { Environment } from '../../platform/accounts/keys.ts';
 import type { Executor } from '../../platform/db/connect.ts';
 import { columnList, selectJsonRows } from '../../platform/db/json-rows.ts';
 import type { Scope } from '../../platform/scope.ts';
-import type { TaxInvoiceStatus } from './schemas.ts';
+import type { Invoice, TaxInvoiceStatus } from './schemas.ts';
 import { taxInvoices, taxInvoiceStatusChanges } from './tables.ts';
 
 // SQL of the tax-invoices area. Every read by issuance key for a client filters by the caller's
@@ -16,8 +19,9 @@ export type TaxInvoiceRow = typeof taxInvoices.$inferSelect;
 export type NewTaxInvoiceRow = typeof taxInvoices.$inferInsert;
 type StatusChangeRow = typeof taxInvoiceStatusChanges.$inferSelect;
 
-// Who changed a document's status, for its history.
-export type Actor = 'API' | 'JOB' | 'APPROVAL_PAGE' | 'EMAIL';
+// Who changed a document's status, for its history (DASHBOARD: a signed-in user of the
+// dashboard).
+export type Actor = 'API' | 'JOB' | 'APPROVAL_PAGE' | 'EMAIL' | 'DASHBOARD';
 
 // The account and environment a document belongs to, for the work done on its behalf.
 export function scopeOfRow(row: TaxInvoiceRow): Scope {
@@ -221,6 +225,100 @@ export async function listInvoices(
   }
   return tx.select().from(taxInvoices).where(and(...conditions))
     .orderBy(asc(taxInvoices.sequence)).limit(limit);
+}
+
+// What a person looking for documents filters by (the dashboard's list and its exports). Every
+// filter is optional and they combine with "and".
+export type BrowseFilters = {
+  statuses?: readonly TaxInvoiceStatus[] | undefined;
+  issuanceType?: 'STANDARD' | 'REVERSE' | undefined;
+  writeDateFrom?: string | undefined;
+  writeDateTo?: string | undefined;
+  // The recipient: its registration number exactly (digits), or part of its name.
+  recipientNumber?: string | undefined;
+  recipientName?: string | undefined;
+  // The total amount, from and to, both included.
+  totalMin?: number | undefined;
+  totalMax?: number | undefined;
+  referenceId?: string | undefined;
+  lateIssuance?: boolean | undefined;
+  // true: amendments only; false: everything but amendments.
+  amendment?: boolean | undefined;
+  // One text matched against the issuance key, the approval number and the reference id
+  // exactly, the recipient's number exactly and the recipient's name in part.
+  search?: string | undefined;
+  // Newest first: the page after this sequence.
+  beforeSequence?: number | undefined;
+};
+
+// `%` and `_` match themselves in the text a person typed.
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const recipientNameOf = sql`(${taxInvoices.invoice}->'supplied'->>'organizationName')`;
+
+function browseConditions(scope: Scope, filters: BrowseFilters): SQL | undefined {
+  const conditions: Array<SQL | undefined> = [inScope(scope)];
+  if (filters.statuses?.length) conditions.push(inArray(taxInvoices.status, [...filters.statuses]));
+  if (filters.issuanceType) conditions.push(eq(taxInvoices.issuanceType, filters.issuanceType));
+  if (filters.writeDateFrom) conditions.push(gte(taxInvoices.writeDate, filters.writeDateFrom));
+  if (filters.writeDateTo) conditions.push(lte(taxInvoices.writeDate, filters.writeDateTo));
+  if (filters.recipientNumber) {
+    conditions.push(eq(taxInvoices.counterpartNumber, filters.recipientNumber));
+  }
+  if (filters.recipientName) {
+    conditions.push(sql`${recipientNameOf} ilike ${likePattern(filters.recipientName)}`);
+  }
+  const { totalMin, totalMax } = filters;
+  if (totalMin !== undefined) conditions.push(gte(taxInvoices.totalAmount, totalMin));
+  if (totalMax !== undefined) conditions.push(lte(taxInvoices.totalAmount, totalMax));
+  if (filters.referenceId) conditions.push(eq(taxInvoices.clientReferenceId, filters.referenceId));
+  if (filters.lateIssuance !== undefined) {
+    conditions.push(eq(taxInvoices.lateIssuance, filters.lateIssuance));
+  }
+  if (filters.amendment !== undefined) {
+    conditions.push(filters.amendment ? isNotNull(taxInvoices.amendmentReason)
+      : isNull(taxInvoices.amendmentReason));
+  }
+  if (filters.search) {
+    const text = filters.search;
+    const digits = text.replace(/-/g, '');
+    conditions.push(or(eq(taxInvoices.issuanceKey, text), eq(taxInvoices.ntsTransactionId, text),
+      eq(taxInvoices.clientReferenceId, text),
+      ...(/^\d{10}(\d{3})?$/.test(digits) ? [eq(taxInvoices.counterpartNumber, digits)] : []),
+      sql`${recipientNameOf} ilike ${likePattern(text)}`));
+  }
+  if (filters.beforeSequence !== undefined) {
+    conditions.push(lt(taxInvoices.sequence, filters.beforeSequence));
+  }
+  return and(...conditions);
+}
+
+// A page newest first, by the scope's sequence index read backwards.
+export async function browseInvoices(
+  tx: Executor,
+  scope: Scope,
+  filters: BrowseFilters,
+  limit: number,
+): Promise<TaxInvoiceRow[]> {
+  return tx.select().from(taxInvoices).where(browseConditions(scope, filters))
+    .orderBy(desc(taxInvoices.sequence)).limit(limit);
+}
+
+// The recipients of the scope's latest documents, each once (its latest details), for a form
+// that picks one again.
+export async function recentRecipients(tx: Executor, scope: Scope, documents: number,
+  limit: number) {
+  const result = await tx.execute<{ supplied: Invoice['supplied'] }>(sql`
+    select supplied from (
+      select distinct on (counterpart_number) counterpart_number, sequence,
+             invoice->'supplied' as supplied
+        from (select counterpart_number, sequence, invoice from tax_invoices
+               where account_id = ${scope.accountId} and environment = ${scope.environment}
+                 and issuance_type = 'STANDARD' and amendment_reason is null
+               order by sequence desc limit ${documents}) latest
+       order by counterpart_number, sequence desc
+    ) recipients
+    order by sequence desc limit ${limit}`);
+  return result.rows.map((row) => row.supplied);
 }
 
 // Amendments already made of an original, to refuse a second termination or double-issuance.

@@ -116,7 +116,7 @@ export const taxInvoiceStatusChanges = pgTable(
     issuanceKey: text('issuance_key').notNull().references(() => taxInvoices.issuanceKey),
     fromStatus: text('from_status'),
     toStatus: text('to_status').notNull(),
-    // Who made the change: API, JOB, APPROVAL_PAGE or EMAIL.
+    // Who made the change: API, JOB, APPROVAL_PAGE, EMAIL or DASHBOARD.
     actor: text('actor').notNull(),
     message: text('message'),
     occurredAt: timestampTz('occurred_at').notNull().defaultNow(),

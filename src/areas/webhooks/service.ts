@@ -182,6 +182,9 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
   };
 }
 
+// A document has a handful of events; a timeline shows no more than this many.
+const DOCUMENT_EVENTS_MAX = 100;
+
 type EndpointOrThrow = (scope: Scope, endpointId: string) => Promise<store.EndpointRow>;
 
 function managementReads(deps: WebhooksServiceDeps, endpointOrThrow: EndpointOrThrow) {
@@ -209,6 +212,13 @@ function managementReads(deps: WebhooksServiceDeps, endpointOrThrow: EndpointOrT
       // The store returned events of subscribable types only.
       const results = page.map(toEvent) as Array<EventRecordOf<SubscribableEventType>>;
       return { results, nextCursor };
+    },
+    // The events recorded about one document (a tax invoice's, an amendment's of it), oldest
+    // first, for the dashboard's timeline of the document.
+    async eventsAbout(input: { caller: Scope; issuanceKey: string }) {
+      const rows = await store.findEventsAbout(deps.db, input.caller, input.issuanceKey,
+        DOCUMENT_EVENTS_MAX);
+      return rows.map(toEvent);
     },
     async getEvent(input: { caller: Scope; eventId: string }) {
       const row = await store.findEvent(deps.db, input.caller, input.eventId);

@@ -136,6 +136,22 @@ export async function listEvents(
     .limit(page.limit + 1);
 }
 
+// The document an event is about: its `issuanceKey`, or for an amendment the original's. The
+// same expression is indexed (tables.ts), so a document's events are found without reading the
+// scope's others.
+export const EVENT_DOCUMENT_KEY = sql`coalesce(${webhookEvents.data}->>'issuanceKey',
+  ${webhookEvents.data}->>'originalIssuanceKey')`;
+
+// The events of the scope about one document, oldest first, at most `limit`.
+export async function findEventsAbout(tx: Executor, scope: Scope, issuanceKey: string,
+  limit: number) {
+  return tx.select().from(webhookEvents).where(and(
+    eq(webhookEvents.accountId, scope.accountId),
+    eq(webhookEvents.environment, scope.environment),
+    sql`${EVENT_DOCUMENT_KEY} = ${issuanceKey}`,
+  )).orderBy(webhookEvents.sequence).limit(limit);
+}
+
 export async function findEvent(tx: Executor, scope: Scope, eventId: string) {
   const [row] = await tx.select().from(webhookEvents).where(and(
     eq(webhookEvents.accountId, scope.accountId),

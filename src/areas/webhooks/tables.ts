@@ -86,6 +86,9 @@ export const webhookEvents = pgTable(
   },
   (table) => [
     index('webhook_events_scope_idx').on(table.accountId, table.environment, table.sequence),
+    // The events about one document, for its timeline (store.ts, EVENT_DOCUMENT_KEY).
+    index('webhook_events_document_idx').on(table.accountId, table.environment,
+      sql`(coalesce(${table.data}->>'issuanceKey', ${table.data}->>'originalIssuanceKey'))`),
     check('webhook_events_environment_known', sql`${table.environment} in ('test', 'live')`),
   ],
 );

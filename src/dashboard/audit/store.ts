@@ -24,6 +24,10 @@ export const AUDIT_ACTIONS = ['user.signedIn', 'user.signedOut', 'user.signedOut
   // Cash receipts, documents, books and bank transactions.
   'cashReceipt.issued', 'cashReceipt.canceled', 'document.requested', 'books.collectionRequested',
   'bank.syncRequested',
+  // The tax-invoice pages (target: the document's issuance key; for an amendment, the
+  // original's).
+  'taxInvoice.issued', 'taxInvoice.canceled', 'taxInvoice.amended', 'taxInvoice.mailResent',
+  'taxInvoice.requestApproved', 'taxInvoice.requestRefused', 'taxInvoice.requestCanceled',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,6 +1,8 @@
 // The dashboard's own script, bundled by esbuild (src/dashboard/assets.ts). Pages work without
-// it; it adds what plain HTML cannot: a copy button, and a confirmation before a destructive
-// form is sent. Nothing here reads or writes anything but the page.
+// it; it adds what plain HTML cannot: a copy button, a confirmation before a destructive
+// form is sent, and the tax-invoice forms' line editor (line-editor.tsx). Nothing here reads
+// or writes anything but the page.
+import { setUpLineEditors } from './line-editor.tsx';
 
 function setUpCopyButtons(root: ParentNode) {
   for (const button of root.querySelectorAll<HTMLButtonElement>('button[data-copy]')) {
@@ -35,9 +37,13 @@ document.addEventListener('submit', (event) => {
 });
 
 setUpCopyButtons(document);
+setUpLineEditors(document);
 // Parts of a page htmx puts in get the same treatment.
 document.addEventListener('htmx:afterSwap', (event) => {
-  if (event.target instanceof Element) setUpCopyButtons(event.target);
+  if (event.target instanceof Element) {
+    setUpCopyButtons(event.target);
+    setUpLineEditors(event.target);
+  }
 });
 // A page restored from the back-forward cache may be sent again.
 window.addEventListener('pageshow', () => {

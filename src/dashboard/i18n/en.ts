@@ -1,3 +1,4 @@
+import { taxInvoices } from './en/tax-invoices.ts';
 import type { Dictionary } from './index.ts';
 import { connectionsEn } from './en/connections.ts';
 import { issuersEn } from './en/issuers.ts';
@@ -356,4 +357,5 @@ export const en: Dictionary = {
   ...documentsEn,
   ...booksEn,
   ...bankTransactionsEn,
+  ...taxInvoices,
 };

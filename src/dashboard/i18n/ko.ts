@@ -6,6 +6,7 @@ import { documentsKo } from './ko/documents.ts';
 import { bankTransactionsKo } from './ko/bank-transactions.ts';
 import { booksKo } from './ko/books.ts';
 
+import { taxInvoices } from './ko/tax-invoices.ts';
 // The dashboard's Korean texts: the first language, and the shape every other dictionary has
 // (i18n/index.ts). `{name}` marks a value put in when the text is used.
 export const ko = {
@@ -355,4 +356,5 @@ export const ko = {
   ...documentsKo,
   ...booksKo,
   ...bankTransactionsKo,
+  ...taxInvoices,
 } as const;

@@ -14,6 +14,7 @@ import { lookupsPage } from './records/lookups.tsx';
 import { planPage } from './plan.tsx';
 import { pointsPage } from './points.tsx';
 import { sessionControls } from './session.tsx';
+import { taxInvoicesPage } from './tax-invoices/index.tsx';
 import { settingsPage } from './settings.tsx';
 import { teamPageModule } from './team.tsx';
 import { webhooksPage } from './webhooks.tsx';
@@ -23,6 +24,7 @@ import { webhooksPage } from './webhooks.tsx';
 // line here; the router, the navigation and the role checks take it from this list.
 export const PAGES: readonly DashboardPage[] = [
   homePage,
+  taxInvoicesPage,
   cashReceiptsPage,
   documentsPage,
   booksPage,

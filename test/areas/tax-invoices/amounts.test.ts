@@ -1,5 +1,5 @@
-// The arithmetic of an item's amounts (issuance/amounts.ts): 10% VAT within 1 won per item and
-// within 1 won per item in total, and quantity × unit price within 1 won of the supply cost,
+// The arithmetic of an item's amounts (src/domain/tax-amounts.ts): 10% VAT within 1 won per item
+// and within 1 won per item in total, and quantity × unit price within 1 won of the supply cost,
 // exact even where doubles are not.
 import { describe, expect, it } from 'vitest';
 import {
@@ -8,7 +8,10 @@ import {
   isItemTaxAtRate,
   isSupplyCostOfQuantity,
   isTaxTotalAtRate,
-} from '../../../src/areas/tax-invoices/issuance/amounts.ts';
+  lineTax,
+  sumAmounts,
+  supplyCostOfQuantity,
+} from '../../../src/domain/tax-amounts.ts';
 import { AMOUNT_ABS_MAX } from '../../../src/areas/tax-invoices/schemas.ts';
 
 describe('the 10% VAT rate', () => {
@@ -58,5 +61,37 @@ describe('quantity × unit price', () => {
     expect(formatProduct(2.5, 40_001)).toBe('100002.50');
     expect(formatProduct(-0.5, 3)).toBe('-1.50');
     expect(formatProduct(3, 5_000)).toBe('15000');
+  });
+});
+
+// What the dashboard's line editor fills in: values the API's checks accept, exactly.
+describe('the line editor\'s arithmetic', () => {
+  it.each([[3, 3_333], [0.5, 3], [0.01, 49], [-2.5, 1_001], [999.99, 9_999_999_999],
+    [1.15, 10], [0.29, 5]])('fills a supply cost the API accepts for %d × %d',
+  (quantity, price) => {
+    const supplyCost = supplyCostOfQuantity(quantity, price);
+    expect(isSupplyCostOfQuantity(quantity, price, supplyCost)).toBe(true);
+    // Half a won rounds away from zero, the same for a negated line.
+    expect(supplyCostOfQuantity(-quantity, price) + 0).toBe(-supplyCost + 0);
+  });
+
+  it('rounds half a won away from zero', () => {
+    expect(supplyCostOfQuantity(0.5, 3)).toBe(2);
+    expect(supplyCostOfQuantity(-0.5, 3)).toBe(-2);
+    expect(supplyCostOfQuantity(3, 3_333)).toBe(9_999);
+  });
+
+  it('gives each kind of invoice its line tax, which the API accepts', () => {
+    expect(lineTax('TAXABLE', 9_999)).toBe(1_000);
+    expect(isItemTaxAtRate(9_999, lineTax('TAXABLE', 9_999)!)).toBe(true);
+    expect(lineTax('TAXABLE', -1_235)).toBe(-124);
+    expect(lineTax('ZERO_RATED', 9_999)).toBe(0);
+    expect(lineTax('TAX_FREE', 9_999)).toBeNull();
+  });
+
+  it('sums the lines, a tax-exempt line\'s tax as 0', () => {
+    expect(sumAmounts([{ supplyCost: 9_999, tax: 1_000 }, { supplyCost: -1_000, tax: null }]))
+      .toEqual({ supplyCost: 8_999, tax: 1_000, total: 9_999 });
+    expect(sumAmounts([])).toEqual({ supplyCost: 0, tax: 0, total: 0 });
   });
 });

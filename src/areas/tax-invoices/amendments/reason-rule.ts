@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ApiError } from '../../../platform/errors.ts';
-import { expectedTax, isItemTaxAtRate } from '../issuance/amounts.ts';
+import { expectedTax, isItemTaxAtRate } from '../../../domain/tax-amounts.ts';
 import {
   validateInvoice,
   type AmountRule,

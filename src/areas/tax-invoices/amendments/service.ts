@@ -5,7 +5,7 @@ import { ApiError } from '../../../platform/errors.ts';
 import type { RecordEvents } from '../../../platform/events.ts';
 import type { Caller, Scope } from '../../../platform/scope.ts';
 import type { HolidayCalendar } from '../holidays/calendar.ts';
-import type { Accept, SupplierIssuer } from '../issuance/acceptance.ts';
+import { draftPreview, type Accept, type SupplierIssuer } from '../issuance/acceptance.ts';
 import type { ValidatedInvoice } from '../issuance/validation.ts';
 import type { AmendmentReason } from '../schemas.ts';
 import * as store from '../store.ts';
@@ -87,15 +87,12 @@ export function createAmendmentService(deps: AmendmentDeps) {
     return original;
   }
 
-  async function amend<Request extends AmendmentRequest>(
-    input: AmendInput & { request: Request },
-  ): Promise<AmendmentAccepted<Request['reason']>> {
-    const today = seoulDate(deps.now());
-    const holidays = await deps.holidays.added();
+  function amendmentRequest(input: AmendInput, today: string,
+    holidays: Awaited<ReturnType<AmendmentDeps['holidays']['added']>>) {
     const scope = { accountId: input.caller.accountId, environment: input.caller.environment };
     // The totals of the drafted documents, for the check made again under the lock.
     let added: ValidatedInvoice['totals'][] = [];
-    const accepted = await deps.accept({
+    const request: Parameters<Accept>[0] = {
       caller: input.caller, supplierKey: input.supplierKey, referenceId: input.referenceId,
       route: amendmentRoute(input), body: input.request, issuanceType: 'STANDARD',
       // An amendment of a trustee document is the trustee's again, for the same supplier.
@@ -128,12 +125,30 @@ export function createAmendmentService(deps: AmendmentDeps) {
             issuanceKeys: rows.map((row) => row.issuanceKey) },
         } }]);
       },
-    }, deps.unitPoints);
+    };
+    return request;
+  }
+
+  async function amend<Request extends AmendmentRequest>(
+    input: AmendInput & { request: Request },
+  ): Promise<AmendmentAccepted<Request['reason']>> {
+    const today = seoulDate(deps.now());
+    const holidays = await deps.holidays.added();
+    const accepted = await deps.accept(amendmentRequest(input, today, holidays), deps.unitPoints);
     return acceptedResponse(input.request.reason, accepted.issuanceKeys) as
       AmendmentAccepted<Request['reason']>;
   }
 
-  return { amend };
+  // The documents an amendment would make, drafted and checked as amend does them; nothing is
+  // kept or charged.
+  async function previewAmendment(input: AmendInput) {
+    const today = seoulDate(deps.now());
+    const holidays = await deps.holidays.added();
+    const drafts = await deps.accept.preview(amendmentRequest(input, today, holidays));
+    return drafts.map(draftPreview);
+  }
+
+  return { amend, previewAmendment };
 }
 
 export type AmendmentService = ReturnType<typeof createAmendmentService>;

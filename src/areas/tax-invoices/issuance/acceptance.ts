@@ -41,6 +41,17 @@ export type DocumentDraft = {
   } | null;
 };
 
+// A drafted document as a preview shows it.
+export function draftPreview(draft: DocumentDraft) {
+  const { validated } = draft;
+  return { invoice: validated.invoice, taxType: validated.taxType, totals: validated.totals,
+    issueDeadline: validated.issueDeadline, lateIssuance: validated.lateIssuance,
+    amendment: draft.amendment === null ? null : { reason: draft.amendment.reason,
+      originalIssuanceKey: draft.amendment.originalIssuanceKey } };
+}
+
+export type DocumentPreview = ReturnType<typeof draftPreview>;
+
 type AcceptRequest = {
   caller: Caller;
   supplierKey: string;
@@ -142,7 +153,8 @@ export function createAcceptance(deps: AcceptanceDeps) {
     (request.issuanceType === 'STANDARD' && !request.guard && !request.onRecorded
       ? batches(recordingOf(request, rows))
       : recordAlone(deps, recordingOf(request, rows)));
-  return async function accept(request: AcceptRequest, unitPoints: number): Promise<Accepted> {
+  // Steps 1 and 2: the documents as they would be recorded, checked, with nothing kept.
+  async function prepare(request: AcceptRequest) {
     const scope = { accountId: request.caller.accountId,
       environment: request.caller.environment };
     const { issuer } = await deps.issuers.requireIssuerCertificate(scope, request.supplierKey,
@@ -175,6 +187,11 @@ export function createAcceptance(deps: AcceptanceDeps) {
         'Tax invoices cannot be issued with live keys: this server has no transmission ' +
         'gateway (TAX_INVOICE_GATEWAY_URL) configured.');
     }
+    return { scope, issuer, drafts };
+  }
+
+  async function accept(request: AcceptRequest, unitPoints: number): Promise<Accepted> {
+    const { scope, issuer, drafts } = await prepare(request);
     const groupId = drafts.length > 1 ? newId('requestGroup') : null;
     const { value } = await deps.charge(
       { scope, operation: 'taxInvoices.issue', unitsMax: drafts.length },
@@ -187,7 +204,15 @@ export function createAcceptance(deps: AcceptanceDeps) {
       },
     );
     return value;
-  };
+  }
+
+  // The documents a request would make, drafted and checked exactly as accept does, for a
+  // person to look at before issuing (the dashboard's previews): no charge, claim or document.
+  async function preview(request: AcceptRequest): Promise<DocumentDraft[]> {
+    return (await prepare(request)).drafts;
+  }
+
+  return Object.assign(accept, { preview });
 }
 
 export type Accept = ReturnType<typeof createAcceptance>;

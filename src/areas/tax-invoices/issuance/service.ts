@@ -23,7 +23,7 @@ import {
   type TaxInvoiceStatus,
 } from '../schemas.ts';
 import * as store from '../store.ts';
-import type { Accept } from './acceptance.ts';
+import { draftPreview, type Accept } from './acceptance.ts';
 import type { TaxInvoiceView } from './schemas.ts';
 import { lateIssuancePenaltyOf } from './late-issuance.ts';
 import { validateInvoice } from './validation.ts';
@@ -113,10 +113,10 @@ function pdfInput(row: store.TaxInvoiceRow): PdfInput {
 
 const listOf = (scope: Scope): CursorList => ({ list: 'taxInvoices.list', scope });
 
-function decodeListCursor(cursors: PageCursors, scope: Scope, cursor: string | undefined):
-  number | undefined {
+function decodeListCursor(cursors: PageCursors, scope: Scope, cursor: string | undefined,
+  list: (scope: Scope) => CursorList = listOf): number | undefined {
   if (cursor === undefined) return undefined;
-  const [sequence] = cursors.decode<[number]>(listOf(scope), cursor,
+  const [sequence] = cursors.decode<[number]>(list(scope), cursor,
     [cursorInteger(0, BIGINT_COLUMN_MAX)]);
   return sequence;
 }
@@ -140,12 +140,81 @@ async function statusByReference(db: Db, input: { caller: Caller; referenceId: s
   };
 }
 
+type BrowseInput = {
+  scope: Scope;
+  filters: Omit<store.BrowseFilters, 'beforeSequence'>;
+  limit: number;
+  cursor?: string | undefined;
+};
+
+// How many of the latest documents the recipients offered again are taken from.
+const RECENT_RECIPIENT_DOCUMENTS = 500;
+
 type ListInput = {
   scope: Scope;
   filters: Omit<store.ListFilters, 'afterSequence'>;
   limit: number;
   cursor?: string | undefined;
 };
+
+type IssueInput = { caller: Caller; supplierKey: string; referenceId: string | undefined;
+  body: Invoice };
+
+// The acceptance request of an issuance: the document validated as the issue route requires.
+async function issueRequest(deps: IssuanceDeps, input: IssueInput):
+Promise<Parameters<Accept>[0]> {
+  const today = seoulDate(deps.now());
+  const holidays = await deps.holidays.added();
+  return {
+    caller: input.caller, supplierKey: input.supplierKey, referenceId: input.referenceId,
+    route: ISSUE_ROUTE, body: input.body, issuanceType: 'STANDARD',
+    consignor: () => (input.body.broker == null ? null
+      : input.body.supplier.identificationNumber),
+    draft: (issuer, supplierPeriods) => [{ amendment: null, validated: validateInvoice(
+      input.body, { today, amounts: 'forward', deadline: 'enforced', holidays, supplierPeriods,
+      supplier: { identificationNumber: issuer.identificationNumber,
+        taxRegistrationId: issuer.taxRegistrationId } }) }],
+  };
+}
+
+// The newest-first list's cursors open only there, not in the API's oldest-first list.
+const browseListOf = (scope: Scope): CursorList => ({ list: 'taxInvoices.browse', scope });
+
+// What people looking for documents read (the dashboard): lists newest first, a document's
+// history, the recipients of the latest documents.
+function createBrowsing(db: Db, cursors: PageCursors) {
+  // Newest first, for people looking for documents (the dashboard's list and its exports); the
+  // cursor is the last sequence of a page, as the API list's.
+  async function browse(input: BrowseInput) {
+    const beforeSequence = decodeListCursor(cursors, input.scope, input.cursor, browseListOf);
+    const rows = await store.browseInvoices(db, input.scope, { ...input.filters, beforeSequence },
+      input.limit + 1);
+    const page = rows.slice(0, input.limit);
+    const last = page.at(-1);
+    return {
+      taxInvoices: page.map(toTaxInvoice),
+      nextCursor: rows.length > input.limit && last
+        ? cursors.encode(browseListOf(input.scope), [last.sequence]) : null,
+    };
+  }
+
+  // Every status change of a document, oldest first: who made it, when and why.
+  async function history(input: { scope: Scope; issuanceKey: string }) {
+    const row = await store.findInvoice(db, input.scope, input.issuanceKey);
+    if (row === null) throw new ApiError('NOT_FOUND', NO_SUCH_INVOICE);
+    const changes = await store.findStatusChanges(db, row.issuanceKey);
+    return changes.map((change) => ({ from: change.fromStatus as TaxInvoiceStatus | null,
+      to: change.toStatus as TaxInvoiceStatus, actor: change.actor, message: change.message,
+      occurredAt: change.occurredAt.toISOString() }));
+  }
+
+  // The recipients of the scope's latest invoices, each once, newest first.
+  async function recentRecipients(input: { scope: Scope; limit: number }) {
+    return store.recentRecipients(db, input.scope, RECENT_RECIPIENT_DOCUMENTS, input.limit);
+  }
+
+  return { browse, history, recentRecipients };
+}
 
 export function createIssuanceService(deps: IssuanceDeps) {
   const { db } = deps;
@@ -156,21 +225,16 @@ export function createIssuanceService(deps: IssuanceDeps) {
     return row;
   }
 
-  async function issue(input: { caller: Caller; supplierKey: string;
-    referenceId: string | undefined; body: Invoice }) {
-    const today = seoulDate(deps.now());
-    const holidays = await deps.holidays.added();
-    const accepted = await deps.accept({
-      caller: input.caller, supplierKey: input.supplierKey, referenceId: input.referenceId,
-      route: ISSUE_ROUTE, body: input.body, issuanceType: 'STANDARD',
-      consignor: () => (input.body.broker == null ? null
-        : input.body.supplier.identificationNumber),
-      draft: (issuer, supplierPeriods) => [{ amendment: null, validated: validateInvoice(
-        input.body, { today, amounts: 'forward', deadline: 'enforced', holidays, supplierPeriods,
-        supplier: { identificationNumber: issuer.identificationNumber,
-          taxRegistrationId: issuer.taxRegistrationId } }) }],
-    }, deps.unitPoints);
+  async function issue(input: IssueInput) {
+    const accepted = await deps.accept(await issueRequest(deps, input), deps.unitPoints);
     return { issuanceKey: accepted.issuanceKeys[0]! };
+  }
+
+  // The document an issuance would make, checked as issue checks it; nothing is kept or
+  // charged.
+  async function previewIssue(input: IssueInput) {
+    const drafts = await deps.accept.preview(await issueRequest(deps, input));
+    return drafts.map(draftPreview);
   }
 
   async function get(input: { scope: Scope; issuanceKey: string }) {
@@ -200,10 +264,11 @@ export function createIssuanceService(deps: IssuanceDeps) {
 
   // Withdraws an issued document before it is transmitted; afterwards only an
   // amendment can change it. Its points are refunded.
-  async function cancel(input: { scope: Scope; issuanceKey: string }) {
+  async function cancel(input: { scope: Scope; issuanceKey: string; actor?: store.Actor }) {
     const row = await requireInvoice(input.scope, input.issuanceKey);
     const canceled = await db.transaction((tx) => endWithoutIssuance(deps, tx, {
-      issuanceKey: row.issuanceKey, from: ['PENDING', 'ISSUED'], to: 'CANCELED', actor: 'API',
+      issuanceKey: row.issuanceKey, from: ['PENDING', 'ISSUED'], to: 'CANCELED',
+      actor: input.actor ?? 'API',
       message: 'Canceled by the supplier before transmission.' }));
     if (canceled === null) {
       const current = await requireInvoice(input.scope, input.issuanceKey);
@@ -224,8 +289,9 @@ export function createIssuanceService(deps: IssuanceDeps) {
       lateIssuanceLimit: vatReturnDeadline(date, added) };
   }
 
-  return { issue, statusByReference: (input: Parameters<typeof statusByReference>[1]) =>
-    statusByReference(db, input), get, list, pdf, cancel, issueDueDate };
+  return { issue, previewIssue,
+    statusByReference: (input: Parameters<typeof statusByReference>[1]) =>
+    statusByReference(db, input), get, list, ...createBrowsing(db, deps.cursors), pdf, cancel, issueDueDate };
 }
 
 export type IssuanceService = ReturnType<typeof createIssuanceService>;

@@ -28,8 +28,9 @@ import {
   isItemTaxAtRate,
   isSupplyCostOfQuantity,
   isTaxTotalAtRate,
+  sumAmounts,
   taxTotalToleranceWon,
-} from './amounts.ts';
+} from '../../../domain/tax-amounts.ts';
 import {
   issueTiming,
   tooLateReason,
@@ -43,8 +44,8 @@ import {
 //
 // Checks run in this order and the first failure wins: text (every string), the write date
 // and its deadline, item dates, the supplier, the recipient and its managers, the tax type, the
-// item amounts and their arithmetic (10% VAT, quantity × unit price: ./amounts.ts), then the
-// totals.
+// item amounts and their arithmetic (10% VAT, quantity × unit price:
+// src/domain/tax-amounts.ts), then the totals.
 
 export type AmountRule = 'forward' | 'amendment';
 
@@ -121,22 +122,18 @@ export function validateInvoice(invoice: Invoice, context: ValidationContext): V
   };
 }
 
-// Sums of the items. A tax-exempt item's null tax counts as 0.
+// Sums of the items (src/domain/tax-amounts.ts). A tax-exempt item's null tax counts as 0.
 export function computeTotals(items: Invoice['items']): ValidatedInvoice['totals'] {
-  let supplyCost = 0;
-  let tax = 0;
   for (const item of items) {
     assert(Number.isSafeInteger(item.supplyCost));
     assert(item.tax === null || Number.isSafeInteger(item.tax));
-    supplyCost += item.supplyCost;
-    tax += item.tax ?? 0;
   }
-  const total = supplyCost + tax;
+  const totals = sumAmounts(items);
   // The schema bounds each amount and the item count so that these sums stay exact.
-  assert(Number.isSafeInteger(supplyCost));
-  assert(Number.isSafeInteger(tax));
-  assert(Number.isSafeInteger(total));
-  return { supplyCost, tax, total };
+  assert(Number.isSafeInteger(totals.supplyCost));
+  assert(Number.isSafeInteger(totals.tax));
+  assert(Number.isSafeInteger(totals.total));
+  return totals;
 }
 
 // ---- Normalisation ------------------------------------------------------------------------
@@ -425,7 +422,7 @@ function checkItemArithmetic(item: Item, index: number, taxType: TaxType): void 
 
 // Catches the bias the item tolerance lets through (every item a won over): items truncated,
 // rounded or rounded up one by one add up to within a won per item of 10% of the supply cost
-// total (./amounts.ts), so an honest rounding never fails here.
+// total (src/domain/tax-amounts.ts), so an honest rounding never fails here.
 function checkTaxTotal(totals: ValidatedInvoice['totals'], itemCount: number): void {
   if (isTaxTotalAtRate(totals.supplyCost, totals.tax, itemCount)) return;
   throw invalid(`${ROOT}.items: the tax total must be 10% of the supply cost total ` +

@@ -156,10 +156,11 @@ export async function refuseRequest(
 export async function cancelRequest(
   deps: DecisionDeps,
   issuanceKey: string,
+  actor: store.Actor = 'API',
 ): Promise<store.TaxInvoiceRow> {
   return deps.db.transaction(async (tx) => {
     const canceled = await endWithoutIssuance(deps, tx, {
-      issuanceKey, from: ['REQUESTED'], to: 'REQUEST_CANCELED', actor: 'API',
+      issuanceKey, from: ['REQUESTED'], to: 'REQUEST_CANCELED', actor,
       message: 'Canceled by the requester.',
     });
     if (canceled === null) return lostRace(tx, issuanceKey, 'canceled');

@@ -136,10 +136,27 @@ async function refuse(deps: Deps, input: SupplierInput & { reason: string | null
   return { issuanceKey: refused.issuanceKey, status: 'REFUSED' as const };
 }
 
-async function cancel(deps: Deps, input: { scope: Scope; issuanceKey: string }) {
+async function cancel(deps: Deps, input: { scope: Scope; issuanceKey: string;
+  actor?: store.Actor }) {
   const row = await requireRequest(deps, input.scope, input.issuanceKey);
-  const canceled = await cancelRequest(deps, row.issuanceKey);
+  const canceled = await cancelRequest(deps, row.issuanceKey, input.actor);
   return { issuanceKey: canceled.issuanceKey };
+}
+
+// The dashboard's decisions: a signed-in user acts for the whole account, every supplier of
+// which is its own, so the request is found by the scope alone; the decision is the same.
+type ScopedDecision = { scope: Scope; issuanceKey: string; actor: store.Actor };
+
+async function approveInScope(deps: Deps, input: ScopedDecision) {
+  const row = await requireRequest(deps, input.scope, input.issuanceKey);
+  const approved = await approveRequest(deps, row, { actor: input.actor });
+  return { issuanceKey: approved.issuanceKey, status: 'APPROVED' as const };
+}
+
+async function refuseInScope(deps: Deps, input: ScopedDecision & { reason: string | null }) {
+  const row = await requireRequest(deps, input.scope, input.issuanceKey);
+  const refused = await refuseRequest(deps, row, { actor: input.actor, reason: input.reason });
+  return { issuanceKey: refused.issuanceKey, status: 'REFUSED' as const };
 }
 
 // The request a page link opens, while it can still be decided.
@@ -173,7 +190,11 @@ export function createReverseIssuanceService(base: ReverseIssuanceDeps) {
     grant: (input: { scope: Scope; issuanceKey: string }) => grant(deps, input),
     approve: (input: SupplierInput) => approve(deps, input),
     refuse: (input: SupplierInput & { reason: string | null }) => refuse(deps, input),
-    cancel: (input: { scope: Scope; issuanceKey: string }) => cancel(deps, input),
+    cancel: (input: { scope: Scope; issuanceKey: string; actor?: store.Actor }) =>
+      cancel(deps, input),
+    approveInScope: (input: ScopedDecision) => approveInScope(deps, input),
+    refuseInScope: (input: ScopedDecision & { reason: string | null }) =>
+      refuseInScope(deps, input),
     openApprovalPage: (token: string) => openApprovalPage(deps, token),
     decideOnPage: (token: string, decision: PageDecision) => decideOnPage(deps, token, decision),
   };

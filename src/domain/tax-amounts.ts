@@ -55,3 +55,34 @@ export function formatProduct(quantity: number, unitPrice: number): string {
   const whole = magnitude / 100n;
   return cents === 0n ? `${sign}${whole}` : `${sign}${whole}.${String(cents).padStart(2, '0')}`;
 }
+
+// The supply cost a quantity and unit price make, rounded half away from zero to whole won: the
+// value isSupplyCostOfQuantity accepts that an editor fills in for the person (the dashboard's
+// line editor computes with this, so it offers what the API will accept).
+export function supplyCostOfQuantity(quantity: number, unitPrice: number): number {
+  const hundredths = productInHundredths(quantity, unitPrice);
+  const magnitude = hundredths < 0n ? -hundredths : hundredths;
+  const whole = (magnitude + 50n) / 100n;
+  return Number(hundredths < 0n ? -whole : whole);
+}
+
+export type TaxKind = 'TAXABLE' | 'ZERO_RATED' | 'TAX_FREE';
+
+// The tax of a line of each kind: 10% of the supply cost for a taxable invoice, 0 for a
+// zero-rated one, none (null) for a tax-exempt one.
+export function lineTax(kind: TaxKind, supplyCost: number): number | null {
+  if (kind === 'TAX_FREE') return null;
+  return kind === 'ZERO_RATED' ? 0 : expectedTax(supplyCost);
+}
+
+// The sums of the items, as the documents carry them; a tax-exempt item's null tax counts as 0.
+export function sumAmounts(items: ReadonlyArray<{ supplyCost: number; tax: number | null }>):
+  { supplyCost: number; tax: number; total: number } {
+  let supplyCost = 0;
+  let tax = 0;
+  for (const item of items) {
+    supplyCost += item.supplyCost;
+    tax += item.tax ?? 0;
+  }
+  return { supplyCost, tax, total: supplyCost + tax };
+}

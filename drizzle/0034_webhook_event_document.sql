@@ -1,0 +1,1 @@
+CREATE INDEX "webhook_events_document_idx" ON "webhook_events" USING btree ("account_id","environment",(coalesce("data"->>'issuanceKey', "data"->>'originalIssuanceKey')));

@@ -1,0 +1,56 @@
+import type { DashboardPage } from '../../context.ts';
+import { amendFormOutcome, amendOutcome, amendPreviewOutcome } from './amend.tsx';
+import {
+  approve, cancel, cancelRequest, detailOutcome, pdfOutcome, refuse, resend, xmlOutcome,
+} from './detail.tsx';
+import { issueOutcome, lookupOutcome, newOutcome, previewOutcome } from './issue.tsx';
+import { exportOutcome, listOutcome } from './list.tsx';
+import { requestsOutcome } from './requests.tsx';
+
+// Tax invoices in the dashboard (docs/dashboard.md § Tax invoices): the list and its exports,
+// a document's page and its actions, the issue form, amendments and reverse issuance requests.
+// Every role reads; Owner, Admin and Issuer (documents.issue) issue, cancel, amend and decide.
+// Static paths come before `:issuanceKey` in find-my-way whatever the order here.
+export const taxInvoicesPage: DashboardPage = {
+  nav: { label: 'nav.taxInvoices', path: '/tax-invoices', section: 'issuing',
+    permission: 'account.read' },
+  routes: [
+    { method: 'GET', path: '/tax-invoices', permission: 'account.read', handle: listOutcome },
+    { method: 'GET', path: '/tax-invoices.csv', permission: 'account.read',
+      handle: (ctx) => exportOutcome(ctx, 'csv') },
+    { method: 'GET', path: '/tax-invoices.xlsx', permission: 'account.read',
+      handle: (ctx) => exportOutcome(ctx, 'xlsx') },
+    { method: 'GET', path: '/tax-invoices/requests', permission: 'account.read',
+      handle: requestsOutcome },
+    { method: 'GET', path: '/tax-invoices/new', permission: 'documents.issue',
+      handle: newOutcome },
+    { method: 'POST', path: '/tax-invoices/new/preview', permission: 'documents.issue',
+      handle: previewOutcome },
+    { method: 'POST', path: '/tax-invoices/new', permission: 'documents.issue',
+      handle: issueOutcome },
+    { method: 'POST', path: '/tax-invoices/new/lookup', permission: 'documents.issue',
+      handle: lookupOutcome },
+    { method: 'GET', path: '/tax-invoices/:issuanceKey', permission: 'account.read',
+      handle: (ctx) => detailOutcome(ctx) },
+    { method: 'GET', path: '/tax-invoices/:issuanceKey/pdf', permission: 'account.read',
+      handle: pdfOutcome },
+    { method: 'GET', path: '/tax-invoices/:issuanceKey/xml', permission: 'account.read',
+      handle: xmlOutcome },
+    { method: 'POST', path: '/tax-invoices/:issuanceKey/resend', permission: 'documents.issue',
+      handle: resend },
+    { method: 'POST', path: '/tax-invoices/:issuanceKey/cancel', permission: 'documents.issue',
+      handle: cancel },
+    { method: 'POST', path: '/tax-invoices/:issuanceKey/approve', permission: 'documents.issue',
+      handle: approve },
+    { method: 'POST', path: '/tax-invoices/:issuanceKey/refuse', permission: 'documents.issue',
+      handle: refuse },
+    { method: 'POST', path: '/tax-invoices/:issuanceKey/cancel-request',
+      permission: 'documents.issue', handle: cancelRequest },
+    { method: 'GET', path: '/tax-invoices/:issuanceKey/amend', permission: 'documents.issue',
+      handle: amendFormOutcome },
+    { method: 'POST', path: '/tax-invoices/:issuanceKey/amend/preview',
+      permission: 'documents.issue', handle: amendPreviewOutcome },
+    { method: 'POST', path: '/tax-invoices/:issuanceKey/amend', permission: 'documents.issue',
+      handle: amendOutcome },
+  ],
+};

@@ -1,0 +1,322 @@
+import {
+  TAX_INVOICE_STATUSES, type BrowseFilters, type TaxInvoiceStatus, type TaxInvoiceView,
+} from '../../../areas/tax-invoices/index.ts';
+import { ApiError } from '../../../platform/errors.ts';
+import { Notice, RedirectNotice, Section } from '../../components.tsx';
+import type { Outcome, PageContext } from '../../context.ts';
+import { toCsv } from '../../csv.ts';
+import { formatDateTime, formatWon } from '../../format.ts';
+import type { MessageKey } from '../../i18n/index.ts';
+import { ApiErrorNotice, StatusBadge } from './shared.tsx';
+
+// The list of tax invoices of the session's scope, newest first, 50 at a time by cursor,
+// filtered by what the address says (so a reload or a shared link keeps the filters), and its
+// CSV and Excel exports of the same filters.
+
+const PAGE_SIZE = 50;
+// An export is bounded: beyond this many rows a narrower filter is asked for.
+export const EXPORT_ROWS_MAX = 50_000;
+const EXPORT_BATCH = 1_000;
+const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+const AMOUNT = /^-?\d{1,13}$/;
+const TEXT_MAX = 100;
+const NOTICES = ['taxInvoices.notice.issued', 'taxInvoices.notice.canceled'] as const satisfies
+  readonly MessageKey[];
+
+export type ListQuery = {
+  status: TaxInvoiceStatus | null;
+  from: string | null;
+  to: string | null;
+  recipient: string | null;
+  min: string | null;
+  max: string | null;
+  ref: string | null;
+  late: 'yes' | 'no' | null;
+  amendment: 'yes' | 'no' | null;
+  q: string | null;
+  cursor: string | null;
+};
+
+const FILTER_NAMES = ['status', 'from', 'to', 'recipient', 'min', 'max', 'ref', 'late',
+  'amendment', 'q'] as const;
+
+// The filters of the address, or null when one is not a value the form offers.
+export function readListQuery(query: URLSearchParams): ListQuery | null {
+  const pick = (name: string) => {
+    const value = query.get(name)?.trim();
+    return value === undefined || value === '' ? null : value;
+  };
+  const read = { status: pick('status'), from: pick('from'), to: pick('to'),
+    recipient: pick('recipient'), min: pick('min')?.replaceAll(',', '') ?? null,
+    max: pick('max')?.replaceAll(',', '') ?? null, ref: pick('ref'), late: pick('late'),
+    amendment: pick('amendment'), q: pick('q'), cursor: pick('cursor') };
+  if (read.status !== null && !(TAX_INVOICE_STATUSES as readonly string[]).includes(read.status)) {
+    return null;
+  }
+  for (const date of [read.from, read.to]) {
+    if (date !== null && (!DATE.test(date) || Number.isNaN(Date.parse(date)))) return null;
+  }
+  for (const amount of [read.min, read.max]) {
+    if (amount !== null && !AMOUNT.test(amount)) return null;
+  }
+  for (const flag of [read.late, read.amendment]) {
+    if (flag !== null && flag !== 'yes' && flag !== 'no') return null;
+  }
+  for (const text of [read.recipient, read.ref, read.q, read.cursor]) {
+    if (text !== null && text.length > TEXT_MAX) return null;
+  }
+  return read as ListQuery;
+}
+
+export function browseFilters(query: ListQuery): Omit<BrowseFilters, 'beforeSequence'> {
+  const digits = query.recipient?.replaceAll('-', '') ?? '';
+  const byNumber = /^(\d{10}|\d{13})$/.test(digits);
+  const flag = (value: 'yes' | 'no' | null) => (value === null ? undefined : value === 'yes');
+  return {
+    statuses: query.status === null ? undefined : [query.status],
+    writeDateFrom: query.from ?? undefined,
+    writeDateTo: query.to ?? undefined,
+    recipientNumber: byNumber ? digits : undefined,
+    recipientName: query.recipient !== null && !byNumber ? query.recipient : undefined,
+    totalMin: query.min === null ? undefined : Number(query.min),
+    totalMax: query.max === null ? undefined : Number(query.max),
+    referenceId: query.ref ?? undefined,
+    lateIssuance: flag(query.late),
+    amendment: flag(query.amendment),
+    search: query.q ?? undefined,
+  };
+}
+
+export function queryString(query: ListQuery, cursor?: string): string {
+  const params = new URLSearchParams();
+  for (const name of FILTER_NAMES) {
+    const value = query[name];
+    if (value !== null) params.set(name, value);
+  }
+  if (cursor) params.set('cursor', cursor);
+  return params.toString();
+}
+
+const recipientOf = (row: TaxInvoiceView) => row.invoice.supplied.organizationName;
+
+function ResultsTable(props: { ctx: PageContext; rows: TaxInvoiceView[];
+  nextCursor: string | null; query: ListQuery }) {
+  const { ctx, rows } = props;
+  const { t } = ctx;
+  return (
+    <div id="tax-invoice-results">
+      {rows.length === 0 ? <p class="muted">{t('taxInvoices.none')}</p> : (
+        <div class="table-wrap">
+          <table class="cards">
+            <thead><tr>
+              <th>{t('taxInvoices.col.writeDate')}</th><th>{t('taxInvoices.col.recipient')}</th>
+              <th class="num">{t('taxInvoices.col.total')}</th>
+              <th>{t('taxInvoices.col.status')}</th>
+              <th>{t('taxInvoices.col.kind')}</th><th>{t('taxInvoices.col.reference')}</th>
+              <th>{t('taxInvoices.col.created')}</th>
+            </tr></thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.issuanceKey}>
+                  <td data-label={t('taxInvoices.col.writeDate')}>
+                    <a href={`/dashboard/tax-invoices/${row.issuanceKey}`}>{row.invoice.date}</a>
+                  </td>
+                  <td data-label={t('taxInvoices.col.recipient')}><span>{recipientOf(row)}
+                    <span class="muted"> {row.invoice.supplied.identificationNumber}</span></span>
+                  </td>
+                  <td data-label={t('taxInvoices.col.total')} class="num">
+                    {formatWon(row.totals.total)}</td>
+                  <td data-label={t('taxInvoices.col.status')}>
+                    <StatusBadge ctx={ctx} status={row.status} /></td>
+                  <td data-label={t('taxInvoices.col.kind')}>
+                    {row.issuanceType === 'REVERSE' ? t('taxInvoices.kind.reverse') : ''}
+                    {row.amendment ? ` ${t(`taxInvoices.reason.${row.amendment.reason as
+                      'TERMINATION'}`)}` : ''}
+                    {row.lateIssuance ? ` ${t('taxInvoices.kind.late')}` : ''}
+                  </td>
+                  <td data-label={t('taxInvoices.col.reference')}>
+                    {row.clientReferenceId && <code>{row.clientReferenceId}</code>}</td>
+                  <td data-label={t('taxInvoices.col.created')}>
+                    {formatDateTime(new Date(row.createdAt))}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {props.nextCursor && (
+        <p><a href={`/dashboard/tax-invoices?${queryString(props.query, props.nextCursor)}`}
+          rel="next">{t('taxInvoices.more')}</a></p>
+      )}
+    </div>
+  );
+}
+
+function Choice(props: { ctx: PageContext; name: 'late' | 'amendment'; value: 'yes' | 'no' | null;
+  label: MessageKey }) {
+  const { t } = props.ctx;
+  return (
+    <label>{t(props.label)}
+      <select name={props.name}>
+        <option value="">{t('taxInvoices.filter.any')}</option>
+        <option value="yes" selected={props.value === 'yes'}>{t('taxInvoices.filter.yes')}</option>
+        <option value="no" selected={props.value === 'no'}>{t('taxInvoices.filter.no')}</option>
+      </select>
+    </label>
+  );
+}
+
+function FilterForm({ ctx, query }: { ctx: PageContext; query: ListQuery }) {
+  const { t } = ctx;
+  const exportQuery = queryString(query);
+  return (
+    <form method="get" action="/dashboard/tax-invoices" class="filters" role="search"
+      hx-get="/dashboard/tax-invoices" hx-target="#tax-invoice-results" hx-swap="outerHTML"
+      hx-push-url="true">
+      <label>{t('taxInvoices.filter.search')}
+        <input type="search" name="q" value={query.q ?? ''} maxLength={TEXT_MAX} />
+      </label>
+      <label>{t('taxInvoices.filter.status')}
+        <select name="status">
+          <option value="">{t('taxInvoices.filter.any')}</option>
+          {TAX_INVOICE_STATUSES.map((status) => (
+            <option key={status} value={status} selected={query.status === status}>
+              {t(`taxInvoices.status.${status}`)}</option>
+          ))}
+        </select>
+      </label>
+      <label>{t('taxInvoices.filter.from')}
+        <input type="date" name="from" value={query.from ?? ''} /></label>
+      <label>{t('taxInvoices.filter.to')}
+        <input type="date" name="to" value={query.to ?? ''} /></label>
+      <label>{t('taxInvoices.filter.recipient')}
+        <input name="recipient" value={query.recipient ?? ''} maxLength={TEXT_MAX} /></label>
+      <label>{t('taxInvoices.filter.min')}
+        <input name="min" inputMode="numeric" value={query.min ?? ''} /></label>
+      <label>{t('taxInvoices.filter.max')}
+        <input name="max" inputMode="numeric" value={query.max ?? ''} /></label>
+      <label>{t('taxInvoices.filter.reference')}
+        <input name="ref" value={query.ref ?? ''} maxLength={TEXT_MAX} /></label>
+      <Choice ctx={ctx} name="late" value={query.late} label="taxInvoices.filter.late" />
+      <Choice ctx={ctx} name="amendment" value={query.amendment}
+        label="taxInvoices.filter.amendment" />
+      <div class="actions">
+        <button type="submit" class="secondary">{t('taxInvoices.filter.apply')}</button>
+        <a href="/dashboard/tax-invoices">{t('taxInvoices.filter.clear')}</a>
+        <a href={`/dashboard/tax-invoices.csv?${exportQuery}`} download>CSV</a>
+        <a href={`/dashboard/tax-invoices.xlsx?${exportQuery}`} download>Excel</a>
+      </div>
+    </form>
+  );
+}
+
+export async function listOutcome(ctx: PageContext): Promise<Outcome> {
+  const { t } = ctx;
+  const query = readListQuery(ctx.query);
+  if (query === null) {
+    return { kind: 'page', title: 'taxInvoices.title', status: 400,
+      body: <Notice kind="error">{t('taxInvoices.filter.invalid')}</Notice> };
+  }
+  let result: Awaited<ReturnType<PageContext['services']['areas']['taxInvoices']['browse']>>;
+  try {
+    result = await ctx.services.areas.taxInvoices.browse({ scope: ctx.scope,
+      filters: browseFilters(query), limit: PAGE_SIZE, cursor: query.cursor ?? undefined });
+  } catch (error) {
+    // A cursor this server did not write.
+    if (!(error instanceof ApiError)) throw error;
+    return { kind: 'page', title: 'taxInvoices.title', status: 400,
+      body: <ApiErrorNotice ctx={ctx} error={error} /> };
+  }
+  const table = <ResultsTable ctx={ctx} rows={result.taxInvoices}
+    nextCursor={result.nextCursor} query={query} />;
+  if (ctx.request.headers['hx-request'] === 'true') return { kind: 'fragment', body: table };
+  return { kind: 'page', title: 'taxInvoices.title', body: (
+    <>
+      <RedirectNotice ctx={ctx} known={NOTICES} />
+      <p class="actions">
+        {ctx.may('documents.issue') && (
+          <a class="button primary" href="/dashboard/tax-invoices/new">{t('taxInvoices.new')}</a>
+        )}
+        <a href="/dashboard/tax-invoices/requests">{t('taxInvoices.requests')}</a>
+      </p>
+      <Section title={t('taxInvoices.list')} id="tax-invoice-list">
+        <FilterForm ctx={ctx} query={query} />
+        {table}
+      </Section>
+    </>
+  ) };
+}
+
+// ---- Exports ------------------------------------------------------------------------------
+
+const EXPORT_COLUMNS = ['issuanceKey', 'status', 'writeDate', 'issuanceType', 'taxType',
+  'recipientNumber', 'recipientName', 'supplierNumber', 'supplyCost', 'tax', 'total',
+  'amendmentReason', 'originalIssuanceKey', 'lateIssuance', 'ntsTransactionId',
+  'clientReferenceId', 'issuedAt', 'transmittedAt', 'createdAt'] as const;
+
+type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], string | number | boolean | null>;
+
+const exportRow = (row: TaxInvoiceView): ExportRow => ({
+  issuanceKey: row.issuanceKey, status: row.status, writeDate: row.invoice.date,
+  issuanceType: row.issuanceType, taxType: row.taxType,
+  recipientNumber: row.invoice.supplied.identificationNumber,
+  recipientName: row.invoice.supplied.organizationName,
+  supplierNumber: row.invoice.supplier.identificationNumber,
+  supplyCost: row.totals.supplyCost, tax: row.totals.tax, total: row.totals.total,
+  amendmentReason: row.amendment?.reason ?? null,
+  originalIssuanceKey: row.amendment?.originalIssuanceKey ?? null,
+  lateIssuance: row.lateIssuance, ntsTransactionId: row.ntsTransactionId,
+  clientReferenceId: row.clientReferenceId, issuedAt: row.issuedAt,
+  transmittedAt: row.transmittedAt, createdAt: row.createdAt,
+});
+
+// Every row the filters select, newest first, page by page through the same service; null
+// when there are more than an export holds.
+async function exportRows(ctx: PageContext, query: ListQuery): Promise<ExportRow[] | null> {
+  const rows: ExportRow[] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await ctx.services.areas.taxInvoices.browse({ scope: ctx.scope,
+      filters: browseFilters(query), limit: EXPORT_BATCH, cursor });
+    rows.push(...page.taxInvoices.map(exportRow));
+    if (rows.length > EXPORT_ROWS_MAX) return null;
+    if (page.nextCursor === null) return rows;
+    cursor = page.nextCursor;
+  }
+}
+
+export async function exportOutcome(ctx: PageContext, format: 'csv' | 'xlsx'): Promise<Outcome> {
+  const query = readListQuery(ctx.query);
+  if (query === null) return listOutcome(ctx);
+  const rows = await exportRows(ctx, { ...query, cursor: null });
+  if (rows === null) {
+    return { kind: 'page', title: 'taxInvoices.title', status: 413, body: (
+      <Notice kind="error">{ctx.t('taxInvoices.exportTooLarge',
+        { max: EXPORT_ROWS_MAX.toLocaleString('ko-KR') })}</Notice>
+    ) };
+  }
+  const filename = `etax-tax-invoices-${ctx.scope.environment}`;
+  if (format === 'csv') {
+    return { kind: 'download', contentType: 'text/csv; charset=utf-8',
+      filename: `${filename}.csv`, body: toCsv(EXPORT_COLUMNS, rows) };
+  }
+  return { kind: 'download', filename: `${filename}.xlsx`,
+    contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    body: await workbook(rows) };
+}
+
+async function workbook(rows: ExportRow[]): Promise<Buffer> {
+  // exceljs is loaded with the first export, not with the dashboard.
+  const { default: ExcelJS } = await import('exceljs');
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet('tax invoices');
+  sheet.columns = EXPORT_COLUMNS.map((key) => ({ header: key, key,
+    width: key === 'recipientName' ? 30 : 18 }));
+  // Every text is written as a string cell, which a spreadsheet never runs as a formula.
+  for (const row of rows) sheet.addRow(row);
+  for (const key of ['supplyCost', 'tax', 'total'] as const) {
+    sheet.getColumn(key).numFmt = '#,##0';
+  }
+  sheet.views = [{ state: 'frozen', ySplit: 1 }];
+  return Buffer.from(await book.xlsx.writeBuffer());
+}

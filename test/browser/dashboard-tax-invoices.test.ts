@@ -1,0 +1,190 @@
+// The dashboard's tax-invoice pages in a real browser: the system Chromium, driven by
+// playwright-core, against a listening etax whose workers run. The journeys as a person makes
+// them: issue a tax invoice from the form (the line editor computing the line's amounts) and
+// watch it reach TRANSMITTED in the sandbox, download its PDF, amend it, approve a reverse
+// issuance request, reload a filtered list and keep its filters, see hostile strings as text.
+// Every page is checked at 390 and 1280 px: nothing scrolls sideways, a full-page screenshot is
+// saved under a temporary folder (printed), and axe-core finds no serious or critical violation.
+import 'reflect-metadata';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HEIGHT, launchChromium, WIDTHS } from '../helpers/chromium.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { PASSWORD, usersOf } from '../dashboard/helpers.ts';
+import {
+  createSupplierAccount, invoiceBody, postWithSupplier, type SupplierAccount,
+} from '../api/tax-invoices/helpers.ts';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+  'utf8');
+const HOSTILE = '<img src=x onerror="window.__xss=1">';
+
+let app: TestApp;
+let browser: Browser;
+let baseUrl: string;
+let screenshots: string;
+let account: SupplierAccount;
+let page: Page;
+const errors: string[] = [];
+
+beforeAll(async () => {
+  app = await createTestApp({ jobs: true, env: { TAX_INVOICE_TRANSMISSION_DELAY_SECONDS: '0' } });
+  await app.server.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.server.address() as { port: number };
+  baseUrl = `http://127.0.0.1:${address.port}`;
+  browser = await launchChromium();
+  screenshots = mkdtempSync(path.join(os.tmpdir(), 'etax-dashboard-tax-invoices-'));
+  console.info(`tax-invoice page screenshots: ${screenshots}`);
+  account = await createSupplierAccount(app, '브라우저 상회');
+  const email = `tax-invoices-${Date.now()}@example.com`;
+  await usersOf(app).createUser({ accountId: account.accountId, email, role: 'issuer',
+    password: PASSWORD });
+  const context = await browser.newContext({ bypassCSP: true, acceptDownloads: true,
+    viewport: { width: WIDTHS[0], height: HEIGHT } });
+  page = await context.newPage();
+  page.on('dialog', (dialog) => void dialog.accept());
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  await page.goto(`${baseUrl}/dashboard/sign-in`);
+  await page.fill('input[name="email"]', email);
+  await page.fill('input[name="password"]', PASSWORD);
+  await Promise.all([page.waitForURL(`${baseUrl}/dashboard`), page.click('button[type="submit"]')]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+async function checkPage(name: string) {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: HEIGHT });
+    const overflow = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      clientWidth: document.documentElement.clientWidth,
+    }));
+    expect(overflow.scrollWidth, `${name} at ${width}px scrolls sideways`)
+      .toBeLessThanOrEqual(overflow.clientWidth);
+    writeFileSync(path.join(screenshots, `${name}-${width}.png`),
+      await page.screenshot({ fullPage: true }));
+  }
+  if (!(await page.evaluate(() => 'axe' in window))) {
+    await page.addScriptTag({ content: AXE_SOURCE });
+  }
+  const violations = await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{
+      id: string; impact: string | null; nodes: Array<{ target: unknown }> }> }> } }).axe.run();
+    return result.violations.filter((violation) =>
+      violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => ({ id: violation.id, targets: violation.nodes.map((n) => n.target) }));
+  });
+  expect(violations, name).toEqual([]);
+  await page.setViewportSize({ width: WIDTHS[0], height: HEIGHT });
+}
+
+// Reloads the page until its status badge says `text`: the jobs move the document on.
+async function waitForBadge(text: string) {
+  for (let attempt = 0; attempt < 60; attempt += 1) {
+    if (await page.locator('.facts .badge', { hasText: text }).count() > 0) return;
+    await page.waitForTimeout(500);
+    await page.reload();
+  }
+  throw new Error(`the document never showed ${text}`);
+}
+
+describe('tax invoices in Chromium', () => {
+  let issuanceKey: string;
+
+  it('issues from the form and watches the invoice reach TRANSMITTED', async () => {
+    await page.goto(`${baseUrl}/dashboard/tax-invoices/new`);
+    await page.fill('input[name="supplierEmail"]', 'tax@example.co.kr');
+    await page.fill('input[name="recipient.number"]', '2208162517');
+    await page.fill('input[name="recipient.name"]', HOSTILE);
+    await page.fill('input[name="recipient.representative"]', '이영희');
+    await page.fill('input[name="recipient.email"]', 'account@example.com');
+    await page.fill('input[name="items.0.name"]', '클라우드 사용료');
+    await page.fill('input[name="items.0.quantity"]', '3');
+    await page.fill('input[name="items.0.unitPrice"]', '3333');
+    // The line editor fills the supply cost and the tax as the API computes them.
+    await expect.poll(() => page.inputValue('input[name="items.0.supplyCost"]')).toBe('9999');
+    expect(await page.inputValue('input[name="items.0.tax"]')).toBe('1000');
+    expect(await page.locator('[data-totals]').textContent()).toContain('10,999원');
+    await page.click('button:has-text("줄 추가")');
+    expect(await page.locator('input[name="items.3.name"]').count()).toBe(1);
+    await checkPage('tax-invoice-new');
+    await page.click('section[aria-labelledby="issue-form-title"] button[type="submit"].primary');
+    await page.waitForSelector('section[aria-labelledby="preview-title"]');
+    const preview = page.locator('section[aria-labelledby="preview-title"]');
+    expect(await preview.textContent()).toContain('10,999원');
+    await checkPage('tax-invoice-preview');
+    await Promise.all([page.waitForURL(/\/dashboard\/tax-invoices\/txi_/),
+      page.click('section[aria-labelledby="preview-title"] button[type="submit"]')]);
+    issuanceKey = /txi_[A-Za-z0-9_-]+/.exec(page.url())![0];
+    await waitForBadge('전송 완료');
+    expect(await page.locator('.document').textContent()).toContain(HOSTILE);
+    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss))
+      .toBeUndefined();
+    expect(await page.locator('ol.timeline').textContent()).toContain('국세청 전송 완료');
+    await checkPage('tax-invoice-detail');
+  });
+
+  it('downloads its PDF', async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'),
+      page.click('a:has-text("PDF 내려받기")')]);
+    const file = await download.path();
+    expect(readFileSync(file!).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(download.suggestedFilename()).toBe(`${issuanceKey}.pdf`);
+  });
+
+  it('amends it, with a preview of the document first', async () => {
+    await page.goto(
+      `${baseUrl}/dashboard/tax-invoices/${issuanceKey}/amend?reason=SUPPLY_COST_CHANGE`);
+    await page.fill('input[name="items.0.name"]', '단가 인하');
+    await page.fill('input[name="items.0.supplyCost"]', '-1000');
+    await expect.poll(() => page.inputValue('input[name="items.0.tax"]')).toBe('-100');
+    await checkPage('tax-invoice-amend');
+    await page.click('section[aria-labelledby="amend-form-title"] button[type="submit"]');
+    await page.waitForSelector('section[aria-labelledby="preview-title"]');
+    const preview = page.locator('section[aria-labelledby="preview-title"]');
+    expect(await preview.textContent()).toContain('-1,100원');
+    await Promise.all([page.waitForURL(/notice=taxInvoices.notice.amended/),
+      page.click('section[aria-labelledby="preview-title"] button[type="submit"]')]);
+    await waitForBadge('전송 완료');
+    expect(await page.locator('.facts').textContent()).toContain(issuanceKey);
+  });
+
+  it('approves a reverse issuance request', async () => {
+    const response = await postWithSupplier(app, account.key, '/v1/taxInvoices/issueRequest',
+      { supplierKey: account.supplier.supplierKey, body: invoiceBody() });
+    expect(response.statusCode, response.body).toBe(200);
+    const requested = (response.json() as { issuanceKey: string }).issuanceKey;
+    await page.goto(`${baseUrl}/dashboard/tax-invoices/requests`);
+    await checkPage('tax-invoice-requests');
+    const row = page.locator('tr', { hasText: '주식회사 받는곳' }).filter({
+      has: page.locator(`form[action$="${requested}/approve"]`) });
+    await Promise.all([page.waitForURL(/notice=taxInvoices.notice.approved/),
+      row.locator('button:has-text("승인")').click()]);
+    await waitForBadge('전송 완료');
+  });
+
+  it('keeps a filtered list through a reload', async () => {
+    await page.goto(`${baseUrl}/dashboard/tax-invoices`);
+    await page.selectOption('select[name="status"]', 'TRANSMITTED');
+    await page.selectOption('select[name="amendment"]', 'yes');
+    await page.click('form.filters button[type="submit"]');
+    await expect.poll(() => page.url()).toContain('status=TRANSMITTED');
+    await page.reload();
+    expect(page.url()).toContain('amendment=yes');
+    expect(await page.inputValue('select[name="status"]')).toBe('TRANSMITTED');
+    expect(await page.inputValue('select[name="amendment"]')).toBe('yes');
+    expect(await page.locator('#tax-invoice-results tbody tr').count()).toBe(1);
+    await checkPage('tax-invoices-filtered');
+    await page.goto(`${baseUrl}/dashboard/tax-invoices`);
+    await checkPage('tax-invoices');
+    expect(errors).toEqual([]);
+  });
+});
