@@ -89,7 +89,8 @@ export async function createAreaModules(platform: Platform, options: AreaModules
   // Bank transactions sync through BANK_ACCOUNT connections and hint at the issued invoices a
   // deposit may pay.
   const bankTransactions = createBankTransactionsModule(platform, { connections,
-    recordEvents: webhooks.recordEvents, issuedByTotals: taxInvoices.issuedByTotals });
+    recordEvents: webhooks.recordEvents, issuedByTotals: taxInvoices.issuedByTotals,
+    collectedSalesByTotals: revenueExpenses.collectedSalesByTotals });
   const cashReceipts = createCashReceiptsModule(platform, {
     issuers: issuers.service,
     recordEvents: webhooks.recordEvents,

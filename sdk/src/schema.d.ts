@@ -1572,7 +1572,9 @@ export interface components {
          *       "changedAt": "2026-11-20T01:05:00.000Z",
          *       "matchedTaxInvoices": [
          *         {
+         *           "source": "ISSUED_HERE",
          *           "issuanceKey": "txi_3sUe0nB2m9K1aVtQx7YpLw",
+         *           "approvalNumber": "2026112041000000a1b2c3d4",
          *           "totalAmount": 110000,
          *           "writeDate": "2026-11-20"
          *         }
@@ -1606,10 +1608,14 @@ export interface components {
              * @description When etax first recorded it, or recorded the bank's last correction of it.
              */
             changedAt: string;
-            /** @description Deposits only: issued sales tax invoices of the account this deposit may pay (same total, recipient named like the sender; docs/bank-transactions.md § Matching hints). A hint; nothing is marked paid. Empty when none match. */
+            /** @description Deposits only: sales tax invoices of the account (issued here or collected) this deposit may pay (same total, recipient named like the sender; docs/bank-transactions.md § Matching hints). A hint; nothing is marked paid. Empty when none match. */
             matchedTaxInvoices: {
-                /** @description The tax invoice. */
-                issuanceKey: string;
+                /** @description ISSUED_HERE: issued through etax by the account. COLLECTED: a sale collected from the tax portal into the books (docs/revenue-expense.md). */
+                source: "ISSUED_HERE" | "COLLECTED";
+                /** @description The tax invoice issued here; null for a collected one. */
+                issuanceKey: string | null;
+                /** @description Its approval number (국세청 승인번호); null for one issued here that is not transmitted yet. */
+                approvalNumber: string | null;
                 /** @description Its total in won. */
                 totalAmount: number;
                 /**
@@ -15502,7 +15508,9 @@ export interface operations {
                      *           "changedAt": "2026-11-20T01:05:00.000Z",
                      *           "matchedTaxInvoices": [
                      *             {
+                     *               "source": "ISSUED_HERE",
                      *               "issuanceKey": "txi_3sUe0nB2m9K1aVtQx7YpLw",
+                     *               "approvalNumber": "2026112041000000a1b2c3d4",
                      *               "totalAmount": 110000,
                      *               "writeDate": "2026-11-20"
                      *             }

@@ -6,6 +6,8 @@ import type { ConnectionsModule } from '../connections/index.ts';
 import { collectionJobDefinition, createCollectionRunner } from './collection-job.ts';
 import { registerRevenueExpenseRoutes } from './routes.ts';
 import { createRevenueExpensesService, type RevenueExpensesService } from './service.ts';
+import { findCollectedSalesByTotals } from './store.ts';
+import type { Scope } from '../../platform/scope.ts';
 
 // The sections of the API reference its operations belong to (docs/architecture.md).
 const REFERENCE: readonly ReferenceSection[] = [
@@ -31,8 +33,14 @@ const REFERENCE: readonly ReferenceSection[] = [
 
 export type { RevenueExpensesService };
 
+// Sales collected from the tax portal of a scope by total, for the bank transactions area's
+// matching hints.
+export type CollectedSalesByTotals = (scope: Scope, totals: readonly number[], from: string,
+  to: string) => Promise<Array<{ approvalNumber: string; totalAmount: number; writeDate: string;
+  counterpartName: string }>>;
+
 export type RevenueExpensesModule = AreaModule & { service: RevenueExpensesService;
-  recordIssuedInvoices: RecordIssuedInvoices };
+  recordIssuedInvoices: RecordIssuedInvoices; collectedSalesByTotals: CollectedSalesByTotals };
 
 export function createRevenueExpensesModule(platform: Platform,
   deps: { connections: ConnectionsModule }): RevenueExpensesModule {
@@ -52,5 +60,7 @@ export function createRevenueExpensesModule(platform: Platform,
       AreaModule['jobs'],
     service,
     recordIssuedInvoices: service.recordIssuedInvoices,
+    collectedSalesByTotals: (scope, totals, from, to) =>
+      findCollectedSalesByTotals(db, scope, totals, from, to),
   };
 }

@@ -105,7 +105,7 @@ export { addHoliday, HOLIDAY_NAME_LENGTH_MAX, listHolidays, removeHoliday } from
 // Issued sales invoices of a scope by total, for the bank transactions area's matching hints.
 export type IssuedInvoicesByTotals = (scope: Scope, totals: readonly number[], from: string,
   to: string) => Promise<Array<{ issuanceKey: string; totalAmount: number; writeDate: string;
-  recipientName: string }>>;
+  approvalNumber: string | null; recipientName: string; purpose: 'RECEIPT' | 'CLAIM' }>>;
 
 // What the routes call: issuance, retrieval and cancellation, and amendments.
 export type TaxInvoicesService = IssuanceService & AmendmentService;
