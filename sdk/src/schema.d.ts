@@ -2697,10 +2697,16 @@ export interface components {
              */
             endYearMonth?: string;
             /**
-             * @description INCOME_AMOUNT_CERTIFICATE (required): the tax year, before the current one.
+             * @description INCOME_AMOUNT_CERTIFICATE (required): the tax year, before the current one; for GLOBAL_INCOME_TAX_RETURN one whose return could be filed (from May of the next year).
              * @example 2024
              */
             taxYear?: number;
+            /**
+             * @description INCOME_AMOUNT_CERTIFICATE (required): which certificate (증명구분), as the tax portal offers them: GLOBAL_INCOME_TAX_RETURN 종합소득세 신고자용, WAGE_EARNER 근로소득자용, YEAR_END_SETTLED_BUSINESS_INCOME 연말정산한 사업소득자용, YEAR_END_SETTLED_PENSION_INCOME 연말정산한 연금소득자용, YEAR_END_SETTLED_RELIGIOUS_INCOME 연말정산한 종교인 소득자용. Individuals only.
+             * @example GLOBAL_INCOME_TAX_RETURN
+             * @enum {string}
+             */
+            incomeCertificateKind?: "GLOBAL_INCOME_TAX_RETURN" | "WAGE_EARNER" | "YEAR_END_SETTLED_BUSINESS_INCOME" | "YEAR_END_SETTLED_PENSION_INCOME" | "YEAR_END_SETTLED_RELIGIOUS_INCOME";
             /**
              * @description STANDARD_FINANCIAL_STATEMENTS (required): the last month of the fiscal year, `YYYY-MM`, before the current month.
              * @example 2024-12

@@ -17,6 +17,7 @@ import { DOCUMENT_QUEUE } from './processing.ts';
 import type { DocumentType, IssueDocumentBody } from './schemas.ts';
 import * as store from './store.ts';
 import {
+  checkForOwner,
   isCorporateBusinessNumber,
   validateDocumentRequest,
   type ValidatedRequest,
@@ -168,6 +169,7 @@ export function createDocumentAcceptance(deps: AcceptanceDeps) {
     const validated = validateDocumentRequest(body, deps.now());
     const owner = validated.kind === 'taxAuthority'
       ? await ownerSubject(deps, scope, validated.options.showResidentNumber) : null;
+    if (owner !== null) checkForOwner(validated, owner.subject.businessNumber, deps.now());
     if (!deps.upstreamAvailable(scope.environment, validated.kind)) {
       throw new ApiError('SERVICE_UNAVAILABLE', 'Documents of this kind cannot be issued with ' +
         'live keys: this server has no gateway for them configured.');

@@ -172,7 +172,16 @@ describe('each type\'s rules', () => {
       startYearMonth: '2015-01', endYearMonth: '2020-01' }, 'INVALID_REQUEST'],
     ['a malformed month', { type: 'VAT_TAX_BASE_CERTIFICATE', startYearMonth: '2025-13',
       endYearMonth: '2025-12' }, 'INVALID_REQUEST'],
-    ['an income certificate without its year', { type: 'INCOME_AMOUNT_CERTIFICATE' },
+    ['an income certificate without its year', { type: 'INCOME_AMOUNT_CERTIFICATE',
+      incomeCertificateKind: 'WAGE_EARNER' }, 'INVALID_REQUEST'],
+    ['an income certificate without its kind', { type: 'INCOME_AMOUNT_CERTIFICATE',
+      taxYear: 2024 }, 'INVALID_REQUEST'],
+    ['an income certificate of an unknown kind', { type: 'INCOME_AMOUNT_CERTIFICATE',
+      taxYear: 2024, incomeCertificateKind: 'CORPORATE' }, 'INVALID_REQUEST'],
+    ['an income certificate kind on another type', { type: 'TAX_PAYMENT_CERTIFICATE',
+      incomeCertificateKind: 'WAGE_EARNER' }, 'INVALID_REQUEST'],
+    ['an individual\'s financial statements of a year not ending in December',
+      { type: 'STANDARD_FINANCIAL_STATEMENTS', fiscalYearEndMonth: '2024-06' },
       'INVALID_REQUEST'],
     ['an income certificate for this year', { type: 'INCOME_AMOUNT_CERTIFICATE',
       taxYear: new Date().getUTCFullYear() + 1 }, 'INVALID_REQUEST'],
@@ -212,7 +221,8 @@ describe('each type\'s rules', () => {
     { type: 'BUSINESS_REGISTRATION_CERTIFICATE', language: 'EN', showAddress: false },
     { type: 'TAX_PAYMENT_CERTIFICATE', purpose: '입찰 참가' },
     { type: 'VAT_TAX_BASE_CERTIFICATE', startYearMonth: '2024-01', endYearMonth: '2024-12' },
-    { type: 'INCOME_AMOUNT_CERTIFICATE', taxYear: 2024 },
+    { type: 'INCOME_AMOUNT_CERTIFICATE', taxYear: 2024,
+      incomeCertificateKind: 'GLOBAL_INCOME_TAX_RETURN' },
     { type: 'STANDARD_FINANCIAL_STATEMENTS', fiscalYearEndMonth: '2024-12' },
     { type: 'BUSINESS_CLOSURE_FACT_CERTIFICATE' },
     { type: 'BUSINESS_SUSPENSION_FACT_CERTIFICATE', showResidentNumber: true },
@@ -223,6 +233,20 @@ describe('each type\'s rules', () => {
     const issuanceKey = await acceptedKey(app, key, body);
     expect(await getDocument(app, key, issuanceKey)).toMatchObject({ type: body.type,
       status: 'ACCEPTED' });
+  });
+
+  it('refuses an income certificate (소득금액증명) for a corporation, charging nothing, and ' +
+    'takes a corporation\'s financial statements of any year end', async () => {
+    const account = await createOwnerAccount(app, { businessNumber: '1208100017',
+      points: FUNDS });
+    const before = await ledgerSnapshot(app.platform.database.db, account.accountId, 'test');
+    expectError(await issueDocument(app, account.key, { type: 'INCOME_AMOUNT_CERTIFICATE',
+      taxYear: 2024, incomeCertificateKind: 'GLOBAL_INCOME_TAX_RETURN' }), 400,
+    'INVALID_REQUEST', /individuals only; the owner business 1208100017 is a corporation/);
+    expect(await ledgerSnapshot(app.platform.database.db, account.accountId, 'test'))
+      .toEqual(before);
+    await acceptedKey(app, account.key, { type: 'STANDARD_FINANCIAL_STATEMENTS',
+      fiscalYearEndMonth: '2024-06' });
   });
 
   it('never prints a resident number for a corporation', async () => {
@@ -309,7 +333,8 @@ describe('points', () => {
   });
 
   it.each([
-    [{ type: 'INCOME_AMOUNT_CERTIFICATE', taxYear: 2023 }, 500],
+    [{ type: 'INCOME_AMOUNT_CERTIFICATE', taxYear: 2023, incomeCertificateKind: 'WAGE_EARNER' },
+      500],
     [{ type: 'CORPORATE_REGISTRY_VIEW', corporationNumber: CORPORATION_NUMBER }, 1_000],
     [{ type: 'CORPORATE_REGISTRY_SUBMISSION', corporationNumber: CORPORATION_NUMBER }, 1_500],
   ])('reserve at acceptance and capture when issued: %j costs %i', async (body, price) => {
@@ -333,7 +358,8 @@ describe('points', () => {
   });
 
   it.each([
-    [{ type: 'INCOME_AMOUNT_CERTIFICATE', taxYear: 2000 }, 'NO_FILED_RETURN'],
+    [{ type: 'INCOME_AMOUNT_CERTIFICATE', taxYear: 2000,
+      incomeCertificateKind: 'GLOBAL_INCOME_TAX_RETURN' }, 'NO_FILED_RETURN'],
     [{ type: 'CORPORATE_REGISTRY_VIEW', corporationNumber: '1101110000002' },
       'CORPORATION_NOT_FOUND'],
   ])('are released when the document fails: %j', async (body, code) => {
