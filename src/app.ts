@@ -97,7 +97,8 @@ export async function createAreaModules(platform: Platform, options: AreaModules
     sealing,
   });
   const documents = createDocumentsModule(platform,
-    { issuers: issuers.service, recordEvent: webhooks.recordEvent });
+    { issuers: issuers.service, recordEvent: webhooks.recordEvent,
+      registrationStatusOf: taxInvoices.registrationStatusOf });
   const list = [
     await createHealthModule(platform),
     createPointsModule(platform),

@@ -1257,7 +1257,7 @@ export interface paths {
         put?: never;
         /**
          * Request a document
-         * @description Requests a tax-authority certificate of the owner business (it needs a registered, valid joint certificate: 409 OWNER_BUSINESS_NOT_REGISTERED or CERTIFICATE_NOT_REGISTERED otherwise) or a certified copy of any supported corporation's register (no certificate needed). The document is issued asynchronously: follow GET /v1/documents/{issuanceKey} or the DOCUMENT_ISSUANCE_SUCCESS and _FAILURE webhooks. `Service-Client-Reference-Id` is required: the same value with the same body answers the earlier request (202, nothing charged again); with another body, 409 IDEMPOTENCY_CONFLICT. Reserves 500 points for a tax-authority document, 1,000 for a registry view copy and 1,500 for a registry submission copy; charged when issued, released if it fails.
+         * @description Requests a tax-authority certificate of the owner business (it needs a registered, valid joint certificate: 409 OWNER_BUSINESS_NOT_REGISTERED or CERTIFICATE_NOT_REGISTERED otherwise) or a certified copy of any supported corporation's register (no certificate needed). The document is issued asynchronously: follow GET /v1/documents/{issuanceKey} or the DOCUMENT_ISSUANCE_SUCCESS and _FAILURE webhooks. `Service-Client-Reference-Id` is required: the same value with the same body answers the earlier request (202, nothing charged again); with another body, 409 IDEMPOTENCY_CONFLICT. Reserves 500 points for a tax-authority document, 1,000 for a registry view copy and 1,500 for a registry submission copy; charged when issued, released if it fails. A fact certificate (휴업/폐업사실증명) of a state the tax authority does not report for the owner business is 409 DOCUMENT_NOT_APPLICABLE.
          */
         post: operations["issueDocument"];
         delete?: never;
@@ -17613,7 +17613,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `IDEMPOTENCY_CONFLICT`: This client reference id was already used with different content or type. `OWNER_BUSINESS_NOT_REGISTERED`: This account has no owner business in this environment: set it with PUT /v1/account/business. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `ISSUER_DEACTIVATED`: The issuer is deactivated. */
+            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `IDEMPOTENCY_CONFLICT`: This client reference id was already used with different content or type. `OWNER_BUSINESS_NOT_REGISTERED`: This account has no owner business in this environment: set it with PUT /v1/account/business. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `ISSUER_DEACTIVATED`: The issuer is deactivated. `DOCUMENT_NOT_APPLICABLE`: The tax authority reports the owner business in a state this document does not certify. */
             409: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -17627,7 +17627,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "IDEMPOTENCY_CONFLICT" | "OWNER_BUSINESS_NOT_REGISTERED" | "CERTIFICATE_NOT_REGISTERED" | "ISSUER_DEACTIVATED";
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "IDEMPOTENCY_CONFLICT" | "OWNER_BUSINESS_NOT_REGISTERED" | "CERTIFICATE_NOT_REGISTERED" | "ISSUER_DEACTIVATED" | "DOCUMENT_NOT_APPLICABLE";
                         /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */

@@ -8,6 +8,7 @@ import { createCivilDocumentsGateway } from '../../upstream/civil-documents/live
 import { createSandboxCivilDocuments } from '../../upstream/civil-documents/sandbox.ts';
 import { createCourtRegistryGateway } from '../../upstream/court-registry/live.ts';
 import { createSandboxCourtRegistry } from '../../upstream/court-registry/sandbox.ts';
+import type { RegistrationStatusOf } from '../tax-invoices/index.ts';
 import type { IssuersService } from '../issuers/index.ts';
 import { createDocumentAcceptance } from './acceptance.ts';
 import { createOwnerBusinesses, type OwnerBusinesses } from './owner-business.ts';
@@ -71,7 +72,9 @@ function createUpstreams(config: Config, now: () => Date): Upstreams {
 
 export function createDocumentsModule(
   platform: Platform,
-  deps: { issuers: IssuersService; recordEvent: RecordEvent },
+  deps: { issuers: IssuersService; recordEvent: RecordEvent;
+    // The owner business's registration status, for the fact certificates.
+    registrationStatusOf: RegistrationStatusOf },
 ): DocumentsModule {
   const { config, database: { db } } = platform;
   const now = platform.outside.now;
@@ -84,6 +87,7 @@ export function createDocumentsModule(
     prices: platform.prices,
     issuers: deps.issuers,
     owners,
+    registrationStatusOf: deps.registrationStatusOf,
     upstreamAvailable: (environment, kind) => (kind === 'registry'
       ? upstreams.registry(environment) : upstreams.civil(environment)) !== null,
     now,

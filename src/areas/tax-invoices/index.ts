@@ -10,7 +10,7 @@ import type { ReferenceSection } from '../../platform/reference-guides.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { createGatewayTransmitter } from '../../upstream/tax-invoices/gateway.ts';
 import type { InvoiceTransmitter } from '../../upstream/tax-invoices/index.ts';
-import type { TaxAuthority } from '../../upstream/tax-authority/index.ts';
+import type { StatusOfNumber, TaxAuthority } from '../../upstream/tax-authority/index.ts';
 import { createLiveTaxAuthority } from '../../upstream/tax-authority/live.ts';
 import { createSandboxTaxAuthority } from '../../upstream/tax-authority/sandbox.ts';
 import { createSandboxTransmitter } from '../../upstream/tax-invoices/sandbox.ts';
@@ -119,7 +119,13 @@ export type TaxInvoicesModule = AreaModule & {
   reverseIssuance: ReverseIssuanceService;
   invoiceMail: InvoiceMailService;
   issuedByTotals: IssuedInvoicesByTotals;
+  // A business's registration status at the tax authority (sandbox for test keys), as supplier
+  // eligibility learns it, cached; null when the authority did not answer.
+  registrationStatusOf: RegistrationStatusOf;
 };
+
+export type RegistrationStatusOf = (environment: Environment, businessNumber: string) =>
+  Promise<StatusOfNumber | null>;
 
 // What the tax-invoices area needs from other areas.
 export type TaxInvoicesDeps = {
@@ -244,6 +250,7 @@ export function createTaxInvoicesModule(
     invoiceMail,
     issuedByTotals: (scope, totals, from, to) =>
       findIssuedByTotals(db, scope, totals, from, to),
+    registrationStatusOf: eligibility.statusOf,
     start: () => holidays.warnWhenEndingSoon(),
   };
 }

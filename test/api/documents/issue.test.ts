@@ -2,6 +2,7 @@
 // certificate, each type's rules, the reference id (replay, conflict, concurrent duplicates),
 // the reservation made at acceptance and settled by the job (run here with
 // app.documents.process), the original PDF, and isolation between accounts and environments.
+import { SANDBOX_STATUS_NUMBERS } from '../../../src/upstream/tax-authority/sandbox.ts';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxCivilDocuments } from '../../../src/upstream/civil-documents/sandbox.ts';
@@ -224,8 +225,6 @@ describe('each type\'s rules', () => {
     { type: 'INCOME_AMOUNT_CERTIFICATE', taxYear: 2024,
       incomeCertificateKind: 'GLOBAL_INCOME_TAX_RETURN' },
     { type: 'STANDARD_FINANCIAL_STATEMENTS', fiscalYearEndMonth: '2024-12' },
-    { type: 'BUSINESS_CLOSURE_FACT_CERTIFICATE' },
-    { type: 'BUSINESS_SUSPENSION_FACT_CERTIFICATE', showResidentNumber: true },
     { type: 'CORPORATE_REGISTRY_VIEW', corporationNumber: '1301110006246', registryScope: 'PART',
       registryEntries: 'INCLUDING_STRUCK_OUT' },
     { type: 'CORPORATE_REGISTRY_SUBMISSION', corporationNumber: '110111-0062432' },
@@ -247,6 +246,31 @@ describe('each type\'s rules', () => {
       .toEqual(before);
     await acceptedKey(app, account.key, { type: 'STANDARD_FINANCIAL_STATEMENTS',
       fiscalYearEndMonth: '2024-06' });
+  });
+
+  it('issues a fact certificate only of the state the tax authority reports, charging nothing ' +
+    'on a refusal', async () => {
+    const closed = await createOwnerAccount(app, { businessNumber: SANDBOX_STATUS_NUMBERS.closed,
+      points: FUNDS });
+    const suspended = await createOwnerAccount(app, { points: FUNDS,
+      businessNumber: SANDBOX_STATUS_NUMBERS.suspended });
+    expect(await getDocument(app, closed.key, await acceptedKey(app, closed.key,
+      { type: 'BUSINESS_CLOSURE_FACT_CERTIFICATE' }))).toMatchObject({ status: 'ACCEPTED' });
+    expect(await getDocument(app, suspended.key, await acceptedKey(app, suspended.key,
+      { type: 'BUSINESS_SUSPENSION_FACT_CERTIFICATE', showResidentNumber: true })))
+      .toMatchObject({ status: 'ACCEPTED' });
+    for (const [account, type, state] of [
+      [closed, 'BUSINESS_SUSPENSION_FACT_CERTIFICATE', 'CLOSED'],
+      [suspended, 'BUSINESS_CLOSURE_FACT_CERTIFICATE', 'SUSPENDED'],
+      [{ key, accountId }, 'BUSINESS_CLOSURE_FACT_CERTIFICATE', 'ACTIVE'],
+      [{ key, accountId }, 'BUSINESS_SUSPENSION_FACT_CERTIFICATE', 'ACTIVE'],
+    ] as const) {
+      const before = await ledgerSnapshot(app.platform.database.db, account.accountId, 'test');
+      expectError(await issueDocument(app, account.key, { type }), 409,
+        'DOCUMENT_NOT_APPLICABLE', new RegExp(`reports the owner business [0-9]{10} as ${state}`));
+      expect(await ledgerSnapshot(app.platform.database.db, account.accountId, 'test'))
+        .toEqual(before);
+    }
   });
 
   it('never prints a resident number for a corporation', async () => {
