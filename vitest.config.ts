@@ -40,6 +40,7 @@ const UNIT = [
   'test/areas/tax-invoices/xml/**/*.test.ts',
   'test/areas/cash-receipts/validation.test.ts',
   'test/areas/cash-receipts/pdf.test.ts',
+  'test/areas/documents/owner-rules.test.ts',
   'test/platform/body-rules.test.ts',
   'test/platform/database-unavailable.test.ts',
   'test/platform/data-dir-lock.test.ts',

@@ -105,14 +105,16 @@ export async function createAreaModules(platform: Platform, options: AreaModules
   // Bank transactions sync through BANK_ACCOUNT connections and hint at the issued invoices a
   // deposit may pay.
   const bankTransactions = createBankTransactionsModule(areaPlatform, { connections,
-    recordEvents: webhooks.recordEvents, issuedByTotals: taxInvoices.issuedByTotals });
+    recordEvents: webhooks.recordEvents, issuedByTotals: taxInvoices.issuedByTotals,
+    collectedSalesByTotals: revenueExpenses.collectedSalesByTotals });
   const cashReceipts = createCashReceiptsModule(areaPlatform, {
     issuers: issuers.service,
     recordEvents: webhooks.recordEvents,
     sealing,
   });
   const documents = createDocumentsModule(areaPlatform,
-    { issuers: issuers.service, recordEvent: webhooks.recordEvent });
+    { issuers: issuers.service, recordEvent: webhooks.recordEvent,
+      registrationStatusOf: taxInvoices.registrationStatusOf });
   const points = createPointsModule(areaPlatform);
   const bank = createBankModule(areaPlatform);
   const businessProfiles = createBusinessProfilesModule(areaPlatform);

@@ -1277,7 +1277,7 @@ export interface paths {
         put?: never;
         /**
          * Request a document
-         * @description Requests a tax-authority certificate of the owner business (it needs a registered, valid joint certificate: 409 OWNER_BUSINESS_NOT_REGISTERED or CERTIFICATE_NOT_REGISTERED otherwise) or a certified copy of any supported corporation's register (no certificate needed). The document is issued asynchronously: follow GET /v1/documents/{issuanceKey} or the DOCUMENT_ISSUANCE_SUCCESS and _FAILURE webhooks. `Service-Client-Reference-Id` is required: the same value with the same body answers the earlier request (202, nothing charged again); with another body, 409 IDEMPOTENCY_CONFLICT. Reserves 500 points for a tax-authority document, 1,000 for a registry view copy and 1,500 for a registry submission copy; charged when issued, released if it fails.
+         * @description Requests a tax-authority certificate of the owner business (it needs a registered, valid joint certificate: 409 OWNER_BUSINESS_NOT_REGISTERED or CERTIFICATE_NOT_REGISTERED otherwise) or a certified copy of any supported corporation's register (no certificate needed). The document is issued asynchronously: follow GET /v1/documents/{issuanceKey} or the DOCUMENT_ISSUANCE_SUCCESS and _FAILURE webhooks. `Service-Client-Reference-Id` is required: the same value with the same body answers the earlier request (202, nothing charged again); with another body, 409 IDEMPOTENCY_CONFLICT. Reserves 500 points for a tax-authority document, 1,000 for a registry view copy and 1,500 for a registry submission copy; charged when issued, released if it fails. A fact certificate (휴업/폐업사실증명) of a state the tax authority does not report for the owner business is 409 DOCUMENT_NOT_APPLICABLE.
          */
         post: operations["issueDocument"];
         delete?: never;
@@ -1659,7 +1659,9 @@ export interface components {
          *       "changedAt": "2026-11-20T01:05:00.000Z",
          *       "matchedTaxInvoices": [
          *         {
+         *           "source": "ISSUED_HERE",
          *           "issuanceKey": "txi_3sUe0nB2m9K1aVtQx7YpLw",
+         *           "approvalNumber": "2026112041000000a1b2c3d4",
          *           "totalAmount": 110000,
          *           "writeDate": "2026-11-20"
          *         }
@@ -1693,10 +1695,14 @@ export interface components {
              * @description When etax first recorded it, or recorded the bank's last correction of it.
              */
             changedAt: string;
-            /** @description Deposits only: issued sales tax invoices of the account this deposit may pay (same total, recipient named like the sender; docs/bank-transactions.md § Matching hints). A hint; nothing is marked paid. Empty when none match. */
+            /** @description Deposits only: sales tax invoices of the account (issued here or collected) this deposit may pay (same total, recipient named like the sender; docs/bank-transactions.md § Matching hints). A hint; nothing is marked paid. Empty when none match. */
             matchedTaxInvoices: {
-                /** @description The tax invoice. */
-                issuanceKey: string;
+                /** @description ISSUED_HERE: issued through etax by the account. COLLECTED: a sale collected from the tax portal into the books (docs/revenue-expense.md). */
+                source: "ISSUED_HERE" | "COLLECTED";
+                /** @description The tax invoice issued here; null for a collected one. */
+                issuanceKey: string | null;
+                /** @description Its approval number (국세청 승인번호); null for one issued here that is not transmitted yet. */
+                approvalNumber: string | null;
                 /** @description Its total in won. */
                 totalAmount: number;
                 /**
@@ -2794,10 +2800,16 @@ export interface components {
              */
             endYearMonth?: string;
             /**
-             * @description INCOME_AMOUNT_CERTIFICATE (required): the tax year, before the current one.
+             * @description INCOME_AMOUNT_CERTIFICATE (required): the tax year, before the current one; for GLOBAL_INCOME_TAX_RETURN one whose return could be filed (from May of the next year).
              * @example 2024
              */
             taxYear?: number;
+            /**
+             * @description INCOME_AMOUNT_CERTIFICATE (required): which certificate (증명구분), as the tax portal offers them: GLOBAL_INCOME_TAX_RETURN 종합소득세 신고자용, WAGE_EARNER 근로소득자용, YEAR_END_SETTLED_BUSINESS_INCOME 연말정산한 사업소득자용, YEAR_END_SETTLED_PENSION_INCOME 연말정산한 연금소득자용, YEAR_END_SETTLED_RELIGIOUS_INCOME 연말정산한 종교인 소득자용. Individuals only.
+             * @example GLOBAL_INCOME_TAX_RETURN
+             * @enum {string}
+             */
+            incomeCertificateKind?: "GLOBAL_INCOME_TAX_RETURN" | "WAGE_EARNER" | "YEAR_END_SETTLED_BUSINESS_INCOME" | "YEAR_END_SETTLED_PENSION_INCOME" | "YEAR_END_SETTLED_RELIGIOUS_INCOME";
             /**
              * @description STANDARD_FINANCIAL_STATEMENTS (required): the last month of the fiscal year, `YYYY-MM`, before the current month.
              * @example 2024-12
@@ -15838,7 +15850,9 @@ export interface operations {
                      *           "changedAt": "2026-11-20T01:05:00.000Z",
                      *           "matchedTaxInvoices": [
                      *             {
+                     *               "source": "ISSUED_HERE",
                      *               "issuanceKey": "txi_3sUe0nB2m9K1aVtQx7YpLw",
+                     *               "approvalNumber": "2026112041000000a1b2c3d4",
                      *               "totalAmount": 110000,
                      *               "writeDate": "2026-11-20"
                      *             }
@@ -17936,7 +17950,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `IDEMPOTENCY_CONFLICT`: This client reference id was already used with different content or type. `OWNER_BUSINESS_NOT_REGISTERED`: This account has no owner business in this environment: set it with PUT /v1/account/business. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `ISSUER_DEACTIVATED`: The issuer is deactivated. */
+            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `IDEMPOTENCY_CONFLICT`: This client reference id was already used with different content or type. `OWNER_BUSINESS_NOT_REGISTERED`: This account has no owner business in this environment: set it with PUT /v1/account/business. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `ISSUER_DEACTIVATED`: The issuer is deactivated. `DOCUMENT_NOT_APPLICABLE`: The tax authority reports the owner business in a state this document does not certify. */
             409: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -17950,7 +17964,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "IDEMPOTENCY_CONFLICT" | "OWNER_BUSINESS_NOT_REGISTERED" | "CERTIFICATE_NOT_REGISTERED" | "ISSUER_DEACTIVATED";
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "IDEMPOTENCY_CONFLICT" | "OWNER_BUSINESS_NOT_REGISTERED" | "CERTIFICATE_NOT_REGISTERED" | "ISSUER_DEACTIVATED" | "DOCUMENT_NOT_APPLICABLE";
                         /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */

@@ -202,6 +202,14 @@ export const ERRORS = {
       'PUT /v1/account/business.',
     messageKo: '이 환경에 계정의 소유 사업자가 없습니다. PUT /v1/account/business로 설정하세요.',
   },
+  // Designed by etax: a fact certificate (휴업/폐업사실증명) of a business the tax authority
+  // reports in another state (docs/documents.md § Types and options).
+  DOCUMENT_NOT_APPLICABLE: {
+    status: 409,
+    message: 'The tax authority reports the owner business in a state this document does not ' +
+      'certify.',
+    messageKo: '국세청에 등록된 사업자 상태로는 이 증명서를 발급할 수 없습니다.',
+  },
   DOCUMENT_NOT_ISSUED: {
     status: 409,
     message: 'The document is not issued (yet): its PDF exists once its status is ISSUED.',

@@ -3,6 +3,7 @@ import type { AreaModule } from '../../platform/module.ts';
 import type { AreaPlatform } from '../../platform/platform.ts';
 import type { ReferenceSection } from '../../platform/reference-guides.ts';
 import type { ConnectionsModule } from '../connections/index.ts';
+import type { CollectedSalesByTotals } from '../revenue-expenses/index.ts';
 import type { IssuedInvoicesByTotals } from '../tax-invoices/index.ts';
 import { registerBankTransactionRoutes } from './routes.ts';
 import { createSyncSchedule, scheduleJobDefinition } from './schedule.ts';
@@ -48,6 +49,8 @@ export type BankTransactionsDeps = {
   recordEvents: RecordEvents;
   // The tax-invoices area's issued sales invoices, for the matching hints.
   issuedByTotals: IssuedInvoicesByTotals;
+  // The books' sales collected from the tax portal, for the same hints.
+  collectedSalesByTotals: CollectedSalesByTotals;
 };
 
 export function createBankTransactionsModule(platform: AreaPlatform, deps: BankTransactionsDeps):
@@ -57,7 +60,8 @@ export function createBankTransactionsModule(platform: AreaPlatform, deps: BankT
   const bankAvailable = (environment: 'test' | 'live') =>
     deps.connections.bankAccountsFor(environment) !== null;
   const service = createBankTransactionsService({ db, stage: platform.jobs.stage, connections,
-    bankAvailable, issuedByTotals: deps.issuedByTotals, now: platform.outside.now,
+    bankAvailable, sales: { issued: deps.issuedByTotals,
+      collected: deps.collectedSalesByTotals }, now: platform.outside.now,
     cursors: platform.cursors });
   const runner = createSyncRunner({ db, connections, bankFor: deps.connections.bankAccountsFor,
     recordEvents: deps.recordEvents, timeoutMs: config.CONNECTION_GATEWAY_TIMEOUT_MS,

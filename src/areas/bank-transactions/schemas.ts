@@ -27,8 +27,8 @@ const TRANSACTION_EXAMPLE = {
   bookedAt: '2026-11-20T10:15:00+09:00', direction: 'DEPOSIT', amount: 110_000,
   balanceAfter: 12_345_678, counterpartyName: '주식회사 받는자', memo: '타행이체',
   branch: '강남역지점', changedAt: '2026-11-20T01:05:00.000Z',
-  matchedTaxInvoices: [{ issuanceKey: 'txi_3sUe0nB2m9K1aVtQx7YpLw', totalAmount: 110_000,
-    writeDate: '2026-11-20' }],
+  matchedTaxInvoices: [{ source: 'ISSUED_HERE', issuanceKey: 'txi_3sUe0nB2m9K1aVtQx7YpLw',
+    approvalNumber: '2026112041000000a1b2c3d4', totalAmount: 110_000, writeDate: '2026-11-20' }],
 };
 
 const SYNC_EXAMPLE = {
@@ -123,13 +123,19 @@ export const BankTransaction = Type.Object(
     changedAt: Timestamp('When etax first recorded it, or recorded the bank\'s last ' +
       'correction of it.'),
     matchedTaxInvoices: Type.Array(Type.Object({
-      issuanceKey: Type.String({ description: 'The tax invoice.' }),
+      source: Type.Union([Type.Literal('ISSUED_HERE'), Type.Literal('COLLECTED')], {
+        description: 'ISSUED_HERE: issued through etax by the account. COLLECTED: a sale ' +
+          'collected from the tax portal into the books (docs/revenue-expense.md).' }),
+      issuanceKey: Type.Union([Type.String(), Type.Null()], { description: 'The tax invoice ' +
+        'issued here; null for a collected one.' }),
+      approvalNumber: Type.Union([Type.String(), Type.Null()], { description: 'Its approval ' +
+        'number (국세청 승인번호); null for one issued here that is not transmitted yet.' }),
       totalAmount: Type.Integer({ description: 'Its total in won.' }),
       writeDate: DateString('Its write date.'),
-    }, { additionalProperties: false }), { maxItems: 10, description: 'Deposits only: issued ' +
-      'sales tax invoices of the account this deposit may pay (same total, recipient named ' +
-      'like the sender; docs/bank-transactions.md § Matching hints). A hint; nothing is ' +
-      'marked paid. Empty when none match.' }),
+    }, { additionalProperties: false }), { maxItems: 10, description: 'Deposits only: ' +
+      'sales tax invoices of the account (issued here or collected) this deposit may pay ' +
+      '(same total, recipient named like the sender; docs/bank-transactions.md § Matching ' +
+      'hints). A hint; nothing is marked paid. Empty when none match.' }),
   },
   { title: 'BankTransaction', additionalProperties: false, examples: [TRANSACTION_EXAMPLE] },
 );

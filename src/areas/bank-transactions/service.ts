@@ -16,8 +16,7 @@ import { notConfiguredMessage } from '../../platform/live-services.ts';
 import type { StageJob } from '../../platform/jobs.ts';
 import type { Scope } from '../../platform/scope.ts';
 import type { ConnectionsService } from '../connections/index.ts';
-import type { IssuedInvoicesByTotals } from '../tax-invoices/index.ts';
-import { matchDeposits, type MatchedTaxInvoice } from './matching.ts';
+import { matchDeposits, type MatchedTaxInvoice, type SalesByTotals } from './matching.ts';
 import * as store from './store.ts';
 
 // Bank accounts and their transactions (docs/bank-transactions.md): the accounts connected
@@ -43,7 +42,8 @@ type ServiceDeps = {
   connections: ConnectionsService;
   // Whether syncs can reach the banks in an environment (live needs the gateway).
   bankAvailable(environment: Environment): boolean;
-  issuedByTotals: IssuedInvoicesByTotals;
+  // The account's sales a deposit may pay (matching.ts).
+  sales: SalesByTotals;
   now: () => Date;
   cursors: PageCursors;
 };
@@ -238,7 +238,7 @@ export function createBankTransactionsService(deps: ServiceDeps) {
     const rows = await store.readTransactions(db, scope, bankAccountId,
       after === START ? null : after, query.limit + 1, query);
     const page = rows.slice(0, query.limit);
-    const matches = await matchDeposits(deps.issuedByTotals, scope, page);
+    const matches = await matchDeposits(deps.sales, scope, page);
     const last = page.at(-1);
     return {
       items: page.map((row) => toTransaction(row, matches.get(row.id) ?? [])),

@@ -25,11 +25,14 @@ export type PdfReaderOptions = {
   memoryMaxBytes: number;
 };
 
+export type PdfReading = CertificateReading | null | { page: Buffer };
+
 export type PdfReader = {
   // The certificate's fields read from the text layer of the first pages; null for a PDF
-  // without one. Throws PdfRefused for a PDF that cannot be read within the bounds,
-  // ReadersBusy when the queue is full.
-  read(pdf: Buffer): Promise<CertificateReading | null>;
+  // without one; the first page as a PNG when the text layer has no characters (pdf-text.ts).
+  // Throws PdfRefused for a PDF that cannot be read within the bounds, ReadersBusy when the
+  // queue is full.
+  read(pdf: Buffer): Promise<PdfReading>;
   close(): Promise<void>;
 };
 
@@ -81,14 +84,14 @@ function startThread(): Promise<Thread> {
 
 const OUT_OF_MEMORY = 'Reading the PDF needs more memory than the limit.';
 
-function readOn(thread: Thread, pdf: Buffer, options: PdfReaderOptions):
-Promise<CertificateReading | null> {
+function readOn(thread: Thread, pdf: Buffer, options: PdfReaderOptions): Promise<PdfReading> {
   const { worker } = thread;
   return new Promise((resolve, reject) => {
     const baseline = process.memoryUsage.rss();
     const onMessage = (answer: PdfThreadAnswer) => {
       finish();
       if ('reading' in answer) resolve(answer.reading);
+      else if ('page' in answer) resolve({ page: Buffer.from(answer.page) });
       else if ('refused' in answer) reject(new PdfRefused(answer.refused));
     };
     const onError = (error: Error & { code?: string }) => refuse(

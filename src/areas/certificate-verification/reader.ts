@@ -19,7 +19,7 @@ import {
   type Preparation,
 } from './image.ts';
 import type { OcrLine, OcrPool, Recognizer } from './ocr-pool.ts';
-import type { PdfReader } from './pdf-reader.ts';
+import type { PdfReader, PdfReading } from './pdf-reader.ts';
 import { PdfRefused } from './pdf-streams.ts';
 
 // From a file to the certificate's fields: a PDF by its text layer, an image by OCR. A file
@@ -110,7 +110,7 @@ Promise<CertificateReading> {
 
 export function createCertificateReader(pool: OcrPool, pdfReader: PdfReader) {
   async function readPdf(bytes: Buffer): Promise<FileReading> {
-    let reading: CertificateReading | null;
+    let reading: PdfReading;
     try {
       // The reader refuses at once when its queue is full, before the file is looked at.
       reading = await pdfReader.read(bytes);
@@ -120,7 +120,16 @@ export function createCertificateReader(pool: OcrPool, pdfReader: PdfReader) {
     }
     // A scan saved as a PDF has no text layer; rendering its pages is not supported.
     if (reading === null) return { ...EMPTY, source: null };
+    // A text layer without characters (a page a browser printed): its page is read by OCR.
+    if ('page' in reading) return ocrImage(reading.page);
     return { ...reading, source: 'PDF_TEXT' };
+  }
+
+  function ocrImage(png: Buffer): Promise<FileReading> {
+    return pool.run(async (ocr) => {
+      const page = await recognize(ocr, png);
+      return { ...(await rereadNumbers(ocr, page)), source: 'OCR' as const };
+    });
   }
 
   async function readImage(bytes: Buffer): Promise<FileReading> {
@@ -132,10 +141,7 @@ export function createCertificateReader(pool: OcrPool, pdfReader: PdfReader) {
       if (error instanceof ImageRefused) throw new ApiError('INVALID_FILE', error.message);
       throw error;
     }
-    return pool.run(async (ocr) => {
-      const page = await recognize(ocr, bytes);
-      return { ...(await rereadNumbers(ocr, page)), source: 'OCR' as const };
-    });
+    return ocrImage(bytes);
   }
 
   return {

@@ -1,3 +1,4 @@
+import type { RegistrationStatusOf } from '../tax-invoices/index.ts';
 import { newId } from '../../domain/ids.ts';
 import type { Db, Tx } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
@@ -17,6 +18,7 @@ import { DOCUMENT_QUEUE } from './processing.ts';
 import type { DocumentType, IssueDocumentBody } from './schemas.ts';
 import * as store from './store.ts';
 import {
+  checkForOwner,
   isCorporateBusinessNumber,
   validateDocumentRequest,
   type ValidatedRequest,
@@ -53,6 +55,7 @@ type AcceptanceDeps = {
   prices: PriceTable;
   issuers: IssuersService;
   owners: OwnerBusinesses;
+  registrationStatusOf: RegistrationStatusOf;
   // False when documents of this kind cannot be issued in this environment (no live gateway).
   upstreamAvailable(environment: Scope['environment'], kind: ValidatedRequest['kind']): boolean;
   now: () => Date;
@@ -95,6 +98,25 @@ async function ownerSubject(deps: AcceptanceDeps, scope: Scope, showResidentNumb
     showResidentNumber: showResidentNumber &&
       !isCorporateBusinessNumber(issuer.identificationNumber),
   };
+}
+
+// The state a fact certificate certifies, as the tax authority reports it.
+const FACT_STATES: Partial<Record<DocumentType, { status: 'CLOSED' | 'SUSPENDED'; name: string }>> =
+  { BUSINESS_CLOSURE_FACT_CERTIFICATE: { status: 'CLOSED', name: '폐업사실증명' },
+    BUSINESS_SUSPENSION_FACT_CERTIFICATE: { status: 'SUSPENDED', name: '휴업사실증명' } };
+
+// A fact certificate of a state the business is not in is refused, as the tax portal refuses
+// it, before anything is charged. When the authority does not answer, the request goes on and
+// the civil-document service decides.
+async function checkFactCertificate(deps: AcceptanceDeps, scope: Scope, type: DocumentType,
+  businessNumber: string) {
+  const fact = FACT_STATES[type];
+  if (fact === undefined) return;
+  const status = await deps.registrationStatusOf(scope.environment, businessNumber);
+  if (status === null || status.status === fact.status) return;
+  throw new ApiError('DOCUMENT_NOT_APPLICABLE', `${type} (${fact.name}) certifies a ` +
+    `${fact.status} business; the tax authority reports the owner business ${businessNumber} ` +
+    `as ${status.status}.`);
 }
 
 async function reserve(deps: AcceptanceDeps, scope: Scope, type: DocumentType) {
@@ -168,6 +190,10 @@ export function createDocumentAcceptance(deps: AcceptanceDeps) {
     const validated = validateDocumentRequest(body, deps.now());
     const owner = validated.kind === 'taxAuthority'
       ? await ownerSubject(deps, scope, validated.options.showResidentNumber) : null;
+    if (owner !== null) {
+      checkForOwner(validated, owner.subject.businessNumber, deps.now());
+      await checkFactCertificate(deps, scope, validated.type, owner.subject.businessNumber);
+    }
     if (!deps.upstreamAvailable(scope.environment, validated.kind)) {
       throw new ApiError('SERVICE_UNAVAILABLE', 'Documents of this kind cannot be issued with ' +
         'live keys: this server has no gateway for them configured.');

@@ -8,6 +8,7 @@ import { createCivilDocumentsGateway } from '../../upstream/civil-documents/live
 import { createSandboxCivilDocuments } from '../../upstream/civil-documents/sandbox.ts';
 import { createCourtRegistryGateway } from '../../upstream/court-registry/live.ts';
 import { createSandboxCourtRegistry } from '../../upstream/court-registry/sandbox.ts';
+import type { RegistrationStatusOf } from '../tax-invoices/index.ts';
 import type { IssuersService } from '../issuers/index.ts';
 import { createDocumentAcceptance } from './acceptance.ts';
 import { createOwnerBusinesses, type OwnerBusinesses } from './owner-business.ts';
@@ -48,6 +49,8 @@ export {
   IssueDocumentBody as DocumentRequestInput,
   REGISTRY_TYPES,
 } from './schemas.ts';
+// The kinds of 소득금액증명 (its 증명구분), as the tax portal offers them.
+export { INCOME_CERTIFICATE_KINDS } from '../../upstream/civil-documents/index.ts';
 export type { DocumentType, DocumentView } from './schemas.ts';
 export { priceRowOf as documentPriceRow } from './acceptance.ts';
 export { documentOptionsOf } from './validation.ts';
@@ -83,7 +86,9 @@ function createUpstreams(config: Config, now: () => Date): Upstreams {
 
 export function createDocumentsModule(
   platform: AreaPlatform,
-  deps: { issuers: IssuersService; recordEvent: RecordEvent },
+  deps: { issuers: IssuersService; recordEvent: RecordEvent;
+    // The owner business's registration status, for the fact certificates.
+    registrationStatusOf: RegistrationStatusOf },
 ): DocumentsModule {
   const { config, database: { db } } = platform;
   const now = platform.outside.now;
@@ -96,6 +101,7 @@ export function createDocumentsModule(
     prices: platform.prices,
     issuers: deps.issuers,
     owners,
+    registrationStatusOf: deps.registrationStatusOf,
     upstreamAvailable: (environment, kind) => (kind === 'registry'
       ? upstreams.registry(environment) : upstreams.civil(environment)) !== null,
     now,

@@ -71,12 +71,15 @@ const registerDocuments: FastifyPluginAsyncTypebox<Options> = async (app, { docu
         'required: the same value with the same body answers the earlier request (202, ' +
         'nothing charged again); with another body, 409 IDEMPOTENCY_CONFLICT. Reserves 500 ' +
         'points for a tax-authority document, 1,000 for a registry view copy and 1,500 for a ' +
-        'registry submission copy; charged when issued, released if it fails.',
+        'registry submission copy; charged when issued, released if it fails. A fact ' +
+        'certificate (휴업/폐업사실증명) of a state the tax authority does not report for the ' +
+        'owner business is 409 DOCUMENT_NOT_APPLICABLE.',
       headers: IssueDocumentHeaders, body: IssueDocumentBody,
       response: { 202: DocumentAccepted, ...bodyErrors(INPUT_CHECKED_AFTER_COUNTING,
         'INVALID_CORPORATE_REGISTRATION_NUMBER', 'CORPORATION_TYPE_NOT_SUPPORTED',
         'PAYMENT_REQUIRED', 'AVAILABLE_POINTS_INSUFFICIENT', 'IDEMPOTENCY_CONFLICT',
-        'OWNER_BUSINESS_NOT_REGISTERED', 'CERTIFICATE_NOT_REGISTERED', 'ISSUER_DEACTIVATED') },
+        'OWNER_BUSINESS_NOT_REGISTERED', 'CERTIFICATE_NOT_REGISTERED', 'ISSUER_DEACTIVATED',
+        'DOCUMENT_NOT_APPLICABLE') },
     },
   }, async (request, reply) => {
     const accepted = await documents.issue({ caller: requestCaller(request),

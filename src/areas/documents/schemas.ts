@@ -3,6 +3,10 @@ import { HasMore } from '../../platform/paging.ts';
 import { referenceIdHeaders } from '../../platform/idempotency/reference-id-header.ts';
 import { PRINTED_TEXT_PATTERN } from '../../domain/text.ts';
 import { CURSOR_LENGTH_MAX } from '../../platform/cursor.ts';
+import {
+  INCOME_CERTIFICATE_KINDS,
+  type IncomeCertificateKind,
+} from '../../upstream/civil-documents/index.ts';
 
 // Request and response schemas of the documents routes (docs/documents.md).
 
@@ -61,8 +65,17 @@ export const IssueDocumentBody = Type.Object(
       'VAT_TAX_BASE_CERTIFICATE (required): last month of the period, `YYYY-MM`, not before ' +
       'startYearMonth, at most 60 months after it, not in the future.', examples: ['2025-06'] })),
     taxYear: Type.Optional(Type.Integer({ minimum: 1990, maximum: 9999, description:
-      'INCOME_AMOUNT_CERTIFICATE (required): the tax year, before the current one.',
+      'INCOME_AMOUNT_CERTIFICATE (required): the tax year, before the current one; for ' +
+      'GLOBAL_INCOME_TAX_RETURN one whose return could be filed (from May of the next year).',
     examples: [2024] })),
+    incomeCertificateKind: Type.Optional(Type.Unsafe<IncomeCertificateKind>({ type: 'string',
+      enum: Object.keys(INCOME_CERTIFICATE_KINDS), description: 'INCOME_AMOUNT_CERTIFICATE ' +
+        '(required): which certificate (증명구분), as the tax portal offers them: ' +
+        'GLOBAL_INCOME_TAX_RETURN 종합소득세 신고자용, WAGE_EARNER 근로소득자용, ' +
+        'YEAR_END_SETTLED_BUSINESS_INCOME 연말정산한 사업소득자용, ' +
+        'YEAR_END_SETTLED_PENSION_INCOME 연말정산한 연금소득자용, ' +
+        'YEAR_END_SETTLED_RELIGIOUS_INCOME 연말정산한 종교인 소득자용. Individuals only.',
+      examples: ['GLOBAL_INCOME_TAX_RETURN'] })),
     fiscalYearEndMonth: Type.Optional(Type.String({ pattern: YEAR_MONTH, description:
       'STANDARD_FINANCIAL_STATEMENTS (required): the last month of the fiscal year, `YYYY-MM`, ' +
       'before the current month.', examples: ['2024-12'] })),

@@ -30,7 +30,7 @@ const ALLOWED: Record<IssueDocumentBody['type'], OptionName[]> = {
   BUSINESS_REGISTRATION_CERTIFICATE: WITH_LANGUAGE,
   TAX_PAYMENT_CERTIFICATE: WITH_LANGUAGE,
   VAT_TAX_BASE_CERTIFICATE: [...WITH_LANGUAGE, 'startYearMonth', 'endYearMonth'],
-  INCOME_AMOUNT_CERTIFICATE: [...WITH_LANGUAGE, 'taxYear'],
+  INCOME_AMOUNT_CERTIFICATE: [...WITH_LANGUAGE, 'taxYear', 'incomeCertificateKind'],
   STANDARD_FINANCIAL_STATEMENTS: [...COMMON_TAX_OPTIONS, 'fiscalYearEndMonth'],
   BUSINESS_CLOSURE_FACT_CERTIFICATE: COMMON_TAX_OPTIONS,
   BUSINESS_SUSPENSION_FACT_CERTIFICATE: COMMON_TAX_OPTIONS,
@@ -45,7 +45,7 @@ export function documentOptionsOf(type: IssueDocumentBody['type']) {
 
 const REQUIRED: Partial<Record<IssueDocumentBody['type'], OptionName[]>> = {
   VAT_TAX_BASE_CERTIFICATE: ['startYearMonth', 'endYearMonth'],
-  INCOME_AMOUNT_CERTIFICATE: ['taxYear'],
+  INCOME_AMOUNT_CERTIFICATE: ['taxYear', 'incomeCertificateKind'],
   STANDARD_FINANCIAL_STATEMENTS: ['fiscalYearEndMonth'],
   CORPORATE_REGISTRY_VIEW: ['corporationNumber'],
   CORPORATE_REGISTRY_SUBMISSION: ['corporationNumber'],
@@ -139,8 +139,51 @@ export function validateDocumentRequest(body: IssueDocumentBody, now: Date): Val
     startYearMonth: body.startYearMonth ?? null,
     endYearMonth: body.endYearMonth ?? null,
     taxYear: body.taxYear ?? null,
+    incomeCertificateKind: body.incomeCertificateKind ?? null,
     fiscalYearEndMonth: body.fiscalYearEndMonth ?? null,
   } };
+}
+
+// An individual's income tax return (종합소득세) for a year is filed in May of the next year
+// (소득세법 §70①), so what certifies it exists from then on.
+const RETURN_MONTH = 5;
+
+// The rules that depend on the business the document is about (the owner business), checked
+// once it is known and before anything is charged:
+//   - 소득금액증명 is issued to individuals only (a corporation's income is certified otherwise),
+//     and its 종합소득세 신고자용 kind only for a year whose return could be filed;
+//   - an individual's 표준재무제표증명 is of a calendar business year, whose return is filed from
+//     May of the next year.
+export function checkForOwner(validated: ValidatedRequest, businessNumber: string,
+  now: Date): void {
+  if (validated.kind !== 'taxAuthority') return;
+  const corporation = isCorporateBusinessNumber(businessNumber);
+  const thisMonth = seoulMonthIndex(now);
+  const { options } = validated;
+  if (validated.type === 'INCOME_AMOUNT_CERTIFICATE') {
+    if (corporation) {
+      throw invalid('INCOME_AMOUNT_CERTIFICATE (소득금액증명) is issued to individuals only; ' +
+        `the owner business ${businessNumber} is a corporation.`);
+    }
+    const filedFrom = (options.taxYear! + 1) * 12 + RETURN_MONTH - 1;
+    if (options.incomeCertificateKind === 'GLOBAL_INCOME_TAX_RETURN' && thisMonth < filedFrom) {
+      throw invalid(`body.taxYear ${options.taxYear}: its income tax return is filed from May ` +
+        `${options.taxYear! + 1}, so a GLOBAL_INCOME_TAX_RETURN certificate of it cannot be ` +
+        'issued before then.');
+    }
+  }
+  if (validated.type === 'STANDARD_FINANCIAL_STATEMENTS' && !corporation) {
+    const end = options.fiscalYearEndMonth!;
+    if (!end.endsWith('-12')) {
+      throw invalid('body.fiscalYearEndMonth must be a December: an individual\'s business ' +
+        'year is the calendar year.');
+    }
+    const year = Number(end.slice(0, 4));
+    if (thisMonth < (year + 1) * 12 + RETURN_MONTH - 1) {
+      throw invalid(`body.fiscalYearEndMonth ${end}: an individual's return of ${year} is ` +
+        `filed from May ${year + 1}, so its statements cannot be certified before then.`);
+    }
+  }
 }
 
 // A corporation's business number has 81 to 88 in its fourth and fifth digits; a corporation

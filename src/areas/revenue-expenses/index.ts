@@ -6,6 +6,8 @@ import type { ConnectionsModule } from '../connections/index.ts';
 import { collectionJobDefinition, createCollectionRunner } from './collection-job.ts';
 import { registerRevenueExpenseRoutes } from './routes.ts';
 import { createRevenueExpensesService, type RevenueExpensesService } from './service.ts';
+import { findCollectedSalesByTotals } from './store.ts';
+import type { Scope } from '../../platform/scope.ts';
 
 // The sections of the API reference its operations belong to (docs/architecture.md).
 const REFERENCE: readonly ReferenceSection[] = [
@@ -33,8 +35,14 @@ export type { RevenueExpensesService };
 // The API's body of a collection request, so the dashboard refuses what the API refuses.
 export { CollectBody } from './schemas.ts';
 
+// Sales collected from the tax portal of a scope by total, for the bank transactions area's
+// matching hints.
+export type CollectedSalesByTotals = (scope: Scope, totals: readonly number[], from: string,
+  to: string) => Promise<Array<{ approvalNumber: string; totalAmount: number; writeDate: string;
+  counterpartName: string }>>;
+
 export type RevenueExpensesModule = AreaModule & { service: RevenueExpensesService;
-  recordIssuedInvoices: RecordIssuedInvoices };
+  recordIssuedInvoices: RecordIssuedInvoices; collectedSalesByTotals: CollectedSalesByTotals };
 
 export function createRevenueExpensesModule(platform: AreaPlatform,
   deps: { connections: ConnectionsModule }): RevenueExpensesModule {
@@ -54,5 +62,7 @@ export function createRevenueExpensesModule(platform: AreaPlatform,
       AreaModule['jobs'],
     service,
     recordIssuedInvoices: service.recordIssuedInvoices,
+    collectedSalesByTotals: (scope, totals, from, to) =>
+      findCollectedSalesByTotals(db, scope, totals, from, to),
   };
 }

@@ -229,3 +229,17 @@ export async function updateCollection(tx: Executor, id: string,
   changes: Partial<typeof collections.$inferInsert>) {
   await tx.update(collections).set(changes).where(eq(collections.id, id));
 }
+
+// The sales collected from the tax portal (not issued here) of a scope with one of `totals`,
+// written in [from, to], oldest first: what a deposit may pay besides the invoices issued here.
+export async function findCollectedSalesByTotals(tx: Executor, scope: Scope,
+  totals: readonly number[], from: string, to: string) {
+  if (totals.length === 0) return [];
+  return tx.select({ approvalNumber: invoices.approvalNumber, totalAmount: invoices.totalAmount,
+    writeDate: invoices.writeDate, counterpartName: invoices.counterpartName }).from(invoices)
+    .where(and(eq(invoices.accountId, scope.accountId),
+      eq(invoices.environment, scope.environment), eq(invoices.direction, 'SALES'),
+      eq(invoices.source, 'COLLECTED'), inArray(invoices.totalAmount, [...totals]),
+      gte(invoices.writeDate, from), lte(invoices.writeDate, to)))
+    .orderBy(asc(invoices.writeDate), asc(invoices.id));
+}

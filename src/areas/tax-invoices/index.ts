@@ -10,7 +10,7 @@ import type { ReferenceSection } from '../../platform/reference-guides.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { createGatewayTransmitter } from '../../upstream/tax-invoices/gateway.ts';
 import type { InvoiceTransmitter } from '../../upstream/tax-invoices/index.ts';
-import type { TaxAuthority } from '../../upstream/tax-authority/index.ts';
+import type { StatusOfNumber, TaxAuthority } from '../../upstream/tax-authority/index.ts';
 import { createLiveTaxAuthority } from '../../upstream/tax-authority/live.ts';
 import { createSandboxTaxAuthority } from '../../upstream/tax-authority/sandbox.ts';
 import { createSandboxTransmitter } from '../../upstream/tax-invoices/sandbox.ts';
@@ -125,7 +125,7 @@ export type { ReverseIssuanceService } from './reverse-issuance/service.ts';
 // Issued sales invoices of a scope by total, for the bank transactions area's matching hints.
 export type IssuedInvoicesByTotals = (scope: Scope, totals: readonly number[], from: string,
   to: string) => Promise<Array<{ issuanceKey: string; totalAmount: number; writeDate: string;
-  recipientName: string }>>;
+  approvalNumber: string | null; recipientName: string; purpose: 'RECEIPT' | 'CLAIM' }>>;
 
 // What the routes call: issuance, retrieval and cancellation, and amendments.
 export type TaxInvoicesService = IssuanceService & AmendmentService;
@@ -140,7 +140,13 @@ export type TaxInvoicesModule = AreaModule & {
   invoiceMail: InvoiceMailService;
   xml: XmlService;
   issuedByTotals: IssuedInvoicesByTotals;
+  // A business's registration status at the tax authority (sandbox for test keys), as supplier
+  // eligibility learns it, cached; null when the authority did not answer.
+  registrationStatusOf: RegistrationStatusOf;
 };
+
+export type RegistrationStatusOf = (environment: Environment, businessNumber: string) =>
+  Promise<StatusOfNumber | null>;
 
 // What the tax-invoices area needs from other areas.
 export type TaxInvoicesDeps = {
@@ -265,6 +271,7 @@ export function createTaxInvoicesModule(
     xml,
     issuedByTotals: (scope, totals, from, to) =>
       findIssuedByTotals(db, scope, totals, from, to),
+    registrationStatusOf: eligibility.statusOf,
     start: () => holidays.warnWhenEndingSoon(),
   };
 }

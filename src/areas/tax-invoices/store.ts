@@ -345,8 +345,9 @@ export async function findIssuedByTotals(tx: Executor, scope: Scope, totals: rea
   from: string, to: string) {
   if (totals.length === 0) return [];
   return tx.select({ issuanceKey: taxInvoices.issuanceKey, totalAmount: taxInvoices.totalAmount,
-    writeDate: taxInvoices.writeDate,
-    recipientName: sql<string>`${taxInvoices.invoice}->'supplied'->>'organizationName'` })
+    writeDate: taxInvoices.writeDate, approvalNumber: taxInvoices.ntsTransactionId,
+    recipientName: sql<string>`${taxInvoices.invoice}->'supplied'->>'organizationName'`,
+    purpose: sql<'RECEIPT' | 'CLAIM'>`${taxInvoices.invoice}->>'purpose'` })
     .from(taxInvoices)
     .where(and(inScope(scope), inArray(taxInvoices.status, ['ISSUED', 'TRANSMITTING',
       'TRANSMITTED']), inArray(taxInvoices.totalAmount, [...totals]),

@@ -6,6 +6,7 @@ import {
   DOCUMENT_STATUSES,
   DOCUMENT_TYPES,
   DocumentRequestInput,
+  INCOME_CERTIFICATE_KINDS,
   REGISTRY_TYPES,
   type DocumentType,
   type DocumentView,
@@ -277,6 +278,18 @@ function OptionField({ ctx, name, required, values }: { ctx: PageContext; name: 
       return (
         <label>{label}
           <input type="text" name={name} maxLength={100} value={value} />
+        </label>
+      );
+    case 'incomeCertificateKind':
+      return (
+        <label>{label}
+          <select name={name} required={required}>
+            {Object.keys(INCOME_CERTIFICATE_KINDS).map((kind) => (
+              <option key={kind} value={kind} selected={value === kind}>
+                {t(`documents.incomeKind.${kind as keyof typeof INCOME_CERTIFICATE_KINDS}`)}
+              </option>
+            ))}
+          </select>
         </label>
       );
   }

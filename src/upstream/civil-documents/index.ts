@@ -15,6 +15,16 @@ export type CivilDocumentType =
   | 'BUSINESS_CLOSURE_FACT_CERTIFICATE'
   | 'BUSINESS_SUSPENSION_FACT_CERTIFICATE';
 
+// The kinds (증명구분) of a 소득금액증명 the tax portal issues, by whose income it certifies.
+export const INCOME_CERTIFICATE_KINDS = {
+  GLOBAL_INCOME_TAX_RETURN: '종합소득세 신고자용',
+  WAGE_EARNER: '근로소득자용',
+  YEAR_END_SETTLED_BUSINESS_INCOME: '연말정산한 사업소득자용',
+  YEAR_END_SETTLED_PENSION_INCOME: '연말정산한 연금소득자용',
+  YEAR_END_SETTLED_RELIGIOUS_INCOME: '연말정산한 종교인 소득자용',
+} as const;
+export type IncomeCertificateKind = keyof typeof INCOME_CERTIFICATE_KINDS;
+
 // The options every kind accepts, and the fields only some kinds take (null elsewhere).
 export type CivilDocumentOptions = {
   showAddress: boolean;
@@ -26,6 +36,8 @@ export type CivilDocumentOptions = {
   endYearMonth: string | null;
   // Income amount: the tax year whose return was filed.
   taxYear: number | null;
+  // Income amount: which certificate (증명구분), as the tax portal offers them.
+  incomeCertificateKind: IncomeCertificateKind | null;
   // Standard financial statements: the fiscal year's last month, `YYYY-MM`.
   fiscalYearEndMonth: string | null;
 };

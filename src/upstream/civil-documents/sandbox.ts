@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { renderSandboxCertificate } from '../sandbox-pdf.ts';
 import { groupedNumber, koreanDate, sandboxAmount } from '../sandbox-numbers.ts';
 import {
+  INCOME_CERTIFICATE_KINDS,
   OFFICER_CHECKED_TYPES,
   type CivilDocumentRequest,
   type CivilDocumentService,
@@ -52,7 +53,8 @@ function kindRows(request: CivilDocumentRequest): Array<[string, string]> {
       return [['과세기간', `${options.startYearMonth} ~ ${options.endYearMonth}`],
         ['과세표준', won(sandboxAmount(`${issuanceKey}:base`))]];
     case 'INCOME_AMOUNT_CERTIFICATE':
-      return [['귀속연도', `${options.taxYear}년`],
+      return [['증명구분', INCOME_CERTIFICATE_KINDS[options.incomeCertificateKind!]],
+        ['귀속연도', `${options.taxYear}년`],
         ['소득금액', won(sandboxAmount(`${issuanceKey}:income`))]];
     case 'STANDARD_FINANCIAL_STATEMENTS':
       return [['사업연도 종료', options.fiscalYearEndMonth ?? ''],

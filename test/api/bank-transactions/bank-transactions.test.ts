@@ -379,7 +379,8 @@ describe('matching hints', () => {
     const { items: after } = await readAllTransactions(app, keys.test, account.bankAccountId,
       { from: deposit.bookedDate, to: deposit.bookedDate });
     const hinted = after.find((item) => item.transactionId === deposit.transactionId)!;
-    expect(hinted.matchedTaxInvoices).toEqual([{ issuanceKey: matching.issuanceKey,
+    expect(hinted.matchedTaxInvoices).toEqual([{ source: 'ISSUED_HERE',
+      issuanceKey: matching.issuanceKey, approvalNumber: matching.ntsTransactionId,
       totalAmount: deposit.amount, writeDate: deposit.bookedDate }]);
     expect(after.filter((item) => item.matchedTaxInvoices.length > 0)).toHaveLength(1);
     // Another account's deposits never point at this account's invoices.

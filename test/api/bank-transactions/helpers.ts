@@ -19,8 +19,8 @@ export type BankAccountView = { bankAccountId: string; connectionId: string; ban
 export type TransactionView = { transactionId: string; bookedDate: string; bookedAt: string;
   direction: 'DEPOSIT' | 'WITHDRAWAL'; amount: number; balanceAfter: number | null;
   counterpartyName: string | null; memo: string | null; branch: string | null;
-  changedAt: string; matchedTaxInvoices: Array<{ issuanceKey: string; totalAmount: number;
-    writeDate: string }> };
+  changedAt: string; matchedTaxInvoices: Array<{ source: string; issuanceKey: string | null;
+    approvalNumber: string | null; totalAmount: number; writeDate: string }> };
 
 export type TransactionPage = { items: TransactionView[]; nextCursor: string; hasMore: boolean };
 

@@ -168,6 +168,27 @@ describe('text PDF', () => {
     await expectLedgerConsistent(app.platform, account.accountId, 'test');
   });
 
+  it('reads a browser-printed PDF, whose text layer holds glyph numbers, from its drawn page',
+    async () => {
+      const account = await fundedAccount(PRICE_POINTS);
+      // The fonts' maps from glyphs to characters renamed in place: the text layer comes back as
+      // U+0001, U+0002, … as in a page a browser printed with a web font.
+      const printed = Buffer.from(pdf.toString('latin1').replaceAll('/ToUnicode', '/ToUnicodX'),
+        'latin1');
+      const response = await verify(account.keys.test, printed);
+      expect(response.statusCode, response.body).toBe(200);
+      const answer = response.json<Answer>();
+      expect(answer.source).toBe('OCR');
+      expect(answer.extracted).toMatchObject({
+        businessRegistrationNumber: EXPECTED_CORPORATION.businessRegistrationNumber,
+        representativeName: EXPECTED_CORPORATION.representativeName,
+        openedOn: EXPECTED_CORPORATION.openedOn });
+      const texts = Object.values(answer.extracted as Record<string, unknown>).join('');
+      expect([...texts].some((character) => character.charCodeAt(0) < 0x20)).toBe(false);
+      expect(answer.verification.result).toBe('MATCHED');
+      await expectBalance(account, 0);
+    }, 120_000);
+
   it('answers NOT_MATCHED for a forged representative and charges 100', async () => {
     const account = await fundedAccount(PRICE_POINTS);
     const forged = await certificatePdf({ ...CORPORATION, representativeName: '임꺽정' });

@@ -2,6 +2,7 @@
 // certificate, each type's rules, the reference id (replay, conflict, concurrent duplicates),
 // the reservation made at acceptance and settled by the job (run here with
 // app.documents.process), the original PDF, and isolation between accounts and environments.
+import { SANDBOX_STATUS_NUMBERS } from '../../../src/upstream/tax-authority/sandbox.ts';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxCivilDocuments } from '../../../src/upstream/civil-documents/sandbox.ts';
@@ -172,7 +173,16 @@ describe('each type\'s rules', () => {
       startYearMonth: '2015-01', endYearMonth: '2020-01' }, 'INVALID_REQUEST'],
     ['a malformed month', { type: 'VAT_TAX_BASE_CERTIFICATE', startYearMonth: '2025-13',
       endYearMonth: '2025-12' }, 'INVALID_REQUEST'],
-    ['an income certificate without its year', { type: 'INCOME_AMOUNT_CERTIFICATE' },
+    ['an income certificate without its year', { type: 'INCOME_AMOUNT_CERTIFICATE',
+      incomeCertificateKind: 'WAGE_EARNER' }, 'INVALID_REQUEST'],
+    ['an income certificate without its kind', { type: 'INCOME_AMOUNT_CERTIFICATE',
+      taxYear: 2024 }, 'INVALID_REQUEST'],
+    ['an income certificate of an unknown kind', { type: 'INCOME_AMOUNT_CERTIFICATE',
+      taxYear: 2024, incomeCertificateKind: 'CORPORATE' }, 'INVALID_REQUEST'],
+    ['an income certificate kind on another type', { type: 'TAX_PAYMENT_CERTIFICATE',
+      incomeCertificateKind: 'WAGE_EARNER' }, 'INVALID_REQUEST'],
+    ['an individual\'s financial statements of a year not ending in December',
+      { type: 'STANDARD_FINANCIAL_STATEMENTS', fiscalYearEndMonth: '2024-06' },
       'INVALID_REQUEST'],
     ['an income certificate for this year', { type: 'INCOME_AMOUNT_CERTIFICATE',
       taxYear: new Date().getUTCFullYear() + 1 }, 'INVALID_REQUEST'],
@@ -212,10 +222,9 @@ describe('each type\'s rules', () => {
     { type: 'BUSINESS_REGISTRATION_CERTIFICATE', language: 'EN', showAddress: false },
     { type: 'TAX_PAYMENT_CERTIFICATE', purpose: '입찰 참가' },
     { type: 'VAT_TAX_BASE_CERTIFICATE', startYearMonth: '2024-01', endYearMonth: '2024-12' },
-    { type: 'INCOME_AMOUNT_CERTIFICATE', taxYear: 2024 },
+    { type: 'INCOME_AMOUNT_CERTIFICATE', taxYear: 2024,
+      incomeCertificateKind: 'GLOBAL_INCOME_TAX_RETURN' },
     { type: 'STANDARD_FINANCIAL_STATEMENTS', fiscalYearEndMonth: '2024-12' },
-    { type: 'BUSINESS_CLOSURE_FACT_CERTIFICATE' },
-    { type: 'BUSINESS_SUSPENSION_FACT_CERTIFICATE', showResidentNumber: true },
     { type: 'CORPORATE_REGISTRY_VIEW', corporationNumber: '1301110006246', registryScope: 'PART',
       registryEntries: 'INCLUDING_STRUCK_OUT' },
     { type: 'CORPORATE_REGISTRY_SUBMISSION', corporationNumber: '110111-0062432' },
@@ -223,6 +232,45 @@ describe('each type\'s rules', () => {
     const issuanceKey = await acceptedKey(app, key, body);
     expect(await getDocument(app, key, issuanceKey)).toMatchObject({ type: body.type,
       status: 'ACCEPTED' });
+  });
+
+  it('refuses an income certificate (소득금액증명) for a corporation, charging nothing, and ' +
+    'takes a corporation\'s financial statements of any year end', async () => {
+    const account = await createOwnerAccount(app, { businessNumber: '1208100017',
+      points: FUNDS });
+    const before = await ledgerSnapshot(app.platform.database.db, account.accountId, 'test');
+    expectError(await issueDocument(app, account.key, { type: 'INCOME_AMOUNT_CERTIFICATE',
+      taxYear: 2024, incomeCertificateKind: 'GLOBAL_INCOME_TAX_RETURN' }), 400,
+    'INVALID_REQUEST', /individuals only; the owner business 1208100017 is a corporation/);
+    expect(await ledgerSnapshot(app.platform.database.db, account.accountId, 'test'))
+      .toEqual(before);
+    await acceptedKey(app, account.key, { type: 'STANDARD_FINANCIAL_STATEMENTS',
+      fiscalYearEndMonth: '2024-06' });
+  });
+
+  it('issues a fact certificate only of the state the tax authority reports, charging nothing ' +
+    'on a refusal', async () => {
+    const closed = await createOwnerAccount(app, { businessNumber: SANDBOX_STATUS_NUMBERS.closed,
+      points: FUNDS });
+    const suspended = await createOwnerAccount(app, { points: FUNDS,
+      businessNumber: SANDBOX_STATUS_NUMBERS.suspended });
+    expect(await getDocument(app, closed.key, await acceptedKey(app, closed.key,
+      { type: 'BUSINESS_CLOSURE_FACT_CERTIFICATE' }))).toMatchObject({ status: 'ACCEPTED' });
+    expect(await getDocument(app, suspended.key, await acceptedKey(app, suspended.key,
+      { type: 'BUSINESS_SUSPENSION_FACT_CERTIFICATE', showResidentNumber: true })))
+      .toMatchObject({ status: 'ACCEPTED' });
+    for (const [account, type, state] of [
+      [closed, 'BUSINESS_SUSPENSION_FACT_CERTIFICATE', 'CLOSED'],
+      [suspended, 'BUSINESS_CLOSURE_FACT_CERTIFICATE', 'SUSPENDED'],
+      [{ key, accountId }, 'BUSINESS_CLOSURE_FACT_CERTIFICATE', 'ACTIVE'],
+      [{ key, accountId }, 'BUSINESS_SUSPENSION_FACT_CERTIFICATE', 'ACTIVE'],
+    ] as const) {
+      const before = await ledgerSnapshot(app.platform.database.db, account.accountId, 'test');
+      expectError(await issueDocument(app, account.key, { type }), 409,
+        'DOCUMENT_NOT_APPLICABLE', new RegExp(`reports the owner business [0-9]{10} as ${state}`));
+      expect(await ledgerSnapshot(app.platform.database.db, account.accountId, 'test'))
+        .toEqual(before);
+    }
   });
 
   it('never prints a resident number for a corporation', async () => {
@@ -309,7 +357,8 @@ describe('points', () => {
   });
 
   it.each([
-    [{ type: 'INCOME_AMOUNT_CERTIFICATE', taxYear: 2023 }, 500],
+    [{ type: 'INCOME_AMOUNT_CERTIFICATE', taxYear: 2023, incomeCertificateKind: 'WAGE_EARNER' },
+      500],
     [{ type: 'CORPORATE_REGISTRY_VIEW', corporationNumber: CORPORATION_NUMBER }, 1_000],
     [{ type: 'CORPORATE_REGISTRY_SUBMISSION', corporationNumber: CORPORATION_NUMBER }, 1_500],
   ])('reserve at acceptance and capture when issued: %j costs %i', async (body, price) => {
@@ -333,7 +382,8 @@ describe('points', () => {
   });
 
   it.each([
-    [{ type: 'INCOME_AMOUNT_CERTIFICATE', taxYear: 2000 }, 'NO_FILED_RETURN'],
+    [{ type: 'INCOME_AMOUNT_CERTIFICATE', taxYear: 2000,
+      incomeCertificateKind: 'GLOBAL_INCOME_TAX_RETURN' }, 'NO_FILED_RETURN'],
     [{ type: 'CORPORATE_REGISTRY_VIEW', corporationNumber: '1101110000002' },
       'CORPORATION_NOT_FOUND'],
   ])('are released when the document fails: %j', async (body, code) => {

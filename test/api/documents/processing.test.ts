@@ -2,6 +2,7 @@
 // captured, DOCUMENT_ISSUANCE_SUCCESS recorded) or FAILED (points released,
 // DOCUMENT_ISSUANCE_FAILURE), once each; fact certificates wait PROCESSING for the sandbox's
 // officer's check.
+import { SANDBOX_STATUS_NUMBERS } from '../../../src/upstream/tax-authority/sandbox.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { expectLedgerConsistent } from '../../helpers/ledger-audit.ts';
@@ -41,8 +42,8 @@ async function eventsOf(issuanceKey: string): Promise<Event[]> {
 
 const settled = (status: string) => status === 'ISSUED' || status === 'FAILED';
 
-async function waitForEnd(issuanceKey: string) {
-  return pollUntil(() => getDocument(app, key, issuanceKey),
+async function waitForEnd(issuanceKey: string, ofKey = key) {
+  return pollUntil(() => getDocument(app, ofKey, issuanceKey),
     (document) => settled(document.status));
 }
 
@@ -82,6 +83,9 @@ describe('processing on the workers', () => {
   });
 
   it('keeps a fact certificate PROCESSING for the officer\'s check, then issues it', async () => {
+    // The sandbox reports this business as closed (docs/sandbox.md).
+    const { key, accountId } = await createOwnerAccount(app, { points: FUNDS,
+      businessNumber: SANDBOX_STATUS_NUMBERS.closed });
     const issuanceKey = await acceptedKey(app, key,
       { type: 'BUSINESS_CLOSURE_FACT_CERTIFICATE' });
     const processing = await pollUntil(() => getDocument(app, key, issuanceKey),
@@ -89,7 +93,7 @@ describe('processing on the workers', () => {
     expect(processing.status).toBe('PROCESSING');
     expect(await app.platform.points.getBalance({ accountId, environment: 'test' }))
       .toMatchObject({ reserved: 500 });
-    const document = await waitForEnd(issuanceKey);
+    const document = await waitForEnd(issuanceKey, key);
     expect(document.status).toBe('ISSUED');
     const read = await app.server.inject(request(key, 'GET', `/v1/documents/${issuanceKey}`));
     const { acceptedAt, issuedAt } = read.json() as { acceptedAt: string; issuedAt: string };

@@ -5,12 +5,18 @@
 import { describe, expect, it } from 'vitest';
 import { certificatePdf } from '../../../bench/certificates/fixtures.ts';
 import { manyItemPdf } from '../../helpers/hostile-files.ts';
+import sharp from 'sharp';
 import {
   createPdfReader,
   PDF_READER_DEFAULTS,
+  type PdfReading,
 } from '../../../src/areas/certificate-verification/pdf-reader.ts';
 import { PdfRefused } from '../../../src/areas/certificate-verification/pdf-streams.ts';
-import { linesOf } from '../../../src/areas/certificate-verification/pdf-text.ts';
+import {
+  isUnmappedTextLayer,
+  linesOf,
+  readPdfText,
+} from '../../../src/areas/certificate-verification/pdf-text.ts';
 import {
   createWorkerPool,
   ReadersBusy,
@@ -30,11 +36,42 @@ const FACTS = {
   taxOffice: '강남세무서',
 };
 
+// The reading of a text layer; a page to be read by OCR fails the test.
+function textReading(reading: PdfReading) {
+  if (reading !== null && 'page' in reading) throw new Error('read as a page image');
+  return reading;
+}
+
+// The PDF with its fonts' maps from glyphs to characters taken out, as in a page a browser
+// printed with a web font: its text layer comes back as the glyphs' numbers, U+0001 and on.
+// The name is changed in place, so every offset of the file stays right.
+export function withoutCharacterMaps(pdf: Buffer): Buffer {
+  return Buffer.from(pdf.toString('latin1').replaceAll('/ToUnicode', '/ToUnicodX'), 'latin1');
+}
+
 describe('the PDF reader', () => {
+  it('draws the first page for OCR when the text layer holds glyph numbers, not characters',
+    async () => {
+      const garbled = withoutCharacterMaps(await certificatePdf(FACTS));
+      expect(isUnmappedTextLayer(await readPdfText(garbled))).toBe(true);
+      expect(isUnmappedTextLayer(await readPdfText(await certificatePdf(FACTS)))).toBe(false);
+      const reader = createPdfReader({ ...PDF_READER_DEFAULTS, workers: 1, queueMax: 0 });
+      try {
+        const reading = await reader.read(garbled);
+        expect(reading !== null && 'page' in reading).toBe(true);
+        const page = (reading as { page: Buffer }).page;
+        const { width, height, format } = await sharp(page).metadata();
+        expect({ width, format }).toEqual({ width: 1_800, format: 'png' });
+        expect(height).toBeGreaterThan(2_400);
+      } finally {
+        await reader.close();
+      }
+    }, 60_000);
+
   it('reads a certificate\'s fields in a reader thread', async () => {
     const reader = createPdfReader({ ...PDF_READER_DEFAULTS, workers: 1, queueMax: 0 });
     try {
-      const reading = await reader.read(await certificatePdf(FACTS));
+      const reading = textReading(await reader.read(await certificatePdf(FACTS)));
       expect(reading?.titled).toBe(true);
       expect(reading?.fields.representativeName).toEqual({ value: '홍길동', confidence: 1 });
       expect(reading?.fields.businessRegistrationNumber?.value).toBe('9999900005');
@@ -74,7 +111,7 @@ describe('the PDF reader', () => {
     try {
       const first = reader.read(pdf);
       await expect(reader.read(pdf)).rejects.toBeInstanceOf(ReadersBusy);
-      expect((await first)?.fields.openedOn?.value).toBe(FACTS.openedOn);
+      expect(textReading(await first)?.fields.openedOn?.value).toBe(FACTS.openedOn);
     } finally {
       await reader.close();
     }

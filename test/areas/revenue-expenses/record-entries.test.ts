@@ -64,3 +64,28 @@ describe('recording the entries of many scopes at once', () => {
     expect((await positions(second)).at(-1)).toEqual(['PURCHASE', '005', 3]);
   });
 });
+
+describe('the sales collected from the tax portal, for the bank matching hints', () => {
+  it('are the scope\'s collected sales of the totals in the date range, oldest first', async () => {
+    const scope = { accountId: (await app.createAccount()).accountId,
+      environment: 'test' as const };
+    const other = { ...scope, environment: 'live' as const };
+    const collected = (serial: number, writeDate: string, totalAmount = 11_000,
+      direction: BookEntry['direction'] = 'SALES'): BookEntry => ({ ...entry(serial, direction,
+      totalAmount), source: 'COLLECTED', issuanceKey: null, writeDate });
+    const db = app.platform.database.db;
+    await db.transaction((tx) => recordEntries(tx, scope, [
+      collected(11, '2026-11-20'), collected(12, '2026-11-05'),
+      collected(13, '2026-11-06', 22_000), collected(14, '2026-11-07', 11_000, 'PURCHASE'),
+      collected(15, '2026-10-01'), entry(16, 'SALES')], new Date()));
+    await db.transaction((tx) => recordEntries(tx, other, [collected(17, '2026-11-10')],
+      new Date()));
+    const found = await app.revenueExpenses.collectedSalesByTotals(scope, [11_000],
+      '2026-11-01', '2026-11-30');
+    expect(found.map((row) => [row.approvalNumber.slice(-2), row.writeDate])).toEqual([
+      ['12', '2026-11-05'], ['11', '2026-11-20']]);
+    expect(found[0]).toMatchObject({ totalAmount: 11_000, counterpartName: '주식회사 상대' });
+    expect(await app.revenueExpenses.collectedSalesByTotals(scope, [], '2026-11-01',
+      '2026-11-30')).toEqual([]);
+  });
+});

@@ -2,6 +2,7 @@
 // and different ones from different requests, fail the documented values, keep fact
 // certificates pending for the officer's check; the gateway contract accepts only answers of its
 // documented shape.
+import { extractText, getDocumentProxy } from 'unpdf';
 import { describe, expect, it } from 'vitest';
 import type {
   CivilDocumentRequest,
@@ -19,7 +20,8 @@ const civilRequest = (changes: Partial<CivilDocumentRequest> = {}): CivilDocumen
   issuanceKey: 'doc_one',
   type: 'BUSINESS_REGISTRATION_CERTIFICATE',
   options: { showAddress: true, showResidentNumber: false, language: 'KO', purpose: '대출',
-    startYearMonth: null, endYearMonth: null, taxYear: null, fiscalYearEndMonth: null },
+    startYearMonth: null, endYearMonth: null, taxYear: null, incomeCertificateKind: null,
+    fiscalYearEndMonth: null },
   business: { businessNumber: '1234567891', name: '주식회사 이택스', representativeName: '홍길동' },
   certificate: { serialNumber: '01', notAfter: '2030-01-01T00:00:00.000Z' },
   acceptedAt: ACCEPTED_AT,
@@ -57,6 +59,17 @@ describe('the civil-document sandbox', () => {
     expect(await sandbox.issue(civilRequest({ type: 'INCOME_AMOUNT_CERTIFICATE',
       options: { ...civilRequest().options, taxYear: 2000 } }), signal()))
       .toMatchObject({ kind: 'rejected', code: 'NO_FILED_RETURN' });
+  });
+
+  it('prints the income certificate\'s kind (증명구분)', async () => {
+    const issued = await sandbox.issue(civilRequest({ type: 'INCOME_AMOUNT_CERTIFICATE',
+      options: { ...civilRequest().options, taxYear: 2024,
+        incomeCertificateKind: 'WAGE_EARNER' } }), signal());
+    expect(issued.kind).toBe('issued');
+    const pdf = (issued as { pdf: Buffer }).pdf;
+    const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf)),
+      { mergePages: true });
+    expect(text).toContain('근로소득자용');
   });
 
   it('keeps fact certificates pending until the officer\'s check is over', async () => {

@@ -23,6 +23,7 @@ import {
   TAX_INVOICE_NAMESPACE,
 } from '../../../../src/areas/tax-invoices/xml/codes.ts';
 import { signTaxInvoiceXml } from '../../../../src/areas/tax-invoices/xml/signed-document.ts';
+import { signedXmlDefect } from '../../../../src/upstream/tax-invoices/sandbox.ts';
 import { sandboxSigner } from '../../../helpers/sandbox-signer.ts';
 import { xmlsec1Verify } from '../../../helpers/xmlsec1.ts';
 
@@ -358,6 +359,26 @@ describe('a trustee document (위수탁)', () => {
     }
     const withoutBroker = signed.xml.replace(/<BrokerParty>[\s\S]*<\/BrokerParty>/, '');
     expect(verifyXmlDocument(withoutBroker).valid).toBe(false);
+  });
+
+  it('is taken by the sandbox authority only with the trustee sent beside it', () => {
+    const input = trusteeRow('TAXABLE', null);
+    const signed = signTaxInvoiceXml(input, signer, ISSUED_AT, NUMBERING);
+    const request = { issuanceKey: input.issuanceKey, writeDate: '2026-11-20',
+      supplierNumber: '1234567891', recipientNumber: '1248100998',
+      approvalNumber: signed.approvalNumber, signedDocument: signed.xml, signature: 'x',
+      certificate: signed.certificate };
+    expect(signedXmlDefect({ ...request, brokerNumber: '2208162517' })).toBeNull();
+    expect(signedXmlDefect({ ...request, brokerNumber: null }))
+      .toMatch(/names a trustee \(BrokerParty\) that was not sent/);
+    expect(signedXmlDefect({ ...request, brokerNumber: '1248100998' }))
+      .toMatch(/BrokerParty is not the trustee/);
+    const plain = signTaxInvoiceXml(row('TAXABLE', null), signer, ISSUED_AT, NUMBERING);
+    expect(signedXmlDefect({ ...request, recipientNumber: '2208162517',
+      signedDocument: plain.xml, approvalNumber: plain.approvalNumber })).toBeNull();
+    expect(signedXmlDefect({ ...request, recipientNumber: '2208162517',
+      signedDocument: plain.xml, approvalNumber: plain.approvalNumber,
+      brokerNumber: '2208162517' })).toMatch(/BrokerParty is not the trustee/);
   });
 
   it('has no BrokerParty and a 01 kind without a trustee', () => {
