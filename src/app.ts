@@ -9,7 +9,6 @@ import {
 import { createCashReceiptsModule, type CashReceiptsModule } from './areas/cash-receipts/index.ts';
 import {
   createBusinessProfilesModule,
-  type BusinessProfilesModule,
   createRegistrationStatusModule,
 } from './areas/businesses/index.ts';
 import { createCertificateVerificationModule } from './areas/certificate-verification/index.ts';

@@ -181,7 +181,8 @@ describe('bank transactions page', () => {
       {});
     expect(sync.statusCode, sync.body).toBe(303);
     await pollUntil(() => app.bankTransactions.service.listAccounts(
-      { accountId, environment: 'test' }, { limit: 100 }), (seen) => seen.items[0]?.lastSyncedAt !== null);
+      { accountId, environment: 'test' }, { limit: 100 }),
+    (seen) => seen.items[0]?.lastSyncedAt !== null);
     const month = new Date().toLocaleDateString('sv-SE', { timeZone: 'Asia/Seoul' }).slice(0, 7);
     const page = await browser.get(`/dashboard/bank-transactions/${account.bankAccountId}`);
     expect(page.statusCode).toBe(200);

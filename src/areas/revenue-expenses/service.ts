@@ -281,7 +281,8 @@ export function createRevenueExpensesService(deps: ServiceDeps) {
     await store.recordEntriesOfScopes(tx, [...byScope.values()], deps.now());
   }
 
-  return { readFeed, collect, getCollection, recordIssuedInvoices, ...createMonthlyReads(db, deps.cursors) };
+  return { readFeed, collect, getCollection, recordIssuedInvoices,
+    ...createMonthlyReads(db, deps.cursors) };
 }
 
 export type RevenueExpensesService = ReturnType<typeof createRevenueExpensesService>;

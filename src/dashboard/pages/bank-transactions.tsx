@@ -312,7 +312,8 @@ export const bankTransactionsPage: DashboardPage = {
           return { kind: 'page', title: 'bank.title', status: 429,
             body: <Notice kind="error">{ctx.t('acting.rateLimited')}</Notice> };
         }
-        const queued = await attempt(() => ctx.services.areas.bankTransactions.requestSync(ctx.scope, id));
+        const queued = await attempt(() =>
+          ctx.services.areas.bankTransactions.requestSync(ctx.scope, id));
         if (refused(queued)) {
           return queued.code === 'NOT_FOUND' ? notFound(ctx) : accountsOutcome(ctx, queued);
         }

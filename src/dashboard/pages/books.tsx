@@ -360,7 +360,8 @@ export const booksPage: DashboardPage = {
           return { kind: 'page', title: 'books.title', status: 429,
             body: <Notice kind="error">{ctx.t('acting.rateLimited')}</Notice> };
         }
-        const queued = await attempt(() => ctx.services.areas.revenueExpenses.collect(ctx.scope, range));
+        const queued = await attempt(() =>
+          ctx.services.areas.revenueExpenses.collect(ctx.scope, range));
         if (refused(queued)) return booksOutcome(ctx, queued);
         await ctx.audit('books.collectionRequested', queued.collectionId, ctx.scope.environment);
         return { kind: 'redirect', to: `/dashboard/books?notice=${queued.joined

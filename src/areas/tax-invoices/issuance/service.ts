@@ -291,7 +291,8 @@ export function createIssuanceService(deps: IssuanceDeps) {
 
   return { issue, previewIssue,
     statusByReference: (input: Parameters<typeof statusByReference>[1]) =>
-    statusByReference(db, input), get, list, ...createBrowsing(db, deps.cursors), pdf, cancel, issueDueDate };
+    statusByReference(db, input), get, list, ...createBrowsing(db, deps.cursors), pdf, cancel,
+    issueDueDate };
 }
 
 export type IssuanceService = ReturnType<typeof createIssuanceService>;
