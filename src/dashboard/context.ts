@@ -9,6 +9,7 @@ import type { Platform } from '../platform/platform.ts';
 import type { RateLimiter } from '../platform/ratelimit/limiter.ts';
 import type { Scope } from '../platform/scope.ts';
 import type { MessageKey, Translate, Locale } from './i18n/index.ts';
+import type { LinksService } from './links/service.ts';
 import type { Permission } from './roles.ts';
 import type { SessionsService, SignedIn } from './sessions/service.ts';
 import type { UsersService } from './users/service.ts';
@@ -41,6 +42,8 @@ export type DashboardAreas = {
 export type DashboardServices = DashboardDeps & {
   users: UsersService;
   sessions: SessionsService;
+  // Invitations and password resets by mail.
+  links: LinksService;
 };
 
 export type PageContext = {
@@ -96,5 +99,6 @@ export type DashboardPage = {
 
 // Issuing holds tax invoices, cash receipts and documents; records holds connections, books, bank
 // transactions and lookups. The navigation shows sections in the order pages/index.ts lists pages.
-export const NAV_SECTIONS = ['issuing', 'records', 'account', 'developers', 'you', 'operator'] as const;
+export const NAV_SECTIONS = ['issuing', 'records', 'account', 'developers', 'you', 'operator'] as
+  const;
 export type NavSection = (typeof NAV_SECTIONS)[number];

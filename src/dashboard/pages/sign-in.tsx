@@ -49,7 +49,7 @@ export function signInRedirect(request: FastifyRequest, reply: FastifyReply) {
     303);
 }
 
-const SIGN_IN_NOTICES = ['signedOut', 'expired'] as const;
+const SIGN_IN_NOTICES = ['signedOut', 'expired', 'passwordReset', 'invitationAccepted'] as const;
 
 function SignInPage(props: { locale: Locale; csrf: string; next: string; email?: string;
   problem?: string; notice?: string }) {
@@ -75,6 +75,9 @@ function SignInPage(props: { locale: Locale; csrf: string; next: string; email?:
           <button type="submit" class="primary">{t('signIn.submit')}</button>
         </div>
       </form>
+      <p>
+        <a href={`/dashboard/forgot-password?lang=${props.locale}`}>{t('signIn.forgot')}</a>
+      </p>
       <p>
         <a href={`${SIGN_IN_PATH}?lang=${other}`} lang={other}>{t('signIn.otherLanguage')}</a>
       </p>

@@ -45,7 +45,7 @@ function toUser(row: store.UserRow): DashboardUser {
     operator: row.operator, locale: row.locale as Locale, createdAt: row.createdAt };
 }
 
-function checkPassword(password: string) {
+export function checkPassword(password: string) {
   const problem = passwordProblem(password);
   if (problem === 'tooShort') {
     throw new UserInputError('passwordTooShort', 'the password is too short');
