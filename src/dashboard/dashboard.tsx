@@ -18,6 +18,7 @@ import { roleMay } from './roles.ts';
 import { createSessionsService, type SignedIn } from './sessions/service.ts';
 import { createUsersService } from './users/service.ts';
 import { createLinksService } from './links/service.ts';
+import { createTwoFactorService } from './two-factor/service.ts';
 
 // The dashboard behind /dashboard (docs/dashboard.md): loaded by mount.ts on the first request,
 // it routes each request to a page's route, after the checks every route shares, in this order:
@@ -85,6 +86,12 @@ function signedInRoute(services: DashboardServices, route: DashboardRoute): Hand
       !(sameOrigin(request) && csrfTokenMatches(session.token, token))) {
       return send(context, errorOutcome(context.t, 'csrf', 403));
     }
+    if (session.twoFactorRequired && !session.user.twoFactor && route.beforeSecondFactor !== true) {
+      if (request.method === 'GET') {
+        return send(context, { kind: 'redirect', to: '/dashboard/settings#two-factor' });
+      }
+      return send(context, errorOutcome(context.t, 'twoFactorRequired', 403));
+    }
     if (route.operator === true && !session.user.operator) {
       return send(context, errorOutcome(context.t, 'notOperator', 403));
     }
@@ -130,6 +137,8 @@ export function createDashboard(deps: DashboardDeps): Dashboard {
     sessions: createSessionsService({ db }),
     links: createLinksService({ db, queueMail: deps.platform.queueMail,
       publicBaseUrl: deps.platform.config.PUBLIC_BASE_URL, now: deps.platform.outside.now }),
+    twoFactor: createTwoFactorService({ db, sealing: deps.sealing,
+      now: deps.platform.outside.now }),
   };
   const router = FindMyWay<HTTPVersion.V1>({ ignoreTrailingSlash: true, caseSensitive: true });
   const add = (method: 'GET' | 'POST', path: string, handle: Handler) =>

@@ -1,10 +1,12 @@
 import { enLinks } from './en/links.ts';
+import { enTwoFactor } from './en/two-factor.ts';
 import type { Dictionary } from './index.ts';
 
 // The dashboard's English texts: every key of the Korean dictionary (ko.ts), checked by the
 // type and by test/dashboard/i18n.test.ts.
 export const en: Dictionary = {
   ...enLinks,
+  ...enTwoFactor,
   'app.name': 'etax dashboard',
   'app.skipToContent': 'Skip to content',
   'nav.label': 'Main menu',

@@ -1,9 +1,11 @@
 import { koLinks } from './ko/links.ts';
+import { koTwoFactor } from './ko/two-factor.ts';
 
 // The dashboard's Korean texts: the first language, and the shape every other dictionary has
 // (i18n/index.ts). `{name}` marks a value put in when the text is used.
 export const ko = {
   ...koLinks,
+  ...koTwoFactor,
   'app.name': 'etax 대시보드',
   'app.skipToContent': '본문으로 건너뛰기',
   'nav.label': '주 메뉴',

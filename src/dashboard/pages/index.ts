@@ -9,6 +9,7 @@ import { pointsPage } from './points.tsx';
 import { sessionControls } from './session.tsx';
 import { settingsPage } from './settings.tsx';
 import { teamPageModule } from './team.tsx';
+import { twoFactorPage } from './two-factor.tsx';
 import { webhooksPage } from './webhooks.tsx';
 
 // Every page of the dashboard, one module each, in the order of the navigation within each of
@@ -24,6 +25,7 @@ export const PAGES: readonly DashboardPage[] = [
   keysPage,
   webhooksPage,
   settingsPage,
+  twoFactorPage,
   sessionControls,
   operatorPage,
 ];

@@ -12,8 +12,8 @@ import { errorOutcome } from './errors.tsx';
 // who acts), and only an Owner gives or takes the Owner role or touches an Owner. A changed
 // role ends the member's sessions: they sign in again under the new role.
 
-const NOTICES = ['team.roleChanged', 'team.removed', 'team.invited', 'team.invitationCanceled'] as
-  const satisfies readonly MessageKey[];
+const NOTICES = ['team.roleChanged', 'team.removed', 'team.invited', 'team.invitationCanceled',
+  'team.twoFactorWasReset'] as const satisfies readonly MessageKey[];
 
 // The roles the session may give: Owner only by an Owner.
 const givableRoles = (ctx: PageContext) =>
@@ -111,6 +111,18 @@ function MemberRow({ ctx, member }: { ctx: PageContext; member: DashboardUser })
           </PostForm>
         ) : t(`role.${member.role}`)}
       </td>
+      <td data-label={t('team.twoFactor')}>
+        {member.twoFactor ? t('team.twoFactorOn') : t('team.twoFactorOff')}
+        {member.twoFactor && manageable && (
+          <PostForm ctx={ctx} action={`/team/${member.userId}/two-factor/reset`}
+            confirm={t('team.twoFactorResetConfirm')}>
+            <button type="submit" class="secondary"
+              aria-label={`${t('team.twoFactorReset')} ${member.email}`}>
+              {t('team.twoFactorReset')}
+            </button>
+          </PostForm>
+        )}
+      </td>
       <td data-label={t('team.since')} class="nowrap">{formatDateTime(member.createdAt)}</td>
       <td data-label="">
         {manageable && (
@@ -139,8 +151,8 @@ async function teamPage(ctx: PageContext, problem?: MessageKey, status = 200,
         <div class="table-wrap">
           <table class="cards">
             <thead><tr>
-              <th>{t('team.email')}</th><th>{t('team.role')}</th><th>{t('team.since')}</th>
-              <th><span class="sr-only">{t('team.remove')}</span></th>
+              <th>{t('team.email')}</th><th>{t('team.role')}</th><th>{t('team.twoFactor')}</th>
+              <th>{t('team.since')}</th><th><span class="sr-only">{t('team.remove')}</span></th>
             </tr></thead>
             <tbody>
               {members.map((member) => <MemberRow key={member.userId} ctx={ctx} member={member} />)}
@@ -211,6 +223,20 @@ export const teamPageModule: DashboardPage = {
         await ctx.services.sessions.endAll(member.userId);
         await ctx.audit('user.roleChanged', `${member.email} → ${role}`);
         return { kind: 'redirect', to: '/dashboard/team?notice=team.roleChanged' };
+      },
+    },
+    {
+      // For a member who lost their phone and their recovery codes: they sign in with the
+      // password alone and set the factor up again (at once, if the account requires it).
+      method: 'POST', path: '/team/:userId/two-factor/reset', permission: 'team.manage',
+      async handle(ctx) {
+        const member = await memberFor(ctx);
+        if (isOutcome(member)) return member;
+        if (await ctx.services.twoFactor.disable(member.userId)) {
+          await ctx.services.sessions.endAll(member.userId);
+          await ctx.audit('user.twoFactorReset', member.email);
+        }
+        return { kind: 'redirect', to: '/dashboard/team?notice=team.twoFactorWasReset' };
       },
     },
     {
