@@ -34,7 +34,7 @@ export type DashboardDeps = {
 // The area services pages call, each typed by its area's index.ts.
 export type DashboardAreas = {
   // The issue deadline of a write date: the tax-invoices area's rule.
-  taxInvoices: Pick<TaxInvoicesService, 'issueDueDate'>;
+  taxInvoices: Pick<TaxInvoicesService, 'issueDueDate' | 'recentFailures'>;
   // Endpoints, secrets, deliveries and test events: the same service as /v1/webhookEndpoints.
   webhooks: WebhooksService;
   // The owner business (the same service as PUT /v1/account/business and `etax

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { and, asc, eq, getTableColumns, gt, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import {
+  and, asc, desc, eq, getTableColumns, gt, gte, inArray, lte, sql, type SQL,
+} from 'drizzle-orm';
 import type { Environment } from '../../platform/accounts/keys.ts';
 import type { Executor } from '../../platform/db/connect.ts';
 import { columnList, selectJsonRows } from '../../platform/db/json-rows.ts';
@@ -221,6 +223,15 @@ export async function listInvoices(
   }
   return tx.select().from(taxInvoices).where(and(...conditions))
     .orderBy(asc(taxInvoices.sequence)).limit(limit);
+}
+
+// The scope's failed invoices, the latest first (the dashboard's home page). A partial index
+// holds failed invoices only, so the newest are found without passing every other invoice.
+export async function listRecentFailures(tx: Executor, scope: Scope, limit: number):
+  Promise<TaxInvoiceRow[]> {
+  return tx.select().from(taxInvoices)
+    .where(and(inScope(scope), eq(taxInvoices.status, 'FAILED')))
+    .orderBy(desc(taxInvoices.sequence)).limit(limit);
 }
 
 // Amendments already made of an original, to refuse a second termination or double-issuance.

@@ -1,3 +1,4 @@
+import { enFailures } from './en/failures.ts';
 import { enLinks } from './en/links.ts';
 import { enTwoFactor } from './en/two-factor.ts';
 import type { Dictionary } from './index.ts';
@@ -7,6 +8,7 @@ import type { Dictionary } from './index.ts';
 export const en: Dictionary = {
   ...enLinks,
   ...enTwoFactor,
+  ...enFailures,
   'app.name': 'etax dashboard',
   'app.skipToContent': 'Skip to content',
   'nav.label': 'Main menu',
@@ -246,7 +248,7 @@ export const en: Dictionary = {
   'webhooks.attempt': 'Attempt {number} at {at} ({ms} ms)',
   'webhooks.noAnswer': 'no answer',
   'webhooks.answered': 'HTTP {status}',
-  'webhooks.responseBodyNotKept': 'The receiver\'s response body is not kept; only its status is recorded.',
+  'webhooks.responseBodyCut': 'The response body was longer; its first {bytes} bytes are kept.',
   'webhooks.resend': 'Resend',
   'webhooks.delivery.pending': 'Pending',
   'webhooks.delivery.succeeded': 'Succeeded',
