@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resealTwoFactorSecrets } from '../../src/dashboard/two-factor/service.ts';
+import { createSealingKey, createSealingKeyring } from '../../src/domain/sealed-box.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createUser, newBrowser, PASSWORD, signedInAccount, signIn, type Browser } from
   './helpers.ts';
@@ -176,6 +179,24 @@ describe('the second factor', () => {
     const late = await waiting.post('/dashboard/sign-in/code', { code: codeAt(secret) });
     expect(late.statusCode).toBe(303);
     expect(late.headers.location).toContain('notice=expired');
+  });
+
+  it('is sealed again with the current key by etax reseal', async () => {
+    const { user } = await signedInAccount(app, 'viewer');
+    const [oldKey, newKey] = [randomBytes(32), randomBytes(32)];
+    const { db } = app.platform.database;
+    await db.execute(sql`update dashboard_users set totp_secret =
+      ${createSealingKey(oldKey).seal(Buffer.from('JBSWY3DPEHPK3PXP'), user.userId)}
+      where id = ${user.userId}`);
+    const [count] = await resealTwoFactorSecrets(db, createSealingKeyring(newKey, [oldKey]));
+    expect(count).toMatchObject({ column: 'dashboard_users.totp_secret' });
+    expect(count!.resealed).toBeGreaterThanOrEqual(1);
+    const [row] = (await db.execute(sql`select totp_secret from dashboard_users
+      where id = ${user.userId}`)).rows as Array<{ totp_secret: string }>;
+    expect(createSealingKey(newKey).open(row!.totp_secret, user.userId).toString())
+      .toBe('JBSWY3DPEHPK3PXP');
+    // Bound to its user: another user's id does not open it.
+    expect(() => createSealingKey(newKey).open(row!.totp_secret, 'usr_other')).toThrow();
   });
 
   it('opens no code page without a waiting sign-in', async () => {
