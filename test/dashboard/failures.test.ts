@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import {
@@ -21,6 +22,27 @@ afterAll(async () => {
 
 // The sandbox tax authority refuses this recipient (docs/sandbox.md).
 const REFUSED_RECIPIENT = '9900000000001';
+
+describe('home\'s usage', () => {
+  it('counts settled days (kept after the first read) and today\'s entries, read each time',
+    async () => {
+      const { accountId } = await app.createFundedAccount(10_000);
+      const { db } = app.platform.database;
+      await db.execute(sql`insert into point_ledger_entries (id, account_id, environment, kind,
+        amount_points, balance_after_points, memo, created_at)
+        values ('ple_old_' || ${accountId}, ${accountId}, 'test', 'charge', -7, 100,
+          'lookups.settledDay', now() - interval '5 days')`);
+      const owner = await createUser(app, accountId, 'viewer');
+      const browser = await signIn(app, owner.email);
+      const first = (await browser.get('/dashboard')).body;
+      expect(first).toContain('lookups.settledDay');
+      await app.platform.points.debit({ accountId, environment: 'test',
+        operation: 'cashReceipts.issue', points: 10, requiredPoints: 10 });
+      const second = (await browser.get('/dashboard')).body;
+      expect(second).toContain('lookups.settledDay');
+      expect(second).toContain('cashReceipts.issue');
+    });
+});
 
 describe('home\'s recent failures', () => {
   it('lists failed tax invoices newest first, with why they failed', async () => {

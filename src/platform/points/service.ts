@@ -279,7 +279,8 @@ export function createPointsService(deps: Deps) {
     // A balance's history (ledger-reads.ts), for the dashboard.
     ledgerEntries: (scope: Scope, filter: reads.LedgerFilter) =>
       reads.listLedgerEntries(db, scope, filter),
-    usageSince: (scope: Scope, fromDate: string) => reads.usageSince(db, scope, fromDate),
+    usageSince: (scope: Scope, fromDate: string, untilDate?: string) =>
+      reads.usageSince(db, scope, fromDate, untilDate),
     openReservations: (scope: Scope, limit: number) =>
       reads.listOpenReservations(db, scope, limit),
   };
