@@ -201,7 +201,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     modules: list,
     // The dashboard shares the API's key cache (a key revoked there stops here at once) and
     // rate limiter, and reaches areas through what their index.ts offers.
-    dashboard: dashboardPlugin(() => ({ platform, keys, rateLimiter,
+    dashboard: dashboardPlugin(() => ({ platform, keys, rateLimiter, sealing: named.sealing,
       areas: dashboardAreas(named) })),
     instrument: options.instrument,
     metrics: { registry: platform.metrics, token: config.METRICS_TOKEN },

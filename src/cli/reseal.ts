@@ -12,10 +12,13 @@ import { CliError, printResult } from './output.ts';
 
 async function resealEveryArea(config: Config): Promise<ResealCount[]> {
   return withPlatform(config, async (platform) => {
-    const { list } = await createAreaModules(platform);
+    const { list, sealing } = await createAreaModules(platform);
     try {
       const counts: ResealCount[] = [];
       for (const module of list) counts.push(...(await module.resealSecrets?.() ?? []));
+      // The dashboard's users' TOTP secrets, sealed with the same key.
+      const { resealTwoFactorSecrets } = await import('../dashboard/two-factor/service.ts');
+      counts.push(...await resealTwoFactorSecrets(platform.database.db, sealing));
       return counts;
     } finally {
       for (const module of list) await module.close?.();

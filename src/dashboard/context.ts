@@ -16,12 +16,15 @@ import type {
   InvoiceMailService, ReverseIssuanceService, TaxInvoicesService, XmlService,
 } from '../areas/tax-invoices/index.ts';
 import type { WebhooksService } from '../areas/webhooks/index.ts';
+import type { SealingKey } from '../domain/sealed-box.ts';
 import type { KeyCache } from '../platform/auth.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { RateLimiter } from '../platform/ratelimit/limiter.ts';
 import type { Scope } from '../platform/scope.ts';
 import type { MessageKey, Translate, Locale } from './i18n/index.ts';
+import type { LinksService } from './links/service.ts';
 import type { Permission } from './roles.ts';
+import type { TwoFactorService } from './two-factor/service.ts';
 import type { SessionsService, SignedIn } from './sessions/service.ts';
 import type { UsersService } from './users/service.ts';
 
@@ -35,6 +38,8 @@ export type DashboardDeps = {
   platform: Platform;
   keys: Pick<KeyCache, 'forgetKeyId'>;
   rateLimiter: Pick<RateLimiter, 'attempt' | 'countingIn' | 'policyFor'>;
+  // The key that seals secrets at rest: the users' TOTP secrets too.
+  sealing: SealingKey;
   areas: DashboardAreas;
 };
 
@@ -78,6 +83,9 @@ export type DashboardAreas = {
 export type DashboardServices = DashboardDeps & {
   users: UsersService;
   sessions: SessionsService;
+  // Invitations and password resets by mail.
+  links: LinksService;
+  twoFactor: TwoFactorService;
 };
 
 export type PageContext = {
@@ -120,6 +128,9 @@ export type DashboardRoute = {
   path: string;
   // What the session's role must be allowed (roles.ts); checked before `handle` runs.
   permission: Permission;
+  // Open to a user who must still turn a second factor on (the account requires it): their
+  // settings and the header's controls. Every other route sends them to Settings.
+  beforeSecondFactor?: true;
   handle(context: PageContext): Promise<Outcome>;
 };
 

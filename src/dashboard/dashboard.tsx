@@ -11,11 +11,14 @@ import { translator } from './i18n/index.ts';
 import { Layout, type NavItem } from './layout.tsx';
 import { errorOutcome, StandaloneErrorPage, type ErrorKind } from './pages/errors.tsx';
 import { PAGES } from './pages/index.ts';
+import { linkRoutes } from './pages/links.tsx';
 import { publicRoutes, signInRedirect } from './pages/sign-in.tsx';
 import { SECURITY_HEADERS, sendHtml } from './render.ts';
 import { roleMay } from './roles.ts';
 import { createSessionsService, type SignedIn } from './sessions/service.ts';
 import { createUsersService } from './users/service.ts';
+import { createLinksService } from './links/service.ts';
+import { createTwoFactorService } from './two-factor/service.ts';
 
 // The dashboard behind /dashboard (docs/dashboard.md): loaded by mount.ts on the first request,
 // it routes each request to a page's route, after the checks every route shares, in this order:
@@ -83,6 +86,12 @@ function signedInRoute(services: DashboardServices, route: DashboardRoute): Hand
       !(sameOrigin(request) && csrfTokenMatches(session.token, token))) {
       return send(context, errorOutcome(context.t, 'csrf', 403));
     }
+    if (session.twoFactorRequired && !session.user.twoFactor && route.beforeSecondFactor !== true) {
+      if (request.method === 'GET') {
+        return send(context, { kind: 'redirect', to: '/dashboard/settings#two-factor' });
+      }
+      return send(context, errorOutcome(context.t, 'twoFactorRequired', 403));
+    }
     if (route.operator === true && !session.user.operator) {
       return send(context, errorOutcome(context.t, 'notOperator', 403));
     }
@@ -126,6 +135,10 @@ export function createDashboard(deps: DashboardDeps): Dashboard {
     ...deps,
     users: createUsersService({ db, accounts: deps.platform.accounts }),
     sessions: createSessionsService({ db }),
+    links: createLinksService({ db, queueMail: deps.platform.queueMail,
+      publicBaseUrl: deps.platform.config.PUBLIC_BASE_URL, now: deps.platform.outside.now }),
+    twoFactor: createTwoFactorService({ db, sealing: deps.sealing,
+      now: deps.platform.outside.now }),
   };
   const router = FindMyWay<HTTPVersion.V1>({ ignoreTrailingSlash: true, caseSensitive: true });
   const add = (method: 'GET' | 'POST', path: string, handle: Handler) =>
@@ -136,7 +149,9 @@ export function createDashboard(deps: DashboardDeps): Dashboard {
         signedInRoute(services, route));
     }
   }
-  for (const route of publicRoutes(services)) add(route.method, route.path, route.handle);
+  for (const route of [...publicRoutes(services), ...linkRoutes(services)]) {
+    add(route.method, route.path, route.handle);
+  }
   add('GET', '/dashboard/assets/:name', serveAsset);
 
   return {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, timestampTz } from '../platform/db/columns.ts';
 import { accounts } from '../platform/db/tables.ts';
 
@@ -21,6 +21,16 @@ export const dashboardUsers = pgTable(
     locale: text('locale').notNull().default('ko'),
     createdAt: createdAt(),
     passwordChangedAt: timestampTz('password_changed_at').notNull().defaultNow(),
+    // The TOTP second factor (src/dashboard/two-factor/): the secret sealed with the encryption
+    // key (the user's id as context), once confirmed with a code; until then the one being set
+    // up waits in `totp_pending_secret`.
+    totpSecret: text('totp_secret'),
+    totpPendingSecret: text('totp_pending_secret'),
+    // The last 30-second step a code was accepted for: a code is refused a second time.
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+    // SHA-256 of each recovery code not used yet.
+    recoveryCodeHashes: text('recovery_code_hashes').array().notNull()
+      .default(sql`'{}'::text[]`),
   },
   (table) => [
     uniqueIndex('dashboard_users_email_unique').on(sql`lower(${table.email})`),
@@ -46,6 +56,9 @@ export const dashboardSessions = pgTable(
     lastSeenAt: timestampTz('last_seen_at').notNull().defaultNow(),
     address: text('address'),
     userAgent: text('user_agent'),
+    // The password was right and the second factor is still to be given: such a session opens
+    // nothing but the code's page, for a few minutes.
+    secondFactorPending: boolean('second_factor_pending').notNull().default(false),
   },
   (table) => [
     uniqueIndex('dashboard_sessions_token_hash_unique').on(table.tokenHash),
@@ -78,6 +91,12 @@ export const dashboardUserTokens = pgTable(
       sql`${table.purpose} in ('invitation', 'password_reset')`),
   ],
 );
+
+// What an Owner sets for everyone of the account: whether a second factor is required.
+export const dashboardAccountSettings = pgTable('dashboard_account_settings', {
+  accountId: text('account_id').primaryKey().references(() => accounts.id),
+  twoFactorRequired: boolean('two_factor_required').notNull().default(false),
+});
 
 export const dashboardAuditEvents = pgTable(
   'dashboard_audit_events',

@@ -292,6 +292,44 @@ describe('webhooks page', () => {
   });
 });
 
+describe('what a receiver answered', () => {
+  it('keeps the start of the response body, shows it inert, and lists failures on Home',
+    async () => {
+      const { browser } = await signedInAccount(app, 'owner');
+      const { endpointId } = await addEndpoint(browser);
+      const body = `${HOSTILE}\u0000${'한'.repeat(1000)}`;
+      receiver.answers.push({ status: 500, body });
+      await browser.post(`/dashboard/webhooks/${endpointId}/test`, {});
+      await workQueuedDeliveries(app);
+      const [attempt] = (await app.platform.database.db.execute(sql`select response_body,
+        response_body_truncated from webhook_delivery_attempts a join webhook_deliveries d
+        on d.id = a.delivery_id where d.endpoint_id = ${endpointId}`)).rows as
+        Array<{ response_body: string; response_body_truncated: boolean }>;
+      expect(attempt!.response_body.startsWith(HOSTILE)).toBe(true);
+      expect(attempt!.response_body).not.toContain('\u0000');
+      expect(Buffer.byteLength(attempt!.response_body)).toBeLessThanOrEqual(2048 + 3);
+      expect(attempt!.response_body_truncated).toBe(true);
+      const page = await browser.get(`/dashboard/webhooks/${endpointId}`);
+      expect(page.body).not.toMatch(/<script>alert|<img src=x/);
+      expect(page.body).toContain('&lt;script>alert(1)&lt;/script>');
+      expect(page.body).toContain('처음 2,048바이트만');
+
+      // A test event has one attempt, so its delivery failed: Home lists it in the session's
+      // environment only, and another account's Home does not.
+      const failing = await browser.get('/dashboard');
+      expect(failing.body).toContain('실패한 웹훅 전달');
+      expect(failing.body).toContain(`/dashboard/webhooks/${endpointId}`);
+      expect(failing.body).toContain('The receiver answered HTTP 500.');
+      const other = await signedInAccount(app, 'owner');
+      const otherHome = (await other.browser.get('/dashboard')).body;
+      expect(otherHome).not.toContain(endpointId);
+      expect(otherHome).toContain('최근 실패가 없습니다');
+      await browser.get('/dashboard');
+      await browser.post('/dashboard/environment', { environment: 'live', return: '/dashboard' });
+      expect((await browser.get('/dashboard')).body).not.toContain(endpointId);
+    });
+});
+
 async function queuedDeliveryCount() {
   const { rows } = await app.platform.database.pool.query(
     `select count(*)::int as count from pgboss.job

@@ -321,6 +321,15 @@ export async function recentRecipients(tx: Executor, scope: Scope, documents: nu
   return result.rows.map((row) => row.supplied);
 }
 
+// The scope's failed invoices, the latest first (the dashboard's home page). A partial index
+// holds failed invoices only, so the newest are found without passing every other invoice.
+export async function listRecentFailures(tx: Executor, scope: Scope, limit: number):
+  Promise<TaxInvoiceRow[]> {
+  return tx.select().from(taxInvoices)
+    .where(and(inScope(scope), eq(taxInvoices.status, 'FAILED')))
+    .orderBy(desc(taxInvoices.sequence)).limit(limit);
+}
+
 // Amendments already made of an original, to refuse a second termination or double-issuance.
 export async function findAmendments(
   tx: Executor,

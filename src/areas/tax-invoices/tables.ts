@@ -89,6 +89,9 @@ export const taxInvoices = pgTable(
       .on(table.apiKeyId, table.clientReferenceId)
       .where(sql`${table.clientReferenceId} is not null`),
     index('tax_invoices_original_idx').on(table.originalIssuanceKey),
+    // Failed invoices only, for the newest failures of a scope (the dashboard's home page).
+    index('tax_invoices_failed_idx').on(table.accountId, table.environment, table.sequence)
+      .where(sql`${table.status} = 'FAILED'`),
     environmentKnown('tax_invoices_environment_known', table.environment),
     check('tax_invoices_issuance_type_known',
       sql`${table.issuanceType} in ('STANDARD', 'REVERSE')`),

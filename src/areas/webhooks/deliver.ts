@@ -12,13 +12,18 @@ import {
 import type { ResolveHost } from '../../platform/outside.ts';
 
 // One HTTP attempt of one delivery: POST the signed body, never follow a redirect, and report
-// what happened. Only 2xx within the timeout is success. The response body is read and thrown
-// away (bounded): receivers answer with a status, and a body from an address the client chose
-// is never stored or shown.
+// what happened. Only 2xx within the timeout is success. The start of the response body is kept
+// (RESPONSE_BODY_KEPT_BYTES, as UTF-8 text) for the client to read in its delivery log, where
+// a receiver's error message is what tells why it refused; the rest is read up to
+// RESPONSE_BYTES_MAX and dropped. The target policy keeps private addresses out, so what is
+// kept is what a public receiver chose to answer.
 
 export type AttemptOutcome = {
   succeeded: boolean;
   responseStatus: number | null;
+  // The start of the receiver's answer, and whether it went on; null without an answer.
+  responseBody: string | null;
+  responseBodyTruncated: boolean;
   error: string | null;
   durationMs: number;
 };
@@ -26,6 +31,8 @@ export type AttemptOutcome = {
 // A receiver's answer is read up to this many bytes, so the connection can be reused, and
 // dropped beyond it.
 const RESPONSE_BYTES_MAX = 64 * 1024;
+// What is kept of an answer's body for the delivery log.
+export const RESPONSE_BODY_KEPT_BYTES = 2048;
 // A connection left idle this long is closed; receivers are many and mostly idle.
 const KEEP_ALIVE_TIMEOUT_MS = 10_000;
 // Connections kept per receiver origin.
@@ -76,14 +83,34 @@ function failureDetail(error: unknown) {
   return { ...describe(error), cause: cause === undefined ? undefined : describe(cause) };
 }
 
+// The first RESPONSE_BODY_KEPT_BYTES of a body as text (a character cut in two becomes U+FFFD;
+// NUL, which PostgreSQL text cannot hold, is dropped), reading at most RESPONSE_BYTES_MAX.
+async function readStart(body: AsyncIterable<Buffer>) {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let total = 0;
+  for await (const chunk of body) {
+    total += chunk.length;
+    if (kept < RESPONSE_BODY_KEPT_BYTES) {
+      const part = chunk.subarray(0, RESPONSE_BODY_KEPT_BYTES - kept);
+      chunks.push(part);
+      kept += part.length;
+    }
+    // Leaving the loop destroys the stream: the connection is not reused.
+    if (total > RESPONSE_BYTES_MAX) break;
+  }
+  const text = Buffer.concat(chunks).toString('utf8').replaceAll('\u0000', '');
+  return { text, truncated: total > kept };
+}
+
 export async function attemptDelivery(attempt: AttemptRequest): Promise<AttemptOutcome> {
   const startedMs = performance.now();
   const elapsed = () => Math.round(performance.now() - startedMs);
   const noAnswer = (reason: unknown): AttemptOutcome => {
     attempt.log.debug({ deliveryId: attempt.deliveryId, reason: failureDetail(reason) },
       'webhook attempt got no answer');
-    return { succeeded: false, responseStatus: null, error: NO_ANSWER_ERROR,
-      durationMs: elapsed() };
+    return { succeeded: false, responseStatus: null, responseBody: null,
+      responseBodyTruncated: false, error: NO_ANSWER_ERROR, durationMs: elapsed() };
   };
   const host = hostOf(new URL(attempt.url));
   // IP literals never reach the connect lookup, so they are checked here.
@@ -100,11 +127,12 @@ export async function attemptDelivery(attempt: AttemptRequest): Promise<AttemptO
       headersTimeout: attempt.timeoutMs,
       bodyTimeout: attempt.timeoutMs,
     });
-    await response.body.dump({ limit: RESPONSE_BYTES_MAX });
+    const kept = await readStart(response.body);
     const status = response.statusCode;
     const succeeded = status >= 200 && status < 300;
     const error = succeeded ? null : `The receiver answered HTTP ${status}.`;
-    return { succeeded, responseStatus: status, error, durationMs: elapsed() };
+    return { succeeded, responseStatus: status, responseBody: kept.text,
+      responseBodyTruncated: kept.truncated, error, durationMs: elapsed() };
   } catch (error) {
     return noAnswer(error);
   }

@@ -91,6 +91,8 @@ async function recordAttempt(
       attemptNumber: job.attemptNumber,
       outcome: outcome.succeeded ? 'succeeded' : 'failed',
       responseStatus: outcome.responseStatus,
+      responseBody: outcome.responseBody,
+      responseBodyTruncated: outcome.responseBodyTruncated,
       durationMs: outcome.durationMs,
       error: outcome.error,
       startedAt,

@@ -79,6 +79,8 @@ function toAttempt(row: store.AttemptRow) {
     responseStatus: row.responseStatus,
     durationMs: row.durationMs,
     error: row.error,
+    responseBody: row.responseBody,
+    responseBodyTruncated: row.responseBodyTruncated,
     startedAt: row.startedAt.toISOString(),
     finishedAt: row.finishedAt.toISOString(),
   };
@@ -268,6 +270,12 @@ function secretsAndDeletion(deps: WebhooksServiceDeps) {
 
 function deliveryLog(deps: WebhooksServiceDeps, endpointOrThrow: EndpointOrThrow) {
   return {
+    // The scope's latest failed deliveries, newest first, over every endpoint.
+    async recentFailedDeliveries(input: { caller: Scope; limit: number }) {
+      const rows = await store.listRecentFailedDeliveries(deps.db, input.caller, input.limit);
+      return rows.map((row) => ({ ...toDelivery(row.delivery, row.eventType, []),
+        endpointUrl: row.url, completedAt: iso(row.delivery.completedAt) }));
+    },
     async listDeliveries(input: {
       caller: Scope; endpointId: string; limit: number; cursor?: string; status?: string;
     }) {

@@ -110,6 +110,19 @@ export async function listDeliveries(
     .limit(page.limit + 1);
 }
 
+// The scope's failed deliveries, the latest first, with their endpoint's URL (the dashboard's
+// home page). A partial index holds failed deliveries only.
+export async function listRecentFailedDeliveries(tx: Executor, scope: Scope, limit: number) {
+  return tx.select({ delivery: webhookDeliveries, eventType: webhookEvents.type,
+    url: webhookEndpoints.url })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+    .where(and(eq(webhookDeliveries.status, 'failed'), inScope(scope)))
+    .orderBy(desc(webhookDeliveries.sequence))
+    .limit(limit);
+}
+
 // The attempts of the given deliveries; each has at most DELIVERY_ATTEMPTS_MAX.
 export async function listAttempts(tx: Executor, deliveryIds: string[], attemptsMax: number) {
   if (deliveryIds.length === 0) return [];

@@ -116,6 +116,10 @@ export const webhookDeliveries = pgTable(
   (table) => [
     index('webhook_deliveries_endpoint_idx').on(table.endpointId, table.sequence),
     index('webhook_deliveries_event_idx').on(table.eventId),
+    // Failed deliveries only, per endpoint, for the newest failures of a scope (at most
+    // ENDPOINTS_PER_SCOPE_MAX endpoints; the dashboard's home page).
+    index('webhook_deliveries_failed_idx').on(table.endpointId, table.sequence)
+      .where(sql`${table.status} = 'failed'`),
     check(
       'webhook_deliveries_status_known',
       sql`${table.status} in ('pending', 'succeeded', 'failed', 'canceled')`,
@@ -135,6 +139,10 @@ export const webhookDeliveryAttempts = pgTable(
     responseStatus: integer('response_status'),
     durationMs: integer('duration_ms').notNull(),
     error: text('error'),
+    // The start of the receiver's answer (deliver.ts): at most RESPONSE_BODY_KEPT_BYTES of it,
+    // as text, and whether there was more.
+    responseBody: text('response_body'),
+    responseBodyTruncated: boolean('response_body_truncated').notNull().default(false),
     startedAt: timestampTz('started_at').notNull(),
     finishedAt: timestampTz('finished_at').notNull(),
   },

@@ -8,6 +8,12 @@ import { dashboardAuditEvents } from '../tables.ts';
 export const AUDIT_ACTIONS = ['user.signedIn', 'user.signedOut', 'user.signedOutEverywhere',
   'user.created', 'user.passwordChanged', 'user.passwordReset', 'key.created', 'key.revoked',
   'points.testTopUp', 'user.roleChanged', 'user.removed', 'environment.switched',
+  // Invitations and password resets by mail.
+  'user.invited', 'user.invitationCanceled', 'user.invitationAccepted',
+  'user.passwordResetRequested', 'user.passwordResetByLink',
+  // The second factor.
+  'user.twoFactorEnabled', 'user.twoFactorDisabled', 'user.recoveryCodeUsed',
+  'user.twoFactorReset', 'account.twoFactorRequired', 'account.twoFactorOptional',
   // The webhooks page.
   'webhook.endpointCreated', 'webhook.endpointUpdated', 'webhook.endpointEnabled',
   'webhook.endpointDisabled', 'webhook.secretRotated', 'webhook.eventResent',

@@ -1,4 +1,7 @@
 import { taxInvoices } from './en/tax-invoices.ts';
+import { enFailures } from './en/failures.ts';
+import { enLinks } from './en/links.ts';
+import { enTwoFactor } from './en/two-factor.ts';
 import type { Dictionary } from './index.ts';
 import { connectionsEn } from './en/connections.ts';
 import { issuersEn } from './en/issuers.ts';
@@ -11,6 +14,9 @@ import { booksEn } from './en/books.ts';
 // The dashboard's English texts: every key of the Korean dictionary (ko.ts), checked by the
 // type and by test/dashboard/i18n.test.ts.
 export const en: Dictionary = {
+  ...enLinks,
+  ...enTwoFactor,
+  ...enFailures,
   'app.name': 'etax dashboard',
   'app.skipToContent': 'Skip to content',
   'nav.label': 'Main menu',
@@ -250,7 +256,7 @@ export const en: Dictionary = {
   'webhooks.attempt': 'Attempt {number} at {at} ({ms} ms)',
   'webhooks.noAnswer': 'no answer',
   'webhooks.answered': 'HTTP {status}',
-  'webhooks.responseBodyNotKept': 'The receiver\'s response body is not kept; only its status is recorded.',
+  'webhooks.responseBodyCut': 'The response body was longer; its first {bytes} bytes are kept.',
   'webhooks.resend': 'Resend',
   'webhooks.delivery.pending': 'Pending',
   'webhooks.delivery.succeeded': 'Succeeded',

@@ -7,9 +7,16 @@ import { bankTransactionsKo } from './ko/bank-transactions.ts';
 import { booksKo } from './ko/books.ts';
 
 import { taxInvoices } from './ko/tax-invoices.ts';
+import { koFailures } from './ko/failures.ts';
+import { koLinks } from './ko/links.ts';
+import { koTwoFactor } from './ko/two-factor.ts';
+
 // The dashboard's Korean texts: the first language, and the shape every other dictionary has
 // (i18n/index.ts). `{name}` marks a value put in when the text is used.
 export const ko = {
+  ...koLinks,
+  ...koTwoFactor,
+  ...koFailures,
   'app.name': 'etax 대시보드',
   'app.skipToContent': '본문으로 건너뛰기',
   'nav.label': '주 메뉴',
@@ -249,7 +256,7 @@ export const ko = {
   'webhooks.attempt': '{number}번째 시도 {at} ({ms}ms)',
   'webhooks.noAnswer': '응답 없음',
   'webhooks.answered': 'HTTP {status}',
-  'webhooks.responseBodyNotKept': '수신 서버의 응답 본문은 보관하지 않고 상태 코드만 기록합니다.',
+  'webhooks.responseBodyCut': '응답 본문이 길어 처음 {bytes}바이트만 보관했습니다.',
   'webhooks.resend': '다시 보내기',
   'webhooks.delivery.pending': '대기 중',
   'webhooks.delivery.succeeded': '성공',

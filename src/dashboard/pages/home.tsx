@@ -1,8 +1,10 @@
+import { LRUCache } from 'lru-cache';
 import { ENVIRONMENTS } from '../../platform/accounts/keys.ts';
 import type { UsageRow } from '../../platform/points/ledger-reads.ts';
 import { Section } from '../components.tsx';
 import type { DashboardPage, PageContext } from '../context.ts';
-import { formatDateWithWeekday, formatNumber, formatPoints, seoulDate } from '../format.ts';
+import { formatDateTime, formatDateWithWeekday, formatNumber, formatPoints, seoulDate } from
+  '../format.ts';
 import { lastDays, UsageChart } from './usage-chart.tsx';
 
 // Home: the balances of both environments, whatever environment the session acts in; the last
@@ -10,6 +12,94 @@ import { lastDays, UsageChart } from './usage-chart.tsx';
 // the next tax-invoice issue deadline, by the tax-invoices area's rule.
 
 const USAGE_DAYS = 30;
+// The ledger only grows, and an entry's time is when it was written: a day over and done no
+// longer changes. The usage of the days before yesterday is aggregated once per scope and day
+// and kept (in this process); today and yesterday are read every time. Yesterday stays live so
+// that a transaction begun before midnight and committed after it is still counted.
+const LIVE_DAYS = 2;
+const settledUsage = new LRUCache<string, UsageRow[]>({ max: 2_000 });
+
+async function usageOf(ctx: PageContext, days: string[]): Promise<UsageRow[]> {
+  const { points } = ctx.services.platform;
+  const settledUntil = days[days.length - LIVE_DAYS]!;
+  const key = `${ctx.scope.accountId}:${ctx.scope.environment}:${days[0]}:${settledUntil}`;
+  let settled = settledUsage.get(key);
+  if (settled === undefined) {
+    settled = await points.usageSince(ctx.scope, days[0]!, settledUntil);
+    settledUsage.set(key, settled);
+  }
+  return [...settled, ...await points.usageSince(ctx.scope, settledUntil)];
+}
+// Failures of each kind shown, the latest first.
+const FAILURES_SHOWN = 5;
+
+type Failure = { when: string; what: string; why: string; href?: string };
+
+function FailureTable({ ctx, title, rows }: { ctx: PageContext; title: string;
+  rows: Failure[] }) {
+  const { t } = ctx;
+  if (rows.length === 0) return null;
+  return (
+    <>
+      <h3>{title}</h3>
+      <div class="table-wrap">
+        <table class="cards">
+          <thead><tr>
+            <th>{t('home.failureWhen')}</th><th>{t('home.failureWhat')}</th>
+            <th>{t('home.failureWhy')}</th>
+          </tr></thead>
+          <tbody>
+            {rows.map((row, index) => (
+              <tr key={index}>
+                <td data-label={t('home.failureWhen')} class="nowrap">
+                  {formatDateTime(new Date(row.when))}
+                </td>
+                <td data-label={t('home.failureWhat')}>
+                  {row.href === undefined ? row.what : <a href={row.href}>{row.what}</a>}
+                </td>
+                <td data-label={t('home.failureWhy')}>{row.why}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+// The session's environment's latest failed tax invoices and webhook deliveries, from their
+// areas' services.
+async function recentFailures(ctx: PageContext) {
+  const { taxInvoices, webhooks } = ctx.services.areas;
+  const [invoices, deliveries] = await Promise.all([
+    taxInvoices.recentFailures({ scope: ctx.scope, limit: FAILURES_SHOWN }),
+    webhooks.recentFailedDeliveries({ caller: ctx.scope, limit: FAILURES_SHOWN }),
+  ]);
+  return {
+    invoices: invoices.map((invoice): Failure => ({ when: invoice.updatedAt,
+      what: invoice.issuanceKey,
+      why: invoice.failure === null ? ''
+        : `${invoice.failure.code}: ${invoice.failure.message}` })),
+    deliveries: deliveries.map((delivery): Failure => ({
+      when: delivery.completedAt ?? delivery.nextAttemptAt ?? '',
+      what: `${delivery.eventType} → ${delivery.endpointUrl}`,
+      why: delivery.lastError ?? '',
+      href: `/dashboard/webhooks/${encodeURIComponent(delivery.endpointId)}` })),
+  };
+}
+
+function Failures({ ctx, failures }: { ctx: PageContext;
+  failures: Awaited<ReturnType<typeof recentFailures>> }) {
+  const { t } = ctx;
+  const none = failures.invoices.length === 0 && failures.deliveries.length === 0;
+  return (
+    <Section title={`${t('home.failures')} · ${t(`env.${ctx.scope.environment}`)}`} id="failures">
+      {none && <p class="muted">{t('home.failuresNone')}</p>}
+      <FailureTable ctx={ctx} title={t('home.failedInvoices')} rows={failures.invoices} />
+      <FailureTable ctx={ctx} title={t('home.failedDeliveries')} rows={failures.deliveries} />
+    </Section>
+  );
+}
 
 function Balances({ ctx, balances }: { ctx: PageContext; balances: Array<{
   environment: 'test' | 'live'; balance: { available: number; reserved: number } }> }) {
@@ -88,16 +178,18 @@ export const homePage: DashboardPage = {
       const { points } = ctx.services.platform;
       const today = seoulDate(ctx.services.platform.outside.now());
       const days = lastDays(today, USAGE_DAYS);
-      const [balances, usage, deadline] = await Promise.all([
+      const [balances, usage, deadline, failures] = await Promise.all([
         Promise.all(ENVIRONMENTS.map(async (environment) => ({ environment,
           balance: await points.getBalance({ accountId: ctx.scope.accountId, environment }) }))),
-        points.usageSince(ctx.scope, days[0]!),
+        usageOf(ctx, days),
         nextIssueDeadline(ctx, today),
+        recentFailures(ctx),
       ]);
       return { kind: 'page', title: 'home.title', body: (
         <>
           <Balances ctx={ctx} balances={balances} />
           <Usage ctx={ctx} days={days} usage={usage} />
+          <Failures ctx={ctx} failures={failures} />
           <Section title={ctx.t('home.deadline')} id="deadline">
             <p class="figure">{formatDateWithWeekday(deadline.date, ctx.locale)}</p>
             <p>{ctx.t('home.deadlineLead', { month: deadline.month, date: deadline.date })}</p>

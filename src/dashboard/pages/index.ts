@@ -17,6 +17,7 @@ import { sessionControls } from './session.tsx';
 import { taxInvoicesPage } from './tax-invoices/index.tsx';
 import { settingsPage } from './settings.tsx';
 import { teamPageModule } from './team.tsx';
+import { twoFactorPage } from './two-factor.tsx';
 import { webhooksPage } from './webhooks.tsx';
 
 // Every page of the dashboard, one module each, in the order of the navigation within each of
@@ -40,6 +41,7 @@ export const PAGES: readonly DashboardPage[] = [
   keysPage,
   webhooksPage,
   settingsPage,
+  twoFactorPage,
   sessionControls,
   operatorPage,
 ];

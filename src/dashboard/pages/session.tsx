@@ -13,7 +13,7 @@ const isEnvironment = (value: unknown): value is Environment =>
 export const sessionControls: DashboardPage = {
   routes: [
     {
-      method: 'POST', path: '/sign-out', permission: 'account.read',
+      method: 'POST', path: '/sign-out', permission: 'account.read', beforeSecondFactor: true,
       async handle(ctx) {
         await ctx.services.sessions.end(ctx.session.token);
         await ctx.audit('user.signedOut');
@@ -22,7 +22,7 @@ export const sessionControls: DashboardPage = {
       },
     },
     {
-      method: 'POST', path: '/environment', permission: 'account.read',
+      method: 'POST', path: '/environment', permission: 'account.read', beforeSecondFactor: true,
       async handle(ctx) {
         const environment = ctx.form.get('environment');
         if (isEnvironment(environment)) {
@@ -32,7 +32,7 @@ export const sessionControls: DashboardPage = {
       },
     },
     {
-      method: 'POST', path: '/language', permission: 'account.read',
+      method: 'POST', path: '/language', permission: 'account.read', beforeSecondFactor: true,
       async handle(ctx) {
         const locale = ctx.form.get('locale');
         if (isLocale(locale)) await ctx.services.users.setLocale(ctx.session.user.userId, locale);

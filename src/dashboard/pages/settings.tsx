@@ -4,12 +4,13 @@ import { formatDateTime } from '../format.ts';
 import { clearSessionCookie } from '../http.ts';
 import type { MessageKey } from '../i18n/index.ts';
 import { UserInputError } from '../users/service.ts';
+import { TWO_FACTOR_NOTICES, TwoFactorSection } from './two-factor.tsx';
 
 // Settings: the signed-in user's own language, password and sessions. Every role may change
 // its own; nothing here touches the account's data.
 
-const NOTICES = ['settings.passwordChanged', 'settings.sessionEnded'] as const satisfies
-  readonly MessageKey[];
+const NOTICES = ['settings.passwordChanged', 'settings.sessionEnded', ...TWO_FACTOR_NOTICES] as
+  const satisfies readonly MessageKey[];
 
 function SessionsSection({ ctx, sessions }: { ctx: PageContext;
   sessions: Awaited<ReturnType<PageContext['services']['sessions']['list']>> }) {
@@ -61,6 +62,7 @@ function SessionsSection({ ctx, sessions }: { ctx: PageContext;
 async function settingsBody(ctx: PageContext, problem?: MessageKey) {
   const { t, session } = ctx;
   const sessions = await ctx.services.sessions.list(session.user.userId);
+  const twoFactor = await ctx.services.twoFactor.status(session.user.userId);
   return (
     <>
       <RedirectNotice ctx={ctx} known={NOTICES} />
@@ -104,6 +106,7 @@ async function settingsBody(ctx: PageContext, problem?: MessageKey) {
           </div>
         </PostForm>
       </Section>
+      <TwoFactorSection ctx={ctx} {...twoFactor} />
       <SessionsSection ctx={ctx} sessions={sessions} />
     </>
   );
@@ -119,6 +122,7 @@ export const settingsPage: DashboardPage = {
   routes: [
     {
       method: 'GET', path: '/settings', permission: 'account.read',
+      beforeSecondFactor: true,
       async handle(ctx) {
         return { kind: 'page', title: 'settings.title', body: await settingsBody(ctx) };
       },
@@ -127,6 +131,7 @@ export const settingsPage: DashboardPage = {
       // A changed password ends every other session of the user: whoever knew the old one is
       // signed out.
       method: 'POST', path: '/settings/password', permission: 'account.read',
+      beforeSecondFactor: true,
       async handle(ctx) {
         const { userId } = ctx.session.user;
         let changed: boolean;
@@ -150,6 +155,7 @@ export const settingsPage: DashboardPage = {
     },
     {
       method: 'POST', path: '/settings/sessions/:sessionId/end', permission: 'account.read',
+      beforeSecondFactor: true,
       async handle(ctx) {
         const ended = await ctx.services.sessions.endOne(ctx.session.user.userId,
           ctx.params.sessionId ?? '');
@@ -159,6 +165,7 @@ export const settingsPage: DashboardPage = {
     },
     {
       method: 'POST', path: '/settings/sign-out-everywhere', permission: 'account.read',
+      beforeSecondFactor: true,
       async handle(ctx) {
         await ctx.services.sessions.endAll(ctx.session.user.userId);
         await ctx.audit('user.signedOutEverywhere');

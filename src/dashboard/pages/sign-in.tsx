@@ -16,6 +16,7 @@ import { PlainLayout } from '../layout.tsx';
 import { recordAudit } from '../audit/store.ts';
 import { sendHtml } from '../render.ts';
 import { safeReturnPath } from '../return-path.ts';
+import type { SignedIn } from '../sessions/service.ts';
 import { StandaloneErrorPage } from './errors.tsx';
 
 // Signing in (docs/dashboard.md § Signing in): the only page without a session. Attempts are
@@ -35,6 +36,10 @@ type PublicRoute = { method: 'GET' | 'POST'; path: string;
   handle(request: FastifyRequest, reply: FastifyReply): Promise<unknown> };
 
 const SIGN_IN_PATH = '/dashboard/sign-in';
+const CODE_PATH = '/dashboard/sign-in/code';
+// Codes given to one waiting sign-in's user: six digits are a million guesses.
+export const SIGN_IN_CODE_PER_USER: SignInCounter = { name: 'dashboard.signIn.code',
+  policy: { limit: 10, windowSeconds: 15 * 60 } };
 function nextPath(value: string | null | undefined): string {
   const path = safeReturnPath(value);
   return path.startsWith(SIGN_IN_PATH) ? '/dashboard' : path;
@@ -49,7 +54,7 @@ export function signInRedirect(request: FastifyRequest, reply: FastifyReply) {
     303);
 }
 
-const SIGN_IN_NOTICES = ['signedOut', 'expired'] as const;
+const SIGN_IN_NOTICES = ['signedOut', 'expired', 'passwordReset', 'invitationAccepted'] as const;
 
 function SignInPage(props: { locale: Locale; csrf: string; next: string; email?: string;
   problem?: string; notice?: string }) {
@@ -75,6 +80,9 @@ function SignInPage(props: { locale: Locale; csrf: string; next: string; email?:
           <button type="submit" class="primary">{t('signIn.submit')}</button>
         </div>
       </form>
+      <p>
+        <a href={`/dashboard/forgot-password?lang=${props.locale}`}>{t('signIn.forgot')}</a>
+      </p>
       <p>
         <a href={`${SIGN_IN_PATH}?lang=${other}`} lang={other}>{t('signIn.otherLanguage')}</a>
       </p>
@@ -128,6 +136,15 @@ export function publicRoutes(services: DashboardServices): PublicRoute[] {
     if (user === null) {
       return showForm(request, reply, 401, { email, next, problem: t('signIn.failed') });
     }
+    if (user.twoFactor) {
+      // The password was right; a session that opens nothing but the code's page waits for the
+      // second factor, and the code's answer starts the real one.
+      const pending = await sessions.start({ userId: user.userId, address,
+        userAgent: request.headers['user-agent'], secondFactorPending: true });
+      setSessionCookie(request, reply, pending.token);
+      return reply.code(303).header('cache-control', 'no-store').redirect(
+        `${CODE_PATH}?lang=${localeOf(request)}&next=${encodeURIComponent(next)}`, 303);
+    }
     const started = await sessions.start({ userId: user.userId, address,
       userAgent: request.headers['user-agent'] });
     await recordAudit(db, { accountId: user.accountId, actor: { userId: user.userId,
@@ -137,6 +154,7 @@ export function publicRoutes(services: DashboardServices): PublicRoute[] {
   }
 
   return [
+    ...codeRoutes(services),
     { method: 'GET', path: SIGN_IN_PATH, async handle(request, reply) {
       // Already signed in: nothing to do here.
       if (await sessions.resolve(readSessionCookie(request)) !== null) {
@@ -145,5 +163,94 @@ export function publicRoutes(services: DashboardServices): PublicRoute[] {
       return showForm(request, reply, 200, {});
     } },
     { method: 'POST', path: SIGN_IN_PATH, handle: signIn },
+  ];
+}
+
+function codeForm(request: FastifyRequest, reply: FastifyReply, session: SignedIn,
+  status: number, next: string, problem?: string) {
+  const locale = localeOf(request);
+  const t = translator(locale);
+  return sendHtml(reply, status, (
+    <PlainLayout locale={locale} title={t('signIn.code.title')} appName={t('app.name')}>
+      {problem && <div class="notice error" role="alert">{problem}</div>}
+      <p>{t('signIn.code.lead')}</p>
+      <form method="post" action={`${CODE_PATH}?lang=${locale}`} class="stack">
+        <input type="hidden" name="_csrf" value={csrfToken(session.token)} />
+        <input type="hidden" name="next" value={next} />
+        <label>{t('signIn.code.label')}
+          <input type="text" name="code" autocomplete="one-time-code" required maxLength={40}
+            autofocus />
+        </label>
+        <div class="actions">
+          <button type="submit" class="primary">{t('signIn.code.submit')}</button>
+        </div>
+      </form>
+    </PlainLayout>
+  ));
+}
+
+
+// The second step of a sign-in whose user has a second factor: the code's page, behind the
+// session that gave the right password and opens nothing else.
+function codeRoutes(services: DashboardServices): PublicRoute[] {
+  const { sessions, rateLimiter } = services;
+  const { db } = services.platform.database;
+
+  const expired = (reply: FastifyReply) => reply.code(303).header('cache-control', 'no-store')
+    .redirect(`${SIGN_IN_PATH}?notice=expired`, 303);
+
+  async function checkCode(request: FastifyRequest, reply: FastifyReply) {
+    const pending = await sessions.resolvePending(readSessionCookie(request));
+    if (pending === null) return expired(reply);
+    const form = request.body instanceof URLSearchParams ? request.body : new URLSearchParams();
+    if (!sameOrigin(request) || !csrfTokenMatches(pending.token, form.get('_csrf'))) {
+      return sendHtml(reply, 403, <StandaloneErrorPage kind="csrf" />);
+    }
+    const t = translator(localeOf(request));
+    const next = nextPath(form.get('next'));
+    const retryAfterSeconds = await rateLimiter.attempt(SIGN_IN_CODE_PER_USER.name,
+      SIGN_IN_CODE_PER_USER.policy, pending.user.userId);
+    if (retryAfterSeconds !== null) {
+      // Past the limit the waiting sign-in ends: the next try starts from the password.
+      await sessions.end(pending.token);
+      reply.header('retry-after', String(retryAfterSeconds));
+      return sendHtml(reply, 429, (
+        <PlainLayout locale={localeOf(request)} title={t('signIn.code.title')}
+          appName={t('app.name')}>
+          <div class="notice error" role="alert">
+            {t('signIn.code.limited', { minutes: Math.ceil(retryAfterSeconds / 60) })}
+          </div>
+          <p><a href={SIGN_IN_PATH}>{t('signIn.title')}</a></p>
+        </PlainLayout>
+      ));
+    }
+    const { user } = pending;
+    const verified = await services.twoFactor.verify(user.userId, user.email,
+      (form.get('code') ?? '').slice(0, 40));
+    if (verified === null) {
+      return codeForm(request, reply, pending, 401, next, t('signIn.code.failed'));
+    }
+    await sessions.end(pending.token);
+    const address = clientAddress(request);
+    const started = await sessions.start({ userId: user.userId, address,
+      userAgent: request.headers['user-agent'] });
+    const actor = { userId: user.userId, email: user.email };
+    if (verified === 'recoveryCode') {
+      await recordAudit(db, { accountId: user.accountId, actor, action: 'user.recoveryCodeUsed',
+        address });
+    }
+    await recordAudit(db, { accountId: user.accountId, actor, action: 'user.signedIn', address });
+    setSessionCookie(request, reply, started.token);
+    return reply.code(303).header('cache-control', 'no-store').redirect(next, 303);
+  }
+
+  return [
+    { method: 'GET', path: CODE_PATH, async handle(request, reply) {
+      const pending = await sessions.resolvePending(readSessionCookie(request));
+      if (pending === null) return expired(reply);
+      const query = new URLSearchParams(request.url.split('?')[1] ?? '');
+      return codeForm(request, reply, pending, 200, nextPath(query.get('next')));
+    } },
+    { method: 'POST', path: CODE_PATH, handle: checkCode },
   ];
 }

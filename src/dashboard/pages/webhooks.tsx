@@ -148,6 +148,12 @@ function Attempts({ ctx, delivery }: { ctx: PageContext; delivery: Delivery }) {
           {attempt.responseStatus === null ? t('webhooks.noAnswer')
             : t('webhooks.answered', { status: attempt.responseStatus })}
           {attempt.error !== null && <> · <span class="break">{truncated(attempt.error)}</span></>}
+          {attempt.responseBody !== null && attempt.responseBody.length > 0 && (
+            <pre class="body">{attempt.responseBody}</pre>
+          )}
+          {attempt.responseBodyTruncated && (
+            <p class="muted">{t('webhooks.responseBodyCut', { bytes: '2,048' })}</p>
+          )}
         </li>
       ))}
     </ol>
@@ -170,7 +176,6 @@ async function DeliveryItem({ ctx, endpoint, delivery }: { ctx: PageContext;
       <details>
         <summary>{t('webhooks.response')}</summary>
         <Attempts ctx={ctx} delivery={delivery} />
-        <p class="muted">{t('webhooks.responseBodyNotKept')}</p>
       </details>
       {ctx.may('webhooks.manage') && endpoint.enabled && (
         <PostForm ctx={ctx} action={resendPath(endpoint.id, delivery.eventId)}>

@@ -22,12 +22,19 @@ const USER_AGENT_LENGTH_MAX = 200;
 
 export type SignedIn = {
   sessionId: string;
+  // The account requires a second factor of every user (an Owner's setting).
+  twoFactorRequired: boolean;
   // The cookie's value: the CSRF token is derived from it (src/dashboard/csrf.ts).
   token: string;
   environment: Environment;
   user: { userId: string; accountId: string; email: string; role: Role; operator: boolean;
-    locale: Locale };
+    locale: Locale; twoFactor: boolean };
 };
+
+// A session whose password was right waits this long for its second factor.
+export const SECOND_FACTOR_WAIT_SECONDS = 5 * 60;
+const PENDING_LIMITS = { idleSeconds: SECOND_FACTOR_WAIT_SECONDS,
+  absoluteSeconds: SECOND_FACTOR_WAIT_SECONDS };
 
 export const hashSessionToken = (token: string) =>
   createHash('sha256').update(token).digest('hex');
@@ -37,33 +44,40 @@ const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 export function createSessionsService({ db }: { db: Db }) {
   async function start(input: { userId: string; environment?: Environment; address: string;
-    userAgent: string | undefined }): Promise<{ token: string; sessionId: string }> {
+    userAgent: string | undefined; secondFactorPending?: boolean }):
+    Promise<{ token: string; sessionId: string }> {
     const token = randomBytes(TOKEN_BYTES).toString('base64url');
     const sessionId = newId('dashboardSession');
     // The user's sessions that ended without a sign-out go at their next sign-in.
     await store.deleteEndedSessions(db, input.userId, LIMITS);
     await store.insertSession(db, { id: sessionId, tokenHash: hashSessionToken(token),
       userId: input.userId, environment: input.environment ?? 'test', address: input.address,
-      userAgent: input.userAgent?.slice(0, USER_AGENT_LENGTH_MAX) ?? null });
+      userAgent: input.userAgent?.slice(0, USER_AGENT_LENGTH_MAX) ?? null,
+      secondFactorPending: input.secondFactorPending ?? false });
     return { token, sessionId };
   }
 
-  async function resolve(token: string | undefined): Promise<SignedIn | null> {
+  async function resolve(token: string | undefined, pending = false): Promise<SignedIn | null> {
     if (token === undefined || !TOKEN_PATTERN.test(token)) return null;
-    const row = await store.findLiveSession(db, hashSessionToken(token), LIMITS);
+    const row = await store.findLiveSession(db, hashSessionToken(token),
+      pending ? PENDING_LIMITS : LIMITS, pending);
     if (row === null) return null;
     const { session, user } = row;
-    if (Date.now() - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+    if (!pending && Date.now() - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
       await store.touchSession(db, session.id);
     }
     return { sessionId: session.id, token, environment: session.environment as Environment,
+      twoFactorRequired: row.twoFactorRequired,
       user: { userId: user.id, accountId: user.accountId, email: user.email,
-        role: user.role as Role, operator: user.operator, locale: user.locale as Locale } };
+        role: user.role as Role, operator: user.operator, locale: user.locale as Locale,
+        twoFactor: user.totpSecret !== null } };
   }
 
   return {
     start,
     resolve,
+    // The session that gave the right password and waits for the second factor.
+    resolvePending: (token: string | undefined) => resolve(token, true),
     end: (token: string) => store.deleteByTokenHash(db, hashSessionToken(token)),
     endOne: (userId: string, sessionId: string) => store.deleteUserSession(db, userId, sessionId),
     // Every session of the user but `keepSessionId`: "sign out everywhere else", or all of them

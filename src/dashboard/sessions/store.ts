@@ -1,6 +1,6 @@
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../platform/db/connect.ts';
-import { dashboardSessions, dashboardUsers } from '../tables.ts';
+import { dashboardAccountSettings, dashboardSessions, dashboardUsers } from '../tables.ts';
 
 export type SessionRow = typeof dashboardSessions.$inferSelect;
 
@@ -10,12 +10,18 @@ export async function insertSession(tx: Executor, row: typeof dashboardSessions.
 
 // The session of a token hash with its user, while neither its idle nor its absolute lifetime
 // has ended.
+// A session waiting for its second factor is found only with `pending` (the code's page).
 export async function findLiveSession(tx: Executor, tokenHash: string,
-  limits: { idleSeconds: number; absoluteSeconds: number }) {
-  const [row] = await tx.select({ session: dashboardSessions, user: dashboardUsers })
+  limits: { idleSeconds: number; absoluteSeconds: number }, pending = false) {
+  const [row] = await tx.select({ session: dashboardSessions, user: dashboardUsers,
+    twoFactorRequired:
+      sql<boolean>`coalesce(${dashboardAccountSettings.twoFactorRequired}, false)` })
     .from(dashboardSessions)
     .innerJoin(dashboardUsers, eq(dashboardUsers.id, dashboardSessions.userId))
+    .leftJoin(dashboardAccountSettings,
+      eq(dashboardAccountSettings.accountId, dashboardUsers.accountId))
     .where(and(eq(dashboardSessions.tokenHash, tokenHash),
+      eq(dashboardSessions.secondFactorPending, pending),
       sql`${dashboardSessions.lastSeenAt}
         > now() - make_interval(secs => ${limits.idleSeconds})`,
       sql`${dashboardSessions.createdAt}

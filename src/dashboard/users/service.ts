@@ -23,6 +23,8 @@ export type DashboardUser = {
   operator: boolean;
   locale: Locale;
   createdAt: Date;
+  // A TOTP second factor is on.
+  twoFactor: boolean;
 };
 
 export class UserInputError extends Error {
@@ -42,10 +44,11 @@ export function normalizeEmail(raw: string): string | null {
 
 function toUser(row: store.UserRow): DashboardUser {
   return { userId: row.id, accountId: row.accountId, email: row.email, role: row.role as Role,
-    operator: row.operator, locale: row.locale as Locale, createdAt: row.createdAt };
+    operator: row.operator, locale: row.locale as Locale, createdAt: row.createdAt,
+    twoFactor: row.totpSecret !== null };
 }
 
-function checkPassword(password: string) {
+export function checkPassword(password: string) {
   const problem = passwordProblem(password);
   if (problem === 'tooShort') {
     throw new UserInputError('passwordTooShort', 'the password is too short');
@@ -115,6 +118,13 @@ export function createUsersService({ db, accounts }: Deps) {
     return true;
   }
 
+  // Whether `password` is the user's: asked again before turning a second factor off.
+  async function passwordMatches(userId: string, password: string) {
+    if (password.length === 0 || passwordProblem(password) === 'tooLong') return false;
+    const row = await store.findUser(db, userId);
+    return row !== null && verifyPassword(password, row.passwordHash);
+  }
+
   async function setLocale(userId: string, locale: Locale) {
     await store.updateLocale(db, userId, locale);
   }
@@ -134,7 +144,7 @@ export function createUsersService({ db, accounts }: Deps) {
     store.deleteUser(db, accountId, userId);
 
   return { createUser, authenticate, findUser, findUserByEmail, listUsers, setPassword,
-    changePassword, setLocale, findMember, changeRole, removeUser };
+    changePassword, passwordMatches, setLocale, findMember, changeRole, removeUser };
 }
 
 export type UsersService = ReturnType<typeof createUsersService>;

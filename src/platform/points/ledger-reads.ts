@@ -132,19 +132,28 @@ export async function listLedgerEntries(tx: Executor, scope: Scope, filter: Ledg
 
 export type UsageRow = { day: string; operation: string; points: number; calls: number };
 
-// Points spent per Seoul day and operation since a Seoul date (included): captures and
-// charges, less nothing (a refund is shown in the ledger, not as negative usage).
-export async function usageSince(tx: Executor, scope: Scope, fromDate: string):
-  Promise<UsageRow[]> {
+// Points spent per Seoul day and operation since a Seoul date (included), until another
+// (excluded) when given: captures and charges, less nothing (a refund is shown in the ledger, not
+// as negative usage).
+export async function usageSince(tx: Executor, scope: Scope, fromDate: string,
+  untilDate?: string): Promise<UsageRow[]> {
+  // Each capture's operation is its own reservation's, looked up by its key per row (a scalar
+  // subquery, which the planner keeps as such): as a join, the planner hashed every reservation
+  // of the server, a scan that grows with all accounts' history, to name the few the period's
+  // captures point at.
   const result = await tx.execute(sql`
-    select to_char(e.created_at at time zone 'Asia/Seoul', 'YYYY-MM-DD') as "day",
-           coalesce(${OPERATION}, '') as "operation",
-           sum(-e.amount_points) as "points", count(*) as "calls"
-      from point_ledger_entries e
-      left join point_reservations r on r.id = e.reservation_id
-     where e.account_id = ${scope.accountId} and e.environment = ${scope.environment}
-       and e.kind in ('capture', 'charge')
-       and e.created_at >= ${seoulMidnight(fromDate)}
+    select "day", "operation", sum("points") as "points", count(*) as "calls"
+      from (select to_char(e.created_at at time zone 'Asia/Seoul', 'YYYY-MM-DD') as "day",
+                   coalesce(e.operation, case when e.kind = 'charge' then e.memo
+                     else (select r.operation from point_reservations r
+                            where r.id = e.reservation_id) end, '') as "operation",
+                   -e.amount_points as "points"
+              from point_ledger_entries e
+             where e.account_id = ${scope.accountId} and e.environment = ${scope.environment}
+               and e.kind in ('capture', 'charge')
+               and e.created_at >= ${seoulMidnight(fromDate)}
+               and ${untilDate === undefined ? sql`true`
+                 : sql`e.created_at < ${seoulMidnight(untilDate)}`}) as spent
      group by 1, 2
      order by 1, 2`);
   return (result.rows as Array<{ day: string; operation: string; points: string | number;

@@ -346,7 +346,8 @@ export function createPointsService(deps: Deps) {
       store.holdReservation(tx, input),
     ensureBalances: (accountId: string, tx: Executor = db) =>
       store.ensureBalances(tx, accountId, ['test', 'live']),
-    usageSince: (scope: Scope, fromDate: string) => reads.usageSince(db, scope, fromDate),
+    usageSince: (scope: Scope, fromDate: string, untilDate?: string) =>
+      reads.usageSince(db, scope, fromDate, untilDate),
     openReservations: (scope: Scope, limit: number) =>
       reads.listOpenReservations(db, scope, limit),
   };

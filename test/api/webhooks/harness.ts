@@ -46,7 +46,8 @@ export type ReceivedRequest = {
 };
 
 // How the receiver answers one request: a status, optionally after a delay or with headers.
-export type Answer = { status: number; delayMs?: number; headers?: Record<string, string> };
+export type Answer = { status: number; delayMs?: number; headers?: Record<string, string>;
+  body?: string };
 
 export type Receiver = {
   url: string;
@@ -67,7 +68,7 @@ export async function startReceiver(): Promise<Receiver> {
     const answer = answers.shift() ?? { status: 200 };
     const send = () => {
       if (response.destroyed) return;
-      response.writeHead(answer.status, answer.headers ?? {}).end('ok');
+      response.writeHead(answer.status, answer.headers ?? {}).end(answer.body ?? 'ok');
     };
     if (!answer.delayMs) return send();
     const timer = setTimeout(() => {

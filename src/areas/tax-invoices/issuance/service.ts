@@ -289,10 +289,15 @@ export function createIssuanceService(deps: IssuanceDeps) {
       lateIssuanceLimit: vatReturnDeadline(date, added) };
   }
 
+  // The scope's latest failed invoices, newest first.
+  async function recentFailures(input: { scope: Scope; limit: number }) {
+    return (await store.listRecentFailures(db, input.scope, input.limit)).map(toTaxInvoice);
+  }
+
   return { issue, previewIssue,
     statusByReference: (input: Parameters<typeof statusByReference>[1]) =>
     statusByReference(db, input), get, list, ...createBrowsing(db, deps.cursors), pdf, cancel,
-    issueDueDate };
+    issueDueDate, recentFailures };
 }
 
 export type IssuanceService = ReturnType<typeof createIssuanceService>;
