@@ -179,7 +179,7 @@ describe('connections', () => {
       }
       // Nothing kept, charged or counted: no connection, the link unspent and usable.
       expect((await app.server.inject(request(keys.test, 'GET', '/v1/connections'))).json())
-        .toEqual({ items: [] });
+        .toEqual({ items: [], nextCursor: null, hasMore: false });
       const rows = await app.platform.database.db.execute(sql`select count(*)::int as count
         from connections where account_id = ${accountId}`);
       expect(('rows' in rows ? rows.rows : rows)[0]).toEqual({ count: 0 });
