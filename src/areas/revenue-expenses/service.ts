@@ -161,6 +161,15 @@ const connectedBusinesses = (changes: readonly IssuedInvoiceChange[]) => [
 
 const scopeKey = (scope: Scope) => `${scope.accountId}\u0000${scope.environment}`;
 
+// The connected accounts an invoice is booked to. In the sandbox any account may register an
+// issuer, and so connect the tax portal, under any business number (nothing proves it owns the
+// number), so a test invoice is booked in the account that issued it only: another account never
+// learns of it. Live connections log in to the tax portal itself, which proves the number.
+function bookableScopes(change: IssuedInvoiceChange, scopes: readonly Scope[]): readonly Scope[] {
+  return change.scope.environment === 'test'
+    ? scopes.filter((scope) => scope.accountId === change.scope.accountId) : scopes;
+}
+
 // The list a month's entries' cursors are bound to.
 const MONTH_ENTRIES_LIST = 'revenueExpenses.monthEntries';
 
@@ -271,8 +280,8 @@ export function createRevenueExpensesService(deps: ServiceDeps) {
     const byScope = new Map<string, { scope: Scope; entries: store.BookEntry[] }>();
     for (const change of changes) {
       for (const { scope, entry } of issuedEntries(change,
-        connected.get(recipientKey(change)) ?? [],
-        connected.get(supplierKey(change)) ?? [])) {
+        bookableScopes(change, connected.get(recipientKey(change)) ?? []),
+        bookableScopes(change, connected.get(supplierKey(change)) ?? []))) {
         const group = byScope.get(scopeKey(scope)) ?? { scope, entries: [] };
         group.entries.push(entry);
         byScope.set(scopeKey(scope), group);

@@ -381,29 +381,42 @@ describe('invoices issued through etax', () => {
   it('are the supplier\'s sales and a purchase of the account connected to the recipient',
     async () => {
       const supplierAccount = await app.createAccount();
-      const recipientAccount = await app.createAccount();
       const bystander = await app.createAccount();
-      await connectHometax(app, recipientAccount.keys.test, RECIPIENT_NUMBER);
-      const before = await readAll(app, recipientAccount.keys.test);
+      // In the sandbox the purchase is booked in the issuing account only: here the same account
+      // also issues for the recipient's number and has connected it.
+      await connectHometax(app, supplierAccount.keys.test, RECIPIENT_NUMBER);
       const supplier = await registerSupplier(app, supplierAccount.keys.test);
       const invoice = await issueTransmitted(app, supplierAccount.keys.test,
         supplier.supplierKey);
 
-      const sales = await readAll(app, supplierAccount.keys.test);
-      expect(sales.items).toHaveLength(1);
-      expect(sales.items[0]).toMatchObject({ direction: 'SALES', source: 'ISSUED_HERE',
-        approvalNumber: invoice.ntsTransactionId, issuanceKey: invoice.issuanceKey,
+      const entries = (await readAll(app, supplierAccount.keys.test)).items
+        .filter((item) => item.approvalNumber === invoice.ntsTransactionId);
+      expect(entries.map((item) => item.direction).sort()).toEqual(['PURCHASE', 'SALES']);
+      expect(entries.find((item) => item.direction === 'SALES')).toMatchObject({
+        source: 'ISSUED_HERE', issuanceKey: invoice.issuanceKey,
         counterpart: { businessRegistrationNumber: RECIPIENT_NUMBER }, status: 'TRANSMITTED',
         totalAmount: invoice.totals.total });
-
-      const purchases = await readAll(app, recipientAccount.keys.test, before.cursor);
-      expect(purchases.items).toHaveLength(1);
-      // The supplier's issuance key stays the supplier's.
-      expect(purchases.items[0]).toMatchObject({ direction: 'PURCHASE',
-        source: 'ISSUED_HERE', approvalNumber: invoice.ntsTransactionId, issuanceKey: null,
+      expect(entries.find((item) => item.direction === 'PURCHASE')).toMatchObject({
+        source: 'ISSUED_HERE', issuanceKey: null,
         counterpart: { businessRegistrationNumber: supplier.identificationNumber } });
       expect((await readAll(app, bystander.keys.test)).items).toEqual([]);
       expect((await readAll(app, supplierAccount.keys.live)).items).toEqual([]);
+    });
+
+  it('are never booked to another account in the sandbox, whatever number it connected',
+    async () => {
+      const supplierAccount = await app.createAccount();
+      const other = await app.createAccount();
+      // Another account registers an issuer under the recipient's number and connects it: the
+      // sandbox cannot tell it does not own the number.
+      await connectHometax(app, other.keys.test, RECIPIENT_NUMBER);
+      const before = await readAll(app, other.keys.test);
+      const supplier = await registerSupplier(app, supplierAccount.keys.test);
+      const invoice = await issueTransmitted(app, supplierAccount.keys.test,
+        supplier.supplierKey);
+      expect((await readAll(app, supplierAccount.keys.test)).items
+        .map((item) => item.approvalNumber)).toContain(invoice.ntsTransactionId);
+      expect((await readAll(app, other.keys.test, before.cursor)).items).toEqual([]);
     });
 });
 

@@ -145,23 +145,28 @@ describe('a trustee tax invoice (위수탁)', () => {
   it('is the consignor\'s sale in the books, never the trustee\'s, and the buyer\'s purchase',
     async () => {
       const { key, trustee } = await trusteeAccount();
-      const consignorAccount = await app.createAccount();
-      const recipientAccount = await app.createAccount();
-      await connectHometax(app, consignorAccount.keys.test, CONSIGNOR_NUMBER);
-      await connectHometax(app, recipientAccount.keys.test, RECIPIENT_NUMBER);
-      const consignorBefore = await readAll(app, consignorAccount.keys.test);
-      const recipientBefore = await readAll(app, recipientAccount.keys.test);
+      // Issued with nothing connected: the trustee's own books get no sale of it.
+      const alone = await issueTransmitted(app, key, trustee.supplierKey, trusteeBody());
+      expect((await readAll(app, key)).items
+        .filter((item) => item.approvalNumber === alone.ntsTransactionId)).toEqual([]);
+      // In the sandbox an invoice is booked in the issuing account only: here the same account
+      // also issues for the consignor's and the buyer's numbers and has connected both, and
+      // another account connected to the consignor's number learns nothing.
+      const other = await app.createAccount();
+      await connectHometax(app, other.keys.test, CONSIGNOR_NUMBER);
+      await connectHometax(app, key, CONSIGNOR_NUMBER);
+      await connectHometax(app, key, RECIPIENT_NUMBER);
+      const otherBefore = await readAll(app, other.keys.test);
       const invoice = await issueTransmitted(app, key, trustee.supplierKey, trusteeBody());
 
-      expect((await readAll(app, key)).items).toEqual([]);
-      const sales = await readAll(app, consignorAccount.keys.test, consignorBefore.cursor);
-      expect(sales.items.filter((item) => item.approvalNumber === invoice.ntsTransactionId))
-        .toMatchObject([{ direction: 'SALES', source: 'ISSUED_HERE', issuanceKey: null,
-          counterpart: { businessRegistrationNumber: RECIPIENT_NUMBER } }]);
-      const purchases = await readAll(app, recipientAccount.keys.test, recipientBefore.cursor);
-      expect(purchases.items.filter((item) => item.approvalNumber === invoice.ntsTransactionId))
-        .toMatchObject([{ direction: 'PURCHASE', issuanceKey: null,
-          counterpart: { businessRegistrationNumber: CONSIGNOR_NUMBER } }]);
+      const entries = (await readAll(app, key)).items
+        .filter((item) => item.approvalNumber === invoice.ntsTransactionId);
+      expect(entries.find((item) => item.direction === 'SALES')).toMatchObject({
+        source: 'ISSUED_HERE', counterpart: { businessRegistrationNumber: RECIPIENT_NUMBER } });
+      expect(entries.find((item) => item.direction === 'PURCHASE')).toMatchObject({
+        issuanceKey: null, counterpart: { businessRegistrationNumber: CONSIGNOR_NUMBER } });
+      expect(entries).toHaveLength(2);
+      expect((await readAll(app, other.keys.test, otherBefore.cursor)).items).toEqual([]);
     });
 });
 
