@@ -8,6 +8,7 @@ import { toCsv } from '../../csv.ts';
 import { formatDateTime, formatWon } from '../../format.ts';
 import type { MessageKey } from '../../i18n/index.ts';
 import { ApiErrorNotice, StatusBadge } from './shared.tsx';
+import { workbook, XLSX_TYPE } from '../spreadsheet.ts';
 
 // The list of tax invoices of the session's scope, newest first, 50 at a time by cursor,
 // filtered by what the address says (so a reload or a shared link keeps the filters), and its
@@ -300,23 +301,9 @@ export async function exportOutcome(ctx: PageContext, format: 'csv' | 'xlsx'): P
     return { kind: 'download', contentType: 'text/csv; charset=utf-8',
       filename: `${filename}.csv`, body: toCsv(EXPORT_COLUMNS, rows) };
   }
-  return { kind: 'download', filename: `${filename}.xlsx`,
-    contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-    body: await workbook(rows) };
+  return { kind: 'download', filename: `${filename}.xlsx`, contentType: XLSX_TYPE,
+    body: await workbook([{ name: 'tax invoices', rows, columns: EXPORT_COLUMNS.map((key) =>
+      ({ header: key, key, width: key === 'recipientName' ? 30 : 18,
+        won: (['supplyCost', 'tax', 'total'] as readonly string[]).includes(key) })) }]) };
 }
 
-async function workbook(rows: ExportRow[]): Promise<Buffer> {
-  // exceljs is loaded with the first export, not with the dashboard.
-  const { default: ExcelJS } = await import('exceljs');
-  const book = new ExcelJS.Workbook();
-  const sheet = book.addWorksheet('tax invoices');
-  sheet.columns = EXPORT_COLUMNS.map((key) => ({ header: key, key,
-    width: key === 'recipientName' ? 30 : 18 }));
-  // Every text is written as a string cell, which a spreadsheet never runs as a formula.
-  for (const row of rows) sheet.addRow(row);
-  for (const key of ['supplyCost', 'tax', 'total'] as const) {
-    sheet.getColumn(key).numFmt = '#,##0';
-  }
-  sheet.views = [{ state: 'frozen', ySplit: 1 }];
-  return Buffer.from(await book.xlsx.writeBuffer());
-}
