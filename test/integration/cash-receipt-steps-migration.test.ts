@@ -3,37 +3,19 @@
 // lease, decided receipts get no step, and the old queue's columns, index and function are gone.
 // Method: the committed migrations up to the one before, applied from a copy of the migrations
 // folder cut there; receipts written as that release wrote them; then every migration.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { rmSync } from 'node:fs';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../helpers/database.ts';
+import { MIGRATIONS_DIR, migrationsBefore } from '../helpers/migrations.ts';
 
-const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)),
-  '../../drizzle');
 const STEPS_MIGRATION = '0025_cash_receipt_steps';
 
 let database: TestDatabase;
 let pool: pg.Pool;
 let earlierDir: string;
-
-// The migrations folder as the release before this one had it.
-function migrationsBefore(tag: string): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'etax-migrations-'));
-  cpSync(MIGRATIONS_DIR, dir, { recursive: true });
-  const journalFile = path.join(dir, 'meta/_journal.json');
-  const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as
-    { entries: Array<{ tag: string }> };
-  const cut = journal.entries.findIndex((entry) => entry.tag === tag);
-  expect(cut).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, cut);
-  writeFileSync(journalFile, JSON.stringify(journal));
-  return dir;
-}
 
 beforeAll(async () => {
   if (!usingPostgres) return;
