@@ -29,14 +29,16 @@ export async function issueTaxInvoice(client: EtaxClient, request: {
 
 // The processing status of the request sent with this reference id, or null when there is none:
 // the server answers a reference id the key never used (or used only for a refused request)
-// with 400, meaning the request did not happen and can be sent again.
+// with 404 NOT_FOUND, meaning the request did not happen and can be sent again.
 export async function issueStatus(client: EtaxClient, clientReferenceId: string):
   Promise<IssueStatus | null> {
   try {
     return await unwrap(client.GET('/v1/taxInvoices/issue/status',
       { params: { query: { clientReferenceId } } }));
   } catch (error) {
-    if (error instanceof EtaxError && error.status === 400) return null;
+    if (error instanceof EtaxError && error.status === 404 && error.code === 'NOT_FOUND') {
+      return null;
+    }
     throw error;
   }
 }

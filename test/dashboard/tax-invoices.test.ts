@@ -194,7 +194,7 @@ describe('the issue form', () => {
     expect(first.headers.location).toBe(second.headers.location);
     const after = await balance();
     expect(before.balance - after.balance).toBe(app.platform.prices['taxInvoices.issue']);
-    const key = /tax-invoices\/(txi_[A-Za-z0-9]+)/.exec(first.headers.location as string)![1]!;
+    const key = /tax-invoices\/(txi_[A-Za-z0-9_-]+)/.exec(first.headers.location as string)![1]!;
     const done = await pollUntil(() => owner.get(`/dashboard/tax-invoices/${key}`),
       (page) => /badge (ok|bad)/.test(page.body));
     expect(/<span class="badge [a-z]+">([^<]+)</.exec(done.body)?.[1]).toBe('전송 완료');

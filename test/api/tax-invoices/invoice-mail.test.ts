@@ -113,8 +113,9 @@ describe('the mail of an issued invoice', () => {
       const { text, totalPages } = await pdfText(pdf!.content);
       expect(totalPages).toBe(1);
       expect(text).toContain(formatted(approval));
-      expect(text).toContain('박수신 · 010-2222-3333 · first@recipient.example');
-      expect(text).toContain('김담당 · tax@example.co.kr');
+      // The form's 이메일 rows: the supplier's manager's address, and the recipient's managers'.
+      expect(text).toContain('이메일 tax@example.co.kr');
+      expect(text).toContain('이메일 first@recipient.example\nsecond@recipient.example');
     });
 
   it('copies only the second manager by default, and no one without one', async () => {

@@ -90,6 +90,7 @@ describe('happy', () => {
       results: [{ id: failure.id, type: FAILURE.type, eventType: FAILURE.type,
         createdAt: expect.any(String), data: FAILURE.data }],
       nextCursor: null,
+      hasMore: false,
     });
     const read = await request(app, account.keys.test, 'GET', `/v1/webhookEvents/${failure.id}`);
     expect(read.statusCode).toBe(200);
