@@ -51,6 +51,12 @@ type Members<T extends unknown[]> = { [K in keyof T]: CursorMember<T[K]> };
 
 // What a cursor's text may hold: a sealed box's version, base64url parts and dots.
 const CURSOR_TEXT = /^[A-Za-z0-9_.-]+$/;
+
+// Whether a value could be a cursor this module wrote (its characters and length), for a page
+// that reads one from an address before a service opens it.
+export function looksLikeCursor(value: string): boolean {
+  return value.length >= 1 && value.length <= CURSOR_LENGTH_MAX && CURSOR_TEXT.test(value);
+}
 // Longer than any cursor this writes (their tuples are a few dozen bytes).
 export const CURSOR_LENGTH_MAX = 200;
 

@@ -8,6 +8,7 @@ import type { MessageKey } from '../i18n/index.ts';
 import { attempt, planGap, planGateOutcome, rateLimited, Refusal, refused } from
   './acting.tsx';
 import { workbook, XLSX_TYPE } from './spreadsheet.ts';
+import { looksLikeCursor } from '../../platform/cursor.ts';
 
 // The bank accounts a page shows: one page of GET /v1/bankAccounts, the most an account has.
 const BANK_ACCOUNTS_SHOWN = 100;
@@ -28,7 +29,6 @@ const PAGE_SIZE = 200;
 const EXPORT_MAX = 50_000;
 const ID = /^bac_[A-Za-z0-9_-]{1,60}$/;
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
-const CURSOR = /^[A-Za-z0-9_-]{1,80}$/;
 const NOTICES = ['bank.syncQueued', 'bank.syncJoined'] as const satisfies readonly MessageKey[];
 
 const gate = (ctx: PageContext) => planGap(ctx, 'bankAccounts.list');
@@ -208,7 +208,7 @@ function readAccountQuery(ctx: PageContext) {
   const month = ctx.query.get('month') || seoulDate(new Date()).slice(0, 7);
   const cursor = ctx.query.get('cursor') || undefined;
   if (!ID.test(id)) return 'notFound' as const;
-  if (!MONTH.test(month) || (cursor !== undefined && !CURSOR.test(cursor))) {
+  if (!MONTH.test(month) || (cursor !== undefined && !looksLikeCursor(cursor))) {
     return 'invalid' as const;
   }
   return { id, month, cursor };

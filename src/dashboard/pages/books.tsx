@@ -8,6 +8,7 @@ import type { MessageKey } from '../i18n/index.ts';
 import { attempt, planGap, planGateOutcome, rateLimited, Refusal, refused } from
   './acting.tsx';
 import { workbook, XLSX_TYPE } from './spreadsheet.ts';
+import { looksLikeCursor } from '../../platform/cursor.ts';
 
 // The books (docs/dashboard.md § Books): revenue and expense by month of write date (sales and
 // purchases: counts, supply, tax and totals) with the invoices behind each figure, the
@@ -25,7 +26,6 @@ const EXPORT_ENTRIES_MAX = 50_000;
 const COLLECTIONS_SHOWN = 20;
 const YEAR = /^(19[9]\d|2\d{3})$/;
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
-const CURSOR = /^[A-Za-z0-9_-]{1,80}$/;
 const NOTICES = ['books.collectionQueued', 'books.collectionJoined'] as const satisfies
   readonly MessageKey[];
 
@@ -202,7 +202,7 @@ function readEntriesQuery(query: URLSearchParams) {
   const direction = query.get('direction') ?? '';
   const cursor = query.get('cursor') ?? undefined;
   if (!MONTH.test(month) || (direction !== 'SALES' && direction !== 'PURCHASE')) return null;
-  if (cursor !== undefined && !CURSOR.test(cursor)) return null;
+  if (cursor !== undefined && !looksLikeCursor(cursor)) return null;
   return { month, direction: direction as Direction, cursor };
 }
 

@@ -26,6 +26,7 @@ import {
   Refusal,
   refused,
 } from './acting.tsx';
+import { looksLikeCursor } from '../../platform/cursor.ts';
 
 // Cash receipts (docs/dashboard.md § Cash receipts): the list of the session's environment with
 // the API's filters, one receipt with its PDF, the issue form and the (partial) cancel form.
@@ -36,7 +37,6 @@ const PAGE_SIZE = 50;
 const ISSUERS_SHOWN = 100;
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const KEY = /^[A-Za-z0-9_-]{1,100}$/;
-const CURSOR = /^[A-Za-z0-9_-]{1,40}$/;
 const AMOUNT = /^\d{1,3}(,?\d{3})*$/;
 const AMOUNT_FIELDS = ['supplyCost', 'tax', 'serviceFee', 'totalAmount'] as const;
 const NOTICES = ['cashReceipts.issued', 'cashReceipts.canceled'] as const satisfies
@@ -65,7 +65,7 @@ function readFilters(query: URLSearchParams): Filters | null {
       if (!oneOf(CASH_RECEIPT_KINDS, value)) return null;
       filters.kind = value;
     } else if (name === 'cursor') {
-      if (!CURSOR.test(value)) return null;
+      if (!looksLikeCursor(value)) return null;
       filters.cursor = value;
     } else if (name !== 'notice') {
       return null;

@@ -27,6 +27,7 @@ import {
   Refusal,
   refused,
 } from './acting.tsx';
+import { looksLikeCursor } from '../../platform/cursor.ts';
 
 // Documents (docs/dashboard.md § Documents): tax-authority certificates of the owner business and
 // corporate registry copies, requested with the options each type takes and its price shown
@@ -35,7 +36,6 @@ import {
 
 const PAGE_SIZE = 50;
 const KEY = /^[A-Za-z0-9_-]{1,100}$/;
-const CURSOR = /^[A-Za-z0-9_-]{1,60}$/;
 const NOTICES = ['documents.requested'] as const satisfies readonly MessageKey[];
 
 type Status = (typeof DOCUMENT_STATUSES)[number];
@@ -64,7 +64,7 @@ function readFilters(query: URLSearchParams): Filters | null {
     if (value === '' || name === 'notice') continue;
     if (name === 'status' && isStatus(value)) filters.status = value;
     else if (name === 'type' && isType(value)) filters.type = value;
-    else if (name === 'cursor' && CURSOR.test(value)) filters.cursor = value;
+    else if (name === 'cursor' && looksLikeCursor(value)) filters.cursor = value;
     else return null;
   }
   return filters;

@@ -7,6 +7,7 @@ import type { DashboardPage, Outcome, PageContext } from '../context.ts';
 import { formatDateTime, formatNumber, formatPoints } from '../format.ts';
 import type { MessageKey } from '../i18n/index.ts';
 import { toCsv } from '../csv.ts';
+import { looksLikeCursor } from '../../platform/cursor.ts';
 
 // Points: the ledger of the session's environment with the reservations still open, filtered
 // by kind and Seoul dates (an htmx request gets the table alone), paged newest first, and as
@@ -19,8 +20,6 @@ const OPEN_RESERVATIONS_SHOWN = 50;
 export const TEST_TOP_UP_POINTS_MAX = 10_000_000;
 const NOTICES = ['points.toppedUp'] as const satisfies readonly MessageKey[];
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
-// The API's ledger cursor (GET /v1/points/ledger), which the service reads and checks.
-const CURSOR = /^[A-Za-z0-9_-]{1,400}$/;
 
 type Filters = { kind: LedgerKind | null; from: string | null; to: string | null;
   cursor: string | null };
@@ -40,7 +39,7 @@ function readFilters(query: URLSearchParams): Filters | null {
   for (const date of [filters.from, filters.to]) {
     if (date !== null && (!DATE.test(date) || Number.isNaN(Date.parse(date)))) return null;
   }
-  if (filters.cursor !== null && !CURSOR.test(filters.cursor)) return null;
+  if (filters.cursor !== null && !looksLikeCursor(filters.cursor)) return null;
   return filters as Filters;
 }
 

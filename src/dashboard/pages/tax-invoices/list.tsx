@@ -1,6 +1,7 @@
 import {
   TAX_INVOICE_STATUSES, type BrowseFilters, type TaxInvoiceStatus, type TaxInvoiceView,
 } from '../../../areas/tax-invoices/index.ts';
+import { looksLikeCursor } from '../../../platform/cursor.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import { Notice, RedirectNotice, Section } from '../../components.tsx';
 import type { Outcome, PageContext } from '../../context.ts';
@@ -63,9 +64,10 @@ export function readListQuery(query: URLSearchParams): ListQuery | null {
   for (const flag of [read.late, read.amendment]) {
     if (flag !== null && flag !== 'yes' && flag !== 'no') return null;
   }
-  for (const text of [read.recipient, read.ref, read.q, read.cursor]) {
+  for (const text of [read.recipient, read.ref, read.q]) {
     if (text !== null && text.length > TEXT_MAX) return null;
   }
+  if (read.cursor !== null && !looksLikeCursor(read.cursor)) return null;
   return read as ListQuery;
 }
 
