@@ -182,7 +182,10 @@ describe('one mail per row, whatever the server does', () => {
         // The second run stands for pg-boss's retry of the batch that outlived its expiry.
         const runs = await Promise.allSettled([definition.work(jobsOf('first')),
           definition.work(jobsOf('again'))]);
-        expect(runs.filter((run) => run.status === 'rejected')).toHaveLength(1);
+        // The runs overlap by the server's reply delay, so at least one meets mails the other
+        // leased and throws to be tried again; which mails each run claims, and so whether
+        // both throw, depends on how their claims interleave.
+        expect(runs.filter((run) => run.status === 'rejected').length).toBeGreaterThanOrEqual(1);
         await definition.work(jobsOf('later'));
       } finally {
         sink.replyDelayMs = 0;
