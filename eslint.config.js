@@ -21,6 +21,20 @@ export default tseslint.config(
     },
   },
   {
+    // Business time comes from the injected clock (`Outside.now`, src/platform/outside.ts), so
+    // tests move it instead of waiting. A mechanism timed against another clock (the database's,
+    // Redis's, a file's) says so where it reads the system's.
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    ignores: ['src/platform/outside.ts', 'src/dashboard/**'],
+    rules: {
+      'no-restricted-syntax': ['error',
+        { selector: 'NewExpression[callee.name="Date"][arguments.length=0]',
+          message: 'Read the time from the injected clock (Outside.now), not new Date().' },
+        { selector: 'CallExpression[callee.object.name="Date"][callee.property.name="now"]',
+          message: 'Read the time from the injected clock (Outside.now), not Date.now().' }],
+    },
+  },
+  {
     // The dashboard's dictionaries: one text per line, whole, so it can be found by searching.
     files: ['src/dashboard/i18n/**/*.ts'],
     rules: { 'max-len': 'off' },

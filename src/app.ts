@@ -188,7 +188,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     { attempts: rateLimiter });
   const list = [...ownModules, ...(options.extraModules?.(platform) ?? [])];
   for (const module of list) await module.migrateData?.();
-  const keys = createKeyCache(platform.accounts, config.AUTH_CACHE_TTL_MS);
+  const keys = createKeyCache(platform.accounts, config.AUTH_CACHE_TTL_MS,
+    platform.outside.now);
   const server = await buildServer({
     logger: platform.log,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,

@@ -1,3 +1,4 @@
+/* eslint-disable no-restricted-syntax -- a backup file records when the system made it. */
 import { createHash, randomBytes } from 'node:crypto';
 import {
   existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, rmdirSync, renameSync,
