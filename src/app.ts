@@ -80,8 +80,8 @@ export async function createAreaModules(platform: Platform, options: AreaModules
   // credentials and bank account numbers, cash receipts' identity numbers; a key derived from it
   // seals page cursors.
   const sealing = await loadSealingKey({
-    configured: config.CERTIFICATE_ENCRYPTION_KEY,
-    previous: config.CERTIFICATE_ENCRYPTION_PREVIOUS_KEYS,
+    configured: config.ENCRYPTION_KEY,
+    previous: config.ENCRYPTION_PREVIOUS_KEYS,
     dataDir: config.DATA_DIR,
     sharedDatabase: !database.embedded,
     log,

@@ -36,7 +36,7 @@ async function unavailableRequest(): Promise<never> {
 // The settings a module reads while it is built; the key is never used to seal anything.
 const SCHEMA_ONLY_CONFIG = loadConfig({
   LOG_LEVEL: 'silent',
-  CERTIFICATE_ENCRYPTION_KEY: Buffer.alloc(32).toString('base64'),
+  ENCRYPTION_KEY: Buffer.alloc(32).toString('base64'),
 });
 
 function schemaOnlyPlatform(): Platform {
