@@ -342,8 +342,8 @@ export function createPointsService(deps: Deps) {
     refundCharge: (input: Parameters<typeof refundCharge>[2], tx: Executor) =>
       refundCharge(tx, movements, input),
     expireStaleReservations: (tx: Executor = db) => expireStaleReservations(tx),
-    holdReservation: (input: Parameters<typeof store.holdReservation>[1], tx: Executor = db) =>
-      store.holdReservation(tx, input),
+    extendReservation: (input: Parameters<typeof store.extendReservation>[1], tx: Executor = db) =>
+      store.extendReservation(tx, input),
     ensureBalances: (accountId: string, tx: Executor = db) =>
       store.ensureBalances(tx, accountId, ['test', 'live']),
     usageSince: (scope: Scope, fromDate: string, untilDate?: string) =>
