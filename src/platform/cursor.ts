@@ -1,7 +1,7 @@
 import { isCalendarDate } from '../domain/business-days.ts';
 import { SealedBoxError, type SealingKey } from '../domain/sealed-box.ts';
 import { ApiError } from './errors.ts';
-import type { Scope } from './scope.ts';
+import type { Scope } from './scope-types.ts';
 
 // Opaque page cursors (docs/operations.md § Page cursors). A cursor holds the last result's
 // position in a list, a short tuple such as a row's sequence, and most lists order by a sequence

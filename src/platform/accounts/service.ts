@@ -11,7 +11,7 @@ import {
   type Environment,
   type Plan,
 } from './keys.ts';
-import type { Scope } from '../scope.ts';
+import type { Scope } from '../scope-types.ts';
 import * as store from './store.ts';
 
 // The longest label a key may carry.

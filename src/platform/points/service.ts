@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { newId } from '../../domain/ids.ts';
 import type pg from 'pg';
 import type { Db, Executor } from '../db/connect.ts';
-import type { Scope } from '../scope.ts';
+import type { Scope } from '../scope-types.ts';
 import { cursorDate, cursorString, type CursorList, type PageCursors } from '../cursor.ts';
 import { cursorTimestamp } from '../cursor-timestamps.ts';
 import { ApiError } from '../errors.ts';

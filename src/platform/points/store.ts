@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { Db, Executor } from '../db/connect.ts';
 import { numberedSql } from '../db/numbered-sql.ts';
 import { executePrepared } from '../db/prepared.ts';
-import type { Scope } from '../scope.ts';
+import type { Scope } from '../scope-types.ts';
 import { pointBalances } from '../db/tables.ts';
 
 // SQL of the points ledger. Each money movement is one statement, so it is atomic without an
