@@ -21,6 +21,22 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware checks: a promise nobody awaits or handles, a promise where a plain value is
+    // expected (an async callback of an event emitter), a switch that misses a member of a union.
+    files: ['**/*.ts', '**/*.tsx'],
+    // The dashboard's browser script is left to its own change.
+    ignores: ['src/dashboard/client/**'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error',
+        { considerDefaultExhaustiveForUnions: true }],
+    },
+  },
+  {
     // Business time comes from the injected clock (`Outside.now`, src/platform/outside.ts), so
     // tests move it instead of waiting. A mechanism timed against another clock (the database's,
     // Redis's, a file's) says so where it reads the system's.

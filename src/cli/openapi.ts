@@ -72,8 +72,7 @@ export async function buildSchemaOnlyServer(
     bodyLimitBytes: SCHEMA_ONLY_CONFIG.BODY_LIMIT_BYTES,
     requestReceiveTimeoutMs: SCHEMA_ONLY_CONFIG.REQUEST_RECEIVE_TIMEOUT_MS,
     publicBaseUrl: 'http://localhost:8080',
-    keys: { resolveHeader: unavailableRequest, forget: unavailableRequest,
-      forgetKeyId: unavailableRequest },
+    keys: { resolveHeader: unavailableRequest, forget: unavailable, forgetKeyId: unavailable },
     rateLimiter: { hook: unavailableRequest },
     modules: extraModule ? [...list, extraModule] : list,
   });
