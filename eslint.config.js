@@ -21,6 +21,36 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware checks: a promise nobody awaits or handles, a promise where a plain value is
+    // expected (an async callback of an event emitter), a switch that misses a member of a union.
+    files: ['**/*.ts', '**/*.tsx'],
+    // The dashboard's browser script is left to its own change.
+    ignores: ['src/dashboard/client/**'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error',
+        { considerDefaultExhaustiveForUnions: true }],
+    },
+  },
+  {
+    // Business time comes from the injected clock (`Outside.now`, src/platform/outside.ts), so
+    // tests move it instead of waiting. A mechanism timed against another clock (the database's,
+    // Redis's, a file's) says so where it reads the system's.
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    ignores: ['src/platform/outside.ts', 'src/dashboard/**'],
+    rules: {
+      'no-restricted-syntax': ['error',
+        { selector: 'NewExpression[callee.name="Date"][arguments.length=0]',
+          message: 'Read the time from the injected clock (Outside.now), not new Date().' },
+        { selector: 'CallExpression[callee.object.name="Date"][callee.property.name="now"]',
+          message: 'Read the time from the injected clock (Outside.now), not Date.now().' }],
+    },
+  },
+  {
     // The dashboard's dictionaries: one text per line, whole, so it can be found by searching.
     files: ['src/dashboard/i18n/**/*.ts'],
     rules: { 'max-len': 'off' },

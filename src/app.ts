@@ -80,8 +80,8 @@ export async function createAreaModules(platform: Platform, options: AreaModules
   // credentials and bank account numbers, cash receipts' identity numbers; a key derived from it
   // seals page cursors.
   const sealing = await loadSealingKey({
-    configured: config.CERTIFICATE_ENCRYPTION_KEY,
-    previous: config.CERTIFICATE_ENCRYPTION_PREVIOUS_KEYS,
+    configured: config.ENCRYPTION_KEY,
+    previous: config.ENCRYPTION_PREVIOUS_KEYS,
     dataDir: config.DATA_DIR,
     sharedDatabase: !database.embedded,
     log,
@@ -188,7 +188,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     { attempts: rateLimiter });
   const list = [...ownModules, ...(options.extraModules?.(platform) ?? [])];
   for (const module of list) await module.migrateData?.();
-  const keys = createKeyCache(platform.accounts, config.AUTH_CACHE_TTL_MS);
+  const keys = createKeyCache(platform.accounts, config.AUTH_CACHE_TTL_MS,
+    platform.outside.now);
   const server = await buildServer({
     logger: platform.log,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,

@@ -158,15 +158,16 @@ const ConfigSchema = Type.Object({
   // Unset, no key may (a test key is one sign-up away). Link-local, metadata and IPv4-embedding
   // IPv6 addresses stay refused either way.
   WEBHOOK_PRIVATE_TARGETS_ALLOWED: Type.Boolean({ default: false }),
-  // 32 bytes, base64: the AES-256-GCM key that seals joint certificate private keys, pending
-  // uploads and webhook signing secrets (docs/issuers.md § Keys at rest). Unset: one is generated
+  // 32 bytes, base64: the AES-256-GCM key that seals every secret at rest: joint certificate
+  // private keys, pending uploads, webhook signing secrets, connection credentials and the
+  // personal numbers of cash receipts (docs/issuers.md § Keys at rest). Unset: one is generated
   // into DATA_DIR on first start and reused; every process of a multi-process deployment must
-  // set the same value.
-  CERTIFICATE_ENCRYPTION_KEY: Type.Optional(Type.String({ pattern: `^${SEALING_KEY_BASE64}$` })),
-  // The keys CERTIFICATE_ENCRYPTION_KEY replaced, comma-separated: they open what they sealed
+  // set the same value. Also read as CERTIFICATE_ENCRYPTION_KEY, its former name.
+  ENCRYPTION_KEY: Type.Optional(Type.String({ pattern: `^${SEALING_KEY_BASE64}$` })),
+  // The keys ENCRYPTION_KEY replaced, comma-separated: they open what they sealed
   // until `etax reseal` has sealed it again with the current key (docs/operations.md § Rotating
   // the encryption key).
-  CERTIFICATE_ENCRYPTION_PREVIOUS_KEYS: Type.Optional(Type.String({
+  ENCRYPTION_PREVIOUS_KEYS: Type.Optional(Type.String({
     pattern: `^${SEALING_KEY_BASE64}(,${SEALING_KEY_BASE64})*$`,
   })),
   // Mail (docs/operations.md § Mail), e.g. the approval request of a reverse issuance. The SMTP
@@ -204,11 +205,30 @@ export class ConfigError extends Error {}
 
 const KNOWN_KEYS = Object.keys(ConfigSchema.properties);
 
+// Variables read under an older name too: the key seals more than certificates now. The current
+// name wins; both set to different values is a mistake the start refuses.
+const FORMER_NAMES: Readonly<Record<string, string>> = {
+  ENCRYPTION_KEY: 'CERTIFICATE_ENCRYPTION_KEY',
+  ENCRYPTION_PREVIOUS_KEYS: 'CERTIFICATE_ENCRYPTION_PREVIOUS_KEYS',
+};
+
+function valueOf(env: NodeJS.ProcessEnv, key: string): string | undefined {
+  const given = (name: string | undefined) =>
+    name === undefined || env[name] === '' ? undefined : env[name];
+  const current = given(key);
+  const former = given(FORMER_NAMES[key]);
+  if (current !== undefined && former !== undefined && current !== former) {
+    throw new ConfigError(`Invalid configuration:\n  ${key}: set to another value than its ` +
+      `former name ${FORMER_NAMES[key]}; set only ${key}`);
+  }
+  return current ?? former;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const picked: Record<string, unknown> = {};
   for (const key of KNOWN_KEYS) {
-    const value = env[key];
-    if (value !== undefined && value !== '') picked[key] = value;
+    const value = valueOf(env, key);
+    if (value !== undefined) picked[key] = value;
   }
   const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, picked));
   const errors = [...Value.Errors(ConfigSchema, converted)];

@@ -58,7 +58,7 @@ program.command('restore <file>')
     (await backupCli()).restore(await config(), file, options));
 
 program.command('reseal')
-  .description('seal every secret at rest again with CERTIFICATE_ENCRYPTION_KEY (after a rotation)')
+  .description('seal every secret at rest again with ENCRYPTION_KEY (after a rotation)')
   .option('--json', 'print JSON')
   .action(async (options: { json?: boolean }) => {
     const { reseal } = await import('./cli/reseal.ts');

@@ -76,6 +76,25 @@ describe('loading the configuration', () => {
   });
 });
 
+describe('the encryption key\'s former name', () => {
+  const KEY = Buffer.alloc(32, 1).toString('base64');
+  const OTHER = Buffer.alloc(32, 2).toString('base64');
+
+  it('reads CERTIFICATE_ENCRYPTION_KEY and its previous keys as ENCRYPTION_KEY\'s', () => {
+    const config = loadConfig({ CERTIFICATE_ENCRYPTION_KEY: KEY,
+      CERTIFICATE_ENCRYPTION_PREVIOUS_KEYS: OTHER });
+    expect(config.ENCRYPTION_KEY).toBe(KEY);
+    expect(config.ENCRYPTION_PREVIOUS_KEYS).toBe(OTHER);
+  });
+
+  it('takes both names set to the same key and refuses two different keys', () => {
+    expect(loadConfig({ ENCRYPTION_KEY: KEY, CERTIFICATE_ENCRYPTION_KEY: KEY }).ENCRYPTION_KEY)
+      .toBe(KEY);
+    expect(() => loadConfig({ ENCRYPTION_KEY: KEY, CERTIFICATE_ENCRYPTION_KEY: OTHER }))
+      .toThrow(ConfigError);
+  });
+});
+
 describe('relations between bounds', () => {
   it('ends the slowest tax-authority call before the shortest reservation can expire', () => {
     const slowest = loadConfig({ TAX_AUTHORITY_TIMEOUT_MS: '30000', RESERVATION_TTL_MS: '60000' });

@@ -32,7 +32,7 @@ function keyLine(manifest: BackupManifest): string {
   if (included && source === 'DATA_DIR') {
     return `the generated encryption key (fingerprint ${fingerprint}) is included`;
   }
-  return `secrets are sealed with CERTIFICATE_ENCRYPTION_KEY (fingerprint ${fingerprint}), ` +
+  return `secrets are sealed with ENCRYPTION_KEY (fingerprint ${fingerprint}), ` +
     'which is not included: keep it apart from the backup';
 }
 
@@ -50,7 +50,7 @@ export async function backup(config: Config, options: { out: string; json?: bool
   const manifest = await asCliErrors(() => backupDataDir({
     dataDir: config.DATA_DIR,
     out: options.out,
-    configuredKey: config.CERTIFICATE_ENCRYPTION_KEY,
+    configuredKey: config.ENCRYPTION_KEY,
     waitMs: config.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000,
   }));
   printResult(Boolean(options.json), { file: options.out, ...summary(manifest) }, [
@@ -65,8 +65,8 @@ export async function restore(config: Config, file: string, options: { json?: bo
   const manifest = await asCliErrors(() => restoreDataDir({
     dataDir: config.DATA_DIR,
     file,
-    configuredKey: config.CERTIFICATE_ENCRYPTION_KEY,
-    previousKeys: config.CERTIFICATE_ENCRYPTION_PREVIOUS_KEYS,
+    configuredKey: config.ENCRYPTION_KEY,
+    previousKeys: config.ENCRYPTION_PREVIOUS_KEYS,
     waitMs: config.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000,
   }));
   printResult(Boolean(options.json), { dataDir: config.DATA_DIR, ...summary(manifest) }, [

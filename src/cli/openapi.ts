@@ -36,7 +36,7 @@ async function unavailableRequest(): Promise<never> {
 // The settings a module reads while it is built; the key is never used to seal anything.
 const SCHEMA_ONLY_CONFIG = loadConfig({
   LOG_LEVEL: 'silent',
-  CERTIFICATE_ENCRYPTION_KEY: Buffer.alloc(32).toString('base64'),
+  ENCRYPTION_KEY: Buffer.alloc(32).toString('base64'),
 });
 
 function schemaOnlyPlatform(): Platform {
@@ -72,8 +72,7 @@ export async function buildSchemaOnlyServer(
     bodyLimitBytes: SCHEMA_ONLY_CONFIG.BODY_LIMIT_BYTES,
     requestReceiveTimeoutMs: SCHEMA_ONLY_CONFIG.REQUEST_RECEIVE_TIMEOUT_MS,
     publicBaseUrl: 'http://localhost:8080',
-    keys: { resolveHeader: unavailableRequest, forget: unavailableRequest,
-      forgetKeyId: unavailableRequest },
+    keys: { resolveHeader: unavailableRequest, forget: unavailable, forgetKeyId: unavailable },
     rateLimiter: { hook: unavailableRequest },
     modules: extraModule ? [...list, extraModule] : list,
   });

@@ -1,3 +1,5 @@
+/* eslint-disable no-restricted-syntax --
+   the import's progress lines are paced by the system's time. */
 import { createReadStream, createWriteStream, type ReadStream, type WriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';

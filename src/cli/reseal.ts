@@ -5,8 +5,8 @@ import { withPlatform } from './admin.ts';
 import { CliError, printResult } from './output.ts';
 
 // `etax reseal`: after the encryption key was rotated, seals every secret at rest again with the
-// current CERTIFICATE_ENCRYPTION_KEY, opening each with whichever of it and
-// CERTIFICATE_ENCRYPTION_PREVIOUS_KEYS sealed it (docs/operations.md § Rotating the encryption
+// current ENCRYPTION_KEY, opening each with whichever of it and
+// ENCRYPTION_PREVIOUS_KEYS sealed it (docs/operations.md § Rotating the encryption
 // key). The areas name what they keep sealed (AreaModule.resealSecrets), so the command builds
 // them over the platform, without the server and without running any job.
 

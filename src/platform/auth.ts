@@ -57,7 +57,8 @@ function canonicalHeader(key: string): string {
 // Keys are cached by the exact header that carried them, so a repeat request costs one map
 // lookup: no base64 decoding, no hashing, no database. Headers that cannot hold a key are refused
 // without touching the cache.
-export function createKeyCache(accounts: AccountsService, ttlMs: number): KeyCache {
+export function createKeyCache(accounts: AccountsService, ttlMs: number, now: () => Date):
+  KeyCache {
   async function lookup(header: string): Promise<CacheValue> {
     const key = parseBasicCredentials(header);
     if (key === null) return UNKNOWN_KEY;
@@ -66,6 +67,8 @@ export function createKeyCache(accounts: AccountsService, ttlMs: number): KeyCac
   const cache = new LRUCache<string, CacheValue>({
     max: AUTH_CACHE_ENTRIES_MAX,
     ttl: Math.max(ttlMs, 1),
+    // Entries expire by the platform's clock.
+    perf: { now: () => now().getTime() },
     // Concurrent misses for one header share a single query.
     fetchMethod: lookup,
   });

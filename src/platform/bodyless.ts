@@ -30,7 +30,7 @@ export function acceptEmptyJsonBodies(app: FastifyInstance) {
       done(null, undefined);
       return;
     }
-    parseJson(request, body as string, done);
+    void parseJson(request, body as string, done);
   });
 }
 

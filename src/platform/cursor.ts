@@ -1,13 +1,13 @@
 import { isCalendarDate } from '../domain/business-days.ts';
 import { SealedBoxError, type SealingKey } from '../domain/sealed-box.ts';
 import { ApiError } from './errors.ts';
-import type { Scope } from './scope.ts';
+import type { Scope } from './scope-types.ts';
 
 // Opaque page cursors (docs/operations.md § Page cursors). A cursor holds the last result's
 // position in a list, a short tuple such as a row's sequence, and most lists order by a sequence
 // that every account's rows share: in clear, a cursor would tell a client how many rows the
 // whole platform wrote between two of its own. So a cursor is the tuple sealed with AES-256-GCM
-// under a key derived from the encryption key (CERTIFICATE_ENCRYPTION_KEY), with the list and
+// under a key derived from the encryption key (ENCRYPTION_KEY), with the list and
 // the caller's account and environment bound as associated data. Its text reveals nothing; it
 // opens only for the list, account and environment it was written for, in every process that
 // has the same key and after a restart; and after a key rotation it still opens while the key

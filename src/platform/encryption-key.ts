@@ -10,11 +10,11 @@ import {
 
 // The key that seals secrets at rest: certificate private keys and uploads (docs/issuers.md
 // § Keys at rest) and webhook signing secrets (docs/webhooks.md). A configured
-// CERTIFICATE_ENCRYPTION_KEY wins. Otherwise the key lives in DATA_DIR next to the embedded
+// ENCRYPTION_KEY wins. Otherwise the key lives in DATA_DIR next to the embedded
 // database, generated once: a fresh install works without setup, and its sealed data stays
 // readable across restarts. A shared PostgreSQL needs the same key in every process, which only
 // configuration can give, so that case is warned about at start. After a rotation the keys it
-// replaced (CERTIFICATE_ENCRYPTION_PREVIOUS_KEYS) still open what they sealed, until `etax
+// replaced (ENCRYPTION_PREVIOUS_KEYS) still open what they sealed, until `etax
 // reseal` has sealed everything again with the current key (docs/operations.md § Rotating the
 // encryption key).
 
@@ -30,10 +30,10 @@ function decodeKey(text: string, setting: string): Buffer {
 
 export async function loadCertificateEncryptionKey(options: KeyOptions): Promise<Buffer> {
   if (options.configured !== undefined) {
-    return decodeKey(options.configured, 'CERTIFICATE_ENCRYPTION_KEY');
+    return decodeKey(options.configured, 'ENCRYPTION_KEY');
   }
   if (options.sharedDatabase) {
-    options.log.warn('CERTIFICATE_ENCRYPTION_KEY is not set: using a key generated in DATA_DIR; ' +
+    options.log.warn('ENCRYPTION_KEY is not set: using a key generated in DATA_DIR; ' +
       'other processes on the same database cannot open what this one seals');
   }
   const file = path.join(options.dataDir, GENERATED_KEY_FILE);
@@ -62,6 +62,6 @@ export async function loadSealingKey(
 ): Promise<SealingKey> {
   const current = await loadCertificateEncryptionKey(options);
   const previous = (options.previous ?? '').split(',').filter((text) => text.length > 0)
-    .map((text) => decodeKey(text, 'every key of CERTIFICATE_ENCRYPTION_PREVIOUS_KEYS'));
+    .map((text) => decodeKey(text, 'every key of ENCRYPTION_PREVIOUS_KEYS'));
   return createSealingKeyring(current, previous);
 }

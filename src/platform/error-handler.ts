@@ -74,10 +74,11 @@ export function handleFrameworkError(
   reply.header(TRACE_ID_HEADER, request.id);
   if (error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     const message = 'The request URL is invalid.';
-    return sendError(request, reply, new ApiError('INVALID_REQUEST', message));
+    void sendError(request, reply, new ApiError('INVALID_REQUEST', message));
+    return;
   }
   request.log.error({ err: error }, 'unexpected error');
-  return sendError(request, reply, new ApiError('INTERNAL_SERVER_ERROR'));
+  void sendError(request, reply, new ApiError('INTERNAL_SERVER_ERROR'));
 }
 
 async function errorHandlerPlugin(app: FastifyInstance) {

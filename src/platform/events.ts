@@ -1,6 +1,6 @@
 import type { Executor } from './db/connect.ts';
 import type { EventInput } from './event-catalogue.ts';
-import type { Scope } from './scope.ts';
+import type { Scope } from './scope-types.ts';
 
 // What an area calls to announce something that happened, in its own transaction: the event is
 // recorded and every subscribed webhook endpoint's delivery is queued with it, or nothing is

@@ -1,5 +1,5 @@
 import type { Executor } from './db/connect.ts';
-import type { Scope } from './scope.ts';
+import type { Scope } from './scope-types.ts';
 
 // What the tax-invoices area tells the revenue and expense books when a tax invoice issued
 // through etax gets its approval number, in the same transaction (docs/revenue-expense.md § What

@@ -1,3 +1,5 @@
+/* eslint-disable no-restricted-syntax --
+   pg-boss compares a job's start time with the database's clock. */
 import { isDeepStrictEqual } from 'node:util';
 import type pg from 'pg';
 import PgBoss from 'pg-boss';

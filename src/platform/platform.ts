@@ -129,6 +129,7 @@ export async function openPlatform(
     db: database.db,
     points,
     testSignupPoints: config.TEST_SIGNUP_POINTS,
+    now: outside.now,
   });
   const jobs = createJobs({ databaseUrl: database.url, pool: database.sessionPool,
     workersEnabled: config.WORKERS_ENABLED, log });

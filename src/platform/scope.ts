@@ -1,14 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import type { Environment } from './accounts/keys.ts';
 import { requireAuth } from './auth.ts';
+import type { Caller, Scope } from './scope-types.ts';
 
-// Everything a customer owns lives in one scope: an account and one of its two environments.
-// Data made with a test key is invisible to live keys and the reverse, and one account never sees
-// another's, because every store function takes the scope and filters by both columns.
-export type Scope = { accountId: string; environment: Environment };
-
-// The scope and the API key that made the call, for what is kept per key (reference ids).
-export type Caller = Scope & { apiKeyId: string };
+// Scope and Caller live in a module that imports only the environments' type, so the platform's
+// own modules (accounts, points, events) name them without importing authentication.
+export type { Caller, Scope } from './scope-types.ts';
 
 // The scope of the calling key: what every route passes to its service.
 export function requestScope(request: FastifyRequest): Scope {

@@ -121,13 +121,13 @@ describe('a cursor across restarts', () => {
   });
 
   it('opens after a restart on the same key, and not on another key', async () => {
-    const a = await accountWithCursor(await open({ CERTIFICATE_ENCRYPTION_KEY: key }));
-    const restarted = await open({ CERTIFICATE_ENCRYPTION_KEY: key });
+    const a = await accountWithCursor(await open({ ENCRYPTION_KEY: key }));
+    const restarted = await open({ ENCRYPTION_KEY: key });
     const next = await page(restarted, a.keys.test, a.cursor);
     expect(next.statusCode, next.body).toBe(200);
     expect(next.json().issuers[0].issuerId).toBe(a.ids[1]);
-    const otherKey = await open({ CERTIFICATE_ENCRYPTION_KEY: randomBytes(32)
-      .toString('base64'), CERTIFICATE_ENCRYPTION_PREVIOUS_KEYS: '' });
+    const otherKey = await open({ ENCRYPTION_KEY: randomBytes(32)
+      .toString('base64'), ENCRYPTION_PREVIOUS_KEYS: '' });
     expectError(await page(otherKey, a.keys.test, a.cursor), 400, 'INVALID_REQUEST', REFUSED);
   });
 });

@@ -56,7 +56,7 @@ const logLines: string[] = [];
 beforeAll(async () => {
   app = await createTestApp({ jobs: true, env: { LOG_LEVEL: 'trace',
     CASH_RECEIPT_SANDBOX_TRANSMISSION_DELAY_SECONDS: '0', AUTH_CACHE_TTL_MS: '0',
-    CERTIFICATE_ENCRYPTION_KEY: CURRENT_KEY.toString('base64') },
+    ENCRYPTION_KEY: CURRENT_KEY.toString('base64') },
   logDestination: new Writable({ write(chunk, _encoding, done) {
     logLines.push(String(chunk));
     done();

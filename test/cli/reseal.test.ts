@@ -52,7 +52,7 @@ async function closeApp() {
 }
 
 async function storedBoxes() {
-  const pool = (await openApp({ CERTIFICATE_ENCRYPTION_KEY: UNRELATED_KEY })).platform.database
+  const pool = (await openApp({ ENCRYPTION_KEY: UNRELATED_KEY })).platform.database
     .pool;
   const certificate = await pool.query<{ box: string }>(
     'select sealed_private_key as box from issuer_certificates where issuer_id = $1', [issuerId]);
@@ -65,7 +65,7 @@ async function storedBoxes() {
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  const live = await openApp({ CERTIFICATE_ENCRYPTION_KEY: OLD_KEY });
+  const live = await openApp({ ENCRYPTION_KEY: OLD_KEY });
   account = await live.platform.accounts.createAccount({ name: 'Reseal', plan: 'FREE' });
   const key = account.keys.test;
   ({ issuerId, supplierKey } = await createIssuer(live, key));
@@ -92,8 +92,8 @@ afterAll(async () => {
 
 it('seals every secret again with the new key, and the app then signs with it alone',
   async () => {
-    const printed = await runEtaxJson({ ...database.env, CERTIFICATE_ENCRYPTION_KEY: NEW_KEY,
-      CERTIFICATE_ENCRYPTION_PREVIOUS_KEYS: OLD_KEY }, ['reseal']);
+    const printed = await runEtaxJson({ ...database.env, ENCRYPTION_KEY: NEW_KEY,
+      ENCRYPTION_PREVIOUS_KEYS: OLD_KEY }, ['reseal']);
     expect(printed.columns).toEqual(expect.arrayContaining([
       { column: 'issuer_certificates.sealed_private_key', resealed: 1, unreadable: 0 },
       { column: 'webhook_endpoints.sealed_secret', resealed: 1, unreadable: 0 },
@@ -111,7 +111,7 @@ it('seals every secret again with the new key, and the app then signs with it al
       expect(() => oldSealing.open(box, context)).toThrow(SealedBoxError);
     }
 
-    const retired = await openApp({ CERTIFICATE_ENCRYPTION_KEY: NEW_KEY });
+    const retired = await openApp({ ENCRYPTION_KEY: NEW_KEY });
     const scope = { accountId: account.accountId, environment: 'test' as const };
     const { signer } = await retired.issuers.requireIssuerCertificate(scope, supplierKey,
       'STANDARD');
@@ -123,7 +123,7 @@ it('seals every secret again with the new key, and the app then signs with it al
 
 it('reports secrets no configured key opens, leaves them alone and fails', async () => {
   const before = await storedBoxes();
-  const result = await runEtax({ ...database.env, CERTIFICATE_ENCRYPTION_KEY: UNRELATED_KEY },
+  const result = await runEtax({ ...database.env, ENCRYPTION_KEY: UNRELATED_KEY },
     ['reseal']);
   expect(result.code).toBe(2);
   expect(result.stdout).toContain('issuer_certificates.sealed_private_key: 0 sealed again, ' +

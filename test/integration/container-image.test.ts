@@ -149,7 +149,7 @@ describe('the Dockerfile', () => {
         chownSync(dataDir, image.user.uid, image.user.gid);
       }
       const server = await startImage({ DATABASE_URL: database.env.DATABASE_URL!,
-        DATA_DIR: dataDir, CERTIFICATE_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') });
+        DATA_DIR: dataDir, ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') });
       try {
         expect(healthcheck(server.env)).toBe(0);
       } finally {
@@ -187,7 +187,7 @@ describe('compose.yaml', () => {
     expect(first!.DATABASE_URL).toMatch(/@postgres:5432\//);
     expect(first!.REDIS_URL).toBe('redis://redis:6379');
     // Required: compose refuses to start without it.
-    expect(first!.CERTIFICATE_ENCRYPTION_KEY).toMatch(/^\$\{CERTIFICATE_ENCRYPTION_KEY:\?/);
+    expect(first!.ENCRYPTION_KEY).toMatch(/^\$\{ENCRYPTION_KEY:\?/);
   });
 
   it('starts etax after healthy PostgreSQL and Redis, whose data is in named volumes', () => {

@@ -185,7 +185,7 @@ describe('etax backup and etax restore', () => {
     expect(onPostgres.stderr).toMatch(/etax backup is for the embedded database/);
     // The right file with the wrong key configured: its secrets would not open.
     const otherKey = randomBytes(32).toString('base64');
-    await expectRefusedRestore(backupFile, { CERTIFICATE_ENCRYPTION_KEY: otherKey },
+    await expectRefusedRestore(backupFile, { ENCRYPTION_KEY: otherKey },
       /sealed with the key file it holds.*nothing was restored/);
     expect(folderEntries(dataDir)).toEqual([]);
   }, 180_000);

@@ -1,5 +1,5 @@
 // The key that seals secrets at rest (docs/issuers.md § Keys at rest): a configured
-// CERTIFICATE_ENCRYPTION_KEY wins; otherwise one key is generated into DATA_DIR once, readable
+// ENCRYPTION_KEY wins; otherwise one key is generated into DATA_DIR once, readable
 // only by its owner, and reused by every later start. A sealed box opens only with its key and
 // its context, so a box copied to another row or read with another key fails loudly. After a
 // rotation the keyring seals with the new key and still opens what the previous keys sealed.

@@ -116,6 +116,7 @@ export function createRegistrationStatusModule(platform: Platform): Registration
     authorityConfigured: (environment) => environment === 'test' || liveConfigured,
     db: platform.database.db,
     timeoutMs: config.TAX_AUTHORITY_TIMEOUT_MS,
+    now: platform.outside.now,
   });
   return {
     name: 'registration-status',

@@ -76,6 +76,7 @@ export function createCertificateVerificationModule(
     reader: createCertificateReader(pool, pdfReader),
     validatorFor: (environment) => (environment === 'live' ? live : sandbox),
     timeoutMs: config.TAX_AUTHORITY_TIMEOUT_MS,
+    now: platform.outside.now,
   });
   return {
     name: 'certificate-verification',

@@ -28,7 +28,7 @@ async function answerOf(pdf: Buffer): Promise<PdfThreadAnswer> {
 
 const port = parentPort!;
 
-port.on('message', async ({ pdf }: PdfThreadRequest) => {
+async function answerRequest({ pdf }: PdfThreadRequest) {
   let answer: PdfThreadAnswer;
   try {
     answer = await answerOf(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
@@ -37,5 +37,9 @@ port.on('message', async ({ pdf }: PdfThreadRequest) => {
     answer = { refused: message };
   }
   port.postMessage(answer, 'page' in answer ? [answer.page.buffer as ArrayBuffer] : []);
+}
+
+port.on('message', (request: PdfThreadRequest) => {
+  void answerRequest(request);
 });
 port.postMessage({ ready: true } satisfies PdfThreadAnswer);

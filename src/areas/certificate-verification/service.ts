@@ -45,6 +45,7 @@ type Deps = {
   // The tax authority of an environment: test keys get the sandbox, live keys the public API.
   validatorFor: (environment: Environment) => CertificateValidator;
   timeoutMs: number;
+  now: () => Date;
 };
 
 // What is sent to the tax authority: the three required fields and whatever else was read.
@@ -102,7 +103,7 @@ export function createCertificateVerificationService(deps: Deps) {
           return { value: answer('UNREADABLE', null, null), chargedUnits: 0 };
         }
         const check = await ask(validator, factsOf(reading));
-        const checkedAt = new Date();
+        const checkedAt = deps.now();
         if (check.kind === 'unavailable') {
           return { value: answer('UNAVAILABLE', checkedAt, null), chargedUnits: 0 };
         }

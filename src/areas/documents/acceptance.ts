@@ -51,7 +51,7 @@ export function priceRowOf(type: DocumentType): PriceRow {
 type AcceptanceDeps = {
   db: Db;
   stage: StageJob;
-  points: Pick<PointsService, 'reserve' | 'release' | 'holdReservation'>;
+  points: Pick<PointsService, 'reserve' | 'release' | 'extendReservation'>;
   prices: PriceTable;
   issuers: IssuersService;
   owners: OwnerBusinesses;
@@ -135,7 +135,7 @@ function record(
   return async (tx: Tx) => {
     await store.insertDocument(tx, row);
     if (reservation !== null) {
-      await deps.points.holdReservation({ reservationId: reservation.reservationId,
+      await deps.points.extendReservation({ reservationId: reservation.reservationId,
         expiresAt: new Date(deps.now().getTime() + RESERVATION_HOLD_MS) }, tx);
     }
     await deps.stage(tx, DOCUMENT_QUEUE, { issuanceKey: row.issuanceKey });

@@ -117,6 +117,7 @@ export function createDocumentsModule(
     documentUrl: (issuanceKey: string) =>
       `${config.PUBLIC_BASE_URL}/v1/documents/${issuanceKey}/pdf`,
     log: platform.log,
+    now,
   };
   return {
     name: 'documents',

@@ -43,6 +43,7 @@ export type ProcessingDeps = {
   timeoutMs: number;
   documentUrl(issuanceKey: string): string;
   log: Logger;
+  now: () => Date;
 };
 
 const JOB_RETRY_LIMIT = 10;
@@ -141,7 +142,7 @@ async function recordFailed(
 ) {
   await deps.db.transaction(async (tx) => {
     const moved = await store.transition(tx, row.issuanceKey, ['ACCEPTED', 'PROCESSING'],
-      'FAILED', { failureCode: cause.code, failureMessage: cause.message, failedAt: new Date() });
+      'FAILED', { failureCode: cause.code, failureMessage: cause.message, failedAt: deps.now() });
     if (moved === null) return;
     if (moved.reservationId !== null) {
       await deps.points.release({ reservationId: moved.reservationId,

@@ -31,7 +31,7 @@ type IssuersDeps = {
   sealing: SealingKey;
   publicBaseUrl: string;
   log: Logger;
-  now?: () => Date;
+  now: () => Date;
   onRegistrationRecorded?: RegistrationRecordedHook;
   cursors: PageCursors;
 };
@@ -259,7 +259,7 @@ function createCertificateOperations(
 
 export function createIssuersService(deps: IssuersDeps) {
   const { db } = deps;
-  const now = deps.now ?? (() => new Date());
+  const { now } = deps;
   const registration = createCertificateRegistration({ ...deps, now });
   const links = createRegistrationLinks({ db, registration, publicBaseUrl: deps.publicBaseUrl,
     now });

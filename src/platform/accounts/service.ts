@@ -11,7 +11,7 @@ import {
   type Environment,
   type Plan,
 } from './keys.ts';
-import type { Scope } from '../scope.ts';
+import type { Scope } from '../scope-types.ts';
 import * as store from './store.ts';
 
 // The longest label a key may carry.
@@ -35,7 +35,8 @@ export type AuthenticatedKey = {
 
 export class AccountNotFoundError extends Error {}
 
-type AccountsServiceOptions = { db: Db; points: PointsService; testSignupPoints: number };
+type AccountsServiceOptions = { db: Db; points: PointsService; testSignupPoints: number;
+  now: () => Date };
 
 // The newest accounts, for the operator's pages.
 async function listAccounts(db: Executor, limit: number) {
@@ -44,7 +45,9 @@ async function listAccounts(db: Executor, limit: number) {
     createdAt: row.createdAt }));
 }
 
-export function createAccountsService({ db, points, testSignupPoints }: AccountsServiceOptions) {
+export function createAccountsService(
+  { db, points, testSignupPoints, now }: AccountsServiceOptions,
+) {
   async function issueKey(tx: Executor, accountId: string, environment: Environment,
     label: string | null = null) {
     const key = generateApiKey(environment);
@@ -96,13 +99,13 @@ export function createAccountsService({ db, points, testSignupPoints }: Accounts
   // Revokes a key of the scope by id; false when the scope has no such active key. The caller
   // drops it from its process's key cache (KeyCache.forgetKeyId).
   async function revokeKeyById(scope: Scope, keyId: string): Promise<boolean> {
-    return (await store.revokeKeyById(db, scope, keyId)) !== null;
+    return (await store.revokeKeyById(db, scope, keyId, now())) !== null;
   }
 
   // Returns false when the key was unknown or already revoked.
   async function revokeKey(key: string): Promise<boolean> {
     if (!looksLikeApiKey(key)) return false;
-    return (await store.revokeKeyByHash(db, hashApiKey(key))) !== null;
+    return (await store.revokeKeyByHash(db, hashApiKey(key), now())) !== null;
   }
 
   async function findActiveKey(keyHash: string): Promise<AuthenticatedKey | null> {

@@ -46,10 +46,11 @@ export async function findActiveKeyByHash(
   return row ?? null;
 }
 
-export async function revokeKeyByHash(tx: Executor, keyHash: string): Promise<ApiKeyRow | null> {
+export async function revokeKeyByHash(tx: Executor, keyHash: string, at: Date):
+  Promise<ApiKeyRow | null> {
   const [row] = await tx
     .update(apiKeys)
-    .set({ revokedAt: new Date() })
+    .set({ revokedAt: at })
     .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
     .returning();
   return row ?? null;
@@ -74,10 +75,11 @@ export async function revokeKeyById(
   tx: Executor,
   scope: { accountId: string; environment: string },
   keyId: string,
+  at: Date,
 ): Promise<ApiKeyRow | null> {
   const [row] = await tx
     .update(apiKeys)
-    .set({ revokedAt: new Date() })
+    .set({ revokedAt: at })
     .where(and(eq(apiKeys.id, keyId), eq(apiKeys.accountId, scope.accountId),
       eq(apiKeys.environment, scope.environment), isNull(apiKeys.revokedAt)))
     .returning();

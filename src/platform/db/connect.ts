@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
-import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { PreparingClient } from './prepared.ts';
 import * as schema from './tables.ts';
 import type { EmbeddedDatabase, EmbeddedOpenOptions } from './embedded.ts';
 import { markPhase } from '../startup-phases.ts';
 
-export type Db = NodePgDatabase<typeof schema> & { $client: pg.Pool };
-// A transaction handle; store functions take it (or the Db itself) as their first argument.
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-export type Executor = Db | Tx;
+import type { Db } from './executor.ts';
+
+export type { Db, Executor, Tx } from './executor.ts';
 
 export type Database = {
   db: Db;

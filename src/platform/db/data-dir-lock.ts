@@ -1,3 +1,5 @@
+/* eslint-disable no-restricted-syntax --
+   waits and lock files' ages are measured against the file system's clock. */
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync }
   from 'node:fs';

@@ -1,3 +1,4 @@
+/* eslint-disable no-restricted-syntax -- a backup file records when the system made it. */
 import { createHash, randomBytes } from 'node:crypto';
 import {
   existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, rmdirSync, renameSync,
@@ -10,7 +11,7 @@ import { acquireDataDir, type DataDirLock } from './data-dir-lock.ts';
 import { openDatabaseFiles } from './embedded.ts';
 
 // A backup of the embedded database: one gzipped tar of DATA_DIR's PostgreSQL files (`pgdata/`),
-// the encryption key etax generated there when no CERTIFICATE_ENCRYPTION_KEY is configured, and
+// the encryption key etax generated there when no ENCRYPTION_KEY is configured, and
 // a manifest (`etax-backup.json`, the first entry) that says what the archive must hold.
 //
 // Consistency: PGlite keeps pages in the memory of the one process that opened the database and
@@ -46,14 +47,16 @@ export type BackupManifest = {
   bytes: number;
   // The key the secrets at rest were sealed with when the backup was made, as a fingerprint
   // (never the key), and whether the archive holds it (DATA_DIR's generated key file).
-  sealingKey: { fingerprint: string | null; source: 'CERTIFICATE_ENCRYPTION_KEY' | 'DATA_DIR' |
+  sealingKey: { fingerprint: string | null; source: 'ENCRYPTION_KEY' |
+    // What backups made before the variable's rename say for ENCRYPTION_KEY.
+    'CERTIFICATE_ENCRYPTION_KEY' | 'DATA_DIR' |
     null; included: boolean };
 };
 
 export type BackupOptions = {
   dataDir: string;
   out: string;
-  // CERTIFICATE_ENCRYPTION_KEY, when configured.
+  // ENCRYPTION_KEY, when configured.
   configuredKey?: string;
   waitMs: number;
 };
@@ -157,7 +160,7 @@ export async function backupDataDir(options: BackupOptions): Promise<BackupManif
       ...countFiles(path.join(dataDir, PGDATA)),
       sealingKey: {
         fingerprint: sealingKey === null ? null : keyFingerprint(sealingKey),
-        source: options.configuredKey !== undefined ? 'CERTIFICATE_ENCRYPTION_KEY'
+        source: options.configuredKey !== undefined ? 'ENCRYPTION_KEY'
           : keyFile !== null ? 'DATA_DIR' : null,
         included: keyFile !== null,
       },
@@ -300,12 +303,13 @@ function checkKeys(options: RestoreOptions, inspected: Inspected): void {
   if (needed === null) return;
   const available = keysAfterRestore(options, inspected.key).map(keyFingerprint);
   if (available.includes(needed)) return;
-  const where = inspected.manifest.sealingKey.source === 'CERTIFICATE_ENCRYPTION_KEY'
-    ? 'the CERTIFICATE_ENCRYPTION_KEY configured when it was made'
-    : 'the key file it holds, while CERTIFICATE_ENCRYPTION_KEY is set now';
+  const { source } = inspected.manifest.sealingKey;
+  const where = source === 'ENCRYPTION_KEY' || source === 'CERTIFICATE_ENCRYPTION_KEY'
+    ? 'the ENCRYPTION_KEY configured when it was made'
+    : 'the key file it holds, while ENCRYPTION_KEY is set now';
   throw new BackupError(`its secrets are sealed with ${where} (fingerprint ${needed}), which ` +
-    'this configuration does not have: set CERTIFICATE_ENCRYPTION_KEY, or list it in ' +
-    'CERTIFICATE_ENCRYPTION_PREVIOUS_KEYS');
+    'this configuration does not have: set ENCRYPTION_KEY, or list it in ' +
+    'ENCRYPTION_PREVIOUS_KEYS');
 }
 
 export async function restoreDataDir(options: RestoreOptions): Promise<BackupManifest> {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import type { Executor } from './connect.ts';
+import type { Executor } from './executor.ts';
 
 // Statements run many times a second (the inserts and debits of every accepted request, the
 // workers' steps) as named prepared statements. An unnamed statement is parsed, analysed and

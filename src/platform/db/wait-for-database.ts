@@ -1,3 +1,4 @@
+/* eslint-disable no-restricted-syntax -- a timeout of the start-up, in the system's time. */
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { Logger } from 'pino';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { Db } from '../db/connect.ts';
 import { createBatcher } from '../batcher.ts';
 import * as store from './store.ts';
-import type { Scope } from '../scope.ts';
+import type { Scope } from '../scope-types.ts';
 
 // Balance reads outside a transaction are the hot path (GET /v1/points): concurrent reads share
 // one query (batcher.ts).

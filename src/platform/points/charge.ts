@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { PriceRow } from '../operations.ts';
-import type { Scope } from '../scope.ts';
+import type { Scope } from '../scope-types.ts';
 import type { PriceTable } from './prices.ts';
 import type { PointsService, Reservation, SettleOutcome } from './service.ts';
 

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { timestampPosition } from '../cursor-timestamps.ts';
 import type { Executor } from '../db/connect.ts';
-import type { Scope } from '../scope.ts';
+import type { Scope } from '../scope-types.ts';
 
 // Reading a balance's history: the ledger's entries with the operation that made each (the
 // reservation's operation for a capture, the debit's own for a charge, whose memo names it),

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { newId } from '../../domain/ids.ts';
 import type pg from 'pg';
 import type { Db, Executor } from '../db/connect.ts';
-import type { Scope } from '../scope.ts';
+import type { Scope } from '../scope-types.ts';
 import { cursorDate, cursorString, type CursorList, type PageCursors } from '../cursor.ts';
 import { cursorTimestamp } from '../cursor-timestamps.ts';
 import { ApiError } from '../errors.ts';
@@ -342,8 +342,8 @@ export function createPointsService(deps: Deps) {
     refundCharge: (input: Parameters<typeof refundCharge>[2], tx: Executor) =>
       refundCharge(tx, movements, input),
     expireStaleReservations: (tx: Executor = db) => expireStaleReservations(tx),
-    holdReservation: (input: Parameters<typeof store.holdReservation>[1], tx: Executor = db) =>
-      store.holdReservation(tx, input),
+    extendReservation: (input: Parameters<typeof store.extendReservation>[1], tx: Executor = db) =>
+      store.extendReservation(tx, input),
     ensureBalances: (accountId: string, tx: Executor = db) =>
       store.ensureBalances(tx, accountId, ['test', 'live']),
     usageSince: (scope: Scope, fromDate: string, untilDate?: string) =>

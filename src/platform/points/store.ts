@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { Db, Executor } from '../db/connect.ts';
 import { numberedSql } from '../db/numbered-sql.ts';
 import { executePrepared } from '../db/prepared.ts';
-import type { Scope } from '../scope.ts';
+import type { Scope } from '../scope-types.ts';
 import { pointBalances } from '../db/tables.ts';
 
 // SQL of the points ledger. Each money movement is one statement, so it is atomic without an
@@ -92,10 +92,10 @@ export async function release(
   return result.rows[0] ?? null;
 }
 
-// Keeps an open reservation until `expiresAt` instead of the usual time to live, for work that
+// Extends an open reservation until `expiresAt` instead of the usual time to live, for work that
 // settles it later than the request that made it (a document issued by a job). Answers whether
 // the reservation was still open.
-export async function holdReservation(
+export async function extendReservation(
   tx: Executor,
   input: { reservationId: string; expiresAt: Date },
 ): Promise<boolean> {

@@ -1,3 +1,5 @@
+/* eslint-disable no-restricted-syntax --
+   rate-limiter-flexible times its windows by the system's clock. */
 import type { Redis } from 'ioredis';
 import {
   RateLimiterMemory,

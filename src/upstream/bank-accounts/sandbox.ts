@@ -12,9 +12,9 @@ import { sandboxStatement } from './sandbox-history.ts';
 
 const HOLDER_NAME = '샌드박스 예금주';
 
-export function createSandboxBankAccountPortal(options: { now?: () => Date } = {}):
+export function createSandboxBankAccountPortal(options: { now: () => Date }):
   BankAccountPortal {
-  const now = options.now ?? (() => new Date());
+  const { now } = options;
   async function login(credentials: BankAccountCredentials): Promise<BankLoginResult> {
     if (credentials.password === 'wrong-password') {
       return { kind: 'failed', code: 'INVALID_CREDENTIALS',

@@ -48,9 +48,9 @@ async function reopen(keys: { current: Buffer; previous?: Buffer[] }) {
   app = await openWebhookApp(database, { env: {
     ...RECEIVER_ON_LOOPBACK,
     WORKERS_ENABLED: 'false',
-    CERTIFICATE_ENCRYPTION_KEY: keys.current.toString('base64'),
+    ENCRYPTION_KEY: keys.current.toString('base64'),
     ...(keys.previous
-      ? { CERTIFICATE_ENCRYPTION_PREVIOUS_KEYS: keys.previous.map((key) =>
+      ? { ENCRYPTION_PREVIOUS_KEYS: keys.previous.map((key) =>
         key.toString('base64')).join(',') }
       : {}),
   } });

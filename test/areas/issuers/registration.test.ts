@@ -46,6 +46,7 @@ beforeAll(async () => {
     cursors: app.cursors,
     publicBaseUrl: 'http://localhost',
     log: pino({ level: 'silent' }),
+    now: app.platform.outside.now,
     onRegistrationRecorded: async (tx: Executor, scope, record) => {
       const visible = await tx.execute(sql`select count(*)::int as count
         from certificate_registration_history where identifier = ${record.identifier}`);

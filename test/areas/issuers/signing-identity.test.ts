@@ -36,7 +36,7 @@ beforeAll(async () => {
   good = await issueCertificate(ca, { subject: corporateSubject('이택스', NUMBER) });
   issuers = createIssuersService({ db: app.platform.database.db, stage: async () => 'job',
     sealing, publicBaseUrl: 'http://localhost', log: pino({ level: 'silent' }),
-    cursors: app.cursors });
+    cursors: app.cursors, now: app.platform.outside.now });
 });
 afterAll(async () => {
   await app?.close();

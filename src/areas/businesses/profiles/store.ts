@@ -52,7 +52,7 @@ export async function upsertProfileRow(
     .values(profile)
     .onConflictDoUpdate({
       target: businessProfiles.businessRegistrationNumber,
-      set: { ...rest, updatedAt: new Date() },
+      set: { ...rest, updatedAt: sql`now()` },
     });
   await tx
     .delete(businessFormerNames)

@@ -47,6 +47,7 @@ type RegistrationStatusDeps = {
   db: Executor | null;
   // The longest the tax-authority call may take before the request is 503.
   timeoutMs: number;
+  now: () => Date;
 };
 
 // Returns the ten-digit number, or throws the 400 that answers it. `field` names the input in
@@ -105,7 +106,7 @@ export function createRegistrationStatusService(deps: RegistrationStatusDeps) {
       { scope: caller, operation: PRICE_ROW, unitsMax: distinct.length },
       async () => {
         const results = await ask(authority, distinct);
-        const checkedAt = new Date();
+        const checkedAt = deps.now();
         if (caller.environment === 'live') await storeBack(results, checkedAt);
         const items = numbers.map((businessRegistrationNumber) => ({
           businessRegistrationNumber,
