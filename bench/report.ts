@@ -28,6 +28,10 @@ export type DocumentProcessing = {
   // Accepted but not yet signed when the last run ended: a backlog that grows run after run
   // means the workers do not keep up.
   pendingAtEnd: number;
+  // Rows PostgreSQL inserted, updated or deleted over the window (pg_stat_user_tables, every
+  // table of the database), per document accepted: what a document costs the database, steady
+  // when the throughput is not (the window's backlog at its start and end roughly cancel).
+  rowWritesPerDocument: number;
 };
 // The runs at a scenario's steady arrival rate (bench/open-loop.ts), with what the workers did
 // meanwhile.
@@ -165,7 +169,8 @@ function formatProcessing(results: ScenarioResult[], workerProcesses: number): s
       `- ${scenario.name}: during ${when} ${figures.acceptedPerSecond.toFixed(0)} documents/s ` +
       `were accepted; ${who} ${verb} ${figures.signedPerSecond.toFixed(0)} and transmitted ` +
       `${figures.transmittedPerSecond.toFixed(0)} documents/s; ${figures.pendingAtEnd} were ` +
-      `waiting to be ${verb} when the last run ended${backlogVerdict(scenario, figures)}.`]));
+      `waiting to be ${verb} when the last run ended${backlogVerdict(scenario, figures)}; ` +
+      `${figures.rowWritesPerDocument.toFixed(1)} row writes per document accepted.`]));
   });
 }
 

@@ -288,7 +288,8 @@ type ScenarioInput = {
   databaseUrl: string | undefined;
 };
 
-type DocumentCounts = { at: number; signed: number; transmitted: number; pending: number };
+type DocumentCounts = { at: number; signed: number; transmitted: number; pending: number;
+  rowWrites: number };
 
 // Where each kind of document waits before its first job: tax invoices to be signed, cash
 // receipts to be approved.
@@ -301,19 +302,28 @@ const DOCUMENT_TABLES = {
 async function countDocuments(url: string, kind: keyof typeof DOCUMENT_TABLES):
   Promise<DocumentCounts> {
   const { table, waiting } = DOCUMENT_TABLES[kind];
+  // The statistics of other sessions reach pg_stat_user_tables within a second of their commit.
+  await sleep(STATISTICS_DELAY_MS);
   const { rows: [row] } = await withClient(url, (client) => client.query<Record<string, string>>(
     `select count(*) filter (where status <> '${waiting}') as signed,
             count(*) filter (where status = 'TRANSMITTED') as transmitted,
-            count(*) filter (where status = '${waiting}') as pending
+            count(*) filter (where status = '${waiting}') as pending,
+            (select sum(n_tup_ins + n_tup_upd + n_tup_del) from pg_stat_user_tables)
+              as row_writes
        from ${table}`));
   return { at: performance.now(), signed: Number(row!.signed),
-    transmitted: Number(row!.transmitted), pending: Number(row!.pending) };
+    transmitted: Number(row!.transmitted), pending: Number(row!.pending),
+    rowWrites: Number(row!.row_writes) };
 }
+
+const STATISTICS_DELAY_MS = 1_500;
 
 function processingBetween(before: DocumentCounts, after: DocumentCounts): DocumentProcessing {
   const seconds = (after.at - before.at) / 1_000;
+  const accepted = after.signed + after.pending - before.signed - before.pending;
   return {
-    acceptedPerSecond: (after.signed + after.pending - before.signed - before.pending) / seconds,
+    rowWritesPerDocument: (after.rowWrites - before.rowWrites) / Math.max(1, accepted),
+    acceptedPerSecond: accepted / seconds,
     signedPerSecond: (after.signed - before.signed) / seconds,
     transmittedPerSecond: (after.transmitted - before.transmitted) / seconds,
     pendingAtEnd: after.pending,
