@@ -165,7 +165,8 @@ describe('recording issuance requests together', () => {
     const uncovered = randomUUID();
     const forAccount = (item: Recording) => ({ ...item, rows: item.rows.map((row) =>
       ({ ...row, accountId: funded.accountId })) });
-    const items = [recording({ points: 300 }), recording({ points: 900, referenceId: uncovered }),
+    // More than is left after the first request: 402.
+    const items = [recording({ points: 300 }), recording({ points: before, referenceId: uncovered }),
       recording({ points: 300, referenceId: uncovered }), recording({ points: 300 })]
       .map(forAccount);
     const outcomes = await Promise.allSettled(items.map((item) => record(item)));
