@@ -29,12 +29,23 @@ export type DocumentProcessing = {
   // means the workers do not keep up.
   pendingAtEnd: number;
 };
+
+// What a document cost from its request to the end of its processing, over the whole scenario
+// (bench/run.ts, documentCosts).
+export type DocumentCosts = {
+  documents: number;
+  // Rows PostgreSQL inserted, updated or deleted (pg_stat_user_tables, every table).
+  rowWritesPerDocument: number;
+  // CPU time of the etax processes (server and workers), not PostgreSQL's.
+  cpuMsPerDocument: number;
+};
 // The runs at a scenario's steady arrival rate (bench/open-loop.ts), with what the workers did
 // meanwhile.
 export type SteadyRateResult = { median: SteadyRateFigures; runs: SteadyRateFigures[];
   processing?: DocumentProcessing | undefined };
 export type ScenarioResult = { scenario: Scenario; median: RunFigures; runs: RunFigures[];
-  processing?: DocumentProcessing | undefined; steady?: SteadyRateResult | undefined };
+  processing?: DocumentProcessing | undefined; steady?: SteadyRateResult | undefined;
+  costs?: DocumentCosts | undefined };
 export type ReportOptions = { keys: number; connections: number; pipelining: number;
   warmup: number; runs: number; duration: number; workerProcesses: number;
   // 1 when the servers reached PostgreSQL through PgBouncer (bench/run.ts --pgbouncer).
@@ -154,8 +165,12 @@ function backlogVerdict(scenario: Scenario, figures: DocumentProcessing): string
 
 function formatProcessing(results: ScenarioResult[], workerProcesses: number): string[] {
   const who = workerProcesses === 0 ? 'the same process\'s workers' : 'the worker processes';
-  return results.flatMap(({ scenario, processing, steady }) => {
+  return results.flatMap(({ scenario, processing, steady, costs }) => {
     const verb = scenario.makesDocuments === 'cashReceipts' ? 'approved' : 'signed';
+    const cost = costs === undefined ? [] : [`- ${scenario.name}: each of the ` +
+      `${costs.documents} documents cost, from its request to the end of its processing, ` +
+      `${costs.rowWritesPerDocument.toFixed(1)} row writes in PostgreSQL and ` +
+      `${costs.cpuMsPerDocument.toFixed(2)} ms of etax CPU time.`];
     const during = [
       { figures: processing, when: 'the autocannon runs' },
       { figures: steady?.processing,
@@ -165,7 +180,8 @@ function formatProcessing(results: ScenarioResult[], workerProcesses: number): s
       `- ${scenario.name}: during ${when} ${figures.acceptedPerSecond.toFixed(0)} documents/s ` +
       `were accepted; ${who} ${verb} ${figures.signedPerSecond.toFixed(0)} and transmitted ` +
       `${figures.transmittedPerSecond.toFixed(0)} documents/s; ${figures.pendingAtEnd} were ` +
-      `waiting to be ${verb} when the last run ended${backlogVerdict(scenario, figures)}.`]));
+      `waiting to be ${verb} when the last run ended${backlogVerdict(scenario, figures)}.`]))
+      .concat(cost);
   });
 }
 

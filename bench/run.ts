@@ -29,6 +29,7 @@ import {
   formatSection,
   writeResults,
   type DatabaseMode,
+  type DocumentCosts,
   type DocumentProcessing,
   type RunFigures,
   type ScenarioResult,
@@ -286,9 +287,12 @@ type ScenarioInput = {
   options: Options;
   // The server's database URL when the benchmark can read it (PostgreSQL), for makesDocuments.
   databaseUrl: string | undefined;
+  // Every etax process (the server and the worker processes), for the CPU a document costs.
+  etaxPids: number[];
 };
 
-type DocumentCounts = { at: number; signed: number; transmitted: number; pending: number };
+type DocumentCounts = { at: number; signed: number; transmitted: number; pending: number;
+  rowWrites: number };
 
 // Where each kind of document waits before its first job: tax invoices to be signed, cash
 // receipts to be approved.
@@ -301,19 +305,27 @@ const DOCUMENT_TABLES = {
 async function countDocuments(url: string, kind: keyof typeof DOCUMENT_TABLES):
   Promise<DocumentCounts> {
   const { table, waiting } = DOCUMENT_TABLES[kind];
+  // The statistics of other sessions reach pg_stat_user_tables within a second of their commit.
+  await sleep(STATISTICS_DELAY_MS);
   const { rows: [row] } = await withClient(url, (client) => client.query<Record<string, string>>(
     `select count(*) filter (where status <> '${waiting}') as signed,
             count(*) filter (where status = 'TRANSMITTED') as transmitted,
-            count(*) filter (where status = '${waiting}') as pending
+            count(*) filter (where status = '${waiting}') as pending,
+            (select sum(n_tup_ins + n_tup_upd + n_tup_del) from pg_stat_user_tables)
+              as row_writes
        from ${table}`));
   return { at: performance.now(), signed: Number(row!.signed),
-    transmitted: Number(row!.transmitted), pending: Number(row!.pending) };
+    transmitted: Number(row!.transmitted), pending: Number(row!.pending),
+    rowWrites: Number(row!.row_writes) };
 }
+
+const STATISTICS_DELAY_MS = 1_500;
 
 function processingBetween(before: DocumentCounts, after: DocumentCounts): DocumentProcessing {
   const seconds = (after.at - before.at) / 1_000;
+  const accepted = after.signed + after.pending - before.signed - before.pending;
   return {
-    acceptedPerSecond: (after.signed + after.pending - before.signed - before.pending) / seconds,
+    acceptedPerSecond: accepted / seconds,
     signedPerSecond: (after.signed - before.signed) / seconds,
     transmittedPerSecond: (after.transmitted - before.transmitted) / seconds,
     pendingAtEnd: after.pending,
@@ -376,6 +388,31 @@ async function timedRuns<Figures>(input: ScenarioInput, spec: {
   return { runs, median: sorted[Math.floor((sorted.length - 1) / 2)]!, processing };
 }
 
+// What one document cost, from idle workers to idle workers around every request of the
+// scenario (its check, warm-up and timed runs): the rows PostgreSQL wrote for it
+// (pg_stat_user_tables, every table) and the CPU time of the etax processes, per document
+// accepted. Steadier than the rates on a busy machine, and exact where the rates' window is not
+// (documents accepted before it are processed in it).
+async function documentCosts(input: ScenarioInput, work: () => Promise<void>):
+  Promise<DocumentCosts | undefined> {
+  const url = input.databaseUrl;
+  const kind = input.scenario.makesDocuments;
+  if (url === undefined || kind === undefined) {
+    await work();
+    return undefined;
+  }
+  const cpuSeconds = () => input.etaxPids.reduce((sum, pid) => sum + (processCpuSeconds(pid) ?? 0), 0);
+  const before = await countDocuments(url, kind);
+  const cpuBefore = cpuSeconds();
+  await work();
+  await waitForIdleWorkers(url);
+  const after = await countDocuments(url, kind);
+  const accepted = Math.max(1, after.signed + after.pending - before.signed - before.pending);
+  return { documents: accepted,
+    rowWritesPerDocument: (after.rowWrites - before.rowWrites) / accepted,
+    cpuMsPerDocument: ((cpuSeconds() - cpuBefore) * 1_000) / accepted };
+}
+
 async function runScenario(input: ScenarioInput) {
   const { target, scenario, context, options } = input;
   if (input.databaseUrl !== undefined) await waitForIdleWorkers(input.databaseUrl);
@@ -388,19 +425,23 @@ async function runScenario(input: ScenarioInput) {
     requests,
     options: { ...options, connections },
   };
-  const { runs, median, processing } = await timedRuns(input, {
-    run: (durationSeconds) => measure({ ...common, durationSeconds }),
-    phase: '',
-    describe: (figures) => `${figures.requestsPerSecond.toFixed(0)} req/s`,
-    rankBy: (figures) => figures.requestsPerSecond,
+  let timed: Awaited<ReturnType<typeof timedRuns<RunFigures>>> | undefined;
+  const costs = await documentCosts(input, async () => {
+    timed = await timedRuns(input, {
+      run: (durationSeconds) => measure({ ...common, durationSeconds }),
+      phase: '',
+      describe: (figures) => `${figures.requestsPerSecond.toFixed(0)} req/s`,
+      rankBy: (figures) => figures.requestsPerSecond,
+    });
   });
+  const { runs, median, processing } = timed!;
   const steadyRate = scenario.steadyRatePerSecond === undefined ? undefined
     : options.steadyRate || scenario.steadyRatePerSecond;
   // A rate above the most the server answered would only measure a queue that grows for the
   // whole run, and leave its backlog to the next scenario.
   const steady = steadyRate === undefined || median.requestsPerSecond < steadyRate ? undefined
     : await runSteadyRate({ ...input, requests, ratePerSecond: steadyRate });
-  return { scenario, runs, median, processing, steady };
+  return { scenario, runs, median, processing, steady, costs };
 }
 
 // The scenario's runs at its steady arrival rate, after the workers have caught up with the
@@ -458,7 +499,10 @@ async function benchmark(
         target = { baseUrl: prism.baseUrl, pid: prism.child.pid };
       }
       const databaseUrl = database.mode === 'postgres' ? database.env.DATABASE_URL : undefined;
-      results.push(await runScenario({ target, scenario, context, options, databaseUrl }));
+      const etaxPids = [server, ...workers].flatMap(({ child }) =>
+        (child.pid === undefined ? [] : [child.pid]));
+      results.push(await runScenario({ target, scenario, context, options, databaseUrl,
+        etaxPids }));
     }
     return results;
   } finally {

@@ -21,7 +21,7 @@ import { metricsRoutes } from './platform/metrics/http.ts';
 import type { Metrics } from './platform/metrics/registry.ts';
 import { shutdown } from './platform/shutdown.ts';
 import { newTraceId, trace } from './platform/trace.ts';
-import { createValidatorCompiler } from './platform/validation.ts';
+import { createValidatorCompiler, lazySerializerBuilder } from './platform/validation.ts';
 import { wellFormedText } from './platform/well-formed-text.ts';
 
 export type ServerDeps = {
@@ -84,6 +84,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     return503OnClosing: false,
     frameworkErrors: handleFrameworkError,
     clientErrorHandler: handleClientError,
+    // Response serializers, like the validators below, are compiled on a route's first use.
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerBuilder } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   deps.instrument?.(app);

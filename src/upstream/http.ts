@@ -1,4 +1,3 @@
-import { request } from 'undici';
 
 // The JSON-over-HTTP call every live adapter makes: POST a JSON body with explicit timeouts and
 // read a bounded text answer. Returns null for anything but a 200 within the size bound; the
@@ -26,6 +25,8 @@ async function readBounded(body: AsyncIterable<Buffer>, bytesMax: number) {
 }
 
 export async function postJson(options: PostJsonOptions): Promise<string | null> {
+  // undici (some 20 MB resident) loads with the first live call, not at every start.
+  const { request } = await import('undici');
   const response = await request(options.url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json' },

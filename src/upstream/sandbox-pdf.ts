@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import PDFDocument from 'pdfkit';
 
 // The one-page certificates the document sandboxes (civil-documents/sandbox.ts,
 // court-registry/sandbox.ts) hand back: a title, an issue number, rows of label and value, a
@@ -39,7 +38,9 @@ const MARGIN = 56;
 const LABEL_WIDTH = 150;
 
 export async function renderSandboxCertificate(input: SandboxCertificate): Promise<Buffer> {
-  const { regular, bold } = await loadFonts();
+  // pdfkit (with fontkit, some 20 MB resident) loads with the first certificate, not at start.
+  const [{ default: PDFDocument }, { regular, bold }] = await Promise.all([
+    import('pdfkit'), loadFonts()]);
   const doc = new PDFDocument({
     size: A4, margin: MARGIN, compress: true, lang: 'ko-KR', displayTitle: true,
     info: { Title: input.title, Author: 'etax sandbox', Creator: 'etax sandbox',

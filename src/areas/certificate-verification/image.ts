@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import type Sharp from 'sharp';
 import { IMAGE_PIXELS_MAX, IMAGE_SIDE_RATIO_MAX } from './file-type.ts';
 
 // Prepares a PNG or JPEG for OCR with sharp (libvips): refuses what cannot be decoded or is
@@ -10,6 +10,16 @@ import { IMAGE_PIXELS_MAX, IMAGE_SIDE_RATIO_MAX } from './file-type.ts';
 // or broke them (음 read as 옴, 른 as 론), and a blur before it softened what the recognizer reads.
 
 export class ImageRefused extends Error {}
+
+// sharp (libvips, some 20 MB resident) loads with the first image, not at every start.
+let sharpModule: Promise<typeof Sharp> | null = null;
+function loadSharp(): Promise<typeof Sharp> {
+  sharpModule ??= import('sharp').then((module) => module.default).catch((error: unknown) => {
+    sharpModule = null;
+    throw error;
+  });
+  return sharpModule;
+}
 
 // Body text of an A4 certificate at this width is about 30 px high, Tesseract's sweet spot; a
 // wider page was read less well and cost more.
@@ -28,6 +38,7 @@ export type Preparation = {
 // pixel by forty million is within the pixel limit, but brought to the OCR width it would be
 // billions of pixels.
 export async function checkImageHeader(image: Buffer): Promise<void> {
+  const sharp = await loadSharp();
   let metadata;
   try {
     metadata = await sharp(image, { limitInputPixels: false }).metadata();
@@ -48,6 +59,7 @@ export async function checkImageHeader(image: Buffer): Promise<void> {
 export async function prepareForOcr(image: Buffer, options: Preparation = { stretch: true }):
 Promise<Buffer> {
   await checkImageHeader(image);
+  const sharp = await loadSharp();
   try {
     const upright = sharp(image, { limitInputPixels: IMAGE_PIXELS_MAX, failOn: 'truncated' })
       .rotate();
@@ -63,7 +75,8 @@ Promise<Buffer> {
 }
 
 // The page turned by a quarter or half turn, for a photo taken sideways or upside down.
-export function turned(png: Buffer, degrees: 90 | 180 | 270): Promise<Buffer> {
+export async function turned(png: Buffer, degrees: 90 | 180 | 270): Promise<Buffer> {
+  const sharp = await loadSharp();
   return sharp(png).rotate(degrees).png({ compressionLevel: 1 }).toBuffer();
 }
 
@@ -76,6 +89,7 @@ const REGION_MARGIN = 12;
 export async function numberRegion(png: Buffer, boxes: { x0: number; y0: number; x1: number;
   y1: number }[]): Promise<Buffer | null> {
   if (boxes.length === 0) return null;
+  const sharp = await loadSharp();
   const { width = 0, height = 0 } = await sharp(png).metadata();
   const left = Math.max(0, Math.min(...boxes.map((box) => box.x0)) - REGION_MARGIN);
   const top = Math.max(0, Math.min(...boxes.map((box) => box.y0)) - REGION_MARGIN);

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { createWorker, type Worker } from 'tesseract.js';
+import type { Worker } from 'tesseract.js';
 import type { TextLine } from './fields.ts';
 import { createWorkerPool } from './worker-pool.ts';
 
@@ -52,6 +52,8 @@ const NUMBER_LINE_PARAMETERS = {
 } as const;
 
 async function startWorker(): Promise<Worker> {
+  // tesseract.js loads with the first worker, which starts with the first OCR, not at start.
+  const { createWorker } = await import('tesseract.js');
   const worker = await createWorker('kor', 1, {
     langPath: LANGUAGE_PATHS.kor,
     gzip: true,

@@ -232,7 +232,7 @@ export function createTaxInvoicesModule(
     db,
     now,
     eligibility,
-    charge: platform.charge,
+    points: platform.points,
     issuers: deps.issuers,
     transmissionAvailable: (environment) => transmitterFor(environment) !== null,
   });

@@ -17,7 +17,7 @@ import * as store from './store.ts';
 type Cause = { code: string; message: string };
 
 export type LifecycleDeps = {
-  points: Pick<PointsService, 'refundCapture'>;
+  points: Pick<PointsService, 'refundCapture' | 'refundCharge'>;
   recordEvents: RecordEvents;
   // The URL clients open for an issued document (its PDF).
   documentUrl(issuanceKey: string): string;
@@ -52,15 +52,21 @@ function issuedInvoiceChange(row: store.TaxInvoiceRow, ntsTransactionId: string,
 
 // A document is refunded at most once: its refund's ledger entry id is made from its key.
 async function refund(deps: LifecycleDeps, tx: Tx, row: store.TaxInvoiceRow) {
-  if (row.chargedPoints === 0 || row.reservationId === null) return;
-  await deps.points.refundCapture({
+  if (row.chargedPoints === 0) return;
+  const refund = {
     ...store.scopeOfRow(row),
-    reservationId: row.reservationId,
     points: row.chargedPoints,
     ledgerEntryId: deterministicId('ledgerEntry', 'refund', row.issuanceKey),
     memo: `refund: tax invoice ${row.issuanceKey} ended ${row.status}`,
     documentId: row.issuanceKey,
-  }, tx);
+  };
+  // Debited with the request; a document accepted before that was so was captured from a
+  // reservation.
+  if (row.chargeEntryId !== null) {
+    await deps.points.refundCharge({ ...refund, operation: 'taxInvoices.issue' }, tx);
+  } else if (row.reservationId !== null) {
+    await deps.points.refundCapture({ ...refund, reservationId: row.reservationId }, tx);
+  }
 }
 
 // Ends a document without issuance: FAILED (with its cause, emitted as an event), CANCELED,

@@ -55,9 +55,13 @@ export const taxInvoices = pgTable(
     supplyCostTotal: won('supply_cost_total').notNull(),
     taxTotal: won('tax_total').notNull(),
     totalAmount: won('total_amount').notNull(),
-    // Points charged when the request was accepted; refunded when it ends without issuance.
+    // Points charged for the document when the request was accepted; refunded when it ends
+    // without issuance. Debited in the transaction that recorded the request, as the ledger
+    // entry `chargeEntryId` (one per request: the two documents of an entry correction share
+    // it); documents accepted before that was so were captured from a reservation
+    // (`reservationId`), whose refund is paid only once it is captured.
     chargedPoints: integer('charged_points').notNull(),
-    // The reservation the charge was captured from; a refund is paid only once it is captured.
+    chargeEntryId: text('charge_entry_id'),
     reservationId: text('reservation_id'),
     // Amendments: the reason code and the original document.
     amendmentReason: integer('amendment_reason'),

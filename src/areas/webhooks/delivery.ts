@@ -116,11 +116,18 @@ async function recordAttempt(
 }
 
 export function createDeliverer(deps: DelivererDeps) {
-  const agentFor = new Map<Environment, ReturnType<typeof createDeliveryAgent>>();
-  for (const environment of ['test', 'live'] as const) {
-    const policy = targetPolicyFor(environment, deps.privateTargetsAllowed);
-    agentFor.set(environment, createDeliveryAgent(policy, deps.resolveHost, deps.timeoutMs));
-  }
+  // Each environment's connection pool (and undici with the first) is made by its first
+  // delivery, so a process that delivers nothing never loads undici.
+  const agents = new Map<Environment, ReturnType<typeof createDeliveryAgent>>();
+  const agentFor = (environment: Environment) => {
+    let agent = agents.get(environment);
+    if (agent === undefined) {
+      const policy = targetPolicyFor(environment, deps.privateTargetsAllowed);
+      agent = createDeliveryAgent(policy, deps.resolveHost, deps.timeoutMs);
+      agents.set(environment, agent);
+    }
+    return agent;
+  };
 
   // Works one attempt; what it did is returned for tests and logs.
   async function runAttempt(job: DeliveryJobData): Promise<AttemptResult> {
@@ -142,7 +149,7 @@ export function createDeliverer(deps: DelivererDeps) {
         job.attemptNumber, startedAt, body),
       policy: targetPolicyFor(found.endpoint.environment as Environment,
         deps.privateTargetsAllowed),
-      dispatcher: agentFor.get(found.endpoint.environment as Environment)!,
+      dispatcher: agentFor(found.endpoint.environment as Environment),
       timeoutMs: deps.timeoutMs,
       log: deps.log,
     });
@@ -159,7 +166,7 @@ export function createDeliverer(deps: DelivererDeps) {
   }
 
   async function close() {
-    await Promise.all([...agentFor.values()].map((agent) => agent.close()));
+    await Promise.all([...agents.values()].map((agent) => agent.close()));
   }
 
   return { runAttempt, close };

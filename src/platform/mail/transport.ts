@@ -1,5 +1,4 @@
 import net from 'node:net';
-import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 
 // The one way etax sends mail: SMTP through nodemailer, configured by SMTP_URL
@@ -48,6 +47,8 @@ export function createSmtpTransport(options: { url: string; from: string }): Mai
   };
   return {
     async send(message, signal) {
+      // nodemailer (some 15 MB resident) loads with the first mail, not at every start.
+      const { default: nodemailer } = await import('nodemailer');
       signal.throwIfAborted();
       // One connection per mail, on a socket of ours (nodemailer connects it, and starts TLS on
       // it for smtps), so that the deadline can destroy it.

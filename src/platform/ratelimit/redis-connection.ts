@@ -1,4 +1,8 @@
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
+
+// ioredis (some 20 MB resident) loads only when REDIS_URL is set.
+const require = createRequire(import.meta.url);
 
 // The rate limiter's one connection to Redis, set up so that a Redis in trouble costs a request
 // at most one command timeout, never a wait for a reconnection (docs/limits.md).
@@ -13,7 +17,8 @@ import { Redis } from 'ioredis';
 export const REDIS_COMMAND_TIMEOUT_MS = 500;
 
 export function connectRateLimitRedis(redisUrl: string): Redis {
-  return new Redis(redisUrl, {
+  const { Redis: RedisClient } = require('ioredis') as typeof import('ioredis');
+  return new RedisClient(redisUrl, {
     // A command fails at once while the connection is down instead of waiting in a queue for it.
     enableOfflineQueue: false,
     // A command in flight when the connection drops fails at once too; with a retry it would

@@ -4,7 +4,8 @@ import type { Environment } from '../../../platform/accounts/keys.ts';
 import type { Db, Tx } from '../../../platform/db/connect.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import { requestFingerprint } from '../../../platform/idempotency/claims.ts';
-import type { Charger } from '../../../platform/points/charge.ts';
+import type { PointsService } from '../../../platform/points/service.ts';
+import { currentRequestId } from '../../../platform/request-context.ts';
 import type { Caller } from '../../../platform/scope.ts';
 import type { IssuersService } from '../../issuers/index.ts';
 import { AMENDMENT_REASONS, type AmendmentReason, type TaxInvoiceStatus } from '../schemas.ts';
@@ -22,11 +23,10 @@ import type { ValidatedInvoice } from './validation.ts';
 //      are built and validated (the caller's `draft`, with the supplier's periods, which decide
 //      the late-issuance limit: ./late-issuance.ts), so bad input costs nothing, and then the
 //      status must allow them;
-//   3. the points for every document are reserved;
-//   4. one transaction claims the reference id (never reusable), inserts the
-//      documents with their first status and adds their processing steps;
-//   5. the charge is captured.
-// A failure in 1–4 leaves nothing behind: no document, no claim, no step, no charge.
+//   3. one transaction claims the reference id (never reusable), debits the points for every
+//      document (402 or 409 when the points available do not cover them), inserts the
+//      documents with their first status and adds their processing steps.
+// A failure leaves nothing behind: no document, no claim, no step, no charge.
 
 // The issuer the Supplier-Key names, as the issuers area gives it.
 export type SupplierIssuer =
@@ -82,7 +82,7 @@ type Accepted = { issuanceKeys: string[] };
 type AcceptanceDeps = {
   db: Db;
   now: () => Date;
-  charge: Charger;
+  points: Pick<PointsService, 'debitInTransaction'>;
   issuers: Pick<IssuersService, 'requireIssuerCertificate'>;
   // False when documents of this environment cannot be transmitted (no live gateway).
   transmissionAvailable(environment: Environment): boolean;
@@ -101,7 +101,7 @@ function documentRow(
   request: AcceptRequest,
   issuer: SupplierIssuer,
   draft: DocumentDraft,
-  group: { id: string | null; reservationId: string | null; unitPoints: number },
+  group: { id: string | null; unitPoints: number },
 ): store.NewTaxInvoiceRow {
   const { validated, amendment } = draft;
   return {
@@ -124,7 +124,8 @@ function documentRow(
     taxTotal: validated.totals.tax,
     totalAmount: validated.totals.total,
     chargedPoints: group.unitPoints,
-    reservationId: group.reservationId,
+    chargeEntryId: null,
+    reservationId: null,
     amendmentReason: amendment === null ? null : AMENDMENT_REASONS[amendment.reason],
     originalIssuanceKey: amendment?.originalIssuanceKey ?? null,
     originalNtsTransactionId: amendment?.originalNtsTransactionId ?? null,
@@ -142,17 +143,20 @@ function claimOf(request: AcceptRequest): Recording['claim'] {
   };
 }
 
-function recordingOf(request: AcceptRequest, rows: store.NewTaxInvoiceRow[]): Recording {
-  return { rows, claim: claimOf(request), guard: request.guard, onRecorded: request.onRecorded };
+function recordingOf(request: AcceptRequest, rows: store.NewTaxInvoiceRow[],
+  unitPoints: number): Recording {
+  const charge = unitPoints === 0 ? null
+    : { points: unitPoints * rows.length, requestId: currentRequestId() };
+  return { rows, claim: claimOf(request), charge, guard: request.guard,
+    onRecorded: request.onRecorded };
 }
 
 export function createAcceptance(deps: AcceptanceDeps) {
   const batches = createAcceptanceBatches(deps);
   // Plain issuance, the busy path, is recorded with the requests accepted at the same moment.
-  const record = (request: AcceptRequest, rows: store.NewTaxInvoiceRow[]) =>
-    (request.issuanceType === 'STANDARD' && !request.guard && !request.onRecorded
-      ? batches(recordingOf(request, rows))
-      : recordAlone(deps, recordingOf(request, rows)));
+  const record = (recording: Recording, issuanceType: AcceptRequest['issuanceType']) =>
+    (issuanceType === 'STANDARD' && !recording.guard && !recording.onRecorded
+      ? batches(recording) : recordAlone(deps, recording));
   // Steps 1 and 2: the documents as they would be recorded, checked, with nothing kept.
   async function prepare(request: AcceptRequest) {
     const scope = { accountId: request.caller.accountId,
@@ -190,20 +194,14 @@ export function createAcceptance(deps: AcceptanceDeps) {
     return { scope, issuer, drafts };
   }
 
+  // `unitPoints`: the price of one document (the `taxInvoices.issue` price), debited per
+  // document made.
   async function accept(request: AcceptRequest, unitPoints: number): Promise<Accepted> {
-    const { scope, issuer, drafts } = await prepare(request);
-    const groupId = drafts.length > 1 ? newId('requestGroup') : null;
-    const { value } = await deps.charge(
-      { scope, operation: 'taxInvoices.issue', unitsMax: drafts.length },
-      async (reservation) => {
-        const group = { id: groupId, reservationId: reservation?.reservationId ?? null,
-          unitPoints: reservation === null ? 0 : unitPoints };
-        const rows = drafts.map((draft) => documentRow(request, issuer, draft, group));
-        return { value: await record(request, rows),
-          chargedUnits: drafts.length };
-      },
-    );
-    return value;
+    assert(Number.isSafeInteger(unitPoints) && unitPoints >= 0);
+    const { issuer, drafts } = await prepare(request);
+    const group = { id: drafts.length > 1 ? newId('requestGroup') : null, unitPoints };
+    const rows = drafts.map((draft) => documentRow(request, issuer, draft, group));
+    return record(recordingOf(request, rows, unitPoints), request.issuanceType);
   }
 
   // The documents a request would make, drafted and checked exactly as accept does, for a

@@ -3,7 +3,9 @@
 // that request: the others keep their documents, history rows, reference id claims and steps,
 // exactly as if each had been recorded alone. Method: requests sent in the same tick join one
 // batch; one of them carries a document the database refuses (a check constraint), which no
-// validated request can, so the row is forced at the store level. Run this file with
+// validated request can, so the row is forced at the store level. A request whose price the
+// points available no longer cover is refused 402 with its reference id given back, the others
+// of its batch charged and recorded. Run this file with
 // DATABASE_URL for PostgreSQL and without it for the embedded database.
 import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
@@ -28,7 +30,8 @@ beforeAll(async () => {
   // No worker takes the steps staged.
   app = await createTestApp({ env: { WORKERS_ENABLED: 'false' } });
   ({ accountId } = await app.createAccount());
-  record = createAcceptanceBatches({ db: app.platform.database.db, now: () => new Date() });
+  record = createAcceptanceBatches({ db: app.platform.database.db, now: () => new Date(),
+    points: app.platform.points });
 });
 afterAll(async () => {
   await app?.close();
@@ -36,7 +39,8 @@ afterAll(async () => {
 
 // One document as acceptance builds it. `refused` breaks the rule that the total is the supply
 // cost plus the tax, which the database checks (tax_invoices_total).
-function recording(options: { referenceId?: string; refused?: boolean } = {}): Recording {
+function recording(options: { referenceId?: string; refused?: boolean; points?: number } = {}):
+  Recording {
   const invoice = invoiceBody() as never;
   const row: store.NewTaxInvoiceRow = {
     issuanceKey: newId('issuanceKey'),
@@ -57,7 +61,8 @@ function recording(options: { referenceId?: string; refused?: boolean } = {}): R
     supplyCostTotal: 200_000,
     taxTotal: 20_000,
     totalAmount: options.refused ? 1 : 220_000,
-    chargedPoints: 0,
+    chargedPoints: options.points ?? 0,
+    chargeEntryId: null,
     reservationId: null,
     amendmentReason: null,
     originalIssuanceKey: null,
@@ -67,7 +72,9 @@ function recording(options: { referenceId?: string; refused?: boolean } = {}): R
   const claim = options.referenceId === undefined ? null : { apiKeyId: API_KEY_ID,
     referenceId: options.referenceId,
     fingerprint: createHash('sha256').update(options.referenceId).digest('hex') };
-  return { rows: [row], claim };
+  const charge = options.points === undefined ? null
+    : { points: options.points, requestId: `trace_${randomUUID()}` };
+  return { rows: [row], claim, charge };
 }
 
 const keyOf = (item: Recording) => item.rows[0]!.issuanceKey as string;
@@ -147,5 +154,44 @@ describe('recording issuance requests together', () => {
     const outcomes = await Promise.all(items.map((item) => record(item)));
     expect(outcomes.map((outcome) => outcome.issuanceKeys[0])).toEqual(items.map(keyOf));
     expect(await storedKeys(items.map(keyOf))).toEqual(items.map(keyOf).sort());
+  });
+
+  it('debits each request with its documents; a request the points no longer cover is ' +
+    'refused 402 and gives its reference id back, the others of the batch are recorded', async () => {
+    const funded = await app.createFundedAccount(1_000);
+    const points = async () => (await app.platform.points.getBalance({
+      accountId: funded.accountId, environment: 'test' })).balance;
+    const before = await points();
+    const uncovered = randomUUID();
+    const forAccount = (item: Recording) => ({ ...item, rows: item.rows.map((row) =>
+      ({ ...row, accountId: funded.accountId })) });
+    // More than is left after the first request: 402.
+    const items = [recording({ points: 300 }), recording({ points: before, referenceId: uncovered }),
+      recording({ points: 300, referenceId: uncovered }), recording({ points: 300 })]
+      .map(forAccount);
+    const outcomes = await Promise.allSettled(items.map((item) => record(item)));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected',
+      'fulfilled', 'fulfilled']);
+    const refusal = (outcomes[1] as PromiseRejectedResult).reason;
+    expect(isApiError(refusal) && refusal.code).toBe('PAYMENT_REQUIRED');
+    // The later request of the batch got the reference id the refused one gave back, as it
+    // would have alone.
+    expect(await points()).toBe(before - 900);
+    const recorded = items.filter((_, index) => index !== 1);
+    expect(await storedKeys(items.map(keyOf))).toEqual(recorded.map(keyOf).sort());
+    const rows = await store.findInvoicesByKeys(app.platform.database.db, recorded.map(keyOf));
+    const entries = await app.platform.database.db.execute<{ id: string; amount: number;
+      requestId: string; documentId: string }>(sql`
+      select id, amount_points::int as amount, request_id as "requestId",
+             document_id as "documentId"
+        from point_ledger_entries
+       where account_id = ${funded.accountId} and kind = 'charge' order by id`);
+    expect(entries.rows.map((entry) => entry.documentId).sort()).toEqual(recorded.map(keyOf)
+      .sort());
+    for (const row of rows) {
+      const entry = entries.rows.find((candidate) => candidate.id === row.chargeEntryId);
+      expect(entry).toMatchObject({ amount: -300, documentId: row.issuanceKey,
+        requestId: items.find((item) => keyOf(item) === row.issuanceKey)!.charge!.requestId });
+    }
   });
 });

@@ -1,0 +1,1 @@
+ALTER TABLE "tax_invoices" ADD COLUMN "charge_entry_id" text;
