@@ -11963,7 +11963,7 @@ export interface operations {
                          */
                         supplierKey: string;
                         /** @description The body its single request would send, checked as that request checks it. */
-                        document: Record<string, never>;
+                        document: unknown;
                     }[];
                 };
             };
@@ -18452,7 +18452,7 @@ export interface operations {
                          */
                         supplierKey: string;
                         /** @description The body its single request would send, checked as that request checks it. */
-                        document: Record<string, never>;
+                        document: unknown;
                     }[];
                 };
             };

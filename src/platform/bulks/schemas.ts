@@ -30,7 +30,9 @@ export function bulkBody(what: string) {
         'the bulk.', examples: ['order-2026-11-0001'] }),
       supplierKey: Type.String({ description: `The \`Supplier-Key\` its single request would ` +
         'send: the issuer that issues it.', examples: ['sup_Rk5nEXAMPLEm0pWq7c1y9A'] }),
-      document: Type.Object({}, { description: `The body its single request would send, ` +
+      // Any value: what is not an object is refused for this item alone, as its single
+      // request's body would be.
+      document: Type.Unknown({ description: `The body its single request would send, ` +
         'checked as that request checks it.' }),
     },
     { additionalProperties: false },
