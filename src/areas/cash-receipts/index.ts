@@ -28,6 +28,7 @@ const REFERENCE: readonly ReferenceSection[] = [
     description: 'Issuing and canceling cash receipts.',
     guides: [
       { path: 'docs/cash-receipts.md', title: 'Cash receipts' },
+      { path: 'docs/bulk-issuance.md', title: 'Bulk issuance' },
     ],
   },
 ];

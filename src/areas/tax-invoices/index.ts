@@ -47,6 +47,7 @@ const REFERENCE: readonly ReferenceSection[] = [
     guides: [
       { path: 'docs/tax-invoices.md', title: 'Tax invoices' },
       { path: 'docs/tax-invoice-xml.md', title: 'Tax invoice XML, signature and transmission' },
+      { path: 'docs/bulk-issuance.md', title: 'Bulk issuance' },
     ],
   },
   {
