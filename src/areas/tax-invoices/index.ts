@@ -275,13 +275,8 @@ export function createTaxInvoicesModule(
   return {
     name: 'tax-invoices', reference: REFERENCE,
     ...createTaxInvoicesPlugins({ service, bulks, reverseIssuance, invoiceMail, xml }),
-    dueWork: [...dueWork, bulkCompletion],
-    bulks,
-    backlogs: () => stepBacklogs(db),
-    service,
-    reverseIssuance,
-    invoiceMail,
-    xml,
+    dueWork: [...dueWork, bulkCompletion], bulks, backlogs: () => stepBacklogs(db),
+    service, reverseIssuance, invoiceMail, xml,
     issuedByTotals: (scope, totals, from, to) =>
       findIssuedByTotals(db, scope, totals, from, to),
     registrationStatusOf: eligibility.statusOf,
