@@ -59,8 +59,10 @@ type AcceptBulkInput<T extends BulkItem> = {
 export const DUPLICATE_ITEM_REFERENCE_MESSAGE = 'clientReferenceId repeats that of an earlier ' +
   'item of this bulk; every document of a bulk has its own.';
 
+// The message as kept in the bulk's JSON, which cannot hold a NUL character.
 function itemError(error: ApiError): BulkItemError {
-  return { status: error.status, code: error.code, message: error.message };
+  return { status: error.status, code: error.code,
+    message: error.message.replaceAll('\u0000', '\uFFFD') };
 }
 
 // Every item's outcome, in order; rejects with the first unexpected failure, after every item

@@ -25,7 +25,9 @@ export const BulkListQuery = Type.Object(
 export function bulkBody(what: string) {
   const Item = Type.Object(
     {
-      clientReferenceId: Type.String({ description: `The ${what}'s own ` +
+      // No control characters: a header cannot carry them, and the bulk keeps the value.
+      clientReferenceId: Type.String({ pattern: '^[^\\u0000-\\u001F\\u007F]*$',
+        description: `The ${what}'s own ` +
         '`Service-Client-Reference-Id`, with the rules of its single request; unique within ' +
         'the bulk.', examples: ['order-2026-11-0001'] }),
       supplierKey: Type.String({ description: `The \`Supplier-Key\` its single request would ` +

@@ -268,6 +268,8 @@ describe('errors', () => {
       [{ clientReferenceId: 'x', document: {} }], reference()), 400],
     ['a numeric clientReferenceId', () => bulkIssue(account.key,
       [{ ...good(), clientReferenceId: 7 }], reference()), 400],
+    ['a control character in an item\'s reference id', () => bulkIssue(account.key,
+      [{ ...good(), clientReferenceId: 'a\u0000b' }], reference()), 400],
     ['a field the bulk does not have', () => bulkIssue(account.key,
       [{ ...good(), extra: true }], reference()), 400],
     ['no bulk reference id', () => bulkIssue(account.key, [good()]), 400],
