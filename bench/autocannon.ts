@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import type { ScenarioRequest } from './scenarios.ts';
+import { REFERENCE_ID_SLOT, type ScenarioRequest } from './scenarios.ts';
 
 // autocannon, the load generator of the benchmarks, with the types of the part we use and the
 // rotation that spreads a run's requests over many keys.
@@ -35,14 +35,19 @@ export type RotatedRequest = Omit<ScenarioRequest, 'uniqueReferenceId'> &
 export function createRotation(requests: ScenarioRequest[]): () => RotatedRequest {
   let nextIndex = 0;
   const runPrefix = randomBytes(6).toString('hex');
+  // The bodies split at their reference id slots once, so a request only joins them.
+  const bodyParts = requests.map((request) => request.body?.split(REFERENCE_ID_SLOT) ?? null);
   return () => {
-    const { uniqueReferenceId, ...chosen } = requests[nextIndex % requests.length]!;
+    const position = nextIndex % requests.length;
+    const { uniqueReferenceId, ...chosen } = requests[position]!;
     nextIndex += 1;
     const headers: Record<string, string> = { ...chosen.headers };
-    if (uniqueReferenceId) {
-      headers['service-client-reference-id'] = `bench-${runPrefix}-${nextIndex}`;
-    }
-    return { ...chosen, headers };
+    if (!uniqueReferenceId) return { ...chosen, headers };
+    const referenceId = `bench-${runPrefix}-${nextIndex}`;
+    headers['service-client-reference-id'] = referenceId;
+    const parts = bodyParts[position];
+    return { ...chosen, headers,
+      ...(parts && parts.length > 1 ? { body: parts.join(referenceId) } : {}) };
   };
 }
 

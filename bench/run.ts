@@ -35,6 +35,7 @@ import {
   type ScenarioResult,
 } from './report.ts';
 import {
+  REFERENCE_ID_SLOT,
   SCENARIOS,
   type Scenario,
   type ScenarioContext,
@@ -213,7 +214,8 @@ async function checkScenario(baseUrl: string, requests: ScenarioRequest[]): Prom
   const response = await fetch(`${baseUrl}${request.path}`, {
     method: request.method,
     headers,
-    body: request.body,
+    body: request.uniqueReferenceId
+      ? request.body?.replaceAll(REFERENCE_ID_SLOT, referenceId) : request.body,
   });
   const text = await response.text();
   if (!response.ok) {

@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import SerializerSelector from '@fastify/fast-json-stringify-compiler';
 import type { FastifySchemaCompiler } from 'fastify';
+import { validationMessage } from './validation-messages.ts';
 
 // Request validation. JSON bodies are validated strictly: a number where a string belongs is a
 // 400, never silently converted. Path, query and headers arrive as strings, so those parts are
@@ -70,4 +71,17 @@ export function lazySerializerBuilder(externalSchemas: unknown, options: unknown
     compile ??= build(externalSchemas, options);
     return compile(routeSchema);
   });
+}
+
+let itemAjv: Ajv | null = null;
+
+// Checks a value against a request part's schema exactly as a request is checked (strictly for a
+// body, coercing nothing), answering the 400 message that request would get, or null when it
+// passes. For the documents of a bulk: each is checked on its own, so a bad one is refused with
+// its single request's message and the others go on.
+export function createPartChecker(schema: object, part: 'body' | 'headers') {
+  itemAjv ??= createAjv(false);
+  const validate = itemAjv.compile(schema);
+  return (value: unknown): string | null => (validate(value) ? null
+    : validationMessage(validate.errors as never, part));
 }

@@ -231,6 +231,33 @@ export const EXAMPLES: Record<string, Example> = {
     // The document's example has a fixed write date, which falls out of the issue window.
     body: () => invoiceBody(),
   },
+  'POST /v1/taxInvoices:bulkIssue': {
+    operation: 'taxInvoices.bulkIssue', uses: ['supplier'], status: 202,
+    because: 'the bulk is accepted in both environments; the live key\'s document is refused ' +
+      'inside it, as alone',
+    // The same items every time, so a repeated example request answers the same bulk.
+    body: ({ environment, resources }) => ({ items: [{
+      clientReferenceId: `example-bulk-${environment}`, supplierKey: resources['supplier-key'],
+      document: invoiceBody() }] }),
+  },
+  'GET /v1/taxInvoices/bulks': { operation: 'taxInvoices.bulks.list', status: 200 },
+  'GET /v1/taxInvoices/bulks/{bulkId}': {
+    operation: 'taxInvoices.bulks.get', status: 404,
+    because: 'the document\'s bulkId names no bulk of this key',
+  },
+  'POST /v1/cashReceipts:bulkIssue': {
+    operation: 'cashReceipts.bulkIssue', uses: ['supplier'], status: 202,
+    because: 'the bulk is accepted in both environments; the live key\'s receipt is refused ' +
+      'inside it, as alone',
+    body: ({ environment, resources }) => ({ items: [{
+      clientReferenceId: `example-bulk-${environment}`, supplierKey: resources['supplier-key'],
+      document: receiptBody() }] }),
+  },
+  'GET /v1/cashReceipts/bulks': { operation: 'cashReceipts.bulks.list', status: 200 },
+  'GET /v1/cashReceipts/bulks/{bulkId}': {
+    operation: 'cashReceipts.bulks.get', status: 404,
+    because: 'the document\'s bulkId names no bulk of this key',
+  },
   'POST /v1/cashReceipts/issue': {
     operation: 'cashReceipts.issue',
     uses: ['supplier'], status: { test: 202, live: 503 },

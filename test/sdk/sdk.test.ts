@@ -3,9 +3,11 @@
 // pagination, a tax invoice issued with a reference id and recovered by it, and its PDF.
 import type { AddressInfo } from 'node:net';
 import {
+  bulkIssueTaxInvoices,
   createEtaxClient,
   downloadTaxInvoicePdf,
   EtaxError,
+  getTaxInvoiceBulk,
   isEtaxError,
   issueStatus,
   issueTaxInvoice,
@@ -193,5 +195,33 @@ describe('a tax invoice', () => {
     const listed = await unwrap(etax.GET('/v1/taxInvoices/issue/status',
       { params: { query: { clientReferenceId } } }));
     expect(listed.issuanceKeys).toEqual([issuanceKey]);
+  });
+});
+
+describe('a bulk of tax invoices', () => {
+  it('is sent again with its reference id when the answer is lost, and acts once', async () => {
+    let lost = 0;
+    const losing = async (request: Request) => {
+      const response = await fetch(request);
+      if (request.url.endsWith('/v1/taxInvoices:bulkIssue') && lost === 0) {
+        lost += 1;
+        throw new TypeError('socket hang up');
+      }
+      return response;
+    };
+    const etax = client({ fetch: losing });
+    const items = [0, 1].map(() => ({ clientReferenceId: newReferenceId('order'),
+      supplierKey: supplier.supplierKey, document: invoiceBody() }));
+    const accepted = await bulkIssueTaxInvoices(etax, {
+      clientReferenceId: newReferenceId('bulk'), items });
+    expect(lost).toBe(1);
+    expect(accepted.acceptedCount).toBe(2);
+    const bulk = await getTaxInvoiceBulk(etax, accepted.bulkId);
+    expect(bulk.items.map((item) => item.issuanceKey))
+      .toEqual(accepted.items.map((item) => item.issuanceKey));
+    const { rows } = await app.platform.database.pool.query(
+      'select count(*)::int as count from tax_invoices where client_reference_id = any($1)',
+      [items.map((item) => item.clientReferenceId)]);
+    expect(rows[0].count).toBe(2);
   });
 });
