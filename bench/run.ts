@@ -403,7 +403,8 @@ async function documentCosts(input: ScenarioInput, work: () => Promise<void>):
     await work();
     return undefined;
   }
-  const cpuSeconds = () => input.etaxPids.reduce((sum, pid) => sum + (processCpuSeconds(pid) ?? 0), 0);
+  const cpuSeconds = () => input.etaxPids.reduce((sum, pid) =>
+    sum + (processCpuSeconds(pid) ?? 0), 0);
   const before = await countDocuments(url, kind);
   const cpuBefore = cpuSeconds();
   await work();

@@ -12,6 +12,7 @@ import {
 import { basicAuth, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { expectError } from '../../helpers/errors.ts';
 import { createMerchantAccount, issueReceipt, receiptBody } from '../cash-receipts/helpers.ts';
+import { createSupplierAccount, issue } from '../tax-invoices/helpers.ts';
 
 let app: TestApp;
 
@@ -103,6 +104,19 @@ describe('GET /v1/points/ledger', () => {
       operation: 'cashReceipts.issue', requestId: issued.headers['trace-id'],
       documentId: issuanceKey, reservation: null, memo: null });
   });
+
+  it('names the request and the document of a tax invoice debited with its documents',
+    async () => {
+      const supplier = await createSupplierAccount(app, 'Ledger supplier');
+      const issued = await issue(app, supplier.key, supplier.supplier.supplierKey);
+      expect(issued.statusCode, issued.body).toBe(200);
+      const { issuanceKey } = issued.json() as { issuanceKey: string };
+      const body = await page(supplier.key, '?operation=taxInvoices.issue');
+      expect(body.ledgerEntries).toHaveLength(1);
+      expect(body.ledgerEntries[0]).toMatchObject({ kind: 'CHARGE', points: -100,
+        operation: 'taxInvoices.issue', requestId: issued.headers['trace-id'],
+        documentId: issuanceKey, reservation: null, memo: null });
+    });
 
   it('filters by kind, price row and Seoul dates', async () => {
     const account = await app.createAccount();

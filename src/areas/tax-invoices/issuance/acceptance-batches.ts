@@ -106,7 +106,8 @@ async function recordInTransaction(
   for (const item of accepted) await item.guard?.(tx);
   const rowsOf = new Map(accepted.map((item) => {
     const debit = debits.get(item) as { ledgerEntryId: string } | undefined;
-    return [item, item.rows.map((row) => ({ ...row, chargeEntryId: debit?.ledgerEntryId ?? null }))];
+    return [item, item.rows.map((row) =>
+      ({ ...row, chargeEntryId: debit?.ledgerEntryId ?? null }))];
   }));
   const rows = accepted.flatMap((item) => rowsOf.get(item)!);
   assert.equal(await store.insertInvoices(tx, rows, 'API'), rows.length);

@@ -157,7 +157,8 @@ describe('recording issuance requests together', () => {
   });
 
   it('debits each request with its documents; a request the points no longer cover is ' +
-    'refused 402 and gives its reference id back, the others of the batch are recorded', async () => {
+    'refused 402 and gives its reference id back, the others of the batch are recorded',
+  async () => {
     const funded = await app.createFundedAccount(1_000);
     const points = async () => (await app.platform.points.getBalance({
       accountId: funded.accountId, environment: 'test' })).balance;
@@ -166,7 +167,8 @@ describe('recording issuance requests together', () => {
     const forAccount = (item: Recording) => ({ ...item, rows: item.rows.map((row) =>
       ({ ...row, accountId: funded.accountId })) });
     // More than is left after the first request: 402.
-    const items = [recording({ points: 300 }), recording({ points: before, referenceId: uncovered }),
+    const items = [recording({ points: 300 }),
+      recording({ points: before, referenceId: uncovered }),
       recording({ points: 300, referenceId: uncovered }), recording({ points: 300 })]
       .map(forAccount);
     const outcomes = await Promise.allSettled(items.map((item) => record(item)));
