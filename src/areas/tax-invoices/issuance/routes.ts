@@ -9,7 +9,9 @@ import {
   INPUT_CHECKED_AFTER_COUNTING,
 } from '../../../platform/error-responses.ts';
 import { ACCEPTANCE_ERRORS, COMMON_ERRORS } from '../route-errors.ts';
-import { IssuanceAccepted, IssuanceKeyParams, IssueBody, IssueHeaders } from '../schemas.ts';
+import {
+  IssuanceAccepted, IssuanceKeyParams, IssueHeaders, StandardIssueBody,
+} from '../schemas.ts';
 import {
   DueDate,
   DueDateQuery,
@@ -41,9 +43,9 @@ const registerIssuance: FastifyPluginAsyncTypebox<Options> = async (app, { taxIn
         'invoice request (400 INVALID_REQUEST); after a network failure, read ' +
         'GET /v1/taxInvoices/issue/status instead of resending. Charges the ' +
         '`taxInvoices.issue` price, refunded if the invoice ends without being issued.',
-      headers: IssueHeaders, body: IssueBody,
+      headers: IssueHeaders, body: StandardIssueBody,
       response: { 200: IssuanceAccepted,
-        ...errorResponses(...COMMON_ERRORS, ...ACCEPTANCE_ERRORS) },
+        ...errorResponses(...COMMON_ERRORS, ...ACCEPTANCE_ERRORS, 'COUNTERPARTY_CLOSED') },
     },
   }, async (request) => taxInvoices.issue({
     caller: requestCaller(request),
