@@ -91,6 +91,11 @@ function inputOf(values: Partial<Record<ImportColumn, string>>) {
   return input;
 }
 
+// The values as the preview keeps them: a NUL, which no stored text can hold (and which the
+// schema refused), is shown as the replacement character.
+const shown = (values: Record<string, string>) => Object.fromEntries(Object.entries(values)
+  .map(([key, value]) => [key, value.replaceAll('\u0000', '\uFFFD')]));
+
 export type CheckedRow = ImportRowRecord & { input: CounterpartyInput | null };
 
 // Rules beyond the schema: the service's (`numberRule`, the checksum) and the book's (a number
@@ -112,11 +117,14 @@ export async function readImportFile(file: Buffer, rules: RowRules,
     const errors: ImportRowRecord['errors'] = result.ok ? []
       : result.errors.map((error: FieldError) => ({ column: columnOfPath(error.path),
         message: error.message }));
-    if (result.ok) {
-      const defect = rules.numberDefect(result.value.businessRegistrationNumber);
+    // The checksum of a number the schema took, whatever the row's other cells.
+    const number = values.businessRegistrationNumber;
+    if (!errors.some((error) => error.column === 'businessRegistrationNumber') && number !== '') {
+      const defect = rules.numberDefect(number);
       if (defect !== null) errors.push({ column: 'businessRegistrationNumber', message: defect });
     }
-    return { row, values, errors, input: errors.length === 0 && result.ok ? result.value : null };
+    return { row, values: shown(values), errors,
+      input: errors.length === 0 && result.ok ? result.value : null };
   });
   const candidates = checked.filter((row) => row.input !== null);
   const inBook = await existing(candidates.map((row) => row.input!));

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { HasMore, NextCursor, PageCursor, PageLimit } from '../../platform/paging.ts';
+import { PRINTED_TEXT_PATTERN } from '../../domain/text.ts';
 import { Manager, partyFields } from '../tax-invoices/index.ts';
 
 // Request and response schemas of the counterparty book (docs/counterparties.md). A
@@ -15,7 +16,9 @@ export const BusinessRegistrationNumberInput = Type.String({
     '(123-45-67890); the checksum is checked.', examples: ['220-81-62517'] });
 
 const Memo = Type.Union([Type.String({ minLength: 1, maxLength: MEMO_LENGTH_MAX,
-  description: 'A note for the account\'s people; never printed on an invoice.',
+  pattern: PRINTED_TEXT_PATTERN,
+  description: 'A note for the account\'s people, one line of printable text; never printed ' +
+    'on an invoice.',
   examples: ['월말 정산'] }), Type.Null()]);
 
 const Managers = Type.Array(Manager, { maxItems: MANAGERS_MAX, description: 'Who receives ' +

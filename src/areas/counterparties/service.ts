@@ -264,7 +264,7 @@ export function createCounterpartiesService(deps: CounterpartiesDeps) {
       ...(value === null ? {} : { input: value }) }));
     const saved = await store.insertImport(db, { id: newId('counterpartyImport'),
       accountId: input.scope.accountId, environment: input.scope.environment,
-      fileName: input.fileName?.slice(0, 200) ?? null, rows: kept,
+      fileName: input.fileName?.replaceAll('\u0000', '').slice(0, 200) || null, rows: kept,
       validRows: rows.filter((row) => row.input !== null).length, createdAt: deps.now() });
     return toImport(saved);
   }
