@@ -185,7 +185,8 @@ function dashboardAreas(named: Omit<AreaModules, 'list'>): DashboardAreas {
     revenueExpenses: named.revenueExpenses.service,
     bankTransactions: named.bankTransactions.service,
     cashReceipts: named.cashReceipts.service, documents: named.documents.service,
-    pointsLedger: named.pointsLedger, ...named.lookups };
+    pointsLedger: named.pointsLedger, counterparties: named.counterparties.service,
+    ...named.lookups };
 }
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {

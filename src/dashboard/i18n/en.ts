@@ -4,6 +4,7 @@ import { enLinks } from './en/links.ts';
 import { enTwoFactor } from './en/two-factor.ts';
 import type { Dictionary } from './index.ts';
 import { connectionsEn } from './en/connections.ts';
+import { counterpartiesEn } from './en/counterparties.ts';
 import { issuersEn } from './en/issuers.ts';
 import { lookupsEn } from './en/lookups.ts';
 import { cashReceiptsEn } from './en/cash-receipts.ts';
@@ -358,6 +359,7 @@ export const en: Dictionary = {
   'operator.mailText': 'Text',
   ...connectionsEn,
   ...issuersEn,
+  ...counterpartiesEn,
   ...lookupsEn,
   ...cashReceiptsEn,
   ...documentsEn,

@@ -1,4 +1,5 @@
 import { connectionsKo } from './ko/connections.ts';
+import { counterpartiesKo } from './ko/counterparties.ts';
 import { issuersKo } from './ko/issuers.ts';
 import { lookupsKo } from './ko/lookups.ts';
 import { cashReceiptsKo } from './ko/cash-receipts.ts';
@@ -358,6 +359,7 @@ export const ko = {
   'operator.mailText': '본문',
   ...connectionsKo,
   ...issuersKo,
+  ...counterpartiesKo,
   ...lookupsKo,
   ...cashReceiptsKo,
   ...documentsKo,

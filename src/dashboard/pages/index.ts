@@ -9,6 +9,7 @@ import { homePage } from './home.tsx';
 import { keysPage } from './keys.tsx';
 import { operatorPage } from './operator.tsx';
 import { connectionsPage } from './records/connections.tsx';
+import { counterpartiesPage } from './records/counterparties.tsx';
 import { issuersPage } from './records/issuers.tsx';
 import { lookupsPage } from './records/lookups.tsx';
 import { planPage } from './plan.tsx';
@@ -32,6 +33,7 @@ export const PAGES: readonly DashboardPage[] = [
   bankTransactionsPage,
   connectionsPage,
   issuersPage,
+  counterpartiesPage,
   lookupsPage,
   pointsPage,
   planPage,
