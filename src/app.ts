@@ -179,6 +179,7 @@ function dashboardAreas(named: Omit<AreaModules, 'list'>): DashboardAreas {
   return { taxInvoices: named.taxInvoices.service,
     reverseIssuance: named.taxInvoices.reverseIssuance,
     invoiceMail: named.taxInvoices.invoiceMail, taxInvoiceXml: named.taxInvoices.xml,
+    taxInvoiceBulks: named.taxInvoices.bulks, cashReceiptBulks: named.cashReceipts.bulks,
     webhooks: named.webhooks.service, owners: named.documents.owners,
     issuers: named.issuers,
     connections: named.connections.service, connectionLinks: named.connections.links,

@@ -662,6 +662,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/taxInvoices:bulkIssue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue tax invoices in bulk
+         * @description Accepts 1 to 100 tax invoices, each with its own `clientReferenceId` and `supplierKey`, and answers 202 with the `bulkId` and each item's outcome: its `issuanceKey`, or the status, code and message its own POST /v1/taxInvoices/issue would have answered. One refused document never refuses the others. Each accepted document is charged the `taxInvoices.issue` price, as alone; refused ones are not charged. `Service-Client-Reference-Id` (required) names the bulk: the same value with the same items answers the same bulk again without acting twice; with other items, 409 IDEMPOTENCY_CONFLICT. The TAX_INVOICE_BULK_COMPLETED webhook follows once every accepted document is final.
+         */
+        post: operations["bulkIssueTaxInvoices"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/taxInvoices/bulks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tax invoice bulks
+         * @description Bulks of this account and environment in the order they were made, paged with an opaque cursor.
+         */
+        get: operations["listTaxInvoiceBulks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/taxInvoices/bulks/{bulkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a tax invoice bulk
+         * @description The bulk's status, how many of its documents are in each state, and each item's outcome with its document's state now. A bulk of another account or environment is 404 NOT_FOUND.
+         */
+        get: operations["getTaxInvoiceBulk"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/taxInvoices/{issuanceKey}:resendEmail": {
         parameters: {
             query?: never;
@@ -1236,6 +1296,66 @@ export interface paths {
          * @description Accepts a cancellation receipt for an ISSUED or TRANSMITTED receipt and answers 202 with the cancellation's `issuanceKey`. Without amounts it cancels what remains; with supplyCost, tax, serviceFee and totalAmount it cancels that part. The cancellations of a receipt never exceed it (409 CASH_RECEIPT_CANCEL_EXCEEDS_REMAINING); a receipt not yet issued, failed, or itself a cancellation is 409 CASH_RECEIPT_NOT_CANCELABLE. Its own required `Service-Client-Reference-Id` replays or conflicts as for issuance. Charges the `cashReceipts.cancel` price, refunded if the authority does not approve it.
          */
         post: operations["cancelCashReceipt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cashReceipts:bulkIssue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue cash receipts in bulk
+         * @description Accepts 1 to 100 cash receipts, each with its own `clientReferenceId` and `supplierKey`, and answers 202 with the `bulkId` and each item's outcome: its `issuanceKey`, or the status, code and message its own POST /v1/cashReceipts/issue would have answered. One refused receipt never refuses the others. Each accepted receipt is charged the `cashReceipts.issue` price, as alone; refused ones are not charged. `Service-Client-Reference-Id` (required) names the bulk: the same value with the same items answers the same bulk again without acting twice; with other items, 409 IDEMPOTENCY_CONFLICT. The CASH_RECEIPT_BULK_COMPLETED webhook follows once the tax authority decided every accepted receipt.
+         */
+        post: operations["bulkIssueCashReceipts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cashReceipts/bulks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List cash receipt bulks
+         * @description Bulks of this account and environment in the order they were made, paged with an opaque cursor.
+         */
+        get: operations["listCashReceiptBulks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cashReceipts/bulks/{bulkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a cash receipt bulk
+         * @description The bulk's status, how many of its receipts are in each state, and each item's outcome with its receipt's state now. A bulk of another account or environment is 404 NOT_FOUND.
+         */
+        get: operations["getCashReceiptBulk"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1960,6 +2080,42 @@ export interface components {
             hasMore: boolean;
         };
         /**
+         * CASH_RECEIPT_BULK_COMPLETED_Event
+         * @description Every cash receipt a bulk accepted was decided by the tax authority (ISSUED, TRANSMITTED or FAILED). Sent once per bulk.
+         */
+        CASH_RECEIPT_BULK_COMPLETED_Event: {
+            /** @description Event id; receivers dedupe on it. */
+            id: string;
+            /** @enum {string} */
+            type: "CASH_RECEIPT_BULK_COMPLETED";
+            /**
+             * @description The same as `type`, under a second name for receivers that switch on `eventType`.
+             * @enum {string}
+             */
+            eventType: "CASH_RECEIPT_BULK_COMPLETED";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            data: {
+                /** @description The bulk, `blk_…`. */
+                bulkId: string;
+                /** @description The bulk request's `Service-Client-Reference-Id`. */
+                clientReferenceId: string;
+                /** @description Cash receipts sent. */
+                itemCount: number;
+                /** @description Cash receipts accepted. */
+                acceptedCount: number;
+                /** @description Cash receipts refused. */
+                refusedCount: number;
+                /** @description How many accepted cash receipts are in each state, every state named. */
+                counts: {
+                    [key: string]: number;
+                };
+            };
+        };
+        /**
          * CASH_RECEIPT_CANCELED_Event
          * @description The tax authority approved a cancellation receipt: the original is canceled in full or in part.
          */
@@ -2168,6 +2324,116 @@ export interface components {
         CashReceiptAccepted: {
             /** @description Identifies the receipt from now on. */
             issuanceKey: string;
+        };
+        /**
+         * CashReceiptBulk
+         * @description A bulk of cash receipts: counts per state and each document's outcome.
+         */
+        CashReceiptBulk: {
+            /** @description The bulk, `blk_…`. */
+            bulkId: string;
+            /** @description The bulk request's `Service-Client-Reference-Id`. */
+            clientReferenceId: string;
+            /** @description Documents sent. */
+            itemCount: number;
+            /** @description Documents accepted (and charged). */
+            acceptedCount: number;
+            /** @description Documents refused (never charged). */
+            refusedCount: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description ACCEPTING while its items are being accepted; PROCESSING while accepted documents are on their way; COMPLETED once every accepted document reached a final state (the completion webhook is sent then). */
+            status: "ACCEPTING" | "PROCESSING" | "COMPLETED";
+            completedAt: string | null;
+            /** @description How many accepted cash receipts are in each state now. */
+            counts: {
+                ACCEPTED: number;
+                ISSUED: number;
+                TRANSMITTED: number;
+                FAILED: number;
+            };
+            /** @description Each item's outcome, in the order sent; empty while ACCEPTING. */
+            items: {
+                /** @description Its position in `items`, from 0. */
+                index: number;
+                /** @description The item's own reference id, as sent. */
+                clientReferenceId: string;
+                /** @description The accepted document's `issuanceKey`; null when refused. */
+                issuanceKey: string | null;
+                error: {
+                    /** @description The HTTP status its single request would answer. */
+                    status: number;
+                    /** @description The error code its single request would answer. */
+                    code: string;
+                    /** @description The message its single request would answer. */
+                    message: string;
+                } | null;
+                /** @description The accepted document's state now; null when refused. */
+                status: ("ACCEPTED" | "ISSUED" | "TRANSMITTED" | "FAILED") | null;
+            }[];
+        };
+        /**
+         * CashReceiptBulkAccepted
+         * @description The bulk of cash receipts, with each item's outcome. A retry with the same reference id and items answers the same.
+         */
+        CashReceiptBulkAccepted: {
+            /** @description The bulk, `blk_…`. */
+            bulkId: string;
+            /** @description The bulk request's `Service-Client-Reference-Id`. */
+            clientReferenceId: string;
+            /** @description Documents sent. */
+            itemCount: number;
+            /** @description Documents accepted (and charged). */
+            acceptedCount: number;
+            /** @description Documents refused (never charged). */
+            refusedCount: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Each item's outcome, in the order sent. */
+            items: {
+                /** @description Its position in `items`, from 0. */
+                index: number;
+                /** @description The item's own reference id, as sent. */
+                clientReferenceId: string;
+                /** @description The accepted document's `issuanceKey`; null when refused. */
+                issuanceKey: string | null;
+                error: {
+                    /** @description The HTTP status its single request would answer. */
+                    status: number;
+                    /** @description The error code its single request would answer. */
+                    code: string;
+                    /** @description The message its single request would answer. */
+                    message: string;
+                } | null;
+            }[];
+        };
+        /**
+         * CashReceiptBulkPage
+         * @description A page of bulks of cash receipts.
+         */
+        CashReceiptBulkPage: {
+            /** @description Bulks in the order they were made. */
+            bulks: {
+                /** @description The bulk, `blk_…`. */
+                bulkId: string;
+                /** @description The bulk request's `Service-Client-Reference-Id`. */
+                clientReferenceId: string;
+                /** @description Documents sent. */
+                itemCount: number;
+                /** @description Documents accepted (and charged). */
+                acceptedCount: number;
+                /** @description Documents refused (never charged). */
+                refusedCount: number;
+                /** Format: date-time */
+                createdAt: string;
+                /** @description ACCEPTING while its items are being accepted; PROCESSING while accepted documents are on their way; COMPLETED once every accepted document reached a final state (the completion webhook is sent then). */
+                status: "ACCEPTING" | "PROCESSING" | "COMPLETED";
+                completedAt: string | null;
+            }[];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+            /** @description True when another page follows: pass `nextCursor` as `cursor` to read it. Stop when false. */
+            hasMore: boolean;
         };
         /**
          * CashReceiptCancelRequest
@@ -2804,7 +3070,7 @@ export interface components {
              */
             url: string;
             /** @description The event types sent to this endpoint. */
-            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "BANK_ACCOUNT_SYNCED" | "BANK_ACCOUNT_SYNC_FAILED" | "BANK_TRANSACTION_CREATED")[];
+            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_BULK_COMPLETED" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_BULK_COMPLETED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "BANK_ACCOUNT_SYNCED" | "BANK_ACCOUNT_SYNC_FAILED" | "BANK_TRANSACTION_CREATED")[];
             /** @description A note for people, up to 500 characters. */
             description?: string;
         };
@@ -3228,7 +3494,7 @@ export interface components {
          * ListedWebhookEvent
          * @description An event, exactly as it is delivered.
          */
-        ListedWebhookEvent: components["schemas"]["TAX_INVOICE_ISSUANCE_SUCCESS_Event"] | components["schemas"]["TAX_INVOICE_ISSUANCE_FAILURE_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_APPROVED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REFUSED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_CANCELED_Event"] | components["schemas"]["TAX_INVOICE_AMENDMENT_ISSUED_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_SENT_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_FAILED_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_SUCCESS_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_FAILURE_Event"] | components["schemas"]["CASH_RECEIPT_ISSUED_Event"] | components["schemas"]["CASH_RECEIPT_CANCELED_Event"] | components["schemas"]["CASH_RECEIPT_FAILED_Event"] | components["schemas"]["CASH_RECEIPT_TRANSMITTED_Event"] | components["schemas"]["DOCUMENT_ISSUANCE_SUCCESS_Event"] | components["schemas"]["DOCUMENT_ISSUANCE_FAILURE_Event"] | components["schemas"]["BANK_ACCOUNT_SYNCED_Event"] | components["schemas"]["BANK_ACCOUNT_SYNC_FAILED_Event"] | components["schemas"]["BANK_TRANSACTION_CREATED_Event"];
+        ListedWebhookEvent: components["schemas"]["TAX_INVOICE_ISSUANCE_SUCCESS_Event"] | components["schemas"]["TAX_INVOICE_ISSUANCE_FAILURE_Event"] | components["schemas"]["TAX_INVOICE_BULK_COMPLETED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_APPROVED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REFUSED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_CANCELED_Event"] | components["schemas"]["TAX_INVOICE_AMENDMENT_ISSUED_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_SENT_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_FAILED_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_SUCCESS_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_FAILURE_Event"] | components["schemas"]["CASH_RECEIPT_ISSUED_Event"] | components["schemas"]["CASH_RECEIPT_CANCELED_Event"] | components["schemas"]["CASH_RECEIPT_FAILED_Event"] | components["schemas"]["CASH_RECEIPT_BULK_COMPLETED_Event"] | components["schemas"]["CASH_RECEIPT_TRANSMITTED_Event"] | components["schemas"]["DOCUMENT_ISSUANCE_SUCCESS_Event"] | components["schemas"]["DOCUMENT_ISSUANCE_FAILURE_Event"] | components["schemas"]["BANK_ACCOUNT_SYNCED_Event"] | components["schemas"]["BANK_ACCOUNT_SYNC_FAILED_Event"] | components["schemas"]["BANK_TRANSACTION_CREATED_Event"];
         /** NoBody */
         NoBody: Record<string, never>;
         /**
@@ -3606,6 +3872,42 @@ export interface components {
             };
         };
         /**
+         * TAX_INVOICE_BULK_COMPLETED_Event
+         * @description Every tax invoice a bulk accepted reached a final state (TRANSMITTED, FAILED or CANCELED). Sent once per bulk.
+         */
+        TAX_INVOICE_BULK_COMPLETED_Event: {
+            /** @description Event id; receivers dedupe on it. */
+            id: string;
+            /** @enum {string} */
+            type: "TAX_INVOICE_BULK_COMPLETED";
+            /**
+             * @description The same as `type`, under a second name for receivers that switch on `eventType`.
+             * @enum {string}
+             */
+            eventType: "TAX_INVOICE_BULK_COMPLETED";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            data: {
+                /** @description The bulk, `blk_…`. */
+                bulkId: string;
+                /** @description The bulk request's `Service-Client-Reference-Id`. */
+                clientReferenceId: string;
+                /** @description Tax invoices sent. */
+                itemCount: number;
+                /** @description Tax invoices accepted. */
+                acceptedCount: number;
+                /** @description Tax invoices refused. */
+                refusedCount: number;
+                /** @description How many accepted tax invoices are in each state, every state named. */
+                counts: {
+                    [key: string]: number;
+                };
+            };
+        };
+        /**
          * TAX_INVOICE_EMAIL_FAILED_Event
          * @description The mail that delivers a tax invoice (or its resend) bounced: the SMTP server refused it, or could not be reached, on every attempt.
          */
@@ -3975,6 +4277,122 @@ export interface components {
             manager?: components["schemas"]["TaxInvoiceManager"] | null;
         };
         /**
+         * TaxInvoiceBulk
+         * @description A bulk of tax invoices: counts per state and each document's outcome.
+         */
+        TaxInvoiceBulk: {
+            /** @description The bulk, `blk_…`. */
+            bulkId: string;
+            /** @description The bulk request's `Service-Client-Reference-Id`. */
+            clientReferenceId: string;
+            /** @description Documents sent. */
+            itemCount: number;
+            /** @description Documents accepted (and charged). */
+            acceptedCount: number;
+            /** @description Documents refused (never charged). */
+            refusedCount: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description ACCEPTING while its items are being accepted; PROCESSING while accepted documents are on their way; COMPLETED once every accepted document reached a final state (the completion webhook is sent then). */
+            status: "ACCEPTING" | "PROCESSING" | "COMPLETED";
+            completedAt: string | null;
+            /** @description How many accepted tax invoices are in each state now. */
+            counts: {
+                REQUESTED: number;
+                APPROVED: number;
+                REFUSED: number;
+                REQUEST_CANCELED: number;
+                PENDING: number;
+                ISSUED: number;
+                TRANSMITTING: number;
+                TRANSMITTED: number;
+                CANCELED: number;
+                FAILED: number;
+            };
+            /** @description Each item's outcome, in the order sent; empty while ACCEPTING. */
+            items: {
+                /** @description Its position in `items`, from 0. */
+                index: number;
+                /** @description The item's own reference id, as sent. */
+                clientReferenceId: string;
+                /** @description The accepted document's `issuanceKey`; null when refused. */
+                issuanceKey: string | null;
+                error: {
+                    /** @description The HTTP status its single request would answer. */
+                    status: number;
+                    /** @description The error code its single request would answer. */
+                    code: string;
+                    /** @description The message its single request would answer. */
+                    message: string;
+                } | null;
+                /** @description The accepted document's state now; null when refused. */
+                status: ("REQUESTED" | "APPROVED" | "REFUSED" | "REQUEST_CANCELED" | "PENDING" | "ISSUED" | "TRANSMITTING" | "TRANSMITTED" | "CANCELED" | "FAILED") | null;
+            }[];
+        };
+        /**
+         * TaxInvoiceBulkAccepted
+         * @description The bulk of tax invoices, with each item's outcome. A retry with the same reference id and items answers the same.
+         */
+        TaxInvoiceBulkAccepted: {
+            /** @description The bulk, `blk_…`. */
+            bulkId: string;
+            /** @description The bulk request's `Service-Client-Reference-Id`. */
+            clientReferenceId: string;
+            /** @description Documents sent. */
+            itemCount: number;
+            /** @description Documents accepted (and charged). */
+            acceptedCount: number;
+            /** @description Documents refused (never charged). */
+            refusedCount: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Each item's outcome, in the order sent. */
+            items: {
+                /** @description Its position in `items`, from 0. */
+                index: number;
+                /** @description The item's own reference id, as sent. */
+                clientReferenceId: string;
+                /** @description The accepted document's `issuanceKey`; null when refused. */
+                issuanceKey: string | null;
+                error: {
+                    /** @description The HTTP status its single request would answer. */
+                    status: number;
+                    /** @description The error code its single request would answer. */
+                    code: string;
+                    /** @description The message its single request would answer. */
+                    message: string;
+                } | null;
+            }[];
+        };
+        /**
+         * TaxInvoiceBulkPage
+         * @description A page of bulks of tax invoices.
+         */
+        TaxInvoiceBulkPage: {
+            /** @description Bulks in the order they were made. */
+            bulks: {
+                /** @description The bulk, `blk_…`. */
+                bulkId: string;
+                /** @description The bulk request's `Service-Client-Reference-Id`. */
+                clientReferenceId: string;
+                /** @description Documents sent. */
+                itemCount: number;
+                /** @description Documents accepted (and charged). */
+                acceptedCount: number;
+                /** @description Documents refused (never charged). */
+                refusedCount: number;
+                /** Format: date-time */
+                createdAt: string;
+                /** @description ACCEPTING while its items are being accepted; PROCESSING while accepted documents are on their way; COMPLETED once every accepted document reached a final state (the completion webhook is sent then). */
+                status: "ACCEPTING" | "PROCESSING" | "COMPLETED";
+                completedAt: string | null;
+            }[];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+            /** @description True when another page follows: pass `nextCursor` as `cursor` to read it. Stop when false. */
+            hasMore: boolean;
+        };
+        /**
          * TaxInvoiceCanceled
          * @description The tax invoice, now CANCELED.
          */
@@ -4310,7 +4728,7 @@ export interface components {
              */
             url?: string;
             /** @description The event types sent to this endpoint. */
-            events?: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "BANK_ACCOUNT_SYNCED" | "BANK_ACCOUNT_SYNC_FAILED" | "BANK_TRANSACTION_CREATED")[];
+            events?: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_BULK_COMPLETED" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_BULK_COMPLETED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "BANK_ACCOUNT_SYNCED" | "BANK_ACCOUNT_SYNC_FAILED" | "BANK_TRANSACTION_CREATED")[];
             description?: string | null;
             /** @description false stops deliveries; pending retries are canceled when they come due. */
             enabled?: boolean;
@@ -4354,7 +4772,7 @@ export interface components {
              * @description An event type of docs/webhooks.md § Event types.
              * @enum {unknown}
              */
-            eventType: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "BANK_ACCOUNT_SYNCED" | "BANK_ACCOUNT_SYNC_FAILED" | "BANK_TRANSACTION_CREATED" | "WEBHOOK_TEST";
+            eventType: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_BULK_COMPLETED" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_BULK_COMPLETED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "BANK_ACCOUNT_SYNCED" | "BANK_ACCOUNT_SYNC_FAILED" | "BANK_TRANSACTION_CREATED" | "WEBHOOK_TEST";
             /**
              * @description `pending` (an attempt is due), `succeeded` (2xx), `failed` (every attempt failed) or `canceled` (the endpoint was disabled).
              * @enum {unknown}
@@ -4420,7 +4838,7 @@ export interface components {
             /** @description Where events are POSTed. */
             url: string;
             /** @description The event types sent. */
-            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "BANK_ACCOUNT_SYNCED" | "BANK_ACCOUNT_SYNC_FAILED" | "BANK_TRANSACTION_CREATED")[];
+            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_BULK_COMPLETED" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_BULK_COMPLETED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "BANK_ACCOUNT_SYNCED" | "BANK_ACCOUNT_SYNC_FAILED" | "BANK_TRANSACTION_CREATED")[];
             /** @description The note, or null. */
             description: string | null;
             /** @description false: nothing is sent. */
@@ -4460,7 +4878,7 @@ export interface components {
             /** @description Where events are POSTed. */
             url: string;
             /** @description The event types sent. */
-            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "BANK_ACCOUNT_SYNCED" | "BANK_ACCOUNT_SYNC_FAILED" | "BANK_TRANSACTION_CREATED")[];
+            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_BULK_COMPLETED" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_BULK_COMPLETED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "BANK_ACCOUNT_SYNCED" | "BANK_ACCOUNT_SYNC_FAILED" | "BANK_TRANSACTION_CREATED")[];
             /** @description The note, or null. */
             description: string | null;
             /** @description false: nothing is sent. */
@@ -4487,7 +4905,7 @@ export interface components {
          * WebhookEvent
          * @description An event, exactly as it is delivered.
          */
-        WebhookEvent: components["schemas"]["TAX_INVOICE_ISSUANCE_SUCCESS_Event"] | components["schemas"]["TAX_INVOICE_ISSUANCE_FAILURE_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_APPROVED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REFUSED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_CANCELED_Event"] | components["schemas"]["TAX_INVOICE_AMENDMENT_ISSUED_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_SENT_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_FAILED_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_SUCCESS_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_FAILURE_Event"] | components["schemas"]["CASH_RECEIPT_ISSUED_Event"] | components["schemas"]["CASH_RECEIPT_CANCELED_Event"] | components["schemas"]["CASH_RECEIPT_FAILED_Event"] | components["schemas"]["CASH_RECEIPT_TRANSMITTED_Event"] | components["schemas"]["DOCUMENT_ISSUANCE_SUCCESS_Event"] | components["schemas"]["DOCUMENT_ISSUANCE_FAILURE_Event"] | components["schemas"]["BANK_ACCOUNT_SYNCED_Event"] | components["schemas"]["BANK_ACCOUNT_SYNC_FAILED_Event"] | components["schemas"]["BANK_TRANSACTION_CREATED_Event"] | components["schemas"]["WEBHOOK_TEST_Event"];
+        WebhookEvent: components["schemas"]["TAX_INVOICE_ISSUANCE_SUCCESS_Event"] | components["schemas"]["TAX_INVOICE_ISSUANCE_FAILURE_Event"] | components["schemas"]["TAX_INVOICE_BULK_COMPLETED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_APPROVED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REFUSED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_CANCELED_Event"] | components["schemas"]["TAX_INVOICE_AMENDMENT_ISSUED_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_SENT_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_FAILED_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_SUCCESS_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_FAILURE_Event"] | components["schemas"]["CASH_RECEIPT_ISSUED_Event"] | components["schemas"]["CASH_RECEIPT_CANCELED_Event"] | components["schemas"]["CASH_RECEIPT_FAILED_Event"] | components["schemas"]["CASH_RECEIPT_BULK_COMPLETED_Event"] | components["schemas"]["CASH_RECEIPT_TRANSMITTED_Event"] | components["schemas"]["DOCUMENT_ISSUANCE_SUCCESS_Event"] | components["schemas"]["DOCUMENT_ISSUANCE_FAILURE_Event"] | components["schemas"]["BANK_ACCOUNT_SYNCED_Event"] | components["schemas"]["BANK_ACCOUNT_SYNC_FAILED_Event"] | components["schemas"]["BANK_TRANSACTION_CREATED_Event"] | components["schemas"]["WEBHOOK_TEST_Event"];
         /**
          * WebhookEventPage
          * @description A page of events, newest first.
@@ -7963,7 +8381,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page, unchanged; omit for the first page. */
                 cursor?: string;
                 /** @description An event type of docs/webhooks.md § Event types other than WEBHOOK_TEST. */
-                type?: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "BANK_ACCOUNT_SYNCED" | "BANK_ACCOUNT_SYNC_FAILED" | "BANK_TRANSACTION_CREATED";
+                type?: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_BULK_COMPLETED" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_BULK_COMPLETED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "BANK_ACCOUNT_SYNCED" | "BANK_ACCOUNT_SYNC_FAILED" | "BANK_TRANSACTION_CREATED";
             };
             header?: never;
             path?: never;
@@ -11746,6 +12164,485 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    bulkIssueTaxInvoices: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client reference id, 1 to 255 characters, not blank. See docs/idempotency.md for how a repeated value behaves in each area. */
+                "service-client-reference-id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 100 tax invoices, each accepted or refused on its own. */
+                    items: {
+                        /**
+                         * @description The tax invoice's own `Service-Client-Reference-Id`, with the rules of its single request; unique within the bulk.
+                         * @example order-2026-11-0001
+                         */
+                        clientReferenceId: string;
+                        /**
+                         * @description The `Supplier-Key` its single request would send: the issuer that issues it.
+                         * @example sup_Rk5nEXAMPLEm0pWq7c1y9A
+                         */
+                        supplierKey: string;
+                        /** @description The body its single request would send, checked as that request checks it. */
+                        document: unknown;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The bulk of tax invoices, with each item's outcome. A retry with the same reference id and items answers the same. */
+            202: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxInvoiceBulkAccepted"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `IDEMPOTENCY_CONFLICT`: This client reference id was already used with different content or type. */
+            409: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "IDEMPOTENCY_CONFLICT";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    listTaxInvoiceBulks: {
+        parameters: {
+            query?: {
+                /** @description Most bulks on the page. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, unchanged; omit for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of bulks of tax invoices. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxInvoiceBulkPage"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    getTaxInvoiceBulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `bulkId` the bulk request answered, whole. */
+                bulkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A bulk of tax invoices: counts per state and each document's outcome. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxInvoiceBulk"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
                         /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */
@@ -17756,6 +18653,485 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    bulkIssueCashReceipts: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client reference id, 1 to 255 characters, not blank. See docs/idempotency.md for how a repeated value behaves in each area. */
+                "service-client-reference-id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 100 cash receipts, each accepted or refused on its own. */
+                    items: {
+                        /**
+                         * @description The cash receipt's own `Service-Client-Reference-Id`, with the rules of its single request; unique within the bulk.
+                         * @example order-2026-11-0001
+                         */
+                        clientReferenceId: string;
+                        /**
+                         * @description The `Supplier-Key` its single request would send: the issuer that issues it.
+                         * @example sup_Rk5nEXAMPLEm0pWq7c1y9A
+                         */
+                        supplierKey: string;
+                        /** @description The body its single request would send, checked as that request checks it. */
+                        document: unknown;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The bulk of cash receipts, with each item's outcome. A retry with the same reference id and items answers the same. */
+            202: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CashReceiptBulkAccepted"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `IDEMPOTENCY_CONFLICT`: This client reference id was already used with different content or type. */
+            409: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "IDEMPOTENCY_CONFLICT";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    listCashReceiptBulks: {
+        parameters: {
+            query?: {
+                /** @description Most bulks on the page. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, unchanged; omit for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of bulks of cash receipts. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CashReceiptBulkPage"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    getCashReceiptBulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `bulkId` the bulk request answered, whole. */
+                bulkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A bulk of cash receipts: counts per state and each document's outcome. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CashReceiptBulk"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
                         /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */

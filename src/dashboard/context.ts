@@ -6,7 +6,10 @@ import type {
   BusinessesService,
   RegistrationStatusService,
 } from '../areas/businesses/index.ts';
-import type { CashReceiptsService } from '../areas/cash-receipts/index.ts';
+import type {
+  CashReceiptBulkService,
+  CashReceiptsService,
+} from '../areas/cash-receipts/index.ts';
 import type { ConnectionLinks, ConnectionsService } from '../areas/connections/index.ts';
 import type { CounterpartiesService } from '../areas/counterparties/index.ts';
 import type { DocumentsService, OwnerBusinesses } from '../areas/documents/index.ts';
@@ -14,7 +17,8 @@ import type { IssuersService } from '../areas/issuers/index.ts';
 import type { LedgerPages } from '../areas/points/index.ts';
 import type { RevenueExpensesService } from '../areas/revenue-expenses/index.ts';
 import type {
-  InvoiceMailService, ReverseIssuanceService, TaxInvoicesService, XmlService,
+  InvoiceMailService, ReverseIssuanceService, TaxInvoiceBulkService, TaxInvoicesService,
+  XmlService,
 } from '../areas/tax-invoices/index.ts';
 import type { WebhooksService } from '../areas/webhooks/index.ts';
 import type { SealingKey } from '../domain/sealed-box.ts';
@@ -53,6 +57,10 @@ export type DashboardAreas = {
   reverseIssuance: ReverseIssuanceService;
   invoiceMail: Pick<InvoiceMailService, 'resendEmail'>;
   taxInvoiceXml: XmlService;
+  // Bulk issuance (uploads of many documents): the same services as /v1/taxInvoices:bulkIssue
+  // and /v1/cashReceipts:bulkIssue, and their bulks.
+  taxInvoiceBulks: TaxInvoiceBulkService;
+  cashReceiptBulks: CashReceiptBulkService;
   // A business profile by its number (charged, like GET /v1/businesses/{number}).
   businessProfiles: Pick<BusinessesService, 'retrieveProfile'>;
   // Endpoints, secrets, deliveries and test events: the same service as /v1/webhookEndpoints.

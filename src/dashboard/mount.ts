@@ -42,7 +42,8 @@ export function dashboardPlugin(deps: () => DashboardDeps) {
         (_request, body, done) => done(null, new URLSearchParams(body as string)));
       // Forms with a file: the fields and the one file are read before the page runs.
       await scope.register(multipart, { ...multipartOptions({ fileSize: UPLOAD_BYTES_MAX,
-        files: 1, fields: 30, fieldSize: FORM_BYTES_MAX, parts: 31, headerPairs: 20 }),
+        // A field as large as a file: the invoice upload's confirmation carries its rows back.
+        files: 1, fields: 30, fieldSize: UPLOAD_BYTES_MAX, parts: 31, headerPairs: 20 }),
       attachFieldsToBody: true, throwFileSizeLimit: false,
       async onFile(part) {
         const buffer = await part.toBuffer();

@@ -29,6 +29,7 @@ export const ID_PREFIXES = {
   auditEvent: 'aud',
   counterparty: 'cpt',
   counterpartyImport: 'cpi',
+  bulk: 'blk',
 } as const;
 
 type IdKind = keyof typeof ID_PREFIXES;

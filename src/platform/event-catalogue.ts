@@ -45,6 +45,22 @@ const invoiceMailFields = {
   cc: Type.Array(Type.String(), { description: 'The addresses copied, possibly none.' }),
 };
 
+// A bulk issuance that is complete: every accepted document reached a final state
+// (docs/bulk-issuance.md).
+const bulkCompleted = (what: string) => Type.Object(
+  {
+    bulkId: Type.String({ description: 'The bulk, `blk_…`.' }),
+    clientReferenceId: Type.String({ description: 'The bulk request\'s ' +
+      '`Service-Client-Reference-Id`.' }),
+    itemCount: Type.Integer({ description: `${what}s sent.` }),
+    acceptedCount: Type.Integer({ description: `${what}s accepted.` }),
+    refusedCount: Type.Integer({ description: `${what}s refused.` }),
+    counts: Type.Record(Type.String(), Type.Integer(), { description: `How many accepted ` +
+      `${what.toLowerCase()}s are in each state, every state named.` }),
+  },
+  { additionalProperties: false },
+);
+
 type CatalogueEntry = { area: string; subscribable: boolean; description: string; data: TObject };
 
 export const EVENT_CATALOGUE = {
@@ -72,6 +88,13 @@ export const EVENT_CATALOGUE = {
       },
       { additionalProperties: false },
     ),
+  },
+  TAX_INVOICE_BULK_COMPLETED: {
+    area: 'tax-invoices',
+    subscribable: true,
+    description: 'Every tax invoice a bulk accepted reached a final state (TRANSMITTED, ' +
+      'FAILED or CANCELED). Sent once per bulk.',
+    data: bulkCompleted('Tax invoice'),
   },
   TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED: {
     area: 'tax-invoices',
@@ -221,6 +244,13 @@ export const EVENT_CATALOGUE = {
       },
       { additionalProperties: false },
     ),
+  },
+  CASH_RECEIPT_BULK_COMPLETED: {
+    area: 'cash-receipts',
+    subscribable: true,
+    description: 'Every cash receipt a bulk accepted was decided by the tax authority ' +
+      '(ISSUED, TRANSMITTED or FAILED). Sent once per bulk.',
+    data: bulkCompleted('Cash receipt'),
   },
   CASH_RECEIPT_TRANSMITTED: {
     area: 'cash-receipts',

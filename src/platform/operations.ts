@@ -101,6 +101,10 @@ export const OPERATIONS = {
   'taxInvoices.pdf': {},
   'taxInvoices.xml': {},
   'taxInvoices.cancel': {},
+  // Free itself: each document a bulk accepts is charged the taxInvoices.issue price, as alone.
+  'taxInvoices.bulkIssue': {},
+  'taxInvoices.bulks.get': {},
+  'taxInvoices.bulks.list': {},
   'taxInvoices.resendEmail': {},
   'taxInvoices.amend.termination': { price: 'taxInvoices.issue' },
   'taxInvoices.amend.changeSupplyCost': { price: 'taxInvoices.issue' },
@@ -133,6 +137,10 @@ export const OPERATIONS = {
   'cashReceipts.status': {},
   'cashReceipts.get': {},
   'cashReceipts.list': {},
+  // Free itself: each receipt a bulk accepts is charged the cashReceipts.issue price, as alone.
+  'cashReceipts.bulkIssue': {},
+  'cashReceipts.bulks.get': {},
+  'cashReceipts.bulks.list': {},
   'cashReceipts.pdf': {},
 
   // The counterparty book is free; checking a counterparty's status is a registration status

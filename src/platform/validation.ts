@@ -2,6 +2,7 @@ import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { FastifySchemaCompiler } from 'fastify';
+import { validationMessage } from './validation-messages.ts';
 
 // Request validation. JSON bodies are validated strictly: a number where a string belongs is a
 // 400, never silently converted. Path, query and headers arrive as strings, so those parts are
@@ -71,4 +72,17 @@ export function compileRecordValidator<T>(schema: object) {
     return { ok: false, errors: errors.filter((error) =>
       !seen.has(error.path) && seen.add(error.path) !== undefined) };
   };
+}
+
+let itemAjv: Ajv | null = null;
+
+// Checks a value against a request part's schema exactly as a request is checked (strictly for a
+// body, coercing nothing), answering the 400 message that request would get, or null when it
+// passes. For the documents of a bulk: each is checked on its own, so a bad one is refused with
+// its single request's message and the others go on.
+export function createPartChecker(schema: object, part: 'body' | 'headers') {
+  itemAjv ??= createAjv(false);
+  const validate = itemAjv.compile(schema);
+  return (value: unknown): string | null => (validate(value) ? null
+    : validationMessage(validate.errors as never, part));
 }

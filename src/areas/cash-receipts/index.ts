@@ -15,6 +15,8 @@ import type { IssuersService } from '../issuers/index.ts';
 import { resealIdentityNumbers, sealPlaintextIdentityNumbers } from './identity-numbers.ts';
 import { CASH_RECEIPT_MAIL_KIND, customerMailHooks } from './mail.ts';
 import { APPROVAL_RETRY_DELAYS_SECONDS, processingSteps } from './processing/steps.ts';
+import { cashReceiptBulkRoutes } from './bulk/routes.ts';
+import { createCashReceiptBulkService, type CashReceiptBulkService } from './bulk/service.ts';
 import { cashReceiptRoutes } from './routes.ts';
 import { createCashReceiptsService, type CashReceiptsService } from './service.ts';
 import { stepBacklogs, type CashReceiptRow } from './store.ts';
@@ -42,8 +44,12 @@ const REFERENCE: readonly ReferenceSection[] = [
 //                           refunds and mails
 //   processing/             the approval and transmission steps, run by the workers
 //   receipt-facts.ts, pdf.ts, mail.ts   the customer's copy: PDF and mail
+//   bulk/                   bulk issuance: up to 100 receipts in one request, each accepted by
+//                           the service's issue, with the platform's bulk mechanism
 
 export type { CashReceiptsService };
+// Bulk issuance (docs/bulk-issuance.md): what the dashboard's uploads call.
+export type { CashReceiptBulkItem, CashReceiptBulkService } from './bulk/service.ts';
 // What an issuance and a cancellation may be, as the API checks them: the dashboard's forms are
 // checked with the same schemas and offer the same choices.
 export {
@@ -62,6 +68,8 @@ export type CashReceiptsModule = AreaModule & {
   routes: FastifyPluginAsync;
   dueWork: DueWorkDefinition[];
   service: CashReceiptsService;
+  // Bulk issuance: up to 100 receipts, each accepted as service.issue accepts one.
+  bulks: CashReceiptBulkService;
 };
 
 export type CashReceiptsDeps = {
@@ -120,13 +128,17 @@ export function createCashReceiptsModule(
     transmissionDueAt: transmissionSchedule(config),
     approvalRetryDelaysSeconds: APPROVAL_RETRY_DELAYS_SECONDS, now, log: platform.log,
   });
+  const { completion: bulkCompletion, ...bulks } = createCashReceiptBulkService({ db, now,
+    issue: service.issue, cursors: platform.cursors, recordEvents: deps.recordEvents });
   return {
     name: 'cash-receipts',
     reference: REFERENCE,
     async routes(v1) {
       await v1.register(cashReceiptRoutes, { cashReceipts: service });
+      await v1.register(cashReceiptBulkRoutes, { bulks });
     },
-    dueWork,
+    dueWork: [...dueWork, bulkCompletion],
+    bulks,
     backlogs: () => stepBacklogs(db),
     service,
     // Receipts written before identity numbers were sealed are sealed at every start.

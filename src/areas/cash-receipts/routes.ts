@@ -27,7 +27,7 @@ import type { CashReceiptsService } from './service.ts';
 
 const TAGS = ['Cash receipts'];
 
-const COMMON_ERRORS = [...PLATFORM_ERRORS, 'INVALID_REQUEST'] as const;
+export const COMMON_ERRORS = [...PLATFORM_ERRORS, 'INVALID_REQUEST'] as const;
 // What issuance and cancellation answer besides COMMON_ERRORS; the body and the reference id are
 // checked after the rate limit.
 const ACCEPTANCE_ERRORS = [...BODY_ERRORS, INPUT_CHECKED_AFTER_COUNTING, 'PAYMENT_REQUIRED',

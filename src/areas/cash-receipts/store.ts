@@ -282,3 +282,15 @@ export async function stepBacklogs(executor: Executor):
   return result.rows.map((row) => ({ queue: `cash_receipt_steps.${row.step}`,
     waiting: row.waiting, oldestAgeSeconds: Math.max(0, row.oldest) }));
 }
+
+// The states of receipts by issuance key, within a scope when one is given (a bulk's receipts,
+// for its counts and its completion).
+export async function statusesByKeys(tx: Executor, issuanceKeys: readonly string[],
+  scope?: Scope): Promise<Map<string, CashReceiptStatus>> {
+  if (issuanceKeys.length === 0) return new Map();
+  const rows = await tx.select({ issuanceKey: cashReceipts.issuanceKey,
+    status: cashReceipts.status }).from(cashReceipts)
+    .where(and(scope === undefined ? undefined : inScope(scope),
+      inArray(cashReceipts.issuanceKey, [...issuanceKeys])));
+  return new Map(rows.map((row) => [row.issuanceKey, row.status]));
+}

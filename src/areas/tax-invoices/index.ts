@@ -16,6 +16,8 @@ import { createSandboxTaxAuthority } from '../../upstream/tax-authority/sandbox.
 import { createSandboxTransmitter } from '../../upstream/tax-invoices/sandbox.ts';
 import type { IssuersService } from '../issuers/index.ts';
 import { amendmentRoutes } from './amendments/routes.ts';
+import { taxInvoiceBulkRoutes } from './bulk/routes.ts';
+import { createTaxInvoiceBulkService, type TaxInvoiceBulkService } from './bulk/service.ts';
 import { createAmendmentService, type AmendmentService } from './amendments/service.ts';
 import { createHolidayCalendar } from './holidays/calendar.ts';
 import { createAcceptance } from './issuance/acceptance.ts';
@@ -86,6 +88,8 @@ const REFERENCE: readonly ReferenceSection[] = [
 //                      page, mailed link), its links, mail, page and table
 //   mail/              the recipient's mail of a transmitted invoice, its resend route and the
 //                      hooks that attach the PDF and announce its delivery or bounce
+//   bulk/              bulk issuance: up to 100 documents in one request, each accepted by
+//                      issuance's issue, with the platform's bulk mechanism (platform/bulks/)
 //   processing/        the jobs that sign and transmit accepted documents, and their queues
 //   pdf/               the PDF of a document: layout, painting, fonts, text fitting
 //   xml/               the signed standard XML of a document: its codes, building, approval
@@ -128,6 +132,8 @@ export type { AmendmentRequest } from './amendments/draft.ts';
 export type { XmlService } from './xml/service.ts';
 export type { InvoiceMailService } from './mail/service.ts';
 export type { ReverseIssuanceService } from './reverse-issuance/service.ts';
+// Bulk issuance (docs/bulk-issuance.md): what the dashboard's uploads call.
+export type { TaxInvoiceBulkItem, TaxInvoiceBulkService } from './bulk/service.ts';
 
 // Issued sales invoices of a scope by total, for the bank transactions area's matching hints.
 export type IssuedInvoicesByTotals = (scope: Scope, totals: readonly number[], from: string,
@@ -143,6 +149,8 @@ export type TaxInvoicesModule = AreaModule & {
   // The processing steps: issuance (signing) and transmission.
   dueWork: DueWorkDefinition[];
   service: TaxInvoicesService;
+  // Bulk issuance: up to 100 documents, each accepted as service.issue accepts one.
+  bulks: TaxInvoiceBulkService;
   reverseIssuance: ReverseIssuanceService;
   invoiceMail: InvoiceMailService;
   xml: XmlService;
@@ -194,14 +202,15 @@ function createTaxAuthorities(platform: Platform) {
 
 // The module's HTTP side over its services.
 function createTaxInvoicesPlugins(
-  services: Pick<TaxInvoicesModule, 'service' | 'reverseIssuance' | 'invoiceMail'>
+  services: Pick<TaxInvoicesModule, 'service' | 'bulks' | 'reverseIssuance' | 'invoiceMail'>
     & { xml: XmlService },
 ): Pick<TaxInvoicesModule, 'routes' | 'pages'> {
-  const { service, reverseIssuance, invoiceMail, xml } = services;
+  const { service, bulks, reverseIssuance, invoiceMail, xml } = services;
   return {
     // The order is the order of the OpenAPI document.
     async routes(v1) {
       await v1.register(issuanceRoutes, { taxInvoices: service });
+      await v1.register(taxInvoiceBulkRoutes, { bulks });
       await v1.register(invoiceMailRoutes, { invoiceMail });
       await v1.register(xmlRoutes, { xml });
       await v1.register(amendmentRoutes, { amendments: service });
@@ -269,10 +278,13 @@ export function createTaxInvoicesModule(
     mailTransmitted: invoiceMail.queueTransmitted,
   });
   const xml = createXmlService({ db });
+  const { completion: bulkCompletion, ...bulks } = createTaxInvoiceBulkService({ db, now,
+    issue: service.issue, cursors: platform.cursors, recordEvents: deps.recordEvents });
   return {
     name: 'tax-invoices', reference: REFERENCE,
-    ...createTaxInvoicesPlugins({ service, reverseIssuance, invoiceMail, xml }),
-    dueWork,
+    ...createTaxInvoicesPlugins({ service, bulks, reverseIssuance, invoiceMail, xml }),
+    dueWork: [...dueWork, bulkCompletion],
+    bulks,
     backlogs: () => stepBacklogs(db),
     service,
     reverseIssuance,

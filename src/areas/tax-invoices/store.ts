@@ -363,3 +363,15 @@ export async function findIssuedByTotals(tx: Executor, scope: Scope, totals: rea
     gte(taxInvoices.writeDate, from), lte(taxInvoices.writeDate, to)))
     .orderBy(asc(taxInvoices.writeDate), asc(taxInvoices.sequence));
 }
+
+// The states of documents by issuance key, within a scope when one is given (a bulk's
+// documents, for its counts and its completion).
+export async function statusesByKeys(tx: Executor, issuanceKeys: readonly string[],
+  scope?: Scope): Promise<Map<string, TaxInvoiceStatus>> {
+  if (issuanceKeys.length === 0) return new Map();
+  const rows = await tx.select({ issuanceKey: taxInvoices.issuanceKey,
+    status: taxInvoices.status }).from(taxInvoices)
+    .where(and(scope === undefined ? undefined : inScope(scope),
+      inArray(taxInvoices.issuanceKey, [...issuanceKeys])));
+  return new Map(rows.map((row) => [row.issuanceKey, row.status]));
+}

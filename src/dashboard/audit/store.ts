@@ -37,6 +37,8 @@ export const AUDIT_ACTIONS = ['user.signedIn', 'user.signedOut', 'user.signedOut
   // original's).
   'taxInvoice.issued', 'taxInvoice.canceled', 'taxInvoice.amended', 'taxInvoice.mailResent',
   'taxInvoice.requestApproved', 'taxInvoice.requestRefused', 'taxInvoice.requestCanceled',
+  // The upload page (target: the bulk).
+  'taxInvoice.uploaded',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

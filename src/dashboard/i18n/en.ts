@@ -5,6 +5,7 @@ import { enTwoFactor } from './en/two-factor.ts';
 import type { Dictionary } from './index.ts';
 import { connectionsEn } from './en/connections.ts';
 import { counterpartiesEn } from './en/counterparties.ts';
+import { invoiceUploadEn } from './en/invoice-upload.ts';
 import { issuersEn } from './en/issuers.ts';
 import { lookupsEn } from './en/lookups.ts';
 import { cashReceiptsEn } from './en/cash-receipts.ts';
@@ -360,6 +361,7 @@ export const en: Dictionary = {
   ...connectionsEn,
   ...issuersEn,
   ...counterpartiesEn,
+  ...invoiceUploadEn,
   ...lookupsEn,
   ...cashReceiptsEn,
   ...documentsEn,

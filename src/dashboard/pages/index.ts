@@ -16,6 +16,7 @@ import { planPage } from './plan.tsx';
 import { pointsPage } from './points.tsx';
 import { sessionControls } from './session.tsx';
 import { taxInvoicesPage } from './tax-invoices/index.tsx';
+import { invoiceUploadPage } from './tax-invoices/upload.tsx';
 import { settingsPage } from './settings.tsx';
 import { teamPageModule } from './team.tsx';
 import { twoFactorPage } from './two-factor.tsx';
@@ -27,6 +28,7 @@ import { webhooksPage } from './webhooks.tsx';
 export const PAGES: readonly DashboardPage[] = [
   homePage,
   taxInvoicesPage,
+  invoiceUploadPage,
   cashReceiptsPage,
   documentsPage,
   booksPage,

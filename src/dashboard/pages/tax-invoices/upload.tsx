@@ -282,9 +282,10 @@ function PreviewTable({ ctx, rows }: { ctx: PageContext; rows: CheckedRow[] }) {
 
 function previewPage(ctx: PageContext, supplierKey: string, rows: CheckedRow[]): Outcome {
   const { t } = ctx;
-  const valid = rows.filter((row) => row.body !== null);
+  const valid = rows.flatMap((row) => (row.body === null ? [] : [{ row: row.row,
+    body: row.body }]));
   const payload = JSON.stringify({ supplierKey, nonce: randomBytes(16).toString('base64url'),
-    rows: valid.map((row) => ({ row: row.row, body: row.body })) } satisfies Payload);
+    rows: valid } satisfies Payload);
   return { kind: 'page', title: 'invoiceUpload.title', body: (
     <>
       <p><a href="/dashboard/invoice-upload">{t('invoiceUpload.again')}</a></p>
@@ -356,6 +357,60 @@ async function issueOutcome(ctx: PageContext): Promise<Outcome> {
   const gate = await operationGate(ctx, 'taxInvoices.issue');
   if (gate !== null) return startPage(ctx, { error: gate }, gate.status);
   return issueRows(ctx, payload);
+}
+
+type Accepted = Awaited<ReturnType<PageContext['services']['areas']['taxInvoiceBulks']['bulkIssue']>>;
+
+function resultPage(ctx: PageContext, payload: Payload, bulk: Accepted): Outcome {
+  const { t } = ctx;
+  return { kind: 'page', title: 'invoiceUpload.title', body: (
+    <>
+      <Notice kind={bulk.refusedCount === 0 ? 'success' : 'error'}>
+        {t('invoiceUpload.issued', { accepted: bulk.acceptedCount, refused: bulk.refusedCount })}
+      </Notice>
+      <p class="actions">
+        <a href="/dashboard/tax-invoices">{t('invoiceUpload.toList')}</a>
+        <a href="/dashboard/invoice-upload">{t('invoiceUpload.again')}</a>
+      </p>
+      <Section title={t('invoiceUpload.resultTitle')} id="result">
+        <div class="table-wrap">
+          <table class="cards">
+            <thead><tr><th>{t('invoiceUpload.row')}</th><th>{t('invoiceUpload.result')}</th></tr></thead>
+            <tbody>
+              {bulk.items.map((item, index) => (
+                <tr key={index} data-row={payload.rows[index]?.row}>
+                  <td data-label={t('invoiceUpload.row')}>{payload.rows[index]?.row}</td>
+                  <td data-label={t('invoiceUpload.result')} class="break">
+                    {item.issuanceKey !== null
+                      ? <a href={`/dashboard/tax-invoices/${item.issuanceKey}`}>{item.issuanceKey}</a>
+                      : <span class="state bad">{item.error?.code}</span>}
+                    {item.error !== null && <> <span lang="en">{item.error.message}</span></>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </Section>
+    </>
+  ) };
+}
+
+// One bulk of the confirmed rows, each row's document with a reference id of its own made from
+// the preview's nonce: the same confirmation sent again (a double click, a reload) answers the
+// bulk it made, and never issues a row twice.
+async function issueRows(ctx: PageContext, payload: Payload): Promise<Outcome> {
+  const referenceId = `dash-upload-${payload.nonce}`;
+  try {
+    const bulk = await ctx.services.areas.taxInvoiceBulks.bulkIssue({
+      caller: dashboardCaller(ctx), referenceId,
+      items: payload.rows.map((row) => ({ clientReferenceId: `${referenceId}-${row.row}`,
+        supplierKey: payload.supplierKey, document: row.body })) });
+    await ctx.audit('taxInvoice.uploaded', bulk.bulkId, ctx.scope.environment);
+    return resultPage(ctx, payload, bulk);
+  } catch (error) {
+    return startPage(ctx, { error: asApiError(error) }, asApiError(error).status);
+  }
 }
 
 export const invoiceUploadPage: DashboardPage = {

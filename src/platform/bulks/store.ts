@@ -1,0 +1,102 @@
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import type { Executor } from '../db/connect.ts';
+import type { Scope } from '../scope.ts';
+import { bulks, type BulkItemOutcome, type BulkKind } from './tables.ts';
+
+// SQL of bulk issuance. Every function takes the executor first and never opens a transaction;
+// reads for a caller filter by its account and environment.
+
+export type BulkRow = typeof bulks.$inferSelect;
+export type NewBulkRow = typeof bulks.$inferInsert;
+
+// The bulk's row, or null when its reference id is taken by this key already (a concurrent
+// insert of the same reference id waits for the other transaction, then yields to it).
+export async function insertBulk(tx: Executor, row: NewBulkRow): Promise<BulkRow | null> {
+  const [inserted] = await tx.insert(bulks).values(row)
+    .onConflictDoNothing({ target: [bulks.apiKeyId, bulks.kind, bulks.clientReferenceId] })
+    .returning();
+  return inserted ?? null;
+}
+
+export async function findByReference(tx: Executor, key: { apiKeyId: string; kind: BulkKind;
+  clientReferenceId: string }): Promise<BulkRow | null> {
+  const [row] = await tx.select().from(bulks).where(and(eq(bulks.apiKeyId, key.apiKeyId),
+    eq(bulks.kind, key.kind), eq(bulks.clientReferenceId, key.clientReferenceId))).limit(1);
+  return row ?? null;
+}
+
+export async function findBulk(tx: Executor, scope: Scope, kind: BulkKind, bulkId: string):
+  Promise<BulkRow | null> {
+  const [row] = await tx.select().from(bulks).where(and(eq(bulks.accountId, scope.accountId),
+    eq(bulks.environment, scope.environment), eq(bulks.kind, kind), eq(bulks.bulkId, bulkId)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function listBulks(tx: Executor, scope: Scope, kind: BulkKind,
+  afterSequence: number | undefined, limit: number): Promise<BulkRow[]> {
+  return tx.select().from(bulks).where(and(eq(bulks.accountId, scope.accountId),
+    eq(bulks.environment, scope.environment), eq(bulks.kind, kind),
+    afterSequence === undefined ? undefined : gt(bulks.sequence, afterSequence)))
+    .orderBy(asc(bulks.sequence)).limit(limit);
+}
+
+// Takes an ACCEPTING bulk whose accepting process let its lease run out; null when another
+// process holds it (or took it first) or it is no longer ACCEPTING.
+export async function takeOverAcceptance(tx: Executor, bulkId: string, now: Date,
+  acceptingUntil: Date): Promise<BulkRow | null> {
+  const [row] = await tx.update(bulks).set({ acceptingUntil, updatedAt: now })
+    .where(and(eq(bulks.bulkId, bulkId), eq(bulks.status, 'ACCEPTING'),
+      sql`${bulks.acceptingUntil} <= ${now.toISOString()}::timestamptz`))
+    .returning();
+  return row ?? null;
+}
+
+// Records every item's outcome once; the bulk then waits for its documents. Null when the bulk
+// already left ACCEPTING (a process that took it over finished first): its answer stands.
+export async function recordOutcomes(tx: Executor, bulkId: string, items: BulkItemOutcome[],
+  now: Date): Promise<BulkRow | null> {
+  const accepted = items.filter((item) => item.issuanceKey !== null).length;
+  const [row] = await tx.update(bulks).set({ status: 'PROCESSING', items,
+    acceptedCount: accepted, refusedCount: items.length - accepted, acceptingUntil: null,
+    checkAfter: now, updatedAt: now })
+    .where(and(eq(bulks.bulkId, bulkId), eq(bulks.status, 'ACCEPTING')))
+    .returning();
+  return row ?? null;
+}
+
+// Leases up to `limit` PROCESSING bulks of a kind whose check is due, moving their next check
+// to `nextCheck`: rows another process is leasing are skipped, so two processes never check the
+// same bulk at once.
+export async function leaseDueChecks(tx: Executor, kind: BulkKind, now: Date, nextCheck: Date,
+  limit: number): Promise<BulkRow[]> {
+  const result = await tx.execute(sql`update bulks set check_after = ${nextCheck.toISOString()}
+    where bulk_id in (select bulk_id from bulks where kind = ${kind} and status = 'PROCESSING'
+      and check_after <= ${now.toISOString()}::timestamptz order by check_after limit ${limit}
+      for update skip locked)
+    returning bulk_id, account_id, environment, client_reference_id, item_count,
+      accepted_count, refused_count, items`);
+  return (result.rows as Array<Record<string, unknown>>).map((row) => ({
+    bulkId: row.bulk_id as string, accountId: row.account_id as string,
+    environment: row.environment as string, clientReferenceId: row.client_reference_id as string,
+    itemCount: row.item_count as number, acceptedCount: row.accepted_count as number,
+    refusedCount: row.refused_count as number, items: row.items as BulkItemOutcome[],
+  })) as BulkRow[];
+}
+
+// Marks the bulk COMPLETED once: false when it already was (another process got there first),
+// and the caller then records nothing.
+export async function markCompleted(tx: Executor, bulkId: string, now: Date): Promise<boolean> {
+  const rows = await tx.update(bulks).set({ status: 'COMPLETED', completedAt: now,
+    checkAfter: null, updatedAt: now })
+    .where(and(eq(bulks.bulkId, bulkId), eq(bulks.status, 'PROCESSING')))
+    .returning({ bulkId: bulks.bulkId });
+  return rows.length === 1;
+}
+
+// Gives the lease back at once (the accepting request failed), so a retry takes the bulk over
+// without waiting for the lease to run out.
+export async function releaseAcceptance(tx: Executor, bulkId: string, now: Date): Promise<void> {
+  await tx.update(bulks).set({ acceptingUntil: now, updatedAt: now })
+    .where(and(eq(bulks.bulkId, bulkId), eq(bulks.status, 'ACCEPTING')));
+}
