@@ -357,7 +357,7 @@ function PreviewTable({ ctx, view }: { ctx: PageContext; view: CounterpartyImpor
   const { t } = ctx;
   const columns = IMPORT_COLUMNS.map((column) => column.key as string);
   return (
-    <div class="table-wrap">
+    <div class="table-wrap" tabIndex={0} role="region" aria-label={t('counterparties.previewCaption')}>
       <table class="preview">
         <caption class="visually-hidden">{t('counterparties.previewCaption')}</caption>
         <thead><tr>

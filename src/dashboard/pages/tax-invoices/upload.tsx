@@ -244,7 +244,7 @@ async function startPage(ctx: PageContext, problem?: { key?: MessageKey; error?:
 function PreviewTable({ ctx, rows }: { ctx: PageContext; rows: CheckedRow[] }) {
   const { t } = ctx;
   return (
-    <div class="table-wrap">
+    <div class="table-wrap" tabIndex={0} role="region" aria-label={t('invoiceUpload.previewCaption')}>
       <table class="preview">
         <caption class="visually-hidden">{t('invoiceUpload.previewCaption')}</caption>
         <thead><tr>
