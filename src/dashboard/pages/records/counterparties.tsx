@@ -362,8 +362,8 @@ function PreviewTable({ ctx, view }: { ctx: PageContext; view: CounterpartyImpor
         <caption class="visually-hidden">{t('counterparties.previewCaption')}</caption>
         <thead><tr>
           <th scope="col">{t('counterparties.row')}</th>
-          {columns.map((column) => <th scope="col" key={column}>{COLUMN_LABELS.get(column)}</th>)}
           <th scope="col">{t('counterparties.rowErrors')}</th>
+          {columns.map((column) => <th scope="col" key={column}>{COLUMN_LABELS.get(column)}</th>)}
         </tr></thead>
         <tbody>
           {view.rows.map((row) => {
@@ -372,16 +372,16 @@ function PreviewTable({ ctx, view }: { ctx: PageContext; view: CounterpartyImpor
               <tr key={row.row} class={row.errors.length > 0 ? 'invalid' : undefined}
                 data-row={row.row}>
                 <th scope="row">{row.row}</th>
-                {columns.map((column) => (
-                  <td key={column} class={bad.has(column) ? 'bad-cell break' : 'break'}
-                    data-column={column}>{row.values[column] ?? ''}</td>
-                ))}
-                <td class="break">
+                <td class="result break">
                   {row.errors.length === 0 ? <span class="state ok">{t('counterparties.rowOk')}</span>
                     : <ul class="errors">{row.errors.map((error, index) => (
                       <li key={index}>{error.column === null ? '' : `${COLUMN_LABELS.get(error.column) ?? error.column}: `}
                         <span lang="en">{error.message}</span></li>))}</ul>}
                 </td>
+                {columns.map((column) => (
+                  <td key={column} class={bad.has(column) ? 'bad-cell break' : 'break'}
+                    data-column={column}>{row.values[column] ?? ''}</td>
+                ))}
               </tr>
             );
           })}

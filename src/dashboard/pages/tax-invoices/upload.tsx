@@ -249,8 +249,8 @@ function PreviewTable({ ctx, rows }: { ctx: PageContext; rows: CheckedRow[] }) {
         <caption class="visually-hidden">{t('invoiceUpload.previewCaption')}</caption>
         <thead><tr>
           <th scope="col">{t('invoiceUpload.row')}</th>
-          {UPLOAD_COLUMNS.map((column) => <th scope="col" key={column.key}>{column.label}</th>)}
           <th scope="col">{t('invoiceUpload.result')}</th>
+          {UPLOAD_COLUMNS.map((column) => <th scope="col" key={column.key}>{column.label}</th>)}
         </tr></thead>
         <tbody>
           {rows.map((row) => {
@@ -259,11 +259,7 @@ function PreviewTable({ ctx, rows }: { ctx: PageContext; rows: CheckedRow[] }) {
               <tr key={row.row} class={row.errors.length > 0 ? 'invalid' : undefined}
                 data-row={row.row}>
                 <th scope="row">{row.row}</th>
-                {UPLOAD_COLUMNS.map(({ key }) => (
-                  <td key={key} data-column={key}
-                    class={bad.has(key) ? 'bad-cell break' : 'break'}>{row.cells[key]}</td>
-                ))}
-                <td class="break">
+                <td class="result break">
                   {row.errors.length === 0
                     ? <span class="state ok">{row.body === null ? '' : formatWon(
                       row.body.items.reduce((sum, item) => sum + item.supplyCost + (item.tax ?? 0), 0))}</span>
@@ -271,6 +267,10 @@ function PreviewTable({ ctx, rows }: { ctx: PageContext; rows: CheckedRow[] }) {
                       <li key={index}>{error.column === null ? '' : `${LABELS.get(error.column)}: `}
                         <span lang="en">{error.message}</span></li>))}</ul>}
                 </td>
+                {UPLOAD_COLUMNS.map(({ key }) => (
+                  <td key={key} data-column={key}
+                    class={bad.has(key) ? 'bad-cell break' : 'break'}>{row.cells[key]}</td>
+                ))}
               </tr>
             );
           })}
