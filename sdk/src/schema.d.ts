@@ -533,7 +533,7 @@ export interface paths {
         put?: never;
         /**
          * Issue a tax invoice
-         * @description Accepts a tax invoice for issuance by the supplier that `Supplier-Key` names. Everything that can be checked is checked now; signing and transmission to the tax authority follow asynchronously, reported by the TAX_INVOICE_ISSUANCE_SUCCESS and _FAILURE webhooks and readable with GET /v1/taxInvoices/{issuanceKey}. A `Service-Client-Reference-Id` can never be used again by this key for any tax invoice request (400 INVALID_REQUEST); after a network failure, read GET /v1/taxInvoices/issue/status instead of resending. Charges the `taxInvoices.issue` price, refunded if the invoice ends without being issued.
+         * @description Accepts a tax invoice for issuance by the supplier that `Supplier-Key` names. Everything that can be checked is checked now; signing and transmission to the tax authority follow asynchronously, reported by the TAX_INVOICE_ISSUANCE_SUCCESS and _FAILURE webhooks and readable with GET /v1/taxInvoices/{issuanceKey}. A `Service-Client-Reference-Id` can never be used again by this key for any tax invoice request (400 INVALID_REQUEST); after a network failure, read GET /v1/taxInvoices/issue/status instead of resending. Charges the `taxInvoices.issue` price, refunded if the invoice ends without being issued. The recipient may be named by a counterparty of the book (`supplied.counterpartyId`, docs/counterparties.md); a counterparty found closed is 409 COUNTERPARTY_CLOSED.
          */
         post: operations["issueTaxInvoice"];
         delete?: never;

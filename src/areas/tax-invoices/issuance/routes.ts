@@ -42,7 +42,9 @@ const registerIssuance: FastifyPluginAsyncTypebox<Options> = async (app, { taxIn
         '`Service-Client-Reference-Id` can never be used again by this key for any tax ' +
         'invoice request (400 INVALID_REQUEST); after a network failure, read ' +
         'GET /v1/taxInvoices/issue/status instead of resending. Charges the ' +
-        '`taxInvoices.issue` price, refunded if the invoice ends without being issued.',
+        '`taxInvoices.issue` price, refunded if the invoice ends without being issued. The ' +
+        'recipient may be named by a counterparty of the book (`supplied.counterpartyId`, ' +
+        'docs/counterparties.md); a counterparty found closed is 409 COUNTERPARTY_CLOSED.',
       headers: IssueHeaders, body: StandardIssueBody,
       response: { 200: IssuanceAccepted,
         ...errorResponses(...COMMON_ERRORS, ...ACCEPTANCE_ERRORS, 'COUNTERPARTY_CLOSED') },
