@@ -30,7 +30,8 @@ CREATE TABLE "counterparties" (
       and coalesce(char_length("counterparties"."business_item"), 0) <= 100
       and coalesce(char_length("counterparties"."memo"), 0) <= 1000),
 	CONSTRAINT "counterparties_status_known" CHECK ("counterparties"."registration_status" is null or
-      "counterparties"."registration_status" in ('ACTIVE', 'SUSPENDED', 'CLOSED', 'NOT_REGISTERED', 'UNKNOWN'))
+      "counterparties"."registration_status" in
+      ('ACTIVE', 'SUSPENDED', 'CLOSED', 'NOT_REGISTERED', 'UNKNOWN'))
 );
 --> statement-breakpoint
 CREATE TABLE "counterparty_imports" (

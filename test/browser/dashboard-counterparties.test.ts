@@ -110,7 +110,8 @@ describe('the counterparties page', () => {
       mimeType: XLSX, buffer: file });
     await Promise.all([page.waitForURL(`${baseUrl}/dashboard/counterparties/import`),
       page.click('#import-title ~ form button[type="submit"]')]);
-    const badCell = page.locator('tr[data-row="3"] td.bad-cell[data-column="businessRegistrationNumber"]');
+    const badCell = page.locator(
+      'tr[data-row="3"] td.bad-cell[data-column="businessRegistrationNumber"]');
     await expect(badCell.count()).resolves.toBe(1);
     await expect(page.locator('tr.invalid').count()).resolves.toBe(1);
     expect(await page.locator('tr[data-row="4"] td[data-column="organizationName"]').textContent())

@@ -40,6 +40,8 @@ export const registerCounterpartyRoutes: FastifyPluginAsyncTypebox<Options> = as
   { counterparties },
 ) => {
   await app.register(registerBookRoutes, { counterparties });
+  await app.register(registerOneRoutes, { counterparties });
+  await app.register(registerChangeRoutes, { counterparties });
   await app.register(registerImportRoutes, { counterparties });
 };
 
@@ -71,6 +73,10 @@ const registerBookRoutes: FastifyPluginAsyncTypebox<Options> = async (app,
   }, async (request) => withHasMore(await counterparties.list({ scope: requestScope(request),
     ...request.query })));
 
+};
+
+const registerOneRoutes: FastifyPluginAsyncTypebox<Options> = async (app,
+  { counterparties }) => {
   app.get(`/counterparties/${ID}`, {
     config: { operation: 'counterparties.get' },
     schema: {
@@ -98,6 +104,10 @@ const registerBookRoutes: FastifyPluginAsyncTypebox<Options> = async (app,
   }, async (request) => counterparties.update({ scope: requestScope(request),
     counterpartyId: request.params.counterpartyId, changes: request.body }));
 
+};
+
+const registerChangeRoutes: FastifyPluginAsyncTypebox<Options> = async (app,
+  { counterparties }) => {
   app.delete(`/counterparties/${ID}`, {
     config: { operation: 'counterparties.delete' },
     schema: {

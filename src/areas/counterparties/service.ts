@@ -69,6 +69,23 @@ function rowOf(scope: Scope, input: CounterpartyInput, number: string, importId:
   };
 }
 
+// The columns a change sets besides the number: null clears an optional field.
+function columnChanges(changes: CounterpartyChanges): Partial<store.NewCounterpartyRow> {
+  const row: Partial<store.NewCounterpartyRow> = {};
+  if (changes.taxRegistrationId !== undefined) {
+    row.taxRegistrationId = changes.taxRegistrationId ?? '';
+  }
+  for (const key of ['organizationName', 'representativeName'] as const) {
+    if (changes[key] !== undefined) row[key] = changes[key];
+  }
+  for (const key of ['address', 'businessType', 'businessItem', 'memo'] as const) {
+    if (changes[key] !== undefined) row[key] = changes[key] ?? null;
+  }
+  if (changes.managers !== undefined) row.managers = managersOf(changes.managers);
+  if (changes.autoRefreshStatus !== undefined) row.autoRefreshStatus = changes.autoRefreshStatus;
+  return row;
+}
+
 export function toCounterparty(row: store.CounterpartyRow): CounterpartyView {
   return {
     id: row.id,
@@ -114,89 +131,10 @@ export type CounterpartyImportView = ReturnType<typeof toImport>;
 // The rows an import keeps: each row's values and errors, and the valid rows' inputs to add.
 type KeptRow = CheckedRow;
 
-export function createCounterpartiesService(deps: CounterpartiesDeps) {
+// Status checks, and the recipient an issuance takes from a counterparty.
+function createStatusChecks(deps: CounterpartiesDeps,
+  requireCounterparty: (scope: Scope, id: string) => Promise<store.CounterpartyRow>) {
   const { db } = deps;
-  const cursors = sequenceCursors(deps.cursors, 'counterparties.list');
-
-  async function requireCounterparty(scope: Scope, id: string) {
-    const row = await store.findCounterparty(db, scope, id);
-    if (row === null) throw new ApiError('NOT_FOUND', NOT_FOUND);
-    return row;
-  }
-
-  async function create(input: { scope: Scope; counterparty: CounterpartyInput }) {
-    const number = requireNumber(input.counterparty.businessRegistrationNumber,
-      'body.businessRegistrationNumber');
-    try {
-      return toCounterparty(await store.insertCounterparty(db,
-        rowOf(input.scope, input.counterparty, number, null, deps.now())));
-    } catch (error) {
-      if (!store.isDuplicateNumber(error)) throw error;
-      throw new ApiError('COUNTERPARTY_ALREADY_EXISTS', 'The book already has a counterparty ' +
-        'with this business registration number and sub-place number.');
-    }
-  }
-
-  async function update(input: { scope: Scope; counterpartyId: string;
-    changes: CounterpartyChanges }) {
-    const { changes } = input;
-    const row: Partial<store.NewCounterpartyRow> = { updatedAt: deps.now() };
-    if (changes.businessRegistrationNumber !== undefined) {
-      row.businessRegistrationNumber = requireNumber(changes.businessRegistrationNumber,
-        'body.businessRegistrationNumber');
-      const current = await requireCounterparty(input.scope, input.counterpartyId);
-      if (current.businessRegistrationNumber !== row.businessRegistrationNumber) {
-        Object.assign(row, { registrationStatus: null, closedOn: null, taxType: null,
-          statusCheckedAt: null });
-      }
-    }
-    if (changes.taxRegistrationId !== undefined) {
-      row.taxRegistrationId = changes.taxRegistrationId ?? '';
-    }
-    for (const key of ['organizationName', 'representativeName'] as const) {
-      if (changes[key] !== undefined) row[key] = changes[key];
-    }
-    for (const key of ['address', 'businessType', 'businessItem', 'memo'] as const) {
-      if (changes[key] !== undefined) row[key] = changes[key] ?? null;
-    }
-    if (changes.managers !== undefined) row.managers = managersOf(changes.managers);
-    if (changes.autoRefreshStatus !== undefined) row.autoRefreshStatus = changes.autoRefreshStatus;
-    try {
-      const updated = await store.updateCounterparty(db, input.scope, input.counterpartyId, row);
-      if (updated === null) throw new ApiError('NOT_FOUND', NOT_FOUND);
-      return toCounterparty(updated);
-    } catch (error) {
-      if (!store.isDuplicateNumber(error)) throw error;
-      throw new ApiError('COUNTERPARTY_ALREADY_EXISTS', 'The book already has another ' +
-        'counterparty with this business registration number and sub-place number.');
-    }
-  }
-
-  async function remove(input: { scope: Scope; counterpartyId: string }) {
-    if (!await store.deleteCounterparty(db, input.scope, input.counterpartyId)) {
-      throw new ApiError('NOT_FOUND', NOT_FOUND);
-    }
-  }
-
-  async function get(input: { scope: Scope; counterpartyId: string }) {
-    return toCounterparty(await requireCounterparty(input.scope, input.counterpartyId));
-  }
-
-  async function list(input: { scope: Scope; limit: number; cursor?: string | undefined;
-    name?: string | undefined; businessRegistrationNumber?: string | undefined;
-    closed?: boolean | undefined }) {
-    const beforeSequence = cursors.decode(input.scope, input.cursor) ?? null;
-    const prefix = input.businessRegistrationNumber?.replaceAll('-', '');
-    const rows = await store.listCounterparties(db, input.scope, { beforeSequence,
-      name: input.name?.trim() || undefined, numberPrefix: prefix || undefined,
-      closed: input.closed }, input.limit + 1);
-    const page = rows.slice(0, input.limit);
-    const last = page.at(-1);
-    return { results: page.map(toCounterparty),
-      nextCursor: rows.length > input.limit && last
-        ? cursors.encode(input.scope, last.sequence) : null };
-  }
-
   // Checks the registration status of these numbers of the scope's book and records it on
   // every counterparty with one of them. Charged by the registration status service.
   async function checkStatuses(scope: Scope, numbers: string[]) {
@@ -240,6 +178,12 @@ export function createCounterpartiesService(deps: CounterpartiesDeps) {
     };
   };
 
+  return { checkStatuses, refreshStatus, recipientOf };
+}
+
+// Imports: a file's rows previewed and kept, then committed once.
+function createImports(deps: CounterpartiesDeps) {
+  const { db } = deps;
   // Reads an uploaded file and keeps its rows for the preview; nothing is added yet.
   async function previewImport(input: { scope: Scope; file: Buffer; fileName: string | null }) {
     let rows: KeptRow[];
@@ -296,8 +240,84 @@ export function createCounterpartiesService(deps: CounterpartiesDeps) {
     });
   }
 
-  return { create, update, remove, get, list, refreshStatus, checkStatuses, recipientOf,
-    previewImport, getImport, commitImport };
+  return { previewImport, getImport, commitImport };
+}
+
+export function createCounterpartiesService(deps: CounterpartiesDeps) {
+  const { db } = deps;
+  const cursors = sequenceCursors(deps.cursors, 'counterparties.list');
+
+  async function requireCounterparty(scope: Scope, id: string) {
+    const row = await store.findCounterparty(db, scope, id);
+    if (row === null) throw new ApiError('NOT_FOUND', NOT_FOUND);
+    return row;
+  }
+
+  async function create(input: { scope: Scope; counterparty: CounterpartyInput }) {
+    const number = requireNumber(input.counterparty.businessRegistrationNumber,
+      'body.businessRegistrationNumber');
+    try {
+      return toCounterparty(await store.insertCounterparty(db,
+        rowOf(input.scope, input.counterparty, number, null, deps.now())));
+    } catch (error) {
+      if (!store.isDuplicateNumber(error)) throw error;
+      throw new ApiError('COUNTERPARTY_ALREADY_EXISTS', 'The book already has a counterparty ' +
+        'with this business registration number and sub-place number.');
+    }
+  }
+
+  async function update(input: { scope: Scope; counterpartyId: string;
+    changes: CounterpartyChanges }) {
+    const { changes } = input;
+    const row: Partial<store.NewCounterpartyRow> = { updatedAt: deps.now() };
+    if (changes.businessRegistrationNumber !== undefined) {
+      row.businessRegistrationNumber = requireNumber(changes.businessRegistrationNumber,
+        'body.businessRegistrationNumber');
+      const current = await requireCounterparty(input.scope, input.counterpartyId);
+      if (current.businessRegistrationNumber !== row.businessRegistrationNumber) {
+        Object.assign(row, { registrationStatus: null, closedOn: null, taxType: null,
+          statusCheckedAt: null });
+      }
+    }
+    Object.assign(row, columnChanges(changes));
+    try {
+      const updated = await store.updateCounterparty(db, input.scope, input.counterpartyId, row);
+      if (updated === null) throw new ApiError('NOT_FOUND', NOT_FOUND);
+      return toCounterparty(updated);
+    } catch (error) {
+      if (!store.isDuplicateNumber(error)) throw error;
+      throw new ApiError('COUNTERPARTY_ALREADY_EXISTS', 'The book already has another ' +
+        'counterparty with this business registration number and sub-place number.');
+    }
+  }
+
+  async function remove(input: { scope: Scope; counterpartyId: string }) {
+    if (!await store.deleteCounterparty(db, input.scope, input.counterpartyId)) {
+      throw new ApiError('NOT_FOUND', NOT_FOUND);
+    }
+  }
+
+  async function get(input: { scope: Scope; counterpartyId: string }) {
+    return toCounterparty(await requireCounterparty(input.scope, input.counterpartyId));
+  }
+
+  async function list(input: { scope: Scope; limit: number; cursor?: string | undefined;
+    name?: string | undefined; businessRegistrationNumber?: string | undefined;
+    closed?: boolean | undefined }) {
+    const beforeSequence = cursors.decode(input.scope, input.cursor) ?? null;
+    const prefix = input.businessRegistrationNumber?.replaceAll('-', '');
+    const rows = await store.listCounterparties(db, input.scope, { beforeSequence,
+      name: input.name?.trim() || undefined, numberPrefix: prefix || undefined,
+      closed: input.closed }, input.limit + 1);
+    const page = rows.slice(0, input.limit);
+    const last = page.at(-1);
+    return { results: page.map(toCounterparty),
+      nextCursor: rows.length > input.limit && last
+        ? cursors.encode(input.scope, last.sequence) : null };
+  }
+
+  return { create, update, remove, get, list, ...createStatusChecks(deps, requireCounterparty),
+    ...createImports(deps) };
 }
 
 export type CounterpartiesService = ReturnType<typeof createCounterpartiesService>;

@@ -17,7 +17,8 @@ const inScope = (scope: Scope) => and(eq(counterparties.accountId, scope.account
 export function isDuplicateNumber(error: unknown): boolean {
   const cause = (error as { cause?: unknown }).cause ?? error;
   const { code, constraint } = cause as { code?: unknown; constraint?: unknown };
-  return code === '23505' && (constraint === undefined || constraint === 'counterparties_number_uq');
+  return code === '23505' &&
+    (constraint === undefined || constraint === 'counterparties_number_uq');
 }
 
 export async function insertCounterparty(tx: Executor, row: NewCounterpartyRow) {
@@ -71,10 +72,12 @@ export async function listCounterparties(tx: Executor, scope: Scope, filters: Li
     conditions.push(lt(counterparties.sequence, filters.beforeSequence));
   }
   if (filters.name !== undefined) {
-    conditions.push(sql`${counterparties.organizationName} ilike ${`%${likeEscaped(filters.name)}%`}`);
+    const pattern = `%${likeEscaped(filters.name)}%`;
+    conditions.push(sql`${counterparties.organizationName} ilike ${pattern}`);
   }
   if (filters.numberPrefix !== undefined) {
-    conditions.push(sql`${counterparties.businessRegistrationNumber} like ${`${likeEscaped(filters.numberPrefix)}%`}`);
+    const pattern = `${likeEscaped(filters.numberPrefix)}%`;
+    conditions.push(sql`${counterparties.businessRegistrationNumber} like ${pattern}`);
   }
   if (filters.closed === true) conditions.push(eq(counterparties.registrationStatus, 'CLOSED'));
   if (filters.closed === false) {

@@ -69,7 +69,8 @@ export const counterparties = pgTable(
       and coalesce(char_length(${table.businessItem}), 0) <= 100
       and coalesce(char_length(${table.memo}), 0) <= 1000`),
     check('counterparties_status_known', sql`${table.registrationStatus} is null or
-      ${table.registrationStatus} in ('ACTIVE', 'SUSPENDED', 'CLOSED', 'NOT_REGISTERED', 'UNKNOWN')`),
+      ${table.registrationStatus} in
+      ('ACTIVE', 'SUSPENDED', 'CLOSED', 'NOT_REGISTERED', 'UNKNOWN')`),
   ],
 );
 

@@ -246,14 +246,9 @@ export function createTaxInvoicesModule(
     now,
     log: platform.log,
   });
-  const accept = createAcceptance({
-    db,
-    now,
-    eligibility,
-    charge: platform.charge,
+  const accept = createAcceptance({ db, now, eligibility, charge: platform.charge,
     issuers: deps.issuers,
-    transmissionAvailable: (environment) => transmitterFor(environment) !== null,
-  });
+    transmissionAvailable: (environment) => transmitterFor(environment) !== null });
   const unitPoints = platform.prices['taxInvoices.issue'];
   const service: TaxInvoicesService = {
     ...createIssuanceService({ ...lifecycle, db, accept, unitPoints, holidays, now,

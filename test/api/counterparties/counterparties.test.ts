@@ -172,8 +172,8 @@ describe('the book', () => {
       const byNumber = await send(keys.test, 'GET',
         `/v1/counterparties?businessRegistrationNumber=${numbers[3]!.slice(0, 3)}-${
           numbers[3]!.slice(3, 5)}-${numbers[3]!.slice(5)}`);
-      expect((byNumber.json() as { results: View[] }).results.map((result) => result.businessRegistrationNumber))
-        .toEqual([numbers[3]]);
+      expect((byNumber.json() as { results: View[] }).results
+        .map((result) => result.businessRegistrationNumber)).toEqual([numbers[3]]);
       const notClosed = await send(keys.test, 'GET', '/v1/counterparties?closed=false');
       expect((notClosed.json() as { results: View[] }).results).toHaveLength(5);
       const closed = await send(keys.test, 'GET', '/v1/counterparties?closed=true');

@@ -77,7 +77,8 @@ describe('a CSV file', () => {
       message: 'is already in the counterparty book' }]);
     expectError(await commit(keys.test, repeated.id), 409, 'COUNTERPARTY_IMPORT_EMPTY');
     const read = await app.server.inject({ method: 'GET',
-      url: `/v1/counterpartyImports/${imported.id}`, headers: { authorization: basicAuth(keys.test) } });
+      url: `/v1/counterpartyImports/${imported.id}`,
+      headers: { authorization: basicAuth(keys.test) } });
     expect(read.json()).toEqual(first.json());
   });
 

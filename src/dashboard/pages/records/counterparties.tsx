@@ -29,6 +29,8 @@ type Service = CounterpartiesService;
 
 const PAGE_SIZE = 50;
 const ID = /^[A-Za-z0-9_-]{1,100}$/;
+export const ACCEPTED_FILES = '.csv,.xlsx,text/csv,' +
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const TEXT_FIELDS = ['organizationName', 'representativeName', 'address', 'businessType',
   'businessItem', 'memo'] as const;
 
@@ -63,6 +65,11 @@ function bodyOf(form: URLSearchParams, empty: 'absent' | 'null') {
   return body;
 }
 
+function SubPlace({ counterparty }: { counterparty: CounterpartyView }) {
+  return counterparty.taxRegistrationId === null ? null
+    : <> ({counterparty.taxRegistrationId})</>;
+}
+
 function StatusBadge({ ctx, counterparty }: { ctx: PageContext;
   counterparty: CounterpartyView }) {
   const { t } = ctx;
@@ -75,13 +82,44 @@ function StatusBadge({ ctx, counterparty }: { ctx: PageContext;
   );
 }
 
-function Fields({ ctx, counterparty, values }: { ctx: PageContext;
+// The two managers' fields.
+function ManagerFields({ ctx, counterparty, values }: { ctx: PageContext;
   counterparty?: CounterpartyView; values?: URLSearchParams }) {
   const { t } = ctx;
   const value = (name: string, fallback: string | null | undefined) =>
     values?.get(name) ?? fallback ?? '';
   const manager = (index: number) => counterparty?.managers[index - 1] as
     { email: string; name: string | null; telephone: string | null } | undefined;
+  return (
+    <>
+      {[1, 2].map((index) => (
+        <fieldset key={index} class="manager">
+          <legend>
+            {t(index === 1 ? 'counterparties.manager' : 'counterparties.secondManager')}
+          </legend>
+          <label>{t('counterparties.managerEmail')}
+            <input type="email" name={`managerEmail${index}`} maxLength={100}
+              value={value(`managerEmail${index}`, manager(index)?.email)} />
+          </label>
+          <label>{t('counterparties.managerName')}
+            <input type="text" name={`managerName${index}`} maxLength={30}
+              value={value(`managerName${index}`, manager(index)?.name)} />
+          </label>
+          <label>{t('counterparties.managerTelephone')}
+            <input type="tel" name={`managerTelephone${index}`} maxLength={20}
+              value={value(`managerTelephone${index}`, manager(index)?.telephone)} />
+          </label>
+        </fieldset>
+      ))}
+    </>
+  );
+}
+
+function Fields({ ctx, counterparty, values }: { ctx: PageContext;
+  counterparty?: CounterpartyView; values?: URLSearchParams }) {
+  const { t } = ctx;
+  const value = (name: string, fallback: string | null | undefined) =>
+    values?.get(name) ?? fallback ?? '';
   const refresh = values === undefined ? counterparty?.autoRefreshStatus === true
     : values.get('autoRefreshStatus') === 'on';
   return (
@@ -91,7 +129,8 @@ function Fields({ ctx, counterparty, values }: { ctx: PageContext;
           inputMode="numeric" value={value('businessRegistrationNumber',
             counterparty?.businessRegistrationNumber)} />
       </label>
-      <label>{t('counterparties.subPlace')} <span class="hint">{t('counterparties.subPlaceHint')}</span>
+      <label>{t('counterparties.subPlace')}{' '}
+        <span class="hint">{t('counterparties.subPlaceHint')}</span>
         <input type="text" name="taxRegistrationId" maxLength={4} inputMode="numeric"
           value={value('taxRegistrationId', counterparty?.taxRegistrationId)} />
       </label>
@@ -107,31 +146,17 @@ function Fields({ ctx, counterparty, values }: { ctx: PageContext;
         <input type="text" name="address" maxLength={200}
           value={value('address', counterparty?.address)} />
       </label>
-      <label>{t('counterparties.businessType')} <span class="hint">{t('counterparties.optional')}</span>
+      <label>{t('counterparties.businessType')}{' '}
+        <span class="hint">{t('counterparties.optional')}</span>
         <input type="text" name="businessType" maxLength={100}
           value={value('businessType', counterparty?.businessType)} />
       </label>
-      <label>{t('counterparties.businessItem')} <span class="hint">{t('counterparties.optional')}</span>
+      <label>{t('counterparties.businessItem')}{' '}
+        <span class="hint">{t('counterparties.optional')}</span>
         <input type="text" name="businessItem" maxLength={100}
           value={value('businessItem', counterparty?.businessItem)} />
       </label>
-      {[1, 2].map((index) => (
-        <fieldset key={index} class="manager">
-          <legend>{t(index === 1 ? 'counterparties.manager' : 'counterparties.secondManager')}</legend>
-          <label>{t('counterparties.managerEmail')}
-            <input type="email" name={`managerEmail${index}`} maxLength={100}
-              value={value(`managerEmail${index}`, manager(index)?.email)} />
-          </label>
-          <label>{t('counterparties.managerName')}
-            <input type="text" name={`managerName${index}`} maxLength={30}
-              value={value(`managerName${index}`, manager(index)?.name)} />
-          </label>
-          <label>{t('counterparties.managerTelephone')}
-            <input type="tel" name={`managerTelephone${index}`} maxLength={20}
-              value={value(`managerTelephone${index}`, manager(index)?.telephone)} />
-          </label>
-        </fieldset>
-      ))}
+      <ManagerFields ctx={ctx} counterparty={counterparty} values={values} />
       <label>{t('counterparties.memo')} <span class="hint">{t('counterparties.optional')}</span>
         <input type="text" name="memo" maxLength={1000} value={value('memo', counterparty?.memo)} />
       </label>
@@ -165,7 +190,8 @@ function ListTable({ ctx, results }: { ctx: PageContext; results: CounterpartyVi
         </tr></thead>
         <tbody>
           {results.map((counterparty) => (
-            <tr key={counterparty.id} class={counterparty.registration.closed ? 'flagged' : undefined}>
+            <tr key={counterparty.id}
+              class={counterparty.registration.closed ? 'flagged' : undefined}>
               <td data-label={t('counterparties.name')} class="break">
                 <a href={`/dashboard/counterparties/${counterparty.id}`}>
                   {counterparty.organizationName}
@@ -173,7 +199,7 @@ function ListTable({ ctx, results }: { ctx: PageContext; results: CounterpartyVi
               </td>
               <td data-label={t('counterparties.number')} class="nowrap">
                 {formatBusinessRegistrationNumber(counterparty.businessRegistrationNumber)}
-                {counterparty.taxRegistrationId !== null && <> ({counterparty.taxRegistrationId})</>}
+                <SubPlace counterparty={counterparty} />
               </td>
               <td data-label={t('counterparties.representative')} class="break">
                 {counterparty.representativeName}
@@ -197,6 +223,31 @@ const searchOf = (ctx: PageContext) => ({
   number: (ctx.query.get('number') ?? '').replace(/[^0-9]/g, '').slice(0, 10),
   closed: ctx.query.get('closed') === 'true',
 });
+
+// The import's form: the templates and the file.
+function ImportSection({ ctx }: { ctx: PageContext }) {
+  const { t } = ctx;
+  return (
+    <Section title={t('counterparties.import')} id="import">
+      <p>{t('counterparties.importLead')}</p>
+      <p class="actions">
+        <a href="/dashboard/counterparties/template.xlsx" download>
+          {t('counterparties.templateXlsx')}</a>
+        <a href="/dashboard/counterparties/template.csv" download>
+          {t('counterparties.templateCsv')}</a>
+      </p>
+      <form method="post" action="/dashboard/counterparties/import"
+        enctype="multipart/form-data" class="stack" data-once="">
+        <input type="hidden" name="_csrf" value={ctx.csrf} />
+        <label>{t('counterparties.file')}
+          <input type="file" name="file" required
+            accept={ACCEPTED_FILES} />
+        </label>
+        <button type="submit" class="primary">{t('counterparties.preview')}</button>
+      </form>
+    </Section>
+  );
+}
 
 async function listBody(ctx: PageContext, problem?: Problem) {
   const { t } = ctx;
@@ -240,26 +291,12 @@ async function listBody(ctx: PageContext, problem?: Problem) {
         {listed.results.length === 0 ? <p>{t('counterparties.none')}</p>
           : <ListTable ctx={ctx} results={listed.results} />}
         {listed.nextCursor !== null && (
-          <p><a href={`/dashboard/counterparties?${next.toString()}`}>{t('counterparties.next')}</a></p>
+          <p><a href={`/dashboard/counterparties?${next.toString()}`}>
+            {t('counterparties.next')}</a></p>
         )}
       </Section>
       {manage ? <>
-        <Section title={t('counterparties.import')} id="import">
-          <p>{t('counterparties.importLead')}</p>
-          <p class="actions">
-            <a href="/dashboard/counterparties/template.xlsx" download>{t('counterparties.templateXlsx')}</a>
-            <a href="/dashboard/counterparties/template.csv" download>{t('counterparties.templateCsv')}</a>
-          </p>
-          <form method="post" action="/dashboard/counterparties/import" enctype="multipart/form-data"
-            class="stack" data-once="">
-            <input type="hidden" name="_csrf" value={ctx.csrf} />
-            <label>{t('counterparties.file')}
-              <input type="file" name="file" required
-                accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" />
-            </label>
-            <button type="submit" class="primary">{t('counterparties.preview')}</button>
-          </form>
-        </Section>
+        <ImportSection ctx={ctx} />
         <Section title={t('counterparties.add')} id="add">
           <PostForm ctx={ctx} action="/counterparties" class="stack" once>
             <Fields ctx={ctx} values={problem?.values} />
@@ -303,20 +340,23 @@ function detailBody(ctx: PageContext, counterparty: CounterpartyView, problem?: 
         <dl class="facts">
           <dt>{t('counterparties.number')}</dt>
           <dd>{formatBusinessRegistrationNumber(counterparty.businessRegistrationNumber)}
-            {counterparty.taxRegistrationId !== null && <> ({counterparty.taxRegistrationId})</>}</dd>
+            <SubPlace counterparty={counterparty} /></dd>
           <dt>{t('counterparties.representative')}</dt>
           <dd class="break">{counterparty.representativeName}</dd>
           <dt>{t('counterparties.address')}</dt><dd class="break">{counterparty.address ?? '—'}</dd>
           <dt>{t('counterparties.businessType')}</dt>
-          <dd class="break">{counterparty.businessType ?? '—'} / {counterparty.businessItem ?? '—'}</dd>
+          <dd class="break">
+            {counterparty.businessType ?? '—'} / {counterparty.businessItem ?? '—'}
+          </dd>
           <dt>{t('counterparties.manager')}</dt>
           <dd class="break">{counterparty.managers.map((manager) =>
             (manager as { email: string }).email).join(', ') || '—'}</dd>
           <dt>{t('counterparties.memo')}</dt><dd class="break">{counterparty.memo ?? '—'}</dd>
           <dt>{t('counterparties.status')}</dt>
           <dd><StatusBadge ctx={ctx} counterparty={counterparty} />
-            {registration.checkedAt !== null && <> <span class="muted">{t('counterparties.checkedAt',
-              { at: formatDateTime(new Date(registration.checkedAt)) })}</span></>}</dd>
+            {registration.checkedAt !== null && <> <span class="muted">
+              {t('counterparties.checkedAt',
+                { at: formatDateTime(new Date(registration.checkedAt)) })}</span></>}</dd>
         </dl>
         {manage && (
           <PostForm ctx={ctx} action={`/counterparties/${counterparty.id}/refresh`} class="actions">
@@ -357,7 +397,8 @@ function PreviewTable({ ctx, view }: { ctx: PageContext; view: CounterpartyImpor
   const { t } = ctx;
   const columns = IMPORT_COLUMNS.map((column) => column.key as string);
   return (
-    <div class="table-wrap" tabIndex={0} role="region" aria-label={t('counterparties.previewCaption')}>
+    <div class="table-wrap" tabIndex={0} role="region"
+      aria-label={t('counterparties.previewCaption')}>
       <table class="preview">
         <caption class="visually-hidden">{t('counterparties.previewCaption')}</caption>
         <thead><tr>
@@ -373,9 +414,11 @@ function PreviewTable({ ctx, view }: { ctx: PageContext; view: CounterpartyImpor
                 data-row={row.row}>
                 <th scope="row">{row.row}</th>
                 <td class="result break">
-                  {row.errors.length === 0 ? <span class="state ok">{t('counterparties.rowOk')}</span>
+                  {row.errors.length === 0
+                    ? <span class="state ok">{t('counterparties.rowOk')}</span>
                     : <ul class="errors">{row.errors.map((error, index) => (
-                      <li key={index}>{error.column === null ? '' : `${COLUMN_LABELS.get(error.column) ?? error.column}: `}
+                      <li key={index}>{error.column === null ? ''
+                        : `${COLUMN_LABELS.get(error.column) ?? error.column}: `}
                         <span lang="en">{error.message}</span></li>))}</ul>}
                 </td>
                 {columns.map((column) => (
@@ -397,7 +440,8 @@ function previewBody(ctx: PageContext, view: CounterpartyImportView) {
     <>
       <p><a href="/dashboard/counterparties">{t('counterparties.list')}</a></p>
       <Section title={t('counterparties.previewTitle')} id="preview">
-        <p>{t('counterparties.previewLead', { valid: view.validRows, invalid: view.invalidRows })}</p>
+        <p>{t('counterparties.previewLead',
+          { valid: view.validRows, invalid: view.invalidRows })}</p>
         {view.invalidRows > 0 && <Notice kind="error">{t('counterparties.previewErrors',
           { count: view.invalidRows })}</Notice>}
         <PreviewTable ctx={ctx} view={view} />
@@ -513,7 +557,8 @@ export const counterpartiesPage: DashboardPage = {
           const view = await ctx.services.areas.counterparties.commitImport({ scope: ctx.scope,
             importId });
           await ctx.audit('counterparty.imported', view.id, ctx.scope.environment);
-          return { kind: 'redirect', to: '/dashboard/counterparties?notice=counterparties.imported' };
+          return { kind: 'redirect',
+            to: '/dashboard/counterparties?notice=counterparties.imported' };
         } catch (error) {
           if (asApiError(error).code === 'NOT_FOUND') return errorOutcome(ctx.t, 'notFound', 404);
           const { problem, status } = refusal(error);

@@ -10,6 +10,7 @@ import type { DashboardPage, Outcome, PageContext } from '../../context.ts';
 import { toCsv } from '../../csv.ts';
 import { formatWon } from '../../format.ts';
 import type { MessageKey } from '../../i18n/index.ts';
+import { ACCEPTED_FILES } from '../records/counterparties.tsx';
 import { workbook, XLSX_TYPE } from '../spreadsheet.ts';
 import { ApiErrorNotice, asApiError, dashboardCaller, operationGate } from './shared.tsx';
 import { suppliers } from './issue.tsx';
@@ -85,6 +86,9 @@ function pathOfMessage(message: string): string | null {
 
 const checkBody = compileRecordValidator<Invoice>(IssueBody);
 
+const totalOf = (body: Invoice) => body.items.reduce((sum, item) =>
+  sum + item.supplyCost + (item.tax ?? 0), 0);
+
 type Cells = Record<Column, string>;
 type RowError = { column: Column | null; message: string };
 export type CheckedRow = { row: number; cells: Cells; errors: RowError[]; body: Invoice | null };
@@ -119,7 +123,8 @@ function bodyOf(cells: Cells, supplier: Invoice['supplier'], today: string): unk
       managers: [{ email: cells.recipientEmail }],
     },
     items: [{ date, name: cells.itemName, specification: optional(cells.itemSpecification),
-      quantity: amount(cells.quantity) ?? undefined, unitPrice: amount(cells.unitPrice) ?? undefined,
+      quantity: amount(cells.quantity) ?? undefined,
+      unitPrice: amount(cells.unitPrice) ?? undefined,
       supplyCost: supplyCost ?? undefined, tax }],
     description: optional(cells.description),
   };
@@ -211,7 +216,7 @@ function UploadForm({ ctx, choices }: { ctx: PageContext;
       </label>
       <label>{t('invoiceUpload.file')}
         <input type="file" name="file" required
-          accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" />
+          accept={ACCEPTED_FILES} />
       </label>
       <button type="submit" class="primary">{t('invoiceUpload.check')}</button>
     </form>
@@ -230,8 +235,10 @@ async function startPage(ctx: PageContext, problem?: { key?: MessageKey; error?:
       <Section title={t('invoiceUpload.template')} id="template">
         <p>{t('invoiceUpload.templateLead')}</p>
         <p class="actions">
-          <a href="/dashboard/invoice-upload/template.xlsx" download>{t('invoiceUpload.templateXlsx')}</a>
-          <a href="/dashboard/invoice-upload/template.csv" download>{t('invoiceUpload.templateCsv')}</a>
+          <a href="/dashboard/invoice-upload/template.xlsx" download>
+            {t('invoiceUpload.templateXlsx')}</a>
+          <a href="/dashboard/invoice-upload/template.csv" download>
+            {t('invoiceUpload.templateCsv')}</a>
         </p>
       </Section>
       <Section title={t('invoiceUpload.upload')} id="upload">
@@ -244,7 +251,8 @@ async function startPage(ctx: PageContext, problem?: { key?: MessageKey; error?:
 function PreviewTable({ ctx, rows }: { ctx: PageContext; rows: CheckedRow[] }) {
   const { t } = ctx;
   return (
-    <div class="table-wrap" tabIndex={0} role="region" aria-label={t('invoiceUpload.previewCaption')}>
+    <div class="table-wrap" tabIndex={0} role="region"
+      aria-label={t('invoiceUpload.previewCaption')}>
       <table class="preview">
         <caption class="visually-hidden">{t('invoiceUpload.previewCaption')}</caption>
         <thead><tr>
@@ -261,8 +269,8 @@ function PreviewTable({ ctx, rows }: { ctx: PageContext; rows: CheckedRow[] }) {
                 <th scope="row">{row.row}</th>
                 <td class="result break">
                   {row.errors.length === 0
-                    ? <span class="state ok">{row.body === null ? '' : formatWon(
-                      row.body.items.reduce((sum, item) => sum + item.supplyCost + (item.tax ?? 0), 0))}</span>
+                    ? <span class="state ok">
+                      {row.body === null ? '' : formatWon(totalOf(row.body))}</span>
                     : <ul class="errors">{row.errors.map((error, index) => (
                       <li key={index}>{error.column === null ? '' : `${LABELS.get(error.column)}: `}
                         <span lang="en">{error.message}</span></li>))}</ul>}
@@ -359,7 +367,8 @@ async function issueOutcome(ctx: PageContext): Promise<Outcome> {
   return issueRows(ctx, payload);
 }
 
-type Accepted = Awaited<ReturnType<PageContext['services']['areas']['taxInvoiceBulks']['bulkIssue']>>;
+type Accepted = Awaited<ReturnType<
+  PageContext['services']['areas']['taxInvoiceBulks']['bulkIssue']>>;
 
 function resultPage(ctx: PageContext, payload: Payload, bulk: Accepted): Outcome {
   const { t } = ctx;
@@ -375,14 +384,17 @@ function resultPage(ctx: PageContext, payload: Payload, bulk: Accepted): Outcome
       <Section title={t('invoiceUpload.resultTitle')} id="result">
         <div class="table-wrap">
           <table class="cards">
-            <thead><tr><th>{t('invoiceUpload.row')}</th><th>{t('invoiceUpload.result')}</th></tr></thead>
+            <thead><tr>
+              <th>{t('invoiceUpload.row')}</th><th>{t('invoiceUpload.result')}</th>
+            </tr></thead>
             <tbody>
               {bulk.items.map((item, index) => (
                 <tr key={index} data-row={payload.rows[index]?.row}>
                   <td data-label={t('invoiceUpload.row')}>{payload.rows[index]?.row}</td>
                   <td data-label={t('invoiceUpload.result')} class="break">
                     {item.issuanceKey !== null
-                      ? <a href={`/dashboard/tax-invoices/${item.issuanceKey}`}>{item.issuanceKey}</a>
+                      ? <a href={`/dashboard/tax-invoices/${item.issuanceKey}`}>
+                        {item.issuanceKey}</a>
                       : <span class="state bad">{item.error?.code}</span>}
                     {item.error !== null && <> <span lang="en">{item.error.message}</span></>}
                   </td>
