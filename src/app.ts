@@ -13,6 +13,10 @@ import {
 } from './areas/businesses/index.ts';
 import { createCertificateVerificationModule } from './areas/certificate-verification/index.ts';
 import { createConnectionsModule, type ConnectionsModule } from './areas/connections/index.ts';
+import {
+  createCounterpartiesModule,
+  type CounterpartiesModule,
+} from './areas/counterparties/index.ts';
 import { createDocumentsModule, type DocumentsModule } from './areas/documents/index.ts';
 import { createHealthModule } from './areas/health/index.ts';
 import { createIssuersModule, type IssuersService } from './areas/issuers/index.ts';
@@ -55,6 +59,7 @@ export type AreaModules = {
   bankTransactions: BankTransactionsModule;
   cashReceipts: CashReceiptsModule;
   documents: DocumentsModule;
+  counterparties: CounterpartiesModule;
   // The key that seals what the areas keep at rest (for tests that read what they sealed), and
   // the page cursors sealed with a key derived from it.
   sealing: SealingKey;
@@ -96,10 +101,16 @@ export async function createAreaModules(platform: Platform, options: AreaModules
   const connections = createConnectionsModule(areaPlatform, { sealing, issuers: issuers.service,
     attempts: options.attempts });
   const revenueExpenses = createRevenueExpensesModule(areaPlatform, { connections });
+  // The counterparty book checks statuses through the registration status lookup, and issuance
+  // takes the recipient of an invoice that names a counterparty from it.
+  const registrationStatus = createRegistrationStatusModule(areaPlatform);
+  const counterparties = createCounterpartiesModule(areaPlatform,
+    { registrationStatus: registrationStatus.service });
   const taxInvoices = createTaxInvoicesModule(areaPlatform, {
     issuers: issuers.service,
     recordEvents: webhooks.recordEvents,
     recordIssuedInvoices: revenueExpenses.recordIssuedInvoices,
+    recipientOf: counterparties.service.recipientOf,
   });
   // Bank transactions sync through BANK_ACCOUNT connections and hint at the issued invoices a
   // deposit may pay.
@@ -117,7 +128,6 @@ export async function createAreaModules(platform: Platform, options: AreaModules
   const points = createPointsModule(areaPlatform);
   const bank = createBankModule(areaPlatform);
   const businessProfiles = createBusinessProfilesModule(areaPlatform);
-  const registrationStatus = createRegistrationStatusModule(areaPlatform);
   const list = [
     await createHealthModule(areaPlatform),
     points,
@@ -133,9 +143,11 @@ export async function createAreaModules(platform: Platform, options: AreaModules
     bankTransactions,
     cashReceipts,
     documents,
+    counterparties,
   ];
   return { list, webhooks, issuers: issuers.service, taxInvoices, connections, revenueExpenses,
-    bankTransactions, cashReceipts, documents, sealing, cursors, pointsLedger: points.ledger,
+    bankTransactions, cashReceipts, documents, counterparties, sealing, cursors,
+    pointsLedger: points.ledger,
     lookups: { businessProfiles: businessProfiles.service,
       registrationStatus: registrationStatus.service, bankHolders: bank.service } };
 }
@@ -174,7 +186,8 @@ function dashboardAreas(named: Omit<AreaModules, 'list'>): DashboardAreas {
     revenueExpenses: named.revenueExpenses.service,
     bankTransactions: named.bankTransactions.service,
     cashReceipts: named.cashReceipts.service, documents: named.documents.service,
-    pointsLedger: named.pointsLedger, ...named.lookups };
+    pointsLedger: named.pointsLedger, counterparties: named.counterparties.service,
+    ...named.lookups };
 }
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {

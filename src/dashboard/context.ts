@@ -11,6 +11,7 @@ import type {
   CashReceiptsService,
 } from '../areas/cash-receipts/index.ts';
 import type { ConnectionLinks, ConnectionsService } from '../areas/connections/index.ts';
+import type { CounterpartiesService } from '../areas/counterparties/index.ts';
 import type { DocumentsService, OwnerBusinesses } from '../areas/documents/index.ts';
 import type { IssuersService } from '../areas/issuers/index.ts';
 import type { LedgerPages } from '../areas/points/index.ts';
@@ -80,6 +81,8 @@ export type DashboardAreas = {
   // /v1/documents.
   cashReceipts: CashReceiptsService;
   documents: DocumentsService;
+  // The counterparties page: the same service as /v1/counterparties.
+  counterparties: CounterpartiesService;
   // The points page's ledger: the same pages as GET /v1/points/ledger.
   pointsLedger: LedgerPages;
   // The lookups page: the same charged services as the API's lookups (and businessProfiles,
@@ -103,6 +106,8 @@ export type PageContext = {
   query: URLSearchParams;
   // The POSTed form; empty for a GET.
   form: URLSearchParams;
+  // The files of a multipart form, by field name (mount.ts reads them, UPLOAD_BYTES_MAX).
+  files: ReadonlyMap<string, import('./mount.ts').UploadedFile>;
   session: SignedIn;
   // The account and environment the session acts for: every read and write is scoped by it.
   scope: Scope;

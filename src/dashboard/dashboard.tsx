@@ -14,6 +14,7 @@ import { PAGES } from './pages/index.ts';
 import { linkRoutes } from './pages/links.tsx';
 import { publicRoutes, signInRedirect } from './pages/sign-in.tsx';
 import { SECURITY_HEADERS, sendHtml } from './render.ts';
+import type { UploadedFile } from './mount.ts';
 import { roleMay } from './roles.ts';
 import { createSessionsService, type SignedIn } from './sessions/service.ts';
 import { createUsersService } from './users/service.ts';
@@ -33,8 +34,26 @@ type Handler = (request: FastifyRequest, reply: FastifyReply, params: Params) =>
 
 const ASSET_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 
-const formOf = (request: FastifyRequest) =>
-  (request.body instanceof URLSearchParams ? request.body : new URLSearchParams());
+// A multipart form's parts as @fastify/multipart attaches them to the body.
+type Part = { type: 'field'; fieldname: string; value: unknown } |
+  { type: 'file'; fieldname: string; value: UploadedFile };
+
+// The POSTed form's fields, and the files of a multipart form.
+function formOf(request: FastifyRequest): { form: URLSearchParams;
+  files: Map<string, UploadedFile> } {
+  const files = new Map<string, UploadedFile>();
+  if (request.body instanceof URLSearchParams) return { form: request.body, files };
+  const form = new URLSearchParams();
+  if (request.isMultipart() && request.body !== null && typeof request.body === 'object') {
+    for (const parts of Object.values(request.body as Record<string, Part | Part[]>)) {
+      for (const part of Array.isArray(parts) ? parts : [parts]) {
+        if (part.type === 'file') files.set(part.fieldname, part.value);
+        else if (typeof part.value === 'string') form.append(part.fieldname, part.value);
+      }
+    }
+  }
+  return { form, files };
+}
 
 const navItems = (session: SignedIn): NavItem[] => PAGES.flatMap((page) =>
   (page.nav && roleMay(session.user.role, page.nav.permission) &&
@@ -49,7 +68,7 @@ async function contextFor(services: DashboardServices, request: FastifyRequest,
     recordAudit(services.platform.database.db, { accountId: scope.accountId, environment, actor,
       action, target, address: clientAddress(request) });
   return { request, reply, params, query: new URLSearchParams(request.url.split('?')[1] ?? ''),
-    form: formOf(request), session, scope, account: { name: account.name, plan: account.plan },
+    ...formOf(request), session, scope, account: { name: account.name, plan: account.plan },
     locale: session.user.locale, t: translator(session.user.locale),
     csrf: csrfToken(session.token), services,
     may: (permission) => roleMay(session.user.role, permission), audit };

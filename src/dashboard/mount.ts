@@ -1,4 +1,6 @@
+import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { multipartOptions } from '../platform/multipart.ts';
 import type { DashboardDeps } from './context.ts';
 import type { Dashboard } from './dashboard.tsx';
 
@@ -9,6 +11,12 @@ import type { Dashboard } from './dashboard.tsx';
 
 // The largest form a dashboard page posts.
 const FORM_BYTES_MAX = 64 * 1024;
+// The largest file a page takes (a file of counterparties or of invoices to upload); a larger
+// one reaches the page cut short and marked `truncated`, so the page can say so.
+export const UPLOAD_BYTES_MAX = 1024 * 1024;
+
+// A file of a multipart form, as the page reads it (PageContext.files).
+export type UploadedFile = { buffer: Buffer; truncated: boolean; fileName: string };
 
 export function dashboardPlugin(deps: () => DashboardDeps) {
   let loading: Promise<Dashboard> | null = null;
@@ -32,6 +40,17 @@ export function dashboardPlugin(deps: () => DashboardDeps) {
       scope.addContentTypeParser('application/x-www-form-urlencoded',
         { parseAs: 'string', bodyLimit: FORM_BYTES_MAX },
         (_request, body, done) => done(null, new URLSearchParams(body as string)));
+      // Forms with a file: the fields and the one file are read before the page runs.
+      await scope.register(multipart, { ...multipartOptions({ fileSize: UPLOAD_BYTES_MAX,
+        // A field as large as a file: the invoice upload's confirmation carries its rows back.
+        files: 1, fields: 30, fieldSize: UPLOAD_BYTES_MAX, parts: 31, headerPairs: 20 }),
+      attachFieldsToBody: true, throwFileSizeLimit: false,
+      async onFile(part) {
+        const buffer = await part.toBuffer();
+        const file: UploadedFile = { buffer, truncated: part.file.truncated,
+          fileName: part.filename };
+        (part as unknown as { value: UploadedFile }).value = file;
+      } });
       const schema = { hide: true };
       scope.route({ method: ['GET', 'POST'], url: '/dashboard', schema, handler });
       scope.route({ method: ['GET', 'POST'], url: '/dashboard/*', schema, handler });

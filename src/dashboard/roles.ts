@@ -25,6 +25,9 @@ export const PERMISSIONS = {
   'connections.manage': ['owner', 'admin'],
   // Create and edit issuers, register their joint certificates.
   'issuers.manage': ['owner', 'admin'],
+  // Add, change, import and delete counterparties and check their status (charged as a
+  // lookup).
+  'counterparties.manage': ['owner', 'admin', 'issuer'],
   // Run charged lookups (business profiles, registration status, bank account holders).
   'lookups.run': ['owner', 'admin', 'developer', 'issuer'],
   // Top up the test balance (live points are granted by the operator only).

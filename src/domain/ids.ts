@@ -27,6 +27,8 @@ export const ID_PREFIXES = {
   dashboardUser: 'usr',
   dashboardSession: 'ses',
   auditEvent: 'aud',
+  counterparty: 'cpt',
+  counterpartyImport: 'cpi',
   bulk: 'blk',
 } as const;
 

@@ -174,6 +174,24 @@ export const ERRORS = {
     message: 'The supplier is a simplified taxpayer that cannot issue tax invoices.',
     messageKo: '공급자가 세금계산서를 발급할 수 없는 간이과세자입니다.',
   },
+  // Designed by etax: the counterparty book (docs/counterparties.md).
+  COUNTERPARTY_ALREADY_EXISTS: {
+    status: 409,
+    message: 'The counterparty book already has this business registration number (and ' +
+      'sub-place number).',
+    messageKo: '거래처 목록에 이미 같은 사업자등록번호(와 종사업장번호)가 있습니다.',
+  },
+  COUNTERPARTY_CLOSED: {
+    status: 409,
+    message: 'The counterparty\'s business is closed; tax invoices are not issued to it by its ' +
+      'counterparty id.',
+    messageKo: '거래처가 폐업한 사업자라 거래처로 세금계산서를 발행할 수 없습니다.',
+  },
+  COUNTERPARTY_IMPORT_EMPTY: {
+    status: 409,
+    message: 'The import has no valid row to add.',
+    messageKo: '가져오기에 추가할 올바른 행이 없습니다.',
+  },
   // Designed by etax where the spec is silent: cash receipts (docs/cash-receipts.md).
   CASH_RECEIPT_NOT_CANCELABLE: {
     status: 409,

@@ -143,6 +143,18 @@ export const OPERATIONS = {
   'cashReceipts.bulks.list': {},
   'cashReceipts.pdf': {},
 
+  // The counterparty book is free; checking a counterparty's status is a registration status
+  // lookup and is charged as one (docs/counterparties.md).
+  'counterparties.create': {},
+  'counterparties.list': {},
+  'counterparties.get': {},
+  'counterparties.update': {},
+  'counterparties.delete': {},
+  'counterparties.refreshStatus': { price: 'businesses.registrationStatus.inquire' },
+  'counterparties.imports.create': {},
+  'counterparties.imports.get': {},
+  'counterparties.imports.commit': {},
+
   'account.business.get': {},
   'account.business.save': {},
   // Charged from the row of the document's type: documents.taxAuthority.issue,

@@ -185,8 +185,48 @@ const taxInvoices: ResourceType = {
   }],
 };
 
+const counterparties: ResourceType = {
+  name: 'counterparty',
+  create: async (_app, owner) => (await call({ method: 'POST', url: '/v1/counterparties',
+    payload: { businessRegistrationNumber: '2208162517', organizationName: '주식회사 받는곳',
+      representativeName: '이영희', managers: [{ email: 'account@example.com' }] } },
+  owner.key) as { id: string }).id,
+  read: (_app, owner, id) => call({ method: 'GET', url: `/v1/counterparties/${id}` }, owner.key),
+  attempts: (id) => [
+    { method: 'GET', url: `/v1/counterparties/${id}` },
+    { method: 'PATCH', url: `/v1/counterparties/${id}`, payload: { memo: 'taken' } },
+    { method: 'DELETE', url: `/v1/counterparties/${id}` },
+    { method: 'POST', url: `/v1/counterparties/${id}:refreshStatus` },
+  ],
+  listings: () => [{ url: '/v1/counterparties', ids: resultIds }],
+};
+
+const IMPORT_BOUNDARY = 'isolationBoundary';
+const counterpartyImports: ResourceType = {
+  name: 'counterparty import',
+  create: async (_app, owner) => {
+    const response = await app.server.inject({ method: 'POST', url: '/v1/counterpartyImports',
+      headers: { ...authorized({ method: 'POST', url: '/' }, owner.key).headers,
+        'content-type': `multipart/form-data; boundary=${IMPORT_BOUNDARY}` },
+      payload: `--${IMPORT_BOUNDARY}\r\nContent-Disposition: form-data; name="file"; ` +
+        'filename="c.csv"\r\nContent-Type: text/csv\r\n\r\n' +
+        'businessRegistrationNumber,organizationName,representativeName\r\n' +
+        `1234567891,Co,Kim\r\n--${IMPORT_BOUNDARY}--\r\n` });
+    expect(response.statusCode, response.body).toBe(201);
+    return (response.json() as { id: string }).id;
+  },
+  read: (_app, owner, id) => call({ method: 'GET', url: `/v1/counterpartyImports/${id}` },
+    owner.key),
+  attempts: (id) => [
+    { method: 'GET', url: `/v1/counterpartyImports/${id}` },
+    { method: 'POST', url: `/v1/counterpartyImports/${id}:commit` },
+  ],
+  listings: () => [],
+};
+
 const RESOURCE_TYPES: ResourceType[] = [
-  webhookEndpoints, webhookEvents, webhookDeliveries, issuers, taxInvoices,
+  webhookEndpoints, webhookEvents, webhookDeliveries, issuers, taxInvoices, counterparties,
+  counterpartyImports,
 ];
 
 beforeAll(async () => {

@@ -31,7 +31,9 @@ export type ResourceKind =
   // issue one in this app (no gateway), so theirs is a placeholder that names nothing
   | 'cashReceipt'
   | 'ownerBusiness' // the owner business set (PUT /v1/account/business)
-  | 'document'; // issuanceKey: an ACCEPTED registry view copy (workers are off)
+  | 'document' // issuanceKey: an ACCEPTED registry view copy (workers are off)
+  | 'counterparty' // counterpartyId: a counterparty of the book
+  | 'counterpartyImport'; // importId: a previewed import of one valid row
 
 // The resources of one caller in one environment, by the parameter name that carries them.
 export type Resources = Record<string, string>;
@@ -40,7 +42,7 @@ export type Resources = Record<string, string>;
 // operation looks its resources up.
 export const PLACEHOLDER_RESOURCES: Resources = {
   endpointId: 'whe_none', eventId: 'evt_none', issuerId: 'iss_none', 'supplier-key': 'sup_none',
-  issuanceKey: 'txi_none',
+  issuanceKey: 'txi_none', counterpartyId: 'cpt_none', importId: 'cpi_none',
 };
 
 export type ExampleContext = { environment: Environment; resources: Resources };
@@ -93,6 +95,13 @@ const FORM_BOUNDARY = 'etaxExampleBoundary';
 const formWithFile = (content: string) => `--${FORM_BOUNDARY}\r\n` +
   'Content-Disposition: form-data; name="file"; filename="certificate.pdf"\r\n' +
   `Content-Type: application/pdf\r\n\r\n${content}\r\n--${FORM_BOUNDARY}--\r\n`;
+
+// A counterparty file of one valid row, in ASCII so that it travels as a string.
+const counterpartyForm = (content: string) => `--${FORM_BOUNDARY}\r\n` +
+  'Content-Disposition: form-data; name="file"; filename="counterparties.csv"\r\n' +
+  `Content-Type: text/csv\r\n\r\n${content}\r\n--${FORM_BOUNDARY}--\r\n`;
+const COUNTERPARTY_CSV = 'businessRegistrationNumber,organizationName,representativeName\r\n' +
+  '220-81-62517,Example Co,Kim\r\n';
 
 const unavailableLive = 'live keys reach the real upstream, which this app has none of';
 
@@ -436,6 +445,34 @@ export function missingExample(operation: Operation): string {
 }
 
 // Makes the resources an example names, for one caller in one environment.
+export const COUNTERPARTY_EXAMPLES: Record<string, Example> = {
+  'POST /v1/counterparties': { operation: 'counterparties.create', status: 201 },
+  'GET /v1/counterparties': { operation: 'counterparties.list', uses: ['counterparty'],
+    status: 200 },
+  'GET /v1/counterparties/{counterpartyId}': { operation: 'counterparties.get',
+    uses: ['counterparty'], status: 200 },
+  'PATCH /v1/counterparties/{counterpartyId}': { operation: 'counterparties.update',
+    uses: ['counterparty'], status: 200, body: () => ({ memo: '메모' }) },
+  'DELETE /v1/counterparties/{counterpartyId}': { operation: 'counterparties.delete',
+    uses: ['counterparty'], status: 204 },
+  'POST /v1/counterparties/{counterpartyId}:refreshStatus': {
+    operation: 'counterparties.refreshStatus', uses: ['counterparty'],
+    status: { test: 200, live: 503 }, because: unavailableLive,
+  },
+  'POST /v1/counterpartyImports': {
+    operation: 'counterparties.imports.create', status: 201,
+    contentType: `multipart/form-data; boundary=${FORM_BOUNDARY}`,
+    body: () => counterpartyForm(COUNTERPARTY_CSV),
+    erroring: { name: 'a file that is not a table of counterparties', status: 400,
+      change: (request) => ({ ...request, body: counterpartyForm('just,some\r\ntext,here') }) },
+  },
+  'GET /v1/counterpartyImports/{importId}': { operation: 'counterparties.imports.get',
+    uses: ['counterpartyImport'], status: 200 },
+  'POST /v1/counterpartyImports/{importId}:commit': { operation: 'counterparties.imports.commit',
+    uses: ['counterpartyImport'], status: 200 },
+};
+Object.assign(EXAMPLES, COUNTERPARTY_EXAMPLES);
+
 export async function makeResources(app: TestApp, caller: { accountId: string; key: string },
   environment: Environment, kinds: ResourceKind[]): Promise<Resources> {
   const resources: Resources = {};
@@ -492,6 +529,20 @@ export async function makeResources(app: TestApp, caller: { accountId: string; k
           'service-client-reference-id': `example-${environment}` } });
         expect(response.statusCode, response.body).toBe(202);
         resources.issuanceKey = (response.json() as { issuanceKey: string }).issuanceKey;
+        break;
+      }
+      case 'counterparty':
+        resources.counterpartyId = (await call('POST', '/v1/counterparties',
+          { businessRegistrationNumber: '2208162517', organizationName: '주식회사 받는곳',
+            representativeName: '이영희' })).id!;
+        break;
+      case 'counterpartyImport': {
+        const response = await app.server.inject({ method: 'POST', url: '/v1/counterpartyImports',
+          headers: { authorization: `Basic ${Buffer.from(`${caller.key}:`).toString('base64')}`,
+            'content-type': `multipart/form-data; boundary=${FORM_BOUNDARY}` },
+          payload: counterpartyForm(COUNTERPARTY_CSV) });
+        expect(response.statusCode, response.body).toBe(201);
+        resources.importId = (response.json() as { id: string }).id;
         break;
       }
       default:

@@ -26,7 +26,11 @@ import { invoiceMailRoutes } from './mail/routes.ts';
 import { INVOICE_MAIL_KIND } from './mail/invoice-mail.ts';
 import { createInvoiceMailService, type InvoiceMailService } from './mail/service.ts';
 import { createSupplierEligibility } from './issuance/supplier-eligibility.ts';
-import { createIssuanceService, type IssuanceService } from './issuance/service.ts';
+import {
+  createIssuanceService,
+  type IssuanceService,
+  type RecipientOf,
+} from './issuance/service.ts';
 import { processingSteps } from './processing/steps.ts';
 import { stepBacklogs } from './processing/steps-store.ts';
 import { registerApprovalPageRoutes } from './reverse-issuance/page-routes.ts';
@@ -115,6 +119,9 @@ export {
   AMENDMENT_REASONS, IssueBody, ITEMS_MAX, TAX_INVOICE_STATUSES, type AmendmentReason,
   type Invoice, type TaxInvoiceStatus,
 } from './schemas.ts';
+// The recipient's fields, which a counterparty of the book mirrors (the counterparties area).
+export { Manager, partyFields, type Supplied } from './schemas.ts';
+export type { RecipientOf } from './issuance/service.ts';
 export type { TaxInvoiceView } from './issuance/schemas.ts';
 export type { DocumentPreview } from './issuance/acceptance.ts';
 export type { BrowseFilters } from './store.ts';
@@ -165,6 +172,8 @@ export type TaxInvoicesDeps = {
   recordEvents: RecordEvents;
   // The revenue and expense books, told of every document that gets its approval number.
   recordIssuedInvoices?: RecordIssuedInvoices;
+  // The counterparty book: the recipient fields of an issuance that names a counterparty.
+  recipientOf?: RecipientOf;
 };
 
 // Test keys transmit to the sandbox and live keys to the configured gateway; without one, live
@@ -244,12 +253,11 @@ export function createTaxInvoicesModule(
     eligibility,
     points: platform.points,
     issuers: deps.issuers,
-    transmissionAvailable: (environment) => transmitterFor(environment) !== null,
-  });
+    transmissionAvailable: (environment) => transmitterFor(environment) !== null });
   const unitPoints = platform.prices['taxInvoices.issue'];
   const service: TaxInvoicesService = {
     ...createIssuanceService({ ...lifecycle, db, accept, unitPoints, holidays, now,
-      cursors: platform.cursors }),
+      cursors: platform.cursors, recipientOf: deps.recipientOf }),
     ...createAmendmentService({ db, accept, unitPoints, recordEvents: deps.recordEvents,
       holidays, now }),
   };

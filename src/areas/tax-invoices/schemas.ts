@@ -50,7 +50,9 @@ export const Manager = Type.Object(
   { title: 'TaxInvoiceManager', additionalProperties: false },
 );
 
-const partyFields = {
+// A party's fields besides its number and managers: the recipient's are also a counterparty's
+// (the counterparties area), so both check them with the same schema.
+export const partyFields = {
   taxRegistrationId: Type.Optional(Type.Union([Type.String({
     pattern: '^(?!0000)[0-9]{4}$',
     description: 'Sub-place (종사업장) number: four digits, not 0000.', examples: ['0001'],
@@ -263,6 +265,30 @@ const INVOICE_EXAMPLE = {
 export const IssueBody = Type.Object(Invoice.properties, {
   title: 'TaxInvoiceIssueBody', additionalProperties: false, examples: [INVOICE_EXAMPLE],
 });
+
+// The recipient named by a counterparty of the book (docs/counterparties.md) instead of by its
+// fields: the issuance copies the counterparty's fields into `supplied` when it accepts the
+// request. `managers`, when given, replaces the counterparty's.
+export const SuppliedByCounterparty = Type.Object(
+  {
+    counterpartyId: Type.String({ minLength: 1, maxLength: 100, pattern: '^cpt_[A-Za-z0-9_-]+$',
+      description: 'A counterparty of the key\'s account and environment.',
+      examples: ['cpt_Rk5nEXAMPLEm0pWq7c1y9A'] }),
+    managers: Type.Optional(Type.Array(Manager, { minItems: 1, maxItems: MANAGERS_MAX,
+      description: 'Replaces the counterparty\'s managers for this invoice.' })),
+  },
+  { title: 'TaxInvoiceSuppliedByCounterparty', additionalProperties: false },
+);
+export type SuppliedByCounterparty = Static<typeof SuppliedByCounterparty>;
+
+// The body of an issuance: the recipient by its fields or by a counterparty of the book.
+export const StandardIssueBody = Type.Object({ ...Invoice.properties,
+  supplied: Type.Union([Supplied, SuppliedByCounterparty], { description: 'The recipient: ' +
+    'its fields, or `{ counterpartyId }` to take them from the counterparty book ' +
+    '(docs/counterparties.md).' }) }, {
+  title: 'TaxInvoiceStandardIssueBody', additionalProperties: false,
+  examples: [INVOICE_EXAMPLE] });
+export type StandardIssueBody = Static<typeof StandardIssueBody>;
 
 export const IssuanceAccepted = Type.Object(
   { issuanceKey: Type.String({ description: 'Identifies the document from now on.' }) },

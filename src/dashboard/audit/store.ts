@@ -24,6 +24,9 @@ export const AUDIT_ACTIONS = ['user.signedIn', 'user.signedOut', 'user.signedOut
   'connection.syncRequested', 'issuer.created', 'issuer.updated',
   'issuer.certificateLinkCreated', 'lookup.businessProfile', 'lookup.registrationStatus',
   'lookup.bankHolders',
+  // The counterparties page (target: the counterparty, or the import).
+  'counterparty.created', 'counterparty.updated', 'counterparty.deleted',
+  'counterparty.statusChecked', 'counterparty.imported',
   // The operator's pages.
   'operator.accountCreated', 'operator.planChanged', 'operator.pointsGranted',
   'operator.holidayAdded', 'operator.holidayRemoved',
@@ -34,6 +37,8 @@ export const AUDIT_ACTIONS = ['user.signedIn', 'user.signedOut', 'user.signedOut
   // original's).
   'taxInvoice.issued', 'taxInvoice.canceled', 'taxInvoice.amended', 'taxInvoice.mailResent',
   'taxInvoice.requestApproved', 'taxInvoice.requestRefused', 'taxInvoice.requestCanceled',
+  // The upload page (target: the bulk).
+  'taxInvoice.uploaded',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -4,6 +4,8 @@ import { enLinks } from './en/links.ts';
 import { enTwoFactor } from './en/two-factor.ts';
 import type { Dictionary } from './index.ts';
 import { connectionsEn } from './en/connections.ts';
+import { counterpartiesEn } from './en/counterparties.ts';
+import { invoiceUploadEn } from './en/invoice-upload.ts';
 import { issuersEn } from './en/issuers.ts';
 import { lookupsEn } from './en/lookups.ts';
 import { cashReceiptsEn } from './en/cash-receipts.ts';
@@ -358,6 +360,8 @@ export const en: Dictionary = {
   'operator.mailText': 'Text',
   ...connectionsEn,
   ...issuersEn,
+  ...counterpartiesEn,
+  ...invoiceUploadEn,
   ...lookupsEn,
   ...cashReceiptsEn,
   ...documentsEn,

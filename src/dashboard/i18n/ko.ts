@@ -1,4 +1,6 @@
 import { connectionsKo } from './ko/connections.ts';
+import { counterpartiesKo } from './ko/counterparties.ts';
+import { invoiceUploadKo } from './ko/invoice-upload.ts';
 import { issuersKo } from './ko/issuers.ts';
 import { lookupsKo } from './ko/lookups.ts';
 import { cashReceiptsKo } from './ko/cash-receipts.ts';
@@ -358,6 +360,8 @@ export const ko = {
   'operator.mailText': '본문',
   ...connectionsKo,
   ...issuersKo,
+  ...counterpartiesKo,
+  ...invoiceUploadKo,
   ...lookupsKo,
   ...cashReceiptsKo,
   ...documentsKo,

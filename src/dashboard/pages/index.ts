@@ -9,12 +9,14 @@ import { homePage } from './home.tsx';
 import { keysPage } from './keys.tsx';
 import { operatorPage } from './operator.tsx';
 import { connectionsPage } from './records/connections.tsx';
+import { counterpartiesPage } from './records/counterparties.tsx';
 import { issuersPage } from './records/issuers.tsx';
 import { lookupsPage } from './records/lookups.tsx';
 import { planPage } from './plan.tsx';
 import { pointsPage } from './points.tsx';
 import { sessionControls } from './session.tsx';
 import { taxInvoicesPage } from './tax-invoices/index.tsx';
+import { invoiceUploadPage } from './tax-invoices/upload.tsx';
 import { settingsPage } from './settings.tsx';
 import { teamPageModule } from './team.tsx';
 import { twoFactorPage } from './two-factor.tsx';
@@ -26,12 +28,14 @@ import { webhooksPage } from './webhooks.tsx';
 export const PAGES: readonly DashboardPage[] = [
   homePage,
   taxInvoicesPage,
+  invoiceUploadPage,
   cashReceiptsPage,
   documentsPage,
   booksPage,
   bankTransactionsPage,
   connectionsPage,
   issuersPage,
+  counterpartiesPage,
   lookupsPage,
   pointsPage,
   planPage,

@@ -9,7 +9,9 @@ import {
   INPUT_CHECKED_AFTER_COUNTING,
 } from '../../../platform/error-responses.ts';
 import { ACCEPTANCE_ERRORS, COMMON_ERRORS } from '../route-errors.ts';
-import { IssuanceAccepted, IssuanceKeyParams, IssueBody, IssueHeaders } from '../schemas.ts';
+import {
+  IssuanceAccepted, IssuanceKeyParams, IssueHeaders, StandardIssueBody,
+} from '../schemas.ts';
 import {
   DueDate,
   DueDateQuery,
@@ -40,10 +42,12 @@ const registerIssuance: FastifyPluginAsyncTypebox<Options> = async (app, { taxIn
         '`Service-Client-Reference-Id` can never be used again by this key for any tax ' +
         'invoice request (400 INVALID_REQUEST); after a network failure, read ' +
         'GET /v1/taxInvoices/issue/status instead of resending. Charges the ' +
-        '`taxInvoices.issue` price, refunded if the invoice ends without being issued.',
-      headers: IssueHeaders, body: IssueBody,
+        '`taxInvoices.issue` price, refunded if the invoice ends without being issued. The ' +
+        'recipient may be named by a counterparty of the book (`supplied.counterpartyId`, ' +
+        'docs/counterparties.md); a counterparty found closed is 409 COUNTERPARTY_CLOSED.',
+      headers: IssueHeaders, body: StandardIssueBody,
       response: { 200: IssuanceAccepted,
-        ...errorResponses(...COMMON_ERRORS, ...ACCEPTANCE_ERRORS) },
+        ...errorResponses(...COMMON_ERRORS, ...ACCEPTANCE_ERRORS, 'COUNTERPARTY_CLOSED') },
     },
   }, async (request) => taxInvoices.issue({
     caller: requestCaller(request),

@@ -20,6 +20,8 @@ import {
   amendmentReasonOfCode,
   type AmendmentReason,
   type Invoice,
+  type StandardIssueBody,
+  type Supplied,
   type TaxInvoiceStatus,
 } from '../schemas.ts';
 import * as store from '../store.ts';
@@ -32,7 +34,15 @@ import { validateInvoice } from './validation.ts';
 // PDF and cancellation before transmission. Everything is scoped to the calling key's account
 // and environment; a document of another scope is 404 NOT_FOUND, never 403.
 
+// The recipient fields of a counterparty of the book (the counterparties area), for an issuance
+// whose `supplied` names one; throws ApiError when the scope has no such counterparty or it may
+// not receive invoices (it is closed).
+export type RecipientOf = (scope: Scope, counterpartyId: string) =>
+  Promise<Omit<Supplied, 'managers'> & { managers: Supplied['managers'] | [] }>;
+
 type IssuanceDeps = LifecycleDeps & {
+  // Absent when no counterparty book is wired (then a counterpartyId is refused).
+  recipientOf?: RecipientOf;
   db: Db;
   accept: Accept;
   // Points per document (the price table's taxInvoices.issue).
@@ -160,6 +170,25 @@ type ListInput = {
 type IssueInput = { caller: Caller; supplierKey: string; referenceId: string | undefined;
   body: Invoice };
 
+// The document of an issue request whose recipient may be named by a counterparty: its fields
+// copied in from the book. The request's fingerprint stays that of the body as sent.
+async function resolveRecipient(deps: IssuanceDeps, caller: Caller, body: StandardIssueBody):
+Promise<Invoice> {
+  const { supplied } = body;
+  if (!('counterpartyId' in supplied)) return { ...body, supplied };
+  if (deps.recipientOf === undefined) {
+    throw new ApiError('INVALID_REQUEST', 'body.supplied.counterpartyId is not accepted here.');
+  }
+  const recipient = await deps.recipientOf(
+    { accountId: caller.accountId, environment: caller.environment }, supplied.counterpartyId);
+  const managers = supplied.managers ?? recipient.managers;
+  if (managers.length === 0) {
+    throw new ApiError('INVALID_REQUEST', 'body.supplied.managers is required: the ' +
+      'counterparty has no manager to send the invoice to.');
+  }
+  return { ...body, supplied: { ...recipient, managers: managers as Supplied['managers'] } };
+}
+
 // The acceptance request of an issuance: the document validated as the issue route requires.
 async function issueRequest(deps: IssuanceDeps, input: IssueInput):
 Promise<Parameters<Accept>[0]> {
@@ -225,8 +254,11 @@ export function createIssuanceService(deps: IssuanceDeps) {
     return row;
   }
 
-  async function issue(input: IssueInput) {
-    const accepted = await deps.accept(await issueRequest(deps, input), deps.unitPoints);
+  // The issue route's request: the recipient by its fields or by a counterparty.
+  async function issue(input: Omit<IssueInput, 'body'> & { body: StandardIssueBody }) {
+    const body = await resolveRecipient(deps, input.caller, input.body);
+    const request = await issueRequest(deps, { ...input, body });
+    const accepted = await deps.accept({ ...request, body: input.body }, deps.unitPoints);
     return { issuanceKey: accepted.issuanceKeys[0]! };
   }
 
