@@ -57,7 +57,7 @@ type ServiceDeps = {
   db: Db;
   // Seals identity numbers (identity-numbers.ts).
   sealing: SealingKey;
-  points: Pick<PointsService, 'debitInTransaction'>;
+  points: Pick<PointsService, 'debitInTransaction' | 'requireAvailable'>;
   issuers: Pick<IssuersService, 'resolveSupplierKey'>;
   // False when receipts of this environment cannot reach the authority (no live gateway).
   authorityAvailable(environment: Environment): boolean;
@@ -153,6 +153,31 @@ function checkProportions(original: store.CashReceiptRow, requested: CancelAmoun
 }
 
 type Accepted = { issuanceKey: string };
+
+type IssueRequest = { caller: Caller; supplierKey: string; referenceId: string;
+  body: IssueInput };
+
+type IssueClaim = { apiKeyId: string; namespace: 'cashReceipt'; referenceId: string;
+  fingerprint: string };
+
+function issueClaim(input: IssueRequest): IssueClaim {
+  return { apiKeyId: input.caller.apiKeyId, namespace: 'cashReceipt',
+    referenceId: input.referenceId,
+    fingerprint: requestFingerprint({ method: 'POST', route: ISSUE_ROUTE, ...input }) };
+}
+
+// A receipt an issuance would record, as a validation shows it: its identity number masked.
+function receiptPreview(row: UnchargedReceipt) {
+  return {
+    merchant: { businessRegistrationNumber: row.merchantNumber,
+      organizationName: row.merchantName, representativeName: row.merchantRepresentative },
+    tradeDate: row.tradeDate, usage: row.usage,
+    identityNumber: row.maskedIdentityNumber ?? '',
+    taxation: row.taxation, tradeOption: row.tradeOption, supplyCost: row.supplyCost,
+    tax: row.tax, serviceFee: row.serviceFee, totalAmount: row.totalAmount,
+    itemName: row.itemName, customer: row.customer ?? null,
+  };
+}
 
 async function requireReceipt(db: Db, scope: Scope, issuanceKey: string) {
   const row = await store.findReceipt(db, scope, issuanceKey);
@@ -279,24 +304,28 @@ function createAcceptance(deps: ServiceDeps) {
   // request refused in step 2 looks for an earlier claim first, so that a replay is answered
   // even when its content would now be refused. Every request still gets the answer the steps'
   // order says, and a new request, the common case, costs no lookup.
-  async function issue(input: { caller: Caller; supplierKey: string; referenceId: string;
-    body: IssueInput }): Promise<Accepted> {
-    const { caller } = input;
-    const fingerprint = requestFingerprint({ method: 'POST', route: ISSUE_ROUTE, ...input });
-    const claim = { apiKeyId: caller.apiKeyId, namespace: 'cashReceipt' as const,
-      referenceId: input.referenceId, fingerprint };
-    let row: UnchargedReceipt;
+  // Steps 1 and 2 as issue and validate both take them: the receipt to record, or the answer
+  // of an earlier request with this reference id that step 2 refused.
+  async function checkIssuanceOrReplay(input: IssueRequest, claim: IssueClaim):
+  Promise<{ row: UnchargedReceipt } | { replay: Accepted }> {
     try {
-      row = await checkIssuance(input);
+      return { row: await checkIssuance(input) };
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const replay = await findEarlierClaim(claim);
-      if (replay !== null) return replay.body as Accepted;
+      if (replay !== null) return { replay: replay.body as Accepted };
       throw error;
     }
+  }
+
+  async function issue(input: IssueRequest): Promise<Accepted> {
+    const { caller } = input;
+    const claim = issueClaim(input);
+    const checked = await checkIssuanceOrReplay(input, claim);
+    if ('replay' in checked) return checked.replay;
     // Step 3 in a batch's transaction.
     const recorded = await recordIssuance({ apiKeyId: caller.apiKeyId,
-      referenceId: input.referenceId, fingerprint, row,
+      referenceId: input.referenceId, fingerprint: claim.fingerprint, row: checked.row,
       priceInPoints: deps.prices['cashReceipts.issue'], requestId: currentRequestId() });
     if (recorded instanceof Error) throw recorded;
     if (recorded !== TAKEN) return recorded;
@@ -304,6 +333,26 @@ function createAcceptance(deps: ServiceDeps) {
     const earlier = await findReplay(db, claim);
     if (earlier === null) throw new Error('a taken claim must be visible once committed');
     return earlier.body as Accepted;
+  }
+
+  // What issue would answer, without its effect (POST /v1/cashReceipts:validate): steps 1 and
+  // 2, then step 3's answers read instead of written: the reference id's replay or 409, then
+  // the points available for the price (402 or 409). Nothing is claimed, charged or recorded.
+  async function validateIssuance(input: IssueRequest) {
+    const claim = issueClaim(input);
+    const checked = await checkIssuanceOrReplay(input, claim);
+    const price = { operation: 'cashReceipts.issue' as const,
+      points: deps.prices['cashReceipts.issue'] };
+    if ('replay' in checked) return { valid: true as const, replayOf: checked.replay.issuanceKey,
+      receipt: null, price: { ...price, points: 0 } };
+    const replay = (await findReplay(db, claim))?.body as Accepted | undefined;
+    if (replay !== undefined) return { valid: true as const, replayOf: replay.issuanceKey,
+      receipt: null, price: { ...price, points: 0 } };
+    if (price.points > 0) {
+      await deps.points.requireAvailable({ accountId: input.caller.accountId,
+        environment: input.caller.environment, points: price.points });
+    }
+    return { valid: true as const, replayOf: null, receipt: receiptPreview(checked.row), price };
   }
 
   async function cancel(input: { caller: Caller; issuanceKey: string; referenceId: string;
@@ -323,7 +372,7 @@ function createAcceptance(deps: ServiceDeps) {
       cancellationRow(tx, deps.sealing, { ...input, requested, now: deps.now() }));
   }
 
-  return { issue, cancel };
+  return { issue, validateIssuance, cancel };
 }
 
 // Retrieval: one receipt, lists, status by reference id, the PDF.

@@ -215,3 +215,31 @@ export const OwnerBusiness = Type.Object(
       createdAt: '2026-03-02T01:00:00.000Z', updatedAt: '2026-03-02T01:00:00.000Z' }] },
 );
 export type OwnerBusinessView = Static<typeof OwnerBusiness>;
+
+// What POST /v1/documents:validate answers.
+export const DocumentValidation = Type.Object(
+  {
+    valid: Type.Literal(true, { description: 'Always true: a request that would be refused ' +
+      'is answered with the error the request would give instead.' }),
+    replayOf: NullableString('When this key already used `Service-Client-Reference-Id` for ' +
+      'the same body: the request that would be answered again, charging nothing. Null ' +
+      'otherwise.'),
+    document: Type.Union([Type.Object({
+      type: DocumentTypeSchema,
+      options: DocumentSchema.properties.options,
+      corporationNumber: NullableString('Registry copies: the corporation, thirteen digits.'),
+      businessRegistrationNumber: NullableString('Tax-authority documents: the owner ' +
+        'business they would be issued for.'),
+    }, { additionalProperties: false }), Type.Null()], { description: 'The request as it ' +
+      'would be recorded; null for a replay.' }),
+    price: Type.Object({
+      operation: Type.Unsafe<string>({ type: 'string', enum: ['documents.taxAuthority.issue',
+        'documents.registry.viewCopy', 'documents.registry.submissionCopy'],
+      description: 'The price row of the document\'s type.' }),
+      points: Type.Integer({ minimum: 0, description: 'What the request would reserve now ' +
+        '(0 for a replay); the balance covers it.' }),
+    }, { additionalProperties: false }),
+  },
+  { title: 'DocumentValidation', description: 'What requesting this document would do. ' +
+    'Nothing was charged, recorded or claimed.', additionalProperties: false },
+);

@@ -233,6 +233,7 @@ export function createTaxInvoicesModule(
     now,
     eligibility,
     charge: platform.charge,
+    points: platform.points,
     issuers: deps.issuers,
     transmissionAvailable: (environment) => transmitterFor(environment) !== null,
   });

@@ -142,6 +142,13 @@ export async function runIdempotent(
   return { status: existing.responseStatus, body: existing.responseBody, replayed: true };
 }
 
+// Whether a reference id is taken, for a request that only asks what its claim would answer
+// (the validation endpoints) and claims nothing.
+export async function isReferenceIdClaimed(executor: Executor,
+  key: Pick<Claim, 'apiKeyId' | 'namespace' | 'referenceId'>): Promise<boolean> {
+  return (await store.findClaim(executor, key)) !== null;
+}
+
 // The stored answer of a claim made before, looked up before a request does any work of its own
 // (validation that depends on the day, an issuer lookup, a charge): a replay must answer what
 // the first request answered, whatever changed since. Null when the reference id is free (or

@@ -3,8 +3,13 @@ import { newId } from '../../../domain/ids.ts';
 import type { Environment } from '../../../platform/accounts/keys.ts';
 import type { Db, Tx } from '../../../platform/db/connect.ts';
 import { ApiError } from '../../../platform/errors.ts';
-import { requestFingerprint } from '../../../platform/idempotency/claims.ts';
+import {
+  isReferenceIdClaimed,
+  REFERENCE_ID_REUSED_MESSAGE,
+  requestFingerprint,
+} from '../../../platform/idempotency/claims.ts';
 import type { Charger } from '../../../platform/points/charge.ts';
+import type { PointsService } from '../../../platform/points/service.ts';
 import type { Caller } from '../../../platform/scope.ts';
 import type { IssuersService } from '../../issuers/index.ts';
 import { AMENDMENT_REASONS, type AmendmentReason, type TaxInvoiceStatus } from '../schemas.ts';
@@ -83,6 +88,8 @@ type AcceptanceDeps = {
   db: Db;
   now: () => Date;
   charge: Charger;
+  // Answers the 402 or 409 a charge would, for a validation that charges nothing.
+  points: Pick<PointsService, 'requireAvailable'>;
   issuers: Pick<IssuersService, 'requireIssuerCertificate'>;
   // False when documents of this environment cannot be transmitted (no live gateway).
   transmissionAvailable(environment: Environment): boolean;
@@ -212,7 +219,23 @@ export function createAcceptance(deps: AcceptanceDeps) {
     return (await prepare(request)).drafts;
   }
 
-  return Object.assign(accept, { preview });
+  // Everything accept does short of its effect, in its order, for a request that only asks
+  // what would happen (POST /v1/taxInvoices:validate): the documents drafted and judged, the
+  // points available for them (402 or 409 as the charge answers), and the reference id still
+  // unused (400 as the claim answers). Nothing is reserved, claimed or recorded.
+  async function validate(request: AcceptRequest, unitPoints: number) {
+    const { scope, issuer, drafts } = await prepare(request);
+    const points = unitPoints * drafts.length;
+    if (points > 0) await deps.points.requireAvailable({ ...scope, points });
+    const claim = claimOf(request);
+    if (claim !== null && await isReferenceIdClaimed(deps.db,
+      { ...claim, namespace: 'taxInvoice' })) {
+      throw new ApiError('INVALID_REQUEST', REFERENCE_ID_REUSED_MESSAGE);
+    }
+    return { issuer, drafts, points };
+  }
+
+  return Object.assign(accept, { preview, validate });
 }
 
 export type Accept = ReturnType<typeof createAcceptance>;

@@ -26,6 +26,8 @@ import * as store from '../store.ts';
 import { draftPreview, type Accept } from './acceptance.ts';
 import type { TaxInvoiceView } from './schemas.ts';
 import { lateIssuancePenaltyOf } from './late-issuance.ts';
+import type { IssueValidation } from './schemas.ts';
+import type { Static } from '@fastify/type-provider-typebox';
 import { validateInvoice } from './validation.ts';
 
 // Tax invoices (docs/tax-invoices.md): issuance, its status by reference id, retrieval, lists,
@@ -237,6 +239,23 @@ export function createIssuanceService(deps: IssuanceDeps) {
     return drafts.map(draftPreview);
   }
 
+  // What issue would answer, without its effect: the same request, checked by the same steps
+  // (acceptance.ts, validate), and nothing charged, claimed or recorded.
+  async function validateIssue(input: IssueInput): Promise<Static<typeof IssueValidation>> {
+    const { issuer, drafts, points } = await deps.accept.validate(
+      await issueRequest(deps, input), deps.unitPoints);
+    return {
+      valid: true,
+      supplier: { issuerId: issuer.id, identificationNumber: issuer.identificationNumber },
+      documents: drafts.map(({ validated }) => ({ invoice: validated.invoice,
+        taxType: validated.taxType, totals: validated.totals,
+        issueDeadline: validated.issueDeadline, lateIssuance: validated.lateIssuance,
+        lateIssuancePenalty: validated.lateIssuance
+          ? lateIssuancePenaltyOf(validated.taxType) : null })),
+      price: { operation: 'taxInvoices.issue', points },
+    };
+  }
+
   async function get(input: { scope: Scope; issuanceKey: string }) {
     return toTaxInvoice(await requireInvoice(input.scope, input.issuanceKey));
   }
@@ -294,7 +313,7 @@ export function createIssuanceService(deps: IssuanceDeps) {
     return (await store.listRecentFailures(db, input.scope, input.limit)).map(toTaxInvoice);
   }
 
-  return { issue, previewIssue,
+  return { issue, previewIssue, validateIssue,
     statusByReference: (input: Parameters<typeof statusByReference>[1]) =>
     statusByReference(db, input), get, list, ...createBrowsing(db, deps.cursors), pdf, cancel,
     issueDueDate, recentFailures };
