@@ -56,8 +56,20 @@ function zodOf(schema: unknown, description?: string): z.ZodType {
   return description === undefined ? type : type.describe(description);
 }
 
+// Made once per operation and process: /mcp builds its tools for every request.
+const shapes = new Map<string, OperationShape>();
+
 // What a tool over `method path` takes, from the document.
 export function operationShape(method: HttpMethod, path: string): OperationShape {
+  const key = `${method} ${path}`;
+  const known = shapes.get(key);
+  if (known !== undefined) return known;
+  const shape = shapeOf(method, path);
+  shapes.set(key, shape);
+  return shape;
+}
+
+function shapeOf(method: HttpMethod, path: string): OperationShape {
   const { paths, components } = document();
   const operation = paths[path]?.[method];
   if (operation === undefined) throw new Error(`the OpenAPI document has no ${method} ${path}`);
