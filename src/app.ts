@@ -190,8 +190,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const list = [...ownModules, ...(options.extraModules?.(platform) ?? [])];
   for (const module of list) await module.migrateData?.();
   const keys = createKeyCache(platform.accounts, config.AUTH_CACHE_TTL_MS);
-  // The MCP endpoint's tools call /v1 of this server; it exists once buildServer returns.
-  let built: Awaited<ReturnType<typeof buildServer>> | null = null;
   const server = await buildServer({
     logger: platform.log,
     bodyLimitBytes: config.BODY_LIMIT_BYTES,
@@ -206,13 +204,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // rate limiter, and reaches areas through what their index.ts offers.
     dashboard: dashboardPlugin(() => ({ platform, keys, rateLimiter, sealing: named.sealing,
       areas: dashboardAreas(named) })),
-    mcp: mcpPlugin(() => ({ server: () => built!, keys, db: platform.database.db,
+    // Its tools call /v1 of this server (loaded on the first request, once it exists).
+    mcp: mcpPlugin(() => ({ server: () => server, keys, db: platform.database.db,
       sealing: named.sealing, allowLive: config.MCP_ALLOW_LIVE,
       publicBaseUrl: config.PUBLIC_BASE_URL, now: platform.outside.now })),
     instrument: options.instrument,
     metrics: { registry: platform.metrics, token: config.METRICS_TOKEN },
   });
-  built = server;
   const { db } = platform.database;
   platform.metrics.readAtScrape({
     backlogs: async () => (await Promise.all([jobQueueBacklogs(db),

@@ -102,7 +102,8 @@ export function createDocumentsModule(
     issuers: deps.issuers,
     owners,
     registrationStatusOf: deps.registrationStatusOf,
-    upstreamAvailable: (environment: 'test' | 'live', kind: 'registry' | 'taxAuthority') => (kind === 'registry'
+    upstreamAvailable: (environment: 'test' | 'live',
+      kind: 'registry' | 'taxAuthority') => (kind === 'registry'
       ? upstreams.registry(environment) : upstreams.civil(environment)) !== null,
     now,
   };

@@ -179,6 +179,24 @@ Promise<Parameters<Accept>[0]> {
   };
 }
 
+// What issue would answer, without its effect: the same request, checked by the same steps
+// (acceptance.ts, validate), and nothing charged, claimed or recorded.
+async function validateIssue(deps: IssuanceDeps, input: IssueInput):
+Promise<Static<typeof IssueValidation>> {
+  const { issuer, drafts, points } = await deps.accept.validate(
+    await issueRequest(deps, input), deps.unitPoints);
+  return {
+    valid: true,
+    supplier: { issuerId: issuer.id, identificationNumber: issuer.identificationNumber },
+    documents: drafts.map(({ validated }) => ({ invoice: validated.invoice,
+      taxType: validated.taxType, totals: validated.totals,
+      issueDeadline: validated.issueDeadline, lateIssuance: validated.lateIssuance,
+      lateIssuancePenalty: validated.lateIssuance
+        ? lateIssuancePenaltyOf(validated.taxType) : null })),
+    price: { operation: 'taxInvoices.issue', points },
+  };
+}
+
 // The newest-first list's cursors open only there, not in the API's oldest-first list.
 const browseListOf = (scope: Scope): CursorList => ({ list: 'taxInvoices.browse', scope });
 
@@ -239,23 +257,6 @@ export function createIssuanceService(deps: IssuanceDeps) {
     return drafts.map(draftPreview);
   }
 
-  // What issue would answer, without its effect: the same request, checked by the same steps
-  // (acceptance.ts, validate), and nothing charged, claimed or recorded.
-  async function validateIssue(input: IssueInput): Promise<Static<typeof IssueValidation>> {
-    const { issuer, drafts, points } = await deps.accept.validate(
-      await issueRequest(deps, input), deps.unitPoints);
-    return {
-      valid: true,
-      supplier: { issuerId: issuer.id, identificationNumber: issuer.identificationNumber },
-      documents: drafts.map(({ validated }) => ({ invoice: validated.invoice,
-        taxType: validated.taxType, totals: validated.totals,
-        issueDeadline: validated.issueDeadline, lateIssuance: validated.lateIssuance,
-        lateIssuancePenalty: validated.lateIssuance
-          ? lateIssuancePenaltyOf(validated.taxType) : null })),
-      price: { operation: 'taxInvoices.issue', points },
-    };
-  }
-
   async function get(input: { scope: Scope; issuanceKey: string }) {
     return toTaxInvoice(await requireInvoice(input.scope, input.issuanceKey));
   }
@@ -313,7 +314,8 @@ export function createIssuanceService(deps: IssuanceDeps) {
     return (await store.listRecentFailures(db, input.scope, input.limit)).map(toTaxInvoice);
   }
 
-  return { issue, previewIssue, validateIssue,
+  return { issue, previewIssue,
+    validateIssue: (input: IssueInput) => validateIssue(deps, input),
     statusByReference: (input: Parameters<typeof statusByReference>[1]) =>
     statusByReference(db, input), get, list, ...createBrowsing(db, deps.cursors), pdf, cancel,
     issueDueDate, recentFailures };
