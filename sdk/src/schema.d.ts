@@ -2197,17 +2197,26 @@ export interface components {
                 };
                 /** Format: date */
                 tradeDate: string;
-                /** @enum {unknown} */
-                usage: "INCOME_DEDUCTION" | "EXPENSE_PROOF";
+                /**
+                 * @description What the receipt is for. Known values: `INCOME_DEDUCTION`, `EXPENSE_PROOF`. Read a value you do not know as "other": more may be added.
+                 * @example INCOME_DEDUCTION
+                 */
+                usage: string;
                 /**
                  * @description Masked: only the first three and last four digits are shown.
                  * @example 010****5678
                  */
                 identityNumber: string;
-                /** @enum {unknown} */
-                taxation: "TAXABLE" | "TAX_FREE";
-                /** @enum {unknown} */
-                tradeOption: "GENERAL" | "BOOKS_PERFORMANCES" | "PUBLIC_TRANSPORT";
+                /**
+                 * @description Taxable or tax free. Known values: `TAXABLE`, `TAX_FREE`. Read a value you do not know as "other": more may be added.
+                 * @example TAXABLE
+                 */
+                taxation: string;
+                /**
+                 * @description The kind of trade. Known values: `GENERAL`, `BOOKS_PERFORMANCES`, `PUBLIC_TRANSPORT`. Read a value you do not know as "other": more may be added.
+                 * @example GENERAL
+                 */
+                tradeOption: string;
                 supplyCost: number;
                 tax: number;
                 serviceFee: number;
@@ -2807,10 +2816,10 @@ export interface components {
             /** @description The request as it would be recorded; null for a replay. */
             document: {
                 /**
-                 * @description The document: a tax-authority certificate of the business that owns the API key (BUSINESS_REGISTRATION_CERTIFICATE 사업자등록증명, TAX_PAYMENT_CERTIFICATE 납세증명서, VAT_TAX_BASE_CERTIFICATE 부가가치세 과세표준증명, INCOME_AMOUNT_CERTIFICATE 소득금액증명, STANDARD_FINANCIAL_STATEMENTS 표준재무제표증명, BUSINESS_CLOSURE_FACT_CERTIFICATE 폐업사실증명, BUSINESS_SUSPENSION_FACT_CERTIFICATE 휴업사실증명) or a certified copy of a corporation's register (CORPORATE_REGISTRY_VIEW 열람용, CORPORATE_REGISTRY_SUBMISSION 제출용).
-                 * @enum {string}
+                 * @description The document type. Known values: `BUSINESS_REGISTRATION_CERTIFICATE`, `TAX_PAYMENT_CERTIFICATE`, `VAT_TAX_BASE_CERTIFICATE`, `INCOME_AMOUNT_CERTIFICATE`, `STANDARD_FINANCIAL_STATEMENTS`, `BUSINESS_CLOSURE_FACT_CERTIFICATE`, `BUSINESS_SUSPENSION_FACT_CERTIFICATE`, `CORPORATE_REGISTRY_VIEW`, `CORPORATE_REGISTRY_SUBMISSION`. Read a value you do not know as "other": more may be added.
+                 * @example BUSINESS_REGISTRATION_CERTIFICATE
                  */
-                type: "BUSINESS_REGISTRATION_CERTIFICATE" | "TAX_PAYMENT_CERTIFICATE" | "VAT_TAX_BASE_CERTIFICATE" | "INCOME_AMOUNT_CERTIFICATE" | "STANDARD_FINANCIAL_STATEMENTS" | "BUSINESS_CLOSURE_FACT_CERTIFICATE" | "BUSINESS_SUSPENSION_FACT_CERTIFICATE" | "CORPORATE_REGISTRY_VIEW" | "CORPORATE_REGISTRY_SUBMISSION";
+                type: string;
                 /** @description The options of the request with their defaults filled in. */
                 options: {
                     [key: string]: unknown;
@@ -2822,10 +2831,10 @@ export interface components {
             } | null;
             price: {
                 /**
-                 * @description The price row of the document's type.
-                 * @enum {string}
+                 * @description The price row of the document's type. Known values: `documents.taxAuthority.issue`, `documents.registry.viewCopy`, `documents.registry.submissionCopy`. Read a value you do not know as "other": more may be added.
+                 * @example documents.taxAuthority.issue
                  */
-                operation: "documents.taxAuthority.issue" | "documents.registry.viewCopy" | "documents.registry.submissionCopy";
+                operation: string;
                 /** @description What the request would reserve now (0 for a replay); the balance covers it. */
                 points: number;
             };

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
+import { openEnum } from '../../platform/open-enum.ts';
 import { HasMore } from '../../platform/paging.ts';
 import { ReferenceIdHeaderValue } from '../../platform/idempotency/reference-id-header.ts';
 import { PRINTED_TEXT_PATTERN } from '../../domain/text.ts';
@@ -250,8 +251,11 @@ export const IssueValidation = Type.Object(
       'the same request: the receipt issuance would answer again, issuing and charging ' +
       'nothing. Null otherwise.'),
     receipt: Type.Union([Type.Object({
-      merchant: P.merchant, tradeDate: P.tradeDate, usage: P.usage,
-      identityNumber: P.identityNumber, taxation: P.taxation, tradeOption: P.tradeOption,
+      merchant: P.merchant, tradeDate: P.tradeDate,
+      usage: openEnum(CASH_RECEIPT_USAGES, 'What the receipt is for.'),
+      identityNumber: P.identityNumber,
+      taxation: openEnum(TAXATIONS, 'Taxable or tax free.'),
+      tradeOption: openEnum(TRADE_OPTIONS, 'The kind of trade.'),
       supplyCost: P.supplyCost, tax: P.tax, serviceFee: P.serviceFee,
       totalAmount: P.totalAmount, itemName: P.itemName, customer: P.customer,
     }, { additionalProperties: false }), Type.Null()], { description: 'The receipt issuance ' +

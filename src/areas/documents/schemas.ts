@@ -1,4 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
+import { openEnum } from '../../platform/open-enum.ts';
 import { HasMore } from '../../platform/paging.ts';
 import { referenceIdHeaders } from '../../platform/idempotency/reference-id-header.ts';
 import { PRINTED_TEXT_PATTERN } from '../../domain/text.ts';
@@ -225,7 +226,7 @@ export const DocumentValidation = Type.Object(
       'the same body: the request that would be answered again, charging nothing. Null ' +
       'otherwise.'),
     document: Type.Union([Type.Object({
-      type: DocumentTypeSchema,
+      type: openEnum(DOCUMENT_TYPES, 'The document type.'),
       options: DocumentSchema.properties.options,
       corporationNumber: NullableString('Registry copies: the corporation, thirteen digits.'),
       businessRegistrationNumber: NullableString('Tax-authority documents: the owner ' +
@@ -233,9 +234,8 @@ export const DocumentValidation = Type.Object(
     }, { additionalProperties: false }), Type.Null()], { description: 'The request as it ' +
       'would be recorded; null for a replay.' }),
     price: Type.Object({
-      operation: Type.Unsafe<string>({ type: 'string', enum: ['documents.taxAuthority.issue',
-        'documents.registry.viewCopy', 'documents.registry.submissionCopy'],
-      description: 'The price row of the document\'s type.' }),
+      operation: openEnum(['documents.taxAuthority.issue', 'documents.registry.viewCopy',
+        'documents.registry.submissionCopy'], 'The price row of the document\'s type.'),
       points: Type.Integer({ minimum: 0, description: 'What the request would reserve now ' +
         '(0 for a replay); the balance covers it.' }),
     }, { additionalProperties: false }),
