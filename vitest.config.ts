@@ -67,6 +67,8 @@ const INTEGRATION = [
   // OCR: seconds of CPU per image, and the same in either database mode.
   'test/api/certificate-verification/**/*.test.ts',
   'test/sdk/**/*.test.ts',
+  // A desktop agent's `etax mcp`: a client of the API, the same in either database mode.
+  'test/mcp/stdio.test.ts',
   'test/cli/serve.test.ts',
   'test/platform/ratelimit/**/*.test.ts',
   // A real Chromium: the hosted pages look the same in either database mode.

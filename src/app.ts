@@ -30,6 +30,7 @@ import { createWebhooksModule, type WebhooksModule } from './areas/webhooks/inde
 import { trustProxySetting, type Config } from './config.ts';
 import type { DashboardAreas } from './dashboard/context.ts';
 import { dashboardPlugin } from './dashboard/mount.ts';
+import { mcpPlugin } from './mcp/mount.ts';
 import type { SealingKey } from './domain/sealed-box.ts';
 import { createKeyCache } from './platform/auth.ts';
 import { createPageCursors, type PageCursors } from './platform/cursor.ts';
@@ -218,6 +219,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // rate limiter, and reaches areas through what their index.ts offers.
     dashboard: dashboardPlugin(() => ({ platform, keys, rateLimiter, sealing: named.sealing,
       areas: dashboardAreas(named) })),
+    // Its tools call /v1 of this server (loaded on the first request, once it exists).
+    mcp: mcpPlugin(() => ({ server: () => server, keys, db: platform.database.db,
+      sealing: named.sealing, allowLive: config.MCP_ALLOW_LIVE,
+      publicBaseUrl: config.PUBLIC_BASE_URL, now: platform.outside.now })),
     instrument: options.instrument,
     metrics: { registry: platform.metrics, token: config.METRICS_TOKEN },
   });

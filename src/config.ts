@@ -35,6 +35,9 @@ const ConfigSchema = Type.Object({
   GUIDES_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+/$' })),
   // API-only processes set this to false; they still stage jobs, they just never run them.
   WORKERS_ENABLED: Type.Boolean({ default: true }),
+  // Whether the MCP endpoint /mcp serves live keys (docs/mcp.md): off, so an agent acts on
+  // live data only where an operator chose it.
+  MCP_ALLOW_LIVE: Type.Boolean({ default: false }),
   // A revoked key keeps working in other processes for at most this long (docs/auth.md).
   AUTH_CACHE_TTL_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 5_000 }),
   // Must outlive the slowest upstream call with its retries, so a reservation is never expired

@@ -38,6 +38,20 @@ program.command('serve')
     await serve(settings);
   });
 
+program.command('mcp')
+  .description('serve the MCP tools over stdio for a desktop agent, with the key of ' +
+    'ETAX_API_KEY against ETAX_BASE_URL (docs/mcp.md)')
+  .option('--allow-live', 'serve a live_ key too; refused without it')
+  .action(async (options: { allowLive?: boolean }) => {
+    const { serveMcpOverStdio, McpStartError } = await import('./mcp/stdio.ts');
+    try {
+      await serveMcpOverStdio({ allowLive: options.allowLive === true });
+    } catch (error) {
+      if (error instanceof McpStartError) throw new CliError(error.message);
+      throw error;
+    }
+  });
+
 program.command('migrate')
   .description('apply database migrations')
   .action(async () => (await admin()).migrate(await config()));

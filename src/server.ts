@@ -34,6 +34,8 @@ export type ServerDeps = {
   trustProxy?: ReturnType<typeof trustProxySetting>;
   // The dashboard under /dashboard (src/dashboard/mount.ts), loaded on its first request.
   dashboard?: FastifyPluginAsync;
+  // The MCP endpoint /mcp (src/mcp/mount.ts), loaded on its first request.
+  mcp?: FastifyPluginAsync;
   // Where the reference page links the repository's guides (GUIDES_BASE_URL).
   guidesBaseUrl?: string;
   keys: KeyCache;
@@ -108,6 +110,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     if (module.pages) await app.register(module.pages);
   }
   if (deps.dashboard) await app.register(deps.dashboard);
+  if (deps.mcp) await app.register(deps.mcp);
   await app.register(async (v1) => {
     v1.addHook('onRequest', authenticateWith(deps.keys));
     v1.addHook('onRequest', requirePlan);

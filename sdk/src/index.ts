@@ -20,3 +20,9 @@ export { issueStatus, issueTaxInvoice } from './tax-invoices.js';
 export type { IssueStatus, TaxInvoiceDraft } from './tax-invoices.js';
 export { verifyWebhookSignature } from './webhook-signature.js';
 export type { components, operations, paths } from './schema.js';
+export { validateCashReceipt, validateDocument, validateTaxInvoice } from './validation.js';
+export type {
+  CashReceiptValidation,
+  DocumentValidation,
+  TaxInvoiceValidation,
+} from './validation.js';

@@ -542,6 +542,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/taxInvoices:validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Validate a tax invoice
+         * @description Runs everything POST /v1/taxInvoices/issue runs, with the same headers and body, short of its effect: the body's checks, the totals and tax as etax computes them, the issue deadline and lateness with its penalty rates, the supplier's eligibility, the points available for the price and whether `Service-Client-Reference-Id` is still unused. Answers what would be issued, or exactly the error issuance would give. Free: nothing is charged, recorded or claimed.
+         */
+        post: operations["validateTaxInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/taxInvoices/issue/status": {
         parameters: {
             query?: never;
@@ -1202,6 +1222,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/cashReceipts:validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Validate a cash receipt
+         * @description Runs everything POST /v1/cashReceipts/issue runs, with the same headers and body, short of its effect: the body's checks, the merchant, the reference id (a replay is reported in `replayOf`, other content is 409 IDEMPOTENCY_CONFLICT) and the points available for the price. Answers the receipt that would be issued, or exactly the error issuance would give. Free: nothing is charged, recorded or claimed.
+         */
+        post: operations["validateCashReceipt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/cashReceipts/issue/status": {
         parameters: {
             query?: never;
@@ -1400,6 +1440,26 @@ export interface paths {
          * @description Requests a tax-authority certificate of the owner business (it needs a registered, valid joint certificate: 409 OWNER_BUSINESS_NOT_REGISTERED or CERTIFICATE_NOT_REGISTERED otherwise) or a certified copy of any supported corporation's register (no certificate needed). The document is issued asynchronously: follow GET /v1/documents/{issuanceKey} or the DOCUMENT_ISSUANCE_SUCCESS and _FAILURE webhooks. `Service-Client-Reference-Id` is required: the same value with the same body answers the earlier request (202, nothing charged again); with another body, 409 IDEMPOTENCY_CONFLICT. Reserves 500 points for a tax-authority document, 1,000 for a registry view copy and 1,500 for a registry submission copy; charged when issued, released if it fails. A fact certificate (휴업/폐업사실증명) of a state the tax authority does not report for the owner business is 409 DOCUMENT_NOT_APPLICABLE.
          */
         post: operations["issueDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/documents:validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Validate a document request
+         * @description Runs everything POST /v1/documents/issue runs, with the same headers and body, short of its effect: the reference id (a replay is reported in `replayOf`, another body is 409 IDEMPOTENCY_CONFLICT), the type's rules, the owner business and its certificate, the fact a fact certificate certifies, and the points available for the price. Answers the request that would be made, or exactly the error it would give. Free: nothing is charged, reserved, recorded or claimed.
+         */
+        post: operations["validateDocument"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2514,6 +2574,65 @@ export interface components {
             customer?: components["schemas"]["CashReceiptCustomer"] | null;
         };
         /**
+         * CashReceiptIssueValidation
+         * @description What issuing this request would do. Nothing was charged, recorded or claimed.
+         */
+        CashReceiptIssueValidation: {
+            /**
+             * @description Always true: a request issuance would refuse is answered with the error issuance would give instead.
+             * @enum {boolean}
+             */
+            valid: true;
+            /** @description When this key already used `Service-Client-Reference-Id` for the same request: the receipt issuance would answer again, issuing and charging nothing. Null otherwise. */
+            replayOf: string | null;
+            /** @description The receipt issuance would record, with the amounts as etax computes them; null for a replay. */
+            receipt: {
+                /** @description The merchant as it was when the request was accepted. */
+                merchant: {
+                    businessRegistrationNumber: string;
+                    organizationName: string;
+                    representativeName: string;
+                };
+                /** Format: date */
+                tradeDate: string;
+                /**
+                 * @description What the receipt is for. Known values: `INCOME_DEDUCTION`, `EXPENSE_PROOF`. Read a value you do not know as "other": more may be added.
+                 * @example INCOME_DEDUCTION
+                 */
+                usage: string;
+                /**
+                 * @description Masked: only the first three and last four digits are shown.
+                 * @example 010****5678
+                 */
+                identityNumber: string;
+                /**
+                 * @description Taxable or tax free. Known values: `TAXABLE`, `TAX_FREE`. Read a value you do not know as "other": more may be added.
+                 * @example TAXABLE
+                 */
+                taxation: string;
+                /**
+                 * @description The kind of trade. Known values: `GENERAL`, `BOOKS_PERFORMANCES`, `PUBLIC_TRANSPORT`. Read a value you do not know as "other": more may be added.
+                 * @example GENERAL
+                 */
+                tradeOption: string;
+                supplyCost: number;
+                tax: number;
+                serviceFee: number;
+                totalAmount: number;
+                itemName: string;
+                customer: components["schemas"]["CashReceiptCustomer"] | null;
+            } | null;
+            price: {
+                /**
+                 * @description The price row.
+                 * @enum {string}
+                 */
+                operation: "cashReceipts.issue";
+                /** @description What issuing it would charge now (0 for a replay); the balance covers it. */
+                points: number;
+            };
+        };
+        /**
          * CashReceiptPage
          * @description A page of cash receipts.
          */
@@ -3221,6 +3340,44 @@ export interface components {
             nextCursor: string | null;
             /** @description True when another page follows: pass `nextCursor` as `cursor` to read it. Stop when false. */
             hasMore: boolean;
+        };
+        /**
+         * DocumentValidation
+         * @description What requesting this document would do. Nothing was charged, recorded or claimed.
+         */
+        DocumentValidation: {
+            /**
+             * @description Always true: a request that would be refused is answered with the error the request would give instead.
+             * @enum {boolean}
+             */
+            valid: true;
+            /** @description When this key already used `Service-Client-Reference-Id` for the same body: the request that would be answered again, charging nothing. Null otherwise. */
+            replayOf: string | null;
+            /** @description The request as it would be recorded; null for a replay. */
+            document: {
+                /**
+                 * @description The document type. Known values: `BUSINESS_REGISTRATION_CERTIFICATE`, `TAX_PAYMENT_CERTIFICATE`, `VAT_TAX_BASE_CERTIFICATE`, `INCOME_AMOUNT_CERTIFICATE`, `STANDARD_FINANCIAL_STATEMENTS`, `BUSINESS_CLOSURE_FACT_CERTIFICATE`, `BUSINESS_SUSPENSION_FACT_CERTIFICATE`, `CORPORATE_REGISTRY_VIEW`, `CORPORATE_REGISTRY_SUBMISSION`. Read a value you do not know as "other": more may be added.
+                 * @example BUSINESS_REGISTRATION_CERTIFICATE
+                 */
+                type: string;
+                /** @description The options of the request with their defaults filled in. */
+                options: {
+                    [key: string]: unknown;
+                };
+                /** @description Registry copies: the corporation, thirteen digits. */
+                corporationNumber: string | null;
+                /** @description Tax-authority documents: the owner business they would be issued for. */
+                businessRegistrationNumber: string | null;
+            } | null;
+            price: {
+                /**
+                 * @description The price row of the document's type. Known values: `documents.taxAuthority.issue`, `documents.registry.viewCopy`, `documents.registry.submissionCopy`. Read a value you do not know as "other": more may be added.
+                 * @example documents.taxAuthority.issue
+                 */
+                operation: string;
+                /** @description What the request would reserve now (0 for a replay); the balance covers it. */
+                points: number;
+            };
         };
         /** FormerOrganizationName */
         FormerOrganizationName: {
@@ -4468,6 +4625,58 @@ export interface components {
             issueDueDate: string;
             /** @description The last day it may still be issued late (지연발급, with a penalty): the final VAT return deadline of its tax period, moved to the next business day. Null when that day would fall past the year 9999. */
             lateIssuanceLimit: string | null;
+        };
+        /**
+         * TaxInvoiceIssueValidation
+         * @description What issuing this request would do. Nothing was charged, recorded or claimed.
+         */
+        TaxInvoiceIssueValidation: {
+            /**
+             * @description Always true: a request issuance would refuse is answered with the error issuance would give instead.
+             * @enum {boolean}
+             */
+            valid: true;
+            supplier: {
+                /** @description The issuer `Supplier-Key` names. */
+                issuerId: string;
+                /** @description Its business registration number; its registration status allows these documents. */
+                identificationNumber: string;
+            };
+            /** @description The document issuance would record, with the totals and tax as etax computes them, its issue deadline and whether it would be late. */
+            documents: {
+                invoice: components["schemas"]["TaxInvoiceDocument"];
+                /** @description TAXABLE (세금계산서, 10% VAT), ZERO_RATED (영세율 세금계산서, every item's tax 0) or TAX_FREE (계산서, every item's tax null). */
+                taxType: "TAXABLE" | "ZERO_RATED" | "TAX_FREE";
+                /** @description Sums of the items, in won. */
+                totals: {
+                    supplyCost: number;
+                    tax: number;
+                    total: number;
+                };
+                /**
+                 * Format: date
+                 * @description Last day to issue for the write date: the 10th of the next month, or the next business day.
+                 */
+                issueDeadline: string;
+                /** @description True when issued after `issueDeadline` but by the final VAT return deadline of the tax period (지연발급): a valid tax invoice on which the supplier owes a penalty (`lateIssuancePenalty`). */
+                lateIssuance: boolean;
+                /** @description The penalty rates of a late issuance; null when `lateIssuance` is false. Shown for information; etax charges none of it. */
+                lateIssuancePenalty: {
+                    /** @description Supplier's penalty (지연발급가산세) as a fraction of the supply value, e.g. 0.01. */
+                    supplierRate: number;
+                    /** @description Recipient's penalty (지연수취가산세) as a fraction of the supply value; the input-tax credit is kept. */
+                    recipientRate: number;
+                } | null;
+            }[];
+            price: {
+                /**
+                 * @description The price row.
+                 * @enum {string}
+                 */
+                operation: "taxInvoices.issue";
+                /** @description What issuing it would charge now; the balance covers it. */
+                points: number;
+            };
         };
         /** TaxInvoiceItem */
         TaxInvoiceItem: {
@@ -11305,6 +11514,305 @@ export interface operations {
             };
         };
     };
+    validateTaxInvoice: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The `supplierKey` of the issuer that supplies (the seller), from issuer registration. Valid only with keys of the same account and environment. The recipient goes in the `supplied` body field, never here.
+                 * @example sup_Rk5nEXAMPLEm0pWq7c1y9A
+                 */
+                "supplier-key": string;
+                /** @description Client reference id, 1 to 255 characters, not blank. See docs/idempotency.md for how a repeated value behaves in each area. */
+                "service-client-reference-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "date": "2026-11-20",
+                 *       "purpose": "CLAIM",
+                 *       "supplier": {
+                 *         "identificationNumber": "1234567891",
+                 *         "taxRegistrationId": null,
+                 *         "organizationName": "주식회사 이택스",
+                 *         "representativeName": "홍길동",
+                 *         "address": "서울특별시 중구 세종대로 110",
+                 *         "businessType": "서비스",
+                 *         "businessItem": "소프트웨어 개발",
+                 *         "manager": {
+                 *           "email": "tax@example.co.kr",
+                 *           "name": "김담당",
+                 *           "telephone": "02-1234-5678"
+                 *         }
+                 *       },
+                 *       "supplied": {
+                 *         "identificationNumber": "2208162517",
+                 *         "taxRegistrationId": null,
+                 *         "organizationName": "주식회사 받는곳",
+                 *         "representativeName": "이영희",
+                 *         "address": "부산광역시 해운대구 센텀중앙로 97",
+                 *         "businessType": "도소매",
+                 *         "businessItem": "전자제품",
+                 *         "managers": [
+                 *           {
+                 *             "email": "account@example.com",
+                 *             "name": "박수신",
+                 *             "telephone": "010-1234-5678"
+                 *           }
+                 *         ]
+                 *       },
+                 *       "items": [
+                 *         {
+                 *           "date": "2026-11-20",
+                 *           "name": "클라우드 사용료",
+                 *           "specification": "월 구독",
+                 *           "quantity": 10,
+                 *           "unitPrice": 5000,
+                 *           "supplyCost": 50000,
+                 *           "tax": 5000,
+                 *           "description": null
+                 *         },
+                 *         {
+                 *           "date": "2026-11-20",
+                 *           "name": "기술 지원",
+                 *           "specification": null,
+                 *           "quantity": 50,
+                 *           "unitPrice": 3000,
+                 *           "supplyCost": 150000,
+                 *           "tax": 15000,
+                 *           "description": "11월분"
+                 *         }
+                 *       ],
+                 *       "description": "11월 이용료"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TaxInvoiceStandardIssueBody"];
+            };
+        };
+        responses: {
+            /** @description What issuing this request would do. Nothing was charged, recorded or claimed. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxInvoiceIssueValidation"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. `INVALID_BUSINESS_REGISTRATION_NUMBER`: The business registration number checksum does not match. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `PAYMENT_REQUIRED`: The point balance is too low for this call. */
+            402: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYMENT_REQUIRED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `SUPPLIER_CLOSED`: The supplier's business is closed; it cannot issue tax invoices. `SUPPLIER_TAX_EXEMPT`: The supplier is a tax-exempt business; it issues only tax-exempt invoices. `SUPPLIER_NOT_TAX_INVOICE_ISSUER`: The supplier is a simplified taxpayer that cannot issue tax invoices. */
+            409: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. `LOOKUP_UNAVAILABLE`: Retrieval is unavailable. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
     getTaxInvoiceRequestStatus: {
         parameters: {
             query: {
@@ -17899,6 +18407,265 @@ export interface operations {
             };
         };
     };
+    validateCashReceipt: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The `supplierKey` of the merchant: an issuer registered with this API key (no joint certificate needed).
+                 * @example sup_Rk5nEXAMPLEm0pWq7c1y9A
+                 */
+                "supplier-key": string;
+                /** @description Client reference id, 1 to 255 characters, not blank. See docs/idempotency.md for how a repeated value behaves in each area. */
+                "service-client-reference-id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A cash receipt to issue. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "tradeDate": "2026-11-24",
+                 *       "usage": "INCOME_DEDUCTION",
+                 *       "identityNumber": "010-1234-5678",
+                 *       "taxation": "TAXABLE",
+                 *       "supplyCost": 10000,
+                 *       "tax": 1000,
+                 *       "serviceFee": 0,
+                 *       "totalAmount": 11000,
+                 *       "itemName": "아메리카노 외 2건",
+                 *       "tradeOption": "GENERAL",
+                 *       "customer": {
+                 *         "name": "김고객",
+                 *         "email": "customer@example.com"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CashReceiptIssueRequest"];
+            };
+        };
+        responses: {
+            /** @description What issuing this request would do. Nothing was charged, recorded or claimed. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CashReceiptIssueValidation"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. `INVALID_BUSINESS_REGISTRATION_NUMBER`: The business registration number checksum does not match. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `PAYMENT_REQUIRED`: The point balance is too low for this call. */
+            402: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYMENT_REQUIRED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `IDEMPOTENCY_CONFLICT`: This client reference id was already used with different content or type. `ISSUER_DEACTIVATED`: The issuer is deactivated. */
+            409: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "IDEMPOTENCY_CONFLICT" | "ISSUER_DEACTIVATED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
     getCashReceiptRequestStatus: {
         parameters: {
             query: {
@@ -19575,6 +20342,220 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DocumentAccepted"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. `INVALID_CORPORATE_REGISTRATION_NUMBER`: The corporate registration number check digit does not match. `CORPORATION_TYPE_NOT_SUPPORTED`: Registry copies are not issued for this kind of corporation. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST" | "INVALID_CORPORATE_REGISTRATION_NUMBER" | "CORPORATION_TYPE_NOT_SUPPORTED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `PAYMENT_REQUIRED`: The point balance is too low for this call. */
+            402: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYMENT_REQUIRED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `IDEMPOTENCY_CONFLICT`: This client reference id was already used with different content or type. `OWNER_BUSINESS_NOT_REGISTERED`: This account has no owner business in this environment: set it with PUT /v1/account/business. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `ISSUER_DEACTIVATED`: The issuer is deactivated. `DOCUMENT_NOT_APPLICABLE`: The tax authority reports the owner business in a state this document does not certify. */
+            409: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "IDEMPOTENCY_CONFLICT" | "OWNER_BUSINESS_NOT_REGISTERED" | "CERTIFICATE_NOT_REGISTERED" | "ISSUER_DEACTIVATED" | "DOCUMENT_NOT_APPLICABLE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    validateDocument: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client reference id, 1 to 255 characters, not blank. See docs/idempotency.md for how a repeated value behaves in each area. */
+                "service-client-reference-id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The document type and the options of that type; an option of another type is 400 INVALID_REQUEST. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IssueDocumentBody"];
+            };
+        };
+        responses: {
+            /** @description What requesting this document would do. Nothing was charged, recorded or claimed. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentValidation"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. `INVALID_CORPORATE_REGISTRATION_NUMBER`: The corporate registration number check digit does not match. `CORPORATION_TYPE_NOT_SUPPORTED`: Registry copies are not issued for this kind of corporation. */

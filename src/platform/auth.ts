@@ -25,7 +25,7 @@ const UNKNOWN_KEY = { unknown: true } as const;
 type CacheValue = AuthenticatedKey | typeof UNKNOWN_KEY;
 
 // Returns the API key from the header, or null for any malformed header.
-function parseBasicCredentials(header: string | undefined): string | null {
+export function parseBasicCredentials(header: string | undefined): string | null {
   if (!header) return null;
   const separatorIndex = header.indexOf(' ');
   if (separatorIndex < 0) return null;

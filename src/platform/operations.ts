@@ -94,6 +94,8 @@ export const OPERATIONS = {
   'issuers.certificates.deregister': {},
 
   'taxInvoices.issue': { price: 'taxInvoices.issue' },
+  // Validations run everything their issuance runs short of the effect, and are free.
+  'taxInvoices.validate': {},
   'taxInvoices.issueDueDate': {},
   'taxInvoices.status': {},
   'taxInvoices.get': {},
@@ -133,6 +135,7 @@ export const OPERATIONS = {
   'bankAccounts.sync': { minimumPlan: 'STANDARD' },
   'bankAccounts.syncs.get': { minimumPlan: 'STANDARD' },
   'cashReceipts.issue': { price: 'cashReceipts.issue' },
+  'cashReceipts.validate': {},
   'cashReceipts.cancel': { price: 'cashReceipts.cancel' },
   'cashReceipts.status': {},
   'cashReceipts.get': {},
@@ -160,6 +163,7 @@ export const OPERATIONS = {
   // Charged from the row of the document's type: documents.taxAuthority.issue,
   // documents.registry.viewCopy or documents.registry.submissionCopy (docs/documents.md).
   'documents.issue': {},
+  'documents.validate': {},
   'documents.get': {},
   'documents.list': {},
   'documents.pdf': {},

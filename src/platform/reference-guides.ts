@@ -28,6 +28,7 @@ const PLATFORM_GUIDES: readonly Guide[] = [
   { path: 'docs/plans.md', title: 'Plans' },
   { path: 'docs/sandbox.md', title: 'Sandbox' },
   { path: 'docs/dashboard.md', title: 'The dashboard: pages, roles and sessions' },
+  { path: 'docs/mcp.md', title: 'MCP: etax for AI agents, preview and confirmation' },
   { path: 'docs/operations.md', title: 'Operating etax: processes, health, jobs and mail' },
   { path: 'docs/architecture.md', title: 'Architecture: how the code is laid out' },
 ];

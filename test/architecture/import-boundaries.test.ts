@@ -1,7 +1,8 @@
 // The layers of docs/architecture.md, checked on every import of src/ and bench/: code outside an
 // area reaches it only through its index.ts; the platform, domain and upstream layers never
 // reach into an area; nothing below the dashboard (areas, platform, domain, upstream) reaches
-// into it; domain code depends on nothing of ours but other domain code. Method: read
+// into it; nothing below the MCP server reaches into it, and it reaches no area (it calls the
+// API through the SDK); domain code depends on nothing of ours but other domain code. Method: read
 // each file's imports with the TypeScript compiler's own pre-processor and resolve them.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -48,6 +49,13 @@ export function boundaryBroken({ from, to }: Import): string | null {
   if (layerOf(to) === 'dashboard' && ['platform', 'domain', 'upstream', 'areas']
     .includes(layerOf(from) ?? '')) {
     return `the ${layerOf(from)} layer must not depend on the dashboard`;
+  }
+  if (layerOf(to) === 'mcp' && ['platform', 'domain', 'upstream', 'areas', 'dashboard']
+    .includes(layerOf(from) ?? '')) {
+    return `the ${layerOf(from)} layer must not depend on the MCP server`;
+  }
+  if (layerOf(from) === 'mcp' && targetArea !== null) {
+    return 'the MCP server reaches the areas through the API (the SDK), not their code';
   }
   if (layerOf(from) === 'domain' && to.startsWith('src/') && layerOf(to) !== 'domain') {
     return 'domain code depends on other domain code only';

@@ -16,6 +16,7 @@ import {
   IssuanceKeyParams,
   IssueBody,
   IssueHeaders,
+  IssueValidation,
   ListQuery,
   ReferenceStatus,
   StatusQuery,
@@ -60,6 +61,24 @@ const registerIssuance: FastifyPluginAsyncTypebox<Options> = async (app, { cashR
       referenceId: request.headers['service-client-reference-id'], body: request.body });
     return reply.code(202).send(accepted);
   });
+
+  app.post('/cashReceipts::validate', {
+    config: { operation: 'cashReceipts.validate' },
+    schema: {
+      operationId: 'validateCashReceipt', tags: TAGS, summary: 'Validate a cash receipt',
+      description: 'Runs everything POST /v1/cashReceipts/issue runs, with the same headers ' +
+        'and body, short of its effect: the body\'s checks, the merchant, the reference id ' +
+        '(a replay is reported in `replayOf`, other content is 409 IDEMPOTENCY_CONFLICT) and ' +
+        'the points available for the price. Answers the receipt that would be issued, or ' +
+        'exactly the error issuance would give. Free: nothing is charged, recorded or claimed.',
+      headers: IssueHeaders, body: IssueBody,
+      response: { 200: IssueValidation,
+        ...errorResponses(...COMMON_ERRORS, ...ACCEPTANCE_ERRORS,
+          'INVALID_BUSINESS_REGISTRATION_NUMBER', 'ISSUER_DEACTIVATED') },
+    },
+  }, async (request) => cashReceipts.validateIssuance({ caller: requestCaller(request),
+    supplierKey: request.headers['supplier-key'],
+    referenceId: request.headers['service-client-reference-id'], body: request.body }));
 
   app.get('/cashReceipts/issue/status', {
     config: { operation: 'cashReceipts.status' },

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
+import { openEnum } from '../../platform/open-enum.ts';
 import { HasMore } from '../../platform/paging.ts';
 import { ReferenceIdHeaderValue } from '../../platform/idempotency/reference-id-header.ts';
 import { PRINTED_TEXT_PATTERN } from '../../domain/text.ts';
@@ -237,4 +238,34 @@ export const CashReceiptPage = Type.Object(
   },
   { title: 'CashReceiptPage', description: 'A page of cash receipts.',
     additionalProperties: false },
+);
+
+const P = CashReceipt.properties;
+
+// What POST /v1/cashReceipts:validate answers.
+export const IssueValidation = Type.Object(
+  {
+    valid: Type.Literal(true, { description: 'Always true: a request issuance would refuse ' +
+      'is answered with the error issuance would give instead.' }),
+    replayOf: NullableString('When this key already used `Service-Client-Reference-Id` for ' +
+      'the same request: the receipt issuance would answer again, issuing and charging ' +
+      'nothing. Null otherwise.'),
+    receipt: Type.Union([Type.Object({
+      merchant: P.merchant, tradeDate: P.tradeDate,
+      usage: openEnum(CASH_RECEIPT_USAGES, 'What the receipt is for.'),
+      identityNumber: P.identityNumber,
+      taxation: openEnum(TAXATIONS, 'Taxable or tax free.'),
+      tradeOption: openEnum(TRADE_OPTIONS, 'The kind of trade.'),
+      supplyCost: P.supplyCost, tax: P.tax, serviceFee: P.serviceFee,
+      totalAmount: P.totalAmount, itemName: P.itemName, customer: P.customer,
+    }, { additionalProperties: false }), Type.Null()], { description: 'The receipt issuance ' +
+      'would record, with the amounts as etax computes them; null for a replay.' }),
+    price: Type.Object({
+      operation: Type.Literal('cashReceipts.issue', { description: 'The price row.' }),
+      points: Type.Integer({ minimum: 0, description: 'What issuing it would charge now ' +
+        '(0 for a replay); the balance covers it.' }),
+    }, { additionalProperties: false }),
+  },
+  { title: 'CashReceiptIssueValidation', description: 'What issuing this request would do. ' +
+    'Nothing was charged, recorded or claimed.', additionalProperties: false },
 );

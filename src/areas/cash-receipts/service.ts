@@ -57,7 +57,7 @@ type ServiceDeps = {
   db: Db;
   // Seals identity numbers (identity-numbers.ts).
   sealing: SealingKey;
-  points: Pick<PointsService, 'debitInTransaction'>;
+  points: Pick<PointsService, 'debitInTransaction' | 'requireAvailable'>;
   issuers: Pick<IssuersService, 'resolveSupplierKey'>;
   // False when receipts of this environment cannot reach the authority (no live gateway).
   authorityAvailable(environment: Environment): boolean;
@@ -154,6 +154,31 @@ function checkProportions(original: store.CashReceiptRow, requested: CancelAmoun
 
 type Accepted = { issuanceKey: string };
 
+type IssueRequest = { caller: Caller; supplierKey: string; referenceId: string;
+  body: IssueInput };
+
+type IssueClaim = { apiKeyId: string; namespace: 'cashReceipt'; referenceId: string;
+  fingerprint: string };
+
+function issueClaim(input: IssueRequest): IssueClaim {
+  return { apiKeyId: input.caller.apiKeyId, namespace: 'cashReceipt',
+    referenceId: input.referenceId,
+    fingerprint: requestFingerprint({ method: 'POST', route: ISSUE_ROUTE, ...input }) };
+}
+
+// A receipt an issuance would record, as a validation shows it: its identity number masked.
+function receiptPreview(row: UnchargedReceipt) {
+  return {
+    merchant: { businessRegistrationNumber: row.merchantNumber,
+      organizationName: row.merchantName, representativeName: row.merchantRepresentative },
+    tradeDate: row.tradeDate, usage: row.usage,
+    identityNumber: row.maskedIdentityNumber ?? '',
+    taxation: row.taxation, tradeOption: row.tradeOption, supplyCost: row.supplyCost,
+    tax: row.tax, serviceFee: row.serviceFee, totalAmount: row.totalAmount,
+    itemName: row.itemName, customer: row.customer ?? null,
+  };
+}
+
 async function requireReceipt(db: Db, scope: Scope, issuanceKey: string) {
   const row = await store.findReceipt(db, scope, issuanceKey);
   if (row === null) throw new ApiError('NOT_FOUND', NO_SUCH_RECEIPT);
@@ -241,6 +266,62 @@ function requireAuthority(deps: Pick<ServiceDeps, 'authorityAvailable'>,
   }
 }
 
+type ReplayFinder = ReturnType<typeof createReplayFinder>;
+
+// What an issuance request records, or the ApiError that refuses it.
+async function checkIssuance(deps: ServiceDeps, input: { caller: Caller; supplierKey: string;
+  referenceId: string; body: IssueInput }): Promise<UnchargedReceipt> {
+  const { caller } = input;
+  const validated = validateIssue(input.body, deps.now());
+  const scope = { accountId: caller.accountId, environment: caller.environment };
+  const issuer = await deps.issuers.resolveSupplierKey(scope, input.supplierKey);
+  requireAuthority(deps, caller.environment);
+  return issuanceRow(deps.sealing, caller, input.referenceId, issuer, validated);
+}
+
+// Step 1 comes last on the way of a request that passes step 2: its claim in step 3 finds the
+// reference id taken, and the request replays or conflicts without being charged. Only a
+// request refused in step 2 looks for an earlier claim first, so that a replay is answered
+// even when its content would now be refused. Every request still gets the answer the steps'
+// order says, and a new request, the common case, costs no lookup.
+// Steps 1 and 2 as issue and validate both take them: the receipt to record, or the answer
+// of an earlier request with this reference id that step 2 refused.
+async function checkIssuanceOrReplay(deps: ServiceDeps, findEarlierClaim: ReplayFinder,
+  input: IssueRequest, claim: IssueClaim):
+  Promise<{ row: UnchargedReceipt } | { replay: Accepted }> {
+  try {
+    return { row: await checkIssuance(deps, input) };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const replay = await findEarlierClaim(claim);
+    if (replay !== null) return { replay: replay.body as Accepted };
+    throw error;
+  }
+}
+
+// What issue would answer, without its effect (POST /v1/cashReceipts:validate): steps 1 and
+// 2, then step 3's answers read instead of written: the reference id's replay or 409, then
+// the points available for the price (402 or 409). Nothing is claimed, charged or recorded.
+function createIssuanceValidation(deps: ServiceDeps) {
+  const findEarlierClaim = createReplayFinder(deps.db);
+  return async function validateIssuance(input: IssueRequest) {
+    const claim = issueClaim(input);
+    const checked = await checkIssuanceOrReplay(deps, findEarlierClaim, input, claim);
+    const price = { operation: 'cashReceipts.issue' as const,
+      points: deps.prices['cashReceipts.issue'] };
+    if ('replay' in checked) return { valid: true as const, replayOf: checked.replay.issuanceKey,
+      receipt: null, price: { ...price, points: 0 } };
+    const replay = (await findReplay(deps.db, claim))?.body as Accepted | undefined;
+    if (replay !== undefined) return { valid: true as const, replayOf: replay.issuanceKey,
+      receipt: null, price: { ...price, points: 0 } };
+    if (price.points > 0) {
+      await deps.points.requireAvailable({ accountId: input.caller.accountId,
+        environment: input.caller.environment, points: price.points });
+    }
+    return { valid: true as const, replayOf: null, receipt: receiptPreview(checked.row), price };
+  };
+}
+
 // Issuance and cancellation: the five steps above.
 function createAcceptance(deps: ServiceDeps) {
   const { db } = deps;
@@ -263,40 +344,14 @@ function createAcceptance(deps: ServiceDeps) {
     return result.body as Accepted;
   }
 
-  // What an issuance request records, or the ApiError that refuses it.
-  async function checkIssuance(input: { caller: Caller; supplierKey: string;
-    referenceId: string; body: IssueInput }): Promise<UnchargedReceipt> {
+  async function issue(input: IssueRequest): Promise<Accepted> {
     const { caller } = input;
-    const validated = validateIssue(input.body, deps.now());
-    const scope = { accountId: caller.accountId, environment: caller.environment };
-    const issuer = await deps.issuers.resolveSupplierKey(scope, input.supplierKey);
-    requireAuthority(deps, caller.environment);
-    return issuanceRow(deps.sealing, caller, input.referenceId, issuer, validated);
-  }
-
-  // Step 1 comes last on the way of a request that passes step 2: its claim in step 3 finds the
-  // reference id taken, and the request replays or conflicts without being charged. Only a
-  // request refused in step 2 looks for an earlier claim first, so that a replay is answered
-  // even when its content would now be refused. Every request still gets the answer the steps'
-  // order says, and a new request, the common case, costs no lookup.
-  async function issue(input: { caller: Caller; supplierKey: string; referenceId: string;
-    body: IssueInput }): Promise<Accepted> {
-    const { caller } = input;
-    const fingerprint = requestFingerprint({ method: 'POST', route: ISSUE_ROUTE, ...input });
-    const claim = { apiKeyId: caller.apiKeyId, namespace: 'cashReceipt' as const,
-      referenceId: input.referenceId, fingerprint };
-    let row: UnchargedReceipt;
-    try {
-      row = await checkIssuance(input);
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      const replay = await findEarlierClaim(claim);
-      if (replay !== null) return replay.body as Accepted;
-      throw error;
-    }
+    const claim = issueClaim(input);
+    const checked = await checkIssuanceOrReplay(deps, findEarlierClaim, input, claim);
+    if ('replay' in checked) return checked.replay;
     // Step 3 in a batch's transaction.
     const recorded = await recordIssuance({ apiKeyId: caller.apiKeyId,
-      referenceId: input.referenceId, fingerprint, row,
+      referenceId: input.referenceId, fingerprint: claim.fingerprint, row: checked.row,
       priceInPoints: deps.prices['cashReceipts.issue'], requestId: currentRequestId() });
     if (recorded instanceof Error) throw recorded;
     if (recorded !== TAKEN) return recorded;
@@ -370,7 +425,8 @@ function createRetrieval(deps: Pick<ServiceDeps, 'db' | 'renderPdf' | 'cursors'>
 }
 
 export function createCashReceiptsService(deps: ServiceDeps) {
-  return { ...createAcceptance(deps), ...createRetrieval(deps) };
+  return { ...createAcceptance(deps), validateIssuance: createIssuanceValidation(deps),
+    ...createRetrieval(deps) };
 }
 
 export type CashReceiptsService = ReturnType<typeof createCashReceiptsService>;

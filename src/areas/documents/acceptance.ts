@@ -3,6 +3,7 @@ import { newId } from '../../domain/ids.ts';
 import type { Db, Tx } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
 import {
+  findReplay,
   requestFingerprint,
   runIdempotent,
   type IdempotentResult,
@@ -42,7 +43,10 @@ export const ISSUE_ROUTE = '/v1/documents/issue';
 // out) has its points given back when the hold ends.
 export const RESERVATION_HOLD_MS = 7 * 24 * 3_600_000;
 
-export function priceRowOf(type: DocumentType): PriceRow {
+export type DocumentPriceRow = Extract<PriceRow,
+  'documents.taxAuthority.issue' | 'documents.registry.viewCopy' | 'documents.registry.submissionCopy'>;
+
+export function priceRowOf(type: DocumentType): DocumentPriceRow {
   if (type === 'CORPORATE_REGISTRY_VIEW') return 'documents.registry.viewCopy';
   if (type === 'CORPORATE_REGISTRY_SUBMISSION') return 'documents.registry.submissionCopy';
   return 'documents.taxAuthority.issue';
@@ -51,7 +55,7 @@ export function priceRowOf(type: DocumentType): PriceRow {
 type AcceptanceDeps = {
   db: Db;
   stage: StageJob;
-  points: Pick<PointsService, 'reserve' | 'release' | 'extendReservation'>;
+  points: Pick<PointsService, 'reserve' | 'release' | 'extendReservation' | 'requireAvailable'>;
   prices: PriceTable;
   issuers: IssuersService;
   owners: OwnerBusinesses;
@@ -174,30 +178,69 @@ function documentRow(
   };
 }
 
+type AcceptInput = { caller: Caller; referenceId: string; body: IssueDocumentBody };
+
+function claimOf(input: AcceptInput): Claim {
+  return { apiKeyId: input.caller.apiKeyId, namespace: 'document',
+    referenceId: input.referenceId,
+    fingerprint: requestFingerprint({ method: 'POST', route: ISSUE_ROUTE, body: input.body }) };
+}
+
+// Steps 2 and 3, and whether the upstream service can be reached: the request as it would be
+// recorded, or the ApiError that refuses it. Accepting and validating both run it.
+async function check(deps: AcceptanceDeps, scope: Scope, body: IssueDocumentBody) {
+  const validated = validateDocumentRequest(body, deps.now());
+  const owner = validated.kind === 'taxAuthority'
+    ? await ownerSubject(deps, scope, validated.options.showResidentNumber) : null;
+  if (owner !== null) {
+    checkForOwner(validated, owner.subject.businessNumber, deps.now());
+    await checkFactCertificate(deps, scope, validated.type, owner.subject.businessNumber);
+  }
+  if (!deps.upstreamAvailable(scope.environment, validated.kind)) {
+    throw new ApiError('SERVICE_UNAVAILABLE', 'Documents of this kind cannot be issued with ' +
+      'live keys: this server has no gateway for them configured.');
+  }
+  return { validated, owner };
+}
+
+const scopeOf = (caller: Caller): Scope =>
+  ({ accountId: caller.accountId, environment: caller.environment });
+
+// What accepting would answer, without its effect (POST /v1/documents:validate): step 1 read
+// instead of claimed (a replay is reported, other content is 409), steps 2 and 3, and step 4's
+// answer read instead of reserved (402 or 409). Nothing is claimed, reserved or recorded.
+export function createDocumentValidation(deps: AcceptanceDeps) {
+  return async function validate(input: AcceptInput) {
+    const scope = scopeOf(input.caller);
+    const earlier = await findReplay(deps.db, claimOf(input));
+    if (earlier !== null) {
+      return { valid: true as const,
+        replayOf: (earlier.body as { issuanceKey: string }).issuanceKey, document: null,
+        price: { operation: priceRowOf(input.body.type as DocumentType), points: 0 } };
+    }
+    const { validated, owner } = await check(deps, scope, input.body);
+    const operation = priceRowOf(validated.type);
+    const points = deps.prices[operation];
+    if (points > 0) await deps.points.requireAvailable({ ...scope, points });
+    const row = documentRow(input.caller, input.referenceId, validated, owner,
+      { reservation: null, points }, deps.now());
+    return { valid: true as const, replayOf: null,
+      document: { type: validated.type, options: row.options,
+        corporationNumber: row.corporationNumber ?? null,
+        businessRegistrationNumber: owner?.subject.businessNumber ?? null },
+      price: { operation, points } };
+  };
+}
+
 export function createDocumentAcceptance(deps: AcceptanceDeps) {
   const { db } = deps;
-  return async function accept(input: {
-    caller: Caller;
-    referenceId: string;
-    body: IssueDocumentBody;
-  }): Promise<{ issuanceKey: string }> {
-    const { caller, referenceId, body } = input;
-    const scope: Scope = { accountId: caller.accountId, environment: caller.environment };
-    const claim: Claim = { apiKeyId: caller.apiKeyId, namespace: 'document', referenceId,
-      fingerprint: requestFingerprint({ method: 'POST', route: ISSUE_ROUTE, body }) };
+  return async function accept(input: AcceptInput): Promise<{ issuanceKey: string }> {
+    const { caller, referenceId } = input;
+    const scope = scopeOf(caller);
+    const claim = claimOf(input);
     const earlier = await earlierAnswer(db, claim);
     if (earlier !== null) return earlier.body as { issuanceKey: string };
-    const validated = validateDocumentRequest(body, deps.now());
-    const owner = validated.kind === 'taxAuthority'
-      ? await ownerSubject(deps, scope, validated.options.showResidentNumber) : null;
-    if (owner !== null) {
-      checkForOwner(validated, owner.subject.businessNumber, deps.now());
-      await checkFactCertificate(deps, scope, validated.type, owner.subject.businessNumber);
-    }
-    if (!deps.upstreamAvailable(scope.environment, validated.kind)) {
-      throw new ApiError('SERVICE_UNAVAILABLE', 'Documents of this kind cannot be issued with ' +
-        'live keys: this server has no gateway for them configured.');
-    }
+    const { validated, owner } = await check(deps, scope, input.body);
     const charge = await reserve(deps, scope, validated.type);
     const { reservation } = charge;
     const row = documentRow(caller, referenceId, validated, owner, charge, deps.now());
@@ -216,3 +259,4 @@ export function createDocumentAcceptance(deps: AcceptanceDeps) {
 }
 
 export type AcceptDocument = ReturnType<typeof createDocumentAcceptance>;
+export type ValidateDocument = ReturnType<typeof createDocumentValidation>;

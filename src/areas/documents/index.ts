@@ -10,7 +10,7 @@ import { createCourtRegistryGateway } from '../../upstream/court-registry/live.t
 import { createSandboxCourtRegistry } from '../../upstream/court-registry/sandbox.ts';
 import type { RegistrationStatusOf } from '../tax-invoices/index.ts';
 import type { IssuersService } from '../issuers/index.ts';
-import { createDocumentAcceptance } from './acceptance.ts';
+import { createDocumentAcceptance, createDocumentValidation } from './acceptance.ts';
 import { createOwnerBusinesses, type OwnerBusinesses } from './owner-business.ts';
 import { documentJobDefinitions, processDocument, type Upstreams } from './processing.ts';
 import { documentRoutes } from './routes.ts';
@@ -94,7 +94,7 @@ export function createDocumentsModule(
   const now = platform.outside.now;
   const upstreams = createUpstreams(config, now);
   const owners = createOwnerBusinesses({ db, issuers: deps.issuers });
-  const accept = createDocumentAcceptance({
+  const acceptanceDeps = {
     db,
     stage: platform.jobs.stage,
     points: platform.points,
@@ -102,11 +102,13 @@ export function createDocumentsModule(
     issuers: deps.issuers,
     owners,
     registrationStatusOf: deps.registrationStatusOf,
-    upstreamAvailable: (environment, kind) => (kind === 'registry'
+    upstreamAvailable: (environment: 'test' | 'live',
+      kind: 'registry' | 'taxAuthority') => (kind === 'registry'
       ? upstreams.registry(environment) : upstreams.civil(environment)) !== null,
     now,
-  });
-  const service = createDocumentsService({ db, accept, cursors: platform.cursors });
+  };
+  const service = createDocumentsService({ db, accept: createDocumentAcceptance(acceptanceDeps),
+    validate: createDocumentValidation(acceptanceDeps), cursors: platform.cursors });
   const processing = {
     db,
     stage: platform.jobs.stage,

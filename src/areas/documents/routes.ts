@@ -12,6 +12,7 @@ import {
   DocumentAccepted,
   DocumentPage,
   DocumentSchema,
+  DocumentValidation,
   IssuanceKeyParams,
   IssueDocumentBody,
   IssueDocumentHeaders,
@@ -86,6 +87,26 @@ const registerDocuments: FastifyPluginAsyncTypebox<Options> = async (app, { docu
       referenceId: request.headers['service-client-reference-id'], body: request.body });
     return reply.code(202).send(accepted);
   });
+
+  app.post('/documents::validate', {
+    config: { operation: 'documents.validate' },
+    schema: {
+      operationId: 'validateDocument', tags: TAGS, summary: 'Validate a document request',
+      description: 'Runs everything POST /v1/documents/issue runs, with the same headers and ' +
+        'body, short of its effect: the reference id (a replay is reported in `replayOf`, ' +
+        'another body is 409 IDEMPOTENCY_CONFLICT), the type\'s rules, the owner business ' +
+        'and its certificate, the fact a fact certificate certifies, and the points ' +
+        'available for the price. Answers the request that would be made, or exactly the ' +
+        'error it would give. Free: nothing is charged, reserved, recorded or claimed.',
+      headers: IssueDocumentHeaders, body: IssueDocumentBody,
+      response: { 200: DocumentValidation, ...bodyErrors(INPUT_CHECKED_AFTER_COUNTING,
+        'INVALID_CORPORATE_REGISTRATION_NUMBER', 'CORPORATION_TYPE_NOT_SUPPORTED',
+        'PAYMENT_REQUIRED', 'AVAILABLE_POINTS_INSUFFICIENT', 'IDEMPOTENCY_CONFLICT',
+        'OWNER_BUSINESS_NOT_REGISTERED', 'CERTIFICATE_NOT_REGISTERED', 'ISSUER_DEACTIVATED',
+        'DOCUMENT_NOT_APPLICABLE') },
+    },
+  }, async (request) => documents.validate({ caller: requestCaller(request),
+    referenceId: request.headers['service-client-reference-id'], body: request.body }));
 };
 
 const registerReads: FastifyPluginAsyncTypebox<Options> = async (app, { documents }) => {

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
+import { openEnum } from '../../platform/open-enum.ts';
 import { HasMore } from '../../platform/paging.ts';
 import { referenceIdHeaders } from '../../platform/idempotency/reference-id-header.ts';
 import { PRINTED_TEXT_PATTERN } from '../../domain/text.ts';
@@ -215,3 +216,30 @@ export const OwnerBusiness = Type.Object(
       createdAt: '2026-03-02T01:00:00.000Z', updatedAt: '2026-03-02T01:00:00.000Z' }] },
 );
 export type OwnerBusinessView = Static<typeof OwnerBusiness>;
+
+// What POST /v1/documents:validate answers.
+export const DocumentValidation = Type.Object(
+  {
+    valid: Type.Literal(true, { description: 'Always true: a request that would be refused ' +
+      'is answered with the error the request would give instead.' }),
+    replayOf: NullableString('When this key already used `Service-Client-Reference-Id` for ' +
+      'the same body: the request that would be answered again, charging nothing. Null ' +
+      'otherwise.'),
+    document: Type.Union([Type.Object({
+      type: openEnum(DOCUMENT_TYPES, 'The document type.'),
+      options: DocumentSchema.properties.options,
+      corporationNumber: NullableString('Registry copies: the corporation, thirteen digits.'),
+      businessRegistrationNumber: NullableString('Tax-authority documents: the owner ' +
+        'business they would be issued for.'),
+    }, { additionalProperties: false }), Type.Null()], { description: 'The request as it ' +
+      'would be recorded; null for a replay.' }),
+    price: Type.Object({
+      operation: openEnum(['documents.taxAuthority.issue', 'documents.registry.viewCopy',
+        'documents.registry.submissionCopy'], 'The price row of the document\'s type.'),
+      points: Type.Integer({ minimum: 0, description: 'What the request would reserve now ' +
+        '(0 for a replay); the balance covers it.' }),
+    }, { additionalProperties: false }),
+  },
+  { title: 'DocumentValidation', description: 'What requesting this document would do. ' +
+    'Nothing was charged, recorded or claimed.', additionalProperties: false },
+);

@@ -2,7 +2,7 @@ import { sequenceCursors, type PageCursors } from '../../platform/cursor.ts';
 import type { Db } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { Scope } from '../../platform/scope.ts';
-import type { AcceptDocument } from './acceptance.ts';
+import type { AcceptDocument, ValidateDocument } from './acceptance.ts';
 import type {
   DocumentStatus,
   DocumentType,
@@ -36,11 +36,12 @@ function toView(row: store.DocumentSummaryRow): DocumentView {
 }
 
 export function createDocumentsService(deps: { db: Db; accept: AcceptDocument;
-  cursors: PageCursors }) {
+  validate: ValidateDocument; cursors: PageCursors }) {
   const { db } = deps;
   const listCursors = sequenceCursors(deps.cursors, 'documents.list');
   return {
     issue: deps.accept,
+    validate: deps.validate,
 
     async get(input: { scope: Scope; issuanceKey: string }): Promise<DocumentView> {
       const row = await store.findDocument(db, input.scope, input.issuanceKey);

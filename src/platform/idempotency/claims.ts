@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../domain/canonical-json.ts';
 import { newId } from '../../domain/ids.ts';
 import { createBatcher } from '../batcher.ts';
-import type { Executor, Tx } from '../db/connect.ts';
+import type { Db, Executor, Tx } from '../db/connect.ts';
 import { ApiError } from '../errors.ts';
 import * as store from './store.ts';
 
@@ -21,6 +21,8 @@ const IDEMPOTENCY_NAMESPACES = {
   taxInvoice: 'neverReusable',
   cashReceipt: 'replayOrConflict',
   document: 'replayOrConflict',
+  // The confirmation tokens of the MCP server (docs/mcp.md): each is used once.
+  mcpConfirmation: 'neverReusable',
 } as const;
 
 export type IdempotencyNamespace = keyof typeof IDEMPOTENCY_NAMESPACES;
@@ -140,6 +142,21 @@ export async function runIdempotent(
   if (existing.fingerprint !== claim.fingerprint) throw new ApiError('IDEMPOTENCY_CONFLICT');
   assert(existing.responseStatus !== null, 'a committed claim always has its response');
   return { status: existing.responseStatus, body: existing.responseBody, replayed: true };
+}
+
+// Whether a reference id is taken, for a request that only asks what its claim would answer
+// (the validation endpoints) and claims nothing.
+export async function isReferenceIdClaimed(executor: Executor,
+  key: Pick<Claim, 'apiKeyId' | 'namespace' | 'referenceId'>): Promise<boolean> {
+  return (await store.findClaim(executor, key)) !== null;
+}
+
+// Claims a value once per key, outside any other work: true the first time, false after. The
+// MCP server's confirmation tokens are used once this way, in every process that shares the
+// database.
+export async function claimOnce(db: Db, claim: Claim): Promise<boolean> {
+  const [claimed] = await db.transaction((tx) => claimNeverReusable(tx, [claim]));
+  return claimed === true;
 }
 
 // The stored answer of a claim made before, looked up before a request does any work of its own

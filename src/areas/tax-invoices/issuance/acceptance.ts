@@ -3,7 +3,11 @@ import { newId } from '../../../domain/ids.ts';
 import type { Environment } from '../../../platform/accounts/keys.ts';
 import type { Db, Tx } from '../../../platform/db/connect.ts';
 import { ApiError } from '../../../platform/errors.ts';
-import { requestFingerprint } from '../../../platform/idempotency/claims.ts';
+import {
+  isReferenceIdClaimed,
+  REFERENCE_ID_REUSED_MESSAGE,
+  requestFingerprint,
+} from '../../../platform/idempotency/claims.ts';
 import type { PointsService } from '../../../platform/points/service.ts';
 import { currentRequestId } from '../../../platform/request-context.ts';
 import type { Caller } from '../../../platform/scope.ts';
@@ -82,7 +86,9 @@ type Accepted = { issuanceKeys: string[] };
 type AcceptanceDeps = {
   db: Db;
   now: () => Date;
-  points: Pick<PointsService, 'debitInTransaction'>;
+  // debitInTransaction takes the price with the documents; requireAvailable answers the 402 or
+  // 409 that debit would, for a validation that charges nothing.
+  points: Pick<PointsService, 'debitInTransaction' | 'requireAvailable'>;
   issuers: Pick<IssuersService, 'requireIssuerCertificate'>;
   // False when documents of this environment cannot be transmitted (no live gateway).
   transmissionAvailable(environment: Environment): boolean;
@@ -210,7 +216,23 @@ export function createAcceptance(deps: AcceptanceDeps) {
     return (await prepare(request)).drafts;
   }
 
-  return Object.assign(accept, { preview });
+  // Everything accept does short of its effect, in its order, for a request that only asks
+  // what would happen (POST /v1/taxInvoices:validate): the documents drafted and judged, the
+  // points available for them (402 or 409 as the charge answers), and the reference id still
+  // unused (400 as the claim answers). Nothing is reserved, claimed or recorded.
+  async function validate(request: AcceptRequest, unitPoints: number) {
+    const { scope, issuer, drafts } = await prepare(request);
+    const points = unitPoints * drafts.length;
+    if (points > 0) await deps.points.requireAvailable({ ...scope, points });
+    const claim = claimOf(request);
+    if (claim !== null && await isReferenceIdClaimed(deps.db,
+      { ...claim, namespace: 'taxInvoice' })) {
+      throw new ApiError('INVALID_REQUEST', REFERENCE_ID_REUSED_MESSAGE);
+    }
+    return { issuer, drafts, points };
+  }
+
+  return Object.assign(accept, { preview, validate });
 }
 
 export type Accept = ReturnType<typeof createAcceptance>;

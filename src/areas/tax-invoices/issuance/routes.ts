@@ -13,6 +13,7 @@ import {
   IssuanceAccepted, IssuanceKeyParams, IssueHeaders, StandardIssueBody,
 } from '../schemas.ts';
 import {
+  IssueValidation,
   DueDate,
   DueDateQuery,
   ListQuery,
@@ -50,6 +51,27 @@ const registerIssuance: FastifyPluginAsyncTypebox<Options> = async (app, { taxIn
         ...errorResponses(...COMMON_ERRORS, ...ACCEPTANCE_ERRORS, 'COUNTERPARTY_CLOSED') },
     },
   }, async (request) => taxInvoices.issue({
+    caller: requestCaller(request),
+    supplierKey: request.headers['supplier-key'],
+    referenceId: request.headers['service-client-reference-id'],
+    body: request.body,
+  }));
+
+  app.post('/taxInvoices::validate', {
+    config: { operation: 'taxInvoices.validate' },
+    schema: {
+      operationId: 'validateTaxInvoice', tags: TAGS, summary: 'Validate a tax invoice',
+      description: 'Runs everything POST /v1/taxInvoices/issue runs, with the same headers ' +
+        'and body, short of its effect: the body\'s checks, the totals and tax as etax ' +
+        'computes them, the issue deadline and lateness with its penalty rates, the ' +
+        'supplier\'s eligibility, the points available for the price and whether ' +
+        '`Service-Client-Reference-Id` is still unused. Answers what would be issued, or ' +
+        'exactly the error issuance would give. Free: nothing is charged, recorded or claimed.',
+      headers: IssueHeaders, body: StandardIssueBody,
+      response: { 200: IssueValidation,
+        ...errorResponses(...COMMON_ERRORS, ...ACCEPTANCE_ERRORS) },
+    },
+  }, async (request) => taxInvoices.validateIssue({
     caller: requestCaller(request),
     supplierKey: request.headers['supplier-key'],
     referenceId: request.headers['service-client-reference-id'],

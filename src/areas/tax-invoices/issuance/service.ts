@@ -28,6 +28,8 @@ import * as store from '../store.ts';
 import { draftPreview, type Accept } from './acceptance.ts';
 import type { TaxInvoiceView } from './schemas.ts';
 import { lateIssuancePenaltyOf } from './late-issuance.ts';
+import type { IssueValidation } from './schemas.ts';
+import type { Static } from '@fastify/type-provider-typebox';
 import { validateInvoice } from './validation.ts';
 
 // Tax invoices (docs/tax-invoices.md): issuance, its status by reference id, retrieval, lists,
@@ -206,6 +208,24 @@ Promise<Parameters<Accept>[0]> {
   };
 }
 
+// What issue would answer, without its effect: the same request, checked by the same steps
+// (acceptance.ts, validate), and nothing charged, claimed or recorded.
+async function validateIssue(deps: IssuanceDeps, input: IssueInput):
+Promise<Static<typeof IssueValidation>> {
+  const { issuer, drafts, points } = await deps.accept.validate(
+    await issueRequest(deps, input), deps.unitPoints);
+  return {
+    valid: true,
+    supplier: { issuerId: issuer.id, identificationNumber: issuer.identificationNumber },
+    documents: drafts.map(({ validated }) => ({ invoice: validated.invoice,
+      taxType: validated.taxType, totals: validated.totals,
+      issueDeadline: validated.issueDeadline, lateIssuance: validated.lateIssuance,
+      lateIssuancePenalty: validated.lateIssuance
+        ? lateIssuancePenaltyOf(validated.taxType) : null })),
+    price: { operation: 'taxInvoices.issue', points },
+  };
+}
+
 // The newest-first list's cursors open only there, not in the API's oldest-first list.
 const browseListOf = (scope: Scope): CursorList => ({ list: 'taxInvoices.browse', scope });
 
@@ -327,6 +347,9 @@ export function createIssuanceService(deps: IssuanceDeps) {
   }
 
   return { issue, previewIssue,
+    validateIssue: async (input: Omit<IssueInput, 'body'> & { body: StandardIssueBody }) =>
+      validateIssue(deps, { ...input, body: await resolveRecipient(deps, input.caller,
+        input.body) }),
     statusByReference: (input: Parameters<typeof statusByReference>[1]) =>
     statusByReference(db, input), get, list, ...createBrowsing(db, deps.cursors), pdf, cancel,
     issueDueDate, recentFailures };

@@ -1,0 +1,45 @@
+import { unwrap, type EtaxClient } from './client.js';
+import type { paths } from './schema.js';
+
+// The validation endpoints: each runs everything its issuance runs short of the effect and
+// answers what would be issued, or the error issuance would give (as an EtaxError). They are
+// free: nothing is charged, recorded or claimed, so a reference id sent to one is still unused.
+
+type Json<Operation> = Operation extends {
+  responses: { 200: { content: { 'application/json': infer Body } } } } ? Body : never;
+
+export type TaxInvoiceValidation = Json<paths['/v1/taxInvoices:validate']['post']>;
+export type CashReceiptValidation = Json<paths['/v1/cashReceipts:validate']['post']>;
+export type DocumentValidation = Json<paths['/v1/documents:validate']['post']>;
+
+type TaxInvoiceBody =
+  paths['/v1/taxInvoices:validate']['post']['requestBody']['content']['application/json'];
+type CashReceiptBody =
+  paths['/v1/cashReceipts:validate']['post']['requestBody']['content']['application/json'];
+type DocumentBody =
+  paths['/v1/documents:validate']['post']['requestBody']['content']['application/json'];
+
+// What POST /v1/taxInvoices/issue would do with these headers and this body.
+export function validateTaxInvoice(client: EtaxClient, request: { supplierKey: string;
+  clientReferenceId?: string; draft: TaxInvoiceBody }): Promise<TaxInvoiceValidation> {
+  const header = { 'supplier-key': request.supplierKey,
+    ...(request.clientReferenceId === undefined ? {}
+      : { 'service-client-reference-id': request.clientReferenceId }) };
+  return unwrap(client.POST('/v1/taxInvoices:validate', { params: { header },
+    body: request.draft }));
+}
+
+// What POST /v1/cashReceipts/issue would do with these headers and this body.
+export function validateCashReceipt(client: EtaxClient, request: { supplierKey: string;
+  clientReferenceId: string; receipt: CashReceiptBody }): Promise<CashReceiptValidation> {
+  return unwrap(client.POST('/v1/cashReceipts:validate', { params: { header: {
+    'supplier-key': request.supplierKey,
+    'service-client-reference-id': request.clientReferenceId } }, body: request.receipt }));
+}
+
+// What POST /v1/documents/issue would do with this reference id and this body.
+export function validateDocument(client: EtaxClient, request: { clientReferenceId: string;
+  document: DocumentBody }): Promise<DocumentValidation> {
+  return unwrap(client.POST('/v1/documents:validate', { params: { header: {
+    'service-client-reference-id': request.clientReferenceId } }, body: request.document }));
+}
