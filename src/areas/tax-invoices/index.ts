@@ -16,6 +16,11 @@ import { createSandboxTaxAuthority } from '../../upstream/tax-authority/sandbox.
 import { createSandboxTransmitter } from '../../upstream/tax-invoices/sandbox.ts';
 import type { IssuersService } from '../issuers/index.ts';
 import { amendmentRoutes } from './amendments/routes.ts';
+import { attachmentRoutes } from './attachments/routes.ts';
+import {
+  createAttachmentService,
+  type AttachmentService,
+} from './attachments/service.ts';
 import { createAmendmentService, type AmendmentService } from './amendments/service.ts';
 import { createHolidayCalendar } from './holidays/calendar.ts';
 import { createAcceptance } from './issuance/acceptance.ts';
@@ -81,7 +86,10 @@ const REFERENCE: readonly ReferenceSection[] = [
 //   reverse-issuance/  the recipient's request, the supplier's decision (API, hosted approval
 //                      page, mailed link), its links, mail, page and table
 //   mail/              the recipient's mail of a transmitted invoice, its resend route and the
-//                      hooks that attach the PDF and announce its delivery or bounce
+//                      hooks that attach the PDF (and the attachments) and announce its
+//                      delivery or bounce
+//   attachments/       the files a document carries to its recipient: their kinds, limits and
+//                      kept names, routes, service, store and table
 //   processing/        the jobs that sign and transmit accepted documents, and their queues
 //   pdf/               the PDF of a document: layout, painting, fonts, text fitting
 //   xml/               the signed standard XML of a document: its codes, building, approval
@@ -121,6 +129,10 @@ export type { AmendmentRequest } from './amendments/draft.ts';
 export type { XmlService } from './xml/service.ts';
 export type { InvoiceMailService } from './mail/service.ts';
 export type { ReverseIssuanceService } from './reverse-issuance/service.ts';
+export type { AttachmentService, AttachmentView } from './attachments/service.ts';
+export {
+  ATTACHMENT_BYTES_MAX, ATTACHMENT_EXTENSIONS, ATTACHMENTS_PER_INVOICE_MAX,
+} from './attachments/files.ts';
 
 // Issued sales invoices of a scope by total, for the bank transactions area's matching hints.
 export type IssuedInvoicesByTotals = (scope: Scope, totals: readonly number[], from: string,
@@ -139,6 +151,7 @@ export type TaxInvoicesModule = AreaModule & {
   reverseIssuance: ReverseIssuanceService;
   invoiceMail: InvoiceMailService;
   xml: XmlService;
+  attachments: AttachmentService;
   issuedByTotals: IssuedInvoicesByTotals;
   // A business's registration status at the tax authority (sandbox for test keys), as supplier
   // eligibility learns it, cached; null when the authority did not answer.
@@ -185,16 +198,17 @@ function createTaxAuthorities(platform: Platform) {
 
 // The module's HTTP side over its services.
 function createTaxInvoicesPlugins(
-  services: Pick<TaxInvoicesModule, 'service' | 'reverseIssuance' | 'invoiceMail'>
-    & { xml: XmlService },
+  services: Pick<TaxInvoicesModule, 'service' | 'reverseIssuance' | 'invoiceMail' | 'xml'
+    | 'attachments'>,
 ): Pick<TaxInvoicesModule, 'routes' | 'pages'> {
-  const { service, reverseIssuance, invoiceMail, xml } = services;
+  const { service, reverseIssuance, invoiceMail, xml, attachments } = services;
   return {
     // The order is the order of the OpenAPI document.
     async routes(v1) {
       await v1.register(issuanceRoutes, { taxInvoices: service });
       await v1.register(invoiceMailRoutes, { invoiceMail });
       await v1.register(xmlRoutes, { xml });
+      await v1.register(attachmentRoutes, { attachments });
       await v1.register(amendmentRoutes, { amendments: service });
       await v1.register(reverseIssuanceRoutes, { reverseIssuance });
     },
@@ -246,8 +260,9 @@ export function createTaxInvoicesModule(
   const reverseIssuance = createReverseIssuanceService({ ...lifecycle, db, accept, eligibility,
     issuers: deps.issuers, queueMail: platform.queueMail,
     unitPoints, publicBaseUrl: config.PUBLIC_BASE_URL, holidays, now });
+  const attachments = createAttachmentService({ db, now });
   const invoiceMail = createInvoiceMailService({ db, queueMails: platform.queueMails,
-    recordEvents: deps.recordEvents });
+    recordEvents: deps.recordEvents, attachmentsOf: attachments.forMail });
   platform.registerMailKind(INVOICE_MAIL_KIND, invoiceMail.hooks);
   const dueWork = processingSteps({
     ...lifecycle,
@@ -262,13 +277,14 @@ export function createTaxInvoicesModule(
   const xml = createXmlService({ db });
   return {
     name: 'tax-invoices', reference: REFERENCE,
-    ...createTaxInvoicesPlugins({ service, reverseIssuance, invoiceMail, xml }),
+    ...createTaxInvoicesPlugins({ service, reverseIssuance, invoiceMail, xml, attachments }),
     dueWork,
     backlogs: () => stepBacklogs(db),
     service,
     reverseIssuance,
     invoiceMail,
     xml,
+    attachments,
     issuedByTotals: (scope, totals, from, to) =>
       findIssuedByTotals(db, scope, totals, from, to),
     registrationStatusOf: eligibility.statusOf,
