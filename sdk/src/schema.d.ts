@@ -735,7 +735,7 @@ export interface paths {
         };
         /**
          * Download an attachment
-         * @description The file as it was uploaded, under the content type its content was found to be.
+         * @description The file as it was uploaded, under the content type of the kind its content was found to be.
          */
         get: operations["getTaxInvoiceAttachment"];
         put?: never;
@@ -12380,7 +12380,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. */

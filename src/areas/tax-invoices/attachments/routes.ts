@@ -13,7 +13,11 @@ import { requestScope } from '../../../platform/scope.ts';
 import { createValidatorCompiler } from '../../../platform/validation.ts';
 import { COMMON_ERRORS } from '../route-errors.ts';
 import { IssuanceKeyParams } from '../schemas.ts';
-import { ATTACHMENT_BYTES_MAX, ATTACHMENTS_PER_INVOICE_MAX } from './files.ts';
+import {
+  ATTACHMENT_BYTES_MAX,
+  ATTACHMENT_KINDS,
+  ATTACHMENTS_PER_INVOICE_MAX,
+} from './files.ts';
 import { Attachment, AttachmentList, AttachmentParams, AttachmentUpload } from './schemas.ts';
 import type { AttachmentService, UploadedFile } from './service.ts';
 
@@ -132,8 +136,8 @@ export const attachmentRoutes: FastifyPluginAsyncTypebox<Options> = async (
     schema: {
       operationId: 'getTaxInvoiceAttachment', tags: TAGS,
       summary: 'Download an attachment',
-      description: 'The file as it was uploaded, under the content type its content was found ' +
-        'to be.',
+      description: 'The file as it was uploaded, under the content type of the kind its ' +
+        'content was found to be.',
       params: AttachmentParams,
       response: {
         200: {
@@ -141,8 +145,9 @@ export const attachmentRoutes: FastifyPluginAsyncTypebox<Options> = async (
           headers: { 'Content-Disposition': Type.String({ description: 'A download under its ' +
             'kept name: `attachment; filename="<ASCII stand-in>"; filename*=UTF-8\'\'<name, ' +
             'percent-encoded>`.' }) },
-          content: { 'application/octet-stream': { schema: Type.Unsafe<Buffer>({
-            type: 'string', format: 'binary' }) } },
+          content: Object.fromEntries(Object.values(ATTACHMENT_KINDS).map((kind) =>
+            [kind.contentType, { schema: Type.Unsafe<Buffer>({ type: 'string',
+              format: 'binary' }) }])),
         },
         ...errorResponses(...COMMON_ERRORS, 'NOT_FOUND'),
       },
