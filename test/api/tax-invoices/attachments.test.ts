@@ -4,6 +4,15 @@
 // Disposition that carries Korean names; isolation between accounts and between test and live
 // keys. Then the recipient's mail, through a real SMTP server, carrying them after the PDF, and
 // the signed XML, which never changes for them.
+import type { AddressInfo } from 'node:net';
+import {
+  addTaxInvoiceAttachments,
+  createEtaxClient,
+  deleteTaxInvoiceAttachment,
+  downloadTaxInvoiceAttachment,
+  EtaxError,
+  listTaxInvoiceAttachments,
+} from '@etax/sdk';
 import { eq } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
 import pino from 'pino';
@@ -342,6 +351,29 @@ describe('isolation', () => {
     expectError(await uploadParts('txi_none', [{ filename: 'a.pdf', content: PDF_FILE }]), 404,
       'NOT_FOUND');
     expectError(await list('txi_none'), 404, 'NOT_FOUND');
+  });
+});
+
+describe('the SDK', () => {
+  it('adds, lists, downloads and deletes them over HTTP', async () => {
+    await app.server.listen({ port: 0, host: '127.0.0.1' });
+    const baseUrl = `http://127.0.0.1:${(app.server.server.address() as AddressInfo).port}`;
+    const etax = createEtaxClient({ apiKey: account.key, baseUrl });
+    const issuanceKey = await newInvoice();
+    const added = await addTaxInvoiceAttachments(etax, issuanceKey, [
+      { fileName: '거래명세서.pdf', content: new Uint8Array(PDF_FILE) },
+      { fileName: 'photo.jpg', content: new Blob([new Uint8Array(JPEG_FILE)]) }]);
+    expect(added.map((row) => row.fileName)).toEqual(['거래명세서.pdf', 'photo.jpg']);
+    expect(await listTaxInvoiceAttachments(etax, issuanceKey)).toEqual(added);
+    const file = await downloadTaxInvoiceAttachment(etax, issuanceKey, added[1]!.attachmentId);
+    expect(file.contentType).toBe('image/jpeg');
+    expect(Buffer.from(file.content).equals(JPEG_FILE)).toBe(true);
+    await deleteTaxInvoiceAttachment(etax, issuanceKey, added[1]!.attachmentId);
+    expect(await listTaxInvoiceAttachments(etax, issuanceKey)).toEqual(added.slice(0, 1));
+    const refused = await addTaxInvoiceAttachments(etax, issuanceKey,
+      [{ fileName: 'fake.pdf', content: new Uint8Array(PNG_FILE) }]).catch((error) => error);
+    expect(refused).toBeInstanceOf(EtaxError);
+    expect(refused).toMatchObject({ status: 415, code: 'ATTACHMENT_TYPE_NOT_ALLOWED' });
   });
 });
 
