@@ -167,6 +167,7 @@ function dashboardAreas(named: Omit<AreaModules, 'list'>): DashboardAreas {
   return { taxInvoices: named.taxInvoices.service,
     reverseIssuance: named.taxInvoices.reverseIssuance,
     invoiceMail: named.taxInvoices.invoiceMail, taxInvoiceXml: named.taxInvoices.xml,
+    taxInvoiceAttachments: named.taxInvoices.attachments,
     webhooks: named.webhooks.service, owners: named.documents.owners,
     issuers: named.issuers,
     connections: named.connections.service, connectionLinks: named.connections.links,

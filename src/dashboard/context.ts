@@ -13,7 +13,8 @@ import type { IssuersService } from '../areas/issuers/index.ts';
 import type { LedgerPages } from '../areas/points/index.ts';
 import type { RevenueExpensesService } from '../areas/revenue-expenses/index.ts';
 import type {
-  InvoiceMailService, ReverseIssuanceService, TaxInvoicesService, XmlService,
+  AttachmentService, InvoiceMailService, ReverseIssuanceService, TaxInvoicesService,
+  XmlService,
 } from '../areas/tax-invoices/index.ts';
 import type { WebhooksService } from '../areas/webhooks/index.ts';
 import type { SealingKey } from '../domain/sealed-box.ts';
@@ -27,6 +28,7 @@ import type { Permission } from './roles.ts';
 import type { TwoFactorService } from './two-factor/service.ts';
 import type { SessionsService, SignedIn } from './sessions/service.ts';
 import type { UsersService } from './users/service.ts';
+import type { FileForm } from './mount.ts';
 
 // What every dashboard page and action is given, and what it gives back
 // (docs/dashboard.md § Adding a page).
@@ -52,6 +54,7 @@ export type DashboardAreas = {
   reverseIssuance: ReverseIssuanceService;
   invoiceMail: Pick<InvoiceMailService, 'resendEmail'>;
   taxInvoiceXml: XmlService;
+  taxInvoiceAttachments: AttachmentService;
   // A business profile by its number (charged, like GET /v1/businesses/{number}).
   businessProfiles: Pick<BusinessesService, 'retrieveProfile'>;
   // Endpoints, secrets, deliveries and test events: the same service as /v1/webhookEndpoints.
@@ -95,6 +98,8 @@ export type PageContext = {
   query: URLSearchParams;
   // The POSTed form; empty for a GET.
   form: URLSearchParams;
+  // The files of a POSTed multipart form (only the pages that take files are sent one).
+  files: FileForm['files'];
   session: SignedIn;
   // The account and environment the session acts for: every read and write is scoped by it.
   scope: Scope;

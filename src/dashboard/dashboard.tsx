@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPVersion } from 'find-my-way';
+import { contentDisposition } from '../platform/content-disposition.ts';
 import { isDatabaseUnavailable } from '../platform/db/unavailable.ts';
 import { findAsset } from './assets.ts';
 import { recordAudit, type AuditAction } from './audit/store.ts';
@@ -9,6 +10,7 @@ import { clientAddress, csrfToken, csrfTokenMatches, readSessionCookie, sameOrig
   './http.ts';
 import { translator } from './i18n/index.ts';
 import { Layout, type NavItem } from './layout.tsx';
+import type { FileForm } from './mount.ts';
 import { errorOutcome, StandaloneErrorPage, type ErrorKind } from './pages/errors.tsx';
 import { PAGES } from './pages/index.ts';
 import { linkRoutes } from './pages/links.tsx';
@@ -33,8 +35,13 @@ type Handler = (request: FastifyRequest, reply: FastifyReply, params: Params) =>
 
 const ASSET_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 
+const isFileForm = (body: unknown): body is FileForm => typeof body === 'object' &&
+  body !== null && (body as FileForm).fields instanceof URLSearchParams;
 const formOf = (request: FastifyRequest) =>
-  (request.body instanceof URLSearchParams ? request.body : new URLSearchParams());
+  (request.body instanceof URLSearchParams ? request.body
+    : isFileForm(request.body) ? request.body.fields : new URLSearchParams());
+const filesOf = (request: FastifyRequest) =>
+  (isFileForm(request.body) ? request.body.files : []);
 
 const navItems = (session: SignedIn): NavItem[] => PAGES.flatMap((page) =>
   (page.nav && roleMay(session.user.role, page.nav.permission) &&
@@ -49,7 +56,8 @@ async function contextFor(services: DashboardServices, request: FastifyRequest,
     recordAudit(services.platform.database.db, { accountId: scope.accountId, environment, actor,
       action, target, address: clientAddress(request) });
   return { request, reply, params, query: new URLSearchParams(request.url.split('?')[1] ?? ''),
-    form: formOf(request), session, scope, account: { name: account.name, plan: account.plan },
+    form: formOf(request), files: filesOf(request), session, scope,
+    account: { name: account.name, plan: account.plan },
     locale: session.user.locale, t: translator(session.user.locale),
     csrf: csrfToken(session.token), services,
     may: (permission) => roleMay(session.user.role, permission), audit };
@@ -64,7 +72,7 @@ function send(context: PageContext, outcome: Outcome) {
       return sendHtml(reply, 200, outcome.body, false);
     case 'download':
       return reply.code(200).header('cache-control', 'no-store')
-        .header('content-disposition', `attachment; filename="${outcome.filename}"`)
+        .header('content-disposition', contentDisposition('attachment', outcome.filename))
         .type(outcome.contentType).send(outcome.body);
     case 'page':
       return sendHtml(reply, outcome.status ?? 200, (

