@@ -25,14 +25,14 @@ export async function addTaxInvoiceAttachments(client: EtaxClient, issuanceKey: 
     body: form as never,
     bodySerializer: (body: unknown) => body as FormData,
   }));
-  return added.results;
+  return added.attachments;
 }
 
 export async function listTaxInvoiceAttachments(client: EtaxClient, issuanceKey: string):
   Promise<TaxInvoiceAttachment[]> {
   const listed = await unwrap(client.GET('/v1/taxInvoices/{issuanceKey}/attachments', {
     params: { path: { issuanceKey } } }));
-  return listed.results;
+  return listed.attachments;
 }
 
 // An attachment's bytes and the content type its content was found to be.

@@ -3749,7 +3749,20 @@ export interface components {
          * @description The attachments in the order they were added.
          */
         TaxInvoiceAttachmentList: {
-            results: components["schemas"]["TaxInvoiceAttachment"][];
+            /** @description In the order they were added, the first first. */
+            attachments: components["schemas"]["TaxInvoiceAttachment"][];
+            /** @description Always null: the list is one page. */
+            nextCursor: null;
+            /** @description Always false. */
+            hasMore: boolean;
+        };
+        /**
+         * TaxInvoiceAttachmentsAdded
+         * @description The attachments the form added.
+         */
+        TaxInvoiceAttachmentsAdded: {
+            /** @description The files added, in the order of the form. */
+            attachments: components["schemas"]["TaxInvoiceAttachment"][];
         };
         /**
          * TaxInvoiceAttachmentUpload
@@ -12154,7 +12167,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The attachments in the order they were added. */
+            /** @description The attachments the form added. */
             201: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -12163,7 +12176,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TaxInvoiceAttachmentList"];
+                    "application/json": components["schemas"]["TaxInvoiceAttachmentsAdded"];
                 };
             };
             /** @description Error. `INVALID_REQUEST`: The request is invalid. */

@@ -48,6 +48,8 @@ type Attachment = { attachmentId: string; issuanceKey: string; fileName: string;
   contentType: string; size: number; sha256: string; createdAt: string };
 
 const MB = 1024 * 1024;
+const listOf = (attachments: Attachment[]) => ({ attachments, nextCursor: null,
+  hasMore: false });
 
 let app: TestApp;
 let account: SupplierAccount;
@@ -80,7 +82,7 @@ const uploadParts = (issuanceKey: string, parts: FormPart[], key = account.key) 
 async function uploaded(issuanceKey: string, parts: FormPart[]): Promise<Attachment[]> {
   const response = await uploadParts(issuanceKey, parts);
   expect(response.statusCode, response.body).toBe(201);
-  return (response.json() as { results: Attachment[] }).results;
+  return (response.json() as { attachments: Attachment[] }).attachments;
 }
 
 const list = (issuanceKey: string, key = account.key) =>
@@ -117,7 +119,7 @@ describe('uploading, listing, downloading and deleting', () => {
     }
     const listed = await list(issuanceKey);
     expect(listed.statusCode).toBe(200);
-    expect(listed.json()).toEqual({ results: added });
+    expect(listed.json()).toEqual(listOf(added));
 
     const pdf = await download(issuanceKey, added[0]!.attachmentId);
     expect(pdf.statusCode).toBe(200);
@@ -148,14 +150,14 @@ describe('uploading, listing, downloading and deleting', () => {
     const deleted = await remove(issuanceKey, first!.attachmentId);
     expect(deleted.statusCode).toBe(204);
     expect(deleted.body).toBe('');
-    expect((await list(issuanceKey)).json()).toEqual({ results: [second] });
+    expect((await list(issuanceKey)).json()).toEqual(listOf([second!]));
     expectError(await download(issuanceKey, first!.attachmentId), 404, 'NOT_FOUND');
     expectError(await remove(issuanceKey, first!.attachmentId), 404, 'NOT_FOUND');
   });
 
   it('lists an invoice without attachments as empty', async () => {
     const issuanceKey = await newInvoice();
-    expect((await list(issuanceKey)).json()).toEqual({ results: [] });
+    expect((await list(issuanceKey)).json()).toEqual(listOf([]));
   });
 
   it('locks them once the document is past issuance: 409 for changes, reads still answer',
@@ -170,7 +172,7 @@ describe('uploading, listing, downloading and deleting', () => {
       expect(refused.message).toContain('CANCELED');
       expectError(await remove(issuanceKey, kept!.attachmentId), 409,
         'TAX_INVOICE_ATTACHMENTS_LOCKED');
-      expect((await list(issuanceKey)).json()).toEqual({ results: [kept] });
+      expect((await list(issuanceKey)).json()).toEqual(listOf([kept!]));
       expect((await download(issuanceKey, kept!.attachmentId)).statusCode).toBe(200);
     });
 });
@@ -184,7 +186,7 @@ describe('limits', () => {
     const over = Buffer.concat([largest, Buffer.from(' ')]);
     expectError(await uploadParts(issuanceKey, [{ filename: 'over.pdf', content: over }]), 413,
       'PAYLOAD_TOO_LARGE');
-    expect((await list(issuanceKey)).json().results).toHaveLength(1);
+    expect((await list(issuanceKey)).json().attachments).toHaveLength(1);
   });
 
   it('refuses a sixth file in one form with 413, and over five in all with 409', async () => {
@@ -192,13 +194,13 @@ describe('limits', () => {
     const six = Array.from({ length: 6 }, (_, index) => ({ filename: `${index}.pdf`,
       content: PDF_FILE }));
     expectError(await uploadParts(issuanceKey, six), 413, 'PAYLOAD_TOO_LARGE');
-    expect((await list(issuanceKey)).json().results).toHaveLength(0);
+    expect((await list(issuanceKey)).json().attachments).toHaveLength(0);
     await uploaded(issuanceKey, six.slice(0, 3));
     const refused = expectError(await uploadParts(issuanceKey, six.slice(0, 3)), 409,
       'TAX_INVOICE_ATTACHMENT_LIMIT');
     expect(refused.message).toContain('has 3 attachment(s)');
     await uploaded(issuanceKey, six.slice(0, 2));
-    expect((await list(issuanceKey)).json().results).toHaveLength(5);
+    expect((await list(issuanceKey)).json().attachments).toHaveLength(5);
     expectError(await uploadParts(issuanceKey, six.slice(0, 1)), 409,
       'TAX_INVOICE_ATTACHMENT_LIMIT');
   });
@@ -227,7 +229,7 @@ describe('limits', () => {
       // One bad file refuses the whole form.
       expectError(await uploadParts(issuanceKey, [{ filename: 'a.pdf', content: PDF_FILE },
         { filename: 'b.pdf', content: PNG_FILE }]), 415, 'ATTACHMENT_TYPE_NOT_ALLOWED');
-      expect((await list(issuanceKey)).json().results).toHaveLength(0);
+      expect((await list(issuanceKey)).json().attachments).toHaveLength(0);
     });
 });
 
@@ -266,7 +268,7 @@ describe('malformed requests', () => {
       expect(response.statusCode, name).toBe(400);
       expect(response.json().code, name).toBe('INVALID_REQUEST');
     }
-    expect((await list(issuanceKey)).json().results).toHaveLength(0);
+    expect((await list(issuanceKey)).json().attachments).toHaveLength(0);
   });
 
   it('answers a malformed issuance key or attachment id with 400', async () => {
@@ -345,7 +347,7 @@ describe('isolation', () => {
     const otherInvoice = await newInvoice();
     expectError(await download(otherInvoice, added!.attachmentId), 404, 'NOT_FOUND');
     expectError(await remove(otherInvoice, added!.attachmentId), 404, 'NOT_FOUND');
-    expect((await list(issuanceKey)).json()).toEqual({ results: [added] });
+    expect((await list(issuanceKey)).json()).toEqual(listOf([added!]));
   });
 
   it('answers an invoice that does not exist with 404', async () => {

@@ -18,7 +18,9 @@ import {
   ATTACHMENT_KINDS,
   ATTACHMENTS_PER_INVOICE_MAX,
 } from './files.ts';
-import { AttachmentList, AttachmentParams, AttachmentUpload } from './schemas.ts';
+import {
+  AttachmentList, AttachmentParams, AttachmentsAdded, AttachmentUpload,
+} from './schemas.ts';
 import type { AttachmentService, UploadedFile } from './service.ts';
 
 // A tax invoice's attachments under /v1 (docs/tax-invoices.md § Attachments): upload (multipart),
@@ -97,7 +99,7 @@ const registerUpload: FastifyPluginAsyncTypebox<Options> = async (app, { attachm
       consumes: ['multipart/form-data'],
       body: AttachmentUpload,
       response: {
-        201: AttachmentList,
+        201: AttachmentsAdded,
         ...errorResponses(...PLATFORM_ERRORS,
           { code: 'INVALID_REQUEST', counted: 'sometimes' },
           { code: 'PAYLOAD_TOO_LARGE', counted: 'sometimes' },
@@ -114,7 +116,7 @@ const registerUpload: FastifyPluginAsyncTypebox<Options> = async (app, { attachm
     const files = await readUpload(request);
     const added = await attachments.add({ scope: requestScope(request),
       issuanceKey: request.params.issuanceKey, files });
-    return reply.status(201).send({ results: added });
+    return reply.status(201).send({ attachments: added });
   });
 };
 
@@ -132,8 +134,8 @@ const registerReadsAndDelete: FastifyPluginAsyncTypebox<Options> = async (
       params: IssuanceKeyParams,
       response: { 200: AttachmentList, ...errorResponses(...COMMON_ERRORS, 'NOT_FOUND') },
     },
-  }, async (request) => ({ results: await attachments.list({ scope: requestScope(request),
-    ...request.params }) }));
+  }, async (request) => ({ attachments: await attachments.list({ scope: requestScope(request),
+    ...request.params }), nextCursor: null, hasMore: false }));
 
   app.get('/taxInvoices/:issuanceKey/attachments/:attachmentId', {
     config: { operation: 'taxInvoices.attachments.get' },

@@ -34,10 +34,23 @@ export const Attachment = Type.Object(
   { title: 'TaxInvoiceAttachment', additionalProperties: false },
 );
 
+// A document has at most ATTACHMENTS_PER_INVOICE_MAX attachments: its list is one page.
 export const AttachmentList = Type.Object(
-  { results: Type.Array(Attachment, { maxItems: ATTACHMENTS_PER_INVOICE_MAX }) },
+  {
+    attachments: Type.Array(Attachment, { maxItems: ATTACHMENTS_PER_INVOICE_MAX,
+      description: 'In the order they were added, the first first.' }),
+    nextCursor: Type.Null({ description: 'Always null: the list is one page.' }),
+    hasMore: Type.Boolean({ description: 'Always false.' }),
+  },
   { title: 'TaxInvoiceAttachmentList', additionalProperties: false,
     description: 'The attachments in the order they were added.' },
+);
+
+export const AttachmentsAdded = Type.Object(
+  { attachments: Type.Array(Attachment, { maxItems: ATTACHMENTS_PER_INVOICE_MAX,
+    description: 'The files added, in the order of the form.' }) },
+  { title: 'TaxInvoiceAttachmentsAdded', additionalProperties: false,
+    description: 'The attachments the form added.' },
 );
 
 export const AttachmentUpload = Type.Object(
