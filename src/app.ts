@@ -181,6 +181,7 @@ function dashboardAreas(named: Omit<AreaModules, 'list'>): DashboardAreas {
     reverseIssuance: named.taxInvoices.reverseIssuance,
     invoiceMail: named.taxInvoices.invoiceMail, taxInvoiceXml: named.taxInvoices.xml,
     taxInvoiceBulks: named.taxInvoices.bulks, cashReceiptBulks: named.cashReceipts.bulks,
+    taxInvoiceAttachments: named.taxInvoices.attachments,
     webhooks: named.webhooks.service, owners: named.documents.owners,
     issuers: named.issuers,
     connections: named.connections.service, connectionLinks: named.connections.links,

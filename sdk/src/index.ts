@@ -9,6 +9,13 @@ export type {
 } from './bulks.js';
 export { createEtaxClient, DEFAULT_BASE_URL, unwrap } from './client.js';
 export type { EtaxClient, EtaxClientOptions } from './client.js';
+export {
+  addTaxInvoiceAttachments,
+  deleteTaxInvoiceAttachment,
+  downloadTaxInvoiceAttachment,
+  listTaxInvoiceAttachments,
+} from './attachments.js';
+export type { AttachmentFile, TaxInvoiceAttachment } from './attachments.js';
 export { EtaxError, isEtaxError } from './errors.js';
 export type { OperationErrorCode } from './errors.js';
 export { paginate } from './pagination.js';

@@ -782,6 +782,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/taxInvoices/{issuanceKey}/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a tax invoice's attachments
+         * @description Every attachment of the document, in the order added, without content.
+         */
+        get: operations["listTaxInvoiceAttachments"];
+        put?: never;
+        /**
+         * Attach files to a tax invoice
+         * @description Adds 1 to 5 files (multipart/form-data, one part named `file` per file) to the document, which carries at most 5. Each is at most 5242880 bytes and a PDF, PNG, JPEG, XLSX or DOCX file by its content; a name whose extension claims another kind is 415 ATTACHMENT_TYPE_NOT_ALLOWED. The recipient's mail carries them after the PDF; the signed XML never does. Attachments change while the document is REQUESTED, APPROVED, PENDING or ISSUED; later it is 409 TAX_INVOICE_ATTACHMENTS_LOCKED. Free.
+         */
+        post: operations["addTaxInvoiceAttachments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/taxInvoices/{issuanceKey}/attachments/{attachmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an attachment
+         * @description The file as it was uploaded, under the content type of the kind its content was found to be.
+         */
+        get: operations["getTaxInvoiceAttachment"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an attachment
+         * @description Removes the attachment while the document is REQUESTED, APPROVED, PENDING or ISSUED; later it is 409 TAX_INVOICE_ATTACHMENTS_LOCKED.
+         */
+        delete: operations["deleteTaxInvoiceAttachment"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/taxInvoices/{issuanceKey}/amend/termination": {
         parameters: {
             query?: never;
@@ -4406,6 +4454,56 @@ export interface components {
             issuanceKey: string;
             /** @description Both documents in order: the negative one, then the positive one. */
             issuanceKeys: string[];
+        };
+        /** TaxInvoiceAttachment */
+        TaxInvoiceAttachment: {
+            /** @example tia_3q2Yw8kR5nC1xZ0aB7dE9f */
+            attachmentId: string;
+            issuanceKey: string;
+            /**
+             * @description The name it is served and mailed under: the last segment of the name it was sent with, without control or direction-changing characters, at most 200 characters.
+             * @example 거래명세서.pdf
+             */
+            fileName: string;
+            /**
+             * @description Told by the content, not by what was declared.
+             * @example application/pdf
+             */
+            contentType: string;
+            /** @description Bytes. */
+            size: number;
+            /** @description SHA-256 of the content, hex. */
+            sha256: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * TaxInvoiceAttachmentList
+         * @description The attachments in the order they were added.
+         */
+        TaxInvoiceAttachmentList: {
+            /** @description In the order they were added, the first first. */
+            attachments: components["schemas"]["TaxInvoiceAttachment"][];
+            /** @description Always null: the list is one page. */
+            nextCursor: null;
+            /** @description Always false. */
+            hasMore: boolean;
+        };
+        /**
+         * TaxInvoiceAttachmentsAdded
+         * @description The attachments the form added.
+         */
+        TaxInvoiceAttachmentsAdded: {
+            /** @description The files added, in the order of the form. */
+            attachments: components["schemas"]["TaxInvoiceAttachment"][];
+        };
+        /**
+         * TaxInvoiceAttachmentUpload
+         * @description 1 to 5 parts named `file`; any other part is 400. For example, with curl: `curl -u "$KEY:" -F file=@거래명세서.pdf -F file=@photo.jpg …/v1/taxInvoices/{issuanceKey}/attachments`.
+         */
+        TaxInvoiceAttachmentUpload: {
+            /** @description One part per file, each named `file`: at most 5242880 bytes, a PDF, PNG, JPEG, XLSX or DOCX file by its content, whose name ends with an extension of its kind (.pdf, .png, .jpg, .jpeg, .xlsx, .docx) or with none. */
+            file: string[];
         };
         /**
          * TaxInvoiceBroker
@@ -13539,6 +13637,729 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "TAX_INVOICE_NOT_SIGNED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    listTaxInvoiceAttachments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `issuanceKey` returned when the request was accepted, whole. */
+                issuanceKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attachments in the order they were added. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxInvoiceAttachmentList"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    addTaxInvoiceAttachments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `issuanceKey` returned when the request was accepted, whole. */
+                issuanceKey: string;
+            };
+            cookie?: never;
+        };
+        /** @description 1 to 5 parts named `file`; any other part is 400. For example, with curl: `curl -u "$KEY:" -F file=@거래명세서.pdf -F file=@photo.jpg …/v1/taxInvoices/{issuanceKey}/attachments`. */
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["TaxInvoiceAttachmentUpload"];
+            };
+        };
+        responses: {
+            /** @description The attachments the form added. */
+            201: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxInvoiceAttachmentsAdded"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `TAX_INVOICE_ATTACHMENTS_LOCKED`: The tax invoice's attachments no longer change: it is transmitting, transmitted or ended. `TAX_INVOICE_ATTACHMENT_LIMIT`: A tax invoice carries at most 5 attachments. */
+            409: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "TAX_INVOICE_ATTACHMENTS_LOCKED" | "TAX_INVOICE_ATTACHMENT_LIMIT";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. `ATTACHMENT_TYPE_NOT_ALLOWED`: The attachment must be a PDF, PNG, JPEG, XLSX or DOCX file, named for its kind. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE" | "ATTACHMENT_TYPE_NOT_ALLOWED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    getTaxInvoiceAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `issuanceKey` returned when the request was accepted, whole. */
+                issuanceKey: string;
+                /** @description The `attachmentId` the upload returned. */
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    /** @description A download under its kept name: `attachment; filename="<ASCII stand-in>"; filename*=UTF-8''<name, percent-encoded>`. */
+                    "Content-Disposition": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteTaxInvoiceAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `issuanceKey` returned when the request was accepted, whole. */
+                issuanceKey: string;
+                /** @description The `attachmentId` the upload returned. */
+                attachmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `TAX_INVOICE_ATTACHMENTS_LOCKED`: The tax invoice's attachments no longer change: it is transmitting, transmitted or ended. */
+            409: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "TAX_INVOICE_ATTACHMENTS_LOCKED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                         /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */

@@ -17,7 +17,8 @@ import type { IssuersService } from '../areas/issuers/index.ts';
 import type { LedgerPages } from '../areas/points/index.ts';
 import type { RevenueExpensesService } from '../areas/revenue-expenses/index.ts';
 import type {
-  InvoiceMailService, ReverseIssuanceService, TaxInvoiceBulkService, TaxInvoicesService,
+  AttachmentService, InvoiceMailService, ReverseIssuanceService, TaxInvoiceBulkService,
+  TaxInvoicesService,
   XmlService,
 } from '../areas/tax-invoices/index.ts';
 import type { WebhooksService } from '../areas/webhooks/index.ts';
@@ -61,6 +62,7 @@ export type DashboardAreas = {
   // and /v1/cashReceipts:bulkIssue, and their bulks.
   taxInvoiceBulks: TaxInvoiceBulkService;
   cashReceiptBulks: CashReceiptBulkService;
+  taxInvoiceAttachments: AttachmentService;
   // A business profile by its number (charged, like GET /v1/businesses/{number}).
   businessProfiles: Pick<BusinessesService, 'retrieveProfile'>;
   // Endpoints, secrets, deliveries and test events: the same service as /v1/webhookEndpoints.
@@ -106,8 +108,8 @@ export type PageContext = {
   query: URLSearchParams;
   // The POSTed form; empty for a GET.
   form: URLSearchParams;
-  // The files of a multipart form, by field name (mount.ts reads them, UPLOAD_BYTES_MAX).
-  files: ReadonlyMap<string, import('./mount.ts').UploadedFile>;
+  // The files of a multipart form, in the order sent (mount.ts reads them).
+  files: readonly import('./mount.ts').UploadedFile[];
   session: SignedIn;
   // The account and environment the session acts for: every read and write is scoped by it.
   scope: Scope;

@@ -39,15 +39,14 @@ type Part = { type: 'field'; fieldname: string; value: unknown } |
   { type: 'file'; fieldname: string; value: UploadedFile };
 
 // The POSTed form's fields, and the files of a multipart form.
-function formOf(request: FastifyRequest): { form: URLSearchParams;
-  files: Map<string, UploadedFile> } {
-  const files = new Map<string, UploadedFile>();
+function formOf(request: FastifyRequest): { form: URLSearchParams; files: UploadedFile[] } {
+  const files: UploadedFile[] = [];
   if (request.body instanceof URLSearchParams) return { form: request.body, files };
   const form = new URLSearchParams();
   if (request.isMultipart() && request.body !== null && typeof request.body === 'object') {
     for (const parts of Object.values(request.body as Record<string, Part | Part[]>)) {
       for (const part of Array.isArray(parts) ? parts : [parts]) {
-        if (part.type === 'file') files.set(part.fieldname, part.value);
+        if (part.type === 'file') files.push(part.value);
         else if (typeof part.value === 'string') form.append(part.fieldname, part.value);
       }
     }

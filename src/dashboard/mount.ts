@@ -11,12 +11,22 @@ import type { Dashboard } from './dashboard.tsx';
 
 // The largest form a dashboard page posts.
 const FORM_BYTES_MAX = 64 * 1024;
-// The largest file a page takes (a file of counterparties or of invoices to upload); a larger
-// one reaches the page cut short and marked `truncated`, so the page can say so.
+// The largest file of counterparties or of invoices to upload; the pages that read such a file
+// refuse a larger one.
 export const UPLOAD_BYTES_MAX = 1024 * 1024;
+// The largest file any page takes (a tax invoice's attachment) and the most files of one form
+// (an invoice's attachments); a larger file reaches the page cut short and marked `truncated`,
+// so the page can say so.
+const FILE_BYTES_MAX = 5 * 1024 * 1024;
+const FILES_MAX = 5;
 
-// A file of a multipart form, as the page reads it (PageContext.files).
-export type UploadedFile = { buffer: Buffer; truncated: boolean; fileName: string };
+// A file of a multipart form, as the page reads it (PageContext.files), in the order sent.
+export type UploadedFile = { field: string; buffer: Buffer; truncated: boolean;
+  fileName: string };
+
+// The first file of the form's field, if any.
+export const fileOf = (files: readonly UploadedFile[], field: string) =>
+  files.find((file) => file.field === field);
 
 export function dashboardPlugin(deps: () => DashboardDeps) {
   let loading: Promise<Dashboard> | null = null;
@@ -40,15 +50,16 @@ export function dashboardPlugin(deps: () => DashboardDeps) {
       scope.addContentTypeParser('application/x-www-form-urlencoded',
         { parseAs: 'string', bodyLimit: FORM_BYTES_MAX },
         (_request, body, done) => done(null, new URLSearchParams(body as string)));
-      // Forms with a file: the fields and the one file are read before the page runs.
-      await scope.register(multipart, { ...multipartOptions({ fileSize: UPLOAD_BYTES_MAX,
+      // Forms with files: the fields and the files are read before the page runs.
+      await scope.register(multipart, { ...multipartOptions({ fileSize: FILE_BYTES_MAX,
         // A field as large as a file: the invoice upload's confirmation carries its rows back.
-        files: 1, fields: 30, fieldSize: UPLOAD_BYTES_MAX, parts: 31, headerPairs: 20 }),
+        files: FILES_MAX, fields: 30, fieldSize: UPLOAD_BYTES_MAX, parts: 30 + FILES_MAX,
+        headerPairs: 20 }),
       attachFieldsToBody: true, throwFileSizeLimit: false,
       async onFile(part) {
         const buffer = await part.toBuffer();
-        const file: UploadedFile = { buffer, truncated: part.file.truncated,
-          fileName: part.filename };
+        const file: UploadedFile = { field: part.fieldname, buffer,
+          truncated: part.file.truncated, fileName: part.filename };
         (part as unknown as { value: UploadedFile }).value = file;
       } });
       const schema = { hide: true };

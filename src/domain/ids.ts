@@ -15,6 +15,7 @@ export const ID_PREFIXES = {
   supplierKey: 'sup',
   certificateRegistration: 'crg',
   issuanceKey: 'txi',
+  taxInvoiceAttachment: 'tia',
   requestGroup: 'txg',
   mail: 'mail',
   connection: 'con',

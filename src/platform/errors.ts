@@ -122,6 +122,18 @@ export const ERRORS = {
     message: 'The tax invoice has no signed XML: it is not issued.',
     messageKo: '세금계산서에 서명된 XML이 없습니다. 발행되지 않은 문서입니다.',
   },
+  // Designed by etax: a tax invoice's attachments (docs/tax-invoices.md § Attachments).
+  TAX_INVOICE_ATTACHMENTS_LOCKED: {
+    status: 409,
+    message: 'The tax invoice\'s attachments no longer change: it is transmitting, ' +
+      'transmitted or ended.',
+    messageKo: '세금계산서가 전송 중이거나 전송되었거나 종료되어 첨부파일을 바꿀 수 없습니다.',
+  },
+  TAX_INVOICE_ATTACHMENT_LIMIT: {
+    status: 409,
+    message: 'A tax invoice carries at most 5 attachments.',
+    messageKo: '세금계산서 한 건에는 첨부파일을 5개까지 붙일 수 있습니다.',
+  },
   // Designed by etax: amendments (docs/tax-invoice-amendments.md).
   TAX_INVOICE_NOT_AMENDABLE: {
     status: 409,
@@ -249,6 +261,13 @@ export const ERRORS = {
     status: 415,
     message: 'The file must be a PDF, PNG or JPEG.',
     messageKo: '파일은 PDF, PNG 또는 JPEG여야 합니다.',
+  },
+  // Designed by etax: a tax invoice's attachments are PDF, PNG, JPEG, XLSX or DOCX files.
+  ATTACHMENT_TYPE_NOT_ALLOWED: {
+    status: 415,
+    message: 'The attachment must be a PDF, PNG, JPEG, XLSX or DOCX file, named for its kind.',
+    messageKo: '첨부파일은 PDF, PNG, JPEG, XLSX 또는 DOCX 파일이어야 하며 파일 이름의 확장자가 ' +
+      '내용과 맞아야 합니다.',
   },
   // 429: too fast.
   RATE_LIMITED: {

@@ -102,6 +102,10 @@ export const OPERATIONS = {
   'taxInvoices.list': {},
   'taxInvoices.pdf': {},
   'taxInvoices.xml': {},
+  'taxInvoices.attachments.add': {},
+  'taxInvoices.attachments.list': {},
+  'taxInvoices.attachments.get': {},
+  'taxInvoices.attachments.delete': {},
   'taxInvoices.cancel': {},
   // Free itself: each document a bulk accepts is charged the taxInvoices.issue price, as alone.
   'taxInvoices.bulkIssue': {},

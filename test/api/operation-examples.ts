@@ -314,6 +314,24 @@ export const EXAMPLES: Record<string, Example> = {
     operation: 'taxInvoices.xml', uses: ['supplier', 'invoice'], status: 409,
     because: 'a PENDING invoice is not signed yet, and workers are off',
   },
+  'POST /v1/taxInvoices/{issuanceKey}/attachments': {
+    operation: 'taxInvoices.attachments.add', uses: ['supplier', 'invoice'], status: 201,
+    contentType: `multipart/form-data; boundary=${FORM_BOUNDARY}`,
+    body: () => formWithFile(ASCII_PDF),
+    erroring: { name: 'a file that is not a PDF, PNG, JPEG, XLSX or DOCX', status: 415,
+      change: (request) => ({ ...request, body: formWithFile('just some text') }) },
+  },
+  'GET /v1/taxInvoices/{issuanceKey}/attachments': {
+    operation: 'taxInvoices.attachments.list', uses: ['supplier', 'invoice'], status: 200,
+  },
+  'GET /v1/taxInvoices/{issuanceKey}/attachments/{attachmentId}': {
+    operation: 'taxInvoices.attachments.get', uses: ['supplier', 'invoice'], status: 404,
+    because: 'the attachment id names no attachment',
+  },
+  'DELETE /v1/taxInvoices/{issuanceKey}/attachments/{attachmentId}': {
+    operation: 'taxInvoices.attachments.delete', uses: ['supplier', 'invoice'], status: 404,
+    because: 'the attachment id names no attachment',
+  },
   'POST /v1/taxInvoices/{issuanceKey}/cancel': {
     operation: 'taxInvoices.cancel', uses: ['supplier', 'invoice'], status: 200,
   },

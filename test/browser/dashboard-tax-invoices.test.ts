@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEIGHT, launchChromium, WIDTHS } from '../helpers/chromium.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { PASSWORD, usersOf } from '../dashboard/helpers.ts';
+import { PDF_FILE, PNG_FILE } from '../helpers/attachment-files.ts';
 import {
   createSupplierAccount, invoiceBody, postWithSupplier, type SupplierAccount,
 } from '../api/tax-invoices/helpers.ts';
@@ -170,6 +171,46 @@ describe('tax invoices in Chromium', () => {
       row.locator('button:has-text("승인")').click()]);
     await waitForBadge('전송 완료');
   });
+
+  it('attaches files to an open request, downloads one under its Korean name, deletes one',
+    async () => {
+      const response = await postWithSupplier(app, account.key, '/v1/taxInvoices/issueRequest',
+        { supplierKey: account.supplier.supplierKey, body: invoiceBody() });
+      expect(response.statusCode, response.body).toBe(200);
+      const requested = (response.json() as { issuanceKey: string }).issuanceKey;
+      await page.goto(`${baseUrl}/dashboard/tax-invoices/${requested}`);
+      const section = page.locator('section[aria-labelledby="attachments-title"]');
+      expect(await section.textContent()).toContain('첨부파일이 없습니다.');
+      await section.locator('input[type="file"]').setInputFiles([
+        { name: '거래명세서.pdf', mimeType: 'application/pdf', buffer: PDF_FILE },
+        { name: `${HOSTILE}\u202Egnp.png`, mimeType: 'image/png', buffer: PNG_FILE },
+      ]);
+      await Promise.all([page.waitForURL(/notice=taxInvoices.notice.attached/),
+        section.locator('button:has-text("첨부")').click()]);
+      expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
+      const links = section.locator('tbody a');
+      const names = await links.allTextContents();
+      expect(names[0]).toBe('거래명세서.pdf');
+      // Shown as text, without the markup's brackets or the right-to-left override.
+      expect(names[1]).toMatch(/^_img src=x onerror=.+window\.__xss=1.+_gnp\.png$/u);
+      expect(names[1]).not.toContain('\u202E');
+      await checkPage('tax-invoice-attachments');
+      const [download] = await Promise.all([page.waitForEvent('download'),
+        links.first().click()]);
+      expect(download.suggestedFilename()).toBe('거래명세서.pdf');
+      expect(readFileSync((await download.path())!).equals(PDF_FILE)).toBe(true);
+      // A PNG named as a PDF is refused on the page, in Korean.
+      await section.locator('input[type="file"]').setInputFiles([
+        { name: 'fake.pdf', mimeType: 'application/pdf', buffer: PNG_FILE }]);
+      await section.locator('button:has-text("첨부")').click();
+      const refusal = 'section[aria-labelledby="actions-title"] .notice.error';
+      await page.waitForSelector(refusal);
+      expect(await page.locator(refusal).textContent())
+        .toContain('첨부파일은 PDF, PNG, JPEG, XLSX 또는 DOCX 파일이어야');
+      await Promise.all([page.waitForURL(/notice=taxInvoices.notice.attachmentDeleted/),
+        section.locator('tbody tr').nth(1).locator('button').click()]);
+      expect(await section.locator('tbody a').allTextContents()).toEqual(['거래명세서.pdf']);
+    });
 
   it('keeps a filtered list through a reload', async () => {
     await page.goto(`${baseUrl}/dashboard/tax-invoices`);

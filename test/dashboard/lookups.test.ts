@@ -80,7 +80,8 @@ describe('lookups page', () => {
     const csv = await browser.post('/dashboard/lookups/csv', csvForm(results.body));
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
-    expect(csv.headers['content-disposition']).toBe('attachment; filename="etax-profile-test.csv"');
+    expect(csv.headers['content-disposition']).toBe(
+      'attachment; filename="etax-profile-test.csv"; filename*=UTF-8\'\'etax-profile-test.csv');
     expect(csv.body.startsWith('\uFEFFbusinessRegistrationNumber,organizationName,')).toBe(true);
     expect(csv.body).toContain('9999900005');
     const { rows } = await app.platform.database.db.execute(sql`select action, target from

@@ -96,7 +96,7 @@ describe('points', () => {
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(csv.headers['content-disposition']).toBe(
-      'attachment; filename="etax-points-test.csv"');
+      'attachment; filename="etax-points-test.csv"; filename*=UTF-8\'\'etax-points-test.csv');
     const lines = csv.body.replace('\uFEFF', '').trimEnd().split('\r\n');
     expect(lines[0]).toBe(
       'createdAt,kind,operation,amountPoints,balanceAfterPoints,reservationId,requestId,' +

@@ -16,6 +16,11 @@ import { createSandboxTaxAuthority } from '../../upstream/tax-authority/sandbox.
 import { createSandboxTransmitter } from '../../upstream/tax-invoices/sandbox.ts';
 import type { IssuersService } from '../issuers/index.ts';
 import { amendmentRoutes } from './amendments/routes.ts';
+import { attachmentRoutes } from './attachments/routes.ts';
+import {
+  createAttachmentService,
+  type AttachmentService,
+} from './attachments/service.ts';
 import { taxInvoiceBulkRoutes } from './bulk/routes.ts';
 import { createTaxInvoiceBulkService, type TaxInvoiceBulkService } from './bulk/service.ts';
 import { createAmendmentService, type AmendmentService } from './amendments/service.ts';
@@ -88,7 +93,10 @@ const REFERENCE: readonly ReferenceSection[] = [
 //   reverse-issuance/  the recipient's request, the supplier's decision (API, hosted approval
 //                      page, mailed link), its links, mail, page and table
 //   mail/              the recipient's mail of a transmitted invoice, its resend route and the
-//                      hooks that attach the PDF and announce its delivery or bounce
+//                      hooks that attach the PDF (and the attachments) and announce its
+//                      delivery or bounce
+//   attachments/       the files a document carries to its recipient: their kinds, limits and
+//                      kept names, routes, service, store and table
 //   bulk/              bulk issuance: up to 100 documents in one request, each accepted by
 //                      issuance's issue, with the platform's bulk mechanism (platform/bulks/)
 //   processing/        the jobs that sign and transmit accepted documents, and their queues
@@ -135,6 +143,10 @@ export type { InvoiceMailService } from './mail/service.ts';
 export type { ReverseIssuanceService } from './reverse-issuance/service.ts';
 // Bulk issuance (docs/bulk-issuance.md): what the dashboard's uploads call.
 export type { TaxInvoiceBulkItem, TaxInvoiceBulkService } from './bulk/service.ts';
+export type { AttachmentService, AttachmentView } from './attachments/service.ts';
+export {
+  ATTACHMENT_BYTES_MAX, ATTACHMENT_EXTENSIONS, ATTACHMENTS_PER_INVOICE_MAX,
+} from './attachments/files.ts';
 
 // Issued sales invoices of a scope by total, for the bank transactions area's matching hints.
 export type IssuedInvoicesByTotals = (scope: Scope, totals: readonly number[], from: string,
@@ -155,6 +167,7 @@ export type TaxInvoicesModule = AreaModule & {
   reverseIssuance: ReverseIssuanceService;
   invoiceMail: InvoiceMailService;
   xml: XmlService;
+  attachments: AttachmentService;
   issuedByTotals: IssuedInvoicesByTotals;
   // A business's registration status at the tax authority (sandbox for test keys), as supplier
   // eligibility learns it, cached; null when the authority did not answer.
@@ -203,10 +216,10 @@ function createTaxAuthorities(platform: Platform) {
 
 // The module's HTTP side over its services.
 function createTaxInvoicesPlugins(
-  services: Pick<TaxInvoicesModule, 'service' | 'bulks' | 'reverseIssuance' | 'invoiceMail'>
-    & { xml: XmlService },
+  services: Pick<TaxInvoicesModule, 'service' | 'bulks' | 'reverseIssuance' | 'invoiceMail'
+    | 'xml' | 'attachments'>,
 ): Pick<TaxInvoicesModule, 'routes' | 'pages'> {
-  const { service, bulks, reverseIssuance, invoiceMail, xml } = services;
+  const { service, bulks, reverseIssuance, invoiceMail, xml, attachments } = services;
   return {
     // The order is the order of the OpenAPI document.
     async routes(v1) {
@@ -214,6 +227,7 @@ function createTaxInvoicesPlugins(
       await v1.register(taxInvoiceBulkRoutes, { bulks });
       await v1.register(invoiceMailRoutes, { invoiceMail });
       await v1.register(xmlRoutes, { xml });
+      await v1.register(attachmentRoutes, { attachments });
       await v1.register(amendmentRoutes, { amendments: service });
       await v1.register(reverseIssuanceRoutes, { reverseIssuance });
     },
@@ -264,8 +278,9 @@ export function createTaxInvoicesModule(
   const reverseIssuance = createReverseIssuanceService({ ...lifecycle, db, accept, eligibility,
     issuers: deps.issuers, queueMail: platform.queueMail,
     unitPoints, publicBaseUrl: config.PUBLIC_BASE_URL, holidays, now });
+  const attachments = createAttachmentService({ db, now });
   const invoiceMail = createInvoiceMailService({ db, queueMails: platform.queueMails,
-    recordEvents: deps.recordEvents });
+    recordEvents: deps.recordEvents, attachmentsOf: attachments.forMail });
   platform.registerMailKind(INVOICE_MAIL_KIND, invoiceMail.hooks);
   const dueWork = processingSteps({
     ...lifecycle,
@@ -282,9 +297,10 @@ export function createTaxInvoicesModule(
     issue: service.issue, cursors: platform.cursors, recordEvents: deps.recordEvents });
   return {
     name: 'tax-invoices', reference: REFERENCE,
-    ...createTaxInvoicesPlugins({ service, bulks, reverseIssuance, invoiceMail, xml }),
+    ...createTaxInvoicesPlugins({ service, bulks, reverseIssuance, invoiceMail, xml,
+      attachments }),
     dueWork: [...dueWork, bulkCompletion], bulks, backlogs: () => stepBacklogs(db),
-    service, reverseIssuance, invoiceMail, xml,
+    service, reverseIssuance, invoiceMail, xml, attachments,
     issuedByTotals: (scope, totals, from, to) =>
       findIssuedByTotals(db, scope, totals, from, to),
     registrationStatusOf: eligibility.statusOf,

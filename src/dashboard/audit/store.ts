@@ -36,6 +36,7 @@ export const AUDIT_ACTIONS = ['user.signedIn', 'user.signedOut', 'user.signedOut
   // The tax-invoice pages (target: the document's issuance key; for an amendment, the
   // original's).
   'taxInvoice.issued', 'taxInvoice.canceled', 'taxInvoice.amended', 'taxInvoice.mailResent',
+  'taxInvoice.attached', 'taxInvoice.attachmentDeleted',
   'taxInvoice.requestApproved', 'taxInvoice.requestRefused', 'taxInvoice.requestCanceled',
   // The upload page (target: the bulk).
   'taxInvoice.uploaded',

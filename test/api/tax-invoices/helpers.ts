@@ -84,7 +84,7 @@ export async function registerSupplier(
       signCert: certificate.certificateDer.toString('base64'),
       signPri: signPriKey(certificate.pkcs8, 'pass1234!', 'pbes2').toString('base64'),
       password: 'pass1234!' } }));
-  expect(upload.statusCode).toBe(202);
+  expect(upload.statusCode, upload.body).toBe(202);
   // With workers running, the registration job may process the upload first; its record is
   // then the latest of the issuer's history.
   const record = await app.issuers.processUpload(upload.json().identifier) ??

@@ -4,6 +4,7 @@ import { ApiError } from '../../../platform/errors.ts';
 import type { RecordEvents } from '../../../platform/events.ts';
 import type { QueueMails } from '../../../platform/mail/outbox.ts';
 import type { MailKindHooks } from '../../../platform/mail/send-job.ts';
+import type { MailAttachment } from '../../../platform/mail/transport.ts';
 import type { Scope } from '../../../platform/scope.ts';
 import { pdfInputOfRow } from '../pdf/of-row.ts';
 import * as store from '../store.ts';
@@ -19,6 +20,8 @@ export type InvoiceMailDeps = {
   db: Db;
   queueMails: QueueMails;
   recordEvents: RecordEvents;
+  // The document's attachments (attachments/), mailed after its PDF.
+  attachmentsOf: (issuanceKey: string) => Promise<MailAttachment[]>;
 };
 
 type ResendInput = { scope: Scope; issuanceKey: string; email?: string | undefined };
@@ -45,7 +48,8 @@ export function createInvoiceMailService(deps: InvoiceMailDeps) {
       cc: recipients.cc };
   }
 
-  // The hooks of the mail's kind: its PDF as the document is when sent, and its events.
+  // The hooks of the mail's kind: its PDF as the document is when sent, its attachments, and
+  // its events.
   const hooks: MailKindHooks = {
     async attachments(mail) {
       const row = mail.reference === null ? null
@@ -54,7 +58,8 @@ export function createInvoiceMailService(deps: InvoiceMailDeps) {
       // pdfkit and the fonts load with the first PDF (docs/operations.md § Start-up).
       const { renderTaxInvoicePdf } = await import('../pdf/render.ts');
       return [{ filename: `${row.issuanceKey}.pdf`, contentType: 'application/pdf',
-        content: await renderTaxInvoicePdf(pdfInputOfRow(row)) }];
+        content: await renderTaxInvoicePdf(pdfInputOfRow(row)) },
+      ...await deps.attachmentsOf(row.issuanceKey)];
     },
     async settled(tx, mail, settlement) {
       if (mail.reference === null || mail.accountId === null || mail.environment === null) return;

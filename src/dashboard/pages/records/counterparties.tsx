@@ -18,6 +18,7 @@ import type { MessageKey } from '../../i18n/index.ts';
 import { workbook, XLSX_TYPE } from '../spreadsheet.ts';
 import { errorOutcome } from '../errors.tsx';
 import { ApiProblem, asApiError, countCall, LiveConfirmation, liveConfirmed } from './shared.tsx';
+import { fileOf, UPLOAD_BYTES_MAX } from '../../mount.ts';
 
 // Counterparties (docs/dashboard.md § Counterparties): the counterparty book of the session's
 // environment through the counterparties area's service (the same as /v1/counterparties): the
@@ -525,11 +526,13 @@ export const counterpartiesPage: DashboardPage = {
     {
       method: 'POST', path: '/counterparties/import', permission: 'counterparties.manage',
       async handle(ctx) {
-        const file = ctx.files.get('file');
+        const file = fileOf(ctx.files, 'file');
         if (file === undefined || file.buffer.length === 0) {
           return listPage(ctx, { key: 'counterparties.error.noFile' }, 400);
         }
-        if (file.truncated) return listPage(ctx, { key: 'counterparties.error.tooLarge' }, 413);
+        if (file.truncated || file.buffer.length > UPLOAD_BYTES_MAX) {
+          return listPage(ctx, { key: 'counterparties.error.tooLarge' }, 413);
+        }
         const limited = await rateLimited(ctx, 'counterparties.imports.create');
         if (limited !== null) return limited;
         try {

@@ -1,4 +1,6 @@
-import type { TaxInvoiceView } from '../../../areas/tax-invoices/index.ts';
+import {
+  ATTACHMENT_EXTENSIONS, ATTACHMENTS_PER_INVOICE_MAX, type AttachmentView, type TaxInvoiceView,
+} from '../../../areas/tax-invoices/index.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import { Notice, PostForm, RedirectNotice, Section } from '../../components.tsx';
 import type { Outcome, PageContext } from '../../context.ts';
@@ -9,14 +11,16 @@ import {
   ApiErrorNotice, asApiError, ConfirmField, confirmed, DocumentView, operationGate, StatusBadge,
 } from './shared.tsx';
 
-// One tax invoice: the document as its PDF shows it, its timeline, its XML and PDF, and what
-// can be done with it now (resend its mail, cancel it before transmission, amend it, decide a
-// reverse issuance request). Each action is the area's service behind the matching API route.
+// One tax invoice: the document as its PDF shows it, its timeline, its XML and PDF, its
+// attachments, and what can be done with it now (resend its mail, cancel it before
+// transmission, amend it, decide a reverse issuance request, attach and delete files). Each
+// action is the area's service behind the matching API route.
 
 const KEY = /^[A-Za-z0-9_-]{1,100}$/;
 const NOTICES = ['taxInvoices.notice.issued', 'taxInvoices.notice.canceled',
   'taxInvoices.notice.mailQueued', 'taxInvoices.notice.approved', 'taxInvoices.notice.refused',
-  'taxInvoices.notice.requestCanceled', 'taxInvoices.notice.amended'] as const satisfies
+  'taxInvoices.notice.requestCanceled', 'taxInvoices.notice.amended',
+  'taxInvoices.notice.attached', 'taxInvoices.notice.attachmentDeleted'] as const satisfies
   readonly MessageKey[];
 export const REFUSAL_REASON_MAX = 200;
 
@@ -111,11 +115,73 @@ function Actions({ ctx, invoice, problem }: { ctx: PageContext; invoice: TaxInvo
   );
 }
 
+const ATTACHMENTS_OPEN = new Set(['REQUESTED', 'APPROVED', 'PENDING', 'ISSUED']);
+const KIB = 1024;
+
+const sizeOf = (bytes: number) => (bytes < KIB * KIB ? `${Math.ceil(bytes / KIB)} KB`
+  : `${(bytes / KIB / KIB).toFixed(1)} MB`);
+
+function Attachments({ ctx, invoice, files }: { ctx: PageContext; invoice: TaxInvoiceView;
+  files: AttachmentView[] }) {
+  const { t } = ctx;
+  const base = `/tax-invoices/${invoice.issuanceKey}/attachments`;
+  const open = ATTACHMENTS_OPEN.has(invoice.status);
+  const may = ctx.may('documents.issue') && open;
+  return (
+    <Section title={t('taxInvoices.attachments')} id="attachments">
+      <p class="muted">{t('taxInvoices.attachments.lead',
+        { count: ATTACHMENTS_PER_INVOICE_MAX })}</p>
+      {files.length === 0 ? <p>{t('taxInvoices.attachments.none')}</p> : (
+        <table>
+          <thead><tr>
+            <th scope="col">{t('taxInvoices.attachments.col.name')}</th>
+            <th scope="col">{t('taxInvoices.attachments.col.type')}</th>
+            <th scope="col" class="num">{t('taxInvoices.attachments.col.size')}</th>
+            {may && <th scope="col"><span class="visually-hidden">
+              {t('taxInvoices.attachments.delete')}</span></th>}
+          </tr></thead>
+          <tbody>
+            {files.map((file) => (
+              <tr key={file.attachmentId}>
+                <td><a href={`/dashboard${base}/${file.attachmentId}`} download>
+                  {file.fileName}</a></td>
+                <td>{file.contentType.split('/')[1]?.split('.').pop()?.toUpperCase()}</td>
+                <td class="num">{sizeOf(file.size)}</td>
+                {may && <td>
+                  <PostForm ctx={ctx} action={`${base}/${file.attachmentId}/delete`}
+                    confirm={t('taxInvoices.attachments.deleteConfirm')}>
+                    <button type="submit" class="secondary">
+                      {t('taxInvoices.attachments.delete')}</button>
+                  </PostForm>
+                </td>}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {!open && <p class="muted">{t('taxInvoices.attachments.locked')}</p>}
+      {may && files.length < ATTACHMENTS_PER_INVOICE_MAX && (
+        <form method="post" action={`/dashboard${base}`} enctype="multipart/form-data"
+          class="row" data-once="">
+          <input type="hidden" name="_csrf" value={ctx.csrf} />
+          <label>{t('taxInvoices.attachments.file')}
+            <input type="file" name="file" multiple required
+              accept={ATTACHMENT_EXTENSIONS.join(',')} />
+          </label>
+          <button type="submit" class="secondary">{t('taxInvoices.attachments.upload')}</button>
+        </form>
+      )}
+    </Section>
+  );
+}
+
 export async function detailOutcome(ctx: PageContext, problem?: ApiError): Promise<Outcome> {
   const { t } = ctx;
   const invoice = await findInvoice(ctx);
   if (invoice === null) return errorOutcome(t, 'notFound', 404);
   const moments = await timeline(ctx, invoice);
+  const files = await ctx.services.areas.taxInvoiceAttachments.list({ scope: ctx.scope,
+    issuanceKey: invoice.issuanceKey });
   return { kind: 'page', title: 'taxInvoices.detail', status: problem ? problem.status : 200,
     body: (
       <>
@@ -137,6 +203,7 @@ export async function detailOutcome(ctx: PageContext, problem?: ApiError): Promi
           <Notice kind="error">{invoice.failure.code}: {invoice.failure.message}</Notice>
         )}
         <Actions ctx={ctx} invoice={invoice} problem={problem} />
+        <Attachments ctx={ctx} invoice={invoice} files={files} />
         <DocumentView ctx={ctx} facts={{ invoice: invoice.invoice, taxType: invoice.taxType,
           totals: invoice.totals, ntsTransactionId: invoice.ntsTransactionId,
           amendmentReason: invoice.amendment?.reason ?? null }} />
@@ -248,5 +315,48 @@ export async function xmlOutcome(ctx: PageContext): Promise<Outcome> {
       filename: `${invoice.issuanceKey}.xml`, body };
   } catch (error) {
     return detailOutcome(ctx, asApiError(error));
+  }
+}
+
+// The files of the form, attached by the same service as POST …/attachments.
+export const attach = (ctx: PageContext) => act(ctx, 'taxInvoices.attachments.add',
+  async (invoice) => {
+    const files = ctx.files.filter((file) => file.field === 'file' && file.buffer.length > 0)
+      .map((file) => ({ fileName: file.fileName, content: file.buffer }));
+    if (ctx.files.some((file) => file.truncated)) {
+      throw new ApiError('PAYLOAD_TOO_LARGE', ctx.t('taxInvoices.attachments.tooLarge'));
+    }
+    if (files.length === 0) {
+      throw new ApiError('INVALID_REQUEST', ctx.t('taxInvoices.attachments.noFile'));
+    }
+    await ctx.services.areas.taxInvoiceAttachments.add({ scope: ctx.scope,
+      issuanceKey: invoice.issuanceKey, files });
+    await ctx.audit('taxInvoice.attached', invoice.issuanceKey, ctx.scope.environment);
+    return 'taxInvoices.notice.attached';
+  }, false);
+
+export const deleteAttachment = (ctx: PageContext) => act(ctx,
+  'taxInvoices.attachments.delete', async (invoice) => {
+    await ctx.services.areas.taxInvoiceAttachments.remove({ scope: ctx.scope,
+      issuanceKey: invoice.issuanceKey, attachmentId: ctx.params.attachmentId ?? '' });
+    await ctx.audit('taxInvoice.attachmentDeleted', invoice.issuanceKey,
+      ctx.scope.environment);
+    return 'taxInvoices.notice.attachmentDeleted';
+  }, false);
+
+export async function attachmentOutcome(ctx: PageContext): Promise<Outcome> {
+  const invoice = await findInvoice(ctx);
+  const attachmentId = ctx.params.attachmentId ?? '';
+  if (invoice === null || !KEY.test(attachmentId)) return errorOutcome(ctx.t, 'notFound', 404);
+  try {
+    const file = await ctx.services.areas.taxInvoiceAttachments.download({ scope: ctx.scope,
+      issuanceKey: invoice.issuanceKey, attachmentId });
+    return { kind: 'download', contentType: file.contentType, filename: file.fileName,
+      body: file.content };
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'NOT_FOUND') {
+      return errorOutcome(ctx.t, 'notFound', 404);
+    }
+    throw error;
   }
 }

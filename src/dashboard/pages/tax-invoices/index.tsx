@@ -1,7 +1,8 @@
 import type { DashboardPage } from '../../context.ts';
 import { amendFormOutcome, amendOutcome, amendPreviewOutcome } from './amend.tsx';
 import {
-  approve, cancel, cancelRequest, detailOutcome, pdfOutcome, refuse, resend, xmlOutcome,
+  approve, attach, attachmentOutcome, cancel, cancelRequest, deleteAttachment, detailOutcome,
+  pdfOutcome, refuse, resend, xmlOutcome,
 } from './detail.tsx';
 import { issueOutcome, lookupOutcome, newOutcome, previewOutcome } from './issue.tsx';
 import { exportOutcome, listOutcome } from './list.tsx';
@@ -36,6 +37,12 @@ export const taxInvoicesPage: DashboardPage = {
       handle: pdfOutcome },
     { method: 'GET', path: '/tax-invoices/:issuanceKey/xml', permission: 'account.read',
       handle: xmlOutcome },
+    { method: 'GET', path: '/tax-invoices/:issuanceKey/attachments/:attachmentId',
+      permission: 'account.read', handle: attachmentOutcome },
+    { method: 'POST', path: '/tax-invoices/:issuanceKey/attachments',
+      permission: 'documents.issue', handle: attach },
+    { method: 'POST', path: '/tax-invoices/:issuanceKey/attachments/:attachmentId/delete',
+      permission: 'documents.issue', handle: deleteAttachment },
     { method: 'POST', path: '/tax-invoices/:issuanceKey/resend', permission: 'documents.issue',
       handle: resend },
     { method: 'POST', path: '/tax-invoices/:issuanceKey/cancel', permission: 'documents.issue',

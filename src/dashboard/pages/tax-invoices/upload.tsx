@@ -14,6 +14,7 @@ import { ACCEPTED_FILES } from '../records/counterparties.tsx';
 import { workbook, XLSX_TYPE } from '../spreadsheet.ts';
 import { ApiErrorNotice, asApiError, dashboardCaller, operationGate } from './shared.tsx';
 import { suppliers } from './issue.tsx';
+import { fileOf, UPLOAD_BYTES_MAX } from '../../mount.ts';
 
 // Uploading tax invoices from a spreadsheet (docs/dashboard.md § Uploading tax invoices): a
 // template (xlsx or CSV) with one invoice of one item per row, the file's rows turned into issue
@@ -319,11 +320,13 @@ function previewPage(ctx: PageContext, supplierKey: string, rows: CheckedRow[]):
 }
 
 async function previewOutcome(ctx: PageContext): Promise<Outcome> {
-  const file = ctx.files.get('file');
+  const file = fileOf(ctx.files, 'file');
   if (file === undefined || file.buffer.length === 0) {
     return startPage(ctx, { key: 'invoiceUpload.error.noFile' }, 400);
   }
-  if (file.truncated) return startPage(ctx, { key: 'invoiceUpload.error.tooLarge' }, 413);
+  if (file.truncated || file.buffer.length > UPLOAD_BYTES_MAX) {
+    return startPage(ctx, { key: 'invoiceUpload.error.tooLarge' }, 413);
+  }
   const supplierKey = ctx.form.get('supplierKey') ?? '';
   const supplier = (await suppliers(ctx)).find((issuer) => issuer.supplierKey === supplierKey);
   if (supplier === undefined) return startPage(ctx, { key: 'invoiceUpload.error.supplier' }, 400);
