@@ -13,6 +13,7 @@ import {
 } from './areas/businesses/index.ts';
 import { createCertificateVerificationModule } from './areas/certificate-verification/index.ts';
 import { createConnectionsModule, type ConnectionsModule } from './areas/connections/index.ts';
+import { createDraftsModule, type DraftsModule } from './areas/drafts/index.ts';
 import { createDocumentsModule, type DocumentsModule } from './areas/documents/index.ts';
 import { createHealthModule } from './areas/health/index.ts';
 import { createIssuersModule, type IssuersService } from './areas/issuers/index.ts';
@@ -54,6 +55,7 @@ export type AreaModules = {
   revenueExpenses: RevenueExpensesModule;
   bankTransactions: BankTransactionsModule;
   cashReceipts: CashReceiptsModule;
+  drafts: DraftsModule;
   documents: DocumentsModule;
   // The key that seals what the areas keep at rest (for tests that read what they sealed), and
   // the page cursors sealed with a key derived from it.
@@ -111,6 +113,9 @@ export async function createAreaModules(platform: Platform, options: AreaModules
     recordEvents: webhooks.recordEvents,
     sealing,
   });
+  // Drafts are issued by the areas that issue their kind of document.
+  const drafts = createDraftsModule(areaPlatform, { taxInvoices: taxInvoices.service,
+    cashReceipts: cashReceipts.service, recordEvents: webhooks.recordEvents });
   const documents = createDocumentsModule(areaPlatform,
     { issuers: issuers.service, recordEvent: webhooks.recordEvent,
       registrationStatusOf: taxInvoices.registrationStatusOf });
@@ -132,10 +137,11 @@ export async function createAreaModules(platform: Platform, options: AreaModules
     revenueExpenses,
     bankTransactions,
     cashReceipts,
+    drafts,
     documents,
   ];
   return { list, webhooks, issuers: issuers.service, taxInvoices, connections, revenueExpenses,
-    bankTransactions, cashReceipts, documents, sealing, cursors, pointsLedger: points.ledger,
+    bankTransactions, cashReceipts, drafts, documents, sealing, cursors, pointsLedger: points.ledger,
     lookups: { businessProfiles: businessProfiles.service,
       registrationStatus: registrationStatus.service, bankHolders: bank.service } };
 }
@@ -173,6 +179,8 @@ function dashboardAreas(named: Omit<AreaModules, 'list'>): DashboardAreas {
     revenueExpenses: named.revenueExpenses.service,
     bankTransactions: named.bankTransactions.service,
     cashReceipts: named.cashReceipts.service, documents: named.documents.service,
+    taxInvoiceDrafts: named.drafts.taxInvoiceDrafts,
+    cashReceiptDrafts: named.drafts.cashReceiptDrafts, draftApproval: named.drafts.approval,
     pointsLedger: named.pointsLedger, ...named.lookups };
 }
 

@@ -9,6 +9,7 @@ import type {
 import type { CashReceiptsService } from '../areas/cash-receipts/index.ts';
 import type { ConnectionLinks, ConnectionsService } from '../areas/connections/index.ts';
 import type { DocumentsService, OwnerBusinesses } from '../areas/documents/index.ts';
+import type { ApprovalSettings, DraftService } from '../areas/drafts/index.ts';
 import type { IssuersService } from '../areas/issuers/index.ts';
 import type { LedgerPages } from '../areas/points/index.ts';
 import type { RevenueExpensesService } from '../areas/revenue-expenses/index.ts';
@@ -72,6 +73,11 @@ export type DashboardAreas = {
   // /v1/documents.
   cashReceipts: CashReceiptsService;
   documents: DocumentsService;
+  // The drafts page and the issue form's "save as draft": the same services as
+  // /v1/taxInvoices/drafts and /v1/cashReceipts/drafts, and the account's approval setting.
+  taxInvoiceDrafts: DraftService;
+  cashReceiptDrafts: DraftService;
+  draftApproval: ApprovalSettings;
   // The points page's ledger: the same pages as GET /v1/points/ledger.
   pointsLedger: LedgerPages;
   // The lookups page: the same charged services as the API's lookups (and businessProfiles,

@@ -27,6 +27,7 @@ export const ID_PREFIXES = {
   dashboardUser: 'usr',
   dashboardSession: 'ses',
   auditEvent: 'aud',
+  draft: 'drf',
 } as const;
 
 type IdKind = keyof typeof ID_PREFIXES;

@@ -135,6 +135,20 @@ export const OPERATIONS = {
   'cashReceipts.list': {},
   'cashReceipts.pdf': {},
 
+  // Drafts (docs/drafts.md): saving is free; issuing one is charged its issuance's price.
+  'taxInvoices.drafts.create': {},
+  'taxInvoices.drafts.list': {},
+  'taxInvoices.drafts.get': {},
+  'taxInvoices.drafts.update': {},
+  'taxInvoices.drafts.delete': {},
+  'taxInvoices.drafts.issue': { price: 'taxInvoices.issue' },
+  'cashReceipts.drafts.create': {},
+  'cashReceipts.drafts.list': {},
+  'cashReceipts.drafts.get': {},
+  'cashReceipts.drafts.update': {},
+  'cashReceipts.drafts.delete': {},
+  'cashReceipts.drafts.issue': { price: 'cashReceipts.issue' },
+
   'account.business.get': {},
   'account.business.save': {},
   // Charged from the row of the document's type: documents.taxAuthority.issue,

@@ -2,6 +2,7 @@ import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { FastifySchemaCompiler } from 'fastify';
+import { validationMessage } from './validation-messages.ts';
 
 // Request validation. JSON bodies are validated strictly: a number where a string belongs is a
 // 400, never silently converted. Path, query and headers arrive as strings, so those parts are
@@ -37,5 +38,16 @@ export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
   return ({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? strict : coercing;
     return ajv.compile(schema as object);
+  };
+}
+
+// A body checked against a schema outside a route, as a route checks it, with the message a
+// route's 400 INVALID_REQUEST would carry: a stored draft checked against its issuance's body
+// (src/areas/drafts/). Null when the value passes. The value is not changed.
+export function createBodyChecker(schema: object): (value: unknown) => string | null {
+  const validate = createAjv(false).compile(schema);
+  return (value) => {
+    if (validate(structuredClone(value))) return null;
+    return validationMessage(validate.errors ?? [], 'body');
   };
 }

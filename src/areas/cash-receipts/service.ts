@@ -154,6 +154,18 @@ function checkProportions(original: store.CashReceiptRow, requested: CancelAmoun
 
 type Accepted = { issuanceKey: string };
 
+// Work of a request that issues something kept (a draft, src/areas/drafts/) in the transaction
+// that records the receipt: `guard` before (throws ApiError to refuse; nothing is kept or
+// charged), `onRecorded` after, with the receipt's key.
+type OwnWork = { guard(tx: Tx): Promise<void>;
+  onRecorded(tx: Tx, issuanceKey: string): Promise<void> };
+
+export type IssueRequest = { caller: Caller; supplierKey: string; referenceId: string;
+  body: IssueInput;
+  // The route the reference id's fingerprint names (the issue route unless said).
+  route?: string;
+  inTransaction?: OwnWork };
+
 async function requireReceipt(db: Db, scope: Scope, issuanceKey: string) {
   const row = await store.findReceipt(db, scope, issuanceKey);
   if (row === null) throw new ApiError('NOT_FOUND', NO_SUCH_RECEIPT);
@@ -263,6 +275,24 @@ function createAcceptance(deps: ServiceDeps) {
     return result.body as Accepted;
   }
 
+  // Step 3 for an issuance with work of its own in the transaction (a draft's, see IssueRequest):
+  // alone, like a cancellation. A replay runs none of it.
+  async function recordAloneWith(caller: Caller, claim: { referenceId: string;
+    fingerprint: string }, row: UnchargedReceipt, own: OwnWork): Promise<Accepted> {
+    const operation = 'cashReceipts.issue';
+    const result = await db.transaction((tx) => runIdempotent(tx,
+      { apiKeyId: caller.apiKeyId, namespace: 'cashReceipt', ...claim }, async () => {
+        await own.guard(tx);
+        const [charged] = await chargeReceipts(tx, deps.points, [{ row, operation,
+          priceInPoints: deps.prices[operation], requestId: currentRequestId() }]);
+        if (charged instanceof ApiError) throw charged;
+        await store.insertReceipt(tx, charged!, deps.now());
+        await own.onRecorded(tx, charged!.issuanceKey);
+        return { status: 202, body: { issuanceKey: charged!.issuanceKey } };
+      }));
+    return result.body as Accepted;
+  }
+
   // What an issuance request records, or the ApiError that refuses it.
   async function checkIssuance(input: { caller: Caller; supplierKey: string;
     referenceId: string; body: IssueInput }): Promise<UnchargedReceipt> {
@@ -279,10 +309,10 @@ function createAcceptance(deps: ServiceDeps) {
   // request refused in step 2 looks for an earlier claim first, so that a replay is answered
   // even when its content would now be refused. Every request still gets the answer the steps'
   // order says, and a new request, the common case, costs no lookup.
-  async function issue(input: { caller: Caller; supplierKey: string; referenceId: string;
-    body: IssueInput }): Promise<Accepted> {
+  async function issue(input: IssueRequest): Promise<Accepted> {
     const { caller } = input;
-    const fingerprint = requestFingerprint({ method: 'POST', route: ISSUE_ROUTE, ...input });
+    const fingerprint = requestFingerprint({ method: 'POST', route: input.route ?? ISSUE_ROUTE,
+      body: input.body });
     const claim = { apiKeyId: caller.apiKeyId, namespace: 'cashReceipt' as const,
       referenceId: input.referenceId, fingerprint };
     let row: UnchargedReceipt;
@@ -293,6 +323,10 @@ function createAcceptance(deps: ServiceDeps) {
       const replay = await findEarlierClaim(claim);
       if (replay !== null) return replay.body as Accepted;
       throw error;
+    }
+    if (input.inTransaction !== undefined) {
+      return recordAloneWith(caller, { referenceId: input.referenceId, fingerprint }, row,
+        input.inTransaction);
     }
     // Step 3 in a batch's transaction.
     const recorded = await recordIssuance({ apiKeyId: caller.apiKeyId,
@@ -323,7 +357,13 @@ function createAcceptance(deps: ServiceDeps) {
       cancellationRow(tx, deps.sealing, { ...input, requested, now: deps.now() }));
   }
 
-  return { issue, cancel };
+  // An issuance checked as issue checks it (the body's rules, the merchant, the authority's
+  // availability); nothing is kept or charged. Throws the ApiError issue would answer.
+  async function previewIssue(input: { caller: Caller; supplierKey: string; body: IssueInput }) {
+    await checkIssuance({ ...input, referenceId: '' });
+  }
+
+  return { issue, cancel, previewIssue };
 }
 
 // Retrieval: one receipt, lists, status by reference id, the PDF.

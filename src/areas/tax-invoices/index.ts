@@ -28,6 +28,7 @@ import { createIssuanceService, type IssuanceService } from './issuance/service.
 import { processingSteps } from './processing/steps.ts';
 import { stepBacklogs } from './processing/steps-store.ts';
 import { registerApprovalPageRoutes } from './reverse-issuance/page-routes.ts';
+import { ACCEPTANCE_ERRORS, COMMON_ERRORS } from './route-errors.ts';
 import { findIssuedByTotals } from './store.ts';
 import { xmlRoutes } from './xml/routes.ts';
 import { createXmlService, type XmlService } from './xml/service.ts';
@@ -111,6 +112,8 @@ export {
   type Invoice, type TaxInvoiceStatus,
 } from './schemas.ts';
 export type { TaxInvoiceView } from './issuance/schemas.ts';
+// What issuance answers besides the platform's errors, for a draft's issue (src/areas/drafts/).
+export const TAX_INVOICE_ISSUE_ERRORS = [...COMMON_ERRORS, ...ACCEPTANCE_ERRORS] as const;
 export type { DocumentPreview } from './issuance/acceptance.ts';
 export type { BrowseFilters } from './store.ts';
 export {
