@@ -4,6 +4,10 @@ export { createEtaxClient, DEFAULT_BASE_URL, unwrap } from './client.js';
 export type { EtaxClient, EtaxClientOptions } from './client.js';
 export { EtaxError, isEtaxError } from './errors.js';
 export type { OperationErrorCode } from './errors.js';
+export { issueDraft, saveCashReceiptDraft, saveTaxInvoiceDraft } from './drafts.js';
+export type {
+  CashReceiptDraftBody, SavedCashReceiptDraft, SavedTaxInvoiceDraft, TaxInvoiceDraftBody,
+} from './drafts.js';
 export { paginate } from './pagination.js';
 export type { PageItem, PaginatedPath } from './pagination.js';
 export { downloadTaxInvoicePdf } from './pdf.js';

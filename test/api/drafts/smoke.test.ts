@@ -5,7 +5,7 @@ import { createSupplierAccount, invoiceBody, request, type SupplierAccount } fro
 let app: TestApp;
 let account: SupplierAccount;
 beforeAll(async () => {
-  app = await createTestApp({ env: { WORKERS_ENABLED: 'false' } });
+  app = await createTestApp({ jobs: true, env: { WORKERS_ENABLED: 'false' } });
   account = await createSupplierAccount(app);
 });
 afterAll(async () => { await app?.close(); });
