@@ -155,7 +155,7 @@ async function draftsPage(ctx: PageContext, problem?: ApiError): Promise<Outcome
 }
 
 const done = (notice: MessageKey): Outcome =>
-  ({ kind: 'redirect', to: `/drafts?notice=${notice}` });
+  ({ kind: 'redirect', to: `/dashboard/drafts?notice=${notice}` });
 
 // A draft action: the draft named by the path, the service's call, then back to the list with
 // a notice, or the list with the refusal.
@@ -163,7 +163,7 @@ function action(run: (ctx: PageContext, draftId: string) => Promise<unknown>,
   notice: MessageKey) {
   return async (ctx: PageContext): Promise<Outcome> => {
     const draftId = ctx.params.draftId ?? '';
-    if (!DRAFT_ID.test(draftId)) return { kind: 'redirect', to: '/drafts' };
+    if (!DRAFT_ID.test(draftId)) return { kind: 'redirect', to: '/dashboard/drafts' };
     const outcome = await attempt(() => run(ctx, draftId));
     return refused(outcome) ? draftsPage(ctx, outcome) : done(notice);
   };
