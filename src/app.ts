@@ -141,8 +141,8 @@ export async function createAreaModules(platform: Platform, options: AreaModules
     documents,
   ];
   return { list, webhooks, issuers: issuers.service, taxInvoices, connections, revenueExpenses,
-    bankTransactions, cashReceipts, drafts, documents, sealing, cursors, pointsLedger: points.ledger,
-    lookups: { businessProfiles: businessProfiles.service,
+    bankTransactions, cashReceipts, drafts, documents, sealing, cursors,
+    pointsLedger: points.ledger, lookups: { businessProfiles: businessProfiles.service,
       registrationStatus: registrationStatus.service, bankHolders: bank.service } };
 }
 

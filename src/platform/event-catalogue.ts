@@ -343,8 +343,8 @@ export const EVENT_CATALOGUE = {
   TAX_INVOICE_DRAFT_RETURNED: {
     area: 'drafts',
     subscribable: true,
-    description: 'An approver sent a tax invoice draft back with a reason; it can be edited again ' +
-      '(status DRAFT).',
+    description: 'An approver sent a tax invoice draft back with a reason; it can be edited ' +
+      'again (status DRAFT).',
     data: DraftReturned,
   },
   CASH_RECEIPT_DRAFT_SUBMITTED: {
@@ -364,8 +364,8 @@ export const EVENT_CATALOGUE = {
   CASH_RECEIPT_DRAFT_RETURNED: {
     area: 'drafts',
     subscribable: true,
-    description: 'An approver sent a cash receipt draft back with a reason; it can be edited again ' +
-      '(status DRAFT).',
+    description: 'An approver sent a cash receipt draft back with a reason; it can be edited ' +
+      'again (status DRAFT).',
     data: DraftReturned,
   },
   WEBHOOK_TEST: {

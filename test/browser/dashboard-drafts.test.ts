@@ -28,6 +28,8 @@ let baseUrl: string;
 let screenshots: string;
 let account: SupplierAccount;
 const errors: string[] = [];
+const rowsOf = (page: Page, section: string, text: string) =>
+  page.locator(`section[aria-labelledby="${section}-title"] tr`, { hasText: text });
 
 async function signedInPage(role: 'admin' | 'viewer'): Promise<Page> {
   const email = `drafts-${role}-${Date.now()}@example.com`;
@@ -115,7 +117,7 @@ describe('drafts in Chromium', () => {
       page.click('section[aria-labelledby="approval-title"] button[type="submit"]')]);
     const draftId = await submittedDraft(HOSTILE);
     await page.goto(`${baseUrl}/dashboard/drafts`);
-    const row = page.locator('section[aria-labelledby="waiting-title"] tr', { hasText: draftId });
+    const row = rowsOf(page, 'waiting', draftId);
     expect(await row.count()).toBe(1);
     // Hostile strings are text, never markup.
     expect(await row.locator('td').nth(1).textContent()).toBe(HOSTILE);
@@ -123,18 +125,18 @@ describe('drafts in Chromium', () => {
     await checkPage(page, 'drafts-waiting');
     await Promise.all([page.waitForURL(/notice=drafts\.approved/),
       row.locator('button:has-text("승인하고 발행")').click()]);
-    const issuedRow = page.locator('section[aria-labelledby="issued-title"] tr', { hasText: draftId });
+    const issuedRow = rowsOf(page, 'issued', draftId);
     expect(await issuedRow.count()).toBe(1);
     expect(await issuedRow.locator('a[href^="/dashboard/tax-invoices/txi_"]').count()).toBe(1);
     await checkPage(page, 'drafts-issued');
 
     const returned = await submittedDraft('반려할 문서');
     await page.goto(`${baseUrl}/dashboard/drafts`);
-    const waiting = page.locator('section[aria-labelledby="waiting-title"] tr', { hasText: returned });
+    const waiting = rowsOf(page, 'waiting', returned);
     await waiting.locator('input[name="reason"]').fill(HOSTILE);
     await Promise.all([page.waitForURL(/notice=drafts\.sentBack/),
       waiting.locator('button:has-text("반려")').click()]);
-    const editable = page.locator('section[aria-labelledby="editable-title"] tr', { hasText: returned });
+    const editable = rowsOf(page, 'editable', returned);
     expect(await editable.locator('td').first().textContent()).toContain(HOSTILE);
     await checkPage(page, 'drafts-returned');
     expect(errors).toEqual([]);
@@ -144,7 +146,7 @@ describe('drafts in Chromium', () => {
     const draftId = await submittedDraft('열람자');
     const page = await signedInPage('viewer');
     await page.goto(`${baseUrl}/dashboard/drafts`);
-    expect(await page.locator('section[aria-labelledby="waiting-title"] tr', { hasText: draftId }).count()).toBe(1);
+    expect(await rowsOf(page, 'waiting', draftId).count()).toBe(1);
     expect(await page.locator('button:has-text("승인하고 발행")').count()).toBe(0);
     expect(await page.locator('section[aria-labelledby="approval-title"]').count()).toBe(0);
     const [response] = await Promise.all([

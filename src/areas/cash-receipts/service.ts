@@ -160,6 +160,8 @@ type Accepted = { issuanceKey: string };
 type OwnWork = { guard(tx: Tx): Promise<void>;
   onRecorded(tx: Tx, issuanceKey: string): Promise<void> };
 
+// previewIssue checks an issuance as issue checks it, with nothing kept or charged, and throws
+// the ApiError issue would answer.
 export type IssueRequest = { caller: Caller; supplierKey: string; referenceId: string;
   body: IssueInput;
   // The route the reference id's fingerprint names (the issue route unless said).
@@ -253,6 +255,24 @@ function requireAuthority(deps: Pick<ServiceDeps, 'authorityAvailable'>,
   }
 }
 
+// Step 3 for an issuance with work of its own in the transaction (a draft's, see IssueRequest):
+// alone, like a cancellation. A replay runs none of it.
+async function recordAloneWith(deps: ServiceDeps, caller: Caller, claim: { referenceId: string;
+  fingerprint: string }, row: UnchargedReceipt, own: OwnWork): Promise<Accepted> {
+  const operation = 'cashReceipts.issue';
+  const result = await deps.db.transaction((tx) => runIdempotent(tx,
+    { apiKeyId: caller.apiKeyId, namespace: 'cashReceipt', ...claim }, async () => {
+      await own.guard(tx);
+      const [charged] = await chargeReceipts(tx, deps.points, [{ row, operation,
+        priceInPoints: deps.prices[operation], requestId: currentRequestId() }]);
+      if (charged instanceof ApiError) throw charged;
+      await store.insertReceipt(tx, charged!, deps.now());
+      await own.onRecorded(tx, charged!.issuanceKey);
+      return { status: 202, body: { issuanceKey: charged!.issuanceKey } };
+    }));
+  return result.body as Accepted;
+}
+
 // Issuance and cancellation: the five steps above.
 function createAcceptance(deps: ServiceDeps) {
   const { db } = deps;
@@ -270,24 +290,6 @@ function createAcceptance(deps: ServiceDeps) {
           operation, priceInPoints: deps.prices[operation], requestId: currentRequestId() }]);
         if (charged instanceof ApiError) throw charged;
         await store.insertReceipt(tx, charged!, deps.now());
-        return { status: 202, body: { issuanceKey: charged!.issuanceKey } };
-      }));
-    return result.body as Accepted;
-  }
-
-  // Step 3 for an issuance with work of its own in the transaction (a draft's, see IssueRequest):
-  // alone, like a cancellation. A replay runs none of it.
-  async function recordAloneWith(caller: Caller, claim: { referenceId: string;
-    fingerprint: string }, row: UnchargedReceipt, own: OwnWork): Promise<Accepted> {
-    const operation = 'cashReceipts.issue';
-    const result = await db.transaction((tx) => runIdempotent(tx,
-      { apiKeyId: caller.apiKeyId, namespace: 'cashReceipt', ...claim }, async () => {
-        await own.guard(tx);
-        const [charged] = await chargeReceipts(tx, deps.points, [{ row, operation,
-          priceInPoints: deps.prices[operation], requestId: currentRequestId() }]);
-        if (charged instanceof ApiError) throw charged;
-        await store.insertReceipt(tx, charged!, deps.now());
-        await own.onRecorded(tx, charged!.issuanceKey);
         return { status: 202, body: { issuanceKey: charged!.issuanceKey } };
       }));
     return result.body as Accepted;
@@ -324,10 +326,8 @@ function createAcceptance(deps: ServiceDeps) {
       if (replay !== null) return replay.body as Accepted;
       throw error;
     }
-    if (input.inTransaction !== undefined) {
-      return recordAloneWith(caller, { referenceId: input.referenceId, fingerprint }, row,
-        input.inTransaction);
-    }
+    const own = input.inTransaction;
+    if (own) return recordAloneWith(deps, caller, { ...claim }, row, own);
     // Step 3 in a batch's transaction.
     const recorded = await recordIssuance({ apiKeyId: caller.apiKeyId,
       referenceId: input.referenceId, fingerprint, row,
@@ -357,13 +357,8 @@ function createAcceptance(deps: ServiceDeps) {
       cancellationRow(tx, deps.sealing, { ...input, requested, now: deps.now() }));
   }
 
-  // An issuance checked as issue checks it (the body's rules, the merchant, the authority's
-  // availability); nothing is kept or charged. Throws the ApiError issue would answer.
-  async function previewIssue(input: { caller: Caller; supplierKey: string; body: IssueInput }) {
-    await checkIssuance({ ...input, referenceId: '' });
-  }
-
-  return { issue, cancel, previewIssue };
+  return { issue, cancel, previewIssue: (input: Omit<IssueRequest, 'referenceId'>) =>
+    checkIssuance({ ...input, referenceId: '' }).then(() => undefined) };
 }
 
 // Retrieval: one receipt, lists, status by reference id, the PDF.
