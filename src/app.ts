@@ -17,6 +17,7 @@ import {
   createCounterpartiesModule,
   type CounterpartiesModule,
 } from './areas/counterparties/index.ts';
+import { createDraftsModule, type DraftsModule } from './areas/drafts/index.ts';
 import { createDocumentsModule, type DocumentsModule } from './areas/documents/index.ts';
 import { createHealthModule } from './areas/health/index.ts';
 import { createIssuersModule, type IssuersService } from './areas/issuers/index.ts';
@@ -59,6 +60,7 @@ export type AreaModules = {
   revenueExpenses: RevenueExpensesModule;
   bankTransactions: BankTransactionsModule;
   cashReceipts: CashReceiptsModule;
+  drafts: DraftsModule;
   documents: DocumentsModule;
   counterparties: CounterpartiesModule;
   // The key that seals what the areas keep at rest (for tests that read what they sealed), and
@@ -123,6 +125,9 @@ export async function createAreaModules(platform: Platform, options: AreaModules
     recordEvents: webhooks.recordEvents,
     sealing,
   });
+  // Drafts are issued by the areas that issue their kind of document.
+  const drafts = createDraftsModule(areaPlatform, { taxInvoices: taxInvoices.service,
+    cashReceipts: cashReceipts.service, recordEvents: webhooks.recordEvents });
   const documents = createDocumentsModule(areaPlatform,
     { issuers: issuers.service, recordEvent: webhooks.recordEvent,
       registrationStatusOf: taxInvoices.registrationStatusOf });
@@ -143,11 +148,12 @@ export async function createAreaModules(platform: Platform, options: AreaModules
     revenueExpenses,
     bankTransactions,
     cashReceipts,
+    drafts,
     documents,
     counterparties,
   ];
   return { list, webhooks, issuers: issuers.service, taxInvoices, connections, revenueExpenses,
-    bankTransactions, cashReceipts, documents, counterparties, sealing, cursors,
+    bankTransactions, cashReceipts, drafts, documents, counterparties, sealing, cursors,
     pointsLedger: points.ledger,
     lookups: { businessProfiles: businessProfiles.service,
       registrationStatus: registrationStatus.service, bankHolders: bank.service } };
@@ -188,6 +194,8 @@ function dashboardAreas(named: Omit<AreaModules, 'list'>): DashboardAreas {
     revenueExpenses: named.revenueExpenses.service,
     bankTransactions: named.bankTransactions.service,
     cashReceipts: named.cashReceipts.service, documents: named.documents.service,
+    taxInvoiceDrafts: named.drafts.taxInvoiceDrafts,
+    cashReceiptDrafts: named.drafts.cashReceiptDrafts, draftApproval: named.drafts.approval,
     pointsLedger: named.pointsLedger, counterparties: named.counterparties.service,
     ...named.lookups };
 }

@@ -18,6 +18,10 @@ export {
 export type { AttachmentFile, TaxInvoiceAttachment } from './attachments.js';
 export { EtaxError, isEtaxError } from './errors.js';
 export type { OperationErrorCode } from './errors.js';
+export { issueDraft, saveCashReceiptDraft, saveTaxInvoiceDraft } from './drafts.js';
+export type {
+  CashReceiptDraftBody, SavedCashReceiptDraft, SavedTaxInvoiceDraft, TaxInvoiceDraftBody,
+} from './drafts.js';
 export { paginate } from './pagination.js';
 export type { PageItem, PaginatedPath } from './pagination.js';
 export { downloadTaxInvoicePdf } from './pdf.js';

@@ -1450,6 +1450,150 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/taxInvoices/drafts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tax invoice drafts
+         * @description The tax invoice drafts of this account and environment in the order they were made, whoever made them, filtered by status, paged with an opaque cursor. `issueProblems` is null here: read a draft to learn them.
+         */
+        get: operations["listTaxInvoiceDrafts"];
+        put?: never;
+        /**
+         * Save a tax invoice draft
+         * @description Saves the body of a tax invoice issuance to issue later. Every field may be left out, but what is there must have the type and size issuance requires. `Supplier-Key` may be given now or later. The answer lists in `issueProblems` what issuance would refuse now. Free.
+         */
+        post: operations["createTaxInvoiceDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/taxInvoices/drafts/{draftId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a tax invoice draft
+         * @description The draft, with what issuance would refuse of it now (`issueProblems`, checked as issue checks, with nothing kept or charged).
+         */
+        get: operations["getTaxInvoiceDraft"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a tax invoice draft
+         * @description Deletes a DRAFT or SUBMITTED draft; an ISSUED one stays (409 DRAFT_NOT_EDITABLE) so that its issue answers the same when repeated. Free.
+         */
+        delete: operations["deleteTaxInvoiceDraft"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a tax invoice draft
+         * @description Changes the body by a JSON merge patch (RFC 7396: objects merge field by field, arrays replace, null removes a field) and the `Supplier-Key` when given. Only a DRAFT changes: a SUBMITTED or ISSUED one is 409 DRAFT_NOT_EDITABLE. Free.
+         */
+        patch: operations["updateTaxInvoiceDraft"];
+        trace?: never;
+    };
+    "/v1/taxInvoices/drafts/{draftId}:issue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a tax invoice draft
+         * @description Issues the draft as POST /v1/taxInvoices/issue would issue its body now, with every rule of issuance at this moment (and its price, refunded as issuance refunds it). `Service-Client-Reference-Id` is required: the same value from the same key answers the issued draft again without issuing twice; a draft is issued once, so any other issue of an issued draft is 409 DRAFT_ALREADY_ISSUED. When the account requires approval, an API key cannot issue a draft: it is submitted (status SUBMITTED, a _DRAFT_SUBMITTED webhook) and the answer is 403 DRAFT_APPROVAL_REQUIRED; an approver issues it from the dashboard. Body: none.
+         */
+        post: operations["issueTaxInvoiceDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cashReceipts/drafts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List cash receipt drafts
+         * @description The cash receipt drafts of this account and environment in the order they were made, whoever made them, filtered by status, paged with an opaque cursor. `issueProblems` is null here: read a draft to learn them.
+         */
+        get: operations["listCashReceiptDrafts"];
+        put?: never;
+        /**
+         * Save a cash receipt draft
+         * @description Saves the body of a cash receipt issuance to issue later. Every field may be left out, but what is there must have the type and size issuance requires. `Supplier-Key` may be given now or later. The answer lists in `issueProblems` what issuance would refuse now. Free.
+         */
+        post: operations["createCashReceiptDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cashReceipts/drafts/{draftId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a cash receipt draft
+         * @description The draft, with what issuance would refuse of it now (`issueProblems`, checked as issue checks, with nothing kept or charged).
+         */
+        get: operations["getCashReceiptDraft"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a cash receipt draft
+         * @description Deletes a DRAFT or SUBMITTED draft; an ISSUED one stays (409 DRAFT_NOT_EDITABLE) so that its issue answers the same when repeated. Free.
+         */
+        delete: operations["deleteCashReceiptDraft"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a cash receipt draft
+         * @description Changes the body by a JSON merge patch (RFC 7396: objects merge field by field, arrays replace, null removes a field) and the `Supplier-Key` when given. Only a DRAFT changes: a SUBMITTED or ISSUED one is 409 DRAFT_NOT_EDITABLE. Free.
+         */
+        patch: operations["updateCashReceiptDraft"];
+        trace?: never;
+    };
+    "/v1/cashReceipts/drafts/{draftId}:issue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a cash receipt draft
+         * @description Issues the draft as POST /v1/cashReceipts/issue would issue its body now, with every rule of issuance at this moment (and its price, refunded as issuance refunds it). `Service-Client-Reference-Id` is required: the same value from the same key answers the issued draft again without issuing twice; a draft is issued once, so any other issue of an issued draft is 409 DRAFT_ALREADY_ISSUED. When the account requires approval, an API key cannot issue a draft: it is submitted (status SUBMITTED, a _DRAFT_SUBMITTED webhook) and the answer is 403 DRAFT_APPROVAL_REQUIRED; an approver issues it from the dashboard. Body: none.
+         */
+        post: operations["issueCashReceiptDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/account/business": {
         parameters: {
             query?: never;
@@ -2258,6 +2402,88 @@ export interface components {
             };
         };
         /**
+         * CASH_RECEIPT_DRAFT_APPROVED_Event
+         * @description An approver approved a cash receipt draft, which was issued with it (status ISSUED, `issuanceKey` set).
+         */
+        CASH_RECEIPT_DRAFT_APPROVED_Event: {
+            /** @description Event id; receivers dedupe on it. */
+            id: string;
+            /** @enum {string} */
+            type: "CASH_RECEIPT_DRAFT_APPROVED";
+            /**
+             * @description The same as `type`, under a second name for receivers that switch on `eventType`.
+             * @enum {string}
+             */
+            eventType: "CASH_RECEIPT_DRAFT_APPROVED";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            data: {
+                /** @description The draft, `drf_…`. */
+                draftId: string;
+                /** @description The `dashboard:<user id>` of the approver. */
+                actor: string;
+                /** @description The document it became. */
+                issuanceKey: string;
+            };
+        };
+        /**
+         * CASH_RECEIPT_DRAFT_RETURNED_Event
+         * @description An approver sent a cash receipt draft back with a reason; it can be edited again (status DRAFT).
+         */
+        CASH_RECEIPT_DRAFT_RETURNED_Event: {
+            /** @description Event id; receivers dedupe on it. */
+            id: string;
+            /** @enum {string} */
+            type: "CASH_RECEIPT_DRAFT_RETURNED";
+            /**
+             * @description The same as `type`, under a second name for receivers that switch on `eventType`.
+             * @enum {string}
+             */
+            eventType: "CASH_RECEIPT_DRAFT_RETURNED";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            data: {
+                /** @description The draft, `drf_…`. */
+                draftId: string;
+                /** @description The `dashboard:<user id>` of the approver. */
+                actor: string;
+                /** @description Why it was sent back. */
+                reason: string;
+            };
+        };
+        /**
+         * CASH_RECEIPT_DRAFT_SUBMITTED_Event
+         * @description A cash receipt draft was submitted for approval: the account requires it, and whoever asked to issue it may not issue without it (status SUBMITTED).
+         */
+        CASH_RECEIPT_DRAFT_SUBMITTED_Event: {
+            /** @description Event id; receivers dedupe on it. */
+            id: string;
+            /** @enum {string} */
+            type: "CASH_RECEIPT_DRAFT_SUBMITTED";
+            /**
+             * @description The same as `type`, under a second name for receivers that switch on `eventType`.
+             * @enum {string}
+             */
+            eventType: "CASH_RECEIPT_DRAFT_SUBMITTED";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            data: {
+                /** @description The draft, `drf_…`. */
+                draftId: string;
+                /** @description The API key id, or `dashboard:<user id>`, that submitted it. */
+                actor: string;
+            };
+        };
+        /**
          * CASH_RECEIPT_FAILED_Event
          * @description The tax authority did not approve a cash receipt or a cancellation; its points were refunded.
          */
@@ -2573,6 +2799,120 @@ export interface components {
             email?: string | null;
             /** @description The customer's phone number, kept with the receipt. */
             phone?: string | null;
+        };
+        /**
+         * CashReceiptDraft
+         * @description A saved cash receipt, issued later.
+         */
+        CashReceiptDraft: {
+            /** @description The draft, `drf_…`. */
+            draftId: string;
+            /**
+             * @description DRAFT (editable), SUBMITTED (waits for an approver; read only) or ISSUED (`issuanceKey` names the document). Known values: `DRAFT`, `SUBMITTED`, `ISSUED`. Read a value you do not know as "other": more may be added.
+             * @example DRAFT
+             */
+            status: string;
+            /** @description The issuer that will issue it; null until given. */
+            supplierKey: string | null;
+            body: components["schemas"]["CashReceiptDraftBody"];
+            /** @description What issuing cash receipt from this draft would refuse now, in the order issuance checks it (issuance stops at the first); empty when it would be accepted. Null on the list and on an issued draft: read a draft to learn them. */
+            issueProblems: components["schemas"]["DraftIssueProblem"][] | null;
+            /** @description The document it became, once ISSUED. */
+            issuanceKey: string | null;
+            /** @description Why an approver sent it back the last time one did. */
+            returnReason: string | null;
+            /** @description The API key id that made it, or `dashboard:<user id>`. */
+            createdBy: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description When it was submitted for approval, while it waits. */
+            submittedAt: string | null;
+            /** @description When it was issued. */
+            issuedAt: string | null;
+        };
+        /**
+         * CashReceiptDraftBody
+         * @description The body of a cash receipt's issuance, every field optional: what is there must have the type and size issuance requires; what is missing is reported in `issueProblems` until the draft is issued.
+         */
+        CashReceiptDraftBody: {
+            /**
+             * Format: date
+             * @description The day of the cash payment, Korea time: today or yesterday; up to 5 days back for a self-issued receipt.
+             */
+            tradeDate?: string;
+            /**
+             * @description INCOME_DEDUCTION (소득공제, for a consumer) or EXPENSE_PROOF (지출증빙, for a business).
+             * @enum {unknown}
+             */
+            usage?: "INCOME_DEDUCTION" | "EXPENSE_PROOF";
+            /** @description Digits, hyphens allowed. INCOME_DEDUCTION: a mobile number (10–11 digits, 01…), a cash-receipt card (13–19), a resident number (13) or the self-issue number 0100001234. EXPENSE_PROOF: a business registration number (10, checksum), a mobile number, a card or a resident number. */
+            identityNumber?: string;
+            /**
+             * @description TAXABLE (과세) or TAX_FREE (면세; tax 0).
+             * @enum {unknown}
+             */
+            taxation?: "TAXABLE" | "TAX_FREE";
+            /** @description Supply cost (공급가액), won. */
+            supplyCost?: number;
+            /** @description VAT (부가세), won. */
+            tax?: number;
+            /** @description Service fee (봉사료), won. */
+            serviceFee?: number;
+            /** @description supplyCost + tax + serviceFee, and more than 0. */
+            totalAmount?: number;
+            /** @description What was sold. */
+            itemName?: string;
+            /**
+             * @description GENERAL (일반), BOOKS_PERFORMANCES (도서공연) or PUBLIC_TRANSPORT (대중교통).
+             * @enum {unknown}
+             */
+            tradeOption?: "GENERAL" | "BOOKS_PERFORMANCES" | "PUBLIC_TRANSPORT";
+            customer?: {
+                /** @description The customer's name, printed on the receipt. */
+                name?: string | null;
+                /** @description Where the customer's copy is mailed. */
+                email?: string | null;
+                /** @description The customer's phone number, kept with the receipt. */
+                phone?: string | null;
+            } | null;
+        };
+        /**
+         * CashReceiptDraftPage
+         * @description A page of drafts.
+         */
+        CashReceiptDraftPage: {
+            /** @description In the order they were made. */
+            drafts: components["schemas"]["CashReceiptDraft"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+            /** @description True when another page follows: pass `nextCursor` as `cursor` to read it. Stop when false. */
+            hasMore: boolean;
+        };
+        /**
+         * CashReceiptDraftPatch
+         * @description A JSON merge patch (RFC 7396) of the draft's body: objects merge field by field, arrays replace, null removes a field. The result is checked as a saved body is.
+         */
+        CashReceiptDraftPatch: {
+            tradeDate?: string | null;
+            usage?: ("INCOME_DEDUCTION" | "EXPENSE_PROOF") | null;
+            identityNumber?: string | null;
+            taxation?: ("TAXABLE" | "TAX_FREE") | null;
+            supplyCost?: number | null;
+            tax?: number | null;
+            serviceFee?: number | null;
+            totalAmount?: number | null;
+            itemName?: string | null;
+            tradeOption?: ("GENERAL" | "BOOKS_PERFORMANCES" | "PUBLIC_TRANSPORT") | null;
+            customer?: ({
+                /** @description The customer's name, printed on the receipt. */
+                name?: string | null;
+                /** @description Where the customer's copy is mailed. */
+                email?: string | null;
+                /** @description The customer's phone number, kept with the receipt. */
+                phone?: string | null;
+            } | null) | null;
         };
         /**
          * CashReceiptIssueRequest
@@ -3237,7 +3577,7 @@ export interface components {
              */
             url: string;
             /** @description The event types sent to this endpoint. */
-            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_BULK_COMPLETED" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_BULK_COMPLETED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "BANK_ACCOUNT_SYNCED" | "BANK_ACCOUNT_SYNC_FAILED" | "BANK_TRANSACTION_CREATED")[];
+            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_BULK_COMPLETED" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_BULK_COMPLETED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "BANK_ACCOUNT_SYNCED" | "BANK_ACCOUNT_SYNC_FAILED" | "BANK_TRANSACTION_CREATED" | "TAX_INVOICE_DRAFT_SUBMITTED" | "TAX_INVOICE_DRAFT_APPROVED" | "TAX_INVOICE_DRAFT_RETURNED" | "CASH_RECEIPT_DRAFT_SUBMITTED" | "CASH_RECEIPT_DRAFT_APPROVED" | "CASH_RECEIPT_DRAFT_RETURNED")[];
             /** @description A note for people, up to 500 characters. */
             description?: string;
         };
@@ -3426,6 +3766,13 @@ export interface components {
                 /** @description What the request would reserve now (0 for a replay); the balance covers it. */
                 points: number;
             };
+        };
+        /** DraftIssueProblem */
+        DraftIssueProblem: {
+            /** @description The error code issuance would answer, as in docs/errors.md. */
+            code: string;
+            /** @description Its message, naming the field. */
+            message: string;
         };
         /** FormerOrganizationName */
         FormerOrganizationName: {
@@ -3699,7 +4046,7 @@ export interface components {
          * ListedWebhookEvent
          * @description An event, exactly as it is delivered.
          */
-        ListedWebhookEvent: components["schemas"]["TAX_INVOICE_ISSUANCE_SUCCESS_Event"] | components["schemas"]["TAX_INVOICE_ISSUANCE_FAILURE_Event"] | components["schemas"]["TAX_INVOICE_BULK_COMPLETED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_APPROVED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REFUSED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_CANCELED_Event"] | components["schemas"]["TAX_INVOICE_AMENDMENT_ISSUED_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_SENT_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_FAILED_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_SUCCESS_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_FAILURE_Event"] | components["schemas"]["CASH_RECEIPT_ISSUED_Event"] | components["schemas"]["CASH_RECEIPT_CANCELED_Event"] | components["schemas"]["CASH_RECEIPT_FAILED_Event"] | components["schemas"]["CASH_RECEIPT_BULK_COMPLETED_Event"] | components["schemas"]["CASH_RECEIPT_TRANSMITTED_Event"] | components["schemas"]["DOCUMENT_ISSUANCE_SUCCESS_Event"] | components["schemas"]["DOCUMENT_ISSUANCE_FAILURE_Event"] | components["schemas"]["BANK_ACCOUNT_SYNCED_Event"] | components["schemas"]["BANK_ACCOUNT_SYNC_FAILED_Event"] | components["schemas"]["BANK_TRANSACTION_CREATED_Event"];
+        ListedWebhookEvent: components["schemas"]["TAX_INVOICE_ISSUANCE_SUCCESS_Event"] | components["schemas"]["TAX_INVOICE_ISSUANCE_FAILURE_Event"] | components["schemas"]["TAX_INVOICE_BULK_COMPLETED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_APPROVED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REFUSED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_CANCELED_Event"] | components["schemas"]["TAX_INVOICE_AMENDMENT_ISSUED_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_SENT_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_FAILED_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_SUCCESS_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_FAILURE_Event"] | components["schemas"]["CASH_RECEIPT_ISSUED_Event"] | components["schemas"]["CASH_RECEIPT_CANCELED_Event"] | components["schemas"]["CASH_RECEIPT_FAILED_Event"] | components["schemas"]["CASH_RECEIPT_BULK_COMPLETED_Event"] | components["schemas"]["CASH_RECEIPT_TRANSMITTED_Event"] | components["schemas"]["DOCUMENT_ISSUANCE_SUCCESS_Event"] | components["schemas"]["DOCUMENT_ISSUANCE_FAILURE_Event"] | components["schemas"]["BANK_ACCOUNT_SYNCED_Event"] | components["schemas"]["BANK_ACCOUNT_SYNC_FAILED_Event"] | components["schemas"]["BANK_TRANSACTION_CREATED_Event"] | components["schemas"]["TAX_INVOICE_DRAFT_SUBMITTED_Event"] | components["schemas"]["TAX_INVOICE_DRAFT_APPROVED_Event"] | components["schemas"]["TAX_INVOICE_DRAFT_RETURNED_Event"] | components["schemas"]["CASH_RECEIPT_DRAFT_SUBMITTED_Event"] | components["schemas"]["CASH_RECEIPT_DRAFT_APPROVED_Event"] | components["schemas"]["CASH_RECEIPT_DRAFT_RETURNED_Event"];
         /** NoBody */
         NoBody: Record<string, never>;
         /**
@@ -4110,6 +4457,88 @@ export interface components {
                 counts: {
                     [key: string]: number;
                 };
+            };
+        };
+        /**
+         * TAX_INVOICE_DRAFT_APPROVED_Event
+         * @description An approver approved a tax invoice draft, which was issued with it (status ISSUED, `issuanceKey` set).
+         */
+        TAX_INVOICE_DRAFT_APPROVED_Event: {
+            /** @description Event id; receivers dedupe on it. */
+            id: string;
+            /** @enum {string} */
+            type: "TAX_INVOICE_DRAFT_APPROVED";
+            /**
+             * @description The same as `type`, under a second name for receivers that switch on `eventType`.
+             * @enum {string}
+             */
+            eventType: "TAX_INVOICE_DRAFT_APPROVED";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            data: {
+                /** @description The draft, `drf_…`. */
+                draftId: string;
+                /** @description The `dashboard:<user id>` of the approver. */
+                actor: string;
+                /** @description The document it became. */
+                issuanceKey: string;
+            };
+        };
+        /**
+         * TAX_INVOICE_DRAFT_RETURNED_Event
+         * @description An approver sent a tax invoice draft back with a reason; it can be edited again (status DRAFT).
+         */
+        TAX_INVOICE_DRAFT_RETURNED_Event: {
+            /** @description Event id; receivers dedupe on it. */
+            id: string;
+            /** @enum {string} */
+            type: "TAX_INVOICE_DRAFT_RETURNED";
+            /**
+             * @description The same as `type`, under a second name for receivers that switch on `eventType`.
+             * @enum {string}
+             */
+            eventType: "TAX_INVOICE_DRAFT_RETURNED";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            data: {
+                /** @description The draft, `drf_…`. */
+                draftId: string;
+                /** @description The `dashboard:<user id>` of the approver. */
+                actor: string;
+                /** @description Why it was sent back. */
+                reason: string;
+            };
+        };
+        /**
+         * TAX_INVOICE_DRAFT_SUBMITTED_Event
+         * @description A tax invoice draft was submitted for approval: the account requires it, and whoever asked to issue it may not issue without it (status SUBMITTED).
+         */
+        TAX_INVOICE_DRAFT_SUBMITTED_Event: {
+            /** @description Event id; receivers dedupe on it. */
+            id: string;
+            /** @enum {string} */
+            type: "TAX_INVOICE_DRAFT_SUBMITTED";
+            /**
+             * @description The same as `type`, under a second name for receivers that switch on `eventType`.
+             * @enum {string}
+             */
+            eventType: "TAX_INVOICE_DRAFT_SUBMITTED";
+            /**
+             * Format: date-time
+             * @description When the event happened.
+             */
+            createdAt: string;
+            data: {
+                /** @description The draft, `drf_…`. */
+                draftId: string;
+                /** @description The API key id, or `dashboard:<user id>`, that submitted it. */
+                actor: string;
             };
         };
         /**
@@ -4676,6 +5105,239 @@ export interface components {
             broker?: components["schemas"]["TaxInvoiceBroker"] | null;
         };
         /**
+         * TaxInvoiceDraft
+         * @description A saved tax invoice, issued later.
+         */
+        TaxInvoiceDraft: {
+            /** @description The draft, `drf_…`. */
+            draftId: string;
+            /**
+             * @description DRAFT (editable), SUBMITTED (waits for an approver; read only) or ISSUED (`issuanceKey` names the document). Known values: `DRAFT`, `SUBMITTED`, `ISSUED`. Read a value you do not know as "other": more may be added.
+             * @example DRAFT
+             */
+            status: string;
+            /** @description The issuer that will issue it; null until given. */
+            supplierKey: string | null;
+            body: components["schemas"]["TaxInvoiceDraftBody"];
+            /** @description What issuing tax invoice from this draft would refuse now, in the order issuance checks it (issuance stops at the first); empty when it would be accepted. Null on the list and on an issued draft: read a draft to learn them. */
+            issueProblems: components["schemas"]["DraftIssueProblem"][] | null;
+            /** @description The document it became, once ISSUED. */
+            issuanceKey: string | null;
+            /** @description Why an approver sent it back the last time one did. */
+            returnReason: string | null;
+            /** @description The API key id that made it, or `dashboard:<user id>`. */
+            createdBy: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description When it was submitted for approval, while it waits. */
+            submittedAt: string | null;
+            /** @description When it was issued. */
+            issuedAt: string | null;
+        };
+        /**
+         * TaxInvoiceDraftBody
+         * @description The body of a tax invoice's issuance, every field optional: what is there must have the type and size issuance requires; what is missing is reported in `issueProblems` until the draft is issued.
+         */
+        TaxInvoiceDraftBody: {
+            /**
+             * Format: date
+             * @description Write date (작성일자); today or earlier, and no later than the issue deadline allows.
+             */
+            date?: string;
+            /** @description RECEIPT (영수) when payment was received; CLAIM (청구) to request it. */
+            purpose?: "RECEIPT" | "CLAIM";
+            supplier?: {
+                /** @description Business registration number, ten digits without hyphens. It must be the number of the issuer the `Supplier-Key` header names, unless the document has a `broker`: then the broker is that issuer and the supplier is the business it issues for. */
+                identificationNumber?: string;
+                taxRegistrationId?: string | null;
+                /** @description Business name (상호). */
+                organizationName?: string;
+                /** @description Representative name (대표자명). */
+                representativeName?: string;
+                address?: string | null;
+                businessType?: string | null;
+                businessItem?: string | null;
+                manager?: {
+                    /**
+                     * Format: email
+                     * @description Where the tax invoice is sent.
+                     */
+                    email?: string;
+                    name?: string | null;
+                    telephone?: string | null;
+                };
+            };
+            supplied?: {
+                /** @description The recipient: a ten-digit business registration number (checksum checked), or a thirteen-digit resident or foreigner registration number for a recipient without one. */
+                identificationNumber?: string;
+                taxRegistrationId?: string | null;
+                /** @description Business name (상호). */
+                organizationName?: string;
+                /** @description Representative name (대표자명). */
+                representativeName?: string;
+                address?: string | null;
+                businessType?: string | null;
+                businessItem?: string | null;
+                /** @description The first receives the invoice; the second, if any, a copy. */
+                managers?: {
+                    /**
+                     * Format: email
+                     * @description Where the tax invoice is sent.
+                     */
+                    email?: string;
+                    name?: string | null;
+                    telephone?: string | null;
+                }[];
+            };
+            items?: {
+                /**
+                 * Format: date
+                 * @description Supply date (공급일자), in the month of the write date.
+                 */
+                date?: string;
+                /** @description Item name (품목). */
+                name?: string;
+                specification?: string | null;
+                quantity?: number | null;
+                unitPrice?: number | null;
+                /** @description Supply cost (공급가액) in won. */
+                supplyCost?: number;
+                /** @description VAT in won; null on every item of a tax-exempt invoice (계산서), 0 on every item of a zero-rated tax invoice (영세율), and 10% of supplyCost (within 1 won) on every item of a taxable one. */
+                tax?: number | null;
+                description?: string | null;
+            }[];
+            description?: string | null;
+            /** @description Also send the supplier's manager a copy (Cc) of the mail that delivers the invoice to the recipient. Default false. */
+            emailSupplierCopy?: boolean;
+            payment?: {
+                cash?: number | null;
+                check?: number | null;
+                note?: number | null;
+                credit?: number | null;
+            } | null;
+            broker?: {
+                /** @description The trustee's business registration number, ten digits without hyphens. It must be the number of the issuer the `Supplier-Key` header names: the trustee signs the document with its certificate. */
+                identificationNumber?: string;
+                taxRegistrationId?: string | null;
+                /** @description Business name (상호). */
+                organizationName?: string;
+                /** @description Representative name (대표자명). */
+                representativeName?: string;
+                address?: string | null;
+                businessType?: string | null;
+                businessItem?: string | null;
+                manager?: {
+                    /**
+                     * Format: email
+                     * @description Where the tax invoice is sent.
+                     */
+                    email?: string;
+                    name?: string | null;
+                    telephone?: string | null;
+                } | null;
+            } | null;
+        };
+        /**
+         * TaxInvoiceDraftPage
+         * @description A page of drafts.
+         */
+        TaxInvoiceDraftPage: {
+            /** @description In the order they were made. */
+            drafts: components["schemas"]["TaxInvoiceDraft"][];
+            /** @description Pass as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+            /** @description True when another page follows: pass `nextCursor` as `cursor` to read it. Stop when false. */
+            hasMore: boolean;
+        };
+        /**
+         * TaxInvoiceDraftPatch
+         * @description A JSON merge patch (RFC 7396) of the draft's body: objects merge field by field, arrays replace, null removes a field. The result is checked as a saved body is.
+         */
+        TaxInvoiceDraftPatch: {
+            date?: string | null;
+            purpose?: ("RECEIPT" | "CLAIM") | null;
+            supplier?: {
+                identificationNumber?: string | null;
+                taxRegistrationId?: (string | null) | null;
+                organizationName?: string | null;
+                representativeName?: string | null;
+                address?: (string | null) | null;
+                businessType?: (string | null) | null;
+                businessItem?: (string | null) | null;
+                manager?: {
+                    email?: string | null;
+                    name?: (string | null) | null;
+                    telephone?: (string | null) | null;
+                } | null;
+            } | null;
+            supplied?: {
+                identificationNumber?: string | null;
+                taxRegistrationId?: (string | null) | null;
+                organizationName?: string | null;
+                representativeName?: string | null;
+                address?: (string | null) | null;
+                businessType?: (string | null) | null;
+                businessItem?: (string | null) | null;
+                managers?: {
+                    /**
+                     * Format: email
+                     * @description Where the tax invoice is sent.
+                     */
+                    email?: string;
+                    name?: string | null;
+                    telephone?: string | null;
+                }[] | null;
+            } | null;
+            items?: {
+                /**
+                 * Format: date
+                 * @description Supply date (공급일자), in the month of the write date.
+                 */
+                date?: string;
+                /** @description Item name (품목). */
+                name?: string;
+                specification?: string | null;
+                quantity?: number | null;
+                unitPrice?: number | null;
+                /** @description Supply cost (공급가액) in won. */
+                supplyCost?: number;
+                /** @description VAT in won; null on every item of a tax-exempt invoice (계산서), 0 on every item of a zero-rated tax invoice (영세율), and 10% of supplyCost (within 1 won) on every item of a taxable one. */
+                tax?: number | null;
+                description?: string | null;
+            }[] | null;
+            description?: (string | null) | null;
+            emailSupplierCopy?: boolean | null;
+            payment?: ({
+                cash?: number | null;
+                check?: number | null;
+                note?: number | null;
+                credit?: number | null;
+            } | null) | null;
+            broker?: ({
+                /** @description The trustee's business registration number, ten digits without hyphens. It must be the number of the issuer the `Supplier-Key` header names: the trustee signs the document with its certificate. */
+                identificationNumber?: string;
+                taxRegistrationId?: string | null;
+                /** @description Business name (상호). */
+                organizationName?: string;
+                /** @description Representative name (대표자명). */
+                representativeName?: string;
+                address?: string | null;
+                businessType?: string | null;
+                businessItem?: string | null;
+                manager?: {
+                    /**
+                     * Format: email
+                     * @description Where the tax invoice is sent.
+                     */
+                    email?: string;
+                    name?: string | null;
+                    telephone?: string | null;
+                } | null;
+            } | null) | null;
+        };
+        /**
          * TaxInvoiceEmailQueued
          * @description The mail, queued: it is sent with the PDF attached, and its delivery or bounce is a webhook event.
          */
@@ -5035,7 +5697,7 @@ export interface components {
              */
             url?: string;
             /** @description The event types sent to this endpoint. */
-            events?: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_BULK_COMPLETED" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_BULK_COMPLETED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "BANK_ACCOUNT_SYNCED" | "BANK_ACCOUNT_SYNC_FAILED" | "BANK_TRANSACTION_CREATED")[];
+            events?: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_BULK_COMPLETED" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_BULK_COMPLETED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "BANK_ACCOUNT_SYNCED" | "BANK_ACCOUNT_SYNC_FAILED" | "BANK_TRANSACTION_CREATED" | "TAX_INVOICE_DRAFT_SUBMITTED" | "TAX_INVOICE_DRAFT_APPROVED" | "TAX_INVOICE_DRAFT_RETURNED" | "CASH_RECEIPT_DRAFT_SUBMITTED" | "CASH_RECEIPT_DRAFT_APPROVED" | "CASH_RECEIPT_DRAFT_RETURNED")[];
             description?: string | null;
             /** @description false stops deliveries; pending retries are canceled when they come due. */
             enabled?: boolean;
@@ -5079,7 +5741,7 @@ export interface components {
              * @description An event type of docs/webhooks.md § Event types.
              * @enum {unknown}
              */
-            eventType: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_BULK_COMPLETED" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_BULK_COMPLETED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "BANK_ACCOUNT_SYNCED" | "BANK_ACCOUNT_SYNC_FAILED" | "BANK_TRANSACTION_CREATED" | "WEBHOOK_TEST";
+            eventType: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_BULK_COMPLETED" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_BULK_COMPLETED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "BANK_ACCOUNT_SYNCED" | "BANK_ACCOUNT_SYNC_FAILED" | "BANK_TRANSACTION_CREATED" | "TAX_INVOICE_DRAFT_SUBMITTED" | "TAX_INVOICE_DRAFT_APPROVED" | "TAX_INVOICE_DRAFT_RETURNED" | "CASH_RECEIPT_DRAFT_SUBMITTED" | "CASH_RECEIPT_DRAFT_APPROVED" | "CASH_RECEIPT_DRAFT_RETURNED" | "WEBHOOK_TEST";
             /**
              * @description `pending` (an attempt is due), `succeeded` (2xx), `failed` (every attempt failed) or `canceled` (the endpoint was disabled).
              * @enum {unknown}
@@ -5145,7 +5807,7 @@ export interface components {
             /** @description Where events are POSTed. */
             url: string;
             /** @description The event types sent. */
-            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_BULK_COMPLETED" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_BULK_COMPLETED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "BANK_ACCOUNT_SYNCED" | "BANK_ACCOUNT_SYNC_FAILED" | "BANK_TRANSACTION_CREATED")[];
+            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_BULK_COMPLETED" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_BULK_COMPLETED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "BANK_ACCOUNT_SYNCED" | "BANK_ACCOUNT_SYNC_FAILED" | "BANK_TRANSACTION_CREATED" | "TAX_INVOICE_DRAFT_SUBMITTED" | "TAX_INVOICE_DRAFT_APPROVED" | "TAX_INVOICE_DRAFT_RETURNED" | "CASH_RECEIPT_DRAFT_SUBMITTED" | "CASH_RECEIPT_DRAFT_APPROVED" | "CASH_RECEIPT_DRAFT_RETURNED")[];
             /** @description The note, or null. */
             description: string | null;
             /** @description false: nothing is sent. */
@@ -5185,7 +5847,7 @@ export interface components {
             /** @description Where events are POSTed. */
             url: string;
             /** @description The event types sent. */
-            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_BULK_COMPLETED" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_BULK_COMPLETED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "BANK_ACCOUNT_SYNCED" | "BANK_ACCOUNT_SYNC_FAILED" | "BANK_TRANSACTION_CREATED")[];
+            events: ("TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_BULK_COMPLETED" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_BULK_COMPLETED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "BANK_ACCOUNT_SYNCED" | "BANK_ACCOUNT_SYNC_FAILED" | "BANK_TRANSACTION_CREATED" | "TAX_INVOICE_DRAFT_SUBMITTED" | "TAX_INVOICE_DRAFT_APPROVED" | "TAX_INVOICE_DRAFT_RETURNED" | "CASH_RECEIPT_DRAFT_SUBMITTED" | "CASH_RECEIPT_DRAFT_APPROVED" | "CASH_RECEIPT_DRAFT_RETURNED")[];
             /** @description The note, or null. */
             description: string | null;
             /** @description false: nothing is sent. */
@@ -5212,7 +5874,7 @@ export interface components {
          * WebhookEvent
          * @description An event, exactly as it is delivered.
          */
-        WebhookEvent: components["schemas"]["TAX_INVOICE_ISSUANCE_SUCCESS_Event"] | components["schemas"]["TAX_INVOICE_ISSUANCE_FAILURE_Event"] | components["schemas"]["TAX_INVOICE_BULK_COMPLETED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_APPROVED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REFUSED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_CANCELED_Event"] | components["schemas"]["TAX_INVOICE_AMENDMENT_ISSUED_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_SENT_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_FAILED_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_SUCCESS_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_FAILURE_Event"] | components["schemas"]["CASH_RECEIPT_ISSUED_Event"] | components["schemas"]["CASH_RECEIPT_CANCELED_Event"] | components["schemas"]["CASH_RECEIPT_FAILED_Event"] | components["schemas"]["CASH_RECEIPT_BULK_COMPLETED_Event"] | components["schemas"]["CASH_RECEIPT_TRANSMITTED_Event"] | components["schemas"]["DOCUMENT_ISSUANCE_SUCCESS_Event"] | components["schemas"]["DOCUMENT_ISSUANCE_FAILURE_Event"] | components["schemas"]["BANK_ACCOUNT_SYNCED_Event"] | components["schemas"]["BANK_ACCOUNT_SYNC_FAILED_Event"] | components["schemas"]["BANK_TRANSACTION_CREATED_Event"] | components["schemas"]["WEBHOOK_TEST_Event"];
+        WebhookEvent: components["schemas"]["TAX_INVOICE_ISSUANCE_SUCCESS_Event"] | components["schemas"]["TAX_INVOICE_ISSUANCE_FAILURE_Event"] | components["schemas"]["TAX_INVOICE_BULK_COMPLETED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_APPROVED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_REFUSED_Event"] | components["schemas"]["TAX_INVOICE_REVERSE_ISSUANCE_CANCELED_Event"] | components["schemas"]["TAX_INVOICE_AMENDMENT_ISSUED_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_SENT_Event"] | components["schemas"]["TAX_INVOICE_EMAIL_FAILED_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_SUCCESS_Event"] | components["schemas"]["CERTIFICATE_REGISTRATION_FAILURE_Event"] | components["schemas"]["CASH_RECEIPT_ISSUED_Event"] | components["schemas"]["CASH_RECEIPT_CANCELED_Event"] | components["schemas"]["CASH_RECEIPT_FAILED_Event"] | components["schemas"]["CASH_RECEIPT_BULK_COMPLETED_Event"] | components["schemas"]["CASH_RECEIPT_TRANSMITTED_Event"] | components["schemas"]["DOCUMENT_ISSUANCE_SUCCESS_Event"] | components["schemas"]["DOCUMENT_ISSUANCE_FAILURE_Event"] | components["schemas"]["BANK_ACCOUNT_SYNCED_Event"] | components["schemas"]["BANK_ACCOUNT_SYNC_FAILED_Event"] | components["schemas"]["BANK_TRANSACTION_CREATED_Event"] | components["schemas"]["TAX_INVOICE_DRAFT_SUBMITTED_Event"] | components["schemas"]["TAX_INVOICE_DRAFT_APPROVED_Event"] | components["schemas"]["TAX_INVOICE_DRAFT_RETURNED_Event"] | components["schemas"]["CASH_RECEIPT_DRAFT_SUBMITTED_Event"] | components["schemas"]["CASH_RECEIPT_DRAFT_APPROVED_Event"] | components["schemas"]["CASH_RECEIPT_DRAFT_RETURNED_Event"] | components["schemas"]["WEBHOOK_TEST_Event"];
         /**
          * WebhookEventPage
          * @description A page of events, newest first.
@@ -8688,7 +9350,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page, unchanged; omit for the first page. */
                 cursor?: string;
                 /** @description An event type of docs/webhooks.md § Event types other than WEBHOOK_TEST. */
-                type?: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_BULK_COMPLETED" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_BULK_COMPLETED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "BANK_ACCOUNT_SYNCED" | "BANK_ACCOUNT_SYNC_FAILED" | "BANK_TRANSACTION_CREATED";
+                type?: "TAX_INVOICE_ISSUANCE_SUCCESS" | "TAX_INVOICE_ISSUANCE_FAILURE" | "TAX_INVOICE_BULK_COMPLETED" | "TAX_INVOICE_REVERSE_ISSUANCE_REQUESTED" | "TAX_INVOICE_REVERSE_ISSUANCE_APPROVED" | "TAX_INVOICE_REVERSE_ISSUANCE_REFUSED" | "TAX_INVOICE_REVERSE_ISSUANCE_CANCELED" | "TAX_INVOICE_AMENDMENT_ISSUED" | "TAX_INVOICE_EMAIL_SENT" | "TAX_INVOICE_EMAIL_FAILED" | "CERTIFICATE_REGISTRATION_SUCCESS" | "CERTIFICATE_REGISTRATION_FAILURE" | "CASH_RECEIPT_ISSUED" | "CASH_RECEIPT_CANCELED" | "CASH_RECEIPT_FAILED" | "CASH_RECEIPT_BULK_COMPLETED" | "CASH_RECEIPT_TRANSMITTED" | "DOCUMENT_ISSUANCE_SUCCESS" | "DOCUMENT_ISSUANCE_FAILURE" | "BANK_ACCOUNT_SYNCED" | "BANK_ACCOUNT_SYNC_FAILED" | "BANK_TRANSACTION_CREATED" | "TAX_INVOICE_DRAFT_SUBMITTED" | "TAX_INVOICE_DRAFT_APPROVED" | "TAX_INVOICE_DRAFT_RETURNED" | "CASH_RECEIPT_DRAFT_SUBMITTED" | "CASH_RECEIPT_DRAFT_APPROVED" | "CASH_RECEIPT_DRAFT_RETURNED";
             };
             header?: never;
             path?: never;
@@ -20720,6 +21382,2270 @@ export interface operations {
                          * @enum {string}
                          */
                         code: "NOT_FOUND";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    listTaxInvoiceDrafts: {
+        parameters: {
+            query?: {
+                /** @description Only drafts in these statuses (repeat the parameter for several). */
+                status?: ("DRAFT" | "SUBMITTED" | "ISSUED") | ("DRAFT" | "SUBMITTED" | "ISSUED")[];
+                /** @description Most drafts on the page. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, unchanged; omit for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of drafts. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxInvoiceDraftPage"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    createTaxInvoiceDraft: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `supplierKey` of the issuer that will issue the draft. It may be left out until the draft is issued; issuance checks it. */
+                "supplier-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The body of a tax invoice's issuance, every field optional: what is there must have the type and size issuance requires; what is missing is reported in `issueProblems` until the draft is issued. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaxInvoiceDraftBody"];
+            };
+        };
+        responses: {
+            /** @description A saved tax invoice, issued later. */
+            201: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxInvoiceDraft"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    getTaxInvoiceDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The draft, `drf_…`. */
+                draftId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A saved tax invoice, issued later. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxInvoiceDraft"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteTaxInvoiceDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The draft, `drf_…`. */
+                draftId: string;
+            };
+            cookie?: never;
+        };
+        /** @description None. The empty object `{}` is accepted too; any other body is 400. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoBody"];
+            };
+        };
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `DRAFT_NOT_EDITABLE`: The draft cannot be changed now: it waits for approval or was issued. */
+            409: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "DRAFT_NOT_EDITABLE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    updateTaxInvoiceDraft: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `supplierKey` of the issuer that will issue the draft. It may be left out until the draft is issued; issuance checks it. */
+                "supplier-key"?: string;
+            };
+            path: {
+                /** @description The draft, `drf_…`. */
+                draftId: string;
+            };
+            cookie?: never;
+        };
+        /** @description A JSON merge patch (RFC 7396) of the draft's body: objects merge field by field, arrays replace, null removes a field. The result is checked as a saved body is. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaxInvoiceDraftPatch"];
+            };
+        };
+        responses: {
+            /** @description A saved tax invoice, issued later. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxInvoiceDraft"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `DRAFT_NOT_EDITABLE`: The draft cannot be changed now: it waits for approval or was issued. `DRAFT_CHANGED`: The draft changed while it was being issued. Read it and issue it again. */
+            409: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "DRAFT_NOT_EDITABLE" | "DRAFT_CHANGED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    issueTaxInvoiceDraft: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client reference id, 1 to 255 characters, not blank. See docs/idempotency.md for how a repeated value behaves in each area. */
+                "service-client-reference-id": string;
+            };
+            path: {
+                /** @description The draft, `drf_…`. */
+                draftId: string;
+            };
+            cookie?: never;
+        };
+        /** @description None. The empty object `{}` is accepted too; any other body is 400. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoBody"];
+            };
+        };
+        responses: {
+            /** @description A saved tax invoice, issued later. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxInvoiceDraft"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. `INVALID_BUSINESS_REGISTRATION_NUMBER`: The business registration number checksum does not match. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `PAYMENT_REQUIRED`: The point balance is too low for this call. */
+            402: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYMENT_REQUIRED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `DRAFT_APPROVAL_REQUIRED`: The account requires approval before a draft is issued. The draft was submitted and waits for an approver in the dashboard. */
+            403: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "DRAFT_APPROVAL_REQUIRED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `SUPPLIER_CLOSED`: The supplier's business is closed; it cannot issue tax invoices. `SUPPLIER_TAX_EXEMPT`: The supplier is a tax-exempt business; it issues only tax-exempt invoices. `SUPPLIER_NOT_TAX_INVOICE_ISSUER`: The supplier is a simplified taxpayer that cannot issue tax invoices. `DRAFT_ALREADY_ISSUED`: The draft was already issued. `DRAFT_CHANGED`: The draft changed while it was being issued. Read it and issue it again. */
+            409: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER" | "DRAFT_ALREADY_ISSUED" | "DRAFT_CHANGED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. `LOOKUP_UNAVAILABLE`: Retrieval is unavailable. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE" | "LOOKUP_UNAVAILABLE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    listCashReceiptDrafts: {
+        parameters: {
+            query?: {
+                /** @description Only drafts in these statuses (repeat the parameter for several). */
+                status?: ("DRAFT" | "SUBMITTED" | "ISSUED") | ("DRAFT" | "SUBMITTED" | "ISSUED")[];
+                /** @description Most drafts on the page. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, unchanged; omit for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of drafts. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CashReceiptDraftPage"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    createCashReceiptDraft: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `supplierKey` of the issuer that will issue the draft. It may be left out until the draft is issued; issuance checks it. */
+                "supplier-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The body of a cash receipt's issuance, every field optional: what is there must have the type and size issuance requires; what is missing is reported in `issueProblems` until the draft is issued. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CashReceiptDraftBody"];
+            };
+        };
+        responses: {
+            /** @description A saved cash receipt, issued later. */
+            201: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CashReceiptDraft"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    getCashReceiptDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The draft, `drf_…`. */
+                draftId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A saved cash receipt, issued later. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CashReceiptDraft"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteCashReceiptDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The draft, `drf_…`. */
+                draftId: string;
+            };
+            cookie?: never;
+        };
+        /** @description None. The empty object `{}` is accepted too; any other body is 400. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoBody"];
+            };
+        };
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `DRAFT_NOT_EDITABLE`: The draft cannot be changed now: it waits for approval or was issued. */
+            409: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "DRAFT_NOT_EDITABLE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    updateCashReceiptDraft: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `supplierKey` of the issuer that will issue the draft. It may be left out until the draft is issued; issuance checks it. */
+                "supplier-key"?: string;
+            };
+            path: {
+                /** @description The draft, `drf_…`. */
+                draftId: string;
+            };
+            cookie?: never;
+        };
+        /** @description A JSON merge patch (RFC 7396) of the draft's body: objects merge field by field, arrays replace, null removes a field. The result is checked as a saved body is. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CashReceiptDraftPatch"];
+            };
+        };
+        responses: {
+            /** @description A saved cash receipt, issued later. */
+            200: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CashReceiptDraft"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `DRAFT_NOT_EDITABLE`: The draft cannot be changed now: it waits for approval or was issued. `DRAFT_CHANGED`: The draft changed while it was being issued. Read it and issue it again. */
+            409: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "DRAFT_NOT_EDITABLE" | "DRAFT_CHANGED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `RATE_LIMITED`: Too many requests. Retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "RATE_LIMITED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `INTERNAL_SERVER_ERROR`: An internal error occurred. */
+            500: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INTERNAL_SERVER_ERROR";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `SERVICE_UNAVAILABLE`: A temporary internal communication error occurred. Retry later. */
+            503: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    "Retry-After": components["headers"]["RetryAfterWhenClosing"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "SERVICE_UNAVAILABLE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+        };
+    };
+    issueCashReceiptDraft: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client reference id, 1 to 255 characters, not blank. See docs/idempotency.md for how a repeated value behaves in each area. */
+                "service-client-reference-id": string;
+            };
+            path: {
+                /** @description The draft, `drf_…`. */
+                draftId: string;
+            };
+            cookie?: never;
+        };
+        /** @description None. The empty object `{}` is accepted too; any other body is 400. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NoBody"];
+            };
+        };
+        responses: {
+            /** @description A saved cash receipt, issued later. */
+            202: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CashReceiptDraft"];
+                };
+            };
+            /** @description Error. `INVALID_REQUEST`: The request is invalid. `INVALID_BUSINESS_REGISTRATION_NUMBER`: The business registration number checksum does not match. */
+            400: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicyWhenCounted"];
+                    RateLimit: components["headers"]["RateLimitWhenCounted"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "INVALID_REQUEST" | "INVALID_BUSINESS_REGISTRATION_NUMBER";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Authentication failed. The body is empty. */
+            401: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error. `PAYMENT_REQUIRED`: The point balance is too low for this call. */
+            402: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYMENT_REQUIRED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `DRAFT_APPROVAL_REQUIRED`: The account requires approval before a draft is issued. The draft was submitted and waits for an approver in the dashboard. */
+            403: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "DRAFT_APPROVAL_REQUIRED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `IDEMPOTENCY_CONFLICT`: This client reference id was already used with different content or type. `ISSUER_DEACTIVATED`: The issuer is deactivated. `DRAFT_ALREADY_ISSUED`: The draft was already issued. `DRAFT_CHANGED`: The draft changed while it was being issued. Read it and issue it again. */
+            409: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "IDEMPOTENCY_CONFLICT" | "ISSUER_DEACTIVATED" | "DRAFT_ALREADY_ISSUED" | "DRAFT_CHANGED";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
+            413: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "PAYLOAD_TOO_LARGE";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
+            /** @description Error. `UNSUPPORTED_MEDIA_TYPE`: The request body must be sent as Content-Type: application/json. */
+            415: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "UNSUPPORTED_MEDIA_TYPE";
                         /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */

@@ -13,6 +13,7 @@ import type {
 import type { ConnectionLinks, ConnectionsService } from '../areas/connections/index.ts';
 import type { CounterpartiesService } from '../areas/counterparties/index.ts';
 import type { DocumentsService, OwnerBusinesses } from '../areas/documents/index.ts';
+import type { ApprovalSettings, DraftService } from '../areas/drafts/index.ts';
 import type { IssuersService } from '../areas/issuers/index.ts';
 import type { LedgerPages } from '../areas/points/index.ts';
 import type { RevenueExpensesService } from '../areas/revenue-expenses/index.ts';
@@ -85,6 +86,11 @@ export type DashboardAreas = {
   documents: DocumentsService;
   // The counterparties page: the same service as /v1/counterparties.
   counterparties: CounterpartiesService;
+  // The drafts page and the issue form's "save as draft": the same services as
+  // /v1/taxInvoices/drafts and /v1/cashReceipts/drafts, and the account's approval setting.
+  taxInvoiceDrafts: DraftService;
+  cashReceiptDrafts: DraftService;
+  draftApproval: ApprovalSettings;
   // The points page's ledger: the same pages as GET /v1/points/ledger.
   pointsLedger: LedgerPages;
   // The lookups page: the same charged services as the API's lookups (and businessProfiles,

@@ -31,6 +31,7 @@ export const ID_PREFIXES = {
   counterparty: 'cpt',
   counterpartyImport: 'cpi',
   bulk: 'blk',
+  draft: 'drf',
 } as const;
 
 type IdKind = keyof typeof ID_PREFIXES;

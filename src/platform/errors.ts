@@ -106,6 +106,36 @@ export const ERRORS = {
     message: 'The issuer has no registered joint certificate.',
     messageKo: '발행자에게 등록된 공동인증서가 없습니다.',
   },
+  // 403: designed by etax: the account requires an approver for drafts, and an API key asked
+  // to issue one; it is submitted for approval instead (docs/drafts.md § Approval).
+  DRAFT_APPROVAL_REQUIRED: {
+    status: 403,
+    message: 'The account requires approval before a draft is issued. The draft was submitted ' +
+      'and waits for an approver in the dashboard.',
+    messageKo: '이 계정은 임시저장 문서를 발행하기 전에 승인이 필요합니다. 문서가 승인 요청되었으며 ' +
+      '대시보드에서 승인자를 기다립니다.',
+  },
+  // Designed by etax where the spec is silent: drafts (docs/drafts.md).
+  DRAFT_NOT_EDITABLE: {
+    status: 409,
+    message: 'The draft cannot be changed now: it waits for approval or was issued.',
+    messageKo: '임시저장 문서를 지금 변경할 수 없습니다. 승인 대기 중이거나 이미 발행되었습니다.',
+  },
+  DRAFT_ALREADY_ISSUED: {
+    status: 409,
+    message: 'The draft was already issued.',
+    messageKo: '이미 발행된 임시저장 문서입니다.',
+  },
+  DRAFT_CHANGED: {
+    status: 409,
+    message: 'The draft changed while it was being issued. Read it and issue it again.',
+    messageKo: '발행하는 동안 임시저장 문서가 변경되었습니다. 다시 조회한 뒤 발행하세요.',
+  },
+  DRAFT_NOT_SUBMITTED: {
+    status: 409,
+    message: 'The draft does not wait for approval.',
+    messageKo: '승인을 기다리는 임시저장 문서가 아닙니다.',
+  },
   // Designed by etax where the spec is silent: tax invoices (docs/tax-invoices.md).
   TAX_INVOICE_NOT_CANCELABLE: {
     status: 409,

@@ -60,6 +60,20 @@ const bulkCompleted = (what: string) => Type.Object(
   },
   { additionalProperties: false },
 );
+// The drafts area's events (docs/drafts.md § Events): which draft, who acted, and what it
+// became or why it came back.
+const draftFields = (actor: string) => ({
+  draftId: Type.String({ description: 'The draft, `drf_…`.' }),
+  actor: Type.String({ description: actor }),
+});
+const DraftSubmitted = Type.Object(draftFields('The API key id, or `dashboard:<user id>`, ' +
+  'that submitted it.'), { additionalProperties: false });
+const DraftApproved = Type.Object({ ...draftFields('The `dashboard:<user id>` of the approver.'),
+  issuanceKey: Type.String({ description: 'The document it became.' }) },
+{ additionalProperties: false });
+const DraftReturned = Type.Object({ ...draftFields('The `dashboard:<user id>` of the approver.'),
+  reason: Type.String({ description: 'Why it was sent back.' }) },
+{ additionalProperties: false });
 
 type CatalogueEntry = { area: string; subscribable: boolean; description: string; data: TObject };
 
@@ -340,6 +354,48 @@ export const EVENT_CATALOGUE = {
       },
       { additionalProperties: false },
     ),
+  },
+  TAX_INVOICE_DRAFT_SUBMITTED: {
+    area: 'drafts',
+    subscribable: true,
+    description: 'A tax invoice draft was submitted for approval: the account requires it, and ' +
+      'whoever asked to issue it may not issue without it (status SUBMITTED).',
+    data: DraftSubmitted,
+  },
+  TAX_INVOICE_DRAFT_APPROVED: {
+    area: 'drafts',
+    subscribable: true,
+    description: 'An approver approved a tax invoice draft, which was issued with it (status ' +
+      'ISSUED, `issuanceKey` set).',
+    data: DraftApproved,
+  },
+  TAX_INVOICE_DRAFT_RETURNED: {
+    area: 'drafts',
+    subscribable: true,
+    description: 'An approver sent a tax invoice draft back with a reason; it can be edited ' +
+      'again (status DRAFT).',
+    data: DraftReturned,
+  },
+  CASH_RECEIPT_DRAFT_SUBMITTED: {
+    area: 'drafts',
+    subscribable: true,
+    description: 'A cash receipt draft was submitted for approval: the account requires it, and ' +
+      'whoever asked to issue it may not issue without it (status SUBMITTED).',
+    data: DraftSubmitted,
+  },
+  CASH_RECEIPT_DRAFT_APPROVED: {
+    area: 'drafts',
+    subscribable: true,
+    description: 'An approver approved a cash receipt draft, which was issued with it (status ' +
+      'ISSUED, `issuanceKey` set).',
+    data: DraftApproved,
+  },
+  CASH_RECEIPT_DRAFT_RETURNED: {
+    area: 'drafts',
+    subscribable: true,
+    description: 'An approver sent a cash receipt draft back with a reason; it can be edited ' +
+      'again (status DRAFT).',
+    data: DraftReturned,
   },
   WEBHOOK_TEST: {
     area: 'webhooks',

@@ -17,7 +17,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 // Guides whose curl examples run here.
 const RUNNABLE = ['docs/auth.md', 'docs/points.md', 'docs/bulk-issuance.md',
-  'docs/cash-receipts.md', 'docs/tax-invoices.md', 'docs/idempotency.md',
+  'docs/cash-receipts.md', 'docs/drafts.md', 'docs/tax-invoices.md', 'docs/idempotency.md',
   'docs/tax-invoice-xml.md', 'docs/counterparties.md'];
 // Guides whose examples read a transmitted tax invoice: ISSUANCE_KEY and REFERENCE_ID.
 const NEEDS_INVOICE = new Set(['docs/idempotency.md', 'docs/tax-invoice-xml.md']);

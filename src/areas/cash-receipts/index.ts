@@ -64,6 +64,8 @@ export {
   TRADE_OPTIONS,
 } from './schemas.ts';
 export type { CashReceiptView } from './schemas.ts';
+// What issuance answers besides the platform's errors, for a draft's issue (src/areas/drafts/).
+export { ISSUE_ERRORS as CASH_RECEIPT_ISSUE_ERRORS } from './routes.ts';
 
 export type CashReceiptsModule = AreaModule & {
   routes: FastifyPluginAsync;

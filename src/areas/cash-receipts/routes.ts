@@ -35,6 +35,11 @@ const ACCEPTANCE_ERRORS = [...BODY_ERRORS, INPUT_CHECKED_AFTER_COUNTING, 'PAYMEN
   'NOT_FOUND', 'AVAILABLE_POINTS_INSUFFICIENT', 'IDEMPOTENCY_CONFLICT',
   'SERVICE_UNAVAILABLE'] as const;
 
+// What issuance answers besides the platform's errors: the issue route's, and a draft's issue
+// (src/areas/drafts/).
+export const ISSUE_ERRORS = [...COMMON_ERRORS, ...ACCEPTANCE_ERRORS,
+  'INVALID_BUSINESS_REGISTRATION_NUMBER', 'ISSUER_DEACTIVATED'] as const;
+
 type Options = { cashReceipts: CashReceiptsService };
 
 const registerIssuance: FastifyPluginAsyncTypebox<Options> = async (app, { cashReceipts }) => {
@@ -52,8 +57,7 @@ const registerIssuance: FastifyPluginAsyncTypebox<Options> = async (app, { cashR
         'authority does not approve it.',
       headers: IssueHeaders, body: IssueBody,
       response: { 202: CashReceiptAccepted,
-        ...errorResponses(...COMMON_ERRORS, ...ACCEPTANCE_ERRORS,
-          'INVALID_BUSINESS_REGISTRATION_NUMBER', 'ISSUER_DEACTIVATED') },
+        ...errorResponses(...ISSUE_ERRORS) },
     },
   }, async (request, reply) => {
     const accepted = await cashReceipts.issue({ caller: requestCaller(request),

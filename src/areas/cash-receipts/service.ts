@@ -154,8 +154,19 @@ function checkProportions(original: store.CashReceiptRow, requested: CancelAmoun
 
 type Accepted = { issuanceKey: string };
 
-type IssueRequest = { caller: Caller; supplierKey: string; referenceId: string;
-  body: IssueInput };
+// Work of a request that issues something kept (a draft, src/areas/drafts/) in the transaction
+// that records the receipt: `guard` before (throws ApiError to refuse; nothing is kept or
+// charged), `onRecorded` after, with the receipt's key.
+type OwnWork = { guard(tx: Tx): Promise<void>;
+  onRecorded(tx: Tx, issuanceKey: string): Promise<void> };
+
+// previewIssue checks an issuance as issue checks it, with nothing kept or charged, and throws
+// the ApiError issue would answer.
+export type IssueRequest = { caller: Caller; supplierKey: string; referenceId: string;
+  body: IssueInput;
+  // The route the reference id's fingerprint names (the issue route unless said).
+  route?: string;
+  inTransaction?: OwnWork };
 
 type IssueClaim = { apiKeyId: string; namespace: 'cashReceipt'; referenceId: string;
   fingerprint: string };
@@ -163,9 +174,9 @@ type IssueClaim = { apiKeyId: string; namespace: 'cashReceipt'; referenceId: str
 function issueClaim(input: IssueRequest): IssueClaim {
   return { apiKeyId: input.caller.apiKeyId, namespace: 'cashReceipt',
     referenceId: input.referenceId,
-    fingerprint: requestFingerprint({ method: 'POST', route: ISSUE_ROUTE, ...input }) };
+    fingerprint: requestFingerprint({ method: 'POST', route: input.route ?? ISSUE_ROUTE,
+      body: input.body }) };
 }
-
 // A receipt an issuance would record, as a validation shows it: its identity number masked.
 function receiptPreview(row: UnchargedReceipt) {
   return {
@@ -322,6 +333,24 @@ function createIssuanceValidation(deps: ServiceDeps) {
   };
 }
 
+// Step 3 for an issuance with work of its own in the transaction (a draft's, see IssueRequest):
+// alone, like a cancellation. A replay runs none of it.
+async function recordAloneWith(deps: ServiceDeps, caller: Caller, claim: { referenceId: string;
+  fingerprint: string }, row: UnchargedReceipt, own: OwnWork): Promise<Accepted> {
+  const operation = 'cashReceipts.issue';
+  const result = await deps.db.transaction((tx) => runIdempotent(tx,
+    { apiKeyId: caller.apiKeyId, namespace: 'cashReceipt', ...claim }, async () => {
+      await own.guard(tx);
+      const [charged] = await chargeReceipts(tx, deps.points, [{ row, operation,
+        priceInPoints: deps.prices[operation], requestId: currentRequestId() }]);
+      if (charged instanceof ApiError) throw charged;
+      await store.insertReceipt(tx, charged!, deps.now());
+      await own.onRecorded(tx, charged!.issuanceKey);
+      return { status: 202, body: { issuanceKey: charged!.issuanceKey } };
+    }));
+  return result.body as Accepted;
+}
+
 // Issuance and cancellation: the five steps above.
 function createAcceptance(deps: ServiceDeps) {
   const { db } = deps;
@@ -349,6 +378,8 @@ function createAcceptance(deps: ServiceDeps) {
     const claim = issueClaim(input);
     const checked = await checkIssuanceOrReplay(deps, findEarlierClaim, input, claim);
     if ('replay' in checked) return checked.replay;
+    const own = input.inTransaction;
+    if (own) return recordAloneWith(deps, caller, claim, checked.row, own);
     // Step 3 in a batch's transaction.
     const recorded = await recordIssuance({ apiKeyId: caller.apiKeyId,
       referenceId: input.referenceId, fingerprint: claim.fingerprint, row: checked.row,
@@ -378,7 +409,8 @@ function createAcceptance(deps: ServiceDeps) {
       cancellationRow(tx, deps.sealing, { ...input, requested, now: deps.now() }));
   }
 
-  return { issue, cancel };
+  return { issue, cancel, previewIssue: (input: Omit<IssueRequest, 'referenceId'>) =>
+    checkIssuance(deps, { ...input, referenceId: '' }).then(() => undefined) };
 }
 
 // Retrieval: one receipt, lists, status by reference id, the PDF.

@@ -39,6 +39,7 @@ import {
 import { processingSteps } from './processing/steps.ts';
 import { stepBacklogs } from './processing/steps-store.ts';
 import { registerApprovalPageRoutes } from './reverse-issuance/page-routes.ts';
+import { ACCEPTANCE_ERRORS, COMMON_ERRORS } from './route-errors.ts';
 import { findIssuedByTotals } from './store.ts';
 import { xmlRoutes } from './xml/routes.ts';
 import { createXmlService, type XmlService } from './xml/service.ts';
@@ -131,6 +132,8 @@ export {
 export { Manager, partyFields, type Supplied } from './schemas.ts';
 export type { RecipientOf } from './issuance/service.ts';
 export type { TaxInvoiceView } from './issuance/schemas.ts';
+// What issuance answers besides the platform's errors, for a draft's issue (src/areas/drafts/).
+export const TAX_INVOICE_ISSUE_ERRORS = [...COMMON_ERRORS, ...ACCEPTANCE_ERRORS] as const;
 export type { DocumentPreview } from './issuance/acceptance.ts';
 export type { BrowseFilters } from './store.ts';
 export {

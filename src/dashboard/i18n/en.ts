@@ -1,4 +1,5 @@
 import { taxInvoices } from './en/tax-invoices.ts';
+import { enDrafts } from './en/drafts.ts';
 import { enFailures } from './en/failures.ts';
 import { enLinks } from './en/links.ts';
 import { enTwoFactor } from './en/two-factor.ts';
@@ -19,6 +20,7 @@ export const en: Dictionary = {
   ...enLinks,
   ...enTwoFactor,
   ...enFailures,
+  ...enDrafts,
   'app.name': 'etax dashboard',
   'app.skipToContent': 'Skip to content',
   'nav.label': 'Main menu',

@@ -9,6 +9,7 @@ import { bankTransactionsKo } from './ko/bank-transactions.ts';
 import { booksKo } from './ko/books.ts';
 
 import { taxInvoices } from './ko/tax-invoices.ts';
+import { koDrafts } from './ko/drafts.ts';
 import { koFailures } from './ko/failures.ts';
 import { koLinks } from './ko/links.ts';
 import { koTwoFactor } from './ko/two-factor.ts';
@@ -19,6 +20,7 @@ export const ko = {
   ...koLinks,
   ...koTwoFactor,
   ...koFailures,
+  ...koDrafts,
   'app.name': 'etax 대시보드',
   'app.skipToContent': '본문으로 건너뛰기',
   'nav.label': '주 메뉴',

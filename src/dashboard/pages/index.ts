@@ -5,6 +5,7 @@ import { booksPage } from './books.tsx';
 import { businessPage } from './business.tsx';
 import { cashReceiptsPage } from './cash-receipts.tsx';
 import { documentsPage } from './documents.tsx';
+import { draftsPageModule } from './drafts.tsx';
 import { homePage } from './home.tsx';
 import { keysPage } from './keys.tsx';
 import { operatorPage } from './operator.tsx';
@@ -29,6 +30,7 @@ export const PAGES: readonly DashboardPage[] = [
   homePage,
   taxInvoicesPage,
   invoiceUploadPage,
+  draftsPageModule,
   cashReceiptsPage,
   documentsPage,
   booksPage,

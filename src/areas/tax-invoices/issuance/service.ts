@@ -4,7 +4,7 @@ import {
   seoulDate,
   vatReturnDeadline,
 } from '../../../domain/business-days.ts';
-import type { Db } from '../../../platform/db/connect.ts';
+import type { Db, Tx } from '../../../platform/db/connect.ts';
 import {
   BIGINT_COLUMN_MAX,
   cursorInteger,
@@ -170,7 +170,14 @@ type ListInput = {
 };
 
 type IssueInput = { caller: Caller; supplierKey: string; referenceId: string | undefined;
-  body: Invoice };
+  body: Invoice;
+  // A request that issues something kept (a draft, src/areas/drafts/): the route its reference
+  // id's fingerprint names, and its own work in the transaction that records the document
+  // (acceptance.ts: guard before, onRecorded after), which commits with it or not at all.
+  route?: string;
+  guard?(tx: Tx): Promise<void>;
+  onRecorded?(tx: Tx, issuanceKeys: string[]): Promise<void>;
+};
 
 // The document of an issue request whose recipient may be named by a counterparty: its fields
 // copied in from the book. The request's fingerprint stays that of the body as sent.
@@ -198,7 +205,11 @@ Promise<Parameters<Accept>[0]> {
   const holidays = await deps.holidays.added();
   return {
     caller: input.caller, supplierKey: input.supplierKey, referenceId: input.referenceId,
-    route: ISSUE_ROUTE, body: input.body, issuanceType: 'STANDARD',
+    route: input.route ?? ISSUE_ROUTE, body: input.body, issuanceType: 'STANDARD',
+    ...(input.guard === undefined ? {} : { guard: input.guard }),
+    ...(input.onRecorded === undefined ? {} : { onRecorded: (tx: Tx,
+      rows: store.NewTaxInvoiceRow[]) => input.onRecorded!(tx,
+      rows.map((row) => row.issuanceKey!)) }),
     consignor: () => (input.body.broker == null ? null
       : input.body.supplier.identificationNumber),
     draft: (issuer, supplierPeriods) => [{ amendment: null, validated: validateInvoice(
