@@ -281,10 +281,10 @@ describe('the issue form', () => {
       expect(unconfirmed.body).toContain('확인란에 LIVE를 정확히 입력하세요');
       expect((await live.post(`/dashboard/tax-invoices/${liveKey}/${action}`,
         { confirm: 'live' })).statusCode, action).toBe(400);
-      // Confirmed, the service decides: a transmitted document is neither canceled nor a
-      // request to decide.
+      // Confirmed, the service decides: a transmitted document is not canceled (409), and a
+      // standard one is no reverse request (404).
       expect((await live.post(`/dashboard/tax-invoices/${liveKey}/${action}`,
-        { confirm: 'LIVE' })).statusCode, action).toBe(409);
+        { confirm: 'LIVE' })).statusCode, action).toBe(action === 'cancel' ? 409 : 404);
     }
     const amend = await live.post(`/dashboard/tax-invoices/${liveKey}/amend`,
       { reason: 'TERMINATION', referenceId: 'dash-00000000-0000-4000-8000-000000000000',
