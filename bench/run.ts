@@ -41,6 +41,7 @@ import {
   type ScenarioContext,
   type ScenarioRequest,
 } from './scenarios.ts';
+import { PAGE_SCENARIOS, runPageScenario, type PageScenario } from './dashboard-pages.ts';
 import { seedKeys } from './seed-keys.ts';
 import { startPgBouncer, temporaryFolder } from '../test/helpers/topology.ts';
 import { registerMerchants, registerSuppliers } from './suppliers.ts';
@@ -97,18 +98,23 @@ type BenchDatabase = {
 };
 
 // --only (BENCH_ONLY) runs the scenarios whose names contain one of its comma-separated words,
-// plus the baseline; such a partial run prints its figures but leaves RESULTS.md alone.
-function selectScenarios(): readonly Scenario[] {
+// plus the baseline when a server scenario is among them; such a partial run prints its figures
+// but leaves the server scenarios' section of RESULTS.md alone (each dashboard page scenario
+// writes its own section whenever it runs).
+function selectScenarios(): { server: readonly Scenario[]; pages: readonly PageScenario[];
+  partial: boolean } {
   const { values } = parseArgs({ options: { only: { type: 'string' } }, strict: false });
   const only = String(values.only ?? process.env.BENCH_ONLY ?? '');
   const words = only.split(',').map((word) => word.trim()).filter((word) => word !== '');
-  if (words.length === 0) return SCENARIOS;
-  const selected = SCENARIOS.filter((scenario) =>
-    scenario.baseline || words.some((word) => scenario.name.includes(word)));
-  if (selected.length === SCENARIOS.filter((scenario) => scenario.baseline).length) {
+  if (words.length === 0) return { server: SCENARIOS, pages: PAGE_SCENARIOS, partial: false };
+  const matches = (name: string) => words.some((word) => name.includes(word));
+  const server = SCENARIOS.filter((scenario) => !scenario.baseline && matches(scenario.name));
+  const pages = PAGE_SCENARIOS.filter((scenario) => matches(scenario.name));
+  if (server.length === 0 && pages.length === 0) {
     throw new Error(`--only ${only} matches no scenario`);
   }
-  return selected;
+  return { server: server.length === 0 ? [] : SCENARIOS.filter((scenario) =>
+    scenario.baseline || server.includes(scenario)), pages, partial: true };
 }
 
 // An option's command-line flag: its name in kebab case (workerProcesses → --worker-processes).
@@ -537,9 +543,40 @@ async function pgBouncerInFront(database: BenchDatabase) {
   };
 }
 
+// The dashboard page scenarios (bench/dashboard-pages.ts), in this process, after the server
+// scenarios; PostgreSQL only. Whether each met its goal.
+async function runPageScenarios(pages: readonly PageScenario[]): Promise<string[]> {
+  const adminUrl = process.env.DATABASE_URL;
+  if (pages.length === 0) return [];
+  if (!adminUrl) {
+    process.stderr.write(`skipped (they need PostgreSQL; set DATABASE_URL): ` +
+      `${pages.map((page) => page.name).join('; ')}\n`);
+    return [];
+  }
+  const missed: string[] = [];
+  for (const page of pages) {
+    process.stderr.write(`${page.name}\n`);
+    const result = await runPageScenario(adminUrl, page, RESULTS_FILE,
+      (line) => process.stderr.write(`${line}\n`));
+    if (!result.met) missed.push(`${page.name}: p95 above ${page.p95MsMax} ms`);
+  }
+  return missed;
+}
+
 async function main(): Promise<void> {
   const options = readOptions();
-  const selected = selectScenarios();
+  const selection = selectScenarios();
+  if (selection.server.length > 0) await runServerScenarios(options, selection);
+  const missed = await runPageScenarios(selection.pages);
+  if (missed.length > 0) {
+    process.stderr.write(`\ngoals not met (under the machine's load at the time):\n` +
+      `${missed.join('\n')}\n`);
+  }
+}
+
+async function runServerScenarios(options: Options,
+  selection: ReturnType<typeof selectScenarios>): Promise<void> {
+  const selected = selection.server;
   const loadAverage = os.loadavg()[0] ?? 0;
   // The profile store is generated into PostgreSQL; the embedded database skips its scenarios.
   const embedded = !process.env.DATABASE_URL;
@@ -571,7 +608,7 @@ async function main(): Promise<void> {
     profileCount: database.profileCount,
   }, loadAverage);
   process.stdout.write(`\n${section.split('\n').slice(1, -1).join('\n')}\n`);
-  if (selected.length === SCENARIOS.length) {
+  if (!selection.partial) {
     writeResults(RESULTS_FILE, database.mode, section);
     process.stdout.write(`\nwritten to ${path.relative(process.cwd(), RESULTS_FILE)}\n`);
   }

@@ -571,7 +571,7 @@ export interface paths {
         };
         /**
          * Status of a request by client reference id
-         * @description The processing status of the tax invoice request this key made with the `Service-Client-Reference-Id`. A value this key never used is 404 NOT_FOUND.
+         * @description The processing status of the tax invoice request this key made with the `Service-Client-Reference-Id`. A value this key never used finds what a dashboard user of the key's account and environment made with it (the reference id the dashboard shows); else 404 NOT_FOUND.
          */
         get: operations["getTaxInvoiceRequestStatus"];
         put?: never;
@@ -1299,7 +1299,7 @@ export interface paths {
         };
         /**
          * Status of a request by client reference id
-         * @description The processing status of the issuance or cancellation this key made with the `Service-Client-Reference-Id`. A value this key never used is 404 NOT_FOUND.
+         * @description The processing status of the issuance or cancellation this key made with the `Service-Client-Reference-Id`. A value this key never used finds what a dashboard user of the key's account and environment made with it (the reference id the dashboard shows); else 404 NOT_FOUND.
          */
         get: operations["getCashReceiptRequestStatus"];
         put?: never;

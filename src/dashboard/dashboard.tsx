@@ -60,14 +60,13 @@ const navItems = (session: SignedIn): NavItem[] => PAGES.flatMap((page) =>
 
 async function contextFor(services: DashboardServices, request: FastifyRequest,
   reply: FastifyReply, session: SignedIn, params: Params): Promise<PageContext> {
-  const account = await services.platform.accounts.requireAccount(session.user.accountId);
   const scope = { accountId: session.user.accountId, environment: session.environment };
   const actor = { userId: session.user.userId, email: session.user.email };
   const audit = (action: AuditAction, target?: string | null, environment?: string | null) =>
     recordAudit(services.platform.database.db, { accountId: scope.accountId, environment, actor,
       action, target, address: clientAddress(request) });
   return { request, reply, params, query: new URLSearchParams(request.url.split('?')[1] ?? ''),
-    ...formOf(request), session, scope, account: { name: account.name, plan: account.plan },
+    ...formOf(request), session, scope, account: session.account,
     locale: session.user.locale, t: translator(session.user.locale),
     csrf: csrfToken(session.token), services,
     may: (permission) => roleMay(session.user.role, permission), audit };

@@ -152,7 +152,6 @@ describe('issuing and records pages in Chromium', () => {
     await page.fill('input[name="itemName"]', `아메리카노 ${HOSTILE}`);
     await page.fill('input[name="customerName"]', HOSTILE.slice(0, 50));
     await checkPage(page, 'cash-receipt-new');
-    await page.fill('input[name="confirmation"]', '발행');
     await Promise.all([page.waitForURL(/\/dashboard\/cash-receipts\/csr_/),
       page.click('[aria-labelledby="issue-title"] button[type="submit"]')]);
     const receiptUrl = page.url().split('?')[0]!;
@@ -165,7 +164,6 @@ describe('issuing and records pages in Chromium', () => {
     await page.fill('[aria-labelledby="cancel-title"] input[name="tax"]', '500');
     await page.fill('[aria-labelledby="cancel-title"] input[name="serviceFee"]', '0');
     await page.fill('[aria-labelledby="cancel-title"] input[name="totalAmount"]', '5500');
-    await page.fill('[aria-labelledby="cancel-title"] input[name="confirmation"]', '취소');
     await Promise.all([page.waitForURL((url) => url.pathname !== new URL(receiptUrl).pathname),
       page.click('[aria-labelledby="cancel-title"] button[type="submit"]')]);
     await checkPage(page, 'cash-receipt-cancellation');
@@ -187,7 +185,6 @@ describe('issuing and records pages in Chromium', () => {
     await page.selectOption('select[name="language"]', 'EN');
     await page.fill('input[name="purpose"]', HOSTILE.slice(0, 100));
     await checkPage(page, 'document-request');
-    await page.fill('input[name="confirmation"]', '신청');
     await Promise.all([page.waitForURL(/\/dashboard\/documents\/doc_/),
       page.click('[aria-labelledby="request-form-title"] button[type="submit"]')]);
     await reloadUntil(page, '원본 PDF 내려받기');

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/dashboard/roles.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { basicAuth } from '../helpers/http.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import {
   accepted,
@@ -43,7 +44,7 @@ function issueForm(issuerId: string, referenceId: string, overrides: Record<stri
   return { issuerId, referenceId, tradeDate: today(), usage: 'INCOME_DEDUCTION',
     identityNumber: '010-1234-5678', taxation: 'TAXABLE', tradeOption: 'GENERAL',
     supplyCost: '10,000', tax: '1,000', serviceFee: '0', totalAmount: '11,000',
-    itemName: '아메리카노', confirmation: '발행', ...overrides };
+    itemName: '아메리카노', ...overrides };
 }
 
 // The reference id the form was shown with.
@@ -72,9 +73,18 @@ describe('cash receipts pages', () => {
     expect(again.statusCode).toBe(303);
     expect(keyOf(again.headers.location as string)).toBe(issuanceKey);
     expect(await balance(accountId)).toBe(before - app.platform.prices['cashReceipts.issue']);
-    // The API sees the same receipt.
+    // The API sees the same receipt, also by the reference id of the dashboard's form, with
+    // any key of the account in the environment (not a live key, not another account's).
     const receipt = await getReceipt(app, keys.test, issuanceKey!);
     expect(receipt).toMatchObject({ itemName: HOSTILE, totalAmount: 11_000 });
+    const status = (key: string) => app.server.inject({ method: 'GET',
+      url: `/v1/cashReceipts/issue/status?clientReferenceId=${referenceId}`,
+      headers: { authorization: basicAuth(key) } });
+    const found = await status(keys.test);
+    expect(found.statusCode, found.body).toBe(200);
+    expect(found.json()).toMatchObject({ issuanceKey, clientReferenceId: referenceId });
+    expect((await status(keys.live)).statusCode).toBe(404);
+    expect((await status((await app.createAccount()).keys.test)).statusCode).toBe(404);
     const detail = await browser.get(`/dashboard/cash-receipts/${issuanceKey}`);
     expect(detail.statusCode).toBe(200);
     expect(detail.body).not.toContain('<script>alert(1)');
@@ -92,10 +102,15 @@ describe('cash receipts pages', () => {
     const { browser, accountId, supplier } = await merchantAccount();
     const before = await balance(accountId);
     const referenceId = await formReference(browser);
+    // In live, nothing is issued or spent without LIVE typed in the form's box.
+    await browser.post('/dashboard/environment', { environment: 'live', return: '/dashboard' });
     const unconfirmed = await browser.post('/dashboard/cash-receipts',
-      issueForm(supplier.issuerId, referenceId, { confirmation: '' }));
+      issueForm(supplier.issuerId, referenceId, { confirm: 'yes' }));
     expect(unconfirmed.statusCode).toBe(400);
-    expect(unconfirmed.body).toContain('확인 단어가 맞지 않아');
+    expect(unconfirmed.body).toContain('확인란에 LIVE를 정확히 입력하세요');
+    await browser.post('/dashboard/environment', { environment: 'test', return: '/dashboard' });
+    expect((await browser.get('/dashboard/cash-receipts/new')).body)
+      .not.toContain('name="confirm"');
     const bads: Array<Record<string, string>> = [{ totalAmount: 'abc' }, { supplyCost: '-5' },
       { itemName: '' }, { usage: 'BRIBE' }, { referenceId: 'mine' }];
     for (const bad of bads) {
@@ -131,7 +146,7 @@ describe('cash receipts pages', () => {
       expect(page.statusCode).toBe(200);
       expect(page.body).not.toContain('cancel');
       const refusedCancel = await browser.post(`/dashboard/cash-receipts/${key}/cancel`,
-        { reason: 'OTHER', confirmation: '취소' });
+        { reason: 'OTHER' });
       expect(refusedCancel.statusCode).toBe(403);
     }
     const issuer = await merchantAccount('issuer');
@@ -158,8 +173,7 @@ describe('cash receipts pages', () => {
     const referenceId = /name="referenceId" value="([^"]+)"/.exec(page.body)?.[1];
     expect(referenceId).toBeDefined();
     const part = { referenceId: referenceId!, reason: 'TRANSACTION_CANCELED',
-      supplyCost: '5000', tax: '500', serviceFee: '0', totalAmount: '5500',
-      confirmation: '취소' };
+      supplyCost: '5000', tax: '500', serviceFee: '0', totalAmount: '5500' };
     // Three of the four amounts is neither a part nor the whole.
     const incomplete = await browser.post(`/dashboard/cash-receipts/${key}/cancel`,
       { ...part, totalAmount: '' });
@@ -195,7 +209,7 @@ describe('cash receipts pages', () => {
       expect((await other.browser.get(path)).statusCode).toBe(404);
     }
     const cancel = await other.browser.post(`/dashboard/cash-receipts/${key}/cancel`,
-      { reason: 'OTHER', confirmation: '취소',
+      { reason: 'OTHER',
         referenceId: 'dash-00000000-0000-0000-0000-000000000001' });
     expect(cancel.statusCode).toBe(404);
     expect((await other.browser.get('/dashboard/cash-receipts')).body).not.toContain(key);
@@ -219,10 +233,11 @@ describe('cash receipts pages', () => {
       issuer: { identificationNumber: '1234567891', organizationName: '라이브 가맹점',
         representativeName: '홍길동' } });
     const form = await browser.get('/dashboard/cash-receipts/new');
-    expect(form.body).toContain('라이브 환경입니다. 이 요청에 실제 10 P가 차감되고');
+    expect(form.body).toContain('이 요청에 실제 10 P가 차감됩니다');
+    expect(form.body).toContain('name="confirm"');
     const referenceId = /name="referenceId" value="([^"]+)"/.exec(form.body)![1]!;
     const refused = await browser.post('/dashboard/cash-receipts',
-      issueForm(liveIssuer.issuerId, referenceId));
+      issueForm(liveIssuer.issuerId, referenceId, { confirm: 'LIVE' }));
     expect(refused.statusCode).toBe(503);
     expect(refused.body).toContain('SERVICE_UNAVAILABLE');
     const live = await app.platform.points.getBalance({ accountId, environment: 'live' });

@@ -67,8 +67,7 @@ describe('documents pages', () => {
       const before = await available(accountId);
       const { referenceId } = await formOf(browser, 'BUSINESS_REGISTRATION_CERTIFICATE');
       const form = { type: 'BUSINESS_REGISTRATION_CERTIFICATE', referenceId,
-        showAddress: 'true', showResidentNumber: 'false', language: 'KO', purpose: HOSTILE,
-        confirmation: '신청' };
+        showAddress: 'true', showResidentNumber: 'false', language: 'KO', purpose: HOSTILE };
       const first = await browser.post('/dashboard/documents', form);
       expect(first.statusCode, first.body).toBe(303);
       const issuanceKey = keyOf(first.headers.location);
@@ -101,10 +100,14 @@ describe('documents pages', () => {
     const { browser, accountId } = await ownerWith('admin');
     const before = await available(accountId);
     const { referenceId } = await formOf(browser, 'VAT_TAX_BASE_CERTIFICATE');
-    const base = { type: 'VAT_TAX_BASE_CERTIFICATE', referenceId, confirmation: '신청',
+    const base = { type: 'VAT_TAX_BASE_CERTIFICATE', referenceId,
       startYearMonth: '2025-01', endYearMonth: '2025-06' };
-    expect((await browser.post('/dashboard/documents', { ...base, confirmation: 'yes' }))
-      .statusCode).toBe(400);
+    // In live, a charged document is requested only with LIVE typed in the form's box.
+    await browser.post('/dashboard/environment', { environment: 'live', return: '/dashboard' });
+    const unconfirmed = await browser.post('/dashboard/documents', { ...base, confirm: 'yes' });
+    expect(unconfirmed.statusCode).toBe(400);
+    expect(unconfirmed.body).toContain('확인란에 LIVE를 정확히 입력하세요');
+    await browser.post('/dashboard/environment', { environment: 'test', return: '/dashboard' });
     expect((await browser.post('/dashboard/documents', { ...base, endYearMonth: '' }))
       .statusCode).toBe(400);
     expect((await browser.post('/dashboard/documents', { ...base, startYearMonth: '2025-13' }))
@@ -117,7 +120,7 @@ describe('documents pages', () => {
     expect((await browser.post('/dashboard/documents', { ...base, type: 'NOPE' })).statusCode)
       .toBe(400);
     const badCorporation = await browser.post('/dashboard/documents', {
-      type: 'CORPORATE_REGISTRY_VIEW', referenceId: newDashReference(), confirmation: '신청',
+      type: 'CORPORATE_REGISTRY_VIEW', referenceId: newDashReference(),
       corporationNumber: '1101110062431' });
     expect(badCorporation.statusCode).toBe(400);
     expect(badCorporation.body).toContain('INVALID_CORPORATE_REGISTRATION_NUMBER');
@@ -138,7 +141,7 @@ describe('documents pages', () => {
       const registry = await formOf(browser, 'CORPORATE_REGISTRY_VIEW');
       expect(registry.page.body).not.toContain('계정 사업자가 아직 없습니다');
       const refused = await browser.post('/dashboard/documents', { type: 'TAX_PAYMENT_CERTIFICATE',
-        referenceId, confirmation: '신청' });
+        referenceId });
       expect(refused.body).toContain('OWNER_BUSINESS_NOT_REGISTERED');
       expect(refused.statusCode).toBe(409);
     });
@@ -152,7 +155,7 @@ describe('documents pages', () => {
       expect((await browser.get('/dashboard/documents/new?type=CORPORATE_REGISTRY_VIEW'))
         .statusCode).toBe(403);
       const refused = await browser.post('/dashboard/documents', {
-        type: 'CORPORATE_REGISTRY_VIEW', referenceId: newDashReference(), confirmation: '신청',
+        type: 'CORPORATE_REGISTRY_VIEW', referenceId: newDashReference(),
         corporationNumber: CORPORATION_NUMBER });
       expect(refused.statusCode).toBe(403);
     }
@@ -170,7 +173,7 @@ describe('documents pages', () => {
       const issuanceKey = created.json().issuanceKey as string;
       const csrf = await owner.browser.post('/dashboard/documents', {
         _csrf: 'forged', type: 'CORPORATE_REGISTRY_VIEW', referenceId: newDashReference(),
-        confirmation: '신청', corporationNumber: CORPORATION_NUMBER });
+        corporationNumber: CORPORATION_NUMBER });
       expect(csrf.statusCode).toBe(403);
       expect((await owner.browser.get(`/dashboard/documents/${issuanceKey}`)).statusCode)
         .toBe(200);

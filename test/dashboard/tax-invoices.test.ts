@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { basicAuth } from '../helpers/http.ts';
 import { pollUntil } from '../helpers/poll.ts';
 import {
   createSupplierAccount, invoiceBody, issue, issueTransmitted, postWithSupplier, RECIPIENT_NUMBER,
@@ -198,6 +199,20 @@ describe('the issue form', () => {
     const done = await pollUntil(() => owner.get(`/dashboard/tax-invoices/${key}`),
       (page) => /badge (ok|bad)/.test(page.body));
     expect(/<span class="badge [a-z]+">([^<]+)</.exec(done.body)?.[1]).toBe('전송 완료');
+    // The developer's system finds what the accountant issued by the reference id the page
+    // shows, with any key of the account in the same environment; not with a live key or a key
+    // of another account.
+    expect(done.body).toContain(fields.referenceId);
+    const status = (key: string) => app.server.inject({ method: 'GET',
+      url: `/v1/taxInvoices/issue/status?clientReferenceId=${fields.referenceId}`,
+      headers: { authorization: basicAuth(key) } });
+    const found = await status(account.key);
+    expect(found.statusCode, found.body).toBe(200);
+    expect(found.json()).toMatchObject({ issuanceKey: key, issuanceKeys: [key],
+      clientReferenceId: fields.referenceId, status: 'TRANSMITTED' });
+    expect((await status(account.liveKey)).statusCode).toBe(404);
+    const other = await createSupplierAccount(app, 'Other account');
+    expect((await status(other.key)).statusCode).toBe(404);
   });
 
   it('looks the recipient up by number, at the price it shows', async () => {
@@ -259,14 +274,23 @@ describe('the issue form', () => {
     await live.post('/dashboard/environment', { environment: 'live', return: '/dashboard' });
     const page = await live.get(`/dashboard/tax-invoices/${liveKey}`);
     expect(page.statusCode).toBe(200);
-    const unconfirmed = await live.post(`/dashboard/tax-invoices/${liveKey}/cancel`, {});
-    expect(unconfirmed.statusCode).toBe(400);
-    expect(unconfirmed.body).toContain(liveKey);
-    expect((await live.post(`/dashboard/tax-invoices/${liveKey}/cancel`,
-      { confirm: 'yes' })).statusCode).toBe(400);
-    // Confirmed, the service decides: a transmitted document is not canceled.
-    expect((await live.post(`/dashboard/tax-invoices/${liveKey}/cancel`,
-      { confirm: liveKey })).statusCode).toBe(409);
+    // The one rule of every live mutation: LIVE typed in the box the form shows.
+    for (const action of ['cancel', 'approve', 'refuse', 'cancel-request']) {
+      const unconfirmed = await live.post(`/dashboard/tax-invoices/${liveKey}/${action}`, {});
+      expect(unconfirmed.statusCode, action).toBe(400);
+      expect(unconfirmed.body).toContain('확인란에 LIVE를 정확히 입력하세요');
+      expect((await live.post(`/dashboard/tax-invoices/${liveKey}/${action}`,
+        { confirm: 'live' })).statusCode, action).toBe(400);
+      // Confirmed, the service decides: a transmitted document is not canceled (409), and a
+      // standard one is no reverse request (404).
+      expect((await live.post(`/dashboard/tax-invoices/${liveKey}/${action}`,
+        { confirm: 'LIVE' })).statusCode, action).toBe(action === 'cancel' ? 409 : 404);
+    }
+    const amend = await live.post(`/dashboard/tax-invoices/${liveKey}/amend`,
+      { reason: 'TERMINATION', referenceId: 'dash-00000000-0000-4000-8000-000000000000',
+        date: today() });
+    expect(amend.statusCode).toBe(400);
+    expect(amend.body).toContain('확인란에 LIVE를 정확히 입력하세요');
     expect((await live.get('/dashboard/tax-invoices')).body).not.toContain(
       `/dashboard/tax-invoices/${transmitted.issuanceKey}"`);
   });
@@ -322,6 +346,27 @@ describe('amendments and reverse issuance', () => {
     expect((await owner.post(`/dashboard/tax-invoices/${toRefuse}/approve`, {})).statusCode)
       .toBe(409);
   });
+
+  it('decides only as a supplier of the account, with the API\'s Supplier-Key check',
+    async () => {
+      const other = await createSupplierAccount(app, 'Other supplier');
+      const decide = async (action: 'approve' | 'refuse') => {
+        const response = await postWithSupplier(app, account.key,
+          '/v1/taxInvoices/issueRequest',
+          { supplierKey: account.supplier.supplierKey, body: invoiceBody() });
+        expect(response.statusCode, response.body).toBe(200);
+        const { issuanceKey } = response.json() as { issuanceKey: string };
+        // As if the request named another account's supplier: the account may not decide it.
+        await app.platform.database.db.execute(sql`update tax_invoices
+          set supplier_key = ${other.supplier.supplierKey} where issuance_key = ${issuanceKey}`);
+        const answer = await owner.post(`/dashboard/tax-invoices/${issuanceKey}/${action}`, {});
+        expect(answer.statusCode, action).toBe(404);
+        const page = await owner.get(`/dashboard/tax-invoices/${issuanceKey}`);
+        expect(page.body).toContain('승인 대기');
+      };
+      await decide('approve');
+      await decide('refuse');
+    });
 });
 
 // Last: it runs an app of its own, whose workers wait an hour before transmitting.

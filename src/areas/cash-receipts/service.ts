@@ -437,12 +437,14 @@ function createRetrieval(deps: Pick<ServiceDeps, 'db' | 'renderPdf' | 'cursors'>
   }
 
   // After a network failure the client learns the outcome here instead of guessing; resending
-  // the same request is safe too (it replays).
+  // the same request is safe too (it replays). A reference id the key never used may be one a
+  // dashboard user of its account and environment made (the dashboard shows it on the receipt).
   async function statusByReference(input: { caller: Caller; referenceId: string }) {
-    const row = await store.findByReferenceId(db, input.caller.apiKeyId, input.referenceId);
+    const row = await store.findByReferenceId(db, input.caller.apiKeyId, input.referenceId) ??
+      await store.findDashboardByReferenceId(db, input.caller, input.referenceId);
     if (row === null) {
-      throw new ApiError('NOT_FOUND',
-        'No cash receipt request was made with this clientReferenceId and API key.');
+      throw new ApiError('NOT_FOUND', 'No cash receipt request was made with this ' +
+        'clientReferenceId, by this API key or in the dashboard of its account and environment.');
     }
     return { issuanceKey: row.issuanceKey, kind: row.kind,
       clientReferenceId: row.clientReferenceId, status: row.status,

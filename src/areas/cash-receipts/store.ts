@@ -73,6 +73,19 @@ export async function findByReferenceId(tx: Executor, apiKeyId: string, referenc
   return row ?? null;
 }
 
+// A request one of the scope's dashboard users made with a reference id (their callers are
+// `dashboard:<user id>`); the oldest when two users' forms used the same one.
+export async function findDashboardByReferenceId(tx: Executor, scope: Scope,
+  referenceId: string): Promise<CashReceiptRow | null> {
+  const [row] = await tx.select().from(cashReceipts)
+    .where(and(eq(cashReceipts.accountId, scope.accountId),
+      eq(cashReceipts.environment, scope.environment),
+      eq(cashReceipts.clientReferenceId, referenceId),
+      sql`${cashReceipts.apiKeyId} like 'dashboard:%'`))
+    .orderBy(asc(cashReceipts.sequence)).limit(1);
+  return row ?? null;
+}
+
 export type ListFilters = {
   tradeDateFrom?: string | undefined;
   tradeDateTo?: string | undefined;

@@ -95,6 +95,11 @@ export const cashReceipts = pgTable(
     index('cash_receipts_scope_trade_date_idx')
       .on(table.accountId, table.environment, table.tradeDate, table.sequence),
     uniqueIndex('cash_receipts_reference_idx').on(table.apiKeyId, table.clientReferenceId),
+    // What the account's dashboard users made, by reference id: any key of the account finds
+    // them by the status lookup (docs/dashboard.md § Issuing and records).
+    index('cash_receipts_dashboard_reference_idx')
+      .on(table.accountId, table.environment, table.clientReferenceId)
+      .where(sql`${table.apiKeyId} like 'dashboard:%'`),
     index('cash_receipts_original_idx').on(table.originalIssuanceKey)
       .where(sql`${table.originalIssuanceKey} is not null`),
     check('cash_receipts_environment_known', sql`${table.environment} in ('test', 'live')`),

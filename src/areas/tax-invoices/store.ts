@@ -187,6 +187,21 @@ export async function findByReferenceId(
     .orderBy(asc(taxInvoices.sequence));
 }
 
+// The requests the scope's dashboard users made with a reference id (their callers are
+// `dashboard:<user id>`), oldest first.
+export async function findDashboardByReferenceId(
+  tx: Executor,
+  scope: Scope,
+  referenceId: string,
+): Promise<TaxInvoiceRow[]> {
+  return tx.select().from(taxInvoices)
+    .where(and(eq(taxInvoices.accountId, scope.accountId),
+      eq(taxInvoices.environment, scope.environment),
+      eq(taxInvoices.clientReferenceId, referenceId),
+      sql`${taxInvoices.apiKeyId} like 'dashboard:%'`))
+    .orderBy(asc(taxInvoices.sequence));
+}
+
 export async function findStatusChanges(
   tx: Executor,
   issuanceKey: string,

@@ -92,6 +92,11 @@ export const taxInvoices = pgTable(
     index('tax_invoices_reference_idx')
       .on(table.apiKeyId, table.clientReferenceId)
       .where(sql`${table.clientReferenceId} is not null`),
+    // What the account's dashboard users made, by reference id: any key of the account finds
+    // them by the status lookup (docs/dashboard.md § Issuing and records).
+    index('tax_invoices_dashboard_reference_idx')
+      .on(table.accountId, table.environment, table.clientReferenceId)
+      .where(sql`${table.apiKeyId} like 'dashboard:%'`),
     index('tax_invoices_original_idx').on(table.originalIssuanceKey),
     // Failed invoices only, for the newest failures of a scope (the dashboard's home page).
     index('tax_invoices_failed_idx').on(table.accountId, table.environment, table.sequence)

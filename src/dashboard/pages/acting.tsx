@@ -6,11 +6,11 @@ import { planAtLeast } from '../../platform/plans.ts';
 import type { Caller } from '../../platform/scope.ts';
 import { Notice } from '../components.tsx';
 import type { Outcome, PageContext } from '../context.ts';
-import { formatPoints } from '../format.ts';
 import type { MessageKey } from '../i18n/index.ts';
 
 // How the business pages act as the API would for the session (docs/dashboard.md § Issuing and
-// records): the same plan gate, rate limit, reference ids and confirmations as a call with a key,
+// records): the same plan gate, rate limit and reference ids as a call with a key (and the typed
+// confirmation of a live mutation, src/dashboard/confirmation.tsx),
 // so a page never does what the API would refuse.
 
 // The caller a page acts as. Reference ids are kept per API key; a dashboard user has no key,
@@ -59,33 +59,6 @@ export async function rateLimited(ctx: PageContext, operation: Operation): Promi
   const { rateLimiter } = ctx.services;
   return rateLimiter.attempt(operation, rateLimiter.policyFor(operation),
     dashboardCaller(ctx).apiKeyId);
-}
-
-// A mutation that costs points, or acts in live, is made only when the user typed the word the
-// form shows: a slip of the hand never spends points or reaches the tax authority.
-export function confirmationWord(ctx: PageContext, action: 'issue' | 'cancel' | 'request') {
-  return ctx.t(`acting.word.${action}`);
-}
-
-export function confirmed(ctx: PageContext, action: 'issue' | 'cancel' | 'request'): boolean {
-  const typed = (ctx.form.get('confirmation') ?? '').trim().toLowerCase();
-  return typed === confirmationWord(ctx, action).toLowerCase();
-}
-
-export function ConfirmationField(props: { ctx: PageContext;
-  action: 'issue' | 'cancel' | 'request'; points: number }) {
-  const { ctx } = props;
-  const live = ctx.scope.environment === 'live';
-  return (
-    <div class={`confirmation ${ctx.scope.environment}`}>
-      <p>{ctx.t(live ? 'acting.costLive' : 'acting.cost',
-        { points: formatPoints(props.points) })}</p>
-      <label>{ctx.t('acting.typeToConfirm', { word: confirmationWord(ctx, props.action) })}
-        <input type="text" name="confirmation" required autocomplete="off"
-          spellcheck={false} />
-      </label>
-    </div>
-  );
 }
 
 // The text of a refusal of a service: the code's message in the session's language, and the

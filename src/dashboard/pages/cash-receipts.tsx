@@ -15,10 +15,9 @@ import { Notice, PostForm, RedirectNotice, Section } from '../components.tsx';
 import type { DashboardPage, Outcome, PageContext } from '../context.ts';
 import { formatDateTime, formatWon, seoulDate } from '../format.ts';
 import type { MessageKey } from '../i18n/index.ts';
+import { LiveConfirmation, liveConfirmed } from '../confirmation.tsx';
 import {
   attempt,
-  ConfirmationField,
-  confirmed,
   dashboardCaller,
   newReferenceId,
   rateLimited,
@@ -272,8 +271,7 @@ function IssueFields({ ctx, issuers, values }: { ctx: PageContext; issuers: Issu
         <input type="email" name="customerEmail" maxLength={100}
           value={value('customerEmail')} />
       </label>
-      <ConfirmationField ctx={ctx} action="issue"
-        points={ctx.services.platform.prices['cashReceipts.issue']} />
+      <LiveConfirmation ctx={ctx} points={ctx.services.platform.prices['cashReceipts.issue']} />
       <button type="submit" class="primary">{t('cashReceipts.issue')}</button>
     </PostForm>
   );
@@ -348,7 +346,7 @@ async function issue(ctx: PageContext): Promise<Outcome> {
   if (referenceId === null || body === null) {
     return issueForm(ctx, 'cashReceipts.error.invalid', ctx.form);
   }
-  if (!confirmed(ctx, 'issue')) return issueForm(ctx, 'acting.notConfirmed', ctx.form);
+  if (!liveConfirmed(ctx)) return issueForm(ctx, 'confirm.liveMissing', ctx.form);
   const issuerId = ctx.form.get('issuerId') ?? '';
   const issuer = await attempt(() => ctx.services.areas.issuers.listIssuers({ scope: ctx.scope,
     limit: ISSUERS_SHOWN }).then(({ issuers }) => issuers.find((row) =>
@@ -401,7 +399,7 @@ function CancelForm({ ctx, receipt, values }: { ctx: PageContext; receipt: CashR
         </select>
       </label>
       <AmountFields ctx={ctx} values={values} optional />
-      <ConfirmationField ctx={ctx} action="cancel" points={price} />
+      <LiveConfirmation ctx={ctx} points={price} />
       <button type="submit" class="danger">{t('cashReceipts.cancel')}</button>
     </PostForm>
   );
@@ -499,7 +497,7 @@ async function cancel(ctx: PageContext): Promise<Outcome> {
   const referenceId = readReferenceId(ctx.form);
   const body = cancelBodyOf(ctx.form);
   if (referenceId === null || body === null) return again('cashReceipts.error.cancelInvalid');
-  if (!confirmed(ctx, 'cancel')) return again('acting.notConfirmed');
+  if (!liveConfirmed(ctx)) return again('confirm.liveMissing');
   if (await rateLimited(ctx, 'cashReceipts.cancel') !== null) return again('acting.rateLimited');
   const accepted = await attempt(() => ctx.services.areas.cashReceipts.cancel({
     caller: dashboardCaller(ctx), issuanceKey: receipt.issuanceKey, referenceId,

@@ -16,10 +16,9 @@ import { Notice, PostForm, RedirectNotice, Section } from '../components.tsx';
 import type { DashboardPage, Outcome, PageContext } from '../context.ts';
 import { formatDateTime, formatPoints } from '../format.ts';
 import type { MessageKey } from '../i18n/index.ts';
+import { LiveConfirmation, liveConfirmed } from '../confirmation.tsx';
 import {
   attempt,
-  ConfirmationField,
-  confirmed,
   dashboardCaller,
   newReferenceId,
   rateLimited,
@@ -332,7 +331,7 @@ async function requestForm(ctx: PageContext, type: DocumentType, problem?: ApiEr
             <OptionField key={name} ctx={ctx} name={name}
               required={(required as readonly string[]).includes(name)} values={values} />
           ))}
-          <ConfirmationField ctx={ctx} action="request" points={price} />
+          <LiveConfirmation ctx={ctx} points={price} />
           <button type="submit" class="primary">{t('documents.submit')}</button>
         </PostForm>
       </Section>
@@ -370,7 +369,7 @@ async function request(ctx: PageContext): Promise<Outcome> {
   if (referenceId === null || body === null) {
     return requestForm(ctx, type, 'documents.error.invalid', ctx.form);
   }
-  if (!confirmed(ctx, 'request')) return requestForm(ctx, type, 'acting.notConfirmed', ctx.form);
+  if (!liveConfirmed(ctx)) return requestForm(ctx, type, 'confirm.liveMissing', ctx.form);
   if (await rateLimited(ctx, 'documents.issue') !== null) {
     return requestForm(ctx, type, 'acting.rateLimited', ctx.form);
   }

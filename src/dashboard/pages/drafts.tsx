@@ -5,7 +5,7 @@ import type { DashboardPage, Outcome, PageContext } from '../context.ts';
 import { formatDateTime, formatWon } from '../format.ts';
 import type { MessageKey } from '../i18n/index.ts';
 import { attempt, dashboardCaller, newReferenceId, Refusal, refused } from './acting.tsx';
-import { ConfirmField, confirmed } from './tax-invoices/shared.tsx';
+import { LiveConfirmation, liveConfirmed } from '../confirmation.tsx';
 
 // Drafts (docs/drafts.md): the account's tax invoice drafts, the ones waiting for approval with
 // approve and send back for who may issue, submit and delete for who may save drafts, and the
@@ -42,7 +42,7 @@ function Actions({ ctx, row }: { ctx: PageContext; row: Row }) {
         <>
           <PostForm ctx={ctx} action={`${base}/approve`} class="row">
             <input type="hidden" name="referenceId" value={newReferenceId()} />
-            <ConfirmField ctx={ctx} expected={row.draftId} />
+            <LiveConfirmation ctx={ctx} />
             <button type="submit" class="primary">{t('drafts.approve')}</button>
           </PostForm>
           <PostForm ctx={ctx} action={`${base}/return`} class="row">
@@ -186,9 +186,8 @@ export const draftsPageModule: DashboardPage = {
       } },
     { method: 'POST', path: '/drafts/:draftId/approve', permission: 'documents.issue',
       handle: action(async (ctx, draftId) => {
-        if (!confirmed(ctx, draftId)) {
-          throw new ApiError('INVALID_REQUEST', ctx.t('taxInvoices.confirmLive',
-            { text: draftId }));
+        if (!liveConfirmed(ctx)) {
+          throw new ApiError('INVALID_REQUEST', ctx.t('confirm.liveMissing'));
         }
         const referenceId = ctx.form.get('referenceId') ?? '';
         return drafts(ctx).approve({ caller: dashboardCaller(ctx), draftId,

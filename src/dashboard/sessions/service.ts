@@ -27,6 +27,8 @@ export type SignedIn = {
   // The cookie's value: the CSRF token is derived from it (src/dashboard/csrf.ts).
   token: string;
   environment: Environment;
+  // The user's account as it is now (a plan change shows on the next page).
+  account: { name: string; plan: string };
   user: { userId: string; accountId: string; email: string; role: Role; operator: boolean;
     locale: Locale; twoFactor: boolean };
 };
@@ -67,7 +69,7 @@ export function createSessionsService({ db }: { db: Db }) {
       await store.touchSession(db, session.id);
     }
     return { sessionId: session.id, token, environment: session.environment as Environment,
-      twoFactorRequired: row.twoFactorRequired,
+      account: row.account, twoFactorRequired: row.twoFactorRequired,
       user: { userId: user.id, accountId: user.accountId, email: user.email,
         role: user.role as Role, operator: user.operator, locale: user.locale as Locale,
         twoFactor: user.totpSecret !== null } };

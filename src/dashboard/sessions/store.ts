@@ -1,5 +1,6 @@
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../platform/db/connect.ts';
+import { accounts } from '../../platform/db/tables.ts';
 import { dashboardAccountSettings, dashboardSessions, dashboardUsers } from '../tables.ts';
 
 export type SessionRow = typeof dashboardSessions.$inferSelect;
@@ -13,11 +14,15 @@ export async function insertSession(tx: Executor, row: typeof dashboardSessions.
 // A session waiting for its second factor is found only with `pending` (the code's page).
 export async function findLiveSession(tx: Executor, tokenHash: string,
   limits: { idleSeconds: number; absoluteSeconds: number }, pending = false) {
+  // The account's name and plan come with it: every page shows them, and one round trip per
+  // page is cheaper than two on a loaded database.
   const [row] = await tx.select({ session: dashboardSessions, user: dashboardUsers,
+    account: { name: accounts.name, plan: accounts.plan },
     twoFactorRequired:
       sql<boolean>`coalesce(${dashboardAccountSettings.twoFactorRequired}, false)` })
     .from(dashboardSessions)
     .innerJoin(dashboardUsers, eq(dashboardUsers.id, dashboardSessions.userId))
+    .innerJoin(accounts, eq(accounts.id, dashboardUsers.accountId))
     .leftJoin(dashboardAccountSettings,
       eq(dashboardAccountSettings.accountId, dashboardUsers.accountId))
     .where(and(eq(dashboardSessions.tokenHash, tokenHash),

@@ -104,7 +104,7 @@ describe('GET /v1/taxInvoices/issue/status', () => {
   it('is 404 NOT_FOUND for a reference id this key never used, as for cash receipts',
     async () => {
       expectError(await statusOf('never-used'), 404, 'NOT_FOUND',
-        /^No tax invoice request was made with this clientReferenceId and API key\.$/);
+        /^No tax invoice request was made with this clientReferenceId, by this API key or in /);
     });
 
   it('is 404 NOT_FOUND for another key\'s reference id', async () => {

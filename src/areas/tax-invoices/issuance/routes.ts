@@ -84,7 +84,9 @@ const registerIssuance: FastifyPluginAsyncTypebox<Options> = async (app, { taxIn
       operationId: 'getTaxInvoiceRequestStatus', tags: TAGS,
       summary: 'Status of a request by client reference id',
       description: 'The processing status of the tax invoice request this key made with ' +
-        'the `Service-Client-Reference-Id`. A value this key never used is 404 NOT_FOUND.',
+        'the `Service-Client-Reference-Id`. A value this key never used ' +
+        'finds what a dashboard user of the key\'s account and environment made with it (the ' +
+        'reference id the dashboard shows); else 404 NOT_FOUND.',
       querystring: StatusQuery,
       response: { 200: ReferenceStatus,
         ...errorResponses(...COMMON_ERRORS, INPUT_CHECKED_AFTER_COUNTING, 'NOT_FOUND') },

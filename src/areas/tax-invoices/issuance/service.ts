@@ -136,12 +136,17 @@ function decodeListCursor(cursors: PageCursors, scope: Scope, cursor: string | u
 // After a network failure the client learns the outcome here instead of resending.
 // A reference id this key never used names no request: 404 NOT_FOUND, as for cash receipts and
 // for an unknown issuance key (docs/tax-invoices.md); 400 is for a malformed one.
+// The caller's own request by its reference id; else one a dashboard user of the caller's
+// account and environment made with it (the reference id the dashboard shows on the document),
+// so the account's systems find what its people issued in the dashboard.
 async function statusByReference(db: Db, input: { caller: Caller; referenceId: string }) {
-  const rows = await store.findByReferenceId(db, input.caller.apiKeyId, input.referenceId);
+  const own = await store.findByReferenceId(db, input.caller.apiKeyId, input.referenceId);
+  const rows = own.length > 0 ? own
+    : await store.findDashboardByReferenceId(db, input.caller, input.referenceId);
   const first = rows[0];
   if (first === undefined) {
-    throw new ApiError('NOT_FOUND',
-      'No tax invoice request was made with this clientReferenceId and API key.');
+    throw new ApiError('NOT_FOUND', 'No tax invoice request was made with this ' +
+      'clientReferenceId, by this API key or in the dashboard of its account and environment.');
   }
   return {
     issuanceKey: first.issuanceKey,

@@ -124,15 +124,19 @@ async function requireSuppliersRequest(deps: Deps, input: SupplierInput) {
   return row;
 }
 
-async function approve(deps: Deps, input: SupplierInput) {
+// Who decides: the API by default; the dashboard says so itself.
+type Decider = { actor?: store.Actor };
+
+async function approve(deps: Deps, input: SupplierInput & Decider) {
   const row = await requireSuppliersRequest(deps, input);
-  const approved = await approveRequest(deps, row, { actor: 'API' });
+  const approved = await approveRequest(deps, row, { actor: input.actor ?? 'API' });
   return { issuanceKey: approved.issuanceKey, status: 'APPROVED' as const };
 }
 
-async function refuse(deps: Deps, input: SupplierInput & { reason: string | null }) {
+async function refuse(deps: Deps, input: SupplierInput & Decider & { reason: string | null }) {
   const row = await requireSuppliersRequest(deps, input);
-  const refused = await refuseRequest(deps, row, { actor: 'API', reason: input.reason });
+  const refused = await refuseRequest(deps, row, { actor: input.actor ?? 'API',
+    reason: input.reason });
   return { issuanceKey: refused.issuanceKey, status: 'REFUSED' as const };
 }
 
@@ -143,20 +147,25 @@ async function cancel(deps: Deps, input: { scope: Scope; issuanceKey: string;
   return { issuanceKey: canceled.issuanceKey };
 }
 
-// The dashboard's decisions: a signed-in user acts for the whole account, every supplier of
-// which is its own, so the request is found by the scope alone; the decision is the same.
+// The dashboard's decisions: a signed-in user finds the request by the scope, and decides as
+// the supplier the request names, with the same check as the API's (approve, refuse): the
+// request's Supplier-Key must name an issuer of the scope, and that issuer must be the
+// request's. Today every supplier a request names is an issuer of the requesting account; the
+// check keeps a request of another account's supplier undecidable here if that ever changes.
 type ScopedDecision = { scope: Scope; issuanceKey: string; actor: store.Actor };
 
-async function approveInScope(deps: Deps, input: ScopedDecision) {
+async function asSupplier(deps: Deps, input: ScopedDecision): Promise<SupplierInput & Decider> {
   const row = await requireRequest(deps, input.scope, input.issuanceKey);
-  const approved = await approveRequest(deps, row, { actor: input.actor });
-  return { issuanceKey: approved.issuanceKey, status: 'APPROVED' as const };
+  return { scope: input.scope, supplierKey: row.supplierKey, issuanceKey: row.issuanceKey,
+    actor: input.actor };
+}
+
+async function approveInScope(deps: Deps, input: ScopedDecision) {
+  return approve(deps, await asSupplier(deps, input));
 }
 
 async function refuseInScope(deps: Deps, input: ScopedDecision & { reason: string | null }) {
-  const row = await requireRequest(deps, input.scope, input.issuanceKey);
-  const refused = await refuseRequest(deps, row, { actor: input.actor, reason: input.reason });
-  return { issuanceKey: refused.issuanceKey, status: 'REFUSED' as const };
+  return refuse(deps, { ...await asSupplier(deps, input), reason: input.reason });
 }
 
 // The request a page link opens, while it can still be decided.

@@ -2,9 +2,6 @@ import type { connectionsKo } from '../ko/connections.ts';
 
 export const connectionsEn: { readonly [K in keyof typeof connectionsKo]: string } = {
   'nav.connections': 'Connections',
-  'records.liveConfirm': 'To do this in live, type {phrase}',
-  'records.liveConfirmHint': 'Live actions spend real points and act on real business records.',
-  'records.liveConfirmMissing': 'This is a live action. Type LIVE exactly in the confirmation box.',
   'records.planNeeded': '{what} needs the {minimum} plan or higher. This account is on {plan}.',
   'records.planLink': 'See plans',
   'records.rateLimited': 'Too many requests. Try again in {seconds} seconds.',

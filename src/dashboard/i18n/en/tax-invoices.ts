@@ -106,8 +106,6 @@ export const taxInvoices = {
   'taxInvoices.reasonTooLong': 'The reason has at most {max} characters.',
   'taxInvoices.cancelRequest': 'Withdraw the request',
   'taxInvoices.cancelRequestConfirm': 'Withdraw this request?',
-  'taxInvoices.confirmLive': 'This is live. Type {text} to confirm.',
-  'taxInvoices.confirmMismatch': 'The confirmation does not match; type {text} exactly.',
   'taxInvoices.notice.issued': 'Accepted: it is signed and transmitted shortly.',
   'taxInvoices.notice.canceled': 'Canceled; its points are refunded.',
   'taxInvoices.notice.mailQueued': 'The mail is queued.',

@@ -2,9 +2,6 @@
 // lookups) share: the typed confirmation of a live action, the plan gate, errors of the API.
 export const connectionsKo = {
   'nav.connections': '연결',
-  'records.liveConfirm': '라이브 환경에서 실행하려면 {phrase}를 입력하세요',
-  'records.liveConfirmHint': '라이브 환경의 작업은 실제 포인트와 실제 사업자 자료에 적용됩니다.',
-  'records.liveConfirmMissing': '라이브 환경의 작업입니다. 확인란에 LIVE를 정확히 입력하세요.',
   'records.planNeeded': '{what}에는 {minimum} 요금제 이상이 필요합니다. 이 계정은 {plan} 요금제입니다.',
   'records.planLink': '요금제 보기',
   'records.rateLimited': '요청이 너무 많습니다. {seconds}초 후에 다시 시도하세요.',

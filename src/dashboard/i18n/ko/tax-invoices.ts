@@ -105,8 +105,6 @@ export const taxInvoices = {
   'taxInvoices.reasonTooLong': '사유는 {max}자까지입니다.',
   'taxInvoices.cancelRequest': '요청 취소',
   'taxInvoices.cancelRequestConfirm': '이 역발행 요청을 취소할까요?',
-  'taxInvoices.confirmLive': '라이브 환경입니다. 확인을 위해 {text} 를 입력하세요.',
-  'taxInvoices.confirmMismatch': '확인 문구가 맞지 않습니다. {text} 를 그대로 입력하세요.',
   'taxInvoices.notice.issued': '발행을 접수했습니다. 서명과 전송은 잠시 후 진행됩니다.',
   'taxInvoices.notice.canceled': '취소했습니다. 포인트는 환불됩니다.',
   'taxInvoices.notice.mailQueued': '메일을 발송함에 넣었습니다.',

@@ -14,11 +14,10 @@ import {
   ApiProblem,
   asApiError,
   countCall,
-  LiveConfirmation,
-  liveConfirmed,
   planShortfall,
   PlanNotice,
 } from './shared.tsx';
+import { LiveConfirmation, liveConfirmed } from '../../confirmation.tsx';
 
 // The bank accounts a page shows: one page of GET /v1/bankAccounts, the most an account has.
 const BANK_ACCOUNTS_SHOWN = 100;
@@ -301,7 +300,7 @@ async function refusal(ctx: PageContext, operation: 'revenueExpenses.collect' |
         <p><a href="/dashboard/connections">{ctx.t('connections.back')}</a></p>
       </> };
   }
-  if (!liveConfirmed(ctx)) return page(ctx, 'records.liveConfirmMissing', 400);
+  if (!liveConfirmed(ctx)) return page(ctx, 'confirm.liveMissing', 400);
   const retryAfter = await countCall(ctx, operation);
   if (retryAfter !== null) {
     ctx.reply.header('retry-after', String(retryAfter));
@@ -354,7 +353,7 @@ export const connectionsPage: DashboardPage = {
       async handle(ctx) {
         const connection = (await ownConnection(ctx))?.connection ?? null;
         if (connection === null) return errorOutcome(ctx.t, 'notFound', 404);
-        if (!liveConfirmed(ctx)) return page(ctx, 'records.liveConfirmMissing', 400);
+        if (!liveConfirmed(ctx)) return page(ctx, 'confirm.liveMissing', 400);
         try {
           await ctx.services.areas.connections.disconnect(ctx.scope, connection.id);
         } catch (error) {

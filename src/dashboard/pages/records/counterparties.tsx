@@ -17,7 +17,8 @@ import { formatDateTime } from '../../format.ts';
 import type { MessageKey } from '../../i18n/index.ts';
 import { workbook, XLSX_TYPE } from '../spreadsheet.ts';
 import { errorOutcome } from '../errors.tsx';
-import { ApiProblem, asApiError, countCall, LiveConfirmation, liveConfirmed } from './shared.tsx';
+import { LiveConfirmation, liveConfirmed } from '../../confirmation.tsx';
+import { ApiProblem, asApiError, countCall } from './shared.tsx';
 import { fileOf, UPLOAD_BYTES_MAX } from '../../mount.ts';
 
 // Counterparties (docs/dashboard.md § Counterparties): the counterparty book of the session's
@@ -507,7 +508,7 @@ export const counterpartiesPage: DashboardPage = {
           return listPage(ctx, { key: 'counterparties.error.invalid', values: ctx.form }, 400);
         }
         if (!liveConfirmed(ctx)) {
-          return listPage(ctx, { key: 'records.liveConfirmMissing', values: ctx.form }, 400);
+          return listPage(ctx, { key: 'confirm.liveMissing', values: ctx.form }, 400);
         }
         const limited = await rateLimited(ctx, 'counterparties.create');
         if (limited !== null) return limited;
@@ -552,7 +553,7 @@ export const counterpartiesPage: DashboardPage = {
         const importId = ctx.params.importId ?? '';
         if (!ID.test(importId)) return errorOutcome(ctx.t, 'notFound', 404);
         if (!liveConfirmed(ctx)) {
-          return listPage(ctx, { key: 'records.liveConfirmMissing' }, 400);
+          return listPage(ctx, { key: 'confirm.liveMissing' }, 400);
         }
         const limited = await rateLimited(ctx, 'counterparties.imports.commit');
         if (limited !== null) return limited;
@@ -588,7 +589,7 @@ export const counterpartiesPage: DashboardPage = {
             values: ctx.form }, 400);
         }
         if (!liveConfirmed(ctx)) {
-          return detailPage(ctx, counterparty, { key: 'records.liveConfirmMissing',
+          return detailPage(ctx, counterparty, { key: 'confirm.liveMissing',
             values: ctx.form }, 400);
         }
         const limited = await rateLimited(ctx, 'counterparties.update');
@@ -613,7 +614,7 @@ export const counterpartiesPage: DashboardPage = {
         const counterparty = await ownCounterparty(ctx);
         if (counterparty === null) return errorOutcome(ctx.t, 'notFound', 404);
         if (!liveConfirmed(ctx)) {
-          return detailPage(ctx, counterparty, { key: 'records.liveConfirmMissing' }, 400);
+          return detailPage(ctx, counterparty, { key: 'confirm.liveMissing' }, 400);
         }
         const limited = await rateLimited(ctx, 'counterparties.refreshStatus');
         if (limited !== null) return limited;
@@ -636,7 +637,7 @@ export const counterpartiesPage: DashboardPage = {
         const counterparty = await ownCounterparty(ctx);
         if (counterparty === null) return errorOutcome(ctx.t, 'notFound', 404);
         if (!liveConfirmed(ctx)) {
-          return detailPage(ctx, counterparty, { key: 'records.liveConfirmMissing' }, 400);
+          return detailPage(ctx, counterparty, { key: 'confirm.liveMissing' }, 400);
         }
         const limited = await rateLimited(ctx, 'counterparties.delete');
         if (limited !== null) return limited;

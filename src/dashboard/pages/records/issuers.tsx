@@ -10,7 +10,8 @@ import { formatDateTime, seoulDate } from '../../format.ts';
 import type { MessageKey } from '../../i18n/index.ts';
 import { expiryState } from '../business.tsx';
 import { errorOutcome } from '../errors.tsx';
-import { asApiError, countCall, LiveConfirmation, liveConfirmed } from './shared.tsx';
+import { asApiError, countCall } from './shared.tsx';
+import { LiveConfirmation, liveConfirmed } from '../../confirmation.tsx';
 
 // Issuers and their joint certificates (docs/dashboard.md § Issuers and certificates): the
 // businesses that issue tax invoices in the session's environment, listed, created and edited
@@ -382,7 +383,7 @@ export const issuersPage: DashboardPage = {
             : 'issuers.error.number', values: ctx.form }, 400);
         }
         if (!liveConfirmed(ctx)) {
-          return listPage(ctx, { key: 'records.liveConfirmMissing', values: ctx.form }, 400);
+          return listPage(ctx, { key: 'confirm.liveMissing', values: ctx.form }, 400);
         }
         const limited = await rateLimited(ctx, 'issuers.create');
         if (limited !== null) return limited;
@@ -416,7 +417,7 @@ export const issuersPage: DashboardPage = {
           return detailPage(ctx, issuer, { key: 'issuers.error.invalid', values: ctx.form }, 400);
         }
         if (!liveConfirmed(ctx)) {
-          return detailPage(ctx, issuer, { key: 'records.liveConfirmMissing',
+          return detailPage(ctx, issuer, { key: 'confirm.liveMissing',
             values: ctx.form }, 400);
         }
         const limited = await rateLimited(ctx, 'issuers.update');

@@ -11,7 +11,8 @@ import { toCsv } from '../../csv.ts';
 import { formatDateTime, formatPoints } from '../../format.ts';
 import type { MessageKey } from '../../i18n/index.ts';
 import { errorOutcome } from '../errors.tsx';
-import { ApiProblem, asApiError, countCall, LiveConfirmation, liveConfirmed } from './shared.tsx';
+import { ApiProblem, asApiError, countCall } from './shared.tsx';
+import { LiveConfirmation, liveConfirmed } from '../../confirmation.tsx';
 
 // Lookups (docs/dashboard.md § Lookups): a business profile, the registration status of up to
 // 100 numbers and the holders of up to 100 bank accounts, through the same charged services as
@@ -325,7 +326,7 @@ export const lookupsPage: DashboardPage = {
         if (isProblem(parsed)) {
           return formsPage(ctx, { kind, problem: parsed, values: ctx.form }, 400);
         }
-        if (!liveConfirmed(ctx)) return problem('records.liveConfirmMissing', 400);
+        if (!liveConfirmed(ctx)) return problem('confirm.liveMissing', 400);
         const nonce = ctx.form.get('nonce') ?? '';
         const { rateLimiter } = ctx.services;
         if (!NONCE.test(nonce) || await rateLimiter.attempt(RUN_ONCE.name, RUN_ONCE.policy,

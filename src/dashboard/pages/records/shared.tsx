@@ -6,32 +6,9 @@ import { Notice } from '../../components.tsx';
 import type { PageContext } from '../../context.ts';
 import type { MessageKey } from '../../i18n/index.ts';
 
-// What the records pages (connections, issuers, lookups) share: the typed confirmation a live
-// action needs, the plan gate of an operation, the API's rate limit of an operation for a
-// dashboard user, and an area's error in the session's language.
-
-// What a person types to act in live. One fixed word in both languages: it is read, not
-// translated, so a habit of pressing Enter is not enough.
-export const LIVE_PHRASE = 'LIVE';
-
-// The box a live action's form carries; nothing in test.
-export function LiveConfirmation({ ctx }: { ctx: PageContext }) {
-  if (ctx.scope.environment !== 'live') return null;
-  const { t } = ctx;
-  return (
-    <fieldset class="confirm">
-      <legend>{t('records.liveConfirmHint')}</legend>
-      <label>{t('records.liveConfirm', { phrase: LIVE_PHRASE })}
-        <input type="text" name="confirm" required autocomplete="off" spellcheck={false}
-          pattern={LIVE_PHRASE} />
-      </label>
-    </fieldset>
-  );
-}
-
-// Whether a POST may act: always in test; in live only with the phrase typed.
-export const liveConfirmed = (ctx: PageContext) => ctx.scope.environment !== 'live' ||
-  (ctx.form.get('confirm') ?? '').trim() === LIVE_PHRASE;
+// What the records pages (connections, issuers, lookups) share: the plan gate of an operation,
+// the API's rate limit of an operation for a dashboard user, and an area's error in the
+// session's language (the typed confirmation of a live action is src/dashboard/confirmation.tsx).
 
 // The plan an operation needs when the account's is below it (the API answers 403
 // PLAN_UPGRADE_REQUIRED from the same table), else null.

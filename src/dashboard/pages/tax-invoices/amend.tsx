@@ -9,12 +9,13 @@ import {
 import { seoulDate } from '../../../domain/business-days.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import { PostForm, Section } from '../../components.tsx';
+import { LiveConfirmation, liveConfirmed } from '../../confirmation.tsx';
 import type { Outcome, PageContext } from '../../context.ts';
 import { errorOutcome } from '../errors.tsx';
 import { findInvoice } from './detail.tsx';
 import { Carried, ItemRow, itemsOfForm, REFERENCE, suppliers } from './issue.tsx';
 import {
-  ApiErrorNotice, asApiError, ConfirmField, confirmed, dashboardCaller, DocumentView,
+  ApiErrorNotice, asApiError, dashboardCaller, DocumentView,
   operationGate,
 } from './shared.tsx';
 
@@ -241,7 +242,7 @@ async function amendPage(ctx: PageContext, original: TaxInvoiceView, reason: Ame
             ))}
             <PostForm ctx={ctx} action={`${base}/amend`} class="row">
               <Carried form={form} />
-              <ConfirmField ctx={ctx} expected={original.issuanceKey} />
+              <LiveConfirmation ctx={ctx} />
               <button type="submit" class="primary">{t('taxInvoices.amend.submit')}</button>
             </PostForm>
           </Section>
@@ -311,9 +312,9 @@ export async function amendOutcome(ctx: PageContext): Promise<Outcome> {
   const prepared = await prepare(ctx);
   if ('kind' in prepared) return prepared;
   const { original, reason, input } = prepared;
-  if (!confirmed(ctx, original.issuanceKey)) {
+  if (!liveConfirmed(ctx)) {
     return amendPage(ctx, original, reason, ctx.form, new ApiError('INVALID_REQUEST',
-      ctx.t('taxInvoices.confirmMismatch', { text: original.issuanceKey })));
+      ctx.t('confirm.liveMissing')));
   }
   const gate = await operationGate(ctx, `taxInvoices.amend.${OPERATION_SEGMENTS[reason]}`);
   if (gate !== null) return amendPage(ctx, original, reason, ctx.form, gate);

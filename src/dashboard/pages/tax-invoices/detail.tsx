@@ -3,12 +3,13 @@ import {
 } from '../../../areas/tax-invoices/index.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import { Notice, PostForm, RedirectNotice, Section } from '../../components.tsx';
+import { LiveConfirmation, liveConfirmed } from '../../confirmation.tsx';
 import type { Outcome, PageContext } from '../../context.ts';
 import { formatDateTime } from '../../format.ts';
 import type { MessageKey } from '../../i18n/index.ts';
 import { errorOutcome } from '../errors.tsx';
 import {
-  ApiErrorNotice, asApiError, ConfirmField, confirmed, DocumentView, operationGate, StatusBadge,
+  ApiErrorNotice, asApiError, DocumentView, operationGate, StatusBadge,
 } from './shared.tsx';
 
 // One tax invoice: the document as its PDF shows it, its timeline, its XML and PDF, its
@@ -90,23 +91,25 @@ function Actions({ ctx, invoice, problem }: { ctx: PageContext; invoice: TaxInvo
         <PostForm ctx={ctx} action={`${base}/cancel`} class="row danger-zone"
           confirm={t('taxInvoices.cancelConfirm')}>
           <p>{t('taxInvoices.cancelLead')}</p>
-          <ConfirmField ctx={ctx} expected={invoice.issuanceKey} />
+          <LiveConfirmation ctx={ctx} />
           <button type="submit" class="danger">{t('taxInvoices.cancel')}</button>
         </PostForm>
       )}
       {may && requested && (
         <>
           <PostForm ctx={ctx} action={`${base}/approve`} class="row">
-            <ConfirmField ctx={ctx} expected={invoice.issuanceKey} />
+            <LiveConfirmation ctx={ctx} />
             <button type="submit" class="primary">{t('taxInvoices.approve')}</button>
           </PostForm>
           <PostForm ctx={ctx} action={`${base}/refuse`} class="row">
             <label>{t('taxInvoices.refuseReason')}
               <input name="reason" maxLength={REFUSAL_REASON_MAX} /></label>
+            <LiveConfirmation ctx={ctx} />
             <button type="submit" class="danger">{t('taxInvoices.refuse')}</button>
           </PostForm>
           <PostForm ctx={ctx} action={`${base}/cancel-request`} class="row"
             confirm={t('taxInvoices.cancelRequestConfirm')}>
+            <LiveConfirmation ctx={ctx} />
             <button type="submit" class="secondary">{t('taxInvoices.cancelRequest')}</button>
           </PostForm>
         </>
@@ -230,9 +233,8 @@ async function act(ctx: PageContext, operation: string,
   Promise<Outcome> {
   const invoice = await findInvoice(ctx);
   if (invoice === null) return errorOutcome(ctx.t, 'notFound', 404);
-  if (needsConfirmation && !confirmed(ctx, invoice.issuanceKey)) {
-    return detailOutcome(ctx, new ApiError('INVALID_REQUEST',
-      ctx.t('taxInvoices.confirmMismatch', { text: invoice.issuanceKey })));
+  if (needsConfirmation && !liveConfirmed(ctx)) {
+    return detailOutcome(ctx, new ApiError('INVALID_REQUEST', ctx.t('confirm.liveMissing')));
   }
   const gate = await operationGate(ctx, operation);
   if (gate !== null) return detailOutcome(ctx, gate);
@@ -286,7 +288,7 @@ export const refuse = (ctx: PageContext) => act(ctx, 'taxInvoices.issueRequest.r
       issuanceKey: invoice.issuanceKey, actor: 'DASHBOARD', reason });
     await ctx.audit('taxInvoice.requestRefused', invoice.issuanceKey, ctx.scope.environment);
     return 'taxInvoices.notice.refused';
-  }, false);
+  });
 
 export const cancelRequest = (ctx: PageContext) => act(ctx, 'taxInvoices.issueRequest.cancel',
   async (invoice) => {
@@ -294,7 +296,7 @@ export const cancelRequest = (ctx: PageContext) => act(ctx, 'taxInvoices.issueRe
       issuanceKey: invoice.issuanceKey, actor: 'DASHBOARD' });
     await ctx.audit('taxInvoice.requestCanceled', invoice.issuanceKey, ctx.scope.environment);
     return 'taxInvoices.notice.requestCanceled';
-  }, false);
+  });
 
 export async function pdfOutcome(ctx: PageContext): Promise<Outcome> {
   const invoice = await findInvoice(ctx);

@@ -7,10 +7,11 @@ import { lineTax, sumAmounts, type TaxKind } from '../../../domain/tax-amounts.t
 import { seoulDate } from '../../../domain/business-days.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import { Notice, PostForm, Section } from '../../components.tsx';
+import { LiveConfirmation, liveConfirmed } from '../../confirmation.tsx';
 import type { Outcome, PageContext } from '../../context.ts';
 import { formatNumber, formatWon } from '../../format.ts';
 import {
-  ApiErrorNotice, asApiError, ConfirmField, confirmed, dashboardCaller, DocumentView,
+  ApiErrorNotice, asApiError, dashboardCaller, DocumentView,
   operationGate,
 } from './shared.tsx';
 
@@ -314,7 +315,6 @@ async function formPage(ctx: PageContext, form: Form, problem?: ApiError,
   const recipients = await ctx.services.areas.taxInvoices.recentRecipients({ scope: ctx.scope,
     limit: RECIPIENTS_SHOWN });
   const previewed = preview?.[0];
-  const confirmText = (form.get('recipient.number') ?? '').replaceAll('-', '');
   return { kind: 'page', title: 'taxInvoices.issue.title',
     status: problem ? problem.status : 200, body: (
       <>
@@ -328,7 +328,7 @@ async function formPage(ctx: PageContext, form: Form, problem?: ApiError,
               taxType: previewed.taxType, totals: previewed.totals }} />
             <PostForm ctx={ctx} action="/tax-invoices/new" class="row">
               <Carried form={form} />
-              <ConfirmField ctx={ctx} expected={confirmText} />
+              <LiveConfirmation ctx={ctx} />
               <button type="submit" class="primary">{t('taxInvoices.issue.submit')}</button>
             </PostForm>
           </Section>
@@ -407,10 +407,8 @@ export async function issueOutcome(ctx: PageContext): Promise<Outcome> {
   const request = await requestOf(ctx);
   if (request instanceof ApiError) return formPage(ctx, ctx.form, request);
   const caller = dashboardCaller(ctx);
-  const expected = request.body.supplied.identificationNumber;
-  if (!confirmed(ctx, expected)) {
-    return formPage(ctx, ctx.form, new ApiError('INVALID_REQUEST',
-      ctx.t('taxInvoices.confirmMismatch', { text: expected })));
+  if (!liveConfirmed(ctx)) {
+    return formPage(ctx, ctx.form, new ApiError('INVALID_REQUEST', ctx.t('confirm.liveMissing')));
   }
   const gate = await operationGate(ctx, 'taxInvoices.issue');
   if (gate !== null) return formPage(ctx, ctx.form, gate);

@@ -3,7 +3,8 @@ import { PostForm, Section } from '../../components.tsx';
 import type { Outcome, PageContext } from '../../context.ts';
 import { formatDateTime, formatWon } from '../../format.ts';
 import { REFUSAL_REASON_MAX } from './detail.tsx';
-import { ConfirmField, StatusBadge } from './shared.tsx';
+import { StatusBadge } from './shared.tsx';
+import { LiveConfirmation } from '../../confirmation.tsx';
 
 // Reverse issuance (역발행): the requests waiting for a decision and the ones decided lately.
 // Every supplier a request names is an issuer of this account, and the requester is this
@@ -30,16 +31,18 @@ function RequestRow({ ctx, row }: { ctx: PageContext; row: TaxInvoiceView }) {
         {may && (
           <div class="stack">
             <PostForm ctx={ctx} action={`${base}/approve`} class="row">
-              <ConfirmField ctx={ctx} expected={row.issuanceKey} />
+              <LiveConfirmation ctx={ctx} />
               <button type="submit" class="primary">{t('taxInvoices.approve')}</button>
             </PostForm>
             <PostForm ctx={ctx} action={`${base}/refuse`} class="row">
               <label>{t('taxInvoices.refuseReason')}
                 <input name="reason" maxLength={REFUSAL_REASON_MAX} /></label>
+              <LiveConfirmation ctx={ctx} />
               <button type="submit" class="danger">{t('taxInvoices.refuse')}</button>
             </PostForm>
             <PostForm ctx={ctx} action={`${base}/cancel-request`}
               confirm={t('taxInvoices.cancelRequestConfirm')}>
+              <LiveConfirmation ctx={ctx} />
               <button type="submit" class="secondary">{t('taxInvoices.cancelRequest')}</button>
             </PostForm>
           </div>

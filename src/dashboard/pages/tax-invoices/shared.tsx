@@ -10,8 +10,8 @@ import type { PageContext } from '../../context.ts';
 import { formatNumber, formatWon } from '../../format.ts';
 
 // What the tax-invoice pages share: who the dashboard acts as for the area's services, the
-// checks every mutation makes before the service (plan, rate limit, typed confirmation in
-// live), how an ApiError is shown, and the document drawn as its PDF lays it out.
+// checks every mutation makes before the service (plan, rate limit), how an ApiError is shown,
+// and the document drawn as its PDF lays it out.
 
 // The dashboard has no API key; a signed-in user acts as a caller of its own, `dashboard:<user
 // id>`, under which the reference ids its pages generate are claimed (so a form sent twice
@@ -36,24 +36,6 @@ export async function operationGate(ctx: PageContext, operation: string):
     dashboardCaller(ctx).apiKeyId);
   return retryAfter === null ? null : new ApiError('RATE_LIMITED',
     `Too many requests; try again in ${retryAfter} seconds.`);
-}
-
-// A live mutation needs the person to type a text the form names (the document's key, the
-// recipient's number); in test none is asked.
-export function confirmed(ctx: PageContext, expected: string): boolean {
-  if (ctx.scope.environment !== 'live') return true;
-  return (ctx.form.get('confirm') ?? '').trim() === expected;
-}
-
-export function ConfirmField(props: { ctx: PageContext; expected: string }) {
-  const { ctx } = props;
-  if (ctx.scope.environment !== 'live') return null;
-  return (
-    <label class="confirm-field">
-      {ctx.t('taxInvoices.confirmLive', { text: props.expected })}
-      <input name="confirm" required autocomplete="off" spellcheck={false} />
-    </label>
-  );
 }
 
 // An ApiError of a service, in the session's language, with the service's own words (which

@@ -1,0 +1,2 @@
+CREATE INDEX "cash_receipts_dashboard_reference_idx" ON "cash_receipts" USING btree ("account_id","environment","client_reference_id") WHERE "cash_receipts"."api_key_id" like 'dashboard:%';--> statement-breakpoint
+CREATE INDEX "tax_invoices_dashboard_reference_idx" ON "tax_invoices" USING btree ("account_id","environment","client_reference_id") WHERE "tax_invoices"."api_key_id" like 'dashboard:%';
