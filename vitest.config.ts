@@ -60,6 +60,7 @@ const UNIT = [
   'test/cli/arguments.test.ts',
   'test/cli/generate-profiles.test.ts',
   'test/cli/sandbox-certificate.test.ts',
+  'test/helpers/integration-requirements.test.ts',
 ];
 
 const INTEGRATION = [
@@ -113,7 +114,9 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'integration', include: INTEGRATION, globalSetup: GLOBAL_SETUP },
+        test: { name: 'integration', include: INTEGRATION,
+          // With CI set, a missing PostgreSQL or Redis fails the run instead of skipping tests.
+          globalSetup: ['test/helpers/integration-requirements.ts', ...GLOBAL_SETUP] },
       },
     ],
   },

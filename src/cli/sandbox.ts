@@ -13,6 +13,7 @@ import {
 import { issueSandboxCertificate } from '../domain/sandbox-certificate.ts';
 import { KEY_FILE_PASSWORD_LENGTH_MAX } from '../domain/signing-key-file.ts';
 import { CliError, printResult } from './output.ts';
+import { hasControlCharacter } from '../domain/text.ts';
 
 // `etax sandbox certificate`: a joint certificate from the etax Sandbox CA for one business,
 // written as the two files of an NPKI folder, for registering an issuer with a test key
@@ -24,8 +25,6 @@ const KEY_FILE = 'signPri.key';
 const GENERATED_PASSWORD_BYTES = 12;
 // The same bound as an issuer's organization name (docs/issuers.md).
 const NAME_LENGTH_MAX = 100;
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 type SandboxCertificateOptions = {
   businessNumber: string;
@@ -53,7 +52,7 @@ function parseBusinessNumber(raw: string): string {
 }
 
 function parseText(option: string, raw: string, lengthMax: number): string {
-  if (raw.length === 0 || raw.length > lengthMax || CONTROL_CHARACTER.test(raw)) {
+  if (raw.length === 0 || raw.length > lengthMax || hasControlCharacter(raw)) {
     throw new CliError(`${option} must be 1 to ${lengthMax} characters on one line`);
   }
   return raw;

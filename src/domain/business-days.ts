@@ -175,9 +175,10 @@ function format(date: Date): string {
   return formatted;
 }
 
-// True for `YYYY-MM-DD` naming a day that exists (no 2026-02-29, no 2026-04-31).
+// True for `YYYY-MM-DD` naming a day that exists (no 2026-02-29, no 2026-04-31, no year 0).
 export function isCalendarDate(date: string): boolean {
-  return parse(date) !== null;
+  const parsed = parse(date);
+  return parsed !== null && parsed.year >= 1;
 }
 
 // The date `days` days after `date` (before it when negative).

@@ -68,3 +68,11 @@ export const PRINTED_TEXT_PATTERN = `^(?!\\s+$)[^${NOT_PRINTED}]*$`;
 // What a request is told when a printed field breaks the pattern.
 export const PRINTED_TEXT_RULE = 'must be printable text: not only spaces, no control ' +
   'characters and no bidirectional formatting characters (U+202A–U+202E, U+2066–U+2069)';
+
+// A C0 control character or DEL: what no one-line text of a form or a command may hold.
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+export function hasControlCharacter(text: string): boolean {
+  return CONTROL_CHARACTER.test(text);
+}

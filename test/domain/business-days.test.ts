@@ -176,7 +176,7 @@ describe('addDays and isCalendarDate', () => {
   it.each([
     ['2026-02-28', true], ['2028-02-29', true], ['2026-02-29', false], ['2100-02-29', false],
     ['2026-04-31', false], ['2026-13-01', false], ['2026-00-10', false], ['2026-1-1', false],
-    ['2026-01-01T00:00:00Z', false],
+    ['2026-01-01T00:00:00Z', false], ['0000-01-01', false], ['0001-01-01', true],
   ])('isCalendarDate(%s) is %s', (date, expected) => {
     expect(isCalendarDate(date)).toBe(expected);
   });

@@ -18,6 +18,7 @@ import { CONNECTION_PAGE_PATH, type ConnectionLinks, type ConnectionPage } from 
 import { TooManyFailedLogins } from './login-limits.ts';
 import { connectedPage, failedPage, formPage } from './page-html.ts';
 import type { ConnectInput } from './service.ts';
+import { hasControlCharacter } from '../../domain/text.ts';
 
 // The hosted connection page (docs/connections.md § The hosted page), outside /v1: no API key,
 // the one-time token in the path is the credential. The owner's browser posts an ordinary HTML
@@ -28,8 +29,6 @@ const FIELDS = { HOMETAX: ['businessRegistrationNumber', 'userId', 'password'],
   BANK_ACCOUNT: ['bankCode', 'accountNumber', 'userId', 'password'] } as const;
 const ALL_FIELDS = new Set<string>([...FIELDS.HOMETAX, ...FIELDS.BANK_ACCOUNT]);
 const TEXT_LENGTH_MAX = 100;
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 class FormError extends Error {}
 
@@ -55,7 +54,7 @@ function parseForm(body: string): Record<string, string> {
 function text(fields: Record<string, unknown>, name: string, label: string): string {
   const value = fields[name];
   if (typeof value !== 'string' || value.trim() === '' || value.length > TEXT_LENGTH_MAX ||
-    CONTROL_CHARACTER.test(value)) {
+    hasControlCharacter(value)) {
     throw new FormError(`${label}을(를) 입력해 주세요. Type the ${label.split(' ').at(-1)}.`);
   }
   return value;

@@ -2,11 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { expectError } from '../../helpers/errors.ts';
 import {
-  getInvoice,
-  invoiceBody,
   issue,
   createSupplierAccount,
-  request,
   waitForStatus,
   type Supplier,
 } from './helpers.ts';
@@ -47,20 +44,5 @@ describe('issuing a tax invoice', () => {
     expectError(await issue(app, key, 'sup_unknown'), 404, 'NOT_FOUND');
     const after = await app.platform.points.getBalance({ accountId, environment: 'test' });
     expect(after).toEqual(before);
-  });
-
-  it('cancels before transmission and refunds', async () => {
-    const before = await app.platform.points.getBalance({ accountId, environment: 'test' });
-    const { issuanceKey } = (await issue(app, key, supplier.supplierKey, invoiceBody()))
-      .json() as { issuanceKey: string };
-    const response = await app.server.inject(request(key, 'POST',
-      `/v1/taxInvoices/${issuanceKey}/cancel`));
-    if (response.statusCode === 200) {
-      expect((await getInvoice(app, key, issuanceKey)).status).toBe('CANCELED');
-      const after = await app.platform.points.getBalance({ accountId, environment: 'test' });
-      expect(after.balance).toBe(before.balance);
-    } else {
-      expectError(response, 409, 'TAX_INVOICE_NOT_CANCELABLE');
-    }
   });
 });

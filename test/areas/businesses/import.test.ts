@@ -4,7 +4,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   PROFILE_COLUMNS,
-  isCalendarDate,
   validateProfileRecord,
   type RawRecord,
 } from '../../../src/areas/businesses/profiles/import.ts';
@@ -159,10 +158,3 @@ describe('validateProfileRecord', () => {
   });
 });
 
-describe('isCalendarDate', () => {
-  it('knows leap years', () => {
-    expect(isCalendarDate('2024-02-29')).toBe(true);
-    expect(isCalendarDate('2023-02-29')).toBe(false);
-    expect(isCalendarDate('2023-04-31')).toBe(false);
-  });
-});

@@ -7,6 +7,7 @@ import {
   isValidCorporateRegistrationNumber,
 } from '../../../domain/corporate-registration-number.ts';
 import { findKsicSection, KSIC_SUB_SUBCLASS_PATTERN } from '../../../domain/ksic.ts';
+import { isCalendarDate } from '../../../domain/business-days.ts';
 import type { Db } from '../../../platform/db/connect.ts';
 import {
   BUSINESS_KINDS,
@@ -67,21 +68,11 @@ const SIDO_CODES: readonly string[] = [
 // Gangwon and Jeonbuk changed code (51 was 42, 52 was 45): old district codes stay valid.
 const LEGACY_SIDO_CODES: Readonly<Record<string, string>> = { '51': '42', '52': '45' };
 
-const DATE_PATTERN = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
 const DATE_TIME_PATTERN =
   /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?(Z|[+-][0-9]{2}:[0-9]{2})$/;
 const PHONE_PATTERN = /^[0-9]{2,4}(-[0-9]{3,4}){1,2}$/;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const WEBSITE_PATTERN = /^https?:\/\/[^\s]+$/;
-
-export function isCalendarDate(value: string): boolean {
-  const match = DATE_PATTERN.exec(value);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return year >= 1 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 &&
-    date.getUTCDate() === day;
-}
 
 // Collects the reasons of one row; each field reader returns its value or null.
 class Reasons {

@@ -16,6 +16,7 @@ import { APPROVAL_PAGE_PATH } from './links.ts';
 import { reviewPage } from './page-html.ts';
 import { REFUSAL_REASON_LENGTH_MAX } from './schemas.ts';
 import type { PageDecision, ReverseIssuanceService } from './service.ts';
+import { hasControlCharacter } from '../../../domain/text.ts';
 
 // The approval page of reverse issuance requests (docs/reverse-issuance.md § Approval page),
 // outside /v1 like the hosted certificate page: no API key, the one-time token in the path is
@@ -26,10 +27,6 @@ import type { PageDecision, ReverseIssuanceService } from './service.ts';
 // The form has two short fields; 4 KiB holds a 200-character reason percent-encoded many times.
 const FORM_BYTES_MAX = 4_096;
 const FORM_FIELDS = new Set(['decision', 'reason']);
-
-// A reason is one line of text, as in the API (schemas.ts).
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 class FormError extends Error {}
 
@@ -56,7 +53,7 @@ function readDecision(body: unknown): PageDecision {
   if (fields.decision === 'approve') return { kind: 'approve' };
   if (fields.decision !== 'refuse') throw new FormError('Choose approve or refuse.');
   const reason = typeof fields.reason === 'string' ? fields.reason.trim() : '';
-  if (reason.length > REFUSAL_REASON_LENGTH_MAX || CONTROL_CHARACTER.test(reason)) {
+  if (reason.length > REFUSAL_REASON_LENGTH_MAX || hasControlCharacter(reason)) {
     throw new FormError(`The reason must be at most ${REFUSAL_REASON_LENGTH_MAX} characters ` +
       'on one line.');
   }
