@@ -200,6 +200,20 @@ function dashboardAreas(named: Omit<AreaModules, 'list'>): DashboardAreas {
     ...named.lookups };
 }
 
+// What /metrics reads when it is scraped: queue backlogs, the mail outbox, the rate limiter's
+// fallback and the database pool.
+function readMetricsAtScrape(platform: Platform, list: readonly AreaModule[],
+  rateLimiter: ReturnType<typeof createRateLimiter>) {
+  const { db } = platform.database;
+  platform.metrics.readAtScrape({
+    backlogs: async () => (await Promise.all([jobQueueBacklogs(db),
+      ...list.flatMap((module) => module.backlogs?.() ?? [])])).flat(),
+    mailOutboxPending: () => mailOutboxPending(db),
+    rateLimiterInMemory: () => rateLimiter.countingIn() === 'memoryFallback',
+    pool: platform.database.embedded ? null : platform.database.pool,
+  });
+}
+
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const platform = await openPlatform(config, systemOutside(options.outside),
     { embeddedHolder: 'server' });
@@ -235,14 +249,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     instrument: options.instrument,
     metrics: { registry: platform.metrics, token: config.METRICS_TOKEN },
   });
-  const { db } = platform.database;
-  platform.metrics.readAtScrape({
-    backlogs: async () => (await Promise.all([jobQueueBacklogs(db),
-      ...list.flatMap((module) => module.backlogs?.() ?? [])])).flat(),
-    mailOutboxPending: () => mailOutboxPending(db),
-    rateLimiterInMemory: () => rateLimiter.countingIn() === 'memoryFallback',
-    pool: platform.database.embedded ? null : platform.database.pool,
-  });
+  readMetricsAtScrape(platform, list, rateLimiter);
   const dueWork = createDueWorkRunner({ workersEnabled: platform.config.WORKERS_ENABLED,
     log: platform.log });
   return {

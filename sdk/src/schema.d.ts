@@ -12441,7 +12441,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `SUPPLIER_CLOSED`: The supplier's business is closed; it cannot issue tax invoices. `SUPPLIER_TAX_EXEMPT`: The supplier is a tax-exempt business; it issues only tax-exempt invoices. `SUPPLIER_NOT_TAX_INVOICE_ISSUER`: The supplier is a simplified taxpayer that cannot issue tax invoices. */
+            /** @description Error. `AVAILABLE_POINTS_INSUFFICIENT`: Points are temporarily reserved by other requests in progress. Retry shortly. `ISSUER_DEACTIVATED`: The issuer is deactivated. `CERTIFICATE_NOT_REGISTERED`: The issuer has no registered joint certificate. `SUPPLIER_CLOSED`: The supplier's business is closed; it cannot issue tax invoices. `SUPPLIER_TAX_EXEMPT`: The supplier is a tax-exempt business; it issues only tax-exempt invoices. `SUPPLIER_NOT_TAX_INVOICE_ISSUER`: The supplier is a simplified taxpayer that cannot issue tax invoices. `COUNTERPARTY_CLOSED`: The counterparty's business is closed; tax invoices are not issued to it by its counterparty id. */
             409: {
                 headers: {
                     "Trace-Id": components["headers"]["TraceId"];
@@ -12455,7 +12455,7 @@ export interface operations {
                          * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
                          * @enum {string}
                          */
-                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER";
+                        code: "AVAILABLE_POINTS_INSUFFICIENT" | "ISSUER_DEACTIVATED" | "CERTIFICATE_NOT_REGISTERED" | "SUPPLIER_CLOSED" | "SUPPLIER_TAX_EXEMPT" | "SUPPLIER_NOT_TAX_INVOICE_ISSUER" | "COUNTERPARTY_CLOSED";
                         /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
                         message: string;
                         /** @description Request trace id; equals the Trace-Id header. */

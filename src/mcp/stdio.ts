@@ -4,6 +4,7 @@ import { createEtaxClient, DEFAULT_BASE_URL } from '@etax/sdk';
 import { createSealingKey } from '../domain/sealed-box.ts';
 import { claimsInProcess, createConfirmations } from './confirmations.ts';
 import { createEtaxMcpServer } from './server.ts';
+import { systemOutside } from '../platform/outside.ts';
 
 // `etax mcp`: the MCP server over stdio for a desktop agent (docs/mcp.md § A desktop agent).
 // It talks to an etax server through the SDK with the key of ETAX_API_KEY; its confirmation
@@ -22,7 +23,8 @@ export async function serveMcpOverStdio(options: { allowLive: boolean;
     throw new McpStartError(`${API_KEY_VARIABLE} must hold an etax API key (test_… or live_…).`);
   }
   const baseUrl = (env[BASE_URL_VARIABLE] ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
-  const now = () => new Date();
+  // The client's own process: its confirmations expire by the system clock.
+  const { now } = systemOutside();
   const server = createEtaxMcpServer({
     etax: createEtaxClient({ apiKey, baseUrl, retry: false }),
     apiKey,

@@ -43,8 +43,8 @@ export const ISSUE_ROUTE = '/v1/documents/issue';
 // out) has its points given back when the hold ends.
 export const RESERVATION_HOLD_MS = 7 * 24 * 3_600_000;
 
-export type DocumentPriceRow = Extract<PriceRow,
-  'documents.taxAuthority.issue' | 'documents.registry.viewCopy' | 'documents.registry.submissionCopy'>;
+export type DocumentPriceRow = Extract<PriceRow, 'documents.taxAuthority.issue'
+  | 'documents.registry.viewCopy' | 'documents.registry.submissionCopy'>;
 
 export function priceRowOf(type: DocumentType): DocumentPriceRow {
   if (type === 'CORPORATE_REGISTRY_VIEW') return 'documents.registry.viewCopy';

@@ -56,7 +56,10 @@ const registerIssuance: FastifyPluginAsyncTypebox<Options> = async (app, { taxIn
     referenceId: request.headers['service-client-reference-id'],
     body: request.body,
   }));
+};
 
+// The issue route's checks without its effect: the preview of agents and of the dashboard.
+const registerValidation: FastifyPluginAsyncTypebox<Options> = async (app, { taxInvoices }) => {
   app.post('/taxInvoices::validate', {
     config: { operation: 'taxInvoices.validate' },
     schema: {
@@ -69,7 +72,7 @@ const registerIssuance: FastifyPluginAsyncTypebox<Options> = async (app, { taxIn
         'exactly the error issuance would give. Free: nothing is charged, recorded or claimed.',
       headers: IssueHeaders, body: StandardIssueBody,
       response: { 200: IssueValidation,
-        ...errorResponses(...COMMON_ERRORS, ...ACCEPTANCE_ERRORS) },
+        ...errorResponses(...COMMON_ERRORS, ...ACCEPTANCE_ERRORS, 'COUNTERPARTY_CLOSED') },
     },
   }, async (request) => taxInvoices.validateIssue({
     caller: requestCaller(request),
@@ -77,7 +80,11 @@ const registerIssuance: FastifyPluginAsyncTypebox<Options> = async (app, { taxIn
     referenceId: request.headers['service-client-reference-id'],
     body: request.body,
   }));
+};
 
+// The outcome of a request by its reference id, for a client whose answer was lost.
+const registerRequestStatus: FastifyPluginAsyncTypebox<Options> = async (app,
+  { taxInvoices }) => {
   app.get('/taxInvoices/issue/status', {
     config: { operation: 'taxInvoices.status' },
     schema: {
@@ -192,6 +199,8 @@ const registerCancel: FastifyPluginAsyncTypebox<Options> = async (app, { taxInvo
 
 export const issuanceRoutes: FastifyPluginAsyncTypebox<Options> = async (app, options) => {
   await app.register(registerIssuance, options);
+  await app.register(registerValidation, options);
+  await app.register(registerRequestStatus, options);
   await app.register(registerRetrieval, options);
   await app.register(registerCancel, options);
 };

@@ -283,7 +283,6 @@ function createBrowsing(db: Db, cursors: PageCursors) {
 
 export function createIssuanceService(deps: IssuanceDeps) {
   const { db } = deps;
-
   async function requireInvoice(scope: Scope, issuanceKey: string) {
     const row = await store.findInvoice(db, scope, issuanceKey);
     if (row === null) throw new ApiError('NOT_FOUND', NO_SUCH_INVOICE);
@@ -300,10 +299,8 @@ export function createIssuanceService(deps: IssuanceDeps) {
 
   // The document an issuance would make, checked as issue checks it; nothing is kept or
   // charged.
-  async function previewIssue(input: IssueInput) {
-    const drafts = await deps.accept.preview(await issueRequest(deps, input));
-    return drafts.map(draftPreview);
-  }
+  const previewIssue = async (input: IssueInput) =>
+    (await deps.accept.preview(await issueRequest(deps, input))).map(draftPreview);
 
   async function get(input: { scope: Scope; issuanceKey: string }) {
     return toTaxInvoice(await requireInvoice(input.scope, input.issuanceKey));
