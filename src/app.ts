@@ -126,7 +126,8 @@ export async function createAreaModules(platform: Platform, options: AreaModules
     sealing,
   });
   // Drafts are issued by the areas that issue their kind of document.
-  const drafts = createDraftsModule(areaPlatform, { taxInvoices: taxInvoices.service,
+  const drafts = createDraftsModule(areaPlatform, { issuers: issuers.service,
+    taxInvoices: taxInvoices.service,
     cashReceipts: cashReceipts.service, recordEvents: webhooks.recordEvents });
   const documents = createDocumentsModule(areaPlatform,
     { issuers: issuers.service, recordEvent: webhooks.recordEvent,

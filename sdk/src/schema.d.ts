@@ -1465,7 +1465,7 @@ export interface paths {
         put?: never;
         /**
          * Save a tax invoice draft
-         * @description Saves the body of a tax invoice issuance to issue later. Every field may be left out, but what is there must have the type and size issuance requires. `Supplier-Key` may be given now or later. The answer lists in `issueProblems` what issuance would refuse now. Free.
+         * @description Saves the body of a tax invoice issuance to issue later. Every field may be left out, but what is there must have the type and size issuance requires. `Supplier-Key` may be given now or later; one that names no issuer of this account and environment is 404. The answer lists in `issueProblems` what issuance would refuse now. Free.
          */
         post: operations["createTaxInvoiceDraft"];
         delete?: never;
@@ -1537,7 +1537,7 @@ export interface paths {
         put?: never;
         /**
          * Save a cash receipt draft
-         * @description Saves the body of a cash receipt issuance to issue later. Every field may be left out, but what is there must have the type and size issuance requires. `Supplier-Key` may be given now or later. The answer lists in `issueProblems` what issuance would refuse now. Free.
+         * @description Saves the body of a cash receipt issuance to issue later. Every field may be left out, but what is there must have the type and size issuance requires. `Supplier-Key` may be given now or later; one that names no issuer of this account and environment is 404. The answer lists in `issueProblems` what issuance would refuse now. Free.
          */
         post: operations["createCashReceiptDraft"];
         delete?: never;
@@ -2814,7 +2814,7 @@ export interface components {
             status: string;
             /** @description The issuer that will issue it; null until given. */
             supplierKey: string | null;
-            body: components["schemas"]["CashReceiptDraftBody"];
+            body: components["schemas"]["CashReceiptDraftContent"];
             /** @description What issuing cash receipt from this draft would refuse now, in the order issuance checks it (issuance stops at the first); empty when it would be accepted. Null on the list and on an issued draft: read a draft to learn them. */
             issueProblems: components["schemas"]["DraftIssueProblem"][] | null;
             /** @description The document it became, once ISSUED. */
@@ -2869,6 +2869,43 @@ export interface components {
              * @enum {unknown}
              */
             tradeOption?: "GENERAL" | "BOOKS_PERFORMANCES" | "PUBLIC_TRANSPORT";
+            customer?: {
+                /** @description The customer's name, printed on the receipt. */
+                name?: string | null;
+                /** @description Where the customer's copy is mailed. */
+                email?: string | null;
+                /** @description The customer's phone number, kept with the receipt. */
+                phone?: string | null;
+            } | null;
+        };
+        /**
+         * CashReceiptDraftContent
+         * @description The saved body of a cash receipt's issuance, every field optional; `issueProblems` says what issuance would refuse now.
+         */
+        CashReceiptDraftContent: {
+            /**
+             * Format: date
+             * @description The day of the cash payment, Korea time: today or yesterday; up to 5 days back for a self-issued receipt.
+             */
+            tradeDate?: string;
+            /** @description INCOME_DEDUCTION (소득공제, for a consumer) or EXPENSE_PROOF (지출증빙, for a business). */
+            usage?: string;
+            /** @description Digits, hyphens allowed. INCOME_DEDUCTION: a mobile number (10–11 digits, 01…), a cash-receipt card (13–19), a resident number (13) or the self-issue number 0100001234. EXPENSE_PROOF: a business registration number (10, checksum), a mobile number, a card or a resident number. */
+            identityNumber?: string;
+            /** @description TAXABLE (과세) or TAX_FREE (면세; tax 0). */
+            taxation?: string;
+            /** @description Supply cost (공급가액), won. */
+            supplyCost?: number;
+            /** @description VAT (부가세), won. */
+            tax?: number;
+            /** @description Service fee (봉사료), won. */
+            serviceFee?: number;
+            /** @description supplyCost + tax + serviceFee, and more than 0. */
+            totalAmount?: number;
+            /** @description What was sold. */
+            itemName?: string;
+            /** @description GENERAL (일반), BOOKS_PERFORMANCES (도서공연) or PUBLIC_TRANSPORT (대중교통). */
+            tradeOption?: string;
             customer?: {
                 /** @description The customer's name, printed on the receipt. */
                 name?: string | null;
@@ -3536,7 +3573,7 @@ export interface components {
          * @description Counterparties, newest first.
          */
         CounterpartyPage: {
-            results: components["schemas"]["Counterparty"][];
+            counterparties: components["schemas"]["Counterparty"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
             /** @description True when another page follows: pass `nextCursor` as `cursor` to read it. Stop when false. */
@@ -5118,7 +5155,7 @@ export interface components {
             status: string;
             /** @description The issuer that will issue it; null until given. */
             supplierKey: string | null;
-            body: components["schemas"]["TaxInvoiceDraftBody"];
+            body: components["schemas"]["TaxInvoiceDraftContent"];
             /** @description What issuing tax invoice from this draft would refuse now, in the order issuance checks it (issuance stops at the first); empty when it would be accepted. Null on the list and on an issued draft: read a draft to learn them. */
             issueProblems: components["schemas"]["DraftIssueProblem"][] | null;
             /** @description The document it became, once ISSUED. */
@@ -5141,6 +5178,109 @@ export interface components {
          * @description The body of a tax invoice's issuance, every field optional: what is there must have the type and size issuance requires; what is missing is reported in `issueProblems` until the draft is issued.
          */
         TaxInvoiceDraftBody: {
+            /**
+             * Format: date
+             * @description Write date (작성일자); today or earlier, and no later than the issue deadline allows.
+             */
+            date?: string;
+            /** @description RECEIPT (영수) when payment was received; CLAIM (청구) to request it. */
+            purpose?: "RECEIPT" | "CLAIM";
+            supplier?: {
+                /** @description Business registration number, ten digits without hyphens. It must be the number of the issuer the `Supplier-Key` header names, unless the document has a `broker`: then the broker is that issuer and the supplier is the business it issues for. */
+                identificationNumber?: string;
+                taxRegistrationId?: string | null;
+                /** @description Business name (상호). */
+                organizationName?: string;
+                /** @description Representative name (대표자명). */
+                representativeName?: string;
+                address?: string | null;
+                businessType?: string | null;
+                businessItem?: string | null;
+                manager?: {
+                    /**
+                     * Format: email
+                     * @description Where the tax invoice is sent.
+                     */
+                    email?: string;
+                    name?: string | null;
+                    telephone?: string | null;
+                };
+            };
+            supplied?: {
+                /** @description The recipient: a ten-digit business registration number (checksum checked), or a thirteen-digit resident or foreigner registration number for a recipient without one. */
+                identificationNumber?: string;
+                taxRegistrationId?: string | null;
+                /** @description Business name (상호). */
+                organizationName?: string;
+                /** @description Representative name (대표자명). */
+                representativeName?: string;
+                address?: string | null;
+                businessType?: string | null;
+                businessItem?: string | null;
+                /** @description The first receives the invoice; the second, if any, a copy. */
+                managers?: {
+                    /**
+                     * Format: email
+                     * @description Where the tax invoice is sent.
+                     */
+                    email?: string;
+                    name?: string | null;
+                    telephone?: string | null;
+                }[];
+            };
+            items?: {
+                /**
+                 * Format: date
+                 * @description Supply date (공급일자), in the month of the write date.
+                 */
+                date?: string;
+                /** @description Item name (품목). */
+                name?: string;
+                specification?: string | null;
+                quantity?: number | null;
+                unitPrice?: number | null;
+                /** @description Supply cost (공급가액) in won. */
+                supplyCost?: number;
+                /** @description VAT in won; null on every item of a tax-exempt invoice (계산서), 0 on every item of a zero-rated tax invoice (영세율), and 10% of supplyCost (within 1 won) on every item of a taxable one. */
+                tax?: number | null;
+                description?: string | null;
+            }[];
+            description?: string | null;
+            /** @description Also send the supplier's manager a copy (Cc) of the mail that delivers the invoice to the recipient. Default false. */
+            emailSupplierCopy?: boolean;
+            payment?: {
+                cash?: number | null;
+                check?: number | null;
+                note?: number | null;
+                credit?: number | null;
+            } | null;
+            broker?: {
+                /** @description The trustee's business registration number, ten digits without hyphens. It must be the number of the issuer the `Supplier-Key` header names: the trustee signs the document with its certificate. */
+                identificationNumber?: string;
+                taxRegistrationId?: string | null;
+                /** @description Business name (상호). */
+                organizationName?: string;
+                /** @description Representative name (대표자명). */
+                representativeName?: string;
+                address?: string | null;
+                businessType?: string | null;
+                businessItem?: string | null;
+                manager?: {
+                    /**
+                     * Format: email
+                     * @description Where the tax invoice is sent.
+                     */
+                    email?: string;
+                    name?: string | null;
+                    telephone?: string | null;
+                } | null;
+            } | null;
+        };
+        /**
+         * TaxInvoiceDraftContent
+         * @description The saved body of a tax invoice's issuance, every field optional; `issueProblems` says what issuance would refuse now.
+         */
+        TaxInvoiceDraftContent: {
             /**
              * Format: date
              * @description Write date (작성일자); today or earlier, and no later than the issue deadline allows.
@@ -21648,6 +21788,28 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
             /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
             413: {
                 headers: {
@@ -21763,7 +21925,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The draft, `drf_…`. */
+                /**
+                 * @description The draft, `drf_…`.
+                 * @example drf_3q2Yw8kR5nC1xZ0aB7dE9f
+                 */
                 draftId: string;
             };
             cookie?: never;
@@ -21908,7 +22073,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The draft, `drf_…`. */
+                /**
+                 * @description The draft, `drf_…`.
+                 * @example drf_3q2Yw8kR5nC1xZ0aB7dE9f
+                 */
                 draftId: string;
             };
             cookie?: never;
@@ -22121,7 +22289,10 @@ export interface operations {
                 "supplier-key"?: string;
             };
             path: {
-                /** @description The draft, `drf_…`. */
+                /**
+                 * @description The draft, `drf_…`.
+                 * @example drf_3q2Yw8kR5nC1xZ0aB7dE9f
+                 */
                 draftId: string;
             };
             cookie?: never;
@@ -22338,7 +22509,10 @@ export interface operations {
                 "service-client-reference-id": string;
             };
             path: {
-                /** @description The draft, `drf_…`. */
+                /**
+                 * @description The draft, `drf_…`.
+                 * @example drf_3q2Yw8kR5nC1xZ0aB7dE9f
+                 */
                 draftId: string;
             };
             cookie?: never;
@@ -22780,6 +22954,28 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Error. `NOT_FOUND`: The requested resource does not exist. */
+            404: {
+                headers: {
+                    "Trace-Id": components["headers"]["TraceId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Error type identifier (docs/errors.md): one of the codes this operation answers with this status.
+                         * @enum {string}
+                         */
+                        code: "NOT_FOUND";
+                        /** @description Human-readable description: in Korean when the request's Accept-Language prefers Korean (`ko`), in English otherwise. */
+                        message: string;
+                        /** @description Request trace id; equals the Trace-Id header. */
+                        traceId: string;
+                    };
+                };
+            };
             /** @description Error. `PAYLOAD_TOO_LARGE`: The request body is larger than the limit. */
             413: {
                 headers: {
@@ -22895,7 +23091,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The draft, `drf_…`. */
+                /**
+                 * @description The draft, `drf_…`.
+                 * @example drf_3q2Yw8kR5nC1xZ0aB7dE9f
+                 */
                 draftId: string;
             };
             cookie?: never;
@@ -23040,7 +23239,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The draft, `drf_…`. */
+                /**
+                 * @description The draft, `drf_…`.
+                 * @example drf_3q2Yw8kR5nC1xZ0aB7dE9f
+                 */
                 draftId: string;
             };
             cookie?: never;
@@ -23253,7 +23455,10 @@ export interface operations {
                 "supplier-key"?: string;
             };
             path: {
-                /** @description The draft, `drf_…`. */
+                /**
+                 * @description The draft, `drf_…`.
+                 * @example drf_3q2Yw8kR5nC1xZ0aB7dE9f
+                 */
                 draftId: string;
             };
             cookie?: never;
@@ -23470,7 +23675,10 @@ export interface operations {
                 "service-client-reference-id": string;
             };
             path: {
-                /** @description The draft, `drf_…`. */
+                /**
+                 * @description The draft, `drf_…`.
+                 * @example drf_3q2Yw8kR5nC1xZ0aB7dE9f
+                 */
                 draftId: string;
             };
             cookie?: never;

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPVersion } from 'find-my-way';
+import { contentDisposition } from '../platform/content-disposition.ts';
 import { isDatabaseUnavailable } from '../platform/db/unavailable.ts';
 import { findAsset } from './assets.ts';
 import { recordAudit, type AuditAction } from './audit/store.ts';
@@ -81,7 +82,7 @@ function send(context: PageContext, outcome: Outcome) {
       return sendHtml(reply, 200, outcome.body, false);
     case 'download':
       return reply.code(200).header('cache-control', 'no-store')
-        .header('content-disposition', `attachment; filename="${outcome.filename}"`)
+        .header('content-disposition', contentDisposition('attachment', outcome.filename))
         .type(outcome.contentType).send(outcome.body);
     case 'page':
       return sendHtml(reply, outcome.status ?? 200, (

@@ -4,7 +4,9 @@ import { Type, type TSchema } from 'typebox';
 // one (drafts, src/areas/drafts/): every field at every depth becomes optional, arrays may be
 // empty, and everything else the schema says of a value that is there (types, lengths,
 // patterns, formats, enums, the most items) still holds. With `nullable`, every field may also
-// be null: a JSON merge patch (RFC 7396), where null removes the field.
+// be null: a JSON merge patch (RFC 7396), where null removes the field. With `openEnums`, an
+// enum of several values becomes an open one (a string with `x-extensible-enum`): the schema of
+// an answer, which may carry values added later (docs/api-conventions.md).
 //
 // Titles of the nested schemas are dropped so that the OpenAPI document keeps one component per
 // title (the complete body's); the root gets the title given.
@@ -15,37 +17,47 @@ function isObjectSchema(schema: Json): boolean {
   return schema.type === 'object' && typeof schema.properties === 'object';
 }
 
-function partialOf(schema: Json, nullable: boolean): Json {
+type Options = { nullable: boolean; openEnums: boolean };
+
+function partialOf(schema: Json, options: Options): Json {
+  const { nullable } = options;
   const copy: Json = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'title' || key === '$id' || key === 'required' || key === 'minItems' ||
       key === 'examples' || key === 'default') continue;
     copy[key] = value;
   }
+  if (options.openEnums && Array.isArray(schema.enum) && schema.enum.length > 1) {
+    delete copy.enum;
+    copy.type = 'string';
+    copy['x-extensible-enum'] = schema.enum;
+  }
   if (isObjectSchema(schema)) {
     const properties: Json = {};
     for (const [name, property] of Object.entries(schema.properties as Json)) {
-      const partial = partialOf(property as Json, nullable);
+      const partial = partialOf(property as Json, options);
       properties[name] = nullable ? { anyOf: [partial, { type: 'null' }] } : partial;
     }
     copy.properties = properties;
   }
   if (schema.type === 'array' && typeof schema.items === 'object') {
-    copy.items = partialOf(schema.items as Json, false);
+    copy.items = partialOf(schema.items as Json, { ...options, nullable: false });
   }
   for (const key of ['anyOf', 'oneOf'] as const) {
     if (Array.isArray(schema[key])) {
-      copy[key] = (schema[key] as Json[]).map((branch) => partialOf(branch, false));
+      copy[key] = (schema[key] as Json[]).map((branch) =>
+        partialOf(branch, { ...options, nullable: false }));
     }
   }
   return copy;
 }
 
 export function partialSchema<T>(schema: TSchema, options: { title: string;
-  description: string; nullable?: boolean }) {
+  description: string; nullable?: boolean; openEnums?: boolean }) {
   // Plain JSON: the TypeBox kinds of the complete schema say nothing true of the copy.
   const json = JSON.parse(JSON.stringify(schema)) as Json;
-  return Type.Unsafe<T>({ ...partialOf(json, options.nullable ?? false),
+  return Type.Unsafe<T>({ ...partialOf(json, { nullable: options.nullable ?? false,
+    openEnums: options.openEnums ?? false }),
     title: options.title, description: options.description });
 }
 

@@ -198,7 +198,8 @@ const counterparties: ResourceType = {
     { method: 'DELETE', url: `/v1/counterparties/${id}` },
     { method: 'POST', url: `/v1/counterparties/${id}:refreshStatus` },
   ],
-  listings: () => [{ url: '/v1/counterparties', ids: resultIds }],
+  listings: () => [{ url: '/v1/counterparties', ids: (body: unknown) =>
+    (body as { counterparties: { id: string }[] }).counterparties.map((item) => item.id) }],
 };
 
 const IMPORT_BOUNDARY = 'isolationBoundary';

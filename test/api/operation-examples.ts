@@ -42,7 +42,7 @@ export type Resources = Record<string, string>;
 // operation looks its resources up.
 export const PLACEHOLDER_RESOURCES: Resources = {
   endpointId: 'whe_none', eventId: 'evt_none', issuerId: 'iss_none', 'supplier-key': 'sup_none',
-  issuanceKey: 'txi_none', counterpartyId: 'cpt_none', importId: 'cpi_none',
+  issuanceKey: 'txi_none', counterpartyId: 'cpt_none', importId: 'cpi_none', draftId: 'drf_none',
 };
 
 export type ExampleContext = { environment: Environment; resources: Resources };
@@ -489,7 +489,35 @@ export const COUNTERPARTY_EXAMPLES: Record<string, Example> = {
   'POST /v1/counterpartyImports/{importId}:commit': { operation: 'counterparties.imports.commit',
     uses: ['counterpartyImport'], status: 200 },
 };
-Object.assign(EXAMPLES, COUNTERPARTY_EXAMPLES);
+// The previews of issuance (free, no effect) and the drafts of both document kinds.
+const noDraft = 'the document\'s draftId names no draft of this key';
+const draftExamples = (kind: 'taxInvoices' | 'cashReceipts', body: () => unknown):
+Record<string, Example> => ({
+  [`POST /v1/${kind}/drafts`]: { operation: `${kind}.drafts.create`, uses: ['supplier'],
+    status: 201, body },
+  [`GET /v1/${kind}/drafts`]: { operation: `${kind}.drafts.list`, status: 200 },
+  [`GET /v1/${kind}/drafts/{draftId}`]: { operation: `${kind}.drafts.get`, status: 404,
+    because: noDraft },
+  [`PATCH /v1/${kind}/drafts/{draftId}`]: { operation: `${kind}.drafts.update`, status: 404,
+    because: noDraft, body: () => ({}) },
+  [`DELETE /v1/${kind}/drafts/{draftId}`]: { operation: `${kind}.drafts.delete`, status: 404,
+    because: noDraft },
+  [`POST /v1/${kind}/drafts/{draftId}:issue`]: { operation: `${kind}.drafts.issue`,
+    status: 404, because: noDraft },
+});
+
+export const PREVIEW_AND_DRAFT_EXAMPLES: Record<string, Example> = {
+  'POST /v1/taxInvoices:validate': { operation: 'taxInvoices.validate', uses: ['supplier'],
+    status: 200, body: () => invoiceBody() },
+  'POST /v1/cashReceipts:validate': { operation: 'cashReceipts.validate', uses: ['supplier'],
+    status: { test: 200, live: 503 }, because: unavailableLive, body: () => receiptBody() },
+  'POST /v1/documents:validate': { operation: 'documents.validate', status: 200,
+    body: () => ({ type: 'CORPORATE_REGISTRY_VIEW', corporationNumber: '110111-0062432' }) },
+  ...draftExamples('taxInvoices', () => invoiceBody()),
+  ...draftExamples('cashReceipts', () => receiptBody()),
+};
+
+Object.assign(EXAMPLES, COUNTERPARTY_EXAMPLES, PREVIEW_AND_DRAFT_EXAMPLES);
 
 export async function makeResources(app: TestApp, caller: { accountId: string; key: string },
   environment: Environment, kinds: ResourceKind[]): Promise<Resources> {

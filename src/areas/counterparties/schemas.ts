@@ -110,7 +110,7 @@ export const ListQuery = Type.Object({
 }, { additionalProperties: false });
 
 export const CounterpartyPage = Type.Object(
-  { results: Type.Array(Counterparty), nextCursor: NextCursor, hasMore: HasMore },
+  { counterparties: Type.Array(Counterparty), nextCursor: NextCursor, hasMore: HasMore },
   { title: 'CounterpartyPage', description: 'Counterparties, newest first.',
     additionalProperties: false },
 );

@@ -311,7 +311,7 @@ export function createCounterpartiesService(deps: CounterpartiesDeps) {
       closed: input.closed }, input.limit + 1);
     const page = rows.slice(0, input.limit);
     const last = page.at(-1);
-    return { results: page.map(toCounterparty),
+    return { counterparties: page.map(toCounterparty),
       nextCursor: rows.length > input.limit && last
         ? cursors.encode(input.scope, last.sequence) : null };
   }

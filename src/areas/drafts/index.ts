@@ -3,6 +3,8 @@ import type { RecordEvents } from '../../platform/events.ts';
 import type { AreaModule } from '../../platform/module.ts';
 import type { AreaPlatform } from '../../platform/platform.ts';
 import type { ReferenceSection } from '../../platform/reference-guides.ts';
+import type { Scope } from '../../platform/scope.ts';
+import type { IssuersService } from '../issuers/index.ts';
 import {
   CASH_RECEIPT_ISSUE_ERRORS,
   CashReceiptIssueInput,
@@ -56,6 +58,7 @@ export type DraftsModule = AreaModule & {
 };
 
 export type DraftsDeps = {
+  issuers: Pick<IssuersService, 'resolveSupplierKey'>;
   taxInvoices: Pick<TaxInvoicesService, 'issue' | 'previewIssue'>;
   cashReceipts: Pick<CashReceiptsService, 'issue' | 'previewIssue'>;
   recordEvents: RecordEvents;
@@ -65,15 +68,17 @@ const TAX_INVOICE_BODIES = draftBodies<Invoice>(TaxInvoiceIssueBody, {
   content: 'TaxInvoiceDraftBody', patch: 'TaxInvoiceDraftPatch', what: 'a tax invoice' });
 const CASH_RECEIPT_BODIES = draftBodies<Record<string, unknown>>(CashReceiptIssueInput, {
   content: 'CashReceiptDraftBody', patch: 'CashReceiptDraftPatch', what: 'a cash receipt' });
-const TAX_INVOICE_DRAFT = draftSchema(TAX_INVOICE_BODIES.content,
+const TAX_INVOICE_DRAFT = draftSchema(TAX_INVOICE_BODIES.view,
   { title: 'TaxInvoiceDraft', what: 'tax invoice' });
-const CASH_RECEIPT_DRAFT = draftSchema(CASH_RECEIPT_BODIES.content,
+const CASH_RECEIPT_DRAFT = draftSchema(CASH_RECEIPT_BODIES.view,
   { title: 'CashReceiptDraft', what: 'cash receipt' });
 
 export function createDraftsModule(platform: AreaPlatform, deps: DraftsDeps): DraftsModule {
   const { database: { db } } = platform;
   const base = { db, now: platform.outside.now, cursors: platform.cursors,
-    recordEvents: deps.recordEvents };
+    recordEvents: deps.recordEvents,
+    requireSupplier: (scope: Scope, supplierKey: string) =>
+      deps.issuers.resolveSupplierKey(scope, supplierKey) };
   const taxInvoiceDrafts = createDraftService(base, {
     kind: 'TAX_INVOICE', issueBody: TaxInvoiceIssueBody, draftBody: TAX_INVOICE_BODIES.content,
     preview: async (input) => {

@@ -57,10 +57,12 @@ const registerDraftRoutes: FastifyPluginAsyncTypebox<DraftRouteOptions> = async 
       operationId: `create${noun}Draft`, tags: TAGS, summary: `Save a ${what} draft`,
       description: `Saves the body of a ${what} issuance to issue later. Every field may be ` +
         'left out, but what is there must have the type and size issuance requires. ' +
-        '`Supplier-Key` may be given now or later. The answer lists in `issueProblems` what ' +
-        'issuance would refuse now. Free.',
+        '`Supplier-Key` may be given now or later; one that names no issuer of this account ' +
+        'and environment is 404. The answer lists in `issueProblems` what issuance would ' +
+        'refuse now. Free.',
       headers: DraftHeaders, body: options.content,
-      response: { 201: options.draft, ...bodyErrors(INPUT_CHECKED_AFTER_COUNTING) },
+      response: { 201: options.draft,
+        ...bodyErrors(INPUT_CHECKED_AFTER_COUNTING, 'NOT_FOUND') },
     },
   }, async (request, reply) => reply.code(201).send(await drafts.create({
     caller: requestCaller(request), supplierKey: request.headers['supplier-key'],

@@ -27,7 +27,7 @@ export const DraftIssueHeaders = Type.Object({
 
 export const DraftIdParams = Type.Object(
   { draftId: Type.String({ minLength: 1, maxLength: 100, pattern: '^drf_[A-Za-z0-9_-]+$',
-    description: 'The draft, `drf_…`.' }) },
+    description: 'The draft, `drf_…`.', examples: ['drf_3q2Yw8kR5nC1xZ0aB7dE9f'] }) },
   { additionalProperties: false },
 );
 
@@ -68,7 +68,12 @@ export function draftBodies<T>(issueBody: TSchema, names: { content: string; pat
     nullable: true, description: `A JSON merge patch (RFC 7396) of the draft's body: objects ` +
       'merge field by field, arrays replace, null removes a field. The result is checked as a ' +
       'saved body is.' });
-  return { content, patch };
+  // What a read draft carries: the same, with its enums open, as every answer's are.
+  const view = partialSchema<Partial<T>>(issueBody, {
+    title: names.content.replace(/Body$/, 'Content'), openEnums: true,
+    description: `The saved body of ${names.what}'s issuance, every field optional; ` +
+      '`issueProblems` says what issuance would refuse now.' });
+  return { content, patch, view };
 }
 
 export function draftSchema(content: TSchema, names: { title: string; what: string }) {

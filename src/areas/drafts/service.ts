@@ -51,6 +51,9 @@ type ServiceDeps = {
   now: () => Date;
   cursors: PageCursors;
   recordEvents: RecordEvents;
+  // A Supplier-Key given with a draft must name an issuer of the caller's scope (404 if not),
+  // as it must on every operation that takes one.
+  requireSupplier(scope: Scope, supplierKey: string): Promise<unknown>;
 };
 
 const NO_SUCH_DRAFT = 'No draft has this id.';
@@ -134,6 +137,7 @@ export function createDraftService(deps: ServiceDeps, issuance: DraftIssuance) {
   async function create(input: { caller: Caller; supplierKey?: string | null | undefined;
     body: unknown }): Promise<DraftView> {
     const body = requireSavable(input.body);
+    if (input.supplierKey) await deps.requireSupplier(scopeOf(input.caller), input.supplierKey);
     const now = deps.now();
     const row = await store.insertDraft(db, {
       draftId: newId('draft'), accountId: input.caller.accountId,
@@ -173,6 +177,7 @@ export function createDraftService(deps: ServiceDeps, issuance: DraftIssuance) {
     const scope = scopeOf(input.caller);
     const row = await requireDraft(scope, input.draftId);
     if (row.status !== 'DRAFT') throw notEditable(row);
+    if (input.supplierKey) await deps.requireSupplier(scope, input.supplierKey);
     const body = input.patch === undefined ? row.body
       : requireSavable(mergePatch(row.body, input.patch));
     const changed = await store.changeDraft(db, { scope, kind, draftId: row.draftId,

@@ -147,10 +147,10 @@ describe('the book', () => {
         const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
         const page = await send(keys.test, 'GET', `/v1/counterparties?limit=2${query}`);
         expect(page.statusCode, page.body).toBe(200);
-        const body = page.json() as { results: View[]; nextCursor: string | null;
+        const body = page.json() as { counterparties: View[]; nextCursor: string | null;
           hasMore: boolean };
         expect(body.hasMore).toBe(body.nextCursor !== null);
-        seen.push(...body.results.map((result) => result.businessRegistrationNumber));
+        seen.push(...body.counterparties.map((result) => result.businessRegistrationNumber));
         cursor = body.nextCursor;
         if (cursor !== null) {
           // A cursor is sealed: it shows no sequence and opens for its caller only.
@@ -165,19 +165,19 @@ describe('the book', () => {
 
       const byName = await send(keys.test, 'GET',
         `/v1/counterparties?name=${encodeURIComponent('상회')}`);
-      expect((byName.json() as { results: View[] }).results).toHaveLength(3);
+      expect((byName.json() as { counterparties: View[] }).counterparties).toHaveLength(3);
       // LIKE's wildcards are text here.
       const wildcard = await send(keys.test, 'GET', '/v1/counterparties?name=%25');
-      expect((wildcard.json() as { results: View[] }).results).toHaveLength(2);
+      expect((wildcard.json() as { counterparties: View[] }).counterparties).toHaveLength(2);
       const byNumber = await send(keys.test, 'GET',
         `/v1/counterparties?businessRegistrationNumber=${numbers[3]!.slice(0, 3)}-${
           numbers[3]!.slice(3, 5)}-${numbers[3]!.slice(5)}`);
-      expect((byNumber.json() as { results: View[] }).results
+      expect((byNumber.json() as { counterparties: View[] }).counterparties
         .map((result) => result.businessRegistrationNumber)).toEqual([numbers[3]]);
       const notClosed = await send(keys.test, 'GET', '/v1/counterparties?closed=false');
-      expect((notClosed.json() as { results: View[] }).results).toHaveLength(5);
+      expect((notClosed.json() as { counterparties: View[] }).counterparties).toHaveLength(5);
       const closed = await send(keys.test, 'GET', '/v1/counterparties?closed=true');
-      expect((closed.json() as { results: View[] }).results).toHaveLength(0);
+      expect((closed.json() as { counterparties: View[] }).counterparties).toHaveLength(0);
       expectError(await send(keys.test, 'GET', '/v1/counterparties?limit=0'), 400,
         'INVALID_REQUEST');
       expectError(await send(keys.test, 'GET', '/v1/counterparties?name=%00'), 400,
@@ -198,7 +198,7 @@ describe('registration status', () => {
         closedOn: '2024-06-30', closed: true, checkedAt: expect.any(String) } });
       await expectBalance(account, 0);
       const list = await send(account.keys.test, 'GET', '/v1/counterparties?closed=true');
-      expect((list.json() as { results: View[] }).results.map((result) => result.id))
+      expect((list.json() as { counterparties: View[] }).counterparties.map((result) => result.id))
         .toEqual([closed.id]);
       // No points left: 402, and nothing recorded.
       expectError(await send(account.keys.test, 'POST',

@@ -34,7 +34,7 @@ const commit = (key: string, id: string) => app.server.inject({ method: 'POST',
 async function bookSize(key: string) {
   const response = await app.server.inject(jsonRequest(key, 'GET', '/v1/counterparties?limit=100',
     undefined));
-  return (response.json() as { results: unknown[] }).results.length;
+  return (response.json() as { counterparties: unknown[] }).counterparties.length;
 }
 
 describe('a CSV file', () => {

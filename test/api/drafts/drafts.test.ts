@@ -88,8 +88,12 @@ describe('saving', () => {
       message: expect.stringMatching(/tax/) });
     const complete = await save(account.key, invoiceBody(), account.supplier.supplierKey);
     expect(complete.issueProblems).toEqual([]);
-    const unknownSupplier = await save(account.key, invoiceBody(), 'sup_unknown');
-    expect(unknownSupplier.issueProblems![0]!.code).toBe('NOT_FOUND');
+    // A Supplier-Key that names no issuer of this account and environment is refused at once,
+    // as on every operation that takes one.
+    const unknownSupplier = await send(account.key, 'POST', TI, { body: invoiceBody(),
+      headers: { 'supplier-key': 'sup_unknown' } });
+    expect(unknownSupplier.statusCode, unknownSupplier.body).toBe(404);
+    expect(unknownSupplier.json()).toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('refuses wrong types, unknown fields, oversize and hostile text, and bad JSON', async () => {

@@ -290,8 +290,8 @@ async function listBody(ctx: PageContext, problem?: Problem) {
           </label>
           <button type="submit">{t('counterparties.search')}</button>
         </form>
-        {listed.results.length === 0 ? <p>{t('counterparties.none')}</p>
-          : <ListTable ctx={ctx} results={listed.results} />}
+        {listed.counterparties.length === 0 ? <p>{t('counterparties.none')}</p>
+          : <ListTable ctx={ctx} results={listed.counterparties} />}
         {listed.nextCursor !== null && (
           <p><a href={`/dashboard/counterparties?${next.toString()}`}>
             {t('counterparties.next')}</a></p>

@@ -309,13 +309,18 @@ export async function amendPreviewOutcome(ctx: PageContext): Promise<Outcome> {
 }
 
 export async function amendOutcome(ctx: PageContext): Promise<Outcome> {
+  // The typed confirmation comes first, as on every live mutation: nothing else is looked at
+  // until the person has confirmed.
+  if (!liveConfirmed(ctx)) {
+    const original = await findInvoice(ctx);
+    if (original === null) return errorOutcome(ctx.t, 'notFound', 404);
+    const asked = ctx.form.get('reason');
+    return amendPage(ctx, original, isReason(asked) ? asked : 'SUPPLY_COST_CHANGE', ctx.form,
+      new ApiError('INVALID_REQUEST', ctx.t('confirm.liveMissing')));
+  }
   const prepared = await prepare(ctx);
   if ('kind' in prepared) return prepared;
   const { original, reason, input } = prepared;
-  if (!liveConfirmed(ctx)) {
-    return amendPage(ctx, original, reason, ctx.form, new ApiError('INVALID_REQUEST',
-      ctx.t('confirm.liveMissing')));
-  }
   const gate = await operationGate(ctx, `taxInvoices.amend.${OPERATION_SEGMENTS[reason]}`);
   if (gate !== null) return amendPage(ctx, original, reason, ctx.form, gate);
   const done = (issuanceKey: string): Outcome => ({ kind: 'redirect',
