@@ -115,7 +115,7 @@ export type PageContext = {
   // The POSTed form; empty for a GET.
   form: URLSearchParams;
   // The files of a multipart form, in the order sent (mount.ts reads them).
-  files: readonly import('./mount.ts').UploadedFile[];
+  files: readonly import('./uploads.ts').UploadedFile[];
   session: SignedIn;
   // The account and environment the session acts for: every read and write is scoped by it.
   scope: Scope;

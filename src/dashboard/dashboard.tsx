@@ -15,7 +15,7 @@ import { PAGES } from './pages/index.ts';
 import { linkRoutes } from './pages/links.tsx';
 import { publicRoutes, signInRedirect } from './pages/sign-in.tsx';
 import { SECURITY_HEADERS, sendHtml } from './render.ts';
-import type { UploadedFile } from './mount.ts';
+import type { UploadedFile } from './uploads.ts';
 import { roleMay } from './roles.ts';
 import { createSessionsService, type SignedIn } from './sessions/service.ts';
 import { createUsersService } from './users/service.ts';

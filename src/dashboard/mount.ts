@@ -3,6 +3,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { multipartOptions } from '../platform/multipart.ts';
 import type { DashboardDeps } from './context.ts';
 import type { Dashboard } from './dashboard.tsx';
+import {
+  FILE_BYTES_MAX, FILES_MAX, UPLOAD_BYTES_MAX, type UploadedFile,
+} from './uploads.ts';
 
 // The dashboard's place in the server: two catch-all routes under /dashboard and the parser of
 // its forms, registered at start. Everything else (the pages, Preact, the sessions) is imported
@@ -11,22 +14,6 @@ import type { Dashboard } from './dashboard.tsx';
 
 // The largest form a dashboard page posts.
 const FORM_BYTES_MAX = 64 * 1024;
-// The largest file of counterparties or of invoices to upload; the pages that read such a file
-// refuse a larger one.
-export const UPLOAD_BYTES_MAX = 1024 * 1024;
-// The largest file any page takes (a tax invoice's attachment) and the most files of one form
-// (an invoice's attachments); a larger file reaches the page cut short and marked `truncated`,
-// so the page can say so.
-const FILE_BYTES_MAX = 5 * 1024 * 1024;
-const FILES_MAX = 5;
-
-// A file of a multipart form, as the page reads it (PageContext.files), in the order sent.
-export type UploadedFile = { field: string; buffer: Buffer; truncated: boolean;
-  fileName: string };
-
-// The first file of the form's field, if any.
-export const fileOf = (files: readonly UploadedFile[], field: string) =>
-  files.find((file) => file.field === field);
 
 export function dashboardPlugin(deps: () => DashboardDeps) {
   let loading: Promise<Dashboard> | null = null;

@@ -19,7 +19,7 @@ import { workbook, XLSX_TYPE } from '../spreadsheet.ts';
 import { errorOutcome } from '../errors.tsx';
 import { LiveConfirmation, liveConfirmed } from '../../confirmation.tsx';
 import { ApiProblem, asApiError, countCall } from './shared.tsx';
-import { fileOf, UPLOAD_BYTES_MAX } from '../../mount.ts';
+import { fileOf, UPLOAD_BYTES_MAX } from '../../uploads.ts';
 
 // Counterparties (docs/dashboard.md § Counterparties): the counterparty book of the session's
 // environment through the counterparties area's service (the same as /v1/counterparties): the

@@ -14,7 +14,7 @@ import { ACCEPTED_FILES } from '../records/counterparties.tsx';
 import { workbook, XLSX_TYPE } from '../spreadsheet.ts';
 import { ApiErrorNotice, asApiError, dashboardCaller, operationGate } from './shared.tsx';
 import { suppliers } from './issue.tsx';
-import { fileOf, UPLOAD_BYTES_MAX } from '../../mount.ts';
+import { fileOf, UPLOAD_BYTES_MAX } from '../../uploads.ts';
 
 // Uploading tax invoices from a spreadsheet (docs/dashboard.md § Uploading tax invoices): a
 // template (xlsx or CSV) with one invoice of one item per row, the file's rows turned into issue
