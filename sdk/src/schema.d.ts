@@ -4969,7 +4969,7 @@ export interface components {
          */
         TaxInvoiceAttachmentUpload: {
             /** @description One part per file, each named `file`: at most 5242880 bytes, a PDF, PNG, JPEG, XLSX or DOCX file by its content, whose name ends with an extension of its kind (.pdf, .png, .jpg, .jpeg, .xlsx, .docx) or with none. */
-            file: string[];
+            file: string | string[];
         };
         /**
          * TaxInvoiceBroker

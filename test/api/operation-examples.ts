@@ -96,6 +96,12 @@ const formWithFile = (content: string) => `--${FORM_BOUNDARY}\r\n` +
   'Content-Disposition: form-data; name="file"; filename="certificate.pdf"\r\n' +
   `Content-Type: application/pdf\r\n\r\n${content}\r\n--${FORM_BOUNDARY}--\r\n`;
 
+// Two PDF parts named `file`, as a client attaching files sends them: the document's `file` is
+// an array, and a validator reads a lone part as one value, not a list of one.
+const formWithFiles = (content: string) => ['statement.pdf', 'order.pdf'].map((name) =>
+  `--${FORM_BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n` +
+  `Content-Type: application/pdf\r\n\r\n${content}\r\n`).join('') + `--${FORM_BOUNDARY}--\r\n`;
+
 // A counterparty file of one valid row, in ASCII so that it travels as a string.
 const counterpartyForm = (content: string) => `--${FORM_BOUNDARY}\r\n` +
   'Content-Disposition: form-data; name="file"; filename="counterparties.csv"\r\n' +
@@ -317,7 +323,7 @@ export const EXAMPLES: Record<string, Example> = {
   'POST /v1/taxInvoices/{issuanceKey}/attachments': {
     operation: 'taxInvoices.attachments.add', uses: ['supplier', 'invoice'], status: 201,
     contentType: `multipart/form-data; boundary=${FORM_BOUNDARY}`,
-    body: () => formWithFile(ASCII_PDF),
+    body: () => formWithFiles(ASCII_PDF),
     erroring: { name: 'a file that is not a PDF, PNG, JPEG, XLSX or DOCX', status: 415,
       change: (request) => ({ ...request, body: formWithFile('just some text') }) },
   },

@@ -53,10 +53,13 @@ export const AttachmentsAdded = Type.Object(
     description: 'The attachments the form added.' },
 );
 
+const BINARY = Type.Unsafe<Buffer>({ type: 'string', format: 'binary' });
+
 export const AttachmentUpload = Type.Object(
   {
-    file: Type.Array(Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }), {
-      minItems: 1, maxItems: ATTACHMENTS_PER_INVOICE_MAX,
+    // One part reads as one value to a form reader, several as a list: both are this field.
+    file: Type.Union([BINARY, Type.Array(BINARY, {
+      minItems: 1, maxItems: ATTACHMENTS_PER_INVOICE_MAX })], {
       description: `One part per file, each named \`file\`: at most ${ATTACHMENT_BYTES_MAX} ` +
         `bytes, a PDF, PNG, JPEG, XLSX or DOCX file by its content, whose name ends with an ` +
         `extension of its kind (${ATTACHMENT_EXTENSIONS.join(', ')}) or with none.`,
