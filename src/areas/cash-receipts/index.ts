@@ -13,12 +13,12 @@ import type { CashReceiptAuthority } from '../../upstream/cash-receipts/index.ts
 import { createSandboxCashReceiptAuthority } from '../../upstream/cash-receipts/sandbox.ts';
 import type { IssuersService } from '../issuers/index.ts';
 import { resealIdentityNumbers, sealPlaintextIdentityNumbers } from './identity-numbers.ts';
-import { CASH_RECEIPT_MAIL_KIND, customerMailHooks } from './mail.ts';
+import { CASH_RECEIPT_MAIL_KIND, customerMailHooks } from './mail/customer-mail.ts';
 import { APPROVAL_RETRY_DELAYS_SECONDS, processingSteps } from './processing/steps.ts';
 import { cashReceiptBulkRoutes } from './bulk/routes.ts';
 import { createCashReceiptBulkService, type CashReceiptBulkService } from './bulk/service.ts';
-import { cashReceiptRoutes } from './routes.ts';
-import { createCashReceiptsService, type CashReceiptsService } from './service.ts';
+import { cashReceiptRoutes } from './issuance/routes.ts';
+import { createCashReceiptsService, type CashReceiptsService } from './issuance/service.ts';
 import { stepBacklogs, type CashReceiptRow } from './store.ts';
 
 // The sections of the API reference its operations belong to (docs/architecture.md).
@@ -65,7 +65,7 @@ export {
 } from './schemas.ts';
 export type { CashReceiptView } from './schemas.ts';
 // What issuance answers besides the platform's errors, for a draft's issue (src/areas/drafts/).
-export { ISSUE_ERRORS as CASH_RECEIPT_ISSUE_ERRORS } from './routes.ts';
+export { ISSUE_ERRORS as CASH_RECEIPT_ISSUE_ERRORS } from './issuance/routes.ts';
 
 export type CashReceiptsModule = AreaModule & {
   routes: FastifyPluginAsync;
@@ -113,7 +113,7 @@ export function createCashReceiptsModule(
   const now = platform.outside.now;
   // pdfkit and the fonts load with the first PDF, not at every start.
   const renderPdf = async (row: CashReceiptRow) =>
-    (await import('./pdf.ts')).renderCashReceiptPdf(row);
+    (await import('./pdf/render.ts')).renderCashReceiptPdf(row);
   const { sealing } = deps;
   const service = createCashReceiptsService({
     db, sealing, points: platform.points, issuers: deps.issuers, cursors: platform.cursors,

@@ -10,11 +10,15 @@ import { createCourtRegistryGateway } from '../../upstream/court-registry/live.t
 import { createSandboxCourtRegistry } from '../../upstream/court-registry/sandbox.ts';
 import type { RegistrationStatusOf } from '../tax-invoices/index.ts';
 import type { IssuersService } from '../issuers/index.ts';
-import { createDocumentAcceptance, createDocumentValidation } from './acceptance.ts';
+import { createDocumentAcceptance, createDocumentValidation } from './acceptance/accept.ts';
 import { createOwnerBusinesses, type OwnerBusinesses } from './owner-business.ts';
-import { documentJobDefinitions, processDocument, type Upstreams } from './processing.ts';
+import {
+  documentJobDefinitions,
+  processDocument,
+  type Upstreams,
+} from './processing/issuance-job.ts';
 import { documentRoutes } from './routes.ts';
-import { createDocumentsService, type DocumentsService } from './service.ts';
+import { createDocumentsService, type DocumentsService } from './retrieval/service.ts';
 
 // The sections of the API reference its operations belong to (docs/architecture.md).
 const REFERENCE: readonly ReferenceSection[] = [
@@ -52,8 +56,8 @@ export {
 // The kinds of 소득금액증명 (its 증명구분), as the tax portal offers them.
 export { INCOME_CERTIFICATE_KINDS } from '../../upstream/civil-documents/index.ts';
 export type { DocumentType, DocumentView } from './schemas.ts';
-export { priceRowOf as documentPriceRow } from './acceptance.ts';
-export { documentOptionsOf } from './validation.ts';
+export { priceRowOf as documentPriceRow } from './acceptance/accept.ts';
+export { documentOptionsOf } from './acceptance/validation.ts';
 export type { DocumentsService };
 
 export type DocumentsModule = AreaModule & {

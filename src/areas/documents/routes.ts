@@ -20,7 +20,7 @@ import {
   OwnerBusiness,
   OwnerBusinessBody,
 } from './schemas.ts';
-import type { DocumentsService } from './service.ts';
+import type { DocumentsService } from './retrieval/service.ts';
 
 // Document issuance and the owner business under /v1 (docs/documents.md). Handlers only
 // translate: the caller in, the service's answer out.

@@ -25,12 +25,12 @@ import { taxInvoiceBulkRoutes } from './bulk/routes.ts';
 import { createTaxInvoiceBulkService, type TaxInvoiceBulkService } from './bulk/service.ts';
 import { createAmendmentService, type AmendmentService } from './amendments/service.ts';
 import { createHolidayCalendar } from './holidays/calendar.ts';
-import { createAcceptance } from './issuance/acceptance.ts';
+import { createAcceptance } from './acceptance/accept.ts';
 import { issuanceRoutes } from './issuance/routes.ts';
 import { invoiceMailRoutes } from './mail/routes.ts';
 import { INVOICE_MAIL_KIND } from './mail/invoice-mail.ts';
 import { createInvoiceMailService, type InvoiceMailService } from './mail/service.ts';
-import { createSupplierEligibility } from './issuance/supplier-eligibility.ts';
+import { createSupplierEligibility } from './acceptance/supplier-eligibility.ts';
 import {
   createIssuanceService,
   type IssuanceService,
@@ -134,7 +134,7 @@ export type { RecipientOf } from './issuance/service.ts';
 export type { TaxInvoiceView } from './issuance/schemas.ts';
 // What issuance answers besides the platform's errors, for a draft's issue (src/areas/drafts/).
 export const TAX_INVOICE_ISSUE_ERRORS = [...COMMON_ERRORS, ...ACCEPTANCE_ERRORS] as const;
-export type { DocumentPreview } from './issuance/acceptance.ts';
+export type { DocumentPreview } from './acceptance/accept.ts';
 export type { BrowseFilters } from './store.ts';
 export {
   EntryCorrectionBody, LocalLetterOfCreditBody, ReturnedGoodsBody, SupplyCostChangeBody,

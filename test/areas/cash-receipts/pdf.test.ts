@@ -4,7 +4,7 @@
 // page, whatever the kind and however long the merchant's name.
 import { getDocumentProxy } from 'unpdf';
 import { describe, expect, it } from 'vitest';
-import { renderCashReceiptPdf } from '../../../src/areas/cash-receipts/pdf.ts';
+import { renderCashReceiptPdf } from '../../../src/areas/cash-receipts/pdf/render.ts';
 import type { CashReceiptRow } from '../../../src/areas/cash-receipts/store.ts';
 import { receiptRow } from './receipt-row.ts';
 

@@ -8,7 +8,7 @@ import {
   normalizeIdentityNumber,
   validateCancelAmounts,
   validateIssue,
-} from '../../../src/areas/cash-receipts/validation.ts';
+} from '../../../src/areas/cash-receipts/acceptance/validation.ts';
 import type { IssueInput } from '../../../src/areas/cash-receipts/schemas.ts';
 
 // 2026-11-24 09:00 in Korea.

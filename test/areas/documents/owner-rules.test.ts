@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkForOwner,
   validateDocumentRequest,
-} from '../../../src/areas/documents/validation.ts';
+} from '../../../src/areas/documents/acceptance/validation.ts';
 import type { IssueDocumentBody } from '../../../src/areas/documents/schemas.ts';
 
 const INDIVIDUAL = '1234567891';

@@ -9,7 +9,7 @@ import {
   computeTotals,
   validateInvoice,
   type ValidationContext,
-} from '../../../src/areas/tax-invoices/issuance/validation.ts';
+} from '../../../src/areas/tax-invoices/acceptance/validation.ts';
 import {
   AMOUNT_ABS_MAX,
   ITEMS_MAX,
@@ -18,7 +18,7 @@ import {
 import { ApiError } from '../../../src/platform/errors.ts';
 import {
   GENERAL_SUPPLIER_PERIODS,
-} from '../../../src/areas/tax-invoices/issuance/late-issuance.ts';
+} from '../../../src/areas/tax-invoices/acceptance/late-issuance.ts';
 
 const SUPPLIER_NUMBER = '1248100998';
 const RECIPIENT_NUMBER = '2208162517';

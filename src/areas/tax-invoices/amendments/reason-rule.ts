@@ -6,7 +6,7 @@ import {
   type AmountRule,
   type ValidatedInvoice,
   type ValidationContext,
-} from '../issuance/validation.ts';
+} from '../acceptance/validation.ts';
 import {
   amendmentReasonOfCode,
   type AmendmentReason,

@@ -25,12 +25,12 @@ import {
   type TaxInvoiceStatus,
 } from '../schemas.ts';
 import * as store from '../store.ts';
-import { draftPreview, type Accept } from './acceptance.ts';
+import { draftPreview, type Accept } from '../acceptance/accept.ts';
 import type { TaxInvoiceView } from './schemas.ts';
-import { lateIssuancePenaltyOf } from './late-issuance.ts';
+import { lateIssuancePenaltyOf } from '../acceptance/late-issuance.ts';
 import type { IssueValidation } from './schemas.ts';
 import type { Static } from '@fastify/type-provider-typebox';
-import { validateInvoice } from './validation.ts';
+import { validateInvoice } from '../acceptance/validation.ts';
 
 // Tax invoices (docs/tax-invoices.md): issuance, its status by reference id, retrieval, lists,
 // PDF and cancellation before transmission. Everything is scoped to the calling key's account

@@ -11,8 +11,8 @@ import {
   supplierPeriodsOf,
   tooLateReason,
   type TimingBasis,
-} from '../issuance/late-issuance.ts';
-import type { SupplierEligibility } from '../issuance/supplier-eligibility.ts';
+} from '../acceptance/late-issuance.ts';
+import type { SupplierEligibility } from '../acceptance/supplier-eligibility.ts';
 import { addSteps } from '../processing/steps-store.ts';
 import * as store from '../store.ts';
 

@@ -5,8 +5,8 @@ import { ApiError } from '../../../platform/errors.ts';
 import type { QueueMail } from '../../../platform/mail/outbox.ts';
 import type { Caller, Scope } from '../../../platform/scope.ts';
 import type { IssuersService } from '../../issuers/index.ts';
-import type { Accept, SupplierIssuer } from '../issuance/acceptance.ts';
-import { validateInvoice } from '../issuance/validation.ts';
+import type { Accept, SupplierIssuer } from '../acceptance/accept.ts';
+import { validateInvoice } from '../acceptance/validation.ts';
 import type { Invoice } from '../schemas.ts';
 import * as store from '../store.ts';
 import {

@@ -1,24 +1,24 @@
 import { createHash } from 'node:crypto';
 import type PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
-import type { Environment } from '../../platform/accounts/keys.ts';
-import type { Db } from '../../platform/db/connect.ts';
-import type { RecordEvent } from '../../platform/events.ts';
+import type { Environment } from '../../../platform/accounts/keys.ts';
+import type { Db } from '../../../platform/db/connect.ts';
+import type { RecordEvent } from '../../../platform/events.ts';
 import {
   DOCUMENT_JOB_RESUME_SECONDS,
   type JobDefinition,
   type StageJob,
-} from '../../platform/jobs.ts';
-import type { PointsService } from '../../platform/points/service.ts';
+} from '../../../platform/jobs.ts';
+import type { PointsService } from '../../../platform/points/service.ts';
 import type {
   CivilDocumentOptions,
   CivilDocumentService,
   CivilDocumentType,
   DocumentIssueResult,
-} from '../../upstream/civil-documents/index.ts';
-import type { CourtRegistry } from '../../upstream/court-registry/index.ts';
-import type { CorporationKind } from '../../domain/corporation-kinds.ts';
-import * as store from './store.ts';
+} from '../../../upstream/civil-documents/index.ts';
+import type { CourtRegistry } from '../../../upstream/court-registry/index.ts';
+import type { CorporationKind } from '../../../domain/corporation-kinds.ts';
+import * as store from '../store.ts';
 
 // The job that takes an accepted request to its document (docs/documents.md § Processing):
 // ACCEPTED → PROCESSING → ISSUED (the PDF stored as received, the reservation captured) or

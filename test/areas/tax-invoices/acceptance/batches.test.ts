@@ -14,7 +14,7 @@ import { newId } from '../../../../src/domain/ids.ts';
 import {
   createAcceptanceBatches,
   type Recording,
-} from '../../../../src/areas/tax-invoices/issuance/acceptance-batches.ts';
+} from '../../../../src/areas/tax-invoices/acceptance/batches.ts';
 import * as store from '../../../../src/areas/tax-invoices/store.ts';
 import { isApiError } from '../../../../src/platform/errors.ts';
 import { createTestApp, type TestApp } from '../../../helpers/app.ts';

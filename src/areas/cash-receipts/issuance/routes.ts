@@ -1,12 +1,12 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { withHasMore } from '../../platform/paging.ts';
+import { withHasMore } from '../../../platform/paging.ts';
 import {
   BODY_ERRORS,
   errorResponses,
   INPUT_CHECKED_AFTER_COUNTING,
   PLATFORM_ERRORS,
-} from '../../platform/error-responses.ts';
-import { requestCaller, requestScope } from '../../platform/scope.ts';
+} from '../../../platform/error-responses.ts';
+import { requestCaller, requestScope } from '../../../platform/scope.ts';
 import {
   CancelBody,
   CancelHeaders,
@@ -20,7 +20,7 @@ import {
   ListQuery,
   ReferenceStatus,
   StatusQuery,
-} from './schemas.ts';
+} from '../schemas.ts';
 import type { CashReceiptsService } from './service.ts';
 
 // Cash receipts under /v1 (docs/cash-receipts.md). Handlers only translate: the caller in, the

@@ -1,14 +1,14 @@
-import { sequenceCursors, type PageCursors } from '../../platform/cursor.ts';
-import type { Db } from '../../platform/db/connect.ts';
-import { ApiError } from '../../platform/errors.ts';
-import type { Scope } from '../../platform/scope.ts';
-import type { AcceptDocument, ValidateDocument } from './acceptance.ts';
+import { sequenceCursors, type PageCursors } from '../../../platform/cursor.ts';
+import type { Db } from '../../../platform/db/connect.ts';
+import { ApiError } from '../../../platform/errors.ts';
+import type { Scope } from '../../../platform/scope.ts';
+import type { AcceptDocument, ValidateDocument } from '../acceptance/accept.ts';
 import type {
   DocumentStatus,
   DocumentType,
   DocumentView,
-} from './schemas.ts';
-import * as store from './store.ts';
+} from '../schemas.ts';
+import * as store from '../store.ts';
 
 // Reading document requests and their PDFs (docs/documents.md § Status and download). A request
 // of another account or environment does not exist for the caller: 404 NOT_FOUND.

@@ -1,31 +1,31 @@
-import { seoulDate } from '../../domain/business-days.ts';
-import { newId } from '../../domain/ids.ts';
-import type { Environment } from '../../platform/accounts/keys.ts';
-import { sequenceCursors, type PageCursors } from '../../platform/cursor.ts';
-import type { Db, Tx } from '../../platform/db/connect.ts';
-import { ApiError } from '../../platform/errors.ts';
+import { seoulDate } from '../../../domain/business-days.ts';
+import { newId } from '../../../domain/ids.ts';
+import type { Environment } from '../../../platform/accounts/keys.ts';
+import { sequenceCursors, type PageCursors } from '../../../platform/cursor.ts';
+import type { Db, Tx } from '../../../platform/db/connect.ts';
+import { ApiError } from '../../../platform/errors.ts';
 import {
   createReplayFinder,
   findReplay,
   requestFingerprint,
   runIdempotent,
-} from '../../platform/idempotency/claims.ts';
-import type { PriceRow } from '../../platform/operations.ts';
-import type { PointsService } from '../../platform/points/service.ts';
-import { currentRequestId } from '../../platform/request-context.ts';
-import type { Caller, Scope } from '../../platform/scope.ts';
-import type { IssuersService } from '../issuers/index.ts';
-import { createIssuanceBatches, TAKEN } from './acceptance-batches.ts';
-import { chargeReceipts, type UnchargedReceipt } from './charges.ts';
-import type { CancelInput, CashReceiptView, IssueInput } from './schemas.ts';
-import * as store from './store.ts';
-import type { CashReceiptStatus } from './tables.ts';
-import type { SealingKey } from '../../domain/sealed-box.ts';
+} from '../../../platform/idempotency/claims.ts';
+import type { PriceRow } from '../../../platform/operations.ts';
+import type { PointsService } from '../../../platform/points/service.ts';
+import { currentRequestId } from '../../../platform/request-context.ts';
+import type { Caller, Scope } from '../../../platform/scope.ts';
+import type { IssuersService } from '../../issuers/index.ts';
+import { createIssuanceBatches, TAKEN } from '../acceptance/batches.ts';
+import { chargeReceipts, type UnchargedReceipt } from '../acceptance/charges.ts';
+import type { CancelInput, CashReceiptView, IssueInput } from '../schemas.ts';
+import * as store from '../store.ts';
+import type { CashReceiptStatus } from '../tables.ts';
+import type { SealingKey } from '../../../domain/sealed-box.ts';
 import {
   maskedIdentityNumberOf,
   openIdentityNumber,
   sealIdentityNumber,
-} from './identity-numbers.ts';
+} from '../identity-numbers.ts';
 import {
   validateCancelAmounts,
   checkVat,
@@ -33,7 +33,7 @@ import {
   vatOfSupply,
   validateIssue,
   type CancelAmounts,
-} from './validation.ts';
+} from '../acceptance/validation.ts';
 
 // Cash receipts (docs/cash-receipts.md): issuance and cancellation, accepted with 202 and the
 // reference id's replay-or-conflict rule, then processed by the jobs; retrieval, lists, status by

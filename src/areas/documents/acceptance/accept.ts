@@ -1,23 +1,23 @@
-import type { RegistrationStatusOf } from '../tax-invoices/index.ts';
-import { newId } from '../../domain/ids.ts';
-import type { Db, Tx } from '../../platform/db/connect.ts';
-import { ApiError } from '../../platform/errors.ts';
+import type { RegistrationStatusOf } from '../../tax-invoices/index.ts';
+import { newId } from '../../../domain/ids.ts';
+import type { Db, Tx } from '../../../platform/db/connect.ts';
+import { ApiError } from '../../../platform/errors.ts';
 import {
   findReplay,
   requestFingerprint,
   runIdempotent,
   type IdempotentResult,
-} from '../../platform/idempotency/claims.ts';
-import type { StageJob } from '../../platform/jobs.ts';
-import type { PriceRow } from '../../platform/operations.ts';
-import type { PriceTable } from '../../platform/points/prices.ts';
-import type { PointsService, Reservation } from '../../platform/points/service.ts';
-import type { Caller, Scope } from '../../platform/scope.ts';
-import type { IssuersService } from '../issuers/index.ts';
-import type { OwnerBusinesses } from './owner-business.ts';
-import { DOCUMENT_QUEUE } from './processing.ts';
-import type { DocumentType, IssueDocumentBody } from './schemas.ts';
-import * as store from './store.ts';
+} from '../../../platform/idempotency/claims.ts';
+import type { StageJob } from '../../../platform/jobs.ts';
+import type { PriceRow } from '../../../platform/operations.ts';
+import type { PriceTable } from '../../../platform/points/prices.ts';
+import type { PointsService, Reservation } from '../../../platform/points/service.ts';
+import type { Caller, Scope } from '../../../platform/scope.ts';
+import type { IssuersService } from '../../issuers/index.ts';
+import type { OwnerBusinesses } from '../owner-business.ts';
+import { DOCUMENT_QUEUE } from '../processing/issuance-job.ts';
+import type { DocumentType, IssueDocumentBody } from '../schemas.ts';
+import * as store from '../store.ts';
 import {
   checkForOwner,
   isCorporateBusinessNumber,
