@@ -39,7 +39,7 @@ const registerOwnerBusiness: FastifyPluginAsyncTypebox<Options> = async (app, { 
         'OWNER_BUSINESS_NOT_REGISTERED until it is set.',
       response: { 200: OwnerBusiness, ...operationErrors('OWNER_BUSINESS_NOT_REGISTERED') },
     },
-  }, async (request) => owners.get(requestScope(request)));
+  }, async (request) => owners.get({ scope: requestScope(request) }));
 
   app.put('/account/business', {
     config: { operation: 'account.business.save' },
@@ -55,7 +55,8 @@ const registerOwnerBusiness: FastifyPluginAsyncTypebox<Options> = async (app, { 
       response: { 200: OwnerBusiness, ...bodyErrors(INPUT_CHECKED_AFTER_COUNTING,
         'INVALID_BUSINESS_REGISTRATION_NUMBER', 'ISSUER_ALREADY_REGISTERED') },
     },
-  }, async (request) => owners.save(requestScope(request), request.body));
+  }, async (request) => owners.save({ scope: requestScope(request),
+    business: request.body }));
 };
 
 const registerDocuments: FastifyPluginAsyncTypebox<Options> = async (app, { documents }) => {

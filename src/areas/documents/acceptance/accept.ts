@@ -85,7 +85,7 @@ async function earlierAnswer(db: Db, claim: Claim): Promise<IdempotentResult | n
 
 // The business and certificate a tax-authority document is issued under.
 async function ownerSubject(deps: AcceptanceDeps, scope: Scope, showResidentNumber: boolean) {
-  const issuerId = await deps.owners.requireIssuerId(scope);
+  const issuerId = await deps.owners.requireIssuerId({ scope });
   const issuer = await deps.issuers.getIssuer({ scope, issuerId });
   await deps.issuers.requireIssuerCertificate(scope, issuer.supplierKey, 'STANDARD');
   const certificate = await deps.issuers.getCertificate({ scope, issuerId });
