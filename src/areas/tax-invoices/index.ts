@@ -152,9 +152,10 @@ export {
 } from './attachments/files.ts';
 
 // Issued sales invoices of a scope by total, for the bank transactions area's matching hints.
-export type IssuedInvoicesByTotals = (scope: Scope, totals: readonly number[], from: string,
-  to: string) => Promise<Array<{ issuanceKey: string; totalAmount: number; writeDate: string;
-  approvalNumber: string | null; recipientName: string; purpose: 'RECEIPT' | 'CLAIM' }>>;
+export type IssuedInvoicesByTotals = (input: { scope: Scope; totals: readonly number[];
+  from: string; to: string }) => Promise<Array<{ issuanceKey: string; totalAmount: number;
+  writeDate: string; approvalNumber: string | null; recipientName: string;
+  purpose: 'RECEIPT' | 'CLAIM' }>>;
 
 // What the routes call: issuance, retrieval and cancellation, and amendments.
 export type TaxInvoicesService = IssuanceService & AmendmentService;
@@ -177,8 +178,8 @@ export type TaxInvoicesModule = AreaModule & {
   registrationStatusOf: RegistrationStatusOf;
 };
 
-export type RegistrationStatusOf = (environment: Environment, businessNumber: string) =>
-  Promise<StatusOfNumber | null>;
+export type RegistrationStatusOf = (input: { environment: Environment;
+  businessNumber: string }) => Promise<StatusOfNumber | null>;
 
 // What the tax-invoices area needs from other areas.
 export type TaxInvoicesDeps = {
@@ -304,9 +305,10 @@ export function createTaxInvoicesModule(
       attachments }),
     dueWork: [...dueWork, bulkCompletion], bulks, backlogs: () => stepBacklogs(db),
     service, reverseIssuance, invoiceMail, xml, attachments,
-    issuedByTotals: (scope, totals, from, to) =>
+    issuedByTotals: ({ scope, totals, from, to }) =>
       findIssuedByTotals(db, scope, totals, from, to),
-    registrationStatusOf: eligibility.statusOf,
+    registrationStatusOf: ({ environment, businessNumber }) =>
+      eligibility.statusOf(environment, businessNumber),
     start: () => holidays.warnWhenEndingSoon(),
   };
 }

@@ -116,7 +116,8 @@ async function checkFactCertificate(deps: AcceptanceDeps, scope: Scope, type: Do
   businessNumber: string) {
   const fact = FACT_STATES[type];
   if (fact === undefined) return;
-  const status = await deps.registrationStatusOf(scope.environment, businessNumber);
+  const status = await deps.registrationStatusOf({ environment: scope.environment,
+    businessNumber });
   if (status === null || status.status === fact.status) return;
   throw new ApiError('DOCUMENT_NOT_APPLICABLE', `${type} (${fact.name}) certifies a ` +
     `${fact.status} business; the tax authority reports the owner business ${businessNumber} ` +

@@ -112,7 +112,7 @@ const registerRequestStatus: FastifyPluginAsyncTypebox<Options> = async (app,
       response: { 200: DueDate,
         ...errorResponses(...COMMON_ERRORS, INPUT_CHECKED_AFTER_COUNTING) },
     },
-  }, async (request) => taxInvoices.issueDueDate(request.query.date));
+  }, async (request) => taxInvoices.issueDueDate({ date: request.query.date }));
 };
 
 const registerRetrieval: FastifyPluginAsyncTypebox<Options> = async (app, { taxInvoices }) => {

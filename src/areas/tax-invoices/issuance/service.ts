@@ -344,7 +344,7 @@ export function createIssuanceService(deps: IssuanceDeps) {
     return { issuanceKey: canceled.issuanceKey, status: canceled.status };
   }
 
-  async function issueDueDate(date: string) {
+  async function issueDueDate({ date }: { date: string }) {
     if (date > DEADLINE_WRITE_DATE_MAX) {
       throw new ApiError('INVALID_REQUEST', 'query.date has no issue deadline: that of a ' +
         `write date after ${DEADLINE_WRITE_DATE_MAX} falls past the year 9999.`);
