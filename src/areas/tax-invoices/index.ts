@@ -26,7 +26,7 @@ import { createTaxInvoiceBulkService, type TaxInvoiceBulkService } from './bulk/
 import { createAmendmentService, type AmendmentService } from './amendments/service.ts';
 import { createHolidayCalendar } from './holidays/calendar.ts';
 import { createAcceptance } from './acceptance/accept.ts';
-import { issuanceRoutes } from './issuance/routes.ts';
+import { cancelRoutes, issuanceRoutes } from './issuance/routes.ts';
 import { invoiceMailRoutes } from './mail/routes.ts';
 import { INVOICE_MAIL_KIND } from './mail/invoice-mail.ts';
 import { createInvoiceMailService, type InvoiceMailService } from './mail/service.ts';
@@ -37,6 +37,8 @@ import {
   type RecipientOf,
 } from './issuance/service.ts';
 import { processingSteps } from './processing/steps.ts';
+import { retrievalRoutes } from './retrieval/routes.ts';
+import { createRetrievalService, type RetrievalService } from './retrieval/service.ts';
 import { stepBacklogs } from './processing/steps-store.ts';
 import { registerApprovalPageRoutes } from './reverse-issuance/page-routes.ts';
 import { ACCEPTANCE_ERRORS, COMMON_ERRORS } from './route-errors.ts';
@@ -131,7 +133,7 @@ export {
 // The recipient's fields, which a counterparty of the book mirrors (the counterparties area).
 export { Manager, partyFields, type Supplied } from './schemas.ts';
 export type { RecipientOf } from './issuance/service.ts';
-export type { TaxInvoiceView } from './issuance/schemas.ts';
+export type { TaxInvoiceView } from './retrieval/schemas.ts';
 // What issuance answers besides the platform's errors, for a draft's issue (src/areas/drafts/).
 export const TAX_INVOICE_ISSUE_ERRORS = [...COMMON_ERRORS, ...ACCEPTANCE_ERRORS] as const;
 export type { DocumentPreview } from './acceptance/accept.ts';
@@ -157,8 +159,8 @@ export type IssuedInvoicesByTotals = (input: { scope: Scope; totals: readonly nu
   writeDate: string; approvalNumber: string | null; recipientName: string;
   purpose: 'RECEIPT' | 'CLAIM' }>>;
 
-// What the routes call: issuance, retrieval and cancellation, and amendments.
-export type TaxInvoicesService = IssuanceService & AmendmentService;
+// What the routes call: issuance and cancellation, retrieval, and amendments.
+export type TaxInvoicesService = IssuanceService & RetrievalService & AmendmentService;
 
 export type TaxInvoicesModule = AreaModule & {
   routes: FastifyPluginAsync;
@@ -228,6 +230,8 @@ function createTaxInvoicesPlugins(
     // The order is the order of the OpenAPI document.
     async routes(v1) {
       await v1.register(issuanceRoutes, { taxInvoices: service });
+      await v1.register(retrievalRoutes, { taxInvoices: service });
+      await v1.register(cancelRoutes, { taxInvoices: service });
       await v1.register(taxInvoiceBulkRoutes, { bulks });
       await v1.register(invoiceMailRoutes, { invoiceMail });
       await v1.register(xmlRoutes, { xml });
@@ -265,17 +269,14 @@ export function createTaxInvoicesModule(
     now,
     log: platform.log,
   });
-  const accept = createAcceptance({
-    db,
-    now,
-    eligibility,
-    points: platform.points,
+  const accept = createAcceptance({ db, now, eligibility, points: platform.points,
     issuers: deps.issuers,
     transmissionAvailable: (environment) => transmitterFor(environment) !== null });
   const unitPoints = platform.prices['taxInvoices.issue'];
   const service: TaxInvoicesService = {
     ...createIssuanceService({ ...lifecycle, db, accept, unitPoints, holidays, now,
-      cursors: platform.cursors, recipientOf: deps.recipientOf }),
+      recipientOf: deps.recipientOf }),
+    ...createRetrievalService({ db, holidays, cursors: platform.cursors }),
     ...createAmendmentService({ db, accept, unitPoints, recordEvents: deps.recordEvents,
       holidays, now }),
   };
