@@ -17,8 +17,10 @@ import { CASH_RECEIPT_MAIL_KIND, customerMailHooks } from './mail/customer-mail.
 import { APPROVAL_RETRY_DELAYS_SECONDS, processingSteps } from './processing/steps.ts';
 import { cashReceiptBulkRoutes } from './bulk/routes.ts';
 import { createCashReceiptBulkService, type CashReceiptBulkService } from './bulk/service.ts';
-import { cashReceiptRoutes } from './issuance/routes.ts';
-import { createCashReceiptsService, type CashReceiptsService } from './issuance/service.ts';
+import { cancelRoutes, issuanceRoutes } from './issuance/routes.ts';
+import { createIssuanceService, type IssuanceService } from './issuance/service.ts';
+import { retrievalRoutes } from './retrieval/routes.ts';
+import { createRetrievalService, type RetrievalService } from './retrieval/service.ts';
 import { stepBacklogs, type CashReceiptRow } from './store.ts';
 
 // The sections of the API reference its operations belong to (docs/architecture.md).
@@ -48,7 +50,8 @@ const REFERENCE: readonly ReferenceSection[] = [
 //   bulk/                   bulk issuance: up to 100 receipts in one request, each accepted by
 //                           the service's issue, with the platform's bulk mechanism
 
-export type { CashReceiptsService };
+// What the routes call: issuance and cancellation, and retrieval.
+export type CashReceiptsService = IssuanceService & RetrievalService;
 // Bulk issuance (docs/bulk-issuance.md): what the dashboard's uploads call.
 export type { CashReceiptBulkItem, CashReceiptBulkService } from './bulk/service.ts';
 // What an issuance and a cancellation may be, as the API checks them: the dashboard's forms are
@@ -65,7 +68,7 @@ export {
 } from './schemas.ts';
 export type { CashReceiptView } from './schemas.ts';
 // What issuance answers besides the platform's errors, for a draft's issue (src/areas/drafts/).
-export { ISSUE_ERRORS as CASH_RECEIPT_ISSUE_ERRORS } from './issuance/routes.ts';
+export { ISSUE_ERRORS as CASH_RECEIPT_ISSUE_ERRORS } from './route-errors.ts';
 
 export type CashReceiptsModule = AreaModule & {
   routes: FastifyPluginAsync;
@@ -115,14 +118,16 @@ export function createCashReceiptsModule(
   const renderPdf = async (row: CashReceiptRow) =>
     (await import('./pdf/render.ts')).renderCashReceiptPdf(row);
   const { sealing } = deps;
-  const service = createCashReceiptsService({
-    db, sealing, points: platform.points, issuers: deps.issuers, cursors: platform.cursors,
-    authorityAvailable: (environment) => authorityFor(environment) !== null,
-    prices: { 'cashReceipts.issue': platform.prices['cashReceipts.issue'],
-      'cashReceipts.cancel': platform.prices['cashReceipts.cancel'] },
-    now,
-    renderPdf,
-  });
+  const service: CashReceiptsService = {
+    ...createIssuanceService({
+      db, sealing, points: platform.points, issuers: deps.issuers,
+      authorityAvailable: (environment) => authorityFor(environment) !== null,
+      prices: { 'cashReceipts.issue': platform.prices['cashReceipts.issue'],
+        'cashReceipts.cancel': platform.prices['cashReceipts.cancel'] },
+      now,
+    }),
+    ...createRetrievalService({ db, renderPdf, cursors: platform.cursors }),
+  };
   platform.registerMailKind(CASH_RECEIPT_MAIL_KIND, customerMailHooks({ db, renderPdf }));
   const dueWork = processingSteps({
     db, sealing, points: platform.points, recordEvents: deps.recordEvents,
@@ -137,7 +142,10 @@ export function createCashReceiptsModule(
     name: 'cash-receipts',
     reference: REFERENCE,
     async routes(v1) {
-      await v1.register(cashReceiptRoutes, { cashReceipts: service });
+      // The order is the order of the OpenAPI document.
+      await v1.register(issuanceRoutes, { cashReceipts: service });
+      await v1.register(retrievalRoutes, { cashReceipts: service });
+      await v1.register(cancelRoutes, { cashReceipts: service });
       await v1.register(cashReceiptBulkRoutes, { bulks });
     },
     dueWork: [...dueWork, bulkCompletion],

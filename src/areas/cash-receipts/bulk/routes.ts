@@ -8,7 +8,7 @@ import {
 } from '../../../platform/error-responses.ts';
 import { withHasMore } from '../../../platform/paging.ts';
 import { requestCaller, requestScope } from '../../../platform/scope.ts';
-import { COMMON_ERRORS } from '../issuance/routes.ts';
+import { COMMON_ERRORS } from '../route-errors.ts';
 import { BulkIssueBody, CashReceiptBulk, CashReceiptBulkAccepted, CashReceiptBulkPage }
   from './schemas.ts';
 import type { CashReceiptBulkService } from './service.ts';

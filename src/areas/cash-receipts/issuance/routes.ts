@@ -1,46 +1,24 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { withHasMore } from '../../../platform/paging.ts';
-import {
-  BODY_ERRORS,
-  errorResponses,
-  INPUT_CHECKED_AFTER_COUNTING,
-  PLATFORM_ERRORS,
-} from '../../../platform/error-responses.ts';
-import { requestCaller, requestScope } from '../../../platform/scope.ts';
+import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorResponses } from '../../../platform/error-responses.ts';
+import { requestCaller } from '../../../platform/scope.ts';
+import { ACCEPTANCE_ERRORS, COMMON_ERRORS, ISSUE_ERRORS } from '../route-errors.ts';
 import {
   CancelBody,
   CancelHeaders,
-  CashReceipt,
   CashReceiptAccepted,
-  CashReceiptPage,
   IssuanceKeyParams,
   IssueBody,
   IssueHeaders,
   IssueValidation,
-  ListQuery,
-  ReferenceStatus,
-  StatusQuery,
 } from '../schemas.ts';
-import type { CashReceiptsService } from './service.ts';
+import type { IssuanceService } from './service.ts';
 
-// Cash receipts under /v1 (docs/cash-receipts.md). Handlers only translate: the caller in, the
-// service's answer out, 202 for accepted requests.
+// Cash receipt issuance under /v1 (docs/cash-receipts.md): issue, validate, cancel. Handlers only
+// translate: the caller in, the service's answer out, 202 for accepted requests.
 
 const TAGS = ['Cash receipts'];
 
-export const COMMON_ERRORS = [...PLATFORM_ERRORS, 'INVALID_REQUEST'] as const;
-// What issuance and cancellation answer besides COMMON_ERRORS; the body and the reference id are
-// checked after the rate limit.
-const ACCEPTANCE_ERRORS = [...BODY_ERRORS, INPUT_CHECKED_AFTER_COUNTING, 'PAYMENT_REQUIRED',
-  'NOT_FOUND', 'AVAILABLE_POINTS_INSUFFICIENT', 'IDEMPOTENCY_CONFLICT',
-  'SERVICE_UNAVAILABLE'] as const;
-
-// What issuance answers besides the platform's errors: the issue route's, and a draft's issue
-// (src/areas/drafts/).
-export const ISSUE_ERRORS = [...COMMON_ERRORS, ...ACCEPTANCE_ERRORS,
-  'INVALID_BUSINESS_REGISTRATION_NUMBER', 'ISSUER_DEACTIVATED'] as const;
-
-type Options = { cashReceipts: CashReceiptsService };
+type Options = { cashReceipts: IssuanceService };
 
 const registerIssuance: FastifyPluginAsyncTypebox<Options> = async (app, { cashReceipts }) => {
   app.post('/cashReceipts/issue', {
@@ -84,79 +62,6 @@ const registerIssuance: FastifyPluginAsyncTypebox<Options> = async (app, { cashR
     supplierKey: request.headers['supplier-key'],
     referenceId: request.headers['service-client-reference-id'], body: request.body }));
 
-  app.get('/cashReceipts/issue/status', {
-    config: { operation: 'cashReceipts.status' },
-    schema: {
-      operationId: 'getCashReceiptRequestStatus', tags: TAGS,
-      summary: 'Status of a request by client reference id',
-      description: 'The processing status of the issuance or cancellation this key made ' +
-        'with the `Service-Client-Reference-Id`. A value this key never used ' +
-        'finds what a dashboard user of the key\'s account and environment made with it (the ' +
-        'reference id the dashboard shows); else 404 NOT_FOUND.',
-      querystring: StatusQuery,
-      response: { 200: ReferenceStatus,
-        ...errorResponses(...COMMON_ERRORS, INPUT_CHECKED_AFTER_COUNTING, 'NOT_FOUND') },
-    },
-  }, async (request) => cashReceipts.statusByReference({ caller: requestCaller(request),
-    referenceId: request.query.clientReferenceId }));
-
-};
-
-const registerRetrieval: FastifyPluginAsyncTypebox<Options> = async (app, { cashReceipts }) => {
-  app.get('/cashReceipts', {
-    config: { operation: 'cashReceipts.list' },
-    schema: {
-      operationId: 'listCashReceipts', tags: TAGS, summary: 'List cash receipts',
-      description: 'Receipts and cancellations of this account and environment in the order ' +
-        'they were made, filtered by trade date range, status and kind, paged with an opaque ' +
-        'cursor.',
-      querystring: ListQuery,
-      response: { 200: CashReceiptPage,
-        ...errorResponses(...COMMON_ERRORS, INPUT_CHECKED_AFTER_COUNTING) },
-    },
-  }, async (request) => {
-    const { limit, cursor, ...filters } = request.query;
-    return withHasMore(await cashReceipts.list({ scope: requestScope(request), limit, cursor,
-      filters }));
-  });
-
-  app.get('/cashReceipts/:issuanceKey', {
-    config: { operation: 'cashReceipts.get' },
-    schema: {
-      operationId: 'getCashReceipt', tags: TAGS, summary: 'Get a cash receipt',
-      description: 'The receipt or cancellation in any state; `approvalNumber` is null until ' +
-        'the tax authority approves it. The identity number is masked.',
-      params: IssuanceKeyParams,
-      response: { 200: CashReceipt, ...errorResponses(...COMMON_ERRORS, 'NOT_FOUND') },
-    },
-  }, async (request) => cashReceipts.get({ scope: requestScope(request), ...request.params }));
-
-  app.get('/cashReceipts/:issuanceKey/pdf', {
-    config: { operation: 'cashReceipts.pdf' },
-    schema: {
-      operationId: 'getCashReceiptPdf', tags: TAGS, summary: 'Download a cash receipt as PDF',
-      description: 'The receipt as a Korean receipt slip: approval number, merchant, amounts, ' +
-        'usage and the masked identity number. Sandbox receipts carry a SANDBOX mark.',
-      params: IssuanceKeyParams,
-      response: {
-        200: {
-          description: 'The PDF.',
-          headers: { 'Content-Disposition': Type.String({
-            description: 'Shown in the browser, named after the receipt: ' +
-              '`inline; filename="<issuanceKey>.pdf"`.' }) },
-          content: { 'application/pdf': { schema: Type.Unsafe<Buffer>({ type: 'string',
-            format: 'binary', contentMediaType: 'application/pdf' }) } },
-        },
-        ...errorResponses(...COMMON_ERRORS, 'NOT_FOUND'),
-      },
-    },
-  }, async (request, reply) => {
-    const pdf = await cashReceipts.pdf({ scope: requestScope(request), ...request.params });
-    return reply.type('application/pdf')
-      .header('content-disposition', `inline; filename="${request.params.issuanceKey}.pdf"`)
-      .send(pdf);
-  });
-
 };
 
 const registerCancel: FastifyPluginAsyncTypebox<Options> = async (app, { cashReceipts }) => {
@@ -185,8 +90,7 @@ const registerCancel: FastifyPluginAsyncTypebox<Options> = async (app, { cashRec
   });
 };
 
-export const cashReceiptRoutes: FastifyPluginAsyncTypebox<Options> = async (app, options) => {
-  await app.register(registerIssuance, options);
-  await app.register(registerRetrieval, options);
-  await app.register(registerCancel, options);
-};
+// Issuing: the issue request and its validation. Cancel is registered on its own, after the
+// retrieval routes (../index.ts), so the OpenAPI document keeps its order.
+export const issuanceRoutes: FastifyPluginAsyncTypebox<Options> = registerIssuance;
+export const cancelRoutes: FastifyPluginAsyncTypebox<Options> = registerCancel;
