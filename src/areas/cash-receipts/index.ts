@@ -14,7 +14,8 @@ import { createSandboxCashReceiptAuthority } from '../../upstream/cash-receipts/
 import type { IssuersService } from '../issuers/index.ts';
 import { resealIdentityNumbers, sealPlaintextIdentityNumbers } from './identity-numbers.ts';
 import { CASH_RECEIPT_MAIL_KIND, customerMailHooks } from './mail/customer-mail.ts';
-import { APPROVAL_RETRY_DELAYS_SECONDS, processingSteps } from './processing/steps.ts';
+import { APPROVAL_RETRY_DELAYS_SECONDS } from './processing/approval-job.ts';
+import { processingSteps } from './processing/steps.ts';
 import { cashReceiptBulkRoutes } from './bulk/routes.ts';
 import { createCashReceiptBulkService, type CashReceiptBulkService } from './bulk/service.ts';
 import { cancelRoutes, issuanceRoutes } from './issuance/routes.ts';
