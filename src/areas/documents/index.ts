@@ -12,11 +12,8 @@ import type { RegistrationStatusOf } from '../tax-invoices/index.ts';
 import type { IssuersService } from '../issuers/index.ts';
 import { createDocumentAcceptance, createDocumentValidation } from './acceptance/accept.ts';
 import { createOwnerBusinesses, type OwnerBusinesses } from './owner-business.ts';
-import {
-  documentJobDefinitions,
-  processDocument,
-  type Upstreams,
-} from './processing/issuance-job.ts';
+import { processDocument, type Upstreams } from './processing/issuance-job.ts';
+import { documentJobDefinitions } from './processing/steps.ts';
 import { documentRoutes } from './routes.ts';
 import { createDocumentsService, type DocumentsService } from './retrieval/service.ts';
 

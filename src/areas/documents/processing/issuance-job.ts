@@ -1,15 +1,6 @@
 import { createHash } from 'node:crypto';
-import type PgBoss from 'pg-boss';
-import type { Logger } from 'pino';
 import type { Environment } from '../../../platform/accounts/keys.ts';
-import type { Db } from '../../../platform/db/connect.ts';
-import type { RecordEvent } from '../../../platform/events.ts';
-import {
-  DOCUMENT_JOB_RESUME_SECONDS,
-  type JobDefinition,
-  type StageJob,
-} from '../../../platform/jobs.ts';
-import type { PointsService } from '../../../platform/points/service.ts';
+import type { StageJob } from '../../../platform/jobs.ts';
 import type {
   CivilDocumentOptions,
   CivilDocumentService,
@@ -18,13 +9,15 @@ import type {
 } from '../../../upstream/civil-documents/index.ts';
 import type { CourtRegistry } from '../../../upstream/court-registry/index.ts';
 import type { CorporationKind } from '../../../domain/corporation-kinds.ts';
+import { captureIssued, recordFailed, recordIssued, type LifecycleDeps } from '../lifecycle.ts';
 import * as store from '../store.ts';
 
 // The job that takes an accepted request to its document (docs/documents.md § Processing):
 // ACCEPTED → PROCESSING → ISSUED (the PDF stored as received, the reservation captured) or
-// FAILED (the reservation released). Every step is a conditional status change, so a job that
-// runs twice (a retry after its worker died) finds the document already moved and records,
-// charges and announces nothing twice; both upstream services are idempotent by issuance key.
+// FAILED (the reservation released), each with what goes with it (../lifecycle.ts). Every step is
+// a conditional status change, so a job that runs twice (a retry after its worker died) finds the
+// document already moved and records, charges and announces nothing twice; both upstream
+// services are idempotent by issuance key. Its job definition is steps.ts's.
 
 export const DOCUMENT_QUEUE = 'documents-issuance';
 export type DocumentJobData = { issuanceKey: string };
@@ -34,23 +27,11 @@ export type Upstreams = {
   registry(environment: Environment): CourtRegistry | null;
 };
 
-export type ProcessingDeps = {
-  db: Db;
+export type ProcessingDeps = LifecycleDeps & {
   stage: StageJob;
-  points: Pick<PointsService, 'capture' | 'release'>;
-  recordEvent: RecordEvent;
   upstreams: Upstreams;
   timeoutMs: number;
-  documentUrl(issuanceKey: string): string;
-  log: Logger;
-  now: () => Date;
 };
-
-const JOB_RETRY_LIMIT = 10;
-const JOB_RETRY_DELAY_SECONDS = 2;
-const JOBS_PER_FETCH = 10;
-const POLLING_INTERVAL_SECONDS = 0.5;
-const JOB_EXPIRY_MARGIN_SECONDS = 60;
 
 // The job id of the check after the n-th pending answer: the same every time it is staged, so a
 // job that runs twice does not start two chains of checks.
@@ -98,61 +79,6 @@ function askUpstream(
   }, signal) ?? null;
 }
 
-const scopeOf = (row: store.DocumentSummaryRow) =>
-  ({ accountId: row.accountId, environment: row.environment as Environment });
-
-// The reservation of an issued document is captured whole; repeated, it captures nothing more.
-async function captureIssued(deps: ProcessingDeps, row: store.DocumentSummaryRow) {
-  if (row.reservationId === null) return;
-  const outcome = await deps.points.capture({
-    reservation: { reservationId: row.reservationId, reservedPoints: row.reservedPoints },
-    chargePoints: row.reservedPoints,
-  });
-  if (outcome.kind === 'alreadySettled') {
-    deps.log.debug({ issuanceKey: row.issuanceKey }, 'document reservation already settled');
-  }
-}
-
-async function recordIssued(
-  deps: ProcessingDeps,
-  row: store.DocumentSummaryRow,
-  result: Extract<DocumentIssueResult, { kind: 'issued' }>,
-) {
-  const issued = await deps.db.transaction(async (tx) => {
-    const moved = await store.transition(tx, row.issuanceKey, ['PROCESSING'], 'ISSUED', {
-      pdf: result.pdf,
-      pdfSha256: createHash('sha256').update(result.pdf).digest('hex'),
-      issueNumber: result.issueNumber,
-      issuedAt: result.issuedAt,
-    });
-    if (moved === null) return null;
-    await deps.recordEvent(tx, scopeOf(moved), { type: 'DOCUMENT_ISSUANCE_SUCCESS', data: {
-      issuanceKey: moved.issuanceKey, type: moved.type,
-      documentUrl: deps.documentUrl(moved.issuanceKey) } });
-    return moved;
-  });
-  // Another run recorded it first; that run, or this one below, captures.
-  await captureIssued(deps, issued ?? row);
-}
-
-async function recordFailed(
-  deps: ProcessingDeps,
-  row: store.DocumentSummaryRow,
-  cause: { code: string; message: string },
-) {
-  await deps.db.transaction(async (tx) => {
-    const moved = await store.transition(tx, row.issuanceKey, ['ACCEPTED', 'PROCESSING'],
-      'FAILED', { failureCode: cause.code, failureMessage: cause.message, failedAt: deps.now() });
-    if (moved === null) return;
-    if (moved.reservationId !== null) {
-      await deps.points.release({ reservationId: moved.reservationId,
-        reservedPoints: moved.reservedPoints }, tx);
-    }
-    await deps.recordEvent(tx, scopeOf(moved), { type: 'DOCUMENT_ISSUANCE_FAILURE', data: {
-      issuanceKey: moved.issuanceKey, type: moved.type, cause } });
-  });
-}
-
 async function scheduleCheck(deps: ProcessingDeps, row: store.DocumentSummaryRow, at: Date) {
   await deps.db.transaction(async (tx) => {
     const checkNumber = await store.countPendingCheck(tx, row.issuanceKey);
@@ -190,28 +116,4 @@ export async function processDocument(deps: ProcessingDeps, issuanceKey: string)
       // pg-boss retries the job with backoff.
       throw new Error(`upstream unavailable for document ${issuanceKey}`);
   }
-}
-
-export function documentJobDefinitions(deps: ProcessingDeps): JobDefinition[] {
-  const definition: JobDefinition<DocumentJobData> = {
-    queue: DOCUMENT_QUEUE,
-    options: {
-      retryLimit: JOB_RETRY_LIMIT,
-      retryDelay: JOB_RETRY_DELAY_SECONDS,
-      retryBackoff: true,
-      // A job expires (and runs again) only once its upstream call has certainly timed out.
-      expireInSeconds: Math.ceil(deps.timeoutMs / 1_000) + JOB_EXPIRY_MARGIN_SECONDS,
-    },
-    batchSize: JOBS_PER_FETCH,
-    pollingIntervalSeconds: POLLING_INTERVAL_SECONDS,
-    resumeAfterRetriesSeconds: DOCUMENT_JOB_RESUME_SECONDS,
-    async work(jobs: PgBoss.Job<DocumentJobData>[]) {
-      const outcomes = await Promise.allSettled(jobs.map((job) =>
-        processDocument(deps, job.data.issuanceKey)));
-      const failed = outcomes.find((outcome) => outcome.status === 'rejected');
-      // The whole fetch is retried; the documents already moved on do nothing the second time.
-      if (failed) throw failed.reason;
-    },
-  };
-  return [definition] as JobDefinition[];
 }
