@@ -10,12 +10,19 @@ import { createCourtRegistryGateway } from '../../upstream/court-registry/live.t
 import { createSandboxCourtRegistry } from '../../upstream/court-registry/sandbox.ts';
 import type { RegistrationStatusOf } from '../tax-invoices/index.ts';
 import type { IssuersService } from '../issuers/index.ts';
-import { createDocumentAcceptance, createDocumentValidation } from './acceptance/accept.ts';
+import {
+  createDocumentAcceptance,
+  createDocumentValidation,
+  type AcceptDocument,
+  type ValidateDocument,
+} from './acceptance/accept.ts';
+import { issuanceRoutes } from './issuance/routes.ts';
 import { createOwnerBusinesses, type OwnerBusinesses } from './owner-business.ts';
 import { processDocument, type Upstreams } from './processing/issuance-job.ts';
 import { documentJobDefinitions } from './processing/steps.ts';
-import { documentRoutes } from './routes.ts';
-import { createDocumentsService, type DocumentsService } from './retrieval/service.ts';
+import { retrievalRoutes } from './retrieval/routes.ts';
+import { createRetrievalService, type RetrievalService } from './retrieval/service.ts';
+import { ownerBusinessRoutes } from './routes.ts';
 
 // The sections of the API reference its operations belong to (docs/architecture.md).
 const REFERENCE: readonly ReferenceSection[] = [
@@ -55,7 +62,9 @@ export { INCOME_CERTIFICATE_KINDS } from '../../upstream/civil-documents/index.t
 export type { DocumentType, DocumentView } from './schemas.ts';
 export { priceRowOf as documentPriceRow } from './acceptance/accept.ts';
 export { documentOptionsOf } from './acceptance/validation.ts';
-export type { DocumentsService };
+// What the routes call: a request (accepted or validated by acceptance/) and the reads.
+export type DocumentsService = { issue: AcceptDocument; validate: ValidateDocument } &
+  RetrievalService;
 
 export type DocumentsModule = AreaModule & {
   service: DocumentsService;
@@ -108,8 +117,11 @@ export function createDocumentsModule(
       ? upstreams.registry(environment) : upstreams.civil(environment)) !== null,
     now,
   };
-  const service = createDocumentsService({ db, accept: createDocumentAcceptance(acceptanceDeps),
-    validate: createDocumentValidation(acceptanceDeps), cursors: platform.cursors });
+  const service: DocumentsService = {
+    issue: createDocumentAcceptance(acceptanceDeps),
+    validate: createDocumentValidation(acceptanceDeps),
+    ...createRetrievalService({ db, cursors: platform.cursors }),
+  };
   const processing = {
     db,
     stage: platform.jobs.stage,
@@ -125,7 +137,12 @@ export function createDocumentsModule(
   return {
     name: 'documents',
     reference: REFERENCE,
-    routes: async (v1) => v1.register(documentRoutes, { documents: service, owners }),
+    // The order is the order of the OpenAPI document.
+    async routes(v1) {
+      await v1.register(ownerBusinessRoutes, { owners });
+      await v1.register(issuanceRoutes, { documents: service });
+      await v1.register(retrievalRoutes, { documents: service });
+    },
     jobs: documentJobDefinitions(processing) as AreaModule['jobs'],
     service,
     owners,
