@@ -11,15 +11,13 @@ import { OwnerBusiness, OwnerBusinessBody } from './schemas.ts';
 // The owner business under /v1 (docs/documents.md § The owner business); document requests are
 // issuance/'s and retrieval/'s. Handlers only translate: the caller in, the service's answer out.
 
-const TAGS = ['Documents'];
-
 type Options = { owners: OwnerBusinesses };
 
 const registerOwnerBusiness: FastifyPluginAsyncTypebox<Options> = async (app, { owners }) => {
   app.get('/account/business', {
     config: { operation: 'account.business.get' },
     schema: {
-      operationId: 'getOwnerBusiness', tags: TAGS, summary: 'Get the owner business',
+      operationId: 'getOwnerBusiness', summary: 'Get the owner business',
       description: 'The business that owns this account\'s API keys in this environment: the ' +
         'only business tax-authority documents are issued for. 409 ' +
         'OWNER_BUSINESS_NOT_REGISTERED until it is set.',
@@ -30,7 +28,7 @@ const registerOwnerBusiness: FastifyPluginAsyncTypebox<Options> = async (app, { 
   app.put('/account/business', {
     config: { operation: 'account.business.save' },
     schema: {
-      operationId: 'saveOwnerBusiness', tags: TAGS, summary: 'Set the owner business',
+      operationId: 'saveOwnerBusiness', summary: 'Set the owner business',
       description: 'Sets the business that owns this account\'s API keys in this environment ' +
         '(one per environment). It is kept as an issuer (an active issuer of the same number ' +
         'is taken over, with its certificate): register its joint certificate with ' +

@@ -16,15 +16,13 @@ import type { IssuanceService } from './service.ts';
 // Cash receipt issuance under /v1 (docs/cash-receipts.md): issue, validate, cancel. Handlers only
 // translate: the caller in, the service's answer out, 202 for accepted requests.
 
-const TAGS = ['Cash receipts'];
-
 type Options = { cashReceipts: IssuanceService };
 
 const registerIssuance: FastifyPluginAsyncTypebox<Options> = async (app, { cashReceipts }) => {
   app.post('/cashReceipts/issue', {
     config: { operation: 'cashReceipts.issue' },
     schema: {
-      operationId: 'issueCashReceipt', tags: TAGS, summary: 'Issue a cash receipt',
+      operationId: 'issueCashReceipt', summary: 'Issue a cash receipt',
       description: 'Accepts a cash receipt for the merchant that `Supplier-Key` names and ' +
         'answers 202 with its `issuanceKey`; the tax authority\'s approval follows ' +
         'asynchronously (CASH_RECEIPT_ISSUED or CASH_RECEIPT_FAILED webhooks, ' +
@@ -47,7 +45,7 @@ const registerIssuance: FastifyPluginAsyncTypebox<Options> = async (app, { cashR
   app.post('/cashReceipts::validate', {
     config: { operation: 'cashReceipts.validate' },
     schema: {
-      operationId: 'validateCashReceipt', tags: TAGS, summary: 'Validate a cash receipt',
+      operationId: 'validateCashReceipt', summary: 'Validate a cash receipt',
       description: 'Runs everything POST /v1/cashReceipts/issue runs, with the same headers ' +
         'and body, short of its effect: the body\'s checks, the merchant, the reference id ' +
         '(a replay is reported in `replayOf`, other content is 409 IDEMPOTENCY_CONFLICT) and ' +
@@ -68,7 +66,7 @@ const registerCancel: FastifyPluginAsyncTypebox<Options> = async (app, { cashRec
   app.post('/cashReceipts/:issuanceKey/cancel', {
     config: { operation: 'cashReceipts.cancel' },
     schema: {
-      operationId: 'cancelCashReceipt', tags: TAGS, summary: 'Cancel a cash receipt',
+      operationId: 'cancelCashReceipt', summary: 'Cancel a cash receipt',
       description: 'Accepts a cancellation receipt for an ISSUED or TRANSMITTED receipt and ' +
         'answers 202 with the cancellation\'s `issuanceKey`. Without amounts it cancels what ' +
         'remains; with supplyCost, tax, serviceFee and totalAmount it cancels that part. The ' +

@@ -20,15 +20,13 @@ import type { RetrievalService } from './service.ts';
 // the list, a receipt and its PDF. Handlers only translate: the caller in, the service's answer
 // out.
 
-const TAGS = ['Cash receipts'];
-
 type Options = { cashReceipts: RetrievalService };
 
 const registerRetrieval: FastifyPluginAsyncTypebox<Options> = async (app, { cashReceipts }) => {
   app.get('/cashReceipts/issue/status', {
     config: { operation: 'cashReceipts.status' },
     schema: {
-      operationId: 'getCashReceiptRequestStatus', tags: TAGS,
+      operationId: 'getCashReceiptRequestStatus',
       summary: 'Status of a request by client reference id',
       description: 'The processing status of the issuance or cancellation this key made ' +
         'with the `Service-Client-Reference-Id`. A value this key never used ' +
@@ -44,7 +42,7 @@ const registerRetrieval: FastifyPluginAsyncTypebox<Options> = async (app, { cash
   app.get('/cashReceipts', {
     config: { operation: 'cashReceipts.list' },
     schema: {
-      operationId: 'listCashReceipts', tags: TAGS, summary: 'List cash receipts',
+      operationId: 'listCashReceipts', summary: 'List cash receipts',
       description: 'Receipts and cancellations of this account and environment in the order ' +
         'they were made, filtered by trade date range, status and kind, paged with an opaque ' +
         'cursor.',
@@ -61,7 +59,7 @@ const registerRetrieval: FastifyPluginAsyncTypebox<Options> = async (app, { cash
   app.get('/cashReceipts/:issuanceKey', {
     config: { operation: 'cashReceipts.get' },
     schema: {
-      operationId: 'getCashReceipt', tags: TAGS, summary: 'Get a cash receipt',
+      operationId: 'getCashReceipt', summary: 'Get a cash receipt',
       description: 'The receipt or cancellation in any state; `approvalNumber` is null until ' +
         'the tax authority approves it. The identity number is masked.',
       params: IssuanceKeyParams,
@@ -72,7 +70,7 @@ const registerRetrieval: FastifyPluginAsyncTypebox<Options> = async (app, { cash
   app.get('/cashReceipts/:issuanceKey/pdf', {
     config: { operation: 'cashReceipts.pdf' },
     schema: {
-      operationId: 'getCashReceiptPdf', tags: TAGS, summary: 'Download a cash receipt as PDF',
+      operationId: 'getCashReceiptPdf', summary: 'Download a cash receipt as PDF',
       description: 'The receipt as a Korean receipt slip: approval number, merchant, amounts, ' +
         'usage and the masked identity number. Sandbox receipts carry a SANDBOX mark.',
       params: IssuanceKeyParams,

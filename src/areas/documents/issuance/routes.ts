@@ -13,15 +13,13 @@ import {
 // answered by acceptance (../acceptance/accept.ts). Handlers only translate: the caller in, the
 // answer out, 202 for an accepted request.
 
-const TAGS = ['Documents'];
-
 type Options = { documents: { issue: AcceptDocument; validate: ValidateDocument } };
 
 const registerDocuments: FastifyPluginAsyncTypebox<Options> = async (app, { documents }) => {
   app.post('/documents/issue', {
     config: { operation: 'documents.issue' },
     schema: {
-      operationId: 'issueDocument', tags: TAGS, summary: 'Request a document',
+      operationId: 'issueDocument', summary: 'Request a document',
       description: 'Requests a tax-authority certificate of the owner business (it needs a ' +
         'registered, valid joint certificate: 409 OWNER_BUSINESS_NOT_REGISTERED or ' +
         'CERTIFICATE_NOT_REGISTERED otherwise) or a certified copy of any supported ' +
@@ -50,7 +48,7 @@ const registerDocuments: FastifyPluginAsyncTypebox<Options> = async (app, { docu
   app.post('/documents::validate', {
     config: { operation: 'documents.validate' },
     schema: {
-      operationId: 'validateDocument', tags: TAGS, summary: 'Validate a document request',
+      operationId: 'validateDocument', summary: 'Validate a document request',
       description: 'Runs everything POST /v1/documents/issue runs, with the same headers and ' +
         'body, short of its effect: the reference id (a replay is reported in `replayOf`, ' +
         'another body is 409 IDEMPOTENCY_CONFLICT), the type\'s rules, the owner business ' +

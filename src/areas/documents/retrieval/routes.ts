@@ -13,15 +13,13 @@ import type { RetrievalService } from './service.ts';
 // Reading document requests under /v1 (docs/documents.md § Status and download): the list, a
 // request and its original PDF. Handlers only translate: the caller in, the service's answer out.
 
-const TAGS = ['Documents'];
-
 type Options = { documents: RetrievalService };
 
 const registerReads: FastifyPluginAsyncTypebox<Options> = async (app, { documents }) => {
   app.get('/documents', {
     config: { operation: 'documents.list' },
     schema: {
-      operationId: 'listDocuments', tags: TAGS, summary: 'List document requests',
+      operationId: 'listDocuments', summary: 'List document requests',
       description: 'Document requests of this account and environment, newest first, ' +
         'filtered by status and type, paged with an opaque cursor.',
       querystring: ListDocumentsQuery,
@@ -33,7 +31,7 @@ const registerReads: FastifyPluginAsyncTypebox<Options> = async (app, { document
   app.get('/documents/:issuanceKey', {
     config: { operation: 'documents.get' },
     schema: {
-      operationId: 'getDocument', tags: TAGS, summary: 'Get a document request',
+      operationId: 'getDocument', summary: 'Get a document request',
       description: 'Its status (ACCEPTED, PROCESSING, ISSUED or FAILED with its failure), ' +
         'issue number, the SHA-256 of its PDF and its times.',
       params: IssuanceKeyParams,
@@ -44,7 +42,7 @@ const registerReads: FastifyPluginAsyncTypebox<Options> = async (app, { document
   app.get('/documents/:issuanceKey/pdf', {
     config: { operation: 'documents.pdf' },
     schema: {
-      operationId: 'getDocumentPdf', tags: TAGS, summary: 'Download the original PDF',
+      operationId: 'getDocumentPdf', summary: 'Download the original PDF',
       description: 'The PDF exactly as the tax authority or the court registry issued it, byte ' +
         'for byte (its SHA-256 is the status\'s `pdfSha256`). 409 DOCUMENT_NOT_ISSUED before ' +
         'the document is ISSUED.',
