@@ -36,20 +36,26 @@ const REFERENCE: readonly ReferenceSection[] = [
   },
 ];
 
-// Cash receipts (docs/cash-receipts.md): the area's one front door. The files:
-//   routes.ts, schemas.ts   HTTP and its TypeBox schemas
-//   service.ts              acceptance (reference ids, points, the cancel rules), retrieval
-//   acceptance-batches.ts   issuances accepted at the same moment, recorded in one transaction
-//   charges.ts              the price debited in the transaction that records a receipt
-//   validation.ts           the rules between fields of a request
+// Cash receipts (docs/cash-receipts.md): the area's one front door, laid out as every area that
+// makes documents is (docs/architecture.md § Areas that make documents):
+//   schemas.ts              the TypeBox schemas of the receipt and its requests
+//   route-errors.ts         the error lists the routes declare
+//   issuance/               issue, validate and cancel: routes.ts, and service.ts, which
+//                           accepts them (reference ids, points, the cancel rules)
+//   acceptance/             issuances accepted at the same moment, recorded in one transaction
+//                           (batches.ts); the price debited with a receipt (charges.ts); the
+//                           rules between fields of a request (validation.ts)
+//   retrieval/              status by reference id, list, get, PDF: routes.ts, service.ts
 //   identity-numbers.ts     the customer's identity number sealed at rest, and masked
-//   store.ts, tables.ts     SQL and the table
+//   store.ts, tables.ts     SQL and the tables (the receipts and their queue of steps)
 //   lifecycle.ts            the status changes that decide a receipt, with their events,
 //                           refunds and mails
-//   processing/             the approval and transmission steps, run by the workers
-//   receipt-facts.ts, pdf.ts, mail.ts   the customer's copy: PDF and mail
+//   processing/             the approval and transmission steps (steps.ts, one <step>-job.ts
+//                           each), run by the workers
+//   pdf/, mail/             the customer's copy: the PDF (render.ts, receipt-facts.ts) and the
+//                           mail (customer-mail.ts)
 //   bulk/                   bulk issuance: up to 100 receipts in one request, each accepted by
-//                           the service's issue, with the platform's bulk mechanism
+//                           issuance's issue, with the platform's bulk mechanism
 
 // What the routes call: issuance and cancellation, and retrieval.
 export type CashReceiptsService = IssuanceService & RetrievalService;

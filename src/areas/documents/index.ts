@@ -39,11 +39,20 @@ const REFERENCE: readonly ReferenceSection[] = [
 // business and certified copies of corporations' registers, issued by a job through two
 // upstream services, with the original PDF kept as received.
 //
+// Laid out as every area that makes documents is (docs/architecture.md § Areas that make
+// documents):
+//
 //   owner-business.ts   the business that owns the API keys, an issuer of the issuers area
-//                       (whose certificate flow registers its joint certificate)
-//   acceptance.ts       reference id, validation (validation.ts), reservation, the request row
-//   processing.ts       the job: upstream call, PDF stored, capture or release, webhook event
-//   service.ts, routes.ts, schemas.ts, store.ts, tables.ts
+//                       (whose certificate flow registers its joint certificate); its routes
+//                       are routes.ts
+//   acceptance/         reference id, validation (validation.ts), reservation, the request row
+//                       (accept.ts)
+//   issuance/           the request and its validation under /v1 (routes.ts)
+//   retrieval/          list, get, the original PDF (routes.ts, service.ts)
+//   processing/         the job (issuance-job.ts: upstream call, PDF stored) and its
+//                       definition (steps.ts)
+//   lifecycle.ts        issued or failed: capture or release, webhook event
+//   schemas.ts, store.ts, tables.ts
 
 export type { OwnerBusinesses };
 // What an owner business may be set to, as PUT /v1/account/business checks it: the dashboard's

@@ -80,17 +80,19 @@ const REFERENCE: readonly ReferenceSection[] = [
 
 // Tax invoices (docs/tax-invoices.md): the area's one front door. Each capability is a
 // sub-folder with the house files (routes.ts HTTP only, schemas.ts TypeBox, service.ts rules,
-// store.ts SQL, tables.ts Drizzle tables, jobs.ts job definitions) where it has them:
+// store.ts SQL, tables.ts Drizzle tables, jobs.ts job definitions) where it has them, laid out
+// as every area that makes documents is (docs/architecture.md § Areas that make documents):
 //
-//   issuance/          issuing a tax invoice: the issue route, acceptance (used by every request
-//                      that makes documents) and its batches, validation; and the routes over
-//                      documents of any kind: status by reference id, get, list, PDF, cancel,
-//                      the issue due date; the late-issuance window and penalty table
+//   acceptance/        how every request that makes documents is accepted (accept.ts) and its
+//                      batches (batches.ts), the rules between a document's fields
+//                      (validation.ts), the late-issuance window and penalty table
 //                      (late-issuance.ts) and the supplier's eligibility from its registration
 //                      status (supplier-eligibility.ts), which every document-making request
-//                      and reverse approval goes through. Those stay here, not at the root, so
-//                      that the root holds building blocks only and every route and service is
-//                      in a folder.
+//                      and reverse approval goes through
+//   issuance/          issuing a tax invoice: the issue route, its validation without effect,
+//                      cancel before transmission
+//   retrieval/         the reads over documents of any kind: status by reference id, get, list,
+//                      PDF, the issue due date, and the dashboard's browsing
 //   amendments/        amending a transmitted tax invoice, one rule per reason in a file named
 //                      after it (termination.ts, returned-goods.ts, …) run by draft.ts
 //   reverse-issuance/  the recipient's request, the supplier's decision (API, hosted approval
@@ -102,7 +104,8 @@ const REFERENCE: readonly ReferenceSection[] = [
 //                      kept names, routes, service, store and table
 //   bulk/              bulk issuance: up to 100 documents in one request, each accepted by
 //                      issuance's issue, with the platform's bulk mechanism (platform/bulks/)
-//   processing/        the jobs that sign and transmit accepted documents, and their queues
+//   processing/        the steps that sign and transmit accepted documents (steps.ts, one
+//                      <step>-job.ts each), and their queue
 //   pdf/               the PDF of a document: layout, painting, fonts, text fitting
 //   xml/               the signed standard XML of a document: its codes, building, approval
 //                      number and signature at issuance (run by processing/), table and route
@@ -112,9 +115,9 @@ const REFERENCE: readonly ReferenceSection[] = [
 // At the root is what they all share: tables.ts and store.ts (the documents and their history),
 // schemas.ts (the document and the request pieces every document-making route takes),
 // lifecycle.ts (the status changes that end a document or record its transmission) and
-// route-errors.ts. Of each other, sub-folders use only issuance's acceptance and validation (how
-// every request that makes documents is accepted and checked), processing's steps (where the
-// accepted work goes), the PDF and the holiday calendar; never another's routes, service or store.
+// route-errors.ts. Of each other, sub-folders use only acceptance (how every request that makes
+// documents is accepted and checked), processing's steps (where the accepted work goes),
+// retrieval's view of a document, the PDF and the holiday calendar; never another's routes.
 
 // The holidays an operator adds, for `etax holidays` (src/cli/holidays.ts).
 export { HOLIDAYS_REFRESH_MS } from './holidays/calendar.ts';

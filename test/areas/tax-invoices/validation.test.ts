@@ -1,8 +1,8 @@
-// The rules between the fields of a tax invoice document (issuance/validation.ts). Each rule has a
-// failing example that names the field and the code it answers with, and the documents the
-// rules must let through pass: taxable, zero-rated, tax-exempt, an amendment with negative
-// amounts, a thirteen-digit recipient, and deadlines on the 10th, after a weekend and after a
-// holiday. The result is checked too: optional fields come back as null, strings as sent.
+// The rules between the fields of a tax invoice document (acceptance/validation.ts). Each rule has
+// a failing example that names the field and the code it answers with, and the documents the rules
+// must let through pass: taxable, zero-rated, tax-exempt, an amendment with negative amounts, a
+// thirteen-digit recipient, and deadlines on the 10th, after a weekend and after a holiday. The
+// result is checked too: optional fields come back as null, strings as sent.
 import { describe, expect, it } from 'vitest';
 import { NO_ADDED_HOLIDAYS } from '../../../src/domain/business-days.ts';
 import {

@@ -43,7 +43,7 @@ import {
 //   3. one transaction claims the reference id, debits the price (402 or 409 when the points
 //      available do not cover it, and the claim is taken back) and records the receipt, due
 //      for approval at once (a cancellation locks its original and checks what remains);
-//      issuances accepted at the same moment share that transaction (acceptance-batches.ts).
+//      issuances accepted at the same moment share that transaction (../acceptance/batches.ts).
 //      The charge commits exactly when the receipt does, so there is no reservation to settle
 //      afterwards. A duplicate that lost the race to the claim replays (or conflicts) instead,
 //      and pays nothing.

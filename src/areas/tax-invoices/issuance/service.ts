@@ -46,7 +46,7 @@ type IssueInput = { caller: Caller; supplierKey: string; referenceId: string | u
   body: Invoice;
   // A request that issues something kept (a draft, src/areas/drafts/): the route its reference
   // id's fingerprint names, and its own work in the transaction that records the document
-  // (acceptance.ts: guard before, onRecorded after), which commits with it or not at all.
+  // (acceptance/accept.ts: guard before, onRecorded after), which commits with it or not at all.
   route?: string;
   guard?(tx: Tx): Promise<void>;
   onRecorded?(tx: Tx, issuanceKeys: string[]): Promise<void>;
@@ -93,7 +93,7 @@ Promise<Parameters<Accept>[0]> {
 }
 
 // What issue would answer, without its effect: the same request, checked by the same steps
-// (acceptance.ts, validate), and nothing charged, claimed or recorded.
+// (acceptance/accept.ts, validate), and nothing charged, claimed or recorded.
 async function validateIssue(deps: IssuanceDeps, input: IssueInput):
 Promise<Static<typeof IssueValidation>> {
   const { issuer, drafts, points } = await deps.accept.validate(
