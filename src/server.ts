@@ -60,6 +60,25 @@ const receiveCheckIntervalMs = (timeoutMs: number) => Math.min(30_000,
 // A path parameter longer than this is refused before routing (Fastify's maxParamLength).
 const PATH_PARAMETER_LENGTH_MAX = 200;
 
+// A module's routes, each filed under the module's first reference section (its OpenAPI tag)
+// unless the route names tags of its own, as the routes of a module with several sections do.
+// The tag is declared once, in the module (docs/architecture.md § Adding an area), and
+// test/platform/openapi.test.ts checks that every tag used is declared and every one declared
+// is used.
+function filedUnderModuleTag(module: AreaModule, routes: FastifyPluginAsync): FastifyPluginAsync {
+  const tag = module.reference?.[0]?.tag;
+  return async (scope) => {
+    if (tag !== undefined) {
+      scope.addHook('onRoute', (route) => {
+        if (route.schema !== undefined && route.schema.tags === undefined) {
+          route.schema.tags = [tag];
+        }
+      });
+    }
+    await scope.register(routes);
+  };
+}
+
 // Builds the HTTP server: platform plugins first, then every module's pages outside /v1 and the
 // dashboard, then every module's routes under /v1 behind authentication and the rate limiter.
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
@@ -116,7 +135,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     v1.addHook('onRequest', requirePlan);
     v1.addHook('preHandler', deps.rateLimiter.hook);
     for (const module of deps.modules) {
-      if (module.routes) await v1.register(module.routes);
+      if (module.routes) await v1.register(filedUnderModuleTag(module, module.routes));
     }
   }, { prefix: '/v1' });
 

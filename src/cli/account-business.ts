@@ -48,7 +48,7 @@ async function withOwners<T>(config: Config,
 
 export async function get(config: Config, options: Scoped) {
   const scope = scopeOf(options);
-  const business = await withOwners(config, (owners) => owners.get(scope));
+  const business = await withOwners(config, (owners) => owners.get({ scope }));
   printResult(Boolean(options.json), business, describe(business));
 }
 
@@ -63,7 +63,7 @@ export async function set(config: Config, options: Scoped & { businessNumber: st
   if (representativeName.length === 0 || representativeName.length > REPRESENTATIVE_LENGTH_MAX) {
     throw new CliError(`--representative must be 1 to ${REPRESENTATIVE_LENGTH_MAX} characters`);
   }
-  const business = await withOwners(config, (owners) => owners.save(scope, {
-    businessNumber: options.businessNumber, name, representativeName }));
+  const business = await withOwners(config, (owners) => owners.save({ scope, business: {
+    businessNumber: options.businessNumber, name, representativeName } }));
   printResult(Boolean(options.json), business, describe(business));
 }

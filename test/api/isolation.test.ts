@@ -2,8 +2,11 @@
 // reaches the other environment's data of its own account: for every
 // resource type with ids, each of four keys (accounts A and B, test and live) owns one, and the
 // three others get 404 NOT_FOUND (not 403) for every read, change and delete, never see it in
-// their lists, and leave it unchanged. Balances are read by each key as its own alone. A new
-// resource type is one entry of RESOURCE_TYPES (test/helpers/isolation.ts).
+// their lists, and leave it unchanged. Balances are read by each key as its own alone. Every
+// operation that names a resource already gets another account's key refused with 404 in the
+// operation contract suite (operation-contract.test.ts, from the OpenAPI document), so a new area
+// is covered without an entry here; an entry of RESOURCE_TYPES (test/helpers/isolation.ts) adds
+// the lists and the state left unchanged for a resource type.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { createTestApp, type TestApp } from '../helpers/app.ts';

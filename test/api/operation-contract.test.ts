@@ -6,8 +6,10 @@
 //   a key sent with a password;
 // - every error has the body {code, message, traceId} whose traceId repeats the Trace-Id header;
 //   a malformed request is refused with one;
-// - test and live stay apart: each environment's key gets 404 NOT_FOUND for the other
-//   environment's resources, and no answer to it names one of them;
+// - accounts and environments stay apart: another account's key, and each environment's key for
+//   the other environment's resources, get 404 NOT_FOUND for every resource the operation names,
+//   and no answer to it names one of them (test/api/isolation.test.ts adds, per resource type,
+//   that lists never show another's);
 // - every answered request carries RateLimit and RateLimit-Policy naming its operation, and the
 //   call after the key's limit is 429 RATE_LIMITED with Retry-After (every operation is limited
 //   to RATE_LIMIT calls here).
@@ -306,11 +308,25 @@ for (const operation of OPERATIONS_OF_DOCUMENT) {
     }
 
     // Only requests that name a resource (in the path or a header) can name another
-    // environment's; for lists, the next test checks that no answer names one.
+    // account's or environment's; for lists, the next test checks that no answer names one.
     if (resourceParameters(operation).length > 0) {
-      it('returns 404 NOT_FOUND to each environment\'s key for the other environment\'s '
-        + 'resources, and changes nothing', async () => {
+      it('returns 404 NOT_FOUND to another account\'s keys and to each environment\'s key for '
+        + 'the other environment\'s resources, and changes nothing', async () => {
         const caller = await newCaller(operation);
+        // Another account, with points in both environments so that no price is what refuses it.
+        const stranger = await app.createAccount();
+        for (const environment of ENVIRONMENTS) {
+          await app.platform.points.grant({ accountId: stranger.accountId, environment,
+            points: LIVE_GRANT_POINTS });
+        }
+        for (const environment of ENVIRONMENTS) {
+          // The caller's resources, asked for with the other account's key.
+          const parts = exampleParts(operation, caller.resources[environment], environment);
+          const response = await send(toRequest(parts, basicAuth(stranger.keys[environment])));
+          expect(response.statusCode, `another account's ${environment} key: ${response.body}`)
+            .toBe(404);
+          expect(response.json().code).toBe('NOT_FOUND');
+        }
         for (const environment of ENVIRONMENTS) {
           // The other environment's resources, asked for with this environment's key.
           const parts = exampleParts(operation, caller.resources[OTHER[environment]],

@@ -170,6 +170,15 @@ describe('the rendered document', () => {
     expect(new Set(listed).size).toBe(listed.length);
   });
 
+  // The modules' references are where a new area names its guide; the README's list of guides
+  // follows from them, so a guide an area adds cannot be left out of it.
+  it('lists no guide of docs/ that the README does not link', async () => {
+    const readme = await readFile(path.join(REPOSITORY_ROOT, 'README.md'), 'utf8');
+    const listed = listedGuides().map((guide) => guide.path)
+      .filter((guide) => guide.startsWith('docs/') && !guide.startsWith('docs/ko/'));
+    expect(listed.filter((guide) => !readme.includes(`](${guide})`))).toEqual([]);
+  });
+
   it('declares every tag its operations use, with a description, and uses every tag', () => {
     const declared = (document.tags ?? []).map((tag) => tag.name);
     const used = new Set(operations().flatMap(({ operation }) => operation.tags ?? []));

@@ -36,7 +36,7 @@ export function normalizedName(name: string): string {
 
 async function candidates(sales: SalesByTotals, scope: Scope, totals: number[], from: string,
   to: string): Promise<Candidate[]> {
-  const [issued, collected] = await Promise.all([sales.issued(scope, totals, from, to),
+  const [issued, collected] = await Promise.all([sales.issued({ scope, totals, from, to }),
     sales.collected(scope, totals, from, to)]);
   // A collected invoice's purpose is not in the books; it is taken as 청구.
   return [

@@ -13,12 +13,15 @@ import type { CashReceiptAuthority } from '../../upstream/cash-receipts/index.ts
 import { createSandboxCashReceiptAuthority } from '../../upstream/cash-receipts/sandbox.ts';
 import type { IssuersService } from '../issuers/index.ts';
 import { resealIdentityNumbers, sealPlaintextIdentityNumbers } from './identity-numbers.ts';
-import { CASH_RECEIPT_MAIL_KIND, customerMailHooks } from './mail.ts';
-import { APPROVAL_RETRY_DELAYS_SECONDS, processingSteps } from './processing/steps.ts';
+import { CASH_RECEIPT_MAIL_KIND, customerMailHooks } from './mail/customer-mail.ts';
+import { APPROVAL_RETRY_DELAYS_SECONDS } from './processing/approval-job.ts';
+import { processingSteps } from './processing/steps.ts';
 import { cashReceiptBulkRoutes } from './bulk/routes.ts';
 import { createCashReceiptBulkService, type CashReceiptBulkService } from './bulk/service.ts';
-import { cashReceiptRoutes } from './routes.ts';
-import { createCashReceiptsService, type CashReceiptsService } from './service.ts';
+import { cancelRoutes, issuanceRoutes } from './issuance/routes.ts';
+import { createIssuanceService, type IssuanceService } from './issuance/service.ts';
+import { retrievalRoutes } from './retrieval/routes.ts';
+import { createRetrievalService, type RetrievalService } from './retrieval/service.ts';
 import { stepBacklogs, type CashReceiptRow } from './store.ts';
 
 // The sections of the API reference its operations belong to (docs/architecture.md).
@@ -33,22 +36,29 @@ const REFERENCE: readonly ReferenceSection[] = [
   },
 ];
 
-// Cash receipts (docs/cash-receipts.md): the area's one front door. The files:
-//   routes.ts, schemas.ts   HTTP and its TypeBox schemas
-//   service.ts              acceptance (reference ids, points, the cancel rules), retrieval
-//   acceptance-batches.ts   issuances accepted at the same moment, recorded in one transaction
-//   charges.ts              the price debited in the transaction that records a receipt
-//   validation.ts           the rules between fields of a request
+// Cash receipts (docs/cash-receipts.md): the area's one front door, laid out as every area that
+// makes documents is (docs/architecture.md § Areas that make documents):
+//   schemas.ts              the TypeBox schemas of the receipt and its requests
+//   route-errors.ts         the error lists the routes declare
+//   issuance/               issue, validate and cancel: routes.ts, and service.ts, which
+//                           accepts them (reference ids, points, the cancel rules)
+//   acceptance/             issuances accepted at the same moment, recorded in one transaction
+//                           (batches.ts); the price debited with a receipt (charges.ts); the
+//                           rules between fields of a request (validation.ts)
+//   retrieval/              status by reference id, list, get, PDF: routes.ts, service.ts
 //   identity-numbers.ts     the customer's identity number sealed at rest, and masked
-//   store.ts, tables.ts     SQL and the table
+//   store.ts, tables.ts     SQL and the tables (the receipts and their queue of steps)
 //   lifecycle.ts            the status changes that decide a receipt, with their events,
 //                           refunds and mails
-//   processing/             the approval and transmission steps, run by the workers
-//   receipt-facts.ts, pdf.ts, mail.ts   the customer's copy: PDF and mail
+//   processing/             the approval and transmission steps (steps.ts, one <step>-job.ts
+//                           each), run by the workers
+//   pdf/, mail/             the customer's copy: the PDF (render.ts, receipt-facts.ts) and the
+//                           mail (customer-mail.ts)
 //   bulk/                   bulk issuance: up to 100 receipts in one request, each accepted by
-//                           the service's issue, with the platform's bulk mechanism
+//                           issuance's issue, with the platform's bulk mechanism
 
-export type { CashReceiptsService };
+// What the routes call: issuance and cancellation, and retrieval.
+export type CashReceiptsService = IssuanceService & RetrievalService;
 // Bulk issuance (docs/bulk-issuance.md): what the dashboard's uploads call.
 export type { CashReceiptBulkItem, CashReceiptBulkService } from './bulk/service.ts';
 // What an issuance and a cancellation may be, as the API checks them: the dashboard's forms are
@@ -65,7 +75,7 @@ export {
 } from './schemas.ts';
 export type { CashReceiptView } from './schemas.ts';
 // What issuance answers besides the platform's errors, for a draft's issue (src/areas/drafts/).
-export { ISSUE_ERRORS as CASH_RECEIPT_ISSUE_ERRORS } from './routes.ts';
+export { ISSUE_ERRORS as CASH_RECEIPT_ISSUE_ERRORS } from './route-errors.ts';
 
 export type CashReceiptsModule = AreaModule & {
   routes: FastifyPluginAsync;
@@ -113,16 +123,18 @@ export function createCashReceiptsModule(
   const now = platform.outside.now;
   // pdfkit and the fonts load with the first PDF, not at every start.
   const renderPdf = async (row: CashReceiptRow) =>
-    (await import('./pdf.ts')).renderCashReceiptPdf(row);
+    (await import('./pdf/render.ts')).renderCashReceiptPdf(row);
   const { sealing } = deps;
-  const service = createCashReceiptsService({
-    db, sealing, points: platform.points, issuers: deps.issuers, cursors: platform.cursors,
-    authorityAvailable: (environment) => authorityFor(environment) !== null,
-    prices: { 'cashReceipts.issue': platform.prices['cashReceipts.issue'],
-      'cashReceipts.cancel': platform.prices['cashReceipts.cancel'] },
-    now,
-    renderPdf,
-  });
+  const service: CashReceiptsService = {
+    ...createIssuanceService({
+      db, sealing, points: platform.points, issuers: deps.issuers,
+      authorityAvailable: (environment) => authorityFor(environment) !== null,
+      prices: { 'cashReceipts.issue': platform.prices['cashReceipts.issue'],
+        'cashReceipts.cancel': platform.prices['cashReceipts.cancel'] },
+      now,
+    }),
+    ...createRetrievalService({ db, renderPdf, cursors: platform.cursors }),
+  };
   platform.registerMailKind(CASH_RECEIPT_MAIL_KIND, customerMailHooks({ db, renderPdf }));
   const dueWork = processingSteps({
     db, sealing, points: platform.points, recordEvents: deps.recordEvents,
@@ -137,7 +149,10 @@ export function createCashReceiptsModule(
     name: 'cash-receipts',
     reference: REFERENCE,
     async routes(v1) {
-      await v1.register(cashReceiptRoutes, { cashReceipts: service });
+      // The order is the order of the OpenAPI document.
+      await v1.register(issuanceRoutes, { cashReceipts: service });
+      await v1.register(retrievalRoutes, { cashReceipts: service });
+      await v1.register(cancelRoutes, { cashReceipts: service });
       await v1.register(cashReceiptBulkRoutes, { bulks });
     },
     dueWork: [...dueWork, bulkCompletion],

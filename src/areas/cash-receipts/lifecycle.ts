@@ -4,7 +4,7 @@ import type { RecordEvents } from '../../platform/events.ts';
 import type { EventInput } from '../../platform/event-catalogue.ts';
 import type { QueueMails } from '../../platform/mail/outbox.ts';
 import type { PointsService } from '../../platform/points/service.ts';
-import { customerMail } from './mail.ts';
+import { customerMail } from './mail/customer-mail.ts';
 import * as store from './store.ts';
 
 // The status changes that decide a receipt, with what goes with them in the same transaction:

@@ -7,7 +7,7 @@ import { CURSOR_LENGTH_MAX } from '../../platform/cursor.ts';
 
 // Request and response schemas of the cash-receipt routes (docs/cash-receipts.md). The schemas
 // check shapes and lengths; the rules between fields (identity number per usage, amounts, the
-// trade date window) are in validation.ts, which names the field in every message.
+// trade date window) are in acceptance/validation.ts, which names the field in every message.
 
 // Text a person types and a receipt prints (src/domain/text.ts).
 const PRINTABLE = PRINTED_TEXT_PATTERN;

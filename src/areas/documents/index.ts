@@ -10,11 +10,19 @@ import { createCourtRegistryGateway } from '../../upstream/court-registry/live.t
 import { createSandboxCourtRegistry } from '../../upstream/court-registry/sandbox.ts';
 import type { RegistrationStatusOf } from '../tax-invoices/index.ts';
 import type { IssuersService } from '../issuers/index.ts';
-import { createDocumentAcceptance, createDocumentValidation } from './acceptance.ts';
+import {
+  createDocumentAcceptance,
+  createDocumentValidation,
+  type AcceptDocument,
+  type ValidateDocument,
+} from './acceptance/accept.ts';
+import { issuanceRoutes } from './issuance/routes.ts';
 import { createOwnerBusinesses, type OwnerBusinesses } from './owner-business.ts';
-import { documentJobDefinitions, processDocument, type Upstreams } from './processing.ts';
-import { documentRoutes } from './routes.ts';
-import { createDocumentsService, type DocumentsService } from './service.ts';
+import { processDocument, type Upstreams } from './processing/issuance-job.ts';
+import { documentJobDefinitions } from './processing/steps.ts';
+import { retrievalRoutes } from './retrieval/routes.ts';
+import { createRetrievalService, type RetrievalService } from './retrieval/service.ts';
+import { ownerBusinessRoutes } from './routes.ts';
 
 // The sections of the API reference its operations belong to (docs/architecture.md).
 const REFERENCE: readonly ReferenceSection[] = [
@@ -31,11 +39,20 @@ const REFERENCE: readonly ReferenceSection[] = [
 // business and certified copies of corporations' registers, issued by a job through two
 // upstream services, with the original PDF kept as received.
 //
+// Laid out as every area that makes documents is (docs/architecture.md § Areas that make
+// documents):
+//
 //   owner-business.ts   the business that owns the API keys, an issuer of the issuers area
-//                       (whose certificate flow registers its joint certificate)
-//   acceptance.ts       reference id, validation (validation.ts), reservation, the request row
-//   processing.ts       the job: upstream call, PDF stored, capture or release, webhook event
-//   service.ts, routes.ts, schemas.ts, store.ts, tables.ts
+//                       (whose certificate flow registers its joint certificate); its routes
+//                       are routes.ts
+//   acceptance/         reference id, validation (validation.ts), reservation, the request row
+//                       (accept.ts)
+//   issuance/           the request and its validation under /v1 (routes.ts)
+//   retrieval/          list, get, the original PDF (routes.ts, service.ts)
+//   processing/         the job (issuance-job.ts: upstream call, PDF stored) and its
+//                       definition (steps.ts)
+//   lifecycle.ts        issued or failed: capture or release, webhook event
+//   schemas.ts, store.ts, tables.ts
 
 export type { OwnerBusinesses };
 // What an owner business may be set to, as PUT /v1/account/business checks it: the dashboard's
@@ -52,9 +69,11 @@ export {
 // The kinds of 소득금액증명 (its 증명구분), as the tax portal offers them.
 export { INCOME_CERTIFICATE_KINDS } from '../../upstream/civil-documents/index.ts';
 export type { DocumentType, DocumentView } from './schemas.ts';
-export { priceRowOf as documentPriceRow } from './acceptance.ts';
-export { documentOptionsOf } from './validation.ts';
-export type { DocumentsService };
+export { priceRowOf as documentPriceRow } from './acceptance/accept.ts';
+export { documentOptionsOf } from './acceptance/validation.ts';
+// What the routes call: a request (accepted or validated by acceptance/) and the reads.
+export type DocumentsService = { issue: AcceptDocument; validate: ValidateDocument } &
+  RetrievalService;
 
 export type DocumentsModule = AreaModule & {
   service: DocumentsService;
@@ -107,8 +126,11 @@ export function createDocumentsModule(
       ? upstreams.registry(environment) : upstreams.civil(environment)) !== null,
     now,
   };
-  const service = createDocumentsService({ db, accept: createDocumentAcceptance(acceptanceDeps),
-    validate: createDocumentValidation(acceptanceDeps), cursors: platform.cursors });
+  const service: DocumentsService = {
+    issue: createDocumentAcceptance(acceptanceDeps),
+    validate: createDocumentValidation(acceptanceDeps),
+    ...createRetrievalService({ db, cursors: platform.cursors }),
+  };
   const processing = {
     db,
     stage: platform.jobs.stage,
@@ -124,7 +146,12 @@ export function createDocumentsModule(
   return {
     name: 'documents',
     reference: REFERENCE,
-    routes: async (v1) => v1.register(documentRoutes, { documents: service, owners }),
+    // The order is the order of the OpenAPI document.
+    async routes(v1) {
+      await v1.register(ownerBusinessRoutes, { owners });
+      await v1.register(issuanceRoutes, { documents: service });
+      await v1.register(retrievalRoutes, { documents: service });
+    },
     jobs: documentJobDefinitions(processing) as AreaModule['jobs'],
     service,
     owners,

@@ -88,7 +88,7 @@ export function createOwnerBusinesses(deps: { db: Db; issuers: IssuersService })
   }
 
   return {
-    async get(scope: Scope): Promise<OwnerBusinessView> {
+    async get({ scope }: { scope: Scope }): Promise<OwnerBusinessView> {
       const found = await find(scope);
       if (found === null) throw new ApiError('OWNER_BUSINESS_NOT_REGISTERED');
       return toView(found.issuer, found.row);
@@ -97,7 +97,8 @@ export function createOwnerBusinesses(deps: { db: Db; issuers: IssuersService })
     // Sets the owner business. The same business number changes the name and representative;
     // another number (or a deactivated issuer) makes or adopts another issuer, whose
     // certificate then serves, and leaves the old issuer as it is.
-    async save(scope: Scope, body: OwnerBusinessBody): Promise<OwnerBusinessView> {
+    async save({ scope, business: body }: { scope: Scope; business: OwnerBusinessBody }):
+    Promise<OwnerBusinessView> {
       const digits = checkBusinessNumber(body.businessNumber);
       const current = await find(scope);
       const keep = current !== null && current.issuer.active &&
@@ -112,7 +113,7 @@ export function createOwnerBusinesses(deps: { db: Db; issuers: IssuersService })
 
     // The owner business's issuer, for a tax-authority document: 409
     // OWNER_BUSINESS_NOT_REGISTERED without one.
-    async requireIssuerId(scope: Scope): Promise<string> {
+    async requireIssuerId({ scope }: { scope: Scope }): Promise<string> {
       const row = await store.findOwnerBusiness(db, scope);
       if (row === null) throw new ApiError('OWNER_BUSINESS_NOT_REGISTERED');
       return row.issuerId;

@@ -25,18 +25,20 @@ import { taxInvoiceBulkRoutes } from './bulk/routes.ts';
 import { createTaxInvoiceBulkService, type TaxInvoiceBulkService } from './bulk/service.ts';
 import { createAmendmentService, type AmendmentService } from './amendments/service.ts';
 import { createHolidayCalendar } from './holidays/calendar.ts';
-import { createAcceptance } from './issuance/acceptance.ts';
-import { issuanceRoutes } from './issuance/routes.ts';
+import { createAcceptance } from './acceptance/accept.ts';
+import { cancelRoutes, issuanceRoutes } from './issuance/routes.ts';
 import { invoiceMailRoutes } from './mail/routes.ts';
 import { INVOICE_MAIL_KIND } from './mail/invoice-mail.ts';
 import { createInvoiceMailService, type InvoiceMailService } from './mail/service.ts';
-import { createSupplierEligibility } from './issuance/supplier-eligibility.ts';
+import { createSupplierEligibility } from './acceptance/supplier-eligibility.ts';
 import {
   createIssuanceService,
   type IssuanceService,
   type RecipientOf,
 } from './issuance/service.ts';
 import { processingSteps } from './processing/steps.ts';
+import { retrievalRoutes } from './retrieval/routes.ts';
+import { createRetrievalService, type RetrievalService } from './retrieval/service.ts';
 import { stepBacklogs } from './processing/steps-store.ts';
 import { registerApprovalPageRoutes } from './reverse-issuance/page-routes.ts';
 import { ACCEPTANCE_ERRORS, COMMON_ERRORS } from './route-errors.ts';
@@ -78,17 +80,19 @@ const REFERENCE: readonly ReferenceSection[] = [
 
 // Tax invoices (docs/tax-invoices.md): the area's one front door. Each capability is a
 // sub-folder with the house files (routes.ts HTTP only, schemas.ts TypeBox, service.ts rules,
-// store.ts SQL, tables.ts Drizzle tables, jobs.ts job definitions) where it has them:
+// store.ts SQL, tables.ts Drizzle tables, jobs.ts job definitions) where it has them, laid out
+// as every area that makes documents is (docs/architecture.md § Areas that make documents):
 //
-//   issuance/          issuing a tax invoice: the issue route, acceptance (used by every request
-//                      that makes documents) and its batches, validation; and the routes over
-//                      documents of any kind: status by reference id, get, list, PDF, cancel,
-//                      the issue due date; the late-issuance window and penalty table
+//   acceptance/        how every request that makes documents is accepted (accept.ts) and its
+//                      batches (batches.ts), the rules between a document's fields
+//                      (validation.ts), the late-issuance window and penalty table
 //                      (late-issuance.ts) and the supplier's eligibility from its registration
 //                      status (supplier-eligibility.ts), which every document-making request
-//                      and reverse approval goes through. Those stay here, not at the root, so
-//                      that the root holds building blocks only and every route and service is
-//                      in a folder.
+//                      and reverse approval goes through
+//   issuance/          issuing a tax invoice: the issue route, its validation without effect,
+//                      cancel before transmission
+//   retrieval/         the reads over documents of any kind: status by reference id, get, list,
+//                      PDF, the issue due date, and the dashboard's browsing
 //   amendments/        amending a transmitted tax invoice, one rule per reason in a file named
 //                      after it (termination.ts, returned-goods.ts, …) run by draft.ts
 //   reverse-issuance/  the recipient's request, the supplier's decision (API, hosted approval
@@ -100,7 +104,8 @@ const REFERENCE: readonly ReferenceSection[] = [
 //                      kept names, routes, service, store and table
 //   bulk/              bulk issuance: up to 100 documents in one request, each accepted by
 //                      issuance's issue, with the platform's bulk mechanism (platform/bulks/)
-//   processing/        the jobs that sign and transmit accepted documents, and their queues
+//   processing/        the steps that sign and transmit accepted documents (steps.ts, one
+//                      <step>-job.ts each), and their queue
 //   pdf/               the PDF of a document: layout, painting, fonts, text fitting
 //   xml/               the signed standard XML of a document: its codes, building, approval
 //                      number and signature at issuance (run by processing/), table and route
@@ -110,9 +115,9 @@ const REFERENCE: readonly ReferenceSection[] = [
 // At the root is what they all share: tables.ts and store.ts (the documents and their history),
 // schemas.ts (the document and the request pieces every document-making route takes),
 // lifecycle.ts (the status changes that end a document or record its transmission) and
-// route-errors.ts. Of each other, sub-folders use only issuance's acceptance and validation (how
-// every request that makes documents is accepted and checked), processing's steps (where the
-// accepted work goes), the PDF and the holiday calendar; never another's routes, service or store.
+// route-errors.ts. Of each other, sub-folders use only acceptance (how every request that makes
+// documents is accepted and checked), processing's steps (where the accepted work goes),
+// retrieval's view of a document, the PDF and the holiday calendar; never another's routes.
 
 // The holidays an operator adds, for `etax holidays` (src/cli/holidays.ts).
 export { HOLIDAYS_REFRESH_MS } from './holidays/calendar.ts';
@@ -131,10 +136,10 @@ export {
 // The recipient's fields, which a counterparty of the book mirrors (the counterparties area).
 export { Manager, partyFields, type Supplied } from './schemas.ts';
 export type { RecipientOf } from './issuance/service.ts';
-export type { TaxInvoiceView } from './issuance/schemas.ts';
+export type { TaxInvoiceView } from './retrieval/schemas.ts';
 // What issuance answers besides the platform's errors, for a draft's issue (src/areas/drafts/).
 export const TAX_INVOICE_ISSUE_ERRORS = [...COMMON_ERRORS, ...ACCEPTANCE_ERRORS] as const;
-export type { DocumentPreview } from './issuance/acceptance.ts';
+export type { DocumentPreview } from './acceptance/accept.ts';
 export type { BrowseFilters } from './store.ts';
 export {
   EntryCorrectionBody, LocalLetterOfCreditBody, ReturnedGoodsBody, SupplyCostChangeBody,
@@ -152,12 +157,13 @@ export {
 } from './attachments/files.ts';
 
 // Issued sales invoices of a scope by total, for the bank transactions area's matching hints.
-export type IssuedInvoicesByTotals = (scope: Scope, totals: readonly number[], from: string,
-  to: string) => Promise<Array<{ issuanceKey: string; totalAmount: number; writeDate: string;
-  approvalNumber: string | null; recipientName: string; purpose: 'RECEIPT' | 'CLAIM' }>>;
+export type IssuedInvoicesByTotals = (input: { scope: Scope; totals: readonly number[];
+  from: string; to: string }) => Promise<Array<{ issuanceKey: string; totalAmount: number;
+  writeDate: string; approvalNumber: string | null; recipientName: string;
+  purpose: 'RECEIPT' | 'CLAIM' }>>;
 
-// What the routes call: issuance, retrieval and cancellation, and amendments.
-export type TaxInvoicesService = IssuanceService & AmendmentService;
+// What the routes call: issuance and cancellation, retrieval, and amendments.
+export type TaxInvoicesService = IssuanceService & RetrievalService & AmendmentService;
 
 export type TaxInvoicesModule = AreaModule & {
   routes: FastifyPluginAsync;
@@ -177,8 +183,8 @@ export type TaxInvoicesModule = AreaModule & {
   registrationStatusOf: RegistrationStatusOf;
 };
 
-export type RegistrationStatusOf = (environment: Environment, businessNumber: string) =>
-  Promise<StatusOfNumber | null>;
+export type RegistrationStatusOf = (input: { environment: Environment;
+  businessNumber: string }) => Promise<StatusOfNumber | null>;
 
 // What the tax-invoices area needs from other areas.
 export type TaxInvoicesDeps = {
@@ -227,6 +233,8 @@ function createTaxInvoicesPlugins(
     // The order is the order of the OpenAPI document.
     async routes(v1) {
       await v1.register(issuanceRoutes, { taxInvoices: service });
+      await v1.register(retrievalRoutes, { taxInvoices: service });
+      await v1.register(cancelRoutes, { taxInvoices: service });
       await v1.register(taxInvoiceBulkRoutes, { bulks });
       await v1.register(invoiceMailRoutes, { invoiceMail });
       await v1.register(xmlRoutes, { xml });
@@ -264,17 +272,14 @@ export function createTaxInvoicesModule(
     now,
     log: platform.log,
   });
-  const accept = createAcceptance({
-    db,
-    now,
-    eligibility,
-    points: platform.points,
+  const accept = createAcceptance({ db, now, eligibility, points: platform.points,
     issuers: deps.issuers,
     transmissionAvailable: (environment) => transmitterFor(environment) !== null });
   const unitPoints = platform.prices['taxInvoices.issue'];
   const service: TaxInvoicesService = {
     ...createIssuanceService({ ...lifecycle, db, accept, unitPoints, holidays, now,
-      cursors: platform.cursors, recipientOf: deps.recipientOf }),
+      recipientOf: deps.recipientOf }),
+    ...createRetrievalService({ db, holidays, cursors: platform.cursors }),
     ...createAmendmentService({ db, accept, unitPoints, recordEvents: deps.recordEvents,
       holidays, now }),
   };
@@ -304,9 +309,10 @@ export function createTaxInvoicesModule(
       attachments }),
     dueWork: [...dueWork, bulkCompletion], bulks, backlogs: () => stepBacklogs(db),
     service, reverseIssuance, invoiceMail, xml, attachments,
-    issuedByTotals: (scope, totals, from, to) =>
+    issuedByTotals: ({ scope, totals, from, to }) =>
       findIssuedByTotals(db, scope, totals, from, to),
-    registrationStatusOf: eligibility.statusOf,
+    registrationStatusOf: ({ environment, businessNumber }) =>
+      eligibility.statusOf(environment, businessNumber),
     start: () => holidays.warnWhenEndingSoon(),
   };
 }

@@ -5,13 +5,13 @@ import {
 } from '../../platform/error-responses.ts';
 
 // The error responses the tax-invoice routes declare (docs/tax-invoices.md § Errors), shared by
-// the issuance, amendment and reverse-issuance routes.
+// the issuance, retrieval, amendment and reverse-issuance routes.
 
 // What every tax-invoice route can answer: they all take a path parameter, a query or a body.
 export const COMMON_ERRORS = [...PLATFORM_ERRORS, 'INVALID_REQUEST'] as const;
 
 // The supplier's registration status refuses it, or cannot be learned (when configured to
-// refuse then): issuance/supplier-eligibility.ts.
+// refuse then): acceptance/supplier-eligibility.ts.
 export const SUPPLIER_ELIGIBILITY_ERRORS = ['SUPPLIER_CLOSED', 'SUPPLIER_TAX_EXEMPT',
   'SUPPLIER_NOT_TAX_INVOICE_ISSUER', 'LOOKUP_UNAVAILABLE'] as const;
 

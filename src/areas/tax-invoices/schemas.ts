@@ -10,12 +10,12 @@ import { PRINTED_TEXT_PATTERN } from '../../domain/text.ts';
 // The document as clients send it and read it back, in this shape: `date`, `purpose`,
 // `supplier` (with one `manager`), `supplied` (the recipient, with `managers`), `items` and
 // `description`. The schema checks shapes and lengths; the rules between fields (checksums,
-// totals, dates, deadlines) are in issuance/validation.ts, which names the field in every
+// totals, dates, deadlines) are in acceptance/validation.ts, which names the field in every
 // message.
 
 // Text a person types and a document prints (src/domain/text.ts: no control or bidirectional
 // formatting characters, not only spaces).
-// Characters outside the Basic Multilingual Plane are refused by issuance/validation.ts with a
+// Characters outside the Basic Multilingual Plane are refused by acceptance/validation.ts with a
 // message of their own, because the tax authority's forms cannot hold them.
 export const PRINTABLE = PRINTED_TEXT_PATTERN;
 const text = (minLength: number, maxLength: number, description: string, example: string) =>
@@ -131,7 +131,7 @@ export const Item = Type.Object(
 );
 
 // How the total is (to be) paid (결제방법별 금액), each part optional; the parts add up to at
-// most the total (issuance/validation.ts). On the XML as SpecifiedPaymentMeans.
+// most the total (acceptance/validation.ts). On the XML as SpecifiedPaymentMeans.
 const PaymentPart = (description: string) => Type.Optional(Type.Union([Type.Integer({
   minimum: 0, maximum: AMOUNT_ABS_MAX, description }), Type.Null()]));
 
@@ -175,7 +175,7 @@ export type Item = Static<typeof Item>;
 export type Invoice = Static<typeof Invoice>;
 export type Payment = Static<typeof Payment>;
 
-// What a document taxes, decided by its items (issuance/validation.ts): TAXABLE (세금계산서 at
+// What a document taxes, decided by its items (acceptance/validation.ts): TAXABLE (세금계산서 at
 // the 10% rate), ZERO_RATED (영세율 세금계산서: a tax invoice whose every tax is 0, such as an
 // export or a supply under a local letter of credit) or TAX_FREE (계산서: every tax null).
 export const TAX_TYPES = ['TAXABLE', 'ZERO_RATED', 'TAX_FREE'] as const;

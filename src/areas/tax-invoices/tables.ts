@@ -45,7 +45,7 @@ export const taxInvoices = pgTable(
     // The issue deadline of the write date (10th of the next month, next business day).
     issueDeadline: date('issue_deadline', { mode: 'string' }).notNull(),
     // Issued after the issue deadline but by the VAT return deadline of its tax period
-    // (지연발급, issuance/late-issuance.ts): decided when accepted, or when a reverse issuance
+    // (지연발급, acceptance/late-issuance.ts): decided when accepted, or when a reverse issuance
     // request is approved.
     lateIssuance: boolean('late_issuance').notNull(),
     counterpartNumber: text('counterpart_number').notNull(),

@@ -32,7 +32,7 @@ const SAVE_ERRORS: Partial<Record<string, MessageKey>> = {
 
 async function ownerBusiness(ctx: PageContext): Promise<Business | null> {
   try {
-    return await ctx.services.areas.owners.get(ctx.scope);
+    return await ctx.services.areas.owners.get({ scope: ctx.scope });
   } catch (error) {
     if (isApiError(error) && error.code === 'OWNER_BUSINESS_NOT_REGISTERED') return null;
     throw error;
@@ -199,7 +199,8 @@ export const businessPage: DashboardPage = {
           return page(ctx, { key, values: ctx.form }, 400);
         }
         try {
-          const business = await ctx.services.areas.owners.save(ctx.scope, input);
+          const business = await ctx.services.areas.owners.save({ scope: ctx.scope,
+            business: input });
           await ctx.audit('business.saved', business.issuerId, ctx.scope.environment);
         } catch (error) {
           const key = error instanceof ApiError ? SAVE_ERRORS[error.code] : undefined;

@@ -298,7 +298,7 @@ function OptionField({ ctx, name, required, values }: { ctx: PageContext; name: 
 // then its registered certificate (docs/documents.md § The owner business); null when nothing.
 async function ownerMissing(ctx: PageContext, type: DocumentType): Promise<MessageKey | null> {
   if (isRegistry(type)) return null;
-  const owner = await attempt(() => ctx.services.areas.owners.get(ctx.scope));
+  const owner = await attempt(() => ctx.services.areas.owners.get({ scope: ctx.scope }));
   if (refused(owner)) {
     if (owner.code === 'OWNER_BUSINESS_NOT_REGISTERED') return 'documents.needsBusiness';
     throw owner;

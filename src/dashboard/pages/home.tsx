@@ -164,9 +164,9 @@ async function nextIssueDeadline(ctx: PageContext, today: string) {
   const [year, month] = today.split('-').map(Number) as [number, number];
   const lastMonth = month === 1 ? `${year - 1}-12`
     : `${year}-${String(month - 1).padStart(2, '0')}`;
-  const previous = await taxInvoices.issueDueDate(`${lastMonth}-01`);
+  const previous = await taxInvoices.issueDueDate({ date: `${lastMonth}-01` });
   if (today <= previous.issueDueDate) return { month: lastMonth, date: previous.issueDueDate };
-  const current = await taxInvoices.issueDueDate(today);
+  const current = await taxInvoices.issueDueDate({ date: today });
   return { month: today.slice(0, 7), date: current.issueDueDate };
 }
 

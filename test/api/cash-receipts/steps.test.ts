@@ -6,11 +6,11 @@
 // balance does not cover answers 402 and leaves no claim behind, so the same request can be
 // sent again once the account is topped up.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { approveDueReceipts } from '../../../src/areas/cash-receipts/processing/approval-job.ts';
+import type { ProcessingDeps } from '../../../src/areas/cash-receipts/processing/batch.ts';
 import {
-  approveDueReceipts,
   transmitDueReceipts,
-  type ProcessingDeps,
-} from '../../../src/areas/cash-receipts/processing/steps.ts';
+} from '../../../src/areas/cash-receipts/processing/transmission-job.ts';
 import type { CashReceiptAuthority } from '../../../src/upstream/cash-receipts/index.ts';
 import {
   SANDBOX_IDENTITY_NUMBERS,

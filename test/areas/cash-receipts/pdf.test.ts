@@ -1,10 +1,10 @@
-// The cash receipt slip (src/areas/cash-receipts/pdf.ts): its head, read back with unpdf as a
-// reader would. The cancellation's title once wrapped onto a second line over the merchant's
+// The cash receipt slip (src/areas/cash-receipts/pdf/render.ts): its head, read back with unpdf as
+// a reader would. The cancellation's title once wrapped onto a second line over the merchant's
 // name; each line of the head now has a place of its own, so no two of them share a band of the
 // page, whatever the kind and however long the merchant's name.
 import { getDocumentProxy } from 'unpdf';
 import { describe, expect, it } from 'vitest';
-import { renderCashReceiptPdf } from '../../../src/areas/cash-receipts/pdf.ts';
+import { renderCashReceiptPdf } from '../../../src/areas/cash-receipts/pdf/render.ts';
 import type { CashReceiptRow } from '../../../src/areas/cash-receipts/store.ts';
 import { receiptRow } from './receipt-row.ts';
 

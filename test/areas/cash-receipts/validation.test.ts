@@ -1,6 +1,6 @@
-// The rules between fields of a cash receipt (src/areas/cash-receipts/validation.ts), with the
-// clock fixed: identity numbers per usage, amounts, the trade date window, partial cancellation
-// amounts and masking.
+// The rules between fields of a cash receipt (src/areas/cash-receipts/acceptance/validation.ts),
+// with the clock fixed: identity numbers per usage, amounts, the trade date window, partial
+// cancellation amounts and masking.
 import { describe, expect, it } from 'vitest';
 import { maskIdentityNumber } from '../../../src/areas/cash-receipts/identity-numbers.ts';
 import {
@@ -8,7 +8,7 @@ import {
   normalizeIdentityNumber,
   validateCancelAmounts,
   validateIssue,
-} from '../../../src/areas/cash-receipts/validation.ts';
+} from '../../../src/areas/cash-receipts/acceptance/validation.ts';
 import type { IssueInput } from '../../../src/areas/cash-receipts/schemas.ts';
 
 // 2026-11-24 09:00 in Korea.

@@ -1,12 +1,12 @@
-// The document rules that depend on the owner business and today (documents/validation.ts
-// checkForOwner), with the clock fixed: 소득금액증명 is for individuals, its 종합소득세 신고자용 kind
-// only once the year's return could be filed (May of the next year), and an individual's
-// 표준재무제표증명 is of a calendar year whose return could be filed.
+// The document rules that depend on the owner business and today
+// (documents/acceptance/validation.ts checkForOwner), with the clock fixed: 소득금액증명 is for
+// individuals, its 종합소득세 신고자용 kind only once the year's return could be filed (May of the next
+// year), and an individual's 표준재무제표증명 is of a calendar year whose return could be filed.
 import { describe, expect, it } from 'vitest';
 import {
   checkForOwner,
   validateDocumentRequest,
-} from '../../../src/areas/documents/validation.ts';
+} from '../../../src/areas/documents/acceptance/validation.ts';
 import type { IssueDocumentBody } from '../../../src/areas/documents/schemas.ts';
 
 const INDIVIDUAL = '1234567891';

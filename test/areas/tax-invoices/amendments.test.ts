@@ -25,12 +25,12 @@ import {
   type AmendmentReason,
   type Invoice,
 } from '../../../src/areas/tax-invoices/schemas.ts';
-import { validateInvoice } from '../../../src/areas/tax-invoices/issuance/validation.ts';
+import { validateInvoice } from '../../../src/areas/tax-invoices/acceptance/validation.ts';
 import { NO_ADDED_HOLIDAYS } from '../../../src/domain/business-days.ts';
 import { ApiError } from '../../../src/platform/errors.ts';
 import {
   GENERAL_SUPPLIER_PERIODS,
-} from '../../../src/areas/tax-invoices/issuance/late-issuance.ts';
+} from '../../../src/areas/tax-invoices/acceptance/late-issuance.ts';
 
 const SUPPLIER_NUMBER = '1248100998';
 const RECIPIENT_NUMBER = '2208162517';

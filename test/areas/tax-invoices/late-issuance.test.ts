@@ -8,7 +8,7 @@ import {
   TAX_INVOICE_PENALTY_RATES,
   tooLateReason,
   type SupplierPeriods,
-} from '../../../src/areas/tax-invoices/issuance/late-issuance.ts';
+} from '../../../src/areas/tax-invoices/acceptance/late-issuance.ts';
 import {
   NO_ADDED_HOLIDAYS,
   vatReturnDeadline,

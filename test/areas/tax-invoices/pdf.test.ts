@@ -1,4 +1,4 @@
-// The tax invoice PDF (src/areas/tax-invoices/pdf.ts): each test renders an invoice and reads
+// The tax invoice PDF (src/areas/tax-invoices/pdf/): each test renders an invoice and reads
 // the text back with unpdf, the way a person or a bookkeeping tool would, so it proves what the
 // page says: the title, the parties, the formatted numbers, the items, the totals and the
 // 영수/청구 line, and that a sandbox invoice always says it never went to the tax authority.

@@ -5,7 +5,7 @@ import {
   simplifiedReceiptIssuerRule,
   taxExemptBusinessRule,
   type UnavailablePolicy,
-} from '../../../src/areas/tax-invoices/issuance/supplier-eligibility.ts';
+} from '../../../src/areas/tax-invoices/acceptance/supplier-eligibility.ts';
 import { ApiError } from '../../../src/platform/errors.ts';
 import type { StatusOfNumber, TaxAuthority } from '../../../src/upstream/tax-authority/index.ts';
 import {

@@ -1,15 +1,15 @@
-// The rules between the fields of a tax invoice document (issuance/validation.ts). Each rule has a
-// failing example that names the field and the code it answers with, and the documents the
-// rules must let through pass: taxable, zero-rated, tax-exempt, an amendment with negative
-// amounts, a thirteen-digit recipient, and deadlines on the 10th, after a weekend and after a
-// holiday. The result is checked too: optional fields come back as null, strings as sent.
+// The rules between the fields of a tax invoice document (acceptance/validation.ts). Each rule has
+// a failing example that names the field and the code it answers with, and the documents the rules
+// must let through pass: taxable, zero-rated, tax-exempt, an amendment with negative amounts, a
+// thirteen-digit recipient, and deadlines on the 10th, after a weekend and after a holiday. The
+// result is checked too: optional fields come back as null, strings as sent.
 import { describe, expect, it } from 'vitest';
 import { NO_ADDED_HOLIDAYS } from '../../../src/domain/business-days.ts';
 import {
   computeTotals,
   validateInvoice,
   type ValidationContext,
-} from '../../../src/areas/tax-invoices/issuance/validation.ts';
+} from '../../../src/areas/tax-invoices/acceptance/validation.ts';
 import {
   AMOUNT_ABS_MAX,
   ITEMS_MAX,
@@ -18,7 +18,7 @@ import {
 import { ApiError } from '../../../src/platform/errors.ts';
 import {
   GENERAL_SUPPLIER_PERIODS,
-} from '../../../src/areas/tax-invoices/issuance/late-issuance.ts';
+} from '../../../src/areas/tax-invoices/acceptance/late-issuance.ts';
 
 const SUPPLIER_NUMBER = '1248100998';
 const RECIPIENT_NUMBER = '2208162517';

@@ -8,14 +8,12 @@ import {
 } from '../../../platform/error-responses.ts';
 import { withHasMore } from '../../../platform/paging.ts';
 import { requestCaller, requestScope } from '../../../platform/scope.ts';
-import { COMMON_ERRORS } from '../routes.ts';
+import { COMMON_ERRORS } from '../route-errors.ts';
 import { BulkIssueBody, CashReceiptBulk, CashReceiptBulkAccepted, CashReceiptBulkPage }
   from './schemas.ts';
 import type { CashReceiptBulkService } from './service.ts';
 
 // Cash receipt bulk issuance under /v1 (docs/bulk-issuance.md). Handlers only translate.
-
-const TAGS = ['Cash receipts'];
 
 type Options = { bulks: CashReceiptBulkService };
 
@@ -25,7 +23,7 @@ export const cashReceiptBulkRoutes: FastifyPluginAsyncTypebox<Options> = async (
     config: { operation: 'cashReceipts.bulkIssue' },
     bodyLimit: BULK_BODY_BYTES_MAX,
     schema: {
-      operationId: 'bulkIssueCashReceipts', tags: TAGS, summary: 'Issue cash receipts in bulk',
+      operationId: 'bulkIssueCashReceipts', summary: 'Issue cash receipts in bulk',
       description: 'Accepts 1 to 100 cash receipts, each with its own ' +
         '`clientReferenceId` and `supplierKey`, and answers 202 with the `bulkId` and each ' +
         'item\'s outcome: its `issuanceKey`, or the status, code and message its own ' +
@@ -51,7 +49,7 @@ export const cashReceiptBulkRoutes: FastifyPluginAsyncTypebox<Options> = async (
   app.get('/cashReceipts/bulks', {
     config: { operation: 'cashReceipts.bulks.list' },
     schema: {
-      operationId: 'listCashReceiptBulks', tags: TAGS, summary: 'List cash receipt bulks',
+      operationId: 'listCashReceiptBulks', summary: 'List cash receipt bulks',
       description: 'Bulks of this account and environment in the order they were made, ' +
         'paged with an opaque cursor.',
       querystring: BulkListQuery,
@@ -64,7 +62,7 @@ export const cashReceiptBulkRoutes: FastifyPluginAsyncTypebox<Options> = async (
   app.get('/cashReceipts/bulks/:bulkId', {
     config: { operation: 'cashReceipts.bulks.get' },
     schema: {
-      operationId: 'getCashReceiptBulk', tags: TAGS, summary: 'Get a cash receipt bulk',
+      operationId: 'getCashReceiptBulk', summary: 'Get a cash receipt bulk',
       description: 'The bulk\'s status, how many of its receipts are in each state, and each ' +
         'item\'s outcome with its receipt\'s state now. A bulk of another account or ' +
         'environment is 404 NOT_FOUND.',

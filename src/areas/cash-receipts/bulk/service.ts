@@ -7,7 +7,7 @@ import type { RecordEvents } from '../../../platform/events.ts';
 import type { Caller } from '../../../platform/scope.ts';
 import { createPartChecker } from '../../../platform/validation.ts';
 import { CASH_RECEIPT_STATUSES, IssueBody, IssueHeaders, type IssueInput } from '../schemas.ts';
-import type { CashReceiptsService } from '../service.ts';
+import type { IssuanceService } from '../issuance/service.ts';
 import * as store from '../store.ts';
 
 // Bulk issuance of cash receipts (docs/bulk-issuance.md): up to 100 receipts in one request,
@@ -31,7 +31,7 @@ export type CashReceiptBulkItem = {
 type BulkDeps = {
   db: Db;
   now: () => Date;
-  issue: CashReceiptsService['issue'];
+  issue: IssuanceService['issue'];
   cursors: PageCursors;
   recordEvents: RecordEvents;
 };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import type { DocumentDraft } from '../issuance/acceptance.ts';
-import type { ValidatedInvoice } from '../issuance/validation.ts';
+import type { DocumentDraft } from '../acceptance/accept.ts';
+import type { ValidatedInvoice } from '../acceptance/validation.ts';
 import type { AmendmentReason, TaxInvoiceStatus } from '../schemas.ts';
 import { doubleIssuance, type DoubleIssuanceRequest } from './double-issuance.ts';
 import { entryCorrection, type EntryCorrectionRequest } from './entry-correction.ts';

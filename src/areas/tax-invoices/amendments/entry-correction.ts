@@ -1,5 +1,5 @@
 import { canonicalJson } from '../../../domain/canonical-json.ts';
-import type { ValidatedInvoice } from '../issuance/validation.ts';
+import type { ValidatedInvoice } from '../acceptance/validation.ts';
 import type { Invoice } from '../schemas.ts';
 import { negatedCopy } from './double-issuance.ts';
 import {

@@ -1,4 +1,4 @@
-import { checkPayment, type ValidatedInvoice } from '../issuance/validation.ts';
+import { checkPayment, type ValidatedInvoice } from '../acceptance/validation.ts';
 import type { Payment } from '../schemas.ts';
 import {
   addDays,

@@ -6,7 +6,7 @@ import {
   type AmountRule,
   type ValidatedInvoice,
   type ValidationContext,
-} from '../issuance/validation.ts';
+} from '../acceptance/validation.ts';
 import {
   amendmentReasonOfCode,
   type AmendmentReason,
@@ -214,7 +214,7 @@ function validateDocument(document: PlannedDocument, context: AmendmentContext) 
   }
 }
 
-// Each document checked as an issuance is (issuance/validation.ts), with the rules of its amounts
+// Each document checked as an issuance is (acceptance/validation.ts), with the rules of its amounts
 // and deadline; the first failure wins, with a message naming the field the client sent.
 export function validateDocuments(
   documents: readonly PlannedDocument[],

@@ -1,4 +1,4 @@
-import type { ValidatedInvoice } from '../issuance/validation.ts';
+import type { ValidatedInvoice } from '../acceptance/validation.ts';
 import {
   checkNoAmendmentInEffect,
   checkNotBeforeOriginal,

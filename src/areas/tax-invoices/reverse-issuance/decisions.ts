@@ -11,8 +11,8 @@ import {
   supplierPeriodsOf,
   tooLateReason,
   type TimingBasis,
-} from '../issuance/late-issuance.ts';
-import type { SupplierEligibility } from '../issuance/supplier-eligibility.ts';
+} from '../acceptance/late-issuance.ts';
+import type { SupplierEligibility } from '../acceptance/supplier-eligibility.ts';
 import { addSteps } from '../processing/steps-store.ts';
 import * as store from '../store.ts';
 
@@ -76,7 +76,7 @@ async function timingBasisOf(clock: ApprovalClock, row: store.TaxInvoiceRow): Pr
 
 // The checks every path to approval makes, in this order: the status, then the deadline. After
 // the issue deadline the request can still be approved, as a late issuance (지연발급), until
-// its late-issuance limit (../issuance/late-issuance.ts); the answer says whether it is late.
+// its late-issuance limit (../acceptance/late-issuance.ts); the answer says whether it is late.
 export async function requireApprovable(clock: ApprovalClock, row: store.TaxInvoiceRow,
   attempt: Attempt): Promise<{ lateIssuance: boolean }> {
   if (row.status !== 'REQUESTED') throw closedRequestError(row.status, attempt);

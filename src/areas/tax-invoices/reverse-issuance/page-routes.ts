@@ -128,13 +128,14 @@ export async function registerApprovalPageRoutes(
   const schema = { hide: true };
 
   app.get<{ Params: { token: string } }>(path, { schema }, async (request, reply) => {
-    const view = await reverseIssuance.openApprovalPage(request.params.token);
+    const view = await reverseIssuance.openApprovalPage({ token: request.params.token });
     return sendPage(reply, 200, reviewPage(view, `${APPROVAL_PAGE_PATH}/${request.params.token}`));
   });
 
   app.post<{ Params: { token: string } }>(path, { schema }, async (request, reply) => {
     const decision = readDecision(request.body);
-    const decided = await reverseIssuance.decideOnPage(request.params.token, decision);
+    const decided = await reverseIssuance.decideOnPage({ token: request.params.token,
+      decision });
     const done = DONE[decided.status]!;
     return sendPage(reply, 200, page(done.title,
       `<p class="notice success">${escapeHtml(done.message)}</p>`));

@@ -5,8 +5,8 @@ import { ApiError } from '../../../platform/errors.ts';
 import type { QueueMail } from '../../../platform/mail/outbox.ts';
 import type { Caller, Scope } from '../../../platform/scope.ts';
 import type { IssuersService } from '../../issuers/index.ts';
-import type { Accept, SupplierIssuer } from '../issuance/acceptance.ts';
-import { validateInvoice } from '../issuance/validation.ts';
+import type { Accept, SupplierIssuer } from '../acceptance/accept.ts';
+import { validateInvoice } from '../acceptance/validation.ts';
 import type { Invoice } from '../schemas.ts';
 import * as store from '../store.ts';
 import {
@@ -169,7 +169,8 @@ async function refuseInScope(deps: Deps, input: ScopedDecision & { reason: strin
 }
 
 // The request a page link opens, while it can still be decided.
-async function openApprovalPage(deps: Deps, token: string): Promise<ApprovalPageView> {
+async function openApprovalPage(deps: Deps, { token }: { token: string }):
+Promise<ApprovalPageView> {
   const link = await deps.links.usableLink(deps.db, token);
   const row = await store.findInvoiceByKey(deps.db, link.issuanceKey);
   assert(row !== null && row.issuanceType === 'REVERSE');
@@ -180,7 +181,8 @@ async function openApprovalPage(deps: Deps, token: string): Promise<ApprovalPage
 }
 
 // A decision posted from the page; the link is used up in the decision's transaction.
-async function decideOnPage(deps: Deps, token: string, decision: PageDecision) {
+async function decideOnPage(deps: Deps, { token, decision }: { token: string;
+  decision: PageDecision }) {
   const link = await deps.links.usableLink(deps.db, token);
   const row = await store.findInvoiceByKey(deps.db, link.issuanceKey);
   assert(row !== null && row.issuanceType === 'REVERSE');
@@ -204,8 +206,9 @@ export function createReverseIssuanceService(base: ReverseIssuanceDeps) {
     approveInScope: (input: ScopedDecision) => approveInScope(deps, input),
     refuseInScope: (input: ScopedDecision & { reason: string | null }) =>
       refuseInScope(deps, input),
-    openApprovalPage: (token: string) => openApprovalPage(deps, token),
-    decideOnPage: (token: string, decision: PageDecision) => decideOnPage(deps, token, decision),
+    openApprovalPage: (input: { token: string }) => openApprovalPage(deps, input),
+    decideOnPage: (input: { token: string; decision: PageDecision }) =>
+      decideOnPage(deps, input),
   };
 }
 

@@ -1,11 +1,11 @@
-import type { Environment } from '../../platform/accounts/keys.ts';
-import type { Db } from '../../platform/db/connect.ts';
-import type { OutgoingMail } from '../../platform/mail/outbox.ts';
-import type { MailKindHooks } from '../../platform/mail/send-job.ts';
-import { escapeHtml } from '../../platform/html-page.ts';
-import { receiptFacts, receiptTitle } from './receipt-facts.ts';
-import * as store from './store.ts';
-import type { CashReceiptRow } from './store.ts';
+import type { Environment } from '../../../platform/accounts/keys.ts';
+import type { Db } from '../../../platform/db/connect.ts';
+import type { OutgoingMail } from '../../../platform/mail/outbox.ts';
+import type { MailKindHooks } from '../../../platform/mail/send-job.ts';
+import { escapeHtml } from '../../../platform/html-page.ts';
+import { receiptFacts, receiptTitle } from '../pdf/receipt-facts.ts';
+import * as store from '../store.ts';
+import type { CashReceiptRow } from '../store.ts';
 
 // The customer's copy of an approved receipt or cancellation (docs/cash-receipts.md § Customer
 // copy), when the request gave `customer.email`: the facts the PDF prints, in text and HTML,

@@ -1,23 +1,23 @@
-import type { RegistrationStatusOf } from '../tax-invoices/index.ts';
-import { newId } from '../../domain/ids.ts';
-import type { Db, Tx } from '../../platform/db/connect.ts';
-import { ApiError } from '../../platform/errors.ts';
+import type { RegistrationStatusOf } from '../../tax-invoices/index.ts';
+import { newId } from '../../../domain/ids.ts';
+import type { Db, Tx } from '../../../platform/db/connect.ts';
+import { ApiError } from '../../../platform/errors.ts';
 import {
   findReplay,
   requestFingerprint,
   runIdempotent,
   type IdempotentResult,
-} from '../../platform/idempotency/claims.ts';
-import type { StageJob } from '../../platform/jobs.ts';
-import type { PriceRow } from '../../platform/operations.ts';
-import type { PriceTable } from '../../platform/points/prices.ts';
-import type { PointsService, Reservation } from '../../platform/points/service.ts';
-import type { Caller, Scope } from '../../platform/scope.ts';
-import type { IssuersService } from '../issuers/index.ts';
-import type { OwnerBusinesses } from './owner-business.ts';
-import { DOCUMENT_QUEUE } from './processing.ts';
-import type { DocumentType, IssueDocumentBody } from './schemas.ts';
-import * as store from './store.ts';
+} from '../../../platform/idempotency/claims.ts';
+import type { StageJob } from '../../../platform/jobs.ts';
+import type { PriceRow } from '../../../platform/operations.ts';
+import type { PriceTable } from '../../../platform/points/prices.ts';
+import type { PointsService, Reservation } from '../../../platform/points/service.ts';
+import type { Caller, Scope } from '../../../platform/scope.ts';
+import type { IssuersService } from '../../issuers/index.ts';
+import type { OwnerBusinesses } from '../owner-business.ts';
+import { DOCUMENT_QUEUE } from '../processing/issuance-job.ts';
+import type { DocumentType, IssueDocumentBody } from '../schemas.ts';
+import * as store from '../store.ts';
 import {
   checkForOwner,
   isCorporateBusinessNumber,
@@ -85,7 +85,7 @@ async function earlierAnswer(db: Db, claim: Claim): Promise<IdempotentResult | n
 
 // The business and certificate a tax-authority document is issued under.
 async function ownerSubject(deps: AcceptanceDeps, scope: Scope, showResidentNumber: boolean) {
-  const issuerId = await deps.owners.requireIssuerId(scope);
+  const issuerId = await deps.owners.requireIssuerId({ scope });
   const issuer = await deps.issuers.getIssuer({ scope, issuerId });
   await deps.issuers.requireIssuerCertificate(scope, issuer.supplierKey, 'STANDARD');
   const certificate = await deps.issuers.getCertificate({ scope, issuerId });
@@ -116,7 +116,8 @@ async function checkFactCertificate(deps: AcceptanceDeps, scope: Scope, type: Do
   businessNumber: string) {
   const fact = FACT_STATES[type];
   if (fact === undefined) return;
-  const status = await deps.registrationStatusOf(scope.environment, businessNumber);
+  const status = await deps.registrationStatusOf({ environment: scope.environment,
+    businessNumber });
   if (status === null || status.status === fact.status) return;
   throw new ApiError('DOCUMENT_NOT_APPLICABLE', `${type} (${fact.name}) certifies a ` +
     `${fact.status} business; the tax authority reports the owner business ${businessNumber} ` +

@@ -14,7 +14,7 @@ import type { Caller } from '../../../platform/scope.ts';
 import type { IssuersService } from '../../issuers/index.ts';
 import { AMENDMENT_REASONS, type AmendmentReason, type TaxInvoiceStatus } from '../schemas.ts';
 import type * as store from '../store.ts';
-import { createAcceptanceBatches, recordAlone, type Recording } from './acceptance-batches.ts';
+import { createAcceptanceBatches, recordAlone, type Recording } from './batches.ts';
 import { supplierPeriodsOf, type SupplierPeriods } from './late-issuance.ts';
 import type { SupplierEligibility } from './supplier-eligibility.ts';
 import type { ValidatedInvoice } from './validation.ts';

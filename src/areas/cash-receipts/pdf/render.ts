@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import { receiptFacts, receiptTitle, receiptTitleLines } from './receipt-facts.ts';
-import type { CashReceiptRow } from './store.ts';
+import type { CashReceiptRow } from '../store.ts';
 
 // A cash receipt as a one-page PDF in the layout of a Korean receipt slip: title, the facts of
-// receipt-facts.ts in a two-column table, and for test keys a SANDBOX mark. NanumGothic (SIL Open
+// ./receipt-facts.ts in a two-column table, and for test keys a SANDBOX mark. NanumGothic (SIL Open
 // Font License) covers Hangul; each file is read once, on the first render, and pdfkit embeds
 // only the glyphs used.
 

@@ -1,31 +1,26 @@
-import { seoulDate } from '../../domain/business-days.ts';
-import { newId } from '../../domain/ids.ts';
-import type { Environment } from '../../platform/accounts/keys.ts';
-import { sequenceCursors, type PageCursors } from '../../platform/cursor.ts';
-import type { Db, Tx } from '../../platform/db/connect.ts';
-import { ApiError } from '../../platform/errors.ts';
+import { seoulDate } from '../../../domain/business-days.ts';
+import { newId } from '../../../domain/ids.ts';
+import type { Environment } from '../../../platform/accounts/keys.ts';
+import type { Db, Tx } from '../../../platform/db/connect.ts';
+import { ApiError } from '../../../platform/errors.ts';
 import {
   createReplayFinder,
   findReplay,
   requestFingerprint,
   runIdempotent,
-} from '../../platform/idempotency/claims.ts';
-import type { PriceRow } from '../../platform/operations.ts';
-import type { PointsService } from '../../platform/points/service.ts';
-import { currentRequestId } from '../../platform/request-context.ts';
-import type { Caller, Scope } from '../../platform/scope.ts';
-import type { IssuersService } from '../issuers/index.ts';
-import { createIssuanceBatches, TAKEN } from './acceptance-batches.ts';
-import { chargeReceipts, type UnchargedReceipt } from './charges.ts';
-import type { CancelInput, CashReceiptView, IssueInput } from './schemas.ts';
-import * as store from './store.ts';
-import type { CashReceiptStatus } from './tables.ts';
-import type { SealingKey } from '../../domain/sealed-box.ts';
-import {
-  maskedIdentityNumberOf,
-  openIdentityNumber,
-  sealIdentityNumber,
-} from './identity-numbers.ts';
+} from '../../../platform/idempotency/claims.ts';
+import type { PriceRow } from '../../../platform/operations.ts';
+import type { PointsService } from '../../../platform/points/service.ts';
+import { currentRequestId } from '../../../platform/request-context.ts';
+import type { Caller } from '../../../platform/scope.ts';
+import type { IssuersService } from '../../issuers/index.ts';
+import { createIssuanceBatches, TAKEN } from '../acceptance/batches.ts';
+import { chargeReceipts, type UnchargedReceipt } from '../acceptance/charges.ts';
+import { NO_SUCH_RECEIPT, requireReceipt } from '../retrieval/service.ts';
+import type { CancelInput, IssueInput } from '../schemas.ts';
+import * as store from '../store.ts';
+import type { SealingKey } from '../../../domain/sealed-box.ts';
+import { openIdentityNumber, sealIdentityNumber } from '../identity-numbers.ts';
 import {
   validateCancelAmounts,
   checkVat,
@@ -33,12 +28,12 @@ import {
   vatOfSupply,
   validateIssue,
   type CancelAmounts,
-} from './validation.ts';
+} from '../acceptance/validation.ts';
 
 // Cash receipts (docs/cash-receipts.md): issuance and cancellation, accepted with 202 and the
-// reference id's replay-or-conflict rule, then processed by the jobs; retrieval, lists, status by
-// reference id and the PDF. Everything is scoped to the calling key's account and environment; a
-// receipt of another scope is 404 NOT_FOUND.
+// reference id's replay-or-conflict rule, then processed by the jobs (reading them is
+// retrieval/'s). Everything is scoped to the calling key's account and environment; a receipt of
+// another scope is 404 NOT_FOUND.
 //
 // Accepting a request:
 //   1. a reference id this key used before answers its stored response (202 with the same
@@ -48,7 +43,7 @@ import {
 //   3. one transaction claims the reference id, debits the price (402 or 409 when the points
 //      available do not cover it, and the claim is taken back) and records the receipt, due
 //      for approval at once (a cancellation locks its original and checks what remains);
-//      issuances accepted at the same moment share that transaction (acceptance-batches.ts).
+//      issuances accepted at the same moment share that transaction (../acceptance/batches.ts).
 //      The charge commits exactly when the receipt does, so there is no reservation to settle
 //      afterwards. A duplicate that lost the race to the claim replays (or conflicts) instead,
 //      and pays nothing.
@@ -63,60 +58,11 @@ type ServiceDeps = {
   authorityAvailable(environment: Environment): boolean;
   prices: Record<Extract<PriceRow, `cashReceipts.${string}`>, number>;
   now: () => Date;
-  renderPdf(row: store.CashReceiptRow): Promise<Buffer>;
-  cursors: PageCursors;
 };
 
 const ISSUE_ROUTE = '/v1/cashReceipts/issue';
 // The fingerprint's route names the receipt canceled, so one reference id cannot cancel two.
 const cancelRoute = (issuanceKey: string) => `/v1/cashReceipts/${issuanceKey}/cancel`;
-
-const NO_SUCH_RECEIPT = 'No cash receipt has this issuance key.';
-
-const STATUS_MESSAGES: Record<CashReceiptStatus, string> = {
-  ACCEPTED: 'Accepted; waiting for the tax authority\'s approval.',
-  ISSUED: 'Approved by the tax authority; it will be transmitted.',
-  TRANSMITTED: 'Approved and transmitted to the tax authority.',
-  FAILED: 'The tax authority did not approve it; see failure on the cash receipt.',
-};
-
-export function toCashReceipt(row: store.CashReceiptRow): CashReceiptView {
-  const issuance = row.kind === 'ISSUANCE';
-  return {
-    issuanceKey: row.issuanceKey,
-    kind: row.kind,
-    status: row.status,
-    approvalNumber: row.approvalNumber,
-    failure: row.failureCode === null ? null
-      : { code: row.failureCode, message: row.failureMessage ?? '' },
-    clientReferenceId: row.clientReferenceId,
-    issuerId: row.issuerId,
-    merchant: { businessRegistrationNumber: row.merchantNumber,
-      organizationName: row.merchantName, representativeName: row.merchantRepresentative },
-    tradeDate: row.tradeDate,
-    usage: row.usage,
-    identityNumber: maskedIdentityNumberOf(row),
-    taxation: row.taxation,
-    tradeOption: row.tradeOption,
-    supplyCost: row.supplyCost,
-    tax: row.tax,
-    serviceFee: row.serviceFee,
-    totalAmount: row.totalAmount,
-    itemName: row.itemName,
-    customer: row.customer ?? null,
-    canceledAmount: issuance ? row.canceledAmount : null,
-    remainingAmount: issuance ? row.totalAmount - row.canceledAmount : null,
-    cancelReason: (row.cancelReason as CashReceiptView['cancelReason']) ?? null,
-    originalIssuanceKey: row.originalIssuanceKey,
-    originalApprovalNumber: row.originalApprovalNumber,
-    originalTradeDate: row.originalTradeDate,
-    issuedAt: row.issuedAt?.toISOString() ?? null,
-    transmittedAt: row.transmittedAt?.toISOString() ?? null,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
-}
-
 
 // What remains of an issuance, per amount.
 function remainingOf(row: store.CashReceiptRow): CancelAmounts {
@@ -188,12 +134,6 @@ function receiptPreview(row: UnchargedReceipt) {
     tax: row.tax, serviceFee: row.serviceFee, totalAmount: row.totalAmount,
     itemName: row.itemName, customer: row.customer ?? null,
   };
-}
-
-async function requireReceipt(db: Db, scope: Scope, issuanceKey: string) {
-  const row = await store.findReceipt(db, scope, issuanceKey);
-  if (row === null) throw new ApiError('NOT_FOUND', NO_SUCH_RECEIPT);
-  return row;
 }
 
 // A cancellation, decided with its original locked until the transaction ends: concurrent
@@ -412,55 +352,9 @@ function createAcceptance(deps: ServiceDeps) {
   return { issue, cancel, previewIssue: (input: Omit<IssueRequest, 'referenceId'>) =>
     checkIssuance(deps, { ...input, referenceId: '' }).then(() => undefined) };
 }
-
-// Retrieval: one receipt, lists, status by reference id, the PDF.
-function createRetrieval(deps: Pick<ServiceDeps, 'db' | 'renderPdf' | 'cursors'>) {
-  const { db } = deps;
-  const listCursors = sequenceCursors(deps.cursors, 'cashReceipts.list');
-
-  async function get(input: { scope: Scope; issuanceKey: string }) {
-    return toCashReceipt(await requireReceipt(db, input.scope, input.issuanceKey));
-  }
-
-  async function list(input: { scope: Scope; filters: Omit<store.ListFilters, 'afterSequence'>;
-    limit: number; cursor?: string | undefined }) {
-    const afterSequence = listCursors.decode(input.scope, input.cursor);
-    const rows = await store.listReceipts(db, input.scope, { ...input.filters, afterSequence },
-      input.limit + 1);
-    const page = rows.slice(0, input.limit);
-    const last = page.at(-1);
-    return {
-      cashReceipts: page.map(toCashReceipt),
-      nextCursor: rows.length > input.limit && last
-        ? listCursors.encode(input.scope, last.sequence) : null,
-    };
-  }
-
-  // After a network failure the client learns the outcome here instead of guessing; resending
-  // the same request is safe too (it replays). A reference id the key never used may be one a
-  // dashboard user of its account and environment made (the dashboard shows it on the receipt).
-  async function statusByReference(input: { caller: Caller; referenceId: string }) {
-    const row = await store.findByReferenceId(db, input.caller.apiKeyId, input.referenceId) ??
-      await store.findDashboardByReferenceId(db, input.caller, input.referenceId);
-    if (row === null) {
-      throw new ApiError('NOT_FOUND', 'No cash receipt request was made with this ' +
-        'clientReferenceId, by this API key or in the dashboard of its account and environment.');
-    }
-    return { issuanceKey: row.issuanceKey, kind: row.kind,
-      clientReferenceId: row.clientReferenceId, status: row.status,
-      approvalNumber: row.approvalNumber, message: STATUS_MESSAGES[row.status] };
-  }
-
-  async function pdf(input: { scope: Scope; issuanceKey: string }) {
-    return deps.renderPdf(await requireReceipt(db, input.scope, input.issuanceKey));
-  }
-
-  return { get, list, statusByReference, pdf };
+// Issuance and cancellation, and the validation of an issuance without its effect.
+export function createIssuanceService(deps: ServiceDeps) {
+  return { ...createAcceptance(deps), validateIssuance: createIssuanceValidation(deps) };
 }
 
-export function createCashReceiptsService(deps: ServiceDeps) {
-  return { ...createAcceptance(deps), validateIssuance: createIssuanceValidation(deps),
-    ...createRetrieval(deps) };
-}
-
-export type CashReceiptsService = ReturnType<typeof createCashReceiptsService>;
+export type IssuanceService = ReturnType<typeof createIssuanceService>;

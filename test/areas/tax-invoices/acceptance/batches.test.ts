@@ -1,5 +1,5 @@
 // Issuance requests accepted at the same moment are recorded in one transaction
-// (acceptance-batches.ts). This file proves that a batch in which one request fails fails only
+// (acceptance/batches.ts). This file proves that a batch in which one request fails fails only
 // that request: the others keep their documents, history rows, reference id claims and steps,
 // exactly as if each had been recorded alone. Method: requests sent in the same tick join one
 // batch; one of them carries a document the database refuses (a check constraint), which no
@@ -14,7 +14,7 @@ import { newId } from '../../../../src/domain/ids.ts';
 import {
   createAcceptanceBatches,
   type Recording,
-} from '../../../../src/areas/tax-invoices/issuance/acceptance-batches.ts';
+} from '../../../../src/areas/tax-invoices/acceptance/batches.ts';
 import * as store from '../../../../src/areas/tax-invoices/store.ts';
 import { isApiError } from '../../../../src/platform/errors.ts';
 import { createTestApp, type TestApp } from '../../../helpers/app.ts';

@@ -1,7 +1,7 @@
-import { addDays, seoulDate } from '../../domain/business-days.ts';
-import { businessRegistrationNumberDefect } from '../../domain/business-registration-number.ts';
-import { ApiError } from '../../platform/errors.ts';
-import type { CancelInput, IssueInput } from './schemas.ts';
+import { addDays, seoulDate } from '../../../domain/business-days.ts';
+import { businessRegistrationNumberDefect } from '../../../domain/business-registration-number.ts';
+import { ApiError } from '../../../platform/errors.ts';
+import type { CancelInput, IssueInput } from '../schemas.ts';
 
 // The rules of a cash receipt between fields (docs/cash-receipts.md § Rules). Shapes and lengths
 // are the schema's; every message here names the field it is about.

@@ -1,6 +1,6 @@
-import { formatBusinessRegistrationNumber } from '../../domain/business-registration-number.ts';
-import type { CashReceiptRow } from './store.ts';
-import { maskedIdentityNumberOf } from './identity-numbers.ts';
+import { formatBusinessRegistrationNumber } from '../../../domain/business-registration-number.ts';
+import type { CashReceiptRow } from '../store.ts';
+import { maskedIdentityNumberOf } from '../identity-numbers.ts';
 
 // What a receipt tells its customer, label and value, in the order the PDF and the mail print
 // them. Labels are Korean with English.

@@ -1,8 +1,8 @@
-import type { Environment } from '../../platform/accounts/keys.ts';
-import type { Tx } from '../../platform/db/connect.ts';
-import { ApiError } from '../../platform/errors.ts';
-import type { PointsService } from '../../platform/points/service.ts';
-import type * as store from './store.ts';
+import type { Environment } from '../../../platform/accounts/keys.ts';
+import type { Tx } from '../../../platform/db/connect.ts';
+import { ApiError } from '../../../platform/errors.ts';
+import type { PointsService } from '../../../platform/points/service.ts';
+import type * as store from '../store.ts';
 
 // A receipt's price is debited in the transaction that records it (docs/points.md § Debited
 // with the work), for issuances accepted in a batch and for cancellations alike.

@@ -1,11 +1,11 @@
-import { createBatcher } from '../../platform/batcher.ts';
-import type { Db, Tx } from '../../platform/db/connect.ts';
-import { recordTogetherOrAlone } from '../../platform/db/together-or-alone.ts';
-import { ApiError } from '../../platform/errors.ts';
-import { claimReplayable, releaseClaims } from '../../platform/idempotency/claims.ts';
-import type { PointsService } from '../../platform/points/service.ts';
+import { createBatcher } from '../../../platform/batcher.ts';
+import type { Db, Tx } from '../../../platform/db/connect.ts';
+import { recordTogetherOrAlone } from '../../../platform/db/together-or-alone.ts';
+import { ApiError } from '../../../platform/errors.ts';
+import { claimReplayable, releaseClaims } from '../../../platform/idempotency/claims.ts';
+import type { PointsService } from '../../../platform/points/service.ts';
 import { chargeReceipts, type UnchargedReceipt } from './charges.ts';
-import * as store from './store.ts';
+import * as store from '../store.ts';
 
 // Recording accepted issuance requests: one transaction claims their reference ids (each with
 // the 202 it answers), debits their price and inserts their receipts, due for approval

@@ -1,13 +1,15 @@
-import { corporationKindOf, type CorporationKind } from '../../domain/corporation-kinds.ts';
-import { isValidCorporateRegistrationNumber } from '../../domain/corporate-registration-number.ts';
-import { ApiError } from '../../platform/errors.ts';
-import type { CivilDocumentOptions } from '../../upstream/civil-documents/index.ts';
+import { corporationKindOf, type CorporationKind } from '../../../domain/corporation-kinds.ts';
+import {
+  isValidCorporateRegistrationNumber,
+} from '../../../domain/corporate-registration-number.ts';
+import { ApiError } from '../../../platform/errors.ts';
+import type { CivilDocumentOptions } from '../../../upstream/civil-documents/index.ts';
 import {
   REGISTRY_TYPES,
   type IssueDocumentBody,
   type RegistryType,
   type TaxAuthorityType,
-} from './schemas.ts';
+} from '../schemas.ts';
 
 // The rules of a document request beyond its schema (docs/documents.md § Types and options):
 // which options each type takes and needs, and the values that depend on today or on each

@@ -1,14 +1,13 @@
-import { sequenceCursors, type PageCursors } from '../../platform/cursor.ts';
-import type { Db } from '../../platform/db/connect.ts';
-import { ApiError } from '../../platform/errors.ts';
-import type { Scope } from '../../platform/scope.ts';
-import type { AcceptDocument, ValidateDocument } from './acceptance.ts';
+import { sequenceCursors, type PageCursors } from '../../../platform/cursor.ts';
+import type { Db } from '../../../platform/db/connect.ts';
+import { ApiError } from '../../../platform/errors.ts';
+import type { Scope } from '../../../platform/scope.ts';
 import type {
   DocumentStatus,
   DocumentType,
   DocumentView,
-} from './schemas.ts';
-import * as store from './store.ts';
+} from '../schemas.ts';
+import * as store from '../store.ts';
 
 // Reading document requests and their PDFs (docs/documents.md § Status and download). A request
 // of another account or environment does not exist for the caller: 404 NOT_FOUND.
@@ -35,14 +34,10 @@ function toView(row: store.DocumentSummaryRow): DocumentView {
   };
 }
 
-export function createDocumentsService(deps: { db: Db; accept: AcceptDocument;
-  validate: ValidateDocument; cursors: PageCursors }) {
+export function createRetrievalService(deps: { db: Db; cursors: PageCursors }) {
   const { db } = deps;
   const listCursors = sequenceCursors(deps.cursors, 'documents.list');
   return {
-    issue: deps.accept,
-    validate: deps.validate,
-
     async get(input: { scope: Scope; issuanceKey: string }): Promise<DocumentView> {
       const row = await store.findDocument(db, input.scope, input.issuanceKey);
       if (row === null) throw new ApiError('NOT_FOUND', NO_SUCH_DOCUMENT);
@@ -79,4 +74,4 @@ export function createDocumentsService(deps: { db: Db; accept: AcceptDocument;
   };
 }
 
-export type DocumentsService = ReturnType<typeof createDocumentsService>;
+export type RetrievalService = ReturnType<typeof createRetrievalService>;
