@@ -90,7 +90,8 @@ beforeAll(async () => {
   for (const [file, code] of Object.entries(guideExamples)) {
     writeFileSync(path.join(project, file), code);
   }
-  app = await createTestApp();
+  // With its workers, as a server runs: issuers' certificates are checked by a job.
+  app = await createTestApp({ jobs: true });
   await app.server.listen({ port: 0, host: '127.0.0.1' });
 }, STEP_TIMEOUT_MS * 2);
 afterAll(async () => {
