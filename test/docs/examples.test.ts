@@ -3,7 +3,9 @@
 // of its own, with ETAX_URL, ETAX_KEY and the other variables the guide names set as it says.
 // curl answers a 4xx or 5xx with a failure, so a stale date, a wrong field or a wrong path fails
 // here. Dates are computed in the examples themselves (`TZ=Asia/Seoul date +%F`), so they never
-// go stale; ports come from the variables, never from an example.
+// go stale; ports come from the variables, never from an example. The server listens on
+// ETAX_DOCS_PORT and the quick start's webhook receiver on ETAX_DOCS_RECEIVER_PORT when they are
+// set, on free ports otherwise.
 //
 // Each guide runs in a working directory of its own, outside the repository, that looks like a
 // checkout (its files are links to the repository's): the quick start's `npx etax` and
