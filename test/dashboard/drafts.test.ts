@@ -85,7 +85,7 @@ describe('the tax invoice form and drafts', () => {
     const page = await owner.get(`/dashboard/tax-invoices/new?draft=${draftId}&notice=saved`);
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain(`name="draftId" value="${draftId}"`);
-    expect(page.body).toContain('name="recipient.name" type="text" value="&lt;script&gt;');
+    expect(page.body).toContain('name="recipient.name" type="text" value="&lt;script>alert(1)');
     expect(page.body).not.toContain('<script>alert(1)');
     expect(page.body).toContain('formaction="/dashboard/tax-invoices/new/draft"');
     const list = await owner.get('/dashboard/drafts');
@@ -273,7 +273,8 @@ describe('the cash receipt form and drafts', () => {
       expect(list.body).not.toContain('<script>alert(1)');
       const page = await owner.get(`/dashboard/cash-receipts/new?draft=${draftId}`);
       expect(page.statusCode).toBe(200);
-      expect(page.body).toContain('value="&lt;script&gt;');
+      expect(page.body).toContain('name="itemName" required maxlength="100" ' +
+        'value="&lt;script>alert(1)');
       expect(page.body).toContain('formaction="/dashboard/cash-receipts/new/draft-issue"');
       const fields = draftFields(page.body);
       const filled = { ...receiptForm(page.body, issuerId, { itemName: '라떼' }), ...fields };
