@@ -49,6 +49,7 @@ export const UNIT = [
   'test/platform/cursor.test.ts',
   'test/platform/error-table.test.ts',
   'test/platform/lazy-request-logger.test.ts',
+  'test/platform/merge-patch.test.ts',
   'test/platform/live-services.test.ts',
   'test/platform/points/balance-reader.test.ts',
   'test/platform/accounts/keys.test.ts',

@@ -104,6 +104,15 @@ account.command('plan')
   .requiredOption('--plan <plan>', 'FREE, STANDARD or PREMIUM')
   .option('--json', 'print JSON')
   .action(async (options) => (await admin()).changePlan(await config(), options));
+account.command('approval')
+  .description('show or set whether drafts need an approver before they are issued ' +
+    '(docs/drafts.md)')
+  .requiredOption('--account <id>', 'account id')
+  .option('--require', 'require approval')
+  .option('--no-require', 'issue drafts without approval')
+  .option('--json', 'print JSON')
+  .action(async (options) => (await import('./cli/approval.ts')).approval(await config(),
+    options));
 
 const key = program.command('key').description('manage API keys');
 key.command('create')

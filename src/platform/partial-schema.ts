@@ -73,3 +73,32 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   }
   return result;
 }
+
+const isPlainObject = (value: unknown): value is Json =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+// The JSON merge patch (RFC 7396) that turns `before` into `after`: mergePatch(before, patch)
+// equals `after`. Fields `after` lacks are null (removed), objects are patched field by field,
+// anything else that differs (arrays included) is given whole. `after` holds no null, which a
+// merge patch cannot set.
+export function mergePatchBetween(before: unknown, after: unknown): unknown {
+  if (!isPlainObject(before) || !isPlainObject(after)) return after;
+  const patch: Json = {};
+  for (const key of Object.keys(before)) {
+    if (!(key in after)) patch[key] = null;
+  }
+  for (const [key, value] of Object.entries(after)) {
+    const old = before[key];
+    if (JSON.stringify(canonical(old)) === JSON.stringify(canonical(value))) continue;
+    patch[key] = isPlainObject(old) && isPlainObject(value) ? mergePatchBetween(old, value)
+      : value;
+  }
+  return patch;
+}
+
+// A value with its objects' keys sorted, so two equal values print alike.
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (!isPlainObject(value)) return value;
+  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical(value[key])]));
+}

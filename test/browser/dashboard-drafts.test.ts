@@ -1,9 +1,12 @@
 // The drafts page in a real browser (system Chromium via playwright-core): a draft an API key
 // submitted for approval waits on the page; an Admin sets the approval setting, approves the
 // draft and sees it issued; another is sent back with a reason and is editable again; a Viewer
-// sees no action and is refused one posted anyway. Hostile strings in every field shown come
-// back as text. Each state is checked at 390 and 1280 px (no sideways scroll, a screenshot,
-// axe-core without serious or critical violations).
+// sees no action and is refused one posted anyway. An Admin saves a draft from the tax invoice
+// form, opens it from the drafts page, saves changes and issues it; a Developer saves one,
+// which is submitted as the account requires approval; an uploaded file is imported as drafts,
+// once however often its confirmation is sent; cash receipt drafts have their own tab and form.
+// Hostile strings in every field shown come back as text. Each state is checked at 390 and
+// 1280 px (no sideways scroll, a screenshot, axe-core without serious or critical violations).
 import 'reflect-metadata';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -14,13 +17,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEIGHT, launchChromium, WIDTHS } from '../helpers/chromium.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { PASSWORD, usersOf } from '../dashboard/helpers.ts';
+import type { Role } from '../../src/dashboard/roles.ts';
+import { workbookOf } from '../api/counterparties/helpers.ts';
 import {
-  createSupplierAccount, invoiceBody, request, type SupplierAccount,
+  createSupplierAccount, invoiceBody, request, today, type SupplierAccount,
 } from '../api/tax-invoices/helpers.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
   'utf8');
 const HOSTILE = '<img src=x onerror="window.__xss=1">';
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const scope = () => ({ accountId: account.accountId, environment: 'test' as const });
+const invoiceCount = async () => (await app.taxInvoices.service.list({ scope: scope(),
+  limit: 100, filters: {} })).taxInvoices.length;
+const draftsIn = async (status: 'DRAFT' | 'SUBMITTED' | 'ISSUED') =>
+  (await app.drafts.taxInvoiceDrafts.list({ scope: scope(), statuses: [status], limit: 100 }))
+    .drafts;
 
 let app: TestApp;
 let browser: Browser;
@@ -31,7 +43,7 @@ const errors: string[] = [];
 const rowsOf = (page: Page, section: string, text: string) =>
   page.locator(`section[aria-labelledby="${section}-title"] tr`, { hasText: text });
 
-async function signedInPage(role: 'admin' | 'viewer'): Promise<Page> {
+async function signedInPage(role: Role): Promise<Page> {
   const email = `drafts-${role}-${Date.now()}@example.com`;
   await usersOf(app).createUser({ accountId: account.accountId, email, role,
     password: PASSWORD });
@@ -170,4 +182,120 @@ describe('drafts in Chromium', () => {
       environment: 'test', apiKeyId: 'check' }, draftId });
     expect(draft.status).toBe('SUBMITTED');
   }, 120_000);
+
+  it('saves a draft from the issue form, edits it from the drafts page and issues it',
+    async () => {
+      const page = await signedInPage('admin');
+      await page.goto(`${baseUrl}/dashboard/tax-invoices/new`);
+      await page.fill('input[name="recipient.number"]', '2208162517');
+      await page.fill('input[name="recipient.name"]', HOSTILE);
+      await page.fill('input[name="items.0.name"]', '초안 품목');
+      await page.fill('input[name="items.0.supplyCost"]', '10000');
+      // Incomplete (no representative, no e-mail): saved all the same.
+      await Promise.all([page.waitForURL(/notice=saved/),
+        page.click('button:has-text("임시저장")')]);
+      const draftId = /draft=(drf_[A-Za-z0-9_-]+)/.exec(page.url())![1]!;
+      expect(await page.inputValue('input[name="recipient.name"]')).toBe(HOSTILE);
+      expect(await page.locator('#draft-editing').textContent()).toContain(draftId);
+      await checkPage(page, 'draft-form-saved');
+
+      await page.goto(`${baseUrl}/dashboard/drafts`);
+      const row = rowsOf(page, 'editable', draftId);
+      expect(await row.locator('td').nth(1).textContent()).toBe(HOSTILE);
+      await Promise.all([page.waitForURL(new RegExp(`draft=${draftId}`)),
+        row.locator('a:has-text("수정")').click()]);
+      await page.fill('input[name="recipient.representative"]', '이영희');
+      await page.fill('input[name="recipient.email"]', 'account@example.com');
+      await Promise.all([page.waitForURL(/notice=saved/),
+        page.click('button:has-text("변경 내용 저장")')]);
+      const saved = await app.drafts.taxInvoiceDrafts.get({ caller: { ...scope(),
+        apiKeyId: 'check' }, draftId });
+      expect(saved).toMatchObject({ version: 2, issueProblems: [] });
+
+      await page.click('section[aria-labelledby="issue-form-title"] button[type="submit"].primary');
+      await page.waitForSelector('section[aria-labelledby="preview-title"]');
+      await checkPage(page, 'draft-form-preview');
+      await Promise.all([page.waitForURL(/\/dashboard\/tax-invoices\/txi_/),
+        page.click('section[aria-labelledby="preview-title"] button[type="submit"]')]);
+      const issuanceKey = /txi_[A-Za-z0-9_-]+/.exec(page.url())![0];
+      expect((await draftsIn('ISSUED')).find((draft) => draft.draftId === draftId)?.issuanceKey)
+        .toBe(issuanceKey);
+      expect(errors).toEqual([]);
+    }, 120_000);
+
+  it('submits what a Developer saves while the account requires approval', async () => {
+    await app.drafts.approval.setApprovalRequired({ accountId: account.accountId,
+      approvalRequired: true, actor: 'test' });
+    const page = await signedInPage('developer');
+    await page.goto(`${baseUrl}/dashboard/tax-invoices/new`);
+    expect(await page.locator('button:has-text("미리보기")').count()).toBe(0);
+    await page.fill('input[name="recipient.number"]', '2208162517');
+    await page.fill('input[name="recipient.name"]', '개발자 거래처');
+    await page.fill('input[name="recipient.representative"]', '김개발');
+    await page.fill('input[name="recipient.email"]', 'dev@example.com');
+    await page.fill('input[name="items.0.name"]', '개발 용역');
+    await page.fill('input[name="items.0.supplyCost"]', '20000');
+    await checkPage(page, 'draft-form-developer');
+    await Promise.all([page.waitForURL(/notice=drafts\.submitted/),
+      page.click('button:has-text("임시저장")')]);
+    const waiting = page.locator('section[aria-labelledby="waiting-title"] tr',
+      { hasText: '개발자 거래처' });
+    expect(await waiting.count()).toBe(1);
+    expect(await waiting.locator('button:has-text("승인하고 발행")').count()).toBe(0);
+    await checkPage(page, 'drafts-developer');
+  }, 120_000);
+
+  it('imports an uploaded file as drafts, once however often it is confirmed', async () => {
+    const page = await signedInPage('admin');
+    await page.goto(`${baseUrl}/dashboard/invoice-upload`);
+    const file = await workbookOf([
+      ['작성일자', '공급받는자 등록번호', '상호', '대표자', '담당자 이메일', '품목', '공급가액'],
+      [today(), '220-81-62517', HOSTILE, '이영희', 'a@example.com', '가져온 품목 1', 10000],
+      [today(), '2208162517', '주식회사 둘', '박둘', 'b@example.com', '가져온 품목 2', 20000],
+    ]);
+    await page.setInputFiles('input[name="file"]', { name: 'drafts.xlsx', mimeType: XLSX,
+      buffer: file });
+    await Promise.all([page.waitForURL(`${baseUrl}/dashboard/invoice-upload/preview`),
+      page.click('#upload-title ~ form button[type="submit"]')]);
+    await checkPage(page, 'upload-drafts-preview');
+    const confirmation = Object.fromEntries(await Promise.all(['_csrf', 'payload', 'signature']
+      .map(async (name) => [name, await page.locator(`#preview-title ~ form input[name="${name}"]`)
+        .getAttribute('value') ?? ''])));
+    const before = (await draftsIn('DRAFT')).length;
+    const invoicesBefore = await invoiceCount();
+    await Promise.all([page.waitForURL(/notice=drafts\.imported/),
+      page.click('#preview-title ~ form button:has-text("임시저장")')]);
+    const imported = await draftsIn('DRAFT');
+    expect(imported.length).toBe(before + 2);
+    expect(imported.map((draft) => draft.body.items)).toContainEqual([expect.objectContaining(
+      { name: '가져온 품목 2', supplyCost: 20000 })]);
+    expect(await rowsOf(page, 'editable', '주식회사 둘').count()).toBe(1);
+    await checkPage(page, 'drafts-imported');
+    const again = await page.request.post(`${baseUrl}/dashboard/invoice-upload/drafts`,
+      { multipart: confirmation, headers: { origin: baseUrl } });
+    expect(again.status()).toBe(200);
+    expect((await draftsIn('DRAFT')).length).toBe(before + 2);
+    // Nothing was issued: the rows wait as drafts.
+    expect(await invoiceCount()).toBe(invoicesBefore);
+  }, 120_000);
+
+  it('lists cash receipt drafts in their own tab and edits one in the cash receipt form',
+    async () => {
+      const saved = await app.server.inject(request(account.key, 'POST',
+        '/v1/cashReceipts/drafts', { body: { itemName: HOSTILE, totalAmount: 11000,
+          tradeDate: today() }, headers: { 'supplier-key': account.supplier.supplierKey } }));
+      expect(saved.statusCode, saved.body).toBe(201);
+      const draftId = (saved.json() as { draftId: string }).draftId;
+      const page = await signedInPage('admin');
+      await page.goto(`${baseUrl}/dashboard/drafts?kind=cash-receipts`);
+      const row = rowsOf(page, 'editable', draftId);
+      expect(await row.locator('td').nth(1).textContent()).toBe(HOSTILE);
+      expect(await row.locator('td').nth(3).textContent()).toBe('11,000원');
+      await checkPage(page, 'drafts-cash-receipts');
+      await Promise.all([page.waitForURL(new RegExp(`draft=${draftId}`)),
+        row.locator('a:has-text("수정")').click()]);
+      expect(await page.inputValue('input[name="itemName"]')).toBe(HOSTILE);
+      await checkPage(page, 'cash-receipt-draft-form');
+      expect(errors).toEqual([]);
+    }, 120_000);
 });

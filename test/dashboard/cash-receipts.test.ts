@@ -136,7 +136,10 @@ describe('cash receipts pages', () => {
     for (const role of ['developer', 'viewer'] as const) {
       const { browser, supplier, keys } = await merchantAccount(role);
       expect((await browser.get('/dashboard/cash-receipts')).statusCode).toBe(200);
-      expect((await browser.get('/dashboard/cash-receipts/new')).statusCode).toBe(403);
+      // A Developer opens the form to save drafts (drafts.submit), without its issue button.
+      const form = await browser.get('/dashboard/cash-receipts/new');
+      expect(form.statusCode).toBe(role === 'developer' ? 200 : 403);
+      expect(form.body).not.toContain('발행하기</button>');
       const refusedIssue = await browser.post('/dashboard/cash-receipts',
         issueForm(supplier.issuerId, 'dash-00000000-0000-0000-0000-000000000000'));
       expect(refusedIssue.statusCode).toBe(403);

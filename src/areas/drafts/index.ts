@@ -29,8 +29,10 @@ import {
 // bodies saved, changed, listed, read, deleted and issued later, and the approval an account may
 // require before a draft is issued. The files:
 //   routes.ts, schemas.ts   HTTP and its TypeBox schemas, the same for each kind
-//   service.ts              the rules: saving, the problems issuance would report, issuing
-//                           through the kind's own issuance, submission and approval
+//   service.ts              the service of a kind, made of:
+//     reading.ts            finding a draft and the problems issuance would report
+//     editing.ts            saving (one, or many from an import), listing, changing, deleting
+//     issuing.ts            issuing through the kind's own issuance, submission and approval
 //   store.ts, tables.ts     SQL and the tables (drafts, the account's approval setting)
 // A kind's issuance is its own area's service: a draft is checked and issued by the same code as
 // the issue route, never a copy of its rules.
@@ -44,6 +46,8 @@ const REFERENCE: readonly ReferenceSection[] = [
 ];
 
 export type { DraftService, ApprovalSettings };
+// The approval setting alone, for the CLI (`etax account approval`), which builds no area.
+export { createApprovalSettings };
 export type { DraftView } from './schemas.ts';
 export { DRAFT_STATUSES } from './schemas.ts';
 export type { DraftStatus } from './tables.ts';

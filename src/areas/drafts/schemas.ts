@@ -126,6 +126,10 @@ export type DraftView = {
   updatedAt: string;
   submittedAt: string | null;
   issuedAt: string | null;
+  // Counts every change: what a change made from this reading names (`expectedVersion`) so it
+  // applies only to the draft as it was read. Not in the API's answer, whose schema lists what
+  // it carries.
+  version: number;
 };
 
 export type DraftListQueryInput = Static<typeof DraftListQuery>;

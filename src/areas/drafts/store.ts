@@ -17,6 +17,11 @@ export async function insertDraft(tx: Executor, row: NewDraftRow): Promise<Draft
   return inserted!;
 }
 
+// Many drafts in one statement, in the order given (their sequence follows it).
+export async function insertDrafts(tx: Executor, rows: NewDraftRow[]): Promise<DraftRow[]> {
+  return tx.insert(drafts).values(rows).returning();
+}
+
 export async function findDraft(tx: Executor, scope: Scope, kind: DraftKind, draftId: string):
   Promise<DraftRow | null> {
   const [row] = await tx.select().from(drafts)

@@ -1,3 +1,4 @@
+import type { VNode } from 'preact';
 import Value from 'typebox/value';
 import {
   CANCEL_REASONS,
@@ -26,6 +27,9 @@ import {
   refused,
 } from './acting.tsx';
 import { looksLikeCursor } from '../../platform/cursor.ts';
+import {
+  AMOUNT_FIELDS, amountOf, draftFormOutcome, issueDraftOutcome, saveDraftOutcome,
+} from './cash-receipt-drafts.tsx';
 
 // Cash receipts (docs/dashboard.md § Cash receipts): the list of the session's environment with
 // the API's filters, one receipt with its PDF, the issue form and the (partial) cancel form.
@@ -36,8 +40,6 @@ const PAGE_SIZE = 50;
 const ISSUERS_SHOWN = 100;
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const KEY = /^[A-Za-z0-9_-]{1,100}$/;
-const AMOUNT = /^\d{1,3}(,?\d{3})*$/;
-const AMOUNT_FIELDS = ['supplyCost', 'tax', 'serviceFee', 'totalAmount'] as const;
 const NOTICES = ['cashReceipts.issued', 'cashReceipts.canceled'] as const satisfies
   readonly MessageKey[];
 
@@ -229,6 +231,7 @@ function IssueFields({ ctx, issuers, values }: { ctx: PageContext; issuers: Issu
   values?: URLSearchParams | undefined }) {
   const { t } = ctx;
   const value = (name: string, fallback = '') => values?.get(name) ?? fallback;
+  const draftId = value('draftId');
   return (
     <PostForm ctx={ctx} action="/cash-receipts" class="stack">
       <input type="hidden" name="referenceId"
@@ -271,16 +274,34 @@ function IssueFields({ ctx, issuers, values }: { ctx: PageContext; issuers: Issu
         <input type="email" name="customerEmail" maxLength={100}
           value={value('customerEmail')} />
       </label>
-      <LiveConfirmation ctx={ctx} points={ctx.services.platform.prices['cashReceipts.issue']} />
-      <button type="submit" class="primary">{t('cashReceipts.issue')}</button>
+      {draftId !== '' && (
+        <>
+          <input type="hidden" name="draftId" value={draftId} />
+          <input type="hidden" name="draftVersion" value={value('draftVersion')} />
+        </>
+      )}
+      {ctx.may('documents.issue') && (
+        <LiveConfirmation ctx={ctx} points={ctx.services.platform.prices['cashReceipts.issue']} />
+      )}
+      <p class="actions">
+        {ctx.may('documents.issue') && (
+          <button type="submit" class="primary" formAction={draftId === '' ? undefined
+            : '/dashboard/cash-receipts/new/draft-issue'}>{t('cashReceipts.issue')}</button>)}
+        {/* A draft keeps what is there, complete or not: the browser's checks are skipped. */}
+        {ctx.may('drafts.submit') && (
+          <button type="submit" class="secondary" formNoValidate
+            formAction="/dashboard/cash-receipts/new/draft">
+            {t(draftId === '' ? 'drafts.form.save' : 'drafts.form.saveChanges')}</button>)}
+      </p>
     </PostForm>
   );
 }
 
 // The issue form. `values` are what was posted when the form is shown again after a refusal;
-// the reference id stays the same, so sending the corrected form is still one request.
+// the reference id stays the same, so sending the corrected form is still one request. `aside`
+// is shown above it (the draft it edits).
 async function issueForm(ctx: PageContext, problem?: ApiError | MessageKey,
-  values?: URLSearchParams): Promise<Outcome> {
+  values?: URLSearchParams, aside?: VNode): Promise<Outcome> {
   const { t } = ctx;
   const { issuers } = await ctx.services.areas.issuers.listIssuers({ scope: ctx.scope,
     limit: ISSUERS_SHOWN });
@@ -293,6 +314,7 @@ async function issueForm(ctx: PageContext, problem?: ApiError | MessageKey,
   return { kind: 'page', title: 'cashReceipts.newTitle', status, body: (
     <>
       {problem && <Refusal ctx={ctx} error={problem} />}
+      {aside}
       <Section title={t('cashReceipts.newTitle')} id="issue">{body}</Section>
       <p><a href="/dashboard/cash-receipts">{t('cashReceipts.back')}</a></p>
     </>
@@ -312,14 +334,6 @@ function AmountFields({ ctx, values, optional }: { ctx: PageContext;
       ))}
     </fieldset>
   );
-}
-
-// A won amount typed with or without grouping commas; null when it is not one.
-function amountOf(text: string): number | null {
-  const trimmed = text.trim();
-  if (!AMOUNT.test(trimmed)) return null;
-  const value = Number(trimmed.replaceAll(',', ''));
-  return Number.isSafeInteger(value) ? value : null;
 }
 
 // The API's request body from the form, or null when a field is not of its shape.
@@ -517,8 +531,14 @@ export const cashReceiptsPage: DashboardPage = {
     permission: 'account.read' },
   routes: [
     { method: 'GET', path: '/cash-receipts', permission: 'account.read', handle: listOutcome },
-    { method: 'GET', path: '/cash-receipts/new', permission: 'documents.issue',
-      handle: (ctx) => issueForm(ctx) },
+    // The form is open to who may save drafts (docs/drafts.md); issuing from it is not.
+    { method: 'GET', path: '/cash-receipts/new', permission: 'drafts.submit',
+      handle: (ctx) => (ctx.query.has('draft') ? draftFormOutcome(ctx, issueForm)
+        : issueForm(ctx)) },
+    { method: 'POST', path: '/cash-receipts/new/draft', permission: 'drafts.submit',
+      handle: (ctx) => saveDraftOutcome(ctx, issueForm) },
+    { method: 'POST', path: '/cash-receipts/new/draft-issue', permission: 'documents.issue',
+      handle: (ctx) => issueDraftOutcome(ctx, issueForm) },
     { method: 'POST', path: '/cash-receipts', permission: 'documents.issue', handle: issue },
     {
       method: 'GET', path: '/cash-receipts/:issuanceKey', permission: 'account.read',

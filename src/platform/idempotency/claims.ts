@@ -23,6 +23,9 @@ const IDEMPOTENCY_NAMESPACES = {
   document: 'replayOrConflict',
   // The confirmation tokens of the MCP server (docs/mcp.md): each is used once.
   mcpConfirmation: 'neverReusable',
+  // Drafts saved together from an uploaded file in the dashboard: the same import sent again
+  // answers the drafts it made.
+  draftImport: 'replayOrConflict',
 } as const;
 
 export type IdempotencyNamespace = keyof typeof IDEMPOTENCY_NAMESPACES;

@@ -340,3 +340,52 @@ describe('approval', () => {
       expect((await issueDraft(fresh.key, returned.draftId, reference())).statusCode).toBe(200);
     });
 });
+
+describe('the service behind the dashboard', () => {
+  const callerOf = (of: SupplierAccount) =>
+    ({ accountId: of.accountId, environment: 'test' as const, apiKeyId: 'dashboard:import' });
+
+  it('imports many drafts once per reference id, and refuses other bodies under it', async () => {
+    const bodies = [invoiceBody({ description: 'import one' }),
+      invoiceBody({ description: 'import two' })];
+    const referenceId = reference();
+    const input = { caller: callerOf(account), supplierKey: account.supplier.supplierKey,
+      bodies, referenceId };
+    const first = await app.drafts.taxInvoiceDrafts.importMany(input);
+    expect(first.draftIds).toHaveLength(2);
+    const again = await app.drafts.taxInvoiceDrafts.importMany(input);
+    expect(again.draftIds).toEqual(first.draftIds);
+    const read = await app.drafts.taxInvoiceDrafts.get({ caller: callerOf(account),
+      draftId: first.draftIds[1]! });
+    expect(read).toMatchObject({ status: 'DRAFT', supplierKey: account.supplier.supplierKey,
+      body: { description: 'import two' }, issueProblems: [] });
+    await expect(app.drafts.taxInvoiceDrafts.importMany({ ...input,
+      bodies: [invoiceBody({ description: 'other' })] }))
+      .rejects.toMatchObject({ code: 'IDEMPOTENCY_CONFLICT' });
+    // Another account's supplier, a bad body or too many bodies save nothing.
+    await expect(app.drafts.taxInvoiceDrafts.importMany({ ...input, referenceId: reference(),
+      supplierKey: other.supplier.supplierKey })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(app.drafts.taxInvoiceDrafts.importMany({ ...input, referenceId: reference(),
+      bodies: [bodies[0], { date: 7 }] })).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    await expect(app.drafts.taxInvoiceDrafts.importMany({ ...input, referenceId: reference(),
+      bodies: Array.from({ length: 101 }, () => bodies[0]) }))
+      .rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+    await expect(app.drafts.taxInvoiceDrafts.importMany({ ...input, referenceId: reference(),
+      bodies: [] })).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
+  });
+
+  it('changes a draft only at the version it was read at', async () => {
+    const saved = await save(account.key, { description: 'versioned' });
+    const caller = callerOf(account);
+    const changed = await app.drafts.taxInvoiceDrafts.update({ caller, draftId: saved.draftId,
+      patch: { description: 'second' }, expectedVersion: 1 });
+    expect(changed.version).toBe(2);
+    await expect(app.drafts.taxInvoiceDrafts.update({ caller, draftId: saved.draftId,
+      patch: { description: 'stale' }, expectedVersion: 1 }))
+      .rejects.toMatchObject({ code: 'DRAFT_CHANGED' });
+    const read = await send(account.key, 'GET', `${TI}/${saved.draftId}`);
+    expect(read.json()).toMatchObject({ body: { description: 'second' } });
+    // The version is the service's, not part of the API's answer.
+    expect(read.json()).not.toHaveProperty('version');
+  });
+});

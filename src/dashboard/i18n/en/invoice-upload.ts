@@ -32,4 +32,5 @@ export const invoiceUploadEn: { readonly [K in keyof typeof invoiceUploadKo]: st
   'invoiceUpload.error.supplier': 'Choose the supplier again.',
   'invoiceUpload.error.expired': 'What was checked changed or expired. Upload the file again.',
   'audit.action.taxInvoice.uploaded': 'Tax invoices issued from a file',
+  'invoiceUpload.importDrafts': 'Save the {count} valid rows as drafts',
 };

@@ -1,4 +1,5 @@
-// The drafts page: tax invoice drafts, the ones waiting for approval, and the approval setting.
+// The drafts page: tax invoice and cash receipt drafts, the ones waiting for approval, the
+// approval setting, and saving or editing a draft in the issue forms.
 export const koDrafts = {
   'nav.drafts': '임시저장',
   'drafts.title': '임시저장 문서',
@@ -33,4 +34,21 @@ export const koDrafts = {
   'drafts.submitted': '승인을 요청했습니다.',
   'drafts.deleted': '삭제했습니다.',
   'drafts.issuanceKey': '발행된 문서',
+  'drafts.kinds': '문서 종류',
+  'drafts.kind.taxInvoices': '세금계산서',
+  'drafts.kind.cashReceipts': '현금영수증',
+  'drafts.leadCashReceipts': '저장해 둔 현금영수증입니다. API(POST /v1/cashReceipts/drafts)로 저장한 문서도 여기에 보입니다.',
+  'drafts.col.item': '품목',
+  'drafts.col.tradeDate': '거래일',
+  'drafts.col.totalAmount': '거래금액',
+  'drafts.new': '새로 작성',
+  'drafts.edit': '수정',
+  'drafts.form.save': '임시저장',
+  'drafts.form.saveChanges': '변경 내용 저장',
+  'drafts.form.saved': '임시저장했습니다.',
+  'drafts.form.savedNotSubmitted': '임시저장했지만 승인 요청은 하지 못했습니다. 아래 문제를 고친 뒤 다시 저장하세요.',
+  'drafts.form.problems': '지금 발행하면 거절되는 이유',
+  'drafts.form.editing': '임시저장 문서를 수정하는 중입니다:',
+  'drafts.form.toDrafts': '임시저장 목록',
+  'drafts.imported': '파일의 행을 임시저장했습니다. 작성 중 목록에서 확인하고 발행하세요.',
 } as const;

@@ -30,4 +30,5 @@ export const invoiceUploadKo = {
   'invoiceUpload.error.supplier': '공급자를 다시 고르세요.',
   'invoiceUpload.error.expired': '확인한 내용이 바뀌었거나 만료되었습니다. 파일을 다시 올리세요.',
   'audit.action.taxInvoice.uploaded': '세금계산서 파일 발행',
+  'invoiceUpload.importDrafts': '올바른 행 {count}개 임시저장',
 } as const;

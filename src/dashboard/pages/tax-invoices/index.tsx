@@ -4,13 +4,15 @@ import {
   approve, attach, attachmentOutcome, cancel, cancelRequest, deleteAttachment, detailOutcome,
   pdfOutcome, refuse, resend, xmlOutcome,
 } from './detail.tsx';
+import { draftFormOutcome, issueDraftOutcome, saveDraftOutcome } from './draft-form.tsx';
 import { issueOutcome, lookupOutcome, newOutcome, previewOutcome } from './issue.tsx';
 import { exportOutcome, listOutcome } from './list.tsx';
 import { requestsOutcome } from './requests.tsx';
 
 // Tax invoices in the dashboard (docs/dashboard.md § Tax invoices): the list and its exports,
 // a document's page and its actions, the issue form, amendments and reverse issuance requests.
-// Every role reads; Owner, Admin and Issuer (documents.issue) issue, cancel, amend and decide.
+// Every role reads; Owner, Admin and Issuer (documents.issue) issue, cancel, amend and decide;
+// a Developer also opens the issue form, to save drafts (drafts.submit).
 // Static paths come before `:issuanceKey` in find-my-way whatever the order here.
 export const taxInvoicesPage: DashboardPage = {
   nav: { label: 'nav.taxInvoices', path: '/tax-invoices', section: 'issuing',
@@ -23,8 +25,13 @@ export const taxInvoicesPage: DashboardPage = {
       handle: (ctx) => exportOutcome(ctx, 'xlsx') },
     { method: 'GET', path: '/tax-invoices/requests', permission: 'account.read',
       handle: requestsOutcome },
-    { method: 'GET', path: '/tax-invoices/new', permission: 'documents.issue',
-      handle: newOutcome },
+    // The form is open to who may save drafts (docs/drafts.md); its preview and issue are not.
+    { method: 'GET', path: '/tax-invoices/new', permission: 'drafts.submit',
+      handle: (ctx) => (ctx.query.has('draft') ? draftFormOutcome(ctx) : newOutcome(ctx)) },
+    { method: 'POST', path: '/tax-invoices/new/draft', permission: 'drafts.submit',
+      handle: saveDraftOutcome },
+    { method: 'POST', path: '/tax-invoices/new/draft-issue', permission: 'documents.issue',
+      handle: issueDraftOutcome },
     { method: 'POST', path: '/tax-invoices/new/preview', permission: 'documents.issue',
       handle: previewOutcome },
     { method: 'POST', path: '/tax-invoices/new', permission: 'documents.issue',

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { VNode } from 'preact';
 import Value from 'typebox/value';
 import {
   IssueBody, ITEMS_MAX, type DocumentPreview, type Invoice,
@@ -156,12 +157,14 @@ function RecipientFields({ ctx, form }: { ctx: PageContext; form: Form }) {
       <legend>{t('taxInvoices.doc.recipient')}</legend>
       <Field form={form} name="recipient.number" required inputMode="numeric"
         label={t('taxInvoices.doc.number')} />
-      <p class="lookup">
-        <button type="submit" class="secondary" formAction="/dashboard/tax-invoices/new/lookup"
-          formNoValidate>{t('taxInvoices.issue.lookup')}</button>
-        <span class="muted"> {t('taxInvoices.issue.lookupPrice', { points: formatNumber(
-          ctx.services.platform.prices['businesses.profiles.retrieve']) })}</span>
-      </p>
+      {ctx.may('documents.issue') && (
+        <p class="lookup">
+          <button type="submit" class="secondary" formAction="/dashboard/tax-invoices/new/lookup"
+            formNoValidate>{t('taxInvoices.issue.lookup')}</button>
+          <span class="muted"> {t('taxInvoices.issue.lookupPrice', { points: formatNumber(
+            ctx.services.platform.prices['businesses.profiles.retrieve']) })}</span>
+        </p>
+      )}
       <Field form={form} name="recipient.name" required maxLength={100}
         label={t('taxInvoices.doc.name')} />
       <Field form={form} name="recipient.representative" required maxLength={50}
@@ -222,6 +225,30 @@ function LineFields({ ctx, form, kind }: { ctx: PageContext; form: Form; kind: T
       <Field form={form} name="description" maxLength={200}
         label={t('taxInvoices.doc.remark')} />
     </fieldset>
+  );
+}
+
+// The form's buttons: preview (then issue) for who may issue, save as draft for who may save
+// drafts, with the draft the form edits (docs/drafts.md).
+function FormActions({ ctx, form }: { ctx: PageContext; form: Form }) {
+  const { t } = ctx;
+  const draftId = form.get('draftId');
+  return (
+    <p class="actions">
+      {draftId !== null && (
+        <>
+          <input type="hidden" name="draftId" value={draftId} />
+          <input type="hidden" name="draftVersion" value={form.get('draftVersion') ?? ''} />
+        </>
+      )}
+      {ctx.may('documents.issue') && (
+        <button type="submit" class="primary">{t('taxInvoices.issue.preview')}</button>)}
+      {/* A draft keeps what is there, complete or not: the browser's checks are skipped. */}
+      {ctx.may('drafts.submit') && (
+        <button type="submit" class="secondary" formNoValidate
+          formAction="/dashboard/tax-invoices/new/draft">
+          {t(draftId === null ? 'drafts.form.save' : 'drafts.form.saveChanges')}</button>)}
+    </p>
   );
 }
 
@@ -287,7 +314,7 @@ function IssueForm(props: { ctx: PageContext; form: Form; supplierOptions: Array
         </fieldset>
         <RecipientFields ctx={ctx} form={form} />
         <LineFields ctx={ctx} form={form} kind={kind} />
-        <button type="submit" class="primary">{t('taxInvoices.issue.preview')}</button>
+        <FormActions ctx={ctx} form={form} />
       </PostForm>
     </>
   );
@@ -304,13 +331,16 @@ export function Carried(props: { form: Form }) {
   );
 }
 
-async function formPage(ctx: PageContext, form: Form, problem?: ApiError,
-  preview?: DocumentPreview[], notice?: string): Promise<Outcome> {
+// The issue form's page; `aside` is shown above the form (a draft's problems at issuance).
+export async function formPage(ctx: PageContext, form: Form, problem?: ApiError,
+  preview?: DocumentPreview[], notice?: string, aside?: VNode): Promise<Outcome> {
   const { t } = ctx;
   const options = await suppliers(ctx);
   if (options.length === 0) {
-    return { kind: 'page', title: 'taxInvoices.issue.title', status: problem ? 409 : 200,
-      body: <Notice kind="info">{t('taxInvoices.issue.noSupplier')}</Notice> };
+    // Nothing to fill the form with; a refusal (a draft's, a missing confirmation) still shows.
+    return { kind: 'page', title: 'taxInvoices.issue.title', status: problem?.status ?? 200,
+      body: <>{problem && <ApiErrorNotice ctx={ctx} error={problem} />}
+        <Notice kind="info">{t('taxInvoices.issue.noSupplier')}</Notice></> };
   }
   const recipients = await ctx.services.areas.taxInvoices.recentRecipients({ scope: ctx.scope,
     limit: RECIPIENTS_SHOWN });
@@ -326,13 +356,15 @@ async function formPage(ctx: PageContext, form: Form, problem?: ApiError,
               'taxInvoices.issue'] })}</p>
             <DocumentView ctx={ctx} facts={{ invoice: previewed.invoice,
               taxType: previewed.taxType, totals: previewed.totals }} />
-            <PostForm ctx={ctx} action="/tax-invoices/new" class="row">
+            <PostForm ctx={ctx} class="row" action={form.get('draftId') === null
+              ? '/tax-invoices/new' : '/tax-invoices/new/draft-issue'}>
               <Carried form={form} />
               <LiveConfirmation ctx={ctx} />
               <button type="submit" class="primary">{t('taxInvoices.issue.submit')}</button>
             </PostForm>
           </Section>
         )}
+        {aside}
         <Section title={t('taxInvoices.issue.form')} id="issue-form">
           <IssueForm ctx={ctx} form={form} supplierOptions={options} recipients={recipients} />
         </Section>

@@ -312,6 +312,10 @@ function previewPage(ctx: PageContext, supplierKey: string, rows: CheckedRow[]):
             <input type="hidden" name="signature" value={signature(ctx, payload)} />
             <button type="submit" class="primary">
               {t('invoiceUpload.issue', { count: valid.length })}</button>
+            {ctx.may('drafts.submit') && (
+              <button type="submit" class="secondary"
+                formAction="/dashboard/invoice-upload/drafts">
+                {t('invoiceUpload.importDrafts', { count: valid.length })}</button>)}
           </form>
         ) : <p>{t('invoiceUpload.nothing')}</p>}
       </Section>
@@ -428,6 +432,22 @@ async function issueRows(ctx: PageContext, payload: Payload): Promise<Outcome> {
   }
 }
 
+// Saves the confirmed rows as drafts instead (docs/drafts.md), one per row, through the drafts
+// service; the import's reference id is made from the preview's nonce, so the same
+// confirmation sent again answers the drafts it saved and saves none twice.
+async function importDraftsOutcome(ctx: PageContext): Promise<Outcome> {
+  const payload = openPayload(ctx);
+  if (payload === null) return startPage(ctx, { key: 'invoiceUpload.error.expired' }, 400);
+  try {
+    await ctx.services.areas.taxInvoiceDrafts.importMany({ caller: dashboardCaller(ctx),
+      supplierKey: payload.supplierKey, bodies: payload.rows.map((row) => row.body),
+      referenceId: `dash-upload-drafts-${payload.nonce}` });
+    return { kind: 'redirect', to: '/dashboard/drafts?notice=drafts.imported' };
+  } catch (error) {
+    return startPage(ctx, { error: asApiError(error) }, asApiError(error).status);
+  }
+}
+
 export const invoiceUploadPage: DashboardPage = {
   nav: { label: 'nav.invoiceUpload', path: '/invoice-upload', section: 'issuing',
     permission: 'documents.issue' },
@@ -442,5 +462,7 @@ export const invoiceUploadPage: DashboardPage = {
       handle: previewOutcome },
     { method: 'POST', path: '/invoice-upload/issue', permission: 'documents.issue',
       handle: issueOutcome },
+    { method: 'POST', path: '/invoice-upload/drafts', permission: 'drafts.submit',
+      handle: importDraftsOutcome },
   ],
 };
