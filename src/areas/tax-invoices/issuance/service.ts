@@ -25,7 +25,7 @@ import {
   type TaxInvoiceStatus,
 } from '../schemas.ts';
 import * as store from '../store.ts';
-import { draftPreview, type Accept } from './acceptance.ts';
+import { draftPreview, validatedDocument, type Accept } from './acceptance.ts';
 import type { TaxInvoiceView } from './schemas.ts';
 import { lateIssuancePenaltyOf } from './late-issuance.ts';
 import type { IssueValidation } from './schemas.ts';
@@ -233,11 +233,7 @@ Promise<Static<typeof IssueValidation>> {
   return {
     valid: true,
     supplier: { issuerId: issuer.id, identificationNumber: issuer.identificationNumber },
-    documents: drafts.map(({ validated }) => ({ invoice: validated.invoice,
-      taxType: validated.taxType, totals: validated.totals,
-      issueDeadline: validated.issueDeadline, lateIssuance: validated.lateIssuance,
-      lateIssuancePenalty: validated.lateIssuance
-        ? lateIssuancePenaltyOf(validated.taxType) : null })),
+    documents: drafts.map(validatedDocument),
     price: { operation: 'taxInvoices.issue', points },
   };
 }
