@@ -61,6 +61,8 @@ const UNIT = [
   'test/cli/generate-profiles.test.ts',
   'test/cli/sandbox-certificate.test.ts',
   'test/helpers/integration-requirements.test.ts',
+  // The MCP tools against the operation table, read from a server of route schemas only.
+  'test/mcp/tools.test.ts',
 ];
 
 const INTEGRATION = [
