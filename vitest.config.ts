@@ -63,6 +63,8 @@ export const UNIT = [
   'test/cli/generate-profiles.test.ts',
   'test/cli/sandbox-certificate.test.ts',
   'test/helpers/integration-requirements.test.ts',
+  // The MCP tools against the operation table, read from a server of route schemas only.
+  'test/mcp/tools.test.ts',
 ];
 
 export const INTEGRATION = [

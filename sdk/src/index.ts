@@ -31,9 +31,21 @@ export { issueStatus, issueTaxInvoice } from './tax-invoices.js';
 export type { IssueStatus, TaxInvoiceDraft } from './tax-invoices.js';
 export { verifyWebhookSignature } from './webhook-signature.js';
 export type { components, operations, paths } from './schema.js';
-export { validateCashReceipt, validateDocument, validateTaxInvoice } from './validation.js';
+export {
+  validateCashReceipt,
+  validateCashReceiptCancellation,
+  validateDocument,
+  validateReverseIssuanceRequest,
+  validateTaxInvoice,
+  validateTaxInvoiceAmendment,
+} from './validation.js';
 export type {
+  AmendmentBody,
+  AmendmentKind,
+  CashReceiptCancellationValidation,
   CashReceiptValidation,
   DocumentValidation,
+  ReverseIssuanceRequestValidation,
+  TaxInvoiceAmendmentValidation,
   TaxInvoiceValidation,
 } from './validation.js';

@@ -63,8 +63,11 @@ function schemaOnlyPlatform(): Platform {
 
 // A server for what depends only on the route schemas (the OpenAPI document, the route contract
 // checked at boot), built from the same module list as the real one, without a database.
+// `instrument` sees the server before any route is registered (a test reading every route's
+// options with an onRoute hook).
 export async function buildSchemaOnlyServer(
   extraModule?: AreaModule,
+  instrument?: (server: FastifyInstance) => void,
 ): Promise<FastifyInstance> {
   const { list } = await createAreaModules(schemaOnlyPlatform());
   return buildServer({
@@ -75,6 +78,7 @@ export async function buildSchemaOnlyServer(
     keys: { resolveHeader: unavailableRequest, forget: unavailable, forgetKeyId: unavailable },
     rateLimiter: { hook: unavailableRequest },
     modules: extraModule ? [...list, extraModule] : list,
+    ...(instrument === undefined ? {} : { instrument }),
   });
 }
 

@@ -5,7 +5,8 @@ import { z } from 'zod';
 // (openapi/openapi.json, generated from the route schemas): a tool takes its operation's path
 // parameters, query parameters, `Supplier-Key` and body exactly as the API declares them, so a
 // tool's schema and the API's cannot drift apart. The reference id header is not an input: the
-// MCP server sets it itself (docs/mcp.md § Safety).
+// MCP server sets it itself (docs/mcp.md § Safety). A file part of a multipart form, which a
+// tool call cannot carry as bytes, is taken as its file name and its content in base64.
 
 type JsonSchema = Record<string, unknown>;
 type Parameter = { name: string; in: string; required?: boolean; description?: string;
@@ -48,8 +49,28 @@ export type OperationShape = {
   takesSupplierKey: boolean;
   takesReferenceId: boolean;
   takesBody: boolean;
+  // The file parts of a multipart form body, by name: each an input { fileName,
+  // contentBase64 } that is sent as a file part.
+  fileParts: string[];
   shape: Record<string, z.ZodType>;
 };
+
+// Base64 of 16 MiB, above the largest file any operation takes (a certificate of 10 MiB,
+// docs/certificate-verification.md), so that the API, not the tool, answers a file too large.
+const FILE_BASE64_LENGTH_MAX = Math.ceil(16_777_216 / 3) * 4;
+
+const FilePart = (description: string | undefined) => z.object({
+  fileName: z.string().min(1).max(255).describe('The file\'s name, with its extension.'),
+  contentBase64: z.base64().max(FILE_BASE64_LENGTH_MAX)
+    .describe('The file\'s bytes in base64.'),
+}).describe(description ?? 'A file.');
+
+// The parts of a multipart form that are files (`format: binary`), with their descriptions.
+function filePartsOf(schema: unknown): Array<[string, string | undefined]> {
+  const properties = (schema as { properties?: Record<string, JsonSchema> }).properties ?? {};
+  return Object.entries(properties).filter(([, property]) => property.format === 'binary')
+    .map(([name, property]) => [name, property.description as string | undefined]);
+}
 
 function zodOf(schema: unknown, description?: string): z.ZodType {
   const type = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
@@ -94,6 +115,9 @@ function shapeOf(method: HttpMethod, path: string): OperationShape {
     const type = zodOf(inline(body, components.schemas));
     shape.body = operation.requestBody?.required === true ? type : type.optional();
   }
+  const form = operation.requestBody?.content['multipart/form-data']?.schema;
+  const fileParts = form === undefined ? [] : filePartsOf(inline(form, components.schemas));
+  for (const [name, description] of fileParts) shape[name] = FilePart(description);
   return {
     operationId: operation.operationId,
     pathParameters: named('path').map((parameter) => parameter.name),
@@ -101,6 +125,7 @@ function shapeOf(method: HttpMethod, path: string): OperationShape {
     takesSupplierKey,
     takesReferenceId: headers.includes('service-client-reference-id'),
     takesBody: body !== undefined,
+    fileParts: fileParts.map(([name]) => name),
     shape,
   };
 }

@@ -53,6 +53,18 @@ function toolError(error: unknown): CallToolResult {
   throw error;
 }
 
+type FileInput = { fileName: string; contentBase64: string };
+
+// The multipart form of an operation that takes files: each file part from its input.
+function formOf(shape: OperationShape, args: Args): FormData {
+  const form = new FormData();
+  for (const name of shape.fileParts) {
+    const file = args[name] as FileInput;
+    form.append(name, new Blob([Buffer.from(file.contentBase64, 'base64')]), file.fileName);
+  }
+  return form;
+}
+
 // Sends `method path` with the tool's arguments through the SDK.
 async function send(context: McpContext, tool: { method: string; path: string },
   shape: OperationShape, args: Args, referenceId: string | null,
@@ -67,9 +79,16 @@ async function send(context: McpContext, tool: { method: string; path: string },
   const call = (context.etax as unknown as Record<string, (path: string, init: unknown) =>
     Promise<{ data?: unknown; error?: unknown; response: Response }>>)[
     tool.method.toUpperCase()]!;
+  let body = {};
+  if (shape.fileParts.length > 0) {
+    // The form is sent as it is; fetch writes its multipart boundary.
+    body = { body: formOf(shape, args), bodySerializer: (form: unknown) => form };
+  } else if (shape.takesBody && args.body !== undefined) {
+    body = { body: args.body };
+  }
   const { data, error, response } = await call(tool.path, {
     params: { path: pick(shape.pathParameters), query: pick(shape.queryParameters), header },
-    ...(shape.takesBody && args.body !== undefined ? { body: args.body } : {}),
+    ...body,
     parseAs,
   });
   if (!response.ok) {

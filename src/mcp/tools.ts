@@ -30,8 +30,10 @@ export type GuardedTool = {
   path: string;
   // Undoes or replaces something (cancel, amend), rather than only adding.
   destructive: boolean;
-  // What the preview shows: the API's own validation of the same request, or the current
-  // state of what the action changes and the price it would charge.
+  // What the preview shows: the API's own validation of the same request (the path of the
+  // operation that runs the action's checks short of its effect, with the same parameters,
+  // headers and body), or, for an action without one, the current state of what it changes
+  // and the most it could charge.
   preview: { validate: string } | { read?: (call: ToolCall) => Promise<unknown>;
     price?: (args: Record<string, unknown>) => { row: PriceRow; unitsMax: number } };
 };
@@ -60,6 +62,13 @@ const current = (path: (args: Record<string, unknown>) => string) =>
 const taxInvoice = (args: Record<string, unknown>) =>
   `/v1/taxInvoices/${encodeURIComponent(String(args.issuanceKey))}`;
 
+// A file input as a preview shows it: its name and size, not its bytes again.
+const fileOf = (value: unknown) => {
+  const file = value as { fileName?: unknown; contentBase64?: unknown } | undefined;
+  return { fileName: file?.fileName ?? null,
+    bytes: Buffer.from(String(file?.contentBase64 ?? ''), 'base64').length };
+};
+
 const AMENDMENTS = [
   ['termination', 'a contract terminated (계약의 해제): the original amount negated'],
   ['changeSupplyCost', 'a change of the supply cost (공급가액 변동): the difference'],
@@ -70,12 +79,6 @@ const AMENDMENTS = [
 ] as const;
 
 const READS: ReadTool[] = [
-  { kind: 'read', name: 'get_business_registration_status', method: 'get',
-    path: '/v1/businessRegistrationStatuses/{businessRegistrationNumber}',
-    title: 'Business registration status (one number)',
-    description: 'The tax authority\'s registration status (ACTIVE, SUSPENDED, CLOSED, ' +
-      'NOT_REGISTERED) and tax type of one business registration number, checked now. ' +
-      'Charged per number returned; see preview_lookup_registration_statuses for several.' },
   { kind: 'read', name: 'list_issuers', method: 'get', path: '/v1/issuers',
     title: 'List issuers',
     description: 'The businesses registered to issue with this key, each with its ' +
@@ -162,17 +165,17 @@ const GUARDED: GuardedTool[] = [
   ...AMENDMENTS.map(([reason, what]): GuardedTool => ({ kind: 'guarded',
     name: `amend_tax_invoice_${reason.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`,
     method: 'post', path: `/v1/taxInvoices/{issuanceKey}/amend/${reason}`, destructive: true,
-    preview: { read: current(taxInvoice), price: () => ({ row: 'taxInvoices.issue',
-      unitsMax: reason === 'entryCorrection' ? 2 : 1 }) },
+    preview: { validate: `/v1/taxInvoices/{issuanceKey}/amendments/${reason}:validate` },
     title: `Amend a tax invoice: ${reason}`,
     description: `Issues an amended tax invoice (수정세금계산서) of a TRANSMITTED one for ${what}. ` +
       'Transmitted to the tax authority; charged per document made.' })),
   { kind: 'guarded', name: 'request_reverse_issuance', method: 'post',
     path: '/v1/taxInvoices/issueRequest', destructive: false,
-    preview: { price: () => ({ row: 'taxInvoices.issue', unitsMax: 1 }) },
+    preview: { validate: '/v1/taxInvoices/issueRequests:validate' },
     title: 'Request reverse issuance',
     description: 'Asks the supplier to issue a tax invoice the recipient drafted (역발행): ' +
-      'the supplier approves or refuses by mail. Charged when it is issued.' },
+      'the supplier approves or refuses by mail. Charges the taxInvoices.issue price now, ' +
+      'refunded if the supplier refuses or the request is canceled.' },
   { kind: 'guarded', name: 'cancel_reverse_issuance_request', method: 'put',
     path: '/v1/taxInvoices/{issuanceKey}/issueRequest/cancel', destructive: true,
     preview: { read: current(taxInvoice) }, title: 'Cancel a reverse issuance request',
@@ -184,9 +187,7 @@ const GUARDED: GuardedTool[] = [
       'tax authority approves it. Charges the cashReceipts.issue price.' },
   { kind: 'guarded', name: 'cancel_cash_receipt', method: 'post',
     path: '/v1/cashReceipts/{issuanceKey}/cancel', destructive: true,
-    preview: { read: async (call) => ({ current: await readPath(call.etax,
-      `/v1/cashReceipts/${encodeURIComponent(String(call.arguments.issuanceKey))}`) }),
-    price: () => ({ row: 'cashReceipts.cancel', unitsMax: 1 }) },
+    preview: { validate: '/v1/cashReceipts/{issuanceKey}/cancellations:validate' },
     title: 'Cancel a cash receipt',
     description: 'Issues a cancellation receipt of an ISSUED or TRANSMITTED cash receipt: ' +
       'what remains without amounts, or the part given.' },
@@ -196,6 +197,13 @@ const GUARDED: GuardedTool[] = [
     description: 'Requests a tax-authority certificate of the owner business or a certified ' +
       'corporate registry copy; issued asynchronously. Charged 500, 1,000 or 1,500 points by ' +
       'type when issued.' },
+  { kind: 'guarded', name: 'get_business_registration_status', method: 'get',
+    path: '/v1/businessRegistrationStatuses/{businessRegistrationNumber}', destructive: false,
+    preview: { price: () => ({ row: 'businesses.registrationStatus.inquire', unitsMax: 1 }) },
+    title: 'Business registration status (one number)',
+    description: 'The tax authority\'s registration status (ACTIVE, SUSPENDED, CLOSED, ' +
+      'NOT_REGISTERED) and tax type of one business registration number, checked now. ' +
+      'Charged when the status is returned; see lookup_registration_statuses for several.' },
   { kind: 'guarded', name: 'lookup_registration_statuses', method: 'post',
     path: '/v1/businessRegistrationStatuses:bulkInquire', destructive: false,
     preview: { price: (args) => ({ row: 'businesses.registrationStatus.inquire',
@@ -221,6 +229,15 @@ const GUARDED: GuardedTool[] = [
       unitsMax: arrayLength(bodyOf(args).accounts) }) },
     title: 'Bank account holders', description: 'The holder names of 1 to 100 bank ' +
       'accounts. Charged per account whose holder is found.' },
+  { kind: 'guarded', name: 'verify_business_registration_certificate', method: 'post',
+    path: '/v1/businessRegistrationCertificates:verify', destructive: false,
+    preview: { read: async (call) => ({ file: fileOf(call.arguments.file) }),
+      price: () => ({ row: 'businesses.certificates.verify', unitsMax: 1 }) },
+    title: 'Verify a business registration certificate',
+    description: 'Reads a business registration certificate (사업자등록증: the PDF the tax ' +
+      'portal gives, a scan or a photo; PDF, PNG or JPEG) given as `file` { fileName, ' +
+      'contentBase64 }, and asks the tax authority whether what it says is true. Charged ' +
+      'when the verdict is MATCHED or NOT_MATCHED; a file that cannot be read costs nothing.' },
 ];
 
 export const TOOLS: readonly Tool[] = [...READS, ...GUARDED];

@@ -38,6 +38,10 @@ export const DEFAULT_RATE_LIMIT: RateLimitPolicy = { limit: 6_000, windowSeconds
 type OperationRow = {
   // The price row the operation is charged from; absent for free operations.
   price?: PriceRow;
+  // The price rows of an operation charged from the row its request chooses (a document by its
+  // type); absent otherwise. What reads the table to know whether an operation can spend points
+  // (the MCP server's tools, docs/mcp.md) reads this too.
+  priceRows?: readonly PriceRow[];
   // The operation's own policy; absent for DEFAULT_RATE_LIMIT.
   rateLimit?: RateLimitPolicy;
   // The lowest plan whose accounts may call it (src/platform/plans.ts); absent for every plan.
@@ -118,7 +122,15 @@ export const OPERATIONS = {
   'taxInvoices.amend.entryCorrection': { price: 'taxInvoices.issue' },
   'taxInvoices.amend.returnedGoods': { price: 'taxInvoices.issue' },
   'taxInvoices.amend.localLetterOfCredit': { price: 'taxInvoices.issue' },
+  // Each amendment's validation, free like every validation.
+  'taxInvoices.amend.termination.validate': {},
+  'taxInvoices.amend.changeSupplyCost.validate': {},
+  'taxInvoices.amend.doubleIssuance.validate': {},
+  'taxInvoices.amend.entryCorrection.validate': {},
+  'taxInvoices.amend.returnedGoods.validate': {},
+  'taxInvoices.amend.localLetterOfCredit.validate': {},
   'taxInvoices.issueRequest': { price: 'taxInvoices.issue' },
+  'taxInvoices.issueRequest.validate': {},
   'taxInvoices.issueRequest.grant': {},
   'taxInvoices.issueRequest.approve': {},
   'taxInvoices.issueRequest.refuse': {},
@@ -141,6 +153,7 @@ export const OPERATIONS = {
   'cashReceipts.issue': { price: 'cashReceipts.issue' },
   'cashReceipts.validate': {},
   'cashReceipts.cancel': { price: 'cashReceipts.cancel' },
+  'cashReceipts.cancel.validate': {},
   'cashReceipts.status': {},
   'cashReceipts.get': {},
   'cashReceipts.list': {},
@@ -179,7 +192,8 @@ export const OPERATIONS = {
   'account.business.save': {},
   // Charged from the row of the document's type: documents.taxAuthority.issue,
   // documents.registry.viewCopy or documents.registry.submissionCopy (docs/documents.md).
-  'documents.issue': {},
+  'documents.issue': { priceRows: ['documents.taxAuthority.issue',
+    'documents.registry.viewCopy', 'documents.registry.submissionCopy'] },
   'documents.validate': {},
   'documents.get': {},
   'documents.list': {},
@@ -195,6 +209,12 @@ export function isOperation(name: string): name is Operation {
 
 export function isPriceRow(name: string): name is PriceRow {
   return Object.hasOwn(DEFAULT_PRICES, name);
+}
+
+// Whether calling the operation can spend points.
+export function isChargedOperation(operation: Operation): boolean {
+  const row: OperationRow = OPERATIONS[operation];
+  return row.price !== undefined || (row.priceRows?.length ?? 0) > 0;
 }
 
 // The lowest plan an operation needs, or null when every plan may call it.

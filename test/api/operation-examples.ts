@@ -512,6 +512,19 @@ Record<string, Example> => ({
     status: 404, because: noDraft },
 });
 
+// The validation of each amendment, with its amendment's body: the invoice is not transmitted.
+function amendmentValidationExamples(): Record<string, Example> {
+  const reasons = ['termination', 'entryCorrection', 'doubleIssuance', 'changeSupplyCost',
+    'returnedGoods', 'localLetterOfCredit'];
+  return Object.fromEntries(reasons.map((reason) => {
+    const amendment = EXAMPLES[`POST /v1/taxInvoices/{issuanceKey}/amend/${reason}`]!;
+    return [`POST /v1/taxInvoices/{issuanceKey}/amendments/${reason}:validate`, {
+      operation: `taxInvoices.amend.${reason}.validate`, uses: ['supplier', 'invoice'],
+      status: 409, ...(amendment.body === undefined ? {} : { body: amendment.body }),
+      because: 'only a transmitted invoice is amended, and workers are off' }];
+  }));
+}
+
 export const PREVIEW_AND_DRAFT_EXAMPLES: Record<string, Example> = {
   'POST /v1/taxInvoices:validate': { operation: 'taxInvoices.validate', uses: ['supplier'],
     status: 200, body: () => invoiceBody() },
@@ -519,6 +532,14 @@ export const PREVIEW_AND_DRAFT_EXAMPLES: Record<string, Example> = {
     status: { test: 200, live: 503 }, because: unavailableLive, body: () => receiptBody() },
   'POST /v1/documents:validate': { operation: 'documents.validate', status: 200,
     body: () => ({ type: 'CORPORATE_REGISTRY_VIEW', corporationNumber: '110111-0062432' }) },
+  'POST /v1/taxInvoices/issueRequests:validate': {
+    operation: 'taxInvoices.issueRequest.validate', uses: ['supplier'], status: 200,
+    body: () => invoiceBody() },
+  'POST /v1/cashReceipts/{issuanceKey}/cancellations:validate': {
+    operation: 'cashReceipts.cancel.validate', uses: ['supplier', 'cashReceipt'],
+    status: { test: 409, live: 404 }, body: () => ({ reason: 'TRANSACTION_CANCELED' }),
+    because: 'the test key\'s receipt is not approved yet (workers are off); ' + unavailableLive },
+  ...amendmentValidationExamples(),
   ...draftExamples('taxInvoices', () => invoiceBody()),
   ...draftExamples('cashReceipts', () => receiptBody()),
 };

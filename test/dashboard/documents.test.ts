@@ -130,6 +130,33 @@ describe('documents pages', () => {
     expect(documents).toHaveLength(0);
   });
 
+  it('offers the 납세증명서 purposes the law names, and asks for the payer of 대금수령',
+    async () => {
+      const { browser, accountId } = await ownerWith('issuer');
+      const { page, referenceId } = await formOf(browser, 'TAX_PAYMENT_CERTIFICATE');
+      expect(page.body).toContain('name="submissionPurpose"');
+      expect(page.body).toContain('value="PAYMENT_RECEIPT"');
+      expect(page.body).toContain('name="payer.name"');
+      const base = { type: 'TAX_PAYMENT_CERTIFICATE', referenceId,
+        submissionPurpose: 'PAYMENT_RECEIPT' };
+      const missing = await browser.post('/dashboard/documents', base);
+      expect(missing.statusCode).toBe(400);
+      expect(missing.body).toContain('INVALID_REQUEST');
+      const requested = await browser.post('/dashboard/documents', { ...base,
+        'payer.name': HOSTILE.slice(0, 100), 'payer.businessRegistrationNumber': '138-83-00007' });
+      expect(requested.statusCode, requested.body).toBe(303);
+      const issuanceKey = keyOf(requested.headers.location)!;
+      const { documents } = await app.documents.service.list({
+        scope: { accountId, environment: 'test' }, limit: 10 });
+      expect(documents.find((document) => document.issuanceKey === issuanceKey)?.options)
+        .toMatchObject({ submissionPurpose: 'PAYMENT_RECEIPT',
+          payer: { name: HOSTILE.slice(0, 100), businessRegistrationNumber: '1388300007' } });
+      const detail = await browser.get(`/dashboard/documents/${issuanceKey}`);
+      expect(detail.body).toContain('대금수령');
+      expect(detail.body).toContain('1388300007');
+      expect(detail.body).not.toContain('<script>alert(1)');
+    });
+
   it('says what a tax-authority document still needs, and the service refuses it the same',
     async () => {
       const account = await app.createFundedAccount(10_000);

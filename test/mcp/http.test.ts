@@ -3,14 +3,22 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from
   '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { invoiceBody, registerSupplier, type Supplier } from '../api/tax-invoices/helpers.ts';
+import {
+  invoiceBody,
+  issueTransmitted,
+  registerSupplier,
+  today,
+  type Supplier,
+} from '../api/tax-invoices/helpers.ts';
 import { basicAuth } from '../helpers/app.ts';
 import { pollUntil } from '../helpers/poll.ts';
 
 // The MCP endpoint /mcp, driven by the MCP SDK's own client over Streamable HTTP against a
 // listening server: the tools and their schemas, a lookup, the preview → confirm → issue flow
 // to TRANSMITTED, every refusal (no token, a reused one, a changed body, a live key), a retried
-// confirmation acting once, and etax's errors as tool errors.
+// confirmation acting once, and etax's errors as tool errors; then the previews that are the
+// API's validations (an amendment's documents, a cancellation's error), a charged lookup that
+// needs a token, and a certificate file sent as base64.
 
 let app: TestApp;
 let url: URL;
@@ -186,6 +194,82 @@ describe('/mcp over Streamable HTTP', () => {
       issueArgs({ items: [{ date: invoiceBody().date, name: 'x', supplyCost: 1_000,
         tax: 1 }] })));
     expect(invalid).toMatchObject({ error: { status: 400, code: expect.any(String) } });
+    await client.close();
+  });
+
+  it('previews an amendment with the documents it would make, and its errors', async () => {
+    const client = await connect(key);
+    const original = await issueTransmitted(app, key, supplier.supplierKey);
+    const before = await balance();
+    const preview = parsed(await call(client, 'preview_amend_tax_invoice_termination',
+      { issuanceKey: original.issuanceKey, supplierKey: supplier.supplierKey,
+        body: { date: today() } }));
+    expect(preview).toMatchObject({ action: 'amend_tax_invoice_termination', wouldDo: {
+      valid: true, price: { operation: 'taxInvoices.issue', points: 100 },
+      documents: [{ totals: { total: -220_000 }, amendment: { reason: 'TERMINATION',
+        originalIssuanceKey: original.issuanceKey } }] } });
+    const late = await call(client, 'preview_amend_tax_invoice_termination',
+      { issuanceKey: original.issuanceKey, supplierKey: supplier.supplierKey,
+        body: { date: '2999-01-01' } });
+    expect(parsed(late)).toMatchObject({ error: { status: 400, code: 'INVALID_REQUEST' } });
+    // A cancellation of more than the receipt: the validation's error, not the receipt as it is.
+    const receipt = await app.server.inject({ method: 'POST', url: '/v1/cashReceipts/issue',
+      headers: { authorization: basicAuth(key), 'supplier-key': supplier.supplierKey,
+        'service-client-reference-id': `mcp-test-${Date.now()}` },
+      payload: { tradeDate: today(), usage: 'INCOME_DEDUCTION', identityNumber: '010-1234-5678',
+        taxation: 'TAXABLE', supplyCost: 10_000, tax: 1_000, serviceFee: 0,
+        totalAmount: 11_000, itemName: '커피' } });
+    expect(receipt.statusCode, receipt.body).toBe(202);
+    const cancel = parsed(await call(client, 'preview_cancel_cash_receipt', {
+      issuanceKey: (receipt.json() as { issuanceKey: string }).issuanceKey,
+      body: { reason: 'OTHER', supplyCost: 20_000, tax: 2_000, serviceFee: 0,
+        totalAmount: 22_000 } })) as { error: { status: number; code: string } };
+    expect(cancel.error.status).toBe(409);
+    expect(['CASH_RECEIPT_NOT_CANCELABLE', 'CASH_RECEIPT_CANCEL_EXCEEDS_REMAINING'])
+      .toContain(cancel.error.code);
+    expect((await balance()).balance).toBe(before.balance - 10);
+    await client.close();
+  });
+
+  it('guards the charged single status lookup: a token first, then the answer', async () => {
+    const client = await connect(key);
+    const args = { businessRegistrationNumber: '2208162517' };
+    expect(parsed(await call(client, 'get_business_registration_status', args)))
+      .toMatchObject({ refused: 'CONFIRMATION_REQUIRED' });
+    const preview = parsed(await call(client, 'preview_get_business_registration_status',
+      args));
+    expect(preview).toMatchObject({ wouldDo: { price: {
+      operation: 'businesses.registrationStatus.inquire', pointsMax: 10 } } });
+    const answer = parsed(await call(client, 'get_business_registration_status',
+      { ...args, confirmationToken: preview.confirmationToken }));
+    expect(answer).toMatchObject({ action: 'get_business_registration_status',
+      result: { businessRegistrationNumber: '2208162517' } });
+    await client.close();
+  });
+
+  it('verifies a certificate file given in base64, after its preview', async () => {
+    const client = await connect(key);
+    const { tools } = await client.listTools();
+    const tool = tools.find((candidate) =>
+      candidate.name === 'verify_business_registration_certificate');
+    expect(Object.keys((tool!.inputSchema.properties as Record<string, unknown>))).toContain(
+      'file');
+    const pdf = '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n' +
+      '2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n' +
+      '3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R ' +
+      '/Resources << /Font << /F1 5 0 R >> >> >> endobj\n' +
+      '4 0 obj << /Length 35 >>\nstream\nBT /F1 12 Tf 20 100 Td (Hello) Tj ET\nendstream\n' +
+      'endobj\n5 0 obj << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> endobj\n' +
+      'trailer << /Root 1 0 R >>\n%%EOF\n';
+    const args = { file: { fileName: 'certificate.pdf',
+      contentBase64: Buffer.from(pdf, 'latin1').toString('base64') } };
+    const preview = parsed(await call(client, 'preview_verify_business_registration_certificate',
+      args));
+    expect(preview).toMatchObject({ wouldDo: { file: { fileName: 'certificate.pdf',
+      bytes: pdf.length }, price: { operation: 'businesses.certificates.verify' } } });
+    const verified = parsed(await call(client, 'verify_business_registration_certificate',
+      { ...args, confirmationToken: preview.confirmationToken }));
+    expect(verified).toMatchObject({ result: { verification: { result: 'UNREADABLE' } } });
     await client.close();
   });
 });

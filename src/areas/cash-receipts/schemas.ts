@@ -269,3 +269,37 @@ export const IssueValidation = Type.Object(
   { title: 'CashReceiptIssueValidation', description: 'What issuing this request would do. ' +
     'Nothing was charged, recorded or claimed.', additionalProperties: false },
 );
+
+const CancelAmount = (description: string) => Type.Integer({ minimum: 0, description });
+
+// What POST /v1/cashReceipts/{issuanceKey}/cancellations:validate answers.
+export const CancelValidation = Type.Object(
+  {
+    valid: Type.Literal(true, { description: 'Always true: a request the cancellation would ' +
+      'refuse is answered with the error it would give instead.' }),
+    replayOf: NullableString('When this key already used `Service-Client-Reference-Id` for ' +
+      'the same cancellation: the cancellation receipt it would answer again, issuing and ' +
+      'charging nothing. Null otherwise.'),
+    cancellation: Type.Union([Type.Object({
+      originalIssuanceKey: Type.String({ description: 'The receipt canceled.' }),
+      reason: openEnum(CANCEL_REASONS, 'Why it is canceled.'),
+      supplyCost: CancelAmount('Supply cost the cancellation receipt would cancel.'),
+      tax: CancelAmount('VAT it would cancel.'),
+      serviceFee: CancelAmount('Service fee it would cancel.'),
+      totalAmount: CancelAmount('Total it would cancel.'),
+      remainingAfter: Type.Object({
+        supplyCost: CancelAmount('Supply cost left.'), tax: CancelAmount('VAT left.'),
+        serviceFee: CancelAmount('Service fee left.'), totalAmount: CancelAmount('Total left.'),
+      }, { additionalProperties: false, description: 'What would remain of the receipt ' +
+        'afterwards, as things stand now.' }),
+    }, { additionalProperties: false }), Type.Null()], { description: 'The cancellation ' +
+      'receipt that would be issued; null for a replay.' }),
+    price: Type.Object({
+      operation: Type.Literal('cashReceipts.cancel', { description: 'The price row.' }),
+      points: Type.Integer({ minimum: 0, description: 'What cancelling would charge now ' +
+        '(0 for a replay); the balance covers it.' }),
+    }, { additionalProperties: false }),
+  },
+  { title: 'CashReceiptCancelValidation', description: 'What cancelling this receipt would ' +
+    'do. Nothing was charged, recorded or claimed.', additionalProperties: false },
+);

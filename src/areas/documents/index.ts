@@ -67,7 +67,10 @@ export {
   REGISTRY_TYPES,
 } from './schemas.ts';
 // The kinds of 소득금액증명 (its 증명구분), as the tax portal offers them.
-export { INCOME_CERTIFICATE_KINDS } from '../../upstream/civil-documents/index.ts';
+export {
+  INCOME_CERTIFICATE_KINDS,
+  TAX_PAYMENT_PURPOSES,
+} from '../../upstream/civil-documents/index.ts';
 export type { DocumentType, DocumentView } from './schemas.ts';
 export { priceRowOf as documentPriceRow } from './acceptance/accept.ts';
 export { documentOptionsOf } from './acceptance/validation.ts';

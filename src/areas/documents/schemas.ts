@@ -6,7 +6,9 @@ import { PRINTED_TEXT_PATTERN } from '../../domain/text.ts';
 import { CURSOR_LENGTH_MAX } from '../../platform/cursor.ts';
 import {
   INCOME_CERTIFICATE_KINDS,
+  TAX_PAYMENT_PURPOSES,
   type IncomeCertificateKind,
+  type TaxPaymentPurpose,
 } from '../../upstream/civil-documents/index.ts';
 
 // Request and response schemas of the documents routes (docs/documents.md).
@@ -57,8 +59,27 @@ export const IssueDocumentBody = Type.Object(
         'BUSINESS_REGISTRATION_CERTIFICATE, TAX_PAYMENT_CERTIFICATE, VAT_TAX_BASE_CERTIFICATE ' +
         'and INCOME_AMOUNT_CERTIFICATE only.' })),
     purpose: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: PRINTABLE,
-      description: 'Tax-authority documents: what the document is for, printed on it.',
+      description: 'Tax-authority documents: what the document is for, in words, printed on ' +
+        'it. For TAX_PAYMENT_CERTIFICATE, `submissionPurpose` gives the case the law names.',
       examples: ['금융기관 제출용'] })),
+    submissionPurpose: Type.Optional(Type.Unsafe<TaxPaymentPurpose>({ type: 'string',
+      enum: Object.keys(TAX_PAYMENT_PURPOSES), description: 'TAX_PAYMENT_CERTIFICATE: the ' +
+        'case it is submitted for, as 국세징수법 제107조① lists them: PAYMENT_RECEIPT ' +
+        '(대금수령: payment from the state, a local government or a government-managed body; ' +
+        '`payer` required), RESIDENCE_PERMIT (외국인 체류 관련 허가: a registered foreigner\'s ' +
+        'extension of stay or a like permit), EMIGRATION (해외이주: a report of emigration), ' +
+        'or OTHER (any other submission; `purpose` says which). Printed on the certificate.',
+      examples: ['PAYMENT_RECEIPT'] })),
+    payer: Type.Optional(Type.Object({
+      name: Type.String({ minLength: 1, maxLength: 100, pattern: PRINTABLE,
+        description: 'The payer\'s name (대금지급자: the ministry, local government or body).',
+        examples: ['조달청'] }),
+      businessRegistrationNumber: Type.Optional(Type.String({ minLength: 10, maxLength: 12,
+        pattern: '^[0-9-]+$', description: 'The payer\'s business registration number, if ' +
+          'it has one: ten digits, hyphens allowed; the checksum is checked.',
+        examples: ['1388300007'] })),
+    }, { additionalProperties: false, description: 'TAX_PAYMENT_CERTIFICATE with ' +
+      'submissionPurpose PAYMENT_RECEIPT (required there, refused otherwise): who pays.' })),
     startYearMonth: Type.Optional(Type.String({ pattern: YEAR_MONTH, description:
       'VAT_TAX_BASE_CERTIFICATE (required): first month of the period, `YYYY-MM`.',
     examples: ['2025-01'] })),
@@ -94,6 +115,8 @@ export const IssueDocumentBody = Type.Object(
     description: 'The document type and the options of that type; an option of another type ' +
       'is 400 INVALID_REQUEST.',
     examples: [{ type: 'BUSINESS_REGISTRATION_CERTIFICATE', purpose: '금융기관 제출용' },
+      { type: 'TAX_PAYMENT_CERTIFICATE', submissionPurpose: 'PAYMENT_RECEIPT',
+        payer: { name: '조달청', businessRegistrationNumber: '1388300007' } },
       { type: 'CORPORATE_REGISTRY_SUBMISSION', corporationNumber: '110111-0062432',
         registryScope: 'ALL', registryEntries: 'CURRENT' }] },
 );

@@ -8,6 +8,7 @@ import {
   DocumentRequestInput,
   INCOME_CERTIFICATE_KINDS,
   REGISTRY_TYPES,
+  TAX_PAYMENT_PURPOSES,
   type DocumentType,
   type DocumentView,
 } from '../../areas/documents/index.ts';
@@ -224,6 +225,43 @@ const CHOICES: Record<'showAddress' | 'showResidentNumber' | 'language' | 'regis
     { value: 'INCLUDING_STRUCK_OUT', text: 'documents.entries.INCLUDING_STRUCK_OUT' }],
 };
 
+// The case a 납세증명서 is submitted for, from the law's list (docs/documents.md).
+function SubmissionPurposeField({ ctx, label, value }: { ctx: PageContext; label: string;
+  value: string }) {
+  const { t } = ctx;
+  return (
+    <label>{label}
+      <select name="submissionPurpose">
+        <option value="" selected={value === ''}>{t('documents.submissionPurpose.none')}</option>
+        {Object.keys(TAX_PAYMENT_PURPOSES).map((purpose) => (
+          <option key={purpose} value={purpose} selected={value === purpose}>
+            {t(`documents.submissionPurpose.${purpose as keyof typeof TAX_PAYMENT_PURPOSES}`)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+// The payer of a 대금수령 certificate: two fields of one option, nested by requestBodyOf.
+function PayerField({ ctx, label, values }: { ctx: PageContext; label: string;
+  values?: URLSearchParams | undefined }) {
+  const { t } = ctx;
+  return (
+    <fieldset>
+      <legend>{label}</legend>
+      <label>{t('documents.payer.name')}
+        <input type="text" name="payer.name" maxLength={100}
+          value={values?.get('payer.name') ?? ''} />
+      </label>
+      <label>{t('documents.payer.businessRegistrationNumber')}
+        <input type="text" name="payer.businessRegistrationNumber" maxLength={12}
+          inputMode="numeric" value={values?.get('payer.businessRegistrationNumber') ?? ''} />
+      </label>
+    </fieldset>
+  );
+}
+
 // One option's field, as the type's form shows it.
 function OptionField({ ctx, name, required, values }: { ctx: PageContext; name: OptionName;
   required: boolean; values?: URLSearchParams | undefined }) {
@@ -274,11 +312,11 @@ function OptionField({ ctx, name, required, values }: { ctx: PageContext; name: 
         </label>
       );
     case 'purpose':
-      return (
-        <label>{label}
-          <input type="text" name={name} maxLength={100} value={value} />
-        </label>
-      );
+      return <label>{label}<input type="text" name={name} maxLength={100} value={value} /></label>;
+    case 'submissionPurpose':
+      return <SubmissionPurposeField ctx={ctx} label={label} value={value} />;
+    case 'payer':
+      return <PayerField ctx={ctx} label={label} values={values} />;
     case 'incomeCertificateKind':
       return (
         <label>{label}
@@ -340,11 +378,24 @@ async function requestForm(ctx: PageContext, type: DocumentType, problem?: ApiEr
   ) };
 }
 
+// The payer of a 대금수령 certificate from its two fields; null when both are empty.
+function payerOf(form: URLSearchParams): Record<string, string> | null {
+  const name = (form.get('payer.name') ?? '').trim();
+  const number = (form.get('payer.businessRegistrationNumber') ?? '').trim();
+  if (name === '' && number === '') return null;
+  return { name, ...(number === '' ? {} : { businessRegistrationNumber: number }) };
+}
+
 // The API's body from the form: only the options of the type, each of its schema's shape; null
 // when one is not.
 function requestBodyOf(type: DocumentType, form: URLSearchParams): Record<string, unknown> | null {
   const body: Record<string, unknown> = { type };
   for (const name of documentOptionsOf(type).allowed) {
+    if (name === 'payer') {
+      const payer = payerOf(form);
+      if (payer !== null) body.payer = payer;
+      continue;
+    }
     const raw = (form.get(name) ?? '').trim();
     if (raw === '') continue;
     if (name === 'showAddress' || name === 'showResidentNumber') {
@@ -396,10 +447,19 @@ async function documentOf(ctx: PageContext): Promise<DocumentView | null> {
 const notFound = (ctx: PageContext): Outcome => ({ kind: 'page', title: 'error.notFound.title',
   status: 404, body: <div class="card"><p>{ctx.t('error.notFound')}</p></div> });
 
-function optionText(ctx: PageContext, value: unknown): string {
+function optionText(ctx: PageContext, name: string, value: unknown): string {
   if (value === true) return ctx.t('documents.yes');
   if (value === false) return ctx.t('documents.no');
   if (value === null || value === undefined) return '—';
+  if (name === 'submissionPurpose' && Object.hasOwn(TAX_PAYMENT_PURPOSES, String(value))) {
+    return ctx.t(`documents.submissionPurpose.${value as keyof typeof TAX_PAYMENT_PURPOSES}`);
+  }
+  if (typeof value === 'object') {
+    // The payer: its name, and its number when it has one.
+    const payer = value as { name?: unknown; businessRegistrationNumber?: unknown };
+    return [payer.name, payer.businessRegistrationNumber]
+      .filter((part) => typeof part === 'string').join(' · ');
+  }
   return String(value);
 }
 
@@ -431,7 +491,7 @@ function detailBody(ctx: PageContext, document: DocumentView) {
           {options.map(([name, value]) => (
             <Fragment key={name}>
               <dt>{isOptionName(name) ? t(`documents.option.${name}`) : name}</dt>
-              <dd class="break">{optionText(ctx, value)}</dd>
+              <dd class="break">{optionText(ctx, name, value)}</dd>
             </Fragment>
           ))}
           <dt>{t('documents.issueNumber')}</dt><dd>{document.issueNumber ?? '—'}</dd>

@@ -25,6 +25,25 @@ export const INCOME_CERTIFICATE_KINDS = {
 } as const;
 export type IncomeCertificateKind = keyof typeof INCOME_CERTIFICATE_KINDS;
 
+// Why a 납세증명서 (TAX_PAYMENT_CERTIFICATE) is submitted: the three cases in which
+// 국세징수법 제107조① requires one (docs/documents.md § The purpose of a 납세증명서), or another,
+// with the words the certificate carries for each.
+export const TAX_PAYMENT_PURPOSES = {
+  // ①1: payment received from the state, a local government or a government-managed body.
+  PAYMENT_RECEIPT: '대금수령',
+  // ①2: a registered foreigner's application for an extension of stay or a like permit.
+  RESIDENCE_PERMIT: '외국인 체류 관련 허가 신청',
+  // ①3: a national's report of emigration (해외이주신고).
+  EMIGRATION: '해외이주용',
+  // Any other submission (a bank, a bid, a contract): `purpose` says which.
+  OTHER: '기타',
+} as const;
+export type TaxPaymentPurpose = keyof typeof TAX_PAYMENT_PURPOSES;
+
+// Who pays, for a certificate submitted to receive payment (대금수령): the certificate is
+// issued for that payer.
+export type PaymentPayer = { name: string; businessRegistrationNumber: string | null };
+
 // The options every kind accepts, and the fields only some kinds take (null elsewhere).
 export type CivilDocumentOptions = {
   showAddress: boolean;
@@ -40,6 +59,10 @@ export type CivilDocumentOptions = {
   incomeCertificateKind: IncomeCertificateKind | null;
   // Standard financial statements: the fiscal year's last month, `YYYY-MM`.
   fiscalYearEndMonth: string | null;
+  // Tax payment certificate: the case it is submitted for, and the payer of a payment. Absent
+  // from the options of documents requested before they existed.
+  submissionPurpose?: TaxPaymentPurpose | null;
+  payer?: PaymentPayer | null;
 };
 
 export type CivilDocumentRequest = {

@@ -4,6 +4,7 @@ import { groupedNumber, koreanDate, sandboxAmount } from '../sandbox-numbers.ts'
 import {
   INCOME_CERTIFICATE_KINDS,
   OFFICER_CHECKED_TYPES,
+  TAX_PAYMENT_PURPOSES,
   type CivilDocumentRequest,
   type CivilDocumentService,
   type CivilDocumentType,
@@ -87,6 +88,14 @@ export async function renderCivilDocument(
   if (options.showAddress) rows.push(['사업장 소재지', SANDBOX_ADDRESS]);
   if (options.showResidentNumber) rows.push(['주민(법인)등록번호', '******-*******']);
   rows.push(...kindRows(request));
+  if (options.submissionPurpose != null) {
+    rows.push(['사용용도', TAX_PAYMENT_PURPOSES[options.submissionPurpose]]);
+  }
+  if (options.payer != null) {
+    rows.push(['대금지급자', options.payer.businessRegistrationNumber === null
+      ? options.payer.name
+      : `${options.payer.name} (${formatNumber(options.payer.businessRegistrationNumber)})`]);
+  }
   if (options.purpose !== null) rows.push(['용도', options.purpose]);
   return renderSandboxCertificate({
     title: options.language === 'EN' ? `${title.en} (${title.ko})` : title.ko,

@@ -5,6 +5,7 @@ import { ACCEPTANCE_ERRORS, COMMON_ERRORS, ISSUE_ERRORS } from '../route-errors.
 import {
   CancelBody,
   CancelHeaders,
+  CancelValidation,
   CashReceiptAccepted,
   IssuanceKeyParams,
   IssueBody,
@@ -88,7 +89,34 @@ const registerCancel: FastifyPluginAsyncTypebox<Options> = async (app, { cashRec
   });
 };
 
+// The cancel route's checks without its effect: the preview of agents (docs/mcp.md).
+const registerCancelValidation: FastifyPluginAsyncTypebox<Options> = async (app,
+  { cashReceipts }) => {
+  app.post('/cashReceipts/:issuanceKey/cancellations::validate', {
+    config: { operation: 'cashReceipts.cancel.validate' },
+    schema: {
+      operationId: 'validateCashReceiptCancellation',
+      summary: 'Validate a cash receipt cancellation',
+      description: 'Runs everything POST /v1/cashReceipts/{issuanceKey}/cancel runs, with the ' +
+        'same headers, path and body, short of its effect: the reference id (a replay is ' +
+        'reported in `replayOf`, other content is 409 IDEMPOTENCY_CONFLICT), the amounts, the ' +
+        'receipt and what remains of it, and the points available for the price. Answers the ' +
+        'cancellation receipt that would be issued, or exactly the error the cancellation ' +
+        'would give. Free: nothing is charged, recorded or claimed.',
+      headers: CancelHeaders, params: IssuanceKeyParams, body: CancelBody,
+      response: { 200: CancelValidation,
+        ...errorResponses(...COMMON_ERRORS, ...ACCEPTANCE_ERRORS, 'CASH_RECEIPT_NOT_CANCELABLE',
+          'CASH_RECEIPT_CANCEL_EXCEEDS_REMAINING') },
+    },
+  }, async (request) => cashReceipts.validateCancel({ caller: requestCaller(request),
+    issuanceKey: request.params.issuanceKey,
+    referenceId: request.headers['service-client-reference-id'], body: request.body }));
+};
+
 // Issuing: the issue request and its validation. Cancel is registered on its own, after the
 // retrieval routes (../index.ts), so the OpenAPI document keeps its order.
 export const issuanceRoutes: FastifyPluginAsyncTypebox<Options> = registerIssuance;
-export const cancelRoutes: FastifyPluginAsyncTypebox<Options> = registerCancel;
+export const cancelRoutes: FastifyPluginAsyncTypebox<Options> = async (app, options) => {
+  await app.register(registerCancel, options);
+  await app.register(registerCancelValidation, options);
+};

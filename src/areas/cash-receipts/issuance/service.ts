@@ -136,16 +136,10 @@ function receiptPreview(row: UnchargedReceipt) {
   };
 }
 
-// A cancellation, decided with its original locked until the transaction ends: concurrent
-// cancellations of one receipt take turns, each seeing what the others took.
-async function cancellationRow(tx: Tx, sealing: SealingKey, input: { caller: Caller;
-  issuanceKey: string; referenceId: string; body: CancelInput; requested: CancelAmounts | null;
-  now: Date },
-): Promise<UnchargedReceipt> {
-  const scope = { accountId: input.caller.accountId, environment: input.caller.environment };
-  const { requested } = input;
-  const original = await store.lockReceipt(tx, scope, input.issuanceKey);
-  if (original === null) throw new ApiError('NOT_FOUND', NO_SUCH_RECEIPT);
+// What a cancellation of `original` takes (the amounts requested, or what remains), or the
+// ApiError that refuses it; the same for a cancellation and its validation.
+function decideCancellation(original: store.CashReceiptRow, requested: CancelAmounts | null):
+CancelAmounts {
   if (original.kind !== 'ISSUANCE') {
     throw new ApiError('CASH_RECEIPT_NOT_CANCELABLE', 'A cancellation receipt cannot be ' +
       'canceled; cancel the original receipt instead.');
@@ -168,6 +162,19 @@ async function cancellationRow(tx: Tx, sealing: SealingKey, input: { caller: Cal
       `${remaining.serviceFee}, totalAmount ${remaining.totalAmount}).`);
   }
   if (requested !== null) checkProportions(original, requested, remaining);
+  return amounts;
+}
+
+// A cancellation, decided with its original locked until the transaction ends: concurrent
+// cancellations of one receipt take turns, each seeing what the others took.
+async function cancellationRow(tx: Tx, sealing: SealingKey, input: { caller: Caller;
+  issuanceKey: string; referenceId: string; body: CancelInput; requested: CancelAmounts | null;
+  now: Date },
+): Promise<UnchargedReceipt> {
+  const scope = { accountId: input.caller.accountId, environment: input.caller.environment };
+  const original = await store.lockReceipt(tx, scope, input.issuanceKey);
+  if (original === null) throw new ApiError('NOT_FOUND', NO_SUCH_RECEIPT);
+  const amounts = decideCancellation(original, input.requested);
   await store.addCanceled(tx, original.issuanceKey, amounts, 1);
   // The cancellation names the original's customer: its number, sealed again for its own key.
   const issuanceKey = newId('cashReceipt');
@@ -273,6 +280,44 @@ function createIssuanceValidation(deps: ServiceDeps) {
   };
 }
 
+type CancelRequest = { caller: Caller; issuanceKey: string; referenceId: string;
+  body: CancelInput };
+
+function cancelClaim(input: CancelRequest): IssueClaim {
+  return { apiKeyId: input.caller.apiKeyId, namespace: 'cashReceipt',
+    referenceId: input.referenceId, fingerprint: requestFingerprint({ method: 'POST',
+      route: cancelRoute(input.issuanceKey), body: input.body }) };
+}
+
+// What cancel would answer, without its effect (POST /v1/cashReceipts/{issuanceKey}/
+// cancellations:validate): its steps in its order, the reference id's replay or 409, the
+// amounts, the original and what remains of it, then the points available for the price (402 or
+// 409). Nothing is claimed, charged or recorded, and the original is not locked.
+function createCancelValidation(deps: ServiceDeps) {
+  const findEarlierClaim = createReplayFinder(deps.db);
+  return async function validateCancel(input: CancelRequest) {
+    const { caller } = input;
+    const scope = { accountId: caller.accountId, environment: caller.environment };
+    const price = { operation: 'cashReceipts.cancel' as const,
+      points: deps.prices['cashReceipts.cancel'] };
+    const replay = await findEarlierClaim(cancelClaim(input));
+    if (replay !== null) return { valid: true as const,
+      replayOf: (replay.body as Accepted).issuanceKey, cancellation: null,
+      price: { ...price, points: 0 } };
+    const requested = validateCancelAmounts(input.body);
+    const original = await requireReceipt(deps.db, scope, input.issuanceKey);
+    requireAuthority(deps, caller.environment);
+    const amounts = decideCancellation(original, requested);
+    if (price.points > 0) await deps.points.requireAvailable({ ...scope, points: price.points });
+    const remaining = remainingOf(original);
+    return { valid: true as const, replayOf: null, cancellation: {
+      originalIssuanceKey: original.issuanceKey, reason: input.body.reason, ...amounts,
+      remainingAfter: { supplyCost: remaining.supplyCost - amounts.supplyCost,
+        tax: remaining.tax - amounts.tax, serviceFee: remaining.serviceFee - amounts.serviceFee,
+        totalAmount: remaining.totalAmount - amounts.totalAmount } }, price };
+  };
+}
+
 // Step 3 for an issuance with work of its own in the transaction (a draft's, see IssueRequest):
 // alone, like a cancellation. A replay runs none of it.
 async function recordAloneWith(deps: ServiceDeps, caller: Caller, claim: { referenceId: string;
@@ -332,14 +377,10 @@ function createAcceptance(deps: ServiceDeps) {
     return earlier.body as Accepted;
   }
 
-  async function cancel(input: { caller: Caller; issuanceKey: string; referenceId: string;
-    body: CancelInput }): Promise<Accepted> {
+  async function cancel(input: CancelRequest): Promise<Accepted> {
     const { caller } = input;
     const scope = { accountId: caller.accountId, environment: caller.environment };
-    const fingerprint = requestFingerprint({ method: 'POST',
-      route: cancelRoute(input.issuanceKey), body: input.body });
-    const claim = { apiKeyId: caller.apiKeyId, namespace: 'cashReceipt' as const,
-      referenceId: input.referenceId, fingerprint };
+    const claim = cancelClaim(input);
     const replay = await findEarlierClaim(claim);
     if (replay !== null) return replay.body as Accepted;
     const requested = validateCancelAmounts(input.body);
@@ -354,7 +395,8 @@ function createAcceptance(deps: ServiceDeps) {
 }
 // Issuance and cancellation, and the validation of an issuance without its effect.
 export function createIssuanceService(deps: ServiceDeps) {
-  return { ...createAcceptance(deps), validateIssuance: createIssuanceValidation(deps) };
+  return { ...createAcceptance(deps), validateIssuance: createIssuanceValidation(deps),
+    validateCancel: createCancelValidation(deps) };
 }
 
 export type IssuanceService = ReturnType<typeof createIssuanceService>;

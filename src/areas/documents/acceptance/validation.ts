@@ -2,8 +2,15 @@ import { corporationKindOf, type CorporationKind } from '../../../domain/corpora
 import {
   isValidCorporateRegistrationNumber,
 } from '../../../domain/corporate-registration-number.ts';
+import {
+  businessRegistrationNumberDefect,
+  normalizeBusinessRegistrationNumber,
+} from '../../../domain/business-registration-number.ts';
 import { ApiError } from '../../../platform/errors.ts';
-import type { CivilDocumentOptions } from '../../../upstream/civil-documents/index.ts';
+import type {
+  CivilDocumentOptions,
+  PaymentPayer,
+} from '../../../upstream/civil-documents/index.ts';
 import {
   REGISTRY_TYPES,
   type IssueDocumentBody,
@@ -30,7 +37,7 @@ const WITH_LANGUAGE: OptionName[] = [...COMMON_TAX_OPTIONS, 'language'];
 // The options each type takes; the ones it needs are listed in REQUIRED.
 const ALLOWED: Record<IssueDocumentBody['type'], OptionName[]> = {
   BUSINESS_REGISTRATION_CERTIFICATE: WITH_LANGUAGE,
-  TAX_PAYMENT_CERTIFICATE: WITH_LANGUAGE,
+  TAX_PAYMENT_CERTIFICATE: [...WITH_LANGUAGE, 'submissionPurpose', 'payer'],
   VAT_TAX_BASE_CERTIFICATE: [...WITH_LANGUAGE, 'startYearMonth', 'endYearMonth'],
   INCOME_AMOUNT_CERTIFICATE: [...WITH_LANGUAGE, 'taxYear', 'incomeCertificateKind'],
   STANDARD_FINANCIAL_STATEMENTS: [...COMMON_TAX_OPTIONS, 'fiscalYearEndMonth'],
@@ -121,12 +128,39 @@ function checkCorporationNumber(input: string): { digits: string; kind: Corporat
   return { digits, kind };
 }
 
+// A 납세증명서 submitted to receive a payment (대금수령, 국세징수법 제107조①1) names its payer,
+// and only then; the payer's number, when given, is a number that could have been issued.
+function checkPayer(body: IssueDocumentBody): PaymentPayer | null {
+  if (body.submissionPurpose === 'PAYMENT_RECEIPT' && body.payer === undefined) {
+    throw invalid('body.payer is required when body.submissionPurpose is PAYMENT_RECEIPT ' +
+      '(대금수령): the certificate names who pays.');
+  }
+  if (body.payer === undefined) return null;
+  if (body.submissionPurpose !== 'PAYMENT_RECEIPT') {
+    throw invalid('body.payer applies only when body.submissionPurpose is PAYMENT_RECEIPT.');
+  }
+  const given = body.payer.businessRegistrationNumber;
+  if (given === undefined) return { name: body.payer.name, businessRegistrationNumber: null };
+  const digits = normalizeBusinessRegistrationNumber(given);
+  if (digits === null) {
+    throw invalid('body.payer.businessRegistrationNumber must have ten digits once hyphens ' +
+      'are removed.');
+  }
+  const defect = businessRegistrationNumberDefect(digits);
+  if (defect !== null) {
+    throw new ApiError('INVALID_BUSINESS_REGISTRATION_NUMBER',
+      `body.payer.businessRegistrationNumber ${defect}.`);
+  }
+  return { name: body.payer.name, businessRegistrationNumber: digits };
+}
+
 const isRegistryType = (type: IssueDocumentBody['type']): type is RegistryType =>
   (REGISTRY_TYPES as readonly string[]).includes(type);
 
 export function validateDocumentRequest(body: IssueDocumentBody, now: Date): ValidatedRequest {
   checkOptionsOfType(body);
   checkPeriods(body, now);
+  const payer = checkPayer(body);
   if (isRegistryType(body.type)) {
     const { digits, kind } = checkCorporationNumber(body.corporationNumber!);
     return { kind: 'registry', type: body.type, corporationNumber: digits, corporationKind: kind,
@@ -143,6 +177,8 @@ export function validateDocumentRequest(body: IssueDocumentBody, now: Date): Val
     taxYear: body.taxYear ?? null,
     incomeCertificateKind: body.incomeCertificateKind ?? null,
     fiscalYearEndMonth: body.fiscalYearEndMonth ?? null,
+    ...(body.type === 'TAX_PAYMENT_CERTIFICATE'
+      ? { submissionPurpose: body.submissionPurpose ?? null, payer } : {}),
   } };
 }
 

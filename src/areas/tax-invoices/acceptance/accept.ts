@@ -15,7 +15,11 @@ import type { IssuersService } from '../../issuers/index.ts';
 import { AMENDMENT_REASONS, type AmendmentReason, type TaxInvoiceStatus } from '../schemas.ts';
 import type * as store from '../store.ts';
 import { createAcceptanceBatches, recordAlone, type Recording } from './batches.ts';
-import { supplierPeriodsOf, type SupplierPeriods } from './late-issuance.ts';
+import {
+  lateIssuancePenaltyOf,
+  supplierPeriodsOf,
+  type SupplierPeriods,
+} from './late-issuance.ts';
 import type { SupplierEligibility } from './supplier-eligibility.ts';
 import type { ValidatedInvoice } from './validation.ts';
 
@@ -55,6 +59,16 @@ export function draftPreview(draft: DocumentDraft) {
 }
 
 export type DocumentPreview = ReturnType<typeof draftPreview>;
+
+// A drafted document as a validation answers it (POST /v1/taxInvoices:validate and the
+// validations of amendments and reverse issuance requests): with the penalty rates a late
+// issuance would carry.
+export function validatedDocument({ validated }: DocumentDraft) {
+  return { invoice: validated.invoice, taxType: validated.taxType, totals: validated.totals,
+    issueDeadline: validated.issueDeadline, lateIssuance: validated.lateIssuance,
+    lateIssuancePenalty: validated.lateIssuance ? lateIssuancePenaltyOf(validated.taxType)
+      : null };
+}
 
 type AcceptRequest = {
   caller: Caller;

@@ -1,6 +1,7 @@
 import {
   type FastifyPluginAsyncTypebox,
   type Static,
+  type TSchema,
 } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { acceptEmptyJsonBodies } from '../../../platform/bodyless.ts';
@@ -8,7 +9,10 @@ import { errorResponses } from '../../../platform/error-responses.ts';
 import { requestCaller } from '../../../platform/scope.ts';
 import { ACCEPTANCE_ERRORS, COMMON_ERRORS } from '../route-errors.ts';
 import { IssuanceKeyParams, IssueHeaders } from '../schemas.ts';
+import type { Operation } from '../../../platform/operations.ts';
+import type { AmendmentRequest } from './draft.ts';
 import {
+  AmendmentValidation,
   EntryCorrectionBody,
   LocalLetterOfCreditBody,
   OneDocumentAccepted,
@@ -160,8 +164,89 @@ const registerPartialAmendments: FastifyPluginAsyncTypebox<Options> = async (
     request: { reason: 'LOCAL_LETTER_OF_CREDIT', ...request.body } }));
 };
 
+// Each amendment route's validation: the same path, headers and body, answered with what the
+// amendment would make (the preview of agents, docs/mcp.md) or the error it would give.
+type Validation = {
+  segment: string;
+  operation: Operation;
+  operationId: string;
+  summary: string;
+  body: TSchema | null;
+  request(body: unknown): AmendmentRequest;
+};
+
+const VALIDATIONS: readonly Validation[] = [
+  { segment: 'termination', operation: 'taxInvoices.amend.termination.validate',
+    operationId: 'validateTaxInvoiceAmendmentForTermination', body: TerminationBody,
+    summary: 'Validate an amendment for a terminated contract',
+    request: (body) => ({ reason: 'TERMINATION', ...body as Static<typeof TerminationBody> }) },
+  { segment: 'entryCorrection', operation: 'taxInvoices.amend.entryCorrection.validate',
+    operationId: 'validateTaxInvoiceAmendmentForEntryCorrection', body: EntryCorrectionBody,
+    summary: 'Validate an amendment for an entry made by mistake',
+    request: (body) => ({ reason: 'ENTRY_CORRECTION',
+      invoice: (body as Static<typeof EntryCorrectionBody>).invoice }) },
+  { segment: 'doubleIssuance', operation: 'taxInvoices.amend.doubleIssuance.validate',
+    operationId: 'validateTaxInvoiceAmendmentForDoubleIssuance', body: null,
+    summary: 'Validate an amendment of a duplicate issued by mistake',
+    request: () => ({ reason: 'DOUBLE_ISSUANCE' }) },
+  { segment: 'changeSupplyCost', operation: 'taxInvoices.amend.changeSupplyCost.validate',
+    operationId: 'validateTaxInvoiceAmendmentForSupplyCostChange', body: SupplyCostChangeBody,
+    summary: 'Validate an amendment for a change of supply cost',
+    request: (body) => ({ reason: 'SUPPLY_COST_CHANGE',
+      ...body as Static<typeof SupplyCostChangeBody> }) },
+  { segment: 'returnedGoods', operation: 'taxInvoices.amend.returnedGoods.validate',
+    operationId: 'validateTaxInvoiceAmendmentForReturnedGoods', body: ReturnedGoodsBody,
+    summary: 'Validate an amendment for returned goods',
+    request: (body) => ({ reason: 'RETURNED_GOODS',
+      ...body as Static<typeof ReturnedGoodsBody> }) },
+  { segment: 'localLetterOfCredit', operation: 'taxInvoices.amend.localLetterOfCredit.validate',
+    operationId: 'validateTaxInvoiceAmendmentForLocalLetterOfCredit',
+    body: LocalLetterOfCreditBody,
+    summary: 'Validate an amendment for a local letter of credit opened later',
+    request: (body) => ({ reason: 'LOCAL_LETTER_OF_CREDIT',
+      ...body as Static<typeof LocalLetterOfCreditBody> }) },
+];
+
+function registerValidation(app: Parameters<FastifyPluginAsyncTypebox<Options>>[0],
+  amendments: AmendmentService, validation: Validation) {
+  app.post(`/taxInvoices/:issuanceKey/amendments/${validation.segment}::validate`, {
+    config: { operation: validation.operation,
+      ...(validation.body === null ? { body: 'none' as const } : {}) },
+    schema: {
+      operationId: validation.operationId, tags: TAGS, summary: validation.summary,
+      description: `Runs everything POST /v1/taxInvoices/{issuanceKey}/amend/` +
+        `${validation.segment} runs, with the same headers, path and body, short of its ` +
+        'effect: the original and its amendments so far, the documents drafted by the ' +
+        'reason\'s rule, the supplier\'s eligibility, the points available for the price and ' +
+        'whether `Service-Client-Reference-Id` is still unused. Answers the documents the ' +
+        'amendment would make, or exactly the error it would give. Free: nothing is charged, ' +
+        'recorded or claimed.',
+      headers: IssueHeaders, params: IssuanceKeyParams,
+      ...(validation.body === null ? {} : { body: validation.body }),
+      response: { 200: AmendmentValidation, ...AMENDMENT_ERRORS },
+    },
+  }, async (request) => amendments.validateAmendment({
+    ...requestOf(request as AmendmentRequestContext),
+    request: validation.request(request.body) }));
+}
+
+// Double issuance's takes no body, as its amendment: in a plugin of its own, which keeps the
+// empty-body parser away from the others.
+const registerValidations: FastifyPluginAsyncTypebox<Options> = async (app, { amendments }) => {
+  for (const validation of VALIDATIONS.filter((entry) => entry.body !== null)) {
+    registerValidation(app, amendments, validation);
+  }
+  await app.register(async (bodyless) => {
+    acceptEmptyJsonBodies(bodyless);
+    for (const validation of VALIDATIONS.filter((entry) => entry.body === null)) {
+      registerValidation(bodyless as typeof app, amendments, validation);
+    }
+  });
+};
+
 export const amendmentRoutes: FastifyPluginAsyncTypebox<Options> = async (app, options) => {
   await app.register(registerReversals, options);
   await app.register(registerDoubleIssuance, options);
   await app.register(registerPartialAmendments, options);
+  await app.register(registerValidations, options);
 };

@@ -1,5 +1,16 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { AMOUNT_ABS_MAX, Invoice, Item, ITEMS_MAX, Payment, PRINTABLE } from '../schemas.ts';
+import { openEnum } from '../../../platform/open-enum.ts';
+import { IssueValidation } from '../issuance/schemas.ts';
+import {
+  AMENDMENT_REASONS,
+  AMOUNT_ABS_MAX,
+  Invoice,
+  Item,
+  ITEMS_MAX,
+  Payment,
+  PRINTABLE,
+  type AmendmentReason,
+} from '../schemas.ts';
 import { AMENDMENT_DESCRIPTION_LENGTH_MAX } from './reason-rule.ts';
 
 // Request and response schemas of the amendment routes (docs/tax-invoice-amendments.md). The
@@ -151,4 +162,33 @@ export const TwoDocumentsAccepted = Type.Object(
     'documents.', additionalProperties: false,
     examples: [{ issuanceKey: 'txi_9E63A0BE4FCBF161C8ADF054DD',
       issuanceKeys: ['txi_9E63A0BE4FCBF161C8ADF054DD', 'txi_AF74B1CF5ADCA272D9BEA165EE'] }] },
+);
+
+const ValidatedDocument = IssueValidation.properties.documents.items;
+
+// What the validations of the amendment routes answer: the documents amend would make, as etax
+// computes them, and their price.
+export const AmendmentValidation = Type.Object(
+  {
+    valid: IssueValidation.properties.valid,
+    supplier: IssueValidation.properties.supplier,
+    documents: Type.Array(Type.Object({
+      ...ValidatedDocument.properties,
+      amendment: Type.Object({
+        reason: openEnum(Object.keys(AMENDMENT_REASONS) as AmendmentReason[],
+          'The amendment reason.'),
+        originalIssuanceKey: Type.String({ description: 'The tax invoice amended.' }),
+      }, { additionalProperties: false }),
+    }, { additionalProperties: false }), { minItems: 1, maxItems: 2,
+      description: 'The documents the amendment would make, in order (two for an entry ' +
+        'correction or a local letter of credit: the negative one first), with the totals ' +
+        'and tax as etax computes them, the issue deadline and whether each would be late.' }),
+    price: Type.Object({
+      operation: Type.Literal('taxInvoices.issue', { description: 'The price row.' }),
+      points: Type.Integer({ minimum: 0, description: 'What amending would charge now: the ' +
+        'price of one document for each document made; the balance covers it.' }),
+    }, { additionalProperties: false }),
+  },
+  { title: 'TaxInvoiceAmendmentValidation', description: 'What this amendment would do. ' +
+    'Nothing was charged, recorded or claimed.', additionalProperties: false },
 );

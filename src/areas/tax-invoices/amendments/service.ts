@@ -5,7 +5,12 @@ import { ApiError } from '../../../platform/errors.ts';
 import type { RecordEvents } from '../../../platform/events.ts';
 import type { Caller, Scope } from '../../../platform/scope.ts';
 import type { HolidayCalendar } from '../holidays/calendar.ts';
-import { draftPreview, type Accept, type SupplierIssuer } from '../acceptance/accept.ts';
+import {
+  draftPreview,
+  validatedDocument,
+  type Accept,
+  type SupplierIssuer,
+} from '../acceptance/accept.ts';
 import type { ValidatedInvoice } from '../acceptance/validation.ts';
 import type { AmendmentReason } from '../schemas.ts';
 import * as store from '../store.ts';
@@ -78,6 +83,22 @@ function acceptedResponse(reason: AmendmentReason, issuanceKeys: string[]): Amen
   return pair ? { issuanceKey, issuanceKeys } : { issuanceKey };
 }
 
+// A validation's answer: the documents the amendment would make, with their reason and
+// original, and their price.
+function validationAnswer(validated: Awaited<ReturnType<Accept['validate']>>) {
+  const { issuer, drafts, points } = validated;
+  return {
+    valid: true as const,
+    supplier: { issuerId: issuer.id, identificationNumber: issuer.identificationNumber },
+    documents: drafts.map((draft) => {
+      assert(draft.amendment !== null);
+      return { ...validatedDocument(draft), amendment: { reason: draft.amendment.reason,
+        originalIssuanceKey: draft.amendment.originalIssuanceKey } };
+    }),
+    price: { operation: 'taxInvoices.issue' as const, points },
+  };
+}
+
 export function createAmendmentService(deps: AmendmentDeps) {
   async function findOriginal(scope: Scope, issuanceKey: string, issuer: SupplierIssuer) {
     const original = await store.findInvoice(deps.db, scope, issuanceKey);
@@ -148,7 +169,17 @@ export function createAmendmentService(deps: AmendmentDeps) {
     return drafts.map(draftPreview);
   }
 
-  return { amend, previewAmendment };
+  // What amend would answer, without its effect (POST /v1/taxInvoices/{issuanceKey}/
+  // amendments/<reason>:validate): the same request through the same steps (acceptance.ts,
+  // validate). Nothing is charged, claimed or recorded.
+  async function validateAmendment(input: AmendInput) {
+    const today = seoulDate(deps.now());
+    const holidays = await deps.holidays.added();
+    return validationAnswer(await deps.accept.validate(
+      amendmentRequest(input, today, holidays), deps.unitPoints));
+  }
+
+  return { amend, previewAmendment, validateAmendment };
 }
 
 export type AmendmentService = ReturnType<typeof createAmendmentService>;

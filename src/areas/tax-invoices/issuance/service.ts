@@ -3,8 +3,6 @@ import type { Db, Tx } from '../../../platform/db/connect.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import type { Caller, Scope } from '../../../platform/scope.ts';
 import type { Static } from '@fastify/type-provider-typebox';
-import { draftPreview, type Accept } from '../acceptance/accept.ts';
-import { lateIssuancePenaltyOf } from '../acceptance/late-issuance.ts';
 import { validateInvoice } from '../acceptance/validation.ts';
 import type { HolidayCalendar } from '../holidays/calendar.ts';
 import { endWithoutIssuance, type LifecycleDeps } from '../lifecycle.ts';
@@ -14,6 +12,7 @@ import {
   type Supplied,
 } from '../schemas.ts';
 import * as store from '../store.ts';
+import { draftPreview, validatedDocument, type Accept } from '../acceptance/accept.ts';
 import type { IssueValidation } from './schemas.ts';
 
 // Issuing tax invoices (docs/tax-invoices.md): the issue request, its validation and preview
@@ -101,11 +100,7 @@ Promise<Static<typeof IssueValidation>> {
   return {
     valid: true,
     supplier: { issuerId: issuer.id, identificationNumber: issuer.identificationNumber },
-    documents: drafts.map(({ validated }) => ({ invoice: validated.invoice,
-      taxType: validated.taxType, totals: validated.totals,
-      issueDeadline: validated.issueDeadline, lateIssuance: validated.lateIssuance,
-      lateIssuancePenalty: validated.lateIssuance
-        ? lateIssuancePenaltyOf(validated.taxType) : null })),
+    documents: drafts.map(validatedDocument),
     price: { operation: 'taxInvoices.issue', points },
   };
 }

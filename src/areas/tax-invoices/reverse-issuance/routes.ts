@@ -7,6 +7,7 @@ import {
   COMMON_ERRORS,
   SUPPLIER_ELIGIBILITY_ERRORS,
 } from '../route-errors.ts';
+import { IssueValidation } from '../issuance/schemas.ts';
 import { IssuanceAccepted, IssuanceKeyParams, IssueBody, IssueHeaders } from '../schemas.ts';
 import {
   ApprovalUrl,
@@ -44,6 +45,29 @@ const registerRequest: FastifyPluginAsyncTypebox<Options> = async (app, { revers
         ...errorResponses(...COMMON_ERRORS, ...ACCEPTANCE_ERRORS) },
     },
   }, async (request) => reverseIssuance.request({
+    caller: requestCaller(request),
+    supplierKey: request.headers['supplier-key'],
+    referenceId: request.headers['service-client-reference-id'],
+    body: request.body,
+  }));
+
+  app.post('/taxInvoices/issueRequests::validate', {
+    config: { operation: 'taxInvoices.issueRequest.validate' },
+    schema: {
+      operationId: 'validateReverseIssuanceRequest', tags: TAGS,
+      summary: 'Validate a reverse issuance request',
+      description: 'Runs everything POST /v1/taxInvoices/issueRequest runs, with the same ' +
+        'headers and body, short of its effect: the body\'s checks, the totals and tax as ' +
+        'etax computes them, the issue deadline, the supplier\'s eligibility, the points ' +
+        'available for the price charged now and whether `Service-Client-Reference-Id` is ' +
+        'still unused. Answers the document the supplier would be asked to issue, or exactly ' +
+        'the error the request would give. Free: nothing is charged, recorded, claimed or ' +
+        'mailed.',
+      headers: IssueHeaders, body: IssueBody,
+      response: { 200: IssueValidation,
+        ...errorResponses(...COMMON_ERRORS, ...ACCEPTANCE_ERRORS) },
+    },
+  }, async (request) => reverseIssuance.validateRequest({
     caller: requestCaller(request),
     supplierKey: request.headers['supplier-key'],
     referenceId: request.headers['service-client-reference-id'],

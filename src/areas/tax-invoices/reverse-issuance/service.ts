@@ -5,7 +5,7 @@ import { ApiError } from '../../../platform/errors.ts';
 import type { QueueMail } from '../../../platform/mail/outbox.ts';
 import type { Caller, Scope } from '../../../platform/scope.ts';
 import type { IssuersService } from '../../issuers/index.ts';
-import type { Accept, SupplierIssuer } from '../acceptance/accept.ts';
+import { validatedDocument, type Accept, type SupplierIssuer } from '../acceptance/accept.ts';
 import { validateInvoice } from '../acceptance/validation.ts';
 import type { Invoice } from '../schemas.ts';
 import * as store from '../store.ts';
@@ -69,12 +69,14 @@ type RequestInput = { caller: Caller; supplierKey: string; referenceId: string |
   body: Invoice };
 
 // Validated like an issuance (forward amounts, deadline enforced) and charged at acceptance; no
-// certificate is needed until the supplier approves.
-async function request(deps: Deps, input: RequestInput) {
+// certificate is needed until the supplier approves. The acceptance request is the same for
+// the request and its validation.
+async function acceptRequestOf(deps: Deps, input: RequestInput):
+Promise<Parameters<Accept>[0]> {
   const today = seoulDate(deps.now());
   const holidays = await deps.holidays.added();
   let supplier: SupplierIssuer | null = null;
-  const accepted = await deps.accept({
+  return {
     caller: input.caller, supplierKey: input.supplierKey, referenceId: input.referenceId,
     route: ISSUE_REQUEST_ROUTE, body: input.body, issuanceType: 'REVERSE',
     draft: (issuer, supplierPeriods) => {
@@ -95,8 +97,27 @@ async function request(deps: Deps, input: RequestInput) {
         data: { issuanceKey: row.issuanceKey, issueDeadline: row.issueDeadline },
       } }]);
     },
-  }, deps.unitPoints);
+  };
+}
+
+async function request(deps: Deps, input: RequestInput) {
+  const accepted = await deps.accept(await acceptRequestOf(deps, input), deps.unitPoints);
   return { issuanceKey: accepted.issuanceKeys[0]! };
+}
+
+// What request would answer, without its effect (POST /v1/taxInvoices/issueRequests:validate):
+// the same steps (acceptance.ts, validate), answered with the document the supplier would be
+// asked to issue and the price charged now, or the error the request would give. Nothing is
+// charged, claimed, recorded or mailed.
+async function validateRequest(deps: Deps, input: RequestInput) {
+  const { issuer, drafts, points } = await deps.accept.validate(
+    await acceptRequestOf(deps, input), deps.unitPoints);
+  return {
+    valid: true as const,
+    supplier: { issuerId: issuer.id, identificationNumber: issuer.identificationNumber },
+    documents: drafts.map(validatedDocument),
+    price: { operation: 'taxInvoices.issue' as const, points },
+  };
 }
 
 // A ten-minute link to the approval page, only for a request the supplier can approve now.
@@ -198,6 +219,7 @@ export function createReverseIssuanceService(base: ReverseIssuanceDeps) {
   const deps: Deps = { ...base, links: createApprovalLinks(base) };
   return {
     request: (input: RequestInput) => request(deps, input),
+    validateRequest: (input: RequestInput) => validateRequest(deps, input),
     grant: (input: { scope: Scope; issuanceKey: string }) => grant(deps, input),
     approve: (input: SupplierInput) => approve(deps, input),
     refuse: (input: SupplierInput & { reason: string | null }) => refuse(deps, input),
