@@ -5,21 +5,18 @@
 // back as text. Each state is checked at 390 and 1280 px (no sideways scroll, a screenshot,
 // axe-core without serious or critical violations).
 import 'reflect-metadata';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HEIGHT, launchChromium, WIDTHS } from '../helpers/chromium.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
+import {
+  checkPage as checkPageIn, launchChromium, openPage, screenshotFolder, signIn,
+  startDashboardServer,
+} from '../helpers/chromium.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { PASSWORD, usersOf } from '../dashboard/helpers.ts';
 import {
   createSupplierAccount, invoiceBody, request, type SupplierAccount,
 } from '../api/tax-invoices/helpers.ts';
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-  'utf8');
 const HOSTILE = '<img src=x onerror="window.__xss=1">';
 
 let app: TestApp;
@@ -27,56 +24,19 @@ let browser: Browser;
 let baseUrl: string;
 let screenshots: string;
 let account: SupplierAccount;
-const errors: string[] = [];
 const rowsOf = (page: Page, section: string, text: string) =>
   page.locator(`section[aria-labelledby="${section}-title"] tr`, { hasText: text });
 
-async function signedInPage(role: 'admin' | 'viewer'): Promise<Page> {
+async function signedInPage(role: 'admin' | 'viewer') {
   const email = `drafts-${role}-${Date.now()}@example.com`;
   await usersOf(app).createUser({ accountId: account.accountId, email, role,
     password: PASSWORD });
-  const context = await browser.newContext({ bypassCSP: true,
-    viewport: { width: WIDTHS[0], height: HEIGHT } });
-  const page = await context.newPage();
-  page.on('dialog', (dialog) => void dialog.accept());
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  await page.goto(`${baseUrl}/dashboard/sign-in`);
-  await page.fill('input[name="email"]', email);
-  await page.fill('input[name="password"]', PASSWORD);
-  await Promise.all([page.waitForURL(`${baseUrl}/dashboard`),
-    page.click('button[type="submit"]')]);
-  return page;
+  const { page, problems } = await openPage(browser, { bypassCSP: true });
+  await signIn(page, baseUrl, email, PASSWORD);
+  return { page, problems };
 }
 
-async function checkPage(page: Page, name: string) {
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: HEIGHT });
-    const overflow = await page.evaluate(() => ({
-      scrollWidth: document.documentElement.scrollWidth,
-      clientWidth: document.documentElement.clientWidth,
-    }));
-    expect(overflow.scrollWidth, `${name} at ${width}px scrolls sideways`)
-      .toBeLessThanOrEqual(overflow.clientWidth);
-    writeFileSync(path.join(screenshots, `${name}-${width}.png`),
-      await page.screenshot({ fullPage: true }));
-  }
-  if (!(await page.evaluate(() => 'axe' in window))) {
-    await page.addScriptTag({ content: AXE_SOURCE });
-  }
-  const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{
-      id: string; impact: string | null; nodes: Array<{ target: unknown }> }> }> } }).axe.run();
-    return result.violations.filter((violation) =>
-      violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => ({ id: violation.id, targets: violation.nodes.map((n) => n.target) }));
-  });
-  expect(violations, name).toEqual([]);
-  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss))
-    .toBeUndefined();
-  await page.setViewportSize({ width: WIDTHS[0], height: HEIGHT });
-}
+const checkPage = (page: Page, name: string) => checkPageIn(page, screenshots, name);
 
 // A draft the API key saves and asks to issue: submitted, as the account requires approval.
 async function submittedDraft(description: string): Promise<string> {
@@ -94,13 +54,9 @@ async function submittedDraft(description: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  app = await createTestApp({ jobs: true });
-  await app.server.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.server.address() as { port: number };
-  baseUrl = `http://127.0.0.1:${address.port}`;
+  ({ app, baseUrl } = await startDashboardServer());
   browser = await launchChromium();
-  screenshots = mkdtempSync(path.join(os.tmpdir(), 'etax-dashboard-drafts-'));
-  console.info(`drafts page screenshots: ${screenshots}`);
+  screenshots = screenshotFolder('dashboard-drafts');
   account = await createSupplierAccount(app, '임시저장 상회');
 });
 afterAll(async () => {
@@ -110,7 +66,7 @@ afterAll(async () => {
 
 describe('drafts in Chromium', () => {
   it('an Admin requires approval, approves a submitted draft and sees it issued', async () => {
-    const page = await signedInPage('admin');
+    const { page, problems } = await signedInPage('admin');
     await page.goto(`${baseUrl}/dashboard/drafts`);
     await page.check('input[name="approvalRequired"][value="true"]');
     await Promise.all([page.waitForURL(/notice=drafts\.approvalSaved/),
@@ -139,12 +95,12 @@ describe('drafts in Chromium', () => {
     const editable = rowsOf(page, 'editable', returned);
     expect(await editable.locator('td').first().textContent()).toContain(HOSTILE);
     await checkPage(page, 'drafts-returned');
-    expect(errors).toEqual([]);
+    expect(problems).toEqual([]);
   }, 120_000);
 
   it('a Viewer sees no action and is refused one posted anyway', async () => {
     const draftId = await submittedDraft('열람자');
-    const page = await signedInPage('viewer');
+    const { page } = await signedInPage('viewer');
     await page.goto(`${baseUrl}/dashboard/drafts`);
     expect(await rowsOf(page, 'waiting', draftId).count()).toBe(1);
     expect(await page.locator('button:has-text("승인하고 발행")').count()).toBe(0);
