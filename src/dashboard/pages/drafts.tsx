@@ -85,14 +85,18 @@ function DraftTable({ ctx, rows }: { ctx: PageContext; rows: Row[] }) {
             return (
               <tr key={row.draftId}>
                 <td data-label={t('drafts.col.draft')}>
-                  <code>{row.draftId}</code><br />
-                  <span class="muted">{formatDateTime(new Date(row.updatedAt))}</span>
-                  {row.issuanceKey !== null && (<><br />{t('drafts.issuanceKey')}{' '}
-                    <a href={`/dashboard/tax-invoices/${row.issuanceKey}`}>
-                      <code>{row.issuanceKey}</code></a></>)}
-                  {row.returnReason !== null && row.status === 'DRAFT' && (
-                    <><br /><span class="break">
-                      {t('drafts.returned', { reason: row.returnReason })}</span></>)}
+                  {/* One block: as a card (below 700 px) the cell is a grid of its label and
+                      one value, and the lines stay together beside the label. */}
+                  <div>
+                    <code>{row.draftId}</code><br />
+                    <span class="muted">{formatDateTime(new Date(row.updatedAt))}</span>
+                    {row.issuanceKey !== null && (<><br />{t('drafts.issuanceKey')}{' '}
+                      <a href={`/dashboard/tax-invoices/${row.issuanceKey}`}>
+                        <code>{row.issuanceKey}</code></a></>)}
+                    {row.returnReason !== null && row.status === 'DRAFT' && (
+                      <><br /><span class="break">
+                        {t('drafts.returned', { reason: row.returnReason })}</span></>)}
+                  </div>
                 </td>
                 <td data-label={t('drafts.col.recipient')}>
                   {text(supplied(row).organizationName)}</td>
@@ -101,7 +105,9 @@ function DraftTable({ ctx, rows }: { ctx: PageContext; rows: Row[] }) {
                 <td data-label={t('drafts.col.supplyCost')} class="num">
                   {cost === null ? '' : formatWon(cost)}</td>
                 <td data-label={t('drafts.col.createdBy')}><code>{row.createdBy}</code></td>
-                <td data-label={t('drafts.col.actions')}><Actions ctx={ctx} row={row} /></td>
+                {/* The buttons' words stay on one line (승인 요청, not 승인 / 요청). */}
+                <td data-label={t('drafts.col.actions')} class="nowrap">
+                  <Actions ctx={ctx} row={row} /></td>
               </tr>
             );
           })}
@@ -117,9 +123,9 @@ function ApprovalSetting({ ctx, required }: { ctx: PageContext; required: boolea
     <Section title={t('drafts.approval')} id="approval">
       <p class="muted">{t('drafts.approvalLead')}</p>
       <PostForm ctx={ctx} action="/drafts/approval" class="row">
-        <label><input type="radio" name="approvalRequired" value="true" checked={required} />
-          {' '}{t('drafts.approvalOn')}</label>
-        <label><input type="radio" name="approvalRequired" value="false"
+        <label class="check"><input type="radio" name="approvalRequired" value="true"
+          checked={required} />{' '}{t('drafts.approvalOn')}</label>
+        <label class="check"><input type="radio" name="approvalRequired" value="false"
           checked={!required} />{' '}{t('drafts.approvalOff')}</label>
         <button type="submit" class="secondary">{t('drafts.approvalSave')}</button>
       </PostForm>
