@@ -22,6 +22,8 @@ export const UNIT = [
   'test/docs/**/*.test.ts',
   'test/config.test.ts',
   'test/dashboard/i18n.test.ts',
+  'test/dashboard/reset-requests.test.ts',
+  'test/dashboard/usage-cache.test.ts',
   'test/domain/**/*.test.ts',
   'test/upstream/**/*.test.ts',
   'test/areas/bank/service.test.ts',

@@ -420,8 +420,9 @@ export async function runPageScenario(adminUrl: string, scenario: PageScenario,
     if (!account || !user) throw new Error(`${scenario.name}: no bench account in its database`);
     // Sessions of earlier runs go; this run signs in afresh.
     await db.execute(sql`delete from dashboard_sessions where user_id = ${user.id}`);
-    const { token } = await createSessionsService({ db }).start({ userId: user.id,
-      address: '127.0.0.1', userAgent: undefined });
+    const sessions = createSessionsService({ db, now: () => new Date() });
+    const { token } = await sessions.start({ userId: user.id, address: '127.0.0.1',
+      userAgent: undefined });
     const reader = pageReader(app, `etax_session=${token}`, READS, WARM_UP);
     const loadBefore = os.loadavg()[0]!;
     const { table, notes } = await scenario.measure(reader, { app, accountId: account.id });

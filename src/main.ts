@@ -145,6 +145,7 @@ user.command('reset-password')
   .description('set a new password (generated unless --password-stdin) and end their sessions')
   .requiredOption('--email <email>', 'the user\'s email')
   .option('--password-stdin', 'read the password from the first line of standard input')
+  .option('--clear-second-factor', 'also turn off their second factor and recovery codes')
   .option('--json', 'print JSON')
   .action(async (options) => (await userCli()).resetPassword(await config(), options));
 

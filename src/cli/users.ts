@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline';
 import type { Config } from '../config.ts';
 import { recordAudit } from '../dashboard/audit/store.ts';
 import { ROLES, type Role } from '../dashboard/roles.ts';
+import { disable as disableSecondFactor } from '../dashboard/two-factor/store.ts';
 import { createSessionsService } from '../dashboard/sessions/service.ts';
 import { createUsersService, UserInputError } from '../dashboard/users/service.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -14,7 +15,7 @@ import { CliError, parseChoice, printResult } from './output.ts';
 function services(platform: Platform) {
   const { db } = platform.database;
   return { users: createUsersService({ db, accounts: platform.accounts }),
-    sessions: createSessionsService({ db }) };
+    sessions: createSessionsService({ db, now: platform.outside.now }) };
 }
 
 async function readPasswordFromStdin(): Promise<string> {
@@ -71,22 +72,34 @@ export async function listUsers(config: Config, options: { account?: string; jso
       `${row.operator ? 'operator  ' : ''}${row.email}`).join('\n'));
 }
 
-// A new password for a user who lost theirs; every session of theirs ends.
-export async function resetPassword(config: Config,
-  options: { email: string; passwordStdin?: boolean; json?: boolean }) {
+// A new password for a user who lost theirs; every session of theirs ends. The second factor
+// stays unless --clear-second-factor says otherwise (docs/dashboard.md § Getting in): a password
+// alone must not undo it, but a user locked out of both needs the operator to clear it too.
+export async function resetPassword(config: Config, options: { email: string;
+  passwordStdin?: boolean; clearSecondFactor?: boolean; json?: boolean }) {
   const typed = options.passwordStdin ? await readPasswordFromStdin() : undefined;
   const result = await withUsers(config, async ({ users, sessions }, platform) => {
+    const { db } = platform.database;
     const user = await users.findUserByEmail(options.email);
     if (user === null) throw new CliError(`no user has the email ${options.email}`);
     const password = await users.setPassword(user.userId, typed);
+    const secondFactorCleared = options.clearSecondFactor === true &&
+      await disableSecondFactor(db, user.userId);
     await sessions.endAll(user.userId);
-    await recordAudit(platform.database.db, { accountId: user.accountId, actor: null,
+    await recordAudit(db, { accountId: user.accountId, actor: null,
       action: 'user.passwordReset', target: user.email });
-    return { user, password };
+    if (secondFactorCleared) {
+      await recordAudit(db, { accountId: user.accountId, actor: null,
+        action: 'user.twoFactorReset', target: user.email });
+    }
+    return { user, password, secondFactorCleared };
   });
   const shown = typed === undefined ? { password: result.password } : {};
-  printResult(Boolean(options.json), { userId: result.user.userId, ...shown }, [
-    `password of ${result.user.email} reset; their sessions ended`,
+  const factor = result.secondFactorCleared ? 'their second factor is off; '
+    : result.user.twoFactor ? 'their second factor stays on; ' : '';
+  printResult(Boolean(options.json), { userId: result.user.userId,
+    secondFactorCleared: result.secondFactorCleared, ...shown }, [
+    `password of ${result.user.email} reset; ${factor}their sessions ended`,
     ...(typed === undefined ? [`password: ${result.password}`,
       'The password is shown this once.'] : []),
   ].join('\n'));

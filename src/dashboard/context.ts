@@ -29,11 +29,14 @@ import type { Platform } from '../platform/platform.ts';
 import type { RateLimiter } from '../platform/ratelimit/limiter.ts';
 import type { Scope } from '../platform/scope.ts';
 import type { MessageKey, Translate, Locale } from './i18n/index.ts';
+import type { ResetRequests } from './links/reset-requests.ts';
 import type { LinksService } from './links/service.ts';
-import type { Permission } from './roles.ts';
+import type { Permission, Role } from './roles.ts';
 import type { TwoFactorService } from './two-factor/service.ts';
 import type { SessionsService, SignedIn } from './sessions/service.ts';
+import type { ShownOnce } from './sessions/shown-once.ts';
 import type { UsersService } from './users/service.ts';
+import type { UsageCache } from './usage-cache.ts';
 
 // What every dashboard page and action is given, and what it gives back
 // (docs/dashboard.md § Adding a page).
@@ -104,7 +107,13 @@ export type DashboardServices = DashboardDeps & {
   sessions: SessionsService;
   // Invitations and password resets by mail.
   links: LinksService;
+  // A new API key or webhook secret, kept with the session until the page that shows it.
+  shownOnce: ShownOnce;
+  // What "Forgot your password?" asks for, worked after the answer.
+  resetRequests: ResetRequests;
   twoFactor: TwoFactorService;
+  // Home's usage of the days already over, kept per account and environment.
+  usageCache: UsageCache;
 };
 
 export type PageContext = {
@@ -118,13 +127,20 @@ export type PageContext = {
   files: readonly import('./uploads.ts').UploadedFile[];
   session: SignedIn;
   // The account and environment the session acts for: every read and write is scoped by it.
+  // While an operator looks at an account read-only, the account looked at.
   scope: Scope;
+  // The role pages are shown and checked for: the user's, or Viewer while an operator looks at
+  // an account.
+  role: Role;
   account: { name: string; plan: string };
   locale: Locale;
   t: Translate;
   // The synchronizer token every form of the page posts back (src/dashboard/http.ts).
   csrf: string;
   services: DashboardServices;
+  // The injected clock (the platform's Outside.now): today's date in a form, a certificate's
+  // days left.
+  now(): Date;
   // Whether the session's role has a permission (roles.ts), for what a page shows.
   may(permission: Permission): boolean;
   // Records what was done in the audit log, as this session's user, from its address.
@@ -152,6 +168,10 @@ export type DashboardRoute = {
   // Open to a user who must still turn a second factor on (the account requires it): their
   // settings and the header's controls. Every other route sends them to Settings.
   beforeSecondFactor?: true;
+  // A POST that acts on the session or its own user only (sign out, the switches, the end of
+  // an operator's look at an account): allowed while an operator looks at an account
+  // read-only, when every other POST is refused.
+  whileViewing?: true;
   handle(context: PageContext): Promise<Outcome>;
 };
 

@@ -16,11 +16,14 @@ import { linkRoutes } from './pages/links.tsx';
 import { publicRoutes, signInRedirect } from './pages/sign-in.tsx';
 import { SECURITY_HEADERS, sendHtml } from './render.ts';
 import type { UploadedFile } from './uploads.ts';
-import { roleMay } from './roles.ts';
+import { roleMay, type Role } from './roles.ts';
 import { createSessionsService, type SignedIn } from './sessions/service.ts';
+import { createShownOnce } from './sessions/shown-once.ts';
 import { createUsersService } from './users/service.ts';
+import { createResetRequests } from './links/reset-requests.ts';
 import { createLinksService } from './links/service.ts';
 import { createTwoFactorService } from './two-factor/service.ts';
+import { createUsageCache } from './usage-cache.ts';
 
 // The dashboard behind /dashboard (docs/dashboard.md): loaded by mount.ts on the first request,
 // it routes each request to a page's route, after the checks every route shares, in this order:
@@ -55,22 +58,28 @@ function formOf(request: FastifyRequest): { form: URLSearchParams; files: Upload
   return { form, files };
 }
 
-const navItems = (session: SignedIn): NavItem[] => PAGES.flatMap((page) =>
-  (page.nav && roleMay(session.user.role, page.nav.permission) &&
-    (page.nav.operator !== true || session.user.operator) ? [page.nav] : []));
+const navItems = (context: PageContext): NavItem[] => PAGES.flatMap((page) =>
+  (page.nav && roleMay(context.role, page.nav.permission) &&
+    (page.nav.operator !== true || context.session.user.operator) ? [page.nav] : []));
 
 async function contextFor(services: DashboardServices, request: FastifyRequest,
   reply: FastifyReply, session: SignedIn, params: Params): Promise<PageContext> {
-  const scope = { accountId: session.user.accountId, environment: session.environment };
+  // An operator looking at an account reads it as its Viewer would (the router refuses every
+  // change, below); what they do themselves is audited in their own account.
+  const { viewing } = session;
+  const scope = { accountId: viewing?.accountId ?? session.user.accountId,
+    environment: session.environment };
+  const role: Role = viewing === null ? session.user.role : 'viewer';
   const actor = { userId: session.user.userId, email: session.user.email };
   const audit = (action: AuditAction, target?: string | null, environment?: string | null) =>
-    recordAudit(services.platform.database.db, { accountId: scope.accountId, environment, actor,
-      action, target, address: clientAddress(request) });
+    recordAudit(services.platform.database.db, { accountId: session.user.accountId, environment,
+      actor, action, target, address: clientAddress(request) });
   return { request, reply, params, query: new URLSearchParams(request.url.split('?')[1] ?? ''),
-    ...formOf(request), session, scope, account: session.account,
+    ...formOf(request), session, scope, role,
+    account: viewing === null ? session.account : { name: viewing.name, plan: viewing.plan },
     locale: session.user.locale, t: translator(session.user.locale),
-    csrf: csrfToken(session.token), services,
-    may: (permission) => roleMay(session.user.role, permission), audit };
+    csrf: csrfToken(session.token), services, now: services.platform.outside.now,
+    may: (permission) => roleMay(role, permission), audit };
 }
 
 function send(context: PageContext, outcome: Outcome) {
@@ -86,7 +95,7 @@ function send(context: PageContext, outcome: Outcome) {
         .type(outcome.contentType).send(outcome.body);
     case 'page':
       return sendHtml(reply, outcome.status ?? 200, (
-        <Layout ctx={context} title={outcome.title} nav={navItems(context.session)}>
+        <Layout ctx={context} title={outcome.title} nav={navItems(context)}>
           {outcome.body}
         </Layout>
       ));
@@ -104,6 +113,12 @@ function signedInRoute(services: DashboardServices, route: DashboardRoute): Hand
       !(sameOrigin(request) && csrfTokenMatches(session.token, token))) {
       return send(context, errorOutcome(context.t, 'csrf', 403));
     }
+    // An operator's read-only look at an account: every change is refused here, whatever the
+    // page would show, but what acts on the operator's own session.
+    if (session.viewing !== null && request.method !== 'GET' && route.whileViewing !== true) {
+      return send(context, errorOutcome(context.t, 'readOnlyView', 403,
+        { account: session.viewing.name }));
+    }
     if (session.twoFactorRequired && !session.user.twoFactor && route.beforeSecondFactor !== true) {
       if (request.method === 'GET') {
         return send(context, { kind: 'redirect', to: '/dashboard/settings#two-factor' });
@@ -115,7 +130,7 @@ function signedInRoute(services: DashboardServices, route: DashboardRoute): Hand
     }
     if (!context.may(route.permission)) {
       return send(context, errorOutcome(context.t, 'forbidden', 403,
-        { role: context.t(`role.${session.user.role}`) }));
+        { role: context.t(`role.${context.role}`) }));
     }
     return send(context, await route.handle(context));
   };
@@ -149,14 +164,27 @@ async function notFound(services: DashboardServices, request: FastifyRequest,
 
 export function createDashboard(deps: DashboardDeps): Dashboard {
   const { db } = deps.platform.database;
+  const links = createLinksService({ db, queueMail: deps.platform.queueMail,
+    publicBaseUrl: deps.platform.config.PUBLIC_BASE_URL, now: deps.platform.outside.now });
   const services: DashboardServices = {
     ...deps,
     users: createUsersService({ db, accounts: deps.platform.accounts }),
-    sessions: createSessionsService({ db }),
-    links: createLinksService({ db, queueMail: deps.platform.queueMail,
-      publicBaseUrl: deps.platform.config.PUBLIC_BASE_URL, now: deps.platform.outside.now }),
+    sessions: createSessionsService({ db, now: deps.platform.outside.now }),
+    links,
+    shownOnce: createShownOnce({ db, sealing: deps.sealing }),
+    resetRequests: createResetRequests({
+      // A reset link mailed to the email's user, if it has one, and the request audited.
+      async work(email, address) {
+        const user = await links.requestReset(email);
+        if (user === null) return;
+        await recordAudit(db, { accountId: user.accountId, actor: null,
+          action: 'user.passwordResetRequested', target: user.email, address });
+      },
+      log: (error, message) => deps.platform.log.error({ err: error }, message),
+    }),
     twoFactor: createTwoFactorService({ db, sealing: deps.sealing,
       now: deps.platform.outside.now }),
+    usageCache: createUsageCache(deps.platform.points),
   };
   const router = FindMyWay<HTTPVersion.V1>({ ignoreTrailingSlash: true, caseSensitive: true });
   const add = (method: 'GET' | 'POST', path: string, handle: Handler) =>

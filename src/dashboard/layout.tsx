@@ -89,6 +89,21 @@ function Header({ ctx }: { ctx: PageContext }) {
   );
 }
 
+// On every page while an operator looks at an account read-only: whose account, that nothing
+// can be changed, and the way back.
+function ViewingBanner({ ctx }: { ctx: PageContext }) {
+  const { viewing } = ctx.session;
+  if (viewing === null) return null;
+  return (
+    <div class="banner viewing" role="note" id="viewing-banner">
+      <span>{ctx.t('viewing.banner', { name: viewing.name, id: viewing.accountId })}</span>
+      <PostForm ctx={ctx} action="/operator/view/end">
+        <button type="submit" class="link">{ctx.t('viewing.back')}</button>
+      </PostForm>
+    </div>
+  );
+}
+
 function Navigation(props: { t: Translate; items: NavItem[]; current: string }) {
   const sections = [...new Set(props.items.map((item) => item.section))];
   return (
@@ -127,6 +142,7 @@ export function Layout(props: { ctx: PageContext; title: MessageKey; nav: NavIte
       <div class={`banner ${environment}`} role="note">
         <strong>{ctx.t(`env.${environment}`)}</strong> {ctx.t(`banner.${environment}`)}
       </div>
+      <ViewingBanner ctx={ctx} />
       <div class="frame">
         <Navigation t={ctx.t} items={props.nav} current={ctx.request.url.split('?')[0] ?? ''} />
         <main id="content">

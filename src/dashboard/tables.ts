@@ -59,6 +59,14 @@ export const dashboardSessions = pgTable(
     // The password was right and the second factor is still to be given: such a session opens
     // nothing but the code's page, for a few minutes.
     secondFactorPending: boolean('second_factor_pending').notNull().default(false),
+    // An operator's session looking at another account read-only (the operator's pages): the
+    // pages read that account as its Viewer would, and nothing is changed. Honoured only
+    // while the user is an operator.
+    viewingAccountId: text('viewing_account_id').references(() => accounts.id),
+    // A secret to show once (a new API key, a webhook signing secret), sealed with the
+    // encryption key, bound to the session: put here by the POST that made it and taken out by
+    // the GET that shows it, so a reload or the back button shows it no more.
+    shownOnce: text('shown_once'),
   },
   (table) => [
     uniqueIndex('dashboard_sessions_token_hash_unique').on(table.tokenHash),

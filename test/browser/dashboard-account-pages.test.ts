@@ -7,14 +7,15 @@
 // screenshot is saved under a temporary folder (printed), and axe-core finds no serious or
 // critical violation.
 import 'reflect-metadata';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HEIGHT, launchChromium, WIDTHS } from '../helpers/chromium.ts';
+import {
+  checkPage as checkPageIn, launchChromium, openPage, screenshotFolder, signIn,
+  startDashboardServer,
+} from '../helpers/chromium.ts';
 import {
   corporateSubject,
   createTestCa,
@@ -22,13 +23,11 @@ import {
   signPriKey,
 } from '../areas/issuers/certificate-fixtures.ts';
 import { startReceiver, type Receiver } from '../api/webhooks/harness.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { PASSWORD, usersOf } from '../dashboard/helpers.ts';
 
 const BUSINESS_NUMBER = '1234567891';
 const CERTIFICATE_PASSWORD = 'Browser-Dashboard-Cert-7';
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-  'utf8');
 
 let app: TestApp;
 let receiver: Receiver;
@@ -36,26 +35,12 @@ let browser: Browser;
 let baseUrl: string;
 let screenshots: string;
 
-// A free port, known before the app starts, so PUBLIC_BASE_URL (the hosted page's links) names
-// the address the browser reaches.
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 beforeAll(async () => {
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
-  app = await createTestApp({ jobs: true, env: { PUBLIC_BASE_URL: baseUrl,
-    WEBHOOK_PRIVATE_TARGETS_ALLOWED: 'true' } });
-  await app.server.listen({ host: '127.0.0.1', port });
+  ({ app, baseUrl } = await startDashboardServer({
+    env: { WEBHOOK_PRIVATE_TARGETS_ALLOWED: 'true' } }));
   receiver = await startReceiver();
   browser = await launchChromium();
-  screenshots = mkdtempSync(path.join(os.tmpdir(), 'etax-dashboard-pages-'));
-  console.info(`dashboard page screenshots: ${screenshots}`);
+  screenshots = screenshotFolder('dashboard-pages');
 });
 afterAll(async () => {
   await browser?.close();
@@ -70,42 +55,13 @@ async function signedInPage(accountId: string, options: { operator?: boolean } =
   const email = `browser${++users}-${Date.now()}@example.com`;
   await usersOf(app).createUser({ accountId, email, role: 'owner', password: PASSWORD,
     operator: options.operator ?? false });
-  const context = await browser.newContext({ bypassCSP: true,
-    viewport: { width: WIDTHS[0], height: HEIGHT } });
-  const page = await context.newPage();
-  page.on('dialog', (dialog) => void dialog.accept());
-  await page.goto(`${baseUrl}/dashboard/sign-in`);
-  await page.fill('input[name="email"]', email);
-  await page.fill('input[name="password"]', PASSWORD);
-  await Promise.all([page.waitForURL(`${baseUrl}/dashboard`), page.click('button[type="submit"]')]);
+  const { page } = await openPage(browser, { bypassCSP: true });
+  await signIn(page, baseUrl, email, PASSWORD);
   return page;
 }
 
 // At each width: no sideways scrolling, a screenshot, and axe's serious and critical findings.
-async function checkPage(page: Page, name: string) {
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: HEIGHT });
-    const overflow = await page.evaluate(() => ({
-      scrollWidth: document.documentElement.scrollWidth,
-      clientWidth: document.documentElement.clientWidth,
-    }));
-    expect(overflow.scrollWidth, `${name} at ${width}px scrolls sideways`)
-      .toBeLessThanOrEqual(overflow.clientWidth);
-    writeFileSync(path.join(screenshots, `${name}-${width}.png`),
-      await page.screenshot({ fullPage: true }));
-  }
-  if (!(await page.evaluate(() => 'axe' in window))) {
-    await page.addScriptTag({ content: AXE_SOURCE });
-  }
-  const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{
-      id: string; impact: string | null; nodes: Array<{ target: unknown }> }> }> } }).axe.run();
-    return result.violations.filter((violation) =>
-      violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => ({ id: violation.id, targets: violation.nodes.map((n) => n.target) }));
-  });
-  expect(violations, name).toEqual([]);
-}
+const checkPage = (page: Page, name: string) => checkPageIn(page, screenshots, name);
 
 describe('dashboard pages in Chromium', () => {
   it('adds a webhook endpoint, sends a test event and sees it delivered', async () => {
@@ -185,6 +141,29 @@ describe('dashboard pages in Chromium', () => {
     expect((await app.platform.points.getBalance({ accountId: customer.accountId,
       environment: 'live' })).available).toBe(2_000_000);
     await checkPage(page, 'operator-account');
+    // The account's own dashboard, read-only: the banner on every page, a Viewer's pages, every
+    // change refused by the server, and the way back.
+    await Promise.all([page.waitForURL(`${baseUrl}/dashboard`),
+      page.click('section[aria-labelledby="open-title"] button[type="submit"]')]);
+    expect(await page.locator('#viewing-banner').textContent()).toContain('고객 주식회사');
+    await checkPage(page, 'operator-viewing-home');
+    await page.goto(`${baseUrl}/dashboard/keys`);
+    expect(await page.locator('#viewing-banner').isVisible()).toBe(true);
+    expect(await page.locator('form[action="/dashboard/keys"]').count()).toBe(0);
+    const refused = await page.evaluate(async () => {
+      const token = document.querySelector<HTMLInputElement>('input[name="_csrf"]')!.value;
+      const answer = await fetch('/dashboard/keys', { method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ _csrf: token, label: 'x' }) });
+      return answer.status;
+    });
+    expect(refused).toBe(403);
+    expect(await app.platform.accounts.listKeys({ accountId: customer.accountId,
+      environment: 'test' })).toHaveLength(1);
+    await checkPage(page, 'operator-viewing-keys');
+    await Promise.all([page.waitForURL(/\/dashboard\/operator\/accounts\//),
+      page.click('#viewing-banner button[type="submit"]')]);
+    expect(await page.locator('#viewing-banner').count()).toBe(0);
     await page.goto(`${baseUrl}/dashboard/operator/holidays`);
     await page.fill('input[name="date"]', '2031-05-06');
     await page.fill('input[name="name"]', '대체공휴일');

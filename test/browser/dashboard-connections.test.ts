@@ -8,49 +8,36 @@
 // (printed), axe-core finds no serious or critical violation, and nothing a user typed runs.
 import 'reflect-metadata';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HEIGHT, launchChromium, WIDTHS } from '../helpers/chromium.ts';
+import {
+  checkPage as checkPageIn, launchChromium, openPage, screenshotFolder, signIn,
+  startDashboardServer,
+} from '../helpers/chromium.ts';
 import {
   corporateSubject,
   createTestCa,
   issueCertificate,
   signPriKey,
 } from '../areas/issuers/certificate-fixtures.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { PASSWORD, usersOf } from '../dashboard/helpers.ts';
 
 const BUSINESS_NUMBER = '1234567891';
 const CERTIFICATE_PASSWORD = 'Browser-Records-Cert-3';
 const HOSTILE = '<script>alert(1)</script>"><img src=x onerror=alert(2)>';
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-  'utf8');
 
 let app: TestApp;
 let browser: Browser;
 let baseUrl: string;
 let screenshots: string;
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 beforeAll(async () => {
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
-  app = await createTestApp({ jobs: true, env: { PUBLIC_BASE_URL: baseUrl } });
-  await app.server.listen({ host: '127.0.0.1', port });
+  ({ app, baseUrl } = await startDashboardServer());
   browser = await launchChromium();
-  screenshots = mkdtempSync(path.join(os.tmpdir(), 'etax-dashboard-connections-'));
-  console.info(`dashboard records screenshots: ${screenshots}`);
+  screenshots = screenshotFolder('dashboard-connections');
 });
 afterAll(async () => {
   await browser?.close();
@@ -58,56 +45,19 @@ afterAll(async () => {
 });
 
 let users = 0;
-type Session = { page: Page; problems: string[]; dialogs: string[] };
 
 // A signed-in page for a new owner of `accountId`; axe is injected past the CSP. Every dialog is
 // recorded (a confirmation the page asks for is accepted): an alert would be a script a user
 // typed running.
-async function signedInPage(accountId: string): Promise<Session> {
+async function signedInPage(accountId: string) {
   const email = `records${++users}-${Date.now()}@example.com`;
   await usersOf(app).createUser({ accountId, email, role: 'owner', password: PASSWORD });
-  const context = await browser.newContext({ bypassCSP: true, acceptDownloads: true,
-    viewport: { width: WIDTHS[0], height: HEIGHT }, locale: 'ko-KR', timezoneId: 'Asia/Seoul' });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  const dialogs: string[] = [];
-  page.on('dialog', (dialog) => {
-    dialogs.push(`${dialog.type()}: ${dialog.message()}`);
-    void dialog.accept();
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-  await page.goto(`${baseUrl}/dashboard/sign-in`);
-  await page.fill('input[name="email"]', email);
-  await page.fill('input[name="password"]', PASSWORD);
-  await Promise.all([page.waitForURL(`${baseUrl}/dashboard`), page.click('button[type="submit"]')]);
-  return { page, problems, dialogs };
+  const session = await openPage(browser, { bypassCSP: true, acceptDownloads: true });
+  await signIn(session.page, baseUrl, email, PASSWORD);
+  return session;
 }
 
-async function checkPage(page: Page, name: string) {
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: HEIGHT });
-    const overflow = await page.evaluate(() => ({
-      scrollWidth: document.documentElement.scrollWidth,
-      clientWidth: document.documentElement.clientWidth,
-    }));
-    expect(overflow.scrollWidth, `${name} at ${width}px scrolls sideways`)
-      .toBeLessThanOrEqual(overflow.clientWidth);
-    writeFileSync(path.join(screenshots, `${name}-${width}.png`),
-      await page.screenshot({ fullPage: true }));
-  }
-  await page.setViewportSize({ width: WIDTHS[0], height: HEIGHT });
-  if (!(await page.evaluate(() => 'axe' in window))) {
-    await page.addScriptTag({ content: AXE_SOURCE });
-  }
-  const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{
-      id: string; impact: string | null; nodes: Array<{ target: unknown }> }> }> } }).axe.run();
-    return result.violations.filter((violation) =>
-      violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => ({ id: violation.id, targets: violation.nodes.map((n) => n.target) }));
-  });
-  expect(violations, name).toEqual([]);
-}
+const checkPage = (page: Page, name: string) => checkPageIn(page, screenshots, name);
 
 // Reloads until `text` shows: the page shows a collection's or sync's outcome once the worker
 // recorded it.

@@ -5,22 +5,18 @@
 // Hostile strings in every shown field are text and run nothing. Every page is checked at 390
 // and 1280 px (no sideways scrolling, a full-page screenshot saved under a printed folder) and by
 // axe-core (no serious or critical violation).
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_STATUS_NUMBERS as N } from '../../src/upstream/tax-authority/sandbox.ts';
-import { HEIGHT, launchChromium, WIDTHS } from '../helpers/chromium.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
+import {
+  checkPage as checkPageIn, launchChromium, openPage, screenshotFolder, signIn,
+  startDashboardServer,
+} from '../helpers/chromium.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { PASSWORD, usersOf } from '../dashboard/helpers.ts';
 import { registerSupplier, today } from '../api/tax-invoices/helpers.ts';
 import { workbookOf } from '../api/counterparties/helpers.ts';
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-  'utf8');
 const HOSTILE = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>';
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -29,22 +25,10 @@ let browser: Browser;
 let baseUrl: string;
 let screenshots: string;
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 beforeAll(async () => {
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
-  app = await createTestApp({ jobs: true, env: { PUBLIC_BASE_URL: baseUrl } });
-  await app.server.listen({ host: '127.0.0.1', port });
+  ({ app, baseUrl } = await startDashboardServer());
   browser = await launchChromium();
-  screenshots = mkdtempSync(path.join(os.tmpdir(), 'etax-dashboard-counterparties-'));
-  console.info(`dashboard counterparties screenshots: ${screenshots}`);
+  screenshots = screenshotFolder('dashboard-counterparties');
 });
 afterAll(async () => {
   await browser?.close();
@@ -55,43 +39,12 @@ let users = 0;
 async function signedInPage(accountId: string) {
   const email = `parties${++users}-${Date.now()}@example.com`;
   await usersOf(app).createUser({ accountId, email, role: 'owner', password: PASSWORD });
-  const context = await browser.newContext({ acceptDownloads: true,
-    viewport: { width: WIDTHS[0], height: HEIGHT } });
-  const page = await context.newPage();
-  await page.goto(`${baseUrl}/dashboard/sign-in`);
-  await page.fill('input[name="email"]', email);
-  await page.fill('input[name="password"]', PASSWORD);
-  await Promise.all([page.waitForURL(`${baseUrl}/dashboard`), page.click('button[type="submit"]')]);
+  const { page } = await openPage(browser, { acceptDownloads: true });
+  await signIn(page, baseUrl, email, PASSWORD);
   return page;
 }
 
-async function checkPage(page: Page, name: string) {
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: HEIGHT });
-    const overflow = await page.evaluate(() => ({
-      scrollWidth: document.documentElement.scrollWidth,
-      clientWidth: document.documentElement.clientWidth,
-    }));
-    expect(overflow.scrollWidth, `${name} at ${width}px scrolls sideways`)
-      .toBeLessThanOrEqual(overflow.clientWidth);
-    writeFileSync(path.join(screenshots, `${name}-${width}.png`),
-      await page.screenshot({ fullPage: true }));
-  }
-  if (!(await page.evaluate(() => 'axe' in window))) {
-    // CSP allows only the page's own scripts; axe is evaluated as the test's, not the page's.
-    await page.evaluate(AXE_SOURCE);
-  }
-  const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{
-      id: string; impact: string | null; nodes: Array<{ target: unknown }> }> }> } }).axe.run();
-    return result.violations.filter((violation) =>
-      violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => ({ id: violation.id, targets: violation.nodes.map((n) => n.target) }));
-  });
-  expect(violations, name).toEqual([]);
-  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss), name)
-    .toBeUndefined();
-}
+const checkPage = (page: Page, name: string) => checkPageIn(page, screenshots, name);
 
 describe('the counterparties page', () => {
   it('imports an xlsx file with a bad row marked, then checks and flags a closed one', async () => {

@@ -5,28 +5,22 @@
 // forgotten-password page. Each page is checked at 390 and 1280 px: no sideways scrolling, no
 // console error, no serious or critical axe-core violation, and a screenshot under
 // screenshots/dashboard/.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Secret, TOTP } from 'otpauth';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import {
+  accessibilityViolations, HEIGHT, launchChromium, openPage as openPageIn, WIDTHS,
+} from '../helpers/chromium.ts';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.ts';
 import { createUser, PASSWORD } from '../dashboard/helpers.ts';
 import { expectLaidOut } from './layout-checks.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
-  '--no-first-run', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync'];
-const WIDTHS = [390, 1280] as const;
-const HEIGHT = 844;
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SCREENSHOTS = path.join(ROOT, 'screenshots', 'dashboard');
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-  'utf8');
 const MEMBER_PASSWORD = 'member chose this password';
 
 let app: TestApp;
@@ -40,7 +34,7 @@ beforeAll(async () => {
   app = await createTestApp({ jobs: true,
     env: { SMTP_URL: sink.url, MAIL_FROM: 'etax <no-reply@etax.example>' } });
   baseUrl = await app.server.listen({ host: '127.0.0.1', port: 0 });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  browser = await launchChromium();
   mkdirSync(SCREENSHOTS, { recursive: true });
   const account = await app.platform.accounts.createAccount({ name: '주식회사 이택스',
     plan: 'STANDARD' });
@@ -52,24 +46,11 @@ afterAll(async () => {
   await sink?.close();
 });
 
-type AxeResult = { violations: Array<{ id: string; impact: string | null; help: string;
-  nodes: Array<{ target: unknown }> }> };
-
-async function accessibilityProblems(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const result = await page.evaluate(() =>
-    (window as unknown as { axe: { run(): Promise<AxeResult> } }).axe.run()) as AxeResult;
-  return result.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} ` +
-      JSON.stringify(violation.nodes.map((node) => node.target)));
-}
-
 async function checkPage(page: Page, problems: string[], name: string, texts: string[]) {
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: HEIGHT });
     await expectLaidOut(page, `${name} at ${width}px`, texts);
-    expect(await accessibilityProblems(page), `${name} at ${width}px`).toEqual([]);
+    expect(await accessibilityViolations(page), `${name} at ${width}px`).toEqual([]);
     writeFileSync(path.join(SCREENSHOTS, `${name}-${width}.png`),
       await page.screenshot({ fullPage: true }));
   }
@@ -78,15 +59,8 @@ async function checkPage(page: Page, problems: string[], name: string, texts: st
 }
 
 async function openPage() {
-  const context = await browser.newContext({ viewport: { width: WIDTHS[0], height: HEIGHT },
-    locale: 'ko-KR', timezoneId: 'Asia/Seoul' });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-  return { context, page, problems };
+  const { page, problems } = await openPageIn(browser);
+  return { context: page.context(), page, problems };
 }
 
 async function signInWithPassword(page: Page, email: string, password: string) {

@@ -8,23 +8,21 @@
 // screenshot is saved under a temporary folder (printed), and axe-core finds no serious or
 // critical violation.
 import 'reflect-metadata';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HEIGHT, launchChromium, WIDTHS } from '../helpers/chromium.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
+import {
+  checkPage as checkPageIn, HEIGHT, launchChromium, openPage, screenshotFolder, signIn,
+  startDashboardServer, WIDTHS,
+} from '../helpers/chromium.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { PASSWORD, usersOf } from '../dashboard/helpers.ts';
 import { registerSupplier } from '../api/tax-invoices/helpers.ts';
 import { createOwnerAccount } from '../api/documents/helpers.ts';
 import { connectHometax, monthsAgo } from '../api/revenue-expenses/helpers.ts';
 import { connectBankAccount } from '../api/bank-transactions/helpers.ts';
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-  'utf8');
 // Runs if anything a user typed were taken as markup: the journeys check it never did.
 const HOSTILE = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>';
 const OWN_NUMBER = '1234567891';
@@ -36,23 +34,11 @@ let browser: Browser;
 let baseUrl: string;
 let screenshots: string;
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 beforeAll(async () => {
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
-  app = await createTestApp({ jobs: true, env: { PUBLIC_BASE_URL: baseUrl,
-    CASH_RECEIPT_SANDBOX_APPROVAL_DELAY_MS: '0', DOCUMENTS_SANDBOX_LATENCY_MS: '0' } });
-  await app.server.listen({ host: '127.0.0.1', port });
+  ({ app, baseUrl } = await startDashboardServer({ env: {
+    CASH_RECEIPT_SANDBOX_APPROVAL_DELAY_MS: '0', DOCUMENTS_SANDBOX_LATENCY_MS: '0' } }));
   browser = await launchChromium();
-  screenshots = mkdtempSync(path.join(os.tmpdir(), 'etax-dashboard-records-'));
-  console.info(`dashboard records screenshots: ${screenshots}`);
+  screenshots = screenshotFolder('dashboard-records');
 });
 afterAll(async () => {
   await browser?.close();
@@ -63,48 +49,15 @@ let users = 0;
 async function signedInPage(accountId: string) {
   const email = `records${++users}-${Date.now()}@example.com`;
   await usersOf(app).createUser({ accountId, email, role: 'owner', password: PASSWORD });
-  const context = await browser.newContext({ bypassCSP: true, acceptDownloads: true,
-    viewport: { width: WIDTHS[0], height: HEIGHT } });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  await page.goto(`${baseUrl}/dashboard/sign-in`);
-  await page.fill('input[name="email"]', email);
-  await page.fill('input[name="password"]', PASSWORD);
-  await Promise.all([page.waitForURL(`${baseUrl}/dashboard`), page.click('button[type="submit"]')]);
-  return Object.assign(page, { consoleErrors: errors });
+  const { page, problems } = await openPage(browser, { bypassCSP: true,
+    acceptDownloads: true });
+  await signIn(page, baseUrl, email, PASSWORD);
+  return Object.assign(page, { consoleErrors: problems });
 }
 
 // At each width: no sideways scrolling, a screenshot; then axe's serious and critical findings,
 // and no script that a hostile value could have run.
-async function checkPage(page: Page, name: string) {
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: HEIGHT });
-    const overflow = await page.evaluate(() => ({
-      scrollWidth: document.documentElement.scrollWidth,
-      clientWidth: document.documentElement.clientWidth,
-    }));
-    expect(overflow.scrollWidth, `${name} at ${width}px scrolls sideways`)
-      .toBeLessThanOrEqual(overflow.clientWidth);
-    writeFileSync(path.join(screenshots, `${name}-${width}.png`),
-      await page.screenshot({ fullPage: true }));
-  }
-  if (!(await page.evaluate(() => 'axe' in window))) {
-    await page.addScriptTag({ content: AXE_SOURCE });
-  }
-  const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{
-      id: string; impact: string | null; nodes: Array<{ target: unknown }> }> }> } }).axe.run();
-    return result.violations.filter((violation) =>
-      violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => ({ id: violation.id, targets: violation.nodes.map((n) => n.target) }));
-  });
-  expect(violations, name).toEqual([]);
-  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss), name)
-    .toBeUndefined();
-}
+const checkPage = (page: Page, name: string) => checkPageIn(page, screenshots, name);
 
 // Reloads until the page shows `text` (a status reached by a worker).
 async function reloadUntil(page: Page, text: string, timeoutMs = 20_000) {

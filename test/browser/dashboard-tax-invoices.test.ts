@@ -6,22 +6,20 @@
 // Every page is checked at 390 and 1280 px: nothing scrolls sideways, a full-page screenshot is
 // saved under a temporary folder (printed), and axe-core finds no serious or critical violation.
 import 'reflect-metadata';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import os from 'node:os';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HEIGHT, launchChromium, WIDTHS } from '../helpers/chromium.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
+import {
+  checkPage as checkPageIn, expectFailedLoad, launchChromium, openPage, screenshotFolder,
+  signIn, startDashboardServer,
+} from '../helpers/chromium.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { PASSWORD, usersOf } from '../dashboard/helpers.ts';
 import { PDF_FILE, PNG_FILE } from '../helpers/attachment-files.ts';
 import {
   createSupplierAccount, invoiceBody, postWithSupplier, type SupplierAccount,
 } from '../api/tax-invoices/helpers.ts';
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-  'utf8');
 const HOSTILE = '<img src=x onerror="window.__xss=1">';
 
 let app: TestApp;
@@ -30,62 +28,27 @@ let baseUrl: string;
 let screenshots: string;
 let account: SupplierAccount;
 let page: Page;
-const errors: string[] = [];
+let errors: string[] = [];
 
 beforeAll(async () => {
-  app = await createTestApp({ jobs: true, env: { TAX_INVOICE_TRANSMISSION_DELAY_SECONDS: '0' } });
-  await app.server.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.server.address() as { port: number };
-  baseUrl = `http://127.0.0.1:${address.port}`;
+  ({ app, baseUrl } = await startDashboardServer({
+    env: { TAX_INVOICE_TRANSMISSION_DELAY_SECONDS: '0' } }));
   browser = await launchChromium();
-  screenshots = mkdtempSync(path.join(os.tmpdir(), 'etax-dashboard-tax-invoices-'));
-  console.info(`tax-invoice page screenshots: ${screenshots}`);
+  screenshots = screenshotFolder('dashboard-tax-invoices');
   account = await createSupplierAccount(app, '브라우저 상회');
   const email = `tax-invoices-${Date.now()}@example.com`;
   await usersOf(app).createUser({ accountId: account.accountId, email, role: 'issuer',
     password: PASSWORD });
-  const context = await browser.newContext({ bypassCSP: true, acceptDownloads: true,
-    viewport: { width: WIDTHS[0], height: HEIGHT } });
-  page = await context.newPage();
-  page.on('dialog', (dialog) => void dialog.accept());
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  await page.goto(`${baseUrl}/dashboard/sign-in`);
-  await page.fill('input[name="email"]', email);
-  await page.fill('input[name="password"]', PASSWORD);
-  await Promise.all([page.waitForURL(`${baseUrl}/dashboard`), page.click('button[type="submit"]')]);
+  ({ page, problems: errors } = await openPage(browser, { bypassCSP: true,
+    acceptDownloads: true }));
+  await signIn(page, baseUrl, email, PASSWORD);
 });
 afterAll(async () => {
   await browser?.close();
   await app?.close();
 });
 
-async function checkPage(name: string) {
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: HEIGHT });
-    const overflow = await page.evaluate(() => ({
-      scrollWidth: document.documentElement.scrollWidth,
-      clientWidth: document.documentElement.clientWidth,
-    }));
-    expect(overflow.scrollWidth, `${name} at ${width}px scrolls sideways`)
-      .toBeLessThanOrEqual(overflow.clientWidth);
-    writeFileSync(path.join(screenshots, `${name}-${width}.png`),
-      await page.screenshot({ fullPage: true }));
-  }
-  if (!(await page.evaluate(() => 'axe' in window))) {
-    await page.addScriptTag({ content: AXE_SOURCE });
-  }
-  const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{
-      id: string; impact: string | null; nodes: Array<{ target: unknown }> }> }> } }).axe.run();
-    return result.violations.filter((violation) =>
-      violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => ({ id: violation.id, targets: violation.nodes.map((n) => n.target) }));
-  });
-  expect(violations, name).toEqual([]);
-  await page.setViewportSize({ width: WIDTHS[0], height: HEIGHT });
-}
+const checkPage = (name: string) => checkPageIn(page, screenshots, name);
 
 // Reloads the page until its status badge says `text`: the jobs move the document on.
 async function waitForBadge(text: string) {
@@ -208,8 +171,7 @@ describe('tax invoices in Chromium', () => {
       expect(await page.locator(refusal).textContent())
         .toContain('첨부파일은 PDF, PNG, JPEG, XLSX 또는 DOCX 파일이어야');
       // The refusal page answers 415, which Chromium logs as a failed load: expected here.
-      const refusedLoad = errors.findIndex((error) => error.includes('415'));
-      if (refusedLoad >= 0) errors.splice(refusedLoad, 1);
+      expectFailedLoad(errors, 415);
       await Promise.all([page.waitForURL(/notice=taxInvoices.notice.attachmentDeleted/),
         section.locator('tbody tr').nth(1).locator('button').click()]);
       expect(await section.locator('tbody a').allTextContents()).toEqual(['거래명세서.pdf']);

@@ -2,6 +2,7 @@
 // user made by the CLI signs in to the app's dashboard with the printed password; a reset ends
 // their sessions and the new password works.
 import { spawn } from 'node:child_process';
+import { sql } from 'drizzle-orm';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,4 +96,36 @@ describe('etax user', () => {
     const unknown = await run(['user', 'reset-password', '--email', 'nobody@example.com']);
     expect(unknown.code).not.toBe(0);
   });
+
+  it('keeps the second factor on a reset unless --clear-second-factor clears it, audited',
+    async () => {
+      const email = `factor-${Date.now()}@example.com`;
+      const created = await runEtaxJson(app.database.env,
+        ['user', 'create', '--account', accountId, '--email', email, '--role', 'viewer']);
+      const { db } = app.platform.database;
+      // A second factor as Settings leaves it: a sealed secret and recovery codes' hashes.
+      await db.execute(sql`update dashboard_users set totp_secret = 'sealed',
+        recovery_code_hashes = array['a', 'b'] where id = ${created.userId as string}`);
+      const factorOf = async () => (await db.execute(sql`select totp_secret,
+        cardinality(recovery_code_hashes) as codes from dashboard_users
+        where id = ${created.userId as string}`)).rows[0] as { totp_secret: string | null;
+        codes: number };
+
+      const kept = await run(['user', 'reset-password', '--email', email]);
+      expect(kept.code).toBe(0);
+      expect(kept.stdout).toContain('their second factor stays on');
+      expect(await factorOf()).toEqual({ totp_secret: 'sealed', codes: 2 });
+
+      const cleared = await runEtaxJson(app.database.env,
+        ['user', 'reset-password', '--email', email, '--clear-second-factor']);
+      expect(cleared.secondFactorCleared).toBe(true);
+      expect(await factorOf()).toEqual({ totp_secret: null, codes: 0 });
+      // With the factor off, the new password alone signs in.
+      await signIn(app, email, cleared.password as string);
+      const actions = (await db.execute(sql`select action from dashboard_audit_events
+        where account_id = ${accountId} and target = ${email} order by created_at, id`)).rows
+        .map((row) => (row as { action: string }).action);
+      expect(actions).toEqual(['user.created', 'user.passwordReset', 'user.passwordReset',
+        'user.twoFactorReset']);
+    });
 });

@@ -19,9 +19,13 @@ afterAll(async () => {
 const points = (key: string) => app.server.inject({ method: 'GET', url: '/v1/points',
   headers: { authorization: basicAuth(key) } });
 
+// Creates a key: the POST redirects to the page that shows it once.
 async function createKey(browser: Browser, label: string) {
   await browser.get('/dashboard/keys');
-  const response = await browser.post('/dashboard/keys', { label });
+  const posted = await browser.post('/dashboard/keys', { label });
+  if (posted.statusCode !== 303) return { response: posted, key: undefined };
+  expect(posted.headers.location).toBe('/dashboard/keys/created');
+  const response = await browser.get('/dashboard/keys/created');
   const key = /id="new-key"[^>]*>([^<]+)</.exec(response.body)?.[1];
   return { response, key };
 }
@@ -39,6 +43,15 @@ describe('API keys page', () => {
     expect(response.headers['cache-control']).toBe('no-store');
     expect(key).toMatch(/^test_[A-Za-z0-9_-]{43}$/);
     expect((await points(key!)).statusCode).toBe(200);
+    // Shown once: a reload (or the back button) of the page finds nothing more to show, and no
+    // address ever held the key.
+    const reload = await browser.get('/dashboard/keys/created');
+    expect(reload.statusCode).toBe(410);
+    expect(reload.body).not.toContain(key);
+    expect(reload.body).toContain('한 번만 보여 드립니다');
+    const stored = (await app.platform.database.db.execute(sql`select shown_once
+      from dashboard_sessions where shown_once is not null`)).rows;
+    expect(JSON.stringify(stored)).not.toContain(key);
     const list = await browser.get('/dashboard/keys');
     expect(list.body).toContain('Production server');
     expect(list.body).not.toContain(key);

@@ -205,3 +205,120 @@ describe('operator pages', () => {
       .toBe(0);
   });
 });
+
+describe('an operator\'s read-only look at an account', () => {
+  const viewedAudit = async (accountId: string) => ((await app.platform.database.db.execute(
+    sql`select action, target, actor_email from dashboard_audit_events
+        where account_id = ${accountId} and action like 'operator.accountView%'
+        order by created_at, id`)).rows);
+
+  it('shows the account as its Viewer sees it, with the banner, audited in both accounts',
+    async () => {
+      const operator = await signedInOperator('owner');
+      const customer = await app.createAccount({ name: `Customer ${HOSTILE}` });
+      const [customerKey] = await app.platform.accounts.listKeys({
+        accountId: customer.accountId, environment: 'test' });
+      const account = await operator.browser.get(
+        `/dashboard/operator/accounts/${customer.accountId}`);
+      expect(account.body).toContain(
+        `action="/dashboard/operator/accounts/${customer.accountId}/view"`);
+      const opened = await operator.browser.post(
+        `/dashboard/operator/accounts/${customer.accountId}/view`, {});
+      expect(opened.statusCode).toBe(303);
+      expect(opened.headers.location).toBe('/dashboard');
+
+      for (const path of ['/dashboard', '/dashboard/keys', '/dashboard/points',
+        '/dashboard/webhooks', '/dashboard/documents', '/dashboard/tax-invoices',
+        '/dashboard/counterparties', '/dashboard/plan']) {
+        const page = await operator.browser.get(path);
+        expect(page.statusCode, path).toBe(200);
+        expect(page.body, path).toContain('id="viewing-banner"');
+        expect(page.body, path).toContain(customer.accountId);
+        expect(page.body, path).toContain('action="/dashboard/operator/view/end"');
+        expect(page.body, path).not.toContain(HOSTILE);
+      }
+      // The customer's keys, redacted; no form to make or revoke one (a Viewer's page).
+      const keys = await operator.browser.get('/dashboard/keys');
+      expect(keys.body).toContain(customerKey!.redacted);
+      expect(keys.body).not.toContain(customer.keys.test);
+      expect(keys.body).not.toContain('action="/dashboard/keys"');
+      // What a Viewer may not read stays closed.
+      expect((await operator.browser.get('/dashboard/team')).statusCode).toBe(403);
+      expect((await operator.browser.get('/dashboard/audit')).statusCode).toBe(403);
+
+      const expected = [{ action: 'operator.accountViewed', target: customer.accountId,
+        actor_email: expect.stringContaining('@example.com') as unknown }];
+      expect(await viewedAudit(customer.accountId)).toEqual(expected);
+      expect(await viewedAudit(operator.accountId)).toEqual(expected);
+
+      // The way back: the operator's own account again, and the end audited.
+      const ended = await operator.browser.post('/dashboard/operator/view/end', {});
+      expect(ended.statusCode).toBe(303);
+      expect(ended.headers.location).toBe(`/dashboard/operator/accounts/${customer.accountId}`);
+      const home = await operator.browser.get('/dashboard');
+      expect(home.body).not.toContain('id="viewing-banner"');
+      expect(home.body).toContain('Operations');
+      expect((await viewedAudit(operator.accountId)).map((row) => row.action))
+        .toEqual(['operator.accountViewed', 'operator.accountViewEnded']);
+    });
+
+  it('refuses every change while looking, on the server, whatever the route', async () => {
+    const operator = await signedInOperator('owner');
+    const customer = await app.createAccount({ name: 'Customer two' });
+    await operator.browser.post(`/dashboard/operator/accounts/${customer.accountId}/view`, {});
+    await operator.browser.get('/dashboard');
+    const keysBefore = await app.platform.accounts.listKeys({ accountId: customer.accountId,
+      environment: 'test' });
+    const { PAGES } = await import('../../src/dashboard/pages/index.ts');
+    const posts = PAGES.flatMap((page) => page.routes)
+      .filter((route) => route.method === 'POST' && route.whileViewing !== true);
+    expect(posts.length).toBeGreaterThan(30);
+    for (const route of posts) {
+      const path = `/dashboard${route.path.replace(/:(\w+)/g, (_match, name: string) =>
+        (name === 'accountId' ? customer.accountId : `x_${name}`))}`;
+      const refused = await operator.browser.post(path, { label: 'x', points: '1000',
+        plan: 'FREE', name: 'x', url: 'https://example.com/h', events: 'WEBHOOK_TEST' });
+      expect(refused.statusCode, path).toBe(403);
+      expect(refused.body, path).toContain('읽기 전용으로 보고 있어');
+    }
+    // The methods the dashboard has no route for change nothing either.
+    for (const method of ['PUT', 'PATCH', 'DELETE'] as const) {
+      const response = await app.server.inject({ method, url: '/dashboard/keys',
+        headers: { cookie: [...operator.browser.cookies].map(([name, value]) =>
+          `${name}=${value}`).join('; '), origin: 'http://localhost:80' } });
+      expect(response.statusCode, method).toBeGreaterThanOrEqual(400);
+    }
+    expect(await app.platform.accounts.listKeys({ accountId: customer.accountId,
+      environment: 'test' })).toEqual(keysBefore);
+    expect((await app.platform.accounts.requireAccount(customer.accountId)).plan)
+      .toBe('STANDARD');
+    expect(await app.platform.points.getBalance({ accountId: customer.accountId,
+      environment: 'live' })).toMatchObject({ available: 0 });
+    // The operator's own session controls still work.
+    expect((await operator.browser.post('/dashboard/environment', { environment: 'live',
+      return: '/dashboard' })).statusCode).toBe(303);
+  });
+
+  it('is for operators only, and ends when the user is no longer one', async () => {
+    const { browser, accountId } = await signedInAccount(app, 'owner');
+    const other = await app.createAccount({ name: 'Someone else' });
+    await browser.get('/dashboard');
+    const refused = await browser.post(`/dashboard/operator/accounts/${other.accountId}/view`,
+      {});
+    expect(refused.statusCode).toBe(403);
+    expect((await browser.get('/dashboard')).body).not.toContain('id="viewing-banner"');
+    expect(await viewedAudit(other.accountId)).toEqual([]);
+    expect(await viewedAudit(accountId)).toEqual([]);
+
+    const operator = await signedInOperator('viewer');
+    expect((await operator.browser.post('/dashboard/operator/accounts/acc_nope/view', {}))
+      .statusCode).toBe(404);
+    await operator.browser.post(`/dashboard/operator/accounts/${other.accountId}/view`, {});
+    expect((await operator.browser.get('/dashboard')).body).toContain('Someone else');
+    await app.platform.database.db.execute(sql`update dashboard_users set operator = false
+      where account_id = ${operator.accountId}`);
+    const after = await operator.browser.get('/dashboard');
+    expect(after.body).not.toContain('id="viewing-banner"');
+    expect(after.body).not.toContain('Someone else');
+  });
+});

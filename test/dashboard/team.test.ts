@@ -32,7 +32,7 @@ describe('team page', () => {
     expect((await memberBrowser.get('/dashboard')).statusCode).toBe(303);
     const again = await signIn(app, member.email);
     await again.get('/dashboard/keys');
-    expect((await again.post('/dashboard/keys', { label: 'now allowed' })).statusCode).toBe(200);
+    expect((await again.post('/dashboard/keys', { label: 'now allowed' })).statusCode).toBe(303);
     const removed = await browser.post(`/dashboard/team/${member.userId}/remove`, {});
     expect(removed.statusCode).toBe(303);
     expect((await again.get('/dashboard')).statusCode).toBe(303);

@@ -43,8 +43,11 @@ const apiEndpoints = async (key: string) => (await app.server.inject({ method: '
 
 async function addEndpoint(browser: Browser, form: Record<string, string> = {}) {
   await browser.get('/dashboard/webhooks');
-  const response = await browser.post('/dashboard/webhooks', { url: receiver.url,
+  const posted = await browser.post('/dashboard/webhooks', { url: receiver.url,
     events: ISSUANCE_SUCCESS, ...form });
+  // The POST redirects to the page that shows the secret once.
+  const response = posted.statusCode === 303
+    ? await browser.get(posted.headers.location as string) : posted;
   const secret = /id="new-secret"[^>]*>([^<]+)</.exec(response.body)?.[1];
   const endpointId = /href="\/dashboard\/webhooks\/(whe_[A-Za-z0-9_-]+)"/.exec(response.body)?.[1];
   return { response, secret, endpointId: endpointId! };
@@ -153,11 +156,19 @@ describe('webhooks page', () => {
   it('rotates the secret: the new one shown once and signing the next delivery', async () => {
     const { browser, accountId } = await signedInAccount(app, 'owner');
     const { endpointId, secret } = await addEndpoint(browser);
-    const rotated = await browser.post(`/dashboard/webhooks/${endpointId}/rotate-secret`, {});
+    const posted = await browser.post(`/dashboard/webhooks/${endpointId}/rotate-secret`, {});
+    expect(posted.statusCode).toBe(303);
+    expect(posted.headers.location).toBe(`/dashboard/webhooks/${endpointId}/secret`);
+    const rotated = await browser.get(`/dashboard/webhooks/${endpointId}/secret`);
     expect(rotated.statusCode).toBe(200);
+    expect(rotated.headers['cache-control']).toBe('no-store');
     const newSecret = /id="new-secret"[^>]*>([^<]+)</.exec(rotated.body)?.[1];
     expect(newSecret).toMatch(/^whsec_/);
     expect(newSecret).not.toBe(secret);
+    // Shown once: the same address again shows the endpoint, not the secret.
+    const again = await browser.get(`/dashboard/webhooks/${endpointId}/secret`);
+    expect(again.statusCode).toBe(410);
+    expect(again.body).not.toContain(newSecret);
     const page = await browser.get(`/dashboard/webhooks/${endpointId}`);
     expect(page.body).not.toContain(newSecret);
     expect(page.body).toContain('이전 비밀 키');

@@ -30,7 +30,7 @@ export type TestApp = App & {
   close(): Promise<void>;
 };
 
-type TestAppOptions = {
+export type TestAppOptions = {
   env?: Record<string, string>;
   jobs?: boolean;
   extraRoutes?: FastifyPluginAsync;

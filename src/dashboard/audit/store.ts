@@ -30,6 +30,8 @@ export const AUDIT_ACTIONS = ['user.signedIn', 'user.signedOut', 'user.signedOut
   // The operator's pages.
   'operator.accountCreated', 'operator.planChanged', 'operator.pointsGranted',
   'operator.holidayAdded', 'operator.holidayRemoved',
+  // An operator's read-only look at an account (recorded in both accounts' logs).
+  'operator.accountViewed', 'operator.accountViewEnded',
   // Cash receipts, documents, books and bank transactions.
   'cashReceipt.issued', 'cashReceipt.canceled', 'document.requested', 'books.collectionRequested',
   'bank.syncRequested',

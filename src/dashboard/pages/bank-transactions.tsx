@@ -205,7 +205,7 @@ function TransactionTable({ ctx, items }: { ctx: PageContext; items: Transaction
 
 function readAccountQuery(ctx: PageContext) {
   const id = ctx.params.bankAccountId ?? '';
-  const month = ctx.query.get('month') || seoulDate(new Date()).slice(0, 7);
+  const month = ctx.query.get('month') || seoulDate(ctx.now()).slice(0, 7);
   const cursor = ctx.query.get('cursor') || undefined;
   if (!ID.test(id)) return 'notFound' as const;
   if (!MONTH.test(month) || (cursor !== undefined && !looksLikeCursor(cursor))) {

@@ -29,12 +29,12 @@ const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 const NOTICES = ['books.collectionQueued', 'books.collectionJoined'] as const satisfies
   readonly MessageKey[];
 
-const thisYear = () => Number(seoulDate(new Date()).slice(0, 4));
+const thisYear = (ctx: PageContext) => Number(seoulDate(ctx.now()).slice(0, 4));
 
 // The year of the query, the current one when none; null when it is not a year.
-function yearOf(query: URLSearchParams): number | null {
-  const raw = query.get('year');
-  if (raw === null || raw === '') return thisYear();
+function yearOf(ctx: PageContext): number | null {
+  const raw = ctx.query.get('year');
+  if (raw === null || raw === '') return thisYear(ctx);
   return YEAR.test(raw) ? Number(raw) : null;
 }
 
@@ -117,7 +117,7 @@ async function Collections({ ctx, problem }: { ctx: PageContext; problem?: ApiEr
   const { t } = ctx;
   const collections = await ctx.services.areas.revenueExpenses.listCollections(ctx.scope,
     COLLECTIONS_SHOWN);
-  const month = seoulDate(new Date()).slice(0, 7);
+  const month = seoulDate(ctx.now()).slice(0, 7);
   return (
     <Section title={t('books.collections')} id="collections">
       <p>{t('books.collectionsLead')}</p>
@@ -172,7 +172,7 @@ async function booksOutcome(ctx: PageContext, problem?: ApiError): Promise<Outco
   const { t } = ctx;
   const minimum = gate(ctx);
   if (minimum !== null) return planGateOutcome(ctx, 'books.title', minimum);
-  const year = yearOf(ctx.query);
+  const year = yearOf(ctx);
   if (year === null) {
     return { kind: 'page', title: 'books.title', status: 400,
       body: <Notice kind="error">{t('books.invalid')}</Notice> };
@@ -184,7 +184,7 @@ async function booksOutcome(ctx: PageContext, problem?: ApiError): Promise<Outco
       <Section title={t('books.byMonth', { year })} id="by-month">
         <p class="row">
           <a href={`/dashboard/books?year=${year - 1}`}>{t('books.previousYear')}</a>
-          {year < thisYear() && <a href={`/dashboard/books?year=${year + 1}`}>
+          {year < thisYear(ctx) && <a href={`/dashboard/books?year=${year + 1}`}>
             {t('books.nextYear')}</a>}
           <a href={`/dashboard/books.csv?year=${year}`} download>{t('books.csv')}</a>
           <a href={`/dashboard/books.xlsx?year=${year}`} download>{t('books.xlsx')}</a>
@@ -313,7 +313,7 @@ const entryRow = (item: Entry) => ({ direction: item.direction, writeDate: item.
   originalApprovalNumber: item.amendment?.originalApprovalNumber });
 
 async function exportOutcome(ctx: PageContext, format: 'csv' | 'xlsx'): Promise<Outcome> {
-  const year = yearOf(ctx.query);
+  const year = yearOf(ctx);
   if (gate(ctx) !== null || year === null) return booksOutcome(ctx);
   const rows = await yearTotals(ctx, year);
   const entries = await yearEntries(ctx, year);

@@ -87,8 +87,9 @@ function CertificateFacts({ ctx, certificate }: { ctx: PageContext;
     return <Notice kind="error">{t('business.noCertificate')}</Notice>;
   }
   const notAfter = new Date(certificate.notAfter);
-  const state = expiryState(notAfter, new Date());
-  const days = Math.ceil((notAfter.getTime() - Date.now()) / DAY_MS);
+  const now = ctx.now();
+  const state = expiryState(notAfter, now);
+  const days = Math.ceil((notAfter.getTime() - now.getTime()) / DAY_MS);
   return (
     <>
       {state === 'expired' && <Notice kind="error">{t('business.expired')}</Notice>}

@@ -30,6 +30,10 @@ import { looksLikeCursor } from '../../platform/cursor.ts';
 import {
   AMOUNT_FIELDS, amountOf, draftFormOutcome, issueDraftOutcome, saveDraftOutcome,
 } from './cash-receipt-drafts.tsx';
+import {
+  FilterForm as ListFilterForm, filterQuery, isCursor, isDay, listAnswer, NextPage,
+  oneOf as oneOfList, readFilters,
+} from '../list-page.tsx';
 
 // Cash receipts (docs/dashboard.md § Cash receipts): the list of the session's environment with
 // the API's filters, one receipt with its PDF, the issue form and the (partial) cancel form.
@@ -38,7 +42,6 @@ import {
 
 const PAGE_SIZE = 50;
 const ISSUERS_SHOWN = 100;
-const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const KEY = /^[A-Za-z0-9_-]{1,100}$/;
 const NOTICES = ['cashReceipts.issued', 'cashReceipts.canceled'] as const satisfies
   readonly MessageKey[];
@@ -48,42 +51,14 @@ type Kind = (typeof CASH_RECEIPT_KINDS)[number];
 type Filters = { tradeDateFrom?: string; tradeDateTo?: string; status?: Status; kind?: Kind;
   cursor?: string };
 
-const oneOf = <T extends string>(list: readonly T[], value: string): value is T =>
-  (list as readonly string[]).includes(value);
-
-// The query's filters, or null when one is not a value the form offers.
-function readFilters(query: URLSearchParams): Filters | null {
-  const filters: Filters = {};
-  for (const [name, value] of query) {
-    if (value === '') continue;
-    if (name === 'tradeDateFrom' || name === 'tradeDateTo') {
-      if (!DATE.test(value) || Number.isNaN(Date.parse(value))) return null;
-      filters[name] = value;
-    } else if (name === 'status') {
-      if (!oneOf(CASH_RECEIPT_STATUSES, value)) return null;
-      filters.status = value;
-    } else if (name === 'kind') {
-      if (!oneOf(CASH_RECEIPT_KINDS, value)) return null;
-      filters.kind = value;
-    } else if (name === 'cursor') {
-      if (!looksLikeCursor(value)) return null;
-      filters.cursor = value;
-    } else if (name !== 'notice') {
-      return null;
-    }
-  }
-  return filters;
-}
-
-function queryOf(filters: Filters, cursor?: string): string {
-  const query = new URLSearchParams();
-  for (const name of ['tradeDateFrom', 'tradeDateTo', 'status', 'kind'] as const) {
-    const value = filters[name];
-    if (value !== undefined) query.set(name, value);
-  }
-  if (cursor !== undefined) query.set('cursor', cursor);
-  return query.toString();
-}
+// The filters the form offers; the rules admit only the values of each type.
+const FILTER_RULES = { tradeDateFrom: isDay, tradeDateTo: isDay,
+  status: oneOfList(CASH_RECEIPT_STATUSES), kind: oneOfList(CASH_RECEIPT_KINDS),
+  cursor: isCursor };
+const readReceiptFilters = (query: URLSearchParams) =>
+  readFilters(query, FILTER_RULES) as Filters | null;
+const pageHref = (filters: Filters, next: string | null) => (next === null ? null
+  : `/dashboard/cash-receipts?${filterQuery({ ...filters, cursor: next })}`);
 
 const receiptPath = (issuanceKey: string) => `/dashboard/cash-receipts/${issuanceKey}`;
 
@@ -132,11 +107,7 @@ function ReceiptTable({ ctx, receipts, next, filters }: { ctx: PageContext;
           </table>
         </div>
       )}
-      {next !== null && (
-        <p><a href={`/dashboard/cash-receipts?${queryOf(filters, next)}`}>
-          {t('cashReceipts.more')}
-        </a></p>
-      )}
+      <NextPage href={pageHref(filters, next)} label={t('cashReceipts.more')} />
     </div>
   );
 }
@@ -144,9 +115,7 @@ function ReceiptTable({ ctx, receipts, next, filters }: { ctx: PageContext;
 function FilterForm({ ctx, filters }: { ctx: PageContext; filters: Filters }) {
   const { t } = ctx;
   return (
-    <form method="get" action="/dashboard/cash-receipts" class="row"
-      hx-get="/dashboard/cash-receipts" hx-target="#receipts" hx-swap="outerHTML"
-      hx-push-url="true">
+    <ListFilterForm path="/cash-receipts" target="receipts">
       <label>{t('cashReceipts.filterFrom')}
         <input type="date" name="tradeDateFrom" value={filters.tradeDateFrom ?? ''} />
       </label>
@@ -174,13 +143,13 @@ function FilterForm({ ctx, filters }: { ctx: PageContext; filters: Filters }) {
         </select>
       </label>
       <button type="submit" class="secondary">{t('cashReceipts.apply')}</button>
-    </form>
+    </ListFilterForm>
   );
 }
 
 async function listOutcome(ctx: PageContext): Promise<Outcome> {
   const { t } = ctx;
-  const filters = readFilters(ctx.query);
+  const filters = readReceiptFilters(ctx.query);
   const invalid = (): Outcome => ({ kind: 'page', title: 'cashReceipts.title', status: 400,
     body: <Notice kind="error">{t('cashReceipts.filterInvalid')}</Notice> });
   if (filters === null) return invalid();
@@ -190,8 +159,7 @@ async function listOutcome(ctx: PageContext): Promise<Outcome> {
   if (refused(page)) return invalid();
   const table = <ReceiptTable ctx={ctx} receipts={page.cashReceipts} next={page.nextCursor}
     filters={filters} />;
-  if (ctx.request.headers['hx-request'] === 'true') return { kind: 'fragment', body: table };
-  return { kind: 'page', title: 'cashReceipts.title', body: (
+  return listAnswer(ctx, table, () => ({ kind: 'page', title: 'cashReceipts.title', body: (
     <>
       <RedirectNotice ctx={ctx} known={NOTICES} />
       {ctx.may('documents.issue') && (
@@ -206,7 +174,7 @@ async function listOutcome(ctx: PageContext): Promise<Outcome> {
         {table}
       </Section>
     </>
-  ) };
+  ) }));
 }
 
 type IssuerChoice = { issuerId: string; organizationName: string; identificationNumber: string };
@@ -248,7 +216,7 @@ function IssueFields({ ctx, issuers, values }: { ctx: PageContext; issuers: Issu
       </label>
       <label>{t('cashReceipts.tradeDate')}
         <input type="date" name="tradeDate" required value={value('tradeDate',
-          seoulDate(new Date()))} />
+          seoulDate(ctx.now()))} />
       </label>
       <Choice ctx={ctx} name="usage" label="cashReceipts.usage" options={CASH_RECEIPT_USAGES}
         values={values} text={(usage) => `cashReceipts.usage.${usage}`} />

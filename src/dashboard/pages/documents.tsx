@@ -27,7 +27,9 @@ import {
   Refusal,
   refused,
 } from './acting.tsx';
-import { looksLikeCursor } from '../../platform/cursor.ts';
+import {
+  FilterForm, filterQuery, isCursor, listAnswer, NextPage, readFilters,
+} from '../list-page.tsx';
 
 // Documents (docs/dashboard.md § Documents): tax-authority certificates of the owner business and
 // corporate registry copies, requested with the options each type takes and its price shown
@@ -58,25 +60,12 @@ const documentPath = (issuanceKey: string) => `/dashboard/documents/${issuanceKe
 
 type Filters = { status?: Status; type?: DocumentType; cursor?: string };
 
-function readFilters(query: URLSearchParams): Filters | null {
-  const filters: Filters = {};
-  for (const [name, value] of query) {
-    if (value === '' || name === 'notice') continue;
-    if (name === 'status' && isStatus(value)) filters.status = value;
-    else if (name === 'type' && isType(value)) filters.type = value;
-    else if (name === 'cursor' && looksLikeCursor(value)) filters.cursor = value;
-    else return null;
-  }
-  return filters;
-}
-
-function queryOf(filters: Filters, cursor?: string) {
-  const query = new URLSearchParams();
-  if (filters.status) query.set('status', filters.status);
-  if (filters.type) query.set('type', filters.type);
-  if (cursor) query.set('cursor', cursor);
-  return query.toString();
-}
+const FILTER_RULES = { status: isStatus, type: isType, cursor: isCursor };
+const readDocumentFilters = (query: URLSearchParams) =>
+  readFilters(query, FILTER_RULES) as Filters | null;
+const pageHref = (filters: Filters, next: string | null) => (next === null ? null
+  : `/dashboard/documents?${filterQuery({ status: filters.status, type: filters.type,
+    cursor: next })}`);
 
 function StatusBadge({ ctx, status }: { ctx: PageContext; status: Status }) {
   return <span class={`badge status-${status.toLowerCase()}`}>
@@ -125,9 +114,7 @@ function DocumentTable({ ctx, documents, next, filters }: { ctx: PageContext;
           </table>
         </div>
       )}
-      {next !== null && (
-        <p><a href={`/dashboard/documents?${queryOf(filters, next)}`}>{t('documents.more')}</a></p>
-      )}
+      <NextPage href={pageHref(filters, next)} label={t('documents.more')} />
     </div>
   );
 }
@@ -160,7 +147,7 @@ function TypeChoices({ ctx }: { ctx: PageContext }) {
 
 async function listOutcome(ctx: PageContext): Promise<Outcome> {
   const { t } = ctx;
-  const filters = readFilters(ctx.query);
+  const filters = readDocumentFilters(ctx.query);
   const invalid = (): Outcome => ({ kind: 'page', title: 'documents.title', status: 400,
     body: <Notice kind="error">{t('documents.filterInvalid')}</Notice> });
   if (filters === null) return invalid();
@@ -169,8 +156,7 @@ async function listOutcome(ctx: PageContext): Promise<Outcome> {
   if (refused(page)) return invalid();
   const table = <DocumentTable ctx={ctx} documents={page.documents} next={page.nextCursor}
     filters={filters} />;
-  if (ctx.request.headers['hx-request'] === 'true') return { kind: 'fragment', body: table };
-  return { kind: 'page', title: 'documents.title', body: (
+  return listAnswer(ctx, table, () => ({ kind: 'page', title: 'documents.title', body: (
     <>
       <RedirectNotice ctx={ctx} known={NOTICES} />
       {ctx.may('documents.issue') && (
@@ -180,9 +166,7 @@ async function listOutcome(ctx: PageContext): Promise<Outcome> {
         </Section>
       )}
       <Section title={t('documents.list')} id="list">
-        <form method="get" action="/dashboard/documents" class="row"
-          hx-get="/dashboard/documents" hx-target="#documents" hx-swap="outerHTML"
-          hx-push-url="true">
+        <FilterForm path="/documents" target="documents">
           <label>{t('documents.type')}
             <select name="type">
               <option value="">{t('documents.filterAll')}</option>
@@ -204,11 +188,11 @@ async function listOutcome(ctx: PageContext): Promise<Outcome> {
             </select>
           </label>
           <button type="submit" class="secondary">{t('documents.apply')}</button>
-        </form>
+        </FilterForm>
         {table}
       </Section>
     </>
-  ) };
+  ) }));
 }
 
 // The options chosen from a list, the default first.

@@ -116,8 +116,10 @@ function Actions({ ctx, kind, row }: { ctx: PageContext; kind: Kind; row: Row })
 
 function DraftCell({ ctx, kind, row }: { ctx: PageContext; kind: Kind; row: Row }) {
   const { t } = ctx;
+  // One block: as a card (below 700 px) the cell is a grid of its label and one value, and the
+  // lines stay together beside the label.
   return (
-    <>
+    <div>
       <code>{row.draftId}</code><br />
       <span class="muted">{formatDateTime(new Date(row.updatedAt))}</span>
       {row.issuanceKey !== null && (<><br />{t('drafts.issuanceKey')}{' '}
@@ -125,7 +127,7 @@ function DraftCell({ ctx, kind, row }: { ctx: PageContext; kind: Kind; row: Row 
           <code>{row.issuanceKey}</code></a></>)}
       {row.returnReason !== null && row.status === 'DRAFT' && (
         <><br /><span class="break">{t('drafts.returned', { reason: row.returnReason })}</span></>)}
-    </>
+    </div>
   );
 }
 
@@ -150,7 +152,7 @@ function DraftTable({ ctx, kind, rows }: { ctx: PageContext; kind: Kind; rows: R
                 <td key={column.label} data-label={t(column.label)}
                   class={column.num ? 'num' : 'break'}>{column.cell(row)}</td>))}
               <td data-label={t('drafts.col.createdBy')}><code>{row.createdBy}</code></td>
-              <td data-label={t('drafts.col.actions')}>
+              <td data-label={t('drafts.col.actions')} class="nowrap">
                 <Actions ctx={ctx} kind={kind} row={row} /></td>
             </tr>
           ))}
@@ -166,9 +168,9 @@ function ApprovalSetting({ ctx, required }: { ctx: PageContext; required: boolea
     <Section title={t('drafts.approval')} id="approval">
       <p class="muted">{t('drafts.approvalLead')}</p>
       <PostForm ctx={ctx} action="/drafts/approval" class="row">
-        <label><input type="radio" name="approvalRequired" value="true" checked={required} />
-          {' '}{t('drafts.approvalOn')}</label>
-        <label><input type="radio" name="approvalRequired" value="false"
+        <label class="check"><input type="radio" name="approvalRequired" value="true"
+          checked={required} />{' '}{t('drafts.approvalOn')}</label>
+        <label class="check"><input type="radio" name="approvalRequired" value="false"
           checked={!required} />{' '}{t('drafts.approvalOff')}</label>
         <button type="submit" class="secondary">{t('drafts.approvalSave')}</button>
       </PostForm>

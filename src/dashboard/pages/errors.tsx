@@ -6,7 +6,7 @@ import { PlainLayout } from '../layout.tsx';
 // user; alone, in Korean with the English under it, otherwise.
 
 export type ErrorKind = 'notFound' | 'forbidden' | 'csrf' | 'unavailable' | 'internal' |
-  'notOperator' | 'twoFactorRequired';
+  'notOperator' | 'twoFactorRequired' | 'readOnlyView';
 
 const ko = translator('ko');
 const en = translator('en');

@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import { ENVIRONMENTS } from '../../platform/accounts/keys.ts';
 import type { UsageRow } from '../../platform/points/ledger-reads.ts';
 import { Section } from '../components.tsx';
@@ -11,25 +10,9 @@ import { lastDays, UsageChart } from './usage-chart.tsx';
 // 30 days' usage of the session's environment from the ledger, per day and per operation; and
 // the next tax-invoice issue deadline, by the tax-invoices area's rule.
 
+// The usage comes from the dashboard's cache (src/dashboard/usage-cache.ts): the settled days
+// once per account and environment, today and yesterday on every request.
 const USAGE_DAYS = 30;
-// The ledger only grows, and an entry's time is when it was written: a day over and done no
-// longer changes. The usage of the days before yesterday is aggregated once per scope and day
-// and kept (in this process); today and yesterday are read every time. Yesterday stays live so
-// that a transaction begun before midnight and committed after it is still counted.
-const LIVE_DAYS = 2;
-const settledUsage = new LRUCache<string, UsageRow[]>({ max: 2_000 });
-
-async function usageOf(ctx: PageContext, days: string[]): Promise<UsageRow[]> {
-  const { points } = ctx.services.platform;
-  const settledUntil = days[days.length - LIVE_DAYS]!;
-  const key = `${ctx.scope.accountId}:${ctx.scope.environment}:${days[0]}:${settledUntil}`;
-  let settled = settledUsage.get(key);
-  if (settled === undefined) {
-    settled = await points.usageSince(ctx.scope, days[0]!, settledUntil);
-    settledUsage.set(key, settled);
-  }
-  return [...settled, ...await points.usageSince(ctx.scope, settledUntil)];
-}
 // Failures of each kind shown, the latest first.
 const FAILURES_SHOWN = 5;
 
@@ -181,7 +164,7 @@ export const homePage: DashboardPage = {
       const [balances, usage, deadline, failures] = await Promise.all([
         Promise.all(ENVIRONMENTS.map(async (environment) => ({ environment,
           balance: await points.getBalance({ accountId: ctx.scope.accountId, environment }) }))),
-        usageOf(ctx, days),
+        ctx.services.usageCache.usageOf(ctx.scope, days),
         nextIssueDeadline(ctx, today),
         recentFailures(ctx),
       ]);

@@ -123,8 +123,25 @@ export const keysPage: DashboardPage = {
         const { key, keyId } = await ctx.services.platform.accounts.createKey({
           accountId: ctx.scope.accountId, environment: ctx.scope.environment, label });
         await ctx.audit('key.created', keyId, ctx.scope.environment);
+        // Shown once by the GET it redirects to (sessions/shown-once.ts): a reload shows the
+        // list, not the key, and makes no second key.
+        await ctx.services.shownOnce.put(ctx.session.sessionId, { kind: 'apiKey', label,
+          secret: key });
+        return { kind: 'redirect', to: '/dashboard/keys/created' };
+      },
+    },
+    {
+      method: 'GET', path: '/keys/created', permission: 'keys.manage',
+      async handle(ctx) {
+        const created = await ctx.services.shownOnce.take(ctx.session.sessionId, 'apiKey');
+        if (created === null) {
+          return { kind: 'page', title: 'keys.title', status: 410, body: <>
+            <Notice kind="info">{ctx.t('keys.shownOnceGone')}</Notice>
+            {await keysBody(ctx)}
+          </> };
+        }
         return { kind: 'page', title: 'keys.title',
-          body: <CreatedKey ctx={ctx} secret={key} label={label} /> };
+          body: <CreatedKey ctx={ctx} secret={created.secret} label={created.label} /> };
       },
     },
     {

@@ -113,8 +113,7 @@ function pageKit() {
 }
 
 function forgotRoutes(services: DashboardServices, kit: Kit): PublicRoute[] {
-  const { links, rateLimiter } = services;
-  const { db } = services.platform.database;
+  const { resetRequests, rateLimiter } = services;
   const { page, refused } = kit;
   function forgotForm(request: FastifyRequest, reply: FastifyReply, status: number,
     extra: { problem?: string; notice?: string; email?: string } = {}) {
@@ -153,12 +152,9 @@ function forgotRoutes(services: DashboardServices, kit: Kit): PublicRoute[] {
           { minutes: Math.ceil(retryAfterSeconds / 60) }) });
       }
     }
-    const user = await links.requestReset(email);
-    if (user !== null) {
-      await recordAudit(db, { accountId: user.accountId, actor: null,
-        action: 'user.passwordResetRequested', target: user.email, address });
-    }
-    // The same page whether or not a user has the email.
+    // The same steps and the same page whether or not a user has the email: the lookup, the
+    // link and the mail happen after the answer (links/reset-requests.ts).
+    resetRequests.submit(email, address);
     return forgotForm(request, reply, 200, { notice: t('forgot.sent') });
   }
 

@@ -17,6 +17,8 @@ import type { DashboardPage, DashboardRoute, Outcome, PageContext } from '../con
 import { formatDateTime, formatPoints } from '../format.ts';
 import type { MessageKey } from '../i18n/index.ts';
 import { readInstanceHealth } from '../instance-health.ts';
+import { recordAudit } from '../audit/store.ts';
+import { clientAddress } from '../http.ts';
 import { errorOutcome } from './errors.tsx';
 
 // The operator's pages at /dashboard/operator (docs/dashboard.md § The operator's pages), for
@@ -159,6 +161,12 @@ async function accountBody(ctx: PageContext, accountId: string, problem?: Messag
       {problem && <Notice kind="error">{t(problem)}</Notice>}
       <OperatorLinks ctx={ctx} />
       <Notice kind="info">{t('operator.readOnlyView')}</Notice>
+      <Section title={t('operator.openReadOnly')} id="open">
+        <p class="hint">{t('operator.openReadOnlyHint')}</p>
+        <PostForm ctx={ctx} action={`${accountPath(account.id)}/view`}>
+          <button type="submit" class="primary">{t('operator.openReadOnly')}</button>
+        </PostForm>
+      </Section>
       <Section title={account.name} id="account">
         <dl class="facts">
           <dt>{t('operator.accountId')}</dt><dd><code>{account.id}</code></dd>
@@ -306,6 +314,26 @@ const route = (method: 'GET' | 'POST', path: string,
   handle: DashboardRoute['handle']): DashboardRoute =>
   ({ method, path, permission: 'account.read', operator: true, handle });
 
+// Opens an account's dashboard read-only in this session (the router then reads that account
+// as its Viewer and refuses every change): audited in the operator's account and in the one
+// looked at, whose Owner and Admins see it in their log.
+async function openView(ctx: PageContext, accountId: string): Promise<Outcome> {
+  await ctx.services.sessions.setViewing(ctx.session.sessionId, accountId);
+  await ctx.audit('operator.accountViewed', accountId, null);
+  await recordAudit(ctx.services.platform.database.db, { accountId,
+    actor: { userId: ctx.session.user.userId, email: ctx.session.user.email },
+    action: 'operator.accountViewed', target: accountId, address: clientAddress(ctx.request) });
+  return { kind: 'redirect', to: '/dashboard' };
+}
+
+async function endView(ctx: PageContext): Promise<Outcome> {
+  const { viewing } = ctx.session;
+  if (viewing === null) return { kind: 'redirect', to: '/dashboard/operator' };
+  await ctx.services.sessions.setViewing(ctx.session.sessionId, null);
+  await ctx.audit('operator.accountViewEnded', viewing.accountId, null);
+  return { kind: 'redirect', to: `/dashboard${accountPath(viewing.accountId)}` };
+}
+
 export const operatorPage: DashboardPage = {
   nav: { label: 'nav.operator', path: '/operator', section: 'operator',
     permission: 'account.read', operator: true },
@@ -344,6 +372,9 @@ export const operatorPage: DashboardPage = {
         return { kind: 'redirect',
           to: `/dashboard${accountPath(accountId)}?notice=operator.pointsGranted` };
       })),
+    { ...route('POST', '/operator/accounts/:accountId/view', (ctx) => withAccount(ctx,
+      (accountId) => openView(ctx, accountId))), whileViewing: true },
+    { ...route('POST', '/operator/view/end', endView), whileViewing: true },
     route('GET', '/operator/holidays', (ctx) => page(holidaysBody(ctx))),
     route('POST', '/operator/holidays', async (ctx) => {
       const date = ctx.form.get('date') ?? '';

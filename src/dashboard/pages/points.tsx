@@ -7,7 +7,10 @@ import type { DashboardPage, Outcome, PageContext } from '../context.ts';
 import { formatDateTime, formatNumber, formatPoints } from '../format.ts';
 import type { MessageKey } from '../i18n/index.ts';
 import { toCsv } from '../csv.ts';
-import { looksLikeCursor } from '../../platform/cursor.ts';
+import type { VNode } from 'preact';
+import {
+  FilterForm as ListFilterForm, filterQuery, isCursor, isDay, listAnswer, NextPage, readFilters,
+} from '../list-page.tsx';
 
 // Points: the ledger of the session's environment with the reservations still open, filtered
 // by kind and Seoul dates (an htmx request gets the table alone), paged newest first, and as
@@ -19,34 +22,21 @@ const CSV_ROWS_MAX = 50_000;
 const OPEN_RESERVATIONS_SHOWN = 50;
 export const TEST_TOP_UP_POINTS_MAX = 10_000_000;
 const NOTICES = ['points.toppedUp'] as const satisfies readonly MessageKey[];
-const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 
-type Filters = { kind: LedgerKind | null; from: string | null; to: string | null;
-  cursor: string | null };
+// `before`: the ledger's cursor, named as the API's.
+type Filters = { kind?: LedgerKind; from?: string; to?: string; before?: string };
 
 const isKind = (value: string): value is LedgerKind =>
   (LEDGER_KINDS as readonly string[]).includes(value);
 
 // The filters of the query string, or null when one of them is not a value the form offers.
-function readFilters(query: URLSearchParams): Filters | null {
-  const pick = (name: string) => {
-    const value = query.get(name);
-    return value === null || value === '' ? null : value;
-  };
-  const filters = { kind: pick('kind'), from: pick('from'), to: pick('to'),
-    cursor: pick('before') };
-  if (filters.kind !== null && !isKind(filters.kind)) return null;
-  for (const date of [filters.from, filters.to]) {
-    if (date !== null && (!DATE.test(date) || Number.isNaN(Date.parse(date)))) return null;
-  }
-  if (filters.cursor !== null && !looksLikeCursor(filters.cursor)) return null;
-  return filters as Filters;
-}
+const FILTER_RULES = { kind: isKind, from: isDay, to: isDay, before: isCursor };
+const readLedgerFilters = (query: URLSearchParams) =>
+  readFilters(query, FILTER_RULES) as Filters | null;
 
 function ledgerQuery(filters: Filters, limit: number): LedgerQuery {
-  return { limit, kinds: filters.kind === null ? undefined : [filters.kind],
-    from: filters.from ?? undefined, to: filters.to ?? undefined,
-    cursor: filters.cursor ?? undefined };
+  return { limit, kinds: filters.kind === undefined ? undefined : [filters.kind],
+    from: filters.from, to: filters.to, cursor: filters.before };
 }
 
 // A page of the ledger, or null when the service refuses the filters (a day that does not
@@ -62,14 +52,8 @@ async function ledgerPageOf(ctx: PageContext, filters: Filters, limit: number):
   }
 }
 
-function queryOf(filters: Filters, before?: string): string {
-  const query = new URLSearchParams();
-  if (filters.kind) query.set('kind', filters.kind);
-  if (filters.from) query.set('from', filters.from);
-  if (filters.to) query.set('to', filters.to);
-  if (before) query.set('before', before);
-  return query.toString();
-}
+const queryOf = (filters: Filters, before?: string) =>
+  filterQuery({ kind: filters.kind, from: filters.from, to: filters.to, before });
 
 function LedgerTable({ ctx, entries, nextCursor, filters }: { ctx: PageContext;
   entries: LedgerEntry[]; nextCursor: string | null; filters: Filters }) {
@@ -109,10 +93,8 @@ function LedgerTable({ ctx, entries, nextCursor, filters }: { ctx: PageContext;
           </table>
         </div>
       )}
-      {nextCursor !== null && (
-        <p><a href={`/dashboard/points?${queryOf(filters, nextCursor)}`}>{t('points.more')}</a>
-        </p>
-      )}
+      <NextPage href={nextCursor === null ? null
+        : `/dashboard/points?${queryOf(filters, nextCursor)}`} label={t('points.more')} />
     </div>
   );
 }
@@ -120,8 +102,7 @@ function LedgerTable({ ctx, entries, nextCursor, filters }: { ctx: PageContext;
 function FilterForm({ ctx, filters }: { ctx: PageContext; filters: Filters }) {
   const { t } = ctx;
   return (
-    <form method="get" action="/dashboard/points" class="row" hx-get="/dashboard/points"
-      hx-target="#ledger" hx-swap="outerHTML" hx-push-url="true">
+    <ListFilterForm path="/points" target="ledger">
       <label>{t('points.filterKind')}
         <select name="kind">
           <option value="">{t('points.filterAll')}</option>
@@ -140,7 +121,7 @@ function FilterForm({ ctx, filters }: { ctx: PageContext; filters: Filters }) {
       </label>
       <button type="submit" class="secondary">{t('points.apply')}</button>
       <a href={`/dashboard/points.csv?${queryOf(filters)}`} download>{t('points.csv')}</a>
-    </form>
+    </ListFilterForm>
   );
 }
 
@@ -167,20 +148,25 @@ function TopUp({ ctx, problem }: { ctx: PageContext; problem?: MessageKey }) {
 
 async function pointsOutcome(ctx: PageContext, problem?: MessageKey): Promise<Outcome> {
   const { t } = ctx;
-  const filters = readFilters(ctx.query);
-  const { points } = ctx.services.platform;
+  const filters = readLedgerFilters(ctx.query);
   const page = filters === null ? null : await ledgerPageOf(ctx, filters, PAGE_SIZE);
   if (filters === null || page === null) {
     return { kind: 'page', title: 'points.title', status: 400,
       body: <Notice kind="error">{t('points.filterInvalid')}</Notice> };
   }
   const { entries, nextCursor } = page;
-  if (ctx.request.headers['hx-request'] === 'true') {
-    return { kind: 'fragment', body: <LedgerTable ctx={ctx} entries={entries}
-      nextCursor={nextCursor} filters={filters} /> };
-  }
-  const open = await points.openReservations(ctx.scope, OPEN_RESERVATIONS_SHOWN);
-  return { kind: 'page', title: 'points.title', status: problem ? 400 : 200, body: (
+  const table = <LedgerTable ctx={ctx} entries={entries} nextCursor={nextCursor}
+    filters={filters} />;
+  return listAnswer(ctx, table, async () => ({ kind: 'page', title: 'points.title',
+    status: problem ? 400 : 200, body: await pageBody(ctx, table, filters, problem) }));
+}
+
+async function pageBody(ctx: PageContext, table: VNode, filters: Filters,
+  problem?: MessageKey) {
+  const { t } = ctx;
+  const open = await ctx.services.platform.points.openReservations(ctx.scope,
+    OPEN_RESERVATIONS_SHOWN);
+  return (
     <>
       <RedirectNotice ctx={ctx} known={NOTICES} />
       <TopUp ctx={ctx} problem={problem} />
@@ -212,10 +198,10 @@ async function pointsOutcome(ctx: PageContext, problem?: MessageKey): Promise<Ou
       </Section>
       <Section title={t('points.ledger')} id="ledger-section">
         <FilterForm ctx={ctx} filters={filters} />
-        <LedgerTable ctx={ctx} entries={entries} nextCursor={nextCursor} filters={filters} />
+        {table}
       </Section>
     </>
-  ) };
+  );
 }
 
 const CSV_COLUMNS = ['createdAt', 'kind', 'operation', 'amountPoints', 'balanceAfterPoints',
@@ -229,7 +215,7 @@ export const pointsPage: DashboardPage = {
     {
       method: 'GET', path: '/points.csv', permission: 'account.read',
       async handle(ctx) {
-        const filters = readFilters(ctx.query);
+        const filters = readLedgerFilters(ctx.query);
         const page = filters === null ? null : await ledgerPageOf(ctx, filters, CSV_ROWS_MAX);
         if (page === null) return pointsOutcome(ctx);
         const rows = page.entries.map((entry) => ({ ...entry,

@@ -14,6 +14,7 @@ export const sessionControls: DashboardPage = {
   routes: [
     {
       method: 'POST', path: '/sign-out', permission: 'account.read', beforeSecondFactor: true,
+      whileViewing: true,
       async handle(ctx) {
         await ctx.services.sessions.end(ctx.session.token);
         await ctx.audit('user.signedOut');
@@ -23,6 +24,7 @@ export const sessionControls: DashboardPage = {
     },
     {
       method: 'POST', path: '/environment', permission: 'account.read', beforeSecondFactor: true,
+      whileViewing: true,
       async handle(ctx) {
         const environment = ctx.form.get('environment');
         if (isEnvironment(environment)) {
@@ -33,6 +35,7 @@ export const sessionControls: DashboardPage = {
     },
     {
       method: 'POST', path: '/language', permission: 'account.read', beforeSecondFactor: true,
+      whileViewing: true,
       async handle(ctx) {
         const locale = ctx.form.get('locale');
         if (isLocale(locale)) await ctx.services.users.setLocale(ctx.session.user.userId, locale);

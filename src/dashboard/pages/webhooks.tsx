@@ -275,6 +275,15 @@ function ShownSecret({ ctx, endpoint, secret }: { ctx: PageContext; endpoint: En
   );
 }
 
+// A new or rotated signing secret is shown once, by the GET the POST redirects to
+// (sessions/shown-once.ts): a reload shows the endpoint, not the secret, and rotates nothing.
+async function showSecretOnce(ctx: PageContext, endpointId: string, secret: string):
+  Promise<Outcome> {
+  await ctx.services.shownOnce.put(ctx.session.sessionId, { kind: 'webhookSecret', endpointId,
+    secret });
+  return { kind: 'redirect', to: `/dashboard${endpointPath(endpointId)}/secret` };
+}
+
 // The service's refusal as a page: not found for another scope's id, the form again with the
 // service's reason otherwise.
 async function refused(ctx: PageContext, error: unknown,
@@ -334,8 +343,7 @@ export const webhooksPage: DashboardPage = {
           const created = await ctx.services.areas.webhooks.createEndpoint({ caller: ctx.scope,
             ...input });
           await ctx.audit('webhook.endpointCreated', created.id, ctx.scope.environment);
-          return { kind: 'page', title: 'webhooks.title',
-            body: <ShownSecret ctx={ctx} endpoint={created} secret={created.secret} /> };
+          return showSecretOnce(ctx, created.id, created.secret);
         } catch (error) {
           return refused(ctx, error, (problem) => listPage(ctx, problem));
         }
@@ -381,8 +389,22 @@ export const webhooksPage: DashboardPage = {
         const rotated = await ctx.services.areas.webhooks.rotateSecret({ caller: ctx.scope,
           endpointId: endpoint.id, overlapSeconds: ROTATION_OVERLAP_SECONDS });
         await ctx.audit('webhook.secretRotated', endpoint.id, ctx.scope.environment);
+        return showSecretOnce(ctx, rotated.id, rotated.secret);
+      }),
+    },
+    {
+      method: 'GET', path: '/webhooks/:endpointId/secret', permission: 'webhooks.manage',
+      handle: (ctx) => withEndpoint(ctx, async (endpoint) => {
+        const shown = await ctx.services.shownOnce.take(ctx.session.sessionId, 'webhookSecret',
+          (value) => value.endpointId === endpoint.id);
+        if (shown === null) {
+          return { kind: 'page', title: 'webhooks.title', status: 410, body: <>
+            <Notice kind="info">{ctx.t('webhooks.secretGone')}</Notice>
+            {await endpointBody(ctx, endpoint)}
+          </> };
+        }
         return { kind: 'page', title: 'webhooks.title',
-          body: <ShownSecret ctx={ctx} endpoint={rotated} secret={rotated.secret} /> };
+          body: <ShownSecret ctx={ctx} endpoint={endpoint} secret={shown.secret} /> };
       }),
     },
     {

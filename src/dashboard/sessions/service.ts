@@ -29,6 +29,10 @@ export type SignedIn = {
   environment: Environment;
   // The user's account as it is now (a plan change shows on the next page).
   account: { name: string; plan: string };
+  // The account an operator looks at read-only (docs/dashboard.md § The operator's pages):
+  // pages read it as its Viewer would and refuse every change. Null otherwise, and for a user
+  // no longer flagged operator.
+  viewing: { accountId: string; name: string; plan: string } | null;
   user: { userId: string; accountId: string; email: string; role: Role; operator: boolean;
     locale: Locale; twoFactor: boolean };
 };
@@ -44,7 +48,7 @@ export const hashSessionToken = (token: string) =>
 // A cookie value that cannot be a session token is refused before any hashing or query.
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
-export function createSessionsService({ db }: { db: Db }) {
+export function createSessionsService({ db, now }: { db: Db; now: () => Date }) {
   async function start(input: { userId: string; environment?: Environment; address: string;
     userAgent: string | undefined; secondFactorPending?: boolean }):
     Promise<{ token: string; sessionId: string }> {
@@ -65,11 +69,13 @@ export function createSessionsService({ db }: { db: Db }) {
       pending ? PENDING_LIMITS : LIMITS, pending);
     if (row === null) return null;
     const { session, user } = row;
-    if (!pending && Date.now() - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+    if (!pending && now().getTime() - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
       await store.touchSession(db, session.id);
     }
+    const viewing = user.operator && row.viewed !== null
+      ? { accountId: row.viewed.id, name: row.viewed.name, plan: row.viewed.plan } : null;
     return { sessionId: session.id, token, environment: session.environment as Environment,
-      account: row.account, twoFactorRequired: row.twoFactorRequired,
+      account: row.account, twoFactorRequired: row.twoFactorRequired, viewing,
       user: { userId: user.id, accountId: user.accountId, email: user.email,
         role: user.role as Role, operator: user.operator, locale: user.locale as Locale,
         twoFactor: user.totpSecret !== null } };
@@ -89,6 +95,9 @@ export function createSessionsService({ db }: { db: Db }) {
     list: (userId: string) => store.listUserSessions(db, userId),
     setEnvironment: (sessionId: string, environment: Environment) =>
       store.updateEnvironment(db, sessionId, environment),
+    // Starts (an account id) or ends (null) an operator's read-only look at an account.
+    setViewing: (sessionId: string, accountId: string | null) =>
+      store.updateViewing(db, sessionId, accountId),
   };
 }
 

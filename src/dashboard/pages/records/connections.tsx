@@ -159,7 +159,7 @@ function Disconnect({ ctx, connection }: { ctx: PageContext; connection: Connect
 function HometaxItem({ ctx, connection, collects }: { ctx: PageContext;
   connection: ConnectionView; collects: boolean }) {
   const { t } = ctx;
-  const range = months(new Date());
+  const range = months(ctx.now());
   const manage = ctx.may('connections.manage');
   const shortfall = planShortfall(ctx, 'revenueExpenses.collect');
   return (

@@ -20,6 +20,8 @@ import { errorOutcome } from '../errors.tsx';
 import { LiveConfirmation, liveConfirmed } from '../../confirmation.tsx';
 import { ApiProblem, asApiError, countCall } from './shared.tsx';
 import { fileOf, UPLOAD_BYTES_MAX } from '../../uploads.ts';
+import { FilePreviewTable } from '../../file-preview.tsx';
+import { filterQuery, NextPage } from '../../list-page.tsx';
 
 // Counterparties (docs/dashboard.md § Counterparties): the counterparty book of the session's
 // environment through the counterparties area's service (the same as /v1/counterparties): the
@@ -267,9 +269,9 @@ async function listBody(ctx: PageContext, problem?: Problem) {
     listed = await ctx.services.areas.counterparties.list(query);
   }
   const manage = ctx.may('counterparties.manage');
-  const next = new URLSearchParams({ ...(search.name ? { name: search.name } : {}),
-    ...(search.number ? { number: search.number } : {}),
-    ...(search.closed ? { closed: 'true' } : {}), cursor: listed.nextCursor ?? '' });
+  const next = listed.nextCursor === null ? null : `/dashboard/counterparties?${filterQuery({
+    name: search.name, number: search.number, closed: search.closed ? 'true' : null,
+    cursor: listed.nextCursor })}`;
   return (
     <>
       <RedirectNotice ctx={ctx} known={['counterparties.deleted', 'counterparties.imported']} />
@@ -292,10 +294,7 @@ async function listBody(ctx: PageContext, problem?: Problem) {
         </form>
         {listed.counterparties.length === 0 ? <p>{t('counterparties.none')}</p>
           : <ListTable ctx={ctx} results={listed.counterparties} />}
-        {listed.nextCursor !== null && (
-          <p><a href={`/dashboard/counterparties?${next.toString()}`}>
-            {t('counterparties.next')}</a></p>
-        )}
+        <NextPage href={next} label={t('counterparties.next')} />
       </Section>
       {manage ? <>
         <ImportSection ctx={ctx} />
@@ -391,48 +390,16 @@ const detailPage = (ctx: PageContext, counterparty: CounterpartyView, problem?: 
   status?: number): Outcome => ({ kind: 'page', title: 'counterparties.title', status,
   body: detailBody(ctx, counterparty, problem) });
 
-const COLUMN_LABELS = new Map<string, string>(IMPORT_COLUMNS.map((column) =>
-  [column.key, column.label]));
-
 // The import's rows, each bad cell marked and described beside the row.
 function PreviewTable({ ctx, view }: { ctx: PageContext; view: CounterpartyImportView }) {
   const { t } = ctx;
-  const columns = IMPORT_COLUMNS.map((column) => column.key as string);
   return (
-    <div class="table-wrap" tabIndex={0} role="region"
-      aria-label={t('counterparties.previewCaption')}>
-      <table class="preview">
-        <caption class="visually-hidden">{t('counterparties.previewCaption')}</caption>
-        <thead><tr>
-          <th scope="col">{t('counterparties.row')}</th>
-          <th scope="col">{t('counterparties.rowErrors')}</th>
-          {columns.map((column) => <th scope="col" key={column}>{COLUMN_LABELS.get(column)}</th>)}
-        </tr></thead>
-        <tbody>
-          {view.rows.map((row) => {
-            const bad = new Set(row.errors.map((error) => error.column));
-            return (
-              <tr key={row.row} class={row.errors.length > 0 ? 'invalid' : undefined}
-                data-row={row.row}>
-                <th scope="row">{row.row}</th>
-                <td class="result break">
-                  {row.errors.length === 0
-                    ? <span class="state ok">{t('counterparties.rowOk')}</span>
-                    : <ul class="errors">{row.errors.map((error, index) => (
-                      <li key={index}>{error.column === null ? ''
-                        : `${COLUMN_LABELS.get(error.column) ?? error.column}: `}
-                        <span lang="en">{error.message}</span></li>))}</ul>}
-                </td>
-                {columns.map((column) => (
-                  <td key={column} class={bad.has(column) ? 'bad-cell break' : 'break'}
-                    data-column={column}>{row.values[column] ?? ''}</td>
-                ))}
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <FilePreviewTable caption={t('counterparties.previewCaption')}
+      rowLabel={t('counterparties.row')} resultLabel={t('counterparties.rowErrors')}
+      columns={IMPORT_COLUMNS}
+      rows={view.rows.map((row) => ({ row: row.row, errors: row.errors,
+        cells: row.values as Record<string, string | undefined>,
+        ok: t('counterparties.rowOk') }))} />
   );
 }
 

@@ -39,16 +39,18 @@ const SERVICE_ERRORS: Partial<Record<string, MessageKey>> = {
   ISSUER_DEACTIVATED: 'issuers.deactivated',
 };
 
-const daysLeft = (notAfter: Date) => Math.ceil((notAfter.getTime() - Date.now()) / DAY_MS);
+const daysLeft = (notAfter: Date, now: Date) =>
+  Math.ceil((notAfter.getTime() - now.getTime()) / DAY_MS);
 
 function ExpiryBadge({ ctx, expiresAt }: { ctx: PageContext; expiresAt: string }) {
   const notAfter = new Date(expiresAt);
-  const state = expiryState(notAfter, new Date());
+  const now = ctx.now();
+  const state = expiryState(notAfter, now);
   if (state === 'valid') return null;
   return (
     <span class="state bad">
       {state === 'expired' ? ctx.t('issuers.expiredBadge')
-        : ctx.t('issuers.expiringBadge', { days: daysLeft(notAfter) })}
+        : ctx.t('issuers.expiringBadge', { days: daysLeft(notAfter, now) })}
     </span>
   );
 }
@@ -184,7 +186,7 @@ async function listBody(ctx: PageContext, problem?: { key: MessageKey;
     listed = await ctx.services.areas.issuers.listIssuers({ scope: ctx.scope,
       limit: PAGE_SIZE });
   }
-  const now = new Date();
+  const now = ctx.now();
   const expiring = listed.issuers.filter((issuer) => issuer.active &&
     issuer.certificate !== null &&
     expiryState(new Date(issuer.certificate.expiresAt), now) !== 'valid');
@@ -237,12 +239,13 @@ function CertificateFacts({ ctx, certificate }: { ctx: PageContext;
   const { t } = ctx;
   if (certificate === null) return <Notice kind="info">{t('issuers.noCertificate')}</Notice>;
   const notAfter = new Date(certificate.notAfter);
-  const state = expiryState(notAfter, new Date());
+  const now = ctx.now();
+  const state = expiryState(notAfter, now);
   return (
     <>
       {state === 'expired' && <Notice kind="error">{t('issuers.expired')}</Notice>}
       {state === 'expiring' && (
-        <Notice kind="error">{t('issuers.expiring', { days: daysLeft(notAfter) })}</Notice>
+        <Notice kind="error">{t('issuers.expiring', { days: daysLeft(notAfter, now) })}</Notice>
       )}
       <dl class="facts">
         <dt>{t('issuers.subject')}</dt><dd class="break">{certificate.subject}</dd>

@@ -87,10 +87,10 @@ function requestOfForm(reason: AmendmentReason, form: Form, original: TaxInvoice
 }
 
 // A new form of a reason, filled from the original where the reason starts from it.
-function initialForm(reason: AmendmentReason, original: TaxInvoiceView): Form {
+function initialForm(reason: AmendmentReason, original: TaxInvoiceView, today: string): Form {
   const form = new URLSearchParams({ reason, referenceId: `dash-${randomUUID()}`,
-    date: seoulDate(new Date()) });
-  if (reason === 'LOCAL_LETTER_OF_CREDIT') form.set('openedOn', seoulDate(new Date()));
+    date: today });
+  if (reason === 'LOCAL_LETTER_OF_CREDIT') form.set('openedOn', today);
   if (reason === 'ENTRY_CORRECTION') {
     const { invoice } = original;
     form.set('date', invoice.date);
@@ -269,7 +269,7 @@ export async function amendFormOutcome(ctx: PageContext): Promise<Outcome> {
   if (original === null) return errorOutcome(ctx.t, 'notFound', 404);
   const asked = ctx.query.get('reason');
   const reason = isReason(asked) ? asked : 'SUPPLY_COST_CHANGE';
-  return amendPage(ctx, original, reason, initialForm(reason, original));
+  return amendPage(ctx, original, reason, initialForm(reason, original, seoulDate(ctx.now())));
 }
 
 type Prepared = { original: TaxInvoiceView; reason: AmendmentReason;

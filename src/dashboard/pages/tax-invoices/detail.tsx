@@ -146,11 +146,13 @@ function Attachments({ ctx, invoice, files }: { ctx: PageContext; invoice: TaxIn
           <tbody>
             {files.map((file) => (
               <tr key={file.attachmentId}>
-                <td><a href={`/dashboard${base}/${file.attachmentId}`} download>
+                <td class="break"><a href={`/dashboard${base}/${file.attachmentId}`} download>
                   {file.fileName}</a></td>
-                <td>{file.contentType.split('/')[1]?.split('.').pop()?.toUpperCase()}</td>
+                {/* The type and the button keep to one line at 390 px; the name breaks. */}
+                <td class="nowrap">
+                  {file.contentType.split('/')[1]?.split('.').pop()?.toUpperCase()}</td>
                 <td class="num">{sizeOf(file.size)}</td>
-                {may && <td>
+                {may && <td class="nowrap">
                   <PostForm ctx={ctx} action={`${base}/${file.attachmentId}/delete`}
                     confirm={t('taxInvoices.attachments.deleteConfirm')}>
                     <button type="submit" class="secondary">

@@ -375,7 +375,7 @@ export async function formPage(ctx: PageContext, form: Form, problem?: ApiError,
 // A new form: today's date, the first supplier's contact, and an earlier recipient if one was
 // picked.
 export async function newOutcome(ctx: PageContext): Promise<Outcome> {
-  const form = new URLSearchParams({ date: seoulDate(new Date()) });
+  const form = new URLSearchParams({ date: seoulDate(ctx.now()) });
   const [first] = await suppliers(ctx);
   if (first?.contactEmail) form.set('supplierEmail', first.contactEmail);
   const pick = ctx.query.get('pick');

@@ -2,6 +2,9 @@ import {
   TAX_INVOICE_STATUSES, type BrowseFilters, type TaxInvoiceStatus, type TaxInvoiceView,
 } from '../../../areas/tax-invoices/index.ts';
 import { looksLikeCursor } from '../../../platform/cursor.ts';
+import {
+  FilterForm as ListFilterForm, filterQuery, listAnswer, NextPage,
+} from '../../list-page.tsx';
 import { ApiError } from '../../../platform/errors.ts';
 import { Notice, RedirectNotice, Section } from '../../components.tsx';
 import type { Outcome, PageContext } from '../../context.ts';
@@ -91,13 +94,8 @@ export function browseFilters(query: ListQuery): Omit<BrowseFilters, 'beforeSequ
 }
 
 export function queryString(query: ListQuery, cursor?: string): string {
-  const params = new URLSearchParams();
-  for (const name of FILTER_NAMES) {
-    const value = query[name];
-    if (value !== null) params.set(name, value);
-  }
-  if (cursor) params.set('cursor', cursor);
-  return params.toString();
+  return filterQuery({ ...Object.fromEntries(FILTER_NAMES.map((name) => [name, query[name]])),
+    cursor });
 }
 
 const recipientOf = (row: TaxInvoiceView) => row.invoice.supplied.organizationName;
@@ -147,10 +145,8 @@ function ResultsTable(props: { ctx: PageContext; rows: TaxInvoiceView[];
           </table>
         </div>
       )}
-      {props.nextCursor && (
-        <p><a href={`/dashboard/tax-invoices?${queryString(props.query, props.nextCursor)}`}
-          rel="next">{t('taxInvoices.more')}</a></p>
-      )}
+      <NextPage href={props.nextCursor ? `/dashboard/tax-invoices?${queryString(props.query,
+        props.nextCursor)}` : null} label={t('taxInvoices.more')} />
     </div>
   );
 }
@@ -173,9 +169,7 @@ function FilterForm({ ctx, query }: { ctx: PageContext; query: ListQuery }) {
   const { t } = ctx;
   const exportQuery = queryString(query);
   return (
-    <form method="get" action="/dashboard/tax-invoices" class="filters" role="search"
-      hx-get="/dashboard/tax-invoices" hx-target="#tax-invoice-results" hx-swap="outerHTML"
-      hx-push-url="true">
+    <ListFilterForm path="/tax-invoices" target="tax-invoice-results" class="filters">
       <label>{t('taxInvoices.filter.search')}
         <input type="search" name="q" value={query.q ?? ''} maxLength={TEXT_MAX} />
       </label>
@@ -209,7 +203,7 @@ function FilterForm({ ctx, query }: { ctx: PageContext; query: ListQuery }) {
         <a href={`/dashboard/tax-invoices.csv?${exportQuery}`} download>CSV</a>
         <a href={`/dashboard/tax-invoices.xlsx?${exportQuery}`} download>Excel</a>
       </div>
-    </form>
+    </ListFilterForm>
   );
 }
 
@@ -232,8 +226,7 @@ export async function listOutcome(ctx: PageContext): Promise<Outcome> {
   }
   const table = <ResultsTable ctx={ctx} rows={result.taxInvoices}
     nextCursor={result.nextCursor} query={query} />;
-  if (ctx.request.headers['hx-request'] === 'true') return { kind: 'fragment', body: table };
-  return { kind: 'page', title: 'taxInvoices.title', body: (
+  return listAnswer(ctx, table, () => ({ kind: 'page', title: 'taxInvoices.title', body: (
     <>
       <RedirectNotice ctx={ctx} known={NOTICES} />
       <p class="actions">
@@ -247,7 +240,7 @@ export async function listOutcome(ctx: PageContext): Promise<Outcome> {
         {table}
       </Section>
     </>
-  ) };
+  ) }));
 }
 
 // ---- Exports ------------------------------------------------------------------------------

@@ -88,7 +88,7 @@ export async function requestsOutcome(ctx: PageContext): Promise<Outcome> {
       <Section title={t('taxInvoices.requests.decided')} id="decided">
         <RequestTable ctx={ctx} rows={decided.taxInvoices} />
         <p class="muted">{t('taxInvoices.requests.updated',
-          { at: formatDateTime(new Date()) })}</p>
+          { at: formatDateTime(ctx.now()) })}</p>
       </Section>
     </>
   ) };

@@ -15,6 +15,7 @@ import { workbook, XLSX_TYPE } from '../spreadsheet.ts';
 import { ApiErrorNotice, asApiError, dashboardCaller, operationGate } from './shared.tsx';
 import { suppliers } from './issue.tsx';
 import { fileOf, UPLOAD_BYTES_MAX } from '../../uploads.ts';
+import { FilePreviewTable } from '../../file-preview.tsx';
 
 // Uploading tax invoices from a spreadsheet (docs/dashboard.md § Uploading tax invoices): a
 // template (xlsx or CSV) with one invoice of one item per row, the file's rows turned into issue
@@ -153,7 +154,7 @@ async function rowsOf(file: Buffer): Promise<Array<{ row: number; cells: Cells }
 // issuance's own rules, which name the field of their first refusal.
 async function checkRows(ctx: PageContext, supplierKey: string, supplier: Invoice['supplier'],
   rows: Array<{ row: number; cells: Cells }>): Promise<CheckedRow[]> {
-  const today = seoulDate(new Date());
+  const today = seoulDate(ctx.now());
   const caller = dashboardCaller(ctx);
   const checked: CheckedRow[] = [];
   for (const { row, cells } of rows) {
@@ -252,40 +253,11 @@ async function startPage(ctx: PageContext, problem?: { key?: MessageKey; error?:
 function PreviewTable({ ctx, rows }: { ctx: PageContext; rows: CheckedRow[] }) {
   const { t } = ctx;
   return (
-    <div class="table-wrap" tabIndex={0} role="region"
-      aria-label={t('invoiceUpload.previewCaption')}>
-      <table class="preview">
-        <caption class="visually-hidden">{t('invoiceUpload.previewCaption')}</caption>
-        <thead><tr>
-          <th scope="col">{t('invoiceUpload.row')}</th>
-          <th scope="col">{t('invoiceUpload.result')}</th>
-          {UPLOAD_COLUMNS.map((column) => <th scope="col" key={column.key}>{column.label}</th>)}
-        </tr></thead>
-        <tbody>
-          {rows.map((row) => {
-            const bad = new Set(row.errors.map((error) => error.column));
-            return (
-              <tr key={row.row} class={row.errors.length > 0 ? 'invalid' : undefined}
-                data-row={row.row}>
-                <th scope="row">{row.row}</th>
-                <td class="result break">
-                  {row.errors.length === 0
-                    ? <span class="state ok">
-                      {row.body === null ? '' : formatWon(totalOf(row.body))}</span>
-                    : <ul class="errors">{row.errors.map((error, index) => (
-                      <li key={index}>{error.column === null ? '' : `${LABELS.get(error.column)}: `}
-                        <span lang="en">{error.message}</span></li>))}</ul>}
-                </td>
-                {UPLOAD_COLUMNS.map(({ key }) => (
-                  <td key={key} data-column={key}
-                    class={bad.has(key) ? 'bad-cell break' : 'break'}>{row.cells[key]}</td>
-                ))}
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <FilePreviewTable caption={t('invoiceUpload.previewCaption')}
+      rowLabel={t('invoiceUpload.row')} resultLabel={t('invoiceUpload.result')}
+      columns={UPLOAD_COLUMNS}
+      rows={rows.map((row) => ({ row: row.row, errors: row.errors, cells: row.cells,
+        ok: row.body === null ? '' : formatWon(totalOf(row.body)) }))} />
   );
 }
 
