@@ -48,7 +48,8 @@ describe('matchDeposits', () => {
         invoice('txi_e', '한빛상사', '2026-11-01', 220_000)];
     }), scope, [row('btx_1', {}), row('btx_2', { direction: 'WITHDRAWAL' }),
       row('btx_3', { counterpartyName: null }), row('btx_4', { amount: 220_000 })]);
-    expect(asked).toEqual([[scope, [110_000, 220_000], '2025-11-19', '2026-12-21']]);
+    expect(asked).toEqual([[{ scope, totals: [110_000, 220_000], from: '2025-11-19',
+      to: '2026-12-21' }]]);
     expect(matches.get('btx_1')).toEqual([{ source: 'ISSUED_HERE', issuanceKey: 'txi_a',
       approvalNumber: 'txi_a-nts', totalAmount: 110_000, writeDate: '2026-11-10' }]);
     expect(matches.get('btx_4')?.map((match) => match.issuanceKey)).toEqual(['txi_e']);
