@@ -15,8 +15,8 @@ import type { IssuersService } from '../issuers/index.ts';
 import { resealIdentityNumbers, sealPlaintextIdentityNumbers } from './identity-numbers.ts';
 import { CASH_RECEIPT_MAIL_KIND, customerMailHooks } from './mail.ts';
 import { APPROVAL_RETRY_DELAYS_SECONDS, processingSteps } from './processing/steps.ts';
-import { cashReceiptBulkRoutes } from './bulk/routes.ts';
-import { createCashReceiptBulkService, type CashReceiptBulkService } from './bulk/service.ts';
+import type { BulkIssuanceService } from '../../platform/bulks/issuance.ts';
+import { cashReceiptBulkRoutes, createCashReceiptBulks } from './bulk/config.ts';
 import { cashReceiptRoutes } from './routes.ts';
 import { createCashReceiptsService, type CashReceiptsService } from './service.ts';
 import { stepBacklogs, type CashReceiptRow } from './store.ts';
@@ -50,7 +50,7 @@ const REFERENCE: readonly ReferenceSection[] = [
 
 export type { CashReceiptsService };
 // Bulk issuance (docs/bulk-issuance.md): what the dashboard's uploads call.
-export type { CashReceiptBulkItem, CashReceiptBulkService } from './bulk/service.ts';
+export type CashReceiptBulkService = BulkIssuanceService;
 // What an issuance and a cancellation may be, as the API checks them: the dashboard's forms are
 // checked with the same schemas and offer the same choices.
 export {
@@ -131,7 +131,7 @@ export function createCashReceiptsModule(
     transmissionDueAt: transmissionSchedule(config),
     approvalRetryDelaysSeconds: APPROVAL_RETRY_DELAYS_SECONDS, now, log: platform.log,
   });
-  const { completion: bulkCompletion, ...bulks } = createCashReceiptBulkService({ db, now,
+  const { completion: bulkCompletion, service: bulks } = createCashReceiptBulks({ db, now,
     issue: service.issue, cursors: platform.cursors, recordEvents: deps.recordEvents });
   return {
     name: 'cash-receipts',

@@ -4,7 +4,7 @@ import { RateLimiterRes } from 'rate-limiter-flexible';
 import { requireAuth } from '../auth.ts';
 import { ApiError } from '../errors.ts';
 import { sendError } from '../error-handler.ts';
-import type { RateLimitPolicy } from '../operations.ts';
+import type { Operation, RateLimitPolicy } from '../operations.ts';
 import { createOperationCounters, type OperationCounters } from './operation-counters.ts';
 import { policyOf } from './policies.ts';
 import { createRedisBreaker, type RedisBreaker } from './redis-breaker.ts';
@@ -15,6 +15,14 @@ import { connectRateLimitRedis, REDIS_COMMAND_TIMEOUT_MS } from './redis-connect
 // answer, each process counts in its own memory with the same policies, and hands those counts to
 // Redis when it answers again. A window is fixed: `limit` calls per `windowSeconds`, counted
 // from the first call.
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    // A bulk operation whose body's `items` each count as one call of this operation (the
+    // single operation they would each be), so a bulk never gets round that operation's limit.
+    itemsCountAs?: Operation;
+  }
+}
 
 export type RateLimiter = AttemptCounter & {
   policyFor(operation: string): RateLimitPolicy;
@@ -129,12 +137,42 @@ export function createRateLimiter({ redisUrl, policies, log }: RateLimiterOption
   }
 
   // Resolves to the key's state after this call, or rejects with it when the call is over the
-  // limit.
-  function consume(operation: string, keyId: string, policy?: RateLimitPolicy):
+  // limit. `units`: how many calls it counts as.
+  function consume(operation: string, keyId: string, policy?: RateLimitPolicy, units = 1):
     Promise<RateLimiterRes> {
     const named = countersFor(operation, policy);
-    return inRedisOrMemory(breaker, () => named.consumeInRedis(keyId),
-      () => named.consumeInMemory(keyId), (failure) => failure instanceof RateLimiterRes);
+    return inRedisOrMemory(breaker, () => named.consumeInRedis(keyId, units),
+      () => named.consumeInMemory(keyId, units), (failure) => failure instanceof RateLimiterRes);
+  }
+
+  function refuse(request: FastifyRequest, reply: FastifyReply, operation: string,
+    rejection: RateLimiterRes) {
+    const retryAfterSeconds = setHeaders(reply, operation, policyFor(operation), rejection);
+    reply.header('Retry-After', String(retryAfterSeconds));
+    return sendError(request, reply, new ApiError('RATE_LIMITED'));
+  }
+
+  // The items of a bulk, each a call of the single operation: all of them or none. A bulk the
+  // rest of the window cannot cover is refused whole and its items are given back, so the
+  // single operation keeps what was left of its window.
+  async function consumeItems(request: FastifyRequest, reply: FastifyReply, keyId: string):
+    Promise<unknown> {
+    const operation = request.routeOptions.config.itemsCountAs;
+    const items = (request.body as { items?: unknown } | undefined)?.items;
+    if (operation === undefined || !Array.isArray(items) || items.length === 0) return undefined;
+    try {
+      await consume(operation, keyId, undefined, items.length);
+      return undefined;
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      const named = countersFor(operation);
+      await inRedisOrMemory(breaker, () => named.rewardInRedis(keyId, items.length),
+        () => named.rewardInMemory(keyId, items.length));
+      const consumed = rejection.consumedPoints - items.length;
+      return refuse(request, reply, operation, new RateLimiterRes(
+        Math.max(0, policyFor(operation).limit - consumed), rejection.msBeforeNext, consumed,
+        rejection.isFirstInDuration));
+    }
   }
 
   async function hook(request: FastifyRequest, reply: FastifyReply) {
@@ -145,10 +183,9 @@ export function createRateLimiter({ redisUrl, policies, log }: RateLimiterOption
       setHeaders(reply, operation, policyFor(operation), await consume(operation, keyId));
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      const retryAfterSeconds = setHeaders(reply, operation, policyFor(operation), rejection);
-      reply.header('Retry-After', String(retryAfterSeconds));
-      return sendError(request, reply, new ApiError('RATE_LIMITED'));
+      return refuse(request, reply, operation, rejection);
     }
+    return consumeItems(request, reply, keyId);
   }
 
   async function attempt(name: string, policy: RateLimitPolicy, key: string) {
