@@ -211,7 +211,8 @@ function detailBody(ctx: PageContext, kind: Kind, bulk: Bulk) {
                   <td data-label={t('bulks.col.index')} class="num">{item.index + 1}</td>
                   <td data-label={t('bulks.col.reference')} class="break">
                     {item.clientReferenceId ?? '—'}</td>
-                  <td data-label={t('bulks.col.outcome')} class="break">
+                  {/* One element in the cell, so a phone's card keeps it beside its label. */}
+                  <td data-label={t('bulks.col.outcome')} class="break"><div>
                     {item.issuanceKey !== null ? (
                       <>
                         <a href={KINDS[kind].documentPath(item.issuanceKey)}>
@@ -226,7 +227,7 @@ function detailBody(ctx: PageContext, kind: Kind, bulk: Bulk) {
                         <span lang="en">{item.error?.message}</span>
                       </>
                     )}
-                  </td>
+                  </div></td>
                 </tr>
               ))}
             </tbody>
