@@ -102,6 +102,64 @@ function countingIn(breaker: RedisBreaker | null): 'redis' | 'memoryFallback' | 
   return breaker.countsInRedis() ? 'redis' : 'memoryFallback';
 }
 
+// What the hook needs of the limiter's counters.
+type Counting = {
+  policyFor(operation: string): RateLimitPolicy;
+  consume(operation: string, keyId: string, policy?: RateLimitPolicy, units?: number):
+    Promise<RateLimiterRes>;
+  giveBack(operation: string, policy: RateLimitPolicy, keyId: string, units?: number):
+    Promise<void>;
+};
+
+function refuse(request: FastifyRequest, reply: FastifyReply, operation: string,
+  policy: RateLimitPolicy, rejection: RateLimiterRes) {
+  const retryAfterSeconds = setHeaders(reply, operation, policy, rejection);
+  reply.header('Retry-After', String(retryAfterSeconds));
+  return sendError(request, reply, new ApiError('RATE_LIMITED'));
+}
+
+// The hook of every /v1 route: one call of the route's operation and, for a bulk operation,
+// one call of the single operation per item.
+function createHook(counting: Counting) {
+  const { policyFor, consume } = counting;
+
+  // The items of a bulk, each a call of the single operation: all of them or none. A bulk the
+  // rest of the window cannot cover is refused whole and its items are given back, so the
+  // single operation keeps what was left of its window.
+  async function consumeItems(request: FastifyRequest, reply: FastifyReply, keyId: string):
+    Promise<unknown> {
+    const operation = request.routeOptions.config.itemsCountAs;
+    const items = (request.body as { items?: unknown } | undefined)?.items;
+    if (operation === undefined || !Array.isArray(items) || items.length === 0) return undefined;
+    const policy = policyFor(operation);
+    try {
+      await consume(operation, keyId, policy, items.length);
+      return undefined;
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      await counting.giveBack(operation, policy, keyId, items.length);
+      const consumed = rejection.consumedPoints - items.length;
+      return refuse(request, reply, operation, policy, new RateLimiterRes(
+        Math.max(0, policy.limit - consumed), rejection.msBeforeNext, consumed,
+        rejection.isFirstInDuration));
+    }
+  }
+
+  return async function hook(request: FastifyRequest, reply: FastifyReply) {
+    const operation = request.routeOptions.config.operation;
+    if (!operation) return undefined;
+    const { keyId } = requireAuth(request);
+    const policy = policyFor(operation);
+    try {
+      setHeaders(reply, operation, policy, await consume(operation, keyId));
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      return refuse(request, reply, operation, policy, rejection);
+    }
+    return consumeItems(request, reply, keyId);
+  };
+}
+
 export function createRateLimiter({ redisUrl, policies, log }: RateLimiterOptions): RateLimiter {
   const redis = redisUrl ? connectRateLimitRedis(redisUrl) : null;
   const counters = new Map<string, OperationCounters>();
@@ -145,48 +203,7 @@ export function createRateLimiter({ redisUrl, policies, log }: RateLimiterOption
       () => named.consumeInMemory(keyId, units), (failure) => failure instanceof RateLimiterRes);
   }
 
-  function refuse(request: FastifyRequest, reply: FastifyReply, operation: string,
-    rejection: RateLimiterRes) {
-    const retryAfterSeconds = setHeaders(reply, operation, policyFor(operation), rejection);
-    reply.header('Retry-After', String(retryAfterSeconds));
-    return sendError(request, reply, new ApiError('RATE_LIMITED'));
-  }
-
-  // The items of a bulk, each a call of the single operation: all of them or none. A bulk the
-  // rest of the window cannot cover is refused whole and its items are given back, so the
-  // single operation keeps what was left of its window.
-  async function consumeItems(request: FastifyRequest, reply: FastifyReply, keyId: string):
-    Promise<unknown> {
-    const operation = request.routeOptions.config.itemsCountAs;
-    const items = (request.body as { items?: unknown } | undefined)?.items;
-    if (operation === undefined || !Array.isArray(items) || items.length === 0) return undefined;
-    try {
-      await consume(operation, keyId, undefined, items.length);
-      return undefined;
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      const named = countersFor(operation);
-      await inRedisOrMemory(breaker, () => named.rewardInRedis(keyId, items.length),
-        () => named.rewardInMemory(keyId, items.length));
-      const consumed = rejection.consumedPoints - items.length;
-      return refuse(request, reply, operation, new RateLimiterRes(
-        Math.max(0, policyFor(operation).limit - consumed), rejection.msBeforeNext, consumed,
-        rejection.isFirstInDuration));
-    }
-  }
-
-  async function hook(request: FastifyRequest, reply: FastifyReply) {
-    const operation = request.routeOptions.config.operation;
-    if (!operation) return;
-    const { keyId } = requireAuth(request);
-    try {
-      setHeaders(reply, operation, policyFor(operation), await consume(operation, keyId));
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      return refuse(request, reply, operation, rejection);
-    }
-    return consumeItems(request, reply, keyId);
-  }
+  const hook = createHook({ policyFor, consume, giveBack });
 
   async function attempt(name: string, policy: RateLimitPolicy, key: string) {
     try {
@@ -198,10 +215,10 @@ export function createRateLimiter({ redisUrl, policies, log }: RateLimiterOption
     }
   }
 
-  async function giveBack(name: string, policy: RateLimitPolicy, key: string) {
+  async function giveBack(name: string, policy: RateLimitPolicy, key: string, units = 1) {
     const named = countersFor(name, policy);
-    await inRedisOrMemory(breaker, () => named.rewardInRedis(key),
-      () => named.rewardInMemory(key));
+    await inRedisOrMemory(breaker, () => named.rewardInRedis(key, units),
+      () => named.rewardInMemory(key, units));
   }
 
   async function close() {
