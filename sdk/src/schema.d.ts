@@ -693,7 +693,7 @@ export interface paths {
         put?: never;
         /**
          * Issue tax invoices in bulk
-         * @description Accepts 1 to 100 tax invoices, each with its own `clientReferenceId` and `supplierKey`, and answers 202 with the `bulkId` and each item's outcome: its `issuanceKey`, or the status, code and message its own POST /v1/taxInvoices/issue would have answered. One refused document never refuses the others. Each accepted document is charged the `taxInvoices.issue` price, as alone; refused ones are not charged. `Service-Client-Reference-Id` (required) names the bulk: the same value with the same items answers the same bulk again without acting twice; with other items, 409 IDEMPOTENCY_CONFLICT. The TAX_INVOICE_BULK_COMPLETED webhook follows once every accepted document is final.
+         * @description Accepts 1 to 100 tax invoices, each with its `supplierKey` and, as alone optionally, its own `clientReferenceId`, and answers 202 with the `bulkId` and each item's outcome: its `issuanceKey`, or the status, code and message its own POST /v1/taxInvoices/issue would have answered (a recipient named by a closed counterparty is 409 COUNTERPARTY_CLOSED, say). One refused document never refuses the others. Each accepted document is charged the `taxInvoices.issue` price, as alone; refused ones are not charged. Each item counts as one call of `taxInvoices.issue` against its rate limit: a bulk the rest of that limit cannot cover is refused whole with 429 RATE_LIMITED, accepting nothing. `Service-Client-Reference-Id` (required) names the bulk: the same value with the same items answers the same bulk again without acting twice; with other items, 409 IDEMPOTENCY_CONFLICT. The TAX_INVOICE_BULK_COMPLETED webhook follows once every accepted document is final.
          */
         post: operations["bulkIssueTaxInvoices"];
         delete?: never;
@@ -1561,7 +1561,7 @@ export interface paths {
         put?: never;
         /**
          * Issue cash receipts in bulk
-         * @description Accepts 1 to 100 cash receipts, each with its own `clientReferenceId` and `supplierKey`, and answers 202 with the `bulkId` and each item's outcome: its `issuanceKey`, or the status, code and message its own POST /v1/cashReceipts/issue would have answered. One refused receipt never refuses the others. Each accepted receipt is charged the `cashReceipts.issue` price, as alone; refused ones are not charged. `Service-Client-Reference-Id` (required) names the bulk: the same value with the same items answers the same bulk again without acting twice; with other items, 409 IDEMPOTENCY_CONFLICT. The CASH_RECEIPT_BULK_COMPLETED webhook follows once the tax authority decided every accepted receipt.
+         * @description Accepts 1 to 100 cash receipts, each with its own `clientReferenceId` and `supplierKey`, and answers 202 with the `bulkId` and each item's outcome: its `issuanceKey`, or the status, code and message its own POST /v1/cashReceipts/issue would have answered. One refused receipt never refuses the others. Each accepted receipt is charged the `cashReceipts.issue` price, as alone; refused ones are not charged. Each item counts as one call of `cashReceipts.issue` against its rate limit: a bulk the rest of that limit cannot cover is refused whole with 429 RATE_LIMITED, accepting nothing. `Service-Client-Reference-Id` (required) names the bulk: the same value with the same items answers the same bulk again without acting twice; with other items, 409 IDEMPOTENCY_CONFLICT. The CASH_RECEIPT_BULK_COMPLETED webhook follows once the tax authority decided every accepted receipt.
          */
         post: operations["bulkIssueCashReceipts"];
         delete?: never;
@@ -5325,8 +5325,8 @@ export interface components {
             items: {
                 /** @description Its position in `items`, from 0. */
                 index: number;
-                /** @description The item's own reference id, as sent. */
-                clientReferenceId: string;
+                /** @description The item's own reference id, as sent; null when it sent none. */
+                clientReferenceId: string | null;
                 /** @description The accepted document's `issuanceKey`; null when refused. */
                 issuanceKey: string | null;
                 error: {
@@ -5362,8 +5362,8 @@ export interface components {
             items: {
                 /** @description Its position in `items`, from 0. */
                 index: number;
-                /** @description The item's own reference id, as sent. */
-                clientReferenceId: string;
+                /** @description The item's own reference id, as sent; null when it sent none. */
+                clientReferenceId: string | null;
                 /** @description The accepted document's `issuanceKey`; null when refused. */
                 issuanceKey: string | null;
                 error: {
@@ -13956,10 +13956,10 @@ export interface operations {
                     /** @description 1 to 100 tax invoices, each accepted or refused on its own. */
                     items: {
                         /**
-                         * @description The tax invoice's own `Service-Client-Reference-Id`, with the rules of its single request; unique within the bulk.
+                         * @description The tax invoice's own `Service-Client-Reference-Id`, with the rules of its single request (optional, as there); unique within the bulk.
                          * @example order-2026-11-0001
                          */
-                        clientReferenceId: string;
+                        clientReferenceId?: string;
                         /**
                          * @description The `Supplier-Key` its single request would send: the issuer that issues it.
                          * @example sup_Rk5nEXAMPLEm0pWq7c1y9A

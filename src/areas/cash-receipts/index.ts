@@ -16,8 +16,8 @@ import { resealIdentityNumbers, sealPlaintextIdentityNumbers } from './identity-
 import { CASH_RECEIPT_MAIL_KIND, customerMailHooks } from './mail/customer-mail.ts';
 import { APPROVAL_RETRY_DELAYS_SECONDS } from './processing/approval-job.ts';
 import { processingSteps } from './processing/steps.ts';
-import { cashReceiptBulkRoutes } from './bulk/routes.ts';
-import { createCashReceiptBulkService, type CashReceiptBulkService } from './bulk/service.ts';
+import type { BulkIssuanceService } from '../../platform/bulks/issuance.ts';
+import { cashReceiptBulkRoutes, createCashReceiptBulks } from './bulk/config.ts';
 import { cancelRoutes, issuanceRoutes } from './issuance/routes.ts';
 import { createIssuanceService, type IssuanceService } from './issuance/service.ts';
 import { retrievalRoutes } from './retrieval/routes.ts';
@@ -60,7 +60,7 @@ const REFERENCE: readonly ReferenceSection[] = [
 // What the routes call: issuance and cancellation, and retrieval.
 export type CashReceiptsService = IssuanceService & RetrievalService;
 // Bulk issuance (docs/bulk-issuance.md): what the dashboard's uploads call.
-export type { CashReceiptBulkItem, CashReceiptBulkService } from './bulk/service.ts';
+export type CashReceiptBulkService = BulkIssuanceService;
 // What an issuance and a cancellation may be, as the API checks them: the dashboard's forms are
 // checked with the same schemas and offer the same choices.
 export {
@@ -143,7 +143,7 @@ export function createCashReceiptsModule(
     transmissionDueAt: transmissionSchedule(config),
     approvalRetryDelaysSeconds: APPROVAL_RETRY_DELAYS_SECONDS, now, log: platform.log,
   });
-  const { completion: bulkCompletion, ...bulks } = createCashReceiptBulkService({ db, now,
+  const { completion: bulkCompletion, service: bulks } = createCashReceiptBulks({ db, now,
     issue: service.issue, cursors: platform.cursors, recordEvents: deps.recordEvents });
   return {
     name: 'cash-receipts',

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../../config.ts';
+import type { BulkIssuanceService } from '../../platform/bulks/issuance.ts';
 import type { Environment } from '../../platform/accounts/keys.ts';
 import type { RecordEvents } from '../../platform/events.ts';
 import type { RecordIssuedInvoices } from '../../platform/issued-invoices.ts';
@@ -21,8 +22,7 @@ import {
   createAttachmentService,
   type AttachmentService,
 } from './attachments/service.ts';
-import { taxInvoiceBulkRoutes } from './bulk/routes.ts';
-import { createTaxInvoiceBulkService, type TaxInvoiceBulkService } from './bulk/service.ts';
+import { createTaxInvoiceBulks, taxInvoiceBulkRoutes } from './bulk/config.ts';
 import { createAmendmentService, type AmendmentService } from './amendments/service.ts';
 import { createHolidayCalendar } from './holidays/calendar.ts';
 import { createAcceptance } from './acceptance/accept.ts';
@@ -103,7 +103,8 @@ const REFERENCE: readonly ReferenceSection[] = [
 //   attachments/       the files a document carries to its recipient: their kinds, limits and
 //                      kept names, routes, service, store and table
 //   bulk/              bulk issuance: up to 100 documents in one request, each accepted by
-//                      issuance's issue, with the platform's bulk mechanism (platform/bulks/)
+//                      issuance's issue: the platform's bulk issuance (platform/bulks/)
+//                      configured with the single issue's schemas, service and names
 //   processing/        the steps that sign and transmit accepted documents (steps.ts, one
 //                      <step>-job.ts each), and their queue
 //   pdf/               the PDF of a document: layout, painting, fonts, text fitting
@@ -150,7 +151,7 @@ export type { XmlService } from './xml/service.ts';
 export type { InvoiceMailService } from './mail/service.ts';
 export type { ReverseIssuanceService } from './reverse-issuance/service.ts';
 // Bulk issuance (docs/bulk-issuance.md): what the dashboard's uploads call.
-export type { TaxInvoiceBulkItem, TaxInvoiceBulkService } from './bulk/service.ts';
+export type TaxInvoiceBulkService = BulkIssuanceService;
 export type { AttachmentService, AttachmentView } from './attachments/service.ts';
 export {
   ATTACHMENT_BYTES_MAX, ATTACHMENT_EXTENSIONS, ATTACHMENTS_PER_INVOICE_MAX,
@@ -301,7 +302,7 @@ export function createTaxInvoicesModule(
     mailTransmitted: invoiceMail.queueTransmitted,
   });
   const xml = createXmlService({ db });
-  const { completion: bulkCompletion, ...bulks } = createTaxInvoiceBulkService({ db, now,
+  const { completion: bulkCompletion, service: bulks } = createTaxInvoiceBulks({ db, now,
     issue: service.issue, cursors: platform.cursors, recordEvents: deps.recordEvents });
   return {
     name: 'tax-invoices', reference: REFERENCE,

@@ -1,5 +1,6 @@
 import { taxInvoices } from './en/tax-invoices.ts';
 import { enDrafts } from './en/drafts.ts';
+import { enBulks } from './en/bulks.ts';
 import { enFailures } from './en/failures.ts';
 import { enLinks } from './en/links.ts';
 import { enTwoFactor } from './en/two-factor.ts';
@@ -21,6 +22,7 @@ export const en: Dictionary = {
   ...enTwoFactor,
   ...enFailures,
   ...enDrafts,
+  ...enBulks,
   'app.name': 'etax dashboard',
   'app.skipToContent': 'Skip to content',
   'nav.label': 'Main menu',

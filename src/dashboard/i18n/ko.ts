@@ -10,6 +10,7 @@ import { booksKo } from './ko/books.ts';
 
 import { taxInvoices } from './ko/tax-invoices.ts';
 import { koDrafts } from './ko/drafts.ts';
+import { koBulks } from './ko/bulks.ts';
 import { koFailures } from './ko/failures.ts';
 import { koLinks } from './ko/links.ts';
 import { koTwoFactor } from './ko/two-factor.ts';
@@ -21,6 +22,7 @@ export const ko = {
   ...koTwoFactor,
   ...koFailures,
   ...koDrafts,
+  ...koBulks,
   'app.name': 'etax 대시보드',
   'app.skipToContent': '본문으로 건너뛰기',
   'nav.label': '주 메뉴',

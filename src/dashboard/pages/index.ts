@@ -2,6 +2,7 @@ import type { DashboardPage } from '../context.ts';
 import { auditPage } from './audit.tsx';
 import { bankTransactionsPage } from './bank-transactions.tsx';
 import { booksPage } from './books.tsx';
+import { bulksPage } from './bulks.tsx';
 import { businessPage } from './business.tsx';
 import { cashReceiptsPage } from './cash-receipts.tsx';
 import { documentsPage } from './documents.tsx';
@@ -30,6 +31,7 @@ export const PAGES: readonly DashboardPage[] = [
   homePage,
   taxInvoicesPage,
   invoiceUploadPage,
+  bulksPage,
   draftsPageModule,
   cashReceiptsPage,
   documentsPage,

@@ -27,9 +27,10 @@ import type { BulkItemError, BulkItemOutcome, BulkKind } from './tables.ts';
 //   3. the outcomes are recorded on the row, which moves to PROCESSING.
 // An unexpected failure of an item (not an ApiError: the database went away) fails the request
 // and leaves the bulk ACCEPTING with its lease given back, so a retry with the same reference id
-// takes it over at once. A take-over accepts every item again with `resumeSince` set: each
-// item's own reference id makes that safe (an area answers an item accepted before with the
-// document it made then).
+// takes it over at once. A take-over accepts every item again with `resumeSince` set: an item
+// with a reference id of its own is found by it (an area answers an item accepted before with
+// the document it made then), and one without is found by its position, linked to its document
+// in the transaction that recorded it (`bulk_item_documents`).
 
 // How long a process holds a bulk it accepts: far longer than 100 acceptances take, so only a
 // process that died loses it.
@@ -41,9 +42,14 @@ export const BULK_ITEMS_MAX = 100;
 // long names), well above what real documents weigh; the server's own limit stays for the rest.
 export const BULK_BODY_BYTES_MAX = 4 * 1024 * 1024;
 
-export type BulkItem = { clientReferenceId: string };
+// An item's own reference id, when it has one (optional where its single request's is).
+export type BulkItem = { clientReferenceId?: string | undefined };
 
 export type BulkAcceptanceDeps = { db: Db; now: () => Date; kind: BulkKind };
+
+// Where an item is accepted: its bulk, its position, and the bulk's start when the bulk is
+// being taken over (null otherwise).
+export type ItemPlace = { bulkId: string; index: number; resumeSince: Date | null };
 
 type AcceptBulkInput<T extends BulkItem> = {
   caller: Caller;
@@ -51,9 +57,9 @@ type AcceptBulkInput<T extends BulkItem> = {
   // The request type, for the fingerprint of the bulk's reference id.
   route: string;
   items: readonly T[];
-  // Accepts one item exactly as its single endpoint would. `resumeSince` is the bulk's start
-  // when the bulk is being taken over: an item accepted then answers its document again.
-  issueOne(item: T, resumeSince: Date | null): Promise<{ issuanceKey: string }>;
+  // Accepts one item exactly as its single endpoint would. When the bulk is being taken over
+  // (`place.resumeSince`), an item accepted then answers its document again.
+  issueOne(item: T, place: ItemPlace): Promise<{ issuanceKey: string }>;
 };
 
 export const DUPLICATE_ITEM_REFERENCE_MESSAGE = 'clientReferenceId repeats that of an earlier ' +
@@ -67,22 +73,23 @@ function itemError(error: ApiError): BulkItemError {
 
 // Every item's outcome, in order; rejects with the first unexpected failure, after every item
 // settled.
-async function acceptItems<T extends BulkItem>(input: AcceptBulkInput<T>,
+async function acceptItems<T extends BulkItem>(input: AcceptBulkInput<T>, bulkId: string,
   resumeSince: Date | null): Promise<BulkItemOutcome[]> {
   const firstIndex = new Map<string, number>();
   const outcomes = await Promise.allSettled(input.items.map(async (item, index) => {
-    const earlier = firstIndex.get(item.clientReferenceId);
-    if (earlier === undefined) firstIndex.set(item.clientReferenceId, index);
+    const reference = item.clientReferenceId;
+    const earlier = reference === undefined ? undefined : firstIndex.get(reference);
+    if (reference !== undefined && earlier === undefined) firstIndex.set(reference, index);
     if (earlier !== undefined) {
       throw new ApiError('INVALID_REQUEST', `items[${index}].${DUPLICATE_ITEM_REFERENCE_MESSAGE}`);
     }
-    return input.issueOne(item, resumeSince);
+    return input.issueOne(item, { bulkId, index, resumeSince });
   }));
   const unexpected = outcomes.find((outcome): outcome is PromiseRejectedResult =>
     outcome.status === 'rejected' && !(outcome.reason instanceof ApiError));
   if (unexpected) throw unexpected.reason;
   return outcomes.map((outcome, index) => ({
-    index, clientReferenceId: input.items[index]!.clientReferenceId,
+    index, clientReferenceId: input.items[index]!.clientReferenceId ?? null,
     issuanceKey: outcome.status === 'fulfilled' ? outcome.value.issuanceKey : null,
     error: outcome.status === 'rejected' ? itemError(outcome.reason as ApiError) : null,
   }));
@@ -96,7 +103,7 @@ export function createBulkAcceptance(deps: BulkAcceptanceDeps) {
     resumeSince: Date | null): Promise<store.BulkRow> {
     let items: BulkItemOutcome[];
     try {
-      items = await acceptItems(input, resumeSince);
+      items = await acceptItems(input, row.bulkId, resumeSince);
     } catch (error) {
       await store.releaseAcceptance(db, row.bulkId, deps.now());
       throw error;

@@ -22,14 +22,20 @@ export const BulkListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export function bulkBody(what: string) {
+// Whether an item's own reference id is required, as its single request's header is, or
+// optional.
+export type ItemReferenceId = 'required' | 'optional';
+
+export function bulkBody(what: string, itemReferenceId: ItemReferenceId) {
+  // No control characters: a header cannot carry them, and the bulk keeps the value.
+  const reference = Type.String({ pattern: '^[^\\u0000-\\u001F\\u007F]*$',
+    description: `The ${what}'s own ` +
+    '`Service-Client-Reference-Id`, with the rules of its single request' +
+    (itemReferenceId === 'optional' ? ' (optional, as there)' : '') + '; unique within ' +
+    'the bulk.', examples: ['order-2026-11-0001'] });
   const Item = Type.Object(
     {
-      // No control characters: a header cannot carry them, and the bulk keeps the value.
-      clientReferenceId: Type.String({ pattern: '^[^\\u0000-\\u001F\\u007F]*$',
-        description: `The ${what}'s own ` +
-        '`Service-Client-Reference-Id`, with the rules of its single request; unique within ' +
-        'the bulk.', examples: ['order-2026-11-0001'] }),
+      clientReferenceId: itemReferenceId === 'optional' ? Type.Optional(reference) : reference,
       supplierKey: Type.String({ description: `The \`Supplier-Key\` its single request would ` +
         'send: the issuer that issues it.', examples: ['sup_Rk5nEXAMPLEm0pWq7c1y9A'] }),
       // Any value: what is not an object is refused for this item alone, as its single
@@ -56,13 +62,16 @@ const ItemError = Type.Object(
     'accepted.' },
 );
 
-const acceptedItemFields = {
+const acceptedItemFields = (itemReferenceId: ItemReferenceId) => ({
   index: Type.Integer({ minimum: 0, description: 'Its position in `items`, from 0.' }),
-  clientReferenceId: Type.String({ description: 'The item\'s own reference id, as sent.' }),
+  clientReferenceId: itemReferenceId === 'optional'
+    ? Type.Union([Type.String(), Type.Null()], { description: 'The item\'s own reference id, ' +
+      'as sent; null when it sent none.' })
+    : Type.String({ description: 'The item\'s own reference id, as sent.' }),
   issuanceKey: Type.Union([Type.String(), Type.Null()], { description: 'The accepted ' +
     'document\'s `issuanceKey`; null when refused.' }),
   error: Type.Union([ItemError, Type.Null()]),
-};
+});
 
 const bulkFields = {
   bulkId: Type.String({ description: 'The bulk, `blk_…`.' }),
@@ -75,10 +84,11 @@ const bulkFields = {
 };
 
 export function bulkSchemas(options: { title: string; what: string;
-  states: readonly string[] }) {
+  states: readonly string[]; itemReferenceId: ItemReferenceId }) {
   const { title, what, states } = options;
+  const itemFields = acceptedItemFields(options.itemReferenceId);
   const Accepted = Type.Object(
-    { ...bulkFields, items: Type.Array(Type.Object(acceptedItemFields,
+    { ...bulkFields, items: Type.Array(Type.Object(itemFields,
       { additionalProperties: false }), { description: 'Each item\'s outcome, in the order ' +
       'sent.' }) },
     { title: `${title}Accepted`, description: `The bulk of ${what}s, with each item's ` +
@@ -99,7 +109,7 @@ export function bulkSchemas(options: { title: string; what: string;
   };
   const Bulk = Type.Object(
     { ...summaryFields, counts: Counts,
-      items: Type.Array(Type.Object({ ...acceptedItemFields,
+      items: Type.Array(Type.Object({ ...itemFields,
         status: Type.Union([Status, Type.Null()], { description: 'The accepted document\'s ' +
           'state now; null when refused.' }) }, { additionalProperties: false }),
       { description: 'Each item\'s outcome, in the order sent; empty while ACCEPTING.' }) },

@@ -1,7 +1,7 @@
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../db/connect.ts';
 import type { Scope } from '../scope.ts';
-import { bulks, type BulkItemOutcome, type BulkKind } from './tables.ts';
+import { bulkItemDocuments, bulks, type BulkItemOutcome, type BulkKind } from './tables.ts';
 
 // SQL of bulk issuance. Every function takes the executor first and never opens a transaction;
 // reads for a caller filter by its account and environment.
@@ -39,6 +39,15 @@ export async function listBulks(tx: Executor, scope: Scope, kind: BulkKind,
     eq(bulks.environment, scope.environment), eq(bulks.kind, kind),
     afterSequence === undefined ? undefined : gt(bulks.sequence, afterSequence)))
     .orderBy(asc(bulks.sequence)).limit(limit);
+}
+
+// Newest first, for people looking at their bulks (the dashboard): the page before a sequence.
+export async function browseBulks(tx: Executor, scope: Scope, kind: BulkKind,
+  beforeSequence: number | undefined, limit: number): Promise<BulkRow[]> {
+  return tx.select().from(bulks).where(and(eq(bulks.accountId, scope.accountId),
+    eq(bulks.environment, scope.environment), eq(bulks.kind, kind),
+    beforeSequence === undefined ? undefined : lt(bulks.sequence, beforeSequence)))
+    .orderBy(desc(bulks.sequence)).limit(limit);
 }
 
 // Takes an ACCEPTING bulk whose accepting process let its lease run out; null when another
@@ -99,4 +108,20 @@ export async function markCompleted(tx: Executor, bulkId: string, now: Date): Pr
 export async function releaseAcceptance(tx: Executor, bulkId: string, now: Date): Promise<void> {
   await tx.update(bulks).set({ acceptingUntil: now, updatedAt: now })
     .where(and(eq(bulks.bulkId, bulkId), eq(bulks.status, 'ACCEPTING')));
+}
+
+// Links an item without a reference id of its own to the document it made, in the transaction
+// that records the document.
+export async function recordItemDocument(tx: Executor, link: { bulkId: string;
+  itemIndex: number; issuanceKey: string }): Promise<void> {
+  await tx.insert(bulkItemDocuments).values(link).onConflictDoNothing();
+}
+
+// The document an item made before, by its position in the bulk; null when it made none.
+export async function findItemDocument(tx: Executor, bulkId: string, itemIndex: number):
+  Promise<string | null> {
+  const [row] = await tx.select({ issuanceKey: bulkItemDocuments.issuanceKey })
+    .from(bulkItemDocuments).where(and(eq(bulkItemDocuments.bulkId, bulkId),
+      eq(bulkItemDocuments.itemIndex, itemIndex))).limit(1);
+  return row?.issuanceKey ?? null;
 }

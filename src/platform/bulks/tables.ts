@@ -6,6 +6,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
@@ -26,7 +27,8 @@ export type BulkStatus = 'ACCEPTING' | 'PROCESSING' | 'COMPLETED';
 export type BulkItemError = { status: number; code: string; message: string };
 export type BulkItemOutcome = {
   index: number;
-  clientReferenceId: string;
+  // Null for an item that sent none (a tax invoice's own reference id is optional).
+  clientReferenceId: string | null;
   issuanceKey: string | null;
   error: BulkItemError | null;
 };
@@ -78,5 +80,21 @@ export const bulks = pgTable(
       ${table.acceptedCount} + ${table.refusedCount} <= ${table.itemCount}`),
     check('bulks_items_once_accepted',
       sql`(${table.status} = 'ACCEPTING') = (${table.items} is null)`),
+  ],
+);
+
+// The document each item without a reference id of its own made, written in the transaction
+// that records the document: a bulk taken over from a process that died finds here what those
+// items made before (an item with a reference id is found by it, as its single request would be).
+export const bulkItemDocuments = pgTable(
+  'bulk_item_documents',
+  {
+    bulkId: text('bulk_id').notNull(),
+    itemIndex: integer('item_index').notNull(),
+    issuanceKey: text('issuance_key').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.bulkId, table.itemIndex] }),
+    check('bulk_item_documents_index', sql`${table.itemIndex} between 0 and 99`),
   ],
 );

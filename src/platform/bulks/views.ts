@@ -4,7 +4,7 @@ import { ApiError } from '../errors.ts';
 import type { Scope } from '../scope.ts';
 import { countStates } from './bulks.ts';
 import * as store from './store.ts';
-import type { BulkKind } from './tables.ts';
+import type { BulkItemOutcome, BulkKind } from './tables.ts';
 
 // What a bulk's operations answer: the acceptance (each item's outcome, the same on every
 // retry), a bulk with its documents' states now, and the list of a scope's bulks.
@@ -39,17 +39,21 @@ type RetrievalDeps = {
 
 const NO_SUCH_BULK = 'No bulk has this bulkId.';
 
+const issuanceKeysOf = (items: readonly BulkItemOutcome[]) =>
+  items.flatMap((item) => (item.issuanceKey === null ? [] : [item.issuanceKey]));
+
 export function createBulkRetrieval(deps: RetrievalDeps) {
   const { db, kind } = deps;
   const cursors = sequenceCursors(deps.cursors, deps.list);
+  // The newest-first list's cursors open only there, not in the API's oldest-first list.
+  const browseCursors = sequenceCursors(deps.cursors, `${deps.list}.browse`);
 
   // A bulk of another account or environment is 404, as any document is.
   async function get(input: { scope: Scope; bulkId: string }) {
     const row = await store.findBulk(db, input.scope, kind, input.bulkId);
     if (row === null) throw new ApiError('NOT_FOUND', NO_SUCH_BULK);
     const items = row.items ?? [];
-    const statuses = await deps.statusesOf(db, input.scope, items
-      .flatMap((item) => (item.issuanceKey === null ? [] : [item.issuanceKey])));
+    const statuses = await deps.statusesOf(db, input.scope, issuanceKeysOf(items));
     return {
       ...summaryView(row),
       counts: countStates(deps.states, statuses, items),
@@ -71,5 +75,22 @@ export function createBulkRetrieval(deps: RetrievalDeps) {
     };
   }
 
-  return { get, list };
+  // Newest first with each bulk's counts per state, for people looking at their bulks (the
+  // dashboard): one lookup of the states of every document of the page.
+  async function browse(input: { scope: Scope; limit: number; cursor?: string | undefined }) {
+    const before = browseCursors.decode(input.scope, input.cursor);
+    const rows = await store.browseBulks(db, input.scope, kind, before, input.limit + 1);
+    const page = rows.slice(0, input.limit);
+    const statuses = await deps.statusesOf(db, input.scope,
+      page.flatMap((row) => issuanceKeysOf(row.items ?? [])));
+    const last = page.at(-1);
+    return {
+      bulks: page.map((row) => ({ ...summaryView(row),
+        counts: countStates(deps.states, statuses, row.items ?? []) })),
+      nextCursor: rows.length > input.limit && last
+        ? browseCursors.encode(input.scope, last.sequence) : null,
+    };
+  }
+
+  return { get, list, browse };
 }

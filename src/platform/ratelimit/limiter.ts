@@ -4,7 +4,7 @@ import { RateLimiterRes } from 'rate-limiter-flexible';
 import { requireAuth } from '../auth.ts';
 import { ApiError } from '../errors.ts';
 import { sendError } from '../error-handler.ts';
-import type { RateLimitPolicy } from '../operations.ts';
+import type { Operation, RateLimitPolicy } from '../operations.ts';
 import { createOperationCounters, type OperationCounters } from './operation-counters.ts';
 import { policyOf } from './policies.ts';
 import { createRedisBreaker, type RedisBreaker } from './redis-breaker.ts';
@@ -15,6 +15,14 @@ import { connectRateLimitRedis, REDIS_COMMAND_TIMEOUT_MS } from './redis-connect
 // answer, each process counts in its own memory with the same policies, and hands those counts to
 // Redis when it answers again. A window is fixed: `limit` calls per `windowSeconds`, counted
 // from the first call.
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    // A bulk operation whose body's `items` each count as one call of this operation (the
+    // single operation they would each be), so a bulk never gets round that operation's limit.
+    itemsCountAs?: Operation;
+  }
+}
 
 export type RateLimiter = AttemptCounter & {
   policyFor(operation: string): RateLimitPolicy;
@@ -94,6 +102,64 @@ function countingIn(breaker: RedisBreaker | null): 'redis' | 'memoryFallback' | 
   return breaker.countsInRedis() ? 'redis' : 'memoryFallback';
 }
 
+// What the hook needs of the limiter's counters.
+type Counting = {
+  policyFor(operation: string): RateLimitPolicy;
+  consume(operation: string, keyId: string, policy?: RateLimitPolicy, units?: number):
+    Promise<RateLimiterRes>;
+  giveBack(operation: string, policy: RateLimitPolicy, keyId: string, units?: number):
+    Promise<void>;
+};
+
+function refuse(request: FastifyRequest, reply: FastifyReply, operation: string,
+  policy: RateLimitPolicy, rejection: RateLimiterRes) {
+  const retryAfterSeconds = setHeaders(reply, operation, policy, rejection);
+  reply.header('Retry-After', String(retryAfterSeconds));
+  return sendError(request, reply, new ApiError('RATE_LIMITED'));
+}
+
+// The hook of every /v1 route: one call of the route's operation and, for a bulk operation,
+// one call of the single operation per item.
+function createHook(counting: Counting) {
+  const { policyFor, consume } = counting;
+
+  // The items of a bulk, each a call of the single operation: all of them or none. A bulk the
+  // rest of the window cannot cover is refused whole and its items are given back, so the
+  // single operation keeps what was left of its window.
+  async function consumeItems(request: FastifyRequest, reply: FastifyReply, keyId: string):
+    Promise<unknown> {
+    const operation = request.routeOptions.config.itemsCountAs;
+    const items = (request.body as { items?: unknown } | undefined)?.items;
+    if (operation === undefined || !Array.isArray(items) || items.length === 0) return undefined;
+    const policy = policyFor(operation);
+    try {
+      await consume(operation, keyId, policy, items.length);
+      return undefined;
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      await counting.giveBack(operation, policy, keyId, items.length);
+      const consumed = rejection.consumedPoints - items.length;
+      return refuse(request, reply, operation, policy, new RateLimiterRes(
+        Math.max(0, policy.limit - consumed), rejection.msBeforeNext, consumed,
+        rejection.isFirstInDuration));
+    }
+  }
+
+  return async function hook(request: FastifyRequest, reply: FastifyReply) {
+    const operation = request.routeOptions.config.operation;
+    if (!operation) return undefined;
+    const { keyId } = requireAuth(request);
+    const policy = policyFor(operation);
+    try {
+      setHeaders(reply, operation, policy, await consume(operation, keyId));
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      return refuse(request, reply, operation, policy, rejection);
+    }
+    return consumeItems(request, reply, keyId);
+  };
+}
+
 export function createRateLimiter({ redisUrl, policies, log }: RateLimiterOptions): RateLimiter {
   const redis = redisUrl ? connectRateLimitRedis(redisUrl) : null;
   const counters = new Map<string, OperationCounters>();
@@ -129,27 +195,15 @@ export function createRateLimiter({ redisUrl, policies, log }: RateLimiterOption
   }
 
   // Resolves to the key's state after this call, or rejects with it when the call is over the
-  // limit.
-  function consume(operation: string, keyId: string, policy?: RateLimitPolicy):
+  // limit. `units`: how many calls it counts as.
+  function consume(operation: string, keyId: string, policy?: RateLimitPolicy, units = 1):
     Promise<RateLimiterRes> {
     const named = countersFor(operation, policy);
-    return inRedisOrMemory(breaker, () => named.consumeInRedis(keyId),
-      () => named.consumeInMemory(keyId), (failure) => failure instanceof RateLimiterRes);
+    return inRedisOrMemory(breaker, () => named.consumeInRedis(keyId, units),
+      () => named.consumeInMemory(keyId, units), (failure) => failure instanceof RateLimiterRes);
   }
 
-  async function hook(request: FastifyRequest, reply: FastifyReply) {
-    const operation = request.routeOptions.config.operation;
-    if (!operation) return;
-    const { keyId } = requireAuth(request);
-    try {
-      setHeaders(reply, operation, policyFor(operation), await consume(operation, keyId));
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      const retryAfterSeconds = setHeaders(reply, operation, policyFor(operation), rejection);
-      reply.header('Retry-After', String(retryAfterSeconds));
-      return sendError(request, reply, new ApiError('RATE_LIMITED'));
-    }
-  }
+  const hook = createHook({ policyFor, consume, giveBack });
 
   async function attempt(name: string, policy: RateLimitPolicy, key: string) {
     try {
@@ -161,10 +215,10 @@ export function createRateLimiter({ redisUrl, policies, log }: RateLimiterOption
     }
   }
 
-  async function giveBack(name: string, policy: RateLimitPolicy, key: string) {
+  async function giveBack(name: string, policy: RateLimitPolicy, key: string, units = 1) {
     const named = countersFor(name, policy);
-    await inRedisOrMemory(breaker, () => named.rewardInRedis(key),
-      () => named.rewardInMemory(key));
+    await inRedisOrMemory(breaker, () => named.rewardInRedis(key, units),
+      () => named.rewardInMemory(key, units));
   }
 
   async function close() {

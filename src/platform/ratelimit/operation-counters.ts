@@ -21,11 +21,12 @@ import type { RateLimitPolicy } from '../operations.ts';
 export type OperationCounters = {
   // Both reject with the RateLimiterRes of the refusal when the key is over its limit; Redis
   // also rejects with its own error when it fails.
-  consumeInRedis(keyId: string): Promise<RateLimiterRes>;
-  consumeInMemory(keyId: string): Promise<RateLimiterRes>;
-  // Takes one count back (an attempt that is not to count after all).
-  rewardInRedis(keyId: string): Promise<unknown>;
-  rewardInMemory(keyId: string): Promise<unknown>;
+  // `units`: how many calls this one counts as (1 but for the items of a bulk).
+  consumeInRedis(keyId: string, units?: number): Promise<RateLimiterRes>;
+  consumeInMemory(keyId: string, units?: number): Promise<RateLimiterRes>;
+  // Takes counts back (an attempt that is not to count after all).
+  rewardInRedis(keyId: string, units?: number): Promise<unknown>;
+  rewardInMemory(keyId: string, units?: number): Promise<unknown>;
   // Adds every count kept in memory to its counter in Redis and empties memory. A count that
   // Redis does not take goes back into memory, and the error that Redis gave is returned.
   handBackToRedis(): Promise<unknown>;
@@ -129,10 +130,10 @@ export function createOperationCounters(options: OperationCountersOptions): Oper
   }
 
   return {
-    async consumeInRedis(keyId) {
+    async consumeInRedis(keyId, units = 1) {
       if (!inRedis) throw new Error('rate limits are not counted in Redis');
       try {
-        const state = await inRedis.consume(keyId, 1);
+        const state = await inRedis.consume(keyId, units);
         lastRedisCount.remember(keyId, state);
         return state;
       } catch (failure) {
@@ -140,12 +141,12 @@ export function createOperationCounters(options: OperationCountersOptions): Oper
         throw failure;
       }
     },
-    consumeInMemory(keyId) {
+    consumeInMemory(keyId, units = 1) {
       startInMemory(keyId);
-      return inMemory.consume(keyId, 1);
+      return inMemory.consume(keyId, units);
     },
-    rewardInRedis: async (keyId) => inRedis!.reward(keyId, 1),
-    rewardInMemory: (keyId) => (startInMemory(keyId), inMemory.reward(keyId, 1)),
+    rewardInRedis: async (keyId, units = 1) => inRedis!.reward(keyId, units),
+    rewardInMemory: (keyId, units = 1) => (startInMemory(keyId), inMemory.reward(keyId, units)),
     handBackToRedis,
   };
 }

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestFingerprint } from '../../../src/platform/idempotency/claims.ts';
+import { SANDBOX_STATUS_NUMBERS as N } from '../../../src/upstream/tax-authority/sandbox.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { expectLedgerConsistent } from '../../helpers/ledger-audit.ts';
 import { pollUntil } from '../../helpers/poll.ts';
@@ -36,7 +37,7 @@ afterAll(async () => {
 const reference = (prefix = 'bulk') => `${prefix}-${randomUUID()}`;
 
 type Item = { clientReferenceId: string; supplierKey: string; document: unknown };
-type Outcome = { index: number; clientReferenceId: string; issuanceKey: string | null;
+type Outcome = { index: number; clientReferenceId: string | null; issuanceKey: string | null;
   error: { status: number; code: string; message: string } | null };
 
 function bulkIssue(key: string, items: unknown, bulkReference?: string, raw?: string) {
@@ -255,6 +256,99 @@ describe('happy', () => {
     const elsewhere = await app.server.inject(request(account.key, 'GET',
       `/v1/taxInvoices/bulks?limit=2&cursor=${first.json().nextCursor}`));
     expect(elsewhere.statusCode).toBe(400);
+  });
+});
+
+describe('what a single issue takes', () => {
+  it('names a recipient by a counterparty, and refuses a closed one alone with the single ' +
+    'issue\'s 409', async () => {
+    const counterparty = async (businessRegistrationNumber: string) => {
+      const created = await app.server.inject(request(account.key, 'POST', '/v1/counterparties',
+        { body: { businessRegistrationNumber, organizationName: '주식회사 거래처',
+          representativeName: '김대표',
+          managers: [{ email: 'partner@example.com' }] } }));
+      expect(created.statusCode, created.body).toBe(201);
+      return (created.json() as { id: string }).id;
+    };
+    const open = await counterparty('220-81-62517');
+    const closed = await counterparty(N.closed);
+    const checked = await app.server.inject(request(account.key, 'POST',
+      `/v1/counterparties/${closed}:refreshStatus`));
+    expect(checked.statusCode, checked.body).toBe(200);
+    const items = [
+      { ...good(), document: invoiceBody({ supplied: { counterpartyId: open } }) },
+      { ...good(), document: invoiceBody({ supplied: { counterpartyId: closed } }) },
+      good(),
+    ];
+    const before = await balance();
+    const response = await bulkIssue(account.key, items, reference());
+    expect(response.statusCode, response.body).toBe(202);
+    const outcomes = (response.json() as { items: Outcome[] }).items;
+    expect(outcomes[0]!.issuanceKey).toMatch(/^txi_/);
+    expect(outcomes[2]!.issuanceKey).toMatch(/^txi_/);
+    const single = await issue(app, account.key, account.supplier.supplierKey,
+      items[1]!.document, reference('doc'));
+    expect(single.statusCode).toBe(409);
+    expect(outcomes[1]).toMatchObject({ issuanceKey: null, error: { status: 409,
+      code: 'COUNTERPARTY_CLOSED', message: single.json().message } });
+    expect(await balance()).toBe(before - 2 * PRICE);
+    const invoice = await app.server.inject(request(account.key, 'GET',
+      `/v1/taxInvoices/${outcomes[0]!.issuanceKey}`));
+    expect(invoice.json().invoice.supplied).toMatchObject({
+      identificationNumber: '2208162517', organizationName: '주식회사 거래처',
+      managers: [{ email: 'partner@example.com' }] });
+  });
+
+  it('takes items without a reference id of their own, as the single issue does', async () => {
+    const withReference = good();
+    const items = [{ supplierKey: account.supplier.supplierKey, document: invoiceBody() },
+      withReference, { supplierKey: account.supplier.supplierKey, document: invoiceBody() }];
+    const before = await balance();
+    const response = await bulkIssue(account.key, items, reference());
+    expect(response.statusCode, response.body).toBe(202);
+    const body = response.json() as { bulkId: string; items: Outcome[] };
+    expect(body.items.map((item) => item.clientReferenceId))
+      .toEqual([null, withReference.clientReferenceId, null]);
+    expect(body.items.every((item) => item.issuanceKey?.startsWith('txi_'))).toBe(true);
+    expect(await balance()).toBe(before - 3 * PRICE);
+    const invoice = await app.server.inject(request(account.key, 'GET',
+      `/v1/taxInvoices/${body.items[0]!.issuanceKey}`));
+    expect(invoice.json().clientReferenceId).toBeNull();
+    // Each item without one is linked to its document, for a take-over.
+    const links = await app.platform.database.pool.query(`select item_index, issuance_key
+      from bulk_item_documents where bulk_id = $1 order by item_index`, [body.bulkId]);
+    expect(links.rows).toEqual([
+      { item_index: 0, issuance_key: body.items[0]!.issuanceKey },
+      { item_index: 2, issuance_key: body.items[2]!.issuanceKey }]);
+  });
+
+  it('finishes a taken-over bulk whose items have no reference id without issuing twice',
+    async () => {
+    const bulkReference = reference();
+    const items = Array.from({ length: 3 }, () =>
+      ({ supplierKey: account.supplier.supplierKey, document: invoiceBody() }));
+    const route = '/v1/taxInvoices:bulkIssue';
+    const bulkId = `blk_dead${randomUUID().replaceAll('-', '')}`;
+    await app.platform.database.pool.query(`insert into bulks (bulk_id, account_id,
+      environment, api_key_id, kind, client_reference_id, fingerprint, status, item_count,
+      accepting_until) select $4, $1, 'test', id, 'TAX_INVOICE',
+      $2, $3, 'ACCEPTING', 3, now() - interval '1 second' from api_keys
+      where account_id = $1 and environment = 'test' limit 1`, [account.accountId,
+      bulkReference, requestFingerprint({ method: 'POST', route, body: items }), bulkId]);
+    // The dead process had accepted the second item, and linked it.
+    const earlier = await issue(app, account.key, account.supplier.supplierKey,
+      items[1]!.document);
+    expect(earlier.statusCode).toBe(200);
+    await app.platform.database.pool.query(`insert into bulk_item_documents (bulk_id,
+      item_index, issuance_key) values ($1, 1, $2)`, [bulkId, earlier.json().issuanceKey]);
+    const before = await balance();
+    const response = await bulkIssue(account.key, items, bulkReference);
+    expect(response.statusCode, response.body).toBe(202);
+    const outcomes = (response.json() as { items: Outcome[] }).items;
+    expect(outcomes[1]!.issuanceKey).toBe(earlier.json().issuanceKey);
+    expect(outcomes.every((item) => item.error === null)).toBe(true);
+    expect(new Set(outcomes.map((item) => item.issuanceKey)).size).toBe(3);
+    expect(await balance()).toBe(before - 2 * PRICE);
   });
 });
 

@@ -1,0 +1,97 @@
+import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  BODY_ERRORS,
+  errorResponses,
+  INPUT_CHECKED_AFTER_COUNTING,
+  type DeclaredError,
+} from '../error-responses.ts';
+import type { Operation } from '../operations.ts';
+import { withHasMore } from '../paging.ts';
+import { requestCaller, requestScope } from '../scope.ts';
+import { BULK_BODY_BYTES_MAX } from './bulks.ts';
+import type { BulkIssuanceService, BulkIssueItem } from './issuance.ts';
+import {
+  BulkHeaders,
+  BulkIdParams,
+  BulkListQuery,
+  bulkBody,
+  bulkSchemas,
+  type ItemReferenceId,
+} from './schemas.ts';
+
+// A document area's bulk issuance under /v1 (docs/bulk-issuance.md): the bulk request, one
+// bulk and the list, named after the area's resource (`/taxInvoices:bulkIssue`,
+// `/taxInvoices/bulks`, `/taxInvoices/bulks/{bulkId}`). Handlers only translate.
+
+export type BulkRoutesConfig = {
+  // The area's resource in paths, `taxInvoices`.
+  resource: string;
+  // What one document is called in schemas, `tax invoice`; the schemas' title, `TaxInvoiceBulk`.
+  what: string;
+  title: string;
+  states: readonly string[];
+  itemReferenceId: ItemReferenceId;
+  tag: string;
+  // The rows of the operation table; `item` is the single issue's, whose rate limit counts
+  // every item of a bulk (docs/limits.md).
+  operations: { bulkIssue: Operation; list: Operation; get: Operation; item: Operation };
+  operationIds: { bulkIssue: string; list: string; get: string };
+  summaries: { bulkIssue: string; list: string; get: string };
+  descriptions: { bulkIssue: string; get: string };
+  // What every operation of the area can answer.
+  commonErrors: readonly DeclaredError[];
+};
+
+// The schemas of an area's bulk operations, for its routes and the OpenAPI document.
+export function bulkRouteSchemas(config: Pick<BulkRoutesConfig, 'what' | 'title' | 'states' |
+  'itemReferenceId'>) {
+  return { Body: bulkBody(config.what, config.itemReferenceId), ...bulkSchemas(config) };
+}
+
+export function bulkRoutes(config: BulkRoutesConfig):
+  FastifyPluginAsyncTypebox<{ bulks: BulkIssuanceService }> {
+  const { Body, Accepted, Bulk, Page } = bulkRouteSchemas(config);
+  const tags = [config.tag];
+  const errors = config.commonErrors;
+  return async (app, { bulks }) => {
+    app.post(`/${config.resource}::bulkIssue`, {
+      config: { operation: config.operations.bulkIssue, itemsCountAs: config.operations.item },
+      bodyLimit: BULK_BODY_BYTES_MAX,
+      schema: {
+        operationId: config.operationIds.bulkIssue, tags, summary: config.summaries.bulkIssue,
+        description: config.descriptions.bulkIssue,
+        headers: BulkHeaders, body: Body,
+        response: { 202: Accepted,
+          ...errorResponses(...errors, ...BODY_ERRORS, INPUT_CHECKED_AFTER_COUNTING,
+            'IDEMPOTENCY_CONFLICT') },
+      },
+    }, async (request, reply) => {
+      const accepted = await bulks.bulkIssue({ caller: requestCaller(request),
+        referenceId: request.headers['service-client-reference-id'],
+        items: request.body.items as BulkIssueItem[] });
+      return reply.code(202).send(accepted);
+    });
+
+    app.get(`/${config.resource}/bulks`, {
+      config: { operation: config.operations.list },
+      schema: {
+        operationId: config.operationIds.list, tags, summary: config.summaries.list,
+        description: 'Bulks of this account and environment in the order they were made, ' +
+          'paged with an opaque cursor.',
+        querystring: BulkListQuery,
+        response: { 200: Page, ...errorResponses(...errors, INPUT_CHECKED_AFTER_COUNTING) },
+      },
+    }, async (request) => withHasMore(await bulks.listBulks({ scope: requestScope(request),
+      ...request.query })));
+
+    app.get(`/${config.resource}/bulks/:bulkId`, {
+      config: { operation: config.operations.get },
+      schema: {
+        operationId: config.operationIds.get, tags, summary: config.summaries.get,
+        description: config.descriptions.get,
+        params: BulkIdParams,
+        response: { 200: Bulk, ...errorResponses(...errors, 'NOT_FOUND') },
+      },
+    }, async (request) => bulks.getBulk({ scope: requestScope(request), ...request.params }));
+  };
+}
