@@ -52,6 +52,29 @@ const SIGNER_IDLE_TTL_MS = 10 * 60_000;
 const LOOKUP_BATCHES_IN_FLIGHT_MAX = 2;
 const LOOKUPS_PER_BATCH_MAX = 100;
 
+// The signer of one registered certificate: reading the certificate and opening its sealed key
+// cost more than the rest of an issuance, so it is made once per registration and kept for a
+// while (createIssuerSigning). A new registration has a new identifier, and a removed certificate
+// is no longer found by the query below, so a kept signer is never used for a certificate not in
+// force. The identity check of registration runs again here, so a certificate registered before
+// etax checked the VID (or one whose key file has no R) signs nothing: 'unverified'.
+async function makeSigner(deps: SigningDeps, issuer: store.IssuerRow,
+  registrationIdentifier: string): Promise<IssuerSigner | 'unverified' | null> {
+  const row = await store.findCertificate(deps.db, issuer.id);
+  if (row === null || row.registrationIdentifier !== registrationIdentifier) return null;
+  const certificate = Buffer.from(row.certificateBase64, 'base64');
+  const facts = readCertificate(certificate);
+  if (facts === null) return null;
+  const pkcs8 = deps.sealing.open(row.sealedPrivateKey, issuer.id);
+  const randomNumber = readRandomNumber(pkcs8);
+  if (checkIdentity(facts, randomNumber, issuer.identificationNumber) !== 'match') {
+    return 'unverified';
+  }
+  const privateKey = createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' });
+  return { certificate, randomNumber: randomNumber!,
+    sign: (data) => sign('sha256', data, privateKey) };
+}
+
 export function createIssuerSigning(deps: SigningDeps) {
   const signers = new LRUCache<string, IssuerSigner>({ max: SIGNERS_CACHED_MAX,
     ttl: SIGNER_IDLE_TTL_MS, updateAgeOnGet: true });
@@ -77,32 +100,25 @@ export function createIssuerSigning(deps: SigningDeps) {
     return (await findActiveIssuer(scope, supplierKey)).issuer;
   }
 
-  // The signer of one registered certificate: reading the certificate and opening its sealed
-  // key cost more than the rest of an issuance, so it is made once per registration and kept
-  // for a while. A new registration has a new identifier, and a removed certificate is no longer
-  // found by the query below, so a cached signer is never used for a certificate not in force.
-  // The identity check of registration runs again here, so a certificate registered before etax
-  // checked the VID (or one whose key file has no R) signs nothing: 'unverified'.
-  async function signerOf(issuer: store.IssuerRow, registrationIdentifier: string):
+  // Requests and documents that need a signer not yet made share its making (makeSigner): a
+  // burst for one issuer (a bulk of its documents, the first requests after a start) would
+  // otherwise read the certificate and open the key once for each of them, which cost more than
+  // all of their signatures.
+  const making = new Map<string, Promise<IssuerSigner | 'unverified' | null>>();
+  function signerOf(issuer: store.IssuerRow, registrationIdentifier: string):
     Promise<IssuerSigner | 'unverified' | null> {
     const cacheKey = `${issuer.id}:${registrationIdentifier}`;
     const cached = signers.get(cacheKey);
-    if (cached !== undefined) return cached;
-    const row = await store.findCertificate(deps.db, issuer.id);
-    if (row === null || row.registrationIdentifier !== registrationIdentifier) return null;
-    const certificate = Buffer.from(row.certificateBase64, 'base64');
-    const facts = readCertificate(certificate);
-    if (facts === null) return null;
-    const pkcs8 = deps.sealing.open(row.sealedPrivateKey, issuer.id);
-    const randomNumber = readRandomNumber(pkcs8);
-    if (checkIdentity(facts, randomNumber, issuer.identificationNumber) !== 'match') {
-      return 'unverified';
+    if (cached !== undefined) return Promise.resolve(cached);
+    let made = making.get(cacheKey);
+    if (made === undefined) {
+      made = makeSigner(deps, issuer, registrationIdentifier).then((signer) => {
+        if (typeof signer === 'object' && signer !== null) signers.set(cacheKey, signer);
+        return signer;
+      }).finally(() => making.delete(cacheKey));
+      making.set(cacheKey, made);
     }
-    const privateKey = createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' });
-    const signer: IssuerSigner = { certificate, randomNumber: randomNumber!,
-      sign: (data) => sign('sha256', data, privateKey) };
-    signers.set(cacheKey, signer);
-    return signer;
+    return made;
   }
 
   // The issuer and, where the issuance type is signed, its signer. Throws 404 NOT_FOUND for an

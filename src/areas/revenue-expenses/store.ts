@@ -1,6 +1,11 @@
+import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, or, sql } from 'drizzle-orm';
+import {
+  and, asc, count, desc, eq, getTableColumns, gt, gte, inArray, lt, lte, or, sql,
+} from 'drizzle-orm';
 import type { Executor } from '../../platform/db/connect.ts';
+import { columnList, selectJsonRows } from '../../platform/db/json-rows.ts';
+import { executePrepared } from '../../platform/db/prepared.ts';
 import type { Scope } from '../../platform/scope.ts';
 import {
   revenueExpenseChangeCounters as counters,
@@ -33,21 +38,42 @@ function contentHash(entry: BookEntry): string {
 
 // Locks the counter rows of the scopes (in the order given) until the transaction ends and
 // returns each one's last sequence. Every writer of a scope takes this lock before it reads what
-// it changes, so writers of one scope run one after another from here to their commit.
+// it changes, so writers of one scope run one after another from here to their commit. A scope's
+// first writer creates its row, in the order given; the rows are then locked by reading them, so
+// a counter that exists is not written twice in a batch (here and when it advances).
 async function lockCounters(tx: Executor, scopes: readonly Scope[]): Promise<Map<string, number>> {
-  const rows = await tx.insert(counters)
+  await tx.insert(counters)
     .values(scopes.map((scope) => ({ ...scope, lastSequence: 0 })))
-    .onConflictDoUpdate({ target: [counters.accountId, counters.environment],
-      set: { lastSequence: sql`${counters.lastSequence}` } })
-    .returning({ accountId: counters.accountId, environment: counters.environment,
-      lastSequence: counters.lastSequence });
-  return new Map(rows.map((row) => [scopeKey(row), row.lastSequence]));
+    .onConflictDoNothing({ target: [counters.accountId, counters.environment] });
+  const { rows } = await executePrepared<{ account_id: string; environment: string;
+    last_sequence: string }>(tx, sql`select c.account_id, c.environment,
+           c.last_sequence::text as last_sequence
+      from unnest(${sql.param(scopes.map((scope) => scope.accountId))}::text[],
+                  ${sql.param(scopes.map((scope) => scope.environment))}::text[])
+           with ordinality as s(account_id, environment, position)
+      join revenue_expense_change_counters c
+        on c.account_id = s.account_id and c.environment = s.environment
+     order by s.position
+       for update of c`);
+  assert.equal(rows.length, scopes.length, 'every counter exists once created');
+  return new Map(rows.map((row) => [scopeKey({ accountId: row.account_id,
+    environment: row.environment }), Number(row.last_sequence)]));
 }
 
 const COLUMNS_SET_ON_CHANGE = ['source', 'issuance_key', 'write_date', 'issue_date',
   'counterpart_number', 'counterpart_name', 'supply_cost', 'tax', 'total_amount', 'tax_type',
   'amendment_reason', 'original_approval_number', 'status', 'late', 'content_hash',
   'change_sequence', 'changed_at'];
+
+// The columns an entry is written with (the others, id and created_at, take their defaults),
+// and what a changed entry replaces. The rows travel as one JSON parameter
+// (platform/db/json-rows.ts): a batch of transmitted invoices books an entry each, and drizzle
+// would build each of their twenty columns as a parameter of its own.
+const WRITTEN_COLUMNS = Object.entries(getTableColumns(invoices))
+  .filter(([, column]) => !column.hasDefault)
+  .map(([property, column]) => ({ property, name: column.name }));
+const SET_ON_CHANGE = sql.raw(COLUMNS_SET_ON_CHANGE.map((column) => `"${column}" = excluded."${
+  column}"`).join(', '));
 
 const scopeKey = (scope: { accountId: string; environment: string }) =>
   `${scope.accountId}\u0000${scope.environment}`;
@@ -117,13 +143,13 @@ export async function recordEntriesOfScopes(tx: Executor, groups: readonly Scope
     }
   });
   if (rows.length === 0) return counts;
-  await tx.insert(invoices).values(rows)
-    .onConflictDoUpdate({
-      target: [invoices.accountId, invoices.environment, invoices.direction,
-        invoices.approvalNumber],
-      set: Object.fromEntries(COLUMNS_SET_ON_CHANGE.map((column) =>
-        [camel(column), sql.raw(`excluded.${column}`)])),
-    });
+  await executePrepared(tx, sql`insert into revenue_expense_invoices (${columnList(
+    WRITTEN_COLUMNS.map(({ name }) => name))})
+    ${selectJsonRows(invoices, WRITTEN_COLUMNS.map(({ name }) => name), rows.map((row) =>
+    Object.fromEntries(WRITTEN_COLUMNS.map(({ property, name }) =>
+      [name, (row as Record<string, unknown>)[property] ?? null]))))}
+    on conflict (account_id, environment, direction, approval_number)
+    do update set ${SET_ON_CHANGE}`);
   const advanced = sql.join(scopes.map((scope) =>
     sql`(${scope.accountId}, ${scope.environment}, ${last.get(scopeKey(scope))!}::bigint)`),
   sql`, `);
@@ -133,8 +159,6 @@ export async function recordEntriesOfScopes(tx: Executor, groups: readonly Scope
   return counts;
 }
 
-const camel = (column: string) => column.replace(/_([a-z])/g, (_, letter: string) =>
-  letter.toUpperCase());
 
 export type FeedFilter = { direction?: Direction; writeDateFrom?: string; writeDateTo?: string };
 

@@ -1,3 +1,4 @@
+import { seoulDate } from '../../domain/business-days.ts';
 import { deterministicId } from '../../domain/ids.ts';
 import type { Tx } from '../../platform/db/connect.ts';
 import type { RecordEvents } from '../../platform/events.ts';
@@ -30,8 +31,9 @@ export type LifecycleDeps = {
 function issuedInvoiceChange(row: store.TaxInvoiceRow, ntsTransactionId: string,
   transmittedAt: Date): IssuedInvoiceChange {
   const { supplier, supplied } = row.invoice;
-  const issueDate = (row.issuedAt ?? transmittedAt).toLocaleDateString('sv-SE',
-    { timeZone: 'Asia/Seoul' });
+  // By arithmetic (Korea keeps UTC+9 all year): a date formatted with a time zone builds an Intl
+  // formatter on every call, which cost more than the rest of the books' entry.
+  const issueDate = seoulDate(row.issuedAt ?? transmittedAt);
   return {
     scope: store.scopeOfRow(row), issuanceKey: row.issuanceKey,
     approvalNumber: ntsTransactionId, writeDate: row.writeDate, issueDate,

@@ -28,12 +28,13 @@ export async function insertClaims(
   claims: Array<ClaimKey & { id: string; fingerprint: string }>,
 ): Promise<Set<string>> {
   if (claims.length === 0) return new Set();
-  const rows = await tx
-    .insert(idempotencyClaims)
-    .values(claims)
-    .onConflictDoNothing()
-    .returning({ id: idempotencyClaims.id });
-  return new Set(rows.map((row) => row.id));
+  // As one JSON parameter (db/json-rows.ts), like insertClaimsWithResponses: a batch of accepted
+  // requests claims a reference id each.
+  const result = await executePrepared<{ id: string }>(tx, insertJsonRows(idempotencyClaims,
+    claims.map(({ id, apiKeyId, namespace, referenceId, fingerprint }) =>
+      ({ id, apiKeyId, namespace, referenceId, fingerprint })),
+    { onConflictDoNothing: true, returning: 'id' }));
+  return new Set(result.rows.map((row) => row.id));
 }
 
 // Claims several reference ids in one statement with the response each will answer, for work

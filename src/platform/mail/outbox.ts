@@ -95,7 +95,8 @@ export function createMailsQueuer(deps: { stageMany: StageJobs; sendingEnabled: 
     if (mails.length === 0) return [];
     mails.forEach(assertBounded);
     const status = deps.sendingEnabled ? 'PENDING' : 'KEPT';
-    const rows = await store.insertMails(executor, mails.map((mail) => rowOf(mail, status)));
+    const rows = mails.map((mail) => rowOf(mail, status));
+    assert.equal(await store.insertMails(executor, rows), rows.length);
     if (status === 'PENDING') {
       await deps.stageMany(executor, MAIL_QUEUE, rows.map((row) => ({
         data: { mailId: row.id } satisfies MailJobData })));

@@ -1,5 +1,7 @@
 import { and, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/connect.ts';
+import { insertJsonRows } from '../db/json-rows.ts';
+import { executePrepared } from '../db/prepared.ts';
 import { mailOutbox, type MailStatus } from './tables.ts';
 
 // SQL of the mail outbox. Status changes are conditional on PENDING, so a send job that runs
@@ -13,8 +15,13 @@ export async function insertMail(tx: Executor, row: NewMailRow): Promise<MailRow
   return inserted!;
 }
 
-export async function insertMails(tx: Executor, rows: NewMailRow[]): Promise<MailRow[]> {
-  return tx.insert(mailOutbox).values(rows).returning();
+// A batch's mails in one statement, as one JSON parameter (db/json-rows.ts): a batch of
+// transmitted documents queues a mail each, and drizzle would build every column of every mail
+// as a parameter of its own, then read each whole row back. Answers how many were inserted.
+export async function insertMails(tx: Executor, rows: NewMailRow[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const result = await executePrepared(tx, insertJsonRows(mailOutbox, rows));
+  return result.rowCount ?? 0;
 }
 
 export async function findMail(tx: Executor, id: string): Promise<MailRow | null> {

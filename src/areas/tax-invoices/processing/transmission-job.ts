@@ -59,6 +59,21 @@ async function transmissionRequest(
   };
 }
 
+// `work` with a signal aborted after `timeoutMs` (a TimeoutError, as AbortSignal.timeout's), whose
+// timer ends with the work: AbortSignal.timeout's would run out later for every document
+// transmitted, and build the error it aborts with each time.
+async function withTimeout<T>(timeoutMs: number, work: (signal: AbortSignal) => Promise<T>):
+  Promise<T> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException(
+    'The operation was aborted due to timeout', 'TimeoutError')), timeoutMs);
+  try {
+    return await work(controller.signal);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 type TransmissionAttempt = {
   step: LeasedStep;
   row: store.TaxInvoiceRow;
@@ -84,8 +99,8 @@ export async function transmitDocuments(deps: TransmissionJobDeps, steps: Leased
       const row = transmitting.get(step.issuanceKey)!;
       const transmitter = deps.transmitterFor(store.scopeOfRow(row).environment);
       const result = transmitter === null ? { kind: 'unavailable' as const }
-        : await transmitter.transmit(await transmissionRequest(deps, row,
-          xmlDocuments.get(row.issuanceKey)), AbortSignal.timeout(deps.transmissionTimeoutMs));
+        : await withTimeout(deps.transmissionTimeoutMs, async (signal) => transmitter.transmit(
+          await transmissionRequest(deps, row, xmlDocuments.get(row.issuanceKey)), signal));
       return { step, row, result };
     }));
   await settleTransmissions(deps, calls.flatMap((call) =>
