@@ -1,5 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { HasMore, NextCursor, PageCursor, PageLimit } from '../../platform/paging.ts';
+import { HasMore, NextCursor, pageQueryFields } from '../../platform/paging.ts';
 import { TRANSACTIONS_LIMIT_MAX } from './service.ts';
 
 // `state` was this area's name for `status` (docs/api-conventions.md).
@@ -69,7 +69,7 @@ export const BankAccount = Type.Object(
 );
 
 export const BankAccountListQuery = Type.Object(
-  { limit: PageLimit(100, 'accounts'), cursor: PageCursor },
+  pageQueryFields('accounts', 100),
   { additionalProperties: false },
 );
 

@@ -1,9 +1,8 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { openEnum } from '../../platform/open-enum.ts';
-import { HasMore } from '../../platform/paging.ts';
+import { HasMore, pageQueryFields } from '../../platform/paging.ts';
 import { ReferenceIdHeaderValue } from '../../platform/idempotency/reference-id-header.ts';
 import { PRINTED_TEXT_PATTERN } from '../../domain/text.ts';
-import { CURSOR_LENGTH_MAX } from '../../platform/cursor.ts';
 
 // Request and response schemas of the cash-receipt routes (docs/cash-receipts.md). The schemas
 // check shapes and lengths; the rules between fields (identity number per usage, amounts, the
@@ -222,10 +221,7 @@ export const ListQuery = Type.Object(
       description: 'Only receipts traded on or before this date.' })),
     status: Type.Optional(Status),
     kind: Type.Optional(Kind),
-    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20,
-      description: 'Most receipts on the page.' }),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: CURSOR_LENGTH_MAX,
-      description: 'The `nextCursor` of the previous page, unchanged; omit for the first page.' })),
+    ...pageQueryFields('receipts'),
   },
   { additionalProperties: false },
 );

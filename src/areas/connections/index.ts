@@ -49,6 +49,8 @@ const REFERENCE: readonly ReferenceSection[] = [
 export type { ConnectionsService, ConnectInput, ConnectionView } from './service.ts';
 export type { StoredCredentials } from './credentials.ts';
 export type { ConnectionLinks } from './links.ts';
+// The order every pull through a connection runs in (bank syncs, tax-portal collections).
+export { pullJobDefinition, runPull, type Pull, type PullFailure } from './pull.ts';
 
 export type ConnectionsModule = AreaModule & { service: ConnectionsService;
   links: ConnectionLinks; taxPortalFor(environment: Environment): TaxPortal | null;

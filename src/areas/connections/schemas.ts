@@ -1,5 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { HasMore, NextCursor, PageCursor, PageLimit } from '../../platform/paging.ts';
+import { HasMore, NextCursor, pageQueryFields } from '../../platform/paging.ts';
 
 // `state` was this area's name for `status` (docs/api-conventions.md).
 const STATE_DEPRECATED = 'Deprecated: the same value as `status`, kept for existing clients.';
@@ -20,8 +20,7 @@ export const ConnectionIdParams = Type.Object(
 );
 
 export const ConnectionListQuery = Type.Object(
-  { kind: Type.Optional(ConnectionKind), limit: PageLimit(100, 'connections'),
-    cursor: PageCursor },
+  { kind: Type.Optional(ConnectionKind), ...pageQueryFields('connections', 100) },
   { additionalProperties: false },
 );
 

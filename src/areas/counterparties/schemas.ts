@@ -1,5 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { HasMore, NextCursor, PageCursor, PageLimit } from '../../platform/paging.ts';
+import { HasMore, NextCursor, pageQueryFields } from '../../platform/paging.ts';
 import { PRINTED_TEXT_PATTERN } from '../../domain/text.ts';
 import { Manager, partyFields } from '../tax-invoices/index.ts';
 
@@ -97,8 +97,7 @@ export const CounterpartyParams = Type.Object({
 }, { additionalProperties: false });
 
 export const ListQuery = Type.Object({
-  limit: PageLimit(20, 'counterparties'),
-  cursor: PageCursor,
+  ...pageQueryFields('counterparties'),
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '^[^\\u0000]+$',
     description: 'Only counterparties whose business name contains this text (case ' +
       'ignored).' })),

@@ -1,8 +1,7 @@
 import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
-import { CURSOR_LENGTH_MAX } from '../../platform/cursor.ts';
 import { ReferenceIdHeaderValue } from '../../platform/idempotency/reference-id-header.ts';
 import { openEnum } from '../../platform/open-enum.ts';
-import { HasMore, NextCursor } from '../../platform/paging.ts';
+import { HasMore, NextCursor, pageQueryFields } from '../../platform/paging.ts';
 import { partialSchema } from '../../platform/partial-schema.ts';
 import type { DraftStatus } from './tables.ts';
 
@@ -36,10 +35,7 @@ export const DraftListQuery = Type.Object(
     status: Type.Optional(Type.Union([Type.Enum(DRAFT_STATUSES), Type.Array(
       Type.Enum(DRAFT_STATUSES), { maxItems: 3 })], {
       description: 'Only drafts in these statuses (repeat the parameter for several).' })),
-    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20,
-      description: 'Most drafts on the page.' }),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: CURSOR_LENGTH_MAX,
-      description: 'The `nextCursor` of the previous page, unchanged; omit for the first page.' })),
+    ...pageQueryFields('drafts'),
   },
   { additionalProperties: false },
 );

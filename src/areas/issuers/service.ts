@@ -154,6 +154,14 @@ function createIssuerRecords(db: Db, now: () => Date, cursors: PageCursors) {
     return toIssuer(row, await store.findCertificate(db, row.id));
   }
 
+  // The active issuer of a business at its sub-place (taxRegistrationId null: the head office),
+  // with its certificate; null when the scope has none. One row, whatever the number of issuers.
+  async function findActiveIssuer(input: { scope: Scope; identificationNumber: string;
+    taxRegistrationId: string | null }) {
+    const row = await store.findActiveIssuerOfBusiness(db, input.scope, input);
+    return row === null ? null : toIssuer(row, await store.findCertificate(db, row.id));
+  }
+
   type ListInput = { scope: Scope; limit: number; cursor?: string | undefined };
   async function listIssuers(input: ListInput) {
     const afterSequence = listCursors.decode(input.scope, input.cursor) ?? null;
@@ -196,7 +204,8 @@ function createIssuerRecords(db: Db, now: () => Date, cursors: PageCursors) {
     return store.hasActiveIssuerOfNumber(executor, scope, identificationNumber);
   }
 
-  return { createIssuer, getIssuer, listIssuers, updateIssuer, deactivateIssuer, issuesFor };
+  return { createIssuer, getIssuer, findActiveIssuer, listIssuers, updateIssuer,
+    deactivateIssuer, issuesFor };
 }
 
 // The certificate routes: upload, facts, deregistration, history and hosted links.

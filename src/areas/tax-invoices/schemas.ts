@@ -92,7 +92,7 @@ export const Supplied = Type.Object(
 
 // The trustee (수탁자) of a trustee or agent issuance (위수탁): a consignment seller or an agent
 // that issues and signs in the name of the supplier (위탁자), who stays the `supplier`
-// (부가가치세법 시행령 §69①; docs/tax-invoices.md § Trustee issuance). On the XML as BrokerParty.
+// (부가가치세법 시행령 §69①; docs/tax-invoices.md § Trustee issuance (위수탁)). On the XML as BrokerParty.
 export const Broker = Type.Object(
   {
     identificationNumber: Type.String({ pattern: '^[0-9]{10}$',

@@ -8,9 +8,9 @@ import { Notice } from '../components.tsx';
 import type { Outcome, PageContext } from '../context.ts';
 import type { MessageKey } from '../i18n/index.ts';
 
-// How the business pages act as the API would for the session (docs/dashboard.md § Issuing and
-// records): the same plan gate, rate limit and reference ids as a call with a key (and the typed
-// confirmation of a live mutation, src/dashboard/confirmation.tsx),
+// How the business pages act as the API would for the session (docs/dashboard.md § Cash receipts,
+// documents, books and bank transactions): the same plan gate, rate limit and reference ids as a
+// call with a key (and the typed confirmation of a live mutation, src/dashboard/confirmation.tsx),
 // so a page never does what the API would refuse.
 
 // The caller a page acts as. Reference ids are kept per API key; a dashboard user has no key,

@@ -1,6 +1,6 @@
 // The tax authority's civil-document service (홈택스 민원증명): certificates about the business
 // that owns the API key, issued under its registered joint certificate (docs/documents.md §
-// Upstream services). Two implementations: sandbox.ts for test keys and live.ts, an
+// Live gateways). Two implementations: sandbox.ts for test keys and live.ts, an
 // operator-run gateway, for live keys.
 //
 // An issuance is idempotent by issuance key: asking again for the same key, after a crash

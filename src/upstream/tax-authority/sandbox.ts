@@ -89,7 +89,7 @@ type SandboxOptions = {
   latencyMs: number;
 };
 
-// The authenticity check of test keys (docs/sandbox.md § Registration certificates): the
+// The authenticity check of test keys (docs/sandbox.md § Business registration certificates): the
 // certificates of the two sandbox profiles match, a certificate of the profile number whose
 // lookup is unavailable never gets an answer (the check times out), and every other
 // certificate does not match. The sole proprietor's profile masks the representative's name;
