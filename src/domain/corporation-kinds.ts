@@ -20,7 +20,7 @@ type CorporationKindName =
   | 'OTHER_CORPORATE_ENTITY';
 
 // Kind number → the API's kind. The comment names what the registry's table gives the number.
-export const CORPORATION_KINDS: Readonly<Record<string, CorporationKindName>> = Object.freeze({
+const CORPORATION_KINDS: Readonly<Record<string, CorporationKindName>> = Object.freeze({
   '11': 'STOCK_COMPANY', // 주식회사
   '12': 'GENERAL_PARTNERSHIP_COMPANY', // 합명회사
   '13': 'LIMITED_PARTNERSHIP_COMPANY', // 합자회사

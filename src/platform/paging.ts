@@ -11,7 +11,7 @@ export const NextCursor = Type.Union([Type.String(), Type.Null()], {
   description: 'Pass as `cursor` for the next page; null on the last page.' });
 
 // The bounds of `limit` on every list: 1 to 100.
-export const PAGE_LIMIT_MAX = 100;
+const PAGE_LIMIT_MAX = 100;
 
 const PageLimit = (defaultLimit: number, what: string) => Type.Integer({ minimum: 1,
   maximum: PAGE_LIMIT_MAX, default: defaultLimit, description: `Most ${what} on the page.` });

@@ -39,7 +39,7 @@ const SYNC_EXAMPLE = {
   finishedAt: '2026-11-20T01:05:00.000Z',
 };
 
-export const BankAccount = Type.Object(
+const BankAccount = Type.Object(
   {
     bankAccountId: Type.String({ description: 'The bank account, `bac_…`. It is made from the ' +
       'account and the bank account it reaches, so it stays when the account is disconnected ' +
@@ -103,7 +103,7 @@ export const TransactionsQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const BankTransaction = Type.Object(
+const BankTransaction = Type.Object(
   {
     transactionId: Type.String({ description: 'The transaction, `btx_…`; the same across ' +
       'syncs, also when the bank corrects it.' }),

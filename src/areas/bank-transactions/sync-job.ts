@@ -25,7 +25,7 @@ import * as store from './store.ts';
 // BANK_TRANSACTION_CREATED events name exactly the transactions the sync that committed created.
 
 const UPSERT_BATCH_ROWS = 1_000;
-export const CREATED_IDS_PER_EVENT = 100;
+const CREATED_IDS_PER_EVENT = 100;
 
 type JobDeps = {
   db: Db;

@@ -50,7 +50,7 @@ const REFERENCE: readonly ReferenceSection[] = [
 
 export type { CashReceiptsService };
 // Bulk issuance (docs/bulk-issuance.md): what the dashboard's uploads call.
-export type { CashReceiptBulkItem, CashReceiptBulkService } from './bulk/service.ts';
+export type { CashReceiptBulkService } from './bulk/service.ts';
 // What an issuance and a cancellation may be, as the API checks them: the dashboard's forms are
 // checked with the same schemas and offer the same choices.
 export {

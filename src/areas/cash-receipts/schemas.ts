@@ -11,7 +11,7 @@ import { PRINTED_TEXT_PATTERN } from '../../domain/text.ts';
 // Text a person types and a receipt prints (src/domain/text.ts).
 const PRINTABLE = PRINTED_TEXT_PATTERN;
 // Whole won; eleven digits keep every sum a safe integer.
-export const AMOUNT_MAX = 99_999_999_999;
+const AMOUNT_MAX = 99_999_999_999;
 
 const Amount = (description: string) => Type.Integer({ minimum: 0, maximum: AMOUNT_MAX,
   description });
@@ -39,7 +39,7 @@ export const CancelHeaders = Type.Object({
   'service-client-reference-id': ReferenceIdHeaderValue,
 });
 
-export const Customer = Type.Object(
+const Customer = Type.Object(
   {
     name: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 50,
       pattern: PRINTABLE, examples: ['김고객'] }), Type.Null()],

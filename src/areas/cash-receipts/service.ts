@@ -80,7 +80,7 @@ const STATUS_MESSAGES: Record<CashReceiptStatus, string> = {
   FAILED: 'The tax authority did not approve it; see failure on the cash receipt.',
 };
 
-export function toCashReceipt(row: store.CashReceiptRow): CashReceiptView {
+function toCashReceipt(row: store.CashReceiptRow): CashReceiptView {
   const issuance = row.kind === 'ISSUANCE';
   return {
     issuanceKey: row.issuanceKey,
@@ -162,7 +162,7 @@ type OwnWork = { guard(tx: Tx): Promise<void>;
 
 // previewIssue checks an issuance as issue checks it, with nothing kept or charged, and throws
 // the ApiError issue would answer.
-export type IssueRequest = { caller: Caller; supplierKey: string; referenceId: string;
+type IssueRequest = { caller: Caller; supplierKey: string; referenceId: string;
   body: IssueInput;
   // The route the reference id's fingerprint names (the issue route unless said).
   route?: string;

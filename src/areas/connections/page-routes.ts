@@ -48,7 +48,7 @@ function text(fields: Record<string, unknown>, name: string, label: string): str
 }
 
 // What the form of the link's kind holds, checked as the API would check it.
-export function readConnectForm(view: ConnectionPage, body: unknown): ConnectInput {
+function readConnectForm(view: ConnectionPage, body: unknown): ConnectInput {
   const fields = (body ?? {}) as Record<string, unknown>;
   const userId = text(fields, 'userId', '아이디 user id').trim();
   const password = text(fields, 'password', '비밀번호 password');

@@ -10,7 +10,7 @@ const Timestamp = (description: string) => Type.String({ format: 'date-time', de
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T, description: string) =>
   Type.Union([schema, Type.Null()], { description });
 
-export const ConnectionKind = Type.Union([Type.Literal('HOMETAX'), Type.Literal('BANK_ACCOUNT')],
+const ConnectionKind = Type.Union([Type.Literal('HOMETAX'), Type.Literal('BANK_ACCOUNT')],
   { description: '`HOMETAX`: the tax authority\'s web portal; `BANK_ACCOUNT`: a bank account.' });
 
 export const ConnectionIdParams = Type.Object(
@@ -37,7 +37,7 @@ const CONNECTION_EXAMPLE = {
   createdAt: '2026-11-20T01:02:03.000Z',
 };
 
-export const Connection = Type.Object(
+const Connection = Type.Object(
   {
     id: Type.String({ description: 'The connection id.' }),
     kind: ConnectionKind,

@@ -27,7 +27,7 @@ import * as store from './store.ts';
 // charges and announces nothing twice; both upstream services are idempotent by issuance key.
 
 export const DOCUMENT_QUEUE = 'documents-issuance';
-export type DocumentJobData = { issuanceKey: string };
+type DocumentJobData = { issuanceKey: string };
 
 export type Upstreams = {
   civil(environment: Environment): CivilDocumentService | null;
@@ -54,7 +54,7 @@ const JOB_EXPIRY_MARGIN_SECONDS = 60;
 
 // The job id of the check after the n-th pending answer: the same every time it is staged, so a
 // job that runs twice does not start two chains of checks.
-export function pendingCheckJobId(issuanceKey: string, checkNumber: number): string {
+function pendingCheckJobId(issuanceKey: string, checkNumber: number): string {
   const hex = createHash('sha256').update(`document-check:${issuanceKey}:${checkNumber}`)
     .digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-` +

@@ -45,8 +45,6 @@ const REFERENCE: readonly ReferenceSection[] = [
 
 export type { DraftService, ApprovalSettings };
 export type { DraftView } from './schemas.ts';
-export { DRAFT_STATUSES } from './schemas.ts';
-export type { DraftStatus } from './tables.ts';
 
 export type DraftsModule = AreaModule & {
   routes: FastifyPluginAsync;

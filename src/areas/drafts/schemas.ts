@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
+import { Type, type TSchema } from '@fastify/type-provider-typebox';
 import { ReferenceIdHeaderValue } from '../../platform/idempotency/reference-id-header.ts';
 import { openEnum } from '../../platform/open-enum.ts';
 import { HasMore, NextCursor, pageQueryFields } from '../../platform/paging.ts';
@@ -9,10 +9,10 @@ import type { DraftStatus } from './tables.ts';
 // every field optional (src/platform/partial-schema.ts), and a draft's answer says what issuance
 // would refuse of it now.
 
-export const DRAFT_STATUSES = ['DRAFT', 'SUBMITTED', 'ISSUED'] as const satisfies
+const DRAFT_STATUSES = ['DRAFT', 'SUBMITTED', 'ISSUED'] as const satisfies
   readonly DraftStatus[];
 
-export const SupplierKeyValue = Type.String({
+const SupplierKeyValue = Type.String({
   minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$',
   description: 'The `supplierKey` of the issuer that will issue the draft. It may be left out ' +
     'until the draft is issued; issuance checks it.',
@@ -124,4 +124,3 @@ export type DraftView = {
   issuedAt: string | null;
 };
 
-export type DraftListQueryInput = Static<typeof DraftListQuery>;

@@ -24,7 +24,6 @@ import type { DraftKind, DraftStatus } from './tables.ts';
 // of two concurrent issues one records a document and the other records nothing and is charged
 // nothing.
 
-export type DraftCaller = Caller;
 
 // What a kind's area offers to issue a draft: the checks issue makes, without keeping anything,
 // and issue itself with the draft's work in its transaction.

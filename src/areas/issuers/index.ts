@@ -34,8 +34,6 @@ export type { IssuersService };
 // The API's own body schemas, so the dashboard's issuer forms refuse what the API refuses.
 export { CreateIssuerBody, UpdateIssuerBody } from './schemas.ts';
 // What tax-invoice work reads of an issuer, and signs with.
-export type { IssuerRow } from './store.ts';
-export type { IssuerSigner } from './signing.ts';
 
 export type IssuersModule = AreaModule & { service: IssuersService };
 

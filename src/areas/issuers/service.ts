@@ -47,7 +47,7 @@ type IssuerInput = {
   fiscalYearEndMonth?: number | null | undefined;
 };
 
-export type IssuerChanges = Partial<Pick<IssuerInput, 'organizationName' | 'representativeName' |
+type IssuerChanges = Partial<Pick<IssuerInput, 'organizationName' | 'representativeName' |
   'contactName' | 'contactEmail' | 'contactPhone' | 'fiscalYearEndMonth'>>;
 
 function toIssuer(row: store.IssuerRow, certificate: store.IssuerCertificateRow | null) {
@@ -72,7 +72,6 @@ function toIssuer(row: store.IssuerRow, certificate: store.IssuerCertificateRow 
   };
 }
 
-export type Issuer = ReturnType<typeof toIssuer>;
 
 function toCertificateFacts(row: store.IssuerCertificateRow) {
   return {

@@ -29,8 +29,8 @@ const PRICE_ROWS = Object.keys(DEFAULT_PRICES) as PriceRow[];
 // the API is (docs/api-conventions.md); the ledger's own rows keep their lowercase names.
 const upper = <T extends string>(values: readonly T[]) =>
   values.map((value) => value.toUpperCase() as Uppercase<T>);
-export const LEDGER_KIND_NAMES = upper(LEDGER_KINDS);
-export const RESERVATION_STATUS_NAMES = upper(RESERVATION_STATUSES);
+const LEDGER_KIND_NAMES = upper(LEDGER_KINDS);
+const RESERVATION_STATUS_NAMES = upper(RESERVATION_STATUSES);
 
 export const LedgerQuery = Type.Object(
   {
@@ -69,7 +69,7 @@ const LedgerReservation = Type.Object(
     additionalProperties: false },
 );
 
-export const LedgerEntry = Type.Object(
+const LedgerEntry = Type.Object(
   {
     id: Type.String({ description: 'The entry (`led_…`).' }),
     kind: openEnum(LEDGER_KIND_NAMES, 'What moved the points.'),

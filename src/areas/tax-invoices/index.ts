@@ -128,7 +128,7 @@ export {
   type Invoice, type TaxInvoiceStatus,
 } from './schemas.ts';
 // The recipient's fields, which a counterparty of the book mirrors (the counterparties area).
-export { Manager, partyFields, type Supplied } from './schemas.ts';
+export { Manager, partyFields } from './schemas.ts';
 export type { RecipientOf } from './issuance/service.ts';
 export type { TaxInvoiceView } from './issuance/schemas.ts';
 // What issuance answers besides the platform's errors, for a draft's issue (src/areas/drafts/).
@@ -144,11 +144,9 @@ export type { XmlService } from './xml/service.ts';
 export type { InvoiceMailService } from './mail/service.ts';
 export type { ReverseIssuanceService } from './reverse-issuance/service.ts';
 // Bulk issuance (docs/bulk-issuance.md): what the dashboard's uploads call.
-export type { TaxInvoiceBulkItem, TaxInvoiceBulkService } from './bulk/service.ts';
+export type { TaxInvoiceBulkService } from './bulk/service.ts';
 export type { AttachmentService, AttachmentView } from './attachments/service.ts';
-export {
-  ATTACHMENT_BYTES_MAX, ATTACHMENT_EXTENSIONS, ATTACHMENTS_PER_INVOICE_MAX,
-} from './attachments/files.ts';
+export { ATTACHMENT_EXTENSIONS, ATTACHMENTS_PER_INVOICE_MAX } from './attachments/files.ts';
 
 // Issued sales invoices of a scope by total, for the bank transactions area's matching hints.
 export type IssuedInvoicesByTotals = (scope: Scope, totals: readonly number[], from: string,

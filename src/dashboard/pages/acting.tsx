@@ -39,7 +39,7 @@ export function planGap(ctx: PageContext, operation: Operation): Plan | null {
 }
 
 // What the plan gate shows: the plan needed and where to see what each plan unlocks.
-export function PlanGate(props: { ctx: PageContext; minimum: Plan }) {
+function PlanGate(props: { ctx: PageContext; minimum: Plan }) {
   const { t } = props.ctx;
   return (
     <div class="card" id="plan-gate">
@@ -63,7 +63,7 @@ export async function rateLimited(ctx: PageContext, operation: Operation): Promi
 
 // The text of a refusal of a service: the code's message in the session's language, and the
 // service's own detail (in English, as the API answers it) when it says more.
-export function refusalText(ctx: PageContext, error: ApiError): { text: string;
+function refusalText(ctx: PageContext, error: ApiError): { text: string;
   detail: string | null } {
   const entry = ERRORS[error.code];
   const text = ctx.locale === 'ko' ? entry.messageKo : entry.message;

@@ -20,7 +20,7 @@ type Business = Awaited<ReturnType<OwnerBusinesses['get']>>;
 type Certificate = Awaited<ReturnType<IssuersService['getCertificate']>>;
 
 // A certificate is flagged this long before it expires: time to renew it with the CA.
-export const EXPIRY_WARNING_DAYS = 30;
+const EXPIRY_WARNING_DAYS = 30;
 const DAY_MS = 86_400_000;
 // Registration records shown: the latest and those before it.
 const HISTORY_SHOWN = 20;

@@ -17,7 +17,7 @@ import { looksLikeCursor } from '../../platform/cursor.ts';
 const PAGE_SIZE = 50;
 const CSV_ROWS_MAX = 50_000;
 const OPEN_RESERVATIONS_SHOWN = 50;
-export const TEST_TOP_UP_POINTS_MAX = 10_000_000;
+const TEST_TOP_UP_POINTS_MAX = 10_000_000;
 const NOTICES = ['points.toppedUp'] as const satisfies readonly MessageKey[];
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@fastify/type-provider-typebox';
-import { ReferenceIdHeaderValue, referenceIdHeaders } from '../idempotency/reference-id-header.ts';
+import { referenceIdHeaders } from '../idempotency/reference-id-header.ts';
 import { HasMore, pageQueryFields } from '../paging.ts';
 import { BULK_ITEMS_MAX } from './bulks.ts';
 
@@ -118,4 +118,3 @@ export function bulkSchemas(options: { title: string; what: string;
   return { Accepted, Bulk, Page };
 }
 
-export { ReferenceIdHeaderValue };

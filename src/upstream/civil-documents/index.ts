@@ -54,7 +54,7 @@ export type CivilDocumentRequest = {
   acceptedAt: Date;
 };
 
-export type UpstreamDocument = { issueNumber: string; pdf: Buffer; issuedAt: Date };
+type UpstreamDocument = { issueNumber: string; pdf: Buffer; issuedAt: Date };
 
 // `pending`: an officer must check the application first (fact certificates); ask again later.
 // `rejected`: the authority refuses for good (no filed return, certificate expired).

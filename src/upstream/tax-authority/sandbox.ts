@@ -124,7 +124,7 @@ export const SANDBOX_CERTIFICATES: Readonly<Record<string, SandboxCertificate>> 
 export const SANDBOX_CERTIFICATE_TIMEOUT_NUMBER = SANDBOX_BUSINESS_NUMBERS.lookupUnavailable;
 
 // The authority ignores whitespace and accepts `(주)`, full-width `（주）` and `주식회사` alike.
-export function comparableText(value: string): string {
+function comparableText(value: string): string {
   return value.normalize('NFKC').replace(/\s+/gu, '').replaceAll('(주)', '주식회사');
 }
 

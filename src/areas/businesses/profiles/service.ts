@@ -70,7 +70,7 @@ type BusinessesServiceDeps = {
 type CheckNumberOptions = { environment: Environment; businessRegistrationNumber: string };
 
 // Returns the ten-digit number, or throws the 400 that answers it.
-export function checkNumber({ environment, businessRegistrationNumber }: CheckNumberOptions) {
+function checkNumber({ environment, businessRegistrationNumber }: CheckNumberOptions) {
   const digits = normalizeBusinessRegistrationNumber(businessRegistrationNumber);
   if (digits === null) {
     throw new ApiError(

@@ -16,7 +16,7 @@ import * as store from '../store.ts';
 // replay-or-conflict rule, its charge) and is refused alone. A bulk taken over from a process
 // that died accepts its items again: each item's reference id replays what it got then.
 
-export const BULK_ISSUE_ROUTE = '/v1/cashReceipts:bulkIssue';
+const BULK_ISSUE_ROUTE = '/v1/cashReceipts:bulkIssue';
 
 // Decided by the tax authority: approved (transmission follows, the next day in production) or
 // not.

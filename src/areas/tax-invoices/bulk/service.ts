@@ -16,7 +16,7 @@ import * as store from '../store.ts';
 // never-reusable rule, its charge) and is refused alone. The bulk's reference id, its items'
 // outcomes and its completion are the platform's bulk mechanism (platform/bulks/).
 
-export const BULK_ISSUE_ROUTE = '/v1/taxInvoices:bulkIssue';
+const BULK_ISSUE_ROUTE = '/v1/taxInvoices:bulkIssue';
 
 // A document leaves these states only by a person's or an amendment's request.
 const FINAL_STATES: ReadonlySet<string> = new Set(['TRANSMITTED', 'FAILED', 'CANCELED']);

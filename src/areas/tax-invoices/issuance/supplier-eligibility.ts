@@ -78,7 +78,7 @@ export function simplifiedReceiptIssuerRule(status: StatusOfNumber, number: stri
     'according to the tax authority; it cannot issue a tax invoice.');
 }
 
-export function supplierRefusal(status: StatusOfNumber, number: string,
+function supplierRefusal(status: StatusOfNumber, number: string,
   taxTypes: readonly TaxType[]): ApiError | null {
   return closedBusinessRule(status, number) ??
     taxExemptBusinessRule(status, number, taxTypes) ??
