@@ -35,6 +35,7 @@ import { mcpPlugin } from './mcp/mount.ts';
 import type { SealingKey } from './domain/sealed-box.ts';
 import { createKeyCache } from './platform/auth.ts';
 import { createPageCursors, type PageCursors } from './platform/cursor.ts';
+import { createTaxAuthorities } from './upstream/tax-authority/adapters.ts';
 import { createDueWorkRunner } from './platform/due-work.ts';
 import { loadSealingKey } from './platform/encryption-key.ts';
 import { jobQueueBacklogs, mailOutboxPending } from './platform/metrics/backlogs.ts';
@@ -96,6 +97,8 @@ export async function createAreaModules(platform: Platform, options: AreaModules
   });
   const cursors = createPageCursors(sealing);
   const areaPlatform: AreaPlatform = { ...platform, sealing, cursors };
+  // One set of the tax authority's adapters for the areas that ask it.
+  const taxAuthorities = createTaxAuthorities(config, platform.outside);
   const webhooks = createWebhooksModule(areaPlatform, { sealing });
   const issuers = await createIssuersModule(areaPlatform,
     { recordEvent: webhooks.recordEvent, sealing });
@@ -106,7 +109,7 @@ export async function createAreaModules(platform: Platform, options: AreaModules
   const revenueExpenses = createRevenueExpensesModule(areaPlatform, { connections });
   // The counterparty book checks statuses through the registration status lookup, and issuance
   // takes the recipient of an invoice that names a counterparty from it.
-  const registrationStatus = createRegistrationStatusModule(areaPlatform);
+  const registrationStatus = createRegistrationStatusModule(areaPlatform, { taxAuthorities });
   const counterparties = createCounterpartiesModule(areaPlatform,
     { registrationStatus: registrationStatus.service });
   const taxInvoices = createTaxInvoicesModule(areaPlatform, {
@@ -114,6 +117,7 @@ export async function createAreaModules(platform: Platform, options: AreaModules
     recordEvents: webhooks.recordEvents,
     recordIssuedInvoices: revenueExpenses.recordIssuedInvoices,
     recipientOf: counterparties.service.recipientOf,
+    taxAuthorities,
   });
   // Bank transactions sync through BANK_ACCOUNT connections and hint at the issued invoices a
   // deposit may pay.
@@ -141,7 +145,7 @@ export async function createAreaModules(platform: Platform, options: AreaModules
     bank,
     businessProfiles,
     registrationStatus,
-    createCertificateVerificationModule(areaPlatform),
+    createCertificateVerificationModule(areaPlatform, { taxAuthorities }),
     webhooks,
     issuers,
     taxInvoices,

@@ -189,8 +189,8 @@ const ConfigSchema = Type.Object({
     pattern: '^[\\x21-\\x7e]+$' })),
   // Named prepared statements for the hot statements (src/platform/db/prepared.ts). Set false
   // behind a pooler in transaction mode that does not track them (PgBouncer before 1.21):
-  // a statement prepared on one server connection is not on the next (docs/operations.md
-  // § Behind PgBouncer).
+  // a statement prepared on one server connection is not on the next (docs/operations.md § Behind
+  // a load balancer and PgBouncer).
   DATABASE_PREPARED_STATEMENTS: Type.Boolean({ default: true }),
   // PostgreSQL itself, when DATABASE_URL is a pooler in transaction mode: the migrations and the
   // job queues' setup take session-level advisory locks, which only a direct connection holds.

@@ -5077,7 +5077,7 @@ export interface components {
             };
             /** @description For an amended document, what it amends; null otherwise. */
             amendment: {
-                /** @description Amendment reason (docs/tax-invoices.md § Amendments). */
+                /** @description Amendment reason (docs/tax-invoice-amendments.md). */
                 reason: string;
                 /** @description The tax authority code. */
                 reasonCode: number;
@@ -22868,7 +22868,7 @@ export interface operations {
                     "Trace-Id": components["headers"]["TraceId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    /** @description Shown in the browser, named after the receipt: `inline; filename="<issuanceKey>.pdf"`. */
+                    /** @description Shown in the browser, named after the document: `inline; filename="<issuanceKey>.pdf"`. */
                     "Content-Disposition": string;
                     [name: string]: unknown;
                 };
@@ -27375,7 +27375,7 @@ export interface operations {
                     "Trace-Id": components["headers"]["TraceId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    /** @description Shown in the browser: `inline; filename="<issuanceKey>.pdf"`. */
+                    /** @description Shown in the browser, named after the document: `inline; filename="<issuanceKey>.pdf"`. */
                     "Content-Disposition": string;
                     [name: string]: unknown;
                 };

@@ -4,8 +4,8 @@ import {
 } from '../platform/db/embedded-backup.ts';
 import { CliError, printResult } from './output.ts';
 
-// `etax backup --out FILE` and `etax restore FILE`: the embedded database of DATA_DIR, with the
-// key it seals secrets with when etax generated it there (docs/operations.md § Backups). A
+// `etax backup --out FILE` and `etax restore FILE`: the embedded database of DATA_DIR, with the key
+// it seals secrets with when etax generated it there (docs/operations.md § Backups and restore). A
 // PostgreSQL deployment is backed up with PostgreSQL's own tools.
 
 function embeddedOnly(config: Config, command: string): void {

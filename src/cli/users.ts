@@ -9,7 +9,7 @@ import type { Platform } from '../platform/platform.ts';
 import { withPlatform } from './admin.ts';
 import { CliError, parseChoice, printResult } from './output.ts';
 
-// `etax user …`: the people who sign in to the dashboard (docs/dashboard.md § Users). A
+// `etax user …`: the people who sign in to the dashboard (docs/dashboard.md § Users and roles). A
 // password is generated and printed once unless --password-stdin reads one.
 
 function services(platform: Platform) {

@@ -8,9 +8,9 @@ import { formatPoints } from './format.ts';
 // translated, so a habit of pressing Enter is not enough. Every form shows the box through
 // LiveConfirmation and every route checks it with liveConfirmed before the service runs.
 
-export const LIVE_PHRASE = 'LIVE';
+const LIVE_PHRASE = 'LIVE';
 // The form field the phrase is typed in.
-export const CONFIRM_FIELD = 'confirm';
+const CONFIRM_FIELD = 'confirm';
 
 // The box a mutation's form carries: in live, the phrase to type; in both environments, what it
 // costs when it costs points.

@@ -4,7 +4,7 @@ import type { Locale } from './i18n/index.ts';
 // `1,234,000 P` (Korean grouping in both languages, as won are written everywhere), dates and
 // times in Asia/Seoul whatever the server's zone.
 
-export const SEOUL = 'Asia/Seoul';
+const SEOUL = 'Asia/Seoul';
 
 const GROUPED = new Intl.NumberFormat('ko-KR', { maximumFractionDigits: 0 });
 

@@ -1,5 +1,5 @@
-// Who may do what in the dashboard (docs/dashboard.md § Roles): one table, checked in one place
-// (the router, before a page's handler runs). A page or action names the permission it needs;
+// Who may do what in the dashboard (docs/dashboard.md § Users and roles): one table, checked in one
+// place (the router, before a page's handler runs). A page or action names the permission it needs;
 // a role has it when the role is listed here.
 
 export const ROLES = ['owner', 'admin', 'developer', 'issuer', 'viewer'] as const;

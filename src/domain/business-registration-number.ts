@@ -69,7 +69,7 @@ export function formatBusinessRegistrationNumber(digits: string): string {
 // other code is not a corporation: 01–79 individuals with taxable business, 90–99 individuals
 // with tax-exempt business, 80 apartment management offices and door-to-door sellers, 89
 // religious bodies that are not corporations. Corporations are taxed by 법인세법, the others by
-// 소득세법 (docs/tax-invoices.md § Late issuance).
+// 소득세법 (docs/tax-invoices.md § Late issuance (지연발급)).
 export function isCorporationNumber(digits: string): boolean {
   if (!DIGITS_PATTERN.test(digits)) return false;
   const code = Number(digits.slice(3, 5));

@@ -1,12 +1,11 @@
-// The kind of corporation a corporate registration number names: digits 5 and 6 (the first four
-// are the registry office, then the kind, a serial and a check digit). The registry numbers the
-// kinds in its table of kind numbers (법인종류별 분류번호, docs/documents.md § Supported
-// corporations): 11–15 the companies of the Commercial Act, 21–22 the corporations of the Civil
-// Act, 31–53 the corporations of special acts, 71 a corporation no other number fits, and 81–86
-// foreign companies. Registry copies are issued for every domestic kind, each given the kind of
-// the API's list it belongs to; a foreign company's number (its Korean branch registry) and a
-// number outside the table are refused before anything is charged. Data only: it imports
-// nothing.
+// The kind of corporation a corporate registration number names: digits 5 and 6 (the first four are
+// the registry office, then the kind, a serial and a check digit). The registry numbers the kinds
+// in its table of kind numbers (법인종류별 분류번호, docs/documents.md § Types and options): 11–15 the
+// companies of the Commercial Act, 21–22 the corporations of the Civil Act, 31–53 the corporations
+// of special acts, 71 a corporation no other number fits, and 81–86 foreign companies. Registry
+// copies are issued for every domestic kind, each given the kind of the API's list it belongs to; a
+// foreign company's number (its Korean branch registry) and a number outside the table are refused
+// before anything is charged. Data only: it imports nothing.
 
 type CorporationKindName =
   | 'STOCK_COMPANY'
@@ -21,7 +20,7 @@ type CorporationKindName =
   | 'OTHER_CORPORATE_ENTITY';
 
 // Kind number → the API's kind. The comment names what the registry's table gives the number.
-export const CORPORATION_KINDS: Readonly<Record<string, CorporationKindName>> = Object.freeze({
+const CORPORATION_KINDS: Readonly<Record<string, CorporationKindName>> = Object.freeze({
   '11': 'STOCK_COMPANY', // 주식회사
   '12': 'GENERAL_PARTNERSHIP_COMPANY', // 합명회사
   '13': 'LIMITED_PARTNERSHIP_COMPANY', // 합자회사

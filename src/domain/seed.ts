@@ -6,7 +6,7 @@
 // test vectors. This is data and arithmetic: it imports nothing from the rest of the code.
 
 export const SEED_BLOCK_BYTES = 16;
-export const SEED_KEY_BYTES = 16;
+const SEED_KEY_BYTES = 16;
 const ROUND_COUNT = 16;
 
 // GF(2^8) with the RFC's reduction polynomial x^8 + x^6 + x^5 + x + 1.
@@ -97,7 +97,7 @@ function roundConstant(round: number): number {
 }
 
 // The 32 round-key words of a 16-byte key (RFC 4269 §2.2).
-export function expandSeedKey(key: Uint8Array): Uint32Array {
+function expandSeedKey(key: Uint8Array): Uint32Array {
   if (key.length !== SEED_KEY_BYTES) throw new RangeError('a SEED key has 16 bytes');
   const view = new DataView(key.buffer, key.byteOffset, key.byteLength);
   let a = view.getUint32(0);

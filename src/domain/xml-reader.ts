@@ -6,8 +6,8 @@
 // never hold: a DOCTYPE (and so any other entity), CDATA sections and processing instructions.
 // Line ends and attribute values are normalized as XML 1.0 says.
 
-export type XmlText = { kind: 'text'; data: string };
-export type XmlAttribute = { name: string; prefix: string; localName: string;
+type XmlText = { kind: 'text'; data: string };
+type XmlAttribute = { name: string; prefix: string; localName: string;
   namespaceURI: string; value: string };
 export type XmlElement = {
   kind: 'element';

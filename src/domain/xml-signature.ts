@@ -28,8 +28,8 @@ const DSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
 
 export const INCLUSIVE_C14N = 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315';
 export const XPATH_FILTER = 'http://www.w3.org/TR/1999/REC-xpath-19991116';
-export const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
-export const SHA256 = 'http://www.w3.org/2001/04/xmlenc#sha256';
+const RSA_SHA256 = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
+const SHA256 = 'http://www.w3.org/2001/04/xmlenc#sha256';
 export const NTS_XPATH = "not(self::*[name()='TaxInvoice'] | " +
   "ancestor-or-self::*[name()='ExchangedDocument'] | ancestor-or-self::ds:Signature)";
 

@@ -12,7 +12,7 @@ import { SealedBoxError, type SealingKey } from '../domain/sealed-box.ts';
 
 // Long enough for a person to read a preview and say yes, short enough that a preview does not
 // stand for a state of things long gone.
-export const CONFIRMATION_TTL_MS = 5 * 60_000;
+const CONFIRMATION_TTL_MS = 5 * 60_000;
 
 const CONTEXT = 'mcp confirmation token';
 
@@ -37,7 +37,7 @@ export function keyHashOf(apiKey: string): string {
   return createHash('sha256').update(apiKey).digest('hex');
 }
 
-export function requestHashOf(input: { tool: string; arguments: unknown; keyHash: string }) {
+function requestHashOf(input: { tool: string; arguments: unknown; keyHash: string }) {
   return createHash('sha256').update(canonicalJson({ tool: input.tool,
     arguments: input.arguments ?? null, key: input.keyHash })).digest('hex');
 }

@@ -10,8 +10,8 @@ import { systemOutside } from '../platform/outside.ts';
 // It talks to an etax server through the SDK with the key of ETAX_API_KEY; its confirmation
 // tokens are sealed with a key of its own made at start and used once in this process.
 
-export const API_KEY_VARIABLE = 'ETAX_API_KEY';
-export const BASE_URL_VARIABLE = 'ETAX_BASE_URL';
+const API_KEY_VARIABLE = 'ETAX_API_KEY';
+const BASE_URL_VARIABLE = 'ETAX_BASE_URL';
 
 export class McpStartError extends Error {}
 

@@ -7,7 +7,7 @@ import type { HttpMethod } from './operation-schemas.ts';
 // is two tools: `preview_<name>` answers what it would do and a confirmation token, and
 // `<name>` runs it with that token (server.ts).
 
-export type ToolCall = { etax: EtaxClient; arguments: Record<string, unknown>;
+type ToolCall = { etax: EtaxClient; arguments: Record<string, unknown>;
   referenceId: string | null };
 
 export type ReadTool = {

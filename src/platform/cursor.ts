@@ -19,7 +19,7 @@ import type { Scope } from './scope-types.ts';
 // A list a cursor is written for, and whose caller it is: a cursor opens only there.
 export type CursorList = { list: string; scope: Scope };
 
-export function invalidCursor(): ApiError {
+function invalidCursor(): ApiError {
   return new ApiError('INVALID_REQUEST', 'query.cursor is not a cursor this operation ' +
     'returned to this account and environment.');
 }

@@ -6,7 +6,7 @@ import type { Scope } from './scope-types.ts';
 // the feed holds): the books record it as a sale of the issuing account and as a purchase of the
 // accounts connected to the recipient's business. The revenue-expenses area implements it.
 
-export type IssuedInvoiceParty = { businessRegistrationNumber: string; name: string };
+type IssuedInvoiceParty = { businessRegistrationNumber: string; name: string };
 
 export type IssuedInvoiceChange = {
   // The account and environment that issued it.

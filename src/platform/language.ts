@@ -4,7 +4,7 @@ import Negotiator from 'negotiator';
 // The languages error messages are written in. English unless the request's Accept-Language
 // prefers Korean (`ko`, `ko-KR`, or Korean with a higher q than English); a header naming
 // neither, or none at all, gets English.
-export const MESSAGE_LANGUAGES = ['en', 'ko'] as const;
+const MESSAGE_LANGUAGES = ['en', 'ko'] as const;
 export type MessageLanguage = (typeof MESSAGE_LANGUAGES)[number];
 
 export function preferredLanguage(request: FastifyRequest): MessageLanguage {

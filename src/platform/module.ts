@@ -5,9 +5,9 @@ import type { QueueBacklog } from './metrics/registry.ts';
 import type { ReferenceSection } from './reference-guides.ts';
 import type { ResealCount } from './reseal.ts';
 
-// The shape every area module has (docs/architecture.md § Area modules). An area's index.ts
-// exports one factory, create<Area>Module(platform, …the other modules it needs), that returns
-// this plus whatever the area offers other areas (its service, typed). app.ts lists the
+// The shape every area module has (docs/architecture.md § The area module shape). An area's
+// index.ts exports one factory, create<Area>Module(platform, …the other modules it needs), that
+// returns this plus whatever the area offers other areas (its service, typed). app.ts lists the
 // modules; the server mounts their routes and pages, and the job runner starts their jobs.
 export type AreaModule = {
   // Names the module in logs and errors.

@@ -20,7 +20,7 @@ export const DEFAULT_PRICES = {
   'documents.taxAuthority.issue': 500, // per tax authority document
   'documents.registry.viewCopy': 1_000, // per registry view copy
   'documents.registry.submissionCopy': 1_500, // per registry submission copy
-  // Not stated by the spec; etax's defaults (docs/points.md § Tax invoices). Charged when the
+  // Not stated by the spec; etax's defaults (docs/points.md § Prices). Charged when the
   // request is accepted and refunded when the document ends without being issued.
   'taxInvoices.issue': 100, // per tax invoice document, amendments and reverse issuance included
   // Not stated by the spec; etax's defaults (docs/cash-receipts.md § Points). Charged when the

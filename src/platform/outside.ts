@@ -7,7 +7,7 @@ import type { CertificateValidator, TaxAuthority } from '../upstream/tax-authori
 // adapters the configuration describes; a test passes its own clock, resolver or authority to
 // the same factories instead of reaching into them.
 
-export type Clock = () => Date;
+type Clock = () => Date;
 
 // Every address a host name resolves to, as the system resolver returns them.
 export type ResolveHost = (hostname: string) => Promise<dns.LookupAddress[]>;

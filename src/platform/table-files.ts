@@ -7,8 +7,8 @@
 // unpacks one, the sizes its central directory declares are added up and a file that declares
 // more than UNPACKED_BYTES_MAX is refused, as is one that needs zip64 (entries over 4 GiB).
 
-export type TableKind = 'csv' | 'xlsx';
-export type TableRow = { row: number; cells: string[] };
+type TableKind = 'csv' | 'xlsx';
+type TableRow = { row: number; cells: string[] };
 export type Table = { kind: TableKind; headers: string[]; rows: TableRow[] };
 
 // A file that cannot be read as a table, or is over a limit; the message says which.
@@ -21,7 +21,7 @@ const ZIP_LOCAL_HEADER = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const END_OF_CENTRAL_DIRECTORY = 0x06054b50;
 const CENTRAL_DIRECTORY_ENTRY = 0x02014b50;
 
-export function tableKindOf(file: Buffer): TableKind {
+function tableKindOf(file: Buffer): TableKind {
   return file.subarray(0, 4).equals(ZIP_LOCAL_HEADER) ? 'xlsx' : 'csv';
 }
 

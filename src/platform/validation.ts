@@ -37,7 +37,7 @@ function createAjv(coerceTypes: Options['coerceTypes']) {
 // hundreds of routes, most of which a process never serves, and their compiled validators and
 // serializers held tens of megabytes and took half a second of the start. The compiled
 // function's `errors` (Ajv's, which Fastify reads after a failed validation) show through.
-export function compiledOnFirstCall<Args extends unknown[], Result>(
+function compiledOnFirstCall<Args extends unknown[], Result>(
   compile: () => (...args: Args) => Result,
 ): (...args: Args) => Result {
   let compiled: ((...args: Args) => Result) | null = null;

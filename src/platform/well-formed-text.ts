@@ -6,7 +6,7 @@ import { ApiError } from './errors.ts';
 // Every string of every JSON body, names of members included, is text a person or a system
 // meant: a lone surrogate in one (`"\ud800"`, which JSON allows and no character set encodes) is
 // refused as 400 INVALID_REQUEST before any operation sees it, instead of failing where the text
-// is stored, printed or sent on (docs/errors.md § Text).
+// is stored, printed or sent on (docs/errors.md § Printable text).
 
 type Found = { path: string; codePoint: number };
 

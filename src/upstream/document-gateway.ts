@@ -1,4 +1,4 @@
-import { parseJsonObject, postJson } from './http.ts';
+import { parseJsonObject, parseRejection, postJson } from './http.ts';
 import { UPSTREAM_UNAVAILABLE, type DocumentIssueResult } from './civil-documents/index.ts';
 
 // The JSON contract both document gateways speak (docs/documents.md § Live gateways):
@@ -9,17 +9,8 @@ import { UPSTREAM_UNAVAILABLE, type DocumentIssueResult } from './civil-document
 // Anything else (another status or body, a network error, a timeout) is `unavailable`.
 
 const RESPONSE_BYTES_MAX = 20 * 1024 * 1024;
-const TEXT_LENGTH_MAX = 500;
-const UNPRINTABLE = /[\p{Cc}\p{Cs}]/u;
 const CODE_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
 const ISSUE_NUMBER_PATTERN = /^[0-9A-Za-z-]{1,64}$/;
-
-function boundedText(value: unknown): string | null {
-  if (typeof value !== 'string') return null;
-  const trimmed = value.trim();
-  if (UNPRINTABLE.test(trimmed)) return null;
-  return trimmed.length > 0 && trimmed.length <= TEXT_LENGTH_MAX ? trimmed : null;
-}
 
 export function parseDocumentAnswer(text: string, now: Date): DocumentIssueResult | null {
   const answer = parseJsonObject(text);
@@ -39,13 +30,7 @@ export function parseDocumentAnswer(text: string, now: Date): DocumentIssueResul
     return { kind: 'pending',
       retryAt: new Date(now.getTime() + (answer.retryAfterSeconds as number) * 1_000) };
   }
-  const code = boundedText(answer.code);
-  const message = boundedText(answer.message);
-  if (answer.result === 'REJECTED' && code !== null && CODE_PATTERN.test(code) &&
-    message !== null) {
-    return { kind: 'rejected', code, message };
-  }
-  return null;
+  return parseRejection(answer, CODE_PATTERN);
 }
 
 export async function callDocumentGateway(options: {

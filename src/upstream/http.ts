@@ -56,3 +56,32 @@ export function parseJsonObject(text: string): Record<string, unknown> | null {
   return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
     ? parsed as Record<string, unknown> : null;
 }
+
+const REJECTION_TEXT_LENGTH_MAX = 500;
+// A rejection's code and message are stored on the document and sent in the failure event.
+// PostgreSQL cannot store NUL or a lone surrogate, so such a rejection made the job throw on every
+// retry and left the document in flight for good; other control characters break logs and
+// exports. Text holding any of them is outside the contract, so it is `unavailable`.
+const UNPRINTABLE = /[\p{Cc}\p{Cs}]/u;
+
+function boundedText(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const trimmed = value.trim();
+  if (UNPRINTABLE.test(trimmed)) return null;
+  return trimmed.length > 0 && trimmed.length <= REJECTION_TEXT_LENGTH_MAX ? trimmed : null;
+}
+
+export type GatewayRejection = { kind: 'rejected'; code: string; message: string };
+
+// The `{"result":"REJECTED","code":"…","message":"…"}` answer every operator-run gateway gives
+// (tax invoices, cash receipts, documents): its code and message, each 1 to 500 printable
+// characters, the code matching `codePattern` where the gateway's contract has one; null for
+// any other answer.
+export function parseRejection(answer: Record<string, unknown>,
+  codePattern?: RegExp): GatewayRejection | null {
+  const code = boundedText(answer.code);
+  const message = boundedText(answer.message);
+  if (answer.result !== 'REJECTED' || code === null || message === null) return null;
+  if (codePattern !== undefined && !codePattern.test(code)) return null;
+  return { kind: 'rejected', code, message };
+}

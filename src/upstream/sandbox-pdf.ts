@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { loadFontFiles } from '../platform/pdf-fonts.ts';
 
 // The one-page certificates the document sandboxes (civil-documents/sandbox.ts,
 // court-registry/sandbox.ts) hand back: a title, an issue number, rows of label and value, a
@@ -18,21 +17,6 @@ export type SandboxCertificate = {
   issuedAt: Date;
 };
 
-const require = createRequire(import.meta.url);
-let fonts: Promise<{ regular: Buffer; bold: Buffer }> | null = null;
-
-// The font files are read once per process; a failed read is forgotten so a later call retries.
-function loadFonts() {
-  fonts ??= Promise.all([
-    readFile(require.resolve('@kfonts/nanum-gothic/src/NanumGothic.ttf')),
-    readFile(require.resolve('@kfonts/nanum-gothic/src/NanumGothicBold.ttf')),
-  ]).then(([regular, bold]) => ({ regular, bold })).catch((error: unknown) => {
-    fonts = null;
-    throw error;
-  });
-  return fonts;
-}
-
 const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 56;
 const LABEL_WIDTH = 150;
@@ -40,7 +24,7 @@ const LABEL_WIDTH = 150;
 export async function renderSandboxCertificate(input: SandboxCertificate): Promise<Buffer> {
   // pdfkit (with fontkit, some 20 MB resident) loads with the first certificate, not at start.
   const [{ default: PDFDocument }, { regular, bold }] = await Promise.all([
-    import('pdfkit'), loadFonts()]);
+    import('pdfkit'), loadFontFiles()]);
   const doc = new PDFDocument({
     size: A4, margin: MARGIN, compress: true, lang: 'ko-KR', displayTitle: true,
     info: { Title: input.title, Author: 'etax sandbox', Creator: 'etax sandbox',

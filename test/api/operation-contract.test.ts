@@ -31,15 +31,16 @@ import {
 import { TRACE_ID_PATTERN } from '../helpers/http.ts';
 import { findSecrets, type Secret } from '../helpers/secrets.ts';
 import {
+  exampleAccount,
   exampleFor,
+  EXAMPLES_APP_ENV,
   exampleParts,
   EXAMPLES,
-  LIVE_GRANT_POINTS,
-  makeResources,
   missingExample,
   operationName,
   PLACEHOLDER_RESOURCES,
   statusIn,
+  toInjectOptions,
   type RequestParts,
   type Resources,
 } from './operation-examples.ts';
@@ -75,17 +76,7 @@ beforeAll(async () => {
       log.push(String(chunk));
       done();
     } }),
-    env: {
-      LOG_LEVEL: 'trace',
-      RATE_LIMIT_OVERRIDES,
-      // Jobs are staged but never run: invoices stay PENDING, nothing is sent anywhere.
-      WORKERS_ENABLED: 'false',
-      WEBHOOK_PRIVATE_TARGETS_ALLOWED: 'true',
-      PUBLIC_BASE_URL: 'https://etax.example.com',
-      // Live invoices are accepted; without workers nothing is ever sent to it.
-      TAX_INVOICE_GATEWAY_URL: 'http://127.0.0.1:9', TAX_INVOICE_NTS_SYSTEM_CODE: '41000008',
-      DOCUMENTS_REGISTRY_GATEWAY_URL: 'http://127.0.0.1:9',
-    },
+    env: { ...EXAMPLES_APP_ENV, LOG_LEVEL: 'trace', RATE_LIMIT_OVERRIDES },
   });
 });
 afterAll(async () => {
@@ -152,19 +143,6 @@ function expectRateLimitHeaders(response: LightMyRequestResponse, operation: str
   expect(String(response.headers.ratelimit), what).toMatch(new RegExp(`^${name};r=\\d+;t=\\d+$`));
 }
 
-function toRequest(parts: RequestParts, authorization: string | null): InjectOptions {
-  const headers: Record<string, string> = { ...parts.headers };
-  if (authorization !== null) headers.authorization = authorization;
-  let payload: string | undefined;
-  if (parts.body !== undefined) {
-    headers['content-type'] ??= 'application/json';
-    payload = typeof parts.body === 'string' ? parts.body : JSON.stringify(parts.body);
-  }
-  const search = new URLSearchParams(parts.query).toString();
-  return { method: parts.method as InjectOptions['method'],
-    url: search === '' ? parts.path : `${parts.path}?${search}`, headers,
-    ...(payload === undefined ? {} : { payload }) };
-}
 
 // A request of the operation that validation refuses with 400, derived from the document: an
 // unreadable JSON body, else a path parameter its pattern refuses, else a required query
@@ -213,17 +191,8 @@ function erroringRequest(operation: Operation): Erroring | null {
 type Caller = { accountId: string; keys: Record<Environment, string>;
   resources: Record<Environment, Resources> };
 
-async function newCaller(operation: Operation): Promise<Caller> {
-  const account = await app.createAccount();
-  await app.platform.points.grant({ accountId: account.accountId, environment: 'live',
-    points: LIVE_GRANT_POINTS });
-  const kinds = exampleFor(operation).uses ?? [];
-  const resources = {} as Record<Environment, Resources>;
-  for (const environment of ENVIRONMENTS) {
-    resources[environment] = await makeResources(app, { accountId: account.accountId,
-      key: account.keys[environment] }, environment, kinds);
-  }
-  return { ...account, resources };
+function newCaller(operation: Operation): Promise<Caller> {
+  return exampleAccount(app, exampleFor(operation).uses ?? []);
 }
 
 // The path and header parameters that name a resource: the other environment's value of one
@@ -283,7 +252,7 @@ for (const operation of OPERATIONS_OF_DOCUMENT) {
         ['a key with a password', withPassword],
       ];
       for (const [name, authorization] of refusals) {
-        expectRefused(await send(toRequest(parts, authorization)), name);
+        expectRefused(await send(toInjectOptions(parts, authorization)), name);
       }
     });
 
@@ -293,8 +262,9 @@ for (const operation of OPERATIONS_OF_DOCUMENT) {
       it('returns 401 to a request it would refuse as malformed, before reading it',
         async () => {
           const erroring = erroringRequest(operation)!;
-          expectRefused(await send(toRequest(erroring.parts, null)), `${erroring.name}, no key`);
-          expectRefused(await send(toRequest(erroring.parts, basicAuth(UNKNOWN_KEY))),
+          expectRefused(await send(toInjectOptions(erroring.parts, null)),
+            `${erroring.name}, no key`);
+          expectRefused(await send(toInjectOptions(erroring.parts, basicAuth(UNKNOWN_KEY))),
             `${erroring.name}, an unknown key`);
         });
 
@@ -302,7 +272,7 @@ for (const operation of OPERATIONS_OF_DOCUMENT) {
         + 'the Trace-Id header', async () => {
         const erroring = erroringRequest(operation)!;
         const { keys } = await app.createAccount();
-        const response = await send(toRequest(erroring.parts, basicAuth(keys.test)));
+        const response = await send(toInjectOptions(erroring.parts, basicAuth(keys.test)));
         expect(response.statusCode, `${erroring.name}: ${response.body}`).toBe(erroring.status);
       });
     }
@@ -331,14 +301,14 @@ for (const operation of OPERATIONS_OF_DOCUMENT) {
           // The other environment's resources, asked for with this environment's key.
           const parts = exampleParts(operation, caller.resources[OTHER[environment]],
             environment);
-          const response = await send(toRequest(parts, basicAuth(caller.keys[environment])));
+          const response = await send(toInjectOptions(parts, basicAuth(caller.keys[environment])));
           expect(response.statusCode, `${environment} key: ${response.body}`).toBe(404);
           expect(response.json().code).toBe('NOT_FOUND');
         }
         // The refusals changed nothing: each environment's own request still gets its answer.
         for (const environment of ENVIRONMENTS) {
           const parts = exampleParts(operation, caller.resources[environment], environment);
-          const response = await send(toRequest(parts, basicAuth(caller.keys[environment])));
+          const response = await send(toInjectOptions(parts, basicAuth(caller.keys[environment])));
           expect(response.statusCode, `${environment} key: ${response.body}`)
             .toBe(statusIn(example, environment));
         }
@@ -350,7 +320,7 @@ for (const operation of OPERATIONS_OF_DOCUMENT) {
       const caller = await newCaller(operation);
       for (const environment of ENVIRONMENTS) {
         const parts = exampleParts(operation, caller.resources[environment], environment);
-        const response = await send(toRequest(parts, basicAuth(caller.keys[environment])));
+        const response = await send(toInjectOptions(parts, basicAuth(caller.keys[environment])));
         const what = `${environment} key: ${response.body}`;
         expect(response.statusCode, what).toBe(statusIn(example, environment));
         expectRateLimitHeaders(response, example.operation, what);
@@ -367,12 +337,12 @@ for (const operation of OPERATIONS_OF_DOCUMENT) {
       const { keys } = await app.createAccount();
       const parts = placeholderParts();
       for (let call = 1; call <= RATE_LIMIT; call += 1) {
-        const response = await send(toRequest(parts, basicAuth(keys.test)));
+        const response = await send(toInjectOptions(parts, basicAuth(keys.test)));
         expect(response.statusCode, `call ${call}: ${response.body}`).not.toBe(429);
         expect(response.statusCode, `call ${call}`).not.toBe(401);
         expectRateLimitHeaders(response, example.operation, `call ${call}`);
       }
-      const refused = await send(toRequest(parts, basicAuth(keys.test)));
+      const refused = await send(toInjectOptions(parts, basicAuth(keys.test)));
       expect(refused.statusCode, refused.body).toBe(429);
       expect(refused.json().code).toBe('RATE_LIMITED');
       const retryAfter = Number(refused.headers['retry-after']);

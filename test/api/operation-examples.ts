@@ -1,3 +1,4 @@
+import type { InjectOptions } from 'fastify';
 import { expect } from 'vitest';
 import type { Environment } from '../../src/platform/accounts/keys.ts';
 import type { TestApp } from '../helpers/app.ts';
@@ -45,7 +46,7 @@ export const PLACEHOLDER_RESOURCES: Resources = {
   issuanceKey: 'txi_none', counterpartyId: 'cpt_none', importId: 'cpi_none', draftId: 'drf_none',
 };
 
-export type ExampleContext = { environment: Environment; resources: Resources };
+type ExampleContext = { environment: Environment; resources: Resources };
 
 export type Example = {
   // The operation of the rate-limit and price tables (src/platform/operations.ts) it names.
@@ -78,10 +79,21 @@ export type RequestParts = {
 
 // Private addresses are allowed in this app (WEBHOOK_PRIVATE_TARGETS_ALLOWED), and live keys
 // need https; nothing listens there and workers are off, so nothing is ever sent.
-export const ENDPOINT_URL = 'https://127.0.0.1:9/hooks';
-export const EVENT_TYPE = 'TAX_INVOICE_ISSUANCE_SUCCESS';
+const ENDPOINT_URL = 'https://127.0.0.1:9/hooks';
+const EVENT_TYPE = 'TAX_INVOICE_ISSUANCE_SUCCESS';
 // Enough for every charged example request in both environments, several times over.
-export const LIVE_GRANT_POINTS = 100_000;
+const LIVE_GRANT_POINTS = 100_000;
+
+// The settings of the app the example requests are sent to, and which their statuses assume.
+export const EXAMPLES_APP_ENV = {
+  // Jobs are staged but never run: invoices stay PENDING, nothing is sent anywhere.
+  WORKERS_ENABLED: 'false',
+  WEBHOOK_PRIVATE_TARGETS_ALLOWED: 'true',
+  PUBLIC_BASE_URL: 'https://etax.example.com',
+  // Live invoices and documents are accepted; without workers nothing is sent to them.
+  TAX_INVOICE_GATEWAY_URL: 'http://127.0.0.1:9', TAX_INVOICE_NTS_SYSTEM_CODE: '41000008',
+  DOCUMENTS_REGISTRY_GATEWAY_URL: 'http://127.0.0.1:9',
+};
 
 // A one-page PDF whose whole text is "Hello", in ASCII so that it travels as a string.
 const ASCII_PDF = '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n' +
@@ -469,7 +481,7 @@ export function missingExample(operation: Operation): string {
 }
 
 // Makes the resources an example names, for one caller in one environment.
-export const COUNTERPARTY_EXAMPLES: Record<string, Example> = {
+const COUNTERPARTY_EXAMPLES: Record<string, Example> = {
   'POST /v1/counterparties': { operation: 'counterparties.create', status: 201 },
   'GET /v1/counterparties': { operation: 'counterparties.list', uses: ['counterparty'],
     status: 200 },
@@ -525,7 +537,7 @@ function amendmentValidationExamples(): Record<string, Example> {
   }));
 }
 
-export const PREVIEW_AND_DRAFT_EXAMPLES: Record<string, Example> = {
+const PREVIEW_AND_DRAFT_EXAMPLES: Record<string, Example> = {
   'POST /v1/taxInvoices:validate': { operation: 'taxInvoices.validate', uses: ['supplier'],
     status: 200, body: () => invoiceBody() },
   'POST /v1/cashReceipts:validate': { operation: 'cashReceipts.validate', uses: ['supplier'],
@@ -625,6 +637,19 @@ export async function makeResources(app: TestApp, caller: { accountId: string; k
   return resources;
 }
 
+// An account with live points to spend and, in each environment, the resources of `kinds`.
+export async function exampleAccount(app: TestApp, kinds: ResourceKind[]) {
+  const account = await app.createAccount();
+  await app.platform.points.grant({ accountId: account.accountId, environment: 'live',
+    points: LIVE_GRANT_POINTS });
+  const resources = {} as Record<Environment, Resources>;
+  for (const environment of ['test', 'live'] as const) {
+    resources[environment] = await makeResources(app, { accountId: account.accountId,
+      key: account.keys[environment] }, environment, kinds);
+  }
+  return { ...account, resources };
+}
+
 // The value of a parameter that no resource fills: the document's example, its default, or
 // the smallest value its schema accepts.
 function parameterValue(parameter: Parameter): string {
@@ -670,3 +695,17 @@ export function exampleParts(operation: Operation, resources: Resources, environ
 export const statusIn = (example: Example, environment: Environment) =>
   typeof example.status === 'number' ? example.status : example.status[environment];
 
+// The request to inject for `parts`, sent with `authorization` (none when null).
+export function toInjectOptions(parts: RequestParts, authorization: string | null): InjectOptions {
+  const headers: Record<string, string> = { ...parts.headers };
+  if (authorization !== null) headers.authorization = authorization;
+  let payload: string | undefined;
+  if (parts.body !== undefined) {
+    headers['content-type'] ??= 'application/json';
+    payload = typeof parts.body === 'string' ? parts.body : JSON.stringify(parts.body);
+  }
+  const search = new URLSearchParams(parts.query).toString();
+  return { method: parts.method as InjectOptions['method'],
+    url: search === '' ? parts.path : `${parts.path}?${search}`, headers,
+    ...(payload === undefined ? {} : { payload }) };
+}

@@ -11,7 +11,7 @@ export const JPEG_FILE = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]),
   Buffer.from('JFIF fixture'), Buffer.from([0xff, 0xd9])]);
 
 // A ZIP archive of stored (uncompressed) entries with its central directory.
-export function zipOf(entries: Record<string, string>): Buffer {
+function zipOf(entries: Record<string, string>): Buffer {
   const locals: Buffer[] = [];
   const directory: Buffer[] = [];
   let offset = 0;

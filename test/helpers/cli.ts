@@ -17,7 +17,7 @@ const OUTPUT_BYTES_MAX = 64 * 1024 * 1024;
 const runFile = promisify(execFile);
 
 // Runs `etax <args>` and returns its stdout; a non-zero exit rejects.
-export async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   const { stdout } = await runFile(process.execPath, [CLI, ...args], {
     cwd: ROOT, env, timeout: CLI_TIMEOUT_MS,
   });
@@ -33,7 +33,7 @@ export async function createAccountWithCli(env: NodeJS.ProcessEnv): Promise<Crea
 
 // Every variable src/config.ts reads. The black-box CLI tests set what they need and inherit
 // none of these, so a developer's shell settings cannot change what is tested.
-export const CONFIG_VARIABLES = [
+const CONFIG_VARIABLES = [
   'PORT', 'HOST', 'DATABASE_URL', 'DATA_DIR', 'REDIS_URL', 'LOG_LEVEL', 'PUBLIC_BASE_URL',
   'WORKERS_ENABLED', 'AUTH_CACHE_TTL_MS', 'RESERVATION_TTL_MS', 'BODY_LIMIT_BYTES',
   'DB_POOL_MAX', 'DATABASE_CONNECT_TIMEOUT_SECONDS', 'TEST_SIGNUP_POINTS', 'PRICE_OVERRIDES',

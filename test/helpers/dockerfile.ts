@@ -31,7 +31,7 @@ export function parseDockerfile(text: string): Instruction[] {
 }
 
 // `KEY=value KEY2=value2`: values without spaces, as this project's Dockerfile writes them.
-export function parseEnv(args: string): Record<string, string> {
+function parseEnv(args: string): Record<string, string> {
   return Object.fromEntries(args.split(/\s+/).filter(Boolean).map((pair) => {
     const at = pair.indexOf('=');
     return [pair.slice(0, at), pair.slice(at + 1).replace(/^"(.*)"$/, '$1')];
@@ -39,7 +39,7 @@ export function parseEnv(args: string): Record<string, string> {
 }
 
 // The command of CMD or HEALTHCHECK … CMD, in its exec (JSON) form.
-export function execForm(args: string): string[] {
+function execForm(args: string): string[] {
   const json = args.slice(args.indexOf('['));
   return JSON.parse(json) as string[];
 }

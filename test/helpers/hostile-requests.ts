@@ -38,7 +38,7 @@ export const HOSTILE_SEGMENTS = [
 
 // Dates at and past the edges of the calendar and of what a date field can hold: the first and
 // last days there are, days that do not exist, and forms that only look like a date.
-export const DATE_EDGES = [
+const DATE_EDGES = [
   '0000-01-01', '0001-01-01', '1899-12-31', '1970-01-01', '9999-11-30', '9999-12-31',
   '2023-02-29', '2024-02-29', '2100-02-29', '2024-04-31', '2024-13-01', '2024-00-10',
   '2024-01-00', '2024-01-32', '+275760-09-13', '-000001-01-01', '2024-1-1', '20240101',

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 export type PollOptions = { attemptsMax: number; intervalMs: number };
 
-export const POLL_DEFAULTS: PollOptions = { attemptsMax: 300, intervalMs: 100 };
+const POLL_DEFAULTS: PollOptions = { attemptsMax: 300, intervalMs: 100 };
 
 export async function pollUntil<T>(
   probe: () => Promise<T>,

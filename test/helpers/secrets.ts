@@ -6,12 +6,12 @@
 export type Secret = { label: string; value: string };
 
 // Anything shaped like an etax API key (src/platform/accounts/keys.ts), known to the test or not.
-export const API_KEY_PATTERN = /(?:test|live)_[A-Za-z0-9_-]{43}/;
+const API_KEY_PATTERN = /(?:test|live)_[A-Za-z0-9_-]{43}/;
 
 // A secret shorter than this would match ordinary text by chance.
 const SECRET_LENGTH_MIN = 8;
 
-export function secretForms(value: string): { form: string; text: string }[] {
+function secretForms(value: string): { form: string; text: string }[] {
   const bytes = Buffer.from(value, 'utf8');
   return [
     { form: 'as is', text: value },

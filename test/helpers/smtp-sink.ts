@@ -7,7 +7,7 @@ import { SMTPServer } from 'smtp-server';
 // message `replyDelayMs` late (a slow server). startSilentSmtpServer is a server that accepts
 // connections and never says a word (a black hole).
 
-export type ReceivedMail = {
+type ReceivedMail = {
   from: string;
   to: string[];
   user: string | null;
@@ -49,7 +49,7 @@ function decodeBody(headers: string, body: string): string {
 }
 
 // Enough MIME for our own mails: one level of multipart, base64 or quoted-printable parts.
-export function decodeParts(raw: string): string[] {
+function decodeParts(raw: string): string[] {
   const headerEnd = raw.indexOf('\r\n\r\n');
   const headers = raw.slice(0, headerEnd);
   const boundary = /boundary="?([^";\r\n]+)"?/i.exec(headers)?.[1];
@@ -61,7 +61,7 @@ export function decodeParts(raw: string): string[] {
 }
 
 // The Subject header with its RFC 2047 encoded words decoded.
-export function decodeSubject(raw: string): string {
+function decodeSubject(raw: string): string {
   const headers = raw.slice(0, raw.indexOf('\r\n\r\n')).replace(/\r\n[ \t]+/g, ' ');
   const value = /^subject:\s*(.*)$/im.exec(headers)?.[1] ?? '';
   return value.replace(/\?=\s+=\?/g, '?==?').replace(/=\?utf-8\?([bq])\?([^?]*)\?=/gi,

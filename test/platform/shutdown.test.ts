@@ -1,6 +1,8 @@
 // While the server closes, requests in flight finish normally and a request that still arrives
 // on an open connection (here: pipelined behind a slow one) is answered 503 SERVICE_UNAVAILABLE
-// in our error shape with a Trace-Id, and the connection is closed.
+// in our error shape with a Trace-Id, and the connection is closed. Method: the slow request
+// holds until the test lets it go, and each step waits for the server to signal the one before
+// (the handler entered, the shutdown hook ran, the second request arrived), not for time.
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +10,16 @@ import { errorResponses, PLATFORM_ERRORS } from '../../src/platform/error-respon
 import { basicAuth, createTestApp, type TestApp } from '../helpers/app.ts';
 
 let app: TestApp;
+
+// A promise with its resolver: one step's signal to the next.
+function signal() {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => { resolve = done; });
+  return { promise, resolve };
+}
+const slowEntered = signal();
+const slowReleased = signal();
+const closeBegan = signal();
 
 beforeAll(async () => {
   app = await createTestApp({
@@ -22,10 +34,14 @@ beforeAll(async () => {
           },
         },
       }, async () => {
-        // Keeps the request in flight while the test starts closing the server.
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        // Keeps the request in flight until the test has started closing the server.
+        slowEntered.resolve();
+        await slowReleased.promise;
         return { finished: true };
       });
+      // The server's own preClose hooks are the root's and run before this child's, so when this
+      // one runs the shutdown plugin already answers new requests with 503.
+      v1.addHook('preClose', async () => closeBegan.resolve());
     },
   });
   await app.server.listen({ port: 0, host: '127.0.0.1' });
@@ -51,20 +67,25 @@ function openConnection(port: number) {
   return { write: (text: string) => socket.write(text), closed };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe('shutting down', () => {
   it('finishes requests in flight and answers later ones with 503 in the error shape', async () => {
     const { keys } = await app.createAccount();
     const { port } = app.server.server.address() as AddressInfo;
     const request = (path: string) =>
       `GET ${path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${basicAuth(keys.test)}\r\n\r\n`;
+    // Node emits a pipelined request as soon as it is read, and answers it after the one before.
+    const pointsArrived = signal();
+    app.server.server.on('request', (incoming: { url?: string }) => {
+      if (incoming.url === '/v1/points') pointsArrived.resolve();
+    });
     const connection = openConnection(port);
     connection.write(request('/v1/slow'));
-    await sleep(100);
+    await slowEntered.promise;
     const closing = app.close();
-    await sleep(20);
+    await closeBegan.promise;
     connection.write(request('/v1/points'));
+    await pointsArrived.promise;
+    slowReleased.resolve();
     const received = await connection.closed;
     await closing;
 

@@ -14,11 +14,11 @@ import type { TransactionRow } from './store.ts';
 // of the month for the month's supplies), or after it like any other. Hints only: nothing is
 // marked paid.
 
-export const MATCH_WINDOW_DAYS = 366;
+const MATCH_WINDOW_DAYS = 366;
 // How long before its write date a 영수 invoice's payment may have come.
-export const RECEIPT_LEAD_DAYS = 31;
+const RECEIPT_LEAD_DAYS = 31;
 // A deposit lists at most this many invoices, the oldest first.
-export const MATCHES_PER_TRANSACTION_MAX = 10;
+const MATCHES_PER_TRANSACTION_MAX = 10;
 
 export type MatchedTaxInvoice = { source: 'ISSUED_HERE' | 'COLLECTED';
   issuanceKey: string | null; approvalNumber: string | null; totalAmount: number;

@@ -12,7 +12,7 @@ import * as store from './store.ts';
 // queued or running is joined, so the schedule never runs two of an account at once, and the
 // cron job itself runs in one process of the cluster at a time (pg-boss schedules).
 
-export const SCHEDULE_QUEUE = 'bank-transactions.schedule';
+const SCHEDULE_QUEUE = 'bank-transactions.schedule';
 const SCHEDULE_CRON = '* * * * *';
 const PAGE_ROWS = 500;
 

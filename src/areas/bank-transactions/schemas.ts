@@ -1,5 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { HasMore, NextCursor, PageCursor, PageLimit } from '../../platform/paging.ts';
+import { HasMore, NextCursor, pageQueryFields } from '../../platform/paging.ts';
 import { TRANSACTIONS_LIMIT_MAX } from './service.ts';
 
 // `state` was this area's name for `status` (docs/api-conventions.md).
@@ -39,7 +39,7 @@ const SYNC_EXAMPLE = {
   finishedAt: '2026-11-20T01:05:00.000Z',
 };
 
-export const BankAccount = Type.Object(
+const BankAccount = Type.Object(
   {
     bankAccountId: Type.String({ description: 'The bank account, `bac_…`. It is made from the ' +
       'account and the bank account it reaches, so it stays when the account is disconnected ' +
@@ -69,7 +69,7 @@ export const BankAccount = Type.Object(
 );
 
 export const BankAccountListQuery = Type.Object(
-  { limit: PageLimit(100, 'accounts'), cursor: PageCursor },
+  pageQueryFields('accounts', 100),
   { additionalProperties: false },
 );
 
@@ -103,7 +103,7 @@ export const TransactionsQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const BankTransaction = Type.Object(
+const BankTransaction = Type.Object(
   {
     transactionId: Type.String({ description: 'The transaction, `btx_…`; the same across ' +
       'syncs, also when the bank corrects it.' }),

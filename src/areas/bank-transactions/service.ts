@@ -27,11 +27,11 @@ export const SYNC_QUEUE = 'bank-transactions.sync';
 export const TRANSACTIONS_LIMIT_MAX = 1_000;
 // A first sync reads this many days back; later ones read again from this many days before the
 // last day the previous one read, which picks up the corrections banks make after booking.
-export const FIRST_SYNC_DAYS = 90;
-export const SYNC_OVERLAP_DAYS = 7;
+const FIRST_SYNC_DAYS = 90;
+const SYNC_OVERLAP_DAYS = 7;
 // A sync still QUEUED or RUNNING this long after it was requested was given up by its job (every
 // retry failed): it no longer holds the account's one active place, so a new one can start.
-export const SYNC_ABANDONED_AFTER_MS = 6 * 3_600_000;
+const SYNC_ABANDONED_AFTER_MS = 6 * 3_600_000;
 
 // The start of the listing: before every booking day.
 const START: readonly [string, number] = ['0001-01-01', 0];
@@ -82,7 +82,7 @@ function decodePosition(cursors: PageCursors, at: CursorList, cursor: string | u
     [cursorDate, cursorInteger(0, INTEGER_COLUMN_MAX)]);
 }
 
-export const bookedAtOf = (row: { bookedDate: string; bookedTime: string | null }) =>
+const bookedAtOf = (row: { bookedDate: string; bookedTime: string | null }) =>
   (row.bookedTime === null ? row.bookedDate : `${row.bookedDate}T${row.bookedTime}+09:00`);
 
 function toTransaction(row: store.TransactionRow, matchedTaxInvoices: MatchedTaxInvoice[]) {
@@ -101,7 +101,7 @@ function toTransaction(row: store.TransactionRow, matchedTaxInvoices: MatchedTax
   };
 }
 
-export function toSync(row: store.SyncRow) {
+function toSync(row: store.SyncRow) {
   return {
     syncId: row.id,
     bankAccountId: row.bankAccountId,

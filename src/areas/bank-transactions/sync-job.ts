@@ -9,7 +9,12 @@ import type {
   BankAccountPortal,
   BankStatementLine,
 } from '../../upstream/bank-accounts/index.ts';
-import type { ConnectionsService } from '../connections/index.ts';
+import {
+  pullJobDefinition,
+  runPull,
+  type ConnectionsService,
+  type Pull,
+} from '../connections/index.ts';
 import { SYNC_QUEUE, syncRange } from './service.ts';
 import * as store from './store.ts';
 
@@ -20,8 +25,7 @@ import * as store from './store.ts';
 // BANK_TRANSACTION_CREATED events name exactly the transactions the sync that committed created.
 
 const UPSERT_BATCH_ROWS = 1_000;
-export const CREATED_IDS_PER_EVENT = 100;
-const JOB_RETRY_LIMIT = 3;
+const CREATED_IDS_PER_EVENT = 100;
 
 type JobDeps = {
   db: Db;
@@ -75,84 +79,68 @@ async function recordLines(deps: JobDeps, tx: Executor, scope: Scope, row: store
   return totals;
 }
 
+// The bank's listing, with the days the sync asked for.
+type Listed = Extract<Awaited<ReturnType<BankAccountPortal['transactions']>>,
+  { kind: 'listed' }> & { range: ReturnType<typeof syncRange> };
+
+// Records what the bank listed, ends the sync SUCCEEDED and announces it, in one transaction.
+async function finishSync(deps: JobDeps, row: store.SyncRow, scope: Scope, answer: Listed) {
+  const lines = distinctLines(answer.lines)
+    .sort((a, b) => (a.bookedDate < b.bookedDate ? -1 : a.bookedDate > b.bookedDate ? 1
+      : a.sequence - b.sequence));
+  const counts = await deps.db.transaction(async (tx) => {
+    const totals = await recordLines(deps, tx, scope, row, lines);
+    const syncedAt = deps.now();
+    await store.updateSync(tx, row.id, { state: 'SUCCEEDED', listedCount: lines.length,
+      createdCount: totals.created, updatedCount: totals.updated,
+      unchangedCount: totals.unchanged, finishedAt: syncedAt });
+    await store.recordBalance(tx, row.bankAccountId, { holderName: answer.holderName,
+      balance: answer.balance, syncedAt, syncedThrough: answer.range.to });
+    await deps.connections.recordSync(tx, row.connectionId, { syncedAt });
+    const events: EventInput[] = [{ type: 'BANK_ACCOUNT_SYNCED', data: {
+      bankAccountId: row.bankAccountId, syncId: row.id, counts: { listed: lines.length,
+        created: totals.created, updated: totals.updated, unchanged: totals.unchanged } } }];
+    for (let start = 0; start < totals.createdIds.length; start += CREATED_IDS_PER_EVENT) {
+      events.push({ type: 'BANK_TRANSACTION_CREATED', data: {
+        bankAccountId: row.bankAccountId, syncId: row.id,
+        transactionIds: totals.createdIds.slice(start, start + CREATED_IDS_PER_EVENT) } });
+    }
+    await deps.recordEvents(tx, events.map((event) => ({ scope, event })));
+    return totals;
+  });
+  deps.log.info({ syncId: row.id, listed: lines.length, created: counts.created,
+    updated: counts.updated, unchanged: counts.unchanged }, 'bank account sync finished');
+}
+
+const BANK_UNAVAILABLE = { code: 'BANK_UNAVAILABLE',
+  message: 'The bank could not be reached. Request the sync again later.' };
+
 export function createSyncRunner(deps: JobDeps) {
-  const { db } = deps;
-  const fail = (row: store.SyncRow, code: string, message: string, connectionFailed: boolean) =>
-    failSync(deps, row, code, message, connectionFailed);
-  const record = (tx: Executor, scope: Scope, row: store.SyncRow,
-    lines: readonly BankStatementLine[]) => recordLines(deps, tx, scope, row, lines);
-
-  async function run(syncId: string) {
-    const row = await store.findSyncById(db, syncId);
-    if (row === null || (row.state !== 'QUEUED' && row.state !== 'RUNNING')) return;
-    const scope: Scope = { accountId: row.accountId, environment: row.environment as Environment };
-    const opened = await deps.connections.openConnection(scope, row.connectionId);
-    if (opened === null || opened.credentials.kind !== 'BANK_ACCOUNT') {
-      await fail(row, 'CONNECTION_REMOVED', 'The bank account was disconnected before the ' +
-        'sync ran.', false);
-      return;
-    }
-    const bank = deps.bankFor(scope.environment);
-    if (bank === null) {
-      await fail(row, 'BANK_UNAVAILABLE', 'The bank could not be reached. Request the sync ' +
-        'again later.', false);
-      return;
-    }
-    const [account] = await store.findBankAccounts(db, scope, [row.bankAccountId]);
-    const range = syncRange(account?.lastSyncedThrough ?? null, deps.now());
-    await store.updateSync(db, row.id, { state: 'RUNNING', startedAt: deps.now(),
-      fromDate: range.from, toDate: range.to });
-    const answer = await bank.transactions(opened.credentials.bank, range,
-      AbortSignal.timeout(deps.timeoutMs));
-    if (answer.kind === 'unavailable') {
-      await fail(row, 'BANK_UNAVAILABLE', 'The bank could not be reached. Request the sync ' +
-        'again later.', false);
-      return;
-    }
-    if (answer.kind === 'failed') {
-      await fail(row, answer.code, answer.message, true);
-      return;
-    }
-    const lines = distinctLines(answer.lines)
-      .sort((a, b) => (a.bookedDate < b.bookedDate ? -1 : a.bookedDate > b.bookedDate ? 1
-        : a.sequence - b.sequence));
-    const counts = await db.transaction(async (tx) => {
-      const totals = await record(tx, scope, row, lines);
-      const syncedAt = deps.now();
-      await store.updateSync(tx, row.id, { state: 'SUCCEEDED', listedCount: lines.length,
-        createdCount: totals.created, updatedCount: totals.updated,
-        unchangedCount: totals.unchanged, finishedAt: syncedAt });
-      await store.recordBalance(tx, row.bankAccountId, { holderName: answer.holderName,
-        balance: answer.balance, syncedAt, syncedThrough: range.to });
-      await deps.connections.recordSync(tx, row.connectionId, { syncedAt });
-      const events: EventInput[] = [{ type: 'BANK_ACCOUNT_SYNCED', data: {
-        bankAccountId: row.bankAccountId, syncId: row.id, counts: { listed: lines.length,
-          created: totals.created, updated: totals.updated, unchanged: totals.unchanged } } }];
-      for (let start = 0; start < totals.createdIds.length; start += CREATED_IDS_PER_EVENT) {
-        events.push({ type: 'BANK_TRANSACTION_CREATED', data: {
-          bankAccountId: row.bankAccountId, syncId: row.id,
-          transactionIds: totals.createdIds.slice(start, start + CREATED_IDS_PER_EVENT) } });
-      }
-      await deps.recordEvents(tx, events.map((event) => ({ scope, event })));
-      return totals;
-    });
-    deps.log.info({ syncId: row.id, listed: lines.length, created: counts.created,
-      updated: counts.updated, unchanged: counts.unchanged }, 'bank account sync finished');
-  }
-
-  return { run };
+  const pull: Pull<store.SyncRow, 'BANK_ACCOUNT', Listed> = {
+    kind: 'BANK_ACCOUNT',
+    find: (id) => store.findSyncById(deps.db, id),
+    async fetch(row, scope, credentials) {
+      const bank = deps.bankFor(scope.environment);
+      if (bank === null) return { kind: 'unavailable' };
+      const [account] = await store.findBankAccounts(deps.db, scope, [row.bankAccountId]);
+      const range = syncRange(account?.lastSyncedThrough ?? null, deps.now());
+      await store.updateSync(deps.db, row.id, { state: 'RUNNING', startedAt: deps.now(),
+        fromDate: range.from, toDate: range.to });
+      const answer = await bank.transactions(credentials.bank, range,
+        AbortSignal.timeout(deps.timeoutMs));
+      return answer.kind === 'listed' ? { ...answer, range } : answer;
+    },
+    record: (row, scope, answer) => finishSync(deps, row, scope, answer),
+    fail: (row, _scope, failure) => failSync(deps, row, failure.code, failure.message,
+      failure.connectionFailed),
+    removedMessage: 'The bank account was disconnected before the sync ran.',
+    unavailable: BANK_UNAVAILABLE,
+  };
+  return { run: (syncId: string) => runPull(deps.connections, pull, syncId) };
 }
 
 export function syncJobDefinition(runner: ReturnType<typeof createSyncRunner>,
   timeoutMs: number): JobDefinition<{ syncId: string }> {
-  return {
-    queue: SYNC_QUEUE,
-    options: { policy: 'standard', retryLimit: JOB_RETRY_LIMIT, retryDelay: 30,
-      retryBackoff: true, expireInSeconds: Math.ceil(timeoutMs / 1000) + 300 },
-    batchSize: 1,
-    pollingIntervalSeconds: 1,
-    async work(jobs) {
-      for (const job of jobs) await runner.run(job.data.syncId);
-    },
-  };
+  return pullJobDefinition({ queue: SYNC_QUEUE, timeoutMs,
+    run: (data: { syncId: string }) => runner.run(data.syncId) });
 }

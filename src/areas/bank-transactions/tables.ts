@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigint,
   check,
   date,
   index,
@@ -9,12 +8,10 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { createdAt, timestampTz } from '../../platform/db/columns.ts';
+import { createdAt, timestampTz, won } from '../../platform/db/columns.ts';
 
 // Tables of bank transactions (docs/bank-transactions.md). Every row carries the account and
 // environment it belongs to, and every read filters by both.
-
-const won = (name: string) => bigint(name, { mode: 'number' });
 
 // What etax keeps of a connected bank account between syncs. The id is made from the scope and
 // the account it reaches (service.ts bankAccountIdOf), so the account keeps its id and its

@@ -61,7 +61,7 @@ export const HolderLookupBody = Type.Object(
 );
 export type HolderLookupBody = Static<typeof HolderLookupBody>;
 
-export const ItemError = Type.Object(
+const ItemError = Type.Object(
   {
     code: openEnum(ITEM_ERROR_CODES,
       'Why the account has no holder name (docs/bank-account-holders.md).'),

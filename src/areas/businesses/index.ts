@@ -1,10 +1,8 @@
 import type { AreaModule } from '../../platform/module.ts';
-import { liveServiceConfigured } from '../../platform/live-services.ts';
 import type { AreaPlatform, Platform } from '../../platform/platform.ts';
 import type { ReferenceSection } from '../../platform/reference-guides.ts';
 import { createSandboxProfiles } from '../../upstream/business-profiles/sandbox.ts';
-import { createLiveTaxAuthority } from '../../upstream/tax-authority/live.ts';
-import { createSandboxTaxAuthority } from '../../upstream/tax-authority/sandbox.ts';
+import type { TaxAuthorities } from '../../upstream/tax-authority/adapters.ts';
 import { registerBusinessRoutes } from './profiles/routes.ts';
 import { createSandboxProfileSearch } from './profiles/search.ts';
 import {
@@ -98,22 +96,16 @@ export function createBusinessProfilesModule(platform: AreaPlatform): BusinessPr
   };
 }
 
-// Test keys ask the sandbox and live keys the public API; both adapters are built once.
-export function createRegistrationStatusModule(platform: Platform): RegistrationStatusModule {
+// Test keys ask the sandbox and live keys the public API (the process's shared adapters).
+export function createRegistrationStatusModule(platform: Platform,
+  deps: { taxAuthorities: TaxAuthorities }): RegistrationStatusModule {
   const { config } = platform;
-  const sandbox = createSandboxTaxAuthority({ latencyMs: config.TAX_AUTHORITY_SANDBOX_LATENCY_MS });
-  const injected = platform.outside.upstreams?.taxAuthority;
-  const live = injected ?? createLiveTaxAuthority({
-    baseUrl: config.TAX_AUTHORITY_BASE_URL,
-    serviceKey: config.TAX_AUTHORITY_SERVICE_KEY,
-    timeoutMs: config.TAX_AUTHORITY_TIMEOUT_MS,
-  });
-  const liveConfigured = injected !== undefined ||
-    liveServiceConfigured(config, 'TAX_AUTHORITY');
+  const { taxAuthorities } = deps;
   const service = createRegistrationStatusService({
     charge: platform.charge,
-    authorityFor: (environment) => (environment === 'live' ? live : sandbox),
-    authorityConfigured: (environment) => environment === 'test' || liveConfigured,
+    authorityFor: taxAuthorities.statusFor,
+    authorityConfigured: (environment) => environment === 'test' ||
+      taxAuthorities.liveStatusConfigured,
     db: platform.database.db,
     timeoutMs: config.TAX_AUTHORITY_TIMEOUT_MS,
     now: platform.outside.now,

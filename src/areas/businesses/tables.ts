@@ -58,8 +58,8 @@ export const businessProfiles = pgTable(
         || etax_name_grams(coalesce(representative_name, '')))`),
   },
   (table) => [
-    // Profile search (docs/business-profiles.md § Search): the grams' GIN index finds partial
-    // name matches, the lower-case name indexes exact ones in number order, and the primary
+    // Profile search (docs/business-profiles.md § Search profiles): the grams' GIN index finds
+    // partial name matches, the lower-case name indexes exact ones in number order, and the primary
     // key serves number prefixes as ranges.
     index('business_profiles_name_grams').using('gin', table.nameGrams),
     index('business_profiles_organization_name_exact')

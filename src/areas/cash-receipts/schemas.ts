@@ -1,9 +1,8 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { openEnum } from '../../platform/open-enum.ts';
-import { HasMore } from '../../platform/paging.ts';
+import { HasMore, pageQueryFields } from '../../platform/paging.ts';
 import { ReferenceIdHeaderValue } from '../../platform/idempotency/reference-id-header.ts';
 import { PRINTED_TEXT_PATTERN } from '../../domain/text.ts';
-import { CURSOR_LENGTH_MAX } from '../../platform/cursor.ts';
 
 // Request and response schemas of the cash-receipt routes (docs/cash-receipts.md). The schemas
 // check shapes and lengths; the rules between fields (identity number per usage, amounts, the
@@ -12,7 +11,7 @@ import { CURSOR_LENGTH_MAX } from '../../platform/cursor.ts';
 // Text a person types and a receipt prints (src/domain/text.ts).
 const PRINTABLE = PRINTED_TEXT_PATTERN;
 // Whole won; eleven digits keep every sum a safe integer.
-export const AMOUNT_MAX = 99_999_999_999;
+const AMOUNT_MAX = 99_999_999_999;
 
 const Amount = (description: string) => Type.Integer({ minimum: 0, maximum: AMOUNT_MAX,
   description });
@@ -40,7 +39,7 @@ export const CancelHeaders = Type.Object({
   'service-client-reference-id': ReferenceIdHeaderValue,
 });
 
-export const Customer = Type.Object(
+const Customer = Type.Object(
   {
     name: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 50,
       pattern: PRINTABLE, examples: ['김고객'] }), Type.Null()],
@@ -222,10 +221,7 @@ export const ListQuery = Type.Object(
       description: 'Only receipts traded on or before this date.' })),
     status: Type.Optional(Status),
     kind: Type.Optional(Kind),
-    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20,
-      description: 'Most receipts on the page.' }),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: CURSOR_LENGTH_MAX,
-      description: 'The `nextCursor` of the previous page, unchanged; omit for the first page.' })),
+    ...pageQueryFields('receipts'),
   },
   { additionalProperties: false },
 );

@@ -4,9 +4,9 @@ import { insertJsonRows } from '../../platform/db/json-rows.ts';
 import { numberedSql } from '../../platform/db/numbered-sql.ts';
 import { executePrepared } from '../../platform/db/prepared.ts';
 import type { Scope } from '../../platform/scope.ts';
+import { createStepQueue } from '../../platform/step-queue.ts';
 import {
   cashReceipts,
-  cashReceiptSteps,
   type CashReceiptKind,
   type CashReceiptStatus,
   type CashReceiptStep,
@@ -188,45 +188,29 @@ export async function transmitMany(tx: Executor, issuanceKeys: readonly string[]
   return new Set(rows.map((row) => row.issuance_key));
 }
 
+// Leasing, putting off and ending steps, and the backlog, are every step queue's
+// (platform/step-queue.ts).
+const queue = createStepQueue<CashReceiptStep>('cash_receipt_steps');
+
 // Ends the steps of receipts that are decided (transmitted, failed).
-export async function endSteps(tx: Executor, issuanceKeys: readonly string[]): Promise<void> {
-  if (issuanceKeys.length === 0) return;
-  await tx.execute(sql`delete from cash_receipt_steps
-    where issuance_key = any(${sql.param([...issuanceKeys])}::text[])`);
-}
+export const endSteps = queue.endSteps;
+export const postpone = queue.postpone;
+export const stepBacklogs = queue.backlogs;
 
 export type DueReceipt = { row: CashReceiptRow; attemptNumber: number };
 
-// Takes up to `limit` receipts whose `step` is due at `now` and that no worker holds, oldest due
-// first, and holds their steps until `leasedUntil`; steps another worker is taking at the same
-// moment are skipped, not waited for. The lease is the function cash_receipt_steps_lease
-// (drizzle/0026_cash_receipt_steps_lease_plan.sql says how it is planned). It changes no indexed
-// column of the narrow steps row, which is rewritten in place. The receipts come back as they
-// were read, with their step's attempt.
+// Leases the receipts whose `step` is due (drizzle/0026_cash_receipt_steps_lease_plan.sql says
+// how the lease is planned). The receipts come back as they were read, with their step's
+// attempt.
 export async function leaseDue(db: Executor, input: { step: CashReceiptStep; now: Date;
   leasedUntil: Date; limit: number }): Promise<DueReceipt[]> {
-  const { rows: leased } = await executePrepared<{ issuance_key: string;
-    attempt_number: number }>(db, sql`select issuance_key, attempt_number
-      from cash_receipt_steps_lease(${input.step}, ${input.now.toISOString()}::timestamptz,
-        ${input.leasedUntil.toISOString()}::timestamptz, ${input.limit}::integer)`);
-  const rows = new Map((await findReceiptsByKeys(db, leased.map((step) => step.issuance_key)))
+  const leased = await queue.leaseDue(db, input);
+  const rows = new Map((await findReceiptsByKeys(db, leased.map((step) => step.issuanceKey)))
     .map((row) => [row.issuanceKey, row]));
   return leased.flatMap((step) => {
-    const row = rows.get(step.issuance_key);
-    return row === undefined ? [] : [{ row, attemptNumber: step.attempt_number }];
+    const row = rows.get(step.issuanceKey);
+    return row === undefined ? [] : [{ row, attemptNumber: step.attemptNumber }];
   });
-}
-
-// Puts a receipt's step off until `dueAt`, as attempt `attemptNumber`, if that is still its
-// step; the lease ends. Answers whether it was.
-export async function postpone(tx: Executor, input: { issuanceKey: string;
-  step: CashReceiptStep; attemptNumber: number; dueAt: Date }): Promise<boolean> {
-  const rows = await tx.update(cashReceiptSteps)
-    .set({ attemptNumber: input.attemptNumber, dueAt: input.dueAt, leasedUntil: null })
-    .where(and(eq(cashReceiptSteps.issuanceKey, input.issuanceKey),
-      eq(cashReceiptSteps.step, input.step)))
-    .returning({ issuanceKey: cashReceiptSteps.issuanceKey });
-  return rows.length === 1;
 }
 
 type Amounts = { supplyCost: number; tax: number; serviceFee: number; totalAmount: number };
@@ -280,20 +264,6 @@ export async function replaceSealedIdentityNumber(tx: Executor, issuanceKey: str
   await tx.update(cashReceipts).set({ sealedIdentityNumber: resealed })
     .where(and(eq(cashReceipts.issuanceKey, issuanceKey),
       eq(cashReceipts.sealedIdentityNumber, box)));
-}
-
-// The steps due now and not held by a worker, per step, for the metrics: the due index bounds
-// the scan by the rows due.
-export async function stepBacklogs(executor: Executor):
-  Promise<Array<{ queue: string; waiting: number; oldestAgeSeconds: number }>> {
-  const result = await executor.execute<{ step: string; waiting: number; oldest: number }>(sql`
-    select step, count(*)::int as waiting,
-           extract(epoch from now() - min(due_at))::float8 as oldest
-      from cash_receipt_steps
-     where due_at <= now() and (leased_until is null or leased_until < now())
-     group by step`);
-  return result.rows.map((row) => ({ queue: `cash_receipt_steps.${row.step}`,
-    waiting: row.waiting, oldestAgeSeconds: Math.max(0, row.oldest) }));
 }
 
 // The states of receipts by issuance key, within a scope when one is given (a bulk's receipts,

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigint,
   bigserial,
   check,
   date,
@@ -11,13 +10,12 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { createdAt, timestampTz } from '../../platform/db/columns.ts';
+import { createdAt, timestampTz, won } from '../../platform/db/columns.ts';
+import { stepQueueTable } from '../../platform/step-queue.ts';
 
 // Tables of the cash-receipts area (docs/cash-receipts.md). Every row carries the account and
 // environment of the key that made it, and every read filters by both, so a test receipt does
 // not exist for a live key and one account never sees another's.
-
-const won = (name: string) => bigint(name, { mode: 'number' });
 
 export type CashReceiptKind = 'ISSUANCE' | 'CANCELLATION';
 export type CashReceiptStatus = 'ACCEPTED' | 'ISSUED' | 'TRANSMITTED' | 'FAILED';
@@ -95,8 +93,9 @@ export const cashReceipts = pgTable(
     index('cash_receipts_scope_trade_date_idx')
       .on(table.accountId, table.environment, table.tradeDate, table.sequence),
     uniqueIndex('cash_receipts_reference_idx').on(table.apiKeyId, table.clientReferenceId),
-    // What the account's dashboard users made, by reference id: any key of the account finds
-    // them by the status lookup (docs/dashboard.md § Issuing and records).
+    // What the account's dashboard users made, by reference id: any key of the account finds them
+    // by the status lookup (docs/dashboard.md § Cash receipts, documents, books and bank
+    // transactions).
     index('cash_receipts_dashboard_reference_idx')
       .on(table.accountId, table.environment, table.clientReferenceId)
       .where(sql`${table.apiKeyId} like 'dashboard:%'`),
@@ -135,23 +134,6 @@ export type CashReceiptStep = 'APPROVAL' | 'TRANSMISSION';
 // its lease. It is a table of its own so that the receipt's own changes (status, approval
 // number, times) touch none of the receipt's indexes and PostgreSQL rewrites the row in place (a
 // heap-only update), and the queue's changes, leases included, are those of a narrow row with
-// one index. The row is written in the same transaction as the receipt's status, and deleted
-// once the receipt is decided; no foreign key, whose check would cost a lookup per accepted
-// receipt.
-export const cashReceiptSteps = pgTable(
-  'cash_receipt_steps',
-  {
-    issuanceKey: text('issuance_key').primaryKey(),
-    step: text('step').$type<CashReceiptStep>().notNull(),
-    dueAt: timestampTz('due_at').notNull(),
-    attemptNumber: integer('attempt_number').notNull().default(1),
-    // Until when a worker holds the step; a worker that dies lets it run out, and the step is
-    // taken up again.
-    leasedUntil: timestampTz('leased_until'),
-  },
-  (table) => [
-    index('cash_receipt_steps_due_idx').on(table.step, table.dueAt),
-    check('cash_receipt_steps_step_known', sql`${table.step} in ('APPROVAL', 'TRANSMISSION')`),
-    check('cash_receipt_steps_attempt_positive', sql`${table.attemptNumber} >= 1`),
-  ],
-);
+// one index (platform/step-queue.ts).
+export const cashReceiptSteps = stepQueueTable<CashReceiptStep>('cash_receipt_steps',
+  ['APPROVAL', 'TRANSMISSION']);

@@ -234,7 +234,7 @@ function numberReading(value: string, length: number, isValid: (digits: string) 
 
 // Numbers read again from their own region of the image, digits only (an OCR reader's second
 // look when a number's checksum failed).
-export const NUMBER_FIELDS = {
+const NUMBER_FIELDS = {
   businessRegistrationNumber: { length: 10, isValid: isValidBusinessRegistrationNumber },
   corporateRegistrationNumber: { length: 13, isValid: isValidCorporateRegistrationNumber },
 } as const;

@@ -1,8 +1,7 @@
 import type { AreaModule } from '../../platform/module.ts';
 import type { Platform } from '../../platform/platform.ts';
 import type { ReferenceSection } from '../../platform/reference-guides.ts';
-import { createLiveTaxAuthority } from '../../upstream/tax-authority/live.ts';
-import { createSandboxTaxAuthority } from '../../upstream/tax-authority/sandbox.ts';
+import type { TaxAuthorities } from '../../upstream/tax-authority/adapters.ts';
 import { createOcrPool } from './ocr-pool.ts';
 import { createPdfReader, PDF_READER_DEFAULTS } from './pdf-reader.ts';
 import { createCertificateReader } from './reader.ts';
@@ -52,14 +51,9 @@ export type CertificateVerificationModule = AreaModule & {
 
 export function createCertificateVerificationModule(
   platform: Platform,
+  deps: { taxAuthorities: TaxAuthorities },
 ): CertificateVerificationModule {
   const { config } = platform;
-  const sandbox = createSandboxTaxAuthority({ latencyMs: config.TAX_AUTHORITY_SANDBOX_LATENCY_MS });
-  const live = platform.outside.upstreams?.certificateValidator ?? createLiveTaxAuthority({
-    baseUrl: config.TAX_AUTHORITY_BASE_URL,
-    serviceKey: config.TAX_AUTHORITY_SERVICE_KEY,
-    timeoutMs: config.TAX_AUTHORITY_TIMEOUT_MS,
-  });
   // Workers start on the first image or PDF, not at boot: a process that never sees one pays
   // nothing.
   const pool = createOcrPool({
@@ -74,7 +68,7 @@ export function createCertificateVerificationModule(
   const service = createCertificateVerificationService({
     charge: platform.charge,
     reader: createCertificateReader(pool, pdfReader),
-    validatorFor: (environment) => (environment === 'live' ? live : sandbox),
+    validatorFor: deps.taxAuthorities.validatorFor,
     timeoutMs: config.TAX_AUTHORITY_TIMEOUT_MS,
     now: platform.outside.now,
   });

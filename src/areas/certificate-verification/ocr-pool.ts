@@ -14,8 +14,8 @@ const require = createRequire(import.meta.url);
 const KOREAN = require('@tesseract.js-data/kor') as { langPath: string };
 const ENGLISH = require('@tesseract.js-data/eng') as { langPath: string };
 
-export type Box = { x0: number; y0: number; x1: number; y1: number };
-export type OcrWord = { text: string; bbox: Box };
+type Box = { x0: number; y0: number; x1: number; y1: number };
+type OcrWord = { text: string; bbox: Box };
 export type OcrLine = TextLine & { words: OcrWord[] };
 
 export type Recognizer = {

@@ -55,7 +55,7 @@ const Status = Type.Object({
   }),
 }, { additionalProperties: false });
 
-export const VERIFICATION_RESULTS = ['MATCHED', 'NOT_MATCHED', 'UNREADABLE',
+const VERIFICATION_RESULTS = ['MATCHED', 'NOT_MATCHED', 'UNREADABLE',
   'UNAVAILABLE'] as const;
 
 const Verification = Type.Object({

@@ -47,8 +47,9 @@ const REFERENCE: readonly ReferenceSection[] = [
 //   store.ts, tables.ts
 
 export type { ConnectionsService, ConnectInput, ConnectionView } from './service.ts';
-export type { StoredCredentials } from './credentials.ts';
 export type { ConnectionLinks } from './links.ts';
+// The order every pull through a connection runs in (bank syncs, tax-portal collections).
+export { pullJobDefinition, runPull, type Pull, type PullFailure } from './pull.ts';
 
 export type ConnectionsModule = AreaModule & { service: ConnectionsService;
   links: ConnectionLinks; taxPortalFor(environment: Environment): TaxPortal | null;

@@ -12,7 +12,7 @@ import type { ConnectInput, ConnectionsService, ConnectOutcome } from './service
 import { LINK_FAILED_LOGINS_MAX, type LoginLimits } from './login-limits.ts';
 import * as store from './store.ts';
 
-// The hosted connection page (docs/connections.md § The hosted page): a link, valid ten
+// The hosted connection page (docs/connections.md § Making a connection): a link, valid ten
 // minutes, to a page served by etax where the business owner types the credentials of the tax
 // portal or of a bank account, so the platform that calls the API (or the dashboard that embeds
 // the page) never touches them. The token is in the path; only its SHA-256 is stored. The page

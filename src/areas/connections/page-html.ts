@@ -4,7 +4,7 @@ import { escapeHtml, page } from '../../platform/html-page.ts';
 import { CONNECTION_PAGE_PATH, type ConnectionPage } from './links.ts';
 import type { ConnectionView } from './service.ts';
 
-// The HTML of the hosted connection page (docs/connections.md § The hosted page), in Korean and
+// The HTML of the hosted connection page (docs/connections.md § Making a connection), in Korean and
 // English: the form of the link's kind, what a login came to, and the form again after a failed
 // login. Every value is escaped; a typed password is never written back into the page.
 

@@ -5,9 +5,9 @@ import {
   normalizeBusinessRegistrationNumber,
 } from '../../domain/business-registration-number.ts';
 import { ERRORS, isApiError } from '../../platform/errors.ts';
+import { acceptForms, FormError, formFailure } from '../../platform/html-form.ts';
 import {
   linkProblemPage,
-  pageFailureStatus,
   pageSecurityHeaders,
   problemPage,
   sendPage as sendHtmlPage,
@@ -20,7 +20,7 @@ import { connectedPage, failedPage, formPage } from './page-html.ts';
 import type { ConnectInput } from './service.ts';
 import { hasControlCharacter } from '../../domain/text.ts';
 
-// The hosted connection page (docs/connections.md § The hosted page), outside /v1: no API key,
+// The hosted connection page (docs/connections.md § Making a connection), outside /v1: no API key,
 // the one-time token in the path is the credential. The owner's browser posts an ordinary HTML
 // form; the answer says at once whether the login worked. Answers are HTML, never JSON.
 
@@ -30,25 +30,12 @@ const FIELDS = { HOMETAX: ['businessRegistrationNumber', 'userId', 'password'],
 const ALL_FIELDS = new Set<string>([...FIELDS.HOMETAX, ...FIELDS.BANK_ACCOUNT]);
 const TEXT_LENGTH_MAX = 100;
 
-class FormError extends Error {}
-
 const PAGE_HEADERS = pageSecurityHeaders({ formActionSelf: true });
 const LINK_TITLE = { ko: '연결 링크', en: 'Connection link' };
 const NOT_CONNECTED = { ko: '연결하지 못했습니다', en: 'Not connected' };
 
 function sendPage(reply: FastifyReply, status: number, html: string) {
   return sendHtmlPage(reply, PAGE_HEADERS, status, html);
-}
-
-function parseForm(body: string): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const [name, value] of new URLSearchParams(body)) {
-    if (!ALL_FIELDS.has(name) || name in fields) {
-      throw new FormError(`The form has an unexpected field: ${name}.`);
-    }
-    fields[name] = value;
-  }
-  return fields;
 }
 
 function text(fields: Record<string, unknown>, name: string, label: string): string {
@@ -61,7 +48,7 @@ function text(fields: Record<string, unknown>, name: string, label: string): str
 }
 
 // What the form of the link's kind holds, checked as the API would check it.
-export function readConnectForm(view: ConnectionPage, body: unknown): ConnectInput {
+function readConnectForm(view: ConnectionPage, body: unknown): ConnectInput {
   const fields = (body ?? {}) as Record<string, unknown>;
   const userId = text(fields, 'userId', '아이디 user id').trim();
   const password = text(fields, 'password', '비밀번호 password');
@@ -107,27 +94,14 @@ function pageError(error: FastifyError, request: FastifyRequest, reply: FastifyR
     const message = `${ERRORS[error.code].messageKo} ${error.message}`;
     return sendPage(reply, error.status, problemPage(NOT_CONNECTED, message, { retryPath }));
   }
-  const status = pageFailureStatus(error);
-  if (status >= 500) request.log.error({ err: error }, 'connection page failed');
-  const message = status === 413 ? 'The form is too large.'
-    : status === 415 ? 'Send the form as application/x-www-form-urlencoded.'
-      : status === 503 ? `잠시 후 다시 시도해 주세요. ${UNAVAILABLE_PAGE_MESSAGE}`
-        : status === 500 ? 'An internal error occurred.' : 'The form could not be read.';
+  const { status, message } = formFailure(error, request, { page: 'connection page',
+    unavailableMessage: `잠시 후 다시 시도해 주세요. ${UNAVAILABLE_PAGE_MESSAGE}` });
   return sendPage(reply, status, problemPage(NOT_CONNECTED, message, { retryPath }));
 }
 
 export async function registerConnectionPageRoutes(app: FastifyInstance,
   { links }: { links: ConnectionLinks }) {
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: FORM_BYTES_MAX },
-    (_request, body, done) => {
-      try {
-        done(null, parseForm(String(body)));
-      } catch (error) {
-        done(error as Error, undefined);
-      }
-    });
+  acceptForms(app, { fields: ALL_FIELDS, bytesMax: FORM_BYTES_MAX });
   app.setErrorHandler(pageError);
 
   const path = `${CONNECTION_PAGE_PATH}/:token`;

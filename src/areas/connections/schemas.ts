@@ -1,5 +1,5 @@
 import { Type } from '@fastify/type-provider-typebox';
-import { HasMore, NextCursor, PageCursor, PageLimit } from '../../platform/paging.ts';
+import { HasMore, NextCursor, pageQueryFields } from '../../platform/paging.ts';
 
 // `state` was this area's name for `status` (docs/api-conventions.md).
 const STATE_DEPRECATED = 'Deprecated: the same value as `status`, kept for existing clients.';
@@ -10,7 +10,7 @@ const Timestamp = (description: string) => Type.String({ format: 'date-time', de
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T, description: string) =>
   Type.Union([schema, Type.Null()], { description });
 
-export const ConnectionKind = Type.Union([Type.Literal('HOMETAX'), Type.Literal('BANK_ACCOUNT')],
+const ConnectionKind = Type.Union([Type.Literal('HOMETAX'), Type.Literal('BANK_ACCOUNT')],
   { description: '`HOMETAX`: the tax authority\'s web portal; `BANK_ACCOUNT`: a bank account.' });
 
 export const ConnectionIdParams = Type.Object(
@@ -20,8 +20,7 @@ export const ConnectionIdParams = Type.Object(
 );
 
 export const ConnectionListQuery = Type.Object(
-  { kind: Type.Optional(ConnectionKind), limit: PageLimit(100, 'connections'),
-    cursor: PageCursor },
+  { kind: Type.Optional(ConnectionKind), ...pageQueryFields('connections', 100) },
   { additionalProperties: false },
 );
 
@@ -38,7 +37,7 @@ const CONNECTION_EXAMPLE = {
   createdAt: '2026-11-20T01:02:03.000Z',
 };
 
-export const Connection = Type.Object(
+const Connection = Type.Object(
   {
     id: Type.String({ description: 'The connection id.' }),
     kind: ConnectionKind,

@@ -37,7 +37,7 @@ export type ConnectOutcome =
 export type ConnectionView = ReturnType<typeof toView>;
 
 // Who the outside systems are for an environment: null where live has no gateway configured.
-export type ConnectionAdapters = (environment: Environment) => {
+type ConnectionAdapters = (environment: Environment) => {
   taxPortal: TaxPortal | null;
   bankAccounts: BankAccountPortal | null;
 };
@@ -72,7 +72,7 @@ export function bankAccountSubjects(sealing: SealingKey, bankCode: string,
   return { subject: subject!, all: [subject!, ...older] };
 }
 
-export function toView(row: store.ConnectionRow) {
+function toView(row: store.ConnectionRow) {
   const [bankCode] = row.subject.split(':') as [string];
   return {
     id: row.id,

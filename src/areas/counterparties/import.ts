@@ -8,7 +8,7 @@ import type { ImportRowRecord } from './tables.ts';
 // the service's rules. A header cell names a column by its key or its Korean label.
 
 export const IMPORT_FILE_BYTES_MAX = 1024 * 1024;
-export const IMPORT_ROWS_MAX = 1_000;
+const IMPORT_ROWS_MAX = 1_000;
 
 export const IMPORT_COLUMNS = [
   { key: 'businessRegistrationNumber', label: '사업자등록번호', required: true },

@@ -26,9 +26,8 @@ const REFERENCE: readonly ReferenceSection[] = [
 ];
 
 // What the dashboard uses besides the service: the file's columns, its limits, the template.
-export { IMPORT_COLUMNS, IMPORT_EXAMPLE_ROW, IMPORT_FILE_BYTES_MAX } from './import.ts';
+export { IMPORT_COLUMNS, IMPORT_EXAMPLE_ROW } from './import.ts';
 export { CounterpartyChanges, CounterpartyInput, type CounterpartyView } from './schemas.ts';
-export { STATUS_REFRESH_DAYS } from './schedule.ts';
 export type { CounterpartiesService, CounterpartyImportView } from './service.ts';
 
 export type CounterpartiesModule = AreaModule & {

@@ -14,8 +14,8 @@ import * as store from './store.ts';
 // (no points, the authority does not answer) is logged and tried again at the next tick; the
 // cron job runs in one process of the cluster at a time (pg-boss schedules).
 
-export const STATUS_SCHEDULE_QUEUE = 'counterparties.status-schedule';
-export const STATUS_REFRESH_DAYS = 7;
+const STATUS_SCHEDULE_QUEUE = 'counterparties.status-schedule';
+const STATUS_REFRESH_DAYS = 7;
 const SCHEDULE_CRON = '17 * * * *';
 const TICK_ROWS_MAX = 2_000;
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { HasMore, NextCursor, PageCursor, PageLimit } from '../../platform/paging.ts';
+import { HasMore, NextCursor, pageQueryFields } from '../../platform/paging.ts';
 import { PRINTED_TEXT_PATTERN } from '../../domain/text.ts';
 import { Manager, partyFields } from '../tax-invoices/index.ts';
 
@@ -7,10 +7,10 @@ import { Manager, partyFields } from '../tax-invoices/index.ts';
 // counterparty's fields are a tax invoice recipient's (`supplied`), checked by the same schema
 // pieces, so that an issuance can take them as they are.
 
-export const MANAGERS_MAX = 2;
-export const MEMO_LENGTH_MAX = 1_000;
+const MANAGERS_MAX = 2;
+const MEMO_LENGTH_MAX = 1_000;
 
-export const BusinessRegistrationNumberInput = Type.String({
+const BusinessRegistrationNumberInput = Type.String({
   pattern: '^[0-9]{3}-?[0-9]{2}-?[0-9]{5}$',
   description: 'Business registration number (사업자등록번호): ten digits, hyphens allowed ' +
     '(123-45-67890); the checksum is checked.', examples: ['220-81-62517'] });
@@ -54,7 +54,7 @@ export type CounterpartyChanges = Static<typeof CounterpartyChanges>;
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) =>
   Type.Union([schema, Type.Null()]);
 
-export const RegistrationStatusValue = Type.Union([Type.Literal('ACTIVE'),
+const RegistrationStatusValue = Type.Union([Type.Literal('ACTIVE'),
   Type.Literal('SUSPENDED'), Type.Literal('CLOSED'), Type.Literal('NOT_REGISTERED'),
   Type.Literal('UNKNOWN')], { description: 'ACTIVE (계속사업자), SUSPENDED (휴업), CLOSED (폐업), ' +
   'NOT_REGISTERED or UNKNOWN, as the tax authority answered.' });
@@ -97,8 +97,7 @@ export const CounterpartyParams = Type.Object({
 }, { additionalProperties: false });
 
 export const ListQuery = Type.Object({
-  limit: PageLimit(20, 'counterparties'),
-  cursor: PageCursor,
+  ...pageQueryFields('counterparties'),
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '^[^\\u0000]+$',
     description: 'Only counterparties whose business name contains this text (case ' +
       'ignored).' })),
@@ -117,7 +116,7 @@ export const CounterpartyPage = Type.Object(
 
 // ---- Import ----------------------------------------------------------------------------------
 
-export const ImportRow = Type.Object({
+const ImportRow = Type.Object({
   row: Type.Integer({ description: 'The row\'s number in the file (the header is row 1 when ' +
     'it is the first line).' }),
   values: Type.Record(Type.String(), Type.String(), { description: 'The row\'s cells by ' +

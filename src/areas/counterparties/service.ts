@@ -86,7 +86,7 @@ function columnChanges(changes: CounterpartyChanges): Partial<store.NewCounterpa
   return row;
 }
 
-export function toCounterparty(row: store.CounterpartyRow): CounterpartyView {
+function toCounterparty(row: store.CounterpartyRow): CounterpartyView {
   return {
     id: row.id,
     businessRegistrationNumber: row.businessRegistrationNumber,

@@ -17,8 +17,6 @@ import * as store from './store.ts';
 
 type Issuer = Awaited<ReturnType<IssuersService['getIssuer']>>;
 
-const ISSUER_PAGE_SIZE = 100;
-
 // The ten digits of the body's business number, checked as the issuers area checks its own, but
 // naming this body's field.
 function checkBusinessNumber(input: string): string {
@@ -50,20 +48,6 @@ function toView(issuer: Issuer, row: store.OwnerBusinessRow): OwnerBusinessView 
 export function createOwnerBusinesses(deps: { db: Db; issuers: IssuersService }) {
   const { db, issuers } = deps;
 
-  // The active issuer of the business without a sub-place, when the account registered it as an
-  // issuer already: it becomes the owner business, with its certificate.
-  async function findActiveIssuer(scope: Scope, businessNumber: string) {
-    let cursor: string | undefined;
-    do {
-      const page = await issuers.listIssuers({ scope, limit: ISSUER_PAGE_SIZE, cursor });
-      const found = page.issuers.find((issuer) => issuer.active &&
-        issuer.identificationNumber === businessNumber && issuer.taxRegistrationId === null);
-      if (found) return found;
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor !== undefined);
-    return null;
-  }
-
   async function createOrAdopt(scope: Scope, body: OwnerBusinessBody): Promise<Issuer> {
     try {
       return await issuers.createIssuer({ scope, issuer: { identificationNumber:
@@ -71,7 +55,10 @@ export function createOwnerBusinesses(deps: { db: Db; issuers: IssuersService })
       representativeName: body.representativeName } });
     } catch (error) {
       if (!isApiError(error) || error.code !== 'ISSUER_ALREADY_REGISTERED') throw error;
-      const existing = await findActiveIssuer(scope, checkBusinessNumber(body.businessNumber));
+      // The active issuer of the business without a sub-place, which the account registered
+      // already: it becomes the owner business, with its certificate.
+      const existing = await issuers.findActiveIssuer({ scope,
+        identificationNumber: checkBusinessNumber(body.businessNumber), taxRegistrationId: null });
       if (existing === null) throw error;
       return issuers.updateIssuer({ scope, issuerId: existing.issuerId,
         changes: { organizationName: body.name, representativeName: body.representativeName } });

@@ -1,9 +1,8 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { openEnum } from '../../platform/open-enum.ts';
-import { HasMore } from '../../platform/paging.ts';
+import { HasMore, pageQueryFields } from '../../platform/paging.ts';
 import { referenceIdHeaders } from '../../platform/idempotency/reference-id-header.ts';
 import { PRINTED_TEXT_PATTERN } from '../../domain/text.ts';
-import { CURSOR_LENGTH_MAX } from '../../platform/cursor.ts';
 import {
   INCOME_CERTIFICATE_KINDS,
   TAX_PAYMENT_PURPOSES,
@@ -16,7 +15,7 @@ import {
 const PRINTABLE = PRINTED_TEXT_PATTERN;
 const YEAR_MONTH = '^[0-9]{4}-(0[1-9]|1[0-2])$';
 
-export const TAX_AUTHORITY_TYPES = [
+const TAX_AUTHORITY_TYPES = [
   'BUSINESS_REGISTRATION_CERTIFICATE',
   'TAX_PAYMENT_CERTIFICATE',
   'VAT_TAX_BASE_CERTIFICATE',
@@ -180,10 +179,7 @@ export type DocumentView = Static<typeof DocumentSchema>;
 
 export const ListDocumentsQuery = Type.Object(
   {
-    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20,
-      description: 'Most documents on the page.' }),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: CURSOR_LENGTH_MAX,
-      description: 'The `nextCursor` of the previous page, unchanged; omit for the first page.' })),
+    ...pageQueryFields('documents'),
     status: Type.Optional(Type.Unsafe<DocumentStatus>({ type: 'string',
       enum: [...DOCUMENT_STATUSES], description: 'Only documents in this status.' })),
     type: Type.Optional(DocumentTypeSchema),

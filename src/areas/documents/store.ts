@@ -7,7 +7,7 @@ import { documentIssuances, ownerBusinesses } from './tables.ts';
 // SQL of the documents area. Every read of a customer's rows filters by account and
 // environment; the jobs read by issuance key alone.
 
-export type DocumentRow = typeof documentIssuances.$inferSelect;
+type DocumentRow = typeof documentIssuances.$inferSelect;
 export type NewDocumentRow = typeof documentIssuances.$inferInsert;
 export type OwnerBusinessRow = typeof ownerBusinesses.$inferSelect;
 

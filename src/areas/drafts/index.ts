@@ -49,8 +49,6 @@ export type { DraftService, ApprovalSettings };
 // The approval setting alone, for the CLI (`etax account approval`), which builds no area.
 export { createApprovalSettings };
 export type { DraftView } from './schemas.ts';
-export { DRAFT_STATUSES } from './schemas.ts';
-export type { DraftStatus } from './tables.ts';
 
 export type DraftsModule = AreaModule & {
   routes: FastifyPluginAsync;

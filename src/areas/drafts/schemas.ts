@@ -1,8 +1,7 @@
-import { Type, type Static, type TSchema } from '@fastify/type-provider-typebox';
-import { CURSOR_LENGTH_MAX } from '../../platform/cursor.ts';
+import { Type, type TSchema } from '@fastify/type-provider-typebox';
 import { ReferenceIdHeaderValue } from '../../platform/idempotency/reference-id-header.ts';
 import { openEnum } from '../../platform/open-enum.ts';
-import { HasMore, NextCursor } from '../../platform/paging.ts';
+import { HasMore, NextCursor, pageQueryFields } from '../../platform/paging.ts';
 import { partialSchema } from '../../platform/partial-schema.ts';
 import type { DraftStatus } from './tables.ts';
 
@@ -10,10 +9,10 @@ import type { DraftStatus } from './tables.ts';
 // every field optional (src/platform/partial-schema.ts), and a draft's answer says what issuance
 // would refuse of it now.
 
-export const DRAFT_STATUSES = ['DRAFT', 'SUBMITTED', 'ISSUED'] as const satisfies
+const DRAFT_STATUSES = ['DRAFT', 'SUBMITTED', 'ISSUED'] as const satisfies
   readonly DraftStatus[];
 
-export const SupplierKeyValue = Type.String({
+const SupplierKeyValue = Type.String({
   minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$',
   description: 'The `supplierKey` of the issuer that will issue the draft. It may be left out ' +
     'until the draft is issued; issuance checks it.',
@@ -36,10 +35,7 @@ export const DraftListQuery = Type.Object(
     status: Type.Optional(Type.Union([Type.Enum(DRAFT_STATUSES), Type.Array(
       Type.Enum(DRAFT_STATUSES), { maxItems: 3 })], {
       description: 'Only drafts in these statuses (repeat the parameter for several).' })),
-    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20,
-      description: 'Most drafts on the page.' }),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: CURSOR_LENGTH_MAX,
-      description: 'The `nextCursor` of the previous page, unchanged; omit for the first page.' })),
+    ...pageQueryFields('drafts'),
   },
   { additionalProperties: false },
 );
@@ -132,4 +128,3 @@ export type DraftView = {
   version: number;
 };
 
-export type DraftListQueryInput = Static<typeof DraftListQuery>;

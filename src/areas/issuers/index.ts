@@ -28,12 +28,12 @@ const REFERENCE: readonly ReferenceSection[] = [
 //   signing.ts, sealed-columns.ts   signing keys, sealed at rest with the encryption key
 //   store.ts, tables.ts
 
+// The service other areas reach issuers through: an issuer by id, the active issuer of a
+// business number (findActiveIssuer), supplier keys and the certificates that sign.
 export type { IssuersService };
 // The API's own body schemas, so the dashboard's issuer forms refuse what the API refuses.
 export { CreateIssuerBody, UpdateIssuerBody } from './schemas.ts';
 // What tax-invoice work reads of an issuer, and signs with.
-export type { IssuerRow } from './store.ts';
-export type { IssuerSigner } from './signing.ts';
 
 export type IssuersModule = AreaModule & { service: IssuersService };
 

@@ -8,10 +8,10 @@ import {
   type RegistrationPage,
 } from './registration-links.ts';
 
-// The HTML of the hosted certificate registration page (docs/issuers.md § Hosted registration):
-// the form, and what an upload came to, in Korean and English for a business owner who reads
-// either. A failed attempt shows what to do about it above the form, for another try on the same
-// link. Every value from the issuer or the certificate is escaped.
+// The HTML of the hosted certificate registration page (docs/issuers.md § Certificate
+// registration): the form, and what an upload came to, in Korean and English for a business owner
+// who reads either. A failed attempt shows what to do about it above the form, for another try on
+// the same link. Every value from the issuer or the certificate is escaped.
 
 type Outcome = { title: string; advice: string };
 

@@ -17,7 +17,7 @@ import { REGISTRATION_PAGE_PATH, type PageAttempt } from './registration-links.t
 import { CERTIFICATE_FILE_BYTES_MAX } from './schemas.ts';
 import type { IssuersService } from './service.ts';
 
-// The hosted certificate registration page (docs/issuers.md § Hosted registration), outside
+// The hosted certificate registration page (docs/issuers.md § Certificate registration), outside
 // /v1: no API key, the token in the path is the credential. The business owner's browser gets
 // an HTML form and posts it as multipart/form-data; the answer says what the upload came to.
 // Answers are HTML, never JSON.

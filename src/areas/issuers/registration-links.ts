@@ -12,7 +12,7 @@ import type { Scope } from '../../platform/scope.ts';
 import type { CertificateRegistration, RegistrationRecord } from './registration.ts';
 import * as store from './store.ts';
 
-// The hosted registration page (docs/issuers.md § Hosted registration): a link, valid five
+// The hosted registration page (docs/issuers.md § Certificate registration): a link, valid five
 // minutes, to a page served by etax where the business owner uploads signCert.der and
 // signPri.key and types the password, so the platform that calls the API never touches them.
 // The token is in the path; only its SHA-256 is stored.

@@ -1,9 +1,8 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { HasMore } from '../../platform/paging.ts';
+import { HasMore, pageQueryFields } from '../../platform/paging.ts';
 import { KEY_FILE_PASSWORD_LENGTH_MAX } from '../../domain/signing-key-file.ts';
 import { REGISTRATION_CODES } from './certificate-check.ts';
 import { PRINTED_TEXT_PATTERN } from '../../domain/text.ts';
-import { CURSOR_LENGTH_MAX } from '../../platform/cursor.ts';
 
 // Request and response schemas of the issuers routes (docs/issuers.md). The examples use the
 // sandbox business 123-45-67890 of docs/sandbox.md.
@@ -141,10 +140,7 @@ export const Issuer = Type.Object(
 
 export const ListIssuersQuery = Type.Object(
   {
-    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20,
-      description: 'Most issuers on the page.' }),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: CURSOR_LENGTH_MAX,
-      description: 'The `nextCursor` of the previous page, unchanged; omit for the first page.' })),
+    ...pageQueryFields('issuers'),
   },
   { additionalProperties: false },
 );

@@ -47,7 +47,7 @@ type IssuerInput = {
   fiscalYearEndMonth?: number | null | undefined;
 };
 
-export type IssuerChanges = Partial<Pick<IssuerInput, 'organizationName' | 'representativeName' |
+type IssuerChanges = Partial<Pick<IssuerInput, 'organizationName' | 'representativeName' |
   'contactName' | 'contactEmail' | 'contactPhone' | 'fiscalYearEndMonth'>>;
 
 function toIssuer(row: store.IssuerRow, certificate: store.IssuerCertificateRow | null) {
@@ -72,7 +72,6 @@ function toIssuer(row: store.IssuerRow, certificate: store.IssuerCertificateRow 
   };
 }
 
-export type Issuer = ReturnType<typeof toIssuer>;
 
 function toCertificateFacts(row: store.IssuerCertificateRow) {
   return {
@@ -154,6 +153,14 @@ function createIssuerRecords(db: Db, now: () => Date, cursors: PageCursors) {
     return toIssuer(row, await store.findCertificate(db, row.id));
   }
 
+  // The active issuer of a business at its sub-place (taxRegistrationId null: the head office),
+  // with its certificate; null when the scope has none. One row, whatever the number of issuers.
+  async function findActiveIssuer(input: { scope: Scope; identificationNumber: string;
+    taxRegistrationId: string | null }) {
+    const row = await store.findActiveIssuerOfBusiness(db, input.scope, input);
+    return row === null ? null : toIssuer(row, await store.findCertificate(db, row.id));
+  }
+
   type ListInput = { scope: Scope; limit: number; cursor?: string | undefined };
   async function listIssuers(input: ListInput) {
     const afterSequence = listCursors.decode(input.scope, input.cursor) ?? null;
@@ -196,7 +203,8 @@ function createIssuerRecords(db: Db, now: () => Date, cursors: PageCursors) {
     return store.hasActiveIssuerOfNumber(executor, scope, identificationNumber);
   }
 
-  return { createIssuer, getIssuer, listIssuers, updateIssuer, deactivateIssuer, issuesFor };
+  return { createIssuer, getIssuer, findActiveIssuer, listIssuers, updateIssuer,
+    deactivateIssuer, issuesFor };
 }
 
 // The certificate routes: upload, facts, deregistration, history and hosted links.

@@ -126,7 +126,7 @@ export const certificateRegistrationTokens = pgTable(
     issuerId: text('issuer_id').notNull().references(() => issuers.id),
     accountId: text('account_id').notNull(),
     environment: text('environment').notNull(),
-    // The key's redirect URL when the link was made (docs/issuers.md § Hosted registration).
+    // The key's redirect URL when the link was made (docs/issuers.md § Certificate registration).
     redirectUrl: text('redirect_url'),
     expiresAt: timestampTz('expires_at').notNull(),
     usedAt: timestampTz('used_at'),

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
+import { pageQueryFields } from '../../platform/paging.ts';
 import { openEnum } from '../../platform/open-enum.ts';
 import { DEFAULT_PRICES, type PriceRow } from '../../platform/operations.ts';
 import { LEDGER_KINDS, RESERVATION_STATUSES } from '../../platform/points/ledger-reads.ts';
@@ -28,8 +29,8 @@ const PRICE_ROWS = Object.keys(DEFAULT_PRICES) as PriceRow[];
 // the API is (docs/api-conventions.md); the ledger's own rows keep their lowercase names.
 const upper = <T extends string>(values: readonly T[]) =>
   values.map((value) => value.toUpperCase() as Uppercase<T>);
-export const LEDGER_KIND_NAMES = upper(LEDGER_KINDS);
-export const RESERVATION_STATUS_NAMES = upper(RESERVATION_STATUSES);
+const LEDGER_KIND_NAMES = upper(LEDGER_KINDS);
+const RESERVATION_STATUS_NAMES = upper(RESERVATION_STATUSES);
 
 export const LedgerQuery = Type.Object(
   {
@@ -43,10 +44,7 @@ export const LedgerQuery = Type.Object(
       description: 'Only entries made on or after this date (Asia/Seoul).' })),
     createdDateTo: Type.Optional(Type.String({ format: 'date',
       description: 'Only entries made on or before this date (Asia/Seoul).' })),
-    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20,
-      description: 'Most entries on the page.' }),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 400,
-      description: 'The `nextCursor` of the previous page, unchanged; omit for the first page.' })),
+    ...pageQueryFields('entries'),
   },
   { additionalProperties: false },
 );
@@ -71,7 +69,7 @@ const LedgerReservation = Type.Object(
     additionalProperties: false },
 );
 
-export const LedgerEntry = Type.Object(
+const LedgerEntry = Type.Object(
   {
     id: Type.String({ description: 'The entry (`led_…`).' }),
     kind: openEnum(LEDGER_KIND_NAMES, 'What moved the points.'),

@@ -4,7 +4,13 @@ import type { Db } from '../../platform/db/connect.ts';
 import type { JobDefinition } from '../../platform/jobs.ts';
 import type { Scope } from '../../platform/scope.ts';
 import type { PortalInvoice, TaxPortal } from '../../upstream/tax-portal/index.ts';
-import type { ConnectionsService } from '../connections/index.ts';
+import {
+  pullJobDefinition,
+  runPull,
+  type ConnectionsService,
+  type Pull,
+  type PullFailure,
+} from '../connections/index.ts';
 import { COLLECTION_QUEUE, monthsBetween } from './service.ts';
 import * as store from './store.ts';
 
@@ -15,7 +21,6 @@ import * as store from './store.ts';
 // finishes the work.
 
 const RECORD_BATCH_ROWS = 500;
-const JOB_RETRY_LIMIT = 3;
 
 type JobDeps = {
   db: Db;
@@ -39,78 +44,67 @@ function toEntry(invoice: PortalInvoice): store.BookEntry {
   };
 }
 
-export function createCollectionRunner(deps: JobDeps) {
+type Collected = Extract<Awaited<ReturnType<TaxPortal['collect']>>, { kind: 'collected' }>;
+
+// Records the collected invoices a batch at a time, then ends the collection SUCCEEDED.
+async function finishCollection(deps: JobDeps, row: store.CollectionRow, scope: Scope,
+  answer: Collected) {
   const { db } = deps;
-
-  async function fail(id: string, connectionId: string | null, code: string, message: string) {
-    await db.transaction(async (tx) => {
-      await store.updateCollection(tx, id, { state: 'FAILED', failureCode: code,
-        failureMessage: message, finishedAt: deps.now() });
-      if (connectionId !== null && code !== 'PORTAL_UNAVAILABLE') {
-        await deps.connections.recordSync(tx, connectionId, { state: 'FAILED',
-          failureCode: code, failureMessage: message });
-      }
-    });
+  const totals = { inserted: 0, updated: 0, unchanged: 0 };
+  const entries = answer.invoices.map(toEntry);
+  for (let start = 0; start < entries.length; start += RECORD_BATCH_ROWS) {
+    const counts = await db.transaction((tx) => store.recordEntries(tx, scope,
+      entries.slice(start, start + RECORD_BATCH_ROWS), deps.now()));
+    totals.inserted += counts.inserted;
+    totals.updated += counts.updated;
+    totals.unchanged += counts.unchanged;
   }
+  await db.transaction(async (tx) => {
+    await store.updateCollection(tx, row.id, { state: 'SUCCEEDED',
+      collectedCount: entries.length, insertedCount: totals.inserted,
+      updatedCount: totals.updated, unchangedCount: totals.unchanged,
+      finishedAt: deps.now() });
+    await deps.connections.recordSync(tx, row.connectionId, { syncedAt: deps.now() });
+  });
+  deps.log.info({ collectionId: row.id, ...totals }, 'revenue/expense collection finished');
+}
 
-  async function run(collectionId: string) {
-    const row = await store.findCollectionById(db, collectionId);
-    if (row === null || (row.state !== 'QUEUED' && row.state !== 'RUNNING')) return;
-    const scope: Scope = { accountId: row.accountId, environment: row.environment as Environment };
-    await store.updateCollection(db, row.id, { state: 'RUNNING', startedAt: deps.now() });
-    const opened = await deps.connections.openConnection(scope, row.connectionId);
-    if (opened === null || opened.credentials.kind !== 'HOMETAX') {
-      await fail(row.id, null, 'CONNECTION_REMOVED', 'The connection was removed before the ' +
-        'collection ran.');
-      return;
+// Ends the collection FAILED; a login the portal refused marks the connection FAILED too.
+async function failCollection(deps: JobDeps, row: store.CollectionRow, failure: PullFailure) {
+  await deps.db.transaction(async (tx) => {
+    await store.updateCollection(tx, row.id, { state: 'FAILED', failureCode: failure.code,
+      failureMessage: failure.message, finishedAt: deps.now() });
+    if (failure.connectionFailed) {
+      await deps.connections.recordSync(tx, row.connectionId, { state: 'FAILED',
+        failureCode: failure.code, failureMessage: failure.message });
     }
-    const portal = deps.portalFor(scope.environment);
-    const previousCollections = await store.countSucceeded(db, row.connectionId);
-    const answer = portal === null ? { kind: 'unavailable' as const }
-      : await portal.collect({ credentials: opened.credentials.portal,
+  });
+}
+
+export function createCollectionRunner(deps: JobDeps) {
+  const pull: Pull<store.CollectionRow, 'HOMETAX', Collected> = {
+    kind: 'HOMETAX',
+    find: (id) => store.findCollectionById(deps.db, id),
+    async fetch(row, scope, credentials) {
+      await store.updateCollection(deps.db, row.id, { state: 'RUNNING', startedAt: deps.now() });
+      const portal = deps.portalFor(scope.environment);
+      if (portal === null) return { kind: 'unavailable' };
+      const previousCollections = await store.countSucceeded(deps.db, row.connectionId);
+      return portal.collect({ credentials: credentials.portal,
         months: monthsBetween(row.fromMonth, row.toMonth), previousCollections },
       AbortSignal.timeout(deps.timeoutMs));
-    if (answer.kind === 'unavailable') {
-      await fail(row.id, row.connectionId, 'PORTAL_UNAVAILABLE',
-        'The tax portal could not be reached. Request the collection again later.');
-      return;
-    }
-    if (answer.kind === 'failed') {
-      await fail(row.id, row.connectionId, answer.code, answer.message);
-      return;
-    }
-    const totals = { inserted: 0, updated: 0, unchanged: 0 };
-    const entries = answer.invoices.map(toEntry);
-    for (let start = 0; start < entries.length; start += RECORD_BATCH_ROWS) {
-      const counts = await db.transaction((tx) => store.recordEntries(tx, scope,
-        entries.slice(start, start + RECORD_BATCH_ROWS), deps.now()));
-      totals.inserted += counts.inserted;
-      totals.updated += counts.updated;
-      totals.unchanged += counts.unchanged;
-    }
-    await db.transaction(async (tx) => {
-      await store.updateCollection(tx, row.id, { state: 'SUCCEEDED',
-        collectedCount: entries.length, insertedCount: totals.inserted,
-        updatedCount: totals.updated, unchangedCount: totals.unchanged,
-        finishedAt: deps.now() });
-      await deps.connections.recordSync(tx, row.connectionId, { syncedAt: deps.now() });
-    });
-    deps.log.info({ collectionId: row.id, ...totals }, 'revenue/expense collection finished');
-  }
-
-  return { run };
+    },
+    record: (row, scope, answer) => finishCollection(deps, row, scope, answer),
+    fail: (row, _scope, failure) => failCollection(deps, row, failure),
+    removedMessage: 'The connection was removed before the collection ran.',
+    unavailable: { code: 'PORTAL_UNAVAILABLE',
+      message: 'The tax portal could not be reached. Request the collection again later.' },
+  };
+  return { run: (collectionId: string) => runPull(deps.connections, pull, collectionId) };
 }
 
 export function collectionJobDefinition(runner: ReturnType<typeof createCollectionRunner>,
   timeoutMs: number): JobDefinition<{ collectionId: string }> {
-  return {
-    queue: COLLECTION_QUEUE,
-    options: { policy: 'standard', retryLimit: JOB_RETRY_LIMIT, retryDelay: 30,
-      retryBackoff: true, expireInSeconds: Math.ceil(timeoutMs / 1000) + 300 },
-    batchSize: 1,
-    pollingIntervalSeconds: 1,
-    async work(jobs) {
-      for (const job of jobs) await runner.run(job.data.collectionId);
-    },
-  };
+  return pullJobDefinition({ queue: COLLECTION_QUEUE, timeoutMs,
+    run: (data: { collectionId: string }) => runner.run(data.collectionId) });
 }

@@ -37,7 +37,7 @@ const ITEM_EXAMPLE = {
   status: 'TRANSMITTED', late: false, changeSequence: 42, changedAt: '2026-11-20T01:02:03.000Z',
 };
 
-export const FeedItem = Type.Object(
+const FeedItem = Type.Object(
   {
     direction: Direction,
     source: Type.Union([Type.Literal('ISSUED_HERE'), Type.Literal('COLLECTED')], {

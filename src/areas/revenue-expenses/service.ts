@@ -51,7 +51,7 @@ export function monthsBetween(from: string, to: string): string[] {
 }
 
 // The longest range of months the books by month cover at once.
-export const BOOK_MONTHS_MAX = 24;
+const BOOK_MONTHS_MAX = 24;
 const MONTH = /^[0-9]{4}-(0[1-9]|1[0-2])$/;
 
 function nextMonth(month: string): string {
@@ -98,7 +98,7 @@ function toItem(row: store.BookRow) {
   };
 }
 
-export function toCollection(row: store.CollectionRow) {
+function toCollection(row: store.CollectionRow) {
   return {
     collectionId: row.id,
     connectionId: row.connectionId,

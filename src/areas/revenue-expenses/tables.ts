@@ -12,12 +12,10 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { createdAt, timestampTz } from '../../platform/db/columns.ts';
+import { createdAt, timestampTz, won } from '../../platform/db/columns.ts';
 
 // Tables of the revenue and expense books (docs/revenue-expense.md). Every row carries the
 // account and environment it belongs to, and every read filters by both.
-
-const won = (name: string) => bigint(name, { mode: 'number' });
 
 // One own tax invoice, from the account's side: a sale (we supply) or a purchase (we receive),
 // issued through etax or collected from the tax portal. `change_sequence` is the position of
@@ -100,7 +98,7 @@ export const revenueExpenseMonthTotals = pgTable(
 // The last change sequence handed out per account and environment. A writer takes the next
 // numbers with an UPDATE of this row, which holds the row's lock until its transaction ends: the
 // next writer of the scope waits, so numbers are handed out in commit order and a reader never
-// sees a number while a lower one can still commit (docs/revenue-expense.md § The cursor).
+// sees a number while a lower one can still commit (docs/revenue-expense.md § The cursor contract).
 export const revenueExpenseChangeCounters = pgTable(
   'revenue_expense_change_counters',
   {

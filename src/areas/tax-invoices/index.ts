@@ -6,14 +6,13 @@ import type { RecordEvents } from '../../platform/events.ts';
 import type { RecordIssuedInvoices } from '../../platform/issued-invoices.ts';
 import type { DueWorkDefinition } from '../../platform/due-work.ts';
 import type { AreaModule } from '../../platform/module.ts';
-import type { AreaPlatform, Platform } from '../../platform/platform.ts';
+import type { AreaPlatform } from '../../platform/platform.ts';
 import type { ReferenceSection } from '../../platform/reference-guides.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { createGatewayTransmitter } from '../../upstream/tax-invoices/gateway.ts';
 import type { InvoiceTransmitter } from '../../upstream/tax-invoices/index.ts';
-import type { StatusOfNumber, TaxAuthority } from '../../upstream/tax-authority/index.ts';
-import { createLiveTaxAuthority } from '../../upstream/tax-authority/live.ts';
-import { createSandboxTaxAuthority } from '../../upstream/tax-authority/sandbox.ts';
+import type { TaxAuthorities } from '../../upstream/tax-authority/adapters.ts';
+import type { StatusOfNumber } from '../../upstream/tax-authority/index.ts';
 import { createSandboxTransmitter } from '../../upstream/tax-invoices/sandbox.ts';
 import type { IssuersService } from '../issuers/index.ts';
 import { amendmentRoutes } from './amendments/routes.ts';
@@ -135,7 +134,7 @@ export {
   type Invoice, type TaxInvoiceStatus,
 } from './schemas.ts';
 // The recipient's fields, which a counterparty of the book mirrors (the counterparties area).
-export { Manager, partyFields, type Supplied } from './schemas.ts';
+export { Manager, partyFields } from './schemas.ts';
 export type { RecipientOf } from './issuance/service.ts';
 export type { TaxInvoiceView } from './retrieval/schemas.ts';
 // What issuance answers besides the platform's errors, for a draft's issue (src/areas/drafts/).
@@ -153,9 +152,7 @@ export type { ReverseIssuanceService } from './reverse-issuance/service.ts';
 // Bulk issuance (docs/bulk-issuance.md): what the dashboard's uploads call.
 export type TaxInvoiceBulkService = BulkIssuanceService;
 export type { AttachmentService, AttachmentView } from './attachments/service.ts';
-export {
-  ATTACHMENT_BYTES_MAX, ATTACHMENT_EXTENSIONS, ATTACHMENTS_PER_INVOICE_MAX,
-} from './attachments/files.ts';
+export { ATTACHMENT_EXTENSIONS, ATTACHMENTS_PER_INVOICE_MAX } from './attachments/files.ts';
 
 // Issued sales invoices of a scope by total, for the bank transactions area's matching hints.
 export type IssuedInvoicesByTotals = (input: { scope: Scope; totals: readonly number[];
@@ -197,6 +194,8 @@ export type TaxInvoicesDeps = {
   recordIssuedInvoices?: RecordIssuedInvoices;
   // The counterparty book: the recipient fields of an issuance that names a counterparty.
   recipientOf?: RecipientOf;
+  // The tax authority's adapters: the supplier's registration status.
+  taxAuthorities: TaxAuthorities;
 };
 
 // Test keys transmit to the sandbox and live keys to the configured gateway; without one, live
@@ -209,19 +208,6 @@ function createTransmitters(config: Config) {
   });
   return (environment: Environment): InvoiceTransmitter | null =>
     (environment === 'live' ? live : sandbox);
-}
-
-// The supplier's registration status comes from the sandbox for test keys and from the public
-// status API for live keys, like the registration status operations'; both are built once.
-function createTaxAuthorities(platform: Platform) {
-  const { config } = platform;
-  const sandbox = createSandboxTaxAuthority({ latencyMs: config.TAX_AUTHORITY_SANDBOX_LATENCY_MS });
-  const live = platform.outside.upstreams?.taxAuthority ?? createLiveTaxAuthority({
-    baseUrl: config.TAX_AUTHORITY_BASE_URL,
-    serviceKey: config.TAX_AUTHORITY_SERVICE_KEY,
-    timeoutMs: config.TAX_AUTHORITY_TIMEOUT_MS,
-  });
-  return (environment: Environment): TaxAuthority => (environment === 'live' ? live : sandbox);
 }
 
 // The module's HTTP side over its services.
@@ -266,7 +252,9 @@ export function createTaxInvoicesModule(
       `${config.PUBLIC_BASE_URL}/v1/taxInvoices/${issuanceKey}/pdf`,
   };
   const eligibility = createSupplierEligibility({
-    authorityFor: createTaxAuthorities(platform),
+    // The supplier's registration status, from the adapters the registration status
+    // operations ask.
+    authorityFor: deps.taxAuthorities.statusFor,
     timeoutMs: config.TAX_AUTHORITY_TIMEOUT_MS,
     cacheMs: config.TAX_INVOICE_SUPPLIER_STATUS_CACHE_SECONDS * 1000,
     unavailable: config.TAX_INVOICE_SUPPLIER_STATUS_UNAVAILABLE,

@@ -4,7 +4,7 @@ import {
   PLATFORM_ERRORS,
 } from '../../platform/error-responses.ts';
 
-// The error responses the tax-invoice routes declare (docs/tax-invoices.md § Errors), shared by
+// The error responses the tax-invoice routes declare (docs/errors.md § Codes), shared by
 // the issuance, retrieval, amendment and reverse-issuance routes.
 
 // What every tax-invoice route can answer: they all take a path parameter, a query or a body.

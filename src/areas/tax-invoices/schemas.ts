@@ -92,7 +92,7 @@ export const Supplied = Type.Object(
 
 // The trustee (수탁자) of a trustee or agent issuance (위수탁): a consignment seller or an agent
 // that issues and signs in the name of the supplier (위탁자), who stays the `supplier`
-// (부가가치세법 시행령 §69①; docs/tax-invoices.md § Trustee issuance). On the XML as BrokerParty.
+// (부가가치세법 시행령 §69①; docs/tax-invoices.md § Trustee issuance (위수탁)). On the XML as BrokerParty.
 export const Broker = Type.Object(
   {
     identificationNumber: Type.String({ pattern: '^[0-9]{10}$',
@@ -178,8 +178,7 @@ export type Payment = Static<typeof Payment>;
 // What a document taxes, decided by its items (acceptance/validation.ts): TAXABLE (세금계산서 at
 // the 10% rate), ZERO_RATED (영세율 세금계산서: a tax invoice whose every tax is 0, such as an
 // export or a supply under a local letter of credit) or TAX_FREE (계산서: every tax null).
-export const TAX_TYPES = ['TAXABLE', 'ZERO_RATED', 'TAX_FREE'] as const;
-export type TaxType = (typeof TAX_TYPES)[number];
+export type TaxType = 'TAXABLE' | 'ZERO_RATED' | 'TAX_FREE';
 
 // Where an invoice is in its life (docs/tax-invoices.md § States).
 //   Issuance:         PENDING → ISSUED → TRANSMITTING → TRANSMITTED
@@ -269,7 +268,7 @@ export const IssueBody = Type.Object(Invoice.properties, {
 // The recipient named by a counterparty of the book (docs/counterparties.md) instead of by its
 // fields: the issuance copies the counterparty's fields into `supplied` when it accepts the
 // request. `managers`, when given, replaces the counterparty's.
-export const SuppliedByCounterparty = Type.Object(
+const SuppliedByCounterparty = Type.Object(
   {
     counterpartyId: Type.String({ minLength: 1, maxLength: 100, pattern: '^cpt_[A-Za-z0-9_-]+$',
       description: 'A counterparty of the key\'s account and environment.',
@@ -279,7 +278,6 @@ export const SuppliedByCounterparty = Type.Object(
   },
   { title: 'TaxInvoiceSuppliedByCounterparty', additionalProperties: false },
 );
-export type SuppliedByCounterparty = Static<typeof SuppliedByCounterparty>;
 
 // The body of an issuance: the recipient by its fields or by a counterparty of the book.
 export const StandardIssueBody = Type.Object({ ...Invoice.properties,

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigint,
   bigserial,
   boolean,
   check,
@@ -11,14 +10,13 @@ import {
   pgTable,
   text,
 } from 'drizzle-orm/pg-core';
-import { createdAt, timestampTz } from '../../platform/db/columns.ts';
+import { createdAt, timestampTz, won } from '../../platform/db/columns.ts';
 import type { Invoice, TaxInvoiceStatus, TaxType } from './schemas.ts';
 
 // Tables of the tax-invoices area (docs/tax-invoices.md). Every row carries the account and
 // environment of the key that made it, and every read filters by both, so a test invoice does
 // not exist for a live key and one account never sees another's.
 
-const won = (name: string) => bigint(name, { mode: 'number' });
 const environmentKnown = (name: string, column: unknown) =>
   check(name, sql`${column} in ('test', 'live')`);
 
@@ -92,8 +90,9 @@ export const taxInvoices = pgTable(
     index('tax_invoices_reference_idx')
       .on(table.apiKeyId, table.clientReferenceId)
       .where(sql`${table.clientReferenceId} is not null`),
-    // What the account's dashboard users made, by reference id: any key of the account finds
-    // them by the status lookup (docs/dashboard.md § Issuing and records).
+    // What the account's dashboard users made, by reference id: any key of the account finds them
+    // by the status lookup (docs/dashboard.md § Cash receipts, documents, books and bank
+    // transactions).
     index('tax_invoices_dashboard_reference_idx')
       .on(table.accountId, table.environment, table.clientReferenceId)
       .where(sql`${table.apiKeyId} like 'dashboard:%'`),

@@ -33,7 +33,7 @@ export type AttemptOutcome = {
 // dropped beyond it.
 const RESPONSE_BYTES_MAX = 64 * 1024;
 // What is kept of an answer's body for the delivery log.
-export const RESPONSE_BODY_KEPT_BYTES = 2048;
+const RESPONSE_BODY_KEPT_BYTES = 2048;
 // A connection left idle this long is closed; receivers are many and mostly idle.
 const KEEP_ALIVE_TIMEOUT_MS = 10_000;
 // Connections kept per receiver origin.

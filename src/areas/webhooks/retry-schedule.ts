@@ -14,7 +14,7 @@ export const DELIVERY_ATTEMPTS_MAX = RETRY_DELAYS_SECONDS.length + 1;
 export const RETRY_JITTER_RATIO = 0.2;
 // A test event (docs/webhooks.md § Testing a receiver) is attempted once: whoever sent it is
 // reading the delivery log for the answer, and retrying a check for a day would only repeat it.
-export const TEST_EVENT_ATTEMPTS_MAX = 1;
+const TEST_EVENT_ATTEMPTS_MAX = 1;
 
 // How many attempts a delivery of an event of this type gets, its resends included.
 export function attemptsMaxFor(eventType: EventType): number {

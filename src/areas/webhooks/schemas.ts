@@ -1,5 +1,5 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { HasMore } from '../../platform/paging.ts';
+import { HasMore, pageQueryFields } from '../../platform/paging.ts';
 import assert from 'node:assert/strict';
 import {
   EVENT_CATALOGUE,
@@ -18,8 +18,6 @@ const URL_LENGTH_MAX = 2_048;
 const DESCRIPTION_LENGTH_MAX = 500;
 // Room for our ids (prefix, underscore, 22 base64url characters) with margin.
 const ID_LENGTH_MAX = 64;
-const PAGE_LIMIT_MAX = 100;
-const PAGE_LIMIT_DEFAULT = 20;
 // A day: long enough to deploy a new secret to every receiver without losing a delivery.
 const ROTATION_OVERLAP_SECONDS_DEFAULT = 86_400;
 // Control characters have no place in a URL or a description, and NUL cannot be stored.
@@ -313,12 +311,7 @@ export const WebhookDeliveryPage = Type.Object(
     additionalProperties: false },
 );
 
-const pageFields = {
-  limit: Type.Integer({ minimum: 1, maximum: PAGE_LIMIT_MAX, default: PAGE_LIMIT_DEFAULT,
-    description: 'Most results on the page.' }),
-  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200,
-    description: 'The `nextCursor` of the previous page, unchanged; omit for the first page.' })),
-};
+const pageFields = pageQueryFields('results');
 
 export const EventListQuery = Type.Object(
   { ...pageFields, type: Type.Optional(SubscribableEventTypeName) },

@@ -152,7 +152,7 @@ export async function listEvents(
 // The document an event is about: its `issuanceKey`, or for an amendment the original's. The
 // same expression is indexed (tables.ts), so a document's events are found without reading the
 // scope's others.
-export const EVENT_DOCUMENT_KEY = sql`coalesce(${webhookEvents.data}->>'issuanceKey',
+const EVENT_DOCUMENT_KEY = sql`coalesce(${webhookEvents.data}->>'issuanceKey',
   ${webhookEvents.data}->>'originalIssuanceKey')`;
 
 // The events of the scope about one document, oldest first, at most `limit`.

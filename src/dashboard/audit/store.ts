@@ -3,7 +3,7 @@ import { newId } from '../../domain/ids.ts';
 import type { Executor } from '../../platform/db/connect.ts';
 import { dashboardAuditEvents } from '../tables.ts';
 
-// The audit log (docs/dashboard.md § Audit log): who did what from the dashboard or the CLI.
+// The audit log (docs/dashboard.md § The audit log): who did what from the dashboard or the CLI.
 
 export const AUDIT_ACTIONS = ['user.signedIn', 'user.signedOut', 'user.signedOutEverywhere',
   'user.created', 'user.passwordChanged', 'user.passwordReset', 'key.created', 'key.revoked',

@@ -17,11 +17,11 @@ import * as store from './store.ts';
 // transaction that made the link: sent by SMTP, or kept for `etax mail outbox`.
 
 // An invitation waits a week for its invitee; a reset link is for someone at their desk now.
-export const INVITATION_TTL_SECONDS = 7 * 24 * 60 * 60;
-export const RESET_TTL_SECONDS = 30 * 60;
+const INVITATION_TTL_SECONDS = 7 * 24 * 60 * 60;
+const RESET_TTL_SECONDS = 30 * 60;
 
-export const INVITATION_MAIL_KIND = 'DASHBOARD_INVITATION';
-export const PASSWORD_RESET_MAIL_KIND = 'DASHBOARD_PASSWORD_RESET';
+const INVITATION_MAIL_KIND = 'DASHBOARD_INVITATION';
+const PASSWORD_RESET_MAIL_KIND = 'DASHBOARD_PASSWORD_RESET';
 
 export const INVITATION_PATH = '/dashboard/invitation';
 export const RESET_PATH = '/dashboard/reset-password';

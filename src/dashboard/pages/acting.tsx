@@ -8,9 +8,9 @@ import { Notice } from '../components.tsx';
 import type { Outcome, PageContext } from '../context.ts';
 import type { MessageKey } from '../i18n/index.ts';
 
-// How the business pages act as the API would for the session (docs/dashboard.md § Issuing and
-// records): the same plan gate, rate limit and reference ids as a call with a key (and the typed
-// confirmation of a live mutation, src/dashboard/confirmation.tsx),
+// How the business pages act as the API would for the session (docs/dashboard.md § Cash receipts,
+// documents, books and bank transactions): the same plan gate, rate limit and reference ids as a
+// call with a key (and the typed confirmation of a live mutation, src/dashboard/confirmation.tsx),
 // so a page never does what the API would refuse.
 
 // The caller a page acts as. Reference ids are kept per API key; a dashboard user has no key,
@@ -39,7 +39,7 @@ export function planGap(ctx: PageContext, operation: Operation): Plan | null {
 }
 
 // What the plan gate shows: the plan needed and where to see what each plan unlocks.
-export function PlanGate(props: { ctx: PageContext; minimum: Plan }) {
+function PlanGate(props: { ctx: PageContext; minimum: Plan }) {
   const { t } = props.ctx;
   return (
     <div class="card" id="plan-gate">
@@ -63,7 +63,7 @@ export async function rateLimited(ctx: PageContext, operation: Operation): Promi
 
 // The text of a refusal of a service: the code's message in the session's language, and the
 // service's own detail (in English, as the API answers it) when it says more.
-export function refusalText(ctx: PageContext, error: ApiError): { text: string;
+function refusalText(ctx: PageContext, error: ApiError): { text: string;
   detail: string | null } {
   const entry = ERRORS[error.code];
   const text = ctx.locale === 'ko' ? entry.messageKo : entry.message;

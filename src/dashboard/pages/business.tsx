@@ -8,19 +8,19 @@ import { formatDateTime } from '../format.ts';
 import type { MessageKey } from '../i18n/index.ts';
 
 // The owner business of the session's account and environment and its joint certificate
-// (docs/dashboard.md § The owner business). Tax-authority documents are issued only for the
-// owner business, and only while its issuer's certificate is registered and valid
-// (docs/documents.md § The owner business), so this page is where that certificate is
-// "registered in the dashboard": the business is set by the documents area's owner-business
-// service (as PUT /v1/account/business and `etax account-business set`), and the certificate is
-// registered on the issuers area's hosted page, whose one-time link the page makes with the same
-// service as GET /v1/issuers/{issuerId}/certificates/url.
+// (docs/dashboard.md § The owner business and its certificate). Tax-authority documents are issued
+// only for the owner business, and only while its issuer's certificate is registered and valid
+// (docs/documents.md § The owner business), so this page is where that certificate is "registered
+// in the dashboard": the business is set by the documents area's owner-business service (as PUT
+// /v1/account/business and `etax account-business set`), and the certificate is registered on the
+// issuers area's hosted page, whose one-time link the page makes with the same service as GET
+// /v1/issuers/{issuerId}/certificates/url.
 
 type Business = Awaited<ReturnType<OwnerBusinesses['get']>>;
 type Certificate = Awaited<ReturnType<IssuersService['getCertificate']>>;
 
 // A certificate is flagged this long before it expires: time to renew it with the CA.
-export const EXPIRY_WARNING_DAYS = 30;
+const EXPIRY_WARNING_DAYS = 30;
 const DAY_MS = 86_400_000;
 // Registration records shown: the latest and those before it.
 const HISTORY_SHOWN = 20;

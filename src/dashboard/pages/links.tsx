@@ -24,10 +24,10 @@ type PublicRoute = { method: 'GET' | 'POST'; path: string;
     params: Record<string, string | undefined>): Promise<unknown> };
 
 type Counter = { name: string; policy: RateLimitPolicy };
-export const RESET_PER_ADDRESS: Counter = { name: 'dashboard.reset.address',
+const RESET_PER_ADDRESS: Counter = { name: 'dashboard.reset.address',
   policy: { limit: 10, windowSeconds: 15 * 60 } };
 // A mailbox gets at most three reset mails an hour, whoever asks.
-export const RESET_PER_EMAIL: Counter = { name: 'dashboard.reset.email',
+const RESET_PER_EMAIL: Counter = { name: 'dashboard.reset.email',
   policy: { limit: 3, windowSeconds: 60 * 60 } };
 const FIELD_LENGTH_MAX = 300;
 const FORGOT_PATH = '/dashboard/forgot-password';

@@ -20,7 +20,7 @@ import {
 const PAGE_SIZE = 50;
 const CSV_ROWS_MAX = 50_000;
 const OPEN_RESERVATIONS_SHOWN = 50;
-export const TEST_TOP_UP_POINTS_MAX = 10_000_000;
+const TEST_TOP_UP_POINTS_MAX = 10_000_000;
 const NOTICES = ['points.toppedUp'] as const satisfies readonly MessageKey[];
 
 // `before`: the ledger's cursor, named as the API's.

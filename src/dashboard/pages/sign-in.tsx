@@ -25,9 +25,9 @@ import { StandaloneErrorPage } from './errors.tsx';
 // answer never tells whether an email has a user. A sign-in always starts a new session.
 
 type SignInCounter = { name: string; policy: RateLimitPolicy };
-export const SIGN_IN_PER_ADDRESS: SignInCounter = { name: 'dashboard.signIn.address',
+const SIGN_IN_PER_ADDRESS: SignInCounter = { name: 'dashboard.signIn.address',
   policy: { limit: 30, windowSeconds: 15 * 60 } };
-export const SIGN_IN_PER_EMAIL: SignInCounter = { name: 'dashboard.signIn.email',
+const SIGN_IN_PER_EMAIL: SignInCounter = { name: 'dashboard.signIn.email',
   policy: { limit: 10, windowSeconds: 15 * 60 } };
 // Longer is not an email or a password anyone types; it is refused unhashed.
 const FIELD_LENGTH_MAX = 300;
@@ -38,7 +38,7 @@ type PublicRoute = { method: 'GET' | 'POST'; path: string;
 const SIGN_IN_PATH = '/dashboard/sign-in';
 const CODE_PATH = '/dashboard/sign-in/code';
 // Codes given to one waiting sign-in's user: six digits are a million guesses.
-export const SIGN_IN_CODE_PER_USER: SignInCounter = { name: 'dashboard.signIn.code',
+const SIGN_IN_CODE_PER_USER: SignInCounter = { name: 'dashboard.signIn.code',
   policy: { limit: 10, windowSeconds: 15 * 60 } };
 function nextPath(value: string | null | undefined): string {
   const path = safeReturnPath(value);

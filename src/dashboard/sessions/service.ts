@@ -11,7 +11,7 @@ import * as store from './store.ts';
 // after 30 idle minutes or 12 hours, whichever comes first; a sign-in always makes a new one
 // (so a token planted before the sign-in is worth nothing after it).
 
-export const SESSION_IDLE_SECONDS = 30 * 60;
+const SESSION_IDLE_SECONDS = 30 * 60;
 export const SESSION_ABSOLUTE_SECONDS = 12 * 60 * 60;
 const LIMITS = { idleSeconds: SESSION_IDLE_SECONDS, absoluteSeconds: SESSION_ABSOLUTE_SECONDS };
 const TOKEN_BYTES = 32;
@@ -38,11 +38,11 @@ export type SignedIn = {
 };
 
 // A session whose password was right waits this long for its second factor.
-export const SECOND_FACTOR_WAIT_SECONDS = 5 * 60;
+const SECOND_FACTOR_WAIT_SECONDS = 5 * 60;
 const PENDING_LIMITS = { idleSeconds: SECOND_FACTOR_WAIT_SECONDS,
   absoluteSeconds: SECOND_FACTOR_WAIT_SECONDS };
 
-export const hashSessionToken = (token: string) =>
+const hashSessionToken = (token: string) =>
   createHash('sha256').update(token).digest('hex');
 
 // A cookie value that cannot be a session token is refused before any hashing or query.

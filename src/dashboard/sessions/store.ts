@@ -4,7 +4,6 @@ import type { Executor } from '../../platform/db/connect.ts';
 import { accounts } from '../../platform/db/tables.ts';
 import { dashboardAccountSettings, dashboardSessions, dashboardUsers } from '../tables.ts';
 
-export type SessionRow = typeof dashboardSessions.$inferSelect;
 
 export async function insertSession(tx: Executor, row: typeof dashboardSessions.$inferInsert) {
   await tx.insert(dashboardSessions).values(row);

@@ -19,7 +19,7 @@ const DIGITS = 6;
 // One step either side: a phone's clock a little off still works.
 const WINDOW_STEPS = 1;
 const SECRET_BYTES = 20;
-export const RECOVERY_CODE_COUNT = 10;
+const RECOVERY_CODE_COUNT = 10;
 // Ten characters of an alphabet without look-alikes (no 0/O, 1/l/I), in two groups of five:
 // about 50 bits each.
 const RECOVERY_ALPHABET = '23456789abcdefghjkmnpqrstuvwxyz';

@@ -12,9 +12,9 @@ const HASH_BYTES = 32;
 // scrypt needs 128 · N · r bytes; Node's default ceiling (32 MiB) is just short of it.
 const MEMORY_MAX_BYTES = 64 * 1024 * 1024;
 
-export const PASSWORD_LENGTH_MIN = 10;
+const PASSWORD_LENGTH_MIN = 10;
 // Long enough for any passphrase, short enough that hashing cannot be made expensive.
-export const PASSWORD_LENGTH_MAX = 200;
+const PASSWORD_LENGTH_MAX = 200;
 // 18 random bytes are 24 base64url characters: generated passwords, printed once.
 const GENERATED_PASSWORD_BYTES = 18;
 

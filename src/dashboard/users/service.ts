@@ -12,8 +12,8 @@ import {
 } from './password.ts';
 import * as store from './store.ts';
 
-// The people who sign in to the dashboard (docs/dashboard.md § Users): each belongs to one
-// account with one role. The CLI (`etax user …`) and the dashboard's pages both come here.
+// The people who sign in to the dashboard (docs/dashboard.md § Users and roles): each belongs to
+// one account with one role. The CLI (`etax user …`) and the dashboard's pages both come here.
 
 export type DashboardUser = {
   userId: string;

@@ -34,7 +34,7 @@ import type { BulkItemError, BulkItemOutcome, BulkKind } from './tables.ts';
 
 // How long a process holds a bulk it accepts: far longer than 100 acceptances take, so only a
 // process that died loses it.
-export const BULK_ACCEPTANCE_LEASE_MS = 30_000;
+const BULK_ACCEPTANCE_LEASE_MS = 30_000;
 // How often a request for a bulk another process is accepting looks again.
 const BULK_WAIT_POLL_MS = 50;
 export const BULK_ITEMS_MAX = 100;
@@ -62,7 +62,7 @@ type AcceptBulkInput<T extends BulkItem> = {
   issueOne(item: T, place: ItemPlace): Promise<{ issuanceKey: string }>;
 };
 
-export const DUPLICATE_ITEM_REFERENCE_MESSAGE = 'clientReferenceId repeats that of an earlier ' +
+const DUPLICATE_ITEM_REFERENCE_MESSAGE = 'clientReferenceId repeats that of an earlier ' +
   'item of this bulk; every document of a bulk has its own.';
 
 // The message as kept in the bulk's JSON, which cannot hold a NUL character.

@@ -1,6 +1,6 @@
 import { Type, type TSchema } from '@fastify/type-provider-typebox';
-import { ReferenceIdHeaderValue, referenceIdHeaders } from '../idempotency/reference-id-header.ts';
-import { HasMore, PageCursor, PageLimit } from '../paging.ts';
+import { referenceIdHeaders } from '../idempotency/reference-id-header.ts';
+import { HasMore, pageQueryFields } from '../paging.ts';
 import { BULK_ITEMS_MAX } from './bulks.ts';
 
 // The schemas of a bulk issuance's operations (docs/bulk-issuance.md), the same for every
@@ -18,7 +18,7 @@ export const BulkIdParams = Type.Object(
 );
 
 export const BulkListQuery = Type.Object(
-  { limit: PageLimit(20, 'bulks'), cursor: PageCursor },
+  pageQueryFields('bulks'),
   { additionalProperties: false },
 );
 
@@ -128,4 +128,3 @@ export function bulkSchemas(options: { title: string; what: string;
   return { Accepted, Bulk, Page };
 }
 
-export { ReferenceIdHeaderValue };

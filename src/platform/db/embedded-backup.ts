@@ -24,7 +24,7 @@ import { openDatabaseFiles } from './embedded.ts';
 // writes anything, unpacks it beside DATA_DIR's database, opens it there, and only then moves it
 // into place: a damaged or foreign file changes nothing.
 
-export const MANIFEST_NAME = 'etax-backup.json';
+const MANIFEST_NAME = 'etax-backup.json';
 const PGDATA = 'pgdata';
 const FORMAT = 'etax-embedded-backup';
 const FORMAT_VERSION = 1;

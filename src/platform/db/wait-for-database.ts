@@ -21,7 +21,7 @@ const POSTGRES_DEFAULT_PORT = '5432';
 export type WaitOptions = { timeoutMs: number; log: Logger };
 
 // host:port of a PostgreSQL URL, for messages: the URL itself holds the password.
-export function databaseAddress(url: string): string {
+function databaseAddress(url: string): string {
   const parsed = new URL(url);
   // libpq's host parameter (a Unix socket folder, say) overrides the URL's host.
   const host = parsed.searchParams.get('host') ?? decodeURIComponent(parsed.hostname);

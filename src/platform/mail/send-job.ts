@@ -27,10 +27,10 @@ import { MailAttemptAborted, type MailAttachment, type MailTransport } from './t
 export const MAIL_SEND_ATTEMPTS_MAX = 6;
 const MAIL_RETRY_DELAY_SECONDS = 30;
 // One attempt, attachments and SMTP exchange, ends within this.
-export const MAIL_ATTEMPT_DEADLINE_SECONDS = 60;
+const MAIL_ATTEMPT_DEADLINE_SECONDS = 60;
 // A claimed mail is nobody else's for this long: the deadline with room for the statements that
 // settle the attempt.
-export const MAIL_LEASE_SECONDS = 300;
+const MAIL_LEASE_SECONDS = 300;
 // The mails of a batch are sent side by side, so a batch takes one attempt's deadline, and the
 // job's expiry is longer than that.
 const MAIL_JOB_EXPIRY_SECONDS = 180;
@@ -39,7 +39,7 @@ const MAIL_BATCH_SIZE = 10;
 // What an area adds to the mails of one kind: files made when the mail is sent (a PDF of what
 // the mail is about, as it is then), and what to do, in the transaction that settles the mail,
 // when the SMTP server accepted it or every attempt failed (a webhook event, say).
-export type MailSettlement =
+type MailSettlement =
   | { status: 'SENT'; messageId: string; sentAt: Date }
   | { status: 'FAILED'; lastError: string };
 

@@ -9,7 +9,7 @@ import type { Metrics } from './registry.ts';
 // the path asked for, and a request no route matched is 'unmatched': the label values are as
 // many as the routes, whatever clients send.
 
-export const UNMATCHED_OPERATION = 'unmatched';
+const UNMATCHED_OPERATION = 'unmatched';
 
 type Options = {
   metrics: Metrics;

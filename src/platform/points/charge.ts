@@ -28,7 +28,7 @@ type ChargeOptions = {
   // write instead of a reservation and a capture. A refused debit answers 402 or 409 and drops
   // the work's result; work that delivered nothing (or failed) reads the balance instead, so
   // a call the balance could not pay for answers 402 or 409 before the work's own error, as
-  // a reservation would have (docs/errors.md § Order).
+  // a reservation would have (docs/errors.md § Order of checks).
   localWork?: boolean;
 };
 

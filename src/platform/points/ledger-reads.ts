@@ -15,7 +15,7 @@ export const RESERVATION_STATUSES = ['reserved', 'captured', 'released', 'expire
 export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
 
 // The reservation a capture settled: what was held, what was taken of it and when.
-export type LedgerReservation = {
+type LedgerReservation = {
   id: string;
   status: ReservationStatus;
   reservedPoints: number;

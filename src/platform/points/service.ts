@@ -39,7 +39,7 @@ type Deps = {
   movements?: PointMovements;
 };
 
-export type PointMovements = {
+type PointMovements = {
   charged(operation: string, points: number): void;
   refunded(operation: string, points: number): void;
 };

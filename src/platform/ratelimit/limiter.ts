@@ -65,7 +65,7 @@ function setHeaders(
   return resetSeconds;
 }
 
-export class RedisDeadlineError extends Error {}
+class RedisDeadlineError extends Error {}
 
 // The call's own bound on Redis, from the moment it asks: the client's command timeout runs
 // from when the command is written, and a call could wait longer than that for its turn.

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 
 // How often a process counting in memory asks Redis whether it answers again. A hung Redis
 // holds each PING for a command timeout, so at most one is in flight at a time.
-export const REDIS_PROBE_INTERVAL_MS = 1_000;
+const REDIS_PROBE_INTERVAL_MS = 1_000;
 
 export type RedisBreaker = {
   // Whether requests count in Redis now: false before the connection is first ready and while

@@ -10,7 +10,7 @@ import type { BankAccountPortal } from './index.ts';
 //     → {"result":"LISTED","holderName":"…","balance":123,"lines":[{bookedDate, sequence,
 //        bookedTime, direction, amount, balanceAfter, counterpartyName, memo, branch}, …]}
 //     | {"result":"FAILED","code":"…","message":"…"}
-// Anything else is `unavailable` (docs/bank-transactions.md § The gateway).
+// Anything else is `unavailable` (docs/bank-transactions.md § The live bank gateway).
 
 const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
 const Connected = Type.Object({ result: Type.Literal('CONNECTED'), holderName: Text(200) });

@@ -39,13 +39,13 @@ export type BankStatementLine = {
   branch: string | null;
 };
 
-export type BankTransactionsRequest = {
+type BankTransactionsRequest = {
   // Booking days in Korea, `YYYY-MM-DD`, both included.
   from: string;
   to: string;
 };
 
-export type BankTransactionsResult =
+type BankTransactionsResult =
   | { kind: 'listed'; holderName: string; balance: number; lines: BankStatementLine[] }
   | { kind: 'failed'; code: string; message: string }
   | { kind: 'unavailable' };

@@ -20,7 +20,7 @@ import type { BankStatementLine } from './index.ts';
 //     change.
 //   - Banks 045 (새마을금고) and 048 (신협) list lines without their time.
 
-export const HISTORY_START = '2025-01-01';
+const HISTORY_START = '2025-01-01';
 const SEOUL_OFFSET_MS = 9 * 3_600_000;
 const CORRECTION_DELAY_MS = 24 * 3_600_000;
 const TWIN_EVERY_DAYS = 7;

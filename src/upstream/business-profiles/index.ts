@@ -26,7 +26,7 @@ export type TaxType = (typeof TAX_TYPES)[number];
 export const BUSINESS_KINDS = ['INDIVIDUAL', 'CORPORATE'] as const;
 export type BusinessKind = (typeof BUSINESS_KINDS)[number];
 
-export type Classification = { code: string; name: string };
+type Classification = { code: string; name: string };
 
 // The business profile object, exactly as the response carries it: every field is
 // present, dates are `YYYY-MM-DD` and `checkedAt` an ISO 8601 UTC date-time.

@@ -1,4 +1,4 @@
-import { parseJsonObject, postJson } from '../http.ts';
+import { parseJsonObject, parseRejection, postJson } from '../http.ts';
 import {
   APPROVAL_UNAVAILABLE,
   CASH_RECEIPT_APPROVAL_NUMBER_PATTERN,
@@ -18,17 +18,6 @@ import {
 // Anything else (another status or body, a network error, a timeout) is `unavailable`.
 
 const RESPONSE_BYTES_MAX = 16_384;
-const REJECTION_TEXT_LENGTH_MAX = 500;
-// A rejection's code and message are stored and sent in the failure event; text PostgreSQL
-// cannot store, or that breaks logs, is outside the contract.
-const UNPRINTABLE = /[\p{Cc}\p{Cs}]/u;
-
-function boundedText(value: unknown): string | null {
-  if (typeof value !== 'string') return null;
-  const trimmed = value.trim();
-  if (UNPRINTABLE.test(trimmed)) return null;
-  return trimmed.length > 0 && trimmed.length <= REJECTION_TEXT_LENGTH_MAX ? trimmed : null;
-}
 
 export function parseApprovalAnswer(text: string): ApprovalResult | null {
   const answer = parseJsonObject(text);
@@ -37,12 +26,7 @@ export function parseApprovalAnswer(text: string): ApprovalResult | null {
     CASH_RECEIPT_APPROVAL_NUMBER_PATTERN.test(answer.approvalNumber)) {
     return { kind: 'approved', approvalNumber: answer.approvalNumber };
   }
-  const code = boundedText(answer.code);
-  const message = boundedText(answer.message);
-  if (answer.result === 'REJECTED' && code !== null && message !== null) {
-    return { kind: 'rejected', code, message };
-  }
-  return null;
+  return parseRejection(answer);
 }
 
 export function createGatewayCashReceiptAuthority(options: {

@@ -20,7 +20,7 @@ export const SANDBOX_IDENTITY_NUMBERS = {
   unavailable: '01099990002',
 } as const;
 
-export function sandboxCashReceiptApprovalNumber(issuanceKey: string): string {
+function sandboxCashReceiptApprovalNumber(issuanceKey: string): string {
   const digest = createHash('sha256').update(`cash-receipt:${issuanceKey}`).digest();
   // 100000000–999999999: nine digits without a leading zero.
   return String(100_000_000 + (digest.readUInt32BE(0) % 900_000_000));

@@ -1,6 +1,6 @@
 // The tax authority's civil-document service (홈택스 민원증명): certificates about the business
 // that owns the API key, issued under its registered joint certificate (docs/documents.md §
-// Upstream services). Two implementations: sandbox.ts for test keys and live.ts, an
+// Live gateways). Two implementations: sandbox.ts for test keys and live.ts, an
 // operator-run gateway, for live keys.
 //
 // An issuance is idempotent by issuance key: asking again for the same key, after a crash
@@ -77,7 +77,7 @@ export type CivilDocumentRequest = {
   acceptedAt: Date;
 };
 
-export type UpstreamDocument = { issueNumber: string; pdf: Buffer; issuedAt: Date };
+type UpstreamDocument = { issueNumber: string; pdf: Buffer; issuedAt: Date };
 
 // `pending`: an officer must check the application first (fact certificates); ask again later.
 // `rejected`: the authority refuses for good (no filed return, certificate expired).

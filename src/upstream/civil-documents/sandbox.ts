@@ -20,8 +20,8 @@ import {
 // Fact certificates (closure, suspension) need an officer's check: they stay pending for
 // `officerCheckSeconds` after the request was accepted.
 
-export const SANDBOX_EXPIRED_CERTIFICATE_BUSINESS = '1208100002';
-export const SANDBOX_UNFILED_TAX_YEAR = 2000;
+const SANDBOX_EXPIRED_CERTIFICATE_BUSINESS = '1208100002';
+const SANDBOX_UNFILED_TAX_YEAR = 2000;
 
 const TITLES: Record<CivilDocumentType, { ko: string; en: string }> = {
   BUSINESS_REGISTRATION_CERTIFICATE:
@@ -72,7 +72,7 @@ function kindRows(request: CivilDocumentRequest): Array<[string, string]> {
   }
 }
 
-export async function renderCivilDocument(
+async function renderCivilDocument(
   request: CivilDocumentRequest,
   issueNumber: string,
   issuedAt: Date,

@@ -3,7 +3,7 @@ import type { DocumentIssueResult } from '../civil-documents/index.ts';
 
 // The court registry (대법원 인터넷등기소): certified copies of a corporation's register
 // (법인 등기사항증명서) for any corporation of a supported kind, no joint certificate needed
-// (docs/documents.md § Upstream services). A view copy (열람용) is for reference; a submission
+// (docs/documents.md § Live gateways). A view copy (열람용) is for reference; a submission
 // copy (제출용) carries an issuance confirmation number and is valid for submission. Two
 // implementations: sandbox.ts for test keys and live.ts, an operator-run gateway, for live keys.
 // An issuance is idempotent by issuance key, as the civil-document service's.

@@ -11,7 +11,7 @@ import type { CourtRegistry, RegistryCopyRequest } from './index.ts';
 // A submission copy carries an issuance confirmation number. A corporation number whose serial
 // (digits 7 to 12) is 000000 names no corporation: CORPORATION_NOT_FOUND.
 
-export const SANDBOX_MISSING_SERIAL = '000000';
+const SANDBOX_MISSING_SERIAL = '000000';
 
 const SURNAMES = ['김', '이', '박', '최', '정', '강', '조', '윤', '장', '임'];
 const GIVEN = ['민준', '서연', '도윤', '하은', '지호', '수아', '예준', '지민', '시우', '유진'];

@@ -89,7 +89,7 @@ type SandboxOptions = {
   latencyMs: number;
 };
 
-// The authenticity check of test keys (docs/sandbox.md § Registration certificates): the
+// The authenticity check of test keys (docs/sandbox.md § Business registration certificates): the
 // certificates of the two sandbox profiles match, a certificate of the profile number whose
 // lookup is unavailable never gets an answer (the check times out), and every other
 // certificate does not match. The sole proprietor's profile masks the representative's name;
@@ -124,7 +124,7 @@ export const SANDBOX_CERTIFICATES: Readonly<Record<string, SandboxCertificate>> 
 export const SANDBOX_CERTIFICATE_TIMEOUT_NUMBER = SANDBOX_BUSINESS_NUMBERS.lookupUnavailable;
 
 // The authority ignores whitespace and accepts `(주)`, full-width `（주）` and `주식회사` alike.
-export function comparableText(value: string): string {
+function comparableText(value: string): string {
   return value.normalize('NFKC').replace(/\s+/gu, '').replaceAll('(주)', '주식회사');
 }
 

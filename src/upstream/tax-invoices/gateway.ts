@@ -1,4 +1,4 @@
-import { parseJsonObject, postJson } from '../http.ts';
+import { parseJsonObject, parseRejection, postJson } from '../http.ts';
 import {
   APPROVAL_NUMBER_PATTERN,
   TRANSMISSION_UNAVAILABLE,
@@ -19,19 +19,6 @@ import {
 // error, a timeout) is `unavailable`.
 
 const RESPONSE_BYTES_MAX = 16_384;
-const REJECTION_TEXT_LENGTH_MAX = 500;
-// A rejection's code and message are stored on the document and sent in the failure event.
-// PostgreSQL cannot store NUL or a lone surrogate, so such a rejection made the job throw on every
-// retry and left the document TRANSMITTING for good; other control characters break logs and
-// exports. Text holding any of them is outside the contract, so it is `unavailable`.
-const UNPRINTABLE = /[\p{Cc}\p{Cs}]/u;
-
-function boundedText(value: unknown): string | null {
-  if (typeof value !== 'string') return null;
-  const trimmed = value.trim();
-  if (UNPRINTABLE.test(trimmed)) return null;
-  return trimmed.length > 0 && trimmed.length <= REJECTION_TEXT_LENGTH_MAX ? trimmed : null;
-}
 
 export function parseTransmissionAnswer(text: string): TransmissionResult | null {
   const answer = parseJsonObject(text);
@@ -40,12 +27,7 @@ export function parseTransmissionAnswer(text: string): TransmissionResult | null
     APPROVAL_NUMBER_PATTERN.test(answer.ntsTransactionId)) {
     return { kind: 'accepted', ntsTransactionId: answer.ntsTransactionId };
   }
-  const code = boundedText(answer.code);
-  const message = boundedText(answer.message);
-  if (answer.result === 'REJECTED' && code !== null && message !== null) {
-    return { kind: 'rejected', code, message };
-  }
-  return null;
+  return parseRejection(answer);
 }
 
 export function createGatewayTransmitter(options: {

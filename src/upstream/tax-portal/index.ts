@@ -16,9 +16,9 @@ export type PortalLoginResult =
   | { kind: 'unavailable' };
 
 export type PortalTaxType = 'TAXABLE' | 'ZERO_RATED' | 'TAX_FREE';
-export type PortalInvoiceStatus = 'ISSUED' | 'TRANSMITTED';
+type PortalInvoiceStatus = 'ISSUED' | 'TRANSMITTED';
 
-export type PortalParty = { businessRegistrationNumber: string; name: string };
+type PortalParty = { businessRegistrationNumber: string; name: string };
 
 // One tax invoice as the portal lists it, from the connected business's side.
 export type PortalInvoice = {

@@ -12,7 +12,7 @@ type Injector = Pick<TestApp, 'server'>;
 export const BANK_PASSWORD = 'Bank-Secret-4c9a';
 export const BANK_USER_ID = 'bank-owner-27';
 
-export type BankAccountView = { bankAccountId: string; connectionId: string; bankCode: string;
+type BankAccountView = { bankAccountId: string; connectionId: string; bankCode: string;
   bankName: string | null; accountNumber: string; holderName: string | null; currency: string;
   state: string; lastSyncedAt: string | null; balance: number | null };
 
@@ -22,9 +22,9 @@ export type TransactionView = { transactionId: string; bookedDate: string; booke
   changedAt: string; matchedTaxInvoices: Array<{ source: string; issuanceKey: string | null;
     approvalNumber: string | null; totalAmount: number; writeDate: string }> };
 
-export type TransactionPage = { items: TransactionView[]; nextCursor: string; hasMore: boolean };
+type TransactionPage = { items: TransactionView[]; nextCursor: string; hasMore: boolean };
 
-export type SyncView = { syncId: string; bankAccountId: string; trigger: string; state: string;
+type SyncView = { syncId: string; bankAccountId: string; trigger: string; state: string;
   from: string | null; to: string | null;
   counts: { listed: number; created: number; updated: number; unchanged: number };
   failure: { code: string; message: string } | null };

@@ -38,7 +38,7 @@ export async function setOwnerBusiness(
 
 // Registers a joint certificate for the owner business's issuer through the issuers area's
 // certificate upload, processed at once instead of waiting for its job.
-export async function registerOwnerCertificate(
+async function registerOwnerCertificate(
   app: TestApp,
   key: string,
   owner: { issuerId: string; businessNumber: string },

@@ -50,10 +50,10 @@ export async function connectHometax(app: Injector, key: string, number: string,
   return items.find((item) => item.businessRegistrationNumber === number)!;
 }
 
-export type FeedItem = { direction: string; source: string; approvalNumber: string;
+type FeedItem = { direction: string; source: string; approvalNumber: string;
   status: string; changeSequence: number; amendment: unknown; supplyCost: number;
   [field: string]: unknown };
-export type FeedPage = { items: FeedItem[]; nextCursor: string; hasMore: boolean };
+type FeedPage = { items: FeedItem[]; nextCursor: string; hasMore: boolean };
 
 export async function readFeed(app: Injector, key: string, query: Record<string, string> = {}) {
   const response = await app.server.inject(request(key, 'GET',
@@ -75,7 +75,7 @@ export async function readAll(app: Injector, key: string, cursor?: string, limit
   }
 }
 
-export type CollectionView = { collectionId: string; state: string;
+type CollectionView = { collectionId: string; state: string;
   counts: { collected: number; inserted: number; updated: number; unchanged: number };
   failure: { code: string; message: string } | null };
 

@@ -12,7 +12,7 @@ import { invoiceBody, postWithSupplier, request } from './helpers.ts';
 // Reverse issuance tests: an app whose clock a test can move (link expiry, issue deadlines),
 // with its jobs running, and the calls and readings the tests share.
 
-export const PUBLIC_BASE_URL = 'https://etax.example.com';
+const PUBLIC_BASE_URL = 'https://etax.example.com';
 export const APPROVAL_URL_PATTERN =
   /^https:\/\/etax\.example\.com\/taxInvoices\/issueRequests\/approval\/[\w-]{43}$/;
 
@@ -107,7 +107,7 @@ export function postForm(app: Injector, path: string, fields: Record<string, str
 }
 
 // The approval mails of the outbox that name this request, newest first.
-export async function mailsAbout(app: App, issuanceKey: string) {
+async function mailsAbout(app: App, issuanceKey: string) {
   const rows = await app.platform.database.db.select().from(mailOutbox)
     .where(eq(mailOutbox.kind, 'TAX_INVOICE_APPROVAL_REQUEST'))
     .orderBy(desc(mailOutbox.sequence)).limit(500);

@@ -38,7 +38,7 @@ export async function openWebhookApp(
   };
 }
 
-export type ReceivedRequest = {
+type ReceivedRequest = {
   method: string;
   path: string;
   headers: http.IncomingHttpHeaders;
@@ -46,7 +46,7 @@ export type ReceivedRequest = {
 };
 
 // How the receiver answers one request: a status, optionally after a delay or with headers.
-export type Answer = { status: number; delayMs?: number; headers?: Record<string, string>;
+type Answer = { status: number; delayMs?: number; headers?: Record<string, string>;
   body?: string };
 
 export type Receiver = {

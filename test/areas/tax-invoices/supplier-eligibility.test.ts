@@ -113,7 +113,10 @@ describe('the cache', () => {
     await checker.check('test', N.activeGeneral, ['TAXABLE']);
     await checker.check('test', N.activeGeneral, ['TAXABLE']);
     expect(checkStatuses).toHaveBeenCalledTimes(1);
-    now += 60_000;
+    now += 59_999;
+    await checker.check('test', N.activeGeneral, ['TAXABLE']);
+    expect(checkStatuses).toHaveBeenCalledTimes(1);
+    now += 1;
     await checker.check('test', N.activeGeneral, ['TAXABLE']);
     expect(checkStatuses).toHaveBeenCalledTimes(2);
   });

@@ -10,7 +10,7 @@ import { PROFILE_COLUMNS, type ProfileColumn } from './import.ts';
 
 export const GENERATE_COUNT_MAX = 10_000_000;
 
-export type FormerName = { name: string; changedOn: string | null };
+type FormerName = { name: string; changedOn: string | null };
 type ProfileFileRecord = Record<ProfileColumn, string | null | string[] | FormerName[]>;
 export type ProfileFileFormat = 'csv' | 'jsonl';
 

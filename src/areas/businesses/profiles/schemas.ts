@@ -26,7 +26,7 @@ const nullable = <T extends ReturnType<typeof Type.String>>(
   Type.Union([schema, Type.Null()], { description });
 const DateString = Type.String({ format: 'date' });
 
-export const Classification = Type.Object(
+const Classification = Type.Object(
   {
     code: Type.String({ description: 'Classification code.' }),
     name: Type.String({ description: 'Classification name (Korean).' }),
@@ -34,7 +34,7 @@ export const Classification = Type.Object(
   { title: 'Classification', additionalProperties: false },
 );
 
-export const FormerName = Type.Object(
+const FormerName = Type.Object(
   {
     name: Type.String({ description: 'Former business name.' }),
     changedOn: nullable(DateString, 'Date the new name first appeared in public filings; may ' +
@@ -53,7 +53,7 @@ const Address = Type.Object(
   { title: 'Address', additionalProperties: false },
 );
 
-export const Contact = Type.Object(
+const Contact = Type.Object(
   {
     phone: nullable(Type.String(), 'Main phone number, hyphen-formatted.'),
     email: nullable(Type.String(), 'Main email address.'),
@@ -79,7 +79,7 @@ const Industry = Type.Object(
     additionalProperties: false },
 );
 
-export const Registration = Type.Object(
+const Registration = Type.Object(
   {
     status: Type.Enum(REGISTRATION_STATUSES, {
       description: 'Registration state. `UNKNOWN` is any other state.',

@@ -14,9 +14,9 @@ import {
 } from '../../../upstream/business-profiles/sandbox.ts';
 import type { SearchProfileRowsOptions, SearchRankKey } from './store.ts';
 
-// Profile search (docs/business-profiles.md § Search): query parsing, the opaque cursor, and the
-// two search sources — the profile store for live keys and the sandbox profiles for test keys.
-// Both rank the same way (store.ts § SearchRankKey): the exact number, then number prefixes,
+// Profile search (docs/business-profiles.md § Search profiles): query parsing, the opaque cursor,
+// and the two search sources — the profile store for live keys and the sandbox profiles for test
+// keys. Both rank the same way (store.ts § SearchRankKey): the exact number, then number prefixes,
 // then exact names, then other name matches by trigram similarity, ties by number.
 
 const SEARCH_QUERY_LENGTH_MAX = 100;

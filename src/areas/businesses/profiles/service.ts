@@ -37,7 +37,8 @@ import {
 //   1. check the number (checkNumber): ten digits once hyphens are removed, else 400
 //      INVALID_REQUEST; a matching checksum, else 400 INVALID_BUSINESS_REGISTRATION_NUMBER; with
 //      a test key, one of the sandbox numbers, else 400 INVALID_REQUEST. The route runs this
-//      before the rate limit, so refused numbers are not counted (docs/errors.md § Order);
+//      before the rate limit, so refused numbers are not counted (docs/errors.md § Order of
+//      checks);
 //   2. check that 90 points are available (402/409 by the reservation rule);
 //   3. read the profile from the key's source: the sandbox for test keys, the store for live;
 //   4. debit the 90 points for a profile (402/409 if they were spent meanwhile); a 404 or 503
@@ -45,8 +46,8 @@ import {
 //      runs before the points move (charge.ts, localWork).
 
 const PRICE_ROW = 'businesses.profiles.retrieve';
-// Profile search (docs/business-profiles.md § Search): 9 points per result the page may hold
-// (limit) must be available, 9 per result returned are debited; an empty page charges nothing.
+// Profile search (docs/business-profiles.md § Search profiles): 9 points per result the page may
+// hold (limit) must be available, 9 per result returned are debited; an empty page charges nothing.
 const SEARCH_PRICE_ROW = 'businesses.profiles.search';
 
 type SearchProfilesOptions = {
@@ -69,7 +70,7 @@ type BusinessesServiceDeps = {
 type CheckNumberOptions = { environment: Environment; businessRegistrationNumber: string };
 
 // Returns the ten-digit number, or throws the 400 that answers it.
-export function checkNumber({ environment, businessRegistrationNumber }: CheckNumberOptions) {
+function checkNumber({ environment, businessRegistrationNumber }: CheckNumberOptions) {
   const digits = normalizeBusinessRegistrationNumber(businessRegistrationNumber);
   if (digits === null) {
     throw new ApiError(

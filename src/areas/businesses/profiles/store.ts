@@ -106,10 +106,10 @@ export async function upsertProfileRows(
   }
 }
 
-// Profile search (docs/business-profiles.md § Search). The rank key of a row orders results:
-// tier ascending (0 the exact number, 1 a number prefix, 2 an exact name, 3 a partial name
-// match), score descending (0 for tiers 0 to 2; for a partial name match the trigram similarity
-// of the query with the business or representative name, in millionths: an integer, so a cursor
+// Profile search (docs/business-profiles.md § Search profiles). The rank key of a row orders
+// results: tier ascending (0 the exact number, 1 a number prefix, 2 an exact name, 3 a partial name
+// match), score descending (0 for tiers 0 to 2; for a partial name match the trigram similarity of
+// the query with the business or representative name, in millionths: an integer, so a cursor
 // compares exactly), then the number ascending.
 export type SearchRankKey = { tier: number; score: number; businessRegistrationNumber: string };
 
@@ -136,7 +136,7 @@ function likeEscape(text: string): string {
 
 // A name query ranks at most this many partial matches (exact names and number prefixes are not
 // capped): enough for any specific query, while a query that matches a large part of the store
-// still answers in milliseconds (docs/business-profiles.md § Search).
+// still answers in milliseconds (docs/business-profiles.md § Search profiles).
 export const NAME_CANDIDATES_MAX = 200;
 
 // The profile columns under the names BusinessProfileRow gives them; dates as text, as Drizzle's

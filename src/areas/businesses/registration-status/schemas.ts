@@ -117,7 +117,7 @@ export const Params = Type.Object({ businessRegistrationNumber: NumberInput }, {
   additionalProperties: false,
 });
 
-export const COMMON_DESCRIPTION =
+const COMMON_DESCRIPTION =
   ' A communication failure with the tax authority is 503 LOOKUP_UNAVAILABLE (never `UNKNOWN`) ' +
   'and charges nothing. With a live key, each result is also stored as the registration and ' +
   'taxation of the business profile when one exists. Test keys use the sandbox numbers of ' +

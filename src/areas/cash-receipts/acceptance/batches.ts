@@ -76,4 +76,3 @@ export function createIssuanceBatches(deps: RecordingDeps) {
   });
 }
 
-export type RecordIssuance = ReturnType<typeof createIssuanceBatches>;

@@ -8,11 +8,11 @@ import type { CancelInput, IssueInput } from '../schemas.ts';
 
 // The tax authority's designated number for a receipt issued without the customer's number
 // (자진발급), income deduction only.
-export const SELF_ISSUE_NUMBER = '0100001234';
+const SELF_ISSUE_NUMBER = '0100001234';
 // A receipt is issued for a payment of today or yesterday (Korea time); a self-issued one within
 // five days of the payment.
-export const TRADE_DATE_DAYS_BACK = 1;
-export const SELF_ISSUE_DAYS_BACK = 5;
+const TRADE_DATE_DAYS_BACK = 1;
+const SELF_ISSUE_DAYS_BACK = 5;
 
 const MOBILE = /^01[0-9]{8,9}$/;
 const CARD_OR_RESIDENT = /^[0-9]{13,19}$/;

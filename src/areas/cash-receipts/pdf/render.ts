@@ -1,27 +1,11 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
+import { loadFontFiles } from '../../../platform/pdf-fonts.ts';
 import { receiptFacts, receiptTitle, receiptTitleLines } from './receipt-facts.ts';
 import type { CashReceiptRow } from '../store.ts';
 
 // A cash receipt as a one-page PDF in the layout of a Korean receipt slip: title, the facts of
-// ./receipt-facts.ts in a two-column table, and for test keys a SANDBOX mark. NanumGothic (SIL Open
-// Font License) covers Hangul; each file is read once, on the first render, and pdfkit embeds
-// only the glyphs used.
-
-const require = createRequire(import.meta.url);
-let fonts: Promise<{ regular: Buffer; bold: Buffer }> | null = null;
-
-function loadFonts() {
-  fonts ??= Promise.all([
-    readFile(require.resolve('@kfonts/nanum-gothic/src/NanumGothic.ttf')),
-    readFile(require.resolve('@kfonts/nanum-gothic/src/NanumGothicBold.ttf')),
-  ]).then(([regular, bold]) => ({ regular, bold })).catch((error: unknown) => {
-    fonts = null;
-    throw error;
-  });
-  return fonts;
-}
+// ./receipt-facts.ts in a two-column table, and for test keys a SANDBOX mark, in the fonts of
+// platform/pdf-fonts.ts.
 
 // A narrow slip, as receipts are: 90 mm wide.
 const PAGE_WIDTH = 255;
@@ -30,7 +14,7 @@ const ROW_HEIGHT = 26;
 const LABEL_WIDTH = 100;
 
 export async function renderCashReceiptPdf(row: CashReceiptRow): Promise<Buffer> {
-  const { regular, bold } = await loadFonts();
+  const { regular, bold } = await loadFontFiles();
   const facts = receiptFacts(row);
   const height = MARGIN * 2 + 70 + facts.length * ROW_HEIGHT + 40;
   // The same receipt gives the same dates in the file, whenever it is rendered.

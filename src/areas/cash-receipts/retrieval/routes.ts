@@ -1,4 +1,5 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { PDF_RESPONSE, sendPdf } from '../../../platform/pdf-response.ts';
 import { withHasMore } from '../../../platform/paging.ts';
 import {
   errorResponses,
@@ -75,22 +76,13 @@ const registerRetrieval: FastifyPluginAsyncTypebox<Options> = async (app, { cash
         'usage and the masked identity number. Sandbox receipts carry a SANDBOX mark.',
       params: IssuanceKeyParams,
       response: {
-        200: {
-          description: 'The PDF.',
-          headers: { 'Content-Disposition': Type.String({
-            description: 'Shown in the browser, named after the receipt: ' +
-              '`inline; filename="<issuanceKey>.pdf"`.' }) },
-          content: { 'application/pdf': { schema: Type.Unsafe<Buffer>({ type: 'string',
-            format: 'binary', contentMediaType: 'application/pdf' }) } },
-        },
+        200: PDF_RESPONSE,
         ...errorResponses(...COMMON_ERRORS, 'NOT_FOUND'),
       },
     },
   }, async (request, reply) => {
     const pdf = await cashReceipts.pdf({ scope: requestScope(request), ...request.params });
-    return reply.type('application/pdf')
-      .header('content-disposition', `inline; filename="${request.params.issuanceKey}.pdf"`)
-      .send(pdf);
+    return sendPdf(reply, request.params.issuanceKey, pdf);
   });
 
 };

@@ -36,12 +36,12 @@ import {
 //      reference id waits on the claim, then answers as in 1 and releases its reservation.
 // A failure in 2–5 leaves nothing behind: no request, no claim, no job, no reservation.
 
-export const ISSUE_ROUTE = '/v1/documents/issue';
+const ISSUE_ROUTE = '/v1/documents/issue';
 
 // How long a document's reservation stays open for its job: longer than any officer's check
 // and every retry of an unavailable upstream service. A job that never ends (its retries ran
 // out) has its points given back when the hold ends.
-export const RESERVATION_HOLD_MS = 7 * 24 * 3_600_000;
+const RESERVATION_HOLD_MS = 7 * 24 * 3_600_000;
 
 export type DocumentPriceRow = Extract<PriceRow, 'documents.taxAuthority.issue'
   | 'documents.registry.viewCopy' | 'documents.registry.submissionCopy'>;

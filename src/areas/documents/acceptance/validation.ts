@@ -61,7 +61,7 @@ const REQUIRED: Partial<Record<IssueDocumentBody['type'], OptionName[]>> = {
 };
 
 // The longest VAT period one certificate covers.
-export const VAT_PERIOD_MONTHS_MAX = 60;
+const VAT_PERIOD_MONTHS_MAX = 60;
 
 const invalid = (message: string) => new ApiError('INVALID_REQUEST', message);
 

@@ -1,4 +1,5 @@
-import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox';
+import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { PDF_RESPONSE, sendPdf } from '../../../platform/pdf-response.ts';
 import { inputErrors, INPUT_CHECKED_AFTER_COUNTING } from '../../../platform/error-responses.ts';
 import { withHasMore } from '../../../platform/paging.ts';
 import { requestScope } from '../../../platform/scope.ts';
@@ -48,21 +49,13 @@ const registerReads: FastifyPluginAsyncTypebox<Options> = async (app, { document
         'the document is ISSUED.',
       params: IssuanceKeyParams,
       response: {
-        200: {
-          description: 'The PDF.',
-          headers: { 'Content-Disposition': Type.String({
-            description: 'Shown in the browser: `inline; filename="<issuanceKey>.pdf"`.' }) },
-          content: { 'application/pdf': { schema: Type.Unsafe<Buffer>({ type: 'string',
-            format: 'binary', contentMediaType: 'application/pdf' }) } },
-        },
+        200: PDF_RESPONSE,
         ...inputErrors('NOT_FOUND', 'DOCUMENT_NOT_ISSUED'),
       },
     },
   }, async (request, reply) => {
     const pdf = await documents.pdf({ scope: requestScope(request), ...request.params });
-    return reply.type('application/pdf')
-      .header('content-disposition', `inline; filename="${request.params.issuanceKey}.pdf"`)
-      .send(pdf);
+    return sendPdf(reply, request.params.issuanceKey, pdf);
   });
 };
 

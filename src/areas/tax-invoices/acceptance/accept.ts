@@ -189,7 +189,7 @@ export function createAcceptance(deps: AcceptanceDeps) {
     const consignorStatus = consignor === null ? null
       : await deps.eligibility.statusOf(scope.environment, consignor);
     // A consignor is not an issuer of the account: its business year is not known, so a
-    // corporation's is taken to end in December (docs/tax-invoices.md § Trustee issuance).
+    // corporation's is taken to end in December (docs/tax-invoices.md § Trustee issuance (위수탁)).
     const periods = consignor === null ? supplierPeriodsOf(issuer, status)
       : supplierPeriodsOf({ identificationNumber: consignor, fiscalYearEndMonth: null },
         consignorStatus);

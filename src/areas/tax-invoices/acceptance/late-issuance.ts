@@ -8,7 +8,7 @@ import {
 import type { StatusOfNumber } from '../../../upstream/tax-authority/index.ts';
 import type { TaxType } from '../schemas.ts';
 
-// Late issuance (지연발급, docs/tax-invoices.md § Late issuance). A document is due by its issue
+// Late issuance (지연발급, docs/tax-invoices.md § Late issuance (지연발급)). A document is due by its issue
 // deadline (the 10th of the month after the write date, next business day). One issued after it
 // but by its late-issuance limit is still issued: the supplier pays a penalty on the supply value
 // (and, for a tax invoice, the recipient keeps the input-tax credit but pays a smaller one).

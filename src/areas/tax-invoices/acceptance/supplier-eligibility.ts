@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import type { Environment } from '../../../platform/accounts/keys.ts';
 import { ApiError } from '../../../platform/errors.ts';
@@ -77,50 +78,46 @@ export function simplifiedReceiptIssuerRule(status: StatusOfNumber, number: stri
     'according to the tax authority; it cannot issue a tax invoice.');
 }
 
-export function supplierRefusal(status: StatusOfNumber, number: string,
+function supplierRefusal(status: StatusOfNumber, number: string,
   taxTypes: readonly TaxType[]): ApiError | null {
   return closedBusinessRule(status, number) ??
     taxExemptBusinessRule(status, number, taxTypes) ??
     simplifiedReceiptIssuerRule(status, number, taxTypes);
 }
 
+// A bound on the copy's size: beyond it the least recently used answers go first.
+const CACHE_ENTRIES_MAX = 10_000;
+
+type Asked = { environment: Environment; number: string };
+
 export function createSupplierEligibility(deps: EligibilityDeps): SupplierEligibility {
-  // Answers by environment and number, with the time they were learned. Test and live answers
-  // never mix: the sandbox's numbers are not facts about real businesses.
-  const cache = new Map<string, { status: StatusOfNumber; at: number }>();
-  // A bound on the copy's size: beyond it the oldest answers go first.
-  const CACHE_ENTRIES_MAX = 10_000;
-
-  // Requests for a number not yet known share one call, so a burst of issuance asks once.
-  const asking = new Map<string, Promise<StatusOfNumber | null>>();
-
-  async function ask(environment: Environment, number: string, key: string) {
+  async function ask(_key: string, _stale: unknown, { context }: { context: Asked }) {
     const signal = AbortSignal.timeout(deps.timeoutMs);
     const result = await Promise.race([
-      deps.authorityFor(environment).checkStatuses([number], signal),
+      deps.authorityFor(context.environment).checkStatuses([context.number], signal),
       unavailableOnAbort(signal),
     ]);
-    if (result.kind === 'unavailable') return null;
-    const status = result.results.get(number);
-    if (status === undefined) return null;
-    cache.delete(key);
-    cache.set(key, { status, at: deps.now().getTime() });
-    if (cache.size > CACHE_ENTRIES_MAX) cache.delete(cache.keys().next().value!);
-    return status;
+    // An unavailable answer is not kept: the next request asks again.
+    return result.kind === 'unavailable' ? undefined : result.results.get(context.number);
   }
 
+  // Answers by environment and number. Test and live answers never mix: the sandbox's numbers
+  // are not facts about real businesses. Requests for a number not yet known share one call, so
+  // a burst of issuance asks once. An answer is used while it is younger than `cacheMs` by the
+  // platform's clock (lru-cache keeps an entry up to its ttl included, hence the millisecond
+  // less; a cache time of 0 keeps answers a millisecond).
+  const cache = new LRUCache<string, StatusOfNumber, Asked>({
+    max: CACHE_ENTRIES_MAX,
+    ttl: Math.max(deps.cacheMs - 1, 1),
+    perf: { now: () => deps.now().getTime() },
+    // Every read asks the clock: a test's clock moves between two reads of one tick.
+    ttlResolution: 0,
+    fetchMethod: ask,
+  });
+
   async function statusOf(environment: Environment, number: string) {
-    const key = `${environment}:${number}`;
-    const cached = cache.get(key);
-    if (cached !== undefined && deps.now().getTime() - cached.at < deps.cacheMs) {
-      return cached.status;
-    }
-    let pending = asking.get(key);
-    if (pending === undefined) {
-      pending = ask(environment, number, key).finally(() => asking.delete(key));
-      asking.set(key, pending);
-    }
-    return pending;
+    return (await cache.fetch(`${environment}:${number}`, { context: { environment, number } }))
+      ?? null;
   }
 
   function judge(environment: Environment, number: string, status: StatusOfNumber | null,

@@ -23,7 +23,7 @@ export function negatedCopy(original: OriginalDocument): Invoice {
 }
 
 // The documents of this reason, validated, in the order they are issued.
-export function doubleIssuanceDocuments(original: OriginalDocument, _request: DoubleIssuanceRequest,
+function doubleIssuanceDocuments(original: OriginalDocument, _request: DoubleIssuanceRequest,
   context: AmendmentContext): ValidatedInvoice[] {
   return validateDocuments([{ invoice: negatedCopy(original), amounts: 'amendment',
     amountsFrom: 'original', deadline: 'ignored', bodyPath: 'body' }], context);

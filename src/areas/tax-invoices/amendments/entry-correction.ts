@@ -48,7 +48,7 @@ function checkCorrection(original: OriginalDocument, corrected: ValidatedInvoice
 }
 
 // The documents of this reason, validated, in the order they are issued.
-export function entryCorrectionDocuments(
+function entryCorrectionDocuments(
   original: OriginalDocument,
   { invoice }: EntryCorrectionRequest,
   context: AmendmentContext,

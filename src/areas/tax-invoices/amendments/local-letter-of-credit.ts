@@ -86,7 +86,7 @@ function coveredItemIndexes(original: OriginalDocument, requested: number[] | un
 }
 
 // The documents of this reason, validated, in the order they are issued.
-export function localLetterOfCreditDocuments(
+function localLetterOfCreditDocuments(
   original: OriginalDocument,
   request: LocalLetterOfCreditRequest,
   context: AmendmentContext,

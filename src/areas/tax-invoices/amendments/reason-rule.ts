@@ -139,13 +139,13 @@ export function negatedItem(item: Item, date: string = item.date): Item {
   };
 }
 
-// The payment breakdown (결제방법별 금액) of an amendment document describes that document's own
-// total, never the original's (docs/tax-invoice-amendments.md § The payment breakdown). Its
-// parts are sizes; the XML and the PDF give them the sign of the document's total. A document
-// that reverses the whole original (a termination, a double issuance, the cancelling half of an
-// entry correction, a local letter of credit's negative half that covers every item) keeps the
-// original's breakdown: it takes back what was paid. A document of other amounts (a change, a
-// return, a zero-rated replacement) carries the breakdown its request gives, or none.
+// The payment breakdown (결제방법별 금액) of an amendment document describes that document's own total,
+// never the original's (docs/tax-invoice-amendments.md § What every amendment has in common). Its
+// parts are sizes; the XML and the PDF give them the sign of the document's total. A document that
+// reverses the whole original (a termination, a double issuance, the cancelling half of an entry
+// correction, a local letter of credit's negative half that covers every item) keeps the original's
+// breakdown: it takes back what was paid. A document of other amounts (a change, a return, a
+// zero-rated replacement) carries the breakdown its request gives, or none.
 export function withPayment(invoice: Invoice, payment: Payment | null | undefined): Invoice {
   const rest = { ...invoice };
   delete rest.payment;

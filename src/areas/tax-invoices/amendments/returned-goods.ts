@@ -26,7 +26,7 @@ export type ReturnedGoodsRequest = { reason: 'RETURNED_GOODS'; date: string;
   payment?: Payment | null | undefined };
 
 // The documents of this reason, validated, in the order they are issued.
-export function returnedGoodsDocuments(original: OriginalDocument, request: ReturnedGoodsRequest,
+function returnedGoodsDocuments(original: OriginalDocument, request: ReturnedGoodsRequest,
   context: AmendmentContext): ValidatedInvoice[] {
   checkNotBeforeOriginal(request.date, 'body.date', original);
   checkItemTaxType(request.items, original);

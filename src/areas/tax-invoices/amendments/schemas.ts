@@ -26,7 +26,8 @@ const AmendmentDescription = Type.Optional(Type.Union([Type.String({
     'date>`, then a space and this text.', examples: ['단가 인하 합의'] }), Type.Null()]));
 
 // The payment breakdown of the one document an amendment makes from the request's amounts: that
-// document's own, never the original's (docs/tax-invoice-amendments.md § The payment breakdown).
+// document's own, never the original's (docs/tax-invoice-amendments.md § What every amendment has
+// in common).
 const AmendmentPayment = (description: string) =>
   Type.Optional(Type.Union([Payment, Type.Null()], { description }));
 

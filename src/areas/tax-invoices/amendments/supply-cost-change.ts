@@ -25,7 +25,7 @@ export type SupplyCostChangeRequest = { reason: 'SUPPLY_COST_CHANGE'; date: stri
   payment?: Payment | null | undefined };
 
 // The documents of this reason, validated, in the order they are issued.
-export function supplyCostChangeDocuments(
+function supplyCostChangeDocuments(
   original: OriginalDocument,
   request: SupplyCostChangeRequest,
   context: AmendmentContext,

@@ -21,7 +21,7 @@ import {
 export type TerminationRequest = { reason: 'TERMINATION'; date: string };
 
 // The documents of this reason, validated, in the order they are issued.
-export function terminationDocuments(original: OriginalDocument, { date }: TerminationRequest,
+function terminationDocuments(original: OriginalDocument, { date }: TerminationRequest,
   context: AmendmentContext): ValidatedInvoice[] {
   checkNotBeforeOriginal(date, 'body.date', original);
   const invoice = { ...original.invoice, date,

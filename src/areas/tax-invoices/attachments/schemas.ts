@@ -18,7 +18,7 @@ export const AttachmentParams = Type.Object(
   { additionalProperties: false },
 );
 
-export const Attachment = Type.Object(
+const Attachment = Type.Object(
   {
     attachmentId: Type.String({ examples: ['tia_3q2Yw8kR5nC1xZ0aB7dE9f'] }),
     issuanceKey: Type.String(),

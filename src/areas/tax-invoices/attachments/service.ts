@@ -22,7 +22,7 @@ import * as store from './store.ts';
 // are what the recipient's mail carries, so they no longer change. They are never part of the
 // signed XML.
 
-export const ATTACHMENTS_OPEN_STATUSES: readonly TaxInvoiceStatus[] =
+const ATTACHMENTS_OPEN_STATUSES: readonly TaxInvoiceStatus[] =
   ['REQUESTED', 'APPROVED', 'PENDING', 'ISSUED'];
 
 export type UploadedFile = { fileName: string; content: Buffer };

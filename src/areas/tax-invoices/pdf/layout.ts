@@ -51,7 +51,7 @@ export const CONTINUATION_PAGE_ITEM_ROWS = Math.floor((PAGE_HEIGHT_POINTS -
   FOOTER_HEIGHT_POINTS) / ITEM_ROW_HEIGHT_POINTS);
 
 // The items of each page: the form's rows first, then full continuation pages.
-export function itemsByPage(items: readonly Item[]): Item[][] {
+function itemsByPage(items: readonly Item[]): Item[][] {
   const pages = [items.slice(0, FIRST_PAGE_ITEM_ROWS)];
   for (let start = FIRST_PAGE_ITEM_ROWS; start < items.length;
     start += CONTINUATION_PAGE_ITEM_ROWS) {

@@ -1,6 +1,6 @@
 /// <reference types="pdfkit" />
 import assert from 'node:assert/strict';
-import type { FontName } from './fonts.ts';
+import type { FontName } from '../../../platform/pdf-fonts.ts';
 import {
   PAGE_HEIGHT_POINTS, PAGE_WIDTH_POINTS, type Cell, type CellStyle, type CellTone,
 } from './cells.ts';

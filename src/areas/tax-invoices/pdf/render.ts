@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import PDFDocument from 'pdfkit';
 import { ITEMS_MAX } from '../schemas.ts';
 import { PAGE_HEIGHT_POINTS, PAGE_WIDTH_POINTS } from './cells.ts';
-import { loadFontFiles, type FontFiles } from './fonts.ts';
+import { loadFontFiles, type FontFiles } from '../../../platform/pdf-fonts.ts';
 import { formatApprovalNumber, formatTitle } from './format.ts';
 import type { PdfInput } from './input.ts';
 import { layOutTaxInvoice } from './layout.ts';

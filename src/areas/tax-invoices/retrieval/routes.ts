@@ -1,5 +1,6 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { withHasMore } from '../../../platform/paging.ts';
+import { PDF_RESPONSE, sendPdf } from '../../../platform/pdf-response.ts';
 import { requestCaller, requestScope } from '../../../platform/scope.ts';
 import {
   errorResponses,
@@ -95,24 +96,13 @@ const registerRetrieval: FastifyPluginAsyncTypebox<Options> = async (app, { taxI
         'are marked as not reported to the tax authority.',
       params: IssuanceKeyParams,
       response: {
-        // Only the document is a PDF; the errors are JSON like every other operation's. A Buffer
-        // is sent as it is, never serialized.
-        200: {
-          description: 'The PDF.',
-          headers: { 'Content-Disposition': Type.String({
-            description: 'Shown in the browser, named after the document: ' +
-              '`inline; filename="<issuanceKey>.pdf"`.' }) },
-          content: { 'application/pdf': { schema: Type.Unsafe<Buffer>({ type: 'string',
-            format: 'binary', contentMediaType: 'application/pdf' }) } },
-        },
+        200: PDF_RESPONSE,
         ...errorResponses(...COMMON_ERRORS, 'NOT_FOUND'),
       },
     },
   }, async (request, reply) => {
     const pdf = await taxInvoices.pdf({ scope: requestScope(request), ...request.params });
-    return reply.type('application/pdf')
-      .header('content-disposition', `inline; filename="${request.params.issuanceKey}.pdf"`)
-      .send(pdf);
+    return sendPdf(reply, request.params.issuanceKey, pdf);
   });
 };
 

@@ -1,8 +1,7 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
-import { HasMore } from '../../../platform/paging.ts';
+import { HasMore, pageQueryFields } from '../../../platform/paging.ts';
 import { APPROVAL_NUMBER_PATTERN_SOURCE } from '../../../domain/approval-number.ts';
 import { Invoice, TAX_INVOICE_STATUSES } from '../schemas.ts';
-import { CURSOR_LENGTH_MAX } from '../../../platform/cursor.ts';
 
 // Request and response schemas of the retrieval routes (docs/tax-invoices.md): a request's
 // status by reference id, the document as every route answers it, the list, the issue deadline.
@@ -64,8 +63,7 @@ export const TaxInvoice = Type.Object(
       supplyCost: Type.Integer(), tax: Type.Integer(), total: Type.Integer(),
     }, { additionalProperties: false, description: 'Sums of the items, in won.' }),
     amendment: Type.Union([Type.Object({
-      reason: Type.String({ description: 'Amendment reason (docs/tax-invoices.md § ' +
-        'Amendments).' }),
+      reason: Type.String({ description: 'Amendment reason (docs/tax-invoice-amendments.md).' }),
       reasonCode: Type.Integer({ minimum: 1, maximum: 6, description: 'The tax authority code.' }),
       originalIssuanceKey: Type.String(),
       originalNtsTransactionId: Type.String({ pattern: APPROVAL_NUMBER_PATTERN_SOURCE,
@@ -110,10 +108,7 @@ export const ListQuery = Type.Object(
       description: 'Only documents to this recipient (`supplied.identificationNumber`).' })),
     issuerId: Type.Optional(Type.String({ minLength: 1, maxLength: 100,
       pattern: '^[A-Za-z0-9_-]+$', description: 'Only documents of this supplier.' })),
-    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20,
-      description: 'Most documents on the page.' }),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: CURSOR_LENGTH_MAX,
-      description: 'The `nextCursor` of the previous page, unchanged; omit for the first page.' })),
+    ...pageQueryFields('documents'),
   },
   { additionalProperties: false },
 );

@@ -17,7 +17,7 @@ import { addSteps } from '../processing/steps-store.ts';
 import * as store from '../store.ts';
 
 // What can happen to a reverse issuance request, whoever decides (docs/reverse-issuance.md §
-// Transitions): the supplier approves it (REQUESTED → APPROVED, and its issuance step is added in
+// States): the supplier approves it (REQUESTED → APPROVED, and its issuance step is added in
 // the same transaction) or refuses it (→ REFUSED), or the requester cancels it
 // (→ REQUEST_CANCELED). Each is one conditional status change (store.transition), so of two
 // racing decisions exactly one wins; the loser reads the winner's status and gets its 409. An

@@ -1,10 +1,10 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isApiError } from '../../../platform/errors.ts';
+import { acceptForms, FormError, formFailure } from '../../../platform/html-form.ts';
 import {
   escapeHtml,
   linkProblemPage,
   page,
-  pageFailureStatus,
   pageSecurityHeaders,
   problemPage,
   sendPage as sendHtmlPage,
@@ -28,24 +28,11 @@ import { hasControlCharacter } from '../../../domain/text.ts';
 const FORM_BYTES_MAX = 4_096;
 const FORM_FIELDS = new Set(['decision', 'reason']);
 
-class FormError extends Error {}
-
 // The forms post to this page, which answers with a page, never a redirect.
 const PAGE_HEADERS = pageSecurityHeaders({ formActionSelf: true });
 
 function sendPage(reply: FastifyReply, status: number, html: string) {
   return sendHtmlPage(reply, PAGE_HEADERS, status, html);
-}
-
-function parseForm(body: string): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const [name, value] of new URLSearchParams(body)) {
-    if (!FORM_FIELDS.has(name) || name in fields) {
-      throw new FormError(`The form has an unexpected field: ${name}.`);
-    }
-    fields[name] = value;
-  }
-  return fields;
 }
 
 function readDecision(body: unknown): PageDecision {
@@ -86,12 +73,8 @@ function pageError(error: FastifyError, request: FastifyRequest, reply: FastifyR
   if (error instanceof FormError) {
     return sendPage(reply, 400, problemPage(NOT_POSSIBLE, error.message));
   }
-  const status = pageFailureStatus(error);
-  if (status >= 500) request.log.error({ err: error }, 'approval page failed');
-  const message = status === 413 ? 'The form is too large.'
-    : status === 415 ? 'Send the form as application/x-www-form-urlencoded.'
-      : status === 503 ? UNAVAILABLE_PAGE_MESSAGE
-        : status === 500 ? 'An internal error occurred.' : 'The form could not be read.';
+  const { status, message } = formFailure(error, request, { page: 'approval page',
+    unavailableMessage: UNAVAILABLE_PAGE_MESSAGE });
   return sendPage(reply, status, problemPage(NOT_POSSIBLE, message));
 }
 
@@ -112,16 +95,7 @@ export async function registerApprovalPageRoutes(
   { reverseIssuance }: Options,
 ) {
   // The page reads HTML forms only; anything else is 415.
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: FORM_BYTES_MAX },
-    (_request, body, done) => {
-      try {
-        done(null, parseForm(String(body)));
-      } catch (error) {
-        done(error as Error, undefined);
-      }
-    });
+  acceptForms(app, { fields: FORM_FIELDS, bytesMax: FORM_BYTES_MAX });
   app.setErrorHandler(pageError);
 
   const path = `${APPROVAL_PAGE_PATH}/:token`;

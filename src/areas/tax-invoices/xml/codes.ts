@@ -59,7 +59,7 @@ export const PAYMENT_MEANS_CODES = {
 } as const;
 
 // InvoiceeParty/SpecifiedOrganization/BusinessTypeCode: what the recipient's ID is.
-export const RECIPIENT_ID_CODES = {
+const RECIPIENT_ID_CODES = {
   BUSINESS_REGISTRATION_NUMBER: '01', // 사업자등록번호
   RESIDENT_REGISTRATION_NUMBER: '02', // 주민등록번호
   FOREIGNER: '03', // 외국인
@@ -67,7 +67,7 @@ export const RECIPIENT_ID_CODES = {
 
 // The number issuing systems write for a foreign recipient who has none (a non-resident buyer):
 // thirteen nines, coded as a foreigner.
-export const FOREIGN_RECIPIENT_WITHOUT_NUMBER = '9999999999999';
+const FOREIGN_RECIPIENT_WITHOUT_NUMBER = '9999999999999';
 
 // A thirteen-digit number is a foreigner registration number when its seventh digit (the
 // gender and century digit) is 5 to 8, or the stand-in for a foreigner without a number; it is a

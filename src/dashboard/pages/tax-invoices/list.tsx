@@ -20,7 +20,7 @@ import { workbook, XLSX_TYPE } from '../spreadsheet.ts';
 
 const PAGE_SIZE = 50;
 // An export is bounded: beyond this many rows a narrower filter is asked for.
-export const EXPORT_ROWS_MAX = 50_000;
+const EXPORT_ROWS_MAX = 50_000;
 const EXPORT_BATCH = 1_000;
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const AMOUNT = /^-?\d{1,13}$/;
@@ -28,7 +28,7 @@ const TEXT_MAX = 100;
 const NOTICES = ['taxInvoices.notice.issued', 'taxInvoices.notice.canceled'] as const satisfies
   readonly MessageKey[];
 
-export type ListQuery = {
+type ListQuery = {
   status: TaxInvoiceStatus | null;
   from: string | null;
   to: string | null;
@@ -46,7 +46,7 @@ const FILTER_NAMES = ['status', 'from', 'to', 'recipient', 'min', 'max', 'ref', 
   'amendment', 'q'] as const;
 
 // The filters of the address, or null when one is not a value the form offers.
-export function readListQuery(query: URLSearchParams): ListQuery | null {
+function readListQuery(query: URLSearchParams): ListQuery | null {
   const pick = (name: string) => {
     const value = query.get(name)?.trim();
     return value === undefined || value === '' ? null : value;
@@ -74,7 +74,7 @@ export function readListQuery(query: URLSearchParams): ListQuery | null {
   return read as ListQuery;
 }
 
-export function browseFilters(query: ListQuery): Omit<BrowseFilters, 'beforeSequence'> {
+function browseFilters(query: ListQuery): Omit<BrowseFilters, 'beforeSequence'> {
   const digits = query.recipient?.replaceAll('-', '') ?? '';
   const byNumber = /^(\d{10}|\d{13})$/.test(digits);
   const flag = (value: 'yes' | 'no' | null) => (value === null ? undefined : value === 'yes');

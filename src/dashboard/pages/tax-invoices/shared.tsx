@@ -57,7 +57,7 @@ export function asApiError(error: unknown): ApiError {
   throw error;
 }
 
-export const STATUS_TONES: Record<TaxInvoiceStatus, 'ok' | 'warn' | 'bad' | 'neutral'> = {
+const STATUS_TONES: Record<TaxInvoiceStatus, 'ok' | 'warn' | 'bad' | 'neutral'> = {
   REQUESTED: 'warn', APPROVED: 'neutral', REFUSED: 'bad', REQUEST_CANCELED: 'neutral',
   PENDING: 'neutral', ISSUED: 'neutral', TRANSMITTING: 'neutral', TRANSMITTED: 'ok',
   CANCELED: 'neutral', FAILED: 'bad',

@@ -26,10 +26,10 @@ import { FilePreviewTable } from '../../file-preview.tsx';
 // preview's rows travel back with the confirmation, signed for the session, so nothing is kept
 // between the two steps and a row cannot be changed in between.
 
-export const UPLOAD_ROWS_MAX = 100;
+const UPLOAD_ROWS_MAX = 100;
 
 // The columns of the file, each named by its key or its Korean label in the header row.
-export const UPLOAD_COLUMNS = [
+const UPLOAD_COLUMNS = [
   { key: 'date', label: '작성일자', example: '' },
   { key: 'purpose', label: '영수/청구', example: '청구' },
   { key: 'recipientNumber', label: '공급받는자 등록번호', example: '220-81-62517' },
@@ -93,7 +93,7 @@ const totalOf = (body: Invoice) => body.items.reduce((sum, item) =>
 
 type Cells = Record<Column, string>;
 type RowError = { column: Column | null; message: string };
-export type CheckedRow = { row: number; cells: Cells; errors: RowError[]; body: Invoice | null };
+type CheckedRow = { row: number; cells: Cells; errors: RowError[]; body: Invoice | null };
 
 const amount = (text: string): number | string | null => {
   if (text === '') return null;

@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 
-// NanumGothic (SIL Open Font License) covers Hangul, Latin and the punctuation of the form. The
-// files are about 4.6 MB each, so each is read once, on the first render, and kept; pdfkit embeds
-// only the glyphs a document uses.
+// The fonts of every PDF etax renders (tax invoices, cash receipts, the document sandboxes'
+// certificates): NanumGothic (SIL Open Font License) covers Hangul, Latin and the punctuation of
+// the forms. The files are about 4.6 MB each, so each is read once, on the first render, and
+// kept; pdfkit embeds only the glyphs a document uses.
 
 export type FontName = 'regular' | 'bold';
 export type FontFiles = Record<FontName, Buffer>;
