@@ -40,6 +40,7 @@ import {
   operationName,
   PLACEHOLDER_RESOURCES,
   statusIn,
+  LIVE_GRANT_POINTS,
   toInjectOptions,
   type RequestParts,
   type Resources,
@@ -292,7 +293,8 @@ for (const operation of OPERATIONS_OF_DOCUMENT) {
         for (const environment of ENVIRONMENTS) {
           // The caller's resources, asked for with the other account's key.
           const parts = exampleParts(operation, caller.resources[environment], environment);
-          const response = await send(toRequest(parts, basicAuth(stranger.keys[environment])));
+          const response = await send(toInjectOptions(parts,
+            basicAuth(stranger.keys[environment])));
           expect(response.statusCode, `another account's ${environment} key: ${response.body}`)
             .toBe(404);
           expect(response.json().code).toBe('NOT_FOUND');

@@ -82,7 +82,7 @@ export type RequestParts = {
 const ENDPOINT_URL = 'https://127.0.0.1:9/hooks';
 const EVENT_TYPE = 'TAX_INVOICE_ISSUANCE_SUCCESS';
 // Enough for every charged example request in both environments, several times over.
-const LIVE_GRANT_POINTS = 100_000;
+export const LIVE_GRANT_POINTS = 100_000;
 
 // The settings of the app the example requests are sent to, and which their statuses assume.
 export const EXAMPLES_APP_ENV = {

@@ -49,8 +49,8 @@ export function fences(markdown: string): Fence[] {
 }
 
 export const isShell = (fence: Fence) => SHELL.has(fence.language);
-export const callsCurl = (fence: Fence) => isShell(fence) && /(^|\s|\$\()curl /m.test(fence.code);
-export const usesSdk = (fence: Fence) => SCRIPT.has(fence.language) &&
+const callsCurl = (fence: Fence) => isShell(fence) && /(^|\s|\$\()curl /m.test(fence.code);
+const usesSdk = (fence: Fence) => SCRIPT.has(fence.language) &&
   /from '@etax\/sdk'/.test(fence.code);
 
 // A guide's examples: its shell blocks that call curl and its blocks that use the SDK. A guide

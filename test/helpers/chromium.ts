@@ -28,7 +28,7 @@ export function launchChromium(): Promise<Browser> {
 
 // A free port, known before the app starts, so PUBLIC_BASE_URL (the links a page or a mail
 // makes) names the address the browser reaches.
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };

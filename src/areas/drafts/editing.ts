@@ -14,7 +14,7 @@ import type { DraftStatus } from './tables.ts';
 // changing by a JSON merge patch and deleting. Nothing here issues; issuing.ts does.
 
 // The most drafts one import saves, as many as a bulk issues.
-export const IMPORT_DRAFTS_MAX = 100;
+const IMPORT_DRAFTS_MAX = 100;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);

@@ -117,7 +117,7 @@ export function createDraftReader(deps: ServiceDeps, issuance: DraftIssuance) {
   };
 }
 
-export type DraftReader = ReturnType<typeof createDraftReader>;
+type DraftReader = ReturnType<typeof createDraftReader>;
 
 // What a module of the service is built from.
 export type DraftParts = { deps: ServiceDeps; issuance: DraftIssuance; reader: DraftReader };

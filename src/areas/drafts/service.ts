@@ -1,4 +1,3 @@
-import type { Caller } from '../../platform/scope.ts';
 import { createDraftEditing } from './editing.ts';
 import { createDraftIssuing } from './issuing.ts';
 import { createDraftReader, type DraftIssuance, type ServiceDeps } from './reading.ts';
@@ -11,7 +10,6 @@ import * as store from './store.ts';
 // one reader (reading.ts): editing (editing.ts: save, import, read, list, change, delete) and
 // issuing (issuing.ts: issue, submit, approve, send back).
 
-export type DraftCaller = Caller;
 export type { DraftIssuance } from './reading.ts';
 
 export function createDraftService(deps: ServiceDeps, issuance: DraftIssuance) {

@@ -26,7 +26,6 @@ import {
   Refusal,
   refused,
 } from './acting.tsx';
-import { looksLikeCursor } from '../../platform/cursor.ts';
 import {
   AMOUNT_FIELDS, amountOf, draftFormOutcome, issueDraftOutcome, saveDraftOutcome,
 } from './cash-receipt-drafts.tsx';

@@ -25,7 +25,7 @@ import { acceptedView, createBulkRetrieval } from './views.ts';
 // One document's request as its single route hands it to the area's service. `onRecorded`
 // runs in the transaction that records the document (an item without a reference id of its
 // own links its document to the bulk there).
-export type SingleIssueInput = {
+type SingleIssueInput = {
   caller: Caller;
   supplierKey: string;
   referenceId: string | undefined;

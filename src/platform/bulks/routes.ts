@@ -43,7 +43,7 @@ export type BulkRoutesConfig = {
 };
 
 // The schemas of an area's bulk operations, for its routes and the OpenAPI document.
-export function bulkRouteSchemas(config: Pick<BulkRoutesConfig, 'what' | 'title' | 'states' |
+function bulkRouteSchemas(config: Pick<BulkRoutesConfig, 'what' | 'title' | 'states' |
   'itemReferenceId'>) {
   return { Body: bulkBody(config.what, config.itemReferenceId), ...bulkSchemas(config) };
 }

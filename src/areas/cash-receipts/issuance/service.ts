@@ -108,7 +108,7 @@ type OwnWork = { guard(tx: Tx): Promise<void>;
 
 // previewIssue checks an issuance as issue checks it, with nothing kept or charged, and throws
 // the ApiError issue would answer.
-export type IssueRequest = { caller: Caller; supplierKey: string; referenceId: string;
+type IssueRequest = { caller: Caller; supplierKey: string; referenceId: string;
   body: IssueInput;
   // The route the reference id's fingerprint names (the issue route unless said).
   route?: string;

@@ -26,7 +26,7 @@ const STATUS_MESSAGES: Record<CashReceiptStatus, string> = {
   FAILED: 'The tax authority did not approve it; see failure on the cash receipt.',
 };
 
-export function toCashReceipt(row: store.CashReceiptRow): CashReceiptView {
+function toCashReceipt(row: store.CashReceiptRow): CashReceiptView {
   const issuance = row.kind === 'ISSUANCE';
   return {
     issuanceKey: row.issuanceKey,

@@ -35,7 +35,7 @@ export type ProcessingDeps = LifecycleDeps & {
 
 // The job id of the check after the n-th pending answer: the same every time it is staged, so a
 // job that runs twice does not start two chains of checks.
-export function pendingCheckJobId(issuanceKey: string, checkNumber: number): string {
+function pendingCheckJobId(issuanceKey: string, checkNumber: number): string {
   const hex = createHash('sha256').update(`document-check:${issuanceKey}:${checkNumber}`)
     .digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-` +

@@ -16,7 +16,7 @@ import { dashboardCaller, operationGate } from './shared.tsx';
 // issue, with the typed confirmation in live. A member without issue rights, in an account
 // that requires approval, submits what they save.
 
-export const DRAFT_ID = /^drf_[A-Za-z0-9_-]{1,60}$/;
+const DRAFT_ID = /^drf_[A-Za-z0-9_-]{1,60}$/;
 
 type Json = Record<string, unknown>;
 
@@ -52,7 +52,7 @@ function kindOfItems(items: Json[]): string {
 }
 
 // The form's fields for a draft, named as the issue form names them.
-export function formOfDraft(draft: DraftView): URLSearchParams {
+function formOfDraft(draft: DraftView): URLSearchParams {
   const form = new URLSearchParams();
   const set = (name: string, value: unknown) => {
     const shown = text(value);

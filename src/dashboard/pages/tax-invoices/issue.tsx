@@ -73,7 +73,7 @@ export function itemsOfForm(form: Form, kind: TaxKind, date: string | undefined)
   });
 }
 
-function invoiceOfForm(form: Form, supplier: { identificationNumber: string;
+export function invoiceOfForm(form: Form, supplier: { identificationNumber: string;
   taxRegistrationId: string | null; organizationName: string; representativeName: string }):
   Invoice {
   const date = text(form, 'date') ?? '';

@@ -93,7 +93,7 @@ function browseFilters(query: ListQuery): Omit<BrowseFilters, 'beforeSequence'> 
   };
 }
 
-export function queryString(query: ListQuery, cursor?: string): string {
+function queryString(query: ListQuery, cursor?: string): string {
   return filterQuery({ ...Object.fromEntries(FILTER_NAMES.map((name) => [name, query[name]])),
     cursor });
 }
