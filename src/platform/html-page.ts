@@ -23,6 +23,8 @@ export function page(title: PageTitle, body: string): string {
   const en = escapeHtml(title.en);
   return '<!doctype html><html lang="ko"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+    // An empty icon: keeps browsers from asking this server for /favicon.ico, which it has not.
+    '<link rel="icon" href="data:,">' +
     `<title>${ko} · ${en}</title><style>${PAGE_STYLESHEET}</style></head><body>` +
     '<header class="brand"><b>etax</b><span>전자세금계산서 · e-Tax invoice</span></header>' +
     `<main><h1>${ko}<span class="en" lang="en">${en}</span></h1>${body}</main></body></html>`;
@@ -57,7 +59,7 @@ export function pageSecurityHeaders(options: { formActionSelf: boolean }) {
   const formAction = options.formActionSelf ? "; form-action 'self'" : '';
   return {
     'content-security-policy': `default-src 'none'; style-src ${PAGE_STYLE_SOURCE}; ` +
-      `frame-ancestors 'none'; base-uri 'none'${formAction}`,
+      `img-src data:; frame-ancestors 'none'; base-uri 'none'${formAction}`,
     'referrer-policy': 'no-referrer',
     'cache-control': 'no-store',
     'x-frame-options': 'DENY',

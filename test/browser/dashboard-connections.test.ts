@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  checkPage as checkPageIn, launchChromium, openPage, screenshotFolder, signIn,
+  checkPage as checkPageIn, expectFailedLoad, launchChromium, openPage, screenshotFolder, signIn,
   startDashboardServer,
 } from '../helpers/chromium.ts';
 import {
@@ -186,6 +186,8 @@ describe('records pages in Chromium', () => {
     await page.getByText('입력이 올바르지 않습니다', { exact: false }).first().waitFor();
     expect(await page.locator('section[aria-labelledby="status-title"] textarea').inputValue())
       .toContain(HOSTILE);
+    // The refused numbers come back on the page with its status, 400.
+    expectFailedLoad(problems, 400);
     expect(dialogs).toEqual([]);
     expect(problems).toEqual([]);
   });

@@ -66,8 +66,11 @@ export async function openPage(browser: Browser, options: BrowserContextOptions 
   const page = await context.newPage();
   const problems: string[] = [];
   const dialogs: string[] = [];
+  // A failed load's console message does not name what failed; its location does.
   page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
+    if (message.type() !== 'error') return;
+    const { url } = message.location();
+    problems.push(url ? `${message.text()} (${url})` : message.text());
   });
   page.on('pageerror', (error) => problems.push(error.message));
   page.on('dialog', (dialog) => {
