@@ -69,6 +69,9 @@ export function createKeyCache(accounts: AccountsService, ttlMs: number, now: ()
     ttl: Math.max(ttlMs, 1),
     // Entries expire by the platform's clock.
     perf: { now: () => now().getTime() },
+    // Read the clock on every check: by default lru-cache keeps one reading until a timer
+    // clears it, which a busy process may not run before a moved clock is to be seen.
+    ttlResolution: 0,
     // Concurrent misses for one header share a single query.
     fetchMethod: lookup,
   });
