@@ -31,7 +31,6 @@ export type BulkRoutesConfig = {
   title: string;
   states: readonly string[];
   itemReferenceId: ItemReferenceId;
-  tag: string;
   // The rows of the operation table; `item` is the single issue's, whose rate limit counts
   // every item of a bulk (docs/limits.md).
   operations: { bulkIssue: Operation; list: Operation; get: Operation; item: Operation };
@@ -51,14 +50,13 @@ function bulkRouteSchemas(config: Pick<BulkRoutesConfig, 'what' | 'title' | 'sta
 export function bulkRoutes(config: BulkRoutesConfig):
   FastifyPluginAsyncTypebox<{ bulks: BulkIssuanceService }> {
   const { Body, Accepted, Bulk, Page } = bulkRouteSchemas(config);
-  const tags = [config.tag];
   const errors = config.commonErrors;
   return async (app, { bulks }) => {
     app.post(`/${config.resource}::bulkIssue`, {
       config: { operation: config.operations.bulkIssue, itemsCountAs: config.operations.item },
       bodyLimit: BULK_BODY_BYTES_MAX,
       schema: {
-        operationId: config.operationIds.bulkIssue, tags, summary: config.summaries.bulkIssue,
+        operationId: config.operationIds.bulkIssue, summary: config.summaries.bulkIssue,
         description: config.descriptions.bulkIssue,
         headers: BulkHeaders, body: Body,
         response: { 202: Accepted,
@@ -75,7 +73,7 @@ export function bulkRoutes(config: BulkRoutesConfig):
     app.get(`/${config.resource}/bulks`, {
       config: { operation: config.operations.list },
       schema: {
-        operationId: config.operationIds.list, tags, summary: config.summaries.list,
+        operationId: config.operationIds.list, summary: config.summaries.list,
         description: 'Bulks of this account and environment in the order they were made, ' +
           'paged with an opaque cursor.',
         querystring: BulkListQuery,
@@ -87,7 +85,7 @@ export function bulkRoutes(config: BulkRoutesConfig):
     app.get(`/${config.resource}/bulks/:bulkId`, {
       config: { operation: config.operations.get },
       schema: {
-        operationId: config.operationIds.get, tags, summary: config.summaries.get,
+        operationId: config.operationIds.get, summary: config.summaries.get,
         description: config.descriptions.get,
         params: BulkIdParams,
         response: { 200: Bulk, ...errorResponses(...errors, 'NOT_FOUND') },

@@ -22,7 +22,7 @@ const ITEM_REFERENCE_ID = 'required';
 
 export const cashReceiptBulkRoutes = bulkRoutes({
   resource: 'cashReceipts', what: 'cash receipt', title: 'CashReceiptBulk',
-  states: CASH_RECEIPT_STATUSES, itemReferenceId: ITEM_REFERENCE_ID, tag: 'Cash receipts',
+  states: CASH_RECEIPT_STATUSES, itemReferenceId: ITEM_REFERENCE_ID,
   operations: { bulkIssue: 'cashReceipts.bulkIssue', list: 'cashReceipts.bulks.list',
     get: 'cashReceipts.bulks.get', item: 'cashReceipts.issue' },
   operationIds: { bulkIssue: 'bulkIssueCashReceipts', list: 'listCashReceiptBulks',

@@ -25,7 +25,7 @@ const ITEM_REFERENCE_ID = 'optional';
 
 export const taxInvoiceBulkRoutes = bulkRoutes({
   resource: 'taxInvoices', what: 'tax invoice', title: 'TaxInvoiceBulk',
-  states: TAX_INVOICE_STATUSES, itemReferenceId: ITEM_REFERENCE_ID, tag: 'Tax invoices',
+  states: TAX_INVOICE_STATUSES, itemReferenceId: ITEM_REFERENCE_ID,
   operations: { bulkIssue: 'taxInvoices.bulkIssue', list: 'taxInvoices.bulks.list',
     get: 'taxInvoices.bulks.get', item: 'taxInvoices.issue' },
   operationIds: { bulkIssue: 'bulkIssueTaxInvoices', list: 'listTaxInvoiceBulks',
