@@ -1,4 +1,4 @@
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import SerializerSelector from '@fastify/fast-json-stringify-compiler';
@@ -39,7 +39,7 @@ function createAjv(coerceTypes: Options['coerceTypes']) {
 // function's `errors` (Ajv's, which Fastify reads after a failed validation) show through.
 function compiledOnFirstCall<Args extends unknown[], Result>(
   compile: () => (...args: Args) => Result,
-): (...args: Args) => Result {
+): ((...args: Args) => Result) & { readonly errors: ErrorObject[] | null } {
   let compiled: ((...args: Args) => Result) | null = null;
   const run = (...args: Args) => {
     compiled ??= compile();
@@ -48,7 +48,7 @@ function compiledOnFirstCall<Args extends unknown[], Result>(
   Object.defineProperty(run, 'errors', {
     get: () => (compiled as { errors?: unknown } | null)?.errors ?? null,
   });
-  return run;
+  return run as typeof run & { readonly errors: ErrorObject[] | null };
 }
 
 export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
@@ -84,13 +84,15 @@ export type FieldError = { path: string; message: string };
 // upload), where each cell gets its own message. The same schema stays the one implementation
 // of each field's rule.
 export function compileRecordValidator<T>(schema: object) {
-  rowAjv ??= (() => {
-    const ajv = new Ajv({ ...COMMON_OPTIONS, allErrors: true, coerceTypes: false });
-    addFormats.default(ajv);
-    ajv.addFormat('date', dateFormat);
-    return ajv;
-  })();
-  const validate = rowAjv.compile(schema);
+  const validate = compiledOnFirstCall(() => {
+    rowAjv ??= (() => {
+      const ajv = new Ajv({ ...COMMON_OPTIONS, allErrors: true, coerceTypes: false });
+      addFormats.default(ajv);
+      ajv.addFormat('date', dateFormat);
+      return ajv;
+    })();
+    return rowAjv.compile(schema);
+  });
   return (value: unknown): { ok: true; value: T } | { ok: false; errors: FieldError[] } => {
     if (validate(value)) return { ok: true, value: value as T };
     const errors = (validate.errors ?? []).map((error) => {
@@ -113,8 +115,10 @@ let itemAjv: Ajv | null = null;
 // passes. For the documents of a bulk: each is checked on its own, so a bad one is refused with
 // its single request's message and the others go on.
 export function createPartChecker(schema: object, part: 'body' | 'headers') {
-  itemAjv ??= createAjv(false);
-  const validate = itemAjv.compile(schema);
+  const validate = compiledOnFirstCall(() => {
+    itemAjv ??= createAjv(false);
+    return itemAjv.compile(schema);
+  });
   return (value: unknown): string | null => (validate(value) ? null
     : validationMessage(validate.errors as never, part));
 }
