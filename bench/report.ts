@@ -38,6 +38,10 @@ export type DocumentCosts = {
   rowWritesPerDocument: number;
   // CPU time of the etax processes (server and workers), not PostgreSQL's.
   cpuMsPerDocument: number;
+  // CPU time of PostgreSQL's processes, when it runs on this machine; else null.
+  databaseCpuMsPerDocument: number | null;
+  // CPU time of the benchmark's own process, which sends the requests.
+  loadGeneratorCpuMsPerDocument: number;
 };
 // The runs at a scenario's steady arrival rate (bench/open-loop.ts), with what the workers did
 // meanwhile.
@@ -163,6 +167,20 @@ function backlogVerdict(scenario: Scenario, figures: DocumentProcessing): string
     `accepted left waiting, ${allowed}): ${verdict}`;
 }
 
+// The CPU a document cost PostgreSQL and the load generator besides etax, and the rate at which
+// all three together would keep every core of this machine busy: the most documents a second
+// the machine can take at these costs, whatever the software waits on.
+function formatOtherCpu(costs: DocumentCosts): string {
+  if (costs.databaseCpuMsPerDocument === null) return '';
+  const totalMs = costs.cpuMsPerDocument + costs.databaseCpuMsPerDocument +
+    costs.loadGeneratorCpuMsPerDocument;
+  const cores = os.availableParallelism();
+  return `, ${costs.databaseCpuMsPerDocument.toFixed(2)} ms of PostgreSQL's and ` +
+    `${costs.loadGeneratorCpuMsPerDocument.toFixed(2)} ms of the load generator's; ` +
+    `${totalMs.toFixed(2)} ms in all, so ${cores} cores take at most ` +
+    `${Math.floor((cores * 1_000) / totalMs)} documents/s at these costs`;
+}
+
 function formatProcessing(results: ScenarioResult[], workerProcesses: number): string[] {
   const who = workerProcesses === 0 ? 'the same process\'s workers' : 'the worker processes';
   return results.flatMap(({ scenario, processing, steady, costs }) => {
@@ -170,7 +188,7 @@ function formatProcessing(results: ScenarioResult[], workerProcesses: number): s
     const cost = costs === undefined ? [] : [`- ${scenario.name}: each of the ` +
       `${costs.documents} documents cost, from its request to the end of its processing, ` +
       `${costs.rowWritesPerDocument.toFixed(1)} row writes in PostgreSQL and ` +
-      `${costs.cpuMsPerDocument.toFixed(2)} ms of etax CPU time.`];
+      `${costs.cpuMsPerDocument.toFixed(2)} ms of etax CPU time${formatOtherCpu(costs)}.`];
     const during = [
       { figures: processing, when: 'the autocannon runs' },
       { figures: steady?.processing,

@@ -4,9 +4,8 @@
 // started as a child process on a free port, and each scenario in bench/scenarios.ts gets a
 // warm-up and then several timed runs, of which the median by requests per second is reported.
 // A run with any non-2xx response, error or timeout is invalid and fails the benchmark.
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +21,7 @@ import {
 import { autocannon, createRotation, roundRobin } from './autocannon.ts';
 import { runAtSteadyRate, type SteadyRateFigures } from './open-loop.ts';
 import { databaseUrl, withClient } from './postgres.ts';
+import { ownCpuSeconds, postgresCpuSeconds, processCpuSeconds } from './process-cpu.ts';
 import { createDatabaseFromTemplate, ensureProfileTemplate } from './profile-dataset.ts';
 import { startPrism, type PrismPeer } from './prism.ts';
 import {
@@ -229,25 +229,6 @@ async function checkScenario(baseUrl: string, requests: ScenarioRequest[]): Prom
   }
 }
 
-// Clock ticks per second of /proc/<pid>/stat times; 100 on every common Linux.
-const CLOCK_TICKS_PER_SECOND = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-// User plus system CPU seconds of a process, or null where /proc is not available.
-function processCpuSeconds(pid: number | undefined): number | null {
-  const statFile = `/proc/${pid}/stat`;
-  if (pid === undefined || !existsSync(statFile)) return null;
-  const stat = readFileSync(statFile, 'utf8');
-  // Fields after the command name, which is in parentheses and may contain spaces.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
-}
-
 type MeasureInput = {
   serverPid: number | undefined;
   url: string;
@@ -401,6 +382,10 @@ async function timedRuns<Figures>(input: ScenarioInput, spec: {
 // (pg_stat_user_tables, every table) and the CPU time of the etax processes, per document
 // accepted. Steadier than the rates on a busy machine, and exact where the rates' window is not
 // (documents accepted before it are processed in it).
+function isLocalDatabase(url: string): boolean {
+  return ['127.0.0.1', 'localhost', '[::1]', ''].includes(new URL(url).hostname);
+}
+
 async function documentCosts(input: ScenarioInput, work: () => Promise<void>):
   Promise<DocumentCosts | undefined> {
   const url = input.databaseUrl;
@@ -411,15 +396,24 @@ async function documentCosts(input: ScenarioInput, work: () => Promise<void>):
   }
   const cpuSeconds = () => input.etaxPids.reduce((sum, pid) =>
     sum + (processCpuSeconds(pid) ?? 0), 0);
+  // PostgreSQL's processes are read only when the database runs on this machine.
+  const databaseCpuSeconds = isLocalDatabase(url) ? postgresCpuSeconds : () => null;
   const before = await countDocuments(url, kind);
   const cpuBefore = cpuSeconds();
+  const databaseCpuBefore = databaseCpuSeconds();
+  const ownCpuBefore = ownCpuSeconds();
   await work();
   await waitForIdleWorkers(url);
   const after = await countDocuments(url, kind);
   const accepted = Math.max(1, after.signed + after.pending - before.signed - before.pending);
+  const databaseCpuAfter = databaseCpuSeconds();
+  const perDocumentMs = (seconds: number) => (seconds * 1_000) / accepted;
   return { documents: accepted,
     rowWritesPerDocument: (after.rowWrites - before.rowWrites) / accepted,
-    cpuMsPerDocument: ((cpuSeconds() - cpuBefore) * 1_000) / accepted };
+    cpuMsPerDocument: perDocumentMs(cpuSeconds() - cpuBefore),
+    databaseCpuMsPerDocument: databaseCpuBefore === null || databaseCpuAfter === null ? null
+      : perDocumentMs(databaseCpuAfter - databaseCpuBefore),
+    loadGeneratorCpuMsPerDocument: perDocumentMs(ownCpuSeconds() - ownCpuBefore) };
 }
 
 async function runScenario(input: ScenarioInput) {

@@ -120,7 +120,8 @@ describe('judging whether the workers keep up', () => {
     subject: Scenario = scenario) => sectionOf([{ scenario: subject, median: closedLoop,
     runs: [closedLoop],
     processing: { acceptedPerSecond: 1_300, transmittedPerSecond: 1_250, ...processing },
-    costs: { documents: 13_000, rowWritesPerDocument: 17.25, cpuMsPerDocument: 1.234 } }]);
+    costs: { documents: 13_000, rowWritesPerDocument: 17.25, cpuMsPerDocument: 1.234,
+      databaseCpuMsPerDocument: null, loadGeneratorCpuMsPerDocument: 0.2 } }]);
 
   it('meets the goal with a backlog of at most its seconds of what was accepted', () => {
     expect(section({ signedPerSecond: 1_280, pendingAtEnd: 2_600 })).toContain(
@@ -131,6 +132,17 @@ describe('judging whether the workers keep up', () => {
       'from its request to the end of its processing, 17.3 row writes in PostgreSQL and 1.23 ms ' +
       'of etax CPU time.');
   });
+
+  it('adds what PostgreSQL and the load generator spent, and the rate the cores allow at that',
+    () => {
+      const text = sectionOf([{ scenario, median: closedLoop, runs: [closedLoop],
+        costs: { documents: 13_000, rowWritesPerDocument: 17.25, cpuMsPerDocument: 1.5,
+          databaseCpuMsPerDocument: 2, loadGeneratorCpuMsPerDocument: 0.5 } }]);
+      const cores = os.availableParallelism();
+      expect(text).toContain('17.3 row writes in PostgreSQL and 1.50 ms of etax CPU time, ' +
+        '2.00 ms of PostgreSQL\'s and 0.50 ms of the load generator\'s; 4.00 ms in all, so ' +
+        `${cores} cores take at most ${cores * 250} documents/s at these costs.`);
+    });
 
   it('fails it when the backlog grew beyond that, however fast the requests were answered',
     () => {
