@@ -83,13 +83,8 @@ export function createRetrievalService(deps: RetrievalDeps) {
     const afterSequence = listCursors.decode(input.scope, input.cursor);
     const rows = await store.listReceipts(db, input.scope, { ...input.filters, afterSequence },
       input.limit + 1);
-    const page = rows.slice(0, input.limit);
-    const last = page.at(-1);
-    return {
-      cashReceipts: page.map(toCashReceipt),
-      nextCursor: rows.length > input.limit && last
-        ? listCursors.encode(input.scope, last.sequence) : null,
-    };
+    const { page, nextCursor } = listCursors.pageOf(input.scope, rows, input.limit);
+    return { cashReceipts: page.map(toCashReceipt), nextCursor };
   }
 
   // After a network failure the client learns the outcome here instead of guessing; resending

@@ -52,13 +52,8 @@ export function createRetrievalService(deps: { db: Db; cursors: PageCursors }) {
         ...(input.status === undefined ? {} : { status: input.status }),
         ...(input.type === undefined ? {} : { type: input.type }),
       });
-      const page = rows.slice(0, input.limit);
-      const last = page.at(-1);
-      return {
-        documents: page.map(toView),
-        nextCursor: rows.length > input.limit && last
-          ? listCursors.encode(input.scope, last.sequence) : null,
-      };
+      const { page, nextCursor } = listCursors.pageOf(input.scope, rows, input.limit);
+      return { documents: page.map(toView), nextCursor };
     },
 
     // The PDF exactly as the upstream service sent it.
