@@ -2,6 +2,7 @@ import { sequenceCursors, type PageCursors } from '../../../platform/cursor.ts';
 import type { Db } from '../../../platform/db/connect.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import type { Caller, Scope } from '../../../platform/scope.ts';
+import { failureOfRow } from '../../../platform/stored-failure.ts';
 import { maskedIdentityNumberOf } from '../identity-numbers.ts';
 import type { CashReceiptView } from '../schemas.ts';
 import * as store from '../store.ts';
@@ -33,8 +34,7 @@ function toCashReceipt(row: store.CashReceiptRow): CashReceiptView {
     kind: row.kind,
     status: row.status,
     approvalNumber: row.approvalNumber,
-    failure: row.failureCode === null ? null
-      : { code: row.failureCode, message: row.failureMessage ?? '' },
+    failure: failureOfRow(row),
     clientReferenceId: row.clientReferenceId,
     issuerId: row.issuerId,
     merchant: { businessRegistrationNumber: row.merchantNumber,

@@ -2,6 +2,7 @@ import { sequenceCursors, type PageCursors } from '../../../platform/cursor.ts';
 import type { Db } from '../../../platform/db/connect.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import type { Scope } from '../../../platform/scope.ts';
+import { failureOfRow } from '../../../platform/stored-failure.ts';
 import type {
   DocumentStatus,
   DocumentType,
@@ -25,8 +26,7 @@ function toView(row: store.DocumentSummaryRow): DocumentView {
     issueNumber: row.issueNumber,
     pdfSha256: row.pdfSha256,
     points: row.reservedPoints,
-    failure: row.failureCode === null ? null
-      : { code: row.failureCode, message: row.failureMessage ?? '' },
+    failure: failureOfRow(row),
     acceptedAt: row.acceptedAt.toISOString(),
     issuedAt: row.issuedAt?.toISOString() ?? null,
     failedAt: row.failedAt?.toISOString() ?? null,

@@ -7,6 +7,7 @@ import type { Db } from '../../../platform/db/connect.ts';
 import { sequenceCursors, type PageCursors } from '../../../platform/cursor.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import type { Caller, Scope } from '../../../platform/scope.ts';
+import { failureOfRow } from '../../../platform/stored-failure.ts';
 import { lateIssuancePenaltyOf } from '../acceptance/late-issuance.ts';
 import type { HolidayCalendar } from '../holidays/calendar.ts';
 import type { PdfInput } from '../pdf/input.ts';
@@ -66,8 +67,7 @@ function toTaxInvoice(row: store.TaxInvoiceRow): TaxInvoiceView {
       originalIssuanceKey: row.originalIssuanceKey!,
       originalNtsTransactionId: row.originalNtsTransactionId!,
     },
-    failure: row.failureCode === null ? null
-      : { code: row.failureCode, message: row.failureMessage ?? '' },
+    failure: failureOfRow(row),
     issueDeadline: row.issueDeadline,
     lateIssuance: row.lateIssuance,
     lateIssuancePenalty: row.lateIssuance ? lateIssuancePenaltyOf(row.taxType) : null,
