@@ -100,11 +100,20 @@ export type PageCursors = ReturnType<typeof createPageCursors>;
 // The cursors of a list ordered by one bigint sequence column: the last row's sequence.
 export function sequenceCursors(cursors: PageCursors, list: string) {
   const at = (scope: Scope): CursorList => ({ list, scope });
+  const encode = (scope: Scope, sequence: number) => cursors.encode(at(scope), [sequence]);
   return {
     decode(scope: Scope, cursor: string | undefined): number | undefined {
       if (cursor === undefined) return undefined;
       return cursors.decode<[number]>(at(scope), cursor, [cursorInteger(0, BIGINT_COLUMN_MAX)])[0];
     },
-    encode: (scope: Scope, sequence: number) => cursors.encode(at(scope), [sequence]),
+    encode,
+    // A page of rows read with one to spare, and the next page's cursor: null when none was
+    // left over, so the last page says so without another read.
+    pageOf<T extends { sequence: number }>(scope: Scope, rows: T[], limit: number) {
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      const nextCursor = rows.length > limit && last ? encode(scope, last.sequence) : null;
+      return { page, nextCursor };
+    },
   };
 }

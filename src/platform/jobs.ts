@@ -36,6 +36,22 @@ export type JobDefinition<Data extends object = object> = {
   work(jobs: PgBoss.Job<Data>[]): Promise<void>;
 };
 
+// A job that runs an area's schedule tick on a cron expression: one at a time across the
+// cluster (pg-boss's singleton policy) and never retried, since the next tick does what a
+// failed one left undone.
+export function scheduleTickJob(input: { queue: string; cron: string; expireInSeconds: number;
+  tick: () => Promise<unknown> }): JobDefinition<object> {
+  return {
+    queue: input.queue,
+    options: { policy: 'singleton', retryLimit: 0, expireInSeconds: input.expireInSeconds },
+    cron: input.cron,
+    batchSize: 1,
+    async work() {
+      await input.tick();
+    },
+  };
+}
+
 // What document processing sets as JobDefinition.resumeAfterRetriesSeconds: once its retries
 // (about half an hour of them) are spent, a job is tried again every hour.
 export const DOCUMENT_JOB_RESUME_SECONDS = 3_600;

@@ -23,6 +23,12 @@ export function hashPageToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+// The address of a page's link: the public base URL (without its trailing slashes), the page's
+// path, then the token.
+export function pageLinkUrl(publicBaseUrl: string, pagePath: string, token: string): string {
+  return `${publicBaseUrl.replace(/\/+$/, '')}${pagePath}/${token}`;
+}
+
 // Why a link does not open: unknown (404), or used or expired (410).
 export class PageLinkError extends Error {
   readonly status: 404 | 410;

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Environment } from '../../platform/accounts/keys.ts';
 import type { Db } from '../../platform/db/connect.ts';
-import type { JobDefinition } from '../../platform/jobs.ts';
+import { scheduleTickJob, type JobDefinition } from '../../platform/jobs.ts';
 import type { ConnectionsService } from '../connections/index.ts';
 import { bankAccountIdOf, type BankTransactionsService } from './service.ts';
 import * as store from './store.ts';
@@ -59,13 +59,6 @@ export function createSyncSchedule(deps: ScheduleDeps) {
 
 export function scheduleJobDefinition(schedule: ReturnType<typeof createSyncSchedule>):
   JobDefinition<object> {
-  return {
-    queue: SCHEDULE_QUEUE,
-    options: { policy: 'singleton', retryLimit: 0, expireInSeconds: 300 },
-    cron: SCHEDULE_CRON,
-    batchSize: 1,
-    async work() {
-      await schedule.tick();
-    },
-  };
+  return scheduleTickJob({ queue: SCHEDULE_QUEUE, cron: SCHEDULE_CRON, expireInSeconds: 300,
+    tick: schedule.tick });
 }

@@ -15,6 +15,7 @@ import { ApiError } from '../../platform/errors.ts';
 import { notConfiguredMessage } from '../../platform/live-services.ts';
 import type { StageJob } from '../../platform/jobs.ts';
 import type { Scope } from '../../platform/scope.ts';
+import { failureOfRow } from '../../platform/stored-failure.ts';
 import type { ConnectionsService } from '../connections/index.ts';
 import { matchDeposits, type MatchedTaxInvoice, type SalesByTotals } from './matching.ts';
 import * as store from './store.ts';
@@ -112,8 +113,7 @@ function toSync(row: store.SyncRow) {
     to: row.toDate,
     counts: { listed: row.listedCount, created: row.createdCount, updated: row.updatedCount,
       unchanged: row.unchangedCount },
-    failure: row.failureCode === null ? null
-      : { code: row.failureCode, message: row.failureMessage ?? '' },
+    failure: failureOfRow(row),
     requestedAt: row.requestedAt.toISOString(),
     startedAt: row.startedAt?.toISOString() ?? null,
     finishedAt: row.finishedAt?.toISOString() ?? null,

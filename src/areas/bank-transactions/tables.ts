@@ -1,13 +1,5 @@
 import { sql } from 'drizzle-orm';
-import {
-  check,
-  date,
-  index,
-  integer,
-  pgTable,
-  text,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { check, date, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, timestampTz, won } from '../../platform/db/columns.ts';
 
 // Tables of bank transactions (docs/bank-transactions.md). Every row carries the account and

@@ -1,14 +1,6 @@
 import { sql } from 'drizzle-orm';
-import {
-  check,
-  date,
-  index,
-  integer,
-  pgTable,
-  primaryKey,
-  text,
-} from 'drizzle-orm/pg-core';
-import { timestampTz } from '../../platform/db/columns.ts';
+import { check, date, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { timestampTz, updatedAt } from '../../platform/db/columns.ts';
 
 // The tables of the businesses area: the profile store and the names businesses had before.
 // Migrations in drizzle/ are generated from every tables.ts with `npx drizzle-kit generate`.
@@ -49,7 +41,7 @@ export const businessProfiles = pgTable(
     registrationClosedOn: profileDate('registration_closed_on'),
     registrationCheckedAt: timestampTz('registration_checked_at'),
     taxationType: text('taxation_type'),
-    updatedAt: timestampTz('updated_at').notNull().defaultNow(),
+    updatedAt: updatedAt(),
     // The one- and two-character pieces of both names, each tagged with the profile's search
     // bucket (migrations 0004 and 0011 define the functions).
     nameGrams: text('name_grams').array().notNull().generatedAlwaysAs(sql`etax_bucketed_name_grams(

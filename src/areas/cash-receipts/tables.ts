@@ -1,16 +1,8 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigserial,
-  check,
-  date,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-  uniqueIndex,
+  check, date, index, integer, jsonb, pgTable, text, uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { createdAt, timestampTz, won } from '../../platform/db/columns.ts';
+import { transmittedDocumentTimes, won } from '../../platform/db/columns.ts';
 import { stepQueueTable } from '../../platform/step-queue.ts';
 
 // Tables of the cash-receipts area (docs/cash-receipts.md). Every row carries the account and
@@ -80,12 +72,7 @@ export const cashReceipts = pgTable(
     chargedPoints: integer('charged_points').notNull(),
     chargeEntryId: text('charge_entry_id'),
     reservationId: text('reservation_id'),
-    issuedAt: timestampTz('issued_at'),
-    transmittedAt: timestampTz('transmitted_at'),
-    // Paging order: a cursor is the last sequence of a page.
-    sequence: bigserial('sequence', { mode: 'number' }).notNull(),
-    createdAt: createdAt(),
-    updatedAt: timestampTz('updated_at').notNull().defaultNow(),
+    ...transmittedDocumentTimes(),
   },
   (table) => [
     index('cash_receipts_scope_sequence_idx')

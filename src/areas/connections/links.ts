@@ -2,10 +2,7 @@ import type { Environment } from '../../platform/accounts/keys.ts';
 import type { Db } from '../../platform/db/connect.ts';
 import { isApiError } from '../../platform/errors.ts';
 import {
-  hashPageToken,
-  isPageToken,
-  newPageToken,
-  PageLinkError,
+  hashPageToken, isPageToken, newPageToken, pageLinkUrl, PageLinkError,
 } from '../../platform/page-links.ts';
 import type { Scope } from '../../platform/scope.ts';
 import type { ConnectInput, ConnectionsService, ConnectOutcome } from './service.ts';
@@ -63,8 +60,8 @@ export function createConnectionLinks(deps: LinksDeps) {
     const token = newPageToken();
     const expiresAt = new Date(deps.now().getTime() + CONNECTION_LINK_TTL_MS);
     await store.insertLink(db, { tokenHash: hashPageToken(token), ...scope, kind, expiresAt });
-    const base = deps.publicBaseUrl.replace(/\/+$/, '');
-    return { url: `${base}${CONNECTION_PAGE_PATH}/${token}`, expiresAt: expiresAt.toISOString() };
+    return { url: pageLinkUrl(deps.publicBaseUrl, CONNECTION_PAGE_PATH, token),
+      expiresAt: expiresAt.toISOString() };
   }
 
   async function usableLink(token: string) {

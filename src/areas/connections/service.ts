@@ -7,6 +7,7 @@ import { cursorTimestamp } from '../../platform/cursor-timestamps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { notConfiguredMessage } from '../../platform/live-services.ts';
 import type { Scope } from '../../platform/scope.ts';
+import { failureOfRow } from '../../platform/stored-failure.ts';
 import type { BankAccountPortal } from '../../upstream/bank-accounts/index.ts';
 import type { PortalCredentials, TaxPortal } from '../../upstream/tax-portal/index.ts';
 import {
@@ -84,8 +85,7 @@ function toView(row: store.ConnectionRow) {
     displayName: row.displayName,
     state: row.state as 'CONNECTED' | 'FAILED' | 'EXPIRED',
     status: row.state as 'CONNECTED' | 'FAILED' | 'EXPIRED',
-    failure: row.failureCode === null ? null
-      : { code: row.failureCode, message: row.failureMessage ?? '' },
+    failure: failureOfRow(row),
     connectedAt: row.connectedAt?.toISOString() ?? null,
     lastSyncedAt: row.lastSyncedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { createdAt, timestampTz } from '../../platform/db/columns.ts';
+import { createdAt, timestampTz, updatedAt } from '../../platform/db/columns.ts';
 
 // Tables of connections (docs/connections.md). Every row carries the account and environment it
 // belongs to, and every read filters by both. Credentials live only in `sealed_credentials`,
@@ -32,7 +32,7 @@ export const connections = pgTable(
     connectedAt: timestampTz('connected_at'),
     lastSyncedAt: timestampTz('last_synced_at'),
     createdAt: createdAt(),
-    updatedAt: timestampTz('updated_at').notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (table) => [
     // One connection per thing reached: connecting it again replaces the credentials.

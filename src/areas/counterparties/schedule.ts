@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Environment } from '../../platform/accounts/keys.ts';
 import type { Db } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
-import type { JobDefinition } from '../../platform/jobs.ts';
+import { scheduleTickJob, type JobDefinition } from '../../platform/jobs.ts';
 import { NUMBERS_PER_CALL_MAX } from '../../upstream/tax-authority/index.ts';
 import type { CounterpartiesService } from './service.ts';
 import * as store from './store.ts';
@@ -64,13 +64,6 @@ export function createStatusSchedule(deps: ScheduleDeps) {
 
 export function statusScheduleJob(schedule: ReturnType<typeof createStatusSchedule>):
   JobDefinition<object> {
-  return {
-    queue: STATUS_SCHEDULE_QUEUE,
-    options: { policy: 'singleton', retryLimit: 0, expireInSeconds: 900 },
-    cron: SCHEDULE_CRON,
-    batchSize: 1,
-    async work() {
-      await schedule.tick();
-    },
-  };
+  return scheduleTickJob({ queue: STATUS_SCHEDULE_QUEUE, cron: SCHEDULE_CRON,
+    expireInSeconds: 900, tick: schedule.tick });
 }

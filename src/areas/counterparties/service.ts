@@ -309,11 +309,8 @@ export function createCounterpartiesService(deps: CounterpartiesDeps) {
     const rows = await store.listCounterparties(db, input.scope, { beforeSequence,
       name: input.name?.trim() || undefined, numberPrefix: prefix || undefined,
       closed: input.closed }, input.limit + 1);
-    const page = rows.slice(0, input.limit);
-    const last = page.at(-1);
-    return { counterparties: page.map(toCounterparty),
-      nextCursor: rows.length > input.limit && last
-        ? cursors.encode(input.scope, last.sequence) : null };
+    const { page, nextCursor } = cursors.pageOf(input.scope, rows, input.limit);
+    return { counterparties: page.map(toCounterparty), nextCursor };
   }
 
   return { create, update, remove, get, list, ...createStatusChecks(deps, requireCounterparty),

@@ -1,17 +1,8 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigint,
-  boolean,
-  check,
-  date,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-  uniqueIndex,
+  bigint, boolean, check, date, index, integer, jsonb, pgTable, text, uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { createdAt, timestampTz } from '../../platform/db/columns.ts';
+import { createdAt, timestampTz, updatedAt } from '../../platform/db/columns.ts';
 
 // The counterparty book (docs/counterparties.md): the businesses an account issues to, each with
 // the fields a tax invoice's recipient (`supplied`) carries, so that an issuance can name one
@@ -49,7 +40,7 @@ export const counterparties = pgTable(
     // The import that made it, if one did.
     importId: text('import_id'),
     createdAt: createdAt(),
-    updatedAt: timestampTz('updated_at').notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (table) => [
     index('counterparties_scope_idx').on(table.accountId, table.environment, table.sequence),

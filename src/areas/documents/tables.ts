@@ -1,16 +1,8 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigserial,
-  check,
-  customType,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-  uniqueIndex,
+  check, customType, index, integer, jsonb, pgTable, text, uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { createdAt, timestampTz } from '../../platform/db/columns.ts';
+import { createdAt, pagingSequence, timestampTz, updatedAt } from '../../platform/db/columns.ts';
 
 // Tables of the documents area (docs/documents.md). Every row carries the account and
 // environment of the key that made it, and every read filters by both, so a test document does
@@ -34,7 +26,7 @@ export const ownerBusinesses = pgTable(
     environment: text('environment').notNull(),
     issuerId: text('issuer_id').notNull(),
     createdAt: createdAt(),
-    updatedAt: timestampTz('updated_at').notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (table) => [
     uniqueIndex('owner_businesses_scope_unique').on(table.accountId, table.environment),
@@ -73,11 +65,11 @@ export const documentIssuances = pgTable(
     issueNumber: text('issue_number'),
     pdf: bytea('pdf'),
     pdfSha256: text('pdf_sha256'),
-    sequence: bigserial('sequence', { mode: 'number' }).notNull(),
+    sequence: pagingSequence(),
     acceptedAt: timestampTz('accepted_at').notNull(),
     issuedAt: timestampTz('issued_at'),
     failedAt: timestampTz('failed_at'),
-    updatedAt: timestampTz('updated_at').notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (table) => [
     index('document_issuances_scope_sequence_idx')

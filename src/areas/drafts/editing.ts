@@ -137,13 +137,8 @@ export function createDraftEditing(parts: DraftParts) {
       const rows = await store.listDrafts(deps.db, input.scope, kind,
         { statuses: input.statuses, ...(afterSequence === undefined ? {} : { afterSequence }) },
         input.limit + 1);
-      const page = rows.slice(0, input.limit);
-      const last = page.at(-1);
-      return {
-        drafts: page.map((row) => toView(row, null)),
-        nextCursor: rows.length > input.limit && last
-          ? listCursors.encode(input.scope, last.sequence) : null,
-      };
+      const { page, nextCursor } = listCursors.pageOf(input.scope, rows, input.limit);
+      return { drafts: page.map((row) => toView(row, null)), nextCursor };
     },
   };
 }

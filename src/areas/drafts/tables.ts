@@ -1,15 +1,6 @@
 import { sql } from 'drizzle-orm';
-import {
-  bigserial,
-  boolean,
-  check,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-} from 'drizzle-orm/pg-core';
-import { timestampTz } from '../../platform/db/columns.ts';
+import { boolean, check, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { pagingSequence, timestampTz } from '../../platform/db/columns.ts';
 
 // Tables of the drafts area (docs/drafts.md). A draft carries the account and environment of
 // whoever made it, and every read filters by both, so a test draft does not exist for a live key
@@ -24,7 +15,7 @@ export const drafts = pgTable(
   {
     draftId: text('draft_id').primaryKey(),
     // The order drafts were made in, for paging.
-    sequence: bigserial('sequence', { mode: 'number' }).notNull(),
+    sequence: pagingSequence(),
     accountId: text('account_id').notNull(),
     environment: text('environment').notNull(),
     kind: text('kind').$type<DraftKind>().notNull(),

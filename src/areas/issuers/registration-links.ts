@@ -2,10 +2,7 @@ import { newId } from '../../domain/ids.ts';
 import type { Environment } from '../../platform/accounts/keys.ts';
 import type { Db } from '../../platform/db/connect.ts';
 import {
-  hashPageToken,
-  isPageToken,
-  newPageToken,
-  PageLinkError,
+  hashPageToken, isPageToken, newPageToken, pageLinkUrl, PageLinkError,
 } from '../../platform/page-links.ts';
 import { checkCertificateUpload, type CertificateUpload } from './certificate-check.ts';
 import type { Scope } from '../../platform/scope.ts';
@@ -92,8 +89,8 @@ export function createRegistrationLinks(deps: LinkDeps) {
       await store.insertToken(tx, { tokenHash: hashPageToken(token), issuerId, ...scope,
         redirectUrl, expiresAt });
     });
-    const base = deps.publicBaseUrl.replace(/\/+$/, '');
-    return { url: `${base}${REGISTRATION_PAGE_PATH}/${token}`, expiresAt: expiresAt.toISOString() };
+    return { url: pageLinkUrl(deps.publicBaseUrl, REGISTRATION_PAGE_PATH, token),
+      expiresAt: expiresAt.toISOString() };
   }
 
   const requireUsable = (row: TokenRow | null) => requireUsableAt(row, deps.now());

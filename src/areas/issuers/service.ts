@@ -166,15 +166,10 @@ function createIssuerRecords(db: Db, now: () => Date, cursors: PageCursors) {
     const afterSequence = listCursors.decode(input.scope, input.cursor) ?? null;
     const rows = await store.listIssuers(db, input.scope,
       { afterSequence, limit: input.limit + 1 });
-    const page = rows.slice(0, input.limit);
+    const { page, nextCursor } = listCursors.pageOf(input.scope, rows, input.limit);
     const certificates = await store.findCertificates(db, page.map((row) => row.id));
     const byIssuer = new Map(certificates.map((row) => [row.issuerId, row]));
-    const last = page.at(-1);
-    return {
-      issuers: page.map((row) => toIssuer(row, byIssuer.get(row.id) ?? null)),
-      nextCursor: rows.length > input.limit && last
-        ? listCursors.encode(input.scope, last.sequence) : null,
-    };
+    return { issuers: page.map((row) => toIssuer(row, byIssuer.get(row.id) ?? null)), nextCursor };
   }
 
   async function updateIssuer(input: ScopedIssuer & { changes: IssuerChanges }) {

@@ -1,14 +1,6 @@
 import { sql } from 'drizzle-orm';
-import {
-  bigserial,
-  check,
-  index,
-  pgTable,
-  smallint,
-  text,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
-import { createdAt, timestampTz } from '../../platform/db/columns.ts';
+import { check, index, pgTable, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, pagingSequence, timestampTz, updatedAt } from '../../platform/db/columns.ts';
 
 // Tables of the issuers area (docs/issuers.md). Every row carries the account and environment
 // of the key that made it, and every read filters by both, so a test issuer does not exist for
@@ -35,9 +27,9 @@ export const issuers = pgTable(
     // year. It decides the late-issuance limit of its tax-exempt invoices (docs/issuers.md).
     fiscalYearEndMonth: smallint('fiscal_year_end_month'),
     // Paging order: a cursor is the last sequence of a page.
-    sequence: bigserial('sequence', { mode: 'number' }).notNull(),
+    sequence: pagingSequence(),
     createdAt: createdAt(),
-    updatedAt: timestampTz('updated_at').notNull().defaultNow(),
+    updatedAt: updatedAt(),
     deactivatedAt: timestampTz('deactivated_at'),
   },
   (table) => [
@@ -143,7 +135,7 @@ export const certificateRegistrationSettings = pgTable(
   {
     apiKeyId: text('api_key_id').primaryKey(),
     redirectUrl: text('redirect_url'),
-    updatedAt: timestampTz('updated_at').notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (table) => [
     check('certificate_registration_settings_url',

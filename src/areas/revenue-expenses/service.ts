@@ -13,6 +13,7 @@ import { notConfiguredMessage } from '../../platform/live-services.ts';
 import type { IssuedInvoiceChange } from '../../platform/issued-invoices.ts';
 import type { StageJob } from '../../platform/jobs.ts';
 import type { Scope } from '../../platform/scope.ts';
+import { failureOfRow } from '../../platform/stored-failure.ts';
 import type { ConnectionsService } from '../connections/index.ts';
 import * as store from './store.ts';
 
@@ -108,8 +109,7 @@ function toCollection(row: store.CollectionRow) {
     status: row.state as 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED',
     counts: { collected: row.collectedCount, inserted: row.insertedCount,
       updated: row.updatedCount, unchanged: row.unchangedCount },
-    failure: row.failureCode === null ? null
-      : { code: row.failureCode, message: row.failureMessage ?? '' },
+    failure: failureOfRow(row),
     requestedAt: row.requestedAt.toISOString(),
     startedAt: row.startedAt?.toISOString() ?? null,
     finishedAt: row.finishedAt?.toISOString() ?? null,

@@ -1,16 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigint,
-  bigserial,
-  boolean,
-  check,
-  date,
-  index,
-  integer,
-  pgTable,
-  primaryKey,
-  text,
-  uniqueIndex,
+  bigint, bigserial, boolean, check, date, index, integer, pgTable, primaryKey, text, uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { createdAt, timestampTz, won } from '../../platform/db/columns.ts';
 

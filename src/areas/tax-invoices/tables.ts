@@ -1,16 +1,8 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigserial,
-  boolean,
-  check,
-  date,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
+  bigserial, boolean, check, date, index, integer, jsonb, pgTable, text,
 } from 'drizzle-orm/pg-core';
-import { createdAt, timestampTz, won } from '../../platform/db/columns.ts';
+import { timestampTz, transmittedDocumentTimes, won } from '../../platform/db/columns.ts';
 import type { Invoice, TaxInvoiceStatus, TaxType } from './schemas.ts';
 
 // Tables of the tax-invoices area (docs/tax-invoices.md). Every row carries the account and
@@ -75,12 +67,7 @@ export const taxInvoices = pgTable(
     ntsTransactionId: text('nts_transaction_id'),
     failureCode: text('failure_code'),
     failureMessage: text('failure_message'),
-    issuedAt: timestampTz('issued_at'),
-    transmittedAt: timestampTz('transmitted_at'),
-    // Paging order: a cursor is the last sequence of a page.
-    sequence: bigserial('sequence', { mode: 'number' }).notNull(),
-    createdAt: createdAt(),
-    updatedAt: timestampTz('updated_at').notNull().defaultNow(),
+    ...transmittedDocumentTimes(),
   },
   (table) => [
     index('tax_invoices_scope_sequence_idx')

@@ -104,15 +104,6 @@ function toDelivery(row: store.DeliveryRow, eventType: string, attempts: store.A
   };
 }
 
-// The page and the cursor of the next one, from rows fetched with one row to spare; a cursor
-// is the position of the last row of the page (platform/cursor.ts).
-function paginate<T extends { sequence: number }>(rows: T[], limit: number,
-  encode: (sequence: number) => string) {
-  const page = rows.slice(0, limit);
-  const nextCursor = rows.length > limit ? encode(page[page.length - 1]!.sequence) : null;
-  return { page, nextCursor };
-}
-
 const notFound = (what: string) => new ApiError('NOT_FOUND', `No ${what} with this id.`);
 
 export function createWebhooksService(deps: WebhooksServiceDeps) {
@@ -209,8 +200,7 @@ function managementReads(deps: WebhooksServiceDeps, endpointOrThrow: EndpointOrT
         beforeSequence, limit: input.limit,
         types: input.type === undefined ? SUBSCRIBABLE_EVENT_TYPES : [input.type],
       });
-      const { page, nextCursor } = paginate(rows, input.limit,
-        (sequence) => cursors.encode(input.caller, sequence));
+      const { page, nextCursor } = cursors.pageOf(input.caller, rows, input.limit);
       // The store returned events of subscribable types only.
       const results = page.map(toEvent) as Array<EventRecordOf<SubscribableEventType>>;
       return { results, nextCursor };
@@ -287,9 +277,8 @@ function deliveryLog(deps: WebhooksServiceDeps, endpointOrThrow: EndpointOrThrow
       const rows = await store.listDeliveries(deps.db, input.endpointId, {
         beforeSequence, limit: input.limit, status: input.status ?? null,
       });
-      const { page, nextCursor } = paginate(
-        rows.map((row) => ({ ...row, sequence: row.delivery.sequence })), input.limit,
-        (sequence) => cursors.encode(input.caller, sequence));
+      const { page, nextCursor } = cursors.pageOf(input.caller,
+        rows.map((row) => ({ ...row, sequence: row.delivery.sequence })), input.limit);
       const attempts = await store.listAttempts(
         deps.db, page.map((row) => row.delivery.id), DELIVERY_ATTEMPTS_MAX);
       const results = page.map((row) => toDelivery(row.delivery, row.eventType,

@@ -1,16 +1,8 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigint,
-  boolean,
-  check,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
+  bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text,
 } from 'drizzle-orm/pg-core';
-import { createdAt, timestampTz } from '../../platform/db/columns.ts';
+import { createdAt, timestampTz, updatedAt } from '../../platform/db/columns.ts';
 
 // Webhook tables (docs/webhooks.md). Endpoints and events belong to one account and one
 // environment; a delivery is one event sent to one endpoint, retried as attempts. Lists page by
@@ -42,7 +34,7 @@ export const webhookEndpoints = pgTable(
     plaintextSecret: text('secret'),
     plaintextPreviousSecret: text('previous_secret'),
     createdAt: createdAt(),
-    updatedAt: timestampTz('updated_at').notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (table) => [
     index('webhook_endpoints_scope_idx').on(table.accountId, table.environment, table.sequence),

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigserial,
   check,
   index,
   integer,
@@ -10,7 +9,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { createdAt, timestampTz } from '../db/columns.ts';
+import { createdAt, pagingSequence, timestampTz, updatedAt } from '../db/columns.ts';
 
 // Bulk issuance (docs/bulk-issuance.md): one row per bulk request of tax invoices or cash
 // receipts. The row is the bulk's reference-id claim (unique per key and kind), the answer it
@@ -59,9 +58,9 @@ export const bulks = pgTable(
     checkAfter: timestampTz('check_after'),
     completedAt: timestampTz('completed_at'),
     // Paging order: a cursor is the last sequence of a page.
-    sequence: bigserial('sequence', { mode: 'number' }).notNull(),
+    sequence: pagingSequence(),
     createdAt: createdAt(),
-    updatedAt: timestampTz('updated_at').notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (table) => [
     uniqueIndex('bulks_reference_idx').on(table.apiKeyId, table.kind, table.clientReferenceId),

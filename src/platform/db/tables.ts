@@ -1,16 +1,8 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigint,
-  check,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  uniqueIndex,
+  bigint, check, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { createdAt, timestampTz } from './columns.ts';
+import { createdAt, timestampTz, updatedAt } from './columns.ts';
 
 // The database schema of the platform. Migrations in drizzle/ are generated from this file with
 // `npx drizzle-kit generate` and committed.
@@ -67,7 +59,7 @@ export const pointBalances = pgTable(
     environment: text('environment').notNull(),
     postedPoints: points('posted_points').notNull().default(0),
     reservedPoints: points('reserved_points').notNull().default(0),
-    updatedAt: timestampTz('updated_at').notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (table) => [
     primaryKey({ columns: [table.accountId, table.environment] }),

@@ -64,16 +64,13 @@ export function isValidReferenceId(referenceId: string): boolean {
 export const REFERENCE_ID_REUSED_MESSAGE =
   'Service-Client-Reference-Id was already used with this API key.';
 
-// Claims many never-reusable reference ids (tax invoices) in one statement of the caller's
-// transaction, for requests whose work is recorded together. Answers, per claim, whether it is
-// now this request's: false when it was used before, by a committed request or by an earlier
-// claim of the same call.
-export async function claimNeverReusable(tx: Tx, claims: Claim[]): Promise<boolean[]> {
+// Gives each claim of a batch an id, in the order sent, and keeps the claims to insert: an
+// earlier claim of the same key, namespace and reference id takes it, and a later one gets no id
+// (it was not this request's to make).
+function withClaimIds<C extends Claim>(claims: C[]) {
   const seen = new Set<string>();
-  const fresh: Array<Claim & { id: string }> = [];
+  const fresh: Array<C & { id: string }> = [];
   const idOf = claims.map((claim) => {
-    assert.equal(IDEMPOTENCY_NAMESPACES[claim.namespace], 'neverReusable');
-    assert(isValidReferenceId(claim.referenceId), 'reference id must be validated by the route');
     const key = JSON.stringify([claim.apiKeyId, claim.namespace, claim.referenceId]);
     if (seen.has(key)) return null;
     seen.add(key);
@@ -81,6 +78,19 @@ export async function claimNeverReusable(tx: Tx, claims: Claim[]): Promise<boole
     fresh.push({ ...claim, id });
     return id;
   });
+  return { idOf, fresh };
+}
+
+// Claims many never-reusable reference ids (tax invoices) in one statement of the caller's
+// transaction, for requests whose work is recorded together. Answers, per claim, whether it is
+// now this request's: false when it was used before, by a committed request or by an earlier
+// claim of the same call.
+export async function claimNeverReusable(tx: Tx, claims: Claim[]): Promise<boolean[]> {
+  for (const claim of claims) {
+    assert.equal(IDEMPOTENCY_NAMESPACES[claim.namespace], 'neverReusable');
+    assert(isValidReferenceId(claim.referenceId), 'reference id must be validated by the route');
+  }
+  const { idOf, fresh } = withClaimIds(claims);
   const inserted = await store.insertClaims(tx, fresh);
   return idOf.map((id) => id !== null && inserted.has(id));
 }
@@ -94,19 +104,12 @@ export async function claimNeverReusable(tx: Tx, claims: Claim[]): Promise<boole
 // in one order (key, reference id) so that two such statements never wait on each other.
 export async function claimReplayable(tx: Tx, claims: Array<Claim & {
   response: StoredResponse }>): Promise<boolean[]> {
-  const seen = new Set<string>();
-  const fresh: Array<Claim & { id: string; response: StoredResponse }> = [];
-  const idOf = claims.map((claim) => {
+  for (const claim of claims) {
     assert.equal(IDEMPOTENCY_NAMESPACES[claim.namespace], 'replayOrConflict');
     assert(isValidReferenceId(claim.referenceId), 'reference id must be validated by the route');
     assert.equal(claim.fingerprint.length, 64);
-    const key = JSON.stringify([claim.apiKeyId, claim.namespace, claim.referenceId]);
-    if (seen.has(key)) return null;
-    seen.add(key);
-    const id = newId('idempotencyClaim');
-    fresh.push({ ...claim, id });
-    return id;
-  });
+  }
+  const { idOf, fresh } = withClaimIds(claims);
   fresh.sort((a, b) => (a.apiKeyId === b.apiKeyId
     ? (a.referenceId < b.referenceId ? -1 : a.referenceId > b.referenceId ? 1 : 0)
     : (a.apiKeyId < b.apiKeyId ? -1 : 1)));

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, check, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
-import { createdAt, timestampTz } from '../db/columns.ts';
+import { check, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { createdAt, pagingSequence, timestampTz, updatedAt } from '../db/columns.ts';
 
 // The mail outbox (docs/operations.md § Mail). Every mail etax sends is first a row here,
 // inserted in the transaction of the change it tells about, so a mail exists exactly when that
@@ -28,7 +28,7 @@ export const mailOutbox = pgTable(
   {
     id: text('id').primaryKey(),
     // Reading order: the newest mail has the highest sequence.
-    sequence: bigserial('sequence', { mode: 'number' }).notNull(),
+    sequence: pagingSequence(),
     // The account and environment the mail is about, when it is about one.
     accountId: text('account_id'),
     environment: text('environment'),
@@ -53,7 +53,7 @@ export const mailOutbox = pgTable(
     // The Message-ID the SMTP server accepted.
     messageId: text('message_id'),
     createdAt: createdAt(),
-    updatedAt: timestampTz('updated_at').notNull().defaultNow(),
+    updatedAt: updatedAt(),
     sentAt: timestampTz('sent_at'),
   },
   (table) => [

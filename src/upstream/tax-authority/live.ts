@@ -1,14 +1,8 @@
 import { parseJsonObject, postJson } from '../http.ts';
 import type { RegistrationStatus, TaxType } from '../business-profiles/index.ts';
 import {
-  CERTIFICATE_CHECK_UNAVAILABLE,
-  NUMBERS_PER_CALL_MAX,
-  UNAVAILABLE,
-  type CertificateCheckResult,
-  type CertificateFacts,
-  type CertificateValidator,
-  type StatusCheckResult,
-  type StatusOfNumber,
+  CERTIFICATE_CHECK_UNAVAILABLE, NUMBERS_PER_CALL_MAX, UNAVAILABLE, type CertificateCheckResult,
+  type CertificateFacts, type CertificateValidator, type StatusCheckResult, type StatusOfNumber,
   type TaxAuthority,
 } from './index.ts';
 

@@ -1,19 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BusinessProfile } from '../business-profiles/index.ts';
 import {
-  SANDBOX_BUSINESS_NUMBERS,
-  SANDBOX_CORPORATION,
-  SANDBOX_SOLE_PROPRIETOR,
+  SANDBOX_BUSINESS_NUMBERS, SANDBOX_CORPORATION, SANDBOX_SOLE_PROPRIETOR,
 } from '../business-profiles/sandbox.ts';
 import {
-  CERTIFICATE_CHECK_UNAVAILABLE,
-  UNAVAILABLE,
-  type CertificateCheckResult,
-  type CertificateFacts,
-  type CertificateValidator,
-  type StatusCheckResult,
-  type StatusOfNumber,
-  type TaxAuthority,
+  CERTIFICATE_CHECK_UNAVAILABLE, UNAVAILABLE, type CertificateCheckResult, type CertificateFacts,
+  type CertificateValidator, type StatusCheckResult, type StatusOfNumber, type TaxAuthority,
 } from './index.ts';
 
 // The tax authority of test keys: deterministic answers from the documented test numbers

@@ -2,6 +2,7 @@ import { sequenceCursors, type PageCursors } from '../../../platform/cursor.ts';
 import type { Db } from '../../../platform/db/connect.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import type { Caller, Scope } from '../../../platform/scope.ts';
+import { failureOfRow } from '../../../platform/stored-failure.ts';
 import { maskedIdentityNumberOf } from '../identity-numbers.ts';
 import type { CashReceiptView } from '../schemas.ts';
 import * as store from '../store.ts';
@@ -33,8 +34,7 @@ function toCashReceipt(row: store.CashReceiptRow): CashReceiptView {
     kind: row.kind,
     status: row.status,
     approvalNumber: row.approvalNumber,
-    failure: row.failureCode === null ? null
-      : { code: row.failureCode, message: row.failureMessage ?? '' },
+    failure: failureOfRow(row),
     clientReferenceId: row.clientReferenceId,
     issuerId: row.issuerId,
     merchant: { businessRegistrationNumber: row.merchantNumber,
@@ -83,13 +83,8 @@ export function createRetrievalService(deps: RetrievalDeps) {
     const afterSequence = listCursors.decode(input.scope, input.cursor);
     const rows = await store.listReceipts(db, input.scope, { ...input.filters, afterSequence },
       input.limit + 1);
-    const page = rows.slice(0, input.limit);
-    const last = page.at(-1);
-    return {
-      cashReceipts: page.map(toCashReceipt),
-      nextCursor: rows.length > input.limit && last
-        ? listCursors.encode(input.scope, last.sequence) : null,
-    };
+    const { page, nextCursor } = listCursors.pageOf(input.scope, rows, input.limit);
+    return { cashReceipts: page.map(toCashReceipt), nextCursor };
   }
 
   // After a network failure the client learns the outcome here instead of guessing; resending

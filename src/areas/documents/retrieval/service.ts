@@ -2,6 +2,7 @@ import { sequenceCursors, type PageCursors } from '../../../platform/cursor.ts';
 import type { Db } from '../../../platform/db/connect.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import type { Scope } from '../../../platform/scope.ts';
+import { failureOfRow } from '../../../platform/stored-failure.ts';
 import type {
   DocumentStatus,
   DocumentType,
@@ -25,8 +26,7 @@ function toView(row: store.DocumentSummaryRow): DocumentView {
     issueNumber: row.issueNumber,
     pdfSha256: row.pdfSha256,
     points: row.reservedPoints,
-    failure: row.failureCode === null ? null
-      : { code: row.failureCode, message: row.failureMessage ?? '' },
+    failure: failureOfRow(row),
     acceptedAt: row.acceptedAt.toISOString(),
     issuedAt: row.issuedAt?.toISOString() ?? null,
     failedAt: row.failedAt?.toISOString() ?? null,
@@ -52,13 +52,8 @@ export function createRetrievalService(deps: { db: Db; cursors: PageCursors }) {
         ...(input.status === undefined ? {} : { status: input.status }),
         ...(input.type === undefined ? {} : { type: input.type }),
       });
-      const page = rows.slice(0, input.limit);
-      const last = page.at(-1);
-      return {
-        documents: page.map(toView),
-        nextCursor: rows.length > input.limit && last
-          ? listCursors.encode(input.scope, last.sequence) : null,
-      };
+      const { page, nextCursor } = listCursors.pageOf(input.scope, rows, input.limit);
+      return { documents: page.map(toView), nextCursor };
     },
 
     // The PDF exactly as the upstream service sent it.

@@ -1,16 +1,8 @@
 import type { ValidatedInvoice } from '../acceptance/validation.ts';
 import type { Payment } from '../schemas.ts';
 import {
-  checkItemTaxType,
-  checkNotBeforeOriginal,
-  negatedItem,
-  originalDateNote,
-  remark,
-  validateDocuments,
-  withPayment,
-  type AmendmentItem,
-  type AmendmentContext,
-  type AmendmentRule,
+  checkItemTaxType, checkNotBeforeOriginal, negatedItem, originalDateNote, remark,
+  validateDocuments, withPayment, type AmendmentItem, type AmendmentContext, type AmendmentRule,
   type OriginalDocument,
 } from './reason-rule.ts';
 

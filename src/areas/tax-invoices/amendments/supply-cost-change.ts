@@ -1,16 +1,8 @@
 import type { ValidatedInvoice } from '../acceptance/validation.ts';
 import type { Item, Payment } from '../schemas.ts';
 import {
-  checkItemTaxType,
-  checkNotBeforeOriginal,
-  originalDateNote,
-  remark,
-  validateDocuments,
-  withPayment,
-  type AmendmentItem,
-  type AmendmentContext,
-  type AmendmentRule,
-  type OriginalDocument,
+  checkItemTaxType, checkNotBeforeOriginal, originalDateNote, remark, validateDocuments,
+  withPayment, type AmendmentItem, type AmendmentContext, type AmendmentRule, type OriginalDocument,
 } from './reason-rule.ts';
 
 // Supply cost change (공급가액 변동, reason code 2; docs/tax-invoice-amendments.md): the price

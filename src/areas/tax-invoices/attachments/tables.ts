@@ -1,8 +1,6 @@
 import { sql } from 'drizzle-orm';
-import {
-  bigserial, check, customType, index, integer, pgTable, text,
-} from 'drizzle-orm/pg-core';
-import { timestampTz } from '../../../platform/db/columns.ts';
+import { check, customType, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { pagingSequence, timestampTz } from '../../../platform/db/columns.ts';
 import { taxInvoices } from '../tables.ts';
 
 // The files a tax invoice carries to its recipient (docs/tax-invoices.md § Attachments), kept
@@ -31,7 +29,7 @@ export const taxInvoiceAttachments = pgTable(
     // From the clock of the request that added it.
     createdAt: timestampTz('created_at').notNull(),
     // The order they were added in, also within one request.
-    sequence: bigserial('sequence', { mode: 'number' }).notNull(),
+    sequence: pagingSequence(),
   },
   (table) => [
     index('tax_invoice_attachments_invoice_idx')

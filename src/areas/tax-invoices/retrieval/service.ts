@@ -4,20 +4,16 @@ import {
   vatReturnDeadline,
 } from '../../../domain/business-days.ts';
 import type { Db } from '../../../platform/db/connect.ts';
-import {
-  BIGINT_COLUMN_MAX,
-  cursorInteger,
-  type CursorList,
-  type PageCursors,
-} from '../../../platform/cursor.ts';
+import { sequenceCursors, type PageCursors } from '../../../platform/cursor.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import type { Caller, Scope } from '../../../platform/scope.ts';
+import { failureOfRow } from '../../../platform/stored-failure.ts';
 import { lateIssuancePenaltyOf } from '../acceptance/late-issuance.ts';
 import type { HolidayCalendar } from '../holidays/calendar.ts';
 import type { PdfInput } from '../pdf/input.ts';
+import { pdfInputOfRow } from '../pdf/of-row.ts';
 import {
   amendmentReasonOfCode,
-  type AmendmentReason,
   type TaxInvoiceStatus,
 } from '../schemas.ts';
 import * as store from '../store.ts';
@@ -71,8 +67,7 @@ function toTaxInvoice(row: store.TaxInvoiceRow): TaxInvoiceView {
       originalIssuanceKey: row.originalIssuanceKey!,
       originalNtsTransactionId: row.originalNtsTransactionId!,
     },
-    failure: row.failureCode === null ? null
-      : { code: row.failureCode, message: row.failureMessage ?? '' },
+    failure: failureOfRow(row),
     issueDeadline: row.issueDeadline,
     lateIssuance: row.lateIssuance,
     lateIssuancePenalty: row.lateIssuance ? lateIssuancePenaltyOf(row.taxType) : null,
@@ -82,33 +77,10 @@ function toTaxInvoice(row: store.TaxInvoiceRow): TaxInvoiceView {
   };
 }
 
+// The mail's PDF and this one read the same facts of the row; the API's marks a late issuance
+// in its footer too.
 function pdfInput(row: store.TaxInvoiceRow): PdfInput {
-  const view = toTaxInvoice(row);
-  return {
-    issuanceKey: row.issuanceKey,
-    environment: row.environment as PdfInput['environment'],
-    status: row.status,
-    ntsTransactionId: row.ntsTransactionId,
-    issuedAt: row.issuedAt,
-    taxType: row.taxType,
-    totals: view.totals,
-    amendment: view.amendment === null ? null : {
-      reason: view.amendment.reason as AmendmentReason,
-      originalNtsTransactionId: view.amendment.originalNtsTransactionId,
-    },
-    invoice: row.invoice,
-    lateIssuance: row.lateIssuance,
-  };
-}
-
-const listOf = (scope: Scope): CursorList => ({ list: 'taxInvoices.list', scope });
-
-function decodeListCursor(cursors: PageCursors, scope: Scope, cursor: string | undefined,
-  list: (scope: Scope) => CursorList = listOf): number | undefined {
-  if (cursor === undefined) return undefined;
-  const [sequence] = cursors.decode<[number]>(list(scope), cursor,
-    [cursorInteger(0, BIGINT_COLUMN_MAX)]);
-  return sequence;
+  return { ...pdfInputOfRow(row), lateIssuance: row.lateIssuance };
 }
 
 // After a network failure the client learns the outcome here instead of resending.
@@ -152,25 +124,20 @@ type ListInput = {
   cursor?: string | undefined;
 };
 
-// The newest-first list's cursors open only there, not in the API's oldest-first list.
-const browseListOf = (scope: Scope): CursorList => ({ list: 'taxInvoices.browse', scope });
-
 // What people looking for documents read (the dashboard): lists newest first, a document's
 // history, the recipients of the latest documents.
 function createBrowsing(db: Db, cursors: PageCursors) {
+  // The newest-first list's cursors open only there, not in the API's oldest-first list.
+  const browseCursors = sequenceCursors(cursors, 'taxInvoices.browse');
+
   // Newest first, for people looking for documents (the dashboard's list and its exports); the
   // cursor is the last sequence of a page, as the API list's.
   async function browse(input: BrowseInput) {
-    const beforeSequence = decodeListCursor(cursors, input.scope, input.cursor, browseListOf);
+    const beforeSequence = browseCursors.decode(input.scope, input.cursor);
     const rows = await store.browseInvoices(db, input.scope, { ...input.filters, beforeSequence },
       input.limit + 1);
-    const page = rows.slice(0, input.limit);
-    const last = page.at(-1);
-    return {
-      taxInvoices: page.map(toTaxInvoice),
-      nextCursor: rows.length > input.limit && last
-        ? cursors.encode(browseListOf(input.scope), [last.sequence]) : null,
-    };
+    const { page, nextCursor } = browseCursors.pageOf(input.scope, rows, input.limit);
+    return { taxInvoices: page.map(toTaxInvoice), nextCursor };
   }
 
   // Every status change of a document, oldest first: who made it, when and why.
@@ -193,6 +160,7 @@ function createBrowsing(db: Db, cursors: PageCursors) {
 
 export function createRetrievalService(deps: RetrievalDeps) {
   const { db } = deps;
+  const listCursors = sequenceCursors(deps.cursors, 'taxInvoices.list');
   async function requireInvoice(scope: Scope, issuanceKey: string) {
     const row = await store.findInvoice(db, scope, issuanceKey);
     if (row === null) throw new ApiError('NOT_FOUND', NO_SUCH_INVOICE);
@@ -204,16 +172,11 @@ export function createRetrievalService(deps: RetrievalDeps) {
   }
 
   async function list(input: ListInput) {
-    const afterSequence = decodeListCursor(deps.cursors, input.scope, input.cursor);
+    const afterSequence = listCursors.decode(input.scope, input.cursor);
     const rows = await store.listInvoices(db, input.scope, { ...input.filters, afterSequence },
       input.limit + 1);
-    const page = rows.slice(0, input.limit);
-    const last = page.at(-1);
-    return {
-      taxInvoices: page.map(toTaxInvoice),
-      nextCursor: rows.length > input.limit && last
-        ? deps.cursors.encode(listOf(input.scope), [last.sequence]) : null,
-    };
+    const { page, nextCursor } = listCursors.pageOf(input.scope, rows, input.limit);
+    return { taxInvoices: page.map(toTaxInvoice), nextCursor };
   }
 
   async function pdf(input: { scope: Scope; issuanceKey: string }) {

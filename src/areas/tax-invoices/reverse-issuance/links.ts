@@ -1,9 +1,6 @@
 import type { Executor } from '../../../platform/db/connect.ts';
 import {
-  hashPageToken,
-  isPageToken,
-  newPageToken,
-  PageLinkError,
+  hashPageToken, isPageToken, newPageToken, pageLinkUrl, PageLinkError,
 } from '../../../platform/page-links.ts';
 import type { ApprovalChannel } from './tables.ts';
 import * as store from './store.ts';
@@ -32,15 +29,14 @@ type LinkDeps = { publicBaseUrl: string; now: () => Date };
 type ApprovalLink = { url: string; expiresAt: Date };
 
 export function createApprovalLinks(deps: LinkDeps) {
-  const base = deps.publicBaseUrl.replace(/\/+$/, '');
-
   async function createLink(
     tx: Executor,
     input: { issuanceKey: string; channel: ApprovalChannel; expiresAt: Date },
   ): Promise<ApprovalLink> {
     const token = newPageToken();
     await store.insertApprovalToken(tx, { tokenHash: hashPageToken(token), ...input });
-    return { url: `${base}${APPROVAL_PAGE_PATH}/${token}`, expiresAt: input.expiresAt };
+    return { url: pageLinkUrl(deps.publicBaseUrl, APPROVAL_PAGE_PATH, token),
+      expiresAt: input.expiresAt };
   }
 
   // The link's row if it can still be used; PageLinkError otherwise.
