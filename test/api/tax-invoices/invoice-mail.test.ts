@@ -10,6 +10,7 @@ import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import pino from 'pino';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays, issueDeadline } from '../../../src/domain/business-days.ts';
 import { mailOutbox } from '../../../src/platform/mail/tables.ts';
 import { MAIL_SEND_ATTEMPTS_MAX, sendMail } from '../../../src/platform/mail/send-job.ts';
 import { createSmtpTransport } from '../../../src/platform/mail/transport.ts';
@@ -38,11 +39,15 @@ const SUPPLIER_MANAGER = 'tax@example.co.kr';
 let sink: SmtpSink;
 let app: TestApp;
 let account: SupplierAccount;
+// Milliseconds the app's clock runs ahead of the real one: a late issuance is issued after its
+// deadline.
+const clock = { offsetMs: 0 };
 
 beforeAll(async () => {
   sink = await startSmtpSink();
   app = await createTestApp({ jobs: true, env: { SMTP_URL: sink.url, MAIL_FROM,
-    TAX_INVOICE_TRANSMISSION_DELAY_SECONDS: '0' } });
+    TAX_INVOICE_TRANSMISSION_DELAY_SECONDS: '0' },
+  now: () => new Date(Date.now() + clock.offsetMs) });
   account = await createSupplierAccount(app, 'Invoice mail');
 });
 afterAll(async () => {
@@ -294,5 +299,22 @@ describe('99 items', () => {
       invoiceBody({ items: items(100) }));
     expectError(response, 400, 'INVALID_REQUEST');
     expect(response.json().message).toMatch(/items/);
+  });
+});
+
+// Last in the file: the clock moves past the deadline of today's write date, and only forward.
+describe('the mail of a late issuance', () => {
+  it('attaches the same PDF as the API answers, with its 지연발급 mark', async () => {
+    clock.offsetMs = Date.parse(`${addDays(issueDeadline(today()), 1)}T12:00:00+09:00`) -
+      Date.now();
+    const invoice = await issueTransmitted(app, account.key, account.supplier.supplierKey,
+      invoiceBody({ supplied: recipients(false) }));
+    const [mail] = await mailsOf(invoice.issuanceKey);
+    const { text } = await pdfText(mail!.parsed.attachments[0]!.content);
+    expect(text).toContain('지연발급');
+    const retrieved = await app.server.inject(request(account.key, 'GET',
+      `/v1/taxInvoices/${invoice.issuanceKey}/pdf`));
+    expect(retrieved.statusCode).toBe(200);
+    expect((await pdfText(retrieved.rawPayload)).text).toBe(text);
   });
 });

@@ -3,8 +3,8 @@ import { amendmentReasonOfCode, type AmendmentReason } from '../schemas.ts';
 import type { TaxInvoiceRow } from '../store.ts';
 import type { PdfInput } from './input.ts';
 
-// What the PDF shows of a stored document, for work that renders it outside the retrieval
-// routes (the PDF attached to the invoice's mail).
+// What the PDF shows of a stored document: the same for the retrieval routes and the PDF
+// attached to the invoice's mail.
 export function pdfInputOfRow(row: TaxInvoiceRow): PdfInput {
   const reason: AmendmentReason | undefined = row.amendmentReason === null ? undefined
     : amendmentReasonOfCode(row.amendmentReason);
@@ -22,5 +22,6 @@ export function pdfInputOfRow(row: TaxInvoiceRow): PdfInput {
       originalNtsTransactionId: row.originalNtsTransactionId,
     },
     invoice: row.invoice,
+    lateIssuance: row.lateIssuance,
   };
 }

@@ -10,7 +10,6 @@ import type { Caller, Scope } from '../../../platform/scope.ts';
 import { failureOfRow } from '../../../platform/stored-failure.ts';
 import { lateIssuancePenaltyOf } from '../acceptance/late-issuance.ts';
 import type { HolidayCalendar } from '../holidays/calendar.ts';
-import type { PdfInput } from '../pdf/input.ts';
 import { pdfInputOfRow } from '../pdf/of-row.ts';
 import {
   amendmentReasonOfCode,
@@ -75,12 +74,6 @@ function toTaxInvoice(row: store.TaxInvoiceRow): TaxInvoiceView {
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
-}
-
-// The mail's PDF and this one read the same facts of the row; the API's marks a late issuance
-// in its footer too.
-function pdfInput(row: store.TaxInvoiceRow): PdfInput {
-  return { ...pdfInputOfRow(row), lateIssuance: row.lateIssuance };
 }
 
 // After a network failure the client learns the outcome here instead of resending.
@@ -184,7 +177,7 @@ export function createRetrievalService(deps: RetrievalDeps) {
     // pdfkit and the fonts load with the first PDF, not at every start (docs/operations.md
     // § Start-up): a server that never renders one never pays for them.
     const { renderTaxInvoicePdf } = await import('../pdf/render.ts');
-    return renderTaxInvoicePdf(pdfInput(row));
+    return renderTaxInvoicePdf(pdfInputOfRow(row));
   }
 
   async function issueDueDate({ date }: { date: string }) {
