@@ -30,6 +30,13 @@ export const readReferenceId = (form: URLSearchParams): string | null => {
   return REFERENCE_ID.test(value) ? value : null;
 };
 
+// A form's reference id: the one it was posted with when it is shown again after a refusal, so
+// the corrected form sent is still the same request; else a new one.
+export function ReferenceIdField(props: { values?: URLSearchParams | undefined }) {
+  return <input type="hidden" name="referenceId"
+    value={readReferenceId(props.values ?? new URLSearchParams()) ?? newReferenceId()} />;
+}
+
 // The lowest plan that may call the operation when the account's plan is below it, else null:
 // the same check as the API's, made before anything else (src/platform/plans.ts).
 export function planGap(ctx: PageContext, operation: Operation): Plan | null {

@@ -10,7 +10,7 @@ import {
 } from '../../../areas/counterparties/index.ts';
 import { formatBusinessRegistrationNumber } from
   '../../../domain/business-registration-number.ts';
-import { Notice, PostForm, RedirectNotice, Section } from '../../components.tsx';
+import { CardTable, Notice, PostForm, RedirectNotice, Section } from '../../components.tsx';
 import type { DashboardPage, Outcome, PageContext } from '../../context.ts';
 import { toCsv } from '../../csv.ts';
 import { formatDateTime } from '../../format.ts';
@@ -185,40 +185,35 @@ function ProblemNotice({ ctx, problem }: { ctx: PageContext; problem?: Problem }
 function ListTable({ ctx, results }: { ctx: PageContext; results: CounterpartyView[] }) {
   const { t } = ctx;
   return (
-    <div class="table-wrap">
-      <table class="cards">
-        <thead><tr>
-          <th>{t('counterparties.name')}</th><th>{t('counterparties.number')}</th>
-          <th>{t('counterparties.representative')}</th><th>{t('counterparties.manager')}</th>
-          <th>{t('counterparties.status')}</th>
-        </tr></thead>
-        <tbody>
-          {results.map((counterparty) => (
-            <tr key={counterparty.id}
-              class={counterparty.registration.closed ? 'flagged' : undefined}>
-              <td data-label={t('counterparties.name')} class="break">
-                <a href={`/dashboard/counterparties/${counterparty.id}`}>
-                  {counterparty.organizationName}
-                </a>
-              </td>
-              <td data-label={t('counterparties.number')} class="nowrap">
-                {formatBusinessRegistrationNumber(counterparty.businessRegistrationNumber)}
-                <SubPlace counterparty={counterparty} />
-              </td>
-              <td data-label={t('counterparties.representative')} class="break">
-                {counterparty.representativeName}
-              </td>
-              <td data-label={t('counterparties.manager')} class="break">
-                {(counterparty.managers[0] as { email: string } | undefined)?.email ?? '—'}
-              </td>
-              <td data-label={t('counterparties.status')}>
-                <StatusBadge ctx={ctx} counterparty={counterparty} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <CardTable head={<>
+      <th>{t('counterparties.name')}</th><th>{t('counterparties.number')}</th>
+      <th>{t('counterparties.representative')}</th><th>{t('counterparties.manager')}</th>
+      <th>{t('counterparties.status')}</th>
+    </>}>
+      {results.map((counterparty) => (
+        <tr key={counterparty.id}
+          class={counterparty.registration.closed ? 'flagged' : undefined}>
+          <td data-label={t('counterparties.name')} class="break">
+            <a href={`/dashboard/counterparties/${counterparty.id}`}>
+              {counterparty.organizationName}
+            </a>
+          </td>
+          <td data-label={t('counterparties.number')} class="nowrap">
+            {formatBusinessRegistrationNumber(counterparty.businessRegistrationNumber)}
+            <SubPlace counterparty={counterparty} />
+          </td>
+          <td data-label={t('counterparties.representative')} class="break">
+            {counterparty.representativeName}
+          </td>
+          <td data-label={t('counterparties.manager')} class="break">
+            {(counterparty.managers[0] as { email: string } | undefined)?.email ?? '—'}
+          </td>
+          <td data-label={t('counterparties.status')}>
+            <StatusBadge ctx={ctx} counterparty={counterparty} />
+          </td>
+        </tr>
+      ))}
+    </CardTable>
   );
 }
 
@@ -437,6 +432,21 @@ async function rateLimited(ctx: PageContext, operation: 'counterparties.create' 
     body: <Notice kind="error">{ctx.t('records.rateLimited', { seconds: retryAfter })}</Notice> };
 }
 
+// An action on one counterparty that takes no fields: the counterparty of the session's scope
+// (else 404), the typed confirmation of a live action, then the operation's rate limit before
+// the work.
+async function counterpartyAction(ctx: PageContext,
+  operation: 'counterparties.refreshStatus' | 'counterparties.delete',
+  work: (counterparty: CounterpartyView) => Promise<Outcome>): Promise<Outcome> {
+  const counterparty = await ownCounterparty(ctx);
+  if (counterparty === null) return errorOutcome(ctx.t, 'notFound', 404);
+  if (!liveConfirmed(ctx)) {
+    return detailPage(ctx, counterparty, { key: 'confirm.liveMissing' }, 400);
+  }
+  const limited = await rateLimited(ctx, operation);
+  return limited ?? work(counterparty);
+}
+
 const refusal = (error: unknown) => {
   const problem = asApiError(error);
   return { problem: { error: problem }, status: problem.status };
@@ -577,37 +587,24 @@ export const counterpartiesPage: DashboardPage = {
     {
       method: 'POST', path: '/counterparties/:counterpartyId/refresh',
       permission: 'counterparties.manage',
-      async handle(ctx) {
-        const counterparty = await ownCounterparty(ctx);
-        if (counterparty === null) return errorOutcome(ctx.t, 'notFound', 404);
-        if (!liveConfirmed(ctx)) {
-          return detailPage(ctx, counterparty, { key: 'confirm.liveMissing' }, 400);
-        }
-        const limited = await rateLimited(ctx, 'counterparties.refreshStatus');
-        if (limited !== null) return limited;
-        try {
-          await ctx.services.areas.counterparties.refreshStatus({ scope: ctx.scope,
-            counterpartyId: counterparty.id });
-        } catch (error) {
-          const { problem, status } = refusal(error);
-          return detailPage(ctx, counterparty, problem, status);
-        }
-        await ctx.audit('counterparty.statusChecked', counterparty.id, ctx.scope.environment);
-        return { kind: 'redirect',
-          to: `/dashboard/counterparties/${counterparty.id}?notice=counterparties.checked` };
-      },
+      handle: (ctx) => counterpartyAction(ctx, 'counterparties.refreshStatus',
+        async (counterparty) => {
+          try {
+            await ctx.services.areas.counterparties.refreshStatus({ scope: ctx.scope,
+              counterpartyId: counterparty.id });
+          } catch (error) {
+            const { problem, status } = refusal(error);
+            return detailPage(ctx, counterparty, problem, status);
+          }
+          await ctx.audit('counterparty.statusChecked', counterparty.id, ctx.scope.environment);
+          return { kind: 'redirect',
+            to: `/dashboard/counterparties/${counterparty.id}?notice=counterparties.checked` };
+        }),
     },
     {
       method: 'POST', path: '/counterparties/:counterpartyId/delete',
       permission: 'counterparties.manage',
-      async handle(ctx) {
-        const counterparty = await ownCounterparty(ctx);
-        if (counterparty === null) return errorOutcome(ctx.t, 'notFound', 404);
-        if (!liveConfirmed(ctx)) {
-          return detailPage(ctx, counterparty, { key: 'confirm.liveMissing' }, 400);
-        }
-        const limited = await rateLimited(ctx, 'counterparties.delete');
-        if (limited !== null) return limited;
+      handle: (ctx) => counterpartyAction(ctx, 'counterparties.delete', async (counterparty) => {
         try {
           await ctx.services.areas.counterparties.remove({ scope: ctx.scope,
             counterpartyId: counterparty.id });
@@ -617,7 +614,7 @@ export const counterpartiesPage: DashboardPage = {
         }
         await ctx.audit('counterparty.deleted', counterparty.id, ctx.scope.environment);
         return { kind: 'redirect', to: '/dashboard/counterparties?notice=counterparties.deleted' };
-      },
+      }),
     },
   ],
 };
