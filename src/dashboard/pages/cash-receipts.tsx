@@ -18,6 +18,7 @@ import { formatDateTime, formatWon, seoulDate } from '../format.ts';
 import type { MessageKey } from '../i18n/index.ts';
 import { LiveConfirmation, liveConfirmed } from '../confirmation.tsx';
 import {
+  actingRefusal,
   attempt,
   dashboardCaller,
   rateLimited,
@@ -457,8 +458,8 @@ async function cancel(ctx: PageContext): Promise<Outcome> {
   const referenceId = readReferenceId(ctx.form);
   const body = cancelBodyOf(ctx.form);
   if (referenceId === null || body === null) return again('cashReceipts.error.cancelInvalid');
-  if (!liveConfirmed(ctx)) return again('confirm.liveMissing');
-  if (await rateLimited(ctx, 'cashReceipts.cancel') !== null) return again('acting.rateLimited');
+  const stopped = await actingRefusal(ctx, 'cashReceipts.cancel');
+  if (stopped !== null) return again(stopped);
   const accepted = await attempt(() => ctx.services.areas.cashReceipts.cancel({
     caller: dashboardCaller(ctx), issuanceKey: receipt.issuanceKey, referenceId,
     body: body as Parameters<typeof ctx.services.areas.cashReceipts.cancel>[0]['body'] }));

@@ -17,11 +17,11 @@ import { CardTable, Notice, PostForm, RedirectNotice, Section } from '../compone
 import type { DashboardPage, Outcome, PageContext } from '../context.ts';
 import { formatDateTime, formatPoints } from '../format.ts';
 import type { MessageKey } from '../i18n/index.ts';
-import { LiveConfirmation, liveConfirmed } from '../confirmation.tsx';
+import { LiveConfirmation } from '../confirmation.tsx';
 import {
+  actingRefusal,
   attempt,
   dashboardCaller,
-  rateLimited,
   readReferenceId,
   ReferenceIdField,
   Refusal,
@@ -379,10 +379,8 @@ async function request(ctx: PageContext): Promise<Outcome> {
   if (referenceId === null || body === null) {
     return requestForm(ctx, type, 'documents.error.invalid', ctx.form);
   }
-  if (!liveConfirmed(ctx)) return requestForm(ctx, type, 'confirm.liveMissing', ctx.form);
-  if (await rateLimited(ctx, 'documents.issue') !== null) {
-    return requestForm(ctx, type, 'acting.rateLimited', ctx.form);
-  }
+  const stopped = await actingRefusal(ctx, 'documents.issue');
+  if (stopped !== null) return requestForm(ctx, type, stopped, ctx.form);
   const accepted = await attempt(() => ctx.services.areas.documents.issue({
     caller: dashboardCaller(ctx), referenceId,
     body: body as Parameters<typeof ctx.services.areas.documents.issue>[0]['body'] }));

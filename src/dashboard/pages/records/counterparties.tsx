@@ -18,7 +18,7 @@ import type { MessageKey } from '../../i18n/index.ts';
 import { workbook, XLSX_TYPE } from '../spreadsheet.ts';
 import { errorOutcome } from '../errors.tsx';
 import { LiveConfirmation, liveConfirmed } from '../../confirmation.tsx';
-import { ApiProblem, asApiError, countCall } from './shared.tsx';
+import { ApiProblem, asApiError, rateLimitedPage } from './shared.tsx';
 import { fileOf, UPLOAD_BYTES_MAX } from '../../uploads.ts';
 import { FilePreviewTable } from '../../file-preview.tsx';
 import { filterQuery, NextPage } from '../../list-page.tsx';
@@ -422,15 +422,10 @@ function previewBody(ctx: PageContext, view: CounterpartyImportView) {
   );
 }
 
-async function rateLimited(ctx: PageContext, operation: 'counterparties.create' |
+const rateLimited = (ctx: PageContext, operation: 'counterparties.create' |
   'counterparties.update' | 'counterparties.delete' | 'counterparties.refreshStatus' |
-  'counterparties.imports.create' | 'counterparties.imports.commit'): Promise<Outcome | null> {
-  const retryAfter = await countCall(ctx, operation);
-  if (retryAfter === null) return null;
-  ctx.reply.header('retry-after', String(retryAfter));
-  return { kind: 'page', title: 'counterparties.title', status: 429,
-    body: <Notice kind="error">{ctx.t('records.rateLimited', { seconds: retryAfter })}</Notice> };
-}
+  'counterparties.imports.create' | 'counterparties.imports.commit') =>
+  rateLimitedPage(ctx, operation, 'counterparties.title');
 
 // An action on one counterparty that takes no fields: the counterparty of the session's scope
 // (else 404), the typed confirmation of a live action, then the operation's rate limit before

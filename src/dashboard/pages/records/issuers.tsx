@@ -10,7 +10,7 @@ import { formatDateTime, seoulDate } from '../../format.ts';
 import type { MessageKey } from '../../i18n/index.ts';
 import { expiryState } from '../business.tsx';
 import { errorOutcome } from '../errors.tsx';
-import { asApiError, countCall } from './shared.tsx';
+import { asApiError, rateLimitedPage } from './shared.tsx';
 import { LiveConfirmation, liveConfirmed } from '../../confirmation.tsx';
 
 // Issuers and their joint certificates (docs/dashboard.md § Issuers and certificates): the
@@ -351,13 +351,8 @@ function serviceProblem(error: unknown): { key: MessageKey; status: number } {
   return { key, status: problem.status };
 }
 
-async function rateLimited(ctx: PageContext, operation: 'issuers.create' | 'issuers.update') {
-  const retryAfter = await countCall(ctx, operation);
-  if (retryAfter === null) return null;
-  ctx.reply.header('retry-after', String(retryAfter));
-  return { kind: 'page' as const, title: 'issuers.title' as const, status: 429,
-    body: <Notice kind="error">{ctx.t('records.rateLimited', { seconds: retryAfter })}</Notice> };
-}
+const rateLimited = (ctx: PageContext, operation: 'issuers.create' | 'issuers.update') =>
+  rateLimitedPage(ctx, operation, 'issuers.title');
 
 export const issuersPage: DashboardPage = {
   nav: { label: 'nav.issuers', path: '/issuers', section: 'records',
