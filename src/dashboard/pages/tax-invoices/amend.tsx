@@ -13,7 +13,9 @@ import { LiveConfirmation, liveConfirmed } from '../../confirmation.tsx';
 import type { Outcome, PageContext } from '../../context.ts';
 import { errorOutcome } from '../errors.tsx';
 import { findInvoice } from './detail.tsx';
-import { Carried, Field, itemsOfForm, LineEditor, REFERENCE, suppliers } from './issue.tsx';
+import {
+  Carried, Field, itemsOfForm, LineEditor, RecipientNameFields, REFERENCE, suppliers,
+} from './issue.tsx';
 import {
   ApiErrorNotice, asApiError, dashboardCaller, DocumentView,
   operationGate,
@@ -159,12 +161,7 @@ function ReasonFields({ ctx, reason, form, original }: { ctx: PageContext;
         <>
           <Field form={form} name="date" type="date" required
             label={t('taxInvoices.doc.writeDate')} />
-          <Field form={form} name="recipient.name" required maxLength={100}
-            label={t('taxInvoices.doc.name')} />
-          <Field form={form} name="recipient.representative" required maxLength={50}
-            label={t('taxInvoices.doc.representative')} />
-          <Field form={form} name="recipient.address" maxLength={200}
-            label={t('taxInvoices.doc.address')} />
+          <RecipientNameFields ctx={ctx} form={form} />
           <Field form={form} name="recipient.email" type="email" required maxLength={100}
             label={t('taxInvoices.doc.email')} />
           <Lines ctx={ctx} form={form} kind={original.taxType} />

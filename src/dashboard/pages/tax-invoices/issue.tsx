@@ -189,6 +189,22 @@ export function LineEditor({ ctx, form, rows, kind, totals }: { ctx: PageContext
   );
 }
 
+// Who the recipient is, as the document names them: the fields of an issue and of an entry
+// correction, with the API's limits.
+export function RecipientNameFields({ ctx, form }: { ctx: PageContext; form: Form }) {
+  const { t } = ctx;
+  return (
+    <>
+      <Field form={form} name="recipient.name" required maxLength={100}
+        label={t('taxInvoices.doc.name')} />
+      <Field form={form} name="recipient.representative" required maxLength={50}
+        label={t('taxInvoices.doc.representative')} />
+      <Field form={form} name="recipient.address" maxLength={200}
+        label={t('taxInvoices.doc.address')} />
+    </>
+  );
+}
+
 function RecipientFields({ ctx, form }: { ctx: PageContext; form: Form }) {
   const { t } = ctx;
   return (
@@ -204,12 +220,7 @@ function RecipientFields({ ctx, form }: { ctx: PageContext; form: Form }) {
             ctx.services.platform.prices['businesses.profiles.retrieve']) })}</span>
         </p>
       )}
-      <Field form={form} name="recipient.name" required maxLength={100}
-        label={t('taxInvoices.doc.name')} />
-      <Field form={form} name="recipient.representative" required maxLength={50}
-        label={t('taxInvoices.doc.representative')} />
-      <Field form={form} name="recipient.address" maxLength={200}
-        label={t('taxInvoices.doc.address')} />
+      <RecipientNameFields ctx={ctx} form={form} />
       <Field form={form} name="recipient.businessType" maxLength={100}
         label={t('taxInvoices.issue.businessType')} />
       <Field form={form} name="recipient.businessItem" maxLength={100}
