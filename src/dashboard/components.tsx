@@ -42,3 +42,19 @@ export function Section(props: { title: string; id?: string; children: Component
     </section>
   );
 }
+
+// A table whose rows become cards on a phone (each cell names its column in `data-label`), in a
+// box that scrolls sideways when the table is wider than the page. `head` is the header row's
+// cells, the children the body's rows.
+export function CardTable(props: { head: ComponentChildren; id?: string; caption?: string;
+  children: ComponentChildren }) {
+  return (
+    <div class="table-wrap">
+      <table class="cards" id={props.id}>
+        {props.caption !== undefined && <caption class="visually-hidden">{props.caption}</caption>}
+        <thead><tr>{props.head}</tr></thead>
+        <tbody>{props.children}</tbody>
+      </table>
+    </div>
+  );
+}

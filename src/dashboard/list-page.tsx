@@ -57,6 +57,24 @@ export function FilterForm(props: { path: string; target: string; class?: string
   );
 }
 
+// A filter of the form chosen from a list: the first option, the empty value, filters nothing.
+export function ChoiceFilter<T extends string>(props: { label: string; name: string;
+  all: string; options: readonly T[]; chosen: string | null | undefined;
+  text: (option: T) => string }) {
+  return (
+    <label>{props.label}
+      <select name={props.name}>
+        <option value="">{props.all}</option>
+        {props.options.map((option) => (
+          <option key={option} value={option} selected={props.chosen === option}>
+            {props.text(option)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 // The link to the next page, when there is one.
 export function NextPage(props: { href: string | null; label: string }) {
   if (props.href === null) return null;

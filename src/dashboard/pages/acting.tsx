@@ -5,6 +5,7 @@ import { minimumPlanOf, type Operation } from '../../platform/operations.ts';
 import { planAtLeast } from '../../platform/plans.ts';
 import type { Caller } from '../../platform/scope.ts';
 import { Notice } from '../components.tsx';
+import { liveConfirmed } from '../confirmation.tsx';
 import type { Outcome, PageContext } from '../context.ts';
 import type { MessageKey } from '../i18n/index.ts';
 
@@ -29,6 +30,13 @@ export const readReferenceId = (form: URLSearchParams): string | null => {
   const value = form.get('referenceId') ?? '';
   return REFERENCE_ID.test(value) ? value : null;
 };
+
+// A form's reference id: the one it was posted with when it is shown again after a refusal, so
+// the corrected form sent is still the same request; else a new one.
+export function ReferenceIdField(props: { values?: URLSearchParams | undefined }) {
+  return <input type="hidden" name="referenceId"
+    value={readReferenceId(props.values ?? new URLSearchParams()) ?? newReferenceId()} />;
+}
 
 // The lowest plan that may call the operation when the account's plan is below it, else null:
 // the same check as the API's, made before anything else (src/platform/plans.ts).
@@ -59,6 +67,14 @@ export async function rateLimited(ctx: PageContext, operation: Operation): Promi
   const { rateLimiter } = ctx.services;
   return rateLimiter.attempt(operation, rateLimiter.policyFor(operation),
     dashboardCaller(ctx).apiKeyId);
+}
+
+// What stops a mutation the API would also refuse, checked before the service is called: a live
+// one without its typed confirmation, then the operation's rate limit; null when nothing does.
+export async function actingRefusal(ctx: PageContext, operation: Operation):
+  Promise<MessageKey | null> {
+  if (!liveConfirmed(ctx)) return 'confirm.liveMissing';
+  return await rateLimited(ctx, operation) === null ? null : 'acting.rateLimited';
 }
 
 // The text of a refusal of a service: the code's message in the session's language, and the

@@ -1,5 +1,5 @@
 import { AUDIT_ACTIONS, listAudit, type AuditAction } from '../audit/store.ts';
-import { Section } from '../components.tsx';
+import { CardTable, Section } from '../components.tsx';
 import type { DashboardPage } from '../context.ts';
 import { formatDateTime } from '../format.ts';
 import type { MessageKey } from '../i18n/index.ts';
@@ -30,35 +30,30 @@ export const auditPage: DashboardPage = {
       return { kind: 'page', title: 'audit.title', body: (
         <Section title={t('audit.title')} id="audit">
           {rows.length === 0 ? <p class="muted">{t('audit.none')}</p> : (
-            <div class="table-wrap">
-              <table class="cards">
-                <thead><tr>
-                  <th>{t('audit.when')}</th><th>{t('audit.who')}</th><th>{t('audit.action')}</th>
-                  <th>{t('audit.target')}</th><th>{t('audit.environment')}</th>
-                  <th>{t('audit.address')}</th>
-                </tr></thead>
-                <tbody>
-                  {rows.map((row) => {
-                    const label = actionLabel(row.action);
-                    return (
-                      <tr key={row.id}>
-                        <td data-label={t('audit.when')} class="nowrap">
-                          {formatDateTime(row.createdAt)}
-                        </td>
-                        <td data-label={t('audit.who')}>{row.actorEmail ?? t('audit.cli')}</td>
-                        <td data-label={t('audit.action')}>{label ? t(label) : row.action}</td>
-                        <td data-label={t('audit.target')}>{row.target ?? ''}</td>
-                        <td data-label={t('audit.environment')}>
-                          {row.environment === 'test' || row.environment === 'live'
-                            ? t(`env.${row.environment}`) : ''}
-                        </td>
-                        <td data-label={t('audit.address')}>{row.address ?? ''}</td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
+            <CardTable head={<>
+              <th>{t('audit.when')}</th><th>{t('audit.who')}</th><th>{t('audit.action')}</th>
+              <th>{t('audit.target')}</th><th>{t('audit.environment')}</th>
+              <th>{t('audit.address')}</th>
+            </>}>
+              {rows.map((row) => {
+                const label = actionLabel(row.action);
+                return (
+                  <tr key={row.id}>
+                    <td data-label={t('audit.when')} class="nowrap">
+                      {formatDateTime(row.createdAt)}
+                    </td>
+                    <td data-label={t('audit.who')}>{row.actorEmail ?? t('audit.cli')}</td>
+                    <td data-label={t('audit.action')}>{label ? t(label) : row.action}</td>
+                    <td data-label={t('audit.target')}>{row.target ?? ''}</td>
+                    <td data-label={t('audit.environment')}>
+                      {row.environment === 'test' || row.environment === 'live'
+                        ? t(`env.${row.environment}`) : ''}
+                    </td>
+                    <td data-label={t('audit.address')}>{row.address ?? ''}</td>
+                  </tr>
+                );
+              })}
+            </CardTable>
           )}
           {last && <p><a href={`/dashboard/audit?before=${encodeURIComponent(
             `${last.createdAt.toISOString()}_${last.id}`)}`}>{t('points.more')}</a></p>}

@@ -1,6 +1,6 @@
 import type { BankTransactionsService } from '../../areas/bank-transactions/index.ts';
 import type { ApiError } from '../../platform/errors.ts';
-import { Notice, PostForm, RedirectNotice, Section } from '../components.tsx';
+import { CardTable, Notice, PostForm, RedirectNotice, Section } from '../components.tsx';
 import type { DashboardPage, Outcome, PageContext } from '../context.ts';
 import { toCsv } from '../csv.ts';
 import { formatDateTime, formatNumber, formatWon, seoulDate } from '../format.ts';
@@ -54,45 +54,40 @@ function AccountTable({ ctx, accounts }: { ctx: PageContext; accounts: Account[]
   const { t } = ctx;
   if (accounts.length === 0) return <p class="muted">{t('bank.noAccounts')}</p>;
   return (
-    <div class="table-wrap">
-      <table class="cards">
-        <thead><tr>
-          <th>{t('bank.account')}</th><th>{t('bank.holder')}</th>
-          <th class="num">{t('bank.balance')}</th><th>{t('bank.lastSynced')}</th>
-          <th>{t('bank.state')}</th><th></th>
-        </tr></thead>
-        <tbody>
-          {accounts.map((account) => (
-            <tr key={account.bankAccountId}>
-              <td data-label={t('bank.account')}>
-                <a href={accountPath(account.bankAccountId)}>
-                  {account.bankName ?? account.bankCode} {account.accountNumber}
-                </a>
-              </td>
-              <td data-label={t('bank.holder')} class="break">{account.holderName ?? '—'}</td>
-              <td data-label={t('bank.balance')} class="num">
-                {account.balance === null ? '—' : formatWon(account.balance)}
-              </td>
-              <td data-label={t('bank.lastSynced')}>
-                {account.lastSyncedAt === null ? t('bank.never')
-                  : formatDateTime(new Date(account.lastSyncedAt))}
-              </td>
-              <td data-label={t('bank.state')}>
-                <code>{account.state}</code>
-                {account.failure && <> <span class="break">{account.failure.message}</span></>}
-              </td>
-              <td data-label="">
-                {ctx.may('records.refresh') && (
-                  <PostForm ctx={ctx} action={`/bank-transactions/${account.bankAccountId}/sync`}>
-                    <button type="submit" class="secondary">{t('bank.sync')}</button>
-                  </PostForm>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <CardTable head={<>
+      <th>{t('bank.account')}</th><th>{t('bank.holder')}</th>
+      <th class="num">{t('bank.balance')}</th><th>{t('bank.lastSynced')}</th>
+      <th>{t('bank.state')}</th><th></th>
+    </>}>
+      {accounts.map((account) => (
+        <tr key={account.bankAccountId}>
+          <td data-label={t('bank.account')}>
+            <a href={accountPath(account.bankAccountId)}>
+              {account.bankName ?? account.bankCode} {account.accountNumber}
+            </a>
+          </td>
+          <td data-label={t('bank.holder')} class="break">{account.holderName ?? '—'}</td>
+          <td data-label={t('bank.balance')} class="num">
+            {account.balance === null ? '—' : formatWon(account.balance)}
+          </td>
+          <td data-label={t('bank.lastSynced')}>
+            {account.lastSyncedAt === null ? t('bank.never')
+              : formatDateTime(new Date(account.lastSyncedAt))}
+          </td>
+          <td data-label={t('bank.state')}>
+            <code>{account.state}</code>
+            {account.failure && <> <span class="break">{account.failure.message}</span></>}
+          </td>
+          <td data-label="">
+            {ctx.may('records.refresh') && (
+              <PostForm ctx={ctx} action={`/bank-transactions/${account.bankAccountId}/sync`}>
+                <button type="submit" class="secondary">{t('bank.sync')}</button>
+              </PostForm>
+            )}
+          </td>
+        </tr>
+      ))}
+    </CardTable>
   );
 }
 
@@ -118,37 +113,32 @@ function FlowTable({ ctx, id, flows, month }: { ctx: PageContext; id: string; fl
   month: string }) {
   const { t } = ctx;
   return (
-    <div class="table-wrap">
-      <table class="cards" id="flows">
-        <thead><tr>
-          <th scope="col">{t('bank.month')}</th>
-          <th class="num" scope="col">{t('bank.deposits')}</th>
-          <th class="num" scope="col">{t('bank.depositAmount')}</th>
-          <th class="num" scope="col">{t('bank.withdrawals')}</th>
-          <th class="num" scope="col">{t('bank.withdrawalAmount')}</th>
-        </tr></thead>
-        <tbody>
-          {flows.map((flow) => (
-            <tr key={flow.month}>
-              <th scope="row" class="nowrap" data-label={t('bank.month')}>
-                {flow.month === month ? <strong>{flow.month}</strong>
-                  : <a href={`${accountPath(id)}?month=${flow.month}`}>{flow.month}</a>}
-              </th>
-              <td data-label={t('bank.deposits')} class="num">{formatNumber(flow.deposits)}</td>
-              <td data-label={t('bank.depositAmount')} class="num">
-                {formatWon(flow.depositAmount)}
-              </td>
-              <td data-label={t('bank.withdrawals')} class="num">
-                {formatNumber(flow.withdrawals)}
-              </td>
-              <td data-label={t('bank.withdrawalAmount')} class="num">
-                {formatWon(flow.withdrawalAmount)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <CardTable id="flows" head={<>
+      <th scope="col">{t('bank.month')}</th>
+      <th class="num" scope="col">{t('bank.deposits')}</th>
+      <th class="num" scope="col">{t('bank.depositAmount')}</th>
+      <th class="num" scope="col">{t('bank.withdrawals')}</th>
+      <th class="num" scope="col">{t('bank.withdrawalAmount')}</th>
+    </>}>
+      {flows.map((flow) => (
+        <tr key={flow.month}>
+          <th scope="row" class="nowrap" data-label={t('bank.month')}>
+            {flow.month === month ? <strong>{flow.month}</strong>
+              : <a href={`${accountPath(id)}?month=${flow.month}`}>{flow.month}</a>}
+          </th>
+          <td data-label={t('bank.deposits')} class="num">{formatNumber(flow.deposits)}</td>
+          <td data-label={t('bank.depositAmount')} class="num">
+            {formatWon(flow.depositAmount)}
+          </td>
+          <td data-label={t('bank.withdrawals')} class="num">
+            {formatNumber(flow.withdrawals)}
+          </td>
+          <td data-label={t('bank.withdrawalAmount')} class="num">
+            {formatWon(flow.withdrawalAmount)}
+          </td>
+        </tr>
+      ))}
+    </CardTable>
   );
 }
 
@@ -156,50 +146,45 @@ function TransactionTable({ ctx, items }: { ctx: PageContext; items: Transaction
   const { t } = ctx;
   if (items.length === 0) return <p class="muted">{t('bank.noTransactions')}</p>;
   return (
-    <div class="table-wrap">
-      <table class="cards" id="transactions">
-        <thead><tr>
-          <th>{t('bank.bookedAt')}</th><th>{t('bank.counterparty')}</th>
-          <th class="num">{t('bank.in')}</th><th class="num">{t('bank.out')}</th>
-          <th class="num">{t('bank.balanceAfter')}</th><th>{t('bank.memo')}</th>
-          <th>{t('bank.matches')}</th>
-        </tr></thead>
-        <tbody>
-          {items.map((item) => (
-            <tr key={item.transactionId}>
-              <td data-label={t('bank.bookedAt')}>
-                {item.bookedAt.replace('T', ' ').slice(0, 16)}
-              </td>
-              <td data-label={t('bank.counterparty')} class="break">
-                {item.counterpartyName ?? '—'}
-              </td>
-              <td data-label={t('bank.in')} class="num">
-                {item.direction === 'DEPOSIT' ? formatWon(item.amount) : ''}
-              </td>
-              <td data-label={t('bank.out')} class="num">
-                {item.direction === 'WITHDRAWAL' ? formatWon(item.amount) : ''}
-              </td>
-              <td data-label={t('bank.balanceAfter')} class="num">
-                {item.balanceAfter === null ? '—' : formatWon(item.balanceAfter)}
-              </td>
-              <td data-label={t('bank.memo')} class="break">{item.memo ?? ''}</td>
-              <td data-label={t('bank.matches')}>
-                {item.matchedTaxInvoices.length === 0 ? '' : (
-                  <ul class="plain-list">
-                    {item.matchedTaxInvoices.map((match) => (
-                      <li key={match.issuanceKey}>
-                        <code>{match.issuanceKey}</code> {match.writeDate}{' '}
-                        {formatWon(match.totalAmount)}
-                      </li>
-                    ))}
-                  </ul>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <CardTable id="transactions" head={<>
+      <th>{t('bank.bookedAt')}</th><th>{t('bank.counterparty')}</th>
+      <th class="num">{t('bank.in')}</th><th class="num">{t('bank.out')}</th>
+      <th class="num">{t('bank.balanceAfter')}</th><th>{t('bank.memo')}</th>
+      <th>{t('bank.matches')}</th>
+    </>}>
+      {items.map((item) => (
+        <tr key={item.transactionId}>
+          <td data-label={t('bank.bookedAt')}>
+            {item.bookedAt.replace('T', ' ').slice(0, 16)}
+          </td>
+          <td data-label={t('bank.counterparty')} class="break">
+            {item.counterpartyName ?? '—'}
+          </td>
+          <td data-label={t('bank.in')} class="num">
+            {item.direction === 'DEPOSIT' ? formatWon(item.amount) : ''}
+          </td>
+          <td data-label={t('bank.out')} class="num">
+            {item.direction === 'WITHDRAWAL' ? formatWon(item.amount) : ''}
+          </td>
+          <td data-label={t('bank.balanceAfter')} class="num">
+            {item.balanceAfter === null ? '—' : formatWon(item.balanceAfter)}
+          </td>
+          <td data-label={t('bank.memo')} class="break">{item.memo ?? ''}</td>
+          <td data-label={t('bank.matches')}>
+            {item.matchedTaxInvoices.length === 0 ? '' : (
+              <ul class="plain-list">
+                {item.matchedTaxInvoices.map((match) => (
+                  <li key={match.issuanceKey}>
+                    <code>{match.issuanceKey}</code> {match.writeDate}{' '}
+                    {formatWon(match.totalAmount)}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </td>
+        </tr>
+      ))}
+    </CardTable>
   );
 }
 

@@ -1,6 +1,6 @@
 import type { RevenueExpensesService } from '../../areas/revenue-expenses/index.ts';
 import type { ApiError } from '../../platform/errors.ts';
-import { Notice, PostForm, RedirectNotice, Section } from '../components.tsx';
+import { CardTable, Notice, PostForm, RedirectNotice, Section } from '../components.tsx';
 import type { DashboardPage, Outcome, PageContext } from '../context.ts';
 import { toCsv } from '../csv.ts';
 import { formatDateTime, formatNumber, formatWon, seoulDate } from '../format.ts';
@@ -83,33 +83,28 @@ function MonthTable({ ctx, rows }: { ctx: PageContext; rows: MonthRow[] }) {
     <th key={key} class="num" scope="col">{t(side)} {t(key)}</th>
   ));
   return (
-    <div class="table-wrap">
-      <table class="cards" id="months">
-        <thead><tr>
-          <th scope="col">{t('books.month')}</th>
-          {headers('books.sales')}
-          {headers('books.purchases')}
-        </tr></thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.month}>
-              <th scope="row" class="nowrap" data-label={t('books.month')}>{row.month}</th>
-              <FigureCells ctx={ctx} figures={row.sales} month={row.month} direction="SALES" />
-              <FigureCells ctx={ctx} figures={row.purchases} month={row.month}
-                direction="PURCHASE" />
-            </tr>
-          ))}
-          <tr>
-            <th scope="row" class="nowrap" data-label={t('books.month')}>
-              {t('books.yearTotal')}
-            </th>
-            <FigureCells ctx={ctx} figures={sum(rows, 'sales')} month={null} direction="SALES" />
-            <FigureCells ctx={ctx} figures={sum(rows, 'purchases')} month={null}
-              direction="PURCHASE" />
-          </tr>
-        </tbody>
-      </table>
-    </div>
+    <CardTable id="months" head={<>
+      <th scope="col">{t('books.month')}</th>
+      {headers('books.sales')}
+      {headers('books.purchases')}
+    </>}>
+      {rows.map((row) => (
+        <tr key={row.month}>
+          <th scope="row" class="nowrap" data-label={t('books.month')}>{row.month}</th>
+          <FigureCells ctx={ctx} figures={row.sales} month={row.month} direction="SALES" />
+          <FigureCells ctx={ctx} figures={row.purchases} month={row.month}
+            direction="PURCHASE" />
+        </tr>
+      ))}
+      <tr>
+        <th scope="row" class="nowrap" data-label={t('books.month')}>
+          {t('books.yearTotal')}
+        </th>
+        <FigureCells ctx={ctx} figures={sum(rows, 'sales')} month={null} direction="SALES" />
+        <FigureCells ctx={ctx} figures={sum(rows, 'purchases')} month={null}
+          direction="PURCHASE" />
+      </tr>
+    </CardTable>
   );
 }
 
@@ -134,35 +129,30 @@ async function Collections({ ctx, problem }: { ctx: PageContext; problem?: ApiEr
         </PostForm>
       )}
       {collections.length === 0 ? <p class="muted">{t('books.noCollections')}</p> : (
-        <div class="table-wrap">
-          <table class="cards">
-            <thead><tr>
-              <th>{t('books.requestedAt')}</th><th>{t('books.range')}</th>
-              <th>{t('books.state')}</th><th>{t('books.counts')}</th>
-            </tr></thead>
-            <tbody>
-              {collections.map((collection) => (
-                <tr key={collection.collectionId}>
-                  <td data-label={t('books.requestedAt')}>
-                    {formatDateTime(new Date(collection.requestedAt))}
-                  </td>
-                  <td data-label={t('books.range')}>{collection.from} – {collection.to}</td>
-                  <td data-label={t('books.state')}>
-                    <span class={`badge status-${collection.state.toLowerCase()}`}>
-                      {t(`books.state.${collection.state}`)}
-                    </span>
-                    {collection.failure && <> <code>{collection.failure.code}</code>{' '}
-                      <span class="break">{collection.failure.message}</span></>}
-                  </td>
-                  <td data-label={t('books.counts')}>
-                    {t('books.countsText', { collected: collection.counts.collected,
-                      inserted: collection.counts.inserted, updated: collection.counts.updated })}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <CardTable head={<>
+          <th>{t('books.requestedAt')}</th><th>{t('books.range')}</th>
+          <th>{t('books.state')}</th><th>{t('books.counts')}</th>
+        </>}>
+          {collections.map((collection) => (
+            <tr key={collection.collectionId}>
+              <td data-label={t('books.requestedAt')}>
+                {formatDateTime(new Date(collection.requestedAt))}
+              </td>
+              <td data-label={t('books.range')}>{collection.from} – {collection.to}</td>
+              <td data-label={t('books.state')}>
+                <span class={`badge status-${collection.state.toLowerCase()}`}>
+                  {t(`books.state.${collection.state}`)}
+                </span>
+                {collection.failure && <> <code>{collection.failure.code}</code>{' '}
+                  <span class="break">{collection.failure.message}</span></>}
+              </td>
+              <td data-label={t('books.counts')}>
+                {t('books.countsText', { collected: collection.counts.collected,
+                  inserted: collection.counts.inserted, updated: collection.counts.updated })}
+              </td>
+            </tr>
+          ))}
+        </CardTable>
       )}
     </Section>
   );
@@ -210,37 +200,32 @@ function EntryTable({ ctx, items }: { ctx: PageContext; items: Entry[] }) {
   const { t } = ctx;
   if (items.length === 0) return <p class="muted">{t('books.noEntries')}</p>;
   return (
-    <div class="table-wrap">
-      <table class="cards">
-        <thead><tr>
-          <th>{t('books.writeDate')}</th><th>{t('books.counterpart')}</th>
-          <th>{t('books.approvalNumber')}</th><th class="num">{t('books.supplyCost')}</th>
-          <th class="num">{t('books.tax')}</th><th class="num">{t('books.totalAmount')}</th>
-          <th>{t('books.source')}</th>
-        </tr></thead>
-        <tbody>
-          {items.map((item) => (
-            <tr key={item.approvalNumber}>
-              <td data-label={t('books.writeDate')}>{item.writeDate}</td>
-              <td data-label={t('books.counterpart')} class="break">
-                {item.counterpart.name} ({item.counterpart.businessRegistrationNumber})
-              </td>
-              <td data-label={t('books.approvalNumber')} class="break">
-                {item.approvalNumber}
-                {item.amendment !== null && <> <span class="badge">{t('books.amendment')}</span></>}
-                {item.late && <> <span class="badge">{t('books.late')}</span></>}
-              </td>
-              <td data-label={t('books.supplyCost')} class="num">{formatWon(item.supplyCost)}</td>
-              <td data-label={t('books.tax')} class="num">{formatWon(item.tax)}</td>
-              <td data-label={t('books.totalAmount')} class="num">
-                {formatWon(item.totalAmount)}
-              </td>
-              <td data-label={t('books.source')}>{t(`books.source.${item.source}`)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <CardTable head={<>
+      <th>{t('books.writeDate')}</th><th>{t('books.counterpart')}</th>
+      <th>{t('books.approvalNumber')}</th><th class="num">{t('books.supplyCost')}</th>
+      <th class="num">{t('books.tax')}</th><th class="num">{t('books.totalAmount')}</th>
+      <th>{t('books.source')}</th>
+    </>}>
+      {items.map((item) => (
+        <tr key={item.approvalNumber}>
+          <td data-label={t('books.writeDate')}>{item.writeDate}</td>
+          <td data-label={t('books.counterpart')} class="break">
+            {item.counterpart.name} ({item.counterpart.businessRegistrationNumber})
+          </td>
+          <td data-label={t('books.approvalNumber')} class="break">
+            {item.approvalNumber}
+            {item.amendment !== null && <> <span class="badge">{t('books.amendment')}</span></>}
+            {item.late && <> <span class="badge">{t('books.late')}</span></>}
+          </td>
+          <td data-label={t('books.supplyCost')} class="num">{formatWon(item.supplyCost)}</td>
+          <td data-label={t('books.tax')} class="num">{formatWon(item.tax)}</td>
+          <td data-label={t('books.totalAmount')} class="num">
+            {formatWon(item.totalAmount)}
+          </td>
+          <td data-label={t('books.source')}>{t(`books.source.${item.source}`)}</td>
+        </tr>
+      ))}
+    </CardTable>
   );
 }
 

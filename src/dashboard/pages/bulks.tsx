@@ -2,7 +2,7 @@ import { CASH_RECEIPT_STATUSES } from '../../areas/cash-receipts/index.ts';
 import { TAX_INVOICE_STATUSES } from '../../areas/tax-invoices/index.ts';
 import { looksLikeCursor } from '../../platform/cursor.ts';
 import type { ApiError } from '../../platform/errors.ts';
-import { Notice, Section } from '../components.tsx';
+import { CardTable, Notice, Section } from '../components.tsx';
 import type { DashboardPage, Outcome, PageContext } from '../context.ts';
 import { formatDateTime } from '../format.ts';
 import type { MessageKey } from '../i18n/index.ts';
@@ -77,34 +77,29 @@ function BulkTable({ ctx, kind, page, next }: { ctx: PageContext; kind: Kind;
   if (page.bulks.length === 0) return <p class="muted">{t('bulks.none')}</p>;
   return (
     <>
-      <div class="table-wrap">
-        <table class="cards">
-          <thead><tr>
-            <th>{t('bulks.col.bulk')}</th><th>{t('bulks.col.status')}</th>
-            <th>{t('bulks.col.items')}</th><th>{t('bulks.col.counts')}</th>
-            <th>{t('bulks.col.createdAt')}</th>
-          </tr></thead>
-          <tbody>
-            {page.bulks.map((bulk) => (
-              <tr key={bulk.bulkId}>
-                <td data-label={t('bulks.col.bulk')} class="break">
-                  <a href={bulkPath(bulk.bulkId)}><code>{bulk.bulkId}</code></a><br />
-                  <span class="muted">{bulk.clientReferenceId}</span>
-                </td>
-                <td data-label={t('bulks.col.status')}>
-                  <BulkStatusBadge ctx={ctx} status={bulk.status} /></td>
-                <td data-label={t('bulks.col.items')}>
-                  {t('bulks.itemsSummary', { items: bulk.itemCount,
-                    accepted: bulk.acceptedCount, refused: bulk.refusedCount })}</td>
-                <td data-label={t('bulks.col.counts')}>
-                  <Counts ctx={ctx} kind={kind} counts={bulk.counts} /></td>
-                <td data-label={t('bulks.col.createdAt')}>
-                  {formatDateTime(new Date(bulk.createdAt))}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <CardTable head={<>
+        <th>{t('bulks.col.bulk')}</th><th>{t('bulks.col.status')}</th>
+        <th>{t('bulks.col.items')}</th><th>{t('bulks.col.counts')}</th>
+        <th>{t('bulks.col.createdAt')}</th>
+      </>}>
+        {page.bulks.map((bulk) => (
+          <tr key={bulk.bulkId}>
+            <td data-label={t('bulks.col.bulk')} class="break">
+              <a href={bulkPath(bulk.bulkId)}><code>{bulk.bulkId}</code></a><br />
+              <span class="muted">{bulk.clientReferenceId}</span>
+            </td>
+            <td data-label={t('bulks.col.status')}>
+              <BulkStatusBadge ctx={ctx} status={bulk.status} /></td>
+            <td data-label={t('bulks.col.items')}>
+              {t('bulks.itemsSummary', { items: bulk.itemCount,
+                accepted: bulk.acceptedCount, refused: bulk.refusedCount })}</td>
+            <td data-label={t('bulks.col.counts')}>
+              <Counts ctx={ctx} kind={kind} counts={bulk.counts} /></td>
+            <td data-label={t('bulks.col.createdAt')}>
+              {formatDateTime(new Date(bulk.createdAt))}</td>
+          </tr>
+        ))}
+      </CardTable>
       {next !== null && <p><a href={next}>{t('bulks.more')}</a></p>}
     </>
   );
@@ -199,40 +194,35 @@ function detailBody(ctx: PageContext, kind: Kind, bulk: Bulk) {
         <Counts ctx={ctx} kind={kind} counts={bulk.counts} />
       </Section>
       <Section title={t('bulks.items')} id="items">
-        <div class="table-wrap">
-          <table class="cards">
-            <thead><tr>
-              <th class="num">{t('bulks.col.index')}</th><th>{t('bulks.col.reference')}</th>
-              <th>{t('bulks.col.outcome')}</th>
-            </tr></thead>
-            <tbody>
-              {bulk.items.map((item) => (
-                <tr key={item.index}>
-                  <td data-label={t('bulks.col.index')} class="num">{item.index + 1}</td>
-                  <td data-label={t('bulks.col.reference')} class="break">
-                    {item.clientReferenceId ?? '—'}</td>
-                  {/* One element in the cell, so a phone's card keeps it beside its label. */}
-                  <td data-label={t('bulks.col.outcome')} class="break"><div>
-                    {item.issuanceKey !== null ? (
-                      <>
-                        <a href={KINDS[kind].documentPath(item.issuanceKey)}>
-                          <code>{item.issuanceKey}</code></a>{' '}
-                        {item.status !== null &&
-                          <DocumentStatus ctx={ctx} kind={kind} status={item.status} />}
-                      </>
-                    ) : (
-                      <>
-                        <span class="badge bad">{t('bulks.refused')}</span>{' '}
-                        <code>{item.error?.code}</code>{' '}
-                        <span lang="en">{item.error?.message}</span>
-                      </>
-                    )}
-                  </div></td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <CardTable head={<>
+          <th class="num">{t('bulks.col.index')}</th><th>{t('bulks.col.reference')}</th>
+          <th>{t('bulks.col.outcome')}</th>
+        </>}>
+          {bulk.items.map((item) => (
+            <tr key={item.index}>
+              <td data-label={t('bulks.col.index')} class="num">{item.index + 1}</td>
+              <td data-label={t('bulks.col.reference')} class="break">
+                {item.clientReferenceId ?? '—'}</td>
+              {/* One element in the cell, so a phone's card keeps it beside its label. */}
+              <td data-label={t('bulks.col.outcome')} class="break"><div>
+                {item.issuanceKey !== null ? (
+                  <>
+                    <a href={KINDS[kind].documentPath(item.issuanceKey)}>
+                      <code>{item.issuanceKey}</code></a>{' '}
+                    {item.status !== null &&
+                      <DocumentStatus ctx={ctx} kind={kind} status={item.status} />}
+                  </>
+                ) : (
+                  <>
+                    <span class="badge bad">{t('bulks.refused')}</span>{' '}
+                    <code>{item.error?.code}</code>{' '}
+                    <span lang="en">{item.error?.message}</span>
+                  </>
+                )}
+              </div></td>
+            </tr>
+          ))}
+        </CardTable>
       </Section>
     </>
   );

@@ -2,7 +2,7 @@ import Value from 'typebox/value';
 import { OwnerBusinessInput, type OwnerBusinesses } from '../../areas/documents/index.ts';
 import type { IssuersService } from '../../areas/issuers/index.ts';
 import { ApiError, isApiError } from '../../platform/errors.ts';
-import { Notice, PostForm, Section } from '../components.tsx';
+import { CardTable, Notice, PostForm, Section } from '../components.tsx';
 import type { DashboardPage, Outcome, PageContext } from '../context.ts';
 import { formatDateTime } from '../format.ts';
 import type { MessageKey } from '../i18n/index.ts';
@@ -114,26 +114,21 @@ async function History({ ctx, business }: { ctx: PageContext; business: Business
     issuerId: business.issuerId, limit: HISTORY_SHOWN });
   if (records.length === 0) return <p>{t('business.noHistory')}</p>;
   return (
-    <div class="table-wrap">
-      <table class="cards">
-        <thead><tr>
-          <th>{t('business.historyAt')}</th><th>{t('business.historyCode')}</th>
-          <th>{t('business.historyMessage')}</th>
-        </tr></thead>
-        <tbody>
-          {records.map((record, index) => (
-            <tr key={record.identifier}>
-              <td data-label={t('business.historyAt')}>
-                {formatDateTime(new Date(record.occurredAt))}
-                {index === 0 && <> <strong>{t('business.latest')}</strong></>}
-              </td>
-              <td data-label={t('business.historyCode')}><code>{record.code}</code></td>
-              <td data-label={t('business.historyMessage')} class="break">{record.message}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <CardTable head={<>
+      <th>{t('business.historyAt')}</th><th>{t('business.historyCode')}</th>
+      <th>{t('business.historyMessage')}</th>
+    </>}>
+      {records.map((record, index) => (
+        <tr key={record.identifier}>
+          <td data-label={t('business.historyAt')}>
+            {formatDateTime(new Date(record.occurredAt))}
+            {index === 0 && <> <strong>{t('business.latest')}</strong></>}
+          </td>
+          <td data-label={t('business.historyCode')}><code>{record.code}</code></td>
+          <td data-label={t('business.historyMessage')} class="break">{record.message}</td>
+        </tr>
+      ))}
+    </CardTable>
   );
 }
 

@@ -12,17 +12,18 @@ import {
   type CashReceiptView,
 } from '../../areas/cash-receipts/index.ts';
 import type { ApiError } from '../../platform/errors.ts';
-import { Notice, PostForm, RedirectNotice, Section } from '../components.tsx';
+import { CardTable, Notice, PostForm, RedirectNotice, Section } from '../components.tsx';
 import type { DashboardPage, Outcome, PageContext } from '../context.ts';
 import { formatDateTime, formatWon, seoulDate } from '../format.ts';
 import type { MessageKey } from '../i18n/index.ts';
 import { LiveConfirmation, liveConfirmed } from '../confirmation.tsx';
 import {
+  actingRefusal,
   attempt,
   dashboardCaller,
-  newReferenceId,
   rateLimited,
   readReferenceId,
+  ReferenceIdField,
   Refusal,
   refused,
 } from './acting.tsx';
@@ -30,7 +31,7 @@ import {
   AMOUNT_FIELDS, amountOf, draftFormOutcome, issueDraftOutcome, saveDraftOutcome,
 } from './cash-receipt-drafts.tsx';
 import {
-  FilterForm as ListFilterForm, filterQuery, isCursor, isDay, listAnswer, NextPage,
+  ChoiceFilter, FilterForm as ListFilterForm, filterQuery, isCursor, isDay, listAnswer, NextPage,
   oneOf as oneOfList, readFilters,
 } from '../list-page.tsx';
 
@@ -73,38 +74,33 @@ function ReceiptTable({ ctx, receipts, next, filters }: { ctx: PageContext;
   return (
     <div id="receipts">
       {receipts.length === 0 ? <p class="muted">{t('cashReceipts.none')}</p> : (
-        <div class="table-wrap">
-          <table class="cards">
-            <thead><tr>
-              <th>{t('cashReceipts.tradeDate')}</th><th>{t('cashReceipts.kind')}</th>
-              <th>{t('cashReceipts.status')}</th><th>{t('cashReceipts.item')}</th>
-              <th class="num">{t('cashReceipts.total')}</th>
-              <th>{t('cashReceipts.approvalNumber')}</th>
-            </tr></thead>
-            <tbody>
-              {receipts.map((receipt) => (
-                <tr key={receipt.issuanceKey}>
-                  <td data-label={t('cashReceipts.tradeDate')}>
-                    <a href={receiptPath(receipt.issuanceKey)}>{receipt.tradeDate}</a>
-                  </td>
-                  <td data-label={t('cashReceipts.kind')}>
-                    {t(`cashReceipts.kind.${receipt.kind}`)}
-                  </td>
-                  <td data-label={t('cashReceipts.status')}>
-                    <StatusBadge ctx={ctx} status={receipt.status} />
-                  </td>
-                  <td data-label={t('cashReceipts.item')} class="break">{receipt.itemName}</td>
-                  <td data-label={t('cashReceipts.total')} class="num">
-                    {formatWon(receipt.totalAmount)}
-                  </td>
-                  <td data-label={t('cashReceipts.approvalNumber')}>
-                    {receipt.approvalNumber ?? '—'}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <CardTable head={<>
+          <th>{t('cashReceipts.tradeDate')}</th><th>{t('cashReceipts.kind')}</th>
+          <th>{t('cashReceipts.status')}</th><th>{t('cashReceipts.item')}</th>
+          <th class="num">{t('cashReceipts.total')}</th>
+          <th>{t('cashReceipts.approvalNumber')}</th>
+        </>}>
+          {receipts.map((receipt) => (
+            <tr key={receipt.issuanceKey}>
+              <td data-label={t('cashReceipts.tradeDate')}>
+                <a href={receiptPath(receipt.issuanceKey)}>{receipt.tradeDate}</a>
+              </td>
+              <td data-label={t('cashReceipts.kind')}>
+                {t(`cashReceipts.kind.${receipt.kind}`)}
+              </td>
+              <td data-label={t('cashReceipts.status')}>
+                <StatusBadge ctx={ctx} status={receipt.status} />
+              </td>
+              <td data-label={t('cashReceipts.item')} class="break">{receipt.itemName}</td>
+              <td data-label={t('cashReceipts.total')} class="num">
+                {formatWon(receipt.totalAmount)}
+              </td>
+              <td data-label={t('cashReceipts.approvalNumber')}>
+                {receipt.approvalNumber ?? '—'}
+              </td>
+            </tr>
+          ))}
+        </CardTable>
       )}
       <NextPage href={pageHref(filters, next)} label={t('cashReceipts.more')} />
     </div>
@@ -121,26 +117,12 @@ function FilterForm({ ctx, filters }: { ctx: PageContext; filters: Filters }) {
       <label>{t('cashReceipts.filterTo')}
         <input type="date" name="tradeDateTo" value={filters.tradeDateTo ?? ''} />
       </label>
-      <label>{t('cashReceipts.status')}
-        <select name="status">
-          <option value="">{t('cashReceipts.filterAll')}</option>
-          {CASH_RECEIPT_STATUSES.map((status) => (
-            <option key={status} value={status} selected={filters.status === status}>
-              {t(`cashReceipts.status.${status}`)}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>{t('cashReceipts.kind')}
-        <select name="kind">
-          <option value="">{t('cashReceipts.filterAll')}</option>
-          {CASH_RECEIPT_KINDS.map((kind) => (
-            <option key={kind} value={kind} selected={filters.kind === kind}>
-              {t(`cashReceipts.kind.${kind}`)}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ChoiceFilter label={t('cashReceipts.status')} name="status"
+        all={t('cashReceipts.filterAll')} options={CASH_RECEIPT_STATUSES} chosen={filters.status}
+        text={(status) => t(`cashReceipts.status.${status}`)} />
+      <ChoiceFilter label={t('cashReceipts.kind')} name="kind" all={t('cashReceipts.filterAll')}
+        options={CASH_RECEIPT_KINDS} chosen={filters.kind}
+        text={(kind) => t(`cashReceipts.kind.${kind}`)} />
       <button type="submit" class="secondary">{t('cashReceipts.apply')}</button>
     </ListFilterForm>
   );
@@ -201,8 +183,7 @@ function IssueFields({ ctx, issuers, values }: { ctx: PageContext; issuers: Issu
   const draftId = value('draftId');
   return (
     <PostForm ctx={ctx} action="/cash-receipts" class="stack">
-      <input type="hidden" name="referenceId"
-        value={readReferenceId(values ?? new URLSearchParams()) ?? newReferenceId()} />
+      <ReferenceIdField values={values} />
       <label>{t('cashReceipts.merchant')}
         <select name="issuerId" required>
           {issuers.map((issuer) => (
@@ -367,8 +348,7 @@ function CancelForm({ ctx, receipt, values }: { ctx: PageContext; receipt: CashR
   const price = ctx.services.platform.prices['cashReceipts.cancel'];
   return (
     <PostForm ctx={ctx} action={`/cash-receipts/${receipt.issuanceKey}/cancel`} class="stack">
-      <input type="hidden" name="referenceId"
-        value={readReferenceId(values ?? new URLSearchParams()) ?? newReferenceId()} />
+      <ReferenceIdField values={values} />
       <p>{t('cashReceipts.cancelLead', { remaining: formatWon(receipt.remainingAmount ?? 0) })}</p>
       <label>{t('cashReceipts.cancelReason')}
         <select name="reason">
@@ -478,8 +458,8 @@ async function cancel(ctx: PageContext): Promise<Outcome> {
   const referenceId = readReferenceId(ctx.form);
   const body = cancelBodyOf(ctx.form);
   if (referenceId === null || body === null) return again('cashReceipts.error.cancelInvalid');
-  if (!liveConfirmed(ctx)) return again('confirm.liveMissing');
-  if (await rateLimited(ctx, 'cashReceipts.cancel') !== null) return again('acting.rateLimited');
+  const stopped = await actingRefusal(ctx, 'cashReceipts.cancel');
+  if (stopped !== null) return again(stopped);
   const accepted = await attempt(() => ctx.services.areas.cashReceipts.cancel({
     caller: dashboardCaller(ctx), issuanceKey: receipt.issuanceKey, referenceId,
     body: body as Parameters<typeof ctx.services.areas.cashReceipts.cancel>[0]['body'] }));

@@ -13,22 +13,22 @@ import {
   type DocumentView,
 } from '../../areas/documents/index.ts';
 import type { ApiError } from '../../platform/errors.ts';
-import { Notice, PostForm, RedirectNotice, Section } from '../components.tsx';
+import { CardTable, Notice, PostForm, RedirectNotice, Section } from '../components.tsx';
 import type { DashboardPage, Outcome, PageContext } from '../context.ts';
 import { formatDateTime, formatPoints } from '../format.ts';
 import type { MessageKey } from '../i18n/index.ts';
-import { LiveConfirmation, liveConfirmed } from '../confirmation.tsx';
+import { LiveConfirmation } from '../confirmation.tsx';
 import {
+  actingRefusal,
   attempt,
   dashboardCaller,
-  newReferenceId,
-  rateLimited,
   readReferenceId,
+  ReferenceIdField,
   Refusal,
   refused,
 } from './acting.tsx';
 import {
-  FilterForm, filterQuery, isCursor, listAnswer, NextPage, readFilters,
+  ChoiceFilter, FilterForm, filterQuery, isCursor, listAnswer, NextPage, readFilters,
 } from '../list-page.tsx';
 
 // Documents (docs/dashboard.md § Documents): tax-authority certificates of the owner business and
@@ -79,40 +79,35 @@ function DocumentTable({ ctx, documents, next, filters }: { ctx: PageContext;
   return (
     <div id="documents">
       {documents.length === 0 ? <p class="muted">{t('documents.none')}</p> : (
-        <div class="table-wrap">
-          <table class="cards">
-            <thead><tr>
-              <th>{t('documents.acceptedAt')}</th><th>{t('documents.type')}</th>
-              <th>{t('documents.status')}</th><th class="num">{t('documents.price')}</th>
-              <th>{t('documents.pdf')}</th>
-            </tr></thead>
-            <tbody>
-              {documents.map((document) => (
-                <tr key={document.issuanceKey}>
-                  <td data-label={t('documents.acceptedAt')}>
-                    <a href={documentPath(document.issuanceKey)}>
-                      {formatDateTime(new Date(document.acceptedAt))}
-                    </a>
-                  </td>
-                  <td data-label={t('documents.type')}>{t(`documents.type.${document.type}`)}</td>
-                  <td data-label={t('documents.status')}>
-                    <StatusBadge ctx={ctx} status={document.status} />
-                  </td>
-                  <td data-label={t('documents.price')} class="num">
-                    {formatPoints(document.points)}
-                  </td>
-                  <td data-label={t('documents.pdf')}>
-                    {document.status === 'ISSUED' ? (
-                      <a href={`${documentPath(document.issuanceKey)}/pdf`} download>
-                        {t('documents.download')}
-                      </a>
-                    ) : '—'}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <CardTable head={<>
+          <th>{t('documents.acceptedAt')}</th><th>{t('documents.type')}</th>
+          <th>{t('documents.status')}</th><th class="num">{t('documents.price')}</th>
+          <th>{t('documents.pdf')}</th>
+        </>}>
+          {documents.map((document) => (
+            <tr key={document.issuanceKey}>
+              <td data-label={t('documents.acceptedAt')}>
+                <a href={documentPath(document.issuanceKey)}>
+                  {formatDateTime(new Date(document.acceptedAt))}
+                </a>
+              </td>
+              <td data-label={t('documents.type')}>{t(`documents.type.${document.type}`)}</td>
+              <td data-label={t('documents.status')}>
+                <StatusBadge ctx={ctx} status={document.status} />
+              </td>
+              <td data-label={t('documents.price')} class="num">
+                {formatPoints(document.points)}
+              </td>
+              <td data-label={t('documents.pdf')}>
+                {document.status === 'ISSUED' ? (
+                  <a href={`${documentPath(document.issuanceKey)}/pdf`} download>
+                    {t('documents.download')}
+                  </a>
+                ) : '—'}
+              </td>
+            </tr>
+          ))}
+        </CardTable>
       )}
       <NextPage href={pageHref(filters, next)} label={t('documents.more')} />
     </div>
@@ -122,26 +117,21 @@ function DocumentTable({ ctx, documents, next, filters }: { ctx: PageContext;
 function TypeChoices({ ctx }: { ctx: PageContext }) {
   const { t } = ctx;
   return (
-    <div class="table-wrap">
-      <table class="cards">
-        <thead><tr>
-          <th>{t('documents.type')}</th><th class="num">{t('documents.price')}</th><th></th>
-        </tr></thead>
-        <tbody>
-          {DOCUMENT_TYPES.map((type) => (
-            <tr key={type}>
-              <td data-label={t('documents.type')}>{t(`documents.type.${type}`)}</td>
-              <td data-label={t('documents.price')} class="num">
-                {formatPoints(priceOf(ctx, type))}
-              </td>
-              <td data-label="">
-                <a href={`/dashboard/documents/new?type=${type}`}>{t('documents.requestThis')}</a>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <CardTable head={<>
+      <th>{t('documents.type')}</th><th class="num">{t('documents.price')}</th><th></th>
+    </>}>
+      {DOCUMENT_TYPES.map((type) => (
+        <tr key={type}>
+          <td data-label={t('documents.type')}>{t(`documents.type.${type}`)}</td>
+          <td data-label={t('documents.price')} class="num">
+            {formatPoints(priceOf(ctx, type))}
+          </td>
+          <td data-label="">
+            <a href={`/dashboard/documents/new?type=${type}`}>{t('documents.requestThis')}</a>
+          </td>
+        </tr>
+      ))}
+    </CardTable>
   );
 }
 
@@ -167,26 +157,12 @@ async function listOutcome(ctx: PageContext): Promise<Outcome> {
       )}
       <Section title={t('documents.list')} id="list">
         <FilterForm path="/documents" target="documents">
-          <label>{t('documents.type')}
-            <select name="type">
-              <option value="">{t('documents.filterAll')}</option>
-              {DOCUMENT_TYPES.map((type) => (
-                <option key={type} value={type} selected={filters.type === type}>
-                  {t(`documents.type.${type}`)}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>{t('documents.status')}
-            <select name="status">
-              <option value="">{t('documents.filterAll')}</option>
-              {DOCUMENT_STATUSES.map((status) => (
-                <option key={status} value={status} selected={filters.status === status}>
-                  {t(`documents.status.${status}`)}
-                </option>
-              ))}
-            </select>
-          </label>
+          <ChoiceFilter label={t('documents.type')} name="type" all={t('documents.filterAll')}
+            options={DOCUMENT_TYPES} chosen={filters.type}
+            text={(type) => t(`documents.type.${type}`)} />
+          <ChoiceFilter label={t('documents.status')} name="status"
+            all={t('documents.filterAll')} options={DOCUMENT_STATUSES} chosen={filters.status}
+            text={(status) => t(`documents.status.${status}`)} />
           <button type="submit" class="secondary">{t('documents.apply')}</button>
         </FilterForm>
         {table}
@@ -347,8 +323,7 @@ async function requestForm(ctx: PageContext, type: DocumentType, problem?: ApiEr
         <p><strong>{t('documents.priceIs', { points: formatPoints(price) })}</strong></p>
         <PostForm ctx={ctx} action="/documents" class="stack">
           <input type="hidden" name="type" value={type} />
-          <input type="hidden" name="referenceId"
-            value={readReferenceId(values ?? new URLSearchParams()) ?? newReferenceId()} />
+          <ReferenceIdField values={values} />
           {allowed.map((name) => (
             <OptionField key={name} ctx={ctx} name={name}
               required={(required as readonly string[]).includes(name)} values={values} />
@@ -404,10 +379,8 @@ async function request(ctx: PageContext): Promise<Outcome> {
   if (referenceId === null || body === null) {
     return requestForm(ctx, type, 'documents.error.invalid', ctx.form);
   }
-  if (!liveConfirmed(ctx)) return requestForm(ctx, type, 'confirm.liveMissing', ctx.form);
-  if (await rateLimited(ctx, 'documents.issue') !== null) {
-    return requestForm(ctx, type, 'acting.rateLimited', ctx.form);
-  }
+  const stopped = await actingRefusal(ctx, 'documents.issue');
+  if (stopped !== null) return requestForm(ctx, type, stopped, ctx.form);
   const accepted = await attempt(() => ctx.services.areas.documents.issue({
     caller: dashboardCaller(ctx), referenceId,
     body: body as Parameters<typeof ctx.services.areas.documents.issue>[0]['body'] }));

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import type { DraftService, DraftView } from '../../areas/drafts/index.ts';
 import { ApiError } from '../../platform/errors.ts';
-import { Notice, PostForm, RedirectNotice, Section } from '../components.tsx';
+import { CardTable, Notice, PostForm, RedirectNotice, Section } from '../components.tsx';
 import type { DashboardPage, Outcome, PageContext } from '../context.ts';
 import { formatDateTime, formatWon } from '../format.ts';
 import type { MessageKey } from '../i18n/index.ts';
@@ -135,30 +135,25 @@ function DraftTable({ ctx, kind, rows }: { ctx: PageContext; kind: Kind; rows: R
   const { t } = ctx;
   if (rows.length === 0) return <p class="muted">{t('drafts.none')}</p>;
   return (
-    <div class="table-wrap">
-      <table class="cards">
-        <thead><tr>
-          <th>{t('drafts.col.draft')}</th>
+    <CardTable head={<>
+      <th>{t('drafts.col.draft')}</th>
+      {kind.columns.map((column) => (
+        <th key={column.label} class={column.num ? 'num' : undefined}>{t(column.label)}</th>))}
+      <th>{t('drafts.col.createdBy')}</th><th>{t('drafts.col.actions')}</th>
+    </>}>
+      {rows.map((row) => (
+        <tr key={row.draftId}>
+          <td data-label={t('drafts.col.draft')}>
+            <DraftCell ctx={ctx} kind={kind} row={row} /></td>
           {kind.columns.map((column) => (
-            <th key={column.label} class={column.num ? 'num' : undefined}>{t(column.label)}</th>))}
-          <th>{t('drafts.col.createdBy')}</th><th>{t('drafts.col.actions')}</th>
-        </tr></thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.draftId}>
-              <td data-label={t('drafts.col.draft')}>
-                <DraftCell ctx={ctx} kind={kind} row={row} /></td>
-              {kind.columns.map((column) => (
-                <td key={column.label} data-label={t(column.label)}
-                  class={column.num ? 'num' : 'break'}>{column.cell(row)}</td>))}
-              <td data-label={t('drafts.col.createdBy')}><code>{row.createdBy}</code></td>
-              <td data-label={t('drafts.col.actions')} class="nowrap">
-                <Actions ctx={ctx} kind={kind} row={row} /></td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+            <td key={column.label} data-label={t(column.label)}
+              class={column.num ? 'num' : 'break'}>{column.cell(row)}</td>))}
+          <td data-label={t('drafts.col.createdBy')}><code>{row.createdBy}</code></td>
+          <td data-label={t('drafts.col.actions')} class="nowrap">
+            <Actions ctx={ctx} kind={kind} row={row} /></td>
+        </tr>
+      ))}
+    </CardTable>
   );
 }
 

@@ -1,6 +1,6 @@
 import { ENVIRONMENTS } from '../../platform/accounts/keys.ts';
 import type { UsageRow } from '../../platform/points/ledger-reads.ts';
-import { Section } from '../components.tsx';
+import { CardTable, Section } from '../components.tsx';
 import type { DashboardPage, PageContext } from '../context.ts';
 import { formatDateTime, formatDateWithWeekday, formatNumber, formatPoints, seoulDate } from
   '../format.ts';
@@ -25,27 +25,22 @@ function FailureTable({ ctx, title, rows }: { ctx: PageContext; title: string;
   return (
     <>
       <h3>{title}</h3>
-      <div class="table-wrap">
-        <table class="cards">
-          <thead><tr>
-            <th>{t('home.failureWhen')}</th><th>{t('home.failureWhat')}</th>
-            <th>{t('home.failureWhy')}</th>
-          </tr></thead>
-          <tbody>
-            {rows.map((row, index) => (
-              <tr key={index}>
-                <td data-label={t('home.failureWhen')} class="nowrap">
-                  {formatDateTime(new Date(row.when))}
-                </td>
-                <td data-label={t('home.failureWhat')}>
-                  {row.href === undefined ? row.what : <a href={row.href}>{row.what}</a>}
-                </td>
-                <td data-label={t('home.failureWhy')}>{row.why}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <CardTable head={<>
+        <th>{t('home.failureWhen')}</th><th>{t('home.failureWhat')}</th>
+        <th>{t('home.failureWhy')}</th>
+      </>}>
+        {rows.map((row, index) => (
+          <tr key={index}>
+            <td data-label={t('home.failureWhen')} class="nowrap">
+              {formatDateTime(new Date(row.when))}
+            </td>
+            <td data-label={t('home.failureWhat')}>
+              {row.href === undefined ? row.what : <a href={row.href}>{row.what}</a>}
+            </td>
+            <td data-label={t('home.failureWhy')}>{row.why}</td>
+          </tr>
+        ))}
+      </CardTable>
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { API_KEY_LABEL_LENGTH_MAX } from '../../platform/accounts/service.ts';
-import { Notice, PostForm, RedirectNotice, Section } from '../components.tsx';
+import { CardTable, Notice, PostForm, RedirectNotice, Section } from '../components.tsx';
 import type { DashboardPage, PageContext } from '../context.ts';
 import { formatDateTime } from '../format.ts';
 import type { MessageKey } from '../i18n/index.ts';
@@ -44,43 +44,38 @@ async function keysBody(ctx: PageContext, problem?: MessageKey) {
         : <p class="muted">{t('keys.readOnly')}</p>}
       <Section title={t('keys.title')} id="list">
         {keys.length === 0 ? <p>{t('keys.none')}</p> : (
-          <div class="table-wrap">
-            <table class="cards">
-              <thead><tr>
-                <th>{t('keys.label')}</th><th>{t('keys.key')}</th><th>{t('keys.createdAt')}</th>
-                <th>{t('keys.lastUsed')}</th><th>{t('keys.status')}</th>
-                {manage && <th><span class="sr-only">{t('keys.revoke')}</span></th>}
-              </tr></thead>
-              <tbody>
-                {keys.map((key) => (
-                  <tr key={key.id}>
-                    <td data-label={t('keys.label')}>{key.label ?? t('keys.noLabel')}</td>
-                    <td data-label={t('keys.key')}><code>{key.redacted}</code></td>
-                    <td data-label={t('keys.createdAt')} class="nowrap">
-                      {formatDateTime(key.createdAt)}
-                    </td>
-                    <td data-label={t('keys.lastUsed')} class="nowrap">
-                      {key.lastUsedAt ? formatDateTime(key.lastUsedAt) : t('keys.never')}
-                    </td>
-                    <td data-label={t('keys.status')}>{key.revokedAt
-                      ? t('keys.revoked', { date: formatDateTime(key.revokedAt) })
-                      : t('keys.active')}</td>
-                    {manage && (
-                      <td data-label="">{key.revokedAt === null && (
-                        <PostForm ctx={ctx} action={`/keys/${key.id}/revoke`}
-                          confirm={t('keys.revokeConfirm')}>
-                          <button type="submit" class="danger"
-                            aria-label={`${t('keys.revoke')} ${key.label ?? key.redacted}`}>
-                            {t('keys.revoke')}
-                          </button>
-                        </PostForm>
-                      )}</td>
-                    )}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <CardTable head={<>
+            <th>{t('keys.label')}</th><th>{t('keys.key')}</th><th>{t('keys.createdAt')}</th>
+            <th>{t('keys.lastUsed')}</th><th>{t('keys.status')}</th>
+            {manage && <th><span class="sr-only">{t('keys.revoke')}</span></th>}
+          </>}>
+            {keys.map((key) => (
+              <tr key={key.id}>
+                <td data-label={t('keys.label')}>{key.label ?? t('keys.noLabel')}</td>
+                <td data-label={t('keys.key')}><code>{key.redacted}</code></td>
+                <td data-label={t('keys.createdAt')} class="nowrap">
+                  {formatDateTime(key.createdAt)}
+                </td>
+                <td data-label={t('keys.lastUsed')} class="nowrap">
+                  {key.lastUsedAt ? formatDateTime(key.lastUsedAt) : t('keys.never')}
+                </td>
+                <td data-label={t('keys.status')}>{key.revokedAt
+                  ? t('keys.revoked', { date: formatDateTime(key.revokedAt) })
+                  : t('keys.active')}</td>
+                {manage && (
+                  <td data-label="">{key.revokedAt === null && (
+                    <PostForm ctx={ctx} action={`/keys/${key.id}/revoke`}
+                      confirm={t('keys.revokeConfirm')}>
+                      <button type="submit" class="danger"
+                        aria-label={`${t('keys.revoke')} ${key.label ?? key.redacted}`}>
+                        {t('keys.revoke')}
+                      </button>
+                    </PostForm>
+                  )}</td>
+                )}
+              </tr>
+            ))}
+          </CardTable>
         )}
       </Section>
     </>

@@ -12,13 +12,14 @@ import { AccountNotFoundError, ACCOUNT_NAME_LENGTH_MAX } from
   '../../platform/accounts/service.ts';
 import { readOutbox } from '../../platform/mail/outbox.ts';
 import { MAIL_STATUSES, type MailStatus } from '../../platform/mail/tables.ts';
-import { Notice, PostForm, RedirectNotice, Section } from '../components.tsx';
+import { CardTable, Notice, PostForm, RedirectNotice, Section } from '../components.tsx';
 import type { DashboardPage, DashboardRoute, Outcome, PageContext } from '../context.ts';
 import { formatDateTime, formatPoints } from '../format.ts';
 import type { MessageKey } from '../i18n/index.ts';
 import { readInstanceHealth } from '../instance-health.ts';
 import { recordAudit } from '../audit/store.ts';
 import { clientAddress } from '../http.ts';
+import { ChoiceFilter } from '../list-page.tsx';
 import { errorOutcome } from './errors.tsx';
 
 // The operator's pages at /dashboard/operator (docs/dashboard.md § The operator's pages), for
@@ -98,28 +99,23 @@ async function homeBody(ctx: PageContext, problem?: MessageKey) {
       {problem && <Notice kind="error">{t(problem)}</Notice>}
       <Health ctx={ctx} health={health} />
       <Section title={t('operator.accounts')} id="accounts">
-        <div class="table-wrap">
-          <table class="cards">
-            <thead><tr>
-              <th>{t('operator.accountName')}</th><th>{t('operator.accountId')}</th>
-              <th>{t('operator.plan')}</th><th>{t('operator.createdAt')}</th>
-            </tr></thead>
-            <tbody>
-              {accounts.map((account) => (
-                <tr key={account.accountId}>
-                  <td data-label={t('operator.accountName')}>
-                    <a href={`/dashboard${accountPath(account.accountId)}`} class="break">
-                      {account.name}
-                    </a>
-                  </td>
-                  <td data-label={t('operator.accountId')}><code>{account.accountId}</code></td>
-                  <td data-label={t('operator.plan')}>{account.plan}</td>
-                  <td data-label={t('operator.createdAt')}>{formatDateTime(account.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <CardTable head={<>
+          <th>{t('operator.accountName')}</th><th>{t('operator.accountId')}</th>
+          <th>{t('operator.plan')}</th><th>{t('operator.createdAt')}</th>
+        </>}>
+          {accounts.map((account) => (
+            <tr key={account.accountId}>
+              <td data-label={t('operator.accountName')}>
+                <a href={`/dashboard${accountPath(account.accountId)}`} class="break">
+                  {account.name}
+                </a>
+              </td>
+              <td data-label={t('operator.accountId')}><code>{account.accountId}</code></td>
+              <td data-label={t('operator.plan')}>{account.plan}</td>
+              <td data-label={t('operator.createdAt')}>{formatDateTime(account.createdAt)}</td>
+            </tr>
+          ))}
+        </CardTable>
       </Section>
       <Section title={t('operator.createAccount')} id="create">
         <PostForm ctx={ctx} action="/operator/accounts" class="stack">
@@ -262,13 +258,8 @@ async function outboxBody(ctx: PageContext) {
     <>
       <OperatorLinks ctx={ctx} />
       <form method="get" action="/dashboard/operator/outbox" class="row">
-        <label>{t('operator.mailStatus')}
-          <select name="status">
-            <option value="">{t('operator.mailAll')}</option>
-            {MAIL_STATUSES.map((known) => <option key={known} value={known}
-              selected={known === status}>{known}</option>)}
-          </select>
-        </label>
+        <ChoiceFilter label={t('operator.mailStatus')} name="status" all={t('operator.mailAll')}
+          options={MAIL_STATUSES} chosen={status} text={(known) => known} />
         <button type="submit" class="secondary">{t('operator.filter')}</button>
       </form>
       <Section title={t('operator.outbox')} id="outbox">

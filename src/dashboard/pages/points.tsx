@@ -2,14 +2,15 @@ import { ApiError } from '../../platform/errors.ts';
 import { LEDGER_KINDS, type LedgerEntry, type LedgerKind } from
   '../../platform/points/ledger-reads.ts';
 import type { LedgerPage, LedgerQuery } from '../../platform/points/service.ts';
-import { Notice, PostForm, RedirectNotice, Section } from '../components.tsx';
+import { CardTable, Notice, PostForm, RedirectNotice, Section } from '../components.tsx';
 import type { DashboardPage, Outcome, PageContext } from '../context.ts';
 import { formatDateTime, formatNumber, formatPoints } from '../format.ts';
 import type { MessageKey } from '../i18n/index.ts';
 import { toCsv } from '../csv.ts';
 import type { VNode } from 'preact';
 import {
-  FilterForm as ListFilterForm, filterQuery, isCursor, isDay, listAnswer, NextPage, readFilters,
+  ChoiceFilter, FilterForm as ListFilterForm, filterQuery, isCursor, isDay, listAnswer, NextPage,
+  readFilters,
 } from '../list-page.tsx';
 
 // Points: the ledger of the session's environment with the reservations still open, filtered
@@ -61,37 +62,32 @@ function LedgerTable({ ctx, entries, nextCursor, filters }: { ctx: PageContext;
   return (
     <div id="ledger">
       {entries.length === 0 ? <p class="muted">{t('points.noEntries')}</p> : (
-        <div class="table-wrap">
-          <table class="cards">
-            <thead><tr>
-              <th>{t('points.when')}</th><th>{t('points.kind')}</th>
-              <th>{t('points.operation')}</th><th class="num">{t('points.amount')}</th>
-              <th class="num">{t('points.balanceAfter')}</th><th>{t('points.reference')}</th>
-              <th>{t('points.memo')}</th>
-            </tr></thead>
-            <tbody>
-              {entries.map((entry) => (
-                <tr key={entry.id}>
-                  <td data-label={t('points.when')}>{formatDateTime(entry.createdAt)}</td>
-                  <td data-label={t('points.kind')}>{t(`points.kind.${entry.kind}`)}</td>
-                  <td data-label={t('points.operation')}>
-                    {entry.operation && <code>{entry.operation}</code>}
-                  </td>
-                  <td data-label={t('points.amount')} class="num">
-                    {entry.amountPoints > 0 ? '+' : ''}{formatNumber(entry.amountPoints)}
-                  </td>
-                  <td data-label={t('points.balanceAfter')} class="num">
-                    {formatPoints(entry.balanceAfterPoints)}
-                  </td>
-                  <td data-label={t('points.reference')}>
-                    {entry.reservationId && <code>{entry.reservationId}</code>}
-                  </td>
-                  <td data-label={t('points.memo')}>{entry.memo ?? ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <CardTable head={<>
+          <th>{t('points.when')}</th><th>{t('points.kind')}</th>
+          <th>{t('points.operation')}</th><th class="num">{t('points.amount')}</th>
+          <th class="num">{t('points.balanceAfter')}</th><th>{t('points.reference')}</th>
+          <th>{t('points.memo')}</th>
+        </>}>
+          {entries.map((entry) => (
+            <tr key={entry.id}>
+              <td data-label={t('points.when')}>{formatDateTime(entry.createdAt)}</td>
+              <td data-label={t('points.kind')}>{t(`points.kind.${entry.kind}`)}</td>
+              <td data-label={t('points.operation')}>
+                {entry.operation && <code>{entry.operation}</code>}
+              </td>
+              <td data-label={t('points.amount')} class="num">
+                {entry.amountPoints > 0 ? '+' : ''}{formatNumber(entry.amountPoints)}
+              </td>
+              <td data-label={t('points.balanceAfter')} class="num">
+                {formatPoints(entry.balanceAfterPoints)}
+              </td>
+              <td data-label={t('points.reference')}>
+                {entry.reservationId && <code>{entry.reservationId}</code>}
+              </td>
+              <td data-label={t('points.memo')}>{entry.memo ?? ''}</td>
+            </tr>
+          ))}
+        </CardTable>
       )}
       <NextPage href={nextCursor === null ? null
         : `/dashboard/points?${queryOf(filters, nextCursor)}`} label={t('points.more')} />
@@ -103,16 +99,9 @@ function FilterForm({ ctx, filters }: { ctx: PageContext; filters: Filters }) {
   const { t } = ctx;
   return (
     <ListFilterForm path="/points" target="ledger">
-      <label>{t('points.filterKind')}
-        <select name="kind">
-          <option value="">{t('points.filterAll')}</option>
-          {(['grant', 'capture', 'charge', 'refund'] as const).map((kind) => (
-            <option key={kind} value={kind} selected={filters.kind === kind}>
-              {t(`points.kind.${kind}`)} ({kind})
-            </option>
-          ))}
-        </select>
-      </label>
+      <ChoiceFilter label={t('points.filterKind')} name="kind" all={t('points.filterAll')}
+        options={['grant', 'capture', 'charge', 'refund'] as const} chosen={filters.kind}
+        text={(kind) => `${t(`points.kind.${kind}`)} (${kind})`} />
       <label>{t('points.filterFrom')}
         <input type="date" name="from" value={filters.from ?? ''} />
       </label>
@@ -172,28 +161,23 @@ async function pageBody(ctx: PageContext, table: VNode, filters: Filters,
       <TopUp ctx={ctx} problem={problem} />
       <Section title={t('points.reservations')} id="reservations">
         {open.length === 0 ? <p class="muted">{t('points.noReservations')}</p> : (
-          <div class="table-wrap">
-            <table class="cards">
-              <thead><tr>
-                <th>{t('points.when')}</th><th>{t('points.operation')}</th>
-                <th class="num">{t('points.amount')}</th><th>{t('points.reference')}</th>
-                <th>{t('points.expires')}</th>
-              </tr></thead>
-              <tbody>
-                {open.map((row) => (
-                  <tr key={row.id}>
-                    <td data-label={t('points.when')}>{formatDateTime(row.createdAt)}</td>
-                    <td data-label={t('points.operation')}><code>{row.operation}</code></td>
-                    <td data-label={t('points.amount')} class="num">
-                      {formatPoints(row.reservedPoints)}
-                    </td>
-                    <td data-label={t('points.reference')}><code>{row.id}</code></td>
-                    <td data-label={t('points.expires')}>{formatDateTime(row.expiresAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <CardTable head={<>
+            <th>{t('points.when')}</th><th>{t('points.operation')}</th>
+            <th class="num">{t('points.amount')}</th><th>{t('points.reference')}</th>
+            <th>{t('points.expires')}</th>
+          </>}>
+            {open.map((row) => (
+              <tr key={row.id}>
+                <td data-label={t('points.when')}>{formatDateTime(row.createdAt)}</td>
+                <td data-label={t('points.operation')}><code>{row.operation}</code></td>
+                <td data-label={t('points.amount')} class="num">
+                  {formatPoints(row.reservedPoints)}
+                </td>
+                <td data-label={t('points.reference')}><code>{row.id}</code></td>
+                <td data-label={t('points.expires')}>{formatDateTime(row.expiresAt)}</td>
+              </tr>
+            ))}
+          </CardTable>
         )}
       </Section>
       <Section title={t('points.ledger')} id="ledger-section">

@@ -1,4 +1,4 @@
-import { Notice, PostForm, RedirectNotice, Section } from '../components.tsx';
+import { CardTable, Notice, PostForm, RedirectNotice, Section } from '../components.tsx';
 import type { DashboardPage, PageContext } from '../context.ts';
 import { formatDateTime } from '../format.ts';
 import { clearSessionCookie } from '../http.ts';
@@ -18,40 +18,33 @@ function SessionsSection({ ctx, sessions }: { ctx: PageContext;
   return (
     <Section title={t('settings.sessions')} id="sessions">
       <p class="muted">{t('settings.sessionsLead')}</p>
-      <div class="table-wrap">
-        <table class="cards">
-          <thead>
-            <tr>
-              <th>{t('settings.sessionStarted')}</th><th>{t('settings.sessionLastSeen')}</th>
-              <th>{t('settings.sessionAddress')}</th><th>{t('settings.sessionBrowser')}</th>
-              <th><span class="sr-only">{t('settings.endSession')}</span></th>
-            </tr>
-          </thead>
-          <tbody>
-            {sessions.map((row) => (
-              <tr key={row.id}>
-                <td data-label={t('settings.sessionStarted')} class="nowrap">
-                  {formatDateTime(row.createdAt)}
-                </td>
-                <td data-label={t('settings.sessionLastSeen')} class="nowrap">
-                  {formatDateTime(row.lastSeenAt)}
-                </td>
-                <td data-label={t('settings.sessionAddress')} class="nowrap">
-                  {row.address ?? ''}
-                </td>
-                <td data-label={t('settings.sessionBrowser')}>{row.userAgent ?? ''}</td>
-                <td data-label="" class="nowrap">
-                  {row.id === session.sessionId ? <strong>{t('settings.thisSession')}</strong> : (
-                    <PostForm ctx={ctx} action={`/settings/sessions/${row.id}/end`}>
-                      <button type="submit" class="danger">{t('settings.endSession')}</button>
-                    </PostForm>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <CardTable head={<>
+        <th>{t('settings.sessionStarted')}</th><th>{t('settings.sessionLastSeen')}</th>
+        <th>{t('settings.sessionAddress')}</th><th>{t('settings.sessionBrowser')}</th>
+        <th><span class="sr-only">{t('settings.endSession')}</span></th>
+      </>}>
+        {sessions.map((row) => (
+          <tr key={row.id}>
+            <td data-label={t('settings.sessionStarted')} class="nowrap">
+              {formatDateTime(row.createdAt)}
+            </td>
+            <td data-label={t('settings.sessionLastSeen')} class="nowrap">
+              {formatDateTime(row.lastSeenAt)}
+            </td>
+            <td data-label={t('settings.sessionAddress')} class="nowrap">
+              {row.address ?? ''}
+            </td>
+            <td data-label={t('settings.sessionBrowser')}>{row.userAgent ?? ''}</td>
+            <td data-label="" class="nowrap">
+              {row.id === session.sessionId ? <strong>{t('settings.thisSession')}</strong> : (
+                <PostForm ctx={ctx} action={`/settings/sessions/${row.id}/end`}>
+                  <button type="submit" class="danger">{t('settings.endSession')}</button>
+                </PostForm>
+              )}
+            </td>
+          </tr>
+        ))}
+      </CardTable>
       <PostForm ctx={ctx} action="/settings/sign-out-everywhere" class="actions">
         <button type="submit" class="danger">{t('settings.signOutEverywhere')}</button>
       </PostForm>

@@ -1,4 +1,4 @@
-import { Notice, PostForm, RedirectNotice, Section } from '../components.tsx';
+import { CardTable, Notice, PostForm, RedirectNotice, Section } from '../components.tsx';
 import type { DashboardPage, Outcome, PageContext } from '../context.ts';
 import { formatDateTime } from '../format.ts';
 import type { MessageKey } from '../i18n/index.ts';
@@ -47,34 +47,29 @@ function InviteSection({ ctx, invitations, email }: { ctx: PageContext;
       </PostForm>
       <h3>{t('team.invitations')}</h3>
       {invitations.length === 0 ? <p class="muted">{t('team.invitationsNone')}</p> : (
-        <div class="table-wrap">
-          <table class="cards">
-            <thead><tr>
-              <th>{t('team.email')}</th><th>{t('team.role')}</th><th>{t('team.expires')}</th>
-              <th><span class="sr-only">{t('team.cancelInvitation')}</span></th>
-            </tr></thead>
-            <tbody>
-              {invitations.map((invitation) => (
-                <tr key={invitation.email}>
-                  <td data-label={t('team.email')}>{invitation.email}</td>
-                  <td data-label={t('team.role')}>{t(`role.${invitation.role}`)}</td>
-                  <td data-label={t('team.expires')} class="nowrap">
-                    {formatDateTime(invitation.expiresAt)}
-                  </td>
-                  <td data-label="">
-                    <PostForm ctx={ctx} action="/team/invitations/cancel">
-                      <input type="hidden" name="email" value={invitation.email} />
-                      <button type="submit" class="secondary"
-                        aria-label={`${t('team.cancelInvitation')} ${invitation.email}`}>
-                        {t('team.cancelInvitation')}
-                      </button>
-                    </PostForm>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <CardTable head={<>
+          <th>{t('team.email')}</th><th>{t('team.role')}</th><th>{t('team.expires')}</th>
+          <th><span class="sr-only">{t('team.cancelInvitation')}</span></th>
+        </>}>
+          {invitations.map((invitation) => (
+            <tr key={invitation.email}>
+              <td data-label={t('team.email')}>{invitation.email}</td>
+              <td data-label={t('team.role')}>{t(`role.${invitation.role}`)}</td>
+              <td data-label={t('team.expires')} class="nowrap">
+                {formatDateTime(invitation.expiresAt)}
+              </td>
+              <td data-label="">
+                <PostForm ctx={ctx} action="/team/invitations/cancel">
+                  <input type="hidden" name="email" value={invitation.email} />
+                  <button type="submit" class="secondary"
+                    aria-label={`${t('team.cancelInvitation')} ${invitation.email}`}>
+                    {t('team.cancelInvitation')}
+                  </button>
+                </PostForm>
+              </td>
+            </tr>
+          ))}
+        </CardTable>
       )}
     </Section>
   );
@@ -148,17 +143,12 @@ async function teamPage(ctx: PageContext, problem?: MessageKey, status = 200,
       {problem && <Notice kind="error">{t(problem)}</Notice>}
       <p>{t('team.lead')}</p>
       <Section title={t('team.members')} id="members">
-        <div class="table-wrap">
-          <table class="cards">
-            <thead><tr>
-              <th>{t('team.email')}</th><th>{t('team.role')}</th><th>{t('team.twoFactor')}</th>
-              <th>{t('team.since')}</th><th><span class="sr-only">{t('team.remove')}</span></th>
-            </tr></thead>
-            <tbody>
-              {members.map((member) => <MemberRow key={member.userId} ctx={ctx} member={member} />)}
-            </tbody>
-          </table>
-        </div>
+        <CardTable head={<>
+          <th>{t('team.email')}</th><th>{t('team.role')}</th><th>{t('team.twoFactor')}</th>
+          <th>{t('team.since')}</th><th><span class="sr-only">{t('team.remove')}</span></th>
+        </>}>
+          {members.map((member) => <MemberRow key={member.userId} ctx={ctx} member={member} />)}
+        </CardTable>
       </Section>
       <InviteSection ctx={ctx} invitations={invitations} email={inviteEmail} />
     </>

@@ -3,7 +3,7 @@ import { WebhookEndpointChanges, WebhookEndpointInput, type WebhooksService } fr
   '../../areas/webhooks/index.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { SUBSCRIBABLE_EVENT_TYPES } from '../../platform/event-catalogue.ts';
-import { Notice, PostForm, RedirectNotice, Section } from '../components.tsx';
+import { CardTable, Notice, PostForm, RedirectNotice, Section } from '../components.tsx';
 import type { DashboardPage, Outcome, PageContext } from '../context.ts';
 import { formatDateTime } from '../format.ts';
 import type { MessageKey } from '../i18n/index.ts';
@@ -95,30 +95,25 @@ async function listBody(ctx: PageContext, problem?: MessageKey) {
       <p>{t('webhooks.lead', { environment: t(`env.${ctx.scope.environment}`) })}</p>
       <Section title={t('webhooks.endpoints')} id="endpoints">
         {results.length === 0 ? <p>{t('webhooks.none')}</p> : (
-          <div class="table-wrap">
-            <table class="cards">
-              <thead><tr>
-                <th>{t('webhooks.url')}</th><th>{t('webhooks.description')}</th>
-                <th>{t('webhooks.events')}</th><th>{t('webhooks.status')}</th>
-              </tr></thead>
-              <tbody>
-                {results.map((endpoint) => (
-                  <tr key={endpoint.id}>
-                    <td data-label={t('webhooks.url')}>
-                      <a href={`/dashboard${endpointPath(endpoint.id)}`} class="break">
-                        {endpoint.url}
-                      </a>
-                    </td>
-                    <td data-label={t('webhooks.description')}>{endpoint.description ?? ''}</td>
-                    <td data-label={t('webhooks.events')}>{endpoint.events.length}</td>
-                    <td data-label={t('webhooks.status')}>
-                      <EndpointStatus ctx={ctx} endpoint={endpoint} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <CardTable head={<>
+            <th>{t('webhooks.url')}</th><th>{t('webhooks.description')}</th>
+            <th>{t('webhooks.events')}</th><th>{t('webhooks.status')}</th>
+          </>}>
+            {results.map((endpoint) => (
+              <tr key={endpoint.id}>
+                <td data-label={t('webhooks.url')}>
+                  <a href={`/dashboard${endpointPath(endpoint.id)}`} class="break">
+                    {endpoint.url}
+                  </a>
+                </td>
+                <td data-label={t('webhooks.description')}>{endpoint.description ?? ''}</td>
+                <td data-label={t('webhooks.events')}>{endpoint.events.length}</td>
+                <td data-label={t('webhooks.status')}>
+                  <EndpointStatus ctx={ctx} endpoint={endpoint} />
+                </td>
+              </tr>
+            ))}
+          </CardTable>
         )}
       </Section>
       {ctx.may('webhooks.manage')

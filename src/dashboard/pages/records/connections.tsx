@@ -13,9 +13,9 @@ import { errorOutcome } from '../errors.tsx';
 import {
   ApiProblem,
   asApiError,
-  countCall,
   planShortfall,
   PlanNotice,
+  rateLimitedPage,
 } from './shared.tsx';
 import { LiveConfirmation, liveConfirmed } from '../../confirmation.tsx';
 
@@ -301,13 +301,7 @@ async function refusal(ctx: PageContext, operation: 'revenueExpenses.collect' |
       </> };
   }
   if (!liveConfirmed(ctx)) return page(ctx, 'confirm.liveMissing', 400);
-  const retryAfter = await countCall(ctx, operation);
-  if (retryAfter !== null) {
-    ctx.reply.header('retry-after', String(retryAfter));
-    return { kind: 'page', title: 'connections.title', status: 429, body: <Notice kind="error">
-      {ctx.t('records.rateLimited', { seconds: retryAfter })}</Notice> };
-  }
-  return null;
+  return rateLimitedPage(ctx, operation, 'connections.title');
 }
 
 const fragmentOrNotFound = async (ctx: PageContext, work: () => Promise<Outcome>) => {

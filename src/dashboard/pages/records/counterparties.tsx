@@ -10,7 +10,7 @@ import {
 } from '../../../areas/counterparties/index.ts';
 import { formatBusinessRegistrationNumber } from
   '../../../domain/business-registration-number.ts';
-import { Notice, PostForm, RedirectNotice, Section } from '../../components.tsx';
+import { CardTable, Notice, PostForm, RedirectNotice, Section } from '../../components.tsx';
 import type { DashboardPage, Outcome, PageContext } from '../../context.ts';
 import { toCsv } from '../../csv.ts';
 import { formatDateTime } from '../../format.ts';
@@ -18,7 +18,7 @@ import type { MessageKey } from '../../i18n/index.ts';
 import { workbook, XLSX_TYPE } from '../spreadsheet.ts';
 import { errorOutcome } from '../errors.tsx';
 import { LiveConfirmation, liveConfirmed } from '../../confirmation.tsx';
-import { ApiProblem, asApiError, countCall } from './shared.tsx';
+import { ApiProblem, asApiError, rateLimitedPage } from './shared.tsx';
 import { fileOf, UPLOAD_BYTES_MAX } from '../../uploads.ts';
 import { FilePreviewTable } from '../../file-preview.tsx';
 import { filterQuery, NextPage } from '../../list-page.tsx';
@@ -185,40 +185,35 @@ function ProblemNotice({ ctx, problem }: { ctx: PageContext; problem?: Problem }
 function ListTable({ ctx, results }: { ctx: PageContext; results: CounterpartyView[] }) {
   const { t } = ctx;
   return (
-    <div class="table-wrap">
-      <table class="cards">
-        <thead><tr>
-          <th>{t('counterparties.name')}</th><th>{t('counterparties.number')}</th>
-          <th>{t('counterparties.representative')}</th><th>{t('counterparties.manager')}</th>
-          <th>{t('counterparties.status')}</th>
-        </tr></thead>
-        <tbody>
-          {results.map((counterparty) => (
-            <tr key={counterparty.id}
-              class={counterparty.registration.closed ? 'flagged' : undefined}>
-              <td data-label={t('counterparties.name')} class="break">
-                <a href={`/dashboard/counterparties/${counterparty.id}`}>
-                  {counterparty.organizationName}
-                </a>
-              </td>
-              <td data-label={t('counterparties.number')} class="nowrap">
-                {formatBusinessRegistrationNumber(counterparty.businessRegistrationNumber)}
-                <SubPlace counterparty={counterparty} />
-              </td>
-              <td data-label={t('counterparties.representative')} class="break">
-                {counterparty.representativeName}
-              </td>
-              <td data-label={t('counterparties.manager')} class="break">
-                {(counterparty.managers[0] as { email: string } | undefined)?.email ?? '—'}
-              </td>
-              <td data-label={t('counterparties.status')}>
-                <StatusBadge ctx={ctx} counterparty={counterparty} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <CardTable head={<>
+      <th>{t('counterparties.name')}</th><th>{t('counterparties.number')}</th>
+      <th>{t('counterparties.representative')}</th><th>{t('counterparties.manager')}</th>
+      <th>{t('counterparties.status')}</th>
+    </>}>
+      {results.map((counterparty) => (
+        <tr key={counterparty.id}
+          class={counterparty.registration.closed ? 'flagged' : undefined}>
+          <td data-label={t('counterparties.name')} class="break">
+            <a href={`/dashboard/counterparties/${counterparty.id}`}>
+              {counterparty.organizationName}
+            </a>
+          </td>
+          <td data-label={t('counterparties.number')} class="nowrap">
+            {formatBusinessRegistrationNumber(counterparty.businessRegistrationNumber)}
+            <SubPlace counterparty={counterparty} />
+          </td>
+          <td data-label={t('counterparties.representative')} class="break">
+            {counterparty.representativeName}
+          </td>
+          <td data-label={t('counterparties.manager')} class="break">
+            {(counterparty.managers[0] as { email: string } | undefined)?.email ?? '—'}
+          </td>
+          <td data-label={t('counterparties.status')}>
+            <StatusBadge ctx={ctx} counterparty={counterparty} />
+          </td>
+        </tr>
+      ))}
+    </CardTable>
   );
 }
 
@@ -427,14 +422,24 @@ function previewBody(ctx: PageContext, view: CounterpartyImportView) {
   );
 }
 
-async function rateLimited(ctx: PageContext, operation: 'counterparties.create' |
+const rateLimited = (ctx: PageContext, operation: 'counterparties.create' |
   'counterparties.update' | 'counterparties.delete' | 'counterparties.refreshStatus' |
-  'counterparties.imports.create' | 'counterparties.imports.commit'): Promise<Outcome | null> {
-  const retryAfter = await countCall(ctx, operation);
-  if (retryAfter === null) return null;
-  ctx.reply.header('retry-after', String(retryAfter));
-  return { kind: 'page', title: 'counterparties.title', status: 429,
-    body: <Notice kind="error">{ctx.t('records.rateLimited', { seconds: retryAfter })}</Notice> };
+  'counterparties.imports.create' | 'counterparties.imports.commit') =>
+  rateLimitedPage(ctx, operation, 'counterparties.title');
+
+// An action on one counterparty that takes no fields: the counterparty of the session's scope
+// (else 404), the typed confirmation of a live action, then the operation's rate limit before
+// the work.
+async function counterpartyAction(ctx: PageContext,
+  operation: 'counterparties.refreshStatus' | 'counterparties.delete',
+  work: (counterparty: CounterpartyView) => Promise<Outcome>): Promise<Outcome> {
+  const counterparty = await ownCounterparty(ctx);
+  if (counterparty === null) return errorOutcome(ctx.t, 'notFound', 404);
+  if (!liveConfirmed(ctx)) {
+    return detailPage(ctx, counterparty, { key: 'confirm.liveMissing' }, 400);
+  }
+  const limited = await rateLimited(ctx, operation);
+  return limited ?? work(counterparty);
 }
 
 const refusal = (error: unknown) => {
@@ -577,37 +582,24 @@ export const counterpartiesPage: DashboardPage = {
     {
       method: 'POST', path: '/counterparties/:counterpartyId/refresh',
       permission: 'counterparties.manage',
-      async handle(ctx) {
-        const counterparty = await ownCounterparty(ctx);
-        if (counterparty === null) return errorOutcome(ctx.t, 'notFound', 404);
-        if (!liveConfirmed(ctx)) {
-          return detailPage(ctx, counterparty, { key: 'confirm.liveMissing' }, 400);
-        }
-        const limited = await rateLimited(ctx, 'counterparties.refreshStatus');
-        if (limited !== null) return limited;
-        try {
-          await ctx.services.areas.counterparties.refreshStatus({ scope: ctx.scope,
-            counterpartyId: counterparty.id });
-        } catch (error) {
-          const { problem, status } = refusal(error);
-          return detailPage(ctx, counterparty, problem, status);
-        }
-        await ctx.audit('counterparty.statusChecked', counterparty.id, ctx.scope.environment);
-        return { kind: 'redirect',
-          to: `/dashboard/counterparties/${counterparty.id}?notice=counterparties.checked` };
-      },
+      handle: (ctx) => counterpartyAction(ctx, 'counterparties.refreshStatus',
+        async (counterparty) => {
+          try {
+            await ctx.services.areas.counterparties.refreshStatus({ scope: ctx.scope,
+              counterpartyId: counterparty.id });
+          } catch (error) {
+            const { problem, status } = refusal(error);
+            return detailPage(ctx, counterparty, problem, status);
+          }
+          await ctx.audit('counterparty.statusChecked', counterparty.id, ctx.scope.environment);
+          return { kind: 'redirect',
+            to: `/dashboard/counterparties/${counterparty.id}?notice=counterparties.checked` };
+        }),
     },
     {
       method: 'POST', path: '/counterparties/:counterpartyId/delete',
       permission: 'counterparties.manage',
-      async handle(ctx) {
-        const counterparty = await ownCounterparty(ctx);
-        if (counterparty === null) return errorOutcome(ctx.t, 'notFound', 404);
-        if (!liveConfirmed(ctx)) {
-          return detailPage(ctx, counterparty, { key: 'confirm.liveMissing' }, 400);
-        }
-        const limited = await rateLimited(ctx, 'counterparties.delete');
-        if (limited !== null) return limited;
+      handle: (ctx) => counterpartyAction(ctx, 'counterparties.delete', async (counterparty) => {
         try {
           await ctx.services.areas.counterparties.remove({ scope: ctx.scope,
             counterpartyId: counterparty.id });
@@ -617,7 +609,7 @@ export const counterpartiesPage: DashboardPage = {
         }
         await ctx.audit('counterparty.deleted', counterparty.id, ctx.scope.environment);
         return { kind: 'redirect', to: '/dashboard/counterparties?notice=counterparties.deleted' };
-      },
+      }),
     },
   ],
 };

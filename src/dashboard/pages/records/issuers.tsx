@@ -4,13 +4,13 @@ import { CreateIssuerBody, UpdateIssuerBody, type IssuersService } from
 import { formatBusinessRegistrationNumber } from
   '../../../domain/business-registration-number.ts';
 import { ApiError } from '../../../platform/errors.ts';
-import { Notice, PostForm, RedirectNotice, Section } from '../../components.tsx';
+import { CardTable, Notice, PostForm, RedirectNotice, Section } from '../../components.tsx';
 import type { DashboardPage, Outcome, PageContext } from '../../context.ts';
 import { formatDateTime, seoulDate } from '../../format.ts';
 import type { MessageKey } from '../../i18n/index.ts';
 import { expiryState } from '../business.tsx';
 import { errorOutcome } from '../errors.tsx';
-import { asApiError, countCall } from './shared.tsx';
+import { asApiError, rateLimitedPage } from './shared.tsx';
 import { LiveConfirmation, liveConfirmed } from '../../confirmation.tsx';
 
 // Issuers and their joint certificates (docs/dashboard.md § Issuers and certificates): the
@@ -132,43 +132,38 @@ type Listed = Awaited<ReturnType<IssuersService['listIssuers']>>['issuers'];
 function IssuersTable({ ctx, issuers }: { ctx: PageContext; issuers: Listed }) {
   const { t } = ctx;
   return (
-    <div class="table-wrap">
-      <table class="cards">
-        <thead><tr>
-          <th>{t('issuers.name')}</th><th>{t('issuers.number')}</th>
-          <th>{t('issuers.representative')}</th><th>{t('issuers.active')}</th>
-          <th>{t('issuers.certificate')}</th>
-        </tr></thead>
-        <tbody>
-          {issuers.map((issuer) => (
-            <tr key={issuer.issuerId}>
-              <td data-label={t('issuers.name')} class="break">
-                <a href={`/dashboard/issuers/${issuer.issuerId}`}>
-                  {issuer.organizationName}
-                </a>
-              </td>
-              <td data-label={t('issuers.number')} class="nowrap">
-                {formatBusinessRegistrationNumber(issuer.identificationNumber)}
-                {issuer.taxRegistrationId !== null && <> ({issuer.taxRegistrationId})</>}
-              </td>
-              <td data-label={t('issuers.representative')} class="break">
-                {issuer.representativeName}
-              </td>
-              <td data-label={t('issuers.active')}>
-                {t(issuer.active ? 'issuers.activeYes' : 'issuers.activeNo')}
-              </td>
-              <td data-label={t('issuers.certificate')}>
-                {issuer.certificate === null ? t('issuers.noCertificate') : <>
-                  {t('issuers.certificateUntil',
-                    { date: seoulDate(new Date(issuer.certificate.expiresAt)) })}{' '}
-                  <ExpiryBadge ctx={ctx} expiresAt={issuer.certificate.expiresAt} />
-                </>}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <CardTable head={<>
+      <th>{t('issuers.name')}</th><th>{t('issuers.number')}</th>
+      <th>{t('issuers.representative')}</th><th>{t('issuers.active')}</th>
+      <th>{t('issuers.certificate')}</th>
+    </>}>
+      {issuers.map((issuer) => (
+        <tr key={issuer.issuerId}>
+          <td data-label={t('issuers.name')} class="break">
+            <a href={`/dashboard/issuers/${issuer.issuerId}`}>
+              {issuer.organizationName}
+            </a>
+          </td>
+          <td data-label={t('issuers.number')} class="nowrap">
+            {formatBusinessRegistrationNumber(issuer.identificationNumber)}
+            {issuer.taxRegistrationId !== null && <> ({issuer.taxRegistrationId})</>}
+          </td>
+          <td data-label={t('issuers.representative')} class="break">
+            {issuer.representativeName}
+          </td>
+          <td data-label={t('issuers.active')}>
+            {t(issuer.active ? 'issuers.activeYes' : 'issuers.activeNo')}
+          </td>
+          <td data-label={t('issuers.certificate')}>
+            {issuer.certificate === null ? t('issuers.noCertificate') : <>
+              {t('issuers.certificateUntil',
+                { date: seoulDate(new Date(issuer.certificate.expiresAt)) })}{' '}
+              <ExpiryBadge ctx={ctx} expiresAt={issuer.certificate.expiresAt} />
+            </>}
+          </td>
+        </tr>
+      ))}
+    </CardTable>
   );
 }
 
@@ -265,26 +260,21 @@ async function History({ ctx, issuer }: { ctx: PageContext; issuer: Issuer }) {
     issuerId: issuer.issuerId, limit: HISTORY_SHOWN });
   if (records.length === 0) return <p>{t('issuers.noHistory')}</p>;
   return (
-    <div class="table-wrap">
-      <table class="cards">
-        <thead><tr>
-          <th>{t('issuers.historyAt')}</th><th>{t('issuers.historyCode')}</th>
-          <th>{t('issuers.historyMessage')}</th>
-        </tr></thead>
-        <tbody>
-          {records.map((record, index) => (
-            <tr key={record.identifier}>
-              <td data-label={t('issuers.historyAt')}>
-                {formatDateTime(new Date(record.occurredAt))}
-                {index === 0 && <> <strong>{t('issuers.latest')}</strong></>}
-              </td>
-              <td data-label={t('issuers.historyCode')}><code>{record.code}</code></td>
-              <td data-label={t('issuers.historyMessage')} class="break">{record.message}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <CardTable head={<>
+      <th>{t('issuers.historyAt')}</th><th>{t('issuers.historyCode')}</th>
+      <th>{t('issuers.historyMessage')}</th>
+    </>}>
+      {records.map((record, index) => (
+        <tr key={record.identifier}>
+          <td data-label={t('issuers.historyAt')}>
+            {formatDateTime(new Date(record.occurredAt))}
+            {index === 0 && <> <strong>{t('issuers.latest')}</strong></>}
+          </td>
+          <td data-label={t('issuers.historyCode')}><code>{record.code}</code></td>
+          <td data-label={t('issuers.historyMessage')} class="break">{record.message}</td>
+        </tr>
+      ))}
+    </CardTable>
   );
 }
 
@@ -361,13 +351,8 @@ function serviceProblem(error: unknown): { key: MessageKey; status: number } {
   return { key, status: problem.status };
 }
 
-async function rateLimited(ctx: PageContext, operation: 'issuers.create' | 'issuers.update') {
-  const retryAfter = await countCall(ctx, operation);
-  if (retryAfter === null) return null;
-  ctx.reply.header('retry-after', String(retryAfter));
-  return { kind: 'page' as const, title: 'issuers.title' as const, status: 429,
-    body: <Notice kind="error">{ctx.t('records.rateLimited', { seconds: retryAfter })}</Notice> };
-}
+const rateLimited = (ctx: PageContext, operation: 'issuers.create' | 'issuers.update') =>
+  rateLimitedPage(ctx, operation, 'issuers.title');
 
 export const issuersPage: DashboardPage = {
   nav: { label: 'nav.issuers', path: '/issuers', section: 'records',

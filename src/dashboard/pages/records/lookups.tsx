@@ -5,7 +5,7 @@ import { RegistrationStatusBulkBody } from '../../../areas/businesses/index.ts';
 import { ACCOUNTS_PER_REQUEST_MAX, BANKS, findBank } from '../../../domain/bank-codes.ts';
 import type { ApiError } from '../../../platform/errors.ts';
 import type { Operation, PriceRow } from '../../../platform/operations.ts';
-import { Notice, PostForm, Section } from '../../components.tsx';
+import { CardTable, Notice, PostForm, Section } from '../../components.tsx';
 import type { DashboardAreas, DashboardPage, Outcome, PageContext } from '../../context.ts';
 import { toCsv } from '../../csv.ts';
 import { formatDateTime, formatPoints } from '../../format.ts';
@@ -268,25 +268,20 @@ async function resultsPage(ctx: PageContext, kind: Kind, table: Table): Promise<
   return { kind: 'page', title: 'lookups.title', body: (
     <Section title={`${t('lookups.results')}: ${t(KINDS[kind].title)}`} id="results">
       <p>{t('lookups.resultsAvailable', { available: formatPoints(await available(ctx)) })}</p>
-      <div class="table-wrap">
-        <table class="cards">
-          <thead><tr>{table.columns.map((column, index) => (
-            <th key={column}>{t(table.labels[index]!)}</th>
-          ))}</tr></thead>
-          <tbody>
-            {table.rows.map((row, rowIndex) => (
-              <tr key={rowIndex}>
-                {row.map((value, index) => (
-                  <td key={index} data-label={t(table.labels[index]!)} class="break">
-                    {value !== null && table.columns[index] === CHECKED_AT_COLUMN
-                      ? formatDateTime(new Date(value)) : value ?? '—'}
-                  </td>
-                ))}
-              </tr>
+      <CardTable head={table.columns.map((column, index) => (
+        <th key={column}>{t(table.labels[index]!)}</th>
+      ))}>
+        {table.rows.map((row, rowIndex) => (
+          <tr key={rowIndex}>
+            {row.map((value, index) => (
+              <td key={index} data-label={t(table.labels[index]!)} class="break">
+                {value !== null && table.columns[index] === CHECKED_AT_COLUMN
+                  ? formatDateTime(new Date(value)) : value ?? '—'}
+              </td>
             ))}
-          </tbody>
-        </table>
-      </div>
+          </tr>
+        ))}
+      </CardTable>
       <PostForm ctx={ctx} action="/lookups/csv" class="actions">
         <input type="hidden" name="results" value={payload} />
         <input type="hidden" name="signature" value={signature(ctx, payload)} />

@@ -3,7 +3,7 @@ import { ApiError, ERRORS } from '../../../platform/errors.ts';
 import { minimumPlanOf, type Operation } from '../../../platform/operations.ts';
 import { planAtLeast } from '../../../platform/plans.ts';
 import { Notice } from '../../components.tsx';
-import type { PageContext } from '../../context.ts';
+import type { Outcome, PageContext } from '../../context.ts';
 import type { MessageKey } from '../../i18n/index.ts';
 
 // What the records pages (connections, issuers, lookups) share: the plan gate of an operation,
@@ -37,6 +37,17 @@ export function countCall(ctx: PageContext, operation: Operation): Promise<numbe
   const { rateLimiter } = ctx.services;
   return rateLimiter.attempt(operation, rateLimiter.policyFor(operation),
     `dashboard:${ctx.session.user.userId}:${ctx.scope.environment}`);
+}
+
+// The call counted as countCall does, and over the limit the API's answer as a page of the
+// title: 429 with Retry-After; null within the limit.
+export async function rateLimitedPage(ctx: PageContext, operation: Operation, title: MessageKey):
+  Promise<Outcome | null> {
+  const retryAfter = await countCall(ctx, operation);
+  if (retryAfter === null) return null;
+  ctx.reply.header('retry-after', String(retryAfter));
+  return { kind: 'page', title, status: 429,
+    body: <Notice kind="error">{ctx.t('records.rateLimited', { seconds: retryAfter })}</Notice> };
 }
 
 // An area's refusal, in the session's language: the error table's message, and the detail the

@@ -13,7 +13,9 @@ import { LiveConfirmation, liveConfirmed } from '../../confirmation.tsx';
 import type { Outcome, PageContext } from '../../context.ts';
 import { errorOutcome } from '../errors.tsx';
 import { findInvoice } from './detail.tsx';
-import { Carried, ItemRow, itemsOfForm, REFERENCE, suppliers } from './issue.tsx';
+import {
+  Carried, Field, itemsOfForm, LineEditor, RecipientNameFields, REFERENCE, suppliers,
+} from './issue.tsx';
 import {
   ApiErrorNotice, asApiError, dashboardCaller, DocumentView,
   operationGate,
@@ -110,59 +112,22 @@ function initialForm(reason: AmendmentReason, original: TaxInvoiceView, today: s
   return form;
 }
 
-function Input(props: { form: Form; name: string; label: string;
-  type?: 'text' | 'email' | 'date';
-  required?: boolean; maxLength?: number }) {
-  return (
-    <label>{props.label}
-      <input name={props.name} type={(props.type ?? 'text') as 'text'}
-        value={props.form.get(props.name) ?? ''}
-        required={props.required} maxLength={props.maxLength} />
-    </label>
-  );
-}
-
 function Lines({ ctx, form, kind }: { ctx: PageContext; form: Form;
   kind: TaxInvoiceView['taxType'] }) {
-  const { t } = ctx;
   const used = [...form.keys()].flatMap((name) => {
     const match = /^items\.(\d+)\./.exec(name);
     return match ? [Number(match[1]) + 1] : [];
   });
   const rows = Math.min(ITEMS_MAX, Math.max(LINES_SHOWN, ...used));
-  return (
-    <div class="table-wrap" data-island="line-editor" data-max={ITEMS_MAX} data-kind={kind}>
-      <table class="line-editor">
-        <thead><tr>
-          <th>{t('taxInvoices.doc.itemDate')}</th><th>{t('taxInvoices.doc.itemName')}</th>
-          <th>{t('taxInvoices.doc.specification')}</th><th>{t('taxInvoices.doc.quantity')}</th>
-          <th>{t('taxInvoices.doc.unitPrice')}</th><th>{t('taxInvoices.doc.supplyCost')}</th>
-          <th>{t('taxInvoices.doc.tax')}</th><th>{t('taxInvoices.doc.itemRemark')}</th>
-        </tr></thead>
-        <tbody>
-          {Array.from({ length: rows }, (_, index) => (
-            <ItemRow key={index} ctx={ctx} form={form} index={index} />
-          ))}
-        </tbody>
-      </table>
-      <p class="totals" aria-live="polite" data-totals
-        data-label-supply={t('taxInvoices.doc.supplyCost')}
-        data-label-tax={t('taxInvoices.doc.tax')} data-label-total={t('taxInvoices.doc.total')}
-        data-add-label={t('taxInvoices.issue.addLine')}>
-        {t('taxInvoices.doc.supplyCost')} <output data-total="supplyCost" /> ·
-        {' '}{t('taxInvoices.doc.tax')} <output data-total="tax" /> ·
-        {' '}{t('taxInvoices.doc.total')} <output data-total="total" />
-      </p>
-    </div>
-  );
+  return <LineEditor ctx={ctx} form={form} rows={rows} kind={kind} />;
 }
 
 function ReasonFields({ ctx, reason, form, original }: { ctx: PageContext;
   reason: AmendmentReason; form: Form; original: TaxInvoiceView }) {
   const { t } = ctx;
-  const date = <Input form={form} name="date" type="date" required
+  const date = <Field form={form} name="date" type="date" required
     label={t(`taxInvoices.amend.date.${reason}`)} />;
-  const description = <Input form={form} name="description" maxLength={100}
+  const description = <Field form={form} name="description" maxLength={100}
     label={t('taxInvoices.doc.remark')} />;
   switch (reason) {
     case 'TERMINATION':
@@ -177,7 +142,7 @@ function ReasonFields({ ctx, reason, form, original }: { ctx: PageContext;
       const chosen = new Set(form.getAll('positions'));
       return (
         <>
-          <Input form={form} name="openedOn" type="date" required
+          <Field form={form} name="openedOn" type="date" required
             label={t('taxInvoices.amend.openedOn')} />
           <fieldset>
             <legend>{t('taxInvoices.amend.covered')}</legend>
@@ -194,15 +159,10 @@ function ReasonFields({ ctx, reason, form, original }: { ctx: PageContext;
     case 'ENTRY_CORRECTION':
       return (
         <>
-          <Input form={form} name="date" type="date" required
+          <Field form={form} name="date" type="date" required
             label={t('taxInvoices.doc.writeDate')} />
-          <Input form={form} name="recipient.name" required maxLength={100}
-            label={t('taxInvoices.doc.name')} />
-          <Input form={form} name="recipient.representative" required maxLength={50}
-            label={t('taxInvoices.doc.representative')} />
-          <Input form={form} name="recipient.address" maxLength={200}
-            label={t('taxInvoices.doc.address')} />
-          <Input form={form} name="recipient.email" type="email" required maxLength={100}
+          <RecipientNameFields ctx={ctx} form={form} />
+          <Field form={form} name="recipient.email" type="email" required maxLength={100}
             label={t('taxInvoices.doc.email')} />
           <Lines ctx={ctx} form={form} kind={original.taxType} />
           {description}

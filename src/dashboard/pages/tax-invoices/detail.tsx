@@ -23,7 +23,7 @@ const NOTICES = ['taxInvoices.notice.issued', 'taxInvoices.notice.canceled',
   'taxInvoices.notice.requestCanceled', 'taxInvoices.notice.amended',
   'taxInvoices.notice.attached', 'taxInvoices.notice.attachmentDeleted'] as const satisfies
   readonly MessageKey[];
-export const REFUSAL_REASON_MAX = 200;
+const REFUSAL_REASON_MAX = 200;
 
 // The document of the session's scope with this key, or null: another account's or
 // environment's document does not exist here.
@@ -55,6 +55,31 @@ async function timeline(ctx: PageContext, invoice: TaxInvoiceView): Promise<Mome
       detail: event.type });
   }
   return moments.sort((a, b) => a.at.localeCompare(b.at));
+}
+
+// What a reverse issuance request waiting for a decision offers, on its page and in the list of
+// requests: approve it, refuse it (with a reason), or withdraw it.
+export function RequestDecisions({ ctx, base }: { ctx: PageContext; base: string }) {
+  const { t } = ctx;
+  return (
+    <>
+      <PostForm ctx={ctx} action={`${base}/approve`} class="row">
+        <LiveConfirmation ctx={ctx} />
+        <button type="submit" class="primary">{t('taxInvoices.approve')}</button>
+      </PostForm>
+      <PostForm ctx={ctx} action={`${base}/refuse`} class="row">
+        <label>{t('taxInvoices.refuseReason')}
+          <input name="reason" maxLength={REFUSAL_REASON_MAX} /></label>
+        <LiveConfirmation ctx={ctx} />
+        <button type="submit" class="danger">{t('taxInvoices.refuse')}</button>
+      </PostForm>
+      <PostForm ctx={ctx} action={`${base}/cancel-request`} class="row"
+        confirm={t('taxInvoices.cancelRequestConfirm')}>
+        <LiveConfirmation ctx={ctx} />
+        <button type="submit" class="secondary">{t('taxInvoices.cancelRequest')}</button>
+      </PostForm>
+    </>
+  );
 }
 
 function Actions({ ctx, invoice, problem }: { ctx: PageContext; invoice: TaxInvoiceView;
@@ -95,25 +120,7 @@ function Actions({ ctx, invoice, problem }: { ctx: PageContext; invoice: TaxInvo
           <button type="submit" class="danger">{t('taxInvoices.cancel')}</button>
         </PostForm>
       )}
-      {may && requested && (
-        <>
-          <PostForm ctx={ctx} action={`${base}/approve`} class="row">
-            <LiveConfirmation ctx={ctx} />
-            <button type="submit" class="primary">{t('taxInvoices.approve')}</button>
-          </PostForm>
-          <PostForm ctx={ctx} action={`${base}/refuse`} class="row">
-            <label>{t('taxInvoices.refuseReason')}
-              <input name="reason" maxLength={REFUSAL_REASON_MAX} /></label>
-            <LiveConfirmation ctx={ctx} />
-            <button type="submit" class="danger">{t('taxInvoices.refuse')}</button>
-          </PostForm>
-          <PostForm ctx={ctx} action={`${base}/cancel-request`} class="row"
-            confirm={t('taxInvoices.cancelRequestConfirm')}>
-            <LiveConfirmation ctx={ctx} />
-            <button type="submit" class="secondary">{t('taxInvoices.cancelRequest')}</button>
-          </PostForm>
-        </>
-      )}
+      {may && requested && <RequestDecisions ctx={ctx} base={base} />}
     </Section>
   );
 }

@@ -108,7 +108,8 @@ export async function suppliers(ctx: PageContext) {
   return issuers.filter((issuer) => issuer.active && issuer.certificate !== null);
 }
 
-function Field(props: { form: Form; name: string; label: string;
+// A text field of the form, showing what was posted.
+export function Field(props: { form: Form; name: string; label: string;
   type?: 'text' | 'email' | 'date';
   required?: boolean; maxLength?: number; inputMode?: 'numeric' | 'decimal';
   placeholder?: string }) {
@@ -122,7 +123,7 @@ function Field(props: { form: Form; name: string; label: string;
   );
 }
 
-export function ItemRow(props: { ctx: PageContext; form: Form; index: number }) {
+function ItemRow(props: { ctx: PageContext; form: Form; index: number }) {
   const { t } = props.ctx;
   const name = (field: string) => `items.${props.index}.${field}`;
   const value = (field: string) => props.form.get(name(field)) ?? '';
@@ -150,6 +151,60 @@ export function ItemRow(props: { ctx: PageContext; form: Form; index: number }) 
   );
 }
 
+// The items' table of fields, which the line-editor script grows up to ITEMS_MAX rows, and their
+// totals, which it keeps as the amounts are typed. `totals` are those of the form as posted (none
+// before the script's first sum); `kind` tells the script the tax of a kind other than the form's.
+export function LineEditor({ ctx, form, rows, kind, totals }: { ctx: PageContext; form: Form;
+  rows: number; kind?: TaxKind; totals?: { supplyCost: number; tax: number; total: number } }) {
+  const { t } = ctx;
+  const sum = (name: keyof NonNullable<typeof totals>) =>
+    (totals === undefined ? undefined : formatWon(totals[name]));
+  return (
+    <div class="table-wrap" data-island="line-editor" data-max={ITEMS_MAX} data-kind={kind}>
+      <table class="line-editor">
+        <thead><tr>
+          <th>{t('taxInvoices.doc.itemDate')}</th><th>{t('taxInvoices.doc.itemName')}</th>
+          <th>{t('taxInvoices.doc.specification')}</th>
+          <th>{t('taxInvoices.doc.quantity')}</th><th>{t('taxInvoices.doc.unitPrice')}</th>
+          <th>{t('taxInvoices.doc.supplyCost')}</th><th>{t('taxInvoices.doc.tax')}</th>
+          <th>{t('taxInvoices.doc.itemRemark')}</th>
+        </tr></thead>
+        <tbody>
+          {Array.from({ length: rows }, (_, index) => (
+            <ItemRow key={index} ctx={ctx} form={form} index={index} />
+          ))}
+        </tbody>
+      </table>
+      <p class="totals" aria-live="polite" data-totals
+        data-label-supply={t('taxInvoices.doc.supplyCost')}
+        data-label-tax={t('taxInvoices.doc.tax')}
+        data-label-total={t('taxInvoices.doc.total')}
+        data-add-label={t('taxInvoices.issue.addLine')}>
+        {t('taxInvoices.doc.supplyCost')}{' '}
+        <output data-total="supplyCost">{sum('supplyCost')}</output>
+        {' · '}{t('taxInvoices.doc.tax')} <output data-total="tax">{sum('tax')}</output>
+        {' · '}{t('taxInvoices.doc.total')} <output data-total="total">{sum('total')}</output>
+      </p>
+    </div>
+  );
+}
+
+// Who the recipient is, as the document names them: the fields of an issue and of an entry
+// correction, with the API's limits.
+export function RecipientNameFields({ ctx, form }: { ctx: PageContext; form: Form }) {
+  const { t } = ctx;
+  return (
+    <>
+      <Field form={form} name="recipient.name" required maxLength={100}
+        label={t('taxInvoices.doc.name')} />
+      <Field form={form} name="recipient.representative" required maxLength={50}
+        label={t('taxInvoices.doc.representative')} />
+      <Field form={form} name="recipient.address" maxLength={200}
+        label={t('taxInvoices.doc.address')} />
+    </>
+  );
+}
+
 function RecipientFields({ ctx, form }: { ctx: PageContext; form: Form }) {
   const { t } = ctx;
   return (
@@ -165,12 +220,7 @@ function RecipientFields({ ctx, form }: { ctx: PageContext; form: Form }) {
             ctx.services.platform.prices['businesses.profiles.retrieve']) })}</span>
         </p>
       )}
-      <Field form={form} name="recipient.name" required maxLength={100}
-        label={t('taxInvoices.doc.name')} />
-      <Field form={form} name="recipient.representative" required maxLength={50}
-        label={t('taxInvoices.doc.representative')} />
-      <Field form={form} name="recipient.address" maxLength={200}
-        label={t('taxInvoices.doc.address')} />
+      <RecipientNameFields ctx={ctx} form={form} />
       <Field form={form} name="recipient.businessType" maxLength={100}
         label={t('taxInvoices.issue.businessType')} />
       <Field form={form} name="recipient.businessItem" maxLength={100}
@@ -196,32 +246,7 @@ function LineFields({ ctx, form, kind }: { ctx: PageContext; form: Form; kind: T
     <fieldset>
       <legend>{t('taxInvoices.doc.items')}</legend>
       <p class="muted">{t('taxInvoices.issue.itemsLead')}</p>
-      <div class="table-wrap" data-island="line-editor" data-max={ITEMS_MAX}>
-        <table class="line-editor">
-          <thead><tr>
-            <th>{t('taxInvoices.doc.itemDate')}</th><th>{t('taxInvoices.doc.itemName')}</th>
-            <th>{t('taxInvoices.doc.specification')}</th>
-            <th>{t('taxInvoices.doc.quantity')}</th><th>{t('taxInvoices.doc.unitPrice')}</th>
-            <th>{t('taxInvoices.doc.supplyCost')}</th><th>{t('taxInvoices.doc.tax')}</th>
-            <th>{t('taxInvoices.doc.itemRemark')}</th>
-          </tr></thead>
-          <tbody>
-            {Array.from({ length: rows }, (_, index) => (
-              <ItemRow key={index} ctx={ctx} form={form} index={index} />
-            ))}
-          </tbody>
-        </table>
-        <p class="totals" aria-live="polite" data-totals
-          data-label-supply={t('taxInvoices.doc.supplyCost')}
-          data-label-tax={t('taxInvoices.doc.tax')}
-          data-label-total={t('taxInvoices.doc.total')}
-          data-add-label={t('taxInvoices.issue.addLine')}>
-          {t('taxInvoices.doc.supplyCost')} <output data-total="supplyCost">
-            {formatWon(totals.supplyCost)}</output> · {t('taxInvoices.doc.tax')} <output
-            data-total="tax">{formatWon(totals.tax)}</output> · {t('taxInvoices.doc.total')}
-          {' '}<output data-total="total">{formatWon(totals.total)}</output>
-        </p>
-      </div>
+      <LineEditor ctx={ctx} form={form} rows={rows} totals={totals} />
       <Field form={form} name="description" maxLength={200}
         label={t('taxInvoices.doc.remark')} />
     </fieldset>

@@ -3,10 +3,10 @@ import {
 } from '../../../areas/tax-invoices/index.ts';
 import { looksLikeCursor } from '../../../platform/cursor.ts';
 import {
-  FilterForm as ListFilterForm, filterQuery, listAnswer, NextPage,
+  ChoiceFilter, FilterForm as ListFilterForm, filterQuery, listAnswer, NextPage,
 } from '../../list-page.tsx';
 import { ApiError } from '../../../platform/errors.ts';
-import { Notice, RedirectNotice, Section } from '../../components.tsx';
+import { CardTable, Notice, RedirectNotice, Section } from '../../components.tsx';
 import type { Outcome, PageContext } from '../../context.ts';
 import { toCsv } from '../../csv.ts';
 import { formatDateTime, formatWon } from '../../format.ts';
@@ -107,43 +107,38 @@ function ResultsTable(props: { ctx: PageContext; rows: TaxInvoiceView[];
   return (
     <div id="tax-invoice-results">
       {rows.length === 0 ? <p class="muted">{t('taxInvoices.none')}</p> : (
-        <div class="table-wrap">
-          <table class="cards">
-            <thead><tr>
-              <th>{t('taxInvoices.col.writeDate')}</th><th>{t('taxInvoices.col.recipient')}</th>
-              <th class="num">{t('taxInvoices.col.total')}</th>
-              <th>{t('taxInvoices.col.status')}</th>
-              <th>{t('taxInvoices.col.kind')}</th><th>{t('taxInvoices.col.reference')}</th>
-              <th>{t('taxInvoices.col.created')}</th>
-            </tr></thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr key={row.issuanceKey}>
-                  <td data-label={t('taxInvoices.col.writeDate')}>
-                    <a href={`/dashboard/tax-invoices/${row.issuanceKey}`}>{row.invoice.date}</a>
-                  </td>
-                  <td data-label={t('taxInvoices.col.recipient')}><span>{recipientOf(row)}
-                    <span class="muted"> {row.invoice.supplied.identificationNumber}</span></span>
-                  </td>
-                  <td data-label={t('taxInvoices.col.total')} class="num">
-                    {formatWon(row.totals.total)}</td>
-                  <td data-label={t('taxInvoices.col.status')}>
-                    <StatusBadge ctx={ctx} status={row.status} /></td>
-                  <td data-label={t('taxInvoices.col.kind')}>
-                    {row.issuanceType === 'REVERSE' ? t('taxInvoices.kind.reverse') : ''}
-                    {row.amendment ? ` ${t(`taxInvoices.reason.${row.amendment.reason as
-                      'TERMINATION'}`)}` : ''}
-                    {row.lateIssuance ? ` ${t('taxInvoices.kind.late')}` : ''}
-                  </td>
-                  <td data-label={t('taxInvoices.col.reference')}>
-                    {row.clientReferenceId && <code>{row.clientReferenceId}</code>}</td>
-                  <td data-label={t('taxInvoices.col.created')}>
-                    {formatDateTime(new Date(row.createdAt))}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <CardTable head={<>
+          <th>{t('taxInvoices.col.writeDate')}</th><th>{t('taxInvoices.col.recipient')}</th>
+          <th class="num">{t('taxInvoices.col.total')}</th>
+          <th>{t('taxInvoices.col.status')}</th>
+          <th>{t('taxInvoices.col.kind')}</th><th>{t('taxInvoices.col.reference')}</th>
+          <th>{t('taxInvoices.col.created')}</th>
+        </>}>
+          {rows.map((row) => (
+            <tr key={row.issuanceKey}>
+              <td data-label={t('taxInvoices.col.writeDate')}>
+                <a href={`/dashboard/tax-invoices/${row.issuanceKey}`}>{row.invoice.date}</a>
+              </td>
+              <td data-label={t('taxInvoices.col.recipient')}><span>{recipientOf(row)}
+                <span class="muted"> {row.invoice.supplied.identificationNumber}</span></span>
+              </td>
+              <td data-label={t('taxInvoices.col.total')} class="num">
+                {formatWon(row.totals.total)}</td>
+              <td data-label={t('taxInvoices.col.status')}>
+                <StatusBadge ctx={ctx} status={row.status} /></td>
+              <td data-label={t('taxInvoices.col.kind')}>
+                {row.issuanceType === 'REVERSE' ? t('taxInvoices.kind.reverse') : ''}
+                {row.amendment ? ` ${t(`taxInvoices.reason.${row.amendment.reason as
+                  'TERMINATION'}`)}` : ''}
+                {row.lateIssuance ? ` ${t('taxInvoices.kind.late')}` : ''}
+              </td>
+              <td data-label={t('taxInvoices.col.reference')}>
+                {row.clientReferenceId && <code>{row.clientReferenceId}</code>}</td>
+              <td data-label={t('taxInvoices.col.created')}>
+                {formatDateTime(new Date(row.createdAt))}</td>
+            </tr>
+          ))}
+        </CardTable>
       )}
       <NextPage href={props.nextCursor ? `/dashboard/tax-invoices?${queryString(props.query,
         props.nextCursor)}` : null} label={t('taxInvoices.more')} />
@@ -151,18 +146,12 @@ function ResultsTable(props: { ctx: PageContext; rows: TaxInvoiceView[];
   );
 }
 
-function Choice(props: { ctx: PageContext; name: 'late' | 'amendment'; value: 'yes' | 'no' | null;
-  label: MessageKey }) {
+function YesNoFilter(props: { ctx: PageContext; name: 'late' | 'amendment';
+  value: 'yes' | 'no' | null; label: MessageKey }) {
   const { t } = props.ctx;
-  return (
-    <label>{t(props.label)}
-      <select name={props.name}>
-        <option value="">{t('taxInvoices.filter.any')}</option>
-        <option value="yes" selected={props.value === 'yes'}>{t('taxInvoices.filter.yes')}</option>
-        <option value="no" selected={props.value === 'no'}>{t('taxInvoices.filter.no')}</option>
-      </select>
-    </label>
-  );
+  return <ChoiceFilter label={t(props.label)} name={props.name}
+    all={t('taxInvoices.filter.any')} options={['yes', 'no'] as const} chosen={props.value}
+    text={(answer) => t(`taxInvoices.filter.${answer}`)} />;
 }
 
 function FilterForm({ ctx, query }: { ctx: PageContext; query: ListQuery }) {
@@ -173,15 +162,9 @@ function FilterForm({ ctx, query }: { ctx: PageContext; query: ListQuery }) {
       <label>{t('taxInvoices.filter.search')}
         <input type="search" name="q" value={query.q ?? ''} maxLength={TEXT_MAX} />
       </label>
-      <label>{t('taxInvoices.filter.status')}
-        <select name="status">
-          <option value="">{t('taxInvoices.filter.any')}</option>
-          {TAX_INVOICE_STATUSES.map((status) => (
-            <option key={status} value={status} selected={query.status === status}>
-              {t(`taxInvoices.status.${status}`)}</option>
-          ))}
-        </select>
-      </label>
+      <ChoiceFilter label={t('taxInvoices.filter.status')} name="status"
+        all={t('taxInvoices.filter.any')} options={TAX_INVOICE_STATUSES} chosen={query.status}
+        text={(status) => t(`taxInvoices.status.${status}`)} />
       <label>{t('taxInvoices.filter.from')}
         <input type="date" name="from" value={query.from ?? ''} /></label>
       <label>{t('taxInvoices.filter.to')}
@@ -194,8 +177,8 @@ function FilterForm({ ctx, query }: { ctx: PageContext; query: ListQuery }) {
         <input name="max" inputMode="numeric" value={query.max ?? ''} /></label>
       <label>{t('taxInvoices.filter.reference')}
         <input name="ref" value={query.ref ?? ''} maxLength={TEXT_MAX} /></label>
-      <Choice ctx={ctx} name="late" value={query.late} label="taxInvoices.filter.late" />
-      <Choice ctx={ctx} name="amendment" value={query.amendment}
+      <YesNoFilter ctx={ctx} name="late" value={query.late} label="taxInvoices.filter.late" />
+      <YesNoFilter ctx={ctx} name="amendment" value={query.amendment}
         label="taxInvoices.filter.amendment" />
       <div class="actions">
         <button type="submit" class="secondary">{t('taxInvoices.filter.apply')}</button>

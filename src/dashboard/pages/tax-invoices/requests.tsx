@@ -1,10 +1,9 @@
 import type { TaxInvoiceView } from '../../../areas/tax-invoices/index.ts';
-import { PostForm, Section } from '../../components.tsx';
+import { CardTable, Section } from '../../components.tsx';
 import type { Outcome, PageContext } from '../../context.ts';
 import { formatDateTime, formatWon } from '../../format.ts';
-import { REFUSAL_REASON_MAX } from './detail.tsx';
+import { RequestDecisions } from './detail.tsx';
 import { StatusBadge } from './shared.tsx';
-import { LiveConfirmation } from '../../confirmation.tsx';
 
 // Reverse issuance (역발행): the requests waiting for a decision and the ones decided lately.
 // Every supplier a request names is an issuer of this account, and the requester is this
@@ -29,23 +28,7 @@ function RequestRow({ ctx, row }: { ctx: PageContext; row: TaxInvoiceView }) {
       <td data-label={t('taxInvoices.issueDeadline')}>{row.issueDeadline}</td>
       <td data-label={t('taxInvoices.actions')}>
         {may && (
-          <div class="stack">
-            <PostForm ctx={ctx} action={`${base}/approve`} class="row">
-              <LiveConfirmation ctx={ctx} />
-              <button type="submit" class="primary">{t('taxInvoices.approve')}</button>
-            </PostForm>
-            <PostForm ctx={ctx} action={`${base}/refuse`} class="row">
-              <label>{t('taxInvoices.refuseReason')}
-                <input name="reason" maxLength={REFUSAL_REASON_MAX} /></label>
-              <LiveConfirmation ctx={ctx} />
-              <button type="submit" class="danger">{t('taxInvoices.refuse')}</button>
-            </PostForm>
-            <PostForm ctx={ctx} action={`${base}/cancel-request`}
-              confirm={t('taxInvoices.cancelRequestConfirm')}>
-              <LiveConfirmation ctx={ctx} />
-              <button type="submit" class="secondary">{t('taxInvoices.cancelRequest')}</button>
-            </PostForm>
-          </div>
+          <div class="stack"><RequestDecisions ctx={ctx} base={base} /></div>
         )}
       </td>
     </tr>
@@ -56,17 +39,14 @@ function RequestTable({ ctx, rows }: { ctx: PageContext; rows: TaxInvoiceView[] 
   const { t } = ctx;
   if (rows.length === 0) return <p class="muted">{t('taxInvoices.requests.none')}</p>;
   return (
-    <div class="table-wrap">
-      <table class="cards">
-        <thead><tr>
-          <th>{t('taxInvoices.col.writeDate')}</th><th>{t('taxInvoices.doc.supplier')}</th>
-          <th>{t('taxInvoices.col.recipient')}</th><th class="num">{t('taxInvoices.col.total')}</th>
-          <th>{t('taxInvoices.col.status')}</th><th>{t('taxInvoices.issueDeadline')}</th>
-          <th>{t('taxInvoices.actions')}</th>
-        </tr></thead>
-        <tbody>{rows.map((row) => <RequestRow key={row.issuanceKey} ctx={ctx} row={row} />)}</tbody>
-      </table>
-    </div>
+    <CardTable head={<>
+      <th>{t('taxInvoices.col.writeDate')}</th><th>{t('taxInvoices.doc.supplier')}</th>
+      <th>{t('taxInvoices.col.recipient')}</th><th class="num">{t('taxInvoices.col.total')}</th>
+      <th>{t('taxInvoices.col.status')}</th><th>{t('taxInvoices.issueDeadline')}</th>
+      <th>{t('taxInvoices.actions')}</th>
+    </>}>
+      {rows.map((row) => <RequestRow key={row.issuanceKey} ctx={ctx} row={row} />)}
+    </CardTable>
   );
 }
 

@@ -5,7 +5,7 @@ import { ApiError, ERRORS } from '../../../platform/errors.ts';
 import { isOperation, minimumPlanOf } from '../../../platform/operations.ts';
 import { planAtLeast } from '../../../platform/plans.ts';
 import type { Caller } from '../../../platform/scope.ts';
-import { Notice } from '../../components.tsx';
+import { CardTable, Notice } from '../../components.tsx';
 import type { PageContext } from '../../context.ts';
 import { formatNumber, formatWon } from '../../format.ts';
 
@@ -108,38 +108,32 @@ function ItemsTable({ ctx, invoice, taxFree }: { ctx: PageContext; invoice: Invo
   taxFree: boolean }) {
   const { t } = ctx;
   return (
-    <div class="table-wrap">
-      <table class="cards">
-        <caption class="visually-hidden">{t('taxInvoices.doc.items')}</caption>
-        <thead><tr>
-          <th>{t('taxInvoices.doc.itemDate')}</th><th>{t('taxInvoices.doc.itemName')}</th>
-          <th>{t('taxInvoices.doc.specification')}</th>
-          <th class="num">{t('taxInvoices.doc.quantity')}</th>
-          <th class="num">{t('taxInvoices.doc.unitPrice')}</th>
-          <th class="num">{t('taxInvoices.doc.supplyCost')}</th>
-          {!taxFree && <th class="num">{t('taxInvoices.doc.tax')}</th>}
-          <th>{t('taxInvoices.doc.itemRemark')}</th>
-        </tr></thead>
-        <tbody>
-          {invoice.items.map((item, index) => (
-            <tr key={index}>
-              <td data-label={t('taxInvoices.doc.itemDate')}>{item.date}</td>
-              <td data-label={t('taxInvoices.doc.itemName')}>{item.name}</td>
-              <td data-label={t('taxInvoices.doc.specification')}>{item.specification ?? ''}</td>
-              <td data-label={t('taxInvoices.doc.quantity')} class="num">
-                {item.quantity == null ? '' : formatNumber(item.quantity)}</td>
-              <td data-label={t('taxInvoices.doc.unitPrice')} class="num">
-                {item.unitPrice == null ? '' : formatNumber(item.unitPrice)}</td>
-              <td data-label={t('taxInvoices.doc.supplyCost')} class="num">
-                {formatNumber(item.supplyCost)}</td>
-              {!taxFree && <td data-label={t('taxInvoices.doc.tax')} class="num">
-                {formatNumber(item.tax ?? 0)}</td>}
-              <td data-label={t('taxInvoices.doc.itemRemark')}>{item.description ?? ''}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <CardTable caption={t('taxInvoices.doc.items')} head={<>
+      <th>{t('taxInvoices.doc.itemDate')}</th><th>{t('taxInvoices.doc.itemName')}</th>
+      <th>{t('taxInvoices.doc.specification')}</th>
+      <th class="num">{t('taxInvoices.doc.quantity')}</th>
+      <th class="num">{t('taxInvoices.doc.unitPrice')}</th>
+      <th class="num">{t('taxInvoices.doc.supplyCost')}</th>
+      {!taxFree && <th class="num">{t('taxInvoices.doc.tax')}</th>}
+      <th>{t('taxInvoices.doc.itemRemark')}</th>
+    </>}>
+      {invoice.items.map((item, index) => (
+        <tr key={index}>
+          <td data-label={t('taxInvoices.doc.itemDate')}>{item.date}</td>
+          <td data-label={t('taxInvoices.doc.itemName')}>{item.name}</td>
+          <td data-label={t('taxInvoices.doc.specification')}>{item.specification ?? ''}</td>
+          <td data-label={t('taxInvoices.doc.quantity')} class="num">
+            {item.quantity == null ? '' : formatNumber(item.quantity)}</td>
+          <td data-label={t('taxInvoices.doc.unitPrice')} class="num">
+            {item.unitPrice == null ? '' : formatNumber(item.unitPrice)}</td>
+          <td data-label={t('taxInvoices.doc.supplyCost')} class="num">
+            {formatNumber(item.supplyCost)}</td>
+          {!taxFree && <td data-label={t('taxInvoices.doc.tax')} class="num">
+            {formatNumber(item.tax ?? 0)}</td>}
+          <td data-label={t('taxInvoices.doc.itemRemark')}>{item.description ?? ''}</td>
+        </tr>
+      ))}
+    </CardTable>
   );
 }
 

@@ -5,7 +5,7 @@ import { lineTax } from '../../../domain/tax-amounts.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import { readTableFile, TableFileError } from '../../../platform/table-files.ts';
 import { compileRecordValidator } from '../../../platform/validation.ts';
-import { Notice, Section } from '../../components.tsx';
+import { CardTable, Notice, Section } from '../../components.tsx';
 import type { DashboardPage, Outcome, PageContext } from '../../context.ts';
 import { toCsv } from '../../csv.ts';
 import { formatWon } from '../../format.ts';
@@ -361,27 +361,22 @@ function resultPage(ctx: PageContext, payload: Payload, bulk: Accepted): Outcome
         <a href="/dashboard/invoice-upload">{t('invoiceUpload.again')}</a>
       </p>
       <Section title={t('invoiceUpload.resultTitle')} id="result">
-        <div class="table-wrap">
-          <table class="cards">
-            <thead><tr>
-              <th>{t('invoiceUpload.row')}</th><th>{t('invoiceUpload.result')}</th>
-            </tr></thead>
-            <tbody>
-              {bulk.items.map((item, index) => (
-                <tr key={index} data-row={payload.rows[index]?.row}>
-                  <td data-label={t('invoiceUpload.row')}>{payload.rows[index]?.row}</td>
-                  <td data-label={t('invoiceUpload.result')} class="break">
-                    {item.issuanceKey !== null
-                      ? <a href={`/dashboard/tax-invoices/${item.issuanceKey}`}>
-                        {item.issuanceKey}</a>
-                      : <span class="state bad">{item.error?.code}</span>}
-                    {item.error !== null && <> <span lang="en">{item.error.message}</span></>}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <CardTable head={<>
+          <th>{t('invoiceUpload.row')}</th><th>{t('invoiceUpload.result')}</th>
+        </>}>
+          {bulk.items.map((item, index) => (
+            <tr key={index} data-row={payload.rows[index]?.row}>
+              <td data-label={t('invoiceUpload.row')}>{payload.rows[index]?.row}</td>
+              <td data-label={t('invoiceUpload.result')} class="break">
+                {item.issuanceKey !== null
+                  ? <a href={`/dashboard/tax-invoices/${item.issuanceKey}`}>
+                    {item.issuanceKey}</a>
+                  : <span class="state bad">{item.error?.code}</span>}
+                {item.error !== null && <> <span lang="en">{item.error.message}</span></>}
+              </td>
+            </tr>
+          ))}
+        </CardTable>
       </Section>
     </>
   ) };
