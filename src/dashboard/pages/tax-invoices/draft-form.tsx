@@ -5,7 +5,13 @@ import type { Outcome, PageContext } from '../../context.ts';
 import { attempt, refused } from '../acting.tsx';
 import { DRAFT_ID, DraftAside, editableDraft, issueDraftFromForm, saveFormAsDraft,
   submitsWhatTheySave } from '../draft-forms.tsx';
-import { formPage, invoiceOfForm, REFERENCE, suppliers } from './issue.tsx';
+import {
+  formPage,
+  invoiceOfForm,
+  REFERENCE,
+  suppliers,
+  type BlankSupplyCost,
+} from './issue.tsx';
 import { dashboardCaller, operationGate } from './shared.tsx';
 
 // The issue form and drafts (docs/drafts.md, docs/dashboard.md § Drafts): "save as draft" saves
@@ -39,9 +45,11 @@ const objectOf = (value: unknown): Json =>
   (value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Json : {});
 const listOf = (value: unknown): Json[] => (Array.isArray(value) ? value.map(objectOf) : []);
 
-// The tax kind the form shows for a draft's items: tax-free when no line carries a tax,
-// zero-rated when every tax is 0 on a cost, else taxable.
-function kindOfItems(items: Json[]): string {
+// The tax kind the form shows for a draft's items, told by the lines with a supply cost (a line
+// saved without one has no tax either, whatever its kind): tax-free when no line carries a
+// tax, zero-rated when every tax is 0 on a cost, else taxable.
+function kindOfItems(lines: Json[]): string {
+  const items = lines.filter((item) => typeof item.supplyCost === 'number');
   if (items.length === 0) return 'TAXABLE';
   if (items.every((item) => item.tax === undefined || item.tax === null)) return 'TAX_FREE';
   if (items.every((item) => item.tax === 0) && items.some((item) => item.supplyCost !== 0)) {
@@ -102,15 +110,17 @@ export async function draftFormOutcome(ctx: PageContext): Promise<Outcome> {
   return draftPage(ctx, draft, { notice });
 }
 
-// The form's supplier (an issuer of the scope the form offers) and its body as a draft keeps it.
-async function draftRequestOf(ctx: PageContext):
+// The form's supplier (an issuer of the scope the form offers) and its body as a draft keeps it:
+// a blank supply cost is left out, as every blank field is, so the draft lists it as missing.
+async function draftRequestOf(ctx: PageContext, blankSupplyCost: BlankSupplyCost = 'missing'):
   Promise<{ supplierKey: string; body: Json } | ApiError> {
   const supplierKey = ctx.form.get('supplierKey') ?? '';
   const supplier = (await suppliers(ctx)).find((issuer) => issuer.supplierKey === supplierKey);
   if (supplier === undefined) {
     return new ApiError('INVALID_REQUEST', ctx.t('taxInvoices.issue.supplierUnknown'));
   }
-  return { supplierKey, body: (prune(invoiceOfForm(ctx.form, supplier)) ?? {}) as Json };
+  return { supplierKey,
+    body: (prune(invoiceOfForm(ctx.form, supplier, blankSupplyCost)) ?? {}) as Json };
 }
 
 // POST /tax-invoices/new/draft: saves the form as a draft, then shows it for more editing; a
@@ -153,7 +163,8 @@ export async function issueDraftOutcome(ctx: PageContext): Promise<Outcome> {
   if (gate !== null) return formPage(ctx, ctx.form, gate);
   const issued = await issueDraftFromForm(ctx, draftsOf(ctx), { draftId, referenceId,
     async save() {
-      const request = await draftRequestOf(ctx);
+      // Issued as the preview showed it: a blank supply cost is 0, as in any issue.
+      const request = await draftRequestOf(ctx, 'zero');
       if (request instanceof ApiError) throw request;
       await saveFormAsDraft(ctx, draftsOf(ctx), request);
     } });
