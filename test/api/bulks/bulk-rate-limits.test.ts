@@ -102,14 +102,17 @@ describe('bulk items and the single issue\'s rate limit', () => {
 });
 
 describe('a bulk sent again and the single issue\'s rate limit', () => {
-  const invoiceOf = (supplierKey: string) => () => ({ clientReferenceId: reference('doc'),
-    supplierKey, document: invoiceBody() });
+  // A new account, its supplier key and a bulk's worth of its tax invoices.
+  async function accountWithInvoices(name: string, count: number) {
+    const account = await createSupplierAccount(app, name);
+    const supplierKey = account.supplier.supplierKey;
+    return { account, supplierKey, items: Array.from({ length: count }, () =>
+      ({ clientReferenceId: reference('doc'), supplierKey, document: invoiceBody() })) };
+  }
 
   it('answers a bulk sent again with 202 and its first answer at the edge of the window, ' +
     'counting none of its items again', async () => {
-    const account = await createSupplierAccount(app, 'Bulk sent again');
-    const supplierKey = account.supplier.supplierKey;
-    const items = Array.from({ length: 3 }, invoiceOf(supplierKey));
+    const { account, supplierKey, items } = await accountWithInvoices('Bulk sent again', 3);
     const bulkReference = reference();
     const first = await bulkIssue(account.key, 'taxInvoices', items, bulkReference);
     expect(first.statusCode, first.body).toBe(202);
@@ -133,10 +136,9 @@ describe('a bulk sent again and the single issue\'s rate limit', () => {
   it('answers 409 IDEMPOTENCY_CONFLICT, not 429, for other items under a taken bulk ' +
     'reference id once the window is spent', async () => {
     const account = await createSupplierAccount(app, 'Bulk reference reused');
-    const supplierKey = account.supplier.supplierKey;
-    const receipt = () => ({ clientReferenceId: reference('receipt'), supplierKey,
-      document: receiptBody() });
     const bulkReference = reference();
+    const receipt = () => ({ clientReferenceId: reference('receipt'),
+      supplierKey: account.supplier.supplierKey, document: receiptBody() });
     const first = await bulkIssue(account.key, 'cashReceipts',
       Array.from({ length: LIMIT }, receipt), bulkReference);
     expect(first.statusCode, first.body).toBe(202);
@@ -150,9 +152,7 @@ describe('a bulk sent again and the single issue\'s rate limit', () => {
 
   it('counts a bulk sent several times at the same moment once, whichever request made it',
     async () => {
-    const account = await createSupplierAccount(app, 'Bulk sent at once');
-    const supplierKey = account.supplier.supplierKey;
-    const items = Array.from({ length: 2 }, invoiceOf(supplierKey));
+    const { account, supplierKey, items } = await accountWithInvoices('Bulk sent at once', 2);
     const bulkReference = reference();
     const answers = await Promise.all([1, 2].map(() =>
       bulkIssue(account.key, 'taxInvoices', items, bulkReference)));
