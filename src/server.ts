@@ -133,6 +133,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(async (v1) => {
     v1.addHook('onRequest', authenticateWith(deps.keys));
     v1.addHook('onRequest', requirePlan);
+    v1.decorateRequest('giveBackItems', null);
     v1.addHook('preHandler', deps.rateLimiter.hook);
     for (const module of deps.modules) {
       if (module.routes) await v1.register(filedUnderModuleTag(module, module.routes));

@@ -16,9 +16,9 @@ export const PERMISSIONS = {
   'webhooks.manage': ['owner', 'admin', 'developer'],
   // Issue and cancel documents (tax invoices, cash receipts, documents).
   'documents.issue': ['owner', 'admin', 'issuer'],
-  // Save tax invoice drafts, submit them for approval and delete them (docs/drafts.md): what a
-  // member without issue rights prepares for an Issuer or Admin to approve. Approving is
-  // documents.issue.
+  // Save tax invoice drafts (from the issue forms or an uploaded file), submit them for approval
+  // and delete them (docs/drafts.md): what a member without issue rights prepares for an Issuer
+  // or Admin to approve. Approving is documents.issue.
   'drafts.submit': ['owner', 'admin', 'developer', 'issuer'],
   // Require approval of drafts before they are issued, for the whole account.
   'drafts.configure': ['owner', 'admin'],

@@ -5,23 +5,18 @@
 // checked at 390 and 1280 px (no sideways scroll, a screenshot, axe-core without serious or
 // critical violations).
 import 'reflect-metadata';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HEIGHT, launchChromium, WIDTHS } from '../helpers/chromium.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { PASSWORD, usersOf } from '../dashboard/helpers.ts';
+import {
+  checkPage as checkPageIn, launchChromium, screenshotFolder, signedInMember, startDashboardServer,
+} from '../helpers/chromium.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { receiptBody } from '../api/cash-receipts/helpers.ts';
 import {
   createSupplierAccount, invoiceBody, request, type SupplierAccount,
 } from '../api/tax-invoices/helpers.ts';
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-  'utf8');
 const HOSTILE = '<img src=x onerror="window.__xss=1">';
 
 let app: TestApp;
@@ -29,53 +24,17 @@ let browser: Browser;
 let baseUrl: string;
 let screenshots: string;
 let account: SupplierAccount;
-const errors: string[] = [];
+let errors: string[] = [];
 
+// Every role reads the bulks page: a Viewer's is what everyone sees.
 async function signedInPage(): Promise<Page> {
-  const email = `bulks-${Date.now()}@example.com`;
-  await usersOf(app).createUser({ accountId: account.accountId, email, role: 'viewer',
-    password: PASSWORD });
-  const context = await browser.newContext({ bypassCSP: true,
-    viewport: { width: WIDTHS[0], height: HEIGHT } });
-  const page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  await page.goto(`${baseUrl}/dashboard/sign-in`);
-  await page.fill('input[name="email"]', email);
-  await page.fill('input[name="password"]', PASSWORD);
-  await Promise.all([page.waitForURL(`${baseUrl}/dashboard`),
-    page.click('button[type="submit"]')]);
-  return page;
+  const opened = await signedInMember(browser, { app, baseUrl },
+    { accountId: account.accountId, role: 'viewer' }, { bypassCSP: true });
+  errors = opened.problems;
+  return opened.page;
 }
 
-async function checkPage(page: Page, name: string) {
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: HEIGHT });
-    const overflow = await page.evaluate(() => ({
-      scrollWidth: document.documentElement.scrollWidth,
-      clientWidth: document.documentElement.clientWidth,
-    }));
-    expect(overflow.scrollWidth, `${name} at ${width}px scrolls sideways`)
-      .toBeLessThanOrEqual(overflow.clientWidth);
-    writeFileSync(path.join(screenshots, `${name}-${width}.png`),
-      await page.screenshot({ fullPage: true }));
-  }
-  if (!(await page.evaluate(() => 'axe' in window))) {
-    await page.addScriptTag({ content: AXE_SOURCE });
-  }
-  const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{
-      id: string; impact: string | null; nodes: Array<{ target: unknown }> }> }> } }).axe.run();
-    return result.violations.filter((violation) =>
-      violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => ({ id: violation.id, targets: violation.nodes.map((n) => n.target) }));
-  });
-  expect(violations, name).toEqual([]);
-  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss))
-    .toBeUndefined();
-  await page.setViewportSize({ width: WIDTHS[0], height: HEIGHT });
-}
+const checkPage = (page: Page, name: string) => checkPageIn(page, screenshots, name);
 
 async function bulkIssue(resource: 'taxInvoices' | 'cashReceipts', items: unknown[]) {
   const response = await app.server.inject(request(account.key, 'POST',
@@ -86,14 +45,10 @@ async function bulkIssue(resource: 'taxInvoices' | 'cashReceipts', items: unknow
 }
 
 beforeAll(async () => {
-  app = await createTestApp({ jobs: true, env: { TAX_INVOICE_TRANSMISSION_DELAY_SECONDS: '0',
-    CASH_RECEIPT_SANDBOX_APPROVAL_DELAY_MS: '0' } });
-  await app.server.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.server.address() as { port: number };
-  baseUrl = `http://127.0.0.1:${address.port}`;
+  ({ app, baseUrl } = await startDashboardServer({ env: {
+    TAX_INVOICE_TRANSMISSION_DELAY_SECONDS: '0', CASH_RECEIPT_SANDBOX_APPROVAL_DELAY_MS: '0' } }));
   browser = await launchChromium();
-  screenshots = mkdtempSync(path.join(os.tmpdir(), 'etax-dashboard-bulks-'));
-  console.info(`bulks page screenshots: ${screenshots}`);
+  screenshots = screenshotFolder('dashboard-bulks');
   account = await createSupplierAccount(app, '대량 발행 상회');
   await app.platform.points.grant({ accountId: account.accountId, environment: 'test',
     points: 100_000 });

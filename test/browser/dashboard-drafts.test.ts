@@ -4,27 +4,23 @@
 // sees no action and is refused one posted anyway. An Admin saves a draft from the tax invoice
 // form, opens it from the drafts page, saves changes and issues it; a Developer saves one,
 // which is submitted as the account requires approval; an uploaded file is imported as drafts,
-// once however often its confirmation is sent; cash receipt drafts have their own tab and form.
+// once however often its confirmation is sent, and a Developer imports one as drafts only,
+// submitted for approval; cash receipt drafts have their own tab and form.
 // Hostile strings in every field shown come back as text. Each state is checked at 390 and
 // 1280 px (no sideways scroll, a screenshot, axe-core without serious or critical violations).
 import 'reflect-metadata';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HEIGHT, launchChromium, WIDTHS } from '../helpers/chromium.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { PASSWORD, usersOf } from '../dashboard/helpers.ts';
+import {
+  checkPage as checkPageIn, launchChromium, screenshotFolder, signedInMember, startDashboardServer,
+} from '../helpers/chromium.ts';
+import type { TestApp } from '../helpers/app.ts';
 import type { Role } from '../../src/dashboard/roles.ts';
 import { workbookOf } from '../api/counterparties/helpers.ts';
 import {
   createSupplierAccount, invoiceBody, request, today, type SupplierAccount,
 } from '../api/tax-invoices/helpers.ts';
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
-  'utf8');
 const HOSTILE = '<img src=x onerror="window.__xss=1">';
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const scope = () => ({ accountId: account.accountId, environment: 'test' as const });
@@ -39,56 +35,19 @@ let browser: Browser;
 let baseUrl: string;
 let screenshots: string;
 let account: SupplierAccount;
-const errors: string[] = [];
+// What went wrong in the page the test drives now (each test signs in a page of its own).
+let errors: string[] = [];
 const rowsOf = (page: Page, section: string, text: string) =>
   page.locator(`section[aria-labelledby="${section}-title"] tr`, { hasText: text });
 
 async function signedInPage(role: Role): Promise<Page> {
-  const email = `drafts-${role}-${Date.now()}@example.com`;
-  await usersOf(app).createUser({ accountId: account.accountId, email, role,
-    password: PASSWORD });
-  const context = await browser.newContext({ bypassCSP: true,
-    viewport: { width: WIDTHS[0], height: HEIGHT } });
-  const page = await context.newPage();
-  page.on('dialog', (dialog) => void dialog.accept());
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  await page.goto(`${baseUrl}/dashboard/sign-in`);
-  await page.fill('input[name="email"]', email);
-  await page.fill('input[name="password"]', PASSWORD);
-  await Promise.all([page.waitForURL(`${baseUrl}/dashboard`),
-    page.click('button[type="submit"]')]);
-  return page;
+  const opened = await signedInMember(browser, { app, baseUrl },
+    { accountId: account.accountId, role }, { bypassCSP: true });
+  errors = opened.problems;
+  return opened.page;
 }
 
-async function checkPage(page: Page, name: string) {
-  for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: HEIGHT });
-    const overflow = await page.evaluate(() => ({
-      scrollWidth: document.documentElement.scrollWidth,
-      clientWidth: document.documentElement.clientWidth,
-    }));
-    expect(overflow.scrollWidth, `${name} at ${width}px scrolls sideways`)
-      .toBeLessThanOrEqual(overflow.clientWidth);
-    writeFileSync(path.join(screenshots, `${name}-${width}.png`),
-      await page.screenshot({ fullPage: true }));
-  }
-  if (!(await page.evaluate(() => 'axe' in window))) {
-    await page.addScriptTag({ content: AXE_SOURCE });
-  }
-  const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{
-      id: string; impact: string | null; nodes: Array<{ target: unknown }> }> }> } }).axe.run();
-    return result.violations.filter((violation) =>
-      violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => ({ id: violation.id, targets: violation.nodes.map((n) => n.target) }));
-  });
-  expect(violations, name).toEqual([]);
-  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss))
-    .toBeUndefined();
-  await page.setViewportSize({ width: WIDTHS[0], height: HEIGHT });
-}
+const checkPage = (page: Page, name: string) => checkPageIn(page, screenshots, name);
 
 // A draft the API key saves and asks to issue: submitted, as the account requires approval.
 async function submittedDraft(description: string): Promise<string> {
@@ -106,13 +65,9 @@ async function submittedDraft(description: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  app = await createTestApp({ jobs: true });
-  await app.server.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.server.address() as { port: number };
-  baseUrl = `http://127.0.0.1:${address.port}`;
+  ({ app, baseUrl } = await startDashboardServer());
   browser = await launchChromium();
-  screenshots = mkdtempSync(path.join(os.tmpdir(), 'etax-dashboard-drafts-'));
-  console.info(`drafts page screenshots: ${screenshots}`);
+  screenshots = screenshotFolder('dashboard-drafts');
   account = await createSupplierAccount(app, '임시저장 상회');
 });
 afterAll(async () => {
@@ -185,8 +140,6 @@ describe('drafts in Chromium', () => {
 
   it('saves a draft from the issue form, edits it from the drafts page and issues it',
     async () => {
-      // The Viewer's refused post above logged its 403 load; what follows must log nothing.
-      errors.length = 0;
       const page = await signedInPage('admin');
       await page.goto(`${baseUrl}/dashboard/tax-invoices/new`);
       await page.fill('input[name="recipient.number"]', '2208162517');
@@ -281,9 +234,39 @@ describe('drafts in Chromium', () => {
     expect(await invoiceCount()).toBe(invoicesBefore);
   }, 120_000);
 
+  it('lets a Developer import an uploaded file as drafts only, submitted for approval',
+    async () => {
+      // The account requires approval since the Developer's form above.
+      const page = await signedInPage('developer');
+      await page.goto(`${baseUrl}/dashboard/invoice-upload`);
+      await checkPage(page, 'upload-developer-start');
+      const file = await workbookOf([
+        ['작성일자', '공급받는자 등록번호', '상호', '대표자', '담당자 이메일', '품목', '공급가액'],
+        [today(), '220-81-62517', '개발자 업로드', '이영희', 'a@example.com', '개발 품목', 30000],
+      ]);
+      await page.setInputFiles('input[name="file"]', { name: 'developer.xlsx', mimeType: XLSX,
+        buffer: file });
+      await Promise.all([page.waitForURL(`${baseUrl}/dashboard/invoice-upload/preview`),
+        page.click('#upload-title ~ form button[type="submit"]')]);
+      // One button: the rows are saved as drafts and submitted; no bulk issue is offered.
+      const buttons = page.locator('#preview-title ~ form button');
+      expect(await buttons.count()).toBe(1);
+      expect(await buttons.textContent()).toContain('승인 요청');
+      await checkPage(page, 'upload-developer-preview');
+      const waiting = (await draftsIn('SUBMITTED')).length;
+      const invoicesBefore = await invoiceCount();
+      await Promise.all([page.waitForURL(/notice=drafts\.importedSubmitted/), buttons.click()]);
+      expect((await draftsIn('SUBMITTED')).length).toBe(waiting + 1);
+      const row = rowsOf(page, 'waiting', '개발자 업로드');
+      expect(await row.count()).toBe(1);
+      expect(await row.locator('button:has-text("승인하고 발행")').count()).toBe(0);
+      await checkPage(page, 'drafts-developer-imported');
+      expect(await invoiceCount()).toBe(invoicesBefore);
+      expect(errors).toEqual([]);
+    }, 120_000);
+
   it('lists cash receipt drafts in their own tab and edits one in the cash receipt form',
     async () => {
-      errors.length = 0;
       const saved = await app.server.inject(request(account.key, 'POST',
         '/v1/cashReceipts/drafts', { body: { itemName: HOSTILE, totalAmount: 11000,
           tradeDate: today() }, headers: { 'supplier-key': account.supplier.supplierKey } }));

@@ -93,6 +93,20 @@ describe('the tax invoice form and drafts', () => {
     expect(list.body).not.toContain('<script>alert(1)');
   });
 
+  it('keeps a blank supply cost out of the draft, which lists it as missing', async () => {
+    const draftId = await savedTaxInvoiceDraft(owner, { 'items.0.supplyCost': '' });
+    const draft = await app.drafts.taxInvoiceDrafts.get({ caller: caller(account), draftId });
+    // Neither 0 nor the tax a 0 would give: left out, as every blank field is.
+    expect(draft.body.items).toEqual([{ date: today(), name: '클라우드 사용료' }]);
+    expect(draft.issueProblems).toEqual([expect.objectContaining({ code: 'INVALID_REQUEST',
+      message: expect.stringContaining('supplyCost') })]);
+    // The form shows it blank again, and the kind it was saved with (a line without a cost has
+    // no tax to tell it by).
+    const page = await owner.get(`/dashboard/tax-invoices/new?draft=${draftId}`);
+    expect(page.body).toContain('name="items.0.supplyCost" value inputmode');
+    expect(page.body).toMatch(/value="TAXABLE" selected/);
+  });
+
   it('saves changes as a merge patch from the version read, and refuses a stale one', async () => {
     const draftId = await savedTaxInvoiceDraft(owner, { 'items.1.name': '두 번째 품목',
       'items.1.supplyCost': '500' });

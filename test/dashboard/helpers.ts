@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { createUsersService } from '../../src/dashboard/users/service.ts';
 import type { Role } from '../../src/dashboard/roles.ts';
 import type { TestApp } from '../helpers/app.ts';
+import { multipartBody } from '../api/issuers/helpers.ts';
 
 // Driving the dashboard as a browser does: cookies kept between requests, forms posted with
 // the page's CSRF token and this server's Origin.
@@ -16,6 +17,9 @@ export type Browser = {
   // Posts a form; `_csrf` is taken from the last page read unless the form gives one.
   post(url: string, form: Record<string, string>, headers?: Record<string, string>):
     Promise<LightMyRequestResponse>;
+  // Posts a multipart form (a file upload), the CSRF token of the last page read first.
+  postMultipart(url: string, parts: Array<{ name: string; filename?: string;
+    content: Buffer | string }>): Promise<LightMyRequestResponse>;
   csrf: string | null;
 };
 
@@ -39,6 +43,12 @@ export function newBrowser(app: TestApp): Browser {
       return remember(await app.server.inject({ ...request('POST', url, { origin: ORIGIN,
         'content-type': 'application/x-www-form-urlencoded', ...headers }),
       payload: body.toString() }));
+    },
+    async postMultipart(url, parts) {
+      const form = multipartBody([
+        ...(browser.csrf === null ? [] : [{ name: '_csrf', content: browser.csrf }]), ...parts]);
+      return remember(await app.server.inject({ ...request('POST', url, { origin: ORIGIN,
+        ...form.headers }), payload: form.payload }));
     },
   };
   function request(method: 'GET' | 'POST', url: string, headers: Record<string, string>):

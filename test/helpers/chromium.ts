@@ -5,12 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import type { Role } from '../../src/dashboard/roles.ts';
+import { createUser, PASSWORD } from '../dashboard/helpers.ts';
 import { createTestApp, type TestApp, type TestAppOptions } from './app.ts';
 
 // The browser the browser tests drive: Debian's Chromium, which CI installs (.ci/run);
 // CHROMIUM_PATH points elsewhere. Pages are checked at a phone's width and a desktop's. What
 // every dashboard browser test sets up is here: a listening app, a page that records what went
-// wrong in it, the sign-in, and the check of a page at both widths.
+// wrong in it, the sign-in (of a new member, too), and the check of a page at both widths.
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic',
@@ -86,6 +88,16 @@ export async function signIn(page: Page, baseUrl: string, email: string, passwor
   await page.fill('input[name="email"]', email);
   await page.fill('input[name="password"]', password);
   await Promise.all([page.waitForURL(`${baseUrl}/dashboard`), page.click('button[type="submit"]')]);
+}
+
+// A page signed in as a new member of the account with `role`, and what goes wrong in it.
+export async function signedInMember(browser: Browser, server: { app: TestApp; baseUrl: string },
+  member: { accountId: string; role: Role }, options: BrowserContextOptions = {}):
+  Promise<OpenedPage> {
+  const { email } = await createUser(server.app, member.accountId, member.role);
+  const opened = await openPage(browser, options);
+  await signIn(opened.page, server.baseUrl, email, PASSWORD);
+  return opened;
 }
 
 // axe-core's serious and critical findings on the page. Its source is evaluated in the page (as

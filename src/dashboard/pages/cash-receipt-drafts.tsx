@@ -1,12 +1,13 @@
 import type { VNode } from 'preact';
 import type { DraftService, DraftView } from '../../areas/drafts/index.ts';
 import { ApiError } from '../../platform/errors.ts';
-import { mergePatchBetween } from '../../platform/partial-schema.ts';
 import { Notice } from '../components.tsx';
 import { liveConfirmed } from '../confirmation.tsx';
 import type { Outcome, PageContext } from '../context.ts';
 import type { MessageKey } from '../i18n/index.ts';
 import { attempt, dashboardCaller, rateLimited, readReferenceId, refused } from './acting.tsx';
+import { DRAFT_ID, DraftAside, editableDraft, issueDraftFromForm, saveFormAsDraft,
+  submitsWhatTheySave } from './draft-forms.tsx';
 
 // The cash receipt issue form and drafts (docs/drafts.md, docs/dashboard.md § Drafts), as for
 // tax invoices: "save as draft" saves what the form holds, complete or not, through the drafts
@@ -14,12 +15,13 @@ import { attempt, dashboardCaller, rateLimited, readReferenceId, refused } from 
 // the form; saving it again changes the draft by a JSON merge patch from the version that was
 // read (a change made meanwhile is 409 DRAFT_CHANGED); issuing it runs the draft's issue, with
 // the typed confirmation in live. A member without issue rights, in an account that requires
-// approval, submits what they save. The form itself is cash-receipts.tsx's, given as `show`.
+// approval, submits what they save. The form itself is cash-receipts.tsx's, given as `show`;
+// what the tax invoice form shares with this one is draft-forms.tsx.
 
 export const AMOUNT_FIELDS = ['supplyCost', 'tax', 'serviceFee', 'totalAmount'] as const;
 const AMOUNT = /^\d{1,3}(,?\d{3})*$/;
 const ISSUERS_SHOWN = 100;
-const DRAFT_ID = /^drf_[A-Za-z0-9_-]{1,60}$/;
+const DRAFTS_PATH = '/dashboard/drafts?kind=cash-receipts';
 const TEXT_FIELDS = ['tradeDate', 'usage', 'identityNumber', 'taxation', 'itemName',
   'tradeOption'] as const;
 
@@ -76,47 +78,22 @@ async function formOfDraft(ctx: PageContext, draft: DraftView): Promise<URLSearc
   return form;
 }
 
-function DraftAside({ ctx, draft }: { ctx: PageContext; draft: DraftView }) {
-  const problems = draft.issueProblems ?? [];
-  return (
-    <>
-      <p id="draft-editing">{ctx.t('drafts.form.editing')} <code>{draft.draftId}</code>{' '}
-        <a href="/dashboard/drafts?kind=cash-receipts">{ctx.t('drafts.form.toDrafts')}</a></p>
-      {problems.length > 0 && (
-        <Notice kind="info">
-          <strong>{ctx.t('drafts.form.problems')}</strong>
-          <ul>{problems.map((problem, index) => (
-            <li key={index}><code>{problem.code}</code> <span lang="en" class="break">
-              {problem.message}</span></li>))}</ul>
-        </Notice>
-      )}
-    </>
-  );
-}
-
 const draftsOf = (ctx: PageContext): DraftService => ctx.services.areas.cashReceiptDrafts;
 
 async function showDraft(ctx: PageContext, show: ShowForm, draft: DraftView,
   problem?: ApiError | MessageKey, values?: URLSearchParams): Promise<Outcome> {
   return show(ctx, problem, values ?? await formOfDraft(ctx, draft),
-    <DraftAside ctx={ctx} draft={draft} />);
+    <DraftAside ctx={ctx} draft={draft} draftsPath={DRAFTS_PATH} />);
 }
 
 // GET /cash-receipts/new?draft=drf_…: the form filled with a draft of the session's scope; a
 // draft of another scope is 404 as in the API, one that is not a DRAFT is 409.
 export async function draftFormOutcome(ctx: PageContext, show: ShowForm): Promise<Outcome> {
-  const draftId = ctx.query.get('draft') ?? '';
-  const draft = DRAFT_ID.test(draftId)
-    ? await attempt(() => draftsOf(ctx).get({ caller: dashboardCaller(ctx), draftId }))
-    : new ApiError('NOT_FOUND', 'No draft has this id.');
+  const draft = await editableDraft(ctx, draftsOf(ctx), ctx.query.get('draft') ?? '');
   if (refused(draft)) return show(ctx, draft);
-  if (draft.status !== 'DRAFT') {
-    return show(ctx, new ApiError('DRAFT_NOT_EDITABLE',
-      `The draft is ${draft.status}; only a DRAFT can be changed.`));
-  }
   const aside = <>{ctx.query.get('notice') === 'saved' && (
     <Notice kind="success">{ctx.t('drafts.form.saved')}</Notice>)}
-    <DraftAside ctx={ctx} draft={draft} /></>;
+    <DraftAside ctx={ctx} draft={draft} draftsPath={DRAFTS_PATH} /></>;
   return show(ctx, undefined, await formOfDraft(ctx, draft), aside);
 }
 
@@ -133,38 +110,18 @@ async function requestOf(ctx: PageContext):
     : { supplierKey: issuer.supplierKey, body };
 }
 
-// The draft the form edits, changed to what the form holds from the version it was read at; a
-// new draft when the form edits none.
-async function saveForm(ctx: PageContext, request: { supplierKey: string; body: Json }):
-  Promise<DraftView> {
-  const caller = dashboardCaller(ctx);
-  const draftId = ctx.form.get('draftId') ?? '';
-  if (draftId === '') {
-    return draftsOf(ctx).create({ caller, supplierKey: request.supplierKey, body: request.body });
-  }
-  if (!DRAFT_ID.test(draftId)) throw new ApiError('NOT_FOUND', 'No draft has this id.');
-  const version = Number(ctx.form.get('draftVersion') ?? '');
-  const current = await draftsOf(ctx).get({ caller, draftId });
-  const patch = mergePatchBetween(current.body, request.body) as Json;
-  if (Object.keys(patch).length === 0 && current.supplierKey === request.supplierKey &&
-    current.version === version) return current;
-  return draftsOf(ctx).update({ caller, draftId, patch, supplierKey: request.supplierKey,
-    expectedVersion: Number.isSafeInteger(version) ? version : -1 });
-}
-
 // POST /cash-receipts/new/draft: saves the form as a draft and shows it again; a member
 // without issue rights submits it when the account requires approval.
 export async function saveDraftOutcome(ctx: PageContext, show: ShowForm): Promise<Outcome> {
   const request = await requestOf(ctx);
   if (typeof request === 'string') return show(ctx, request, ctx.form);
-  const saved = await attempt(() => saveForm(ctx, request));
+  const saved = await attempt(() => saveFormAsDraft(ctx, draftsOf(ctx), request));
   if (refused(saved)) return show(ctx, saved, ctx.form);
-  if (!ctx.may('documents.issue') &&
-    await ctx.services.areas.draftApproval.approvalRequired(ctx.scope.accountId)) {
+  if (await submitsWhatTheySave(ctx)) {
     const submitted = await attempt(() => draftsOf(ctx).submit({ caller: dashboardCaller(ctx),
       draftId: saved.draftId }));
     if (refused(submitted)) return showDraft(ctx, show, saved, submitted);
-    return { kind: 'redirect', to: '/dashboard/drafts?kind=cash-receipts&notice=drafts.submitted' };
+    return { kind: 'redirect', to: `${DRAFTS_PATH}&notice=drafts.submitted` };
   }
   return { kind: 'redirect',
     to: `/dashboard/cash-receipts/new?draft=${saved.draftId}&notice=saved` };
@@ -184,30 +141,18 @@ export async function issueDraftOutcome(ctx: PageContext, show: ShowForm): Promi
   if (await rateLimited(ctx, 'cashReceipts.issue') !== null) {
     return show(ctx, 'acting.rateLimited', ctx.form);
   }
-  const caller = dashboardCaller(ctx);
-  const issueIt = () => draftsOf(ctx).issue({ caller, draftId, referenceId, asApprover: true });
-  const issued = await attempt(async () => {
-    const current = await draftsOf(ctx).get({ caller, draftId });
-    if (current.status !== 'ISSUED') {
+  const issued = await issueDraftFromForm(ctx, draftsOf(ctx), { draftId, referenceId,
+    async save() {
       const request = await requestOf(ctx);
       if (typeof request === 'string') throw new ApiError('INVALID_REQUEST', ctx.t(request));
-      await saveForm(ctx, request);
-    }
-    return issueIt();
-  });
-  if (refused(issued)) {
-    // The same form sent at the same moment, which issued first: its receipt is the answer.
-    const current = await attempt(() => draftsOf(ctx).get({ caller, draftId }));
-    const again = !refused(current) && current.status === 'ISSUED' ? await attempt(issueIt)
-      : issued;
-    return refused(again) ? show(ctx, issued, ctx.form) : issuedOutcome(again);
-  }
+      await saveFormAsDraft(ctx, draftsOf(ctx), request);
+    } });
+  if (refused(issued)) return show(ctx, issued, ctx.form);
   await ctx.audit('cashReceipt.issued', issued.issuanceKey, ctx.scope.environment);
   return issuedOutcome(issued);
 }
 
 function issuedOutcome(draft: DraftView): Outcome {
-  return { kind: 'redirect', to: draft.issuanceKey === null
-    ? '/dashboard/drafts?kind=cash-receipts'
+  return { kind: 'redirect', to: draft.issuanceKey === null ? DRAFTS_PATH
     : `/dashboard/cash-receipts/${draft.issuanceKey}?notice=cashReceipts.issued` };
 }

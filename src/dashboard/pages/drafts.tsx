@@ -18,7 +18,8 @@ const SHOWN = 100;
 const REASON_MAX = 500;
 const DRAFT_ID = /^drf_[A-Za-z0-9_-]{1,60}$/;
 const NOTICES = ['drafts.approvalSaved', 'drafts.approved', 'drafts.sentBack',
-  'drafts.submitted', 'drafts.deleted', 'drafts.imported'] as const satisfies readonly MessageKey[];
+  'drafts.submitted', 'drafts.deleted', 'drafts.imported', 'drafts.importedSubmitted',
+  'drafts.importedNotAllSubmitted'] as const satisfies readonly MessageKey[];
 
 type Row = DraftView;
 

@@ -60,6 +60,9 @@ type AcceptBulkInput<T extends BulkItem> = {
   // Accepts one item exactly as its single endpoint would. When the bulk is being taken over
   // (`place.resumeSince`), an item accepted then answers its document again.
   issueOne(item: T, place: ItemPlace): Promise<{ issuanceKey: string }>;
+  // Called once when the reference id turns out to be taken by a bulk another request made
+  // (one sent at the same moment), which this request answers instead of making its own.
+  onTaken?(): Promise<void>;
 };
 
 const DUPLICATE_ITEM_REFERENCE_MESSAGE = 'clientReferenceId repeats that of an earlier ' +
@@ -128,6 +131,7 @@ export function createBulkAcceptance(deps: BulkAcceptanceDeps) {
       accountId: caller.accountId, environment: caller.environment, ...key, fingerprint,
       status: 'ACCEPTING', itemCount: input.items.length, acceptingUntil: leaseEnd() });
     if (inserted !== null) return run(inserted, input, null);
+    await input.onTaken?.();
     for (;;) {
       const existing = await store.findByReference(db, key);
       assert(existing !== null, 'a taken bulk reference id must be visible once committed');
@@ -145,7 +149,14 @@ export function createBulkAcceptance(deps: BulkAcceptanceDeps) {
     }
   }
 
-  return { accept };
+  // Whether a bulk of this key already holds the reference id: a request naming it answers
+  // that bulk (or is refused for other items), and never makes documents of its own.
+  async function isTaken(caller: Caller, referenceId: string): Promise<boolean> {
+    return (await store.findByReference(db, { apiKeyId: caller.apiKeyId, kind,
+      clientReferenceId: referenceId })) !== null;
+  }
+
+  return { accept, isTaken };
 }
 
 export type BulkCounts = Record<string, number>;

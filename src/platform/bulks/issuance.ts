@@ -112,12 +112,13 @@ export function createBulkIssuance(deps: BulkIssuanceDeps, config: BulkIssuanceC
   }
 
   // Accepts every item and answers each one's outcome; the same reference id and items answer
-  // the same bulk again, without acting twice.
+  // the same bulk again, without acting twice. `onTaken` is called when a request sent at the
+  // same moment made the bulk first, and this one only answers it.
   async function bulkIssue(input: { caller: Caller; referenceId: string;
-    items: readonly BulkIssueItem[] }) {
+    items: readonly BulkIssueItem[]; onTaken?: () => Promise<void> }) {
     const row = await acceptance.accept({ caller: input.caller, referenceId: input.referenceId,
       route: config.route, items: input.items,
-      issueOne: (item, place) => issueOne(input.caller, item, place) });
+      issueOne: (item, place) => issueOne(input.caller, item, place), onTaken: input.onTaken });
     return acceptedView(row);
   }
 
@@ -127,10 +128,11 @@ export function createBulkIssuance(deps: BulkIssuanceDeps, config: BulkIssuanceC
     states: config.states, isFinal: (status) => config.finalStates.has(status),
     eventOf: config.completion.eventOf });
 
-  return { service: { bulkIssue, getBulk: retrieval.get, listBulks: retrieval.list,
-    browseBulks: retrieval.browse }, completion };
+  return { service: { bulkIssue, isReferenceTaken: acceptance.isTaken, getBulk: retrieval.get,
+    listBulks: retrieval.list, browseBulks: retrieval.browse }, completion };
 }
 
-// What the routes and the dashboard call: accept a bulk, read one, list them (oldest first as
-// the API pages, or newest first with their counts for the dashboard).
+// What the routes and the dashboard call: accept a bulk, tell whether its reference id names one
+// already, read one, list them (oldest first as the API pages, or newest first with their
+// counts for the dashboard).
 export type BulkIssuanceService = ReturnType<typeof createBulkIssuance>['service'];

@@ -1,4 +1,5 @@
-import { type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { type FastifyPluginAsyncTypebox, type Static } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import {
   BODY_ERRORS,
   errorResponses,
@@ -47,13 +48,22 @@ function bulkRouteSchemas(config: Pick<BulkRoutesConfig, 'what' | 'title' | 'sta
   return { Body: bulkBody(config.what, config.itemReferenceId), ...bulkSchemas(config) };
 }
 
+// The bulk's reference id, once the headers' schema checked it.
+function bulkReferenceOf(request: FastifyRequest): string {
+  return (request.headers as Static<typeof BulkHeaders>)['service-client-reference-id'];
+}
+
 export function bulkRoutes(config: BulkRoutesConfig):
   FastifyPluginAsyncTypebox<{ bulks: BulkIssuanceService }> {
   const { Body, Accepted, Bulk, Page } = bulkRouteSchemas(config);
   const errors = config.commonErrors;
   return async (app, { bulks }) => {
     app.post(`/${config.resource}::bulkIssue`, {
-      config: { operation: config.operations.bulkIssue, itemsCountAs: config.operations.item },
+      config: { operation: config.operations.bulkIssue, itemsCountAs: config.operations.item,
+        // A bulk reference id taken already: this request answers that bulk, whose first
+        // sending counted the items (docs/limits.md).
+        itemsCountedBefore: (request) => bulks.isReferenceTaken(requestCaller(request),
+          bulkReferenceOf(request)) },
       bodyLimit: BULK_BODY_BYTES_MAX,
       schema: {
         operationId: config.operationIds.bulkIssue, summary: config.summaries.bulkIssue,
@@ -66,7 +76,9 @@ export function bulkRoutes(config: BulkRoutesConfig):
     }, async (request, reply) => {
       const accepted = await bulks.bulkIssue({ caller: requestCaller(request),
         referenceId: request.headers['service-client-reference-id'],
-        items: request.body.items as BulkIssueItem[] });
+        items: request.body.items as BulkIssueItem[],
+        // Another request made this bulk at the same moment and counted its items.
+        onTaken: async () => request.giveBackItems?.() });
       return reply.code(202).send(accepted);
     });
 

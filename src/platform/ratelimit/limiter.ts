@@ -21,6 +21,15 @@ declare module 'fastify' {
     // A bulk operation whose body's `items` each count as one call of this operation (the
     // single operation they would each be), so a bulk never gets round that operation's limit.
     itemsCountAs?: Operation;
+    // Whether an earlier request counted this one's items already (a bulk sent again answers
+    // the bulk its first sending made): asked before counting them, so such a request is never
+    // refused for items it does not make.
+    itemsCountedBefore?(request: FastifyRequest): Promise<boolean>;
+  }
+  interface FastifyRequest {
+    // Gives back the calls this request's items counted, once: for a bulk that a request sent at
+    // the same moment made first, so the bulk is counted once. Null when no item was counted.
+    giveBackItems: (() => Promise<void>) | null;
   }
 }
 
@@ -118,6 +127,16 @@ function refuse(request: FastifyRequest, reply: FastifyReply, operation: string,
   return sendError(request, reply, new ApiError('RATE_LIMITED'));
 }
 
+// A give-back that acts on its first call only.
+function giveBackOnce(giveBack: () => Promise<void>): () => Promise<void> {
+  let given = false;
+  return async () => {
+    if (given) return;
+    given = true;
+    await giveBack();
+  };
+}
+
 // The hook of every /v1 route: one call of the route's operation and, for a bulk operation,
 // one call of the single operation per item.
 function createHook(counting: Counting) {
@@ -125,19 +144,25 @@ function createHook(counting: Counting) {
 
   // The items of a bulk, each a call of the single operation: all of them or none. A bulk the
   // rest of the window cannot cover is refused whole and its items are given back, so the
-  // single operation keeps what was left of its window.
+  // single operation keeps what was left of its window. A bulk sent again is not counted again:
+  // the route tells, before anything is counted, that its first sending counted its items.
   async function consumeItems(request: FastifyRequest, reply: FastifyReply, keyId: string):
     Promise<unknown> {
-    const operation = request.routeOptions.config.itemsCountAs;
+    const { itemsCountAs: operation, itemsCountedBefore } = request.routeOptions.config;
     const items = (request.body as { items?: unknown } | undefined)?.items;
     if (operation === undefined || !Array.isArray(items) || items.length === 0) return undefined;
+    if (await itemsCountedBefore?.(request)) return undefined;
     const policy = policyFor(operation);
     try {
       await consume(operation, keyId, policy, items.length);
+      request.giveBackItems = giveBackOnce(() =>
+        counting.giveBack(operation, policy, keyId, items.length));
       return undefined;
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       await counting.giveBack(operation, policy, keyId, items.length);
+      // A request sent at the same moment may have made the bulk meanwhile: this one answers it.
+      if (await itemsCountedBefore?.(request)) return undefined;
       const consumed = rejection.consumedPoints - items.length;
       return refuse(request, reply, operation, policy, new RateLimiterRes(
         Math.max(0, policy.limit - consumed), rejection.msBeforeNext, consumed,

@@ -40,7 +40,8 @@ export const cashReceiptBulkRoutes = bulkRoutes({
       'cover is refused whole with 429 RATE_LIMITED, accepting nothing. ' +
       '`Service-Client-Reference-Id` (required) names ' +
       'the bulk: the same value with the same items answers the same bulk again without ' +
-      'acting twice; with other items, 409 IDEMPOTENCY_CONFLICT. The ' +
+      'acting twice or counting its items again; with other items, 409 ' +
+      'IDEMPOTENCY_CONFLICT. The ' +
       'CASH_RECEIPT_BULK_COMPLETED webhook follows once the tax authority decided every ' +
       'accepted receipt.',
     get: 'The bulk\'s status, how many of its receipts are in each state, and each ' +

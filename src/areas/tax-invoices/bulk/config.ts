@@ -44,7 +44,8 @@ export const taxInvoiceBulkRoutes = bulkRoutes({
       'cover is refused whole with 429 RATE_LIMITED, accepting nothing. ' +
       '`Service-Client-Reference-Id` (required) names ' +
       'the bulk: the same value with the same items answers the same bulk again without ' +
-      'acting twice; with other items, 409 IDEMPOTENCY_CONFLICT. The ' +
+      'acting twice or counting its items again; with other items, 409 ' +
+      'IDEMPOTENCY_CONFLICT. The ' +
       'TAX_INVOICE_BULK_COMPLETED webhook follows once every accepted document is final.',
     get: 'The bulk\'s status, how many of its documents are in each state, and each ' +
       'item\'s outcome with its document\'s state now. A bulk of another account or ' +

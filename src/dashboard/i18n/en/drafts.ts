@@ -51,4 +51,6 @@ export const enDrafts: { readonly [K in keyof typeof koDrafts]: string } = {
   'drafts.form.editing': 'Editing the draft',
   'drafts.form.toDrafts': 'All drafts',
   'drafts.imported': 'The rows of the file were saved as drafts: check and issue them under Being written.',
+  'drafts.importedSubmitted': 'The rows of the file were saved as drafts and submitted for approval: they wait under Waiting for approval.',
+  'drafts.importedNotAllSubmitted': 'The rows of the file were saved as drafts, but some could not be submitted for approval: open them under Being written to see why.',
 };

@@ -33,4 +33,7 @@ export const invoiceUploadEn: { readonly [K in keyof typeof invoiceUploadKo]: st
   'invoiceUpload.error.expired': 'What was checked changed or expired. Upload the file again.',
   'audit.action.taxInvoice.uploaded': 'Tax invoices issued from a file',
   'invoiceUpload.importDrafts': 'Save the {count} valid rows as drafts',
+  'invoiceUpload.importDraftsSubmit': 'Save the {count} valid rows as drafts and submit them for approval',
+  'invoiceUpload.leadDrafts': 'One row of an Excel (xlsx) or CSV file is one tax invoice draft of one item. Up to {rows} rows at once; every row is checked and shown before anything is saved.',
+  'invoiceUpload.previewErrorsDrafts': 'The {count} rows with errors are not saved. Fix the marked cells and upload again, or save the valid rows only.',
 };

@@ -51,4 +51,6 @@ export const koDrafts = {
   'drafts.form.editing': '임시저장 문서를 수정하는 중입니다:',
   'drafts.form.toDrafts': '임시저장 목록',
   'drafts.imported': '파일의 행을 임시저장했습니다. 작성 중 목록에서 확인하고 발행하세요.',
+  'drafts.importedSubmitted': '파일의 행을 임시저장하고 승인을 요청했습니다. 승인 대기 목록에서 볼 수 있습니다.',
+  'drafts.importedNotAllSubmitted': '파일의 행을 임시저장했지만 일부는 승인을 요청하지 못했습니다. 작성 중 목록에서 열어 이유를 확인하세요.',
 } as const;

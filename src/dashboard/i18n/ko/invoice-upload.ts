@@ -31,4 +31,7 @@ export const invoiceUploadKo = {
   'invoiceUpload.error.expired': '확인한 내용이 바뀌었거나 만료되었습니다. 파일을 다시 올리세요.',
   'audit.action.taxInvoice.uploaded': '세금계산서 파일 발행',
   'invoiceUpload.importDrafts': '올바른 행 {count}개 임시저장',
+  'invoiceUpload.importDraftsSubmit': '올바른 행 {count}개 임시저장하고 승인 요청',
+  'invoiceUpload.leadDrafts': '엑셀(xlsx) 또는 CSV 파일 한 행이 세금계산서 임시저장 문서 한 장(품목 하나)입니다. 한 번에 {rows}행까지 올릴 수 있고, 임시저장하기 전에 행마다 확인한 결과를 보여 줍니다.',
+  'invoiceUpload.previewErrorsDrafts': '오류가 있는 행 {count}개는 임시저장되지 않습니다. 표시된 칸을 고쳐 다시 올리거나, 올바른 행만 임시저장하세요.',
 } as const;

@@ -1,11 +1,17 @@
 import type { DraftView } from '../../../areas/drafts/index.ts';
 import { ApiError } from '../../../platform/errors.ts';
-import { mergePatchBetween } from '../../../platform/partial-schema.ts';
-import { Notice } from '../../components.tsx';
 import { liveConfirmed } from '../../confirmation.tsx';
 import type { Outcome, PageContext } from '../../context.ts';
 import { attempt, refused } from '../acting.tsx';
-import { formPage, invoiceOfForm, REFERENCE, suppliers } from './issue.tsx';
+import { DRAFT_ID, DraftAside, editableDraft, issueDraftFromForm, saveFormAsDraft,
+  submitsWhatTheySave } from '../draft-forms.tsx';
+import {
+  formPage,
+  invoiceOfForm,
+  REFERENCE,
+  suppliers,
+  type BlankSupplyCost,
+} from './issue.tsx';
 import { dashboardCaller, operationGate } from './shared.tsx';
 
 // The issue form and drafts (docs/drafts.md, docs/dashboard.md § Drafts): "save as draft" saves
@@ -14,9 +20,8 @@ import { dashboardCaller, operationGate } from './shared.tsx';
 // again changes the draft by a JSON merge patch from the version that was read, so a change
 // made meanwhile is refused (409 DRAFT_CHANGED), never overwritten. Issuing it runs the draft's
 // issue, with the typed confirmation in live. A member without issue rights, in an account
-// that requires approval, submits what they save.
-
-const DRAFT_ID = /^drf_[A-Za-z0-9_-]{1,60}$/;
+// that requires approval, submits what they save. What the cash receipt form shares with this
+// one is ../draft-forms.tsx.
 
 type Json = Record<string, unknown>;
 
@@ -40,9 +45,11 @@ const objectOf = (value: unknown): Json =>
   (value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Json : {});
 const listOf = (value: unknown): Json[] => (Array.isArray(value) ? value.map(objectOf) : []);
 
-// The tax kind the form shows for a draft's items: tax-free when no line carries a tax,
-// zero-rated when every tax is 0 on a cost, else taxable.
-function kindOfItems(items: Json[]): string {
+// The tax kind the form shows for a draft's items, told by the lines with a supply cost (a line
+// saved without one has no tax either, whatever its kind): tax-free when no line carries a
+// tax, zero-rated when every tax is 0 on a cost, else taxable.
+function kindOfItems(lines: Json[]): string {
+  const items = lines.filter((item) => typeof item.supplyCost === 'number');
   if (items.length === 0) return 'TAXABLE';
   if (items.every((item) => item.tax === undefined || item.tax === null)) return 'TAX_FREE';
   if (items.every((item) => item.tax === 0) && items.some((item) => item.supplyCost !== 0)) {
@@ -86,77 +93,34 @@ function formOfDraft(draft: DraftView): URLSearchParams {
   return form;
 }
 
-// Which draft the form edits, and what its issue would refuse now.
-function DraftAside({ ctx, draft }: { ctx: PageContext; draft: DraftView }) {
-  const problems = draft.issueProblems ?? [];
-  return (
-    <>
-      <p id="draft-editing">{ctx.t('drafts.form.editing')} <code>{draft.draftId}</code>{' '}
-        <a href="/dashboard/drafts">{ctx.t('drafts.form.toDrafts')}</a></p>
-      {problems.length > 0 && (
-        <Notice kind="info">
-          <strong>{ctx.t('drafts.form.problems')}</strong>
-          <ul>{problems.map((problem, index) => (
-            <li key={index}><code>{problem.code}</code> <span lang="en" class="break">
-              {problem.message}</span></li>))}</ul>
-        </Notice>
-      )}
-    </>
-  );
-}
-
 const draftsOf = (ctx: PageContext) => ctx.services.areas.taxInvoiceDrafts;
 
 function draftPage(ctx: PageContext, draft: DraftView, options: { problem?: ApiError;
   notice?: string; form?: URLSearchParams } = {}): Promise<Outcome> {
   return formPage(ctx, options.form ?? formOfDraft(draft), options.problem, undefined,
-    options.notice, <DraftAside ctx={ctx} draft={draft} />);
+    options.notice, <DraftAside ctx={ctx} draft={draft} draftsPath="/dashboard/drafts" />);
 }
 
 // GET /tax-invoices/new?draft=drf_…: the form filled with a draft of the session's scope; a
 // draft of another scope is 404 as in the API, one that is not a DRAFT is 409.
 export async function draftFormOutcome(ctx: PageContext): Promise<Outcome> {
-  const draftId = ctx.query.get('draft') ?? '';
-  const draft = DRAFT_ID.test(draftId)
-    ? await attempt(() => draftsOf(ctx).get({ caller: dashboardCaller(ctx), draftId }))
-    : new ApiError('NOT_FOUND', 'No draft has this id.');
+  const draft = await editableDraft(ctx, draftsOf(ctx), ctx.query.get('draft') ?? '');
   if (refused(draft)) return formPage(ctx, new URLSearchParams(), draft);
-  if (draft.status !== 'DRAFT') {
-    return formPage(ctx, new URLSearchParams(), new ApiError('DRAFT_NOT_EDITABLE',
-      `The draft is ${draft.status}; only a DRAFT can be changed.`));
-  }
   const notice = ctx.query.get('notice') === 'saved' ? ctx.t('drafts.form.saved') : undefined;
   return draftPage(ctx, draft, { notice });
 }
 
-// The form's supplier (an issuer of the scope the form offers) and its body as a draft keeps it.
-async function draftRequestOf(ctx: PageContext):
+// The form's supplier (an issuer of the scope the form offers) and its body as a draft keeps it:
+// a blank supply cost is left out, as every blank field is, so the draft lists it as missing.
+async function draftRequestOf(ctx: PageContext, blankSupplyCost: BlankSupplyCost = 'missing'):
   Promise<{ supplierKey: string; body: Json } | ApiError> {
   const supplierKey = ctx.form.get('supplierKey') ?? '';
   const supplier = (await suppliers(ctx)).find((issuer) => issuer.supplierKey === supplierKey);
   if (supplier === undefined) {
     return new ApiError('INVALID_REQUEST', ctx.t('taxInvoices.issue.supplierUnknown'));
   }
-  return { supplierKey, body: (prune(invoiceOfForm(ctx.form, supplier)) ?? {}) as Json };
-}
-
-// The draft the form edits, changed to what the form holds from the version it was read at;
-// a new draft when the form edits none.
-async function saveForm(ctx: PageContext, request: { supplierKey: string; body: Json }):
-  Promise<DraftView> {
-  const caller = dashboardCaller(ctx);
-  const draftId = ctx.form.get('draftId');
-  if (draftId === null || draftId === '') {
-    return draftsOf(ctx).create({ caller, supplierKey: request.supplierKey, body: request.body });
-  }
-  if (!DRAFT_ID.test(draftId)) throw new ApiError('NOT_FOUND', 'No draft has this id.');
-  const version = Number(ctx.form.get('draftVersion') ?? '');
-  const current = await draftsOf(ctx).get({ caller, draftId });
-  const patch = mergePatchBetween(current.body, request.body) as Json;
-  if (Object.keys(patch).length === 0 && current.supplierKey === request.supplierKey &&
-    current.version === version) return current;
-  return draftsOf(ctx).update({ caller, draftId, patch, supplierKey: request.supplierKey,
-    expectedVersion: Number.isSafeInteger(version) ? version : -1 });
+  return { supplierKey,
+    body: (prune(invoiceOfForm(ctx.form, supplier, blankSupplyCost)) ?? {}) as Json };
 }
 
 // POST /tax-invoices/new/draft: saves the form as a draft, then shows it for more editing; a
@@ -164,10 +128,9 @@ async function saveForm(ctx: PageContext, request: { supplierKey: string; body: 
 export async function saveDraftOutcome(ctx: PageContext): Promise<Outcome> {
   const request = await draftRequestOf(ctx);
   if (request instanceof ApiError) return formPage(ctx, ctx.form, request);
-  const saved = await attempt(() => saveForm(ctx, request));
+  const saved = await attempt(() => saveFormAsDraft(ctx, draftsOf(ctx), request));
   if (refused(saved)) return formPage(ctx, ctx.form, saved);
-  if (!ctx.may('documents.issue') &&
-    await ctx.services.areas.draftApproval.approvalRequired(ctx.scope.accountId)) {
+  if (await submitsWhatTheySave(ctx)) {
     const submitted = await attempt(() => draftsOf(ctx).submit({ caller: dashboardCaller(ctx),
       draftId: saved.draftId }));
     if (refused(submitted)) {
@@ -198,24 +161,14 @@ export async function issueDraftOutcome(ctx: PageContext): Promise<Outcome> {
   }
   const gate = await operationGate(ctx, 'taxInvoices.issue');
   if (gate !== null) return formPage(ctx, ctx.form, gate);
-  const caller = dashboardCaller(ctx);
-  const issueIt = () => draftsOf(ctx).issue({ caller, draftId, referenceId, asApprover: true });
-  const issued = await attempt(async () => {
-    const current = await draftsOf(ctx).get({ caller, draftId });
-    if (current.status !== 'ISSUED') {
-      const request = await draftRequestOf(ctx);
+  const issued = await issueDraftFromForm(ctx, draftsOf(ctx), { draftId, referenceId,
+    async save() {
+      // Issued as the preview showed it: a blank supply cost is 0, as in any issue.
+      const request = await draftRequestOf(ctx, 'zero');
       if (request instanceof ApiError) throw request;
-      await saveForm(ctx, request);
-    }
-    return issueIt();
-  });
-  if (refused(issued)) {
-    // The same form sent at the same moment, which issued first: its document is the answer.
-    const current = await attempt(() => draftsOf(ctx).get({ caller, draftId }));
-    const again = !refused(current) && current.status === 'ISSUED' ? await attempt(issueIt)
-      : issued;
-    return refused(again) ? formPage(ctx, ctx.form, issued) : issuedOutcome(again);
-  }
+      await saveFormAsDraft(ctx, draftsOf(ctx), request);
+    } });
+  if (refused(issued)) return formPage(ctx, ctx.form, issued);
   await ctx.audit('taxInvoice.issued', issued.issuanceKey, ctx.scope.environment);
   return issuedOutcome(issued);
 }

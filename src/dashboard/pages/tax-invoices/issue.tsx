@@ -59,12 +59,19 @@ function kindOf(form: Form): TaxKind {
 // The request body the form describes, as the API takes it; its shape is checked with the
 // API's own schema, its rules by the service.
 // The item lines of a form; a blank tax is the line's tax by the domain's rule, and a blank
-// date is `date` (undefined leaves it out, for amendments, whose service defaults it).
-export function itemsOfForm(form: Form, kind: TaxKind, date: string | undefined) {
+// date is `date` (undefined leaves it out, for amendments, whose service defaults it). A blank
+// supply cost is 0, as an issue takes it, or `missing`: a draft leaves it out (with the tax
+// that would follow from it), so the draft lists it among what its issue lacks.
+export type BlankSupplyCost = 'zero' | 'missing';
+
+export function itemsOfForm(form: Form, kind: TaxKind, date: string | undefined,
+  blankSupplyCost: BlankSupplyCost = 'zero') {
   return itemRows(form).map((index) => {
     const field = (name: string) => text(form, `items.${index}.${name}`);
-    const supplyCost = numberOf(field('supplyCost')) ?? 0;
-    const tax = kind === 'TAX_FREE' ? null : numberOf(field('tax')) ?? lineTax(kind, supplyCost);
+    const supplyCost = numberOf(field('supplyCost')) ??
+      (blankSupplyCost === 'zero' ? 0 : undefined);
+    const tax = kind === 'TAX_FREE' ? null : numberOf(field('tax')) ??
+      (supplyCost === undefined ? undefined : lineTax(kind, supplyCost));
     const itemDate = field('date') ?? date;
     return { ...(itemDate === undefined ? {} : { date: itemDate }), name: field('name') ?? '',
       specification: field('specification'), quantity: numberOf(field('quantity')),
@@ -74,10 +81,10 @@ export function itemsOfForm(form: Form, kind: TaxKind, date: string | undefined)
 }
 
 export function invoiceOfForm(form: Form, supplier: { identificationNumber: string;
-  taxRegistrationId: string | null; organizationName: string; representativeName: string }):
-  Invoice {
+  taxRegistrationId: string | null; organizationName: string; representativeName: string },
+  blankSupplyCost: BlankSupplyCost = 'zero'): Invoice {
   const date = text(form, 'date') ?? '';
-  const items = itemsOfForm(form, kindOf(form), date) as Invoice['items'];
+  const items = itemsOfForm(form, kindOf(form), date, blankSupplyCost) as Invoice['items'];
   return {
     date,
     purpose: form.get('purpose') === 'RECEIPT' ? 'RECEIPT' : 'CLAIM',

@@ -10,6 +10,8 @@ import type { DashboardPage, Outcome, PageContext } from '../../context.ts';
 import { toCsv } from '../../csv.ts';
 import { formatWon } from '../../format.ts';
 import type { MessageKey } from '../../i18n/index.ts';
+import { attempt, refused } from '../acting.tsx';
+import { submitsWhatTheySave } from '../draft-forms.tsx';
 import { ACCEPTED_FILES } from '../records/counterparties.tsx';
 import { workbook, XLSX_TYPE } from '../spreadsheet.ts';
 import { ApiErrorNotice, asApiError, dashboardCaller, operationGate } from './shared.tsx';
@@ -22,9 +24,11 @@ import { FilePreviewTable } from '../../file-preview.tsx';
 // requests and checked row by row exactly as POST /v1/taxInvoices/issue checks a body (the
 // area's schema, cell by cell, then the issuance's own rules through previewIssue, which keeps
 // and charges nothing), the rows shown with every bad cell marked, then the valid rows issued
-// together through the bulk issuance service (the same as POST /v1/taxInvoices:bulkIssue). The
-// preview's rows travel back with the confirmation, signed for the session, so nothing is kept
-// between the two steps and a row cannot be changed in between.
+// together through the bulk issuance service (the same as POST /v1/taxInvoices:bulkIssue), or
+// saved as drafts. Who may save drafts but not issue (a Developer) uploads too, and saves the
+// rows as drafts only, submitted for approval where the account requires it, as what they save
+// from the form is. The preview's rows travel back with the confirmation, signed for the session,
+// so nothing is kept between the two steps and a row cannot be changed in between.
 
 const UPLOAD_ROWS_MAX = 100;
 
@@ -233,7 +237,8 @@ async function startPage(ctx: PageContext, problem?: { key?: MessageKey; error?:
     <>
       {problem?.key !== undefined && <Notice kind="error">{t(problem.key)}</Notice>}
       {problem?.error !== undefined && <ApiErrorNotice ctx={ctx} error={problem.error} />}
-      <p>{t('invoiceUpload.lead', { rows: UPLOAD_ROWS_MAX })}</p>
+      <p>{t(ctx.may('documents.issue') ? 'invoiceUpload.lead' : 'invoiceUpload.leadDrafts',
+        { rows: UPLOAD_ROWS_MAX })}</p>
       <Section title={t('invoiceUpload.template')} id="template">
         <p>{t('invoiceUpload.templateLead')}</p>
         <p class="actions">
@@ -261,8 +266,12 @@ function PreviewTable({ ctx, rows }: { ctx: PageContext; rows: CheckedRow[] }) {
   );
 }
 
-function previewPage(ctx: PageContext, supplierKey: string, rows: CheckedRow[]): Outcome {
+// The preview and its confirmation: issue the valid rows as one bulk (for who may issue), or
+// save them as drafts, submitted at once when what this person saves is (`submits`).
+function previewPage(ctx: PageContext, supplierKey: string, rows: CheckedRow[],
+  submits: boolean): Outcome {
   const { t } = ctx;
+  const issues = ctx.may('documents.issue');
   const valid = rows.flatMap((row) => (row.body === null ? [] : [{ row: row.row,
     body: row.body }]));
   const payload = JSON.stringify({ supplierKey, nonce: randomBytes(16).toString('base64url'),
@@ -273,21 +282,23 @@ function previewPage(ctx: PageContext, supplierKey: string, rows: CheckedRow[]):
       <Section title={t('invoiceUpload.previewTitle')} id="preview">
         <p>{t('invoiceUpload.previewLead', { valid: valid.length,
           invalid: rows.length - valid.length })}</p>
-        {valid.length < rows.length && <Notice kind="error">{t('invoiceUpload.previewErrors',
+        {valid.length < rows.length && <Notice kind="error">{t(issues
+          ? 'invoiceUpload.previewErrors' : 'invoiceUpload.previewErrorsDrafts',
           { count: rows.length - valid.length })}</Notice>}
         <PreviewTable ctx={ctx} rows={rows} />
         {valid.length > 0 ? (
-          <form method="post" action="/dashboard/invoice-upload/issue" enctype="multipart/form-data"
-            class="actions" data-once="">
+          <form method="post" action={`/dashboard/invoice-upload/${issues ? 'issue' : 'drafts'}`}
+            enctype="multipart/form-data" class="actions" data-once="">
             <input type="hidden" name="_csrf" value={ctx.csrf} />
             <input type="hidden" name="payload" value={payload} />
             <input type="hidden" name="signature" value={signature(ctx, payload)} />
-            <button type="submit" class="primary">
-              {t('invoiceUpload.issue', { count: valid.length })}</button>
-            {ctx.may('drafts.submit') && (
-              <button type="submit" class="secondary"
-                formAction="/dashboard/invoice-upload/drafts">
-                {t('invoiceUpload.importDrafts', { count: valid.length })}</button>)}
+            {issues && (
+              <button type="submit" class="primary">
+                {t('invoiceUpload.issue', { count: valid.length })}</button>)}
+            <button type="submit" class={issues ? 'secondary' : 'primary'}
+              formAction="/dashboard/invoice-upload/drafts">
+              {t(submits ? 'invoiceUpload.importDraftsSubmit' : 'invoiceUpload.importDrafts',
+                { count: valid.length })}</button>
           </form>
         ) : <p>{t('invoiceUpload.nothing')}</p>}
       </Section>
@@ -320,7 +331,7 @@ async function previewOutcome(ctx: PageContext): Promise<Outcome> {
     representativeName: supplier.representativeName,
     manager: { email: (ctx.form.get('supplierEmail') ?? '').trim() },
   }, rows);
-  return previewPage(ctx, supplierKey, checked);
+  return previewPage(ctx, supplierKey, checked, await submitsWhatTheySave(ctx));
 }
 
 async function template(kind: 'csv' | 'xlsx'): Promise<Outcome> {
@@ -401,15 +412,27 @@ async function issueRows(ctx: PageContext, payload: Payload): Promise<Outcome> {
 
 // Saves the confirmed rows as drafts instead (docs/drafts.md), one per row, through the drafts
 // service; the import's reference id is made from the preview's nonce, so the same
-// confirmation sent again answers the drafts it saved and saves none twice.
+// confirmation sent again answers the drafts it saved and saves none twice. What this person
+// saves is submitted for approval where the rule says so (draft-forms.tsx), each draft by the
+// drafts service's own submit, as the form submits one; a draft submitted already stays so.
 async function importDraftsOutcome(ctx: PageContext): Promise<Outcome> {
   const payload = openPayload(ctx);
   if (payload === null) return startPage(ctx, { key: 'invoiceUpload.error.expired' }, 400);
+  const drafts = ctx.services.areas.taxInvoiceDrafts;
+  const caller = dashboardCaller(ctx);
   try {
-    await ctx.services.areas.taxInvoiceDrafts.importMany({ caller: dashboardCaller(ctx),
+    const { draftIds } = await drafts.importMany({ caller,
       supplierKey: payload.supplierKey, bodies: payload.rows.map((row) => row.body),
       referenceId: `dash-upload-drafts-${payload.nonce}` });
-    return { kind: 'redirect', to: '/dashboard/drafts?notice=drafts.imported' };
+    if (!(await submitsWhatTheySave(ctx))) {
+      return { kind: 'redirect', to: '/dashboard/drafts?notice=drafts.imported' };
+    }
+    let unsubmitted = 0;
+    for (const draftId of draftIds) {
+      if (refused(await attempt(() => drafts.submit({ caller, draftId })))) unsubmitted += 1;
+    }
+    return { kind: 'redirect', to: `/dashboard/drafts?notice=${unsubmitted === 0
+      ? 'drafts.importedSubmitted' : 'drafts.importedNotAllSubmitted'}` };
   } catch (error) {
     return startPage(ctx, { error: asApiError(error) }, asApiError(error).status);
   }
@@ -417,15 +440,15 @@ async function importDraftsOutcome(ctx: PageContext): Promise<Outcome> {
 
 export const invoiceUploadPage: DashboardPage = {
   nav: { label: 'nav.invoiceUpload', path: '/invoice-upload', section: 'issuing',
-    permission: 'documents.issue' },
+    permission: 'drafts.submit' },
   routes: [
-    { method: 'GET', path: '/invoice-upload', permission: 'documents.issue',
+    { method: 'GET', path: '/invoice-upload', permission: 'drafts.submit',
       handle: (ctx) => startPage(ctx) },
     { method: 'GET', path: '/invoice-upload/template.xlsx', permission: 'account.read',
       handle: () => template('xlsx') },
     { method: 'GET', path: '/invoice-upload/template.csv', permission: 'account.read',
       handle: () => template('csv') },
-    { method: 'POST', path: '/invoice-upload/preview', permission: 'documents.issue',
+    { method: 'POST', path: '/invoice-upload/preview', permission: 'drafts.submit',
       handle: previewOutcome },
     { method: 'POST', path: '/invoice-upload/issue', permission: 'documents.issue',
       handle: issueOutcome },
