@@ -16,7 +16,7 @@ export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.met
 
 // A copy of the migrations folder whose journal ends just before the migration `tag`; the caller
 // removes it. Throws when `tag` is not a migration after the first.
-export function migrationsBefore(tag: string): string {
+function migrationsBefore(tag: string): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'etax-migrations-'));
   cpSync(MIGRATIONS_DIR, dir, { recursive: true });
   const journalFile = path.join(dir, 'meta/_journal.json');
