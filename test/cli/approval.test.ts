@@ -1,23 +1,15 @@
 // `etax account approval`, black-box as an operator runs it: it shows the account's approval
 // setting, sets it both ways (the same setting the dashboard's drafts page changes, which the
 // drafts service reads), and refuses an unknown account.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runEtax, runEtaxJson, type CliSettings } from '../helpers/cli.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { describe, expect, it } from 'vitest';
+import { runEtax, runEtaxJson, useCliAccount, type CliSettings } from '../helpers/cli.ts';
 
 describe('etax account approval', () => {
-  let database: TestDatabase;
   let env: CliSettings;
   let accountId: string;
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    env = { ...database.env };
-    accountId = String((await runEtaxJson(env, ['account', 'create', '--name', '승인']))
-      .accountId);
-  });
-  afterAll(async () => {
-    await database?.drop();
+  useCliAccount('승인', (made) => {
+    ({ env, accountId } = made);
   });
 
   it('shows the setting, off until set, and sets it both ways', async () => {

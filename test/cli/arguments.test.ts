@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runEtax } from '../helpers/cli.ts';
+import { grantArgs, keyArgs, showArgs } from '../helpers/cli-arguments.ts';
 
 // Never looked up: every command here stops before it reads an account.
 const ACCOUNT_ID = 'acc_unchecked';
@@ -30,18 +31,6 @@ async function runRefused(args: string[]) {
   const result = await runEtax({ DATA_DIR: dataDir }, args);
   expect(existsSync(dataDir), 'the command opened a database').toBe(false);
   return result;
-}
-
-function grantArgs(accountId: string, environment: string, amount: string) {
-  return ['points', 'grant', '--account', accountId, '--env', environment, '--amount', amount];
-}
-
-function showArgs(accountId: string, environment: string) {
-  return ['points', 'show', '--account', accountId, '--env', environment];
-}
-
-function keyArgs(accountId: string, environment: string) {
-  return ['key', 'create', '--account', accountId, '--env', environment];
 }
 
 describe.concurrent('account, key and points commands', () => {

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runEtax as runCli, runEtaxJson as runJson, type CliSettings } from '../helpers/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { grantArgs, keyArgs, showArgs } from '../helpers/cli-arguments.ts';
 
 const KEY_PATTERN = (environment: 'test' | 'live') =>
   new RegExp(`^${environment}_[A-Za-z0-9_-]{43}$`);
@@ -135,16 +136,4 @@ describe('account, key and points commands', () => {
     });
   });
 });
-
-function grantArgs(accountId: string, environment: string, amount: string) {
-  return ['points', 'grant', '--account', accountId, '--env', environment, '--amount', amount];
-}
-
-function showArgs(accountId: string, environment: string) {
-  return ['points', 'show', '--account', accountId, '--env', environment];
-}
-
-function keyArgs(accountId: string, environment: string) {
-  return ['key', 'create', '--account', accountId, '--env', environment];
-}
 

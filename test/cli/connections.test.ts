@@ -3,11 +3,10 @@
 // password go in on stdin and never appear in the output.
 import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { cliEnv, runEtaxJson, type CliSettings } from '../helpers/cli.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { cliEnv, runEtaxJson, useCliAccount, type CliSettings } from '../helpers/cli.ts';
 
 const CLI = path.resolve(import.meta.dirname, '../../bin/etax.js');
 const SECRET = 'Cli-Portal-Secret-5b2a';
@@ -24,18 +23,11 @@ function runWithStdin(settings: CliSettings, args: string[], stdin: string) {
 }
 
 describe('plan and connection commands', () => {
-  let database: TestDatabase;
   let env: CliSettings;
   let accountId: string;
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    env = { ...database.env };
-    accountId = String((await runEtaxJson(env, ['account', 'create', '--name', 'C']))
-      .accountId);
-  });
-  afterAll(async () => {
-    await database?.drop();
+  useCliAccount('C', (made) => {
+    ({ env, accountId } = made);
   });
 
   it('account plan changes the plan and refuses unknown plans and accounts', async () => {
@@ -63,7 +55,7 @@ describe('plan and connection commands', () => {
   it('connection add logs in with stdin credentials and list shows no secret', async () => {
     // A test key connects only a business its account issues for.
     const app = await createApp(loadConfig({ LOG_LEVEL: 'silent', REDIS_URL: undefined,
-      ...database.env }));
+      ...env }));
     try {
       await app.issuers.createIssuer({ scope: { accountId, environment: 'test' },
         issuer: { identificationNumber: '1234567891', organizationName: '주식회사 이택스',

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { DestinationStream } from 'pino';
+import { afterAll, beforeAll } from 'vitest';
 import { createApp, type App } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Environment, Plan } from '../../src/platform/accounts/keys.ts';
@@ -105,6 +106,22 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       await database.drop();
     },
   };
+}
+
+// One app for all the tests of a file: made before the first test and closed after the last.
+// `receive` hands it to the file's own variable (and may set up more on it), which its tests use.
+export function useApp<A extends { close(): Promise<void> }>(
+  createApp: () => Promise<A>,
+  receive: (app: A) => void | Promise<void>,
+): void {
+  let app: A | undefined;
+  beforeAll(async () => {
+    app = await createApp();
+    await receive(app);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
 }
 
 export { basicAuth } from './http.ts';

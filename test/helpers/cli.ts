@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { createTestDatabase, type TestDatabase } from './database.ts';
 
 // The `etax` command as an operator runs it, in a child process with the given environment.
 
@@ -80,4 +81,23 @@ export async function runEtaxJson(settings: CliSettings, args: string[],
   const lines = result.stdout.trimEnd().split('\n');
   expect(lines).toHaveLength(1);
   return JSON.parse(lines[0]!) as Record<string, unknown>;
+}
+
+// A database of its own and an account made on it by `etax account create --name <name>`, for
+// the tests of one describe block: made before its first test, dropped after its last.
+// `receive` hands the settings the CLI runs with and the account's id to the block's variables.
+export function useCliAccount(
+  name: string,
+  receive: (made: { env: CliSettings; accountId: string }) => void,
+): void {
+  let database: TestDatabase | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const env = { ...database.env };
+    const account = await runEtaxJson(env, ['account', 'create', '--name', name]);
+    receive({ env, accountId: String(account.accountId) });
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
 }

@@ -1,4 +1,6 @@
+import { afterAll, beforeAll } from 'vitest';
 import { connectDatabase, type Database } from '../../src/platform/db/connect.ts';
+import { basicAuth } from './http.ts';
 import { createAccountWithCli, type CreatedAccount } from './cli.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import {
@@ -47,6 +49,8 @@ export type Cluster = {
   // The test's own connection, for audits and for setting up state the API cannot.
   assertions: Database;
   servers: ServerProcess[];
+  // The rows of one query on the test's own connection.
+  query<T>(text: string, values?: unknown[]): Promise<T[]>;
   createAccount(options?: { testSignupPoints?: number }): Promise<CreatedAccount>;
   // Ends a process at once, as a crash or the OOM killer would: no shutdown runs.
   kill(index: number): Promise<void>;
@@ -85,6 +89,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     database,
     assertions,
     servers,
+    async query<T>(text: string, values: unknown[] = []) {
+      return (await assertions.pool.query(text, values)).rows as T[];
+    },
     async createAccount({ testSignupPoints } = {}) {
       const extraEnv = testSignupPoints === undefined
         ? {} : { TEST_SIGNUP_POINTS: String(testSignupPoints) };
@@ -109,4 +116,40 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       return codes;
     },
   };
+}
+
+// A cluster and an account made on it for all the tests of a file, where PostgreSQL and Redis
+// are there (clusterEnabled): started before the first test and stopped after the last.
+// `receive` hands them to the file's own variables.
+export function useCluster(
+  options: ClusterOptions,
+  receive: (made: { cluster: Cluster; account: CreatedAccount }) => void | Promise<void>,
+): void {
+  let cluster: Cluster | undefined;
+  beforeAll(async () => {
+    if (!clusterEnabled) return;
+    cluster = await startCluster(options);
+    await receive({ cluster, account: await cluster.createAccount() });
+  });
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+}
+
+export type JsonResponse = { status: number; body: Record<string, unknown> };
+
+// One request to a process as a client sends it: an API key, and a JSON body where there is one.
+export async function sendJson(
+  server: ServerProcess,
+  key: string,
+  request: { method: string; path: string; body?: unknown; headers?: Record<string, string> },
+): Promise<JsonResponse> {
+  const { body } = request;
+  const response = await fetch(`${server.baseUrl}${request.path}`, {
+    method: request.method,
+    headers: { authorization: basicAuth(key),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...request.headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, body: await response.json() as Record<string, unknown> };
 }

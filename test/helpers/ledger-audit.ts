@@ -43,6 +43,20 @@ export async function ledgerSnapshot(
   return result.rows[0]!;
 }
 
+// A snapshot of the balance, checked against a recomputation from the ledger and the open
+// reservations, straight from the tables as ledgerSnapshot reads them.
+export async function expectConsistentSnapshot(
+  executor: Executor,
+  accountId: string,
+  environment: Environment,
+): Promise<LedgerSnapshot> {
+  const snapshot = await ledgerSnapshot(executor, accountId, environment);
+  const audit = await auditBalance(executor, { accountId, environment });
+  expect(audit.ledgerPoints).toBe(snapshot.postedPoints);
+  expect(audit.openReservedPoints).toBe(snapshot.reservedPoints);
+  return snapshot;
+}
+
 // The balance holds `balance` with nothing reserved, and the ledger agrees.
 export async function expectSettledBalance(
   platform: Platform,

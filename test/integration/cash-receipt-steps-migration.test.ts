@@ -3,31 +3,13 @@
 // lease, decided receipts get no step, and the old queue's columns, index and function are gone.
 // Method: the committed migrations up to the one before, applied from a copy of the migrations
 // folder cut there; receipts written as that release wrote them; then every migration.
-import { rmSync } from 'node:fs';
-import { drizzle } from 'drizzle-orm/node-postgres';
-import { migrate } from 'drizzle-orm/node-postgres/migrator';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, usingPostgres, type TestDatabase } from '../helpers/database.ts';
-import { MIGRATIONS_DIR, migrationsBefore } from '../helpers/migrations.ts';
+import { describe, expect, it } from 'vitest';
+import { usingPostgres } from '../helpers/database.ts';
+import { MIGRATIONS_DIR, useDatabaseToUpgrade } from '../helpers/migrations.ts';
 
 const STEPS_MIGRATION = '0025_cash_receipt_steps';
 
-let database: TestDatabase;
-let pool: pg.Pool;
-let earlierDir: string;
-
-beforeAll(async () => {
-  if (!usingPostgres) return;
-  database = await createTestDatabase({ empty: true });
-  pool = new pg.Pool({ connectionString: database.env.DATABASE_URL, max: 2 });
-  earlierDir = migrationsBefore(STEPS_MIGRATION);
-}, 60_000);
-afterAll(async () => {
-  await pool?.end();
-  await database?.drop();
-  if (earlierDir) rmSync(earlierDir, { recursive: true, force: true });
-});
+const upgraded = useDatabaseToUpgrade(STEPS_MIGRATION);
 
 type Receipt = { key: string; status: string; dueAt: string | null; attempt: number;
   leasedUntil: string | null };
@@ -45,7 +27,7 @@ const RECEIPTS: Receipt[] = [
 
 async function insertAsBefore(receipt: Receipt, index: number) {
   const approved = receipt.status !== 'ACCEPTED' && receipt.status !== 'FAILED';
-  await pool.query(`insert into cash_receipts (issuance_key, account_id, environment,
+  await upgraded.pool.query(`insert into cash_receipts (issuance_key, account_id, environment,
       api_key_id, client_reference_id, kind, status, issuer_id, merchant_number, merchant_name,
       merchant_representative, trade_date, usage, identity_number, taxation, trade_option,
       supply_cost, tax, service_fee, total_amount, item_name, charged_points, approval_number,
@@ -59,15 +41,10 @@ async function insertAsBefore(receipt: Receipt, index: number) {
 
 describe.skipIf(!usingPostgres)('the migration to cash_receipt_steps (PostgreSQL)', () => {
   it('keeps the step of every receipt in processing and drops the old queue', async () => {
-    const client = await pool.connect();
-    try {
-      await migrate(drizzle(client), { migrationsFolder: earlierDir });
-      for (const [index, receipt] of RECEIPTS.entries()) await insertAsBefore(receipt, index);
-      await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_DIR });
-    } finally {
-      client.release();
-    }
-    const { rows: steps } = await pool.query(`select issuance_key, step,
+    await upgraded.migrate(upgraded.earlierDir);
+    for (const [index, receipt] of RECEIPTS.entries()) await insertAsBefore(receipt, index);
+    await upgraded.migrate(MIGRATIONS_DIR);
+    const { rows: steps } = await upgraded.pool.query(`select issuance_key, step,
       to_char(due_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as due_at,
       attempt_number,
       to_char(leased_until at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as leased_until
@@ -81,13 +58,13 @@ describe.skipIf(!usingPostgres)('the migration to cash_receipt_steps (PostgreSQL
       { issuance_key: 'cr_issued', step: 'TRANSMISSION', due_at: '2026-11-26T00:00:00Z',
         attempt_number: 2, leased_until: null },
     ]);
-    const { rows: [gone] } = await pool.query(`select
+    const { rows: [gone] } = await upgraded.pool.query(`select
       (select count(*)::int from information_schema.columns where table_name = 'cash_receipts'
         and column_name in ('due_at', 'attempt_number', 'leased_until')) as columns,
       to_regclass('cash_receipts_due_idx') is null as index_dropped,
       (select count(*)::int from pg_proc where proname = 'cash_receipts_lease_due') as functions`);
     expect(gone).toEqual({ columns: 0, index_dropped: true, functions: 0 });
-    const { rows: statuses } = await pool.query(`select status, count(*)::int as count
+    const { rows: statuses } = await upgraded.pool.query(`select status, count(*)::int as count
       from cash_receipts group by status order by status`);
     expect(statuses).toEqual([{ status: 'ACCEPTED', count: 2 }, { status: 'FAILED', count: 1 },
       { status: 'ISSUED', count: 1 }, { status: 'TRANSMITTED', count: 1 }]);

@@ -5,17 +5,16 @@
 //    out, and the jobs of the living process are handed out again as well, so documents are
 //    worked twice at once), every document ends ISSUED with one PDF, one capture, one success
 //    event, and the ledger has no drift.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditBalance } from '../../src/platform/points/store.ts';
-import { basicAuth } from '../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
 import {
   CLUSTER_SKIP_REASON,
   clusterEnabled,
-  startCluster,
+  sendJson,
+  useCluster,
   type Cluster,
   type CreatedAccount,
 } from '../helpers/cluster.ts';
-import { ledgerSnapshot } from '../helpers/ledger-audit.ts';
+import { expectConsistentSnapshot, ledgerSnapshot } from '../helpers/ledger-audit.ts';
 import { pollUntil } from '../helpers/poll.ts';
 
 const DOCUMENT_COUNT = 20;
@@ -24,45 +23,28 @@ const SERVER_ENV = { DOCUMENTS_SANDBOX_LATENCY_MS: '3000' };
 const JOB_POLL = { attemptsMax: 600, intervalMs: 250 };
 const REGISTRY_VIEW = { type: 'CORPORATE_REGISTRY_VIEW', corporationNumber: '110111-0062432' };
 
-let cluster: Cluster | null = null;
+let cluster: Cluster | undefined;
 let account: CreatedAccount;
 
-beforeAll(async () => {
-  if (!clusterEnabled) return;
-  cluster = await startCluster({ count: 2, env: SERVER_ENV });
-  account = await cluster.createAccount();
-});
-afterAll(async () => {
-  await cluster?.stop();
+useCluster({ count: 2, env: SERVER_ENV }, (made) => {
+  ({ cluster, account } = made);
 });
 
 async function issue(server: number, referenceId: string, body: unknown = REGISTRY_VIEW) {
-  const response = await fetch(`${cluster!.servers[server]!.baseUrl}/v1/documents/issue`, {
-    method: 'POST',
-    headers: { authorization: basicAuth(account.keys.test), 'content-type': 'application/json',
-      'service-client-reference-id': referenceId },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() as Record<string, string> };
+  const response = await sendJson(cluster!.servers[server]!, account.keys.test, { method: 'POST',
+    path: '/v1/documents/issue', body, headers: { 'service-client-reference-id': referenceId } });
+  return response as { status: number; body: Record<string, string> };
 }
 
-async function query<T>(text: string, values: unknown[] = []): Promise<T[]> {
-  return (await cluster!.assertions.pool.query(text, values)).rows as T[];
-}
+const query = <T>(text: string, values?: unknown[]) => cluster!.query<T>(text, values);
 
 type StatusCount = { status: string; count: number };
 const statusCounts = () => query<StatusCount>(`select status, count(*)::int as count
   from document_issuances where account_id = $1 group by status order by status`,
 [account.accountId]);
 
-async function expectNoDrift() {
-  const after = await ledgerSnapshot(cluster!.assertions.db, account.accountId, 'test');
-  const audit = await auditBalance(cluster!.assertions.db,
-    { accountId: account.accountId, environment: 'test' });
-  expect(audit.ledgerPoints).toBe(after.postedPoints);
-  expect(audit.openReservedPoints).toBe(after.reservedPoints);
-  return after;
-}
+const expectNoDrift = () =>
+  expectConsistentSnapshot(cluster!.assertions.db, account.accountId, 'test');
 
 describe.skipIf(!clusterEnabled)(`documents across processes (${CLUSTER_SKIP_REASON})`, () => {
   it('makes one document of a reference id sent to two processes at once', async () => {

@@ -5,34 +5,16 @@
 // jobs are gone from pg-boss. Method: the committed migrations up to the one before, applied from
 // a copy of the migrations folder cut there; documents written as that release wrote them, and
 // their jobs staged with pg-boss itself; then every migration.
-import { rmSync } from 'node:fs';
-import { drizzle } from 'drizzle-orm/node-postgres';
-import { migrate } from 'drizzle-orm/node-postgres/migrator';
-import pg from 'pg';
 import PgBoss from 'pg-boss';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, usingPostgres, type TestDatabase } from '../helpers/database.ts';
-import { MIGRATIONS_DIR, migrationsBefore } from '../helpers/migrations.ts';
+import { describe, expect, it } from 'vitest';
+import { usingPostgres } from '../helpers/database.ts';
+import { MIGRATIONS_DIR, useDatabaseToUpgrade } from '../helpers/migrations.ts';
 
 const STEPS_MIGRATION = '0031_tax_invoice_steps';
 const ISSUANCE_QUEUE = 'tax-invoices-issuance';
 const TRANSMISSION_QUEUE = 'tax-invoices-transmission';
 
-let database: TestDatabase;
-let pool: pg.Pool;
-let earlierDir: string;
-
-beforeAll(async () => {
-  if (!usingPostgres) return;
-  database = await createTestDatabase({ empty: true });
-  pool = new pg.Pool({ connectionString: database.env.DATABASE_URL, max: 2 });
-  earlierDir = migrationsBefore(STEPS_MIGRATION);
-}, 60_000);
-afterAll(async () => {
-  await pool?.end();
-  await database?.drop();
-  if (earlierDir) rmSync(earlierDir, { recursive: true, force: true });
-});
+const upgraded = useDatabaseToUpgrade(STEPS_MIGRATION);
 
 // A document and, where the release before had one waiting, the job carrying it.
 type Document = { key: string; status: string; issuanceType?: string;
@@ -55,10 +37,10 @@ const DOCUMENTS: Document[] = [
 ];
 
 async function insertAsBefore(document: Document, index: number) {
-  await pool.query(`insert into tax_invoices (issuance_key, account_id, environment, api_key_id,
-      client_reference_id, issuer_id, supplier_key, issuance_type, status, invoice, write_date,
-      issue_deadline, late_issuance, counterpart_number, tax_type, supply_cost_total, tax_total,
-      total_amount, charged_points)
+  await upgraded.pool.query(`insert into tax_invoices (issuance_key, account_id, environment,
+      api_key_id, client_reference_id, issuer_id, supplier_key, issuance_type, status, invoice,
+      write_date, issue_deadline, late_issuance, counterpart_number, tax_type, supply_cost_total,
+      tax_total, total_amount, charged_points)
     values ($1, 'acct_migration', 'test', 'key_migration', $2, 'iss_migration', 'sup_migration',
       $3, $4, '{}'::jsonb, '2026-11-27', '2026-12-10', false, '1234567891', 'TAXABLE', 200000,
       20000, 220000, 100)`,
@@ -67,7 +49,7 @@ async function insertAsBefore(document: Document, index: number) {
 
 // The jobs as the release before staged them, through pg-boss itself.
 async function stageJobsAsBefore() {
-  const boss = new PgBoss({ connectionString: database.env.DATABASE_URL, max: 2 });
+  const boss = new PgBoss({ connectionString: upgraded.database.env.DATABASE_URL, max: 2 });
   boss.on('error', () => undefined);
   await boss.start();
   try {
@@ -90,24 +72,14 @@ async function stageJobsAsBefore() {
 describe.skipIf(!usingPostgres)('the migration to tax_invoice_steps (PostgreSQL)', () => {
   it('gives every document in processing its step and takes its jobs from pg-boss',
     async () => {
-      const client = await pool.connect();
-      try {
-        await migrate(drizzle(client), { migrationsFolder: earlierDir });
-        for (const [index, document] of DOCUMENTS.entries()) {
-          await insertAsBefore(document, index);
-        }
-      } finally {
-        client.release();
+      await upgraded.migrate(upgraded.earlierDir);
+      for (const [index, document] of DOCUMENTS.entries()) {
+        await insertAsBefore(document, index);
       }
       await stageJobsAsBefore();
       const migratedAt = Date.now();
-      const upgrade = await pool.connect();
-      try {
-        await migrate(drizzle(upgrade), { migrationsFolder: MIGRATIONS_DIR });
-      } finally {
-        upgrade.release();
-      }
-      const { rows: steps } = await pool.query<{ issuance_key: string; step: string;
+      await upgraded.migrate(MIGRATIONS_DIR);
+      const { rows: steps } = await upgraded.pool.query<{ issuance_key: string; step: string;
         attempt_number: number; due_at: Date; leased_until: Date | null }>(`select
         issuance_key, step, attempt_number, due_at, leased_until from tax_invoice_steps
         order by issuance_key`);
@@ -127,11 +99,11 @@ describe.skipIf(!usingPostgres)('the migration to tax_invoice_steps (PostgreSQL)
         expect(dueAt.get(key)).toBeLessThanOrEqual(Date.now());
         expect(dueAt.get(key)).toBeGreaterThanOrEqual(migratedAt - 60_000);
       }
-      const { rows: [jobs] } = await pool.query(`select count(*)::int as count from pgboss.job
-        where name in ($1, $2) and state in ('created', 'retry', 'active')`,
+      const { rows: [jobs] } = await upgraded.pool.query(`select count(*)::int as count
+        from pgboss.job where name in ($1, $2) and state in ('created', 'retry', 'active')`,
       [ISSUANCE_QUEUE, TRANSMISSION_QUEUE]);
       expect(jobs).toEqual({ count: 0 });
-      const { rows: [lease] } = await pool.query(`select count(*)::int as count
+      const { rows: [lease] } = await upgraded.pool.query(`select count(*)::int as count
         from tax_invoice_steps_lease('ISSUANCE', now(), now() + interval '1 minute', 10)`);
       expect(lease).toEqual({ count: 2 });
     }, 60_000);

@@ -110,16 +110,15 @@ async function claimRows(referenceId: string) {
 
 describe('claiming a tax invoice reference id (never reusable)', () => {
   const body = { supplied: { businessNumber: '1234567890' }, totalAmount: 11_000 };
+  // A claim of a tax invoice reference id, of the issue route with `body` unless told otherwise.
+  const taxInvoiceClaim = (referenceId: string,
+    request: { route?: string; body?: unknown } = {}) =>
+    claimFor({ namespace: 'taxInvoice', referenceId, route: ROUTES.taxInvoice, body, ...request });
 
   it('runs the work on first use and keeps the claim, not its response', async () => {
     const referenceId = newReferenceId();
     const work = workReturning({ status: 200, body: { invoiceKey: 'inv-1' } });
-    const claim = claimFor({
-      namespace: 'taxInvoice',
-      referenceId,
-      route: ROUTES.taxInvoice,
-      body,
-    });
+    const claim = taxInvoiceClaim(referenceId);
     await expect(run(claim, work)).resolves.toEqual({
       status: 200,
       body: { invoiceKey: 'inv-1' },
@@ -135,12 +134,7 @@ describe('claiming a tax invoice reference id (never reusable)', () => {
   it('refuses a second use with the same content with 400 INVALID_REQUEST and runs no work',
     async () => {
       const referenceId = newReferenceId();
-      const claim = claimFor({
-        namespace: 'taxInvoice',
-        referenceId,
-        route: ROUTES.taxInvoice,
-        body,
-      });
+      const claim = taxInvoiceClaim(referenceId);
       await run(claim, workReturning({ status: 200, body: { invoiceKey: 'inv-1' } }));
       const again = workReturning({ status: 200, body: { invoiceKey: 'inv-2' } });
       await expectApiError(run(claim, again), 'INVALID_REQUEST', 400);
@@ -151,25 +145,10 @@ describe('claiming a tax invoice reference id (never reusable)', () => {
   it('refuses a second use with other content or another endpoint with 400 INVALID_REQUEST',
     async () => {
       const referenceId = newReferenceId();
-      const first = claimFor({
-        namespace: 'taxInvoice',
-        referenceId,
-        route: ROUTES.taxInvoice,
-        body,
-      });
+      const first = taxInvoiceClaim(referenceId);
       await run(first, workReturning({ status: 200, body: {} }));
-      const otherBody = claimFor({
-        namespace: 'taxInvoice',
-        referenceId,
-        route: ROUTES.taxInvoice,
-        body: { ...body, totalAmount: 22_000 },
-      });
-      const otherRoute = claimFor({
-        namespace: 'taxInvoice',
-        referenceId,
-        route: ROUTES.taxInvoiceAmend,
-        body,
-      });
+      const otherBody = taxInvoiceClaim(referenceId, { body: { ...body, totalAmount: 22_000 } });
+      const otherRoute = taxInvoiceClaim(referenceId, { route: ROUTES.taxInvoiceAmend });
       const work = workReturning({ status: 200, body: {} });
       await expectApiError(run(otherBody, work), 'INVALID_REQUEST', 400);
       await expectApiError(run(otherRoute, work), 'INVALID_REQUEST', 400);

@@ -14,18 +14,13 @@ import {
 import { basicAuth, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { accountHelpers } from '../../helpers/accounts.ts';
 import { expectError } from '../../helpers/errors.ts';
+import { PROFILE_KEYS } from './profile-keys.ts';
 
 const PRICE_POINTS = 90;
 const RATE_LIMIT = 300;
 const ISO_UTC_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
-const PROFILE_KEYS = [
-  'businessRegistrationNumber', 'corporateRegistrationNumber', 'businessKind',
-  'commercialSalesNumber', 'organizationName', 'organizationNameEnglish',
-  'formerOrganizationNames', 'representativeName', 'address', 'contact', 'industry', 'openedOn',
-  'businessRegisteredOn', 'corporationEstablishedOn', 'registration', 'taxation',
-].sort();
 const ADDRESS_KEYS = ['postalCode', 'roadAddress', 'sidoCode', 'sigunguCode'];
 const CONTACT_KEYS = ['email', 'phone', 'websites'];
 const INDUSTRY_KEYS = ['businessItem', 'businessType', 'category', 'standardIndustry'];

@@ -15,14 +15,9 @@ import {
 import { basicAuth, createTestApp, type TestApp } from '../../helpers/app.ts';
 import { accountHelpers } from '../../helpers/accounts.ts';
 import { expectError } from '../../helpers/errors.ts';
+import { PROFILE_KEYS } from './profile-keys.ts';
 
 const PRICE_POINTS = 9;
-const PROFILE_KEYS = [
-  'businessRegistrationNumber', 'corporateRegistrationNumber', 'businessKind',
-  'commercialSalesNumber', 'organizationName', 'organizationNameEnglish',
-  'formerOrganizationNames', 'representativeName', 'address', 'contact', 'industry', 'openedOn',
-  'businessRegisteredOn', 'corporationEstablishedOn', 'registration', 'taxation',
-].sort();
 
 // Store rows for live keys: 25 '한빛상사' branches (numbers 3100000000 to 3100000024), a few
 // '삼성' names, a representative '박서준', and the number 3100000100 whose prefix 31000001 it

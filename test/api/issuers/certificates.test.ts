@@ -13,7 +13,7 @@ import { ApiError } from '../../../src/platform/errors.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import {
   corporateSubject,
-  createTestCa,
+  createCaWithCertificate,
   issueCertificate,
   signPriKey,
   type TestCa,
@@ -38,8 +38,7 @@ let good: TestCertificate;
 beforeAll(async () => {
   // The webhook endpoint of the events test is on loopback.
   app = await createTestApp({ jobs: true, env: { WEBHOOK_PRIVATE_TARGETS_ALLOWED: 'true' } });
-  ca = await createTestCa();
-  good = await issueCertificate(ca, { subject: corporateSubject('이택스', VALID_NUMBER) });
+  ({ ca, certificate: good } = await createCaWithCertificate('이택스', VALID_NUMBER));
 });
 afterAll(async () => {
   await app?.close();

@@ -14,7 +14,7 @@ import { loadConfig } from '../../../src/config.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
 import {
   corporateSubject,
-  createTestCa,
+  createCaWithCertificate,
   issueCertificate,
   signPriKey,
   type TestCa,
@@ -57,8 +57,7 @@ beforeAll(async () => {
     now: () => new Date(Date.now() + clockOffsetMs) } });
   await app.start();
   await app.server.ready();
-  ca = await createTestCa();
-  good = await issueCertificate(ca, { subject: corporateSubject('이택스', VALID_NUMBER) });
+  ({ ca, certificate: good } = await createCaWithCertificate('이택스', VALID_NUMBER));
 });
 afterAll(async () => {
   await app?.close();

@@ -2,14 +2,14 @@
 // leaves nothing behind (no document, no claim, no processing step, no charge), and what is
 // accepted is charged once to the key's own balance. The rules themselves are unit-tested in
 // test/areas/tax-invoices/validation.test.ts; here each kind of rule is proven wired in.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addDays } from '../../../src/domain/business-days.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { expectError } from '../../helpers/errors.ts';
 import {
   invoiceBody,
   issue,
-  createSupplierAccount,
+  useSupplierAccount,
   registerSupplier,
   request,
   today,
@@ -21,13 +21,10 @@ let key: string;
 let accountId: string;
 let supplier: Supplier;
 
-beforeAll(async () => {
-  // No workers: a step added stays to be counted.
-  app = await createTestApp({ jobs: true, env: { WORKERS_ENABLED: 'false' } });
-  ({ key, accountId, supplier } = await createSupplierAccount(app));
-});
-afterAll(async () => {
-  await app?.close();
+// No workers: a step added stays to be counted.
+const createPausedApp = () => createTestApp({ jobs: true, env: { WORKERS_ENABLED: 'false' } });
+useSupplierAccount({ createApp: createPausedApp }, (made) => {
+  ({ app, key, accountId, supplier } = made);
 });
 
 const balance = () => app.platform.points.getBalance({ accountId, environment: 'test' });

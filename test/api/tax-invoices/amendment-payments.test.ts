@@ -7,10 +7,11 @@
 // zero-rated half has the one its request gives; a termination takes back the original's. The
 // documents are transmitted and their signed XML carries the parts with the total's sign. Run
 // this file with DATABASE_URL too, for PostgreSQL.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import { useApp, type TestApp } from '../../helpers/app.ts';
 import { expectError } from '../../helpers/errors.ts';
 import {
+  createIssuingApp,
   amend,
   createSupplierAccount,
   invoiceBody,
@@ -23,11 +24,8 @@ import {
 
 let app: TestApp;
 
-beforeAll(async () => {
-  app = await createTestApp({ jobs: true, env: { TAX_INVOICE_TRANSMISSION_DELAY_SECONDS: '0' } });
-});
-afterAll(async () => {
-  await app?.close();
+useApp(createIssuingApp, (made) => {
+  app = made;
 });
 
 const PAID = { cash: 200_000, check: null, note: null, credit: 20_000 };

@@ -10,7 +10,7 @@ import {
   type TestCa,
 } from '../../areas/issuers/certificate-fixtures.ts';
 import type { Platform } from '../../../src/platform/platform.ts';
-import { basicAuth } from '../../helpers/app.ts';
+import { basicAuth, createTestApp, useApp, type TestApp } from '../../helpers/app.ts';
 import { pollUntil } from '../../helpers/poll.ts';
 
 // Requests and fixtures shared by the tax-invoice API tests: a supplier registered with a joint
@@ -57,6 +57,22 @@ export async function createSupplierAccount(
   const supplier = await registerSupplier(app, account.keys.test);
   return { accountId: account.accountId, key: account.keys.test, liveKey: account.keys.live,
     supplier };
+}
+
+// An app with its jobs running that transmits as soon as an invoice is signed.
+export function createIssuingApp(env: Record<string, string> = {}): Promise<TestApp> {
+  return createTestApp({ jobs: true,
+    env: { TAX_INVOICE_TRANSMISSION_DELAY_SECONDS: '0', ...env } });
+}
+
+// One app and one supplier account for all the tests of a file (useApp), handed to `receive`.
+export function useSupplierAccount<A extends WithAccounts & { close(): Promise<void> }>(
+  options: { createApp: () => Promise<A>; name?: string },
+  receive: (made: SupplierAccount & { app: A }) => void,
+): void {
+  useApp(options.createApp, async (app) => {
+    receive({ app, ...(await createSupplierAccount(app, options.name)) });
+  });
 }
 
 // An issuer of `key` with a registered certificate. The upload is processed at once instead of

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from '../../helpers/app.ts';
 import { expectError } from '../../helpers/errors.ts';
 import {
   issue,
-  createSupplierAccount,
+  createIssuingApp,
+  useSupplierAccount,
   waitForStatus,
   type Supplier,
 } from './helpers.ts';
@@ -16,12 +17,8 @@ let key: string;
 let accountId: string;
 let supplier: Supplier;
 
-beforeAll(async () => {
-  app = await createTestApp({ jobs: true, env: { TAX_INVOICE_TRANSMISSION_DELAY_SECONDS: '0' } });
-  ({ key, accountId, supplier } = await createSupplierAccount(app));
-});
-afterAll(async () => {
-  await app?.close();
+useSupplierAccount({ createApp: createIssuingApp }, (made) => {
+  ({ app, key, accountId, supplier } = made);
 });
 
 describe('issuing a tax invoice', () => {

@@ -2,7 +2,7 @@
 // deadline is issued, marked and priced with its penalty until the VAT return deadline of its tax
 // period and refused after it; a supplier whose registration status bars it (the sandbox's
 // documented numbers) is refused with 409 and charged nothing.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   addDays,
   issueDeadline,
@@ -11,7 +11,7 @@ import {
 import { SANDBOX_STATUS_NUMBERS as N } from '../../../src/upstream/tax-authority/sandbox.ts';
 import { expectError } from '../../helpers/errors.ts';
 import {
-  createSupplierAccount,
+  useSupplierAccount,
   getInvoice,
   invoiceBody,
   issue,
@@ -34,13 +34,8 @@ let key: string;
 let accountId: string;
 let supplier: Supplier;
 
-beforeAll(async () => {
-  app = await createReverseTestApp();
-  ({ key, accountId, supplier } = await createSupplierAccount(app, 'Late'));
-});
-
-afterAll(async () => {
-  await app?.close();
+useSupplierAccount({ createApp: createReverseTestApp, name: 'Late' }, (made) => {
+  ({ app, key, accountId, supplier } = made);
 });
 
 afterEach(() => {

@@ -2,13 +2,13 @@
 // transition records its event once, with its payload, in the transaction that makes it; a
 // request that is refused with an error, or a decision that loses, records nothing.
 import { and, asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { webhookEvents } from '../../../src/areas/webhooks/tables.ts';
 import { addDays, vatReturnDeadline } from '../../../src/domain/business-days.ts';
 import { expectError } from '../../helpers/errors.ts';
 import {
   amend,
-  createSupplierAccount,
+  useSupplierAccount,
   invoiceBody,
   issueTransmitted,
   today,
@@ -29,12 +29,8 @@ let key: string;
 let accountId: string;
 let supplier: Supplier;
 
-beforeAll(async () => {
-  app = await createReverseTestApp();
-  ({ key, accountId, supplier } = await createSupplierAccount(app, 'Buyer'));
-});
-afterAll(async () => {
-  await app?.close();
+useSupplierAccount({ createApp: createReverseTestApp, name: 'Buyer' }, (made) => {
+  ({ app, key, accountId, supplier } = made);
 });
 beforeEach(() => {
   app.clock.offsetMs = 0;

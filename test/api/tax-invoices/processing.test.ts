@@ -17,6 +17,8 @@ import {
   invoiceBody,
   issue,
   createSupplierAccount,
+  createIssuingApp,
+  useSupplierAccount,
   registerSupplier,
   request,
   waitForStatus,
@@ -28,13 +30,9 @@ let key: string;
 let accountId: string;
 let supplier: Supplier;
 
-beforeAll(async () => {
-  app = await createTestApp({ jobs: true, env: { TAX_INVOICE_TRANSMISSION_DELAY_SECONDS: '0',
-    PUBLIC_BASE_URL: 'https://etax.example.com' } });
-  ({ key, accountId, supplier } = await createSupplierAccount(app));
-});
-afterAll(async () => {
-  await app?.close();
+const createApp = () => createIssuingApp({ PUBLIC_BASE_URL: 'https://etax.example.com' });
+useSupplierAccount({ createApp }, (made) => {
+  ({ app, key, accountId, supplier } = made);
 });
 
 const balance = () => app.platform.points.getBalance({ accountId, environment: 'test' });

@@ -4,7 +4,7 @@
 // A link works once, a grant link for ten minutes and a mailed one through the deadline day in
 // Seoul; unknown, used and expired links are HTML 404/410 pages. The app's clock is moved, never
 // waited for.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { endOfSeoulDay } from '../../../src/areas/tax-invoices/reverse-issuance/links.ts';
 import { vatReturnDeadline } from '../../../src/domain/business-days.ts';
 import { expectError } from '../../helpers/errors.ts';
@@ -13,7 +13,7 @@ import {
   getInvoice,
   invoiceBody,
   issue,
-  createSupplierAccount,
+  useSupplierAccount,
   registerSupplier,
   today,
   waitForStatus,
@@ -42,12 +42,8 @@ let liveKey: string;
 let accountId: string;
 let supplier: Supplier;
 
-beforeAll(async () => {
-  app = await createReverseTestApp();
-  ({ key, liveKey, accountId, supplier } = await createSupplierAccount(app, 'Buyer'));
-});
-afterAll(async () => {
-  await app?.close();
+useSupplierAccount({ createApp: createReverseTestApp, name: 'Buyer' }, (made) => {
+  ({ app, key, liveKey, accountId, supplier } = made);
 });
 afterEach(() => {
   app.clock.offsetMs = 0;

@@ -3,7 +3,7 @@
 // the two 409s (ISSUE_REQUEST_ALREADY_APPROVED, ISSUE_REQUEST_ALREADY_CANCELED) with a message
 // that names its status; an unknown key, another scope's key or a STANDARD invoice is 404. No
 // error changes anything. Every status has its row in the table of the two errors.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TAX_INVOICE_STATUSES } from '../../../src/areas/tax-invoices/schemas.ts';
 import { closedRequestError } from '../../../src/areas/tax-invoices/reverse-issuance/decisions.ts';
 import { expectError } from '../../helpers/errors.ts';
@@ -11,7 +11,7 @@ import { expectLedgerConsistent, ledgerSnapshot } from '../../helpers/ledger-aud
 import {
   getInvoice,
   issue,
-  createSupplierAccount,
+  useSupplierAccount,
   request,
   waitForStatus,
   type Supplier,
@@ -31,12 +31,8 @@ let liveKey: string;
 let accountId: string;
 let supplier: Supplier;
 
-beforeAll(async () => {
-  app = await createReverseTestApp();
-  ({ key, liveKey, accountId, supplier } = await createSupplierAccount(app, 'Buyer'));
-});
-afterAll(async () => {
-  await app?.close();
+useSupplierAccount({ createApp: createReverseTestApp, name: 'Buyer' }, (made) => {
+  ({ app, key, liveKey, accountId, supplier } = made);
 });
 
 const snapshot = () => ledgerSnapshot(app.platform.database.db, accountId, 'test');

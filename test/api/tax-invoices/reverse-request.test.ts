@@ -2,14 +2,14 @@
 // charged at acceptance, waits as REQUESTED without a certificate, and queues the approval mail
 // to the supplier in the same transaction (KEPT in the outbox here, where no SMTP_URL is set).
 // Refused requests leave nothing behind: no document, no charge, no mail.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectError } from '../../helpers/errors.ts';
 import { expectLedgerConsistent } from '../../helpers/ledger-audit.ts';
 import {
   getInvoice,
   invoiceBody,
   issue,
-  createSupplierAccount,
+  useSupplierAccount,
   registerSupplier,
   request,
   waitForStatus,
@@ -30,12 +30,8 @@ let key: string;
 let accountId: string;
 let supplier: Supplier;
 
-beforeAll(async () => {
-  app = await createReverseTestApp();
-  ({ key, accountId, supplier } = await createSupplierAccount(app, 'Buyer'));
-});
-afterAll(async () => {
-  await app?.close();
+useSupplierAccount({ createApp: createReverseTestApp, name: 'Buyer' }, (made) => {
+  ({ app, key, accountId, supplier } = made);
 });
 
 const balance = () => app.platform.points.getBalance({ accountId, environment: 'test' });

@@ -8,13 +8,14 @@
 // issuer, a supplier that is the trustee and a reverse issuance request with a trustee are
 // refused with nothing charged. Run this file with DATABASE_URL too, for PostgreSQL.
 import { extractText, getDocumentProxy } from 'unpdf';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifyXmlDocument } from '../../../src/domain/xml-signature.ts';
 import { SANDBOX_STATUS_NUMBERS } from '../../../src/upstream/tax-authority/sandbox.ts';
-import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import { useApp, type TestApp } from '../../helpers/app.ts';
 import { expectError } from '../../helpers/errors.ts';
 import { connectHometax, readAll } from '../revenue-expenses/helpers.ts';
 import {
+  createIssuingApp,
   amend,
   invoiceBody,
   issue,
@@ -31,12 +32,8 @@ import {
 
 let app: TestApp;
 
-beforeAll(async () => {
-  app = await createTestApp({ jobs: true, env: { TAX_INVOICE_TRANSMISSION_DELAY_SECONDS: '0',
-    AUTH_CACHE_TTL_MS: '0' } });
-});
-afterAll(async () => {
-  await app?.close();
+useApp(() => createIssuingApp({ AUTH_CACHE_TTL_MS: '0' }), (made) => {
+  app = made;
 });
 
 // The consignment seller (수탁자) and the business it sells for (위탁자).

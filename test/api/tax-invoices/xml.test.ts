@@ -7,15 +7,17 @@
 import { X509Certificate } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { extractText, getDocumentProxy } from 'unpdf';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifyXmlDocument } from '../../../src/domain/xml-signature.ts';
 import { seoulDate } from '../../../src/domain/business-days.ts';
 import { findInvoiceByKey } from '../../../src/areas/tax-invoices/store.ts';
-import { createTestApp, type TestApp } from '../../helpers/app.ts';
+import type { TestApp } from '../../helpers/app.ts';
 import { expectError } from '../../helpers/errors.ts';
 import {
   amend,
   createSupplierAccount,
+  createIssuingApp,
+  useSupplierAccount,
   invoiceBody,
   issue,
   issueTransmitted,
@@ -30,12 +32,8 @@ let key: string;
 let accountId: string;
 let supplier: Supplier;
 
-beforeAll(async () => {
-  app = await createTestApp({ jobs: true, env: { TAX_INVOICE_TRANSMISSION_DELAY_SECONDS: '0' } });
-  ({ key, accountId, supplier } = await createSupplierAccount(app));
-});
-afterAll(async () => {
-  await app?.close();
+useSupplierAccount({ createApp: createIssuingApp }, (made) => {
+  ({ app, key, accountId, supplier } = made);
 });
 
 const getXml = (callerKey: string, issuanceKey: string) =>

@@ -7,58 +7,50 @@
 // environment. Workers are off: each test works the queued jobs by hand with a manual clock, so
 // nothing sleeps through a retry delay. delivery-targets.test.ts has the default settings.
 import net, { type AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { NO_ANSWER_ERROR } from '../../../src/areas/webhooks/deliver.ts';
 import {
   DELIVERY_ATTEMPTS_MAX,
   RETRY_DELAYS_SECONDS,
 } from '../../../src/areas/webhooks/retry-schedule.ts';
 import { verifyWebhookSignature } from '@etax/sdk';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
 import {
   clearDeliveryJobs,
   createEndpoint as createWebhookEndpoint,
   createFakeDns,
   createManualClock,
   ISSUANCE_SUCCESS,
-  openWebhookApp,
   queuedDeliveryJobs,
   RECEIVER_ON_LOOPBACK,
   recordEvent,
   request,
-  startReceiver,
   workQueuedDeliveries,
   type Receiver,
   type WebhookTestApp,
+  useWebhookApp,
+  useReceiver,
 } from './harness.ts';
 
 const TIMEOUT_MS = 300;
 const PUBLIC_ADDRESS = '93.184.215.14';
 
-let database: TestDatabase;
 let app: WebhookTestApp;
 let receiver: Receiver;
 const dns = createFakeDns();
 const clock = createManualClock();
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await openWebhookApp(database, {
-    env: { ...RECEIVER_ON_LOOPBACK, WORKERS_ENABLED: 'false',
-      WEBHOOK_DELIVERY_TIMEOUT_MS: String(TIMEOUT_MS) },
-    // Jitter at its midpoint, so each retry comes exactly its documented delay later.
-    webhooks: { now: clock.now, random: () => 0.5, resolveHost: dns.resolveHost },
-  });
-  receiver = await startReceiver();
+useWebhookApp({
+  env: { ...RECEIVER_ON_LOOPBACK, WORKERS_ENABLED: 'false',
+    WEBHOOK_DELIVERY_TIMEOUT_MS: String(TIMEOUT_MS) },
+  // Jitter at its midpoint, so each retry comes exactly its documented delay later.
+  webhooks: { now: clock.now, random: () => 0.5, resolveHost: dns.resolveHost },
+}, (made) => {
+  app = made;
 });
-afterAll(async () => {
-  await receiver?.close();
-  await app?.close();
-  await database?.drop();
+useReceiver((made) => {
+  receiver = made;
 });
 beforeEach(async () => {
-  receiver.received.length = 0;
-  receiver.answers.length = 0;
   clock.setTo(new Date());
   await clearDeliveryJobs(app);
 });

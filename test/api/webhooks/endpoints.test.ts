@@ -5,21 +5,20 @@
 // bad input is 400 in the error shape; another account's or environment's ids are
 // 404; nothing charges points.
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { signingSecrets } from '../../../src/areas/webhooks/secrets-at-rest.ts';
 import { webhookEndpoints } from '../../../src/areas/webhooks/tables.ts';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
 import { expectError } from '../../helpers/errors.ts';
 import { pollUntil } from '../../helpers/poll.ts';
 import {
   createFakeDns,
   INTERNAL_HOSTS,
   IPV4_EMBEDDING_HOSTS,
-  openWebhookApp,
   request,
   urlFor,
   useInternalNames,
   type WebhookTestApp,
+  useWebhookApp,
 } from './harness.ts';
 
 const PUBLIC_ADDRESS = '93.184.215.14';
@@ -28,23 +27,17 @@ const LIVE_URL = 'https://hooks.example.test/hooks';
 // The default overlap of a rotated secret: a day (docs/webhooks.md).
 const DAY_MS = 24 * 3_600_000;
 
-let database: TestDatabase;
 let app: WebhookTestApp;
 const dns = createFakeDns();
+dns.hosts.set('hooks.example.test', [PUBLIC_ADDRESS]);
+dns.hosts.set('internal.example.test', [PUBLIC_ADDRESS, '10.0.0.7']);
+useInternalNames(dns);
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  dns.hosts.set('hooks.example.test', [PUBLIC_ADDRESS]);
-  dns.hosts.set('internal.example.test', [PUBLIC_ADDRESS, '10.0.0.7']);
-  useInternalNames(dns);
-  app = await openWebhookApp(database, {
-    env: { WORKERS_ENABLED: 'false' },
-    webhooks: { resolveHost: dns.resolveHost },
-  });
-});
-afterAll(async () => {
-  await app?.close();
-  await database?.drop();
+useWebhookApp({
+  env: { WORKERS_ENABLED: 'false' },
+  webhooks: { resolveHost: dns.resolveHost },
+}, (made) => {
+  app = made;
 });
 
 type Account = Awaited<ReturnType<WebhookTestApp['createAccount']>>;

@@ -2,41 +2,33 @@
 // key's account and environment are listed newest first with a cursor and read one by one;
 // a delivery log pages the same way; an event is resent to one endpoint as a new delivery with
 // the same body; ids from another account or environment are 404.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DELIVERY_QUEUE } from '../../../src/areas/webhooks/recorder.ts';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
 import {
   clearDeliveryJobs,
   createEndpoint as createWebhookEndpoint,
   ISSUANCE_SUCCESS,
-  openWebhookApp,
   RECEIVER_ON_LOOPBACK,
   recordEvent,
   request,
-  startReceiver,
   workQueuedDeliveries,
   type Receiver,
   type WebhookEvent,
   type WebhookTestApp,
+  useWebhookApp,
+  useReceiver,
 } from './harness.ts';
 
-let database: TestDatabase;
 let app: WebhookTestApp;
 let receiver: Receiver;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await openWebhookApp(database,
-    { env: { ...RECEIVER_ON_LOOPBACK, WORKERS_ENABLED: 'false' } });
-  receiver = await startReceiver();
+useWebhookApp({ env: { ...RECEIVER_ON_LOOPBACK, WORKERS_ENABLED: 'false' } }, (made) => {
+  app = made;
 });
-afterAll(async () => {
-  await receiver?.close();
-  await app?.close();
-  await database?.drop();
+useReceiver((made) => {
+  receiver = made;
 });
 beforeEach(async () => {
-  receiver.received.length = 0;
   await clearDeliveryJobs(app);
 });
 

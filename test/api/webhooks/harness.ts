@@ -2,13 +2,13 @@ import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { LookupAddress } from 'node:dns';
 import type { InjectOptions } from 'fastify';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { createApp, type App } from '../../../src/app.ts';
 import type { Outside } from '../../../src/platform/outside.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { DELIVERY_QUEUE, type DeliveryJobData } from '../../../src/areas/webhooks/recorder.ts';
 import { basicAuth } from '../../helpers/app.ts';
-import type { TestDatabase } from '../../helpers/database.ts';
+import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
 import { startFakeServer } from '../../helpers/fake-server.ts';
 
 // What the webhook tests share: an app on a given test database with webhook overrides (clock,
@@ -36,6 +36,25 @@ export async function openWebhookApp(
     ...app,
     createAccount: () => app.platform.accounts.createAccount({ name: 'Webhooks', plan: 'FREE' }),
   };
+}
+
+// A database and a webhook app on it for all the tests of a file: made before the first test,
+// closed and dropped after the last. `receive` hands the app to the file's own variable.
+export function useWebhookApp(
+  options: Parameters<typeof openWebhookApp>[1],
+  receive: (app: WebhookTestApp) => void,
+): void {
+  let database: TestDatabase | undefined;
+  let app: WebhookTestApp | undefined;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    app = await openWebhookApp(database, options);
+    receive(app);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await database?.drop();
+  });
 }
 
 type ReceivedRequest = {
@@ -88,6 +107,23 @@ export async function startReceiver(): Promise<Receiver> {
       await server.close();
     },
   };
+}
+
+// A receiver for all the tests of a file, which forgets before each test what it was sent and
+// what it was told to answer. Registered after useWebhookApp, it is closed before the app.
+export function useReceiver(receive: (receiver: Receiver) => void): void {
+  let receiver: Receiver | undefined;
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    receive(receiver);
+  });
+  afterAll(async () => {
+    await receiver?.close();
+  });
+  beforeEach(() => {
+    receiver!.received.length = 0;
+    receiver!.answers.length = 0;
+  });
 }
 
 // A resolver whose answers the test sets per host name; unknown names do not resolve.

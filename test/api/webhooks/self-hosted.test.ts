@@ -2,35 +2,28 @@
 // lets test and live endpoints target loopback and private addresses in every form, while https
 // stays required for live keys, and link-local, metadata and IPv4-embedding IPv6 addresses stay
 // refused.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
+import { expect, it } from 'vitest';
 import {
   createFakeDns,
   INTERNAL_HOSTS,
   IPV4_EMBEDDING_HOSTS,
-  openWebhookApp,
   request,
   urlFor,
   useInternalNames,
   type WebhookTestApp,
+  useWebhookApp,
 } from './harness.ts';
 
-let database: TestDatabase;
 let app: WebhookTestApp;
 const dns = createFakeDns();
+dns.hosts.set('erp.internal', ['10.20.30.40']);
+useInternalNames(dns);
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  dns.hosts.set('erp.internal', ['10.20.30.40']);
-  useInternalNames(dns);
-  app = await openWebhookApp(database, {
-    env: { WORKERS_ENABLED: 'false', WEBHOOK_PRIVATE_TARGETS_ALLOWED: 'true' },
-    webhooks: { resolveHost: dns.resolveHost },
-  });
-});
-afterAll(async () => {
-  await app?.close();
-  await database?.drop();
+useWebhookApp({
+  env: { WORKERS_ENABLED: 'false', WEBHOOK_PRIVATE_TARGETS_ALLOWED: 'true' },
+  webhooks: { resolveHost: dns.resolveHost },
+}, (made) => {
+  app = made;
 });
 
 function create(key: string, url: string) {

@@ -5,23 +5,22 @@
 // and for an endpoint of another account or environment. A real receiver listens on 127.0.0.1;
 // workers are off, so each test works the queued jobs by hand and sees exactly what was queued.
 import { verifyWebhookSignature } from '@etax/sdk';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { TEST_EVENT_MESSAGE } from '../../../src/areas/webhooks/service.ts';
-import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
 import { ledgerSnapshot } from '../../helpers/ledger-audit.ts';
 import {
   clearDeliveryJobs,
   createEndpoint,
   ISSUANCE_SUCCESS,
-  openWebhookApp,
   queuedDeliveryJobs,
   RECEIVER_ON_LOOPBACK,
   recordEvent,
   request,
-  startReceiver,
   workQueuedDeliveries,
   type Receiver,
   type WebhookTestApp,
+  useWebhookApp,
+  useReceiver,
 } from './harness.ts';
 
 // Calls one key may make to the operation here: low, so the test of the limit reaches it fast,
@@ -33,25 +32,18 @@ const RATE_LIMIT_OVERRIDES = JSON.stringify({
 // Live endpoints need https; nothing listens there, and no test works a live delivery.
 const LIVE_ENDPOINT_URL = 'https://127.0.0.1:9/hooks';
 
-let database: TestDatabase;
 let app: WebhookTestApp;
 let receiver: Receiver;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  app = await openWebhookApp(database, {
-    env: { ...RECEIVER_ON_LOOPBACK, WORKERS_ENABLED: 'false', RATE_LIMIT_OVERRIDES },
-  });
-  receiver = await startReceiver();
+useWebhookApp({
+  env: { ...RECEIVER_ON_LOOPBACK, WORKERS_ENABLED: 'false', RATE_LIMIT_OVERRIDES },
+}, (made) => {
+  app = made;
 });
-afterAll(async () => {
-  await receiver?.close();
-  await app?.close();
-  await database?.drop();
+useReceiver((made) => {
+  receiver = made;
 });
 beforeEach(async () => {
-  receiver.received.length = 0;
-  receiver.answers.length = 0;
   await clearDeliveryJobs(app);
 });
 

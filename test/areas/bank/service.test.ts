@@ -44,6 +44,20 @@ function countingBank(delayMs: number, answer: (accountNumber: string) => Holder
   return { banks, stats };
 }
 
+type BankServiceOptions = Parameters<typeof createBankService>[0];
+
+// A service with every bank network configured, whose charges are recorded in `calls`.
+function bankService(options: Pick<BankServiceOptions, 'banksFor' | 'concurrency' | 'timeoutMs'>
+  & { calls: ChargeCall[] }) {
+  return createBankService({
+    charge: recordingCharger(options.calls),
+    banksConfigured: () => true,
+    banksFor: options.banksFor,
+    concurrency: options.concurrency,
+    timeoutMs: options.timeoutMs,
+  });
+}
+
 const found = (): HolderLookupResult => ({ kind: 'found', holderName: '홍길동' });
 const accounts = (count: number) => Array.from({ length: count }, (_, index) => ({
   bankCode: '004',
@@ -55,13 +69,8 @@ describe('bank service', () => {
     async () => {
       const { banks, stats } = countingBank(10, found);
       const calls: ChargeCall[] = [];
-      const service = createBankService({
-        charge: recordingCharger(calls),
-        banksConfigured: () => true,
-        banksFor: () => banks,
-        concurrency: 7,
-        timeoutMs: 5_000,
-      });
+      const service = bankService({ calls, banksFor: () => banks, concurrency: 7,
+        timeoutMs: 5_000 });
       const { results } = await service.inquireHolders({ caller, accounts: accounts(100) });
       expect(results).toHaveLength(100);
       expect(stats.callCount).toBe(100);
@@ -72,13 +81,8 @@ describe('bank service', () => {
   it('asks the bank once for an account sent twice, and charges it once', async () => {
     const { banks, stats } = countingBank(1, found);
     const calls: ChargeCall[] = [];
-    const service = createBankService({
-      charge: recordingCharger(calls),
-      banksConfigured: () => true,
-      banksFor: () => banks,
-      concurrency: 20,
-      timeoutMs: 5_000,
-    });
+    const service = bankService({ calls, banksFor: () => banks, concurrency: 20,
+      timeoutMs: 5_000 });
     const twice = [
       { bankCode: '004', accountNumber: '123-456-7890' },
       { bankCode: '004', accountNumber: '1234567890' },
@@ -99,13 +103,8 @@ describe('bank service', () => {
           ? new Promise(() => {})
           : Promise.resolve(found()),
       };
-      const service = createBankService({
-        charge: recordingCharger([]),
-        banksConfigured: () => true,
-        banksFor: () => deaf,
-        concurrency: 20,
-        timeoutMs: 50,
-      });
+      const service = bankService({ calls: [], banksFor: () => deaf, concurrency: 20,
+        timeoutMs: 50 });
       const { results } = await service.inquireHolders({ caller, accounts: accounts(2) });
       expect(results.map((item) => item.error?.code ?? null)).toEqual(['BANK_UNAVAILABLE', null]);
     });
@@ -134,13 +133,8 @@ describe('bank service', () => {
   it('neither charges nor asks the bank when every account is malformed', async () => {
     const { banks, stats } = countingBank(0, found);
     const calls: ChargeCall[] = [];
-    const service = createBankService({
-      charge: recordingCharger(calls),
-      banksConfigured: () => true,
-      banksFor: () => banks,
-      concurrency: 20,
-      timeoutMs: 1_000,
-    });
+    const service = bankService({ calls, banksFor: () => banks, concurrency: 20,
+      timeoutMs: 1_000 });
     const { results } = await service.inquireHolders({
       caller,
       accounts: [
@@ -158,13 +152,8 @@ describe('bank service', () => {
   it('fails the charged work with LOOKUP_UNAVAILABLE when no bank answered', async () => {
     const { banks } = countingBank(0, () => ({ kind: 'unavailable' }));
     const calls: ChargeCall[] = [];
-    const service = createBankService({
-      charge: recordingCharger(calls),
-      banksConfigured: () => true,
-      banksFor: () => banks,
-      concurrency: 20,
-      timeoutMs: 1_000,
-    });
+    const service = bankService({ calls, banksFor: () => banks, concurrency: 20,
+      timeoutMs: 1_000 });
     const refused = service.inquireHolders({ caller, accounts: accounts(3) });
     await expect(refused).rejects.toBeInstanceOf(ApiError);
     await expect(refused).rejects.toMatchObject({ code: 'LOOKUP_UNAVAILABLE', status: 503 });

@@ -67,6 +67,18 @@ export async function createTestCa(
   return { certificate, keys };
 }
 
+// A new test CA and a certificate it issued to one corporation: where most certificate tests
+// start, issuing further certificates from the same CA as they need them.
+export async function createCaWithCertificate(
+  organizationName: string,
+  identificationNumber: string,
+): Promise<{ ca: TestCa; certificate: TestCertificate }> {
+  const ca = await createTestCa();
+  const certificate = await issueCertificate(ca,
+    { subject: corporateSubject(organizationName, identificationNumber) });
+  return { ca, certificate };
+}
+
 export type IssueOptions = {
   subject: string;
   notBefore?: Date;

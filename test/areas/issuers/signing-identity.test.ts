@@ -14,7 +14,7 @@ import { createSealingKey } from '../../../src/domain/sealed-box.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import {
   corporateSubject,
-  createTestCa,
+  createCaWithCertificate,
   issueCertificate,
   signPriKey,
   type TestCa,
@@ -32,8 +32,7 @@ let issuers: IssuersService;
 
 beforeAll(async () => {
   app = await createTestApp();
-  ca = await createTestCa();
-  good = await issueCertificate(ca, { subject: corporateSubject('이택스', NUMBER) });
+  ({ ca, certificate: good } = await createCaWithCertificate('이택스', NUMBER));
   issuers = createIssuersService({ db: app.platform.database.db, stage: async () => 'job',
     sealing, publicBaseUrl: 'http://localhost', log: pino({ level: 'silent' }),
     cursors: app.cursors, now: app.platform.outside.now });
