@@ -33,21 +33,17 @@ export async function findBulk(tx: Executor, scope: Scope, kind: BulkKind, bulkI
   return row ?? null;
 }
 
-export async function listBulks(tx: Executor, scope: Scope, kind: BulkKind,
-  afterSequence: number | undefined, limit: number): Promise<BulkRow[]> {
+// A page of an account's bulks of one kind, by sequence: oldest first after a sequence (the API's
+// list), or newest first before one (people looking at their bulks in the dashboard).
+export async function pageBulks(tx: Executor, scope: Scope, kind: BulkKind,
+  page: { order: 'oldest' | 'newest'; from: number | undefined; limit: number }):
+  Promise<BulkRow[]> {
+  const oldest = page.order === 'oldest';
+  const past = page.from === undefined ? undefined
+    : (oldest ? gt : lt)(bulks.sequence, page.from);
   return tx.select().from(bulks).where(and(eq(bulks.accountId, scope.accountId),
-    eq(bulks.environment, scope.environment), eq(bulks.kind, kind),
-    afterSequence === undefined ? undefined : gt(bulks.sequence, afterSequence)))
-    .orderBy(asc(bulks.sequence)).limit(limit);
-}
-
-// Newest first, for people looking at their bulks (the dashboard): the page before a sequence.
-export async function browseBulks(tx: Executor, scope: Scope, kind: BulkKind,
-  beforeSequence: number | undefined, limit: number): Promise<BulkRow[]> {
-  return tx.select().from(bulks).where(and(eq(bulks.accountId, scope.accountId),
-    eq(bulks.environment, scope.environment), eq(bulks.kind, kind),
-    beforeSequence === undefined ? undefined : lt(bulks.sequence, beforeSequence)))
-    .orderBy(desc(bulks.sequence)).limit(limit);
+    eq(bulks.environment, scope.environment), eq(bulks.kind, kind), past))
+    .orderBy((oldest ? asc : desc)(bulks.sequence)).limit(page.limit);
 }
 
 // Takes an ACCEPTING bulk whose accepting process let its lease run out; null when another

@@ -64,31 +64,24 @@ export function createBulkRetrieval(deps: RetrievalDeps) {
   }
 
   async function list(input: { scope: Scope; limit: number; cursor?: string | undefined }) {
-    const after = cursors.decode(input.scope, input.cursor);
-    const rows = await store.listBulks(db, input.scope, kind, after, input.limit + 1);
-    const page = rows.slice(0, input.limit);
-    const last = page.at(-1);
-    return {
-      bulks: page.map(summaryView),
-      nextCursor: rows.length > input.limit && last
-        ? cursors.encode(input.scope, last.sequence) : null,
-    };
+    const rows = await store.pageBulks(db, input.scope, kind, { order: 'oldest',
+      from: cursors.decode(input.scope, input.cursor), limit: input.limit + 1 });
+    const { page, nextCursor } = cursors.pageOf(input.scope, rows, input.limit);
+    return { bulks: page.map(summaryView), nextCursor };
   }
 
   // Newest first with each bulk's counts per state, for people looking at their bulks (the
   // dashboard): one lookup of the states of every document of the page.
   async function browse(input: { scope: Scope; limit: number; cursor?: string | undefined }) {
-    const before = browseCursors.decode(input.scope, input.cursor);
-    const rows = await store.browseBulks(db, input.scope, kind, before, input.limit + 1);
-    const page = rows.slice(0, input.limit);
+    const rows = await store.pageBulks(db, input.scope, kind, { order: 'newest',
+      from: browseCursors.decode(input.scope, input.cursor), limit: input.limit + 1 });
+    const { page, nextCursor } = browseCursors.pageOf(input.scope, rows, input.limit);
     const statuses = await deps.statusesOf(db, input.scope,
       page.flatMap((row) => issuanceKeysOf(row.items ?? [])));
-    const last = page.at(-1);
     return {
       bulks: page.map((row) => ({ ...summaryView(row),
         counts: countStates(deps.states, statuses, row.items ?? []) })),
-      nextCursor: rows.length > input.limit && last
-        ? browseCursors.encode(input.scope, last.sequence) : null,
+      nextCursor,
     };
   }
 
