@@ -47,7 +47,7 @@ import type { UsageCache } from './usage-cache.ts';
 export type DashboardDeps = {
   platform: Platform;
   keys: Pick<KeyCache, 'forgetKeyId'>;
-  rateLimiter: Pick<RateLimiter, 'attempt' | 'countingIn' | 'policyFor'>;
+  rateLimiter: Pick<RateLimiter, 'attempt' | 'countItems' | 'countingIn' | 'policyFor'>;
   // The key that seals secrets at rest: the users' TOTP secrets too.
   sealing: SealingKey;
   areas: DashboardAreas;

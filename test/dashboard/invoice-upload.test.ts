@@ -18,7 +18,10 @@ import { createUser, signIn, type Browser } from './helpers.ts';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await createTestApp({ jobs: true });
+  // A small limit on single issues, so that a bulk's rows reach it in a test; each dashboard
+  // user counts in a window of their own.
+  app = await createTestApp({ jobs: true, env: { RATE_LIMIT_OVERRIDES: JSON.stringify({
+    'taxInvoices.issue': { limit: 3, windowSeconds: 600 } }) } });
 });
 afterAll(async () => {
   await app?.close();
@@ -141,4 +144,34 @@ describe('the invoice upload for who may save drafts but not issue', () => {
       const [unsubmitted] = await draftsIn(team, 'DRAFT');
       expect(unsubmitted?.body).toEqual({ description: '공급가액 없음' });
     });
+});
+
+describe('the invoice upload issued as a bulk, and the rate limit', () => {
+  const issuedIn = async (of: { accountId: string }) => (await app.taxInvoices.service.list({
+    scope: scopeOf(of), limit: 100, filters: {} })).taxInvoices;
+
+  it('counts each row as a single issue, all or none, as the bulk API does, and a ' +
+    'confirmation sent again not again', async () => {
+    const team = await createSupplierAccount(app, '업로드 한도 상회');
+    const issuer = await memberOf(team, 'issuer');
+    const tooMany = await preview(issuer, team, ['가', '나', '다', '라']);
+    const refused = await issuer.post('/dashboard/invoice-upload/issue',
+      confirmationOf(tooMany));
+    expect(refused.statusCode).toBe(429);
+    expect(refused.body).toContain('요청이 너무 많습니다');
+    expect(await issuedIn(team)).toHaveLength(0);
+
+    const three = confirmationOf(await preview(issuer, team, ['가', '나', '다']));
+    const issued = await issuer.post('/dashboard/invoice-upload/issue', three);
+    expect(issued.statusCode, issued.body).toBe(200);
+    expect(await issuedIn(team)).toHaveLength(3);
+    const again = await issuer.post('/dashboard/invoice-upload/issue', three);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(await issuedIn(team)).toHaveLength(3);
+
+    const one = await preview(issuer, team, ['마']);
+    const spent = await issuer.post('/dashboard/invoice-upload/issue', confirmationOf(one));
+    expect(spent.statusCode).toBe(429);
+    expect(await issuedIn(team)).toHaveLength(3);
+  });
 });

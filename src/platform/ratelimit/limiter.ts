@@ -35,6 +35,8 @@ declare module 'fastify' {
 
 export type RateLimiter = AttemptCounter & {
   policyFor(operation: string): RateLimitPolicy;
+  // A bulk's items counted outside its route (the dashboard's upload), as the route counts them.
+  countItems(items: ItemsToCount): Promise<ItemsCount>;
   hook(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
   // Where counts are kept now: in Redis, in memory because Redis stopped answering (the
   // fallback), or in memory because no REDIS_URL is set. The operator's health page shows it.
@@ -67,7 +69,7 @@ function setHeaders(
   { limit, windowSeconds }: RateLimitPolicy,
   state: RateLimiterRes,
 ): number {
-  const resetSeconds = Math.max(1, Math.ceil(state.msBeforeNext / 1000));
+  const resetSeconds = retryAfterSeconds(state);
   reply.header('RateLimit-Policy', `"${operation}";q=${limit};w=${windowSeconds}`);
   const remaining = Math.max(0, state.remainingPoints);
   reply.header('RateLimit', `"${operation}";r=${remaining};t=${resetSeconds}`);
@@ -137,37 +139,67 @@ function giveBackOnce(giveBack: () => Promise<void>): () => Promise<void> {
   };
 }
 
+// What counting a bulk's items came to: counted (with the way to give them back once, for a
+// bulk that a request sent at the same moment made first), counted by an earlier request (a
+// bulk sent again), or refused with the key's state as the single operation's window has it.
+export type ItemsCount =
+  | { kind: 'counted'; giveBack: () => Promise<void> }
+  | { kind: 'countedBefore' }
+  | { kind: 'refused'; policy: RateLimitPolicy; state: RateLimiterRes };
+
+export type ItemsToCount = {
+  // The single operation each item would be.
+  operation: Operation;
+  keyId: string;
+  count: number;
+  // Whether an earlier request counted these items already (the bulk exists).
+  countedBefore(): Promise<boolean>;
+};
+
+// The items of a bulk, each a call of the single operation: all of them or none. A bulk the
+// rest of the window cannot cover is refused whole and its items are given back, so the single
+// operation keeps what was left of its window. A bulk sent again is not counted again: its
+// first sending counted its items, which is asked before anything is counted.
+async function countItems(counting: Counting, items: ItemsToCount): Promise<ItemsCount> {
+  const { operation, keyId, count, countedBefore } = items;
+  if (await countedBefore()) return { kind: 'countedBefore' };
+  const policy = counting.policyFor(operation);
+  try {
+    await counting.consume(operation, keyId, policy, count);
+    return { kind: 'counted',
+      giveBack: giveBackOnce(() => counting.giveBack(operation, policy, keyId, count)) };
+  } catch (rejection) {
+    if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    await counting.giveBack(operation, policy, keyId, count);
+    // A request sent at the same moment may have made the bulk meanwhile: this one answers it.
+    if (await countedBefore()) return { kind: 'countedBefore' };
+    const consumed = rejection.consumedPoints - count;
+    return { kind: 'refused', policy, state: new RateLimiterRes(
+      Math.max(0, policy.limit - consumed), rejection.msBeforeNext, consumed,
+      rejection.isFirstInDuration) };
+  }
+}
+
+// The whole seconds until a refused key's window resets, as Retry-After says them.
+export function retryAfterSeconds(state: RateLimiterRes): number {
+  return Math.max(1, Math.ceil(state.msBeforeNext / 1000));
+}
+
 // The hook of every /v1 route: one call of the route's operation and, for a bulk operation,
 // one call of the single operation per item.
 function createHook(counting: Counting) {
   const { policyFor, consume } = counting;
 
-  // The items of a bulk, each a call of the single operation: all of them or none. A bulk the
-  // rest of the window cannot cover is refused whole and its items are given back, so the
-  // single operation keeps what was left of its window. A bulk sent again is not counted again:
-  // the route tells, before anything is counted, that its first sending counted its items.
   async function consumeItems(request: FastifyRequest, reply: FastifyReply, keyId: string):
     Promise<unknown> {
     const { itemsCountAs: operation, itemsCountedBefore } = request.routeOptions.config;
     const items = (request.body as { items?: unknown } | undefined)?.items;
     if (operation === undefined || !Array.isArray(items) || items.length === 0) return undefined;
-    if (await itemsCountedBefore?.(request)) return undefined;
-    const policy = policyFor(operation);
-    try {
-      await consume(operation, keyId, policy, items.length);
-      request.giveBackItems = giveBackOnce(() =>
-        counting.giveBack(operation, policy, keyId, items.length));
-      return undefined;
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      await counting.giveBack(operation, policy, keyId, items.length);
-      // A request sent at the same moment may have made the bulk meanwhile: this one answers it.
-      if (await itemsCountedBefore?.(request)) return undefined;
-      const consumed = rejection.consumedPoints - items.length;
-      return refuse(request, reply, operation, policy, new RateLimiterRes(
-        Math.max(0, policy.limit - consumed), rejection.msBeforeNext, consumed,
-        rejection.isFirstInDuration));
-    }
+    const counted = await countItems(counting, { operation, keyId, count: items.length,
+      countedBefore: async () => (await itemsCountedBefore?.(request)) === true });
+    if (counted.kind === 'counted') request.giveBackItems = counted.giveBack;
+    if (counted.kind !== 'refused') return undefined;
+    return refuse(request, reply, operation, counted.policy, counted.state);
   }
 
   return async function hook(request: FastifyRequest, reply: FastifyReply) {
@@ -228,7 +260,8 @@ export function createRateLimiter({ redisUrl, policies, log }: RateLimiterOption
       () => named.consumeInMemory(keyId, units), (failure) => failure instanceof RateLimiterRes);
   }
 
-  const hook = createHook({ policyFor, consume, giveBack });
+  const counting = { policyFor, consume, giveBack };
+  const hook = createHook(counting);
 
   async function attempt(name: string, policy: RateLimitPolicy, key: string) {
     try {
@@ -236,7 +269,7 @@ export function createRateLimiter({ redisUrl, policies, log }: RateLimiterOption
       return null;
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+      return retryAfterSeconds(rejection);
     }
   }
 
@@ -252,5 +285,6 @@ export function createRateLimiter({ redisUrl, policies, log }: RateLimiterOption
     if (redis) await redis.quit().catch(() => redis.disconnect());
   }
 
-  return { policyFor, hook, attempt, giveBack, close, countingIn: () => countingIn(breaker) };
+  return { policyFor, hook, attempt, giveBack, close, countingIn: () => countingIn(breaker),
+    countItems: (items: ItemsToCount) => countItems(counting, items) };
 }

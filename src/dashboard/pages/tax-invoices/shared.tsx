@@ -2,7 +2,8 @@ import type { ComponentChildren } from 'preact';
 import type { Invoice, TaxInvoiceStatus } from '../../../areas/tax-invoices/index.ts';
 import type { Plan } from '../../../platform/accounts/keys.ts';
 import { ApiError, ERRORS } from '../../../platform/errors.ts';
-import { isOperation, minimumPlanOf } from '../../../platform/operations.ts';
+import { isOperation, minimumPlanOf, type Operation } from '../../../platform/operations.ts';
+import { retryAfterSeconds } from '../../../platform/ratelimit/limiter.ts';
 import { planAtLeast } from '../../../platform/plans.ts';
 import type { Caller } from '../../../platform/scope.ts';
 import { CardTable, Notice } from '../../components.tsx';
@@ -36,6 +37,25 @@ export async function operationGate(ctx: PageContext, operation: string):
     dashboardCaller(ctx).apiKeyId);
   return retryAfter === null ? null : new ApiError('RATE_LIMITED',
     `Too many requests; try again in ${retryAfter} seconds.`);
+}
+
+// The gates of a bulk of `count` documents issued from a page, as the bulk route has them: the
+// bulk operation's plan and one call of it, then each document as a call of the single issue,
+// all or none. A bulk made already (the same confirmation sent again) counts its documents no
+// more. Answers the error to show, or the give-back to call should a bulk sent at the same
+// moment have made it first.
+export async function bulkGate(ctx: PageContext, bulk: { operation: Operation;
+  itemOperation: Operation; count: number; madeBefore(): Promise<boolean> }):
+  Promise<{ error: ApiError } | { giveBack: (() => Promise<void>) | null }> {
+  const error = await operationGate(ctx, bulk.operation);
+  if (error !== null) return { error };
+  const counted = await ctx.services.rateLimiter.countItems({ operation: bulk.itemOperation,
+    keyId: dashboardCaller(ctx).apiKeyId, count: bulk.count, countedBefore: bulk.madeBefore });
+  if (counted.kind === 'refused') {
+    return { error: new ApiError('RATE_LIMITED', 'Too many requests; try again in ' +
+      `${retryAfterSeconds(counted.state)} seconds.`) };
+  }
+  return { giveBack: counted.kind === 'counted' ? counted.giveBack : null };
 }
 
 // An ApiError of a service, in the session's language, with the service's own words (which

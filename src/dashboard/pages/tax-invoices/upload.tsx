@@ -14,7 +14,7 @@ import { attempt, refused } from '../acting.tsx';
 import { submitsWhatTheySave } from '../draft-forms.tsx';
 import { ACCEPTED_FILES } from '../records/counterparties.tsx';
 import { workbook, XLSX_TYPE } from '../spreadsheet.ts';
-import { ApiErrorNotice, asApiError, dashboardCaller, operationGate } from './shared.tsx';
+import { ApiErrorNotice, asApiError, bulkGate, dashboardCaller } from './shared.tsx';
 import { suppliers } from './issue.tsx';
 import { fileOf, UPLOAD_BYTES_MAX } from '../../uploads.ts';
 import { FilePreviewTable } from '../../file-preview.tsx';
@@ -352,9 +352,18 @@ async function template(kind: 'csv' | 'xlsx'): Promise<Outcome> {
 async function issueOutcome(ctx: PageContext): Promise<Outcome> {
   const payload = openPayload(ctx);
   if (payload === null) return startPage(ctx, { key: 'invoiceUpload.error.expired' }, 400);
-  const gate = await operationGate(ctx, 'taxInvoices.issue');
-  if (gate !== null) return startPage(ctx, { error: gate }, gate.status);
-  return issueRows(ctx, payload);
+  const referenceId = uploadReferenceId(payload);
+  const gate = await bulkGate(ctx, { operation: 'taxInvoices.bulkIssue',
+    itemOperation: 'taxInvoices.issue', count: payload.rows.length,
+    madeBefore: () => ctx.services.areas.taxInvoiceBulks.isReferenceTaken(dashboardCaller(ctx),
+      referenceId) });
+  if ('error' in gate) return startPage(ctx, { error: gate.error }, gate.error.status);
+  return issueRows(ctx, payload, gate.giveBack);
+}
+
+// The bulk's reference id, made from the preview's nonce.
+function uploadReferenceId(payload: Payload): string {
+  return `dash-upload-${payload.nonce}`;
 }
 
 type Accepted = Awaited<ReturnType<
@@ -396,13 +405,15 @@ function resultPage(ctx: PageContext, payload: Payload, bulk: Accepted): Outcome
 // One bulk of the confirmed rows, each row's document with a reference id of its own made from
 // the preview's nonce: the same confirmation sent again (a double click, a reload) answers the
 // bulk it made, and never issues a row twice.
-async function issueRows(ctx: PageContext, payload: Payload): Promise<Outcome> {
-  const referenceId = `dash-upload-${payload.nonce}`;
+async function issueRows(ctx: PageContext, payload: Payload,
+  giveBack: (() => Promise<void>) | null): Promise<Outcome> {
+  const referenceId = uploadReferenceId(payload);
   try {
     const bulk = await ctx.services.areas.taxInvoiceBulks.bulkIssue({
       caller: dashboardCaller(ctx), referenceId,
       items: payload.rows.map((row) => ({ clientReferenceId: `${referenceId}-${row.row}`,
-        supplierKey: payload.supplierKey, document: row.body })) });
+        supplierKey: payload.supplierKey, document: row.body })),
+      onTaken: async () => giveBack?.() });
     await ctx.audit('taxInvoice.uploaded', bulk.bulkId, ctx.scope.environment);
     return resultPage(ctx, payload, bulk);
   } catch (error) {
