@@ -142,12 +142,12 @@ function giveBackOnce(giveBack: () => Promise<void>): () => Promise<void> {
 // What counting a bulk's items came to: counted (with the way to give them back once, for a
 // bulk that a request sent at the same moment made first), counted by an earlier request (a
 // bulk sent again), or refused with the key's state as the single operation's window has it.
-export type ItemsCount =
+type ItemsCount =
   | { kind: 'counted'; giveBack: () => Promise<void> }
   | { kind: 'countedBefore' }
   | { kind: 'refused'; policy: RateLimitPolicy; state: RateLimiterRes };
 
-export type ItemsToCount = {
+type ItemsToCount = {
   // The single operation each item would be.
   operation: Operation;
   keyId: string;
