@@ -16,10 +16,9 @@ const CLOCK_TICKS_PER_SECOND = (() => {
 // The command name and the fields after it of /proc/<pid>/stat; the name is in parentheses and
 // may contain spaces.
 function readStat(pid: number | string): { command: string; fields: string[] } | null {
-  const statFile = `/proc/${pid}/stat`;
   let stat: string;
   try {
-    stat = readFileSync(statFile, 'utf8');
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch {
     return null;
   }
@@ -34,7 +33,7 @@ function cpuSecondsOf(fields: string[]): number {
 
 // User plus system CPU seconds of a process, or null where /proc is not available.
 export function processCpuSeconds(pid: number | undefined): number | null {
-  if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return null;
+  if (pid === undefined) return null;
   const stat = readStat(pid);
   return stat === null ? null : cpuSecondsOf(stat.fields);
 }

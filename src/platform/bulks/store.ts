@@ -39,10 +39,10 @@ export async function pageBulks(tx: Executor, scope: Scope, kind: BulkKind,
   page: { order: 'oldest' | 'newest'; from: number | undefined; limit: number }):
   Promise<BulkRow[]> {
   const oldest = page.order === 'oldest';
-  const past = page.from === undefined ? undefined
+  const beyondCursor = page.from === undefined ? undefined
     : (oldest ? gt : lt)(bulks.sequence, page.from);
   return tx.select().from(bulks).where(and(eq(bulks.accountId, scope.accountId),
-    eq(bulks.environment, scope.environment), eq(bulks.kind, kind), past))
+    eq(bulks.environment, scope.environment), eq(bulks.kind, kind), beyondCursor))
     .orderBy((oldest ? asc : desc)(bulks.sequence)).limit(page.limit);
 }
 

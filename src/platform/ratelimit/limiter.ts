@@ -124,8 +124,7 @@ type Counting = {
 
 function refuse(request: FastifyRequest, reply: FastifyReply, operation: string,
   policy: RateLimitPolicy, rejection: RateLimiterRes) {
-  const retryAfterSeconds = setHeaders(reply, operation, policy, rejection);
-  reply.header('Retry-After', String(retryAfterSeconds));
+  reply.header('Retry-After', String(setHeaders(reply, operation, policy, rejection)));
   return sendError(request, reply, new ApiError('RATE_LIMITED'));
 }
 

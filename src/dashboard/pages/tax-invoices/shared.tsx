@@ -35,8 +35,12 @@ export async function operationGate(ctx: PageContext, operation: string):
   const { rateLimiter } = ctx.services;
   const retryAfter = await rateLimiter.attempt(operation, rateLimiter.policyFor(operation),
     dashboardCaller(ctx).apiKeyId);
-  return retryAfter === null ? null : new ApiError('RATE_LIMITED',
-    `Too many requests; try again in ${retryAfter} seconds.`);
+  return retryAfter === null ? null : rateLimited(retryAfter);
+}
+
+// The refusal of a gate whose window is spent, `seconds` before it resets.
+function rateLimited(seconds: number): ApiError {
+  return new ApiError('RATE_LIMITED', `Too many requests; try again in ${seconds} seconds.`);
 }
 
 // The gates of a bulk of `count` documents issued from a page, as the bulk route has them: the
@@ -51,10 +55,7 @@ export async function bulkGate(ctx: PageContext, bulk: { operation: Operation;
   if (error !== null) return { error };
   const counted = await ctx.services.rateLimiter.countItems({ operation: bulk.itemOperation,
     keyId: dashboardCaller(ctx).apiKeyId, count: bulk.count, countedBefore: bulk.madeBefore });
-  if (counted.kind === 'refused') {
-    return { error: new ApiError('RATE_LIMITED', 'Too many requests; try again in ' +
-      `${retryAfterSeconds(counted.state)} seconds.`) };
-  }
+  if (counted.kind === 'refused') return { error: rateLimited(retryAfterSeconds(counted.state)) };
   return { giveBack: counted.kind === 'counted' ? counted.giveBack : null };
 }
 

@@ -358,7 +358,7 @@ async function issueOutcome(ctx: PageContext): Promise<Outcome> {
     madeBefore: () => ctx.services.areas.taxInvoiceBulks.isReferenceTaken(dashboardCaller(ctx),
       referenceId) });
   if ('error' in gate) return startPage(ctx, { error: gate.error }, gate.error.status);
-  return issueRows(ctx, payload, gate.giveBack);
+  return issueRows(ctx, payload, { referenceId, giveBack: gate.giveBack });
 }
 
 // The bulk's reference id, made from the preview's nonce.
@@ -406,8 +406,8 @@ function resultPage(ctx: PageContext, payload: Payload, bulk: Accepted): Outcome
 // the preview's nonce: the same confirmation sent again (a double click, a reload) answers the
 // bulk it made, and never issues a row twice.
 async function issueRows(ctx: PageContext, payload: Payload,
-  giveBack: (() => Promise<void>) | null): Promise<Outcome> {
-  const referenceId = uploadReferenceId(payload);
+  made: { referenceId: string; giveBack: (() => Promise<void>) | null }): Promise<Outcome> {
+  const { referenceId, giveBack } = made;
   try {
     const bulk = await ctx.services.areas.taxInvoiceBulks.bulkIssue({
       caller: dashboardCaller(ctx), referenceId,
