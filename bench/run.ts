@@ -281,30 +281,34 @@ type ScenarioInput = {
 };
 
 type DocumentCounts = { at: number; signed: number; transmitted: number; pending: number;
-  rowWrites: number };
+  unfinished: number; rowWrites: number };
 
-// Where each kind of document waits before its first job: tax invoices to be signed, cash
-// receipts to be approved.
+// Where each kind of document waits before its first job (tax invoices to be signed, cash
+// receipts to be approved), and the states of documents the workers have not finished with.
 const DOCUMENT_TABLES = {
-  taxInvoices: { table: 'tax_invoices', waiting: 'PENDING' },
-  cashReceipts: { table: 'cash_receipts', waiting: 'ACCEPTED' },
+  taxInvoices: { table: 'tax_invoices', waiting: 'PENDING',
+    unfinished: `'PENDING', 'APPROVED', 'ISSUED', 'TRANSMITTING'` },
+  cashReceipts: { table: 'cash_receipts', waiting: 'ACCEPTED',
+    unfinished: `'ACCEPTED', 'ISSUED'` },
 } as const;
 
 // Documents by stage, read straight from the server's database.
 async function countDocuments(url: string, kind: keyof typeof DOCUMENT_TABLES):
   Promise<DocumentCounts> {
-  const { table, waiting } = DOCUMENT_TABLES[kind];
+  const { table, waiting, unfinished } = DOCUMENT_TABLES[kind];
   // The statistics of other sessions reach pg_stat_user_tables within a second of their commit.
   await sleep(STATISTICS_DELAY_MS);
   const { rows: [row] } = await withClient(url, (client) => client.query<Record<string, string>>(
     `select count(*) filter (where status <> '${waiting}') as signed,
             count(*) filter (where status = 'TRANSMITTED') as transmitted,
             count(*) filter (where status = '${waiting}') as pending,
+            count(*) filter (where status in (${unfinished})) as unfinished,
             (select sum(n_tup_ins + n_tup_upd + n_tup_del) from pg_stat_user_tables)
               as row_writes
        from ${table}`));
   return { at: performance.now(), signed: Number(row!.signed),
     transmitted: Number(row!.transmitted), pending: Number(row!.pending),
+    unfinished: Number(row!.unfinished),
     rowWrites: Number(row!.row_writes) };
 }
 
@@ -318,14 +322,13 @@ function processingBetween(before: DocumentCounts, after: DocumentCounts): Docum
     signedPerSecond: (after.signed - before.signed) / seconds,
     transmittedPerSecond: (after.transmitted - before.transmitted) / seconds,
     pendingAtEnd: after.pending,
+    unfinishedAtEnd: after.unfinished,
   };
 }
 
 // Documents whose processing has not ended: still work for the server's workers.
-const IN_FLIGHT_SQL = `
-  select (select count(*) from tax_invoices
-           where status in ('PENDING', 'APPROVED', 'ISSUED', 'TRANSMITTING'))
-       + (select count(*) from cash_receipts where status in ('ACCEPTED', 'ISSUED')) as in_flight`;
+const IN_FLIGHT_SQL = `select ${Object.values(DOCUMENT_TABLES).map(({ table, unfinished }) =>
+  `(select count(*) from ${table} where status in (${unfinished}))`).join(' + ')} as in_flight`;
 const DRAIN_WAIT_MS_MAX = 180_000;
 const DRAIN_POLL_MS = 1_000;
 

@@ -17,6 +17,9 @@ import * as store from './store.ts';
 
 type Cause = { code: string; message: string };
 
+const ISSUANCE_FAILED: Cause = { code: 'ISSUANCE_FAILED',
+  message: 'The tax invoice could not be issued.' };
+
 export type LifecycleDeps = {
   points: Pick<PointsService, 'refundCapture' | 'refundCharge'>;
   recordEvents: RecordEvents;
@@ -81,8 +84,9 @@ export async function endWithoutIssuance(
     cause?: Cause;
   },
 ): Promise<store.TaxInvoiceRow | null> {
-  const changes = change.cause
-    ? { failureCode: change.cause.code, failureMessage: change.cause.message } : {};
+  // A failed document always keeps why (the index of failures depends on it, tables.ts).
+  const cause = change.cause ?? (change.to === 'FAILED' ? ISSUANCE_FAILED : undefined);
+  const changes = cause ? { failureCode: cause.code, failureMessage: cause.message } : {};
   const row = await store.transition(tx, { ...change, changes,
     message: change.message ?? change.cause?.message ?? null });
   if (row === null) return null;
@@ -91,8 +95,7 @@ export async function endWithoutIssuance(
   if (change.to === 'FAILED') {
     await deps.recordEvents(tx, [{ scope: store.scopeOfRow(row), event: {
       type: 'TAX_INVOICE_ISSUANCE_FAILURE',
-      data: { issuanceKey: row.issuanceKey, cause: change.cause ?? {
-        code: 'ISSUANCE_FAILED', message: 'The tax invoice could not be issued.' } },
+      data: { issuanceKey: row.issuanceKey, cause: cause ?? ISSUANCE_FAILED },
     } }]);
   }
   return row;

@@ -337,11 +337,13 @@ export async function recentRecipients(tx: Executor, scope: Scope, documents: nu
 }
 
 // The scope's failed invoices, the latest first (the dashboard's home page). A partial index
-// holds failed invoices only, so the newest are found without passing every other invoice.
+// holds the documents with a failure code (every failed one, and refused requests), so the newest
+// are found without passing every other invoice.
 export async function listRecentFailures(tx: Executor, scope: Scope, limit: number):
   Promise<TaxInvoiceRow[]> {
   return tx.select().from(taxInvoices)
-    .where(and(inScope(scope), eq(taxInvoices.status, 'FAILED')))
+    .where(and(inScope(scope), eq(taxInvoices.status, 'FAILED'),
+      isNotNull(taxInvoices.failureCode)))
     .orderBy(desc(taxInvoices.sequence)).limit(limit);
 }
 

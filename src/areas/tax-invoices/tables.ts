@@ -84,9 +84,12 @@ export const taxInvoices = pgTable(
       .on(table.accountId, table.environment, table.clientReferenceId)
       .where(sql`${table.apiKeyId} like 'dashboard:%'`),
     index('tax_invoices_original_idx').on(table.originalIssuanceKey),
-    // Failed invoices only, for the newest failures of a scope (the dashboard's home page).
+    // Failed (and refused) invoices only, for the newest failures of a scope (the dashboard's
+    // home page). Its condition is the failure code a failed document always has, not the
+    // status: an index that depends on the status would take a new entry, as every other index
+    // would, at each status change, where the change can otherwise rewrite the row in place.
     index('tax_invoices_failed_idx').on(table.accountId, table.environment, table.sequence)
-      .where(sql`${table.status} = 'FAILED'`),
+      .where(sql`${table.failureCode} is not null`),
     environmentKnown('tax_invoices_environment_known', table.environment),
     check('tax_invoices_issuance_type_known',
       sql`${table.issuanceType} in ('STANDARD', 'REVERSE')`),

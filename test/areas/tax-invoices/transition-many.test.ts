@@ -1,7 +1,9 @@
 // store.transitionMany, the status change the workers make for a whole fetch of documents: only
 // documents in one of `from` move, each with its own changes and history row, and two batches
 // that overlap move each document once (run this file with DATABASE_URL for PostgreSQL).
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endWithoutIssuance } from '../../../src/areas/tax-invoices/lifecycle.ts';
 import * as store from '../../../src/areas/tax-invoices/store.ts';
 import { createTestApp, type TestApp } from '../../helpers/app.ts';
 import { createSupplierAccount, issue } from '../../api/tax-invoices/helpers.ts';
@@ -75,5 +77,36 @@ describe('transitionMany', () => {
   it('changes nothing for an empty batch', async () => {
     expect(await db().transaction((tx) => store.transitionMany(tx, { from: ['PENDING'],
       to: 'ISSUED', actor: 'JOB', items: [] }))).toEqual([]);
+  });
+});
+
+// A status change rewrites the document's row in place (a heap-only update) only when no index
+// depends on the status and the row's page has room for its new version.
+describe('status changes in place', () => {
+  it('keeps the status out of every index of the documents\' table, and room on its pages',
+    async () => {
+      const { rows } = await db().execute<{ name: string; definition: string }>(sql`
+        select c.relname as name, pg_get_indexdef(i.indexrelid) as definition
+          from pg_index i join pg_class c on c.oid = i.indexrelid
+         where i.indrelid = 'tax_invoices'::regclass`);
+      expect(rows.map((row) => row.name)).toContain('tax_invoices_failed_idx');
+      for (const { definition } of rows) expect(definition).not.toMatch(/\bstatus\b/);
+      const { rows: [table] } = await db().execute<{ options: string[] | null }>(sql`
+        select reloptions as options from pg_class where oid = 'tax_invoices'::regclass`);
+      expect(table!.options).toContain('fillfactor=50');
+    });
+
+  it('gives a failed document a failure code even when no cause was named, so the index of ' +
+    'failures finds it', async () => {
+    const [issuanceKey] = await pendingDocuments(1);
+    const deps = { points: { refundCapture: async () => {}, refundCharge: async () => {} },
+      recordEvents: async () => {}, documentUrl: (key: string) => key };
+    const failed = await db().transaction((tx) => endWithoutIssuance(deps, tx,
+      { issuanceKey: issuanceKey!, from: ['PENDING'], to: 'FAILED', actor: 'JOB' }));
+    expect(failed).toMatchObject({ status: 'FAILED', failureCode: 'ISSUANCE_FAILED',
+      failureMessage: 'The tax invoice could not be issued.' });
+    const [account] = await store.findInvoicesByKeys(db(), [issuanceKey!]);
+    const failures = await store.listRecentFailures(db(), store.scopeOfRow(account!), 10);
+    expect(failures.map((row) => row.issuanceKey)).toContain(issuanceKey);
   });
 });
