@@ -62,7 +62,8 @@ export const taxInvoices = pgTable(
     // The signature over the canonical document (processing/signing.ts), once issued.
     signedDigest: text('signed_digest'),
     signature: text('signature'),
-    // The certificate that signed it (DER, base64), sent with the document.
+    // The certificate that signed it (DER, base64), for documents signed before it was kept with
+    // their XML (xml/tables.ts); null for the others.
     signingCertificate: text('signing_certificate'),
     ntsTransactionId: text('nts_transaction_id'),
     failureCode: text('failure_code'),

@@ -82,11 +82,13 @@ describe('a successful issuance', () => {
     const issuanceKey = await issued();
     await waitForStatus(app, key, issuanceKey, ['TRANSMITTED']);
     const row = (await findInvoiceByKey(app.platform.database.db, issuanceKey))!;
-    const certificate = new X509Certificate(Buffer.from(row.signingCertificate!, 'base64'));
-    expect(certificate.subject).toContain(supplier.identificationNumber);
     const [xml] = await findXmlDocumentsByKeys(app.platform.database.db, [issuanceKey]);
+    // The certificate is kept with the XML, not on the document's row.
+    expect(row.signingCertificate).toBeNull();
+    const certificate = new X509Certificate(Buffer.from(xml!.signingCertificate!, 'base64'));
+    expect(certificate.subject).toContain(supplier.identificationNumber);
     const check = verifyXmlDocument(xml!.signedXml);
-    expect(check).toEqual({ valid: true, certificate: Buffer.from(row.signingCertificate!,
+    expect(check).toEqual({ valid: true, certificate: Buffer.from(xml!.signingCertificate!,
       'base64') });
     expect(xml!.approvalNumber).toBe(row.ntsTransactionId);
     // A changed document no longer verifies.

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { verifyXmlDocument } from '../../../src/domain/xml-signature.ts';
 import { seoulDate } from '../../../src/domain/business-days.ts';
 import { findInvoiceByKey } from '../../../src/areas/tax-invoices/store.ts';
+import { findXmlDocumentsByKeys } from '../../../src/areas/tax-invoices/xml/store.ts';
 import type { TestApp } from '../../helpers/app.ts';
 import { expectError } from '../../helpers/errors.ts';
 import {
@@ -65,10 +66,12 @@ describe('GET /v1/taxInvoices/{issuanceKey}/xml', () => {
       expect(element(xml, 'TypeCode')).toBe('0101');
       expect(element(xml, 'IssueDateTime')).toMatch(/^[0-9]{14}$/);
       expect(element(xml, 'GrandTotalAmount')).toBe(String(invoice.totals.total));
-      // The signature columns of the document are those of the XML.
+      // The signature columns of the document, and the certificate kept with its XML, are those
+      // of the XML.
       const row = (await findInvoiceByKey(app.platform.database.db, invoice.issuanceKey))!;
       expect(element(xml, 'SignatureValue')).toBe(row.signature);
-      expect(element(xml, 'X509Certificate')).toBe(row.signingCertificate);
+      const [kept] = await findXmlDocumentsByKeys(app.platform.database.db, [invoice.issuanceKey]);
+      expect(element(xml, 'X509Certificate')).toBe(kept!.signingCertificate);
       // Changing a signed byte breaks it.
       expect(verifyXmlDocument(xml.replace('<GrandTotalAmount>', '<GrandTotalAmount>1'))
         .valid).toBe(false);

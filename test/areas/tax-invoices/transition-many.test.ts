@@ -99,8 +99,8 @@ describe('status changes in place', () => {
   it('gives a failed document a failure code even when no cause was named, so the index of ' +
     'failures finds it', async () => {
     const [issuanceKey] = await pendingDocuments(1);
-    const deps = { points: { refundCapture: async () => {}, refundCharge: async () => {} },
-      recordEvents: async () => {}, documentUrl: (key: string) => key };
+    const deps = { points: app.platform.points, recordEvents: app.webhooks.recordEvents,
+      documentUrl: (key: string) => key };
     const failed = await db().transaction((tx) => endWithoutIssuance(deps, tx,
       { issuanceKey: issuanceKey!, from: ['PENDING'], to: 'FAILED', actor: 'JOB' }));
     expect(failed).toMatchObject({ status: 'FAILED', failureCode: 'ISSUANCE_FAILED',

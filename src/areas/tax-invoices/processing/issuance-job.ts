@@ -13,7 +13,8 @@ import { endSteps, moveToTransmission } from './steps-store.ts';
 // code, a serial from one database counter taken for the whole batch in one round trip) and its
 // standard XML signed under its issuer's certificate (../xml/), then all are moved, their signed
 // XML kept and their next step made transmission, due after the cancel window
-// (TAX_INVOICE_TRANSMISSION_DELAY_SECONDS), in one transaction. A document whose issuer can no
+// (TAX_INVOICE_TRANSMISSION_DELAY_SECONDS), in one transaction. The signing certificate is kept
+// with the XML (../xml/tables.ts). A document whose issuer can no
 // longer sign fails instead, and gets its points back; one that moved on meanwhile (canceled)
 // loses its step.
 
@@ -57,12 +58,13 @@ export async function issueDocuments(deps: IssuanceJobDeps, issuanceKeys: string
       from: ISSUABLE, to: 'ISSUED', actor: 'JOB',
       items: signed.map(({ row, document }) => ({ issuanceKey: row.issuanceKey,
         changes: { signedDigest: document.digest, signature: document.signatureValue,
-          signingCertificate: document.certificate, issuedAt } })),
+          issuedAt } })),
     });
     const documents = new Map(signed.map(({ row, document }) => [row.issuanceKey, document]));
     await insertXmlDocuments(tx, issued.map((issuanceKey) => ({ issuanceKey,
       approvalNumber: documents.get(issuanceKey)!.approvalNumber,
-      signedXml: documents.get(issuanceKey)!.xml })));
+      signedXml: documents.get(issuanceKey)!.xml,
+      signingCertificate: documents.get(issuanceKey)!.certificate })));
     await moveToTransmission(tx, issued, transmissionDueAt);
     const issuedKeys = new Set(issued);
     await endSteps(tx, signed.map(({ row }) => row.issuanceKey)

@@ -16,9 +16,10 @@ import { transmitDocuments, type TransmissionJobDeps } from './transmission-job.
 type ProcessingDeps = IssuanceJobDeps & TransmissionJobDeps;
 
 // A batch's statements and its transaction are paid once for all its documents. Transmission's
-// batch is the number of gateway calls that run at once.
+// batch is the number of gateway calls that run at once; at 50, transmission fell behind a busy
+// API's acceptance of bulks (bench/RESULTS.md).
 const DOCUMENTS_PER_ISSUANCE_BATCH = 100;
-const DOCUMENTS_PER_TRANSMISSION_BATCH = 50;
+const DOCUMENTS_PER_TRANSMISSION_BATCH = 100;
 const POLL_INTERVAL_MS = 500;
 // Each batch waits on round trips (and transmission on the gateway) much of its time; two at
 // once keep the workers up with a busy API (bench/RESULTS.md).

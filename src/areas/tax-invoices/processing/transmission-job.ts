@@ -43,8 +43,10 @@ async function transmissionRequest(
   row: store.TaxInvoiceRow,
   xml: XmlDocumentRow | undefined,
 ): Promise<TransmissionRequest> {
+  // Kept with the XML; a document signed before that was so has it on its own row.
+  const certificate = xml?.signingCertificate ?? row.signingCertificate!;
   const randomNumber = await deps.issuers.signingRandomNumber(store.scopeOfRow(row),
-    row.supplierKey, Buffer.from(row.signingCertificate!, 'base64'));
+    row.supplierKey, Buffer.from(certificate, 'base64'));
   return {
     issuanceKey: row.issuanceKey,
     writeDate: row.writeDate,
@@ -54,7 +56,7 @@ async function transmissionRequest(
     approvalNumber: xml?.approvalNumber ?? null,
     signedDocument: xml?.signedXml ?? canonicalDocument(row),
     signature: row.signature!,
-    certificate: row.signingCertificate!,
+    certificate,
     signerRandomNumber: randomNumber?.toString('base64') ?? null,
   };
 }

@@ -20,7 +20,8 @@ export async function allocateApprovalCounters(tx: Executor, count: number): Pro
 
 export async function insertXmlDocuments(
   tx: Executor,
-  rows: ReadonlyArray<{ issuanceKey: string; approvalNumber: string; signedXml: string }>,
+  rows: ReadonlyArray<{ issuanceKey: string; approvalNumber: string; signedXml: string;
+    signingCertificate: string }>,
 ): Promise<void> {
   if (rows.length === 0) return;
   await tx.insert(taxInvoiceXmlDocuments).values([...rows])

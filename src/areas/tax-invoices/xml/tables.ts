@@ -12,6 +12,11 @@ export const taxInvoiceXmlDocuments = pgTable(
     // The approval number given at issuance, the document's IssueID.
     approvalNumber: text('approval_number').notNull(),
     signedXml: text('signed_xml').notNull(),
+    // The certificate that signed it (DER, base64), sent beside it in a transmission. Kept here,
+    // written once, rather than on the document's row, which each status change rewrites: without
+    // it that row stays small enough to be rewritten without compressing anything. Null for
+    // documents signed before it was kept here; theirs is on the document's row.
+    signingCertificate: text('signing_certificate'),
     createdAt: createdAt(),
   },
   (table) => [
