@@ -1,9 +1,11 @@
 import {
   createHash,
+  sign,
   verify as verifyRsa,
   X509Certificate,
   type KeyObject,
 } from 'node:crypto';
+import { promisify } from 'node:util';
 import { readXml, XmlReadError, type XmlElement } from './xml-reader.ts';
 
 // XML-DSig signatures of the e-tax-invoice standard (docs/tax-invoice-xml.md § The signature):
@@ -34,7 +36,15 @@ export const NTS_XPATH = "not(self::*[name()='TaxInvoice'] | " +
   "ancestor-or-self::*[name()='ExchangedDocument'] | ancestor-or-self::ds:Signature)";
 
 // What signs: RSA PKCS#1 v1.5 over SHA-256 of the data, and the certificate (DER) of its key.
-export type XmlSigner = { certificate: Buffer; sign(data: Buffer): Buffer };
+// Asynchronous, so that the RSA operation, most of a document's signing, can run off the event
+// loop (node:crypto's sign with a callback runs on libuv's thread pool).
+export type XmlSigner = { certificate: Buffer; sign(data: Buffer): Promise<Buffer> };
+
+const signWithCallback = promisify(sign);
+
+// The signing function of an XmlSigner for an RSA private key, on the thread pool.
+export const signOnThreadPool = (privateKey: KeyObject) =>
+  (data: Buffer): Promise<Buffer> => signWithCallback('sha256', data, privateKey);
 
 export type SignedXmlDocument = {
   xml: string;
@@ -90,15 +100,16 @@ function signedInfoContent(digestValue: string): string {
 const asDocumentText = (canonical: string) => canonical.replace(/[\u0085\u2028]/g,
   (character) => `&#x${character.charCodeAt(0).toString(16).toUpperCase()};`);
 
-export function signXmlDocument(document: UnsignedXmlDocument, signer: XmlSigner):
-  SignedXmlDocument {
+export async function signXmlDocument(document: UnsignedXmlDocument, signer: XmlSigner):
+  Promise<SignedXmlDocument> {
   const referenceOctets = declarations(document.namespaces) + document.signedContent;
   const digestValue = createHash('sha256').update(referenceOctets, 'utf8').digest('base64');
   const content = signedInfoContent(digestValue);
   const inScope = new Map(document.namespaces);
   inScope.set('ds', DSIG_NS);
   const canonicalSignedInfo = `<ds:SignedInfo${declarations(inScope)}>${content}</ds:SignedInfo>`;
-  const signatureValue = signer.sign(Buffer.from(canonicalSignedInfo, 'utf8')).toString('base64');
+  const signatureValue = (await signer.sign(Buffer.from(canonicalSignedInfo, 'utf8')))
+    .toString('base64');
   const xml = '<?xml version="1.0" encoding="UTF-8"?>\n' + document.rootStartTag +
     asDocumentText(document.exchangedDocument) +
     `<ds:Signature xmlns:ds="${DSIG_NS}"><ds:SignedInfo>${content}</ds:SignedInfo>` +

@@ -117,7 +117,7 @@ it('seals every secret again with the new key, and the app then signs with it al
       'STANDARD');
     const data = Buffer.from('<TaxInvoice/>');
     const publicKey = new X509Certificate(signer!.certificate).publicKey;
-    expect(verify('sha256', data, publicKey, signer!.sign(data))).toBe(true);
+    expect(verify('sha256', data, publicKey, await signer!.sign(data))).toBe(true);
     await closeApp();
   });
 

@@ -1,7 +1,7 @@
-import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
+import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { issueSandboxCertificate } from '../../src/domain/sandbox-certificate.ts';
 import { decryptSigningKeyFile } from '../../src/domain/signing-key-file.ts';
-import type { XmlSigner } from '../../src/domain/xml-signature.ts';
+import { signOnThreadPool, type XmlSigner } from '../../src/domain/xml-signature.ts';
 
 // A joint certificate of the etax Sandbox CA for 1234567891 and the signer of its key, as an
 // issuer registers them: for tests and benchmarks that sign tax invoice XML.
@@ -13,6 +13,6 @@ export async function sandboxSigner(): Promise<{ signer: XmlSigner; privateKey: 
   if (key.kind !== 'decrypted') throw new Error('the sandbox key file did not open');
   const privateKey = createPrivateKey({ key: key.pkcs8, format: 'der', type: 'pkcs8' });
   const signer: XmlSigner = { certificate: certificate.signCert,
-    sign: (data) => sign('sha256', data, privateKey) };
+    sign: signOnThreadPool(privateKey) };
   return { signer, privateKey };
 }

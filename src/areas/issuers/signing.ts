@@ -1,9 +1,10 @@
-import { createPrivateKey, sign } from 'node:crypto';
+import { createPrivateKey } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { createBatcher } from '../../platform/batcher.ts';
 import type { SealingKey } from '../../domain/sealed-box.ts';
 import { checkIdentity, readCertificate, validityAt } from '../../domain/joint-certificate.ts';
 import { readRandomNumber } from '../../domain/signing-key-file.ts';
+import { signOnThreadPool } from '../../domain/xml-signature.ts';
 import type { Db } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { Scope } from '../../platform/scope.ts';
@@ -27,8 +28,9 @@ const CERTIFICATE_REQUIRED: Record<IssuanceType, boolean> = {
 export type IssuerSigner = {
   // The signing certificate, DER, to embed in the signed document.
   certificate: Buffer;
-  // RSA PKCS#1 v1.5 over SHA-256 of the data, the signature of the tax invoice XML standard.
-  sign(data: Buffer): Buffer;
+  // RSA PKCS#1 v1.5 over SHA-256 of the data, the signature of the tax invoice XML standard, made
+  // on the thread pool.
+  sign(data: Buffer): Promise<Buffer>;
   // The random value R of the key file, which the tax authority checks the certificate's VID
   // with; it goes beside the signed document in a transmission.
   randomNumber: Buffer;
@@ -72,7 +74,7 @@ async function makeSigner(deps: SigningDeps, issuer: store.IssuerRow,
   }
   const privateKey = createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' });
   return { certificate, randomNumber: randomNumber!,
-    sign: (data) => sign('sha256', data, privateKey) };
+    sign: signOnThreadPool(privateKey) };
 }
 
 export function createIssuerSigning(deps: SigningDeps) {

@@ -137,7 +137,7 @@ describe.concurrent('happy', () => {
         expect(issuer.id).toBe(issuerId);
         const data = Buffer.from('<TaxInvoice/>');
         const { publicKey } = new X509Certificate(signer!.certificate);
-        expect(verify('sha256', data, publicKey, signer!.sign(data))).toBe(true);
+        expect(verify('sha256', data, publicKey, await signer!.sign(data))).toBe(true);
         expect(signer!.randomNumber).toEqual(good.randomNumber);
       }
     });

@@ -1,11 +1,15 @@
 // The sandbox authority's check of the signer's R-value (src/upstream/tax-invoices/sandbox.ts):
 // a transmission that carries R must carry the one that, with the certificate's VID, proves the
 // supplier's registration number, as the authority checks the package it receives.
-import { createPrivateKey, randomBytes, sign } from 'node:crypto';
+import { createPrivateKey, randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { issueSandboxCertificate } from '../../../src/domain/sandbox-certificate.ts';
 import { decryptSigningKeyFile } from '../../../src/domain/signing-key-file.ts';
-import { signXmlDocument, type XmlSigner } from '../../../src/domain/xml-signature.ts';
+import {
+  signOnThreadPool,
+  signXmlDocument,
+  type XmlSigner,
+} from '../../../src/domain/xml-signature.ts';
 import type { TransmissionRequest } from '../../../src/upstream/tax-invoices/index.ts';
 import {
   createSandboxTransmitter,
@@ -26,7 +30,7 @@ beforeAll(async () => {
   const key = decryptSigningKeyFile(issued.signPri, 'pass1234!');
   if (key.kind !== 'decrypted') throw new Error('the sandbox key file did not open');
   const privateKey = createPrivateKey({ key: key.pkcs8, format: 'der', type: 'pkcs8' });
-  signer = { certificate: issued.signCert, sign: (data) => sign('sha256', data, privateKey) };
+  signer = { certificate: issued.signCert, sign: signOnThreadPool(privateKey) };
 });
 
 function request(changes: Partial<TransmissionRequest>): TransmissionRequest {
@@ -61,7 +65,7 @@ describe('signerIdentityDefect', () => {
 
 describe('the sandbox transmitter', () => {
   it('accepts a signed document with the signer\'s R and rejects it with another', async () => {
-    const xml = signXmlDocument({
+    const { xml } = await signXmlDocument({
       rootStartTag: `<TaxInvoice xmlns="${NS}">`,
       namespaces: [['', NS]],
       exchangedDocument: '<ExchangedDocument><ID>txi_identity</ID></ExchangedDocument>',
@@ -73,7 +77,7 @@ describe('the sandbox transmitter', () => {
         '</TaxInvoiceTradeSettlement>',
       ].join(''),
       rootEndTag: '</TaxInvoice>',
-    }, signer).xml;
+    }, signer);
     const transmitter = createSandboxTransmitter({ latencyMs: 0 });
     const transmit = (changes: Partial<TransmissionRequest>) => transmitter.transmit(
       request({ signedDocument: xml, ...changes }), new AbortController().signal);

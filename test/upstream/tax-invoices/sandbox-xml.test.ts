@@ -3,10 +3,11 @@
 // is the approval number sent with it and the InvoicerParty is the supplier. It accepts the
 // document under that approval number, or rejects it naming what is wrong: a document signed
 // with another profile (exclusive canonicalization and an enveloped signature) is rejected.
-import { generateKeyPairSync, sign } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import { SignedXml } from 'xml-crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  signOnThreadPool,
   signXmlDocument,
   type UnsignedXmlDocument,
   type XmlSigner,
@@ -70,7 +71,7 @@ const transmit = (signedDocument: string) => createSandboxTransmitter({ latencyM
 
 describe('the sandbox tax authority and the signed standard XML', () => {
   it('accepts a verified document under the approval number it carries', async () => {
-    const signed = signXmlDocument(document(APPROVAL_NUMBER, '1234567891'), signer).xml;
+    const signed = (await signXmlDocument(document(APPROVAL_NUMBER, '1234567891'), signer)).xml;
     expect(await transmit(signed)).toEqual({ kind: 'accepted', ntsTransactionId: APPROVAL_NUMBER });
   });
 
@@ -86,7 +87,7 @@ describe('the sandbox tax authority and the signed standard XML', () => {
   });
 
   it('rejects a document changed after signing', async () => {
-    const signed = signXmlDocument(document(APPROVAL_NUMBER, '1234567891'), signer).xml;
+    const signed = (await signXmlDocument(document(APPROVAL_NUMBER, '1234567891'), signer)).xml;
     const result = await transmit(signed.replace('<TypeCode>0101', '<TypeCode>0102'));
     expect(result).toMatchObject({ kind: 'rejected', code: 'TRANSMISSION_REJECTED' });
   });
@@ -94,8 +95,9 @@ describe('the sandbox tax authority and the signed standard XML', () => {
   it('rejects a document signed by a key that is not the certificate\'s', async () => {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const impostor: XmlSigner = { certificate: signer.certificate,
-      sign: (data) => sign('sha256', data, privateKey) };
-    const signed = signXmlDocument(document(APPROVAL_NUMBER, '1234567891'), impostor).xml;
+      sign: signOnThreadPool(privateKey) };
+    const signed = (await signXmlDocument(document(APPROVAL_NUMBER, '1234567891'),
+      impostor)).xml;
     expect(await transmit(signed)).toMatchObject({ kind: 'rejected',
       message: expect.stringContaining('signature is not valid') });
   });
@@ -103,9 +105,10 @@ describe('the sandbox tax authority and the signed standard XML', () => {
   it('rejects another approval number, another supplier, an unsigned document and non-XML',
     async () => {
       for (const [signedDocument, reason] of [
-        [signXmlDocument(document('202611214100000000000000', '1234567891'), signer).xml,
-          'IssueID'],
-        [signXmlDocument(document(APPROVAL_NUMBER, '2208162517'), signer).xml, 'InvoicerParty'],
+        [(await signXmlDocument(document('202611214100000000000000', '1234567891'),
+          signer)).xml, 'IssueID'],
+        [(await signXmlDocument(document(APPROVAL_NUMBER, '2208162517'), signer)).xml,
+          'InvoicerParty'],
         [unsigned(document(APPROVAL_NUMBER, '1234567891')), 'one Signature'],
         [signedWithEnvelopedProfile(unsigned(document(APPROVAL_NUMBER, '1234567891'))),
           'between ExchangedDocument and TaxInvoiceDocument'],

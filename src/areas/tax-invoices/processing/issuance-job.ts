@@ -86,8 +86,9 @@ async function signOrFail(deps: IssuanceJobDeps, row: store.TaxInvoiceRow, issue
       issuanceKey: row.issuanceKey, from: ISSUABLE, to: 'FAILED', actor: 'JOB', cause }));
     return null;
   }
-  // A signed XML takes a millisecond of CPU; a batch's signatures take turns with
-  // requests instead of holding the event loop for all of them at once.
+  // Building a document's XML takes a fraction of a millisecond of CPU; a batch's documents take
+  // turns with requests instead of holding the event loop for all of them at once. Their RSA
+  // signatures run on the thread pool meanwhile.
   await setImmediate();
-  return { row, document: signTaxInvoiceXml(row, signer!, issuedAt, numbering) };
+  return { row, document: await signTaxInvoiceXml(row, signer!, issuedAt, numbering) };
 }

@@ -25,12 +25,12 @@ export type SignedTaxInvoiceXml = {
   certificate: string;
 };
 
-export function signTaxInvoiceXml(
+export async function signTaxInvoiceXml(
   row: TaxInvoiceRow,
   signer: XmlSigner,
   issuedAt: Date,
   numbering: ApprovalNumbering,
-): SignedTaxInvoiceXml {
+): Promise<SignedTaxInvoiceXml> {
   const number = approvalNumber({ issueDate: seoulDate(issuedAt), ...numbering });
   const xml = buildTaxInvoiceXml({
     issuanceKey: row.issuanceKey,
@@ -42,7 +42,7 @@ export function signTaxInvoiceXml(
     approvalNumber: number,
     issuedAt: seoulTimestamp(issuedAt),
   });
-  const signed = signXmlDocument(xml, signer);
+  const signed = await signXmlDocument(xml, signer);
   return { approvalNumber: number, xml: signed.xml, signatureValue: signed.signatureValue,
     digest: signed.digest, certificate: signer.certificate.toString('base64') };
 }
