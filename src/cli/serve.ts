@@ -21,11 +21,9 @@ export async function serve(config: Config): Promise<void> {
   // since; the sandbox account is made and shown all the same.
   const firstStart = platform.database.created;
   await server.listen({ port: config.PORT, host: config.HOST });
-  markPhase('listening');
-  platform.log.info(takeStartupPhases(), 'started');
-  logUnconfiguredLiveServices(platform, config);
-  if (firstStart) await announceSandboxAccount(platform, config);
-
+  // From the moment the server answers, a stop signal shuts it down gracefully: an orchestrator
+  // that sees it ready may stop it at once, before the start's last steps (the sandbox account's
+  // announcement on a first start) are done.
   let closing = false;
   async function shutdown(signal: string) {
     if (closing) return;
@@ -46,6 +44,15 @@ export async function serve(config: Config): Promise<void> {
   }
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
+  markPhase('listening');
+  platform.log.info(takeStartupPhases(), 'started');
+  logUnconfiguredLiveServices(platform, config);
+  // A stop that comes first cuts the announcement short; that is no failure of the start.
+  if (firstStart) {
+    await announceSandboxAccount(platform, config).catch((error: unknown) => {
+      if (!closing) throw error;
+    });
+  }
 }
 
 // One line naming every live service this server cannot reach, so that an operator learns it

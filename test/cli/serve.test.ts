@@ -198,6 +198,19 @@ describe('serve on a new embedded database', () => {
     expect(server.stdout()).not.toContain('password');
   }, SERVE_TEST_TIMEOUT_MS);
 
+  it('exits 0 on a SIGTERM sent as soon as it answers on a first start, whatever it was ' +
+    'still doing', async () => {
+    const otherDataDir = temporaryDataDir();
+    try {
+      server = startServer({ DATA_DIR: otherDataDir }, port);
+      await waitUntilReady(server);
+      expect(await stopServer(server)).toBe(0);
+    } finally {
+      killServer(server);
+      rmSync(otherDataDir, { recursive: true, force: true });
+    }
+  }, SERVE_TEST_TIMEOUT_MS);
+
   it('prints no key when the CLI created the database before the first start', async () => {
     const otherDataDir = temporaryDataDir();
     try {
