@@ -14,9 +14,8 @@ import { endSteps, moveToTransmission } from './steps-store.ts';
 // standard XML signed under its issuer's certificate (../xml/), then all are moved, their signed
 // XML kept and their next step made transmission, due after the cancel window
 // (TAX_INVOICE_TRANSMISSION_DELAY_SECONDS), in one transaction. The signing certificate is kept
-// with the XML (../xml/tables.ts). A document whose issuer can no
-// longer sign fails instead, and gets its points back; one that moved on meanwhile (canceled)
-// loses its step.
+// with the XML (../xml/tables.ts). A document whose issuer can no longer sign fails instead, and
+// gets its points back; one that moved on meanwhile (canceled) loses its step.
 
 export type IssuanceJobDeps = LifecycleDeps & {
   db: Db;
@@ -61,10 +60,10 @@ export async function issueDocuments(deps: IssuanceJobDeps, issuanceKeys: string
           issuedAt } })),
     });
     const documents = new Map(signed.map(({ row, document }) => [row.issuanceKey, document]));
-    await insertXmlDocuments(tx, issued.map((issuanceKey) => ({ issuanceKey,
-      approvalNumber: documents.get(issuanceKey)!.approvalNumber,
-      signedXml: documents.get(issuanceKey)!.xml,
-      signingCertificate: documents.get(issuanceKey)!.certificate })));
+    await insertXmlDocuments(tx, issued.map((issuanceKey) => {
+      const { approvalNumber, xml, certificate } = documents.get(issuanceKey)!;
+      return { issuanceKey, approvalNumber, signedXml: xml, signingCertificate: certificate };
+    }));
     await moveToTransmission(tx, issued, transmissionDueAt);
     const issuedKeys = new Set(issued);
     await endSteps(tx, signed.map(({ row }) => row.issuanceKey)
