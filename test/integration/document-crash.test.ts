@@ -46,6 +46,12 @@ const statusCounts = () => query<StatusCount>(`select status, count(*)::int as c
 const expectNoDrift = () =>
   expectConsistentSnapshot(cluster!.assertions.db, account.accountId, 'test');
 
+// An issued document's reservation is captured just after its status commits (captures are
+// batched), so the ledger is read once nothing is left reserved rather than at the status change.
+const reservationsSettled = (reservedBefore: number) => pollUntil(
+  () => ledgerSnapshot(cluster!.assertions.db, account.accountId, 'test'),
+  (snapshot) => snapshot.reservedPoints === reservedBefore, JOB_POLL);
+
 describe.skipIf(!clusterEnabled)(`documents across processes (${CLUSTER_SKIP_REASON})`, () => {
   it('makes one document of a reference id sent to two processes at once', async () => {
     const before = await ledgerSnapshot(cluster!.assertions.db, account.accountId, 'test');
@@ -57,6 +63,7 @@ describe.skipIf(!clusterEnabled)(`documents across processes (${CLUSTER_SKIP_REA
       [account.accountId])).toHaveLength(1);
     await pollUntil(statusCounts, (rows) => rows.length === 1 && rows[0]!.status === 'ISSUED',
       JOB_POLL);
+    await reservationsSettled(before.reservedPoints);
     const after = await expectNoDrift();
     expect(before.postedPoints - after.postedPoints).toBe(PRICE);
     expect(after.reservedPoints).toBe(before.reservedPoints);
@@ -80,6 +87,7 @@ describe.skipIf(!clusterEnabled)(`documents across processes (${CLUSTER_SKIP_REA
       const final = await pollUntil(statusCounts, (rows) => rows.every((row) =>
         row.status === 'ISSUED'), JOB_POLL);
       expect(final).toEqual([{ status: 'ISSUED', count: DOCUMENT_COUNT + 1 }]);
+      await reservationsSettled(before.reservedPoints);
 
       const pdfs = await query<{ count: number }>(`select count(*)::int as count
         from document_issuances where issuance_key = any($1) and pdf is not null
