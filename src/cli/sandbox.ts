@@ -11,7 +11,7 @@ import {
   normalizeBusinessRegistrationNumber,
 } from '../domain/business-registration-number.ts';
 import { issueSandboxCertificate } from '../domain/sandbox-certificate.ts';
-import { KEY_FILE_PASSWORD_LENGTH_MAX } from '../domain/signing-key-file.ts';
+import { KEY_FILE_PASSWORD_LENGTH_MAX } from '../domain/key-file-limits.ts';
 import { CliError, printResult } from './output.ts';
 import { hasControlCharacter } from '../domain/text.ts';
 

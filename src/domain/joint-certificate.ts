@@ -86,15 +86,6 @@ export function allowsSigning(facts: CertificateFacts): boolean {
     facts.keyUsages.includes('nonRepudiation');
 }
 
-type Validity = 'valid' | 'expired' | 'notYetValid';
-
-export function validityAt(facts: Pick<CertificateFacts, 'notBefore' | 'notAfter'>, now: Date):
-  Validity {
-  if (now.getTime() < facts.notBefore.getTime()) return 'notYetValid';
-  if (now.getTime() > facts.notAfter.getTime()) return 'expired';
-  return 'valid';
-}
-
 // The private key of a PKCS#8 DER, or null when Node cannot read it.
 export function readPrivateKey(pkcs8: Buffer): KeyObject | null {
   try {

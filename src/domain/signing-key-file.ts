@@ -8,6 +8,7 @@ import {
 } from '@peculiar/asn1-pkcs8';
 import { AlgorithmIdentifier, Attribute } from '@peculiar/asn1-x509';
 import { DerError, parseDer } from './der.ts';
+import { KEY_FILE_ITERATIONS_MAX } from './key-file-limits.ts';
 import { PbeParameter, Pbes2Parameters, Pbkdf2Parameters } from './pkcs5.ts';
 import { SEED_BLOCK_BYTES, seedCbcDecrypt, seedCbcEncrypt, SeedPaddingError } from './seed.ts';
 import { RANDOM_NUMBER_OID } from './virtual-id.ts';
@@ -32,11 +33,6 @@ const PBKDF2_OID = '1.2.840.113549.1.5.12';
 const HMAC_SHA1_OID = '1.2.840.113549.2.7';
 const LEGACY_FIXED_IV = Buffer.from('0123456789012345', 'ascii');
 const KEY_BYTES = 16;
-// Real files use 2048 iterations; the bound stops a hostile file from costing minutes of CPU.
-export const KEY_FILE_ITERATIONS_MAX = 100_000;
-// The longest password etax takes for a key file: CAs' software allows far shorter ones, and the
-// bound keeps an upload from carrying anything else in the password field.
-export const KEY_FILE_PASSWORD_LENGTH_MAX = 128;
 
 export type KeyFileResult =
   // The PrivateKeyInfo as decrypted, attributes and all, and the random value R among them (null

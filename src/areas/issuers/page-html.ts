@@ -1,7 +1,7 @@
 import { formatBusinessRegistrationNumber } from '../../domain/business-registration-number.ts';
-import { KEY_FILE_PASSWORD_LENGTH_MAX } from '../../domain/signing-key-file.ts';
+import { KEY_FILE_PASSWORD_LENGTH_MAX } from '../../domain/key-file-limits.ts';
 import { escapeHtml, page } from '../../platform/html-page.ts';
-import type { FailureCode } from './certificate-check.ts';
+import type { FailureCode } from './registration-codes.ts';
 import {
   REGISTRATION_PAGE_PATH,
   type PageAttempt,

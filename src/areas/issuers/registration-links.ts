@@ -4,7 +4,7 @@ import type { Db } from '../../platform/db/connect.ts';
 import {
   hashPageToken, isPageToken, newPageToken, pageLinkUrl, PageLinkError,
 } from '../../platform/page-links.ts';
-import { checkCertificateUpload, type CertificateUpload } from './certificate-check.ts';
+import type { CertificateUpload } from './certificate-check.ts';
 import type { Scope } from '../../platform/scope.ts';
 import type { CertificateRegistration, RegistrationRecord } from './registration.ts';
 import * as store from './store.ts';
@@ -114,6 +114,7 @@ export function createRegistrationLinks(deps: LinkDeps) {
     const scope = scopeOf(row);
     const owner = requireActive(await store.findIssuer(db, scope, row.issuerId));
     const occurredAt = deps.now();
+    const { checkCertificateUpload } = await import('./certificate-check.ts');
     const result = checkCertificateUpload(upload, owner,
       { now: occurredAt, environment: scope.environment });
     const record = await db.transaction(async (tx) => {

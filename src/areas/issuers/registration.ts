@@ -6,13 +6,8 @@ import type { SealingKey } from '../../domain/sealed-box.ts';
 import type { Environment } from '../../platform/accounts/keys.ts';
 import type { Db, Executor } from '../../platform/db/connect.ts';
 import type { JobDefinition, StageJob } from '../../platform/jobs.ts';
-import {
-  checkCertificateUpload,
-  REGISTRATION_CODES,
-  type CertificateUpload,
-  type CheckResult,
-  type RegistrationCode,
-} from './certificate-check.ts';
+import type { CertificateUpload, CheckResult } from './certificate-check.ts';
+import { REGISTRATION_CODES, type RegistrationCode } from './registration-codes.ts';
 import * as store from './store.ts';
 import type { Scope } from '../../platform/scope.ts';
 
@@ -171,6 +166,7 @@ async function processUpload(
   if (issuer === null) throw new Error(`upload ${uploadId} has no issuer`);
   const occurredAt = deps.now();
   const opened = openUpload(deps.sealing, upload);
+  const { checkCertificateUpload } = await import('./certificate-check.ts');
   const result = checkCertificateUpload(opened, issuer,
     { now: occurredAt, environment: scope.environment });
   return db.transaction(async (tx) => {

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@fastify/type-provider-typebox';
 import { HasMore, pageQueryFields } from '../../platform/paging.ts';
-import { KEY_FILE_PASSWORD_LENGTH_MAX } from '../../domain/signing-key-file.ts';
-import { REGISTRATION_CODES } from './certificate-check.ts';
+import { KEY_FILE_PASSWORD_LENGTH_MAX } from '../../domain/key-file-limits.ts';
+import { REGISTRATION_CODES } from './registration-codes.ts';
 import { PRINTED_TEXT_PATTERN } from '../../domain/text.ts';
 
 // Request and response schemas of the issuers routes (docs/issuers.md). The examples use the

@@ -2,8 +2,7 @@ import { createPrivateKey } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { createBatcher } from '../../platform/batcher.ts';
 import type { SealingKey } from '../../domain/sealed-box.ts';
-import { checkIdentity, readCertificate, validityAt } from '../../domain/joint-certificate.ts';
-import { readRandomNumber } from '../../domain/signing-key-file.ts';
+import { validityAt } from '../../domain/certificate-validity.ts';
 import { signOnThreadPool } from '../../domain/xml-signature.ts';
 import type { Db } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
@@ -65,6 +64,9 @@ async function makeSigner(deps: SigningDeps, issuer: store.IssuerRow,
   const row = await store.findCertificate(deps.db, issuer.id);
   if (row === null || row.registrationIdentifier !== registrationIdentifier) return null;
   const certificate = Buffer.from(row.certificateBase64, 'base64');
+  // The certificate and key-file parsers load with the first signer made, not at the start.
+  const [{ checkIdentity, readCertificate }, { readRandomNumber }] = await Promise.all([
+    import('../../domain/joint-certificate.ts'), import('../../domain/signing-key-file.ts')]);
   const facts = readCertificate(certificate);
   if (facts === null) return null;
   const pkcs8 = deps.sealing.open(row.sealedPrivateKey, issuer.id);

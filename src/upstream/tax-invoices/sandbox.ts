@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setImmediate, setTimeout as sleep } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
-import { checkIdentity, readCertificate } from '../../domain/joint-certificate.ts';
 import {
   elementText,
   findElement,
@@ -86,10 +85,13 @@ export function signedXmlDefect(request: TransmissionRequest & { approvalNumber:
 const IDENTITY_CHECKS_CACHED_MAX = 1_000;
 const identityChecks = new LRUCache<string, boolean>({ max: IDENTITY_CHECKS_CACHED_MAX });
 
-function provesSupplier(certificate: string, randomNumber: string, supplierNumber: string) {
+async function provesSupplier(certificate: string, randomNumber: string,
+  supplierNumber: string) {
   const key = `${supplierNumber}:${randomNumber}:${certificate}`;
   const cached = identityChecks.get(key);
   if (cached !== undefined) return cached;
+  // The certificate parser loads with the first check, not at the start.
+  const { checkIdentity, readCertificate } = await import('../../domain/joint-certificate.ts');
   const facts = readCertificate(Buffer.from(certificate, 'base64'));
   const proves = facts !== null &&
     checkIdentity(facts, Buffer.from(randomNumber, 'base64'), supplierNumber) === 'match';
@@ -99,17 +101,18 @@ function provesSupplier(certificate: string, randomNumber: string, supplierNumbe
 
 // Whether the signer's R, when the request carries one, proves with the certificate's VID that
 // the certificate is the supplier's, as the authority checks it; null when it does.
-export function signerIdentityDefect(request: TransmissionRequest): string | null {
+export async function signerIdentityDefect(request: TransmissionRequest):
+  Promise<string | null> {
   const { signerRandomNumber } = request;
   if (signerRandomNumber === undefined || signerRandomNumber === null) return null;
   // A trustee document is signed by the trustee, whose number the R must prove.
   const signer = request.brokerNumber ?? request.supplierNumber;
-  return provesSupplier(request.certificate, signerRandomNumber, signer) ? null
+  return await provesSupplier(request.certificate, signerRandomNumber, signer) ? null
     : `The signer's R-value and the certificate's VID do not prove the ${
       request.brokerNumber == null ? 'supplier' : 'trustee'}'s number.`;
 }
 
-function answer(request: TransmissionRequest): TransmissionResult {
+async function answer(request: TransmissionRequest): Promise<TransmissionResult> {
   if (request.recipientNumber === SANDBOX_RECIPIENTS.rejected) {
     return rejected('The tax authority rejected the invoice (sandbox test recipient).');
   }
@@ -118,7 +121,8 @@ function answer(request: TransmissionRequest): TransmissionResult {
   if (approvalNumber === null) {
     return { kind: 'accepted', ntsTransactionId: sandboxApprovalNumber(request) };
   }
-  const defect = signedXmlDefect({ ...request, approvalNumber }) ?? signerIdentityDefect(request);
+  const defect = signedXmlDefect({ ...request, approvalNumber }) ??
+    await signerIdentityDefect(request);
   if (defect !== null) {
     return rejected(`The tax authority rejected the signed document: ${defect}`);
   }

@@ -41,25 +41,25 @@ function request(changes: Partial<TransmissionRequest>): TransmissionRequest {
 }
 
 describe('signerIdentityDefect', () => {
-  it('takes the signer\'s R', () => {
-    expect(signerIdentityDefect(request({}))).toBeNull();
+  it('takes the signer\'s R', async () => {
+    expect(await signerIdentityDefect(request({}))).toBeNull();
   });
 
-  it('refuses another R, another supplier, or a certificate without a VID', () => {
+  it('refuses another R, another supplier, or a certificate without a VID', async () => {
     const tampered = Buffer.from(R);
     tampered[5] = tampered[5]! ^ 0x10;
     const defect = 'The signer\'s R-value and the certificate\'s VID do not prove the ' +
       'supplier\'s number.';
-    expect(signerIdentityDefect(request({ signerRandomNumber: tampered.toString('base64') })))
-      .toBe(defect);
-    expect(signerIdentityDefect(request({ supplierNumber: '1048123454' }))).toBe(defect);
-    expect(signerIdentityDefect(request({ certificate: Buffer.from('no certificate')
+    expect(await signerIdentityDefect(
+      request({ signerRandomNumber: tampered.toString('base64') }))).toBe(defect);
+    expect(await signerIdentityDefect(request({ supplierNumber: '1048123454' }))).toBe(defect);
+    expect(await signerIdentityDefect(request({ certificate: Buffer.from('no certificate')
       .toString('base64') }))).toBe(defect);
   });
 
-  it('leaves a request without R to the other checks', () => {
-    expect(signerIdentityDefect(request({ signerRandomNumber: null }))).toBeNull();
-    expect(signerIdentityDefect(request({ signerRandomNumber: undefined }))).toBeNull();
+  it('leaves a request without R to the other checks', async () => {
+    expect(await signerIdentityDefect(request({ signerRandomNumber: null }))).toBeNull();
+    expect(await signerIdentityDefect(request({ signerRandomNumber: undefined }))).toBeNull();
   });
 });
 
