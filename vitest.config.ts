@@ -46,6 +46,7 @@ export const UNIT = [
   'test/platform/body-rules.test.ts',
   'test/platform/database-unavailable.test.ts',
   'test/platform/data-dir-lock.test.ts',
+  'test/platform/due-work.test.ts',
   'test/platform/encryption-key.test.ts',
   'test/platform/embedded-queries.test.ts',
   'test/platform/cursor.test.ts',

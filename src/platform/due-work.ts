@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 
@@ -65,6 +66,10 @@ export function createDueWorkRunner(options: { workersEnabled: boolean; log: Log
   return {
     start(definitions) {
       if (!options.workersEnabled) return;
+      // Every loop waits on the one stop signal, each with at most one pause at a time: more
+      // than Node's default of 10 listeners is expected here, not a leak to warn about.
+      const loopCount = definitions.reduce((sum, definition) => sum + definition.concurrency, 0);
+      setMaxListeners(Math.max(loopCount + loops.length, 10), controller.signal);
       for (const definition of definitions) {
         for (let index = 0; index < definition.concurrency; index += 1) {
           loops.push(runLoop(definition, controller.signal, options.log));

@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { delayWasmTierUp } from './wasm-tier-up.ts';
 
 // A new embedded database starts as a copy of a template: a data folder that PGlite's initdb
 // made once and that PostgreSQL then shut down cleanly. PGlite makes a new database the same way
@@ -41,6 +42,7 @@ async function makeTemplate(folder: string): Promise<void> {
   mkdirSync(path.dirname(folder), { recursive: true });
   const unfinished = unfinishedName(folder);
   try {
+    delayWasmTierUp();
     const db = await PGlite.create(unfinished);
     await db.close();
   } catch (error) {

@@ -6,6 +6,7 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { acquireDataDir, type DataDirHolder, type DataDirLock } from './data-dir-lock.ts';
 import { copyTemplateDatabase } from './embedded-template.ts';
 import { keepQueriesTogether } from './pglite-queue.ts';
+import { delayWasmTierUp } from './wasm-tier-up.ts';
 
 // The embedded database is PGlite in DATA_DIR, served over a Unix socket in the same folder so
 // every component (Drizzle, pg-boss, the CLI in another process) speaks the same `pg` protocol.
@@ -103,6 +104,7 @@ async function openNow(
 // Opens the PostgreSQL files of an embedded database in this process, as the server does. Only
 // for a process that holds their DATA_DIR (or a folder no server knows, as a restore's).
 export function openDatabaseFiles(pgdataDir: string): Promise<PGlite> {
+  delayWasmTierUp();
   return PGlite.create(pgdataDir, {
     // pg_trgm backs profile search (migration 0002 creates the extension).
     extensions: { pg_trgm },
