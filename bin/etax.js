@@ -26,8 +26,9 @@ async function builtEntry() {
 
 const entry = await builtEntry();
 if (entry !== null) {
-  // Stack traces name the TypeScript sources, through the build's source maps; measured at no
-  // cost to the start.
+  // Stack traces name the TypeScript sources, through the build's source maps. Node reads the
+  // map of every module it loads: about 60 ms of a start on a 2-core machine
+  // (bench/RESULTS.md § Start-up), kept for stack traces an operator can follow.
   process.setSourceMapsEnabled(true);
   await import(pathToFileURL(entry).href);
 } else {
