@@ -54,7 +54,22 @@ export const COUNTED_KEYWORD = 'x-counted';
 const combine = (a: Counted | undefined, b: Counted): Counted =>
   (a === undefined || a === b ? b : 'sometimes');
 
+// Routes declare the same groups of codes again and again (every /v1 operation has the
+// platform's): each group's schema is made once and shared, which no consumer changes (the
+// OpenAPI document is made from a copy).
+const errorBodies = new Map<string, TSchema>();
+
 function errorBody(codes: ErrorCode[], counted: Counted): TSchema {
+  const key = `${counted} ${codes.join(' ')}`;
+  let body = errorBodies.get(key);
+  if (body === undefined) {
+    body = makeErrorBody(codes, counted);
+    errorBodies.set(key, body);
+  }
+  return body;
+}
+
+function makeErrorBody(codes: ErrorCode[], counted: Counted): TSchema {
   const list = codes.map((code) => `\`${code}\`: ${ERRORS[code].message}`).join(' ');
   return Type.Object(
     {
