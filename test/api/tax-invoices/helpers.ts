@@ -105,7 +105,7 @@ export async function registerSupplier(
   // then the latest of the issuer's history.
   const record = await app.issuers.processUpload(upload.json().identifier) ??
     (await app.server.inject(request(key, 'GET',
-      `/v1/issuers/${issuer.issuerId}/certificates/latestHistory`))).json();
+      `/v1/issuers/${issuer.issuerId}/certificates/latestHistory`))).json().latestHistory;
   expect(record).toMatchObject({ code: 'REGISTERED' });
   return { ...issuer, identificationNumber };
 }
