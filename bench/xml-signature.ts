@@ -15,7 +15,7 @@ import { sign } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { signTaxInvoiceXml } from '../src/areas/tax-invoices/index.ts';
-import { signedXmlDefect } from '../src/upstream/tax-invoices/sandbox.ts';
+import { signedXmlDefect } from '../src/upstream/tax-invoices/signed-document-check.ts';
 import { sandboxSigner } from '../test/helpers/sandbox-signer.ts';
 
 const { values } = parseArgs({ options: {

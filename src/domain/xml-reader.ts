@@ -33,6 +33,12 @@ const SPACE = /[ \t\r\n]*/y;
 // surrogates, U+FFFE and U+FFFF; pairs of surrogates stand for the planes above.
 const NOT_XML_CHARACTER = new RegExp('[^\\t\\n\\r\\u0020-\\ud7ff\\ue000-\\ufffd\\ud800-\\udfff]|' +
   '[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]');
+// What a text without surrogates may hold: the test that settles almost every document (Korean
+// text lies below the surrogates) in one quick pass, before the slower one that pairs them.
+const OUTSIDE_BMP_RANGES = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd]/;
+
+const holdsNonXmlCharacter = (text: string) =>
+  OUTSIDE_BMP_RANGES.test(text) && NOT_XML_CHARACTER.test(text);
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: '\'' };
 
 function fail(message: string): never {
@@ -57,12 +63,28 @@ function decode(raw: string): string {
 
 export function readXml(input: string): XmlElement {
   const text = input.replace(/\r\n?/g, '\n');
-  if (NOT_XML_CHARACTER.test(text)) fail('the document holds a character XML does not allow');
+  if (holdsNonXmlCharacter(text)) fail('the document holds a character XML does not allow');
   return new Reader(text).document();
 }
 
 const XML_DECLARATION = new RegExp('^<\\?xml\\s+version=(["\'])1\\.0\\1' +
   '(\\s+encoding=(["\'])UTF-8\\3)?(\\s+standalone=(["\'])(yes|no)\\5)?\\s*\\?>$', 'i');
+
+const ROOT_SCOPE: ReadonlyMap<string, string> = new Map([['xml', XML_NS]]);
+
+const isDeclaration = (attribute: string) =>
+  attribute === 'xmlns' || attribute.startsWith('xmlns:');
+
+// A qualified name's prefix, local name and namespace in `scope`; an attribute without a prefix
+// is in no namespace.
+function resolveName(scope: ReadonlyMap<string, string>, qualifiedName: string,
+  isAttribute: boolean) {
+  const colon = qualifiedName.indexOf(':');
+  const prefix = colon < 0 ? '' : qualifiedName.slice(0, colon);
+  if (prefix === '' && isAttribute) return { prefix, localName: qualifiedName, uri: '' };
+  const uri = scope.get(prefix) ?? (prefix === '' ? '' : fail(`${prefix}: is not declared`));
+  return { prefix, localName: qualifiedName.slice(colon + 1), uri };
+}
 
 // Signed documents nest a few levels; the verifier's walks recurse, so deeper is refused.
 const DEPTH_MAX = 64;
@@ -201,34 +223,30 @@ class Reader {
 
   private startTag(qualified: string, parent: XmlElement | null): XmlElement {
     const raw = this.rawAttributes();
-    const scope = new Map(parent?.scope ?? [['xml', XML_NS]]);
+    // An element without declarations of its own shares its parent's scope.
+    let scope: ReadonlyMap<string, string> = parent?.scope ?? ROOT_SCOPE;
     const declarations: Array<[string, string]> = [];
-    const isDeclaration = (attribute: string) =>
-      attribute === 'xmlns' || attribute.startsWith('xmlns:');
-    for (const [attribute, value] of raw.filter(([attribute]) => isDeclaration(attribute))) {
+    for (const [attribute, value] of raw) {
+      if (!isDeclaration(attribute)) continue;
       const prefix = attribute === 'xmlns' ? '' : attribute.slice(6);
       if (prefix === 'xml' || prefix === 'xmlns' || (prefix !== '' && value === '')) {
         fail(`${attribute} is not a valid namespace declaration`);
       }
       declarations.push([prefix, value]);
-      scope.set(prefix, value);
     }
-    const resolve = (qualifiedName: string, isAttribute: boolean) => {
-      const colon = qualifiedName.indexOf(':');
-      const prefix = colon < 0 ? '' : qualifiedName.slice(0, colon);
-      if (prefix === '' && isAttribute) return { prefix, localName: qualifiedName, uri: '' };
-      const uri = scope.get(prefix) ?? (prefix === '' ? '' : fail(`${prefix}: is not declared`));
-      return { prefix, localName: qualifiedName.slice(colon + 1), uri };
-    };
-    const attributes = raw.filter(([attribute]) => !isDeclaration(attribute))
-      .map(([attribute, value]): XmlAttribute => {
-        const { prefix, localName, uri } = resolve(attribute, true);
-        return { name: attribute, prefix, localName, namespaceURI: uri, value };
-      });
-    const keys = new Set(attributes.map((attribute) =>
-      `${attribute.namespaceURI}\u0000${attribute.localName}`));
-    if (keys.size !== attributes.length) fail(`<${qualified}> repeats an attribute`);
-    const { localName, uri } = resolve(qualified, false);
+    if (declarations.length > 0) scope = new Map([...scope, ...declarations]);
+    const attributes: XmlAttribute[] = [];
+    for (const [attribute, value] of raw) {
+      if (isDeclaration(attribute)) continue;
+      const { prefix, localName, uri } = resolveName(scope, attribute, true);
+      attributes.push({ name: attribute, prefix, localName, namespaceURI: uri, value });
+    }
+    if (attributes.length > 1) {
+      const keys = new Set(attributes.map((attribute) =>
+        `${attribute.namespaceURI}\u0000${attribute.localName}`));
+      if (keys.size !== attributes.length) fail(`<${qualified}> repeats an attribute`);
+    }
+    const { localName, uri } = resolveName(scope, qualified, false);
     return { kind: 'element', name: qualified, localName, namespaceURI: uri, declarations,
       attributes, scope, children: [], parent };
   }

@@ -23,7 +23,7 @@ import {
   TAX_INVOICE_NAMESPACE,
 } from '../../../../src/areas/tax-invoices/xml/codes.ts';
 import { signTaxInvoiceXml } from '../../../../src/areas/tax-invoices/xml/signed-document.ts';
-import { signedXmlDefect } from '../../../../src/upstream/tax-invoices/sandbox.ts';
+import { signedXmlDefect } from '../../../../src/upstream/tax-invoices/signed-document-check.ts';
 import { sandboxSigner } from '../../../helpers/sandbox-signer.ts';
 import { xmlsec1Verify } from '../../../helpers/xmlsec1.ts';
 
@@ -377,9 +377,9 @@ describe('a trustee document (위수탁)', () => {
     expect(signedXmlDefect({ ...request, brokerNumber: '1248100998' }))
       .toMatch(/BrokerParty is not the trustee/);
     const plain = await signTaxInvoiceXml(row('TAXABLE', null), signer, ISSUED_AT, NUMBERING);
-    expect(signedXmlDefect({ ...request, recipientNumber: '2208162517',
+    expect(signedXmlDefect({ ...request,
       signedDocument: plain.xml, approvalNumber: plain.approvalNumber })).toBeNull();
-    expect(signedXmlDefect({ ...request, recipientNumber: '2208162517',
+    expect(signedXmlDefect({ ...request,
       signedDocument: plain.xml, approvalNumber: plain.approvalNumber,
       brokerNumber: '2208162517' })).toMatch(/BrokerParty is not the trustee/);
   });

@@ -1,0 +1,7 @@
+// The entry of the sandbox tax authority's thread (authority-checks.ts). A worker thread starts
+// without the loader the sources run under (the build, tsx or the test runner), so it registers
+// tsx to load the TypeScript module that does the work.
+import { register } from 'tsx/esm/api';
+
+register();
+await import('./authority-thread.ts');
