@@ -6,8 +6,9 @@
 //            octets and digest, SignedInfo and its signature (on the thread pool, as the job
 //            makes it; awaited one at a time, so the hand-over to the pool counts too);
 //   verify   the sandbox authority's check of that document (src/upstream/tax-invoices/
-//            sandbox.ts): parse, the profile, the canonical octets, the digest, the RSA check,
-//            the approval number and the supplier.
+//            signed-document-check.ts, which the sandbox runs on a thread of its own): parse,
+//            the profile, the canonical octets, the digest, the RSA check, the approval number
+//            and the supplier.
 // Goals (issue 33): sign ≤ 2 × raw, verify ≤ 1 × raw. The three are measured in turns, round
 // after round, so that other work on the machine weighs on each alike; the medians of the
 // rounds are reported. Prints a Markdown table for bench/RESULTS.md.
