@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { createBatcher } from '../../platform/batcher.ts';
 import type { AuthorityAnswer, AuthorityBatch } from './authority-thread.ts';
 import type { SignedDocumentCheck } from './signed-document-check.ts';
 
@@ -10,11 +11,12 @@ import type { SignedDocumentCheck } from './signed-document-check.ts';
 // its own).
 //
 // One thread per process, started with the first check and shared by every sandbox transmitter
-// of the process; it does not keep the process alive. Checks are sent in batches: while two
-// batches are with the thread, new checks wait and go together (a transmission batch sends its
-// documents side by side), up to 100 a batch. A thread that fails (it throws or exits) fails
-// the checks it holds with AuthorityUnreachable, which the sandbox answers as an unreachable
-// authority, retried later as a live gateway's would be; the next check starts a new thread.
+// of the process; it does not keep the process alive. Checks are sent in batches
+// (platform/batcher.ts: while two batches are with the thread, new checks wait and go together,
+// up to 100 a batch; a transmission batch sends its documents side by side). A thread that fails
+// (it throws or exits) fails the checks it holds with AuthorityUnreachable, which the sandbox
+// answers as an unreachable authority, retried later as a live gateway's would be; the next check
+// starts a new thread. A check that throws on the thread fails alone.
 
 export class AuthorityUnreachable extends Error {}
 
@@ -22,25 +24,12 @@ const BATCHES_IN_FLIGHT_MAX = 2;
 const CHECKS_PER_BATCH_MAX = 100;
 const THREAD_ENTRY = new URL('./authority-thread.mjs', import.meta.url);
 
-type Waiting = {
-  check: SignedDocumentCheck;
-  resolve(defect: string | null): void;
-  reject(error: Error): void;
-};
-type Thread = { worker: Worker; batches: Map<number, { waiting: Waiting[]; done(): void }> };
+type Answered = Exclude<AuthorityAnswer, { ready: true }>;
+type Thread = { worker: Worker; batches: Map<number, (answer: Answered | Error) => void> };
 
-// Each check of the batch answered gets its outcome.
-function settleBatch(thread: Thread, answer: Exclude<AuthorityAnswer, { ready: true }>): void {
-  const batch = thread.batches.get(answer.id);
-  if (batch === undefined) return;
-  thread.batches.delete(answer.id);
-  batch.waiting.forEach((waiting, index) => {
-    const outcome = answer.outcomes[index]!;
-    if ('defect' in outcome) waiting.resolve(outcome.defect);
-    else waiting.reject(new Error(`The sandbox authority's check failed: ${outcome.failed}`));
-  });
-  batch.done();
-}
+// Each check's defect, or the Error that fails that check alone.
+const defectsOf = (answer: Answered) => answer.outcomes.map((outcome) => ('defect' in outcome
+  ? outcome.defect : new Error(`The sandbox authority's check failed: ${outcome.failed}`)));
 
 export type AuthorityChecks = {
   // What the sandbox authority finds wrong with a signed document, or null when it takes it;
@@ -52,8 +41,6 @@ export type AuthorityChecks = {
 // does.
 export function createAuthorityChecks(threadEntry: URL): AuthorityChecks {
   let thread: Promise<Thread> | null = null;
-  const queue: Waiting[] = [];
-  let batchesInFlight = 0;
   let nextBatchId = 0;
 
   function startThread(): Promise<Thread> {
@@ -63,10 +50,7 @@ export function createAuthorityChecks(threadEntry: URL): AuthorityChecks {
     const starting = new Promise<Thread>((resolve, reject) => {
       const fail = (error: Error) => {
         if (thread === starting) thread = null;
-        for (const batch of started.batches.values()) {
-          for (const waiting of batch.waiting) waiting.reject(error);
-          batch.done();
-        }
+        for (const settle of started.batches.values()) settle(error);
         started.batches.clear();
         reject(error);
         void worker.terminate();
@@ -76,7 +60,8 @@ export function createAuthorityChecks(threadEntry: URL): AuthorityChecks {
           resolve(started);
           return;
         }
-        settleBatch(started, answer);
+        started.batches.get(answer.id)?.(answer);
+        started.batches.delete(answer.id);
       });
       worker.on('error', (error) => fail(new AuthorityUnreachable(error.message)));
       worker.on('exit', () =>
@@ -87,41 +72,27 @@ export function createAuthorityChecks(threadEntry: URL): AuthorityChecks {
     return starting;
   }
 
-  async function send(waiting: Waiting[]): Promise<void> {
-    let current: Thread;
-    try {
-      thread ??= startThread();
-      current = await thread;
-    } catch (error) {
-      for (const item of waiting) item.reject(error as Error);
-      return;
-    }
+  async function checkOnThread(checks: readonly SignedDocumentCheck[]):
+    Promise<Array<string | null | Error>> {
+    thread ??= startThread();
+    const current = await thread;
     const id = nextBatchId;
     nextBatchId += 1;
-    await new Promise<void>((done) => {
-      current.batches.set(id, { waiting, done });
-      current.worker.postMessage({ id, checks: waiting.map((item) => item.check) } satisfies
-        AuthorityBatch);
+    const answer = await new Promise<Answered | Error>((settle) => {
+      current.batches.set(id, settle);
+      current.worker.postMessage({ id, checks: [...checks] } satisfies AuthorityBatch);
     });
+    if (answer instanceof Error) throw answer;
+    return defectsOf(answer);
   }
 
-  function dispatch(): void {
-    while (batchesInFlight < BATCHES_IN_FLIGHT_MAX && queue.length > 0) {
-      const batch = queue.splice(0, CHECKS_PER_BATCH_MAX);
-      batchesInFlight += 1;
-      void send(batch).finally(() => {
-        batchesInFlight -= 1;
-        dispatch();
-      });
-    }
-  }
-
-  return {
-    check: (check) => new Promise((resolve, reject) => {
-      queue.push({ check, resolve, reject });
-      dispatch();
-    }),
-  };
+  const check = createBatcher<SignedDocumentCheck, string | null>({
+    inFlightMax: BATCHES_IN_FLIGHT_MAX,
+    itemsPerBatchMax: CHECKS_PER_BATCH_MAX,
+    // An Error among the answers fails its own check only (DataLoader's rule).
+    run: (checks) => checkOnThread(checks) as Promise<Array<string | null>>,
+  });
+  return { check };
 }
 
 let shared: AuthorityChecks | null = null;
