@@ -38,24 +38,41 @@ export function processCpuSeconds(pid: number | undefined): number | null {
   return stat === null ? null : cpuSecondsOf(stat.fields);
 }
 
-// User plus system CPU seconds of every PostgreSQL process on this machine (the postmaster,
-// its backends and its background workers), or null where /proc is not available or none runs
-// here. A backend that exits between two readings takes its time with it; the server's pool
-// keeps its connections, so over a scenario that loses little.
+export type ProcessTimes = { pid: number; parentPid: number; command: string;
+  // Its own user plus system CPU seconds, and those of its children it has waited for.
+  ownSeconds: number; reapedChildrenSeconds: number };
+
+function processTimesOf(pid: string): ProcessTimes | null {
+  const stat = readStat(pid);
+  if (stat === null) return null;
+  return { pid: Number(pid), parentPid: Number(stat.fields[1]), command: stat.command,
+    ownSeconds: cpuSecondsOf(stat.fields),
+    reapedChildrenSeconds: (Number(stat.fields[13]) + Number(stat.fields[14])) /
+      CLOCK_TICKS_PER_SECOND };
+}
+
+const isPostgres = (command: string) => command === 'postgres' || command.startsWith('postgres:');
+
+// The CPU seconds PostgreSQL has used so far, from the processes running now: every process's
+// own time, and for the postmaster (a PostgreSQL process whose parent is not one) the time of
+// the children it has reaped. A backend or autovacuum worker that exits between two readings
+// moves its time into the postmaster's, so the total never goes back: summing only the live
+// processes lost an exited worker's time, and could make a scenario's share negative.
+export function postgresCpuSecondsOf(processes: readonly ProcessTimes[]): number | null {
+  const postgres = processes.filter((times) => isPostgres(times.command));
+  if (postgres.length === 0) return null;
+  const pids = new Set(postgres.map((times) => times.pid));
+  return postgres.reduce((total, times) => total + times.ownSeconds +
+    (pids.has(times.parentPid) ? 0 : times.reapedChildrenSeconds), 0);
+}
+
+// User plus system CPU seconds of PostgreSQL on this machine (the postmaster, its backends and
+// its background workers, autovacuum included, those that have exited too), or null where /proc
+// is not available or none runs here.
 export function postgresCpuSeconds(): number | null {
   if (!existsSync('/proc')) return null;
-  let total = 0;
-  let found = false;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = readStat(entry);
-    if (stat === null || !(stat.command === 'postgres' || stat.command.startsWith('postgres:'))) {
-      continue;
-    }
-    found = true;
-    total += cpuSecondsOf(stat.fields);
-  }
-  return found ? total : null;
+  return postgresCpuSecondsOf(readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))
+    .flatMap((entry) => processTimesOf(entry) ?? []));
 }
 
 // CPU seconds of this process (the benchmark and its load generator).
