@@ -27,8 +27,13 @@ function readStat(pid: number | string): { command: string; fields: string[] } |
     fields: stat.slice(close + 2).split(' ') };
 }
 
-function cpuSecondsOf(fields: string[]): number {
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+// Where, among those fields, a user time is followed by its system time: the process's own
+// (utime, stime) and its reaped children's (cutime, cstime).
+const OWN_TIMES = 11;
+const REAPED_CHILDREN_TIMES = 13;
+
+function cpuSecondsOf(fields: string[], times = OWN_TIMES): number {
+  return (Number(fields[times]) + Number(fields[times + 1])) / CLOCK_TICKS_PER_SECOND;
 }
 
 // User plus system CPU seconds of a process, or null where /proc is not available.
@@ -47,8 +52,7 @@ function processTimesOf(pid: string): ProcessTimes | null {
   if (stat === null) return null;
   return { pid: Number(pid), parentPid: Number(stat.fields[1]), command: stat.command,
     ownSeconds: cpuSecondsOf(stat.fields),
-    reapedChildrenSeconds: (Number(stat.fields[13]) + Number(stat.fields[14])) /
-      CLOCK_TICKS_PER_SECOND };
+    reapedChildrenSeconds: cpuSecondsOf(stat.fields, REAPED_CHILDREN_TIMES) };
 }
 
 const isPostgres = (command: string) => command === 'postgres' || command.startsWith('postgres:');

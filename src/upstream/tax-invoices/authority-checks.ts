@@ -80,7 +80,7 @@ export function createAuthorityChecks(threadEntry: URL): AuthorityChecks {
     nextBatchId += 1;
     const answer = await new Promise<Answered | Error>((settle) => {
       current.batches.set(id, settle);
-      current.worker.postMessage({ id, checks: [...checks] } satisfies AuthorityBatch);
+      current.worker.postMessage({ id, checks } satisfies AuthorityBatch);
     });
     if (answer instanceof Error) throw answer;
     return defectsOf(answer);

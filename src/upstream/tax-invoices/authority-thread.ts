@@ -6,7 +6,7 @@ import { signedXmlDefect, type SignedDocumentCheck } from './signed-document-che
 // check itself throw, that it failed. It says when it is ready, so that its start is not taken
 // for a batch's work.
 
-export type AuthorityBatch = { id: number; checks: SignedDocumentCheck[] };
+export type AuthorityBatch = { id: number; checks: readonly SignedDocumentCheck[] };
 export type CheckOutcome = { defect: string | null } | { failed: string };
 export type AuthorityAnswer = { ready: true } | { id: number; outcomes: CheckOutcome[] };
 
