@@ -246,7 +246,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // The dashboard shares the API's key cache (a key revoked there stops here at once) and
     // rate limiter, and reaches areas through what their index.ts offers.
     dashboard: dashboardPlugin(() => ({ platform, keys, rateLimiter, sealing: named.sealing,
-      areas: dashboardAreas(named) })),
+      cursors: named.cursors, areas: dashboardAreas(named) })),
     // Its tools call /v1 of this server (loaded on the first request, once it exists).
     mcp: mcpPlugin(() => ({ server: () => server, keys, db: platform.database.db,
       sealing: named.sealing, allowLive: config.MCP_ALLOW_LIVE,

@@ -25,6 +25,7 @@ import type {
 import type { WebhooksService } from '../areas/webhooks/index.ts';
 import type { SealingKey } from '../domain/sealed-box.ts';
 import type { KeyCache } from '../platform/auth.ts';
+import type { PageCursors } from '../platform/cursor.ts';
 import type { Platform } from '../platform/platform.ts';
 import type { RateLimiter } from '../platform/ratelimit/limiter.ts';
 import type { Scope } from '../platform/scope.ts';
@@ -50,6 +51,8 @@ export type DashboardDeps = {
   rateLimiter: Pick<RateLimiter, 'attempt' | 'countItems' | 'countingIn' | 'policyFor'>;
   // The key that seals secrets at rest: the users' TOTP secrets too.
   sealing: SealingKey;
+  // The API's page cursors, for the dashboard's own lists (the audit log).
+  cursors: PageCursors;
   areas: DashboardAreas;
 };
 

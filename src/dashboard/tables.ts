@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { createdAt, timestampTz } from '../platform/db/columns.ts';
+import { createdAt, pagingSequence, timestampTz } from '../platform/db/columns.ts';
 import { accounts } from '../platform/db/tables.ts';
 
 // The dashboard's tables (docs/dashboard.md): the people who sign in, their sessions, the
@@ -120,9 +120,12 @@ export const dashboardAuditEvents = pgTable(
     // What it was done to: a key id, a user's email, …
     target: text('target'),
     address: text('address'),
+    // The log's order: two actions recorded in the same instant (a password reset that also
+    // clears the second factor) still show in the order they were recorded.
+    sequence: pagingSequence(),
     createdAt: createdAt(),
   },
   (table) => [
-    index('dashboard_audit_events_account_idx').on(table.accountId, table.createdAt),
+    index('dashboard_audit_events_account_sequence_idx').on(table.accountId, table.sequence),
   ],
 );

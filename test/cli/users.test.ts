@@ -123,7 +123,7 @@ describe('etax user', () => {
       // With the factor off, the new password alone signs in.
       await signIn(app, email, cleared.password as string);
       const actions = (await db.execute(sql`select action from dashboard_audit_events
-        where account_id = ${accountId} and target = ${email} order by created_at, id`)).rows
+        where account_id = ${accountId} and target = ${email} order by sequence`)).rows
         .map((row) => (row as { action: string }).action);
       expect(actions).toEqual(['user.created', 'user.passwordReset', 'user.passwordReset',
         'user.twoFactorReset']);

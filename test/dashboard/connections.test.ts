@@ -105,7 +105,7 @@ describe('connections page', () => {
     expect(after.body).toContain('<dt>마지막 결과</dt><dd>성공</dd>');
     const { rows } = await app.platform.database.db.execute(sql`select action from
       dashboard_audit_events where account_id = ${accountId} and action like 'connection.%'
-      order by created_at`);
+      order by sequence`);
     expect(rows.map((row) => row.action)).toEqual(['connection.linkCreated',
       'connection.collectRequested']);
   });

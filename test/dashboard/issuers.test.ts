@@ -102,7 +102,7 @@ describe('issuers page', () => {
     expect(list.body).toContain('이택스 주식회사');
     const { rows } = await app.platform.database.db.execute(sql`select action from
       dashboard_audit_events where account_id = ${accountId} and action like 'issuer.%'
-      order by created_at`);
+      order by sequence`);
     expect(rows.map((row) => row.action)).toEqual(['issuer.created', 'issuer.updated']);
   });
 

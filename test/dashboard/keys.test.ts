@@ -32,7 +32,7 @@ async function createKey(browser: Browser, label: string) {
 
 const auditActions = async (accountId: string) => ((await app.platform.database.db.execute(
   sql`select action, target, environment from dashboard_audit_events
-      where account_id = ${accountId} order by created_at, id`)).rows as Array<{
+      where account_id = ${accountId} order by sequence`)).rows as Array<{
   action: string; target: string | null; environment: string | null }>);
 
 describe('API keys page', () => {

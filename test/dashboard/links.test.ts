@@ -46,7 +46,7 @@ const mailsArrive = (email: string, count: number) =>
 
 const auditOf = async (accountId: string) => (await db.execute(sql`select action, target,
   actor_email from dashboard_audit_events where account_id = ${accountId}
-  order by created_at`)).rows as Array<{ action: string; target: string | null }>;
+  order by sequence`)).rows as Array<{ action: string; target: string | null }>;
 
 const newEmail = (name: string) =>
   `${name}-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`;

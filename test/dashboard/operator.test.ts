@@ -32,7 +32,7 @@ async function signedInOperator(role: Role = 'owner') {
 
 const auditOf = async (accountId: string) => ((await app.platform.database.db.execute(
   sql`select action, target, environment from dashboard_audit_events
-      where account_id = ${accountId} and action like 'operator.%' order by created_at, id`))
+      where account_id = ${accountId} and action like 'operator.%' order by sequence`))
   .rows);
 
 
@@ -210,7 +210,7 @@ describe('an operator\'s read-only look at an account', () => {
   const viewedAudit = async (accountId: string) => ((await app.platform.database.db.execute(
     sql`select action, target, actor_email from dashboard_audit_events
         where account_id = ${accountId} and action like 'operator.accountView%'
-        order by created_at, id`)).rows);
+        order by sequence`)).rows);
 
   it('shows the account as its Viewer sees it, with the banner, audited in both accounts',
     async () => {

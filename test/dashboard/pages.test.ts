@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLES } from '../../src/dashboard/roles.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -178,6 +179,29 @@ describe('audit log', () => {
         .not.toContain('href="/dashboard/audit"');
     }
     expect((await browser.get('/dashboard/audit?before=nonsense')).statusCode).toBe(404);
+  });
+
+  it('pages through entries recorded in the same instant, each once, newest first', async () => {
+    const { browser, accountId } = await signedInAccount(app, 'owner');
+    const { db } = app.platform.database;
+    // 120 entries with one time, recorded in the order of their targets.
+    await db.execute(sql`insert into dashboard_audit_events (id, account_id, action, target,
+      created_at) select 'aud_same' || n, ${accountId}, 'key.created', 'same-instant-' || n,
+      timestamptz '2026-01-02 03:04:05.678901+00' from generate_series(1, 120) as n`);
+    const seen: string[] = [];
+    let path: string | null = '/dashboard/audit';
+    while (path !== null) {
+      const page = await browser.get(path);
+      expect(page.statusCode).toBe(200);
+      seen.push(...[...page.body.matchAll(/same-instant-(\d+)/g)].map((match) => match[1]!));
+      path = /href="(\/dashboard\/audit\?before=[^"]+)"/.exec(page.body)?.[1] ?? null;
+    }
+    expect(seen).toEqual(Array.from({ length: 120 }, (_, index) => String(120 - index)));
+    // The next page's link opens for this account only.
+    const first = await browser.get('/dashboard/audit');
+    const next = /href="(\/dashboard\/audit\?before=[^"]+)"/.exec(first.body)![1]!;
+    const other = await signedInAccount(app, 'owner');
+    expect((await other.browser.get(next)).statusCode).toBe(404);
   });
 });
 

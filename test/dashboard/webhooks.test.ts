@@ -55,7 +55,7 @@ async function addEndpoint(browser: Browser, form: Record<string, string> = {}) 
 
 const auditActions = async (accountId: string) => ((await app.platform.database.db.execute(
   sql`select action, target from dashboard_audit_events
-      where account_id = ${accountId} and action like 'webhook.%' order by created_at, id`))
+      where account_id = ${accountId} and action like 'webhook.%' order by sequence`))
   .rows as Array<{ action: string; target: string | null }>);
 
 describe('webhooks page', () => {

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, or } from 'drizzle-orm';
+import { and, desc, eq, lt } from 'drizzle-orm';
 import { newId } from '../../domain/ids.ts';
 import type { Executor } from '../../platform/db/connect.ts';
 import { dashboardAuditEvents } from '../tables.ts';
@@ -63,13 +63,13 @@ export async function recordAudit(tx: Executor, entry: AuditEntry): Promise<void
 
 export type AuditRow = typeof dashboardAuditEvents.$inferSelect;
 
-// One page of an account's audit log, newest first, before the cursor's (createdAt, id).
+// One page of an account's audit log, newest first: the rows recorded before `beforeSequence`,
+// in the order they were recorded (two in the same instant keep theirs).
 export async function listAudit(tx: Executor, accountId: string, limit: number,
-  before?: { createdAt: Date; id: string }): Promise<AuditRow[]> {
-  const { createdAt, id } = dashboardAuditEvents;
+  beforeSequence?: number): Promise<AuditRow[]> {
+  const { sequence } = dashboardAuditEvents;
   return tx.select().from(dashboardAuditEvents)
-    .where(and(eq(dashboardAuditEvents.accountId, accountId), before === undefined ? undefined
-      : or(lt(createdAt, before.createdAt),
-        and(eq(createdAt, before.createdAt), lt(id, before.id)))))
-    .orderBy(desc(createdAt), desc(id)).limit(limit);
+    .where(and(eq(dashboardAuditEvents.accountId, accountId),
+      beforeSequence === undefined ? undefined : lt(sequence, beforeSequence)))
+    .orderBy(desc(sequence)).limit(limit);
 }

@@ -1,3 +1,5 @@
+import { ApiError } from '../../platform/errors.ts';
+import { sequenceCursors } from '../../platform/cursor.ts';
 import { AUDIT_ACTIONS, listAudit, type AuditAction } from '../audit/store.ts';
 import { CardTable, Section } from '../components.tsx';
 import type { DashboardPage } from '../context.ts';
@@ -9,7 +11,9 @@ import { errorOutcome } from './errors.tsx';
 // at a time. Owner and Admin only.
 
 const PAGE_SIZE = 50;
-const CURSOR = /^(\d{4}-\d{2}-\d{2}T[\d:.]+Z)_(aud_[A-Za-z0-9_-]{1,40})$/;
+// The link to the next page carries a sealed cursor, as the API's lists do: the log's sequence
+// is shared by every account, so in clear it would tell how much the others did.
+const AUDIT_LIST = 'dashboard.audit';
 
 const actionLabel = (action: string): MessageKey | null =>
   ((AUDIT_ACTIONS as readonly string[]).includes(action)
@@ -21,21 +25,26 @@ export const auditPage: DashboardPage = {
     method: 'GET', path: '/audit', permission: 'audit.read',
     async handle(ctx) {
       const { t } = ctx;
-      const raw = ctx.query.get('before');
-      const cursor = raw === null ? null : CURSOR.exec(raw);
-      if (raw !== null && cursor === null) return errorOutcome(t, 'notFound', 404);
+      const cursors = sequenceCursors(ctx.services.cursors, AUDIT_LIST);
+      let before: number | undefined;
+      try {
+        before = cursors.decode(ctx.scope, ctx.query.get('before') ?? undefined);
+      } catch (error) {
+        if (error instanceof ApiError) return errorOutcome(t, 'notFound', 404);
+        throw error;
+      }
       const rows = await listAudit(ctx.services.platform.database.db, ctx.scope.accountId,
-        PAGE_SIZE, cursor ? { createdAt: new Date(cursor[1]!), id: cursor[2]! } : undefined);
-      const last = rows.length === PAGE_SIZE ? rows.at(-1) : undefined;
+        PAGE_SIZE + 1, before);
+      const { page, nextCursor } = cursors.pageOf(ctx.scope, rows, PAGE_SIZE);
       return { kind: 'page', title: 'audit.title', body: (
         <Section title={t('audit.title')} id="audit">
-          {rows.length === 0 ? <p class="muted">{t('audit.none')}</p> : (
+          {page.length === 0 ? <p class="muted">{t('audit.none')}</p> : (
             <CardTable head={<>
               <th>{t('audit.when')}</th><th>{t('audit.who')}</th><th>{t('audit.action')}</th>
               <th>{t('audit.target')}</th><th>{t('audit.environment')}</th>
               <th>{t('audit.address')}</th>
             </>}>
-              {rows.map((row) => {
+              {page.map((row) => {
                 const label = actionLabel(row.action);
                 return (
                   <tr key={row.id}>
@@ -55,8 +64,8 @@ export const auditPage: DashboardPage = {
               })}
             </CardTable>
           )}
-          {last && <p><a href={`/dashboard/audit?before=${encodeURIComponent(
-            `${last.createdAt.toISOString()}_${last.id}`)}`}>{t('points.more')}</a></p>}
+          {nextCursor !== null && <p><a href={`/dashboard/audit?before=${nextCursor}`}>
+            {t('points.more')}</a></p>}
         </Section>
       ) };
     },
