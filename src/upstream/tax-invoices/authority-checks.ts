@@ -5,8 +5,8 @@ import type { SignedDocumentCheck } from './signed-document-check.ts';
 
 // The sandbox tax authority checks signed documents on a thread of its own, as the real
 // authority checks them on machines of its own. Reading, canonicalizing and verifying a document
-// costs 0.2 to 0.3 ms of CPU, more than the rest of its transmission; on the thread that answers
-// requests it was the largest single cost and bounded how many tax invoices, bulks above all, a
+// costs about 0.2 ms of CPU, about as much as the rest of its transmission; on the thread that
+// answers requests it was the largest single cost and bounded how many tax invoices, bulks above all, a
 // process accepts a second (bench/RESULTS.md § Tax invoices: the sandbox authority on a thread of
 // its own).
 //
