@@ -6,9 +6,9 @@ import type { SignedDocumentCheck } from './signed-document-check.ts';
 // The sandbox tax authority checks signed documents on a thread of its own, as the real
 // authority checks them on machines of its own. Reading, canonicalizing and verifying a document
 // costs about 0.2 ms of CPU, about as much as the rest of its transmission; on the thread that
-// answers requests it was the largest single cost and bounded how many tax invoices, bulks above all, a
-// process accepts a second (bench/RESULTS.md § Tax invoices: the sandbox authority on a thread of
-// its own).
+// answers requests it was the largest single cost and bounded how many tax invoices, bulks above
+// all, a process accepts a second (bench/RESULTS.md § Tax invoices: the sandbox authority on a
+// thread of its own).
 //
 // One thread per process, started with the first check and shared by every sandbox transmitter
 // of the process; it does not keep the process alive. Checks are sent in batches
