@@ -101,12 +101,18 @@ export async function endWithoutIssuance(
   return row;
 }
 
-// Records the tax authority's approval numbers: TRANSMITTING → TRANSMITTED, and a success event
-// for each document moved. Returns the keys of the documents moved.
+type Approval = { row: store.TaxInvoiceRow; ntsTransactionId: string; transmittedAt: Date };
+
+// Records the tax authority's approval numbers: TRANSMITTING → TRANSMITTED, a success event
+// for each document moved and what `alongside` writes with them (the recipients' mail), then
+// their entries in the books last: the books' counter of an account stays locked from then to the
+// commit, and another batch transmitting for the same account waits on it, so no other statement
+// comes after it. Returns the keys of the documents moved.
 export async function recordTransmitted(
   deps: LifecycleDeps,
   tx: Tx,
-  approvals: Array<{ row: store.TaxInvoiceRow; ntsTransactionId: string; transmittedAt: Date }>,
+  approvals: Approval[],
+  alongside?: (transmitted: Approval[]) => Promise<void>,
 ): Promise<Set<string>> {
   const moved = new Set(await store.transitionMany(tx, {
     from: ['TRANSMITTING'], to: 'TRANSMITTED', actor: 'JOB',
@@ -118,12 +124,13 @@ export async function recordTransmitted(
   }));
   await endSteps(tx, [...moved]);
   const transmitted = approvals.filter(({ row }) => moved.has(row.issuanceKey));
-  await deps.recordIssuedInvoices?.(tx, transmitted.map(({ row, ntsTransactionId,
-    transmittedAt }) => issuedInvoiceChange(row, ntsTransactionId, transmittedAt)));
   await deps.recordEvents(tx, transmitted
     .map(({ row }) => ({ scope: store.scopeOfRow(row), event: {
       type: 'TAX_INVOICE_ISSUANCE_SUCCESS',
       data: { issuanceKey: row.issuanceKey, taxInvoiceUrl: deps.documentUrl(row.issuanceKey) },
     } })));
+  await alongside?.(transmitted);
+  await deps.recordIssuedInvoices?.(tx, transmitted.map(({ row, ntsTransactionId,
+    transmittedAt }) => issuedInvoiceChange(row, ntsTransactionId, transmittedAt)));
   return moved;
 }

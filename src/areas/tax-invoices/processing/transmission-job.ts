@@ -117,11 +117,9 @@ async function settleTransmissions(deps: TransmissionJobDeps, attempts: Transmis
   const accepted = attempts.flatMap(({ row, result }) => (result.kind === 'accepted'
     ? [{ row, ntsTransactionId: result.ntsTransactionId, transmittedAt: deps.now() }] : []));
   if (accepted.length > 0) {
-    await deps.db.transaction(async (tx) => {
-      const moved = await recordTransmitted(deps, tx, accepted);
-      await deps.mailTransmitted?.(tx, accepted.filter(({ row }) => moved.has(row.issuanceKey))
-        .map(({ row, ntsTransactionId }) => ({ ...row, ntsTransactionId })));
-    });
+    await deps.db.transaction((tx) => recordTransmitted(deps, tx, accepted,
+      async (transmitted) => deps.mailTransmitted?.(tx, transmitted
+        .map(({ row, ntsTransactionId }) => ({ ...row, ntsTransactionId })))));
   }
   for (const { step, result } of attempts) {
     if (result.kind !== 'accepted') await settleFailedTransmission(deps, step, result);
