@@ -161,6 +161,8 @@ describe('plan', () => {
 });
 
 describe('audit log', () => {
+  const NEXT_PAGE_LINK = /href="(\/dashboard\/audit\?before=[^"]+)"/;
+
   it('shows the account\'s own entries to Owner and Admin only', async () => {
     const { browser, user } = await signedInAccount(app, 'admin');
     await browser.get('/dashboard/keys');
@@ -194,12 +196,12 @@ describe('audit log', () => {
       const page = await browser.get(path);
       expect(page.statusCode).toBe(200);
       seen.push(...[...page.body.matchAll(/same-instant-(\d+)/g)].map((match) => match[1]!));
-      path = /href="(\/dashboard\/audit\?before=[^"]+)"/.exec(page.body)?.[1] ?? null;
+      path = NEXT_PAGE_LINK.exec(page.body)?.[1] ?? null;
     }
     expect(seen).toEqual(Array.from({ length: 120 }, (_, index) => String(120 - index)));
     // The next page's link opens for this account only.
     const first = await browser.get('/dashboard/audit');
-    const next = /href="(\/dashboard\/audit\?before=[^"]+)"/.exec(first.body)![1]!;
+    const next = NEXT_PAGE_LINK.exec(first.body)![1]!;
     const other = await signedInAccount(app, 'owner');
     expect((await other.browser.get(next)).statusCode).toBe(404);
   });

@@ -30,7 +30,9 @@ export const auditPage: DashboardPage = {
       try {
         before = cursors.decode(ctx.scope, ctx.query.get('before') ?? undefined);
       } catch (error) {
-        if (error instanceof ApiError) return errorOutcome(t, 'notFound', 404);
+        if (error instanceof ApiError && error.code === 'INVALID_REQUEST') {
+          return errorOutcome(t, 'notFound', 404);
+        }
         throw error;
       }
       const rows = await listAudit(ctx.services.platform.database.db, ctx.scope.accountId,
