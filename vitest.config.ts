@@ -33,6 +33,7 @@ export const UNIT = [
   'test/areas/businesses/import.test.ts',
   'test/areas/certificate-verification/**/*.test.ts',
   'test/areas/issuers/certificate-check.test.ts',
+  'test/areas/issuers/signing-thread.test.ts',
   'test/areas/tax-invoices/amendments.test.ts',
   'test/areas/tax-invoices/late-issuance.test.ts',
   'test/areas/tax-invoices/supplier-eligibility.test.ts',

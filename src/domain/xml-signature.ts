@@ -37,7 +37,7 @@ export const NTS_XPATH = "not(self::*[name()='TaxInvoice'] | " +
 
 // What signs: RSA PKCS#1 v1.5 over SHA-256 of the data, and the certificate (DER) of its key.
 // Asynchronous, so that the RSA operation, most of a document's signing, can run off the event
-// loop (node:crypto's sign with a callback runs on libuv's thread pool).
+// loop: on a thread of its own, or on libuv's thread pool (node:crypto's sign with a callback).
 export type XmlSigner = { certificate: Buffer; sign(data: Buffer): Promise<Buffer> };
 
 const signWithCallback = promisify(sign);

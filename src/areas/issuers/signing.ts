@@ -3,10 +3,10 @@ import { LRUCache } from 'lru-cache';
 import { createBatcher } from '../../platform/batcher.ts';
 import type { SealingKey } from '../../domain/sealed-box.ts';
 import { validityAt } from '../../domain/certificate-validity.ts';
-import { signOnThreadPool } from '../../domain/xml-signature.ts';
 import type { Db } from '../../platform/db/connect.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { Scope } from '../../platform/scope.ts';
+import { signOnSigningThread } from './signing-thread.ts';
 import * as store from './store.ts';
 
 // What tax-invoice work uses from this area (docs/issuers.md § Which issuance needs a
@@ -76,7 +76,7 @@ async function makeSigner(deps: SigningDeps, issuer: store.IssuerRow,
   }
   const privateKey = createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' });
   return { certificate, randomNumber: randomNumber!,
-    sign: signOnThreadPool(privateKey) };
+    sign: signOnSigningThread(privateKey) };
 }
 
 export function createIssuerSigning(deps: SigningDeps) {

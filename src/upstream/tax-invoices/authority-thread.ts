@@ -1,26 +1,25 @@
 import { parentPort } from 'node:worker_threads';
+import type { ThreadAnswer, ThreadBatch, ThreadOutcome } from '../../platform/thread-batches.ts';
 import { signedXmlDefect, type SignedDocumentCheck } from './signed-document-check.ts';
 
 // The sandbox tax authority's thread (authority-checks.ts): it checks batches of signed
 // documents and answers, for each, its defect (null when the authority takes it) or, should the
-// check itself throw, that it failed. It says when it is ready, so that its start is not taken
-// for a batch's work.
+// check itself throw, that it failed, in the protocol of platform/thread-batches.ts.
 
-export type AuthorityBatch = { id: number; checks: readonly SignedDocumentCheck[] };
-export type CheckOutcome = { defect: string | null } | { failed: string };
-export type AuthorityAnswer = { ready: true } | { id: number; outcomes: CheckOutcome[] };
+type Defect = string | null;
 
-function outcomeOf(check: SignedDocumentCheck): CheckOutcome {
+function outcomeOf(check: SignedDocumentCheck): ThreadOutcome<Defect> {
   try {
-    return { defect: signedXmlDefect(check) };
+    return { value: signedXmlDefect(check) };
   } catch (error) {
-    return { failed: error instanceof Error ? error.message : String(error) };
+    return { failed: `The sandbox authority's check failed: ${
+      error instanceof Error ? error.message : String(error)}` };
   }
 }
 
 const port = parentPort!;
 
-port.on('message', ({ id, checks }: AuthorityBatch) => {
-  port.postMessage({ id, outcomes: checks.map(outcomeOf) } satisfies AuthorityAnswer);
+port.on('message', ({ id, items }: ThreadBatch<SignedDocumentCheck>) => {
+  port.postMessage({ id, outcomes: items.map(outcomeOf) } satisfies ThreadAnswer<Defect>);
 });
-port.postMessage({ ready: true } satisfies AuthorityAnswer);
+port.postMessage({ ready: true } satisfies ThreadAnswer<Defect>);
