@@ -18,7 +18,8 @@ import { createBatcher } from './batcher.ts';
 
 export type ThreadBatch<Item> = { id: number; items: readonly Item[] };
 export type ThreadOutcome<Value> = { value: Value } | { failed: string };
-export type ThreadAnswer<Value> = { ready: true } | { id: number; outcomes: ThreadOutcome<Value>[] };
+export type ThreadAnswer<Value> =
+  { ready: true } | { id: number; outcomes: ThreadOutcome<Value>[] };
 
 type Answered<Value> = Exclude<ThreadAnswer<Value>, { ready: true }>;
 type Thread<Value> = { worker: Worker;

@@ -23,7 +23,7 @@ function niceOfThreads(): Map<string, number> {
 }
 
 describe('the signing thread', () => {
-  it('makes each of many signatures sent at once as node:crypto makes it with its key', async () => {
+  it('makes each of many signatures sent at once as node:crypto does with its key', async () => {
     const requests = Array.from({ length: 250 }, (_, index) => ({
       key: keys[index % keys.length]!,
       data: Buffer.from(`<SignedInfo>문서 ${index} &amp; "'</SignedInfo>`, 'utf8'),
