@@ -8,8 +8,9 @@
 // Raising a nice value needs no privilege; a failure leaves the thread at its priority.
 import { platform, setPriority } from 'node:os';
 
-// Nice 10: when the cores are busy, a thread at nice 0 gets about ten times its share.
-export const BACKGROUND_NICE = 10;
+// Nice 10: when the cores are busy, a thread at nice 0 gets about nine times its share (the
+// scheduler's weights, 1024 against 110).
+const BACKGROUND_NICE = 10;
 
 export function lowerThreadPriority() {
   if (platform() !== 'linux') return false;

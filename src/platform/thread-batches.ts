@@ -3,8 +3,9 @@ import { createBatcher } from './batcher.ts';
 
 // Work done on a worker thread of its own, sent in batches: the sandbox authority's checks of
 // signed documents, and the RSA signatures of tax invoices. Both are CPU work that no request
-// waits on, so the thread lowers its own scheduling priority (background-priority.mjs) and the
-// threads that answer requests come first when the cores are busy.
+// waits on, so each such thread lowers its own scheduling priority as it starts
+// (background-priority.mjs) and the threads that answer requests come first when the cores are
+// busy.
 //
 // One thread per use, started with the first item and shared by every caller; it does not keep
 // the process alive. Items go in batches (batcher.ts: while `inFlightMax` batches are with the
