@@ -6,7 +6,7 @@ import { createThreadBatches } from '../../platform/thread-batches.ts';
 // waits on it (the workers sign after a document is accepted), so when the cores are busy the
 // threads that answer requests go first. node:crypto's asynchronous sign ran them on libuv's
 // thread pool instead: up to four threads at the priority of the requests, shared with file reads
-// and password hashes. On one thread, in batches, a process accepted about 10 % more tax invoices
+// and password hashes. On one thread, in batches, a process accepted about 11 % more tax invoices
 // a second, with a little less CPU per document
 // (bench/RESULTS.md § Tax invoices: signing on a thread of its own, at a lower priority).
 //
