@@ -5,6 +5,7 @@
 // rewritten; any change to an amount, a party or an item breaks it; and each document has the
 // elements of the standard's published element list, in its order. No schema of the standard is
 // published openly, so the structure is checked element by element.
+import type { KeyObject } from 'node:crypto';
 import { DOMParser } from '@xmldom/xmldom';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -23,6 +24,7 @@ import {
   TAX_INVOICE_NAMESPACE,
 } from '../../../../src/areas/tax-invoices/xml/codes.ts';
 import { signTaxInvoiceXml } from '../../../../src/areas/tax-invoices/xml/signed-document.ts';
+import { signOnSigningThread } from '../../../../src/areas/issuers/signing-thread.ts';
 import { signedXmlDefect } from '../../../../src/upstream/tax-invoices/signed-document-check.ts';
 import { sandboxSigner } from '../../../helpers/sandbox-signer.ts';
 import { xmlsec1Verify } from '../../../helpers/xmlsec1.ts';
@@ -32,9 +34,10 @@ const ISSUED_AT = new Date('2026-11-20T15:30:00Z'); // 2026-11-21 00:30 in Korea
 const NUMBERING = { systemCode: '41000008', counter: BigInt(parseInt('a1b2c3d4', 36)) };
 
 let signer: XmlSigner;
+let privateKey: KeyObject;
 
 beforeAll(async () => {
-  ({ signer } = await sandboxSigner());
+  ({ signer, privateKey } = await sandboxSigner());
 });
 
 function invoice(tax: (supplyCost: number) => number | null, sign = 1): Invoice {
@@ -202,6 +205,16 @@ describe('the signature', () => {
       expect(verifyXmlDocument(changed).valid).toBe(false);
       expect(xmlsec1Verify(changed).referenceValid).toBe(false);
     }
+  });
+
+  it('is made the same by the issuers\' signing thread, and xmlsec1 verifies it', async () => {
+    const onThread = await signTaxInvoiceXml(row('TAXABLE', null),
+      { certificate: signer.certificate, sign: signOnSigningThread(privateKey) },
+      ISSUED_AT, NUMBERING);
+    const onPool = await signTaxInvoiceXml(row('TAXABLE', null), signer, ISSUED_AT, NUMBERING);
+    expect(onThread.xml).toBe(onPool.xml);
+    expect(xmlsec1Verify(onThread.xml)).toMatchObject({ referenceValid: true,
+      signatureValid: true });
   });
 
   it('still verifies when the transmitting system rewrites ExchangedDocument', async () => {
