@@ -283,6 +283,8 @@ type SectionInput = {
   options: ReportOptions;
   // Profiles in the store, when a scenario needed them.
   profileCount: number | null;
+  // The server's autovacuum is off, so the benchmark analysed the database after each warm-up.
+  analysedAfterWarmUp: boolean;
 };
 
 export function formatSection(input: SectionInput, loadAverage: number): string {
@@ -299,7 +301,9 @@ export function formatSection(input: SectionInput, loadAverage: number): string 
     `- Database: ${MODE_TITLES[mode]}, fresh for the run, ${options.keys} accounts` +
     (input.profileCount ? `, ${input.profileCount.toLocaleString('en-US')} profiles` : '') +
     (options.pgbouncer === 1 ? '; the servers reach it through PgBouncer (transaction ' +
-      'pooling, DATABASE_PREPARED_STATEMENTS=false)' : ''),
+      'pooling, DATABASE_PREPARED_STATEMENTS=false)' : '') +
+    (input.analysedAfterWarmUp ? '; its autovacuum is off, so the benchmark analyses the ' +
+      'database after each warm-up, as autovacuum would have' : ''),
     `- Rate limiter: ${limiter}; the benchmarked operations' limits are lifted`,
     `- Load: ${options.connections} connections unless a scenario names its own, ` +
     `pipelining ${options.pipelining}, ` +

@@ -20,7 +20,7 @@ import {
 } from '../test/helpers/server-process.ts';
 import { autocannon, createRotation, roundRobin } from './autocannon.ts';
 import { runAtSteadyRate, type SteadyRateFigures } from './open-loop.ts';
-import { databaseUrl, withClient } from './postgres.ts';
+import { analyzeWithoutAutovacuum, databaseUrl, withClient } from './postgres.ts';
 import { ownCpuSeconds, postgresCpuSeconds, processCpuSeconds } from './process-cpu.ts';
 import { createDatabaseFromTemplate, ensureProfileTemplate } from './profile-dataset.ts';
 import { startPrism, type PrismPeer } from './prism.ts';
@@ -350,6 +350,10 @@ async function waitForIdleWorkers(url: string): Promise<void> {
   }
 }
 
+// Whether a scenario's database was analysed by the benchmark (analyzeWithoutAutovacuum), which
+// the report says.
+let analysedAfterWarmUp = false;
+
 // The warm-up, then the timed runs, with what the workers did with the scenario's documents
 // meanwhile; the median run is the median by `rankBy`.
 async function timedRuns<Figures>(input: ScenarioInput, spec: {
@@ -362,6 +366,9 @@ async function timedRuns<Figures>(input: ScenarioInput, spec: {
 }) {
   const { scenario, options } = input;
   if (options.warmup > 0) await spec.run(options.warmup);
+  if (input.databaseUrl !== undefined && await analyzeWithoutAutovacuum(input.databaseUrl)) {
+    analysedAfterWarmUp = true;
+  }
   const documentsUrl = scenario.makesDocuments ? input.databaseUrl : undefined;
   const documentKind = scenario.makesDocuments;
   const documentsBefore = documentsUrl && documentKind &&
@@ -603,6 +610,7 @@ async function runServerScenarios(options: Options,
     skipped,
     options,
     profileCount: database.profileCount,
+    analysedAfterWarmUp,
   }, loadAverage);
   process.stdout.write(`\n${section.split('\n').slice(1, -1).join('\n')}\n`);
   if (!selection.partial) {

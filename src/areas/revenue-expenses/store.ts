@@ -80,20 +80,31 @@ const scopeKey = (scope: { accountId: string; environment: string }) =>
 
 type Known = Pick<BookRow, 'direction' | 'approvalNumber' | 'contentHash' | 'source'>;
 
-// What the books hold already of the entries' invoices, per scope, direction and number.
+// What the books hold already of the entries' invoices, per scope, direction and number. Each
+// entry is looked up by the whole of the identity index (scope, direction, number), one probe
+// each: a test of the scopes and the numbers apart read every entry of the batch's scopes, and
+// a busy book has many.
 async function findKnown(tx: Executor, groups: ReadonlyArray<ScopeEntries>) {
-  const existing = await tx.select({ accountId: invoices.accountId,
-    environment: invoices.environment, direction: invoices.direction,
-    approvalNumber: invoices.approvalNumber, contentHash: invoices.contentHash,
-    source: invoices.source })
-    .from(invoices)
-    .where(and(
-      sql`(${invoices.accountId}, ${invoices.environment}) in (${sql.join(groups.map(
-        ({ scope }) => sql`(${scope.accountId}, ${scope.environment})`), sql`, `)})`,
-      inArray(invoices.approvalNumber, [...new Set(groups.flatMap(({ entries }) =>
-        entries.map((entry) => entry.approvalNumber)))])));
-  return new Map<string, Known>(existing.map((row) =>
-    [`${scopeKey(row)}:${row.direction}:${row.approvalNumber}`, row]));
+  const keys = [...new Map(groups.flatMap(({ scope, entries }) => entries.map((entry) =>
+    [`${scopeKey(scope)}:${entry.direction}:${entry.approvalNumber}`,
+      { ...scope, direction: entry.direction, approvalNumber: entry.approvalNumber }]))).values()];
+  const { rows } = await executePrepared<{ account_id: string; environment: string;
+    direction: Direction; approval_number: string; content_hash: string; source: Source }>(tx,
+    sql`select i.account_id, i.environment, i.direction, i.approval_number, i.content_hash,
+           i.source
+      from unnest(${sql.param(keys.map((key) => key.accountId))}::text[],
+                  ${sql.param(keys.map((key) => key.environment))}::text[],
+                  ${sql.param(keys.map((key) => key.direction))}::text[],
+                  ${sql.param(keys.map((key) => key.approvalNumber))}::text[])
+           as k(account_id, environment, direction, approval_number)
+      join revenue_expense_invoices i
+        on i.account_id = k.account_id and i.environment = k.environment
+       and i.direction = k.direction and i.approval_number = k.approval_number`);
+  return new Map<string, Known>(rows.map((row) => [
+    `${scopeKey({ accountId: row.account_id, environment: row.environment })}:${
+      row.direction}:${row.approval_number}`,
+    { direction: row.direction, approvalNumber: row.approval_number,
+      contentHash: row.content_hash, source: row.source }]));
 }
 
 export type ScopeEntries = { scope: Scope; entries: readonly BookEntry[] };
