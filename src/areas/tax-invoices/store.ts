@@ -6,6 +6,7 @@ import {
 import type { Environment } from '../../platform/accounts/keys.ts';
 import type { Executor } from '../../platform/db/connect.ts';
 import { columnList, selectJsonRows } from '../../platform/db/json-rows.ts';
+import { executePrepared } from '../../platform/db/prepared.ts';
 import type { Scope } from '../../platform/scope.ts';
 import type { Invoice, TaxInvoiceStatus } from './schemas.ts';
 import { taxInvoices, taxInvoiceStatusChanges } from './tables.ts';
@@ -46,20 +47,23 @@ export async function insertInvoices(
   tx: Executor,
   rows: readonly NewTaxInvoiceRow[],
   actor: Actor,
+  // A statement on the rows just inserted, made part of the same statement (a CTE that reads
+  // `inserted`: issuance_key, issuance_type, status): the caller's round trip saved.
+  alongside?: SQL,
 ): Promise<number> {
   if (rows.length === 0) return 0;
   const records = rows.map((row) => Object.fromEntries(INSERTED_COLUMNS.map(
     ({ property, name }) => [name, (row as Record<string, unknown>)[property] ?? null])));
   const names = INSERTED_COLUMNS.map(({ name }) => name);
-  const result = await tx.execute<{ count: number }>(sql`
+  const result = await executePrepared<{ count: number }>(tx, sql`
     with inserted as (
       insert into tax_invoices (${columnList(names)})
       ${selectJsonRows(taxInvoices, names, records)}
-      returning issuance_key, status
+      returning issuance_key, issuance_type, status
     ), history as (
       insert into tax_invoice_status_changes (issuance_key, from_status, to_status, actor)
       select issuance_key, null, status, ${actor} from inserted
-    )
+    )${alongside === undefined ? sql`` : sql`, alongside as (${alongside})`}
     select count(*)::int as count from inserted`);
   return result.rows[0]!.count;
 }

@@ -10,12 +10,12 @@ import {
   releaseClaims,
 } from '../../../platform/idempotency/claims.ts';
 import type { PointsService } from '../../../platform/points/service.ts';
-import { addSteps } from '../processing/steps-store.ts';
+import { issuanceStepsOfInserted } from '../processing/steps-store.ts';
 import * as store from '../store.ts';
 
-// Recording accepted requests: one transaction claims their reference ids, debits their price,
-// inserts their documents and history rows, and adds their issuance steps, each in one
-// statement. The price is debited here rather than reserved before and captured after
+// Recording accepted requests: one transaction claims their reference ids (one statement),
+// debits their price (one), and inserts their documents with their history rows and issuance
+// steps (one). The price is debited here rather than reserved before and captured after
 // (docs/points.md § Debited with the work): the charge commits exactly when the documents do,
 // and a request costs one ledger write instead of a reservation, a capture and their round
 // trips. Plain
@@ -110,11 +110,10 @@ async function recordInTransaction(
       ({ ...row, chargeEntryId: debit?.ledgerEntryId ?? null }))];
   }));
   const rows = accepted.flatMap((item) => rowsOf.get(item)!);
-  assert.equal(await store.insertInvoices(tx, rows, 'API'), rows.length);
+  // With their issuance steps; a reverse issuance request's is added when it is approved.
+  assert.equal(await store.insertInvoices(tx, rows, 'API', issuanceStepsOfInserted(deps.now())),
+    rows.length);
   for (const item of accepted) await item.onRecorded?.(tx, rowsOf.get(item)!);
-  // A reverse issuance request waits for approval; its issuance step is added then.
-  await addSteps(tx, 'ISSUANCE', rows.filter((row) => row.issuanceType === 'STANDARD')
-    .map((row) => row.issuanceKey), deps.now());
   return items.map((item, index) => {
     if (refused.has(index)) return new ApiError('INVALID_REQUEST', REFERENCE_ID_REUSED_MESSAGE);
     const debit = debits.get(item);

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../../platform/db/connect.ts';
 import { executePrepared } from '../../../platform/db/prepared.ts';
 import { createStepQueue } from '../../../platform/step-queue.ts';
@@ -20,6 +20,17 @@ export async function addSteps(tx: Executor, step: TaxInvoiceStep,
     select key, ${step}, ${dueAt.toISOString()}::timestamptz
       from unnest(${sql.param([...issuanceKeys])}::text[]) as key
     on conflict (issuance_key) do nothing`);
+}
+
+// What addSteps does for the issuance of documents being inserted, as a part of their insert
+// (store.insertInvoices' `alongside`): each plain (STANDARD) document of the CTE `inserted` gets
+// its issuance step, due at `dueAt`; a reverse issuance request waits for its approval.
+export function issuanceStepsOfInserted(dueAt: Date): SQL {
+  return sql`insert into tax_invoice_steps (issuance_key, step, due_at)
+    select issuance_key, 'ISSUANCE', ${dueAt.toISOString()}::timestamptz
+      from inserted
+     where issuance_type = 'STANDARD'
+    on conflict (issuance_key) do nothing`;
 }
 
 // The issued documents' next step: transmission, due at `dueAt`, as attempt 1.
