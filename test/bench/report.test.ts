@@ -59,7 +59,8 @@ describe('writing one benchmark\'s section', () => {
 
 // The PostgreSQL section of these results, from one 1-second run each.
 const sectionOf = (results: ScenarioResult[]) => formatSection({ mode: 'postgres', skipped: [],
-  profileCount: null, analysedAfterWarmUp: false, options: { keys: 1, connections: 50, pipelining: 1, warmup: 0, runs: 1,
+  profileCount: null, analysedAfterWarmUp: false,
+  options: { keys: 1, connections: 50, pipelining: 1, warmup: 0, runs: 1,
     duration: 1, workerProcesses: 0 }, results }, 0);
 
 describe('judging a goal of a rate and a latency together', () => {
