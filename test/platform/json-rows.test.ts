@@ -4,7 +4,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookEvents } from '../../src/areas/webhooks/tables.ts';
-import { insertJsonRows } from '../../src/platform/db/json-rows.ts';
+import { insertJsonRows, wellFormedJson } from '../../src/platform/db/json-rows.ts';
 import { idempotencyClaims } from '../../src/platform/db/tables.ts';
 import { newId } from '../../src/domain/ids.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -70,5 +70,40 @@ describe('inserting rows as one JSON parameter', () => {
       { id: 'b', apiKeyId: 'k', namespace: 'n', referenceId: 'r', fingerprint: 'f',
         responseStatus: 202 },
     ])).toThrow(/set different columns/);
+  });
+});
+
+// String.prototype.toWellFormed (ES2024): Node 20 has it, this project's TypeScript target does
+// not declare it.
+const wellFormed = (text: string) => (text as string & { toWellFormed(): string }).toWellFormed();
+
+describe('the JSON text of the rows', () => {
+  // Strings of the pieces that make the escapes hard to tell apart: backslashes, text that reads
+  // like an escape once after a backslash, unpaired and paired surrogates, quotes.
+  const ALPHABET = ['\\', '\\ud8', 'ud8', 'u', 'd', '8', 'f', '0', '00', '\ud800', '\udbff',
+    '\udc00', '\udfff', '😀', 'a', '"', '\n'];
+  function* strings(count: number) {
+    let seed = 20_261_128;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed;
+    };
+    for (let index = 0; index < count; index += 1) {
+      const length = next() % 13;
+      yield Array.from({ length }, () => ALPHABET[next() % ALPHABET.length]).join('');
+    }
+  }
+
+  it('reads back as each string made well formed, and as nothing else', () => {
+    for (const text of strings(20_000)) {
+      const record = { text, nested: { list: [text, 1, null] } };
+      expect(JSON.parse(wellFormedJson([record]))).toEqual([{ text: wellFormed(text),
+        nested: { list: [wellFormed(text), 1, null] } }]);
+    }
+  });
+
+  it('leaves text without unpaired surrogates as JSON.stringify writes it', () => {
+    const records = HOSTILE.map((text) => ({ text, escaped: `\\ud800 ${text}` }));
+    expect(wellFormedJson(records)).toBe(JSON.stringify(records));
   });
 });
