@@ -339,6 +339,9 @@ database with many accounts; with \`--worker-processes N\` (\`BENCH_WORKER_PROCE
 is API-only and N more \`etax serve\` processes, sent no requests, work the background jobs, as
 docs/operations.md recommends for production; the rate limits of the benchmarked operations are
 lifted. Scenarios are listed in bench/scenarios.ts. A run with any non-2xx response is invalid.
+Where PostgreSQL runs with \`autovacuum = off\` (a CI machine's), the benchmark analyses its
+database after each warm-up, as autovacuum would have, since the planner picks indexes by the
+statistics.
 autocannon records latency in whole milliseconds (0 means under 1 ms). Server CPU µs/req is the
 server process's CPU time divided by the requests answered; it is steadier than req/s when other
 work competes for the cores. autocannon keeps every connection busy, so it finds the most the
