@@ -50,6 +50,12 @@ describe('happy', () => {
         issuerId: supplier.issuerId, ntsTransactionId: null, issuedAt: null, failure: null });
       expect(before.balance - (await balance()).balance).toBe(100);
       await expectLedgerConsistent(app.platform, accountId, 'test');
+      // No issuance step until the supplier approves: acceptance adds steps to plain
+      // issuances only.
+      const steps = await app.platform.database.pool.query(
+        'select count(*)::int as count from tax_invoice_steps where issuance_key = $1',
+        [body.issuanceKey]);
+      expect(steps.rows[0].count).toBe(0);
     });
 
   it('queues the approval mail to the issuer\'s contact email, KEPT without SMTP_URL',
