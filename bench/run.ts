@@ -20,7 +20,7 @@ import {
 } from '../test/helpers/server-process.ts';
 import { autocannon, createRotation, roundRobin } from './autocannon.ts';
 import { runAtSteadyRate, type SteadyRateFigures } from './open-loop.ts';
-import { analyzeWithoutAutovacuum, databaseUrl, withClient } from './postgres.ts';
+import { analyzeDatabase, autovacuumIsOff, databaseUrl, withClient } from './postgres.ts';
 import { ownCpuSeconds, postgresCpuSeconds, processCpuSeconds } from './process-cpu.ts';
 import { createDatabaseFromTemplate, ensureProfileTemplate } from './profile-dataset.ts';
 import { startPrism, type PrismPeer } from './prism.ts';
@@ -94,6 +94,9 @@ type BenchDatabase = {
   env: Record<string, string>;
   // Profiles copied in from the generated data set, or null when no scenario needed them.
   profileCount: number | null;
+  // PostgreSQL's autovacuum is off, so each scenario's warm-up is followed by an analysis
+  // (postgres.ts, autovacuumIsOff).
+  analysedAfterWarmUp: boolean;
   drop(): Promise<void>;
 };
 
@@ -159,6 +162,7 @@ async function createBenchDatabase(
       mode: 'embedded',
       env: { DATA_DIR: dataDir },
       profileCount: null,
+      analysedAfterWarmUp: false,
       drop: async () => rmSync(dataDir, { recursive: true, force: true }),
     };
   }
@@ -181,6 +185,7 @@ async function createBenchDatabase(
     mode: 'postgres',
     env: { DATABASE_URL: databaseUrl(baseUrl, name), DATA_DIR: dataDir },
     profileCount: needsProfiles ? options.profiles : null,
+    analysedAfterWarmUp: await autovacuumIsOff(baseUrl),
     async drop() {
       await withClient(baseUrl, (client) =>
         client.query(`drop database if exists ${name} with (force)`));
@@ -276,6 +281,8 @@ type ScenarioInput = {
   options: Options;
   // The server's database URL when the benchmark can read it (PostgreSQL), for makesDocuments.
   databaseUrl: string | undefined;
+  // Whether to analyse that database after the warm-up (BenchDatabase.analysedAfterWarmUp).
+  analyseAfterWarmUp: boolean;
   // Every etax process (the server and the worker processes), for the CPU a document costs.
   etaxPids: number[];
 };
@@ -350,10 +357,6 @@ async function waitForIdleWorkers(url: string): Promise<void> {
   }
 }
 
-// Whether a scenario's database was analysed by the benchmark (analyzeWithoutAutovacuum), which
-// the report says.
-let analysedAfterWarmUp = false;
-
 // The warm-up, then the timed runs, with what the workers did with the scenario's documents
 // meanwhile; the median run is the median by `rankBy`.
 async function timedRuns<Figures>(input: ScenarioInput, spec: {
@@ -366,8 +369,8 @@ async function timedRuns<Figures>(input: ScenarioInput, spec: {
 }) {
   const { scenario, options } = input;
   if (options.warmup > 0) await spec.run(options.warmup);
-  if (input.databaseUrl !== undefined && await analyzeWithoutAutovacuum(input.databaseUrl)) {
-    analysedAfterWarmUp = true;
+  if (input.databaseUrl !== undefined && input.analyseAfterWarmUp) {
+    await analyzeDatabase(input.databaseUrl);
   }
   const documentsUrl = scenario.makesDocuments ? input.databaseUrl : undefined;
   const documentKind = scenario.makesDocuments;
@@ -515,7 +518,7 @@ async function benchmark(
       const etaxPids = [server, ...workers].flatMap(({ child }) =>
         (child.pid === undefined ? [] : [child.pid]));
       results.push(await runScenario({ target, scenario, context, options, databaseUrl,
-        etaxPids }));
+        analyseAfterWarmUp: database.analysedAfterWarmUp, etaxPids }));
     }
     return results;
   } finally {
@@ -610,7 +613,7 @@ async function runServerScenarios(options: Options,
     skipped,
     options,
     profileCount: database.profileCount,
-    analysedAfterWarmUp,
+    analysedAfterWarmUp: database.analysedAfterWarmUp,
   }, loadAverage);
   process.stdout.write(`\n${section.split('\n').slice(1, -1).join('\n')}\n`);
   if (!selection.partial) {
