@@ -54,6 +54,26 @@ describe('inserting rows as one JSON parameter', () => {
       responseBody: null });
   });
 
+  it('skips only the rows that conflict on the column named, and fails on any other conflict',
+    async () => {
+      const db = app.platform.database.db;
+      const claim = (id: string, referenceId: string) => ({ id, apiKeyId: 'key_json_target',
+        namespace: 'cashReceipt', referenceId, fingerprint: 'f'.repeat(64) });
+      const first = claim(newId('idempotencyClaim'), 'target-1');
+      await db.execute(insertJsonRows(idempotencyClaims, [first]));
+      const again = await db.execute<{ id: string }>(insertJsonRows(idempotencyClaims,
+        [first, claim(newId('idempotencyClaim'), 'target-2')],
+        { onConflictDoNothing: 'id', returning: 'id' }));
+      expect(again.rows).toHaveLength(1);
+      // The same reference id under a new id conflicts on another unique index.
+      await expect(db.execute(insertJsonRows(idempotencyClaims,
+        [claim(newId('idempotencyClaim'), 'target-1')], { onConflictDoNothing: 'id' })))
+        .rejects.toThrow();
+      const stored = await db.select().from(idempotencyClaims)
+        .where(eq(idempotencyClaims.apiKeyId, 'key_json_target'));
+      expect(stored.map((row) => row.referenceId).sort()).toEqual(['target-1', 'target-2']);
+    });
+
   it('numbers the rows in the order given', async () => {
     const db = app.platform.database.db;
     const ids = Array.from({ length: 30 }, () => newId('webhookEvent'));

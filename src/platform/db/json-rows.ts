@@ -10,7 +10,12 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 // them, with any unpaired surrogate replaced (String.prototype.toWellFormed). Rows are inserted
 // in the order given, so a serial column numbers them in that order.
 
-type InsertOptions = { onConflictDoNothing?: boolean; returning?: string };
+type InsertOptions = {
+  // true: a row that conflicts with any unique index is skipped; a column: only a row that
+  // conflicts on that column's unique index is, and any other conflict fails the insert.
+  onConflictDoNothing?: boolean | string;
+  returning?: string;
+};
 
 // JSON.stringify writes an unpaired surrogate as a `\udxxx` escape and a pair as itself, so every
 // such escape in its output is an unpaired surrogate, which PostgreSQL refuses in json text. Each
@@ -38,6 +43,13 @@ export function selectJsonRows(table: PgTable, names: readonly string[],
       with ordinality as given order by given.ordinality`;
 }
 
+function conflictClause(onConflictDoNothing: InsertOptions['onConflictDoNothing']): SQL {
+  if (typeof onConflictDoNothing === 'string') {
+    return sql.raw(`on conflict ("${onConflictDoNothing}") do nothing`);
+  }
+  return onConflictDoNothing === true ? sql`on conflict do nothing` : sql``;
+}
+
 export function insertJsonRows<Table extends PgTable>(table: Table,
   rows: ReadonlyArray<Table['$inferInsert']>, options: InsertOptions = {}): SQL {
   const columns = getTableColumns(table);
@@ -60,6 +72,6 @@ export function insertJsonRows<Table extends PgTable>(table: Table,
   const tableName = sql.raw(`"${getTableName(table)}"`);
   return sql`insert into ${tableName} (${columnList(names)})
     ${selectJsonRows(table, names, records)}
-    ${options.onConflictDoNothing ? sql`on conflict do nothing` : sql``}
+    ${conflictClause(options.onConflictDoNothing)}
     ${options.returning === undefined ? sql`` : sql.raw(`returning "${options.returning}"`)}`;
 }

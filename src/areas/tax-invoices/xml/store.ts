@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../../platform/db/connect.ts';
-import { columnList, selectJsonRows } from '../../../platform/db/json-rows.ts';
+import { insertJsonRows } from '../../../platform/db/json-rows.ts';
 import { executePrepared } from '../../../platform/db/prepared.ts';
 import type { Scope } from '../../../platform/scope.ts';
 import { taxInvoices } from '../tables.ts';
@@ -20,9 +20,6 @@ export async function allocateApprovalCounters(tx: Executor, count: number): Pro
   return result.rows.map((row) => BigInt(row.value));
 }
 
-const XML_DOCUMENT_COLUMNS = ['issuance_key', 'approval_number', 'signed_xml',
-  'signing_certificate'];
-
 export async function insertXmlDocuments(
   tx: Executor,
   rows: ReadonlyArray<{ issuanceKey: string; approvalNumber: string; signedXml: string;
@@ -33,12 +30,8 @@ export async function insertXmlDocuments(
   // each of a batch's hundred documents' columns as a parameter of its own, at about 30 µs a
   // document. An approval number given twice still fails the statement: only a document that
   // has its XML already is skipped.
-  await executePrepared(tx, sql`insert into tax_invoice_xml_documents (${columnList(
-    XML_DOCUMENT_COLUMNS)})
-    ${selectJsonRows(taxInvoiceXmlDocuments, XML_DOCUMENT_COLUMNS, rows.map((row) => ({
-    issuance_key: row.issuanceKey, approval_number: row.approvalNumber,
-    signed_xml: row.signedXml, signing_certificate: row.signingCertificate })))}
-    on conflict (issuance_key) do nothing`);
+  await executePrepared(tx, insertJsonRows(taxInvoiceXmlDocuments, rows,
+    { onConflictDoNothing: 'issuance_key' }));
 }
 
 export async function findXmlDocumentsByKeys(
