@@ -78,6 +78,10 @@ const SET_ON_CHANGE = sql.raw(COLUMNS_SET_ON_CHANGE.map((column) => `"${column}"
 const scopeKey = (scope: { accountId: string; environment: string }) =>
   `${scope.accountId}\u0000${scope.environment}`;
 
+// An invoice's identity in the books (their identity index): its scope, direction and number.
+const entryKey = (scope: { accountId: string; environment: string }, direction: string,
+  approvalNumber: string) => `${scopeKey(scope)}:${direction}:${approvalNumber}`;
+
 type Known = Pick<BookRow, 'direction' | 'approvalNumber' | 'contentHash' | 'source'>;
 
 // What the books hold already of the entries' invoices, per scope, direction and number. Each
@@ -86,7 +90,7 @@ type Known = Pick<BookRow, 'direction' | 'approvalNumber' | 'contentHash' | 'sou
 // a busy book has many.
 async function findKnown(tx: Executor, groups: ReadonlyArray<ScopeEntries>) {
   const keys = [...new Map(groups.flatMap(({ scope, entries }) => entries.map((entry) =>
-    [`${scopeKey(scope)}:${entry.direction}:${entry.approvalNumber}`,
+    [entryKey(scope, entry.direction, entry.approvalNumber),
       { ...scope, direction: entry.direction, approvalNumber: entry.approvalNumber }]))).values()];
   const { rows } = await executePrepared<{ account_id: string; environment: string;
     direction: Direction; approval_number: string; content_hash: string; source: Source }>(tx,
@@ -101,8 +105,8 @@ async function findKnown(tx: Executor, groups: ReadonlyArray<ScopeEntries>) {
         on i.account_id = k.account_id and i.environment = k.environment
        and i.direction = k.direction and i.approval_number = k.approval_number`);
   return new Map<string, Known>(rows.map((row) => [
-    `${scopeKey({ accountId: row.account_id, environment: row.environment })}:${
-      row.direction}:${row.approval_number}`,
+    entryKey({ accountId: row.account_id, environment: row.environment }, row.direction,
+      row.approval_number),
     { direction: row.direction, approvalNumber: row.approval_number,
       contentHash: row.content_hash, source: row.source }]));
 }
@@ -136,7 +140,7 @@ export async function recordEntriesOfScopes(tx: Executor, groups: readonly Scope
   const seen = new Set<string>();
   groups.forEach(({ scope, entries }, index) => {
     for (const entry of entries) {
-      const key = `${scopeKey(scope)}:${entry.direction}:${entry.approvalNumber}`;
+      const key = entryKey(scope, entry.direction, entry.approvalNumber);
       if (seen.has(key)) continue;
       seen.add(key);
       const hash = contentHash(entry);

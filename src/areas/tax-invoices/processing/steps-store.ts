@@ -11,26 +11,27 @@ import type { TaxInvoiceStep } from './tables.ts';
 
 export type { LeasedStep } from '../../../platform/step-queue.ts';
 
-// Adds a step for each document, due at `dueAt`, as attempt 1; a document that already has one
-// keeps it (a step added twice, by a retried approval, runs once).
+// A step for each document whose key `keys` (a query with one column, `key`) gives, due at
+// `dueAt`, as attempt 1; a document that already has one keeps it (a step added twice, by a
+// retried approval, runs once).
+const insertSteps = (step: TaxInvoiceStep, keys: SQL, dueAt: Date) =>
+  sql`insert into tax_invoice_steps (issuance_key, step, due_at)
+    select key, ${step}, ${dueAt.toISOString()}::timestamptz from ${keys}
+    on conflict (issuance_key) do nothing`;
+
 export async function addSteps(tx: Executor, step: TaxInvoiceStep,
   issuanceKeys: readonly string[], dueAt: Date): Promise<void> {
   if (issuanceKeys.length === 0) return;
-  await executePrepared(tx, sql`insert into tax_invoice_steps (issuance_key, step, due_at)
-    select key, ${step}, ${dueAt.toISOString()}::timestamptz
-      from unnest(${sql.param([...issuanceKeys])}::text[]) as key
-    on conflict (issuance_key) do nothing`);
+  await executePrepared(tx, insertSteps(step,
+    sql`unnest(${sql.param([...issuanceKeys])}::text[]) as key`, dueAt));
 }
 
-// What addSteps does for the issuance of documents being inserted, as a part of their insert
+// addSteps' issuance steps for documents being inserted, as a part of their insert
 // (store.insertInvoices' `alongside`): each plain (STANDARD) document of the CTE `inserted` gets
-// its issuance step, due at `dueAt`; a reverse issuance request waits for its approval.
+// one; a reverse issuance request waits for its approval.
 export function issuanceStepsOfInserted(dueAt: Date): SQL {
-  return sql`insert into tax_invoice_steps (issuance_key, step, due_at)
-    select issuance_key, 'ISSUANCE', ${dueAt.toISOString()}::timestamptz
-      from inserted
-     where issuance_type = 'STANDARD'
-    on conflict (issuance_key) do nothing`;
+  return insertSteps('ISSUANCE', sql`(select issuance_key as key from inserted
+     where issuance_type = 'STANDARD') as standard`, dueAt);
 }
 
 // The issued documents' next step: transmission, due at `dueAt`, as attempt 1.
